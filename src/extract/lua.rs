@@ -1,0 +1,551 @@
+//! Lua extractor: `redis.call`/`redis.pcall` commands, `KEYS[n]` uses,
+//! `local k = KEYS[n]` aliases and `KEYS[n]` header comments.
+//!
+//! The same code reads a `.lua` file and Lua parsed in place inside an
+//! Elixir or Rust string: in both cases every span is in the host file's
+//! bytes.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::extract::push_lit;
+use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Span, Template, Value};
+use crate::parse::{error_ranges, named_children, text, walk};
+
+/// Extracts the facts of one Lua chunk. `root` is the tree's root (a
+/// `chunk`), which for embedded Lua spans only the included ranges.
+pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
+    let mut cx = Cx {
+        src,
+        file,
+        locals: HashMap::new(),
+        facts: LuaFacts {
+            span: Span::new(file, root.start_byte(), root.end_byte()),
+            ..LuaFacts::default()
+        },
+    };
+    for (s, e) in error_ranges(root, 16) {
+        cx.facts.errors.push(Span::new(file, s, e));
+    }
+    walk(root, |n| {
+        match n.kind() {
+            "comment" => cx.comment(n),
+            "assignment_statement" => cx.assignment(n),
+            "function_call" => cx.call(n),
+            "bracket_index_expression" => cx.index_use(n),
+            "identifier" => cx.bare_keys(n),
+            _ => {}
+        }
+        true
+    });
+    cx.facts
+}
+
+struct Cx<'s> {
+    src: &'s [u8],
+    file: FileId,
+    /// `local name = value` bindings seen so far, in document order.
+    locals: HashMap<String, Value>,
+    facts: LuaFacts,
+}
+
+impl<'s> Cx<'s> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
+    fn comment(&mut self, n: Node<'_>) {
+        let content = n.child_by_field_name("content").unwrap_or(n);
+        let base = content.start_byte();
+        let body = self.text(content);
+        let mut line_off = 0usize;
+        for line in body.split_inclusive('\n') {
+            if let Some(decl) = parse_key_header(line) {
+                let (idx, role, rs, re) = decl;
+                self.facts.header_keys.push(KeyDecl {
+                    index: idx,
+                    role,
+                    span: Span::new(self.file, base + line_off + rs, base + line_off + re),
+                });
+            }
+            line_off += line.len();
+        }
+    }
+
+    /// `local a, b = KEYS[1], KEYS[2]` and `local prefix = 'emq:'`.
+    fn assignment(&mut self, n: Node<'_>) {
+        let kids = named_children(n);
+        let (Some(names), Some(values)) = (
+            kids.iter().find(|c| c.kind() == "variable_list"),
+            kids.iter().find(|c| c.kind() == "expression_list"),
+        ) else {
+            return;
+        };
+        let names = named_children(*names);
+        let values = named_children(*values);
+        for (name, value) in names.iter().zip(values.iter()) {
+            if name.kind() != "identifier" {
+                continue;
+            }
+            let v = self.value(*value);
+            let name_text = self.text(*name);
+            if let Value::Keys {
+                index: Some(i), ..
+            } = v
+            {
+                self.facts.aliases.push(KeyDecl {
+                    index: i,
+                    role: name_text.clone(),
+                    span: self.span(*name),
+                });
+            }
+            self.locals.insert(name_text, v);
+        }
+    }
+
+    /// `redis.call('HSET', KEYS[1], 'state', 'pending')`.
+    fn call(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let callee = self.text(name);
+        let callee = callee.trim();
+        if matches!(callee, "unpack" | "table.unpack") {
+            if let Some(args) = n.child_by_field_name("arguments") {
+                if named_children(args)
+                    .first()
+                    .is_some_and(|a| self.text(*a) == "KEYS")
+                {
+                    self.facts.dynamic_keys = true;
+                }
+            }
+            return;
+        }
+        if callee != "redis.call" && callee != "redis.pcall" {
+            return;
+        }
+        let Some(args) = n.child_by_field_name("arguments") else {
+            return;
+        };
+        let args = named_children(args);
+        let Some(first) = args.first() else {
+            return;
+        };
+        let Some(cmd) = self.value(*first).as_str() else {
+            return;
+        };
+        let name_span = match self.value(*first) {
+            Value::Str(t) => t.segs.first().map(|s| s.span()).unwrap_or(t.span),
+            other => other.span(),
+        };
+        let rest = args[1..].iter().map(|a| self.value(*a)).collect();
+        self.facts.commands.push(Command {
+            name: cmd.to_ascii_uppercase(),
+            name_span,
+            args: rest,
+            open_tail: false,
+            span: self.span(n),
+        });
+    }
+
+    /// Records `KEYS[n]`; a computed index makes the key set dynamic.
+    fn index_use(&mut self, n: Node<'_>) {
+        if let Value::Keys { index, span } = self.index(n) {
+            match index {
+                Some(i) => self.facts.key_uses.push((i, span)),
+                None => self.facts.dynamic_keys = true,
+            }
+        }
+    }
+
+    /// `#KEYS`, or `KEYS` passed whole: the script may use any key.
+    fn bare_keys(&mut self, n: Node<'_>) {
+        if self.text(n) != "KEYS" {
+            return;
+        }
+        let parent_kind = n.parent().map(|p| p.kind()).unwrap_or("");
+        if parent_kind != "bracket_index_expression" {
+            self.facts.dynamic_keys = true;
+        }
+    }
+
+    fn index(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let (Some(table), Some(field)) =
+            (n.child_by_field_name("table"), n.child_by_field_name("field"))
+        else {
+            return Value::unknown(self.text(n), span);
+        };
+        let table = self.text(table);
+        let index = if field.kind() == "number" {
+            self.text(field).trim().parse::<u32>().ok()
+        } else {
+            None
+        };
+        match table.as_str() {
+            "KEYS" => Value::Keys { index, span },
+            "ARGV" => Value::Argv { index, span },
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    fn value(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        match n.kind() {
+            "string" => Value::Str(self.string(n)),
+            "number" => match self.text(n).trim().parse::<i64>() {
+                Ok(v) => Value::Int { value: v, span },
+                Err(_) => Value::unknown(self.text(n), span),
+            },
+            "bracket_index_expression" => self.index(n),
+            "identifier" => match self.locals.get(&self.text(n)) {
+                // A use of a local: the bound value, but at the use's span
+                // for keys (the diagnostic points at the call site).
+                Some(Value::Keys { index, .. }) => Value::Keys {
+                    index: *index,
+                    span,
+                },
+                Some(Value::Str(t)) => Value::Str(t.clone()),
+                _ => Value::unknown(self.text(n), span),
+            },
+            "parenthesized_expression" => match named_children(n).first() {
+                Some(inner) => self.value(*inner),
+                None => Value::unknown("", span),
+            },
+            "binary_expression" => self.concat(n),
+            "function_call" => self.format_call(n),
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// `a .. b .. c` (right-nested) flattened into one template.
+    fn concat(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let op = n
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        if op != ".." {
+            return Value::unknown(self.text(n), span);
+        }
+        let mut segs = Vec::new();
+        // Iterative flattening: the chain nests to the right.
+        let mut stack = vec![n];
+        let mut order = Vec::new();
+        while let Some(node) = stack.pop() {
+            let is_concat = node.kind() == "binary_expression"
+                && node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| self.text(o) == "..");
+            if is_concat {
+                if let (Some(l), Some(r)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
+                    stack.push(r);
+                    stack.push(l);
+                    continue;
+                }
+            }
+            order.push(node);
+        }
+        for part in order {
+            append_value(&mut segs, self.value_shallow(part));
+        }
+        Value::Str(Template { segs, span })
+    }
+
+    /// A value that is not itself a `..` chain (avoids re-flattening).
+    fn value_shallow(&self, n: Node<'_>) -> Value {
+        if n.kind() == "binary_expression" {
+            return Value::unknown(self.text(n), self.span(n));
+        }
+        self.value(n)
+    }
+
+    /// `string.format('emq:{%s}:%s', q, t)`.
+    fn format_call(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let callee = n
+            .child_by_field_name("name")
+            .map(|c| self.text(c))
+            .unwrap_or_default();
+        if callee != "string.format" {
+            return Value::unknown(self.text(n), span);
+        }
+        let args = n
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default();
+        let Some(fmt_node) = args.first() else {
+            return Value::unknown(self.text(n), span);
+        };
+        let Value::Str(fmt) = self.value(*fmt_node) else {
+            return Value::unknown(self.text(n), span);
+        };
+        let (Some(fmt_text), Some(Seg::Lit { span: fspan, .. })) =
+            (fmt.as_literal(), fmt.segs.first())
+        else {
+            return Value::unknown(self.text(n), span);
+        };
+        let mut segs = Vec::new();
+        let mut next_arg = 1usize;
+        let bytes = fmt_text.as_bytes();
+        let mut lit_start = 0usize;
+        let mut i = 0usize;
+        let exact = fspan.len() as usize == bytes.len();
+        let sub = |a: usize, b: usize| {
+            if exact {
+                Span::new(fspan.file, fspan.start as usize + a, fspan.start as usize + b)
+            } else {
+                *fspan
+            }
+        };
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                if bytes.get(i + 1) == Some(&b'%') {
+                    push_lit(&mut segs, &fmt_text[lit_start..i + 1], sub(lit_start, i + 1));
+                    i += 2;
+                    lit_start = i;
+                    continue;
+                }
+                push_lit(&mut segs, &fmt_text[lit_start..i], sub(lit_start, i));
+                let mut j = i + 1;
+                while j < bytes.len() && !bytes[j].is_ascii_alphabetic() {
+                    j += 1;
+                }
+                let j = (j + 1).min(bytes.len());
+                match args.get(next_arg) {
+                    Some(a) => append_value(&mut segs, self.value(*a)),
+                    None => segs.push(Seg::Hole {
+                        label: fmt_text[i..j].to_string(),
+                        span: sub(i, j),
+                    }),
+                }
+                next_arg += 1;
+                i = j;
+                lit_start = i;
+            } else {
+                i += 1;
+            }
+        }
+        push_lit(&mut segs, &fmt_text[lit_start..], sub(lit_start, bytes.len()));
+        Value::Str(Template { segs, span })
+    }
+
+    /// A Lua string literal: decoded bytes, spanning the content.
+    fn string(&self, n: Node<'_>) -> Template {
+        let span = self.span(n);
+        let start_kind = n
+            .child_by_field_name("start")
+            .map(|s| s.kind())
+            .unwrap_or("\"");
+        let Some(content) = n.child_by_field_name("content") else {
+            // The empty string.
+            let at = n.start_byte() + 1;
+            return Template {
+                segs: vec![Seg::Lit {
+                    text: String::new(),
+                    span: Span::new(self.file, at.min(n.end_byte()), at.min(n.end_byte())),
+                }],
+                span,
+            };
+        };
+        let raw = self.text(content);
+        let text = if start_kind == "[[" {
+            raw.strip_prefix('\n').unwrap_or(&raw).to_string()
+        } else {
+            decode_lua_escapes(&raw)
+        };
+        Template {
+            segs: vec![Seg::Lit {
+                text,
+                span: self.span(content),
+            }],
+            span,
+        }
+    }
+}
+
+/// Appends a value to a template's segments: strings are spliced in, other
+/// values become holes (or stay as values to be linked).
+fn append_value(segs: &mut Vec<Seg>, v: Value) {
+    match v {
+        Value::Str(t) => segs.extend(t.segs),
+        Value::Unknown { label, span } => segs.push(Seg::Hole { label, span }),
+        other => segs.push(Seg::Value(Box::new(other))),
+    }
+}
+
+/// Decodes Lua short-string escapes.
+pub fn decode_lua_escapes(raw: &str) -> String {
+    if !raw.contains('\\') {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('a') => out.push('\u{7}'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('v') => out.push('\u{b}'),
+            Some('z') => {
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+            }
+            Some('x') => {
+                let h: String = chars.by_ref().take(2).collect();
+                if let Ok(b) = u8::from_str_radix(&h, 16) {
+                    out.push(b as char);
+                }
+            }
+            Some(d) if d.is_ascii_digit() => {
+                let mut num = d.to_digit(10).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(10)) {
+                        Some(x) => {
+                            num = num * 10 + x;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                if let Some(ch) = char::from_u32(num) {
+                    out.push(ch);
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Parses one comment line declaring a key: returns the 1-based index, the
+/// role text and the role's byte range within the line.
+fn parse_key_header(line: &str) -> Option<(u32, String, usize, usize)> {
+    let at = line.find("KEYS[")?;
+    let after = &line[at + 5..];
+    let close = after.find(']')?;
+    let index: u32 = after[..close].trim().parse().ok()?;
+    let rest_start = at + 5 + close + 1;
+    let rest = &line[rest_start..];
+    let trimmed_start = rest
+        .find(|c: char| !(c.is_whitespace() || c == ':' || c == '-' || c == '=' || c == ','))
+        .unwrap_or(rest.len());
+    let body = rest[trimmed_start..].trim_end();
+    if body.is_empty() {
+        return None;
+    }
+    let abs = rest_start + trimmed_start;
+    // A quoted role: 'wait' or "wait".
+    let first = body.chars().next()?;
+    if first == '\'' || first == '"' {
+        if let Some(end) = body[1..].find(first) {
+            let role = &body[1..1 + end];
+            return Some((index, role.to_string(), abs + 1, abs + 1 + end));
+        }
+    }
+    Some((index, body.to_string(), abs, abs + body.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Parsers;
+
+    fn facts(src: &str) -> LuaFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(crate::facts::Lang::Lua, src.as_bytes()).unwrap();
+        extract_chunk(tree.root_node(), src.as_bytes(), 0)
+    }
+
+    fn at(src: &str, needle: &str) -> u32 {
+        src.find(needle).expect("needle") as u32
+    }
+
+    #[test]
+    fn hset_fields_and_keys_with_spans() {
+        let src = "redis.call('hset', KEYS[1], 'state', 'pending', 'payload', ARGV[2])\n\
+                   redis.pcall('ZADD', KEYS[2], 0, ARGV[1])\n";
+        let f = facts(src);
+        assert_eq!(f.commands.len(), 2);
+        let hset = &f.commands[0];
+        assert_eq!(hset.name, "HSET");
+        assert_eq!(hset.name_span.start, at(src, "hset"));
+        assert!(matches!(hset.args[0], Value::Keys { index: Some(1), .. }));
+        assert_eq!(hset.args[1].as_str().as_deref(), Some("state"));
+        assert_eq!(hset.args[1].span().start, at(src, "'state'"));
+        assert_eq!(f.commands[1].name, "ZADD");
+        let uses: Vec<u32> = f.key_uses.iter().map(|k| k.0).collect();
+        assert_eq!(uses, vec![1, 2]);
+        assert!(!f.dynamic_keys);
+    }
+
+    #[test]
+    fn aliases_headers_and_dynamic_keys() {
+        let src = "-- KEYS[1] 'wait'\n--   KEYS[2]: the pending set (ZSET)\n\
+                   local waitKey, pendingKey = KEYS[1], KEYS[2]\n\
+                   redis.call('LPUSH', waitKey, ARGV[1])\n\
+                   for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end\n";
+        let f = facts(src);
+        let headers: Vec<(u32, &str)> = f
+            .header_keys
+            .iter()
+            .map(|d| (d.index, d.role.as_str()))
+            .collect();
+        assert_eq!(headers, vec![(1, "wait"), (2, "the pending set (ZSET)")]);
+        assert_eq!(f.header_keys[0].span.start, at(src, "wait"));
+        let aliases: Vec<(u32, &str)> = f
+            .aliases
+            .iter()
+            .map(|d| (d.index, d.role.as_str()))
+            .collect();
+        assert_eq!(aliases, vec![(1, "waitKey"), (2, "pendingKey")]);
+        // The alias use resolves to KEYS[1], at the use's span.
+        let lpush = &f.commands[0];
+        assert!(
+            matches!(lpush.args[0], Value::Keys { index: Some(1), span } if span.start == at(src, "waitKey, ARGV"))
+        );
+        assert!(f.dynamic_keys);
+    }
+
+    #[test]
+    fn keys_built_in_lua_become_templates() {
+        let src = "redis.call('ZADD', 'emq:{' .. ARGV[3] .. '}:pending', 0, ARGV[1])\n\
+                   redis.call('GET', string.format('emq:{%s}:job:%s', ARGV[1], ARGV[2]))\n";
+        let f = facts(src);
+        let Value::Str(t) = &f.commands[0].args[0] else {
+            panic!("template expected: {:?}", f.commands[0].args[0]);
+        };
+        assert_eq!(t.to_string(), "emq:{<ARGV[3]>}:pending");
+        let Value::Str(t) = &f.commands[1].args[0] else {
+            panic!("template expected");
+        };
+        assert_eq!(t.to_string(), "emq:{<ARGV[1]>}:job:<ARGV[2]>");
+        let Seg::Lit { span, .. } = &t.segs[2] else {
+            panic!()
+        };
+        assert_eq!(span.start, at(src, "}:job:"));
+    }
+
+    #[test]
+    fn escapes_are_decoded() {
+        assert_eq!(decode_lua_escapes(r"a\tb\65\x41\\"), "a\tbAA\\");
+    }
+}

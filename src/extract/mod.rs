@@ -1,0 +1,117 @@
+//! Extractors: the only code that knows a programming language.
+//!
+//! Each extractor takes one parsed file and returns [`FileFacts`] in the
+//! language-neutral model of `crate::facts`. Lua embedded in Elixir or Rust
+//! strings is parsed in place (see [`embedded_lua`]) and read by the same
+//! Lua extractor as `.lua` files.
+
+pub mod elixir;
+pub mod lua;
+pub mod rust;
+
+use crate::facts::{FileFacts, FileId, Lang, LuaFacts, ScriptDef, ScriptSource, Seg, Span, Template};
+use crate::parse::{error_ranges, Parsers};
+
+/// Extracts the facts of one file. `stem` is the file name without its
+/// extension (a `.lua` file's script name).
+pub fn extract_file(
+    parsers: &mut Parsers,
+    lang: Lang,
+    file: FileId,
+    src: &[u8],
+    stem: &str,
+) -> FileFacts {
+    let Some(tree) = parsers.parse(lang, src) else {
+        let mut facts = FileFacts::default();
+        facts.errors.push(Span::new(file, 0, src.len().min(1)));
+        return facts;
+    };
+    let root = tree.root_node();
+    let mut facts = match lang {
+        Lang::Elixir => elixir::extract(root, src, file, parsers),
+        Lang::Rust => rust::extract(root, src, file, parsers),
+        Lang::Lua => {
+            let lua = lua::extract_chunk(root, src, file);
+            let first_line = src.iter().position(|&b| b == b'\n').unwrap_or(src.len());
+            FileFacts {
+                scripts: vec![ScriptDef {
+                    name: Some(script_name_from_stem(stem)),
+                    name_span: Span::new(file, 0, first_line),
+                    source: ScriptSource::Inline(Box::new(lua)),
+                }],
+                ..FileFacts::default()
+            }
+        }
+    };
+    if facts.errors.is_empty() {
+        for (s, e) in error_ranges(root, 16) {
+            facts.errors.push(Span::new(file, s, e));
+        }
+    }
+    facts
+}
+
+/// Parses the Lua held in byte ranges of a host file and extracts its facts,
+/// in host coordinates.
+pub fn embedded_lua(
+    parsers: &mut Parsers,
+    host: &[u8],
+    file: FileId,
+    ranges: &[(usize, usize)],
+) -> Option<LuaFacts> {
+    let tree = parsers.parse_lua_in(host, ranges)?;
+    Some(lua::extract_chunk(tree.root_node(), host, file))
+}
+
+/// `moveToActive-11` → `moveToActive`: the script name without a trailing
+/// key-count suffix.
+pub fn script_name_from_stem(stem: &str) -> String {
+    match stem.rsplit_once('-') {
+        Some((base, n)) if !base.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            base.to_string()
+        }
+        _ => stem.to_string(),
+    }
+}
+
+/// Appends a literal piece to a template's segments (skipping empty ones).
+pub fn push_lit(segs: &mut Vec<Seg>, text: &str, span: Span) {
+    if text.is_empty() {
+        return;
+    }
+    segs.push(Seg::Lit {
+        text: text.to_string(),
+        span,
+    });
+}
+
+/// Whether a string-building expression may be a key and is worth keeping as
+/// a template fact: no white space in its literal bytes, and a `:` in one of
+/// them. Log lines and messages fail the first test; plain words the second.
+pub fn is_key_candidate(t: &Template) -> bool {
+    let mut has_colon = false;
+    let mut lit_len = 0usize;
+    for s in &t.segs {
+        if let Seg::Lit { text, .. } = s {
+            if text.chars().any(|c| c.is_whitespace()) {
+                return false;
+            }
+            has_colon |= text.contains(':');
+            lit_len += text.len();
+        }
+    }
+    has_colon && lit_len >= 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_lose_their_key_count() {
+        assert_eq!(script_name_from_stem("moveToActive-11"), "moveToActive");
+        assert_eq!(script_name_from_stem("enqueue"), "enqueue");
+        assert_eq!(script_name_from_stem("retry-job"), "retry-job");
+        assert_eq!(script_name_from_stem("-3"), "-3");
+    }
+}

@@ -1,0 +1,406 @@
+//! The language-neutral model of facts.
+//!
+//! Extractors (`crate::extract::*`) are the only code that knows a language;
+//! they turn a syntax tree into the types below. Everything after them
+//! (link, checks, reporters) works on these types alone.
+//!
+//! Spans are byte ranges into a file, identified by [`FileId`]. They stay
+//! bytes until a reporter converts them to lines and columns.
+
+use std::fmt;
+
+/// Index of a file in the run's file table ([`crate::source::SourceMap`]).
+pub type FileId = u32;
+
+/// A half-open byte range `[start, end)` in one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+
+    /// The smallest span covering both, when both are in the same file.
+    pub fn join(self, other: Span) -> Span {
+        if self.file != other.file {
+            return self;
+        }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    pub fn len(&self) -> u32 {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// The programming language of a file or an embedded region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    Elixir,
+    Rust,
+    Lua,
+}
+
+impl Lang {
+    pub fn from_path(path: &std::path::Path) -> Option<Lang> {
+        match path.extension()?.to_str()? {
+            "ex" | "exs" => Some(Lang::Elixir),
+            "rs" => Some(Lang::Rust),
+            "lua" => Some(Lang::Lua),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Elixir => "elixir",
+            Lang::Rust => "rust",
+            Lang::Lua => "lua",
+        }
+    }
+}
+
+/// One piece of a string template.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Seg {
+    /// Literal bytes as the runtime sends them (escapes decoded), with the
+    /// span of their source text.
+    Lit { text: String, span: Span },
+    /// A value the analysis cannot see. `label` is the source text or a
+    /// parameter name, for messages only. A hole matches anything.
+    Hole { label: String, span: Span },
+    /// A value still to be resolved by the link step (a constant, a call to a
+    /// key builder, a parameter). After linking, templates hold only `Lit` and
+    /// `Hole`.
+    Value(Box<Value>),
+}
+
+impl Seg {
+    pub fn span(&self) -> Span {
+        match self {
+            Seg::Lit { span, .. } | Seg::Hole { span, .. } => *span,
+            Seg::Value(v) => v.span(),
+        }
+    }
+}
+
+/// A string built from literal bytes and holes: a key, a field name, a
+/// command name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    pub segs: Vec<Seg>,
+    /// The whole expression that builds the string.
+    pub span: Span,
+}
+
+impl Template {
+    pub fn lit(text: impl Into<String>, span: Span) -> Template {
+        Template {
+            segs: vec![Seg::Lit {
+                text: text.into(),
+                span,
+            }],
+            span,
+        }
+    }
+
+    /// The full text when the template has no holes.
+    pub fn as_literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for s in &self.segs {
+            match s {
+                Seg::Lit { text, .. } => out.push_str(text),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    /// Merges adjacent literals and drops empty ones; keeps spans of the
+    /// first piece when two literals from different places merge (they are
+    /// kept apart instead, so that each keeps its own span).
+    pub fn normalized(mut self) -> Template {
+        self.segs.retain(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()));
+        self
+    }
+}
+
+impl fmt::Display for Template {
+    /// Renders `emq:{<queue>}:job:<id>`: literals as they are, holes as
+    /// `<label>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for s in &self.segs {
+            match s {
+                Seg::Lit { text, .. } => f.write_str(text)?,
+                Seg::Hole { label, .. } => write!(f, "<{}>", short_label(label))?,
+                Seg::Value(v) => write!(f, "<{}>", v.describe())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A short, readable name for a hole: the last identifier of its source text.
+pub fn short_label(label: &str) -> String {
+    let ident: String = label
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())
+        .unwrap_or("")
+        .to_string();
+    if ident.is_empty() {
+        "_".to_string()
+    } else {
+        ident
+    }
+}
+
+/// An expression as far as the wire cares: what value it sends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A string (literal, interpolated, concatenated, formatted).
+    Str(Template),
+    /// An integer literal.
+    Int { value: i64, span: Span },
+    /// An Elixir atom; it is sent as its name (`:vt` sends `"vt"`).
+    Atom { name: String, span: Span },
+    /// A list or array literal; `tail` holds `| rest` or `++ rest` parts.
+    List {
+        items: Vec<Value>,
+        tail: Vec<Value>,
+        span: Span,
+    },
+    /// A map literal with its key/value pairs, in source order.
+    Map { pairs: Vec<(Value, Value)>, span: Span },
+    /// A parameter of the enclosing function (substituted at call sites).
+    Param {
+        index: usize,
+        name: String,
+        span: Span,
+    },
+    /// A reference to a named constant: `@prefix`, `PREFIX`,
+    /// `crate::keys::PREFIX`, `Self::PREFIX`.
+    Const { path: Vec<String>, span: Span },
+    /// A call whose result may be a key (a key-builder call). `path` is the
+    /// callee as written (`["Keyspace", "queue_key"]`), `args` its arguments.
+    Call {
+        path: Vec<String>,
+        args: Vec<Value>,
+        span: Span,
+    },
+    /// Lua `KEYS[n]` (1-based); `None` for a dynamic index.
+    Keys { index: Option<u32>, span: Span },
+    /// Lua `ARGV[n]` (1-based); `None` for a dynamic index.
+    Argv { index: Option<u32>, span: Span },
+    /// The script defined at `FileFacts::scripts[index]` of the same file
+    /// (`Script::new(r"...")` used in place).
+    ScriptRef { index: usize, span: Span },
+    /// Anything else.
+    Unknown { label: String, span: Span },
+}
+
+impl Value {
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Str(t) => t.span,
+            Value::Int { span, .. }
+            | Value::Atom { span, .. }
+            | Value::List { span, .. }
+            | Value::Map { span, .. }
+            | Value::Param { span, .. }
+            | Value::Const { span, .. }
+            | Value::Call { span, .. }
+            | Value::Keys { span, .. }
+            | Value::Argv { span, .. }
+            | Value::ScriptRef { span, .. }
+            | Value::Unknown { span, .. } => *span,
+        }
+    }
+
+    pub fn unknown(label: impl Into<String>, span: Span) -> Value {
+        Value::Unknown {
+            label: label.into(),
+            span,
+        }
+    }
+
+    /// The exact string this value sends, when it is fully literal.
+    pub fn as_str(&self) -> Option<String> {
+        match self {
+            Value::Str(t) => t.as_literal(),
+            Value::Atom { name, .. } => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    /// A short description for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Str(t) => t.to_string(),
+            Value::Int { value, .. } => value.to_string(),
+            Value::Atom { name, .. } => format!(":{name}"),
+            Value::List { .. } => "list".into(),
+            Value::Map { .. } => "map".into(),
+            Value::Param { name, .. } => name.clone(),
+            Value::Const { path, .. } => path.last().cloned().unwrap_or_default(),
+            Value::Call { path, .. } => path.last().cloned().unwrap_or_default(),
+            Value::Keys { index, .. } => match index {
+                Some(i) => format!("KEYS[{i}]"),
+                None => "KEYS[?]".into(),
+            },
+            Value::Argv { index, .. } => match index {
+                Some(i) => format!("ARGV[{i}]"),
+                None => "ARGV[?]".into(),
+            },
+            Value::ScriptRef { .. } => "script".into(),
+            Value::Unknown { label, .. } => short_label(label),
+        }
+    }
+}
+
+/// A Redis command as sent: `["HSET", key, "state", s]`,
+/// `cmd("HSET").arg(key)...`, `conn.hset(key, f, v)`,
+/// `redis.call('HSET', KEYS[1], ...)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// The command name, upper-cased (`HSET`, `EVALSHA`).
+    pub name: String,
+    pub name_span: Span,
+    /// The arguments after the name, in wire order.
+    pub args: Vec<Value>,
+    /// Arguments appended that the analysis cannot count (`| rest`,
+    /// `++ rest`, a loop of `.arg(k)`).
+    pub open_tail: bool,
+    /// The whole call.
+    pub span: Span,
+}
+
+/// A script run with its keys and args, when the code does not spell an
+/// `EVAL`/`EVALSHA` command list: `Script::new(..).key(a).arg(b).invoke()`,
+/// fred's `evalsha(hash, keys, args)`. EVAL/EVALSHA command lists stay
+/// [`Command`]s; the link step reads them the same way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptCall {
+    /// What identifies the script: a [`Value::ScriptRef`], a const or
+    /// attribute holding its body or SHA, or its name.
+    pub script: Value,
+    /// numkeys when the code states it; `None` when it is `keys.len()`.
+    pub numkeys: Option<Value>,
+    pub keys: Vec<Value>,
+    pub args: Vec<Value>,
+    /// More keys are added that the analysis cannot count.
+    pub open_keys: bool,
+    pub span: Span,
+}
+
+/// A function whose return value may be a key: a key-builder candidate.
+/// Multi-clause functions give one `FunctionDef` per clause.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionDef {
+    /// The enclosing module (`EchoMQ.Keyspace`, `crate::keys`), or empty.
+    pub module: String,
+    pub name: String,
+    pub params: Vec<String>,
+    /// What the clause returns.
+    pub returns: Value,
+    pub name_span: Span,
+    /// Clause number (0-based) for multi-clause functions.
+    pub clause: usize,
+}
+
+/// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConstDef {
+    pub module: String,
+    /// As referenced: `@prefix` for Elixir attributes, `PREFIX` for Rust.
+    pub name: String,
+    pub value: Value,
+    pub name_span: Span,
+}
+
+/// Where a script's Lua text lives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScriptSource {
+    /// Lua parsed in place inside this file (a `.lua` file, or a host string).
+    Inline(Box<LuaFacts>),
+    /// A reference to a `.lua` file: `include_str!("x.lua")`,
+    /// `File.read!("priv/x.lua")`. `path` is as written; `relative_to_file`
+    /// says whether it is relative to the containing file (Rust) or to the
+    /// project root (Elixir).
+    File {
+        path: String,
+        relative_to_file: bool,
+        span: Span,
+    },
+}
+
+/// A Lua script found in the code.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptDef {
+    /// Its name as the code gives it: file stem, attribute, const; `None`
+    /// when the code names it nowhere.
+    pub name: Option<String>,
+    /// The span of that name (the attribute, the const name, or the file's
+    /// first bytes).
+    pub name_span: Span,
+    pub source: ScriptSource,
+}
+
+/// A header-comment or alias declaration of `KEYS[n]`'s role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyDecl {
+    pub index: u32,
+    pub role: String,
+    pub span: Span,
+}
+
+/// What the Lua extractor finds in one script.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct LuaFacts {
+    /// `redis.call` / `redis.pcall` commands.
+    pub commands: Vec<Command>,
+    /// Every `KEYS[n]` with a literal index.
+    pub key_uses: Vec<(u32, Span)>,
+    /// `KEYS[i]` with a computed index, `#KEYS`, `unpack(KEYS)`: the script
+    /// may touch every key it is given.
+    pub dynamic_keys: bool,
+    /// `local waitKey = KEYS[2]`.
+    pub aliases: Vec<KeyDecl>,
+    /// `-- KEYS[1] 'wait'` header comments.
+    pub header_keys: Vec<KeyDecl>,
+    /// Syntax errors inside the script.
+    pub errors: Vec<Span>,
+    /// The whole script body.
+    pub span: Span,
+}
+
+/// Everything one extractor found in one file.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct FileFacts {
+    pub functions: Vec<FunctionDef>,
+    pub consts: Vec<ConstDef>,
+    pub commands: Vec<Command>,
+    pub scripts: Vec<ScriptDef>,
+    pub script_calls: Vec<ScriptCall>,
+    /// Maximal string-building expressions that look like keys
+    /// (`"emq:{#{q}}:pending"`, `format!(...)`), wherever they appear.
+    pub templates: Vec<Template>,
+    /// Spans of syntax errors in the host file.
+    pub errors: Vec<Span>,
+}

@@ -1,0 +1,7 @@
+//! wirelint: keeps every speaker of a Redis job-queue protocol on the same
+//! wire contract. See `docs/ARCHITECTURE.md` for the code map.
+
+pub mod extract;
+pub mod facts;
+pub mod parse;
+pub mod redis;

@@ -1,0 +1,91 @@
+//! What wirelint knows about Redis commands: which names are commands,
+//! which arguments are keys, and which are hash field names.
+//!
+//! Language-neutral: extractors ask [`is_command`] to recognise command
+//! lists; the link step and checks ask where keys and fields sit.
+
+/// How a hash command uses its arguments after the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashAccess {
+    /// Field/value pairs: HSET, HMSET.
+    WritePairs,
+    /// One field then a value: HSETNX, HINCRBY, HINCRBYFLOAT.
+    WriteOne,
+    /// Every argument is a field read: HGET, HMGET, HEXISTS, HSTRLEN.
+    Read,
+    /// Every argument is a field deleted: HDEL.
+    Delete,
+    /// The whole hash is read: HGETALL, HKEYS, HVALS.
+    ReadAll,
+}
+
+/// The hash-field use of a command, if it is a hash command.
+pub fn hash_access(cmd: &str) -> Option<HashAccess> {
+    Some(match cmd {
+        "HSET" | "HMSET" => HashAccess::WritePairs,
+        "HSETNX" | "HINCRBY" | "HINCRBYFLOAT" => HashAccess::WriteOne,
+        "HGET" | "HMGET" | "HEXISTS" | "HSTRLEN" => HashAccess::Read,
+        "HDEL" => HashAccess::Delete,
+        "HGETALL" | "HKEYS" | "HVALS" | "HLEN" => HashAccess::ReadAll,
+        _ => return None,
+    })
+}
+
+/// Which argument positions (0-based, after the command name) hold keys.
+/// `None` means every argument is a key.
+pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
+    const FIRST: &[usize] = &[0];
+    const TWO: &[usize] = &[0, 1];
+    const NONE: &[usize] = &[];
+    Some(match cmd {
+        "DEL" | "UNLINK" | "EXISTS" | "MGET" | "TOUCH" | "WATCH" | "SINTER" | "SUNION"
+        | "SDIFF" => return None,
+        "RPOPLPUSH" | "LMOVE" | "BLMOVE" | "BRPOPLPUSH" | "SMOVE" | "RENAME" | "RENAMENX"
+        | "COPY" | "ZRANGESTORE" => TWO,
+        "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO" | "FCALL" | "FCALL_RO" | "SCRIPT"
+        | "MULTI" | "EXEC" | "DISCARD" | "PING" | "INFO" | "TIME" | "CLIENT" | "SELECT"
+        | "FLUSHDB" | "FLUSHALL" | "PUBLISH" | "SUBSCRIBE" | "KEYS" | "SCAN" | "CONFIG" => NONE,
+        _ => FIRST,
+    })
+}
+
+/// Redis command names, upper-case, sorted. A list literal whose head is one
+/// of these (in any case) is a command.
+const COMMANDS: &[&str] = &[
+    "APPEND", "BLMOVE", "BLPOP", "BRPOP", "BRPOPLPUSH", "BZPOPMAX", "BZPOPMIN", "COPY", "DECR",
+    "DECRBY", "DEL", "EVAL", "EVALSHA", "EVALSHA_RO", "EVAL_RO", "EXEC", "EXISTS", "EXPIRE",
+    "EXPIREAT", "FCALL", "FCALL_RO", "GET", "GETDEL", "GETEX", "GETSET", "HDEL", "HEXISTS",
+    "HGET", "HGETALL", "HINCRBY", "HINCRBYFLOAT", "HKEYS", "HLEN", "HMGET", "HMSET", "HSCAN",
+    "HSET", "HSETNX", "HSTRLEN", "HVALS", "INCR", "INCRBY", "LINDEX", "LINSERT", "LLEN", "LMOVE",
+    "LPOP", "LPOS", "LPUSH", "LPUSHX", "LRANGE", "LREM", "LSET", "LTRIM", "MGET", "MSET",
+    "MULTI", "PERSIST", "PEXPIRE", "PEXPIREAT", "PTTL", "PUBLISH", "RENAME", "RENAMENX",
+    "RPOP", "RPOPLPUSH", "RPUSH", "RPUSHX", "SADD", "SCARD", "SDIFF", "SET", "SETEX", "SETNX",
+    "SINTER", "SISMEMBER", "SMEMBERS", "SMOVE", "SPOP", "SREM", "SSCAN", "SUNION", "TTL",
+    "TYPE", "UNLINK", "WATCH", "XACK", "XADD", "XCLAIM", "XDEL", "XLEN", "XRANGE", "XREAD",
+    "XREADGROUP", "XTRIM", "ZADD", "ZCARD", "ZCOUNT", "ZINCRBY", "ZPOPMAX", "ZPOPMIN", "ZRANGE",
+    "ZRANGEBYSCORE", "ZRANGESTORE", "ZRANK", "ZREM", "ZREMRANGEBYSCORE", "ZREVRANGE",
+    "ZSCORE",
+];
+
+/// Whether `name` (any case) is a Redis command wirelint reads.
+pub fn is_command(name: &str) -> bool {
+    if name.len() > 16 || name.is_empty() {
+        return false;
+    }
+    let upper = name.to_ascii_uppercase();
+    COMMANDS.binary_search(&upper.as_str()).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_table_is_sorted_and_case_blind() {
+        assert!(COMMANDS.windows(2).all(|w| w[0] < w[1]), "COMMANDS must stay sorted");
+        assert!(is_command("hset"));
+        assert!(is_command("EvalSha"));
+        assert!(!is_command("enqueue"));
+        assert!(!is_command("state"));
+    }
+}
