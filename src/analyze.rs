@@ -1,0 +1,228 @@
+//! The pipeline, end to end: discover → read → parse and extract (in
+//! parallel, merged in path order) → link → check.
+//!
+//! Nothing here prints; the result is an [`Analysis`] that reporters render.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::checks::{run_all, CheckContext};
+use crate::config::Config;
+use crate::contract::{Contract, ContractError};
+use crate::diagnostic::Diagnostic;
+use crate::discover::{discover, Candidate, Note, ProjectFinder};
+use crate::facts::{FileFacts, FileId};
+use crate::link::{assign_speakers, link, LinkInput, Model};
+use crate::parse::Parsers;
+use crate::source::{SourceFile, SourceMap};
+
+/// Files larger than this are skipped with a note.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Which contract to check against.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContractChoice {
+    /// `wirelint.toml`'s choice if there is one, else the embedded contract.
+    Default,
+    File(PathBuf),
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Paths are reported relative to this.
+    pub root: PathBuf,
+    pub paths: Vec<PathBuf>,
+    pub contract: ContractChoice,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    pub max_file_bytes: u64,
+}
+
+/// Everything a reporter needs.
+pub struct Analysis {
+    pub sources: SourceMap,
+    pub model: Model,
+    pub diagnostics: Vec<Diagnostic>,
+    pub notes: Vec<Note>,
+    pub contract: Option<Contract>,
+    pub contract_file: Option<FileId>,
+    /// Source files read and checked.
+    pub files_checked: usize,
+}
+
+/// Why a run could not produce an analysis (exit code 2).
+#[derive(Debug)]
+pub enum AnalyzeError {
+    Contract(Box<ContractError>),
+    Usage(String),
+}
+
+impl From<ContractError> for AnalyzeError {
+    fn from(e: ContractError) -> Self {
+        AnalyzeError::Contract(Box::new(e))
+    }
+}
+
+/// Reads the chosen contract.
+pub fn load_contract(choice: &ContractChoice, root: &Path) -> Result<Option<Contract>, AnalyzeError> {
+    match choice {
+        ContractChoice::None => Ok(None),
+        ContractChoice::File(p) => read_contract(p).map(Some),
+        ContractChoice::Default => match Config::find(root)? {
+            Some(cfg) => match cfg.contract {
+                crate::config::ContractSetting::Embedded => Ok(Some(Contract::embedded())),
+                crate::config::ContractSetting::Off => Ok(None),
+                crate::config::ContractSetting::Path(p) => read_contract(&p).map(Some),
+            },
+            None => Ok(Some(Contract::embedded())),
+        },
+    }
+}
+
+fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
+    let text = std::fs::read(p).map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| AnalyzeError::Usage(format!("contract {} is not UTF-8 text", p.display())))?;
+    Ok(Contract::parse(&text, &p.display().to_string())?)
+}
+
+/// What reading one file gave.
+enum Read {
+    Facts(Vec<u8>, FileFacts),
+    Skipped(String),
+}
+
+fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64) -> Read {
+    let meta = match std::fs::metadata(&c.path) {
+        Ok(m) => m,
+        Err(e) => return Read::Skipped(format!("cannot read: {e}")),
+    };
+    if meta.len() > max {
+        return Read::Skipped(format!(
+            "skipped: {} bytes is over the {} byte limit (--max-file-size)",
+            meta.len(),
+            max
+        ));
+    }
+    let bytes = match std::fs::read(&c.path) {
+        Ok(b) => b,
+        Err(e) => return Read::Skipped(format!("cannot read: {e}")),
+    };
+    if bytes.len() as u64 > max {
+        return Read::Skipped(format!("skipped: over the {max} byte limit"));
+    }
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
+        return Read::Skipped("skipped: binary file (it has NUL bytes)".into());
+    }
+    let Some(p) = parsers.as_mut() else {
+        return Read::Skipped("internal error: the grammars did not load".into());
+    };
+    let stem = c.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &stem);
+    Read::Facts(bytes, facts)
+}
+
+/// Runs the pipeline.
+pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
+    for p in &opts.paths {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(AnalyzeError::Usage(format!("path does not exist: {}", p.display())));
+        }
+    }
+    let contract = load_contract(&opts.contract, &opts.root)?;
+    let mut notes = Vec::new();
+    let candidates = discover(&opts.root, &opts.paths, &mut notes);
+
+    let work = |cands: &[Candidate]| -> Vec<Read> {
+        cands
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || Parsers::new().ok(),
+                |parsers, (i, c)| read_one(parsers, c, i as FileId, opts.max_file_bytes),
+            )
+            .collect()
+    };
+    let reads = match opts.threads {
+        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
+            Ok(pool) => pool.install(|| work(&candidates)),
+            Err(e) => return Err(AnalyzeError::Usage(format!("cannot start {n} threads: {e}"))),
+        },
+        None => work(&candidates),
+    };
+
+    // Files keep their candidate index as id, so facts' spans stay valid.
+    let mut sources = SourceMap::default();
+    let mut facts: Vec<(FileId, FileFacts)> = Vec::new();
+    let mut projects = ProjectFinder::default();
+    let mut rels = Vec::new();
+    let mut live = Vec::new();
+    for (c, r) in candidates.iter().zip(reads) {
+        let (bytes, ok) = match r {
+            Read::Facts(b, f) => (b, Some(f)),
+            Read::Skipped(why) => {
+                notes.push(Note {
+                    path: c.rel.clone(),
+                    message: why,
+                });
+                (Vec::new(), None)
+            }
+        };
+        let id = sources.add(SourceFile::new(c.rel.clone(), c.path.clone(), Some(c.lang), bytes));
+        rels.push((c.rel.clone(), projects.project_of(&opts.root, &c.path)));
+        live.push(ok.is_some());
+        if let Some(f) = ok {
+            facts.push((id, f));
+        }
+    }
+    let files_checked = live.iter().filter(|l| **l).count();
+
+    let (speakers, mut file_speaker, speaker_dirs) = assign_speakers(&rels, &opts.root, contract.as_ref());
+    for (i, l) in live.iter().enumerate() {
+        if !l {
+            file_speaker[i] = None;
+        }
+    }
+    let contract_file = contract.as_ref().map(|c| {
+        let rel = if c.embedded {
+            c.origin.clone()
+        } else {
+            crate::discover::rel_path(&opts.root, Path::new(&c.origin))
+        };
+        file_speaker.push(None);
+        sources.add(SourceFile::new(rel, PathBuf::from(&c.origin), None, c.text.clone().into_bytes()))
+    });
+    let model = link(&LinkInput {
+        sources: &sources,
+        facts: &facts,
+        speakers,
+        file_speaker,
+        speaker_dirs,
+        contract: contract.as_ref(),
+    });
+    for (file, msg) in &model.notes {
+        notes.push(Note {
+            path: sources.get(*file).rel.clone(),
+            message: msg.clone(),
+        });
+    }
+    let diagnostics = run_all(&CheckContext {
+        model: &model,
+        contract: contract.as_ref(),
+        contract_file,
+        sources: &sources,
+    });
+    notes.sort();
+    notes.dedup();
+    Ok(Analysis {
+        sources,
+        model,
+        diagnostics,
+        notes,
+        contract,
+        contract_file,
+        files_checked,
+    })
+}

@@ -1,0 +1,65 @@
+//! # WL101 key-prefix
+//!
+//! ## What it does
+//! Flags a key whose namespace differs from the contract's prefix, when the
+//! key is otherwise shaped like one of the contract's keys or its namespace
+//! is a near miss of the prefix (`emk:` for `emq:`).
+//!
+//! ## Why it breaks the wire
+//! Every speaker finds a row by building its key byte for byte. A speaker
+//! that writes `emk:{q}:job:42` puts the row at an address no other speaker
+//! scans: the job is not lost, it is unfindable. The changer also stops
+//! finding everyone else's rows.
+//!
+//! ## Example
+//! ```elixir
+//! def queue_key(queue, type), do: IO.iodata_to_binary(["emk:{", queue, "}:", type])
+//! ```
+//!
+//! ## How to fix
+//! Build the key with the contract's prefix (`emq:`), or change the contract
+//! and every speaker together.
+
+use super::keyshape::{analyze, KeyVerdict};
+use super::{CheckContext, Rule};
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+
+pub static RULE: Rule = Rule {
+    code: "WL101",
+    name: "key-prefix",
+    layer: Layer::L1,
+    severity: Severity::Error,
+    summary: "a key's namespace differs from the contract's prefix; the row is unfindable",
+    source: include_str!("key_prefix.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(ks) = cx.contract.and_then(|c| c.keyspace.as_ref()) else {
+        return;
+    };
+    for key in &cx.model.keys {
+        let KeyVerdict::Prefix { found, span } = analyze(&key.template, ks) else {
+            continue;
+        };
+        let impact = cx.impact_of(key.speaker);
+        let mut d = RULE.diagnostic(
+            format!("key prefix `{found}` differs from the contract's `{}`", ks.prefix),
+            Label::new(span, format!("`{found}` here")),
+        );
+        if let Some(s) = cx.contract_span(&ks.pattern_span) {
+            d.related.push(Label::new(s, format!("the contract builds every key as `{}`", ks.pattern)));
+        }
+        d.help = Some(format!(
+            "write `{}` (the key is `{}`): rows that `{}` writes at `{}` are unfindable to {}, and it cannot find theirs",
+            ks.prefix,
+            key.template,
+            impact.breaks[0],
+            found,
+            cx.others_phrase(&impact)
+        ));
+        d.speaker = Some(cx.speaker_name(key.speaker));
+        d.impact = Some(impact);
+        out.push(d);
+    }
+}

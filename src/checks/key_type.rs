@@ -1,0 +1,67 @@
+//! # WL103 key-type
+//!
+//! ## What it does
+//! Flags a key of the contract's keyspace whose type suffix is not one the
+//! contract declares (`jobs:` where the contract has `job:<id>`).
+//!
+//! ## Why it breaks the wire
+//! The suffix is part of the address. A row written at `emq:{q}:jobs:42` is
+//! unfindable to every speaker that reads `emq:{q}:job:42`.
+//!
+//! ## Example
+//! ```elixir
+//! Keyspace.queue_key(queue, "jobs:" <> id)
+//! ```
+//!
+//! ## How to fix
+//! Use one of the contract's types (`[keyspace.types]`), or add the new type
+//! to the contract and to every speaker that reads it.
+
+use super::keyshape::{analyze, KeyVerdict};
+use super::{CheckContext, Rule};
+use crate::contract::suggest;
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+
+pub static RULE: Rule = Rule {
+    code: "WL103",
+    name: "key-type",
+    layer: Layer::L1,
+    severity: Severity::Error,
+    summary: "a key's type suffix is not one the contract declares; the row is unfindable",
+    source: include_str!("key_type.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(ks) = cx.contract.and_then(|c| c.keyspace.as_ref()) else {
+        return;
+    };
+    for key in &cx.model.keys {
+        let KeyVerdict::Type { found, span } = analyze(&key.template, ks) else {
+            continue;
+        };
+        let impact = cx.impact_of(key.speaker);
+        let known: Vec<String> = ks.types.iter().map(|t| format!("`{}`", t.text)).collect();
+        let mut d = RULE.diagnostic(
+            format!("key type `{found}` is not in the contract (it knows {})", known.join(", ")),
+            Label::new(span, "unknown type"),
+        );
+        if let Some(first) = ks.types.first() {
+            if let Some(s) = cx.contract_span(&first.span) {
+                d.related.push(Label::new(s, "the contract's key types"));
+            }
+        }
+        let mean = suggest(found.trim_end_matches(':'), ks.types.iter().map(|t| t.lead().trim_end_matches(':')))
+            .map(|m| format!("{m} "))
+            .unwrap_or_default();
+        d.help = Some(format!(
+            "{mean}rows that `{}` writes at `{}` are unfindable to {}",
+            impact.breaks[0],
+            key.template,
+            cx.others_phrase(&impact)
+        ));
+        d.speaker = Some(cx.speaker_name(key.speaker));
+        d.impact = Some(impact);
+        out.push(d);
+    }
+}

@@ -1,0 +1,407 @@
+//! Reading a resolved key template against a contract's keyspace. Shared by
+//! the key checks (WL101–WL103) and the field checks, which need to know
+//! which record a key addresses.
+//!
+//! A template is flattened into atoms: one per literal character (with the
+//! span of its bytes where the literal's text matches its source one to
+//! one), and one per hole. Holes match anything.
+
+use crate::contract::{edit_distance, KeyType, Keyspace, PatTok, Record};
+use crate::facts::{Seg, Span, Template};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Atom {
+    Char(char, Span),
+    Hole(String, Span),
+}
+
+impl Atom {
+    pub fn span(&self) -> Span {
+        match self {
+            Atom::Char(_, s) | Atom::Hole(_, s) => *s,
+        }
+    }
+    fn is_char(&self, c: char) -> bool {
+        matches!(self, Atom::Char(x, _) if *x == c)
+    }
+}
+
+pub fn atoms(t: &Template) -> Vec<Atom> {
+    let mut out = Vec::new();
+    for seg in &t.segs {
+        match seg {
+            Seg::Lit { text, span } => {
+                let exact = span.len() as usize == text.len();
+                for (i, c) in text.char_indices() {
+                    let s = if exact {
+                        Span::new(span.file, span.start as usize + i, span.start as usize + i + c.len_utf8())
+                    } else {
+                        *span
+                    };
+                    out.push(Atom::Char(c, s));
+                }
+            }
+            Seg::Hole { label, span } => out.push(Atom::Hole(label.clone(), *span)),
+            Seg::Value(v) => out.push(Atom::Hole(v.describe(), v.span())),
+        }
+    }
+    out
+}
+
+/// The span covering atoms `[from, to)`; the first atom's span when they lie
+/// in different places.
+pub fn span_of(atoms: &[Atom], from: usize, to: usize) -> Span {
+    let first = atoms[from].span();
+    atoms[from + 1..to.max(from + 1)]
+        .iter()
+        .fold(first, |acc, a| if a.span().file == acc.file { acc.join(a.span()) } else { acc })
+}
+
+fn text_of(atoms: &[Atom]) -> String {
+    atoms
+        .iter()
+        .map(|a| match a {
+            Atom::Char(c, _) => c.to_string(),
+            Atom::Hole(l, _) => format!("<{}>", crate::facts::short_label(l)),
+        })
+        .collect()
+}
+
+/// What a key template says about the keyspace.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KeyVerdict {
+    /// Not a key of this keyspace, or not enough is known to tell.
+    Skip,
+    /// Agrees with the keyspace.
+    Fine,
+    /// The namespace differs (`emk:` for `emq:`).
+    Prefix { found: String, span: Span },
+    /// The queue is not the hash tag, or the braces are misplaced.
+    HashTag { why: &'static str, span: Span },
+    /// The type suffix is not one the contract knows.
+    Type { found: String, span: Span },
+}
+
+/// Whether `ns` (without its colon) could be a near miss of the prefix's
+/// namespace: within one edit for short names, a third of the length for
+/// long ones.
+fn near(ns: &str, prefix_ns: &str) -> bool {
+    let limit = (prefix_ns.chars().count() / 3).max(1);
+    edit_distance(ns, prefix_ns) <= limit
+}
+
+/// Reads a key template against the keyspace.
+pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
+    let atoms = atoms(t);
+    let lead: String = atoms
+        .iter()
+        .map_while(|a| match a {
+            Atom::Char(c, _) => Some(*c),
+            Atom::Hole(..) => None,
+        })
+        .collect();
+    let prefix_chars = ks.prefix.chars().count();
+    if !lead.starts_with(&ks.prefix) {
+        // A different namespace: is it a near miss of ours?
+        let Some(colon) = lead.find(':') else {
+            return KeyVerdict::Skip;
+        };
+        let ns = &lead[..colon];
+        if ns.is_empty() || !ns.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+            return KeyVerdict::Skip;
+        }
+        let prefix_ns = ks.prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let ns_chars = ns.chars().count();
+        let shaped = shape_after_prefix(&atoms[ns_chars + 1..], ks);
+        if near(ns, prefix_ns) || shaped {
+            return KeyVerdict::Prefix {
+                found: format!("{ns}:"),
+                span: span_of(&atoms, 0, ns_chars + 1),
+            };
+        }
+        return KeyVerdict::Skip;
+    }
+    let mut i = prefix_chars;
+    if i >= atoms.len() {
+        return KeyVerdict::Skip;
+    }
+    let sep: Vec<char> = ks.separator.chars().collect();
+    let starts_with_sep = |at: usize| -> bool {
+        sep.iter()
+            .enumerate()
+            .all(|(k, c)| atoms.get(at + k).is_some_and(|a| a.is_char(*c)))
+    };
+    if ks.hash_tag {
+        match &atoms[i] {
+            Atom::Char('{', _) => {
+                let Some(close) = (i + 1..atoms.len()).find(|&j| atoms[j].is_char('}')) else {
+                    if atoms[i + 1..].iter().any(|a| matches!(a, Atom::Hole(..))) {
+                        return KeyVerdict::Skip;
+                    }
+                    return KeyVerdict::HashTag {
+                        why: "the hash tag `{` is never closed",
+                        span: atoms[i].span(),
+                    };
+                };
+                if close == i + 1 {
+                    return KeyVerdict::HashTag {
+                        why: "the hash tag is empty, so the key hashes whole and leaves the queue's slot",
+                        span: span_of(&atoms, i, close + 1),
+                    };
+                }
+                if (i + 1..close).any(|j| starts_with_sep(j)) {
+                    return KeyVerdict::HashTag {
+                        why: "the hash tag holds more than the queue, so keys of one queue land in different slots",
+                        span: span_of(&atoms, i, close + 1),
+                    };
+                }
+                i = close + 1;
+                if i == atoms.len() {
+                    // A base key (`emq:{q}`), completed elsewhere.
+                    return KeyVerdict::Fine;
+                }
+                if !starts_with_sep(i) {
+                    if matches!(atoms[i], Atom::Hole(..)) {
+                        return KeyVerdict::Skip;
+                    }
+                    return KeyVerdict::HashTag {
+                        why: "the hash tag is not followed by the separator",
+                        span: span_of(&atoms, i - 1, i + 1),
+                    };
+                }
+                i += sep.len();
+            }
+            Atom::Hole(label, span) => {
+                // `emq:#{queue}:job`: a plain variable where the tag belongs.
+                // An unresolved call may build the tag itself: say nothing.
+                if label.contains('(') || i + 1 >= atoms.len() || !starts_with_sep(i + 1) {
+                    return KeyVerdict::Skip;
+                }
+                return KeyVerdict::HashTag {
+                    why: "the queue is not wrapped in the hash tag `{…}`",
+                    span: *span,
+                };
+            }
+            Atom::Char(..) => {
+                // A literal queue name without braces, or a type right after
+                // the prefix.
+                let end = (i..atoms.len())
+                    .find(|&j| starts_with_sep(j) || matches!(atoms[j], Atom::Hole(..)))
+                    .unwrap_or(atoms.len());
+                return KeyVerdict::HashTag {
+                    why: "the queue is not wrapped in the hash tag `{…}`",
+                    span: span_of(&atoms, i, end),
+                };
+            }
+        }
+    } else {
+        // The queue: a hole, or literal text up to the separator.
+        let Some(end) = (i..atoms.len()).find(|&j| starts_with_sep(j)) else {
+            return KeyVerdict::Skip;
+        };
+        if atoms[i].is_char('{') {
+            return KeyVerdict::Skip;
+        }
+        i = end + sep.len();
+    }
+    let rest = &atoms[i..];
+    if rest.is_empty() || matches!(rest[0], Atom::Hole(..)) {
+        return KeyVerdict::Fine;
+    }
+    if ks.types.iter().any(|t| matches(rest, &t.pattern)) {
+        return KeyVerdict::Fine;
+    }
+    let word_end = rest
+        .iter()
+        .position(|a| matches!(a, Atom::Hole(..)) || a.is_char(':'))
+        .map(|p| if rest[p].is_char(':') { p + 1 } else { p })
+        .unwrap_or(rest.len());
+    let word_end = word_end.max(1);
+    KeyVerdict::Type {
+        found: text_of(&rest[..word_end]),
+        span: span_of(rest, 0, word_end),
+    }
+}
+
+/// After a foreign namespace: `{…}` then the separator and a known type, the
+/// shape of one of our keys under another prefix.
+fn shape_after_prefix(rest: &[Atom], ks: &Keyspace) -> bool {
+    if !ks.hash_tag || rest.first().is_none_or(|a| !a.is_char('{')) {
+        return false;
+    }
+    let Some(close) = rest.iter().position(|a| a.is_char('}')) else {
+        return false;
+    };
+    let after: String = rest[close + 1..]
+        .iter()
+        .map_while(|a| match a {
+            Atom::Char(c, _) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    let Some(tail) = after.strip_prefix(&ks.separator) else {
+        return false;
+    };
+    ks.types
+        .iter()
+        .any(|t| !t.lead().is_empty() && (tail.starts_with(t.lead()) || t.lead().starts_with(tail) && !tail.is_empty()))
+}
+
+/// Whether atoms and a pattern can spell the same bytes. A hole matches
+/// anything, and so does a placeholder; but a wildcard in the middle of a
+/// key does not swallow structure (`{`, `}`, `:`): a queue name does not
+/// contain the type. A wildcard at the very end matches any tail.
+pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
+    #[derive(Clone, Copy)]
+    enum P {
+        C(char),
+        Any,
+    }
+    let structural = |c: char| matches!(c, '{' | '}' | ':');
+    let mut pat = Vec::new();
+    for t in pattern {
+        match t {
+            PatTok::Lit(s) => pat.extend(s.chars().map(P::C)),
+            PatTok::Var(_) => pat.push(P::Any),
+        }
+    }
+    let (n, m) = (atoms.len(), pat.len());
+    // dp[i][j]: atoms[i..] and pat[j..] can match.
+    let w = m + 1;
+    let mut dp = vec![false; (n + 1) * w];
+    dp[n * w + m] = true;
+    for i in (0..=n).rev() {
+        for j in (0..=m).rev() {
+            if i == n && j == m {
+                continue;
+            }
+            let v = match (atoms.get(i), pat.get(j)) {
+                (Some(Atom::Hole(..)), p) => {
+                    let last = i + 1 == n;
+                    let can_eat = match p {
+                        Some(P::C(c)) => last || !structural(*c),
+                        Some(P::Any) => true,
+                        None => false,
+                    };
+                    dp[(i + 1) * w + j] || (can_eat && dp[i * w + j + 1])
+                }
+                (a, Some(P::Any)) => {
+                    let last = j + 1 == m;
+                    let can_eat = match a {
+                        Some(Atom::Char(c, _)) => last || !structural(*c),
+                        _ => false,
+                    };
+                    dp[i * w + j + 1] || (can_eat && dp[(i + 1) * w + j])
+                }
+                (Some(Atom::Char(a, _)), Some(P::C(b))) => a == b && dp[(i + 1) * w + j + 1],
+                _ => false,
+            };
+            dp[i * w + j] = v;
+        }
+    }
+    dp[0]
+}
+
+/// The one contract record whose key a template addresses, if exactly one
+/// matches and the template says enough to tell (a bare hole says nothing).
+pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Option<&'c Record> {
+    let atoms = atoms(t);
+    if !atoms.iter().any(|a| matches!(a, Atom::Char(..))) {
+        return None;
+    }
+    let matching: Vec<&KeyType> = ks
+        .types
+        .iter()
+        .filter(|ty| matches(&atoms, &ks.full_pattern(ty)))
+        .collect();
+    if matching.len() != 1 {
+        return None;
+    }
+    records.iter().find(|r| r.type_name == matching[0].name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::Contract;
+
+    fn t(parts: &[&str]) -> Template {
+        // Literal parts; `*` is a hole. Spans are consecutive.
+        let mut segs = Vec::new();
+        let mut at = 0usize;
+        for p in parts {
+            let span = Span::new(0, at, at + p.len());
+            at += p.len();
+            if *p == "*" {
+                segs.push(Seg::Hole {
+                    label: "x".into(),
+                    span,
+                });
+            } else {
+                segs.push(Seg::Lit {
+                    text: p.to_string(),
+                    span,
+                });
+            }
+        }
+        Template {
+            segs,
+            span: Span::new(0, 0, at),
+        }
+    }
+
+    fn verdict(parts: &[&str]) -> KeyVerdict {
+        let c = Contract::embedded();
+        analyze(&t(parts), c.keyspace.as_ref().unwrap())
+    }
+
+    #[test]
+    fn canonical_keys_are_fine() {
+        assert_eq!(verdict(&["emq:{", "*", "}:", "*"]), KeyVerdict::Fine);
+        assert_eq!(verdict(&["emq:{", "*", "}:job:", "*"]), KeyVerdict::Fine);
+        assert_eq!(verdict(&["emq:{", "*", "}:pending"]), KeyVerdict::Fine);
+        assert_eq!(verdict(&["emq:{", "*", "}"]), KeyVerdict::Fine);
+    }
+
+    #[test]
+    fn divergences_point_at_their_bytes() {
+        assert_eq!(
+            verdict(&["emk:{", "*", "}:pending"]),
+            KeyVerdict::Prefix {
+                found: "emk:".into(),
+                span: Span::new(0, 0, 4)
+            }
+        );
+        assert!(matches!(
+            verdict(&["emq:", "*", ":pending"]),
+            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 4, 5)
+        ));
+        assert_eq!(
+            verdict(&["emq:{", "*", "}:jobs:", "*"]),
+            KeyVerdict::Type {
+                found: "jobs:".into(),
+                span: Span::new(0, 8, 13)
+            }
+        );
+        assert!(matches!(verdict(&["emq:{", "*", ":job}"]), KeyVerdict::HashTag { .. }));
+    }
+
+    #[test]
+    fn foreign_and_unknown_keys_are_skipped() {
+        assert_eq!(verdict(&["bull:", "*", ":wait"]), KeyVerdict::Skip);
+        assert_eq!(verdict(&["*", ":pending"]), KeyVerdict::Skip);
+        assert_eq!(verdict(&["emq:", "*"]), KeyVerdict::Skip);
+        assert_eq!(verdict(&["http://x"]), KeyVerdict::Skip);
+    }
+
+    #[test]
+    fn records_are_found_by_key() {
+        let c = Contract::embedded();
+        let ks = c.keyspace.as_ref().unwrap();
+        let rec = record_of(&t(&["emq:{", "*", "}:job:", "*"]), ks, &c.records);
+        assert_eq!(rec.map(|r| r.name.as_str()), Some("job"));
+        assert!(record_of(&t(&["emq:{", "*", "}:pending"]), ks, &c.records).is_none());
+        assert!(record_of(&t(&["*"]), ks, &c.records).is_none());
+        assert!(record_of(&t(&["emq:{", "*", "}:", "*"]), ks, &c.records).is_none());
+    }
+}

@@ -1,0 +1,64 @@
+//! # WL001 parse-error
+//!
+//! ## What it does
+//! Warns that a file (or a Lua script embedded in a host string) has syntax
+//! errors. The facts found in its valid parts are still checked.
+//!
+//! ## Why it breaks the wire
+//! It does not by itself; but what sits inside the broken region cannot be
+//! read, so a divergence there may go unreported.
+//!
+//! ## Example
+//! ```elixir
+//! @enqueue """
+//! redis.call('HSET', KEYS[1], 'state', 'pending'
+//! """
+//! ```
+//!
+//! ## How to fix
+//! Fix the syntax error; if the file is valid and the parser is wrong,
+//! suppress this warning for the file and report the parser bug.
+
+use super::{CheckContext, Rule};
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::facts::{Lang, Span};
+
+pub static RULE: Rule = Rule {
+    code: "WL001",
+    name: "parse-error",
+    layer: Layer::Input,
+    severity: Severity::Warning,
+    summary: "the file has syntax errors; facts from its valid parts are still checked",
+    source: include_str!("parse_error.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let mut groups: Vec<(&[Span], &str)> = cx
+        .model
+        .parse_errors
+        .iter()
+        .map(|(f, spans)| (spans.as_slice(), cx.sources.get(*f).lang.map(Lang::name).unwrap_or("")))
+        .collect();
+    for s in &cx.model.scripts {
+        if !s.lua.errors.is_empty() && cx.sources.get(s.def_span.file).lang != Some(Lang::Lua) {
+            groups.push((s.lua.errors.as_slice(), "embedded lua"));
+        }
+    }
+    for (spans, lang) in groups {
+        let Some(first) = spans.first() else {
+            continue;
+        };
+        let more = match spans.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        let mut d = RULE.diagnostic(
+            format!("{lang} syntax error{more}; facts from the rest of the file are still checked"),
+            Label::new(*first, "cannot parse this"),
+        );
+        d.speaker = cx.model.file_speaker.get(first.file as usize).copied().flatten().map(|s| cx.speaker_name(s));
+        d.help = Some("what this region says about keys, fields and scripts is not checked until it parses".into());
+        out.push(d);
+    }
+}

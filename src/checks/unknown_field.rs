@@ -1,0 +1,79 @@
+//! # WL201 unknown-field
+//!
+//! ## What it does
+//! Flags a hash command on a contract record (HSET, HGET, HMGET, HDEL, …)
+//! that names a field the record does not have.
+//!
+//! ## Why it breaks the wire
+//! Field names are part of the contract. A speaker that writes `data` where
+//! the record has `payload` writes a field nobody else reads: a claim returns
+//! the row, and every other speaker finds no payload. A speaker that reads
+//! a field nobody writes always gets nil.
+//!
+//! ## Example
+//! ```lua
+//! redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'data', ARGV[2])
+//! ```
+//!
+//! ## How to fix
+//! Use the contract's field name (`payload`), or rename the field in the
+//! contract and in every speaker at once.
+
+use super::{CheckContext, Rule};
+use crate::contract::suggest;
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+
+pub static RULE: Rule = Rule {
+    code: "WL201",
+    name: "unknown-field",
+    layer: Layer::L1,
+    severity: Severity::Error,
+    summary: "a hash command on a contract record names a field the record does not have",
+    source: include_str!("unknown_field.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    for cmd in &cx.model.commands {
+        let Some(record) = cx.record_of_command(cmd) else {
+            continue;
+        };
+        for arg in cx.field_args(cmd) {
+            let Some((field, span)) = arg.literal() else {
+                continue;
+            };
+            if record.has_field(&field) {
+                continue;
+            }
+            let impact = cx.impact_of(cmd.speaker);
+            let writes = crate::redis::hash_access(&cmd.name)
+                .is_some_and(|a| matches!(a, crate::redis::HashAccess::WritePairs | crate::redis::HashAccess::WriteOne));
+            let mut d = RULE.diagnostic(
+                format!("field `{field}` is not a field of the `{}` record", record.name),
+                Label::new(span, format!("`{}` {} `{field}`", cmd.name, if writes { "writes" } else { "names" })),
+            );
+            if let Some(s) = cx.contract_span(&record.span) {
+                d.related.push(Label::new(
+                    s,
+                    format!(
+                        "the `{}` record has fields {}",
+                        record.name,
+                        record.fields.iter().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            }
+            let mean = suggest(&field, record.fields.iter().map(|(f, _)| f.as_str()))
+                .map(|m| format!("{m} "))
+                .unwrap_or_default();
+            let consequence = if writes {
+                format!("{} read{} the contract's fields and find nothing in rows that `{}` writes", cx.others_phrase(&impact), if impact.unaffected.len() == 1 { "s" } else { "" }, impact.breaks[0])
+            } else {
+                format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", impact.breaks[0])
+            };
+            d.help = Some(format!("{mean}{consequence}"));
+            d.speaker = Some(cx.speaker_name(cmd.speaker));
+            d.impact = Some(impact);
+            out.push(d);
+        }
+    }
+}

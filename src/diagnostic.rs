@@ -1,0 +1,92 @@
+//! What checks return: findings with byte spans, never text positions.
+
+use crate::facts::Span;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Where a rule sits: L1 keys and fields, L2 scripts, or wirelint's own
+/// notes about the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Layer {
+    Input,
+    L1,
+    L2,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Input => "input",
+            Layer::L1 => "L1",
+            Layer::L2 => "L2",
+        }
+    }
+}
+
+/// A labelled span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+impl Label {
+    pub fn new(span: Span, message: impl Into<String>) -> Label {
+        Label {
+            span,
+            message: message.into(),
+        }
+    }
+}
+
+/// Who can still find or read the data after the divergence.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Impact {
+    pub breaks: Vec<String>,
+    pub unaffected: Vec<String>,
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub layer: Layer,
+    pub message: String,
+    /// On the diverging bytes.
+    pub primary: Label,
+    /// The contract entry, or the agreeing speaker's code.
+    pub related: Vec<Label>,
+    pub help: Option<String>,
+    /// The speaker whose code holds the primary span.
+    pub speaker: Option<String>,
+    pub impact: Option<Impact>,
+}
+
+impl Diagnostic {
+    /// Order of output: path (by file table order, which is sorted by
+    /// path), then offset, then code.
+    pub fn sort_key(&self) -> (u32, u32, &'static str, u32, &str) {
+        (
+            self.primary.span.file,
+            self.primary.span.start,
+            self.code,
+            self.primary.span.end,
+            &self.message,
+        )
+    }
+}

@@ -1,0 +1,186 @@
+//! Discovery: which files a run reads, and which speaker each belongs to.
+//!
+//! Walks the given paths with the `ignore` crate (honouring `.gitignore`
+//! even outside a git checkout), keeps `.ex`, `.exs`, `.rs` and `.lua`
+//! files, and never follows symbolic links. A file named on the command line
+//! is read even when it is ignored. Nothing is skipped silently: every path
+//! passed over for a reason other than "not a source file" or "ignored"
+//! becomes a [`Note`].
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::facts::Lang;
+
+/// A file to read.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub path: PathBuf,
+    /// Relative to the scan root, `/`-separated.
+    pub rel: String,
+    pub lang: Lang,
+}
+
+/// Something said about the run that is not a finding: a skipped file, a
+/// contract stepping aside.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Note {
+    pub path: String,
+    pub message: String,
+}
+
+/// Lists the source files under `paths`, sorted by relative path.
+pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Candidate> {
+    let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
+    for p in paths {
+        let meta = match std::fs::symlink_metadata(p) {
+            Ok(m) => m,
+            Err(e) => {
+                notes.push(Note {
+                    path: rel_path(root, p),
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        if meta.is_file() || (meta.file_type().is_symlink() && p.is_file()) {
+            // Named explicitly: read it even if ignored, if it is source.
+            match Lang::from_path(p) {
+                Some(lang) => {
+                    let rel = rel_path(root, p);
+                    found.insert(
+                        rel.clone(),
+                        Candidate {
+                            path: p.clone(),
+                            rel,
+                            lang,
+                        },
+                    );
+                }
+                None => notes.push(Note {
+                    path: rel_path(root, p),
+                    message: "not an Elixir, Rust or Lua file; skipped".into(),
+                }),
+            }
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(p)
+            .follow_links(false)
+            .require_git(false)
+            .git_global(false)
+            .sort_by_file_path(|a, b| a.cmp(b))
+            .build();
+        for entry in walker {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    notes.push(Note {
+                        path: error_path(&e).map(|p| rel_path(root, &p)).unwrap_or_default(),
+                        message: format!("skipped: {}", strip_path_from_error(&e)),
+                    });
+                    continue;
+                }
+            };
+            let Some(ft) = entry.file_type() else {
+                continue;
+            };
+            if ft.is_symlink() {
+                if Lang::from_path(entry.path()).is_some() {
+                    notes.push(Note {
+                        path: rel_path(root, entry.path()),
+                        message: "symbolic link not followed".into(),
+                    });
+                }
+                continue;
+            }
+            if !ft.is_file() {
+                continue;
+            }
+            let Some(lang) = Lang::from_path(entry.path()) else {
+                continue;
+            };
+            let rel = rel_path(root, entry.path());
+            found.insert(
+                rel.clone(),
+                Candidate {
+                    path: entry.path().to_path_buf(),
+                    rel,
+                    lang,
+                },
+            );
+        }
+    }
+    found.into_values().collect()
+}
+
+fn error_path(e: &ignore::Error) -> Option<PathBuf> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+fn strip_path_from_error(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithPath { err, .. } => err.to_string(),
+        ignore::Error::WithDepth { err, .. } => strip_path_from_error(err),
+        other => other.to_string(),
+    }
+}
+
+/// `path` relative to `root`, with `/` separators; the path as given when it
+/// is not under `root`.
+pub fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let mut out = String::new();
+    for (i, c) in rel.components().enumerate() {
+        if matches!(c, std::path::Component::CurDir) {
+            continue;
+        }
+        if i > 0 && !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(&c.as_os_str().to_string_lossy());
+    }
+    if out.is_empty() {
+        ".".into()
+    } else {
+        out
+    }
+}
+
+/// The name of the speaker that owns files outside any project.
+pub const SHARED_SCRIPTS: &str = "(shared scripts)";
+
+/// Finds each file's project: the nearest enclosing directory, at or below
+/// the root, that holds `mix.exs` or `Cargo.toml`.
+#[derive(Default)]
+pub struct ProjectFinder {
+    cache: BTreeMap<PathBuf, bool>,
+}
+
+impl ProjectFinder {
+    /// The project directory of `file`, or `None` when no enclosing directory
+    /// up to `root` is a project.
+    pub fn project_of(&mut self, root: &Path, file: &Path) -> Option<PathBuf> {
+        let mut dir = file.parent();
+        while let Some(d) = dir {
+            let is_project = *self
+                .cache
+                .entry(d.to_path_buf())
+                .or_insert_with(|| d.join("mix.exs").is_file() || d.join("Cargo.toml").is_file());
+            if is_project {
+                return Some(d.to_path_buf());
+            }
+            if d == root || !d.starts_with(root) {
+                break;
+            }
+            dir = d.parent();
+        }
+        None
+    }
+}

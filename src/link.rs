@@ -1,0 +1,606 @@
+//! Linking: from per-file facts to one model of the repository.
+//!
+//! - speakers: every file belongs to one;
+//! - constants and key builders: `Value::Const`/`Value::Call`/`Value::Param`
+//!   inside templates are resolved within the speaker, so a call site's key
+//!   is the callee's template with the call's own arguments in place;
+//! - script identity: `.lua` files, embedded Lua, and `include_str!` /
+//!   `File.read!` references become one inventory of scripts.
+//!
+//! Resolution stays inside what the code shows: whatever cannot be resolved
+//! becomes a hole, and a hole matches anything.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Component, Path, PathBuf};
+
+use crate::contract::Contract;
+use crate::facts::{
+    Command, ConstDef, FileFacts, FileId, FunctionDef, LuaFacts, ScriptSource, Seg, Span, Template,
+    Value,
+};
+use crate::source::SourceMap;
+
+pub type SpeakerId = usize;
+pub type ScriptId = usize;
+
+/// A runtime that speaks the protocol: a project directory, or the shared
+/// scripts outside any project.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Speaker {
+    pub name: String,
+    /// Relative directory (`.` for the root); empty for shared scripts.
+    pub dir: String,
+    pub canonical: bool,
+}
+
+/// A key as one speaker builds it, fully resolved (only `Lit` and `Hole`).
+#[derive(Debug, Clone)]
+pub struct KeyUse {
+    pub template: Template,
+    pub speaker: SpeakerId,
+}
+
+/// A command argument with its resolved string forms.
+#[derive(Debug, Clone)]
+pub struct Arg {
+    pub value: Value,
+    /// The strings it may send (empty when it is not string-like).
+    pub alts: Vec<Template>,
+}
+
+impl Arg {
+    /// The single literal it sends, if it is one.
+    pub fn literal(&self) -> Option<(String, Span)> {
+        if let Some(s) = self.value.as_str() {
+            let span = match &self.value {
+                Value::Str(t) => t.segs.first().map(|s| s.span()).unwrap_or(t.span),
+                other => other.span(),
+            };
+            return Some((s, span));
+        }
+        match self.alts.as_slice() {
+            [t] => t.as_literal().map(|s| (s, t.span)),
+            _ => None,
+        }
+    }
+
+    /// `KEYS[n]`, if that is what it is.
+    pub fn keys_index(&self) -> Option<u32> {
+        match self.value {
+            Value::Keys { index, .. } => index,
+            _ => None,
+        }
+    }
+}
+
+/// A Redis command, in host code or in a script.
+#[derive(Debug, Clone)]
+pub struct CommandUse {
+    pub name: String,
+    pub name_span: Span,
+    pub args: Vec<Arg>,
+    pub open_tail: bool,
+    pub span: Span,
+    pub speaker: SpeakerId,
+    /// The script whose body holds it.
+    pub script: Option<ScriptId>,
+}
+
+/// One copy of a Lua script.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// Names the code gives it: the file stem, attributes and consts that
+    /// hold it.
+    pub names: Vec<String>,
+    /// [`normalize_name`] of each name.
+    pub norm_names: BTreeSet<String>,
+    pub speaker: SpeakerId,
+    /// Where the script is defined (a `.lua` file's first line, or the
+    /// attribute or const holding it).
+    pub def_span: Span,
+    pub lua: LuaFacts,
+    /// Index into the contract's scripts, when the script is one of them.
+    pub contract: Option<usize>,
+}
+
+/// The whole repository, linked.
+#[derive(Debug, Default)]
+pub struct Model {
+    pub speakers: Vec<Speaker>,
+    /// Indexed by [`FileId`]; `None` for the contract file.
+    pub file_speaker: Vec<Option<SpeakerId>>,
+    pub keys: Vec<KeyUse>,
+    pub commands: Vec<CommandUse>,
+    pub scripts: Vec<Script>,
+    /// Syntax errors per file.
+    pub parse_errors: Vec<(FileId, Vec<Span>)>,
+    /// Things worth saying that are not findings (unresolved script files).
+    pub notes: Vec<(FileId, String)>,
+}
+
+impl Model {
+    pub fn speaker_name(&self, id: SpeakerId) -> &str {
+        &self.speakers[id].name
+    }
+}
+
+/// `ENQUEUE_SCRIPT`, `:move_to_active`, `moveToActive` → `enqueue`,
+/// `movetoactive`: lower case, letters and digits only, without a trailing
+/// `script`/`lua`/`sha` word.
+pub fn normalize_name(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect();
+    loop {
+        let before = s.len();
+        for suffix in ["script", "lua", "sha", "source", "body"] {
+            if s.len() > suffix.len() && s.ends_with(suffix) {
+                s.truncate(s.len() - suffix.len());
+            }
+        }
+        if s.len() == before {
+            return s;
+        }
+    }
+}
+
+/// Input to linking: each file's facts, with its speaker already assigned.
+pub struct LinkInput<'a> {
+    pub sources: &'a SourceMap,
+    pub facts: &'a [(FileId, FileFacts)],
+    pub speakers: Vec<Speaker>,
+    pub file_speaker: Vec<Option<SpeakerId>>,
+    /// Absolute project directory of each speaker (for `File.read!` paths).
+    pub speaker_dirs: Vec<Option<PathBuf>>,
+    pub contract: Option<&'a Contract>,
+}
+
+const MAX_ALTS: usize = 8;
+const MAX_DEPTH: usize = 12;
+
+type Alts = Vec<Vec<Seg>>;
+
+struct Ctx {
+    speaker: SpeakerId,
+    module: String,
+    file: FileId,
+}
+
+struct Resolver<'a> {
+    consts: HashMap<(SpeakerId, &'a str), Vec<(FileId, &'a ConstDef)>>,
+    functions: HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, &'a FunctionDef)>>,
+}
+
+impl<'a> Resolver<'a> {
+    fn new(input: &'a LinkInput<'a>) -> Resolver<'a> {
+        let mut consts: HashMap<_, Vec<_>> = HashMap::new();
+        let mut functions: HashMap<_, Vec<_>> = HashMap::new();
+        for (file, facts) in input.facts {
+            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+                continue;
+            };
+            for c in &facts.consts {
+                consts.entry((sp, c.name.as_str())).or_default().push((*file, c));
+            }
+            for f in &facts.functions {
+                functions
+                    .entry((sp, f.name.as_str(), f.params.len()))
+                    .or_default()
+                    .push((*file, f));
+            }
+        }
+        Resolver { consts, functions }
+    }
+
+    /// Picks the definitions a reference means: the same module (or file)
+    /// first, then the module named in the path, then a unique one.
+    fn pick<'d, T>(
+        cands: &'d [(FileId, &'a T)],
+        module_of: impl Fn(&T) -> &str,
+        path: &[String],
+        cx: &Ctx,
+    ) -> Vec<&'d (FileId, &'a T)> {
+        let qualifier: Option<&str> = if path.len() >= 2 {
+            Some(path[path.len() - 2].as_str())
+        } else {
+            None
+        };
+        let same_module: Vec<_> = cands
+            .iter()
+            .filter(|(f, d)| match qualifier {
+                None | Some("self") | Some("Self") | Some("__MODULE__") => {
+                    module_of(d) == cx.module && (*f == cx.file || !cx.module.is_empty())
+                }
+                Some(_) => false,
+            })
+            .collect();
+        if !same_module.is_empty() {
+            return same_module;
+        }
+        if let Some(q) = qualifier {
+            let by_module: Vec<_> = cands
+                .iter()
+                .filter(|(_, d)| {
+                    let m = module_of(d);
+                    m.rsplit(['.', ':']).next() == Some(q) || m == q
+                })
+                .collect();
+            if !by_module.is_empty() {
+                return by_module;
+            }
+        }
+        let same_file: Vec<_> = cands.iter().filter(|(f, _)| *f == cx.file).collect();
+        if !same_file.is_empty() {
+            return same_file;
+        }
+        // A unique definition (all clauses of one function in one module).
+        let modules: BTreeSet<&str> = cands.iter().map(|(_, d)| module_of(d)).collect();
+        if modules.len() == 1 {
+            return cands.iter().collect();
+        }
+        Vec::new()
+    }
+
+    fn resolve(&self, v: &Value, cx: &Ctx, env: Option<&[Alts]>, depth: usize) -> Alts {
+        let hole = |label: String, span: Span| vec![vec![Seg::Hole { label, span }]];
+        if depth > MAX_DEPTH {
+            return hole(v.describe(), v.span());
+        }
+        match v {
+            Value::Str(t) => {
+                let mut alts: Alts = vec![Vec::new()];
+                for seg in &t.segs {
+                    match seg {
+                        Seg::Lit { .. } | Seg::Hole { .. } => {
+                            for a in &mut alts {
+                                a.push(seg.clone());
+                            }
+                        }
+                        Seg::Value(inner) => {
+                            let r = self.resolve(inner, cx, env, depth + 1);
+                            let mut next = Vec::new();
+                            'outer: for a in &alts {
+                                for b in &r {
+                                    if next.len() >= MAX_ALTS {
+                                        break 'outer;
+                                    }
+                                    let mut c = a.clone();
+                                    c.extend(b.iter().cloned());
+                                    next.push(c);
+                                }
+                            }
+                            alts = next;
+                        }
+                    }
+                }
+                alts
+            }
+            Value::Int { value, span } => vec![vec![Seg::Lit {
+                text: value.to_string(),
+                span: *span,
+            }]],
+            Value::Atom { name, span } => vec![vec![Seg::Lit {
+                text: name.clone(),
+                span: *span,
+            }]],
+            Value::Param { index, name, span } => match env.and_then(|e| e.get(*index)) {
+                Some(a) => a.clone(),
+                None => hole(name.clone(), *span),
+            },
+            Value::Const { path, span } => {
+                let Some(name) = path.last() else {
+                    return hole(String::new(), *span);
+                };
+                let Some(cands) = self.consts.get(&(cx.speaker, name.as_str())) else {
+                    return hole(path.join("::"), *span);
+                };
+                let picked = Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx);
+                let Some((file, def)) = picked.first() else {
+                    return hole(path.join("::"), *span);
+                };
+                let inner = Ctx {
+                    speaker: cx.speaker,
+                    module: def.module.clone(),
+                    file: *file,
+                };
+                self.resolve(&def.value, &inner, None, depth + 1)
+            }
+            Value::Call { path, args, span } => {
+                let label = format!("{}(…)", path.join("."));
+                let Some(name) = path.last() else {
+                    return hole(label, *span);
+                };
+                let Some(cands) = self.functions.get(&(cx.speaker, name.as_str(), args.len())) else {
+                    return hole(label, *span);
+                };
+                let picked = Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx);
+                if picked.is_empty() {
+                    return hole(label, *span);
+                }
+                let arg_alts: Vec<Alts> = args.iter().map(|a| self.resolve(a, cx, env, depth + 1)).collect();
+                let mut out = Vec::new();
+                for (file, def) in picked {
+                    let inner = Ctx {
+                        speaker: cx.speaker,
+                        module: def.module.clone(),
+                        file: *file,
+                    };
+                    for alt in self.resolve(&def.returns, &inner, Some(&arg_alts), depth + 1) {
+                        if out.len() < MAX_ALTS && !out.contains(&alt) {
+                            out.push(alt);
+                        }
+                    }
+                }
+                out
+            }
+            other => hole(other.describe(), other.span()),
+        }
+    }
+
+    fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
+        match v {
+            Value::Str(_) | Value::Const { .. } | Value::Call { .. } | Value::Atom { .. } | Value::Int { .. } => self
+                .resolve(v, cx, None, 0)
+                .into_iter()
+                .map(|segs| Template { segs, span: v.span() }.normalized())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Links all facts into a [`Model`].
+pub fn link(input: &LinkInput<'_>) -> Model {
+    let resolver = Resolver::new(input);
+    let mut model = Model {
+        speakers: input.speakers.clone(),
+        file_speaker: input.file_speaker.clone(),
+        ..Model::default()
+    };
+
+    // The module a fact sits in is not recorded on templates and commands;
+    // resolution falls back to file, then unique definitions.
+    let mut lua_files: HashMap<PathBuf, ScriptId> = HashMap::new();
+    let mut pending_aliases: Vec<(FileId, Option<String>, Span, PathBuf)> = Vec::new();
+
+    for (file, facts) in input.facts {
+        let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+            continue;
+        };
+        if !facts.errors.is_empty() {
+            model.parse_errors.push((*file, facts.errors.clone()));
+        }
+        let cx = Ctx {
+            speaker: sp,
+            module: String::new(),
+            file: *file,
+        };
+        for t in &facts.templates {
+            for template in resolver.templates(&Value::Str(t.clone()), &cx) {
+                model.keys.push(KeyUse { template, speaker: sp });
+            }
+        }
+        for c in &facts.commands {
+            let cu = command_use(&resolver, c, &cx, None);
+            push_command_keys(&mut model, &cu);
+            model.commands.push(cu);
+        }
+        for s in &facts.scripts {
+            match &s.source {
+                ScriptSource::Inline(lua) => {
+                    let id = model.scripts.len();
+                    let names: Vec<String> = s.name.iter().cloned().collect();
+                    model.scripts.push(Script {
+                        norm_names: names.iter().map(|n| normalize_name(n)).collect(),
+                        names,
+                        speaker: sp,
+                        def_span: s.name_span,
+                        lua: (**lua).clone(),
+                        contract: None,
+                    });
+                    let src = input.sources.get(*file);
+                    if src.lang == Some(crate::facts::Lang::Lua) {
+                        lua_files.insert(normalize_path(&src.path), id);
+                    }
+                    let lua_cx = Ctx {
+                        speaker: sp,
+                        module: String::new(),
+                        file: *file,
+                    };
+                    for c in &lua.commands {
+                        let cu = command_use(&resolver, c, &lua_cx, Some(id));
+                        push_command_keys(&mut model, &cu);
+                        model.commands.push(cu);
+                    }
+                }
+                ScriptSource::File {
+                    path,
+                    relative_to_file,
+                    span,
+                } => {
+                    let src = input.sources.get(*file);
+                    let base = if *relative_to_file {
+                        src.path.parent().map(Path::to_path_buf)
+                    } else {
+                        input.speaker_dirs.get(sp).cloned().flatten()
+                    };
+                    match base {
+                        Some(b) => pending_aliases.push((*file, s.name.clone(), *span, normalize_path(&b.join(path)))),
+                        None => model.notes.push((*file, format!("cannot resolve script path `{path}`"))),
+                    }
+                }
+            }
+        }
+    }
+
+    for (file, name, span, path) in pending_aliases {
+        match lua_files.get(&path) {
+            Some(&id) => {
+                if let Some(n) = name {
+                    let script = &mut model.scripts[id];
+                    if !script.names.contains(&n) {
+                        script.norm_names.insert(normalize_name(&n));
+                        script.names.push(n);
+                    }
+                }
+            }
+            None => model.notes.push((
+                file,
+                format!(
+                    "script file `{}` is not among the scanned files; its facts are not checked (at byte {})",
+                    path.display(),
+                    span.start
+                ),
+            )),
+        }
+    }
+
+    if let Some(contract) = input.contract {
+        for script in &mut model.scripts {
+            script.contract = contract
+                .scripts
+                .iter()
+                .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
+        }
+    }
+    model
+}
+
+fn command_use(resolver: &Resolver<'_>, c: &Command, cx: &Ctx, script: Option<ScriptId>) -> CommandUse {
+    let mut args: Vec<Arg> = Vec::with_capacity(c.args.len());
+    let flatten_maps = crate::redis::hash_access(&c.name).is_some();
+    for a in &c.args {
+        match a {
+            // `%{"state" => s}` as HSET arguments: field/value pairs.
+            Value::Map { pairs, .. } if flatten_maps => {
+                for (k, v) in pairs {
+                    args.push(Arg {
+                        value: k.clone(),
+                        alts: resolver.templates(k, cx),
+                    });
+                    args.push(Arg {
+                        value: v.clone(),
+                        alts: Vec::new(),
+                    });
+                }
+            }
+            _ => args.push(Arg {
+                value: a.clone(),
+                alts: resolver.templates(a, cx),
+            }),
+        }
+    }
+    CommandUse {
+        name: c.name.clone(),
+        name_span: c.name_span,
+        args,
+        open_tail: c.open_tail,
+        span: c.span,
+        speaker: cx.speaker,
+        script,
+    }
+}
+
+/// The keys a command names become key uses.
+fn push_command_keys(model: &mut Model, cu: &CommandUse) {
+    let positions: Vec<usize> = match crate::redis::key_positions(&cu.name) {
+        Some(p) => p.to_vec(),
+        None => (0..cu.args.len()).collect(),
+    };
+    for p in positions {
+        if let Some(arg) = cu.args.get(p) {
+            for t in &arg.alts {
+                model.keys.push(KeyUse {
+                    template: t.clone(),
+                    speaker: cu.speaker,
+                });
+            }
+        }
+    }
+}
+
+/// Lexical normalisation (no file-system access): removes `.` and folds
+/// `..`.
+pub fn normalize_path(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Assigns speakers: the contract's speakers by path first (longest path
+/// wins), then each file's project directory, then shared scripts.
+pub fn assign_speakers(
+    rels: &[(String, Option<PathBuf>)],
+    root: &Path,
+    contract: Option<&Contract>,
+) -> (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>) {
+    let mut speakers: Vec<Speaker> = Vec::new();
+    let mut dirs: Vec<Option<PathBuf>> = Vec::new();
+    let mut by_key: BTreeMap<String, SpeakerId> = BTreeMap::new();
+    let mut out = Vec::with_capacity(rels.len());
+    let specs: Vec<_> = contract.map(|c| c.speakers.clone()).unwrap_or_default();
+    for (rel, project) in rels {
+        let spec = specs
+            .iter()
+            .filter(|s| rel == &s.path || rel.starts_with(&format!("{}/", s.path)) || s.path == ".")
+            .max_by_key(|s| s.path.len());
+        let (key, name, dir, canonical, abs) = match (spec, project) {
+            (Some(s), _) => (
+                format!("spec:{}", s.name),
+                s.name.clone(),
+                s.path.clone(),
+                s.canonical,
+                Some(root.join(&s.path)),
+            ),
+            (None, Some(p)) => {
+                let d = crate::discover::rel_path(root, p);
+                (format!("dir:{d}"), d.clone(), d, false, Some(p.clone()))
+            }
+            (None, None) => (
+                "shared".to_string(),
+                crate::discover::SHARED_SCRIPTS.to_string(),
+                String::new(),
+                false,
+                Some(root.to_path_buf()),
+            ),
+        };
+        let id = *by_key.entry(key).or_insert_with(|| {
+            speakers.push(Speaker { name, dir, canonical });
+            dirs.push(abs);
+            speakers.len() - 1
+        });
+        out.push(Some(id));
+    }
+    (speakers, out, dirs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_normalize_across_conventions() {
+        assert_eq!(normalize_name("ENQUEUE_SCRIPT"), "enqueue");
+        assert_eq!(normalize_name("move_to_active"), "movetoactive");
+        assert_eq!(normalize_name("moveToActive"), "movetoactive");
+        assert_eq!(normalize_name("@enqueue_lua"), "enqueue");
+        assert_eq!(normalize_name("script"), "script");
+    }
+
+    #[test]
+    fn paths_normalize_lexically() {
+        assert_eq!(normalize_path(Path::new("/a/b/../c/./d.lua")), PathBuf::from("/a/c/d.lua"));
+    }
+}

@@ -1,0 +1,161 @@
+//! `--format json`: one versioned JSON document (schema in
+//! `docs/json-output.md`).
+
+use serde::Serialize;
+
+use super::{span_lines, Summary};
+use crate::analyze::Analysis;
+use crate::diagnostic::Diagnostic;
+use crate::facts::Span;
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    version: u32,
+    tool: Tool,
+    contract: Option<ContractRef<'a>>,
+    summary: SummaryOut,
+    diagnostics: Vec<DiagOut>,
+    notes: Vec<NoteOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct ContractRef<'a> {
+    name: &'a str,
+    source: &'a str,
+}
+
+#[derive(Serialize)]
+struct SummaryOut {
+    files: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+    pub offset: u32,
+}
+
+#[derive(Serialize)]
+pub struct SpanOut {
+    pub start: Pos,
+    pub end: Pos,
+}
+
+#[derive(Serialize)]
+struct Related {
+    path: String,
+    span: SpanOut,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct ImpactOut {
+    breaks: Vec<String>,
+    unaffected: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct DiagOut {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    layer: &'static str,
+    message: String,
+    path: String,
+    span: SpanOut,
+    speaker: Option<String>,
+    help: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    impact: Option<ImpactOut>,
+    related: Vec<Related>,
+}
+
+#[derive(Serialize)]
+struct NoteOut<'a> {
+    path: &'a str,
+    message: &'a str,
+}
+
+pub fn span_out(a: &Analysis, span: Span) -> SpanOut {
+    let (s, e) = span_lines(a, span);
+    SpanOut {
+        start: Pos {
+            line: s.line,
+            column: s.column,
+            offset: span.start,
+        },
+        end: Pos {
+            line: e.line,
+            column: e.column,
+            offset: span.end,
+        },
+    }
+}
+
+fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
+    DiagOut {
+        code: d.code,
+        name: d.name,
+        severity: d.severity.as_str(),
+        layer: d.layer.as_str(),
+        message: d.message.clone(),
+        path: a.sources.get(d.primary.span.file).rel.clone(),
+        span: span_out(a, d.primary.span),
+        speaker: d.speaker.clone(),
+        help: d.help.clone(),
+        impact: d.impact.as_ref().map(|i| ImpactOut {
+            breaks: i.breaks.clone(),
+            unaffected: i.unaffected.clone(),
+        }),
+        related: d
+            .related
+            .iter()
+            .map(|r| Related {
+                path: a.sources.get(r.span.file).rel.clone(),
+                span: span_out(a, r.span),
+                message: r.message.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// Renders the document (with a trailing newline).
+pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> String {
+    let doc = Doc {
+        version: 1,
+        tool: Tool {
+            name: "wirelint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        contract: a.contract.as_ref().map(|c| ContractRef {
+            name: &c.name,
+            source: &c.origin,
+        }),
+        summary: SummaryOut {
+            files: summary.files,
+            errors: summary.errors,
+            warnings: summary.warnings,
+        },
+        diagnostics: diagnostics.iter().map(|d| diag_out(a, d)).collect(),
+        notes: a
+            .notes
+            .iter()
+            .map(|n| NoteOut {
+                path: &n.path,
+                message: &n.message,
+            })
+            .collect(),
+    };
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}

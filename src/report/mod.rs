@@ -1,0 +1,59 @@
+//! Reporters: render an [`Analysis`] and print it. They never compute
+//! findings; they only convert byte spans to lines and columns and format.
+
+pub mod human;
+pub mod json;
+
+use crate::analyze::Analysis;
+use crate::diagnostic::Severity;
+use crate::facts::Span;
+use crate::source::LineCol;
+
+/// Counts for the closing line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub files: usize,
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Summary {
+    pub fn of(a: &Analysis) -> Summary {
+        Summary {
+            files: a.files_checked,
+            errors: a.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
+            warnings: a.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+        }
+    }
+}
+
+/// A span's start and (exclusive) end as lines and columns.
+pub fn span_lines(a: &Analysis, span: Span) -> (LineCol, LineCol) {
+    let f = a.sources.get(span.file);
+    (f.line_col(span.start), f.line_col(span.end))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The closing line: what was found and why the exit code is what it is.
+pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
+    let counts = format!(
+        "{}, {} in {}",
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
+        plural(s.files, "file")
+    );
+    let reason = match exit_code {
+        0 if s.errors + s.warnings == 0 => "exit 0: clean".to_string(),
+        0 => format!("exit 0: nothing at or above {}", fail_on.as_str()),
+        1 => format!("exit 1: findings at or above {}", fail_on.as_str()),
+        _ => format!("exit {exit_code}"),
+    };
+    format!("wirelint: {counts}; {reason}")
+}

@@ -1,0 +1,146 @@
+//! The run's file table: every scanned file and the contract, their bytes,
+//! and the conversion from byte offsets to lines and columns (used only by
+//! reporters).
+
+use std::path::PathBuf;
+
+use crate::facts::{FileId, Lang, Span};
+
+/// One file known to the run.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Path relative to the scanned root, `/`-separated (what reports show).
+    pub rel: String,
+    /// Where it was read from.
+    pub path: PathBuf,
+    pub lang: Option<Lang>,
+    pub bytes: Vec<u8>,
+    /// Byte offset of the start of each line. A line ends at `\n`, `\r\n`
+    /// or a lone `\r`.
+    line_starts: Vec<u32>,
+}
+
+/// A 1-based line and column; the column counts Unicode scalar values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(rel: String, path: PathBuf, lang: Option<Lang>, bytes: Vec<u8>) -> SourceFile {
+        let mut line_starts = vec![0u32];
+        let mut i = 0usize;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push((i + 1) as u32),
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => line_starts.push((i + 1) as u32),
+                _ => {}
+            }
+            i += 1;
+        }
+        SourceFile {
+            rel,
+            path,
+            lang,
+            bytes,
+            line_starts,
+        }
+    }
+
+    /// The text for display; invalid UTF-8 is replaced, which is only used
+    /// when bytes are not UTF-8 (see [`SourceFile::display_offset`]).
+    pub fn text_lossy(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.bytes)
+    }
+
+    /// Line and column of a byte offset. Offsets inside a multi-byte
+    /// character or past the end are clamped.
+    pub fn line_col(&self, offset: u32) -> LineCol {
+        let offset = (offset as usize).min(self.bytes.len());
+        let line_idx = match self.line_starts.binary_search(&(offset as u32)) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.line_starts[line_idx] as usize;
+        let slice = &self.bytes[start..offset];
+        // Count scalar values: every byte that does not continue a UTF-8
+        // sequence starts one (invalid bytes count as one each).
+        let column = slice.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        LineCol {
+            line: line_idx + 1,
+            column,
+        }
+    }
+
+    /// The byte offset of the same position in [`SourceFile::text_lossy`]
+    /// (they differ only after invalid UTF-8).
+    pub fn display_offset(&self, offset: u32) -> usize {
+        let offset = (offset as usize).min(self.bytes.len());
+        if std::str::from_utf8(&self.bytes).is_ok() {
+            return offset;
+        }
+        String::from_utf8_lossy(&self.bytes[..offset]).len()
+    }
+
+    /// The source bytes of a span, lossily as text.
+    pub fn snippet(&self, span: Span) -> String {
+        let s = (span.start as usize).min(self.bytes.len());
+        let e = (span.end as usize).min(self.bytes.len()).max(s);
+        String::from_utf8_lossy(&self.bytes[s..e]).into_owned()
+    }
+}
+
+/// All files of a run, indexed by [`FileId`].
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        (self.files.len() - 1) as FileId
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (i as FileId, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &[u8]) -> SourceFile {
+        SourceFile::new("f".into(), "f".into(), None, text.to_vec())
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let f = file(b"a\nb\r\nc\rd");
+        assert_eq!(f.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(f.line_col(2), LineCol { line: 2, column: 1 });
+        assert_eq!(f.line_col(5), LineCol { line: 3, column: 1 });
+        assert_eq!(f.line_col(7), LineCol { line: 4, column: 1 });
+    }
+
+    #[test]
+    fn columns_count_scalar_values() {
+        let f = file("é\tx".as_bytes());
+        // `é` is two bytes, one column; the tab is one column.
+        assert_eq!(f.line_col(3), LineCol { line: 1, column: 3 });
+    }
+}
