@@ -118,6 +118,8 @@ struct Scope {
 #[derive(Default)]
 struct Env {
     params: Vec<String>,
+    /// Where the body starts: matches before it are parameter patterns.
+    body_start: usize,
     locals: HashMap<String, Value>,
 }
 
@@ -211,7 +213,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "list" if !self.handled.contains(&n.id()) => {
                 self.command(n, Some(n), scope);
             }
-            "string" | "sigil" | "charlist" if self.is_builder(n) => self.template(n, env),
+            "string" | "sigil" | "charlist" | "bitstring" if self.is_builder(n) => {
+                self.template(n, env)
+            }
             _ => {}
         }
         Some(scope)
@@ -274,16 +278,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let params: Vec<String> = param_nodes.iter().map(|p| self.param_name(*p)).collect();
         let module = self.module(scope);
         let name = self.text(name_node);
-        self.envs.push(Env {
-            params: params.clone(),
-            locals: HashMap::new(),
-        });
-        let env = self.envs.len() - 1;
-        self.scopes.push(Scope {
-            module: module.clone(),
-            env: Some(env),
-        });
-        let inner = self.scopes.len() - 1;
 
         let body = n
             .named_children(&mut n.walk())
@@ -299,6 +293,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     })
                     .and_then(|p| p.child_by_field_name("value"))
             });
+        self.envs.push(Env {
+            params: params.clone(),
+            body_start: body.map_or(usize::MAX, |b| b.start_byte()),
+            locals: HashMap::new(),
+        });
+        let env = self.envs.len() - 1;
+        self.scopes.push(Scope {
+            module: module.clone(),
+            env: Some(env),
+        });
+        let inner = self.scopes.len() - 1;
         if let Some(body) = body {
             let key = (module.clone(), name.clone(), params.len());
             let counter = self.clauses.entry(key).or_insert(0);
@@ -387,7 +392,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         ) else {
             return;
         };
-        if l.kind() != "identifier" {
+        if l.kind() != "identifier"
+            || self
+                .envs
+                .get(env)
+                .map_or(true, |e| n.start_byte() < e.body_start)
+        {
             return;
         }
         let name = self.text(l);
@@ -533,7 +543,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return false;
         }
         match n.kind() {
-            "string" | "charlist" => true,
+            "string" | "charlist" | "bitstring" => true,
             "sigil" => matches!(self.sigil_name(n).as_str(), "s" | "S"),
             "binary_operator" => match self.op(n).as_str() {
                 "<>" => true,
@@ -749,6 +759,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Value::List { items, tail, span }
             }
             "map" => self.map(n, env, depth),
+            "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
             _ => Value::unknown(self.text(n), span),
@@ -892,6 +903,36 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "=" => self.value(r, env, depth + 1),
             _ => Value::unknown(self.text(n), span),
         }
+    }
+
+    /// `<<"emq:{", q::binary, "}:", t::binary>>`: binary segments as a
+    /// template; segments of other types become holes.
+    fn bitstring(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        let mut segs = Vec::new();
+        for k in named_children(n) {
+            match k.kind() {
+                "comment" => {}
+                "binary_operator" if self.op(k) == "::" => {
+                    let ty = k
+                        .child_by_field_name("right")
+                        .map(|r| self.text(r))
+                        .unwrap_or_default();
+                    let textual = ["binary", "bytes", "bitstring", "bits", "utf8"]
+                        .iter()
+                        .any(|t| ty.starts_with(t));
+                    match k.child_by_field_name("left") {
+                        Some(l) if textual => interpolate(&mut segs, self.value(l, env, depth + 1)),
+                        _ => segs.push(Seg::Hole {
+                            label: self.text(k),
+                            span: self.span(k),
+                        }),
+                    }
+                }
+                _ => flatten_iodata(&mut segs, self.value(k, env, depth + 1)),
+            }
+        }
+        Value::Str(Template { segs, span })
     }
 
     /// `a <> b <> c` flattened into one template, iteratively.
@@ -1700,5 +1741,60 @@ end
         let _ = facts(&deep);
         let blow = (0..60).map(|_| "a = a <> a\n").collect::<String>();
         let _ = facts(&format!("def f(a) do\n{blow}a\nend\n"));
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+    use crate::facts::Lang;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
+        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
+    }
+
+    #[test]
+    fn bitstrings_pipes_and_pattern_params() {
+        let src = r##"defmodule K do
+  def a(q, t), do: <<"emq:{", q::binary, "}:", t::binary, 0::8>>
+  def b(%{queue: q} = ctx, id), do: [ctx.prefix, q, id] |> Enum.join(":")
+  def c(ctx = %{}), do: "emq:" <> ctx
+  def d(conn, sha, k) do
+    Redix.command(conn, ["EVALSHA", sha, _num_keys = 2, k, "2"])
+  end
+end
+"##;
+        let f = facts(src);
+        let got: Vec<String> = f.functions.iter().map(|d| d.returns.describe()).collect();
+        assert_eq!(got[0], "emq:{<q>}:<t><8>");
+        assert_eq!(got[1], "<prefix>:<q>:<id>");
+        assert_eq!(f.functions[1].params, vec!["ctx", "id"]);
+        let b = match &f.functions[1].returns {
+            Value::Str(t) => t,
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            matches!(&b.segs[4], Seg::Value(v) if matches!(**v, Value::Param { index: 1, .. }))
+        );
+        // A parameter pattern `ctx = %{}` is not a local binding.
+        let c = match &f.functions[2].returns {
+            Value::Str(t) => t,
+            other => panic!("{other:?}"),
+        };
+        assert!(
+            matches!(&c.segs[1], Seg::Value(v) if matches!(**v, Value::Param { index: 0, .. }))
+        );
+        let ev = &f.commands[0];
+        assert_eq!(ev.name, "EVALSHA");
+        assert!(matches!(ev.args[1], Value::Int { value: 2, .. }));
+        assert!(matches!(ev.args[2], Value::Param { index: 2, .. }));
+        assert_eq!(ev.args[3].as_str().as_deref(), Some("2"));
+        let ts: Vec<String> = f.templates.iter().map(|t| t.to_string()).collect();
+        assert_eq!(
+            ts,
+            vec!["emq:{<q>}:<t><8>", "<prefix>:<q>:<id>", "emq:<ctx>"]
+        );
     }
 }
