@@ -703,6 +703,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "string" | "charlist" => Value::Str(self.string(n, env, depth)),
             "sigil" => match self.sigil_name(n).as_str() {
                 "s" | "S" => Value::Str(self.string(n, env, depth)),
+                "w" | "W" => self.word_list(n),
                 _ => Value::unknown(self.text(n), span),
             },
             "integer" => match parse_int(&self.text(n)) {
@@ -902,6 +903,48 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // A match returns its right side.
             "=" => self.value(r, env, depth + 1),
             _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// `~w(state attempts payload)`: a list of words (atoms with `a`).
+    fn word_list(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let kids = named_children(n);
+        if kids
+            .iter()
+            .any(|k| matches!(k.kind(), "interpolation" | "escape_sequence"))
+        {
+            return Value::unknown(self.text(n), span);
+        }
+        let atoms = kids
+            .iter()
+            .any(|k| k.kind() == "sigil_modifiers" && self.text(*k).contains('a'));
+        let mut items = Vec::new();
+        for k in kids.iter().filter(|k| k.kind() == "quoted_content") {
+            let base = k.start_byte();
+            let body = self.text(*k);
+            let mut pos = 0usize;
+            for word in body.split(|c: char| c.is_whitespace()) {
+                let start = pos;
+                pos += word.len() + 1;
+                if word.is_empty() {
+                    continue;
+                }
+                let wspan = Span::new(self.file, base + start, base + start + word.len());
+                items.push(if atoms {
+                    Value::Atom {
+                        name: word.to_string(),
+                        span: wspan,
+                    }
+                } else {
+                    Value::Str(Template::lit(word, wspan))
+                });
+            }
+        }
+        Value::List {
+            items,
+            tail: Vec::new(),
+            span,
         }
     }
 
