@@ -1840,4 +1840,23 @@ end
             vec!["emq:{<q>}:<t><8>", "<prefix>:<q>:<id>", "emq:<ctx>"]
         );
     }
+
+    #[test]
+    fn word_lists_are_lists_of_strings() {
+        let src = "defmodule W do\n  @fields ~w(state  attempts payload)\n  def f(c, k), do: Redix.command(c, [\"HMGET\", k | ~w(state payload)a])\nend\n";
+        let f = facts(src);
+        let Value::List { items, .. } = &f.consts[0].value else {
+            panic!("{:?}", f.consts[0].value)
+        };
+        let words: Vec<String> = items.iter().filter_map(|i| i.as_str()).collect();
+        assert_eq!(words, vec!["state", "attempts", "payload"]);
+        assert_eq!(
+            items[1].span().start as usize,
+            src.find("attempts").unwrap()
+        );
+        assert_eq!(items[1].span().len(), 8);
+        let c = &f.commands[0];
+        assert!(c.open_tail);
+        assert_eq!(c.args.len(), 1);
+    }
 }
