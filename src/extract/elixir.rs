@@ -923,13 +923,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         for k in kids.iter().filter(|k| k.kind() == "quoted_content") {
             let base = k.start_byte();
             let body = self.text(*k);
-            let mut pos = 0usize;
-            for word in body.split(|c: char| c.is_whitespace()) {
-                let start = pos;
-                pos += word.len() + 1;
-                if word.is_empty() {
-                    continue;
-                }
+            for word in body.split_whitespace() {
+                let start = word.as_ptr() as usize - body.as_ptr() as usize;
                 let wspan = Span::new(self.file, base + start, base + start + word.len());
                 items.push(if atoms {
                     Value::Atom {
@@ -1858,5 +1853,30 @@ end
         let c = &f.commands[0];
         assert!(c.open_tail);
         assert_eq!(c.args.len(), 1);
+    }
+
+    /// Every prefix of a realistic file parses to some tree (often with
+    /// errors); none of them may panic the extractor.
+    #[test]
+    fn truncated_inputs_never_panic() {
+        let src = r##"defmodule EchoMQ.Jobs do
+  alias EchoMQ.Keyspace, as: Keys
+  @enqueue ~S"""
+  redis.call('HSET', KEYS[1], 'state', 'pending', 'payload', ARGV[2])
+  """
+  @fields ~w(state attempts payload)
+  def enqueue(conn, queue, id, p) do
+    row = Keys.queue_key(queue, "job:#{id}")
+    Redix.pipeline(conn, [["EVALSHA", @enqueue, "1", row, p | []], ["HMGET", row | @fields]])
+  end
+  defp wait_key(%{queue: q}), do: <<"emq:{", q::binary, "}:wait">> <> "\u{1F600}é"
+end
+"##;
+        let mut p = Parsers::new().unwrap();
+        for end in 0..=src.len() {
+            let bytes = &src.as_bytes()[..end];
+            let tree = p.parse(Lang::Elixir, bytes).unwrap();
+            let _ = extract(tree.root_node(), bytes, 0, &mut p);
+        }
     }
 }
