@@ -66,7 +66,10 @@ impl From<ContractError> for AnalyzeError {
 }
 
 /// Reads the chosen contract.
-pub fn load_contract(choice: &ContractChoice, root: &Path) -> Result<Option<Contract>, AnalyzeError> {
+pub fn load_contract(
+    choice: &ContractChoice,
+    root: &Path,
+) -> Result<Option<Contract>, AnalyzeError> {
     match choice {
         ContractChoice::None => Ok(None),
         ContractChoice::File(p) => read_contract(p).map(Some),
@@ -82,7 +85,8 @@ pub fn load_contract(choice: &ContractChoice, root: &Path) -> Result<Option<Cont
 }
 
 fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
-    let text = std::fs::read(p).map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
+    let text = std::fs::read(p)
+        .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
     let text = String::from_utf8(text)
         .map_err(|_| AnalyzeError::Usage(format!("contract {} is not UTF-8 text", p.display())))?;
     Ok(Contract::parse(&text, &p.display().to_string())?)
@@ -119,7 +123,11 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
     let Some(p) = parsers.as_mut() else {
         return Read::Skipped("internal error: the grammars did not load".into());
     };
-    let stem = c.path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = c
+        .path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &stem);
     Read::Facts(bytes, facts)
 }
@@ -128,7 +136,10 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     for p in &opts.paths {
         if std::fs::symlink_metadata(p).is_err() {
-            return Err(AnalyzeError::Usage(format!("path does not exist: {}", p.display())));
+            return Err(AnalyzeError::Usage(format!(
+                "path does not exist: {}",
+                p.display()
+            )));
         }
     }
     let contract = load_contract(&opts.contract, &opts.root)?;
@@ -146,9 +157,16 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             .collect()
     };
     let reads = match opts.threads {
-        Some(n) => match rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build() {
+        Some(n) => match rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+        {
             Ok(pool) => pool.install(|| work(&candidates)),
-            Err(e) => return Err(AnalyzeError::Usage(format!("cannot start {n} threads: {e}"))),
+            Err(e) => {
+                return Err(AnalyzeError::Usage(format!(
+                    "cannot start {n} threads: {e}"
+                )))
+            }
         },
         None => work(&candidates),
     };
@@ -170,7 +188,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
                 (Vec::new(), None)
             }
         };
-        let id = sources.add(SourceFile::new(c.rel.clone(), c.path.clone(), Some(c.lang), bytes));
+        let id = sources.add(SourceFile::new(
+            c.rel.clone(),
+            c.path.clone(),
+            Some(c.lang),
+            bytes,
+        ));
         rels.push((c.rel.clone(), projects.project_of(&opts.root, &c.path)));
         live.push(ok.is_some());
         if let Some(f) = ok {
@@ -179,7 +202,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     }
     let files_checked = live.iter().filter(|l| **l).count();
 
-    let (speakers, mut file_speaker, speaker_dirs) = assign_speakers(&rels, &opts.root, contract.as_ref());
+    let (speakers, mut file_speaker, speaker_dirs) =
+        assign_speakers(&rels, &opts.root, contract.as_ref());
     for (i, l) in live.iter().enumerate() {
         if !l {
             file_speaker[i] = None;
@@ -192,7 +216,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             crate::discover::rel_path(&opts.root, Path::new(&c.origin))
         };
         file_speaker.push(None);
-        sources.add(SourceFile::new(rel, PathBuf::from(&c.origin), None, c.text.clone().into_bytes()))
+        sources.add(SourceFile::new(
+            rel,
+            PathBuf::from(&c.origin),
+            None,
+            c.text.clone().into_bytes(),
+        ))
     });
     let model = link(&LinkInput {
         sources: &sources,

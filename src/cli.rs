@@ -13,7 +13,11 @@ use crate::diagnostic::Severity;
 use crate::report::{self, closing_line, Summary};
 
 #[derive(Parser, Debug)]
-#[command(name = "wirelint", version, about = "Checks that every speaker of a Redis job-queue protocol agrees on the wire: keys, hash fields, Lua scripts and their KEYS.")]
+#[command(
+    name = "wirelint",
+    version,
+    about = "Checks that every speaker of a Redis job-queue protocol agrees on the wire: keys, hash fields, Lua scripts and their KEYS."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -101,7 +105,11 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             Some(r) => write_stdout(&r.doc()),
             None => {
                 let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
-                let _ = writeln!(std::io::stderr().lock(), "error: no rule `{code}`; rules are {}", codes.join(", "));
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "error: no rule `{code}`; rules are {}",
+                    codes.join(", ")
+                );
                 2
             }
         },
@@ -110,7 +118,11 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 }
 
 fn check(a: CheckArgs) -> i32 {
-    let paths = if a.paths.is_empty() { vec![PathBuf::from(".")] } else { a.paths.clone() };
+    let paths = if a.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        a.paths.clone()
+    };
     // Reports are relative to the one directory checked, else to the
     // current directory.
     let root = match paths.as_slice() {

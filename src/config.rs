@@ -102,10 +102,18 @@ mod tests {
     #[test]
     fn contract_settings() {
         let p = Path::new("/r/wirelint.toml");
-        assert_eq!(Config::parse("", p).unwrap().contract, ContractSetting::Embedded);
-        assert_eq!(Config::parse("contract = false", p).unwrap().contract, ContractSetting::Off);
         assert_eq!(
-            Config::parse("contract = \"rules/q.toml\"", p).unwrap().contract,
+            Config::parse("", p).unwrap().contract,
+            ContractSetting::Embedded
+        );
+        assert_eq!(
+            Config::parse("contract = false", p).unwrap().contract,
+            ContractSetting::Off
+        );
+        assert_eq!(
+            Config::parse("contract = \"rules/q.toml\"", p)
+                .unwrap()
+                .contract,
             ContractSetting::Path(PathBuf::from("/r/rules/q.toml"))
         );
         let e = Config::parse("contrat = false", p).unwrap_err();

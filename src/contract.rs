@@ -173,14 +173,18 @@ impl miette::Diagnostic for ContractError {
             .map(|h| Box::new(h.clone()) as Box<dyn std::fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.span.as_ref().map(|_| &self.text as &dyn miette::SourceCode)
+        self.span
+            .as_ref()
+            .map(|_| &self.text as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let span = self.span.clone()?;
-        Some(Box::new(std::iter::once(miette::LabeledSpan::new_primary_with_span(
-            Some(self.label.clone()),
-            span.start..span.end.max(span.start),
-        ))))
+        Some(Box::new(std::iter::once(
+            miette::LabeledSpan::new_primary_with_span(
+                Some(self.label.clone()),
+                span.start..span.end.max(span.start),
+            ),
+        )))
     }
 }
 
@@ -248,21 +252,23 @@ impl Contract {
 
     /// Parses and validates a contract. `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<Contract, ContractError> {
-        let err = |message: String, span: Option<Range<usize>>, label: &str, help: Option<String>| {
-            ContractError {
-                origin: origin.to_string(),
-                text: text.to_string(),
-                message,
-                span,
-                label: label.to_string(),
-                help,
-            }
-        };
+        let err =
+            |message: String, span: Option<Range<usize>>, label: &str, help: Option<String>| {
+                ContractError {
+                    origin: origin.to_string(),
+                    text: text.to_string(),
+                    message,
+                    span,
+                    label: label.to_string(),
+                    help,
+                }
+            };
         let raw: RawContract = toml::from_str(text).map_err(|e| {
             let (message, help) = describe_toml_error(e.message());
             err(message, e.span(), "here", help)
         })?;
-        compile(raw, text, origin).map_err(|(message, span, help)| err(message, Some(span), "here", help))
+        compile(raw, text, origin)
+            .map_err(|(message, span, help)| err(message, Some(span), "here", help))
     }
 }
 
@@ -271,7 +277,11 @@ type CompileError = (String, Range<usize>, Option<String>);
 fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, CompileError> {
     let name = raw.name.get_ref().trim().to_string();
     if name.is_empty() {
-        return Err(("the contract has an empty name".into(), raw.name.span(), None));
+        return Err((
+            "the contract has an empty name".into(),
+            raw.name.span(),
+            None,
+        ));
     }
     let keyspace = match raw.keyspace {
         Some(ks) => Some(compile_keyspace(ks)?),
@@ -320,12 +330,19 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
     for (sname, sc) in raw.scripts {
         let name_span = sc.span();
         let sc = sc.into_inner();
-        let keys_span = sc.keys.as_ref().map(|k| k.span()).unwrap_or(name_span.clone());
+        let keys_span = sc
+            .keys
+            .as_ref()
+            .map(|k| k.span())
+            .unwrap_or(name_span.clone());
         let creates = match sc.creates {
             Some(c) => {
                 if !records.iter().any(|r| &r.name == c.get_ref()) {
                     return Err((
-                        format!("script `{sname}` creates record `{}`, which is not defined", c.get_ref()),
+                        format!(
+                            "script `{sname}` creates record `{}`, which is not defined",
+                            c.get_ref()
+                        ),
                         c.span(),
                         suggest(c.get_ref(), records.iter().map(|r| r.name.as_str())),
                     ));
@@ -345,7 +362,11 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
                 .map(|k| (k.get_ref().clone(), k.span()))
                 .collect(),
             keys_span,
-            argv: sc.argv.into_iter().map(|a| (a.get_ref().clone(), a.span())).collect(),
+            argv: sc
+                .argv
+                .into_iter()
+                .map(|a| (a.get_ref().clone(), a.span()))
+                .collect(),
             creates,
         });
     }
@@ -387,8 +408,16 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
     let shape_help = Some(
         "write the key as `<prefix>{<queue>}<separator><type>` (with a hash tag) or `<prefix><queue><separator><type>`, e.g. \"emq:{<queue>}:<type>\"".to_string(),
     );
-    let bad = |m: &str| (format!("the key pattern `{pattern}` {m}"), span.clone(), shape_help.clone());
-    let q = pattern.find("<queue>").ok_or_else(|| bad("has no <queue>"))?;
+    let bad = |m: &str| {
+        (
+            format!("the key pattern `{pattern}` {m}"),
+            span.clone(),
+            shape_help.clone(),
+        )
+    };
+    let q = pattern
+        .find("<queue>")
+        .ok_or_else(|| bad("has no <queue>"))?;
     if !pattern.ends_with("<type>") {
         return Err(bad("must end with <type>"));
     }
@@ -399,7 +428,9 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
     };
     let after_q = &pattern[q + "<queue>".len()..pattern.len() - "<type>".len()];
     let separator = if hash_tag {
-        after_q.strip_prefix('}').ok_or_else(|| bad("opens a hash tag `{` that does not close right after <queue>"))?
+        after_q
+            .strip_prefix('}')
+            .ok_or_else(|| bad("opens a hash tag `{` that does not close right after <queue>"))?
     } else {
         after_q
     };
@@ -413,7 +444,8 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
     for (tname, t) in ks.types {
         let tspan = t.span();
         let text = t.into_inner();
-        let pattern = parse_pattern(&text).map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
+        let pattern = parse_pattern(&text)
+            .map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
         if pattern.is_empty() {
             return Err((format!("key type `{tname}` is empty"), tspan, None));
         }
@@ -470,7 +502,10 @@ pub fn parse_pattern(text: &str) -> Result<Vec<PatTok>, String> {
             }
         }
     }
-    if out.iter().any(|t| matches!(t, PatTok::Lit(l) if l.contains('>'))) {
+    if out
+        .iter()
+        .any(|t| matches!(t, PatTok::Lit(l) if l.contains('>')))
+    {
         return Err("a `>` has no opening `<`".into());
     }
     Ok(out)
@@ -487,7 +522,11 @@ pub fn describe_toml_error(msg: &str) -> (String, Option<String>) {
                 (!options.is_empty()).then(|| {
                     format!(
                         "expected one of {}",
-                        options.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")
+                        options
+                            .iter()
+                            .map(|o| format!("`{o}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     )
                 })
             });
@@ -551,7 +590,14 @@ mod tests {
         assert_eq!(ks.render(job), "emq:{<queue>}:job:<id>");
         assert_eq!(c.records[0].fields.len(), 3);
         let enqueue = &c.scripts[0];
-        assert_eq!(enqueue.keys.iter().map(|k| k.0.as_str()).collect::<Vec<_>>(), ["job", "pending"]);
+        assert_eq!(
+            enqueue
+                .keys
+                .iter()
+                .map(|k| k.0.as_str())
+                .collect::<Vec<_>>(),
+            ["job", "pending"]
+        );
         assert_eq!(enqueue.creates.as_deref(), Some("job"));
     }
 
@@ -587,6 +633,9 @@ mod tests {
         let text = "name = \"bull\"\n[keyspace]\nkey = \"bull:<queue>:<type>\"\n[keyspace.types]\nwait = \"wait\"\n";
         let c = Contract::parse(text, "b.toml").unwrap();
         let ks = c.keyspace.unwrap();
-        assert_eq!((ks.prefix.as_str(), ks.hash_tag, ks.clustered), ("bull:", false, false));
+        assert_eq!(
+            (ks.prefix.as_str(), ks.hash_tag, ks.clustered),
+            ("bull:", false, false)
+        );
     }
 }

@@ -75,7 +75,9 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
                 Ok(e) => e,
                 Err(e) => {
                     notes.push(Note {
-                        path: error_path(&e).map(|p| rel_path(root, &p)).unwrap_or_default(),
+                        path: error_path(&e)
+                            .map(|p| rel_path(root, &p))
+                            .unwrap_or_default(),
                         message: format!("skipped: {}", strip_path_from_error(&e)),
                     });
                     continue;

@@ -137,7 +137,8 @@ impl Template {
     /// first piece when two literals from different places merge (they are
     /// kept apart instead, so that each keeps its own span).
     pub fn normalized(mut self) -> Template {
-        self.segs.retain(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()));
+        self.segs
+            .retain(|s| !matches!(s, Seg::Lit { text, .. } if text.is_empty()));
         self
     }
 }
@@ -187,7 +188,10 @@ pub enum Value {
         span: Span,
     },
     /// A map literal with its key/value pairs, in source order.
-    Map { pairs: Vec<(Value, Value)>, span: Span },
+    Map {
+        pairs: Vec<(Value, Value)>,
+        span: Span,
+    },
     /// A parameter of the enclosing function (substituted at call sites).
     Param {
         index: usize,

@@ -182,7 +182,10 @@ impl<'a> Resolver<'a> {
                 continue;
             };
             for c in &facts.consts {
-                consts.entry((sp, c.name.as_str())).or_default().push((*file, c));
+                consts
+                    .entry((sp, c.name.as_str()))
+                    .or_default()
+                    .push((*file, c));
             }
             for f in &facts.functions {
                 functions
@@ -312,14 +315,18 @@ impl<'a> Resolver<'a> {
                 let Some(name) = path.last() else {
                     return hole(label, *span);
                 };
-                let Some(cands) = self.functions.get(&(cx.speaker, name.as_str(), args.len())) else {
+                let Some(cands) = self.functions.get(&(cx.speaker, name.as_str(), args.len()))
+                else {
                     return hole(label, *span);
                 };
                 let picked = Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx);
                 if picked.is_empty() {
                     return hole(label, *span);
                 }
-                let arg_alts: Vec<Alts> = args.iter().map(|a| self.resolve(a, cx, env, depth + 1)).collect();
+                let arg_alts: Vec<Alts> = args
+                    .iter()
+                    .map(|a| self.resolve(a, cx, env, depth + 1))
+                    .collect();
                 let mut out = Vec::new();
                 for (file, def) in picked {
                     let inner = Ctx {
@@ -341,10 +348,20 @@ impl<'a> Resolver<'a> {
 
     fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
         match v {
-            Value::Str(_) | Value::Const { .. } | Value::Call { .. } | Value::Atom { .. } | Value::Int { .. } => self
+            Value::Str(_)
+            | Value::Const { .. }
+            | Value::Call { .. }
+            | Value::Atom { .. }
+            | Value::Int { .. } => self
                 .resolve(v, cx, None, 0)
                 .into_iter()
-                .map(|segs| Template { segs, span: v.span() }.normalized())
+                .map(|segs| {
+                    Template {
+                        segs,
+                        span: v.span(),
+                    }
+                    .normalized()
+                })
                 .collect(),
             _ => Vec::new(),
         }
@@ -379,7 +396,10 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         };
         for t in &facts.templates {
             for template in resolver.templates(&Value::Str(t.clone()), &cx) {
-                model.keys.push(KeyUse { template, speaker: sp });
+                model.keys.push(KeyUse {
+                    template,
+                    speaker: sp,
+                });
             }
         }
         for c in &facts.commands {
@@ -427,8 +447,15 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                         input.speaker_dirs.get(sp).cloned().flatten()
                     };
                     match base {
-                        Some(b) => pending_aliases.push((*file, s.name.clone(), *span, normalize_path(&b.join(path)))),
-                        None => model.notes.push((*file, format!("cannot resolve script path `{path}`"))),
+                        Some(b) => pending_aliases.push((
+                            *file,
+                            s.name.clone(),
+                            *span,
+                            normalize_path(&b.join(path)),
+                        )),
+                        None => model
+                            .notes
+                            .push((*file, format!("cannot resolve script path `{path}`"))),
                     }
                 }
             }
@@ -468,7 +495,12 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     model
 }
 
-fn command_use(resolver: &Resolver<'_>, c: &Command, cx: &Ctx, script: Option<ScriptId>) -> CommandUse {
+fn command_use(
+    resolver: &Resolver<'_>,
+    c: &Command,
+    cx: &Ctx,
+    script: Option<ScriptId>,
+) -> CommandUse {
     let mut args: Vec<Arg> = Vec::with_capacity(c.args.len());
     let flatten_maps = crate::redis::hash_access(&c.name).is_some();
     for a in &c.args {
@@ -577,7 +609,11 @@ pub fn assign_speakers(
             ),
         };
         let id = *by_key.entry(key).or_insert_with(|| {
-            speakers.push(Speaker { name, dir, canonical });
+            speakers.push(Speaker {
+                name,
+                dir,
+                canonical,
+            });
             dirs.push(abs);
             speakers.len() - 1
         });
@@ -601,6 +637,9 @@ mod tests {
 
     #[test]
     fn paths_normalize_lexically() {
-        assert_eq!(normalize_path(Path::new("/a/b/../c/./d.lua")), PathBuf::from("/a/c/d.lua"));
+        assert_eq!(
+            normalize_path(Path::new("/a/b/../c/./d.lua")),
+            PathBuf::from("/a/c/d.lua")
+        );
     }
 }

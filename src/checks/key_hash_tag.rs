@@ -43,11 +43,17 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         let impact = cx.impact_of(key.speaker);
         let mut d = RULE.diagnostic(
-            format!("key `{}` does not put the queue in a hash tag: {why}", key.template),
+            format!(
+                "key `{}` does not put the queue in a hash tag: {why}",
+                key.template
+            ),
             Label::new(span, "the queue belongs in `{…}` here"),
         );
         if let Some(s) = cx.contract_span(&ks.pattern_span) {
-            d.related.push(Label::new(s, format!("the contract builds every key as `{}`", ks.pattern)));
+            d.related.push(Label::new(
+                s,
+                format!("the contract builds every key as `{}`", ks.pattern),
+            ));
         }
         d.help = Some(format!(
             "build `{}`: rows that `{}` writes are unfindable to {}, and on a cluster they land in another slot",

@@ -44,11 +44,17 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         let impact = cx.impact_of(key.speaker);
         let mut d = RULE.diagnostic(
-            format!("key prefix `{found}` differs from the contract's `{}`", ks.prefix),
+            format!(
+                "key prefix `{found}` differs from the contract's `{}`",
+                ks.prefix
+            ),
             Label::new(span, format!("`{found}` here")),
         );
         if let Some(s) = cx.contract_span(&ks.pattern_span) {
-            d.related.push(Label::new(s, format!("the contract builds every key as `{}`", ks.pattern)));
+            d.related.push(Label::new(
+                s,
+                format!("the contract builds every key as `{}`", ks.pattern),
+            ));
         }
         d.help = Some(format!(
             "write `{}` (the key is `{}`): rows that `{}` writes at `{}` are unfindable to {}, and it cannot find theirs",

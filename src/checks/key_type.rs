@@ -43,7 +43,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let impact = cx.impact_of(key.speaker);
         let known: Vec<String> = ks.types.iter().map(|t| format!("`{}`", t.text)).collect();
         let mut d = RULE.diagnostic(
-            format!("key type `{found}` is not in the contract (it knows {})", known.join(", ")),
+            format!(
+                "key type `{found}` is not in the contract (it knows {})",
+                known.join(", ")
+            ),
             Label::new(span, "unknown type"),
         );
         if let Some(first) = ks.types.first() {
@@ -51,9 +54,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 d.related.push(Label::new(s, "the contract's key types"));
             }
         }
-        let mean = suggest(found.trim_end_matches(':'), ks.types.iter().map(|t| t.lead().trim_end_matches(':')))
-            .map(|m| format!("{m} "))
-            .unwrap_or_default();
+        let mean = suggest(
+            found.trim_end_matches(':'),
+            ks.types.iter().map(|t| t.lead().trim_end_matches(':')),
+        )
+        .map(|m| format!("{m} "))
+        .unwrap_or_default();
         d.help = Some(format!(
             "{mean}rows that `{}` writes at `{}` are unfindable to {}",
             impact.breaks[0],

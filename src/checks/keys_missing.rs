@@ -52,11 +52,20 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             let impact = cx.impact_of(script.speaker);
             let mut d = RULE.diagnostic(
-                format!("script `{}` never uses `KEYS[{n}]` (the `{role}` key)", spec.name),
-                Label::new(script.def_span, format!("`KEYS[{n}]` is never used in this script")),
+                format!(
+                    "script `{}` never uses `KEYS[{n}]` (the `{role}` key)",
+                    spec.name
+                ),
+                Label::new(
+                    script.def_span,
+                    format!("`KEYS[{n}]` is never used in this script"),
+                ),
             );
             if let Some(s) = cx.contract_span(role_span) {
-                d.related.push(Label::new(s, format!("the contract declares `KEYS[{n}]` as `{role}`")));
+                d.related.push(Label::new(
+                    s,
+                    format!("the contract declares `KEYS[{n}]` as `{role}`"),
+                ));
             }
             d.help = Some(format!(
                 "use `KEYS[{n}]`: callers pass the `{role}` key and expect `{}` to act on it; in `{}` it is dropped",

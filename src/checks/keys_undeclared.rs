@@ -44,19 +44,29 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let declared = spec.keys.len() as u32;
-        let roles = spec.keys.iter().map(|(k, _)| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+        let roles = spec
+            .keys
+            .iter()
+            .map(|(k, _)| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         for (n, span) in &script.lua.key_uses {
             if *n >= 1 && *n <= declared {
                 continue;
             }
             let mut d = RULE.diagnostic(
-                format!("`KEYS[{n}]` is outside the {declared} keys script `{}` declares", spec.name),
+                format!(
+                    "`KEYS[{n}]` is outside the {declared} keys script `{}` declares",
+                    spec.name
+                ),
                 Label::new(*span, "no caller passes this key"),
             );
             if let Some(s) = cx.contract_span(&spec.keys_span) {
                 d.related.push(Label::new(s, format!("KEYS = [{roles}]")));
             }
-            d.help = Some(format!("callers pass KEYS = [{roles}]; `KEYS[{n}]` is nil in every speaker"));
+            d.help = Some(format!(
+                "callers pass KEYS = [{roles}]; `KEYS[{n}]` is nil in every speaker"
+            ));
             d.speaker = Some(cx.speaker_name(script.speaker));
             out.push(d);
         }
@@ -73,7 +83,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     continue;
                 };
                 let mut d = RULE.diagnostic(
-                    format!("script `{}` builds the key `{t}` instead of taking it from KEYS", spec.name),
+                    format!(
+                        "script `{}` builds the key `{t}` instead of taking it from KEYS",
+                        spec.name
+                    ),
                     Label::new(t.span, "key built inside the script"),
                 );
                 if let Some(s) = cx.contract_span(&spec.keys_span) {

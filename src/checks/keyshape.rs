@@ -34,7 +34,11 @@ pub fn atoms(t: &Template) -> Vec<Atom> {
                 let exact = span.len() as usize == text.len();
                 for (i, c) in text.char_indices() {
                     let s = if exact {
-                        Span::new(span.file, span.start as usize + i, span.start as usize + i + c.len_utf8())
+                        Span::new(
+                            span.file,
+                            span.start as usize + i,
+                            span.start as usize + i + c.len_utf8(),
+                        )
                     } else {
                         *span
                     };
@@ -54,7 +58,13 @@ pub fn span_of(atoms: &[Atom], from: usize, to: usize) -> Span {
     let first = atoms[from].span();
     atoms[from + 1..to.max(from + 1)]
         .iter()
-        .fold(first, |acc, a| if a.span().file == acc.file { acc.join(a.span()) } else { acc })
+        .fold(first, |acc, a| {
+            if a.span().file == acc.file {
+                acc.join(a.span())
+            } else {
+                acc
+            }
+        })
 }
 
 fn text_of(atoms: &[Atom]) -> String {
@@ -107,7 +117,11 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
             return KeyVerdict::Skip;
         };
         let ns = &lead[..colon];
-        if ns.is_empty() || !ns.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) {
+        if ns.is_empty()
+            || !ns
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        {
             return KeyVerdict::Skip;
         }
         let prefix_ns = ks.prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
@@ -242,9 +256,10 @@ fn shape_after_prefix(rest: &[Atom], ks: &Keyspace) -> bool {
     let Some(tail) = after.strip_prefix(&ks.separator) else {
         return false;
     };
-    ks.types
-        .iter()
-        .any(|t| !t.lead().is_empty() && (tail.starts_with(t.lead()) || t.lead().starts_with(tail) && !tail.is_empty()))
+    ks.types.iter().any(|t| {
+        !t.lead().is_empty()
+            && (tail.starts_with(t.lead()) || t.lead().starts_with(tail) && !tail.is_empty())
+    })
 }
 
 /// Whether atoms and a pattern can spell the same bytes. A hole matches
@@ -383,7 +398,10 @@ mod tests {
                 span: Span::new(0, 8, 13)
             }
         );
-        assert!(matches!(verdict(&["emq:{", "*", ":job}"]), KeyVerdict::HashTag { .. }));
+        assert!(matches!(
+            verdict(&["emq:{", "*", ":job}"]),
+            KeyVerdict::HashTag { .. }
+        ));
     }
 
     #[test]

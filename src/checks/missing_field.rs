@@ -41,7 +41,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(spec) = script.contract.map(|i| &contract.scripts[i]) else {
             continue;
         };
-        let Some(record) = spec.creates.as_ref().and_then(|r| contract.records.iter().find(|x| &x.name == r)) else {
+        let Some(record) = spec
+            .creates
+            .as_ref()
+            .and_then(|r| contract.records.iter().find(|x| &x.name == r))
+        else {
             continue;
         };
         let writes: Vec<_> = cx
@@ -49,8 +53,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             .commands
             .iter()
             .filter(|c| c.script == Some(id))
-            .filter(|c| matches!(hash_access(&c.name), Some(HashAccess::WritePairs | HashAccess::WriteOne)))
-            .filter(|c| cx.record_of_command(c).is_some_and(|r| r.name == record.name))
+            .filter(|c| {
+                matches!(
+                    hash_access(&c.name),
+                    Some(HashAccess::WritePairs | HashAccess::WriteOne)
+                )
+            })
+            .filter(|c| {
+                cx.record_of_command(c)
+                    .is_some_and(|r| r.name == record.name)
+            })
             .collect();
         let Some(first) = writes.first() else {
             continue;
@@ -79,14 +91,24 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         if missing.is_empty() {
             continue;
         }
-        let list = missing.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ");
+        let list = missing
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let impact = cx.impact_of(script.speaker);
         let mut d = RULE.diagnostic(
-            format!("script `{}` creates a `{}` record without {list}", spec.name, record.name),
+            format!(
+                "script `{}` creates a `{}` record without {list}",
+                spec.name, record.name
+            ),
             Label::new(first.name_span, format!("this write leaves out {list}")),
         );
         if let Some(s) = cx.contract_span(&record.span) {
-            d.related.push(Label::new(s, format!("the `{}` record's fields", record.name)));
+            d.related.push(Label::new(
+                s,
+                format!("the `{}` record's fields", record.name),
+            ));
         }
         d.help = Some(format!(
             "write every field ({}) when the row is created: every speaker reads {list} from rows that `{}` creates and finds nil",

@@ -90,7 +90,10 @@ pub static RULES: &[&Rule] = &[
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {
-    RULES.iter().copied().find(|r| r.code.eq_ignore_ascii_case(code))
+    RULES
+        .iter()
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(code))
 }
 
 /// Runs every rule; sorted, without duplicates (one divergence seen through
@@ -209,8 +212,17 @@ mod tests {
     fn every_rule_documents_itself() {
         for r in RULES {
             let doc = r.doc();
-            for heading in ["What it does", "Why it breaks the wire", "Example", "How to fix"] {
-                assert!(doc.contains(heading), "{} lacks `{heading}`:\n{doc}", r.code);
+            for heading in [
+                "What it does",
+                "Why it breaks the wire",
+                "Example",
+                "How to fix",
+            ] {
+                assert!(
+                    doc.contains(heading),
+                    "{} lacks `{heading}`:\n{doc}",
+                    r.code
+                );
             }
         }
     }

@@ -38,7 +38,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         .model
         .parse_errors
         .iter()
-        .map(|(f, spans)| (spans.as_slice(), cx.sources.get(*f).lang.map(Lang::name).unwrap_or("")))
+        .map(|(f, spans)| {
+            (
+                spans.as_slice(),
+                cx.sources.get(*f).lang.map(Lang::name).unwrap_or(""),
+            )
+        })
         .collect();
     for s in &cx.model.scripts {
         if !s.lua.errors.is_empty() && cx.sources.get(s.def_span.file).lang != Some(Lang::Lua) {
@@ -57,8 +62,17 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             format!("{lang} syntax error{more}; facts from the rest of the file are still checked"),
             Label::new(*first, "cannot parse this"),
         );
-        d.speaker = cx.model.file_speaker.get(first.file as usize).copied().flatten().map(|s| cx.speaker_name(s));
-        d.help = Some("what this region says about keys, fields and scripts is not checked until it parses".into());
+        d.speaker = cx
+            .model
+            .file_speaker
+            .get(first.file as usize)
+            .copied()
+            .flatten()
+            .map(|s| cx.speaker_name(s));
+        d.help = Some(
+            "what this region says about keys, fields and scripts is not checked until it parses"
+                .into(),
+        );
         out.push(d);
     }
 }

@@ -46,11 +46,25 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             let impact = cx.impact_of(cmd.speaker);
-            let writes = crate::redis::hash_access(&cmd.name)
-                .is_some_and(|a| matches!(a, crate::redis::HashAccess::WritePairs | crate::redis::HashAccess::WriteOne));
+            let writes = crate::redis::hash_access(&cmd.name).is_some_and(|a| {
+                matches!(
+                    a,
+                    crate::redis::HashAccess::WritePairs | crate::redis::HashAccess::WriteOne
+                )
+            });
             let mut d = RULE.diagnostic(
-                format!("field `{field}` is not a field of the `{}` record", record.name),
-                Label::new(span, format!("`{}` {} `{field}`", cmd.name, if writes { "writes" } else { "names" })),
+                format!(
+                    "field `{field}` is not a field of the `{}` record",
+                    record.name
+                ),
+                Label::new(
+                    span,
+                    format!(
+                        "`{}` {} `{field}`",
+                        cmd.name,
+                        if writes { "writes" } else { "names" }
+                    ),
+                ),
             );
             if let Some(s) = cx.contract_span(&record.span) {
                 d.related.push(Label::new(
@@ -58,7 +72,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     format!(
                         "the `{}` record has fields {}",
                         record.name,
-                        record.fields.iter().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                        record
+                            .fields
+                            .iter()
+                            .map(|(f, _)| format!("`{f}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ),
                 ));
             }
@@ -66,7 +85,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .map(|m| format!("{m} "))
                 .unwrap_or_default();
             let consequence = if writes {
-                format!("{} read{} the contract's fields and find nothing in rows that `{}` writes", cx.others_phrase(&impact), if impact.unaffected.len() == 1 { "s" } else { "" }, impact.breaks[0])
+                format!(
+                    "{} read{} the contract's fields and find nothing in rows that `{}` writes",
+                    cx.others_phrase(&impact),
+                    if impact.unaffected.len() == 1 {
+                        "s"
+                    } else {
+                        ""
+                    },
+                    impact.breaks[0]
+                )
             } else {
                 format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", impact.breaks[0])
             };

@@ -95,10 +95,7 @@ impl<'s> Cx<'s> {
             }
             let v = self.value(*value);
             let name_text = self.text(*name);
-            if let Value::Keys {
-                index: Some(i), ..
-            } = v
-            {
+            if let Value::Keys { index: Some(i), .. } = v {
                 self.facts.aliases.push(KeyDecl {
                     index: i,
                     role: name_text.clone(),
@@ -177,9 +174,10 @@ impl<'s> Cx<'s> {
 
     fn index(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let (Some(table), Some(field)) =
-            (n.child_by_field_name("table"), n.child_by_field_name("field"))
-        else {
+        let (Some(table), Some(field)) = (
+            n.child_by_field_name("table"),
+            n.child_by_field_name("field"),
+        ) else {
             return Value::unknown(self.text(n), span);
         };
         let table = self.text(table);
@@ -302,7 +300,11 @@ impl<'s> Cx<'s> {
         let exact = fspan.len() as usize == bytes.len();
         let sub = |a: usize, b: usize| {
             if exact {
-                Span::new(fspan.file, fspan.start as usize + a, fspan.start as usize + b)
+                Span::new(
+                    fspan.file,
+                    fspan.start as usize + a,
+                    fspan.start as usize + b,
+                )
             } else {
                 *fspan
             }
@@ -310,7 +312,11 @@ impl<'s> Cx<'s> {
         while i < bytes.len() {
             if bytes[i] == b'%' {
                 if bytes.get(i + 1) == Some(&b'%') {
-                    push_lit(&mut segs, &fmt_text[lit_start..i + 1], sub(lit_start, i + 1));
+                    push_lit(
+                        &mut segs,
+                        &fmt_text[lit_start..i + 1],
+                        sub(lit_start, i + 1),
+                    );
                     i += 2;
                     lit_start = i;
                     continue;
@@ -335,7 +341,11 @@ impl<'s> Cx<'s> {
                 i += 1;
             }
         }
-        push_lit(&mut segs, &fmt_text[lit_start..], sub(lit_start, bytes.len()));
+        push_lit(
+            &mut segs,
+            &fmt_text[lit_start..],
+            sub(lit_start, bytes.len()),
+        );
         Value::Str(Template { segs, span })
     }
 

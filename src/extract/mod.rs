@@ -9,7 +9,9 @@ pub mod elixir;
 pub mod lua;
 pub mod rust;
 
-use crate::facts::{FileFacts, FileId, Lang, LuaFacts, ScriptDef, ScriptSource, Seg, Span, Template};
+use crate::facts::{
+    FileFacts, FileId, Lang, LuaFacts, ScriptDef, ScriptSource, Seg, Span, Template,
+};
 use crate::parse::{error_ranges, Parsers};
 
 /// Extracts the facts of one file. `stem` is the file name without its
@@ -67,7 +69,9 @@ pub fn embedded_lua(
 /// key-count suffix.
 pub fn script_name_from_stem(stem: &str) -> String {
     match stem.rsplit_once('-') {
-        Some((base, n)) if !base.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+        Some((base, n))
+            if !base.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
             base.to_string()
         }
         _ => stem.to_string(),

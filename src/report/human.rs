@@ -4,7 +4,10 @@
 
 use std::fmt;
 
-use miette::{Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{
+    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
+    NamedSource,
+};
 
 use crate::analyze::Analysis;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -32,13 +35,17 @@ impl std::error::Error for Part {}
 
 impl MietteDiagnostic for Part {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.code.as_ref().map(|c| Box::new(c) as Box<dyn fmt::Display>)
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
     }
     fn severity(&self) -> Option<miette::Severity> {
         Some(self.severity)
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.source)
@@ -50,7 +57,9 @@ impl MietteDiagnostic for Part {
         if self.related.is_empty() {
             return None;
         }
-        Some(Box::new(self.related.iter().map(|p| p as &dyn MietteDiagnostic)))
+        Some(Box::new(
+            self.related.iter().map(|p| p as &dyn MietteDiagnostic),
+        ))
     }
 }
 
@@ -89,7 +98,11 @@ fn to_part(a: &Analysis, d: &Diagnostic) -> Part {
             });
         }
     }
-    let speaker = d.speaker.as_ref().map(|s| format!(" [{s}]")).unwrap_or_default();
+    let speaker = d
+        .speaker
+        .as_ref()
+        .map(|s| format!(" [{s}]"))
+        .unwrap_or_default();
     Part {
         message: format!("{}{speaker}", d.message),
         code: Some(format!("{} {}", d.code, d.name)),

@@ -155,7 +155,8 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> S
             })
             .collect(),
     };
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    let mut s =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
 }

@@ -21,8 +21,16 @@ impl Summary {
     pub fn of(a: &Analysis) -> Summary {
         Summary {
             files: a.files_checked,
-            errors: a.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
-            warnings: a.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+            errors: a
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count(),
+            warnings: a
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Warning)
+                .count(),
         }
     }
 }
