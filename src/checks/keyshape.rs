@@ -185,15 +185,17 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
                 }
                 i += sep.len();
             }
-            Atom::Hole(label, span) => {
+            Atom::Hole(label, _) => {
                 // `emq:#{queue}:job`: a plain variable where the tag belongs.
                 // An unresolved call may build the tag itself: say nothing.
                 if label.contains('(') || i + 1 >= atoms.len() || !starts_with_sep(i + 1) {
                     return KeyVerdict::Skip;
                 }
+                // The diverging bytes are the literal prefix that should end
+                // in `{`: the same bytes whichever call site resolved here.
                 return KeyVerdict::HashTag {
                     why: "the queue is not wrapped in the hash tag `{…}`",
-                    span: *span,
+                    span: span_of(&atoms, 0, i),
                 };
             }
             Atom::Char(..) => {
@@ -389,7 +391,7 @@ mod tests {
         );
         assert!(matches!(
             verdict(&["emq:", "*", ":pending"]),
-            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 4, 5)
+            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 0, 4)
         ));
         assert_eq!(
             verdict(&["emq:{", "*", "}:jobs:", "*"]),

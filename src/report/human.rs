@@ -93,7 +93,10 @@ fn to_part(a: &Analysis, d: &Diagnostic) -> Part {
                 severity: miette::Severity::Advice,
                 help: None,
                 source: source(a, r.span.file),
-                labels: vec![label(a, r.span, &r.message, false)],
+                labels: vec![LabeledSpan::new_with_span(None, {
+                    let l = label(a, r.span, "", false);
+                    l.offset()..l.offset() + l.len()
+                })],
                 related: Vec::new(),
             });
         }

@@ -1,0 +1,108 @@
+//! Shared helpers for integration tests: run the binary, build fixture
+//! variants in temporary directories.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `wirelint ARGS` with colour off; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in walk(from) {
+        let rel = entry.strip_prefix(from).unwrap();
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &dest).unwrap();
+    }
+}
+
+/// Every file under `dir`, sorted.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The EchoMQ fixture with a variant's files laid over it, in a fresh
+/// temporary directory.
+pub fn variant(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("fixtures/echomq"), dir.path());
+    if !name.is_empty() {
+        copy_tree(&repo().join("fixtures/variants").join(name).join("tree"), dir.path());
+    }
+    dir
+}
+
+/// `CODE path:line` for each diagnostic of a JSON report, in output order.
+pub fn json_findings(stdout: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(stdout).expect("stdout is JSON");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{}",
+                d["code"].as_str().unwrap(),
+                d["path"].as_str().unwrap(),
+                d["span"]["start"]["line"]
+            )
+        })
+        .collect()
+}
+
+/// `CODE path:line` for each diagnostic of the human report: the code line
+/// (`WL201 unknown-field`) followed by its first `╭─[path:line:col]`.
+pub fn human_findings(stderr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut code: Option<String> = None;
+    for line in stderr.lines() {
+        let t = line.trim();
+        if t.starts_with("WL") && t.len() > 6 && t.as_bytes()[5] == b' ' {
+            code = Some(t[..5].to_string());
+            continue;
+        }
+        if let Some(c) = &code {
+            if let Some(rest) = t.strip_prefix("╭─[") {
+                let loc = rest.trim_end_matches(']');
+                let mut parts = loc.rsplitn(3, ':');
+                let _col = parts.next();
+                let line_no = parts.next().unwrap_or("");
+                let path = parts.next().unwrap_or("");
+                out.push(format!("{c} {path}:{line_no}"));
+                code = None;
+            }
+        }
+    }
+    out
+}

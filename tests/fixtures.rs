@@ -1,0 +1,73 @@
+//! Every fixture, run through the binary: exact diagnostics (code, path,
+//! line) in both the JSON and the human output, and the exit code.
+
+mod common;
+
+use common::{human_findings, json_findings, repo, run, variant};
+
+fn expected(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join("fixtures/variants").join(name).join("expected"))
+        .expect("each variant has an `expected` file");
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()).collect()
+}
+
+fn check_variant(name: &str) {
+    let want = expected(name);
+    let dir = variant(name);
+    let root = dir.path().to_str().unwrap();
+
+    let (code, stdout, _) = run(&["check", root, "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), want, "{name}: JSON findings\n{stdout}");
+    assert_eq!(code, if want.is_empty() { 0 } else { 1 }, "{name}: exit code");
+
+    let (code, _, stderr) = run(&["check", root], dir.path());
+    assert_eq!(human_findings(&stderr), want, "{name}: human findings\n{stderr}");
+    assert_eq!(code, if want.is_empty() { 0 } else { 1 }, "{name}: exit code");
+}
+
+#[test]
+fn the_echomq_fixture_is_clean() {
+    let (code, _, stderr) = run(&["check", "fixtures/echomq"], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr.trim(), "wirelint: 0 errors, 0 warnings in 8 files; exit 0: clean");
+}
+
+#[test]
+fn prefix_changed_in_one_runtime() {
+    check_variant("prefix-changed");
+}
+
+#[test]
+fn payload_renamed_in_one_enqueue() {
+    check_variant("payload-renamed");
+}
+
+#[test]
+fn pending_set_dropped_from_the_keys() {
+    check_variant("pending-dropped");
+}
+
+#[test]
+fn an_l4_verb_renamed_is_silent() {
+    check_variant("verb-renamed");
+}
+
+#[test]
+fn hash_tag_removed() {
+    check_variant("hash-tag-removed");
+}
+
+#[test]
+fn type_suffix_misspelled() {
+    check_variant("type-misspelled");
+}
+
+/// Every variant directory has a test above.
+#[test]
+fn every_variant_is_tested() {
+    let src = include_str!("fixtures.rs");
+    for e in std::fs::read_dir(repo().join("fixtures/variants")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(src.contains(&format!("check_variant(\"{name}\")")), "variant {name} has no test");
+    }
+}
