@@ -71,3 +71,24 @@ fn every_variant_is_tested() {
         assert!(src.contains(&format!("check_variant(\"{name}\")")), "variant {name} has no test");
     }
 }
+
+/// The JSON output of every variant validates against the documented
+/// schema (docs/wirelint-output.schema.json).
+#[test]
+fn json_output_matches_the_documented_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("docs/wirelint-output.schema.json")).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("fixtures/variants"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.push(String::new());
+    for name in names {
+        let dir = variant(&name);
+        let (_, stdout, _) = run(&["check", dir.path().to_str().unwrap(), "--format", "json"], dir.path());
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+}
