@@ -1979,4 +1979,89 @@ async fn f(con: &mut C, client: &Client, key: &str, map: HashMap<String, String>
         let f = facts("fn f(map: &HashMap<String, String>) { let v = map.get(\"payload\"); map.insert(1, 2); }\n");
         assert!(f.commands.is_empty());
     }
+    fn inline(d: &ScriptDef) -> &crate::facts::LuaFacts {
+        match &d.source {
+            ScriptSource::Inline(l) => l,
+            other => panic!("inline script expected: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn inline_lua_in_raw_string_keeps_host_spans() {
+        let src = "fn run(con: &mut C, k: &str, j: &str) {\n    let script = redis::Script::new(r#\"\n        redis.call('HSET', KEYS[1], 'payload', ARGV[1])\n    \"#);\n    script.key(k).key(j).arg(\"x\").invoke(con);\n}\n";
+        let f = facts(src);
+        assert_eq!(f.scripts.len(), 1);
+        assert_eq!(f.scripts[0].name.as_deref(), Some("script"));
+        assert_eq!(f.scripts[0].name_span.start, at(src, "script ="));
+        let lua = inline(&f.scripts[0]);
+        assert_eq!(lua.commands.len(), 1);
+        let arg = &lua.commands[0].args[1];
+        assert_eq!(arg.as_str().as_deref(), Some("payload"));
+        let Value::Str(t) = arg else { panic!() };
+        let sp = t.segs[0].span();
+        assert_eq!(&src[sp.start as usize..sp.end as usize], "payload");
+        assert_eq!(sp.start, at(src, "payload"));
+        assert_eq!(f.script_calls.len(), 1);
+        let call = &f.script_calls[0];
+        assert!(matches!(call.script, Value::ScriptRef { index: 0, .. }));
+        assert_eq!(call.keys.len(), 2);
+        assert!(matches!(call.keys[1], Value::Param { index: 2, .. }));
+        assert_eq!(call.args[0].as_str().as_deref(), Some("x"));
+        assert!(!call.open_keys);
+    }
+
+    #[test]
+    fn named_scripts_in_consts_statics_and_macros() {
+        let src = r##"
+const MOVE: &str = "local k = KEYS[1]\nredis.call('LPUSH', k, ARGV[1])";
+static ENQUEUE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("../lua/enqueue.lua")));
+static RETRY: OnceLock<Script> = OnceLock::new();
+lazy_static! {
+    static ref REMOVE: Script = Script::new(include_str!("remove.lua"));
+    static ref ACK: redis::Script = redis::Script::new(r#"return redis.call('DEL', KEYS[1])"#);
+}
+fn go(con: &mut C, q: &str, keys: &[String]) {
+    ENQUEUE.key(keys::wait(q)).key(format!("emq:{{{}}}:jobs", q)).arg(1).invoke_async(con).await?;
+    let mut inv = REMOVE.prepare_invoke();
+    for k in keys { inv.key(k); }
+    inv.arg("a").invoke_async(con).await?;
+    Script::new("return redis.call('GET', KEYS[1])").key(&keys).invoke(con)?;
+    redis::cmd("EVAL").arg("return redis.call('TYPE', KEYS[1])").arg(1).arg(q).query(con)?;
+    client.evalsha::<(), _, _, _>(SHA, vec!["emq:{a}:x", q], vec![1]).await?;
+    client.eval::<(), _, _, _>(LUA, keys, ()).await?;
+}
+"##;
+        let f = facts(src);
+        let names: Vec<Option<&str>> = f.scripts.iter().map(|s| s.name.as_deref()).collect();
+        assert_eq!(
+            names,
+            vec![Some("MOVE"), Some("ENQUEUE"), Some("REMOVE"), Some("ACK"), None, None]
+        );
+        let ScriptSource::File { path, relative_to_file, span } = &f.scripts[1].source else {
+            panic!()
+        };
+        assert_eq!(path, "../lua/enqueue.lua");
+        assert!(relative_to_file);
+        assert_eq!(span.start, at(src, "../lua/enqueue.lua"));
+        assert_eq!(f.scripts[1].name_span.start, at(src, "ENQUEUE"));
+        assert_eq!(f.scripts[3].name_span.start, at(src, "ACK"));
+        assert_eq!(inline(&f.scripts[0]).commands[0].name, "LPUSH");
+        assert_eq!(inline(&f.scripts[5]).commands[0].name, "TYPE");
+        let calls = &f.script_calls;
+        assert_eq!(calls.len(), 5);
+        assert!(matches!(&calls[0].script, Value::Const { path, .. } if path == &vec!["ENQUEUE".to_string()]));
+        assert_eq!(calls[0].keys.len(), 2);
+        assert_eq!(calls[0].keys[1].describe(), "emq:{<q>}:jobs");
+        assert!(matches!(calls[0].args[0], Value::Int { value: 1, .. }));
+        assert!(!calls[0].open_keys);
+        assert!(calls[1].open_keys);
+        assert_eq!(calls[1].args[0].as_str().as_deref(), Some("a"));
+        assert!(matches!(calls[2].script, Value::ScriptRef { index: 4, .. }));
+        assert!(calls[2].open_keys);
+        assert_eq!(calls[3].keys.len(), 2);
+        assert_eq!(calls[3].keys[0].as_str().as_deref(), Some("emq:{a}:x"));
+        assert!(calls[4].open_keys);
+        assert_eq!(f.commands[0].name, "EVAL");
+    }
+
 }
