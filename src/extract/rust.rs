@@ -10,7 +10,7 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser, Range, Tree};
 
@@ -46,10 +46,6 @@ const FORMAT_MACROS: &[&str] = &[
     "unreachable",
     "todo",
     "unimplemented",
-    "assert",
-    "assert_eq",
-    "assert_ne",
-    "debug_assert",
     "ensure",
     "eyre",
 ];
@@ -87,6 +83,8 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         scope: Scope::default(),
         depth: 0,
         scripts_at: HashMap::new(),
+        inner: HashSet::new(),
+        pending_let: None,
     };
     cx.walk_sub(root);
     cx.facts
@@ -146,6 +144,12 @@ struct Cx<'s, 'p> {
     depth: usize,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
+    /// Inner nodes of chains already handled at their top (`+` chains,
+    /// method chains), by node id. Kept because `Node::parent` costs the
+    /// tree's depth.
+    inner: HashSet<usize>,
+    /// The `let` whose value is being walked: (value node id, variable).
+    pending_let: Option<(usize, String)>,
 }
 
 fn is_screaming(name: &str) -> bool {
@@ -275,20 +279,33 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.literal(n);
                 false
             }
+            "token_tree" => {
+                self.include_in_tokens(n);
+                true
+            }
             "macro_invocation" => {
                 let name = self.macro_name(n);
-                if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
+                if name == "include_str" {
+                    self.script_of(n);
+                    false
+                } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
                     let v = self.macro_value(n, 0);
                     self.push_template(v);
                     false
                 } else {
-                    true
+                    !self.walk_macro(n, &name)
                 }
             }
             "binary_expression" => {
                 if self.operator(n) != "+" {
                     return true;
                 }
+                // Only the top of a `+` chain is evaluated (the chain nests
+                // to the left; its inner nodes are prefixes of it).
+                if self.inner.contains(&n.id()) {
+                    return true;
+                }
+                self.mark_plus_spine(n);
                 let v = self.value(n, 0);
                 if matches!(v, Value::Str(_)) {
                     self.push_template(v);
@@ -298,7 +315,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
             "call_expression" => {
-                if !is_chain_top(n) {
+                if self.inner.contains(&n.id()) {
                     return true;
                 }
                 self.chain_statement(n);
@@ -451,7 +468,22 @@ impl<'s, 'p> Cx<'s, 'p> {
         let Some(value) = n.child_by_field_name("value") else {
             return;
         };
+        let mut inner = value;
+        while matches!(inner.kind(), "try_expression" | "await_expression") {
+            match named_children(inner).into_iter().next() {
+                Some(i) => inner = i,
+                None => break,
+            }
+        }
+        let pattern = n
+            .child_by_field_name("pattern")
+            .and_then(|p| self.pattern_name(p));
+        let saved = std::mem::replace(
+            &mut self.pending_let,
+            pattern.clone().map(|p| (inner.id(), p)),
+        );
         self.walk_sub(value);
+        self.pending_let = saved;
         if let Some(alt) = n.child_by_field_name("alternative") {
             self.walk_sub(alt);
         }
@@ -560,10 +592,6 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// A string literal met by the walk: an `include_str!` path, a Lua
     /// script, or a key template.
     fn literal(&mut self, n: Node<'_>) {
-        if self.in_include_str(n) {
-            self.include_script(n);
-            return;
-        }
         let t = self.text(n);
         if looks_lua(&t) {
             self.inline_script(n);
@@ -575,17 +603,37 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// Whether a string literal is the argument of `include_str!` (a real
-    /// macro invocation, or tokens inside another macro).
-    fn in_include_str(&self, n: Node<'_>) -> bool {
-        let Some(tt) = n.parent().filter(|p| p.kind() == "token_tree") else {
-            return false;
-        };
-        let Some(bang) = tt.prev_sibling().filter(|b| self.text(*b) == "!") else {
-            return false;
-        };
-        bang.prev_sibling()
-            .is_some_and(|m| self.text(m).ends_with("include_str"))
+    /// `include_str!("x.lua")` among a token tree's tokens (a real macro
+    /// invocation's token tree, or tokens inside another macro).
+    fn include_in_tokens(&mut self, tt: Node<'_>) {
+        let kids = children(tt);
+        for w in kids.windows(3) {
+            if w[0].kind() == "identifier"
+                && self.text(w[0]) == "include_str"
+                && self.text(w[1]) == "!"
+                && w[2].kind() == "token_tree"
+            {
+                if let Some(lit) = named_children(w[2])
+                    .into_iter()
+                    .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+                {
+                    self.include_script(lit);
+                }
+            }
+        }
+    }
+
+    /// Marks the inner nodes of a `+` chain so the walk does not evaluate
+    /// them again.
+    fn mark_plus_spine(&mut self, n: Node<'_>) {
+        let mut cur = n;
+        while let Some(l) = cur.child_by_field_name("left") {
+            if l.kind() != "binary_expression" || self.operator(l) != "+" {
+                break;
+            }
+            self.inner.insert(l.id());
+            cur = l;
+        }
     }
 
     // ----- scripts -----
@@ -986,6 +1034,41 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
+    /// Walks the arguments of an expression-like macro (`vec!`,
+    /// `tokio::join!`, `assert_eq!`) as expressions, so that calls and
+    /// strings inside are seen. Returns false when they do not parse as
+    /// one.
+    fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
+        if matches!(
+            name,
+            "include_str" | "lazy_static" | "thread_local" | "macro_rules" | "cfg_if" | "matches"
+        ) || self.depth > MAX_DEPTH
+        {
+            return false;
+        }
+        let Some(tt) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "token_tree")
+        else {
+            return false;
+        };
+        let Some(tree) = self.reparse(tt) else {
+            return false;
+        };
+        let Some(root) = macro_root(&tree, tt) else {
+            return false;
+        };
+        if root.has_error() {
+            return false;
+        }
+        for item in named_children(root) {
+            if !is_comment(item) {
+                self.walk_sub(item);
+            }
+        }
+        true
+    }
+
     /// Parses a macro's token tree again as one expression, in place.
     fn reparse(&mut self, tt: Node<'_>) -> Option<Tree> {
         let parser = match &mut self.macro_parser {
@@ -1127,8 +1210,9 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Flattens a method chain ending at `top`: the base expression and the
     /// calls from the innermost out.
-    fn chain<'t>(&self, top: Node<'t>) -> (Node<'t>, Vec<Link<'t>>) {
+    fn chain<'t>(&mut self, top: Node<'t>) -> (Node<'t>, Vec<Link<'t>>) {
         let mut links = Vec::new();
+        let mut inner = Vec::new();
         let mut cur = top;
         loop {
             match cur.kind() {
@@ -1157,6 +1241,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                     ) else {
                         break;
                     };
+                    if cur != top {
+                        inner.push(cur.id());
+                    }
                     links.push(Link {
                         method: self.text(field),
                         name: field,
@@ -1170,23 +1257,26 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         links.reverse();
+        if cur != top {
+            inner.push(cur.id());
+        }
+        self.inner.extend(inner);
         (cur, links)
     }
 
     /// The variable a chain is bound to by `let`.
     fn let_name(&self, top: Node<'_>) -> Option<String> {
-        let p = top.parent()?;
-        if p.kind() != "let_declaration" {
-            return None;
+        match &self.pending_let {
+            Some((id, name)) if *id == top.id() => Some(name.clone()),
+            _ => None,
         }
-        self.pattern_name(p.child_by_field_name("pattern")?)
     }
 
     /// Whether a loop or closure between `n` and its function does not
     /// contain byte `created`.
     fn in_loop_since(&self, n: Node<'_>, created: usize) -> bool {
         let mut cur = n;
-        for _ in 0..4096 {
+        for _ in 0..256 {
             let Some(p) = cur.parent() else {
                 return false;
             };
@@ -1644,28 +1734,20 @@ fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
     ))
 }
 
-/// Whether a call is the last of its chain (not the receiver of another
-/// method call, through `.await` and `?`).
-fn is_chain_top(n: Node<'_>) -> bool {
-    let mut cur = n;
-    for _ in 0..4096 {
-        match cur.parent() {
-            Some(p) if matches!(p.kind(), "await_expression" | "try_expression") => cur = p,
-            Some(p)
-                if p.kind() == "field_expression"
-                    && p.child_by_field_name("value") == Some(cur) =>
-            {
-                return false
-            }
-            _ => return true,
-        }
-    }
-    true
-}
-
 /// The items of a re-parsed macro token tree: a tuple's or array's
 /// elements, or the one parenthesized expression.
 fn macro_items<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Vec<Node<'t>>> {
+    let root = macro_root(tree, tt)?;
+    Some(
+        named_children(root)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect(),
+    )
+}
+
+/// The tuple, array or parenthesized expression a re-parsed token tree is.
+fn macro_root<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Node<'t>> {
     let mut found = None;
     walk(tree.root_node(), |n| {
         if found.is_some() {
@@ -1685,13 +1767,7 @@ fn macro_items<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Vec<Node<'t>>> {
         }
         n.start_byte() <= tt.start_byte()
     });
-    let root = found?;
-    Some(
-        named_children(root)
-            .into_iter()
-            .filter(|c| !is_comment(*c))
-            .collect(),
-    )
+    found
 }
 
 #[cfg(test)]
@@ -2035,9 +2111,21 @@ fn go(con: &mut C, q: &str, keys: &[String]) {
         let names: Vec<Option<&str>> = f.scripts.iter().map(|s| s.name.as_deref()).collect();
         assert_eq!(
             names,
-            vec![Some("MOVE"), Some("ENQUEUE"), Some("REMOVE"), Some("ACK"), None, None]
+            vec![
+                Some("MOVE"),
+                Some("ENQUEUE"),
+                Some("REMOVE"),
+                Some("ACK"),
+                None,
+                None
+            ]
         );
-        let ScriptSource::File { path, relative_to_file, span } = &f.scripts[1].source else {
+        let ScriptSource::File {
+            path,
+            relative_to_file,
+            span,
+        } = &f.scripts[1].source
+        else {
             panic!()
         };
         assert_eq!(path, "../lua/enqueue.lua");
@@ -2049,7 +2137,9 @@ fn go(con: &mut C, q: &str, keys: &[String]) {
         assert_eq!(inline(&f.scripts[5]).commands[0].name, "TYPE");
         let calls = &f.script_calls;
         assert_eq!(calls.len(), 5);
-        assert!(matches!(&calls[0].script, Value::Const { path, .. } if path == &vec!["ENQUEUE".to_string()]));
+        assert!(
+            matches!(&calls[0].script, Value::Const { path, .. } if path == &vec!["ENQUEUE".to_string()])
+        );
         assert_eq!(calls[0].keys.len(), 2);
         assert_eq!(calls[0].keys[1].describe(), "emq:{<q>}:jobs");
         assert!(matches!(calls[0].args[0], Value::Int { value: 1, .. }));
@@ -2064,4 +2154,65 @@ fn go(con: &mut C, q: &str, keys: &[String]) {
         assert_eq!(f.commands[0].name, "EVAL");
     }
 
+    #[test]
+    fn macros_holding_expressions_are_walked() {
+        let src = r#"
+async fn f(con: &mut C, q: &str) {
+    let (a, b) = tokio::try_join!(con.hget(q, "state"), con.hget(q, "data"))?;
+    let v = vec![format!("emq:{{{}}}:wait", q), "emq:x:y".to_string()];
+    assert_eq!(key, "emq:{q}:wait");
+}
+"#;
+        let f = facts(src);
+        let got: Vec<String> = f
+            .commands
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, lit_args(c)))
+            .collect();
+        assert_eq!(
+            got,
+            vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"data\"]"]
+        );
+        assert_eq!(tpls(&f), vec!["emq:{<q>}:wait", "emq:x:y", "emq:{q}:wait"]);
+    }
+
+    #[test]
+    fn deep_and_long_inputs_are_safe() {
+        let n = 20_000;
+        let long = format!(
+            "fn f() {{ let k = \"emq:\".to_string(){}; }}\n",
+            " + \"a:b\"".repeat(n)
+        );
+        let f = facts(&long);
+        assert_eq!(f.templates.len(), 1);
+        let ints = format!("fn g() {{ let k = 1{}; }}\n", " + 1".repeat(n));
+        assert!(facts(&ints).templates.is_empty());
+        let deep = format!(
+            "fn h() {{ let k = {}\"emq:a\"{}; }}\n",
+            "(".repeat(5_000),
+            ")".repeat(5_000)
+        );
+        let _ = facts(&deep);
+        let fmt = format!(
+            "fn i(q: &str) -> String {{ {}\"emq:{{}}\", q{} }}\n",
+            "format!(\"{}\", ".repeat(200),
+            ")".repeat(200)
+        );
+        let _ = facts(&fmt);
+        let mods = format!(
+            "{}const A: &str = \"emq:x\";{}\n",
+            "mod m { ".repeat(300),
+            "}".repeat(300)
+        );
+        let f = facts(&mods);
+        assert_eq!(f.templates.len(), 0);
+        let calls = format!(
+            "fn j() {{ {}x{}; }}\n",
+            "f(".repeat(20_000),
+            ")".repeat(20_000)
+        );
+        let start = std::time::Instant::now();
+        let _ = facts(&calls);
+        assert!(start.elapsed().as_secs() < 5);
+    }
 }
