@@ -1,9 +1,2218 @@
-//! Rust extractor (stub until the full extractor lands).
+//! Rust extractor: key templates, key-builder functions, constants, redis-rs /
+//! deadpool-redis / fred commands, Lua scripts and script invocations.
+//!
+//! The tree is walked without recursion proportional to its depth: the
+//! visitor runs under [`walk`], and the few places that recurse (expression
+//! values, nested items, macro arguments) stop at [`MAX_DEPTH`].
+//!
+//! Macro arguments (`format!`, `concat!`, `vec!`) are a flat `token_tree` in
+//! the grammar. They are parsed again as one expression (a tuple or an array)
+//! with the token tree as the parser's only included range, so every node of
+//! that second tree is in host-file coordinates.
 
-use crate::facts::{FileFacts, FileId};
-use crate::parse::Parsers;
-use tree_sitter::Node;
+use std::collections::{HashMap, HashSet};
 
-pub fn extract(_root: Node<'_>, _src: &[u8], _file: FileId, _parsers: &mut Parsers) -> FileFacts {
-    FileFacts::default()
+use tree_sitter::{Node, Parser, Range, Tree};
+
+use crate::extract::{embedded_lua, is_key_candidate, push_lit};
+use crate::facts::{
+    Command, ConstDef, FileFacts, FileId, FunctionDef, Lang, ScriptCall, ScriptDef, ScriptSource,
+    Seg, Span, Template, Value,
+};
+use crate::parse::{children, named_children, text, walk, Parsers};
+
+/// Bound on every recursion of this extractor (expression nesting, nested
+/// items, nested macros).
+const MAX_DEPTH: usize = 64;
+
+/// Macros whose arguments are a format string and its arguments.
+const FORMAT_MACROS: &[&str] = &[
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "panic",
+    "bail",
+    "anyhow",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "ensure",
+    "eyre",
+];
+
+/// Method calls that send their receiver unchanged.
+const TRANSPARENT_METHODS: &[&str] = &[
+    "as_str",
+    "as_ref",
+    "to_string",
+    "to_owned",
+    "into",
+    "clone",
+    "as_bytes",
+    "borrow",
+    "deref",
+    "as_deref",
+    "to_vec",
+    "into_owned",
+];
+
+/// Names of argument variables that hold several values (a slice spread by
+/// `.arg(&keys)`).
+const PLURAL_SUFFIXES: &[&str] = &[
+    "keys", "args", "argv", "fields", "values", "members", "ids", "items",
+];
+
+pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
+    let mut cx = Cx {
+        src,
+        file,
+        parsers,
+        macro_parser: None,
+        facts: FileFacts::default(),
+        modules: Vec::new(),
+        scope: Scope::default(),
+        depth: 0,
+        scripts_at: HashMap::new(),
+        inner: HashSet::new(),
+        pending_let: None,
+    };
+    cx.walk_sub(root);
+    cx.facts
+}
+
+#[derive(Default)]
+struct Scope {
+    params: Vec<String>,
+    locals: HashMap<String, Value>,
+    builders: HashMap<String, Builder>,
+}
+
+/// What a chain of `.arg(..)` / `.key(..)` calls adds to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    /// `redis::cmd(..)`: the command at this index.
+    Cmd(usize),
+    /// `redis::pipe()`: the command last started by `.cmd(..)`, if any.
+    Pipe(Option<usize>),
+    /// A script invocation at this index of `script_calls`.
+    Invoke(usize),
+}
+
+/// A variable holding a command, pipeline or invocation under construction.
+#[derive(Clone, Copy)]
+struct Builder {
+    target: Target,
+    /// Where the builder was made (to tell loops that add to it).
+    created: usize,
+}
+
+/// One method call of a chain: `.arg(x)`.
+struct Link<'t> {
+    method: String,
+    name: Node<'t>,
+    receiver: Node<'t>,
+    args: Vec<Node<'t>>,
+    call: Node<'t>,
+}
+
+/// One decoded character of a string literal and its source bytes.
+#[derive(Clone, Copy)]
+struct Unit {
+    ch: char,
+    s: usize,
+    e: usize,
+}
+
+struct Cx<'s, 'p> {
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    macro_parser: Option<Parser>,
+    facts: FileFacts,
+    modules: Vec<String>,
+    scope: Scope,
+    depth: usize,
+    /// Scripts already recorded, by the start byte of their literal.
+    scripts_at: HashMap<usize, usize>,
+    /// Inner nodes of chains already handled at their top (`+` chains,
+    /// method chains), by node id. Kept because `Node::parent` costs the
+    /// tree's depth.
+    inner: HashSet<usize>,
+    /// The `let` whose value is being walked: (value node id, variable).
+    pending_let: Option<(usize, String)>,
+}
+
+fn is_screaming(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn looks_lua(t: &str) -> bool {
+    t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
+}
+
+fn is_comment(n: Node<'_>) -> bool {
+    n.kind().ends_with("comment") || n.kind() == "attribute_item"
+}
+
+fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| !is_comment(*c))
+        .collect()
+}
+
+/// Appends a value to a template: strings are spliced in, integers become
+/// literal digits, unknowns holes, other values stay to be linked.
+fn append_value(segs: &mut Vec<Seg>, v: Value) {
+    match v {
+        Value::Str(t) => segs.extend(t.segs),
+        Value::Int { value, span } => push_lit(segs, &value.to_string(), span),
+        Value::Unknown { label, span } => segs.push(Seg::Hole { label, span }),
+        other => segs.push(Seg::Value(Box::new(other))),
+    }
+}
+
+/// Decodes one Rust escape sequence; `None` for a line continuation.
+fn decode_escape(esc: &str) -> Option<char> {
+    let body = esc.get(1..).unwrap_or("");
+    let mut chars = body.chars();
+    match chars.next() {
+        Some('n') => Some('\n'),
+        Some('r') => Some('\r'),
+        Some('t') => Some('\t'),
+        Some('0') => Some('\0'),
+        Some('x') => u32::from_str_radix(body.get(1..).unwrap_or(""), 16)
+            .ok()
+            .and_then(char::from_u32),
+        Some('u') => {
+            let hex = body
+                .trim_start_matches('u')
+                .trim_start_matches('{')
+                .trim_end_matches('}');
+            u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+        }
+        Some('\n') | Some('\r') => None,
+        Some(c) => Some(c),
+        None => Some('\\'),
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    let t = t.trim();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            let digits: String = rest.chars().take_while(|c| c.is_digit(radix)).collect();
+            return i64::from_str_radix(&digits, radix).ok();
+        }
+    }
+    // `1u64`: drop the type suffix.
+    let digits: String = t.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    fn module(&self) -> String {
+        self.modules.join("::")
+    }
+
+    /// Walks a subtree with the visitor, one level deeper.
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk(n, |m| self.visit(m));
+        self.depth -= 1;
+    }
+
+    /// The visitor: returns whether to descend.
+    fn visit(&mut self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "line_comment" | "block_comment" => false,
+            "mod_item" => {
+                let (Some(name), Some(body)) =
+                    (n.child_by_field_name("name"), n.child_by_field_name("body"))
+                else {
+                    return false;
+                };
+                self.modules.push(self.text(name));
+                self.walk_sub(body);
+                self.modules.pop();
+                false
+            }
+            "function_item" => {
+                self.function(n);
+                false
+            }
+            "const_item" | "static_item" => {
+                self.const_item(n);
+                true
+            }
+            "let_declaration" => {
+                self.let_decl(n);
+                false
+            }
+            "string_literal" | "raw_string_literal" => {
+                self.literal(n);
+                false
+            }
+            "token_tree" => {
+                self.include_in_tokens(n);
+                true
+            }
+            "macro_invocation" => {
+                let name = self.macro_name(n);
+                if name == "include_str" {
+                    self.script_of(n);
+                    false
+                } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
+                    let v = self.macro_value(n, 0);
+                    self.push_template(v);
+                    false
+                } else {
+                    !self.walk_macro(n, &name)
+                }
+            }
+            "binary_expression" => {
+                if self.operator(n) != "+" {
+                    return true;
+                }
+                // Only the top of a `+` chain is evaluated (the chain nests
+                // to the left; its inner nodes are prefixes of it).
+                if self.inner.contains(&n.id()) {
+                    return true;
+                }
+                self.mark_plus_spine(n);
+                let v = self.value(n, 0);
+                if matches!(v, Value::Str(_)) {
+                    self.push_template(v);
+                    false
+                } else {
+                    true
+                }
+            }
+            "call_expression" => {
+                if self.inner.contains(&n.id()) {
+                    return true;
+                }
+                self.chain_statement(n);
+                if self.is_join(n) {
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                    return false;
+                }
+                true
+            }
+            _ => true,
+        }
+    }
+
+    fn push_template(&mut self, v: Value) {
+        if let Value::Str(t) = v {
+            let t = t.normalized();
+            if is_key_candidate(&t) {
+                self.facts.templates.push(t);
+            }
+        }
+    }
+
+    fn operator(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default()
+    }
+
+    /// `[a, b].concat()` / `.join(":")` (through transparent wrappers).
+    fn is_join(&self, n: Node<'_>) -> bool {
+        let mut cur = n;
+        for _ in 0..MAX_DEPTH {
+            let Some((method, recv)) = method_of(cur, self.src) else {
+                return false;
+            };
+            if TRANSPARENT_METHODS.contains(&method.as_str()) {
+                cur = recv;
+                continue;
+            }
+            return matches!(method.as_str(), "concat" | "join")
+                && peel_ref(recv).kind() == "array_expression";
+        }
+        false
+    }
+
+    // ----- items -----
+
+    fn function(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let mut params = Vec::new();
+        if let Some(ps) = n.child_by_field_name("parameters") {
+            for p in named_children(ps) {
+                if p.kind() != "parameter" {
+                    continue;
+                }
+                let pat = p.child_by_field_name("pattern");
+                params.push(
+                    pat.map(|x| self.pattern_name(x).unwrap_or_else(|| self.text(x)))
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        let saved = std::mem::replace(
+            &mut self.scope,
+            Scope {
+                params: params.clone(),
+                ..Scope::default()
+            },
+        );
+        let mut returns = None;
+        if let Some(body) = n.child_by_field_name("body") {
+            self.walk_sub(body);
+            returns = self.tail_value(body);
+        }
+        self.scope = saved;
+        if let Some(returns) = returns {
+            if matches!(
+                returns,
+                Value::Str(_) | Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
+            ) {
+                self.facts.functions.push(FunctionDef {
+                    module: self.module(),
+                    name: self.text(name),
+                    params,
+                    returns,
+                    name_span: self.span(name),
+                    clause: 0,
+                });
+            }
+        }
+    }
+
+    /// The value of a block's tail expression or final `return`.
+    fn tail_value(&mut self, block: Node<'_>) -> Option<Value> {
+        let last = named_children(block)
+            .into_iter()
+            .rev()
+            .find(|c| !is_comment(*c))?;
+        let expr = match last.kind() {
+            "expression_statement" => {
+                let inner = named_children(last).into_iter().next()?;
+                if inner.kind() != "return_expression" {
+                    return None;
+                }
+                named_children(inner).into_iter().next()?
+            }
+            "return_expression" => named_children(last).into_iter().next()?,
+            k if k.ends_with("_item") || k == "let_declaration" || k == "empty_statement" => {
+                return None
+            }
+            _ => last,
+        };
+        Some(self.value(expr, 0))
+    }
+
+    fn pattern_name(&self, p: Node<'_>) -> Option<String> {
+        match p.kind() {
+            "identifier" => Some(self.text(p)),
+            "mut_pattern" | "ref_pattern" => named_children(p)
+                .into_iter()
+                .find(|c| c.kind() == "identifier")
+                .map(|c| self.text(c)),
+            _ => None,
+        }
+    }
+
+    fn const_item(&mut self, n: Node<'_>) {
+        let (Some(name), Some(value)) = (
+            n.child_by_field_name("name"),
+            n.child_by_field_name("value"),
+        ) else {
+            return;
+        };
+        let v = self.value(value, 0);
+        self.facts.consts.push(ConstDef {
+            module: self.module(),
+            name: self.text(name),
+            value: v,
+            name_span: self.span(name),
+        });
+    }
+
+    fn let_decl(&mut self, n: Node<'_>) {
+        let Some(value) = n.child_by_field_name("value") else {
+            return;
+        };
+        let mut inner = value;
+        while matches!(inner.kind(), "try_expression" | "await_expression") {
+            match named_children(inner).into_iter().next() {
+                Some(i) => inner = i,
+                None => break,
+            }
+        }
+        let pattern = n
+            .child_by_field_name("pattern")
+            .and_then(|p| self.pattern_name(p));
+        let saved = std::mem::replace(
+            &mut self.pending_let,
+            pattern.clone().map(|p| (inner.id(), p)),
+        );
+        self.walk_sub(value);
+        self.pending_let = saved;
+        if let Some(alt) = n.child_by_field_name("alternative") {
+            self.walk_sub(alt);
+        }
+        let v = self.value(value, 0);
+        if let Some(name) = n
+            .child_by_field_name("pattern")
+            .and_then(|p| self.pattern_name(p))
+        {
+            self.scope.locals.insert(name, v);
+        }
+    }
+
+    // ----- strings -----
+
+    /// The decoded characters of a string literal and the span of its
+    /// content (without quotes).
+    fn literal_units(&self, n: Node<'_>) -> (Vec<Unit>, Span) {
+        let mut units = Vec::new();
+        let kids = children(n);
+        if n.kind() == "raw_string_literal" {
+            let content = kids.iter().find(|c| c.kind() == "string_content");
+            return match content {
+                Some(c) => {
+                    let mut skip = false;
+                    self.push_chars(&mut units, c.start_byte(), c.end_byte(), &mut skip);
+                    (units, self.span(*c))
+                }
+                None => {
+                    let t = self.text(n);
+                    let at = n.start_byte() + t.find('"').map(|i| i + 1).unwrap_or(0);
+                    (
+                        units,
+                        Span::new(self.file, at.min(n.end_byte()), at.min(n.end_byte())),
+                    )
+                }
+            };
+        }
+        let start = match kids.first() {
+            Some(f) if !f.is_named() => f.end_byte(),
+            _ => n.start_byte() + 1,
+        };
+        let end = match kids.last() {
+            Some(l) if !l.is_named() && kids.len() >= 2 => l.start_byte(),
+            _ => n.end_byte().saturating_sub(1),
+        };
+        let mut skip_ws = false;
+        for k in kids.iter().filter(|k| k.is_named()) {
+            match k.kind() {
+                "string_content" => {
+                    self.push_chars(&mut units, k.start_byte(), k.end_byte(), &mut skip_ws)
+                }
+                "escape_sequence" => match decode_escape(&self.text(*k)) {
+                    Some(ch) => {
+                        skip_ws = false;
+                        units.push(Unit {
+                            ch,
+                            s: k.start_byte(),
+                            e: k.end_byte(),
+                        });
+                    }
+                    None => skip_ws = true,
+                },
+                _ => {}
+            }
+        }
+        (units, Span::new(self.file, start.min(end), end))
+    }
+
+    fn push_chars(&self, units: &mut Vec<Unit>, s: usize, e: usize, skip_ws: &mut bool) {
+        let Some(bytes) = self.src.get(s..e) else {
+            return;
+        };
+        match std::str::from_utf8(bytes) {
+            Ok(t) => {
+                for (i, ch) in t.char_indices() {
+                    if *skip_ws && ch.is_whitespace() {
+                        continue;
+                    }
+                    *skip_ws = false;
+                    units.push(Unit {
+                        ch,
+                        s: s + i,
+                        e: s + i + ch.len_utf8(),
+                    });
+                }
+            }
+            Err(_) => {
+                for ch in String::from_utf8_lossy(bytes).chars() {
+                    units.push(Unit { ch, s, e });
+                }
+            }
+        }
+    }
+
+    fn literal_template(&self, n: Node<'_>) -> Template {
+        let (units, content) = self.literal_units(n);
+        Template {
+            segs: vec![Seg::Lit {
+                text: units.iter().map(|u| u.ch).collect(),
+                span: content,
+            }],
+            span: self.span(n),
+        }
+    }
+
+    /// A string literal met by the walk: an `include_str!` path, a Lua
+    /// script, or a key template.
+    fn literal(&mut self, n: Node<'_>) {
+        let t = self.text(n);
+        if looks_lua(&t) {
+            self.inline_script(n);
+            return;
+        }
+        if t.contains(':') {
+            let tpl = self.literal_template(n);
+            self.push_template(Value::Str(tpl));
+        }
+    }
+
+    /// `include_str!("x.lua")` among a token tree's tokens (a real macro
+    /// invocation's token tree, or tokens inside another macro).
+    fn include_in_tokens(&mut self, tt: Node<'_>) {
+        let kids = children(tt);
+        for w in kids.windows(3) {
+            if w[0].kind() == "identifier"
+                && self.text(w[0]) == "include_str"
+                && self.text(w[1]) == "!"
+                && w[2].kind() == "token_tree"
+            {
+                if let Some(lit) = named_children(w[2])
+                    .into_iter()
+                    .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+                {
+                    self.include_script(lit);
+                }
+            }
+        }
+    }
+
+    /// Marks the inner nodes of a `+` chain so the walk does not evaluate
+    /// them again.
+    fn mark_plus_spine(&mut self, n: Node<'_>) {
+        let mut cur = n;
+        while let Some(l) = cur.child_by_field_name("left") {
+            if l.kind() != "binary_expression" || self.operator(l) != "+" {
+                break;
+            }
+            self.inner.insert(l.id());
+            cur = l;
+        }
+    }
+
+    // ----- scripts -----
+
+    /// The binding a script literal is held in: `const`, `static`, `let`,
+    /// or `static ref NAME` inside `lazy_static!`.
+    fn binding_name(&self, n: Node<'_>) -> Option<(String, Span)> {
+        let mut cur = n;
+        for _ in 0..512 {
+            let p = cur.parent()?;
+            match p.kind() {
+                "const_item" | "static_item" => {
+                    let name = p.child_by_field_name("name")?;
+                    return Some((self.text(name), self.span(name)));
+                }
+                "let_declaration" => {
+                    let pat = p.child_by_field_name("pattern")?;
+                    let name = self.pattern_name(pat)?;
+                    let span = if pat.kind() == "identifier" {
+                        self.span(pat)
+                    } else {
+                        named_children(pat)
+                            .into_iter()
+                            .find(|c| c.kind() == "identifier")
+                            .map(|c| self.span(c))
+                            .unwrap_or_else(|| self.span(pat))
+                    };
+                    return Some((name, span));
+                }
+                "token_tree" if p.parent().is_some_and(|m| m.kind() == "macro_invocation") => {
+                    if let Some(found) = self.static_ref_name(p, n.start_byte()) {
+                        return Some(found);
+                    }
+                }
+                "function_item" | "source_file" | "mod_item" | "impl_item" | "declaration_list" => {
+                    return None
+                }
+                _ => {}
+            }
+            cur = p;
+        }
+        None
+    }
+
+    /// The last `static ref NAME` / `static NAME` before `before` in a token tree.
+    fn static_ref_name(&self, tt: Node<'_>, before: usize) -> Option<(String, Span)> {
+        let mut found = None;
+        let mut prev = String::new();
+        for c in children(tt) {
+            if c.start_byte() >= before {
+                break;
+            }
+            let t = self.text(c);
+            if c.kind() == "identifier"
+                && (prev == "ref" || prev == "static")
+                && t != "ref"
+                && t != "mut"
+            {
+                found = Some((t.clone(), self.span(c)));
+            }
+            prev = t;
+        }
+        found
+    }
+
+    /// Records a Lua literal as a script (once); returns its index.
+    fn inline_script(&mut self, n: Node<'_>) -> Option<usize> {
+        if let Some(i) = self.scripts_at.get(&n.start_byte()) {
+            return Some(*i);
+        }
+        if !looks_lua(&self.text(n)) {
+            return None;
+        }
+        let ranges: Vec<(usize, usize)> = named_children(n)
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "string_content" | "escape_sequence"))
+            .map(|c| (c.start_byte(), c.end_byte()))
+            .collect();
+        let lua = embedded_lua(self.parsers, self.src, self.file, &ranges)?;
+        let (name, name_span) = match self.binding_name(n) {
+            Some((name, span)) => (Some(name), span),
+            None => (None, self.span(n)),
+        };
+        let index = self.facts.scripts.len();
+        self.facts.scripts.push(ScriptDef {
+            name,
+            name_span,
+            source: ScriptSource::Inline(Box::new(lua)),
+        });
+        self.scripts_at.insert(n.start_byte(), index);
+        Some(index)
+    }
+
+    /// Records `include_str!("x.lua")` (given its path literal) as a script.
+    fn include_script(&mut self, lit: Node<'_>) -> Option<usize> {
+        if let Some(i) = self.scripts_at.get(&lit.start_byte()) {
+            return Some(*i);
+        }
+        let tpl = self.literal_template(lit);
+        let path = tpl.as_literal()?;
+        let content = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
+        let (name, name_span) = match self.binding_name(lit) {
+            Some((name, span)) => (Some(name), span),
+            None => (None, content),
+        };
+        let index = self.facts.scripts.len();
+        self.facts.scripts.push(ScriptDef {
+            name,
+            name_span,
+            source: ScriptSource::File {
+                path,
+                relative_to_file: true,
+                span: content,
+            },
+        });
+        self.scripts_at.insert(lit.start_byte(), index);
+        Some(index)
+    }
+
+    /// The script an expression holds, when it is a literal or
+    /// `include_str!` (through `&`).
+    fn script_of(&mut self, n: Node<'_>) -> Option<usize> {
+        let n = peel_ref(n);
+        match n.kind() {
+            "string_literal" | "raw_string_literal" => self.inline_script(n),
+            "macro_invocation" if self.macro_name(n) == "include_str" => {
+                let tt = named_children(n)
+                    .into_iter()
+                    .find(|c| c.kind() == "token_tree")?;
+                let lit = named_children(tt)
+                    .into_iter()
+                    .find(|c| c.kind() == "string_literal" || c.kind() == "raw_string_literal")?;
+                self.include_script(lit)
+            }
+            _ => None,
+        }
+    }
+
+    // ----- values -----
+
+    fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
+        let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let d = depth + 1;
+        match n.kind() {
+            "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(n)),
+            "integer_literal" => match parse_int(&self.text(n)) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(self.text(n), span),
+            },
+            "identifier" => self.ident(&self.text(n), span),
+            "scoped_identifier" => {
+                let path = path_segments(&self.text(n));
+                if path.last().is_some_and(|l| is_screaming(l)) {
+                    Value::Const { path, span }
+                } else {
+                    Value::unknown(self.text(n), span)
+                }
+            }
+            "reference_expression" => match n.child_by_field_name("value") {
+                Some(inner) => self.value(inner, d),
+                None => Value::unknown(self.text(n), span),
+            },
+            "parenthesized_expression" | "try_expression" | "await_expression" => {
+                match named_children(n).into_iter().find(|c| !is_comment(*c)) {
+                    Some(inner) => self.value(inner, d),
+                    None => Value::unknown(self.text(n), span),
+                }
+            }
+            "type_cast_expression" => match n.child_by_field_name("value") {
+                Some(inner) => self.value(inner, d),
+                None => Value::unknown(self.text(n), span),
+            },
+            "unary_expression" => {
+                let t = self.text(n);
+                let inner = named_children(n).into_iter().next();
+                match (t.trim_start().chars().next(), inner) {
+                    (Some('*'), Some(inner)) => self.value(inner, d),
+                    (Some('-'), Some(inner)) => match self.value(inner, d) {
+                        Value::Int { value, .. } => Value::Int {
+                            value: value.wrapping_neg(),
+                            span,
+                        },
+                        _ => Value::unknown(t, span),
+                    },
+                    _ => Value::unknown(t, span),
+                }
+            }
+            "call_expression" => self.call_value(n, d),
+            "macro_invocation" => self.macro_value(n, d),
+            "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
+            "array_expression" | "tuple_expression" => {
+                let items = named_children(n)
+                    .into_iter()
+                    .filter(|c| !is_comment(*c))
+                    .map(|c| self.value(c, d))
+                    .collect();
+                Value::List {
+                    items,
+                    tail: Vec::new(),
+                    span,
+                }
+            }
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    fn ident(&self, name: &str, span: Span) -> Value {
+        if let Some(v) = self.scope.locals.get(name) {
+            return match v {
+                Value::Unknown { .. } => Value::unknown(name, span),
+                other => other.clone(),
+            };
+        }
+        if let Some(index) = self.scope.params.iter().position(|p| p == name) {
+            return Value::Param {
+                index,
+                name: name.to_string(),
+                span,
+            };
+        }
+        if is_screaming(name) {
+            return Value::Const {
+                path: vec![name.to_string()],
+                span,
+            };
+        }
+        Value::unknown(name, span)
+    }
+
+    /// `a + &b + "c"` (left-nested) as one template.
+    fn plus_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let mut parts = Vec::new();
+        let mut cur = n;
+        while cur.kind() == "binary_expression" && self.operator(cur) == "+" {
+            let (Some(l), Some(r)) = (
+                cur.child_by_field_name("left"),
+                cur.child_by_field_name("right"),
+            ) else {
+                return Value::unknown(self.text(n), span);
+            };
+            parts.push(r);
+            cur = l;
+        }
+        parts.push(cur);
+        parts.reverse();
+        let mut segs = Vec::new();
+        let mut any_str = false;
+        for p in parts {
+            let v = self.value(p, d);
+            any_str |= matches!(v, Value::Str(_));
+            append_value(&mut segs, v);
+        }
+        if !any_str {
+            return Value::unknown(self.text(n), span);
+        }
+        Value::Str(Template { segs, span })
+    }
+
+    fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(mut func) = n.child_by_field_name("function") else {
+            return Value::unknown(self.text(n), span);
+        };
+        if func.kind() == "generic_function" {
+            match func.child_by_field_name("function") {
+                Some(f) => func = f,
+                None => return Value::unknown(self.text(n), span),
+            }
+        }
+        let args = args_of(n);
+        match func.kind() {
+            "field_expression" => {
+                let (Some(recv), Some(field)) = (
+                    func.child_by_field_name("value"),
+                    func.child_by_field_name("field"),
+                ) else {
+                    return Value::unknown(self.text(n), span);
+                };
+                let method = self.text(field);
+                if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
+                    return self.value(recv, d);
+                }
+                let array = peel_ref(recv);
+                if array.kind() == "array_expression" && (method == "concat" || method == "join") {
+                    let sep = match (method.as_str(), args.first()) {
+                        ("join", Some(a)) => Some(*a),
+                        ("join", None) => return Value::unknown(self.text(n), span),
+                        _ => None,
+                    };
+                    let mut segs = Vec::new();
+                    for (i, item) in named_children(array)
+                        .into_iter()
+                        .filter(|c| !is_comment(*c))
+                        .enumerate()
+                    {
+                        if i > 0 {
+                            if let Some(sep) = sep {
+                                let v = self.value(sep, d);
+                                append_value(&mut segs, v);
+                            }
+                        }
+                        let v = self.value(item, d);
+                        append_value(&mut segs, v);
+                    }
+                    return Value::Str(Template { segs, span });
+                }
+                let args = args.iter().map(|a| self.value(*a, d)).collect();
+                Value::Call {
+                    path: vec![method],
+                    args,
+                    span,
+                }
+            }
+            "identifier" | "scoped_identifier" => {
+                let path = path_segments(&self.text(func));
+                let strs: Vec<&str> = path.iter().map(|s| s.as_str()).collect();
+                let last = strs.last().copied().unwrap_or("");
+                let transparent = matches!(
+                    strs.as_slice(),
+                    ["String", "from"]
+                        | ["str", "to_string"]
+                        | ["String", "from_str"]
+                        | ["Ok"]
+                        | ["Some"]
+                        | ["Cow", "from"]
+                        | ["Box", "new"]
+                        | ["Arc", "from"]
+                );
+                if transparent && args.len() == 1 {
+                    return self.value(args[0], d);
+                }
+                if strs.contains(&"Script") && matches!(last, "new" | "from_lua") {
+                    if let Some(index) = args.first().and_then(|a| self.script_of(*a)) {
+                        return Value::ScriptRef { index, span };
+                    }
+                }
+                let args = args.iter().map(|a| self.value(*a, d)).collect();
+                Value::Call { path, args, span }
+            }
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    fn macro_name(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("macro")
+            .map(|m| path_segments(&self.text(m)).pop().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    fn macro_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let name = self.macro_name(n);
+        let Some(tt) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "token_tree")
+        else {
+            return Value::unknown(self.text(n), span);
+        };
+        if d > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let Some(tree) = self.reparse(tt) else {
+            return Value::unknown(self.text(n), span);
+        };
+        let items = macro_items(&tree, tt);
+        let Some(items) = items else {
+            return Value::unknown(self.text(n), span);
+        };
+        let name = name.as_str();
+        if FORMAT_MACROS.contains(&name) {
+            let skip = usize::from(matches!(name, "write" | "writeln"));
+            return self.format_value(&items, skip, span, d);
+        }
+        match name {
+            "concat" => {
+                let mut segs = Vec::new();
+                for item in items {
+                    match self.value(item, d) {
+                        v @ (Value::Str(_) | Value::Int { .. }) => append_value(&mut segs, v),
+                        _ => return Value::unknown(self.text(n), span),
+                    }
+                }
+                Value::Str(Template { segs, span })
+            }
+            "vec" => {
+                let items = items.into_iter().map(|i| self.value(i, d)).collect();
+                Value::List {
+                    items,
+                    tail: Vec::new(),
+                    span,
+                }
+            }
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// Walks the arguments of an expression-like macro (`vec!`,
+    /// `tokio::join!`, `assert_eq!`) as expressions, so that calls and
+    /// strings inside are seen. Returns false when they do not parse as
+    /// one.
+    fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
+        if matches!(
+            name,
+            "include_str" | "lazy_static" | "thread_local" | "macro_rules" | "cfg_if" | "matches"
+        ) || self.depth > MAX_DEPTH
+        {
+            return false;
+        }
+        let Some(tt) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "token_tree")
+        else {
+            return false;
+        };
+        let Some(tree) = self.reparse(tt) else {
+            return false;
+        };
+        let Some(root) = macro_root(&tree, tt) else {
+            return false;
+        };
+        if root.has_error() {
+            return false;
+        }
+        for item in named_children(root) {
+            if !is_comment(item) {
+                self.walk_sub(item);
+            }
+        }
+        true
+    }
+
+    /// Parses a macro's token tree again as one expression, in place.
+    fn reparse(&mut self, tt: Node<'_>) -> Option<Tree> {
+        let parser = match &mut self.macro_parser {
+            Some(p) => p,
+            None => {
+                let mut p = Parser::new();
+                p.set_language(&crate::parse::language(Lang::Rust)).ok()?;
+                self.macro_parser.insert(p)
+            }
+        };
+        let range = Range {
+            start_byte: tt.start_byte(),
+            end_byte: tt.end_byte().min(self.src.len()),
+            start_point: tt.start_position(),
+            end_point: tt.end_position(),
+        };
+        if range.start_byte >= range.end_byte {
+            return None;
+        }
+        parser.set_included_ranges(&[range]).ok()?;
+        let src = self.src;
+        let len = src.len();
+        let tree = parser.parse_with_options(
+            &mut |i, _| if i < len { &src[i..] } else { &[] as &[u8] },
+            None,
+            None,
+        );
+        parser.reset();
+        tree
+    }
+
+    /// `format!(fmt, args..)` as a template.
+    fn format_value(&mut self, items: &[Node<'_>], skip: usize, span: Span, d: usize) -> Value {
+        let Some(fmt_pos) = items
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, c)| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .map(|(i, _)| i)
+        else {
+            return Value::unknown("format", span);
+        };
+        let fmt = items[fmt_pos];
+        let mut positional = Vec::new();
+        let mut named: Vec<(String, Node<'_>)> = Vec::new();
+        for it in &items[fmt_pos + 1..] {
+            if it.kind() == "assignment_expression" {
+                if let (Some(l), Some(r)) = (
+                    it.child_by_field_name("left"),
+                    it.child_by_field_name("right"),
+                ) {
+                    named.push((self.text(l).trim().to_string(), r));
+                    continue;
+                }
+            }
+            positional.push(*it);
+        }
+        let (units, _) = self.literal_units(fmt);
+        let mut segs = Vec::new();
+        let mut lit = String::new();
+        let mut lit_span: Option<(usize, usize)> = None;
+        let flush =
+            |segs: &mut Vec<Seg>, lit: &mut String, lit_span: &mut Option<(usize, usize)>, file| {
+                if let Some((s, e)) = lit_span.take() {
+                    push_lit(segs, lit, Span::new(file, s, e));
+                }
+                lit.clear();
+            };
+        let add = |lit: &mut String,
+                   lit_span: &mut Option<(usize, usize)>,
+                   ch: char,
+                   s: usize,
+                   e: usize| {
+            lit.push(ch);
+            *lit_span = Some(match *lit_span {
+                Some((a, _)) => (a, e),
+                None => (s, e),
+            });
+        };
+        let mut next = 0usize;
+        let mut i = 0usize;
+        while i < units.len() {
+            let u = units[i];
+            let doubled = units.get(i + 1).is_some_and(|v| v.ch == u.ch);
+            if (u.ch == '{' || u.ch == '}') && doubled {
+                add(&mut lit, &mut lit_span, u.ch, u.s, units[i + 1].e);
+                i += 2;
+                continue;
+            }
+            if u.ch != '{' {
+                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
+                i += 1;
+                continue;
+            }
+            let Some(close) = (i + 1..units.len()).find(|&j| units[j].ch == '}') else {
+                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
+                i += 1;
+                continue;
+            };
+            flush(&mut segs, &mut lit, &mut lit_span, self.file);
+            let inner: String = units[i + 1..close].iter().map(|u| u.ch).collect();
+            let ph_span = Span::new(self.file, u.s, units[close].e);
+            let (arg, spec) = match inner.split_once(':') {
+                Some((a, s)) => (a.trim(), s),
+                None => (inner.trim(), ""),
+            };
+            let node = if arg.is_empty() {
+                let n = positional.get(next).copied();
+                next += 1;
+                n
+            } else if let Ok(ix) = arg.parse::<usize>() {
+                positional.get(ix).copied()
+            } else {
+                named.iter().find(|(k, _)| k == arg).map(|(_, v)| *v)
+            };
+            let v = match node {
+                Some(node) if spec.is_empty() => self.value(node, d),
+                Some(node) => Value::unknown(self.text(node), self.span(node)),
+                None if !arg.is_empty() && arg.parse::<usize>().is_err() && spec.is_empty() => {
+                    self.ident(arg, ph_span)
+                }
+                None => Value::unknown(
+                    if arg.is_empty() {
+                        inner.clone()
+                    } else {
+                        arg.to_string()
+                    },
+                    ph_span,
+                ),
+            };
+            append_value(&mut segs, v);
+            i = close + 1;
+        }
+        flush(&mut segs, &mut lit, &mut lit_span, self.file);
+        Value::Str(Template { segs, span })
+    }
+
+    // ----- commands and script calls -----
+
+    /// Flattens a method chain ending at `top`: the base expression and the
+    /// calls from the innermost out.
+    fn chain<'t>(&mut self, top: Node<'t>) -> (Node<'t>, Vec<Link<'t>>) {
+        let mut links = Vec::new();
+        let mut inner = Vec::new();
+        let mut cur = top;
+        loop {
+            match cur.kind() {
+                "await_expression" | "try_expression" => {
+                    match named_children(cur).into_iter().next() {
+                        Some(inner) => cur = inner,
+                        None => break,
+                    }
+                }
+                "call_expression" => {
+                    let Some(mut func) = cur.child_by_field_name("function") else {
+                        break;
+                    };
+                    if func.kind() == "generic_function" {
+                        match func.child_by_field_name("function") {
+                            Some(f) => func = f,
+                            None => break,
+                        }
+                    }
+                    if func.kind() != "field_expression" {
+                        break;
+                    }
+                    let (Some(recv), Some(field)) = (
+                        func.child_by_field_name("value"),
+                        func.child_by_field_name("field"),
+                    ) else {
+                        break;
+                    };
+                    if cur != top {
+                        inner.push(cur.id());
+                    }
+                    links.push(Link {
+                        method: self.text(field),
+                        name: field,
+                        receiver: recv,
+                        args: args_of(cur),
+                        call: cur,
+                    });
+                    cur = recv;
+                }
+                _ => break,
+            }
+        }
+        links.reverse();
+        if cur != top {
+            inner.push(cur.id());
+        }
+        self.inner.extend(inner);
+        (cur, links)
+    }
+
+    /// The variable a chain is bound to by `let`.
+    fn let_name(&self, top: Node<'_>) -> Option<String> {
+        match &self.pending_let {
+            Some((id, name)) if *id == top.id() => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether a loop or closure between `n` and its function does not
+    /// contain byte `created`.
+    fn in_loop_since(&self, n: Node<'_>, created: usize) -> bool {
+        let mut cur = n;
+        for _ in 0..256 {
+            let Some(p) = cur.parent() else {
+                return false;
+            };
+            match p.kind() {
+                "for_expression" | "while_expression" | "loop_expression"
+                | "closure_expression"
+                    if !(p.start_byte() <= created && created < p.end_byte()) =>
+                {
+                    return true;
+                }
+                "function_item" | "source_file" => return false,
+                _ => {}
+            }
+            cur = p;
+        }
+        false
+    }
+
+    fn string_arg(&mut self, n: Node<'_>) -> Option<(String, Span)> {
+        let n = peel_ref(n);
+        if !matches!(n.kind(), "string_literal" | "raw_string_literal") {
+            return None;
+        }
+        let t = self.literal_template(n);
+        let span = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
+        Some((t.as_literal()?, span))
+    }
+
+    fn new_command(&mut self, name: &str, name_span: Span, span: Span) -> usize {
+        self.facts.commands.push(Command {
+            name: name.to_ascii_uppercase(),
+            name_span,
+            args: Vec::new(),
+            open_tail: false,
+            span,
+        });
+        self.facts.commands.len() - 1
+    }
+
+    /// Whether an argument spreads a collection we cannot see (`&keys`,
+    /// `&v[..]`).
+    fn opaque_many(&self, n: Node<'_>, v: &Value) -> bool {
+        if matches!(v, Value::Str(_) | Value::Int { .. } | Value::List { .. }) {
+            return false;
+        }
+        let n = peel_ref(n);
+        let t = self.text(n);
+        if n.kind() == "index_expression" && t.contains("..") {
+            return true;
+        }
+        if t.ends_with(".as_slice()") || t.ends_with(".iter()") {
+            return true;
+        }
+        if n.kind() == "identifier" || n.kind() == "field_expression" {
+            let last = short_tail(&t).to_ascii_lowercase();
+            return PLURAL_SUFFIXES.iter().any(|s| last.ends_with(s));
+        }
+        false
+    }
+
+    /// Adds `.arg(x)` / `.key(x)` values: a visible array adds each element.
+    /// Returns whether the count is open.
+    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> bool {
+        let v = self.value(n, 0);
+        if self.opaque_many(n, &v) {
+            return true;
+        }
+        match v {
+            Value::List { items, .. } => out.extend(items),
+            other => out.push(other),
+        }
+        false
+    }
+
+    /// A chain whose top is a statement or expression: commands, pipelines,
+    /// script invocations, builders continued from a variable.
+    fn chain_statement(&mut self, top: Node<'_>) {
+        let (base, links) = self.chain(top);
+        let var = self.let_name(top);
+        let mut target: Option<Target> = None;
+        let mut continued: Option<usize> = None;
+        if base.kind() == "call_expression" {
+            let func = base.child_by_field_name("function");
+            let path = func
+                .filter(|f| matches!(f.kind(), "identifier" | "scoped_identifier"))
+                .map(|f| path_segments(&self.text(f)))
+                .unwrap_or_default();
+            let last = path.last().map(|s| s.as_str()).unwrap_or("");
+            let args = args_of(base);
+            if last == "cmd" && args.len() == 1 {
+                if let Some((name, name_span)) = self.string_arg(args[0]) {
+                    let span = self.span(top);
+                    target = Some(Target::Cmd(self.new_command(&name, name_span, span)));
+                }
+            } else if (last == "pipe" && args.is_empty())
+                || (path.len() >= 2 && path[path.len() - 2] == "Pipeline")
+            {
+                target = Some(Target::Pipe(None));
+            } else if path.len() >= 2 && path[path.len() - 2] == "Cmd" {
+                if let Some(name_node) = func.and_then(|f| f.child_by_field_name("name")) {
+                    if let Some(cmd) = self.typed_command(last, None, &args, name_node, base) {
+                        self.facts.commands.push(cmd);
+                        target = Some(Target::Cmd(self.facts.commands.len() - 1));
+                    }
+                }
+            }
+        } else if base.kind() == "identifier" {
+            if let Some(b) = self.scope.builders.get(&self.text(base)) {
+                target = Some(b.target);
+                continued = Some(b.created);
+            }
+        }
+        let in_loop = continued.is_some_and(|c| self.in_loop_since(top, c));
+        let has_invoke = links.iter().any(|l| {
+            matches!(
+                l.method.as_str(),
+                "invoke" | "invoke_async" | "prepare_invoke"
+            )
+        });
+        let span = self.span(top);
+        let mut base_value: Option<Value> = None;
+        for link in &links {
+            match link.method.as_str() {
+                "cmd" if link.args.len() == 1 => {
+                    if let Some((name, name_span)) = self.string_arg(link.args[0]) {
+                        target = Some(Target::Pipe(Some(self.new_command(&name, name_span, span))));
+                    }
+                }
+                "arg" if link.args.len() == 1 => match target {
+                    Some(Target::Cmd(i)) | Some(Target::Pipe(Some(i))) => {
+                        let mut vals = Vec::new();
+                        let open = self.spread(link.args[0], &mut vals);
+                        if let Some(c) = self.facts.commands.get_mut(i) {
+                            if in_loop || open {
+                                c.open_tail = true;
+                            } else {
+                                c.args.extend(vals);
+                            }
+                        }
+                    }
+                    Some(Target::Invoke(i)) => {
+                        let mut vals = Vec::new();
+                        self.spread(link.args[0], &mut vals);
+                        if let Some(c) = self.facts.script_calls.get_mut(i) {
+                            c.args.extend(vals);
+                        }
+                    }
+                    _ => {}
+                },
+                "key" | "prepare_invoke" | "invoke" | "invoke_async" => {
+                    if !matches!(target, Some(Target::Invoke(_))) {
+                        if matches!(target, Some(Target::Cmd(_)) | Some(Target::Pipe(_))) {
+                            continue;
+                        }
+                        let script = match &base_value {
+                            Some(v) => v.clone(),
+                            None => {
+                                let v = self.script_value(base);
+                                base_value = Some(v.clone());
+                                v
+                            }
+                        };
+                        let known = matches!(script, Value::ScriptRef { .. } | Value::Const { .. });
+                        if !(known || has_invoke) {
+                            continue;
+                        }
+                        self.facts.script_calls.push(ScriptCall {
+                            script,
+                            numkeys: None,
+                            keys: Vec::new(),
+                            args: Vec::new(),
+                            open_keys: false,
+                            span,
+                        });
+                        target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
+                    }
+                    if link.method == "key" && link.args.len() == 1 {
+                        if let Some(Target::Invoke(i)) = target {
+                            let mut vals = Vec::new();
+                            let open = self.spread(link.args[0], &mut vals);
+                            if let Some(c) = self.facts.script_calls.get_mut(i) {
+                                if in_loop || open {
+                                    c.open_keys = true;
+                                } else {
+                                    c.keys.extend(vals);
+                                }
+                            }
+                        }
+                    }
+                }
+                "eval" | "evalsha" | "evalsha_with_reload" | "eval_with_reload"
+                    if link.args.len() == 3 =>
+                {
+                    self.fred_eval(link, span);
+                }
+                m => {
+                    let receiver_is_pipe = matches!(target, Some(Target::Pipe(_)));
+                    let recv = if receiver_is_pipe {
+                        None
+                    } else {
+                        Some(link.receiver)
+                    };
+                    if let Some(cmd) = self.typed_command(m, recv, &link.args, link.name, link.call)
+                    {
+                        self.facts.commands.push(cmd);
+                    }
+                }
+            }
+        }
+        if let (Some(var), Some(t), None) = (var, target, continued) {
+            self.scope.builders.insert(
+                var,
+                Builder {
+                    target: t,
+                    created: top.start_byte(),
+                },
+            );
+        }
+    }
+
+    /// The value naming a script: `Script::new(..)` → `ScriptRef`, `ENQUEUE`
+    /// → `Const`, through `&` and `*`.
+    fn script_value(&mut self, base: Node<'_>) -> Value {
+        self.value(base, 0)
+    }
+
+    /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
+    fn fred_eval(&mut self, link: &Link<'_>, span: Span) {
+        let first = self.text(link.args[0]).to_ascii_lowercase();
+        let script = if ["client", "conn", "pool", "pipe"]
+            .iter()
+            .any(|w| first.contains(w))
+        {
+            self.value(link.receiver, 0)
+        } else {
+            self.value(link.args[0], 0)
+        };
+        let mut open_keys = false;
+        let keys = match self.value(link.args[1], 0) {
+            Value::List { items, .. } => items,
+            v @ Value::Str(_) => vec![v],
+            _ => {
+                open_keys = true;
+                Vec::new()
+            }
+        };
+        let args = match self.value(link.args[2], 0) {
+            Value::List { items, .. } => items,
+            v => vec![v],
+        };
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys,
+            args,
+            open_keys,
+            span,
+        });
+    }
+
+    /// Typed command methods: `.hset(key, field, value)`, fred's
+    /// `.hset(key, [(f, v), ..])`. `recv` is `None` when the receiver is
+    /// known to be a pipeline.
+    fn typed_command(
+        &mut self,
+        method: &str,
+        recv: Option<Node<'_>>,
+        args: &[Node<'_>],
+        name_node: Node<'_>,
+        call: Node<'_>,
+    ) -> Option<Command> {
+        #[derive(PartialEq)]
+        enum Mode {
+            Plain,
+            Pairs,
+            List,
+        }
+        let (name, mode, generic) = match method {
+            "hset" if args.len() == 2 => ("HSET", Mode::Pairs, false),
+            "hset" => ("HSET", Mode::Plain, false),
+            "hset_nx" | "hsetnx" => ("HSETNX", Mode::Plain, false),
+            "hset_multiple" => ("HSET", Mode::Pairs, false),
+            "hmset" => ("HMSET", Mode::Pairs, false),
+            "hget" => ("HGET", Mode::Plain, false),
+            "hmget" => ("HMGET", Mode::List, false),
+            "hincr" | "hincrby" => ("HINCRBY", Mode::Plain, false),
+            "hdel" => ("HDEL", Mode::List, false),
+            "hgetall" => ("HGETALL", Mode::Plain, false),
+            "hexists" => ("HEXISTS", Mode::Plain, false),
+            "hkeys" => ("HKEYS", Mode::Plain, false),
+            "hvals" => ("HVALS", Mode::Plain, false),
+            "hlen" => ("HLEN", Mode::Plain, false),
+            "zadd" => ("ZADD", Mode::Plain, false),
+            "zrem" => ("ZREM", Mode::List, false),
+            "zscore" => ("ZSCORE", Mode::Plain, false),
+            "zcard" => ("ZCARD", Mode::Plain, false),
+            "zrangebyscore" => ("ZRANGEBYSCORE", Mode::Plain, false),
+            "lpush" => ("LPUSH", Mode::List, false),
+            "rpush" => ("RPUSH", Mode::List, false),
+            "lrem" => ("LREM", Mode::Plain, false),
+            "llen" => ("LLEN", Mode::Plain, false),
+            "lrange" => ("LRANGE", Mode::Plain, false),
+            "rpoplpush" => ("RPOPLPUSH", Mode::Plain, false),
+            "brpoplpush" => ("BRPOPLPUSH", Mode::Plain, false),
+            "lmove" => ("LMOVE", Mode::Plain, false),
+            "sadd" => ("SADD", Mode::List, false),
+            "srem" => ("SREM", Mode::List, false),
+            "smembers" => ("SMEMBERS", Mode::Plain, false),
+            "sismember" => ("SISMEMBER", Mode::Plain, false),
+            "del" => ("DEL", Mode::List, true),
+            "get" if args.len() == 1 => ("GET", Mode::Plain, true),
+            "set" if args.len() >= 2 => ("SET", Mode::Plain, true),
+            "exists" => ("EXISTS", Mode::List, true),
+            "expire" => ("EXPIRE", Mode::Plain, true),
+            "incr" => ("INCRBY", Mode::Plain, true),
+            "publish" => ("PUBLISH", Mode::Plain, true),
+            _ => return None,
+        };
+        if args.is_empty() {
+            return None;
+        }
+        if let Some(recv) = recv {
+            let t = self.text(recv).to_ascii_lowercase();
+            if generic
+                && !["con", "redis", "pipe", "client", "pool"]
+                    .iter()
+                    .any(|w| t.contains(w))
+            {
+                return None;
+            }
+            if peel_ref(recv).kind() == "identifier" {
+                if let Some(Value::Call { path, .. }) = self.scope.locals.get(t.as_str()) {
+                    if path
+                        .iter()
+                        .any(|p| p.ends_with("Map") || p.ends_with("Set"))
+                    {
+                        return None;
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let mut open = false;
+        for (i, a) in args.iter().enumerate() {
+            if i == 0 && mode != Mode::List {
+                out.push(self.value(*a, 0));
+                continue;
+            }
+            match mode {
+                Mode::Plain => out.push(self.value(*a, 0)),
+                Mode::List => open |= self.spread(*a, &mut out),
+                Mode::Pairs => {
+                    let v = self.value(*a, 0);
+                    flatten_pairs(v, &mut out);
+                }
+            }
+        }
+        Some(Command {
+            name: name.to_string(),
+            name_span: self.span(name_node),
+            args: out,
+            open_tail: open,
+            span: self.span(call),
+        })
+    }
+}
+
+/// `[("a", x), ("b", y)]`, `HashMap::from([..])`, `vec![..]` → `a, x, b, y`.
+fn flatten_pairs(v: Value, out: &mut Vec<Value>) {
+    match v {
+        Value::List { items, .. } => {
+            for item in items {
+                match item {
+                    Value::List { items, .. } => out.extend(items),
+                    Value::Map { pairs, .. } => {
+                        for (k, v) in pairs {
+                            out.push(k);
+                            out.push(v);
+                        }
+                    }
+                    other => out.push(other),
+                }
+            }
+        }
+        Value::Map { pairs, .. } => {
+            for (k, v) in pairs {
+                out.push(k);
+                out.push(v);
+            }
+        }
+        Value::Call { path, mut args, .. }
+            if args.len() == 1 && path.last().is_some_and(|l| l == "from" || l == "from_iter") =>
+        {
+            let inner = args.remove(0);
+            if matches!(inner, Value::List { .. }) {
+                flatten_pairs(inner, out);
+            } else {
+                out.push(inner);
+            }
+        }
+        other => out.push(other),
+    }
+}
+
+/// `crate :: keys::PREFIX` → `["crate", "keys", "PREFIX"]`.
+fn path_segments(t: &str) -> Vec<String> {
+    t.split("::")
+        .map(|s| s.chars().filter(|c| !c.is_whitespace()).collect::<String>())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// The last identifier of `self.keys` → `keys`.
+fn short_tail(t: &str) -> &str {
+    t.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())
+        .unwrap_or("")
+}
+
+/// `&x`, `&mut x` → `x`.
+fn peel_ref(n: Node<'_>) -> Node<'_> {
+    let mut cur = n;
+    for _ in 0..MAX_DEPTH {
+        match cur.kind() {
+            "reference_expression" => match cur.child_by_field_name("value") {
+                Some(v) => cur = v,
+                None => break,
+            },
+            "parenthesized_expression" => match named_children(cur).into_iter().next() {
+                Some(v) => cur = v,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// `recv.method(..)` → `(method, recv)`.
+fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
+    if n.kind() != "call_expression" {
+        return None;
+    }
+    let mut func = n.child_by_field_name("function")?;
+    if func.kind() == "generic_function" {
+        func = func.child_by_field_name("function")?;
+    }
+    if func.kind() != "field_expression" {
+        return None;
+    }
+    let field = func.child_by_field_name("field")?;
+    Some((
+        text(field, src).into_owned(),
+        func.child_by_field_name("value")?,
+    ))
+}
+
+/// The items of a re-parsed macro token tree: a tuple's or array's
+/// elements, or the one parenthesized expression.
+fn macro_items<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Vec<Node<'t>>> {
+    let root = macro_root(tree, tt)?;
+    Some(
+        named_children(root)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect(),
+    )
+}
+
+/// The tuple, array or parenthesized expression a re-parsed token tree is.
+fn macro_root<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Node<'t>> {
+    let mut found = None;
+    walk(tree.root_node(), |n| {
+        if found.is_some() {
+            return false;
+        }
+        if n.start_byte() == tt.start_byte()
+            && matches!(
+                n.kind(),
+                "tuple_expression"
+                    | "parenthesized_expression"
+                    | "array_expression"
+                    | "unit_expression"
+            )
+        {
+            found = Some(n);
+            return false;
+        }
+        n.start_byte() <= tt.start_byte()
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(Lang::Rust, src.as_bytes()).unwrap();
+        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
+    }
+
+    fn at(src: &str, needle: &str) -> u32 {
+        src.find(needle).expect("needle") as u32
+    }
+
+    fn tpls(f: &FileFacts) -> Vec<String> {
+        f.templates.iter().map(|t| t.to_string()).collect()
+    }
+
+    fn lit_args(c: &Command) -> Vec<String> {
+        c.args
+            .iter()
+            .map(|a| a.as_str().unwrap_or_else(|| format!("<{}>", a.describe())))
+            .collect()
+    }
+
+    #[test]
+    fn format_templates_with_escaped_braces() {
+        let src =
+            "fn a(queue: &str, ty: &str) -> String { format!(\"emq:{{{}}}:{}\", queue, ty) }\n\
+                   fn b(queue: &str, ty: &str) -> String { format!(\"emq:{{{queue}}}:{ty}\") }\n";
+        let f = facts(src);
+        assert_eq!(tpls(&f), vec!["emq:{<queue>}:<ty>", "emq:{<queue>}:<ty>"]);
+        assert_eq!(f.functions.len(), 2);
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let Seg::Lit { text, span } = &t.segs[0] else {
+            panic!()
+        };
+        assert_eq!(text, "emq:{");
+        assert_eq!(span.start, at(src, "emq:{{{}"));
+        assert_eq!(span.end, at(src, "emq:{{{}") + 6);
+        assert!(
+            matches!(&t.segs[1], Seg::Value(v) if matches!(**v, Value::Param { index: 0, .. }))
+        );
+    }
+    #[test]
+    fn modules_consts_and_functions() {
+        let src = r#"
+pub const TOP: &str = "emq:";
+mod keys {
+    pub const PREFIX: &str = "emq:";
+    pub static SEP: &str = concat!(":", "{");
+    pub mod inner { const DEEP: i64 = 5; }
+    pub fn job_key(q: &str, id: &str) -> String {
+        format!("{}{{{}}}:job:{}", PREFIX, q, id)
+    }
+    pub struct Keys { prefix: String }
+    impl Keys {
+        pub const WAIT: &'static str = "wait";
+        pub fn wait(&self, q: &str) -> String { let k = format!("{}:{{{}}}:wait", self.prefix, q); k }
+        pub fn other(&self) -> String { crate::keys::job_key(&self.prefix, "x") }
+        pub fn plain(&self) -> usize { 3 }
+    }
+}
+"#;
+        let f = facts(src);
+        let consts: Vec<(String, String)> = f
+            .consts
+            .iter()
+            .map(|c| (c.module.clone(), c.name.clone()))
+            .collect();
+        assert_eq!(
+            consts,
+            vec![
+                ("".into(), "TOP".into()),
+                ("keys".into(), "PREFIX".into()),
+                ("keys".into(), "SEP".into()),
+                ("keys::inner".into(), "DEEP".into()),
+                ("keys".into(), "WAIT".into()),
+            ]
+        );
+        assert_eq!(f.consts[2].value.as_str().as_deref(), Some(":{"));
+        assert_eq!(f.consts[1].name_span.start, at(src, "PREFIX"));
+        assert!(matches!(f.consts[3].value, Value::Int { value: 5, .. }));
+        let names: Vec<(&str, &str)> = f
+            .functions
+            .iter()
+            .map(|d| (d.module.as_str(), d.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("keys", "job_key"), ("keys", "wait"), ("keys", "other")]
+        );
+        assert_eq!(f.functions[0].params, vec!["q", "id"]);
+        assert_eq!(f.functions[0].returns.describe(), "<PREFIX>{<q>}:job:<id>");
+        assert_eq!(f.functions[1].params, vec!["q"]);
+        assert_eq!(f.functions[1].returns.describe(), "<prefix>:{<q>}:wait");
+        let Value::Call { path, args, .. } = &f.functions[2].returns else {
+            panic!()
+        };
+        assert_eq!(
+            path,
+            &vec!["crate".to_string(), "keys".into(), "job_key".into()]
+        );
+        assert_eq!(args[1].as_str().as_deref(), Some("x"));
+        assert_eq!(f.functions[0].name_span.start, at(src, "job_key"));
+    }
+
+    #[test]
+    fn plain_strings_decode_and_keep_content_spans() {
+        let src = "const A: &str = \"emq:\\\"q\\\"\\n\\u{41}\";\nconst B: &str = r#\"emq:{x}\"#;\n\
+                   const C: &str = \"emq:a\\\n      b\";\n";
+        let f = facts(src);
+        assert_eq!(f.consts[0].value.as_str().as_deref(), Some("emq:\"q\"\nA"));
+        let Value::Str(t) = &f.consts[0].value else {
+            panic!()
+        };
+        assert_eq!(t.segs[0].span().start, at(src, "emq:\\\""));
+        assert_eq!(t.segs[0].span().end, at(src, "\";\nconst B"));
+        assert_eq!(f.consts[1].value.as_str().as_deref(), Some("emq:{x}"));
+        assert_eq!(f.consts[1].value.span().start + 3, at(src, "emq:{x}"));
+        assert_eq!(f.consts[2].value.as_str().as_deref(), Some("emq:ab"));
+        assert_eq!(tpls(&f), vec!["emq:{x}", "emq:ab"]);
+    }
+
+    #[test]
+    fn format_args_forms() {
+        let src = r#"
+const PREFIX: &str = "emq";
+fn k(q: &str, id: u64) -> String {
+    let base = format!("{PREFIX}:{{{}}}", q);
+    let a = format!("{0}:{1}:{0}", base, "job");
+    let b = format!("{b}:{id:>8}:{x}", b = base, x = keys::job_key(q, id));
+    let c = format!("{}:{:?}:{}", Self::PREFIX, q, self.keys.wait());
+    let d = String::from("emq:") + &q + ":pending";
+    let e = ["emq", q.as_str(), "wait"].join(":");
+    let g = [PREFIX, ":{", q].concat();
+    d
+}
+"#;
+        let f = facts(src);
+        assert_eq!(
+            tpls(&f),
+            vec![
+                "<PREFIX>:{<q>}",
+                "<PREFIX>:{<q>}:job:<PREFIX>:{<q>}",
+                "<PREFIX>:{<q>}:<id>:<job_key>",
+                "<PREFIX>:<q>:<wait>",
+                "emq::<q>:pending".replace("::", ":").as_str(),
+                "emq:<q>:wait",
+                "<PREFIX>:{<q>",
+            ]
+        );
+        let d = &f.functions[0];
+        assert_eq!(d.returns.describe(), "emq:<q>:pending");
+        let Value::Str(t) = &d.returns else { panic!() };
+        assert!(
+            matches!(&t.segs[1], Seg::Value(v) if matches!(**v, Value::Param { index: 0, .. }))
+        );
+    }
+
+    #[test]
+    fn format_edge_cases_do_not_panic() {
+        let src = "fn f(e: E) { let a = format!(\"{{}}\"); let b = format!(\"{\"); let c = format!(\"}\"); \
+                   let d = format!(\"{:}\"); let x = format!(\"error: {}\", e); let y = format!(\"{}\"); \
+                   let z = format!(); let w = format!(\"é:{{{\"); let v = format!(\"a:{}{}\", 1); }\n";
+        let f = facts(src);
+        assert_eq!(tpls(&f), vec!["é:{{".to_string(), "a:1<_>".to_string()]);
+        for junk in [
+            "fn f() { format!(\"{",
+            "format!(",
+            "fn x() { let = format!(\"{}}}{{\", ) }",
+            "r#\"",
+            "\"\\u{ZZ}\"",
+        ] {
+            let _ = facts(junk);
+        }
+    }
+
+    #[test]
+    fn error_messages_are_not_templates() {
+        let f = facts("fn f(e: E) -> String { format!(\"error: {}\", e) }\n");
+        assert!(f.templates.is_empty());
+    }
+    #[test]
+    fn redis_rs_command_chains() {
+        let src = r#"
+async fn save(con: &mut C, q: &str, s: &str) -> R {
+    let key = keys::job(q, "1");
+    redis::cmd("hset").arg(&key).arg("state").arg(s).query_async(con).await?;
+    deadpool_redis::redis::cmd("HMGET").arg(&key).arg(&["payload", "attempts"]).query_async(con).await?;
+    redis::pipe().atomic().cmd("HSET").arg(&key).arg("state").arg("active").ignore()
+        .cmd("ZADD").arg(format!("emq:{{{}}}:active", q)).arg(0).arg(vec!["a", "b"]).query_async(con).await?;
+    let mut c = redis::cmd("EVALSHA");
+    c.arg(sha).arg(2);
+    c.arg(&key);
+    for k in extra { c.arg(k); }
+    Ok(())
+}
+"#;
+        let f = facts(src);
+        let names: Vec<&str> = f.commands.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, vec!["HSET", "HMGET", "HSET", "ZADD", "EVALSHA"]);
+        let hset = &f.commands[0];
+        assert_eq!(hset.name_span.start, at(src, "hset\""));
+        assert_eq!(lit_args(hset), vec!["<job>", "state", "<s>"]);
+        assert!(
+            matches!(&hset.args[0], Value::Call { path, .. } if path == &vec!["keys".to_string(), "job".into()])
+        );
+        assert_eq!(hset.args[1].span().start, at(src, "\"state\""));
+        assert_eq!(
+            lit_args(&f.commands[1]),
+            vec!["<job>", "payload", "attempts"]
+        );
+        assert_eq!(lit_args(&f.commands[2]), vec!["<job>", "state", "active"]);
+        assert_eq!(f.commands[3].args[0].describe(), "emq:{<q>}:active");
+        assert_eq!(lit_args(&f.commands[3])[1..], ["<0>", "a", "b"]);
+        let eval = &f.commands[4];
+        assert_eq!(lit_args(eval), vec!["<sha>", "<2>", "<job>"]);
+        assert!(eval.open_tail);
+        assert!(!f.commands[0].open_tail);
+        assert_eq!(tpls(&f), vec!["emq:{<q>}:active"]);
+    }
+
+    #[test]
+    fn typed_commands_redis_rs_and_fred() {
+        let src = r#"
+async fn f(con: &mut C, client: &Client, key: &str, map: HashMap<String, String>) {
+    let _: () = con.hset(key, "state", "wait").await?;
+    con.hset_nx(key, "lock", 1).await?;
+    con.hset_multiple(key, &[("state", s), ("attempts", a)]).await?;
+    let v: Option<String> = con.hget(key, "payload").await?;
+    con.hmget(key, &["a", "b"]).await?;
+    con.hincr(key, "attempts", 1).await?;
+    con.hdel(key, &["x", "y"]).await?;
+    con.hgetall(key).await?;
+    con.hexists(key, "z").await?;
+    con.get(key).await?;
+    con.set(key, 5).await?;
+    client.hset::<(), _, _>(key, [("state", s), ("data", d)]).await?;
+    client.hget::<String, _, _>(key, "data").await?;
+    let m = map.get("payload");
+    let n = self.cache.get("payload");
+    let z = pool.get().await?;
+}
+"#;
+        let f = facts(src);
+        let got: Vec<(String, Vec<String>)> = f
+            .commands
+            .iter()
+            .map(|c| (c.name.clone(), lit_args(c)[1..].to_vec()))
+            .collect();
+        let want: Vec<(&str, Vec<&str>)> = vec![
+            ("HSET", vec!["state", "wait"]),
+            ("HSETNX", vec!["lock", "<1>"]),
+            ("HSET", vec!["state", "<s>", "attempts", "<a>"]),
+            ("HGET", vec!["payload"]),
+            ("HMGET", vec!["a", "b"]),
+            ("HINCRBY", vec!["attempts", "<1>"]),
+            ("HDEL", vec!["x", "y"]),
+            ("HGETALL", vec![]),
+            ("HEXISTS", vec!["z"]),
+            ("GET", vec![]),
+            ("SET", vec!["<5>"]),
+            ("HSET", vec!["state", "<s>", "data", "<d>"]),
+            ("HGET", vec!["data"]),
+        ];
+        let want: Vec<(String, Vec<String>)> = want
+            .into_iter()
+            .map(|(n, a)| (n.to_string(), a.into_iter().map(String::from).collect()))
+            .collect();
+        assert_eq!(got, want);
+        assert!(matches!(
+            &f.commands[0].args[0],
+            Value::Param { index: 2, .. }
+        ));
+        assert_eq!(f.commands[3].name_span.start, at(src, "hget(key"));
+    }
+
+    #[test]
+    fn hashmap_get_is_not_a_command() {
+        let f = facts("fn f(map: &HashMap<String, String>) { let v = map.get(\"payload\"); map.insert(1, 2); }\n");
+        assert!(f.commands.is_empty());
+    }
+    fn inline(d: &ScriptDef) -> &crate::facts::LuaFacts {
+        match &d.source {
+            ScriptSource::Inline(l) => l,
+            other => panic!("inline script expected: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn inline_lua_in_raw_string_keeps_host_spans() {
+        let src = "fn run(con: &mut C, k: &str, j: &str) {\n    let script = redis::Script::new(r#\"\n        redis.call('HSET', KEYS[1], 'payload', ARGV[1])\n    \"#);\n    script.key(k).key(j).arg(\"x\").invoke(con);\n}\n";
+        let f = facts(src);
+        assert_eq!(f.scripts.len(), 1);
+        assert_eq!(f.scripts[0].name.as_deref(), Some("script"));
+        assert_eq!(f.scripts[0].name_span.start, at(src, "script ="));
+        let lua = inline(&f.scripts[0]);
+        assert_eq!(lua.commands.len(), 1);
+        let arg = &lua.commands[0].args[1];
+        assert_eq!(arg.as_str().as_deref(), Some("payload"));
+        let Value::Str(t) = arg else { panic!() };
+        let sp = t.segs[0].span();
+        assert_eq!(&src[sp.start as usize..sp.end as usize], "payload");
+        assert_eq!(sp.start, at(src, "payload"));
+        assert_eq!(f.script_calls.len(), 1);
+        let call = &f.script_calls[0];
+        assert!(matches!(call.script, Value::ScriptRef { index: 0, .. }));
+        assert_eq!(call.keys.len(), 2);
+        assert!(matches!(call.keys[1], Value::Param { index: 2, .. }));
+        assert_eq!(call.args[0].as_str().as_deref(), Some("x"));
+        assert!(!call.open_keys);
+    }
+
+    #[test]
+    fn named_scripts_in_consts_statics_and_macros() {
+        let src = r##"
+const MOVE: &str = "local k = KEYS[1]\nredis.call('LPUSH', k, ARGV[1])";
+static ENQUEUE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("../lua/enqueue.lua")));
+static RETRY: OnceLock<Script> = OnceLock::new();
+lazy_static! {
+    static ref REMOVE: Script = Script::new(include_str!("remove.lua"));
+    static ref ACK: redis::Script = redis::Script::new(r#"return redis.call('DEL', KEYS[1])"#);
+}
+fn go(con: &mut C, q: &str, keys: &[String]) {
+    ENQUEUE.key(keys::wait(q)).key(format!("emq:{{{}}}:jobs", q)).arg(1).invoke_async(con).await?;
+    let mut inv = REMOVE.prepare_invoke();
+    for k in keys { inv.key(k); }
+    inv.arg("a").invoke_async(con).await?;
+    Script::new("return redis.call('GET', KEYS[1])").key(&keys).invoke(con)?;
+    redis::cmd("EVAL").arg("return redis.call('TYPE', KEYS[1])").arg(1).arg(q).query(con)?;
+    client.evalsha::<(), _, _, _>(SHA, vec!["emq:{a}:x", q], vec![1]).await?;
+    client.eval::<(), _, _, _>(LUA, keys, ()).await?;
+}
+"##;
+        let f = facts(src);
+        let names: Vec<Option<&str>> = f.scripts.iter().map(|s| s.name.as_deref()).collect();
+        assert_eq!(
+            names,
+            vec![
+                Some("MOVE"),
+                Some("ENQUEUE"),
+                Some("REMOVE"),
+                Some("ACK"),
+                None,
+                None
+            ]
+        );
+        let ScriptSource::File {
+            path,
+            relative_to_file,
+            span,
+        } = &f.scripts[1].source
+        else {
+            panic!()
+        };
+        assert_eq!(path, "../lua/enqueue.lua");
+        assert!(relative_to_file);
+        assert_eq!(span.start, at(src, "../lua/enqueue.lua"));
+        assert_eq!(f.scripts[1].name_span.start, at(src, "ENQUEUE"));
+        assert_eq!(f.scripts[3].name_span.start, at(src, "ACK"));
+        assert_eq!(inline(&f.scripts[0]).commands[0].name, "LPUSH");
+        assert_eq!(inline(&f.scripts[5]).commands[0].name, "TYPE");
+        let calls = &f.script_calls;
+        assert_eq!(calls.len(), 5);
+        assert!(
+            matches!(&calls[0].script, Value::Const { path, .. } if path == &vec!["ENQUEUE".to_string()])
+        );
+        assert_eq!(calls[0].keys.len(), 2);
+        assert_eq!(calls[0].keys[1].describe(), "emq:{<q>}:jobs");
+        assert!(matches!(calls[0].args[0], Value::Int { value: 1, .. }));
+        assert!(!calls[0].open_keys);
+        assert!(calls[1].open_keys);
+        assert_eq!(calls[1].args[0].as_str().as_deref(), Some("a"));
+        assert!(matches!(calls[2].script, Value::ScriptRef { index: 4, .. }));
+        assert!(calls[2].open_keys);
+        assert_eq!(calls[3].keys.len(), 2);
+        assert_eq!(calls[3].keys[0].as_str().as_deref(), Some("emq:{a}:x"));
+        assert!(calls[4].open_keys);
+        assert_eq!(f.commands[0].name, "EVAL");
+    }
+
+    #[test]
+    fn macros_holding_expressions_are_walked() {
+        let src = r#"
+async fn f(con: &mut C, q: &str) {
+    let (a, b) = tokio::try_join!(con.hget(q, "state"), con.hget(q, "data"))?;
+    let v = vec![format!("emq:{{{}}}:wait", q), "emq:x:y".to_string()];
+    assert_eq!(key, "emq:{q}:wait");
+}
+"#;
+        let f = facts(src);
+        let got: Vec<String> = f
+            .commands
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, lit_args(c)))
+            .collect();
+        assert_eq!(
+            got,
+            vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"data\"]"]
+        );
+        assert_eq!(tpls(&f), vec!["emq:{<q>}:wait", "emq:x:y", "emq:{q}:wait"]);
+    }
+
+    #[test]
+    fn deep_and_long_inputs_are_safe() {
+        let n = 20_000;
+        let long = format!(
+            "fn f() {{ let k = \"emq:\".to_string(){}; }}\n",
+            " + \"a:b\"".repeat(n)
+        );
+        let f = facts(&long);
+        assert_eq!(f.templates.len(), 1);
+        let ints = format!("fn g() {{ let k = 1{}; }}\n", " + 1".repeat(n));
+        assert!(facts(&ints).templates.is_empty());
+        let deep = format!(
+            "fn h() {{ let k = {}\"emq:a\"{}; }}\n",
+            "(".repeat(5_000),
+            ")".repeat(5_000)
+        );
+        let _ = facts(&deep);
+        let fmt = format!(
+            "fn i(q: &str) -> String {{ {}\"emq:{{}}\", q{} }}\n",
+            "format!(\"{}\", ".repeat(200),
+            ")".repeat(200)
+        );
+        let _ = facts(&fmt);
+        let mods = format!(
+            "{}const A: &str = \"emq:x\";{}\n",
+            "mod m { ".repeat(300),
+            "}".repeat(300)
+        );
+        let f = facts(&mods);
+        assert_eq!(f.templates.len(), 0);
+        let calls = format!(
+            "fn j() {{ {}x{}; }}\n",
+            "f(".repeat(20_000),
+            ")".repeat(20_000)
+        );
+        let start = std::time::Instant::now();
+        let _ = facts(&calls);
+        assert!(start.elapsed().as_secs() < 5);
+    }
 }
