@@ -59,9 +59,9 @@ pub enum AnalyzeError {
     Usage(String),
 }
 
-impl From<ContractError> for AnalyzeError {
-    fn from(e: ContractError) -> Self {
-        AnalyzeError::Contract(Box::new(e))
+impl From<Box<ContractError>> for AnalyzeError {
+    fn from(e: Box<ContractError>) -> Self {
+        AnalyzeError::Contract(e)
     }
 }
 

@@ -43,7 +43,7 @@ enum RawContractSetting {
 
 impl Config {
     /// The nearest `wirelint.toml` at or above `root`, parsed.
-    pub fn find(root: &Path) -> Result<Option<Config>, ContractError> {
+    pub fn find(root: &Path) -> Result<Option<Config>, Box<ContractError>> {
         let start = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         let mut dir = Some(start.as_path());
         while let Some(d) = dir {
@@ -56,31 +56,33 @@ impl Config {
         Ok(None)
     }
 
-    pub fn load(path: &Path) -> Result<Config, ContractError> {
+    pub fn load(path: &Path) -> Result<Config, Box<ContractError>> {
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ContractError {
-            origin: origin.clone(),
-            text: String::new(),
-            message: format!("cannot read: {e}"),
-            span: None,
-            label: String::new(),
-            help: None,
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Box::new(ContractError {
+                origin: origin.clone(),
+                text: String::new(),
+                message: format!("cannot read: {e}"),
+                span: None,
+                label: String::new(),
+                help: None,
+            })
         })?;
         Config::parse(&text, path)
     }
 
-    pub fn parse(text: &str, path: &Path) -> Result<Config, ContractError> {
+    pub fn parse(text: &str, path: &Path) -> Result<Config, Box<ContractError>> {
         let origin = path.display().to_string();
         let raw: RawConfig = toml::from_str(text).map_err(|e| {
             let (message, help) = crate::contract::describe_toml_error(e.message());
-            ContractError {
+            Box::new(ContractError {
                 origin: origin.clone(),
                 text: text.to_string(),
                 message,
                 span: e.span(),
                 label: "here".into(),
                 help,
-            }
+            })
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
         let contract = match raw.contract.map(|c| c.into_inner()) {

@@ -251,17 +251,17 @@ impl Contract {
     }
 
     /// Parses and validates a contract. `origin` names it in messages.
-    pub fn parse(text: &str, origin: &str) -> Result<Contract, ContractError> {
+    pub fn parse(text: &str, origin: &str) -> Result<Contract, Box<ContractError>> {
         let err =
             |message: String, span: Option<Range<usize>>, label: &str, help: Option<String>| {
-                ContractError {
+                Box::new(ContractError {
                     origin: origin.to_string(),
                     text: text.to_string(),
                     message,
                     span,
                     label: label.to_string(),
                     help,
-                }
+                })
             };
         let raw: RawContract = toml::from_str(text).map_err(|e| {
             let (message, help) = describe_toml_error(e.message());

@@ -168,9 +168,12 @@ struct Ctx {
     file: FileId,
 }
 
+/// Definitions of one name in one speaker, with the file of each.
+type Defs<'a, T> = Vec<(FileId, &'a T)>;
+
 struct Resolver<'a> {
-    consts: HashMap<(SpeakerId, &'a str), Vec<(FileId, &'a ConstDef)>>,
-    functions: HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, &'a FunctionDef)>>,
+    consts: HashMap<(SpeakerId, &'a str), Defs<'a, ConstDef>>,
+    functions: HashMap<(SpeakerId, &'a str, usize), Defs<'a, FunctionDef>>,
 }
 
 impl<'a> Resolver<'a> {

@@ -6,9 +6,13 @@ mod common;
 use common::{human_findings, json_findings, repo, run, variant};
 
 fn expected(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(repo().join("fixtures/variants").join(name).join("expected"))
-        .expect("each variant has an `expected` file");
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.trim().to_string()).collect()
+    let text =
+        std::fs::read_to_string(repo().join("fixtures/variants").join(name).join("expected"))
+            .expect("each variant has an `expected` file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .collect()
 }
 
 fn check_variant(name: &str) {
@@ -17,19 +21,38 @@ fn check_variant(name: &str) {
     let root = dir.path().to_str().unwrap();
 
     let (code, stdout, _) = run(&["check", root, "--format", "json"], dir.path());
-    assert_eq!(json_findings(&stdout), want, "{name}: JSON findings\n{stdout}");
-    assert_eq!(code, if want.is_empty() { 0 } else { 1 }, "{name}: exit code");
+    assert_eq!(
+        json_findings(&stdout),
+        want,
+        "{name}: JSON findings\n{stdout}"
+    );
+    assert_eq!(
+        code,
+        if want.is_empty() { 0 } else { 1 },
+        "{name}: exit code"
+    );
 
     let (code, _, stderr) = run(&["check", root], dir.path());
-    assert_eq!(human_findings(&stderr), want, "{name}: human findings\n{stderr}");
-    assert_eq!(code, if want.is_empty() { 0 } else { 1 }, "{name}: exit code");
+    assert_eq!(
+        human_findings(&stderr),
+        want,
+        "{name}: human findings\n{stderr}"
+    );
+    assert_eq!(
+        code,
+        if want.is_empty() { 0 } else { 1 },
+        "{name}: exit code"
+    );
 }
 
 #[test]
 fn the_echomq_fixture_is_clean() {
     let (code, _, stderr) = run(&["check", "fixtures/echomq"], &repo());
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(stderr.trim(), "wirelint: 0 errors, 0 warnings in 8 files; exit 0: clean");
+    assert_eq!(
+        stderr.trim(),
+        "wirelint: 0 errors, 0 warnings in 8 files; exit 0: clean"
+    );
 }
 
 #[test]
@@ -68,7 +91,10 @@ fn every_variant_is_tested() {
     let src = include_str!("fixtures.rs");
     for e in std::fs::read_dir(repo().join("fixtures/variants")).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
-        assert!(src.contains(&format!("check_variant(\"{name}\")")), "variant {name} has no test");
+        assert!(
+            src.contains(&format!("check_variant(\"{name}\")")),
+            "variant {name} has no test"
+        );
     }
 }
 
@@ -76,8 +102,10 @@ fn every_variant_is_tested() {
 /// schema (docs/wirelint-output.schema.json).
 #[test]
 fn json_output_matches_the_documented_schema() {
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(repo().join("docs/wirelint-output.schema.json")).unwrap()).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("docs/wirelint-output.schema.json")).unwrap(),
+    )
+    .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     let mut names: Vec<String> = std::fs::read_dir(repo().join("fixtures/variants"))
         .unwrap()
@@ -86,9 +114,15 @@ fn json_output_matches_the_documented_schema() {
     names.push(String::new());
     for name in names {
         let dir = variant(&name);
-        let (_, stdout, _) = run(&["check", dir.path().to_str().unwrap(), "--format", "json"], dir.path());
+        let (_, stdout, _) = run(
+            &["check", dir.path().to_str().unwrap(), "--format", "json"],
+            dir.path(),
+        );
         let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "{name}: {errors:?}");
     }
 }

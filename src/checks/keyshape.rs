@@ -163,7 +163,7 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
                         span: span_of(&atoms, i, close + 1),
                     };
                 }
-                if (i + 1..close).any(|j| starts_with_sep(j)) {
+                if (i + 1..close).any(&starts_with_sep) {
                     return KeyVerdict::HashTag {
                         why: "the hash tag holds more than the queue, so keys of one queue land in different slots",
                         span: span_of(&atoms, i, close + 1),

@@ -396,7 +396,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             || self
                 .envs
                 .get(env)
-                .map_or(true, |e| n.start_byte() < e.body_start)
+                .is_none_or(|e| n.start_byte() < e.body_start)
         {
             return;
         }

@@ -58,7 +58,10 @@ pub fn variant(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&repo().join("fixtures/echomq"), dir.path());
     if !name.is_empty() {
-        copy_tree(&repo().join("fixtures/variants").join(name).join("tree"), dir.path());
+        copy_tree(
+            &repo().join("fixtures/variants").join(name).join("tree"),
+            dir.path(),
+        );
     }
     dir
 }
