@@ -251,7 +251,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// The visitor: returns whether to descend.
     fn visit(&mut self, n: Node<'_>) -> bool {
         match n.kind() {
-            "line_comment" | "block_comment" => false,
+            "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
             "mod_item" => {
                 let (Some(name), Some(body)) =
                     (n.child_by_field_name("name"), n.child_by_field_name("body"))
@@ -2214,5 +2214,68 @@ async fn f(con: &mut C, q: &str) {
         let start = std::time::Instant::now();
         let _ = facts(&calls);
         assert!(start.elapsed().as_secs() < 5);
+    }
+    #[test]
+    fn write_macros_skip_the_writer_and_errors_are_walked() {
+        let src = r#"
+impl fmt::Display for K {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "emq:{{{}}}:wait", self.q) }
+}
+#[derive(Debug)]
+struct S { #[cfg(x)] a: u8 }
+fn broken(con: &mut C, q: &str) {
+    let p = S { #[cfg(test)] a, .. } = s;
+    con.hget(q, "state") ))) ;
+    let k = format!("emq:{{{}}}:x", q);
+}
+"#;
+        let f = facts(src);
+        let mut p = Parsers::new().unwrap();
+        assert!(p
+            .parse(Lang::Rust, src.as_bytes())
+            .unwrap()
+            .root_node()
+            .has_error());
+        assert_eq!(tpls(&f)[0], "emq:{<q>}:wait");
+        assert!(tpls(&f).contains(&"emq:{<q>}:x".to_string()));
+        assert!(f
+            .commands
+            .iter()
+            .any(|c| c.name == "HGET" && lit_args(c)[1] == "state"));
+    }
+
+    #[test]
+    fn key_builder_segments_are_exact() {
+        let src = "fn key(prefix: &str, q: &str, kind: &str) -> String { format!(\"{prefix}:{{{q}}}:{kind}\") }\n\
+                   async fn f(client: &Client, k: &str) { client.hset::<(), _, _>(k, HashMap::from([(\"state\", 1)])).await; }\n";
+        let f = facts(src);
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let shape: Vec<String> = t
+            .segs
+            .iter()
+            .map(|s| match s {
+                Seg::Lit { text, span } => format!("L{text}@{}", span.start),
+                Seg::Value(v) => match &**v {
+                    Value::Param { index, name, .. } => format!("P{index}{name}"),
+                    other => format!("{other:?}"),
+                },
+                Seg::Hole { label, .. } => format!("H{label}"),
+            })
+            .collect();
+        let lit = |n: &str| src.find(n).unwrap();
+        assert_eq!(
+            shape,
+            vec![
+                "P0prefix".to_string(),
+                format!("L:{{@{}", lit(":{{{q")),
+                "P1q".into(),
+                format!("L}}:@{}", lit("}}}:{kind") + 1),
+                "P2kind".into(),
+            ]
+        );
+        let hset = &f.commands[0];
+        assert_eq!(lit_args(hset), vec!["<k>", "state", "<1>"]);
     }
 }
