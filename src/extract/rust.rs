@@ -85,6 +85,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         scripts_at: HashMap::new(),
         inner: HashSet::new(),
         pending_let: None,
+        macro_cache: HashMap::new(),
     };
     cx.walk_sub(root);
     cx.facts
@@ -145,11 +146,22 @@ struct Cx<'s, 'p> {
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// Inner nodes of chains already handled at their top (`+` chains,
-    /// method chains), by node id. Kept because `Node::parent` costs the
-    /// tree's depth.
-    inner: HashSet<usize>,
-    /// The `let` whose value is being walked: (value node id, variable).
-    pending_let: Option<(usize, String)>,
+    /// method chains). Kept because `Node::parent` costs the tree's depth.
+    inner: HashSet<NodeKey>,
+    /// The `let` whose value is being walked: (value node, variable).
+    pending_let: Option<(NodeKey, String)>,
+    /// Values of format-like macros already evaluated, by node: a `let`
+    /// value is both walked and evaluated.
+    macro_cache: HashMap<NodeKey, Value>,
+}
+
+/// A node's identity that stays valid across the macro trees parsed again
+/// (node ids are addresses, reused once a tree is dropped): its byte range
+/// and kind.
+type NodeKey = (usize, usize, u16);
+
+fn node_key(n: Node<'_>) -> NodeKey {
+    (n.start_byte(), n.end_byte(), n.kind_id())
 }
 
 fn is_screaming(name: &str) -> bool {
@@ -251,7 +263,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// The visitor: returns whether to descend.
     fn visit(&mut self, n: Node<'_>) -> bool {
         match n.kind() {
-            "line_comment" | "block_comment" => false,
+            "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
             "mod_item" => {
                 let (Some(name), Some(body)) =
                     (n.child_by_field_name("name"), n.child_by_field_name("body"))
@@ -302,7 +314,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 // Only the top of a `+` chain is evaluated (the chain nests
                 // to the left; its inner nodes are prefixes of it).
-                if self.inner.contains(&n.id()) {
+                if self.inner.contains(&node_key(n)) {
                     return true;
                 }
                 self.mark_plus_spine(n);
@@ -315,7 +327,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
             "call_expression" => {
-                if self.inner.contains(&n.id()) {
+                if self.inner.contains(&node_key(n)) {
                     return true;
                 }
                 self.chain_statement(n);
@@ -480,7 +492,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             .and_then(|p| self.pattern_name(p));
         let saved = std::mem::replace(
             &mut self.pending_let,
-            pattern.clone().map(|p| (inner.id(), p)),
+            pattern.clone().map(|p| (node_key(inner), p)),
         );
         self.walk_sub(value);
         self.pending_let = saved;
@@ -631,7 +643,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             if l.kind() != "binary_expression" || self.operator(l) != "+" {
                 break;
             }
-            self.inner.insert(l.id());
+            self.inner.insert(node_key(l));
             cur = l;
         }
     }
@@ -988,6 +1000,15 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     fn macro_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        if let Some(v) = self.macro_cache.get(&node_key(n)) {
+            return v.clone();
+        }
+        let v = self.macro_value_uncached(n, d);
+        self.macro_cache.insert(node_key(n), v.clone());
+        v
+    }
+
+    fn macro_value_uncached(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let name = self.macro_name(n);
         let Some(tt) = named_children(n)
@@ -1242,7 +1263,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                         break;
                     };
                     if cur != top {
-                        inner.push(cur.id());
+                        inner.push(node_key(cur));
                     }
                     links.push(Link {
                         method: self.text(field),
@@ -1258,7 +1279,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         links.reverse();
         if cur != top {
-            inner.push(cur.id());
+            inner.push(node_key(cur));
         }
         self.inner.extend(inner);
         (cur, links)
@@ -1267,7 +1288,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// The variable a chain is bound to by `let`.
     fn let_name(&self, top: Node<'_>) -> Option<String> {
         match &self.pending_let {
-            Some((id, name)) if *id == top.id() => Some(name.clone()),
+            Some((key, name)) if *key == node_key(top) => Some(name.clone()),
             _ => None,
         }
     }
@@ -1434,7 +1455,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                         let script = match &base_value {
                             Some(v) => v.clone(),
                             None => {
-                                let v = self.script_value(base);
+                                let v = self.value(base, 0);
                                 base_value = Some(v.clone());
                                 v
                             }
@@ -1495,12 +1516,6 @@ impl<'s, 'p> Cx<'s, 'p> {
                 },
             );
         }
-    }
-
-    /// The value naming a script: `Script::new(..)` → `ScriptRef`, `ENQUEUE`
-    /// → `Const`, through `&` and `*`.
-    fn script_value(&mut self, base: Node<'_>) -> Value {
-        self.value(base, 0)
     }
 
     /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
@@ -2214,5 +2229,68 @@ async fn f(con: &mut C, q: &str) {
         let start = std::time::Instant::now();
         let _ = facts(&calls);
         assert!(start.elapsed().as_secs() < 5);
+    }
+    #[test]
+    fn write_macros_skip_the_writer_and_errors_are_walked() {
+        let src = r#"
+impl fmt::Display for K {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, "emq:{{{}}}:wait", self.q) }
+}
+#[derive(Debug)]
+struct S { #[cfg(x)] a: u8 }
+fn broken(con: &mut C, q: &str) {
+    let p = S { #[cfg(test)] a, .. } = s;
+    con.hget(q, "state") ))) ;
+    let k = format!("emq:{{{}}}:x", q);
+}
+"#;
+        let f = facts(src);
+        let mut p = Parsers::new().unwrap();
+        assert!(p
+            .parse(Lang::Rust, src.as_bytes())
+            .unwrap()
+            .root_node()
+            .has_error());
+        assert_eq!(tpls(&f)[0], "emq:{<q>}:wait");
+        assert!(tpls(&f).contains(&"emq:{<q>}:x".to_string()));
+        assert!(f
+            .commands
+            .iter()
+            .any(|c| c.name == "HGET" && lit_args(c)[1] == "state"));
+    }
+
+    #[test]
+    fn key_builder_segments_are_exact() {
+        let src = "fn key(prefix: &str, q: &str, kind: &str) -> String { format!(\"{prefix}:{{{q}}}:{kind}\") }\n\
+                   async fn f(client: &Client, k: &str) { client.hset::<(), _, _>(k, HashMap::from([(\"state\", 1)])).await; }\n";
+        let f = facts(src);
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let shape: Vec<String> = t
+            .segs
+            .iter()
+            .map(|s| match s {
+                Seg::Lit { text, span } => format!("L{text}@{}", span.start),
+                Seg::Value(v) => match &**v {
+                    Value::Param { index, name, .. } => format!("P{index}{name}"),
+                    other => format!("{other:?}"),
+                },
+                Seg::Hole { label, .. } => format!("H{label}"),
+            })
+            .collect();
+        let lit = |n: &str| src.find(n).unwrap();
+        assert_eq!(
+            shape,
+            vec![
+                "P0prefix".to_string(),
+                format!("L:{{@{}", lit(":{{{q")),
+                "P1q".into(),
+                format!("L}}:@{}", lit("}}}:{kind") + 1),
+                "P2kind".into(),
+            ]
+        );
+        let hset = &f.commands[0];
+        assert_eq!(lit_args(hset), vec!["<k>", "state", "<1>"]);
     }
 }
