@@ -113,7 +113,10 @@ pub struct Record {
     /// The key type the record lives at.
     pub type_name: String,
     pub fields: Vec<(String, Range<usize>)>,
+    /// The `[records.NAME]` table.
     pub span: Range<usize>,
+    /// The `fields = [...]` array.
+    pub fields_span: Range<usize>,
 }
 
 impl Record {
@@ -324,6 +327,7 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
             type_name: tname,
             fields,
             span,
+            fields_span,
         });
     }
     let mut scripts = Vec::new();

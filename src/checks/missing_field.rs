@@ -104,7 +104,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Label::new(first.name_span, format!("this write leaves out {list}")),
         );
-        if let Some(s) = cx.contract_span(&record.span) {
+        if let Some(s) = cx.contract_span(&record.fields_span) {
             d.related.push(Label::new(
                 s,
                 format!("the `{}` record's fields", record.name),

@@ -66,7 +66,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                 ),
             );
-            if let Some(s) = cx.contract_span(&record.span) {
+            if let Some(s) = cx.contract_span(&record.fields_span) {
                 d.related.push(Label::new(
                     s,
                     format!(
@@ -81,9 +81,28 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     ),
                 ));
             }
-            let mean = suggest(&field, record.fields.iter().map(|(f, _)| f.as_str()))
-                .map(|m| format!("{m} "))
-                .unwrap_or_default();
+            // A write that leaves out exactly one field and names exactly
+            // one unknown field renamed it.
+            let named: Vec<String> = cx
+                .field_args(cmd)
+                .iter()
+                .filter_map(|a| a.literal())
+                .map(|(f, _)| f)
+                .collect();
+            let missing: Vec<&str> = record
+                .fields
+                .iter()
+                .map(|(f, _)| f.as_str())
+                .filter(|f| !named.iter().any(|n| n == f))
+                .collect();
+            let unknown = named.iter().filter(|n| !record.has_field(n)).count();
+            let mean = if writes && missing.len() == 1 && unknown == 1 {
+                format!("`{field}` stands where the contract has `{}`: ", missing[0])
+            } else {
+                suggest(&field, record.fields.iter().map(|(f, _)| f.as_str()))
+                    .map(|m| format!("{m} "))
+                    .unwrap_or_default()
+            };
             let consequence = if writes {
                 format!(
                     "{} read{} the contract's fields and find nothing in rows that `{}` writes",

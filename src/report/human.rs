@@ -138,6 +138,7 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], color: bool) -> String 
         .with_links(false)
         .with_urls(false)
         .with_width(100)
+        .with_show_related_as_nested(true)
         .tab_width(4);
     let mut out = String::new();
     for d in diagnostics {
