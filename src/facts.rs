@@ -291,8 +291,14 @@ pub struct Command {
     /// Arguments appended that the analysis cannot count (`| rest`,
     /// `++ rest`, a loop of `.arg(k)`).
     pub open_tail: bool,
+    /// The values appended as a whole, in order, when the code shows them:
+    /// `["EVALSHA", sha, n | keys ++ args]` has tail `[keys, args]`; a loop
+    /// `for k in keys { c.arg(k) }` has tail `[keys]`.
+    pub tail: Vec<Value>,
     /// The whole call.
     pub span: Span,
+    /// The enclosing function: an index into `FileFacts::functions`.
+    pub func: Option<usize>,
 }
 
 /// A script run with its keys and args, when the code does not spell an
@@ -310,7 +316,25 @@ pub struct ScriptCall {
     pub args: Vec<Value>,
     /// More keys are added that the analysis cannot count.
     pub open_keys: bool,
+    /// The collection those keys come from, when the code shows it
+    /// (`for k in keys { inv.key(k); }` gives `keys`).
+    pub keys_from: Option<Value>,
     pub span: Span,
+    /// The enclosing function: an index into `FileFacts::functions`.
+    pub func: Option<usize>,
+}
+
+/// A call to a function of the code base (not a Redis command), with its
+/// arguments: what wrapper summaries are bound through.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFact {
+    /// The callee as written: `["Scripts", "execute"]`, `["execute"]`,
+    /// `["self", "run"]` for a method on self, `["run"]` for another method.
+    pub path: Vec<String>,
+    pub args: Vec<Value>,
+    pub span: Span,
+    /// The enclosing function: an index into `FileFacts::functions`.
+    pub func: Option<usize>,
 }
 
 /// A function whose return value may be a key: a key-builder candidate.
@@ -327,6 +351,9 @@ pub struct FunctionDef {
     /// Clause number (0-based) for multi-clause functions.
     pub clause: usize,
 }
+
+// A `FunctionDef` is emitted for every function; `returns` is
+// `Value::Unknown` when the body does not return a string-like value.
 
 /// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -364,6 +391,13 @@ pub struct ScriptDef {
     /// first bytes).
     pub name_span: Span,
     pub source: ScriptSource,
+    /// The exact text the runtime sends (heredoc indentation removed,
+    /// escapes decoded), when the source is inline. Its SHA1 is what
+    /// EVALSHA uses.
+    pub text: Option<String>,
+    /// A key count written next to the script where it is registered:
+    /// `("moveToActive", 11, include_str!(..))`.
+    pub declared_keys: Option<(u32, Span)>,
 }
 
 /// A header-comment or alias declaration of `KEYS[n]`'s role.
@@ -390,6 +424,8 @@ pub struct LuaFacts {
     pub header_keys: Vec<KeyDecl>,
     /// Syntax errors inside the script.
     pub errors: Vec<Span>,
+    /// `--- @include "includes/x"` directives: the path as written.
+    pub includes: Vec<(String, Span)>,
     /// The whole script body.
     pub span: Span,
 }
@@ -402,6 +438,7 @@ pub struct FileFacts {
     pub commands: Vec<Command>,
     pub scripts: Vec<ScriptDef>,
     pub script_calls: Vec<ScriptCall>,
+    pub calls: Vec<CallFact>,
     /// Maximal string-building expressions that look like keys
     /// (`"emq:{#{q}}:pending"`, `format!(...)`), wherever they appear.
     pub templates: Vec<Template>,

@@ -55,6 +55,22 @@ fn the_echomq_fixture_is_clean() {
     );
 }
 
+/// Every clean fixture repository checks clean, with no notes.
+#[test]
+fn every_clean_fixture_is_clean() {
+    for name in common::clean_fixtures() {
+        let dir = repo().join("fixtures").join(&name);
+        let (code, stdout, _) = run(
+            &["check", dir.to_str().unwrap(), "--format", "json"],
+            &repo(),
+        );
+        assert_eq!(json_findings(&stdout), Vec::<String>::new(), "{name}");
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(v["notes"], serde_json::json!([]), "{name}");
+        assert_eq!(code, 0, "{name}");
+    }
+}
+
 #[test]
 fn prefix_changed_in_one_runtime() {
     check_variant("prefix-changed");

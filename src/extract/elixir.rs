@@ -446,10 +446,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         // An inline Lua script.
         if is_string_node(value_node) && self.looks_like_lua(value_node) {
             let lua = self.inline_lua(value_node);
+            let text = self.value(value_node, None, 0).as_str();
             self.facts.scripts.push(ScriptDef {
                 name: Some(name),
                 name_span,
                 source: ScriptSource::Inline(Box::new(lua)),
+                text,
+                declared_keys: None,
             });
             return true;
         }
@@ -463,6 +466,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     relative_to_file: false,
                     span,
                 },
+                text: None,
+                declared_keys: None,
             });
             return true;
         }
@@ -612,6 +617,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                         name: None,
                         name_span: self.span(body),
                         source: ScriptSource::Inline(Box::new(lua)),
+                        text: None,
+                        declared_keys: None,
                     });
                     script_ref = Some(Value::ScriptRef {
                         index: self.facts.scripts.len() - 1,
@@ -638,7 +645,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             name_span,
             args: items,
             open_tail: !tail.is_empty(),
+            tail,
             span: self.span(whole),
+            func: None,
         });
         true
     }

@@ -147,7 +147,9 @@ impl<'s> Cx<'s> {
             name_span,
             args: rest,
             open_tail: false,
+            tail: Vec::new(),
             span: self.span(n),
+            func: None,
         });
     }
 

@@ -40,6 +40,8 @@ pub fn extract_file(
                     name: Some(script_name_from_stem(stem)),
                     name_span: Span::new(file, 0, first_line),
                     source: ScriptSource::Inline(Box::new(lua)),
+                    text: Some(String::from_utf8_lossy(src).into_owned()),
+                    declared_keys: None,
                 }],
                 ..FileFacts::default()
             }

@@ -730,10 +730,13 @@ impl<'s, 'p> Cx<'s, 'p> {
             None => (None, self.span(n)),
         };
         let index = self.facts.scripts.len();
+        let text = self.literal_template(n).as_literal();
         self.facts.scripts.push(ScriptDef {
             name,
             name_span,
             source: ScriptSource::Inline(Box::new(lua)),
+            text,
+            declared_keys: None,
         });
         self.scripts_at.insert(n.start_byte(), index);
         Some(index)
@@ -760,6 +763,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 relative_to_file: true,
                 span: content,
             },
+            text: None,
+            declared_keys: None,
         });
         self.scripts_at.insert(lit.start_byte(), index);
         Some(index)
@@ -1332,7 +1337,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             name_span,
             args: Vec::new(),
             open_tail: false,
+            tail: Vec::new(),
             span,
+            func: None,
         });
         self.facts.commands.len() - 1
     }
@@ -1470,7 +1477,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                             keys: Vec::new(),
                             args: Vec::new(),
                             open_keys: false,
+                            keys_from: None,
                             span,
+                            func: None,
                         });
                         target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
                     }
@@ -1548,7 +1557,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             keys,
             args,
             open_keys,
+            keys_from: None,
             span,
+            func: None,
         });
     }
 
@@ -1654,7 +1665,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             name_span: self.span(name_node),
             args: out,
             open_tail: open,
+            tail: Vec::new(),
             span: self.span(call),
+            func: None,
         })
     }
 }
