@@ -52,18 +52,44 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The EchoMQ fixture with a variant's files laid over it, in a fresh
-/// temporary directory.
+/// The base fixture of a variant: the one named in
+/// `fixtures/variants/NAME/base` (a directory under `fixtures/`), else
+/// `echomq`.
+pub fn variant_base(name: &str) -> String {
+    std::fs::read_to_string(repo().join("fixtures/variants").join(name).join("base"))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|_| "echomq".to_string())
+}
+
+/// A variant's base fixture with the variant's files laid over it, in a
+/// fresh temporary directory. The empty name gives `fixtures/echomq` alone.
 pub fn variant(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    copy_tree(&repo().join("fixtures/echomq"), dir.path());
-    if !name.is_empty() {
-        copy_tree(
-            &repo().join("fixtures/variants").join(name).join("tree"),
-            dir.path(),
-        );
+    if name.is_empty() {
+        copy_tree(&repo().join("fixtures/echomq"), dir.path());
+        return dir;
     }
+    copy_tree(
+        &repo().join("fixtures").join(variant_base(name)),
+        dir.path(),
+    );
+    copy_tree(
+        &repo().join("fixtures/variants").join(name).join("tree"),
+        dir.path(),
+    );
     dir
+}
+
+/// The clean fixture repositories: every directory under `fixtures/` but
+/// `variants`.
+pub fn clean_fixtures() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(repo().join("fixtures"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "variants")
+        .collect();
+    out.sort();
+    out
 }
 
 /// `CODE path:line` for each diagnostic of a JSON report, in output order.
