@@ -324,6 +324,20 @@ pub struct ScriptCall {
     pub func: Option<usize>,
 }
 
+/// A field read from a whole hash after `HGETALL`: `Map.get(row,
+/// "payload")`, `row["payload"]`, `%{"payload" => p} = row`,
+/// `fields.get("payload")`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldRead {
+    /// The key the `HGETALL` read (as its command argument was written).
+    pub key: Value,
+    /// The field name (a string or an atom).
+    pub field: Value,
+    pub span: Span,
+    /// The enclosing function: an index into `FileFacts::functions`.
+    pub func: Option<usize>,
+}
+
 /// A call to a function of the code base (not a Redis command), with its
 /// arguments: what wrapper summaries are bound through.
 #[derive(Clone, Debug, PartialEq)]
@@ -439,6 +453,7 @@ pub struct FileFacts {
     pub scripts: Vec<ScriptDef>,
     pub script_calls: Vec<ScriptCall>,
     pub calls: Vec<CallFact>,
+    pub field_reads: Vec<FieldRead>,
     /// Maximal string-building expressions that look like keys
     /// (`"emq:{#{q}}:pending"`, `format!(...)`), wherever they appear.
     pub templates: Vec<Template>,
