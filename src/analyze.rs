@@ -94,7 +94,7 @@ fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
 
 /// What reading one file gave.
 enum Read {
-    Facts(Vec<u8>, FileFacts),
+    Facts(Vec<u8>, Box<FileFacts>),
     Skipped(String),
 }
 
@@ -129,7 +129,7 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &stem);
-    Read::Facts(bytes, facts)
+    Read::Facts(bytes, Box::new(facts))
 }
 
 /// Runs the pipeline.
@@ -179,7 +179,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut live = Vec::new();
     for (c, r) in candidates.iter().zip(reads) {
         let (bytes, ok) = match r {
-            Read::Facts(b, f) => (b, Some(f)),
+            Read::Facts(b, f) => (b, Some(*f)),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),

@@ -34,6 +34,9 @@ pub enum Command {
         /// A rule code, such as WL201.
         code: String,
     },
+    /// Print the raw facts extracted from one file (for debugging extractors).
+    #[command(hide = true)]
+    Facts { file: PathBuf },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -114,6 +117,32 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             }
         },
         Command::Check(a) => check(a),
+        Command::Facts { file } => {
+            let Some(lang) = crate::facts::Lang::from_path(&file) else {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "error: not an Elixir, Rust or Lua file"
+                );
+                return 2;
+            };
+            let Ok(bytes) = std::fs::read(&file) else {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "error: cannot read {}",
+                    file.display()
+                );
+                return 2;
+            };
+            let Ok(mut parsers) = crate::parse::Parsers::new() else {
+                return 2;
+            };
+            let stem = file
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let facts = crate::extract::extract_file(&mut parsers, lang, 0, &bytes, &stem);
+            write_stdout(&format!("{facts:#?}\n"))
+        }
     }
 }
 

@@ -36,39 +36,33 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(contract) = cx.contract else {
-        return;
-    };
     for (id, script) in cx.model.scripts.iter().enumerate() {
-        let Some(spec) = script.contract.map(|i| &contract.scripts[i]) else {
+        let Some(declared) = script.declared_count(cx.contract) else {
             continue;
         };
-        let declared = spec.keys.len() as u32;
-        let roles = spec
-            .keys
-            .iter()
-            .map(|(k, _)| format!("`{k}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let d = declared.count;
+        let name = cx.script_name(id);
+        let decl_span = cx.declaration_span(script, &declared);
+        let decl_label = format!(
+            "`{name}` declares {d} keys ({})",
+            declared.source.describe()
+        );
         for (n, span) in &script.lua.key_uses {
-            if *n >= 1 && *n <= declared {
+            if *n >= 1 && *n <= d {
                 continue;
             }
-            let mut d = RULE.diagnostic(
-                format!(
-                    "`KEYS[{n}]` is outside the {declared} keys script `{}` declares",
-                    spec.name
-                ),
+            let mut diag = RULE.diagnostic(
+                format!("`KEYS[{n}]` is outside the {d} keys script `{name}` declares"),
                 Label::new(*span, "no caller passes this key"),
             );
-            if let Some(s) = cx.contract_span(&spec.keys_span) {
-                d.related.push(Label::new(s, format!("KEYS = [{roles}]")));
+            if let Some(s) = decl_span {
+                diag.related.push(Label::new(s, decl_label.clone()));
             }
-            d.help = Some(format!(
-                "callers pass KEYS = [{roles}]; `KEYS[{n}]` is nil in every speaker"
+            diag.help = Some(format!(
+                "callers pass {d} keys; `KEYS[{n}]` is nil in every speaker"
             ));
-            d.speaker = Some(cx.speaker_name(script.speaker));
-            out.push(d);
+            diag.speaker = Some(cx.speaker_name(script.speaker));
+            out.push(diag);
         }
         for cmd in cx.model.commands.iter().filter(|c| c.script == Some(id)) {
             let positions: Vec<usize> = match crate::redis::key_positions(&cmd.name) {
@@ -82,21 +76,18 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 let Value::Str(t) = &arg.value else {
                     continue;
                 };
-                let mut d = RULE.diagnostic(
-                    format!(
-                        "script `{}` builds the key `{t}` instead of taking it from KEYS",
-                        spec.name
-                    ),
+                let mut diag = RULE.diagnostic(
+                    format!("script `{name}` builds the key `{t}` instead of taking it from KEYS"),
                     Label::new(t.span, "key built inside the script"),
                 );
-                if let Some(s) = cx.contract_span(&spec.keys_span) {
-                    d.related.push(Label::new(s, format!("KEYS = [{roles}]")));
+                if let Some(s) = decl_span {
+                    diag.related.push(Label::new(s, decl_label.clone()));
                 }
-                d.help = Some(format!(
-                    "take the key from KEYS (declared: [{roles}]); a key built in Lua is hidden from callers and from cluster routing"
-                ));
-                d.speaker = Some(cx.speaker_name(script.speaker));
-                out.push(d);
+                diag.help = Some(
+                    "take the key from KEYS: a key built in Lua is hidden from callers and from cluster routing".into(),
+                );
+                diag.speaker = Some(cx.speaker_name(script.speaker));
+                out.push(diag);
             }
         }
     }

@@ -8,13 +8,18 @@
 
 pub mod keyshape;
 
+mod cross_slot;
 mod key_hash_tag;
 mod key_prefix;
 mod key_type;
+mod keys_arity;
+mod keys_declaration_conflict;
 mod keys_missing;
+mod keys_order;
 mod keys_undeclared;
 mod missing_field;
 mod parse_error;
+mod script_drift;
 mod unknown_field;
 
 use crate::contract::{Contract, Record};
@@ -87,6 +92,11 @@ pub static RULES: &[&Rule] = &[
     &missing_field::RULE,
     &keys_undeclared::RULE,
     &keys_missing::RULE,
+    &keys_arity::RULE,
+    &keys_order::RULE,
+    &script_drift::RULE,
+    &cross_slot::RULE,
+    &keys_declaration_conflict::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {
@@ -194,6 +204,34 @@ impl<'a> CheckContext<'a> {
             Some(HashAccess::WriteOne) => rest.iter().take(1).collect(),
             Some(HashAccess::Read | HashAccess::Delete) => rest.iter().collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The name to show for a script: its contract entry, else its first
+    /// name, else `<unnamed>`.
+    pub fn script_name(&self, id: crate::link::ScriptId) -> String {
+        let s = &self.model.scripts[id];
+        if let (Some(c), Some(i)) = (self.contract, s.contract) {
+            return c.scripts[i].name.clone();
+        }
+        s.names
+            .first()
+            .map(|n| n.trim_start_matches('@').to_string())
+            .unwrap_or_else(|| "<unnamed>".into())
+    }
+
+    /// Where a declared key count is written.
+    pub fn declaration_span(
+        &self,
+        script: &crate::link::Script,
+        d: &crate::link::scripts::DeclaredCount,
+    ) -> Option<crate::facts::Span> {
+        match d.source {
+            crate::link::scripts::CountSource::Contract => {
+                let c = self.contract?;
+                self.contract_span(&c.scripts[script.contract?].keys_span)
+            }
+            _ => d.span,
         }
     }
 

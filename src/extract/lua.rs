@@ -66,6 +66,19 @@ impl<'s> Cx<'s> {
         let body = self.text(content);
         let mut line_off = 0usize;
         for line in body.split_inclusive('\n') {
+            if let Some(at) = line.find("@include") {
+                let rest = &line[at + "@include".len()..];
+                if let Some(q) = rest.find(['"', '\'']) {
+                    let quote = rest.as_bytes()[q] as char;
+                    if let Some(len) = rest[q + 1..].find(quote) {
+                        let start = base + line_off + at + "@include".len() + q + 1;
+                        self.facts.includes.push((
+                            rest[q + 1..q + 1 + len].to_string(),
+                            Span::new(self.file, start, start + len),
+                        ));
+                    }
+                }
+            }
             if let Some(decl) = parse_key_header(line) {
                 let (idx, role, rs, re) = decl;
                 self.facts.header_keys.push(KeyDecl {
@@ -465,12 +478,15 @@ fn parse_key_header(line: &str) -> Option<(u32, String, usize, usize)> {
         return None;
     }
     let abs = rest_start + trimmed_start;
-    // A quoted role: 'wait' or "wait".
+    // A quoted role alone: 'wait' or "wait". With more after it
+    // (`'jobschedulers' (repeat)`) the whole text is the role.
     let first = body.chars().next()?;
     if first == '\'' || first == '"' {
         if let Some(end) = body[1..].find(first) {
-            let role = &body[1..1 + end];
-            return Some((index, role.to_string(), abs + 1, abs + 1 + end));
+            if body[1 + end + 1..].trim().is_empty() {
+                let role = &body[1..1 + end];
+                return Some((index, role.to_string(), abs + 1, abs + 1 + end));
+            }
         }
     }
     Some((index, body.to_string(), abs, abs + body.len()))

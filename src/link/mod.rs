@@ -20,6 +20,9 @@ use crate::facts::{
 };
 use crate::source::SourceMap;
 
+pub mod calls;
+pub mod scripts;
+
 pub type SpeakerId = usize;
 pub type ScriptId = usize;
 
@@ -101,6 +104,15 @@ pub struct Script {
     pub lua: LuaFacts,
     /// Index into the contract's scripts, when the script is one of them.
     pub contract: Option<usize>,
+    /// The bytes the runtime sends, and their SHA1 (what EVALSHA names).
+    pub text: Option<String>,
+    pub sha1: Option<String>,
+    /// The key count in the file name (`moveToActive-11.lua`).
+    pub file_count: Option<(u32, Span)>,
+    /// The key count written where the script is registered.
+    pub registration: Option<(u32, Span)>,
+    /// Whether the Lua lives in a `.lua` file (else in a host string).
+    pub is_file: bool,
 }
 
 /// The whole repository, linked.
@@ -112,6 +124,8 @@ pub struct Model {
     pub keys: Vec<KeyUse>,
     pub commands: Vec<CommandUse>,
     pub scripts: Vec<Script>,
+    /// Every place a script is run, with what it is passed.
+    pub script_calls: Vec<calls::ScriptCallUse>,
     /// Syntax errors per file.
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
     /// Things worth saying that are not findings (unresolved script files).
@@ -162,16 +176,16 @@ const MAX_DEPTH: usize = 12;
 
 type Alts = Vec<Vec<Seg>>;
 
-struct Ctx {
-    speaker: SpeakerId,
-    module: String,
-    file: FileId,
+pub(crate) struct Ctx {
+    pub(crate) speaker: SpeakerId,
+    pub(crate) module: String,
+    pub(crate) file: FileId,
 }
 
 /// Definitions of one name in one speaker, with the file of each.
 type Defs<'a, T> = Vec<(FileId, &'a T)>;
 
-struct Resolver<'a> {
+pub(crate) struct Resolver<'a> {
     consts: HashMap<(SpeakerId, &'a str), Defs<'a, ConstDef>>,
     functions: HashMap<(SpeakerId, &'a str, usize), Defs<'a, FunctionDef>>,
 }
@@ -349,7 +363,7 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
+    pub(crate) fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
         match v {
             Value::Str(_)
             | Value::Const { .. }
@@ -371,6 +385,18 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// A script held in a `.lua` file, referenced from host code: (file, name,
+/// path as written, resolved path, registration count, index in
+/// `FileFacts::scripts`).
+type FileScriptRef = (
+    FileId,
+    Option<String>,
+    String,
+    PathBuf,
+    Option<(u32, Span)>,
+    usize,
+);
+
 /// Links all facts into a [`Model`].
 pub fn link(input: &LinkInput<'_>) -> Model {
     let resolver = Resolver::new(input);
@@ -383,7 +409,9 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     // The module a fact sits in is not recorded on templates and commands;
     // resolution falls back to file, then unique definitions.
     let mut lua_files: HashMap<PathBuf, ScriptId> = HashMap::new();
-    let mut pending_aliases: Vec<(FileId, Option<String>, Span, PathBuf)> = Vec::new();
+    let mut pending_aliases: Vec<FileScriptRef> = Vec::new();
+    // Script defs by (file, index in FileFacts::scripts).
+    let mut script_at: HashMap<(FileId, usize), ScriptId> = HashMap::new();
 
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
@@ -410,11 +438,18 @@ pub fn link(input: &LinkInput<'_>) -> Model {
             push_command_keys(&mut model, &cu);
             model.commands.push(cu);
         }
-        for s in &facts.scripts {
+        for (si, s) in facts.scripts.iter().enumerate() {
             match &s.source {
                 ScriptSource::Inline(lua) => {
                     let id = model.scripts.len();
+                    let src = input.sources.get(*file);
+                    let is_file = src.lang == Some(crate::facts::Lang::Lua);
                     let names: Vec<String> = s.name.iter().cloned().collect();
+                    let file_count = if is_file {
+                        scripts::file_name_count(&src.path, s.name_span)
+                    } else {
+                        None
+                    };
                     model.scripts.push(Script {
                         norm_names: names.iter().map(|n| normalize_name(n)).collect(),
                         names,
@@ -422,9 +457,14 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                         def_span: s.name_span,
                         lua: (**lua).clone(),
                         contract: None,
+                        sha1: s.text.as_deref().map(scripts::sha1_hex),
+                        text: s.text.clone(),
+                        file_count,
+                        registration: s.declared_keys,
+                        is_file,
                     });
-                    let src = input.sources.get(*file);
-                    if src.lang == Some(crate::facts::Lang::Lua) {
+                    script_at.insert((*file, si), id);
+                    if is_file {
                         lua_files.insert(normalize_path(&src.path), id);
                     }
                     let lua_cx = Ctx {
@@ -441,7 +481,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 ScriptSource::File {
                     path,
                     relative_to_file,
-                    span,
+                    ..
                 } => {
                     let src = input.sources.get(*file);
                     let base = if *relative_to_file {
@@ -453,8 +493,10 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                         Some(b) => pending_aliases.push((
                             *file,
                             s.name.clone(),
-                            *span,
+                            path.clone(),
                             normalize_path(&b.join(path)),
+                            s.declared_keys,
+                            si,
                         )),
                         None => model
                             .notes
@@ -465,24 +507,24 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         }
     }
 
-    for (file, name, span, path) in pending_aliases {
+    for (file, name, written, path, registration, si) in pending_aliases {
         match lua_files.get(&path) {
             Some(&id) => {
+                script_at.insert((file, si), id);
+                let script = &mut model.scripts[id];
                 if let Some(n) = name {
-                    let script = &mut model.scripts[id];
                     if !script.names.contains(&n) {
                         script.norm_names.insert(normalize_name(&n));
                         script.names.push(n);
                     }
                 }
+                if script.registration.is_none() {
+                    script.registration = registration;
+                }
             }
             None => model.notes.push((
                 file,
-                format!(
-                    "script file `{}` is not among the scanned files; its facts are not checked (at byte {})",
-                    path.display(),
-                    span.start
-                ),
+                format!("script file `{written}` is not among the scanned files; its facts are not checked"),
             )),
         }
     }
@@ -495,6 +537,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
         }
     }
+    model.script_calls = calls::link_calls(&resolver, input, &model, &script_at);
     model
 }
 

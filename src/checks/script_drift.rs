@@ -1,0 +1,145 @@
+//! # WL305 script-drift
+//!
+//! ## What it does
+//! Flags two copies of one script (the same name, or the same contract
+//! entry, held by two speakers) whose bytes differ. It compares what each
+//! runtime sends: an Elixir heredoc loses its indentation, escapes are
+//! decoded, so copies indented differently in their hosts are the same
+//! script. The report gives both SHA1s and the first line that differs.
+//!
+//! ## Why it breaks the wire
+//! EVALSHA names a script by the SHA1 of its bytes. A speaker that runs
+//! EVALSHA with the other copy's SHA gets NOSCRIPT, or, once both are
+//! loaded, each speaker runs different logic on the same keys.
+//!
+//! ## Example
+//! ```lua
+//! -- peers/rust embeds enqueue with one line changed:
+//! redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])   -- was: 0, ARGV[1]
+//! ```
+//!
+//! ## How to fix
+//! Keep one source of truth for each script (a `.lua` file every speaker
+//! includes), or copy it byte for byte.
+
+use std::collections::BTreeMap;
+
+use super::{CheckContext, Rule};
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::facts::Span;
+use crate::link::scripts::first_difference;
+use crate::link::ScriptId;
+
+pub static RULE: Rule = Rule {
+    code: "WL305",
+    name: "script-drift",
+    layer: Layer::L2,
+    severity: Severity::Error,
+    summary: "two copies of one script, held by two speakers, differ",
+    source: include_str!("script_drift.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    // Group copies by contract entry, else by normalized name.
+    let mut groups: BTreeMap<String, Vec<ScriptId>> = BTreeMap::new();
+    for (id, s) in cx.model.scripts.iter().enumerate() {
+        if s.sha1.is_none() {
+            continue;
+        }
+        let key = match (s.contract, s.norm_names.iter().next()) {
+            (Some(i), _) => format!("contract:{i}"),
+            (None, Some(n)) if !n.is_empty() => format!("name:{n}"),
+            _ => continue,
+        };
+        groups.entry(key).or_default().push(id);
+    }
+    for ids in groups.values() {
+        let mut speakers: Vec<_> = ids.iter().map(|i| cx.model.scripts[*i].speaker).collect();
+        speakers.sort_unstable();
+        speakers.dedup();
+        if speakers.len() < 2 {
+            continue;
+        }
+        let sha = |i: ScriptId| cx.model.scripts[i].sha1.clone().unwrap_or_default();
+        // The reference copy: the canonical speaker's, else the most common
+        // bytes, else the first in path order.
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for i in ids {
+            *counts.entry(sha(*i)).or_default() += 1;
+        }
+        if counts.len() < 2 {
+            continue;
+        }
+        let canonical = ids
+            .iter()
+            .find(|i| cx.model.speakers[cx.model.scripts[**i].speaker].canonical);
+        let reference = canonical.copied().unwrap_or_else(|| {
+            let best = counts.values().copied().max().unwrap_or(0);
+            *ids.iter()
+                .find(|i| counts[&sha(**i)] == best)
+                .unwrap_or(&ids[0])
+        });
+        let ref_sha = sha(reference);
+        let ref_script = &cx.model.scripts[reference];
+        for &i in ids {
+            if sha(i) == ref_sha {
+                continue;
+            }
+            let copy = &cx.model.scripts[i];
+            let (a, b) = (
+                copy.text.as_deref().unwrap_or(""),
+                ref_script.text.as_deref().unwrap_or(""),
+            );
+            let diff = first_difference(a, b);
+            let name = cx.script_name(i);
+            let (line_no, ours, theirs) = diff.clone().unwrap_or((1, String::new(), String::new()));
+            let primary =
+                line_span(cx, copy.def_span, copy.lua.span, &ours).unwrap_or(copy.def_span);
+            let mut d = RULE.diagnostic(
+                format!(
+                    "this copy of `{name}` differs from the one in `{}`: sha1 {} vs {}, first at line {line_no}",
+                    cx.speaker_name(ref_script.speaker),
+                    short(&sha(i)),
+                    short(&ref_sha)
+                ),
+                Label::new(primary, format!("line {line_no} of this copy")),
+            );
+            let other = line_span(cx, ref_script.def_span, ref_script.lua.span, &theirs)
+                .unwrap_or(ref_script.def_span);
+            d.related.push(Label::new(
+                other,
+                format!(
+                    "line {line_no} of the copy in `{}`",
+                    cx.speaker_name(ref_script.speaker)
+                ),
+            ));
+            d.help = Some(format!(
+                "send the same bytes from every speaker: a speaker that runs EVALSHA {} gets NOSCRIPT where only the other copy is loaded, or runs different logic",
+                short(&ref_sha)
+            ));
+            d.speaker = Some(cx.speaker_name(copy.speaker));
+            d.impact = Some(cx.impact_of(copy.speaker));
+            out.push(d);
+        }
+    }
+}
+
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
+}
+
+/// The span of a line's text inside the script's Lua, found in the host
+/// bytes (indentation may differ from the sent text).
+fn line_span(cx: &CheckContext<'_>, def: Span, lua: Span, line: &str) -> Option<Span> {
+    let needle = line.trim();
+    if needle.is_empty() {
+        return None;
+    }
+    let file = cx.sources.get(def.file);
+    let start = lua.start as usize;
+    let end = (lua.end as usize).min(file.bytes.len());
+    let hay = file.bytes.get(start..end)?;
+    let at = memchr::memmem::find(hay, needle.as_bytes())?;
+    Some(Span::new(def.file, start + at, start + at + needle.len()))
+}

@@ -1,0 +1,397 @@
+//! Script identity and declarations: what the code says about each script's
+//! KEYS (contract, registration count, file name, header comments, aliases,
+//! the body), its SHA1, and the roles of its key slots.
+
+use std::path::Path;
+
+use sha1::{Digest, Sha1};
+
+use super::Script;
+use crate::contract::Contract;
+use crate::facts::Span;
+
+/// The SHA1 of the bytes a runtime sends: the hash EVALSHA names.
+pub fn sha1_hex(text: &str) -> String {
+    let digest = Sha1::digest(text.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `moveToActive-11.lua` → 11.
+pub fn file_name_count(path: &Path, span: Span) -> Option<(u32, Span)> {
+    let stem = path.file_stem()?.to_str()?;
+    let (base, n) = stem.rsplit_once('-')?;
+    if base.is_empty() || n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((n.parse().ok()?, span))
+}
+
+/// Where a declared key count comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CountSource {
+    Contract,
+    Registration,
+    FileName,
+    Header,
+}
+
+impl CountSource {
+    pub fn describe(self) -> &'static str {
+        match self {
+            CountSource::Contract => "the contract",
+            CountSource::Registration => "its registration",
+            CountSource::FileName => "its file name",
+            CountSource::Header => "its header comment",
+        }
+    }
+}
+
+/// A count and where it is written (`None` for the contract, whose span
+/// lives in the contract file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclaredCount {
+    pub count: u32,
+    pub source: CountSource,
+    pub span: Option<Span>,
+}
+
+impl Script {
+    /// Every key count the code and the contract declare, strongest first.
+    pub fn declared_counts(&self, contract: Option<&Contract>) -> Vec<DeclaredCount> {
+        let mut out = Vec::new();
+        if let (Some(c), Some(i)) = (contract, self.contract) {
+            out.push(DeclaredCount {
+                count: c.scripts[i].keys.len() as u32,
+                source: CountSource::Contract,
+                span: None,
+            });
+        }
+        if let Some((n, span)) = self.registration {
+            out.push(DeclaredCount {
+                count: n,
+                source: CountSource::Registration,
+                span: Some(span),
+            });
+        }
+        if let Some((n, span)) = self.file_count {
+            out.push(DeclaredCount {
+                count: n,
+                source: CountSource::FileName,
+                span: Some(span),
+            });
+        }
+        if let Some(last) = self.lua.header_keys.iter().max_by_key(|d| d.index) {
+            out.push(DeclaredCount {
+                count: last.index,
+                source: CountSource::Header,
+                span: Some(last.span),
+            });
+        }
+        out
+    }
+
+    /// The key count callers must pass: the strongest declaration.
+    pub fn declared_count(&self, contract: Option<&Contract>) -> Option<DeclaredCount> {
+        self.declared_counts(contract).into_iter().next()
+    }
+
+    /// The role the script gives `KEYS[n]`: its header comment, then a
+    /// `local x = KEYS[n]` alias, then the contract.
+    pub fn slot_role(&self, n: u32, contract: Option<&Contract>) -> Option<SlotRole> {
+        if let Some(d) = self.lua.header_keys.iter().find(|d| d.index == n) {
+            return Some(SlotRole {
+                text: d.role.clone(),
+                span: Some(d.span),
+                contract_span: None,
+            });
+        }
+        if let Some(d) = self.lua.aliases.iter().find(|d| d.index == n) {
+            return Some(SlotRole {
+                text: d.role.clone(),
+                span: Some(d.span),
+                contract_span: None,
+            });
+        }
+        let c = contract?;
+        let spec = &c.scripts[self.contract?];
+        let (role, range) = spec.keys.get((n as usize).checked_sub(1)?)?;
+        Some(SlotRole {
+            text: role.clone(),
+            span: None,
+            contract_span: Some(range.clone()),
+        })
+    }
+
+    /// The highest `KEYS[n]` the body uses.
+    pub fn body_max(&self) -> Option<u32> {
+        self.lua.key_uses.iter().map(|(n, _)| *n).max()
+    }
+}
+
+/// A declared role of one key slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlotRole {
+    pub text: String,
+    /// Where the script's code declares it.
+    pub span: Option<Span>,
+    /// Where the contract declares it.
+    pub contract_span: Option<std::ops::Range<usize>>,
+}
+
+/// Words that say what kind of value a key holds, not which key it is.
+const TYPE_WORDS: &[&str] = &[
+    "set", "zset", "sorted", "list", "hash", "string", "stream", "key", "keys", "the", "a", "an",
+    "of", "for", "hll", "value",
+];
+
+/// Words that builder names add around the role: `get_pending_key`.
+const BUILDER_WORDS: &[&str] = &[
+    "get", "build", "make", "key", "keys", "name", "for", "to", "redis", "new",
+];
+
+/// Splits `stalledCheckKey`, `stalled_check`, `'stalled-check'` into
+/// `{stalled, check}`: lower case, a plural `s` dropped, `drop` words out.
+pub fn words(text: &str, drop: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    let mut prev_lower = false;
+    let flush = |cur: &mut String, out: &mut Vec<String>| {
+        if cur.is_empty() {
+            return;
+        }
+        let mut w = cur.to_lowercase();
+        if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+            w.pop();
+        }
+        if !drop.contains(&w.as_str())
+            && !w.chars().all(|c| c.is_ascii_digit())
+            && !out.contains(&w)
+        {
+            out.push(w);
+        }
+        cur.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && prev_lower {
+                flush(&mut cur, &mut out);
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+            cur.push(c);
+        } else {
+            flush(&mut cur, &mut out);
+            prev_lower = false;
+        }
+    }
+    flush(&mut cur, &mut out);
+    out
+}
+
+/// The alternative names a declared role gives: `'jobschedulers' (repeat)`
+/// gives `{jobscheduler}` and `{repeat}`; `pending set (ZSET)` gives
+/// `{pending}` (the type in parentheses says nothing).
+pub fn role_alternatives(text: &str) -> Vec<Vec<String>> {
+    let mut groups: Vec<String> = Vec::new();
+    let mut rest = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' | '\'' | '"' | '`' => {
+                let close = match c {
+                    '(' => ')',
+                    other => other,
+                };
+                let mut g = String::new();
+                for d in chars.by_ref() {
+                    if d == close {
+                        break;
+                    }
+                    g.push(d);
+                }
+                groups.push(g);
+            }
+            _ => rest.push(c),
+        }
+    }
+    groups.push(rest);
+    groups
+        .iter()
+        .map(|g| words(g, TYPE_WORDS))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The role a builder name gives a passed key: `Keys.pending` → `{pending}`.
+pub fn builder_role(name: &str) -> Vec<String> {
+    words(name, BUILDER_WORDS)
+}
+
+/// The role of a key passed to a script: the builder's name
+/// (`Keys.pending(ctx)`, `self.keys.wait()`), else the last literal word of
+/// its template (`…:pending`, `…:job:<id>` → `job`).
+pub fn passed_role(arg: &super::Arg) -> Vec<String> {
+    use crate::facts::Value;
+    let from_name = match &arg.value {
+        Value::Call { path, .. } => path.last().map(|n| builder_role(n)),
+        Value::Const { path, .. } => path.last().map(|n| builder_role(n)),
+        _ => None,
+    };
+    if let Some(w) = from_name.filter(|w| !w.is_empty()) {
+        return w;
+    }
+    let mut found: Option<Vec<String>> = None;
+    for t in &arg.alts {
+        let w = template_role(t);
+        if w.is_empty() || found.as_ref().is_some_and(|f| *f != w) {
+            return Vec::new();
+        }
+        found = Some(w);
+    }
+    found.unwrap_or_default()
+}
+
+/// The last all-literal, `:`-separated word of a key template, outside any
+/// hash tag.
+pub fn template_role(t: &crate::facts::Template) -> Vec<String> {
+    use crate::facts::Seg;
+    let mut text = String::new();
+    for s in &t.segs {
+        match s {
+            Seg::Lit { text: l, .. } => text.push_str(l),
+            _ => text.push('\0'),
+        }
+    }
+    for piece in text.rsplit(':') {
+        if piece.is_empty() || piece.contains('\0') {
+            continue;
+        }
+        if piece.contains(['{', '}']) {
+            return Vec::new();
+        }
+        return words(piece, BUILDER_WORDS);
+    }
+    Vec::new()
+}
+
+/// The hash tag of a key template: `Some(tag)` with holes as `\0<label>`,
+/// `None` when the template has no `{…}` in its literal bytes.
+pub fn hash_tag(t: &crate::facts::Template) -> Option<String> {
+    use crate::facts::Seg;
+    let mut text = String::new();
+    for s in &t.segs {
+        match s {
+            Seg::Lit { text: l, .. } => text.push_str(l),
+            Seg::Hole { label, .. } => {
+                text.push('\0');
+                text.push_str(label);
+                text.push('\0');
+            }
+            Seg::Value(v) => {
+                text.push('\0');
+                text.push_str(&v.describe());
+                text.push('\0');
+            }
+        }
+    }
+    let open = text.find('{')?;
+    let close = text[open..].find('}')? + open;
+    Some(text[open + 1..close].to_string())
+}
+
+/// How a passed key's role compares with the declared one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoleMatch {
+    Same,
+    Different,
+    /// Unknown on one side, or only a partial overlap: say nothing.
+    Unclear,
+}
+
+pub fn compare_roles(passed: &[String], declared: &str) -> RoleMatch {
+    let alts = role_alternatives(declared);
+    if passed.is_empty() || alts.is_empty() {
+        return RoleMatch::Unclear;
+    }
+    let joined = passed.concat();
+    if alts.iter().any(|a| a == passed || a.concat() == joined) {
+        return RoleMatch::Same;
+    }
+    let unrelated = |a: &Vec<String>| {
+        let c = a.concat();
+        a.iter().all(|w| !passed.contains(w)) && !c.contains(&joined) && !joined.contains(&c)
+    };
+    if alts.iter().all(unrelated) {
+        return RoleMatch::Different;
+    }
+    RoleMatch::Unclear
+}
+
+/// The first line where two texts differ (1-based), with both lines.
+pub fn first_difference(a: &str, b: &str) -> Option<(usize, String, String)> {
+    let mut la = a.lines();
+    let mut lb = b.lines();
+    let mut n = 0usize;
+    loop {
+        n += 1;
+        match (la.next(), lb.next()) {
+            (None, None) => return None,
+            (x, y) if x == y => continue,
+            (x, y) => return Some((n, x.unwrap_or("").to_string(), y.unwrap_or("").to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_normalize_across_conventions() {
+        let w = |s: &str| words(s, BUILDER_WORDS);
+        assert_eq!(w("stalled_check"), w("stalledCheckKey"));
+        assert_eq!(w("'stalled-check'"), w("stalled_check"));
+        assert_eq!(builder_role("pending_key"), words("pending", &[]));
+    }
+
+    #[test]
+    fn role_comparison_is_precise() {
+        let passed = builder_role("pending_key");
+        assert_eq!(
+            compare_roles(&passed, "pending set (ZSET)"),
+            RoleMatch::Same
+        );
+        assert_eq!(compare_roles(&passed, "'wait'"), RoleMatch::Different);
+        assert_eq!(
+            compare_roles(&builder_role("repeat"), "'jobschedulers' (repeat)"),
+            RoleMatch::Same
+        );
+        assert_eq!(
+            compare_roles(&builder_role("jobSchedulers"), "'jobschedulers' (repeat)"),
+            RoleMatch::Same
+        );
+        // Partial overlap: unclear.
+        assert_eq!(
+            compare_roles(&builder_role("job"), "job row"),
+            RoleMatch::Unclear
+        );
+        assert_eq!(compare_roles(&[], "wait"), RoleMatch::Unclear);
+    }
+
+    #[test]
+    fn sha1_is_what_evalsha_names() {
+        assert_eq!(
+            sha1_hex("return 1"),
+            "e0e1f9fabfc9d4800c877a703b823ac0578ff8db"
+        );
+    }
+
+    #[test]
+    fn file_names_carry_counts() {
+        let s = Span::default();
+        assert_eq!(
+            file_name_count(Path::new("a/moveToActive-11.lua"), s),
+            Some((11, s))
+        );
+        assert_eq!(file_name_count(Path::new("a/enqueue.lua"), s), None);
+    }
+}
