@@ -34,6 +34,9 @@ pub enum Command {
         /// A rule code, such as WL201.
         code: String,
     },
+    /// Print what each speaker puts on the wire: keys, records, scripts and
+    /// call sites; or, with --as-contract, a contract that describes it.
+    Extract(ExtractArgs),
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
@@ -79,6 +82,105 @@ pub struct CheckArgs {
     pub max_file_size: u64,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct ExtractArgs {
+    /// Files or directories to read.
+    pub paths: Vec<PathBuf>,
+    /// `text` or `json`.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: ExtractFormat,
+    /// Print a contract file in the `rules/` format instead.
+    #[arg(long)]
+    pub as_contract: bool,
+    /// Read scripts' roles against this contract.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
+    pub contract: Option<PathBuf>,
+    /// Ignore every contract.
+    #[arg(long)]
+    pub no_contract: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExtractFormat {
+    Text,
+    Json,
+}
+
+fn options(
+    paths: &[PathBuf],
+    contract: Option<&PathBuf>,
+    no_contract: bool,
+    threads: Option<usize>,
+    max: u64,
+) -> Options {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
+    // Reports are relative to the one directory checked, else to the
+    // current directory.
+    let root = match paths.as_slice() {
+        [p] if p.is_dir() => p.clone(),
+        _ => PathBuf::from("."),
+    };
+    let contract = if no_contract {
+        ContractChoice::None
+    } else if let Some(c) = contract {
+        ContractChoice::File(c.clone())
+    } else {
+        ContractChoice::Default
+    };
+    Options {
+        root,
+        paths,
+        contract,
+        threads,
+        max_file_bytes: max,
+    }
+}
+
+fn run_analysis(opts: &Options) -> Result<crate::analyze::Analysis, i32> {
+    match analyze(opts) {
+        Ok(x) => Ok(x),
+        Err(AnalyzeError::Contract(e)) => {
+            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
+            Err(2)
+        }
+        Err(AnalyzeError::Usage(m)) => {
+            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+            Err(2)
+        }
+    }
+}
+
+fn extract(a: ExtractArgs) -> i32 {
+    let opts = options(
+        &a.paths,
+        a.contract.as_ref(),
+        a.no_contract,
+        None,
+        DEFAULT_MAX_FILE_BYTES,
+    );
+    let analysis = match run_analysis(&opts) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    if a.as_contract {
+        let name = std::fs::canonicalize(&opts.root)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "extracted".into());
+        return write_stdout(&crate::observe::as_contract(&analysis, &name));
+    }
+    let observed = crate::observe::observe(&analysis);
+    let text = match a.format {
+        ExtractFormat::Text => report::extract::render_text(&analysis, &observed),
+        ExtractFormat::Json => report::extract::render_json(&analysis, &observed),
+    };
+    write_stdout(&text)
+}
+
 /// Runs the command line; returns the exit code.
 pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -117,6 +219,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             }
         },
         Command::Check(a) => check(a),
+        Command::Extract(a) => extract(a),
         Command::Facts { file } => {
             let Some(lang) = crate::facts::Lang::from_path(&file) else {
                 let _ = writeln!(
@@ -147,41 +250,16 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 }
 
 fn check(a: CheckArgs) -> i32 {
-    let paths = if a.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        a.paths.clone()
-    };
-    // Reports are relative to the one directory checked, else to the
-    // current directory.
-    let root = match paths.as_slice() {
-        [p] if p.is_dir() => p.clone(),
-        _ => PathBuf::from("."),
-    };
-    let contract = if a.no_contract {
-        ContractChoice::None
-    } else if let Some(c) = &a.contract {
-        ContractChoice::File(c.clone())
-    } else {
-        ContractChoice::Default
-    };
-    let opts = Options {
-        root,
-        paths,
-        contract,
-        threads: a.threads,
-        max_file_bytes: a.max_file_size,
-    };
-    let analysis = match analyze(&opts) {
+    let opts = options(
+        &a.paths,
+        a.contract.as_ref(),
+        a.no_contract,
+        a.threads,
+        a.max_file_size,
+    );
+    let analysis = match run_analysis(&opts) {
         Ok(x) => x,
-        Err(AnalyzeError::Contract(e)) => {
-            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
-            return 2;
-        }
-        Err(AnalyzeError::Usage(m)) => {
-            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
-            return 2;
-        }
+        Err(code) => return code,
     };
     let fail_on = match a.fail_on {
         FailOn::Error => Severity::Error,

@@ -11,6 +11,7 @@ pub mod discover;
 pub mod extract;
 pub mod facts;
 pub mod link;
+pub mod observe;
 pub mod parse;
 pub mod redis;
 pub mod report;

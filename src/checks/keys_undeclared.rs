@@ -23,7 +23,7 @@
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
-use crate::facts::Value;
+use crate::facts::{Seg, Value};
 
 pub static RULE: Rule = Rule {
     code: "WL301",
@@ -76,6 +76,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 let Value::Str(t) = &arg.value else {
                     continue;
                 };
+                // `KEYS[2] .. jobId` derives a key from a passed one: same
+                // hash tag, visible to the caller.
+                if matches!(t.segs.first(), Some(Seg::Value(v)) if matches!(**v, Value::Keys { .. }))
+                {
+                    continue;
+                }
                 let mut diag = RULE.diagnostic(
                     format!("script `{name}` builds the key `{t}` instead of taking it from KEYS"),
                     Label::new(t.span, "key built inside the script"),

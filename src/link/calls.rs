@@ -350,9 +350,7 @@ pub(super) fn link_calls(
     }
     let mut out = Vec::new();
     for p in finals {
-        if proto_has_params(&p) {
-            continue;
-        }
+        // Parameters no call binds stay unknown (holes).
         let Some(script) = identify(&p.script, p.speaker, p.file, model, script_at, 0) else {
             continue;
         };

@@ -21,6 +21,7 @@ use crate::facts::{
 use crate::source::SourceMap;
 
 pub mod calls;
+pub mod records;
 pub mod scripts;
 
 pub type SpeakerId = usize;
@@ -41,6 +42,9 @@ pub struct Speaker {
 pub struct KeyUse {
     pub template: Template,
     pub speaker: SpeakerId,
+    /// Sent as a key: a command's key argument or a script call's key (not
+    /// only a string built somewhere).
+    pub sent: bool,
 }
 
 /// A command argument with its resolved string forms.
@@ -89,6 +93,16 @@ pub struct CommandUse {
     pub script: Option<ScriptId>,
 }
 
+/// A field read from a map that HGETALL filled.
+#[derive(Debug, Clone)]
+pub struct FieldReadUse {
+    /// The templates of the key HGETALL read.
+    pub key: Vec<Template>,
+    pub field: String,
+    pub span: Span,
+    pub speaker: SpeakerId,
+}
+
 /// One copy of a Lua script.
 #[derive(Debug, Clone)]
 pub struct Script {
@@ -126,6 +140,10 @@ pub struct Model {
     pub scripts: Vec<Script>,
     /// Every place a script is run, with what it is passed.
     pub script_calls: Vec<calls::ScriptCallUse>,
+    /// Fields read from a whole hash after HGETALL.
+    pub field_reads: Vec<FieldReadUse>,
+    /// Records as the code uses them (hash commands grouped by key).
+    pub records: Vec<records::RecordUse>,
     /// Syntax errors per file.
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
     /// Things worth saying that are not findings (unresolved script files).
@@ -430,6 +448,17 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 model.keys.push(KeyUse {
                     template,
                     speaker: sp,
+                    sent: false,
+                });
+            }
+        }
+        for r in &facts.field_reads {
+            if let Some(field) = r.field.as_str() {
+                model.field_reads.push(FieldReadUse {
+                    key: resolver.templates(&r.key, &cx),
+                    field,
+                    span: r.span,
+                    speaker: sp,
                 });
             }
         }
@@ -538,6 +567,21 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         }
     }
     model.script_calls = calls::link_calls(&resolver, input, &model, &script_at);
+    let call_keys: Vec<KeyUse> = model
+        .script_calls
+        .iter()
+        .flat_map(|u| {
+            u.keys.iter().flat_map(move |k| {
+                k.alts.iter().map(move |t| KeyUse {
+                    template: t.clone(),
+                    speaker: u.speaker,
+                    sent: true,
+                })
+            })
+        })
+        .collect();
+    model.keys.extend(call_keys);
+    model.records = records::infer(&model);
     model
 }
 
@@ -593,6 +637,7 @@ fn push_command_keys(model: &mut Model, cu: &CommandUse) {
                 model.keys.push(KeyUse {
                     template: t.clone(),
                     speaker: cu.speaker,
+                    sent: true,
                 });
             }
         }

@@ -1,6 +1,7 @@
 //! Reporters: render an [`Analysis`] and print it. They never compute
 //! findings; they only convert byte spans to lines and columns and format.
 
+pub mod extract;
 pub mod human;
 pub mod json;
 

@@ -1,0 +1,305 @@
+//! The observed contract: what each speaker actually puts on the wire (key
+//! templates, records with the fields written and read, scripts with their
+//! declared KEYS and SHA1, script call sites), and a contract inferred from
+//! it that a team can review and adopt (`wirelint extract --as-contract`).
+//!
+//! Computes only; `report::extract` renders.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::analyze::Analysis;
+use crate::facts::{Seg, Span, Template};
+use crate::link::calls::NumKeys;
+use crate::link::records::key_shape;
+use crate::link::scripts::role_alternatives;
+use crate::link::SpeakerId;
+
+#[derive(Debug, Clone)]
+pub struct ObservedKey {
+    pub shape: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ObservedRecord {
+    pub key: String,
+    pub writes: Vec<String>,
+    pub reads: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ObservedScript {
+    pub name: String,
+    pub names: Vec<String>,
+    pub sha1: Option<String>,
+    pub declared: Option<(u32, &'static str)>,
+    /// Slot roles, 1-based order.
+    pub roles: Vec<Option<String>>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ObservedCall {
+    pub script: String,
+    pub numkeys: Option<u32>,
+    /// The key shapes passed; `None` where a key is not visible.
+    pub keys: Vec<Option<String>>,
+    pub keys_complete: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct ObservedSpeaker {
+    pub name: String,
+    pub dir: String,
+    pub keys: Vec<ObservedKey>,
+    pub records: Vec<ObservedRecord>,
+    pub scripts: Vec<ObservedScript>,
+    pub calls: Vec<ObservedCall>,
+}
+
+/// Whether a template reads as a key: a literal namespace and a `:`.
+pub fn is_key_like(t: &Template) -> bool {
+    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
+        return false;
+    };
+    match text.find(':') {
+        Some(i) if i > 0 => text[..i]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')),
+        _ => false,
+    }
+}
+
+pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
+    let m = &a.model;
+    let contract = a.contract.as_ref();
+    let mut out: Vec<ObservedSpeaker> = m
+        .speakers
+        .iter()
+        .map(|s| ObservedSpeaker {
+            name: s.name.clone(),
+            dir: s.dir.clone(),
+            keys: Vec::new(),
+            records: Vec::new(),
+            scripts: Vec::new(),
+            calls: Vec::new(),
+        })
+        .collect();
+    let mut seen: BTreeSet<(SpeakerId, String)> = BTreeSet::new();
+    let mut keys: Vec<(SpeakerId, ObservedKey)> = m
+        .keys
+        .iter()
+        .filter(|k| k.sent && is_key_like(&k.template))
+        .map(|k| {
+            (
+                k.speaker,
+                ObservedKey {
+                    shape: key_shape(&k.template),
+                    span: k.template.span,
+                },
+            )
+        })
+        .collect();
+    keys.sort_by(|a, b| (a.0, &a.1.shape, a.1.span).cmp(&(b.0, &b.1.shape, b.1.span)));
+    for (sp, k) in keys {
+        if seen.insert((sp, k.shape.clone())) {
+            out[sp].keys.push(k);
+        }
+    }
+    for r in &m.records {
+        let mut per: BTreeMap<SpeakerId, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
+        for (field, uses) in &r.fields {
+            for u in uses {
+                let e = per.entry(u.speaker).or_default();
+                if u.write {
+                    e.0.insert(field.clone());
+                } else {
+                    e.1.insert(field.clone());
+                }
+            }
+        }
+        for (sp, (w, rd)) in per {
+            out[sp].records.push(ObservedRecord {
+                key: r.key.clone(),
+                writes: w.into_iter().collect(),
+                reads: rd.into_iter().collect(),
+            });
+        }
+    }
+    for (id, s) in m.scripts.iter().enumerate() {
+        let declared = s.declared_count(contract);
+        let count = declared
+            .map(|d| d.count)
+            .or_else(|| s.body_max())
+            .unwrap_or(0);
+        let roles = (1..=count)
+            .map(|n| s.slot_role(n, contract).map(|r| r.text))
+            .collect();
+        out[s.speaker].scripts.push(ObservedScript {
+            name: script_name(a, id),
+            names: s.names.clone(),
+            sha1: s.sha1.clone(),
+            declared: declared.map(|d| (d.count, d.source.describe())),
+            roles,
+            span: s.def_span,
+        });
+    }
+    for u in &m.script_calls {
+        out[u.speaker].calls.push(ObservedCall {
+            script: script_name(a, u.script),
+            numkeys: match u.numkeys {
+                NumKeys::Literal(n, _) => Some(n),
+                _ if u.keys_complete => Some(u.keys.len() as u32),
+                _ => None,
+            },
+            keys: u
+                .keys
+                .iter()
+                .map(|k| match k.alts.as_slice() {
+                    [t] => Some(key_shape(t)),
+                    _ => None,
+                })
+                .collect(),
+            keys_complete: u.keys_complete,
+            span: u.span,
+        });
+    }
+    out.retain(|s| {
+        !(s.keys.is_empty() && s.records.is_empty() && s.scripts.is_empty() && s.calls.is_empty())
+    });
+    out
+}
+
+fn script_name(a: &Analysis, id: usize) -> String {
+    let s = &a.model.scripts[id];
+    if let (Some(c), Some(i)) = (a.contract.as_ref(), s.contract) {
+        return c.scripts[i].name.clone();
+    }
+    s.names
+        .first()
+        .map(|n| n.trim_start_matches('@').to_string())
+        .unwrap_or_else(|| "<unnamed>".into())
+}
+
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// An identifier for a contract table: letters, digits, `_`.
+fn ident(s: &str) -> String {
+    let out: String = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let out = out.trim_matches('_').to_string();
+    if out.is_empty() {
+        "key".into()
+    } else {
+        out
+    }
+}
+
+/// A contract in the `rules/` format describing what the code does.
+pub fn as_contract(a: &Analysis, name: &str) -> String {
+    let m = &a.model;
+    let mut text = String::new();
+    text.push_str(
+        "# Extracted by `wirelint extract --as-contract`: what the code puts on the wire.\n",
+    );
+    text.push_str("# Review it before adopting it as the canonical contract.\n\n");
+    text.push_str(&format!("name = {}\n", quote(name)));
+
+    // The keyspace: every tagged key shape `P{<*>}:T` with one prefix P.
+    let mut prefixes: BTreeSet<String> = BTreeSet::new();
+    let mut types: BTreeMap<String, String> = BTreeMap::new();
+    let mut shapes: Vec<String> = m
+        .keys
+        .iter()
+        .filter(|k| k.sent && is_key_like(&k.template))
+        .map(|k| key_shape(&k.template))
+        .collect();
+    shapes.sort();
+    shapes.dedup();
+    for shape in &shapes {
+        let Some((prefix, rest)) = shape.split_once("{<*>}:") else {
+            continue;
+        };
+        if prefix.contains(['{', '}', '<']) || rest.is_empty() || rest.starts_with("<*>") {
+            continue;
+        }
+        prefixes.insert(prefix.to_string());
+        let pattern = rest.replace("<*>", "<id>");
+        let lead = rest.split([':', '<']).next().unwrap_or(rest);
+        let mut tname = ident(lead);
+        while types.get(&tname).is_some_and(|p| *p != pattern) {
+            tname.push('_');
+        }
+        types.insert(tname, pattern);
+    }
+    let keyspace = (prefixes.len() == 1 && !types.is_empty())
+        .then(|| prefixes.iter().next().cloned())
+        .flatten();
+    let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
+    if let Some(prefix) = &keyspace {
+        text.push_str("\n[keyspace]\n");
+        text.push_str(&format!(
+            "key = {}\n",
+            quote(&format!("{prefix}{{<queue>}}:<type>"))
+        ));
+        text.push_str("\n[keyspace.types]\n");
+        for (t, p) in &types {
+            text.push_str(&format!("{t} = {}\n", quote(p)));
+            type_of_shape.insert(
+                format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
+                t.clone(),
+            );
+        }
+        let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for r in &m.records {
+            if let Some(t) = type_of_shape.get(&r.key) {
+                records
+                    .entry(t.clone())
+                    .or_default()
+                    .extend(r.fields.keys().cloned());
+            }
+        }
+        for (t, fields) in records {
+            text.push_str(&format!("\n[records.{t}]\ntype = {}\n", quote(&t)));
+            let list: Vec<String> = fields.iter().map(|f| quote(f)).collect();
+            text.push_str(&format!("fields = [{}]\n", list.join(", ")));
+        }
+    }
+    // Scripts whose body uses every key they declare.
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    for s in &m.scripts {
+        let Some(first) = s.names.first() else {
+            continue;
+        };
+        let sname = ident(&crate::extract::script_name_from_stem(
+            first.trim_start_matches('@'),
+        ));
+        if !done.insert(crate::link::normalize_name(&sname)) {
+            continue;
+        }
+        let Some(d) = s.declared_count(a.contract.as_ref()) else {
+            continue;
+        };
+        let used: BTreeSet<u32> = s.lua.key_uses.iter().map(|k| k.0).collect();
+        if !s.lua.dynamic_keys && (1..=d.count).any(|n| !used.contains(&n)) {
+            continue;
+        }
+        let roles: Vec<String> = (1..=d.count)
+            .map(|n| {
+                s.slot_role(n, a.contract.as_ref())
+                    .and_then(|r| role_alternatives(&r.text).into_iter().next())
+                    .map(|w| ident(&w.join("_")))
+                    .unwrap_or_else(|| format!("key{n}"))
+            })
+            .collect();
+        text.push_str(&format!("\n[scripts.{sname}]\n"));
+        let list: Vec<String> = roles.iter().map(|r| quote(r)).collect();
+        text.push_str(&format!("keys = [{}]\n", list.join(", ")));
+    }
+    text
+}
