@@ -139,37 +139,61 @@ impl<'a> CheckContext<'a> {
         ids
     }
 
-    /// The changer breaks: `speaker` diverges, every other active speaker
-    /// agrees with the contract.
+    /// Who breaks when `speaker` diverges. A speaker that changes alone
+    /// breaks itself: it cannot find or read the others' data, nor they its.
+    /// When the canonical speaker changes, everyone who did not follow it
+    /// breaks.
     pub fn impact_of(&self, speaker: SpeakerId) -> Impact {
-        let mut unaffected: Vec<String> = self
+        let mut others: Vec<String> = self
             .active_speakers()
             .into_iter()
             .filter(|s| *s != speaker)
             .map(|s| self.speaker_name(s))
             .collect();
-        unaffected.sort();
-        Impact {
-            breaks: vec![self.speaker_name(speaker)],
-            unaffected,
+        others.sort();
+        if self.model.speakers[speaker].canonical {
+            Impact {
+                breaks: others,
+                unaffected: vec![self.speaker_name(speaker)],
+            }
+        } else {
+            Impact {
+                breaks: vec![self.speaker_name(speaker)],
+                unaffected: others,
+            }
         }
     }
 
-    /// "the other 2 speakers (a, b)" or "no other speaker".
-    pub fn others_phrase(&self, impact: &Impact) -> String {
-        match impact.unaffected.len() {
+    /// "the other 2 speakers (`a`, `b`)", or "no other speaker".
+    pub fn others_phrase(&self, speaker: SpeakerId) -> String {
+        let mut others: Vec<String> = self
+            .active_speakers()
+            .into_iter()
+            .filter(|s| *s != speaker)
+            .map(|s| format!("`{}`", self.speaker_name(s)))
+            .collect();
+        others.sort();
+        match others.len() {
             0 => "no other speaker".into(),
-            1 => format!("the other speaker (`{}`)", impact.unaffected[0]),
-            n => format!(
-                "the other {n} speakers ({})",
-                impact
-                    .unaffected
-                    .iter()
-                    .map(|s| format!("`{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            1 => format!("the other speaker ({})", others[0]),
+            n => format!("the other {n} speakers ({})", others.join(", ")),
         }
+    }
+
+    /// "2 of 3 speakers can still read the job; `peers/rust` cannot."
+    pub fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
+        let total = impact.breaks.len() + impact.unaffected.len();
+        let broken = impact
+            .breaks
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "{} of {total} speaker{} can still {verb} {what}; {broken} cannot",
+            impact.unaffected.len(),
+            if total == 1 { "" } else { "s" }
+        )
     }
 
     /// The contract record a hash command addresses: through the role of
