@@ -9,7 +9,10 @@
 pub mod keyshape;
 
 mod cross_slot;
+mod field_never_read;
+mod field_never_written;
 mod key_hash_tag;
+mod key_orphan;
 mod key_prefix;
 mod key_type;
 mod keys_arity;
@@ -88,8 +91,11 @@ pub static RULES: &[&Rule] = &[
     &key_prefix::RULE,
     &key_hash_tag::RULE,
     &key_type::RULE,
+    &key_orphan::RULE,
     &unknown_field::RULE,
     &missing_field::RULE,
+    &field_never_written::RULE,
+    &field_never_read::RULE,
     &keys_undeclared::RULE,
     &keys_missing::RULE,
     &keys_arity::RULE,
@@ -257,6 +263,40 @@ impl<'a> CheckContext<'a> {
             }
             _ => d.span,
         }
+    }
+
+    /// Fields that scripts write to a `KEYS[n]` no linked call fills: their
+    /// record is unknown, so any record may have them.
+    pub fn fields_written_by_unlinked_scripts(&self) -> std::collections::BTreeSet<String> {
+        let m = self.model;
+        let mut out = std::collections::BTreeSet::new();
+        for c in m.commands.iter() {
+            let Some(script) = c.script else {
+                continue;
+            };
+            let _ = script;
+            // A key the link step could give no caller's template.
+            if c.args.first().is_none_or(|a| !a.alts.is_empty()) {
+                continue;
+            }
+            for a in self.field_args(c) {
+                if let Some((f, _)) = a.literal() {
+                    out.insert(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the contract has a record at this key that lacks `field`.
+    pub fn contract_record_lacks(&self, key: &crate::facts::Template, field: &str) -> bool {
+        let Some(c) = self.contract else {
+            return false;
+        };
+        let Some(ks) = c.keyspace.as_ref() else {
+            return false;
+        };
+        keyshape::record_of(key, ks, &c.records).is_some_and(|r| !r.has_field(field))
     }
 
     /// A span in the contract file.
