@@ -66,6 +66,19 @@ const TRANSPARENT_METHODS: &[&str] = &[
     "into_owned",
 ];
 
+/// Iterator adapters that keep a collection's elements.
+const ITER_ADAPTERS: &[&str] = &[
+    "iter",
+    "into_iter",
+    "cloned",
+    "copied",
+    "as_slice",
+    "to_vec",
+    "clone",
+    "as_ref",
+    "borrow",
+];
+
 /// Names of argument variables that hold several values (a slice spread by
 /// `.arg(&keys)`).
 const PLURAL_SUFFIXES: &[&str] = &[
@@ -86,6 +99,10 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         inner: HashSet::new(),
         pending_let: None,
         macro_cache: HashMap::new(),
+        impl_types: Vec::new(),
+        cur_func: None,
+        hash_maps: HashMap::new(),
+        placeholders: placeholders_of(src),
     };
     cx.walk_sub(root);
     cx.facts
@@ -153,6 +170,15 @@ struct Cx<'s, 'p> {
     /// Values of format-like macros already evaluated, by node: a `let`
     /// value is both walked and evaluated.
     macro_cache: HashMap<NodeKey, Value>,
+    /// The `impl`/`trait` types around the current item, innermost last.
+    impl_types: Vec<String>,
+    /// The enclosing function: an index into `facts.functions`.
+    cur_func: Option<usize>,
+    /// Maps read from Redis by `HGETALL`, by variable: the key read.
+    hash_maps: HashMap<String, Value>,
+    /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
+    /// literals holding them are not keys by themselves.
+    placeholders: Vec<String>,
 }
 
 /// A node's identity that stays valid across the macro trees parsed again
@@ -275,8 +301,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.modules.pop();
                 false
             }
-            "function_item" => {
+            "function_item" | "function_signature_item" => {
                 self.function(n);
+                false
+            }
+            "impl_item" | "trait_item" => {
+                self.impl_item(n);
                 false
             }
             "const_item" | "static_item" => {
@@ -396,34 +426,69 @@ impl<'s, 'p> Cx<'s, 'p> {
         if self.depth > MAX_DEPTH {
             return;
         }
+        // Methods live in their type: `Keys::wait` is told apart from a
+        // free `wait`.
+        let mut module = self.modules.clone();
+        module.extend(self.impl_types.last().cloned());
+        let index = self.facts.functions.len();
+        self.facts.functions.push(FunctionDef {
+            module: module.join("::"),
+            name: self.text(name),
+            params: params.clone(),
+            returns: Value::unknown(self.text(name), self.span(name)),
+            name_span: self.span(name),
+            clause: 0,
+        });
         let saved = std::mem::replace(
             &mut self.scope,
             Scope {
-                params: params.clone(),
+                params,
                 ..Scope::default()
             },
         );
+        let saved_maps = std::mem::take(&mut self.hash_maps);
+        let saved_func = self.cur_func.replace(index);
+        // Items nested in the body are not methods of the outer impl.
+        let saved_impls = std::mem::take(&mut self.impl_types);
         let mut returns = None;
         if let Some(body) = n.child_by_field_name("body") {
             self.walk_sub(body);
             returns = self.tail_value(body);
         }
+        self.impl_types = saved_impls;
+        self.cur_func = saved_func;
+        self.hash_maps = saved_maps;
         self.scope = saved;
         if let Some(returns) = returns {
             if matches!(
                 returns,
                 Value::Str(_) | Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
             ) {
-                self.facts.functions.push(FunctionDef {
-                    module: self.module(),
-                    name: self.text(name),
-                    params,
-                    returns,
-                    name_span: self.span(name),
-                    clause: 0,
-                });
+                self.facts.functions[index].returns = returns;
             }
         }
+    }
+
+    /// `impl Keys { .. }`, `impl<T> Trait for Keys<T> { .. }`, `trait T { .. }`:
+    /// walks the body with the type's name.
+    fn impl_item(&mut self, n: Node<'_>) {
+        let ty = n
+            .child_by_field_name("type")
+            .or_else(|| n.child_by_field_name("name"))
+            .map(|t| {
+                let t = match t.kind() {
+                    "generic_type" => t.child_by_field_name("type").unwrap_or(t),
+                    _ => t,
+                };
+                path_segments(&self.text(t)).pop().unwrap_or_default()
+            })
+            .unwrap_or_default();
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        self.impl_types.push(ty);
+        self.walk_sub(body);
+        self.impl_types.pop();
     }
 
     /// The value of a block's tail expression or final `return`.
@@ -609,7 +674,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.inline_script(n);
             return;
         }
-        if t.contains(':') {
+        if t.contains(':') && !self.placeholders.iter().any(|p| t.contains(p.as_str())) {
             let tpl = self.literal_template(n);
             self.push_template(Value::Str(tpl));
         }
@@ -1298,27 +1363,52 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// Whether a loop or closure between `n` and its function does not
-    /// contain byte `created`.
-    fn in_loop_since(&self, n: Node<'_>, created: usize) -> bool {
+    /// The loop or closure between `n` and its function that does not
+    /// contain byte `created` (a builder made outside it, added to inside).
+    fn loop_since<'t>(&self, n: Node<'t>, created: usize) -> Option<Node<'t>> {
         let mut cur = n;
         for _ in 0..256 {
-            let Some(p) = cur.parent() else {
-                return false;
-            };
+            let p = cur.parent()?;
             match p.kind() {
                 "for_expression" | "while_expression" | "loop_expression"
                 | "closure_expression"
                     if !(p.start_byte() <= created && created < p.end_byte()) =>
                 {
-                    return true;
+                    return Some(p);
                 }
-                "function_item" | "source_file" => return false,
+                "function_item" | "source_file" => return None,
                 _ => {}
             }
             cur = p;
         }
-        false
+        None
+    }
+
+    /// The collection a loop iterates, when it is a `for` loop:
+    /// `for k in keys`, `for k in keys.iter()`, `for k in &keys`.
+    fn loop_collection(&mut self, lp: Node<'_>) -> Option<Value> {
+        if lp.kind() != "for_expression" {
+            return None;
+        }
+        let v = lp.child_by_field_name("value")?;
+        Some(self.collection_value(v))
+    }
+
+    /// A collection expression without its iterator adapters:
+    /// `keys.iter().cloned()` → `keys`.
+    fn collection_value(&mut self, n: Node<'_>) -> Value {
+        let mut cur = peel_ref(n);
+        for _ in 0..MAX_DEPTH {
+            match method_of(cur, self.src) {
+                Some((m, recv))
+                    if ITER_ADAPTERS.contains(&m.as_str()) && args_of(cur).is_empty() =>
+                {
+                    cur = peel_ref(recv);
+                }
+                _ => break,
+            }
+        }
+        self.value(cur, 0)
     }
 
     fn string_arg(&mut self, n: Node<'_>) -> Option<(String, Span)> {
@@ -1339,7 +1429,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             open_tail: false,
             tail: Vec::new(),
             span,
-            func: None,
+            func: self.cur_func,
         });
         self.facts.commands.len() - 1
     }
@@ -1366,17 +1456,17 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// Adds `.arg(x)` / `.key(x)` values: a visible array adds each element.
-    /// Returns whether the count is open.
-    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> bool {
+    /// Returns the collection spread when the count is open (`&keys`).
+    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> Option<Value> {
         let v = self.value(n, 0);
         if self.opaque_many(n, &v) {
-            return true;
+            return Some(self.collection_value(n));
         }
         match v {
             Value::List { items, .. } => out.extend(items),
             other => out.push(other),
         }
-        false
+        None
     }
 
     /// A chain whose top is a statement or expression: commands, pipelines,
@@ -1417,7 +1507,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 continued = Some(b.created);
             }
         }
-        let in_loop = continued.is_some_and(|c| self.in_loop_since(top, c));
+        let lp = continued.and_then(|c| self.loop_since(top, c));
+        let in_loop = lp.is_some();
+        let loop_coll = lp.and_then(|l| self.loop_collection(l));
         let has_invoke = links.iter().any(|l| {
             matches!(
                 l.method.as_str(),
@@ -1438,8 +1530,14 @@ impl<'s, 'p> Cx<'s, 'p> {
                         let mut vals = Vec::new();
                         let open = self.spread(link.args[0], &mut vals);
                         if let Some(c) = self.facts.commands.get_mut(i) {
-                            if in_loop || open {
+                            if in_loop || open.is_some() {
                                 c.open_tail = true;
+                                let coll = if in_loop { loop_coll.clone() } else { open };
+                                if let Some(coll) = coll {
+                                    if !c.tail.contains(&coll) {
+                                        c.tail.push(coll);
+                                    }
+                                }
                             } else {
                                 c.args.extend(vals);
                             }
@@ -1479,7 +1577,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                             open_keys: false,
                             keys_from: None,
                             span,
-                            func: None,
+                            func: self.cur_func,
                         });
                         target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
                     }
@@ -1488,8 +1586,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                             let mut vals = Vec::new();
                             let open = self.spread(link.args[0], &mut vals);
                             if let Some(c) = self.facts.script_calls.get_mut(i) {
-                                if in_loop || open {
+                                if in_loop || open.is_some() {
                                     c.open_keys = true;
+                                    let coll = if in_loop { loop_coll.clone() } else { open };
+                                    if c.keys_from.is_none() {
+                                        c.keys_from = coll;
+                                    }
                                 } else {
                                     c.keys.extend(vals);
                                 }
@@ -1539,11 +1641,13 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.value(link.args[0], 0)
         };
         let mut open_keys = false;
+        let mut keys_from = None;
         let keys = match self.value(link.args[1], 0) {
             Value::List { items, .. } => items,
             v @ Value::Str(_) => vec![v],
             _ => {
                 open_keys = true;
+                keys_from = Some(self.collection_value(link.args[1]));
                 Vec::new()
             }
         };
@@ -1557,9 +1661,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             keys,
             args,
             open_keys,
-            keys_from: None,
+            keys_from,
             span,
-            func: None,
+            func: self.cur_func,
         });
     }
 
@@ -1646,6 +1750,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         let mut out = Vec::new();
         let mut open = false;
+        let mut tail = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if i == 0 && mode != Mode::List {
                 out.push(self.value(*a, 0));
@@ -1653,7 +1758,12 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             match mode {
                 Mode::Plain => out.push(self.value(*a, 0)),
-                Mode::List => open |= self.spread(*a, &mut out),
+                Mode::List => {
+                    if let Some(coll) = self.spread(*a, &mut out) {
+                        open = true;
+                        tail.push(coll);
+                    }
+                }
                 Mode::Pairs => {
                     let v = self.value(*a, 0);
                     flatten_pairs(v, &mut out);
@@ -1665,9 +1775,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             name_span: self.span(name_node),
             args: out,
             open_tail: open,
-            tail: Vec::new(),
+            tail,
             span: self.span(call),
-            func: None,
+            func: self.cur_func,
         })
     }
 }
@@ -1707,6 +1817,27 @@ fn flatten_pairs(v: Value, out: &mut Vec<Value>) {
         }
         other => out.push(other),
     }
+}
+
+/// The placeholders a file replaces: `"{queue}"` in `.replace("{queue}", q)`.
+fn placeholders_of(src: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(src);
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices(".replace(\"{") {
+        let rest = &text[i + ".replace(\"".len()..];
+        if let Some(end) = rest.find('}') {
+            let ph = &rest[..=end];
+            if ph.len() > 2
+                && ph[1..ph.len() - 1]
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_')
+                && !out.iter().any(|p| p == ph)
+            {
+                out.push(ph.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// `crate :: keys::PREFIX` → `["crate", "keys", "PREFIX"]`.
@@ -1890,8 +2021,14 @@ mod keys {
             .collect();
         assert_eq!(
             names,
-            vec![("keys", "job_key"), ("keys", "wait"), ("keys", "other")]
+            vec![
+                ("keys", "job_key"),
+                ("keys::Keys", "wait"),
+                ("keys::Keys", "other"),
+                ("keys::Keys", "plain")
+            ]
         );
+        assert!(matches!(f.functions[3].returns, Value::Unknown { .. }));
         assert_eq!(f.functions[0].params, vec!["q", "id"]);
         assert_eq!(f.functions[0].returns.describe(), "<PREFIX>{<q>}:job:<id>");
         assert_eq!(f.functions[1].params, vec!["q"]);
@@ -2305,5 +2442,103 @@ fn broken(con: &mut C, q: &str) {
         );
         let hset = &f.commands[0];
         assert_eq!(lit_args(hset), vec!["<k>", "state", "<1>"]);
+    }
+
+    #[test]
+    fn every_function_is_emitted_with_func_indexes() {
+        let src = r#"
+fn helper() -> usize { 3 }
+struct Keys { prefix: String }
+impl<T> Keys<T> {
+    fn wait(&self, q: &str) -> String { format!("emq:{{{}}}:wait", q) }
+    fn save(&self, con: &mut C, k: &str) { con.hset(k, "state", "x"); }
+}
+trait Run { fn run(&self); fn go(&self) { let x = 1; } }
+fn outer(con: &mut C) {
+    fn inner() {}
+    redis::cmd("HGET").arg("k").arg("state").query(con);
+}
+static X: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('GET', KEYS[1])"));
+fn call() { X.key("a").invoke(con); }
+"#;
+        let f = facts(src);
+        let names: Vec<(&str, &str)> = f
+            .functions
+            .iter()
+            .map(|d| (d.module.as_str(), d.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("", "helper"),
+                ("Keys", "wait"),
+                ("Keys", "save"),
+                ("Run", "run"),
+                ("Run", "go"),
+                ("", "outer"),
+                ("", "inner"),
+                ("", "call"),
+            ]
+        );
+        assert!(matches!(f.functions[0].returns, Value::Unknown { .. }));
+        assert_eq!(f.functions[1].returns.describe(), "emq:{<q>}:wait");
+        assert_eq!(f.functions[2].params, vec!["con", "k"]);
+        assert_eq!(f.functions[5].name_span.start, at(src, "outer"));
+        let cmds: Vec<(&str, Option<usize>)> = f
+            .commands
+            .iter()
+            .map(|c| (c.name.as_str(), c.func))
+            .collect();
+        assert_eq!(cmds, vec![("HSET", Some(2)), ("HGET", Some(5))]);
+        assert_eq!(f.script_calls.len(), 1);
+        assert_eq!(f.script_calls[0].func, Some(7));
+    }
+
+    #[test]
+    fn loops_and_opaque_slices_fill_tails() {
+        let src = r#"
+fn run(con: &mut C, sha: &str, keys: &[String], args: Vec<String>) {
+    let mut c = redis::cmd("EVALSHA");
+    c.arg(sha).arg(keys.len());
+    for k in keys.iter() { c.arg(k); }
+    c.arg(&args);
+    c.query(con);
+    redis::cmd("DEL").arg(&keys).query(con);
+    let mut inv = SCRIPT.prepare_invoke();
+    for k in keys { inv.key(k); }
+    inv.invoke(con);
+    SCRIPT.key(&keys).arg(1).invoke(con);
+    client.evalsha::<(), _, _, _>(SHA, keys, args).await?;
+}
+"#;
+        let f = facts(src);
+        let param = |v: &Value| match v {
+            Value::Param { index, name, .. } => format!("{index}{name}"),
+            other => format!("{other:?}"),
+        };
+        let eval = &f.commands[0];
+        assert_eq!(eval.name, "EVALSHA");
+        assert!(eval.open_tail);
+        assert_eq!(
+            eval.tail.iter().map(param).collect::<Vec<_>>(),
+            vec!["2keys", "3args"]
+        );
+        assert_eq!(eval.tail[0].span().start, at(src, "keys.iter()"));
+        let del = &f.commands[1];
+        assert!(del.open_tail && del.args.is_empty());
+        assert_eq!(
+            del.tail.iter().map(param).collect::<Vec<_>>(),
+            vec!["2keys"]
+        );
+        assert_eq!(f.script_calls.len(), 3);
+        for c in &f.script_calls {
+            assert!(c.open_keys);
+            assert_eq!(c.keys_from.as_ref().map(param).as_deref(), Some("2keys"));
+            assert_eq!(c.func, Some(0));
+        }
+        assert_eq!(
+            f.script_calls[0].keys_from.as_ref().unwrap().span().start,
+            at(src, "keys { inv")
+        );
     }
 }
