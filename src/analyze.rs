@@ -93,6 +93,7 @@ fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
 }
 
 /// What reading one file gave.
+#[allow(clippy::large_enum_variant)]
 enum Read {
     Facts(Vec<u8>, FileFacts),
     Skipped(String),
