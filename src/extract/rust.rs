@@ -16,8 +16,8 @@ use tree_sitter::{Node, Parser, Range, Tree};
 
 use crate::extract::{embedded_lua, is_key_candidate, push_lit};
 use crate::facts::{
-    Command, ConstDef, FileFacts, FileId, FunctionDef, Lang, ScriptCall, ScriptDef, ScriptSource,
-    Seg, Span, Template, Value,
+    CallFact, Command, ConstDef, FieldRead, FileFacts, FileId, FunctionDef, Lang, ScriptCall,
+    ScriptDef, ScriptSource, Seg, Span, Template, Value,
 };
 use crate::parse::{children, named_children, text, walk, Parsers};
 
@@ -102,6 +102,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         impl_types: Vec::new(),
         cur_func: None,
         hash_maps: HashMap::new(),
+        uses: HashMap::new(),
         placeholders: placeholders_of(src),
     };
     cx.walk_sub(root);
@@ -174,6 +175,8 @@ struct Cx<'s, 'p> {
     impl_types: Vec<String>,
     /// The enclosing function: an index into `facts.functions`.
     cur_func: Option<usize>,
+    /// `use` imports of the file: alias → full path (without `crate`).
+    uses: HashMap<String, Vec<String>>,
     /// Maps read from Redis by `HGETALL`, by variable: the key read.
     hash_maps: HashMap<String, Value>,
     /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
@@ -356,11 +359,30 @@ impl<'s, 'p> Cx<'s, 'p> {
                     true
                 }
             }
+            "index_expression" => {
+                self.index_read(n);
+                true
+            }
+            "use_declaration" => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    let mut out = Vec::new();
+                    expand_use(&self.text(arg), &[], &mut out);
+                    self.uses.extend(out);
+                }
+                false
+            }
             "call_expression" => {
+                self.field_read(n);
+                self.call_fact(n);
                 if self.inner.contains(&node_key(n)) {
                     return true;
                 }
                 self.chain_statement(n);
+                if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                    return true;
+                }
                 if self.is_join(n) {
                     let v = self.value(n, 0);
                     self.push_template(v);
@@ -402,6 +424,122 @@ impl<'s, 'p> Cx<'s, 'p> {
                 && peel_ref(recv).kind() == "array_expression";
         }
         false
+    }
+
+    /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
+    /// `HGETALL`.
+    fn field_read(&mut self, n: Node<'_>) {
+        let Some((method, recv)) = method_of(n, self.src) else {
+            return;
+        };
+        if !matches!(
+            method.as_str(),
+            "get" | "remove" | "get_mut" | "contains_key" | "get_key_value" | "entry"
+        ) {
+            return;
+        }
+        let args = args_of(n);
+        if let Some(a) = args.first() {
+            self.push_field_read(recv, *a);
+        }
+    }
+
+    /// `fields["payload"]` on a map read by `HGETALL`.
+    fn index_read(&mut self, n: Node<'_>) {
+        let kids: Vec<Node<'_>> = named_children(n)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect();
+        if let [map, index] = kids.as_slice() {
+            self.push_field_read(*map, *index);
+        }
+    }
+
+    fn push_field_read(&mut self, map: Node<'_>, field: Node<'_>) {
+        let map = peel_ref(map);
+        if map.kind() != "identifier" {
+            return;
+        }
+        let Some(key) = self.hash_maps.get(&self.text(map)).cloned() else {
+            return;
+        };
+        let field = peel_ref(field);
+        if !matches!(field.kind(), "string_literal" | "raw_string_literal") {
+            return;
+        }
+        let tpl = self.literal_template(field);
+        let span = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field: Value::Str(tpl),
+            span,
+            func: self.cur_func,
+        });
+    }
+
+    /// A path as written, with a `use` alias at its head replaced by the
+    /// imported path, and `crate::`/`self::`/`super::` dropped.
+    fn resolve_path(&self, mut path: Vec<String>) -> Vec<String> {
+        if let Some(full) = path.first().and_then(|h| self.uses.get(h)) {
+            let mut p = full.clone();
+            p.extend(path.drain(1..));
+            path = p;
+        }
+        strip_relative(path)
+    }
+
+    /// A call to a function or method of the code base, with its arguments.
+    fn call_fact(&mut self, n: Node<'_>) {
+        let Some(mut func) = n.child_by_field_name("function") else {
+            return;
+        };
+        if func.kind() == "generic_function" {
+            match func.child_by_field_name("function") {
+                Some(f) => func = f,
+                None => return,
+            }
+        }
+        let path = match func.kind() {
+            "identifier" | "scoped_identifier" => {
+                let written = path_segments(&self.text(func));
+                if written.len() == 1
+                    && (self.scope.locals.contains_key(&written[0])
+                        || self.scope.params.contains(&written[0]))
+                {
+                    return; // a closure held in a variable
+                }
+                let path = self.resolve_path(written);
+                if !is_codebase_path(&path) {
+                    return;
+                }
+                path
+            }
+            "field_expression" => {
+                let (Some(recv), Some(field)) = (
+                    func.child_by_field_name("value"),
+                    func.child_by_field_name("field"),
+                ) else {
+                    return;
+                };
+                let method = self.text(field);
+                if is_api_method(&method) {
+                    return;
+                }
+                if peel_ref(recv).kind() == "self" {
+                    vec!["self".to_string(), method]
+                } else {
+                    vec![method]
+                }
+            }
+            _ => return,
+        };
+        let args = args_of(n).into_iter().map(|a| self.value(a, 0)).collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            span: self.span(n),
+            func: self.cur_func,
+        });
     }
 
     // ----- items -----
@@ -559,8 +697,27 @@ impl<'s, 'p> Cx<'s, 'p> {
             &mut self.pending_let,
             pattern.clone().map(|p| (node_key(inner), p)),
         );
+        let before = self.facts.commands.len();
         self.walk_sub(value);
         self.pending_let = saved;
+        if let Some(name) = &pattern {
+            let read = self.facts.commands[before..]
+                .iter()
+                .find(|c| {
+                    c.name == "HGETALL"
+                        && c.span.start as usize >= value.start_byte()
+                        && c.span.end as usize <= value.end_byte()
+                })
+                .and_then(|c| c.args.first().cloned());
+            match read {
+                Some(key) => {
+                    self.hash_maps.insert(name.clone(), key);
+                }
+                None => {
+                    self.hash_maps.remove(name);
+                }
+            }
+        }
         if let Some(alt) = n.child_by_field_name("alternative") {
             self.walk_sub(alt);
         }
@@ -1002,6 +1159,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
                     return self.value(recv, d);
                 }
+                if method == "replace" && args.len() == 2 {
+                    return self.replace_value(recv, args[0], args[1], span, d);
+                }
                 let array = peel_ref(recv);
                 if array.kind() == "array_expression" && (method == "concat" || method == "join") {
                     let sep = match (method.as_str(), args.first()) {
@@ -1061,6 +1221,61 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             _ => Value::unknown(self.text(n), span),
         }
+    }
+
+    /// `ACTIVE.replace("{queue}", ns)`: the placeholder's bytes give way to
+    /// the argument, so the result holds no braces of its own.
+    fn replace_value(
+        &mut self,
+        recv: Node<'_>,
+        from: Node<'_>,
+        to: Node<'_>,
+        span: Span,
+        d: usize,
+    ) -> Value {
+        let unknown = |cx: &Self| Value::unknown(cx.text(recv), span);
+        let mut base = self.value(recv, d);
+        if let Value::Const { path, .. } = &base {
+            let name = path.last().cloned().unwrap_or_default();
+            if let Some(c) = self.facts.consts.iter().rev().find(|c| c.name == name) {
+                base = c.value.clone();
+            }
+        }
+        let (Value::Str(t), Some((pat, _))) = (base, self.string_arg(from)) else {
+            return unknown(self);
+        };
+        if pat.is_empty() {
+            return unknown(self);
+        }
+        let with = self.value(to, d);
+        let mut segs = Vec::new();
+        for seg in t.segs {
+            let Seg::Lit { text, span: ls } = &seg else {
+                segs.push(seg);
+                continue;
+            };
+            if !text.contains(pat.as_str()) {
+                segs.push(seg);
+                continue;
+            }
+            // Sub-spans are exact when the literal has no escapes.
+            let exact = ls.len() as usize == text.len();
+            let sub = |a: usize, b: usize| {
+                if exact {
+                    Span::new(ls.file, ls.start as usize + a, ls.start as usize + b)
+                } else {
+                    *ls
+                }
+            };
+            let mut at = 0usize;
+            for (i, _) in text.match_indices(pat.as_str()) {
+                push_lit(&mut segs, &text[at..i], sub(at, i));
+                append_value(&mut segs, with.clone());
+                at = i + pat.len();
+            }
+            push_lit(&mut segs, &text[at..], sub(at, text.len()));
+        }
+        Value::Str(Template { segs, span })
     }
 
     fn macro_name(&self, n: Node<'_>) -> String {
@@ -1618,7 +1833,13 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
         }
-        if let (Some(var), Some(t), None) = (var, target, continued) {
+        let ran = links.last().is_some_and(|l| {
+            matches!(
+                l.method.as_str(),
+                "query" | "query_async" | "execute" | "invoke" | "invoke_async"
+            )
+        });
+        if let (Some(var), Some(t), None, false) = (var, target, continued, ran) {
             self.scope.builders.insert(
                 var,
                 Builder {
@@ -1838,6 +2059,367 @@ fn placeholders_of(src: &[u8]) -> Vec<String> {
         }
     }
     out
+}
+
+/// Path roots that are not the code base: the standard library, the Redis
+/// clients, common crates, std types.
+const FOREIGN_ROOTS: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "redis",
+    "deadpool_redis",
+    "deadpool",
+    "fred",
+    "tokio",
+    "futures",
+    "serde",
+    "serde_json",
+    "tracing",
+    "log",
+    "anyhow",
+    "thiserror",
+    "eyre",
+    "sha1",
+    "hex",
+    "uuid",
+    "chrono",
+    "once_cell",
+    "lazy_static",
+    "String",
+    "Vec",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "VecDeque",
+    "Box",
+    "Arc",
+    "Rc",
+    "RefCell",
+    "Cell",
+    "Mutex",
+    "RwLock",
+    "Cow",
+    "Option",
+    "Result",
+    "Duration",
+    "Instant",
+    "SystemTime",
+    "Script",
+    "Cmd",
+    "Pipeline",
+    "LazyLock",
+    "OnceLock",
+    "Lazy",
+    "OnceCell",
+    "Default",
+    "From",
+    "Into",
+    "Iterator",
+    "PathBuf",
+    "Path",
+    "Uuid",
+    "Utc",
+    "Local",
+    "str",
+    "char",
+    "bool",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "f32",
+    "f64",
+    "Self",
+    "drop",
+    "cmd",
+    "pipe",
+    "Client",
+    "Pool",
+    "Config",
+    "RedisPool",
+    "Builder",
+];
+
+/// Methods of the standard library and the Redis clients: not calls of the
+/// code base.
+const API_METHODS: &[&str] = &[
+    "arg",
+    "key",
+    "query",
+    "query_async",
+    "invoke",
+    "invoke_async",
+    "prepare_invoke",
+    "cmd",
+    "atomic",
+    "ignore",
+    "execute_async",
+    "get_connection",
+    "get_async_connection",
+    "get_multiplexed_async_connection",
+    "get_multiplexed_tokio_connection",
+    "get_connection_manager",
+    "get_hash",
+    "load",
+    "load_async",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "expect",
+    "ok",
+    "err",
+    "ok_or",
+    "ok_or_else",
+    "map",
+    "map_err",
+    "and_then",
+    "or_else",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "collect",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "flatten",
+    "enumerate",
+    "zip",
+    "chain",
+    "take",
+    "skip",
+    "rev",
+    "cloned",
+    "copied",
+    "fold",
+    "any",
+    "all",
+    "find",
+    "position",
+    "count",
+    "sum",
+    "min",
+    "max",
+    "last",
+    "first",
+    "next",
+    "len",
+    "is_empty",
+    "push",
+    "push_str",
+    "pop",
+    "insert",
+    "remove",
+    "get",
+    "get_mut",
+    "contains",
+    "contains_key",
+    "extend",
+    "clear",
+    "sort",
+    "sort_by",
+    "dedup",
+    "retain",
+    "split",
+    "splitn",
+    "split_once",
+    "trim",
+    "starts_with",
+    "ends_with",
+    "replace",
+    "join",
+    "concat",
+    "to_string",
+    "to_owned",
+    "as_str",
+    "as_ref",
+    "as_mut",
+    "as_bytes",
+    "clone",
+    "into",
+    "borrow",
+    "borrow_mut",
+    "deref",
+    "as_deref",
+    "to_vec",
+    "into_owned",
+    "parse",
+    "lock",
+    "read",
+    "write",
+    "send",
+    "recv",
+    "spawn",
+    "entry",
+    "or_insert",
+    "or_insert_with",
+    "or_default",
+    "keys",
+    "values",
+    "as_slice",
+    "chars",
+    "bytes",
+    "lines",
+    "to_lowercase",
+    "to_uppercase",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "fmt",
+    "format",
+    "eq",
+    "cmp",
+    "hash",
+    "new",
+    "default",
+    "build",
+    "with_capacity",
+    "from",
+    "try_into",
+    "try_from",
+    "set_ex",
+    "eval",
+    "evalsha",
+    "evalsha_with_reload",
+    "eval_with_reload",
+    "from_lua",
+    "sha1",
+    "with_hash",
+    "init",
+    "connect",
+    "quit",
+    "get_or_init",
+    "set",
+    "del",
+    "exists",
+    "expire",
+    "incr",
+    "publish",
+    "subscribe",
+    "hset",
+    "hset_nx",
+    "hsetnx",
+    "hset_multiple",
+    "hmset",
+    "hget",
+    "hmget",
+    "hincr",
+    "hincrby",
+    "hdel",
+    "hgetall",
+    "hexists",
+    "hkeys",
+    "hvals",
+    "hlen",
+    "zadd",
+    "zrem",
+    "zscore",
+    "zcard",
+    "zrangebyscore",
+    "zrange",
+    "lpush",
+    "rpush",
+    "lrem",
+    "llen",
+    "lrange",
+    "rpoplpush",
+    "brpoplpush",
+    "lmove",
+    "sadd",
+    "srem",
+    "smembers",
+    "sismember",
+    "await",
+    "as_secs",
+    "as_millis",
+    "elapsed",
+    "now",
+    "then",
+    "await_result",
+    "boxed",
+];
+
+fn is_api_method(m: &str) -> bool {
+    API_METHODS.contains(&m)
+}
+
+/// Whether a called path may be a function of the code base.
+fn is_codebase_path(path: &[String]) -> bool {
+    let (Some(first), Some(last)) = (path.first(), path.last()) else {
+        return false;
+    };
+    if FOREIGN_ROOTS.contains(&first.as_str()) {
+        return false;
+    }
+    // Tuple structs and enum variants: `Wrapper(x)`, `Kind::Job(id)`.
+    !last.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Drops `crate::`, `self::`, `super::` from the head of a path.
+fn strip_relative(path: Vec<String>) -> Vec<String> {
+    let skip = path
+        .iter()
+        .take_while(|s| matches!(s.as_str(), "crate" | "self" | "super"))
+        .count();
+    if skip >= path.len() {
+        return path;
+    }
+    path[skip..].to_vec()
+}
+
+/// `use a::{b, c::d as e, f::{self, g}}` → `(b, [a, b])`, `(e, [a, c, d])`, …
+fn expand_use(t: &str, prefix: &[String], out: &mut Vec<(String, Vec<String>)>) {
+    let t = t.trim();
+    if let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) {
+        if open < close {
+            let mut p = prefix.to_vec();
+            p.extend(path_segments(t[..open].trim().trim_end_matches("::")));
+            let inner = &t[open + 1..close];
+            let mut depth = 0usize;
+            let mut start = 0usize;
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth = depth.saturating_sub(1),
+                    ',' if depth == 0 => {
+                        expand_use(&inner[start..i], &p, out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand_use(&inner[start..], &p, out);
+            return;
+        }
+    }
+    let (path_t, alias) = match t.split_once(" as ") {
+        Some((p, a)) => (p, Some(a.trim().to_string())),
+        None => (t, None),
+    };
+    let mut segs = prefix.to_vec();
+    segs.extend(path_segments(path_t));
+    if segs.last().is_some_and(|l| l == "self") {
+        segs.pop();
+    }
+    let Some(last) = segs.last().cloned() else {
+        return;
+    };
+    if last == "*" || alias.as_deref() == Some("_") {
+        return;
+    }
+    let segs = strip_relative(segs);
+    out.push((alias.unwrap_or(last), segs));
 }
 
 /// `crate :: keys::PREFIX` → `["crate", "keys", "PREFIX"]`.
@@ -2540,5 +3122,169 @@ fn run(con: &mut C, sha: &str, keys: &[String], args: Vec<String>) {
             f.script_calls[0].keys_from.as_ref().unwrap().span().start,
             at(src, "keys { inv")
         );
+    }
+
+    fn path_of(c: &CallFact) -> String {
+        c.path.join("::")
+    }
+
+    #[test]
+    fn calls_to_the_code_base() {
+        let src = r#"
+use crate::scripts::execute;
+use crate::{keys, lua::{self, run as go}};
+use redis::cmd;
+impl Queue {
+    fn add(&self, con: &mut C, q: &str, id: &str) -> R {
+        let keys = vec![keys::job(q, id), self.keys.wait()];
+        execute(con, "moveToActive", &keys, &[id]);
+        scripts::execute(con, "x", &keys, &[]);
+        self.run(con, q);
+        go(1);
+        lua::load("a");
+        LuaScript::execute(&self.s, con, keys, vec!["a"]);
+        self.script.execute(con, vec![keys::pending(q)], ["b", "c"]);
+        let n = keys.len() + q.to_string().len();
+        let v: Vec<String> = keys.iter().map(|k| k.clone()).collect();
+        let t = Some(String::from("x"));
+        let f = |x: u8| x;
+        f(1);
+        cmd("GET").arg(q).query(con)?;
+        Ok(Kind::Job(id))
+    }
+}
+"#;
+        let f = facts(src);
+        let got: Vec<String> = f.calls.iter().map(path_of).collect();
+        assert_eq!(
+            got,
+            vec![
+                "keys::job",
+                "wait",
+                "scripts::execute",
+                "scripts::execute",
+                "self::run",
+                "lua::run",
+                "lua::load",
+                "LuaScript::execute",
+                "execute",
+                "keys::pending",
+            ]
+        );
+        let exec = &f.calls[2];
+        assert_eq!(exec.func, Some(0));
+        assert_eq!(exec.span.start, at(src, "execute(con, \"move"));
+        assert!(matches!(exec.args[0], Value::Param { index: 0, .. }));
+        assert_eq!(exec.args[1].as_str().as_deref(), Some("moveToActive"));
+        let Value::List { items, .. } = &exec.args[2] else {
+            panic!("{:?}", exec.args[2])
+        };
+        assert_eq!(items.len(), 2);
+        assert!(
+            matches!(&items[0], Value::Call { path, .. } if path == &vec!["keys".to_string(), "job".into()])
+        );
+        let Value::List { items, .. } = &exec.args[3] else {
+            panic!()
+        };
+        assert!(matches!(items[0], Value::Param { index: 2, .. }));
+        assert_eq!(f.calls[4].args.len(), 2);
+        let ufcs = &f.calls[7];
+        assert_eq!(ufcs.args.len(), 4);
+        assert!(matches!(ufcs.args[2], Value::List { .. }));
+        let m = &f.calls[8];
+        assert_eq!(m.args.len(), 3);
+        let Value::List { items, .. } = &m.args[2] else {
+            panic!()
+        };
+        assert_eq!(items[1].as_str().as_deref(), Some("c"));
+    }
+
+    #[test]
+    fn field_reads_after_hgetall() {
+        let src = r#"
+async fn load(con: &mut C, q: &str, id: &str) -> R {
+    let key = keys::job(q, id);
+    let fields: HashMap<String, String> = con.hgetall(&key).await?;
+    let p = fields.get("payload").cloned();
+    let s = &fields["state"];
+    let mut row: HashMap<String, String> = redis::cmd("HGETALL").arg(keys::job(q, id)).query_async(con).await?;
+    let a = row.remove("attempts");
+    let other: HashMap<&str, &str> = HashMap::new();
+    let x = other.get("payload");
+    let cfg = load_config();
+    let y = cfg["payload"];
+    let fields = 3;
+    let z = fields.get("payload");
+    Ok(())
+}
+fn fred(client: &Client) { let m: HashMap<String, String> = client.hgetall("emq:{q}:job:1").await?; m.get("data"); }
+"#;
+        let f = facts(src);
+        let got: Vec<(String, String, u32, Option<usize>)> = f
+            .field_reads
+            .iter()
+            .map(|r| {
+                (
+                    r.key.describe(),
+                    r.field.as_str().unwrap(),
+                    r.span.start,
+                    r.func,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "job".into(),
+                    "payload".into(),
+                    at(src, "payload\").cl"),
+                    Some(0)
+                ),
+                ("job".into(), "state".into(), at(src, "state\"]"), Some(0)),
+                (
+                    "job".into(),
+                    "attempts".into(),
+                    at(src, "attempts\")"),
+                    Some(0)
+                ),
+                (
+                    "emq:{q}:job:1".into(),
+                    "data".into(),
+                    at(src, "data\")"),
+                    Some(1)
+                ),
+            ]
+        );
+        assert_eq!(f.field_reads[0].span.len(), "payload".len() as u32);
+        assert!(f.commands.iter().all(|c| c.name == "HGETALL"));
+    }
+
+    #[test]
+    fn placeholder_replace_leaves_no_braces() {
+        let src = r#"
+const ACTIVE: &str = "emq:{queue}:active";
+fn active(ns: &str) -> String { ACTIVE.replace("{queue}", ns) }
+fn other(con: &mut C, id: &str) {
+    let k = "emq:{queue}:job:{id}".replace("{queue}", "q1").replace("{id}", id);
+    con.hget(k, "state");
+}
+"#;
+        let f = facts(src);
+        assert_eq!(
+            f.functions[0].returns.to_owned().describe(),
+            "emq:<ns>:active"
+        );
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let Seg::Lit { text, span } = &t.segs[2] else {
+            panic!()
+        };
+        assert_eq!(text, ":active");
+        assert_eq!(span.start, at(src, ":active"));
+        assert_eq!(span.len(), 7);
+        assert_eq!(tpls(&f), vec!["emq:<ns>:active", "emq:q1:job:<id>"]);
+        assert_eq!(f.commands[0].args[0].describe(), "emq:q1:job:<id>");
     }
 }
