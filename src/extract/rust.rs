@@ -104,6 +104,8 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         hash_maps: HashMap::new(),
         uses: HashMap::new(),
         placeholders: placeholders_of(src),
+        script_macros: HashMap::new(),
+        call_cache: HashMap::new(),
     };
     cx.walk_sub(root);
     cx.facts
@@ -179,6 +181,11 @@ struct Cx<'s, 'p> {
     uses: HashMap<String, Vec<String>>,
     /// Maps read from Redis by `HGETALL`, by variable: the key read.
     hash_maps: HashMap<String, Value>,
+    /// `macro_rules!` wrappers around `include_str!(concat!(a, $x, b))`:
+    /// name → (literal text before the argument, literal text after).
+    script_macros: HashMap<String, (String, String)>,
+    /// Values of calls already evaluated, by node.
+    call_cache: HashMap<NodeKey, Value>,
     /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
     /// literals holding them are not keys by themselves.
     placeholders: Vec<String>,
@@ -275,6 +282,17 @@ impl<'s, 'p> Cx<'s, 'p> {
         text(n, self.src).into_owned()
     }
 
+    /// The source text of a node for a hole's label, bounded (labels are
+    /// for messages; a huge expression must not be copied at every level).
+    fn label(&self, n: Node<'_>) -> String {
+        const MAX: usize = 200;
+        if n.end_byte() - n.start_byte() <= MAX {
+            return self.text(n);
+        }
+        let end = (n.start_byte() + MAX).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte()..end]).into_owned()
+    }
+
     fn module(&self) -> String {
         self.modules.join("::")
     }
@@ -312,6 +330,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.impl_item(n);
                 false
             }
+            "macro_definition" => {
+                self.macro_definition(n);
+                false
+            }
             "const_item" | "static_item" => {
                 self.const_item(n);
                 true
@@ -330,7 +352,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             "macro_invocation" => {
                 let name = self.macro_name(n);
-                if name == "include_str" {
+                if name == "include_str" || self.script_macros.contains_key(&name) {
                     self.script_of(n);
                     false
                 } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
@@ -842,17 +864,108 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn include_in_tokens(&mut self, tt: Node<'_>) {
         let kids = children(tt);
         for w in kids.windows(3) {
-            if w[0].kind() == "identifier"
-                && self.text(w[0]) == "include_str"
-                && self.text(w[1]) == "!"
-                && w[2].kind() == "token_tree"
+            if w[0].kind() == "identifier" && self.text(w[1]) == "!" && w[2].kind() == "token_tree"
             {
-                if let Some(lit) = named_children(w[2])
-                    .into_iter()
-                    .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
-                {
-                    self.include_script(lit);
+                let name = self.text(w[0]);
+                if name != "include_str" && !self.script_macros.contains_key(&name) {
+                    continue;
                 }
+                if let Some((key, path, span)) = self.path_in_tokens(w[2], &name) {
+                    let index = self.file_script(key, path, span);
+                    self.register_tokens(index, tt);
+                }
+            }
+        }
+    }
+
+    /// The script path an `include_str!(..)` or a wrapper macro's token tree
+    /// names: `"x.lua"`, `concat!("../lua/", "x.lua")`, or a wrapper's
+    /// argument inside its own `concat!`. Returns the literal that keys the
+    /// script, the path and the span of its text.
+    fn path_in_tokens<'t>(&self, tt: Node<'t>, mac: &str) -> Option<(Node<'t>, String, Span)> {
+        let kids = children(tt);
+        let lit = kids
+            .iter()
+            .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .copied();
+        let content = |lit: Node<'_>| {
+            let t = self.literal_template(lit);
+            let span = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
+            (t.as_literal().unwrap_or_default(), span)
+        };
+        if mac != "include_str" {
+            let (before, after) = self.script_macros.get(mac)?.clone();
+            let lit = lit?;
+            let (text, span) = content(lit);
+            return Some((lit, format!("{before}{text}{after}"), span));
+        }
+        if let Some(lit) = lit {
+            let (text, span) = content(lit);
+            return Some((lit, text, span));
+        }
+        // `include_str!(concat!("../lua/", "x.lua"))`
+        let at = kids.windows(3).position(|w| {
+            self.text(w[0]) == "concat" && self.text(w[1]) == "!" && w[2].kind() == "token_tree"
+        })?;
+        let lits: Vec<Node<'t>> = children(kids[at + 2])
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .collect();
+        let (first, last) = (*lits.first()?, *lits.last()?);
+        let path: String = lits.iter().map(|l| content(*l).0).collect();
+        let span = content(first).1.join(content(last).1);
+        Some((first, path, span))
+    }
+
+    /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:
+    /// remembers the wrapper's literal text around its argument.
+    fn macro_definition(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name);
+        for rule in named_children(n) {
+            if rule.kind() != "macro_rule" {
+                continue;
+            }
+            let Some(right) = rule.child_by_field_name("right") else {
+                continue;
+            };
+            let body = self.text(right);
+            let Some(inc) = body.find("include_str") else {
+                continue;
+            };
+            let rest = &body[inc + "include_str".len()..];
+            let inner = match rest.find("concat") {
+                Some(c) => &rest[c + "concat".len()..],
+                None => rest,
+            };
+            let Some(open) = inner.find('(') else {
+                continue;
+            };
+            let Some(close) = inner[open..].find(')') else {
+                continue;
+            };
+            let mut before = String::new();
+            let mut after = String::new();
+            let mut vars = 0;
+            for part in inner[open + 1..open + close].split(',') {
+                let part = part.trim();
+                if part.starts_with('$') {
+                    vars += 1;
+                } else if let Some(lit) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+                    if vars == 0 {
+                        before.push_str(lit);
+                    } else {
+                        after.push_str(lit);
+                    }
+                } else if !part.is_empty() {
+                    vars = 2;
+                }
+            }
+            if vars == 1 {
+                self.script_macros.insert(name, (before, after));
+                return;
             }
         }
     }
@@ -961,20 +1074,19 @@ impl<'s, 'p> Cx<'s, 'p> {
             declared_keys: None,
         });
         self.scripts_at.insert(n.start_byte(), index);
+        self.register(index, n);
         Some(index)
     }
 
-    /// Records `include_str!("x.lua")` (given its path literal) as a script.
-    fn include_script(&mut self, lit: Node<'_>) -> Option<usize> {
-        if let Some(i) = self.scripts_at.get(&lit.start_byte()) {
-            return Some(*i);
+    /// Records a script read from a file (`include_str!`), keyed by the
+    /// literal naming it.
+    fn file_script(&mut self, key: Node<'_>, path: String, span: Span) -> usize {
+        if let Some(i) = self.scripts_at.get(&key.start_byte()) {
+            return *i;
         }
-        let tpl = self.literal_template(lit);
-        let path = tpl.as_literal()?;
-        let content = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
-        let (name, name_span) = match self.binding_name(lit) {
+        let (name, name_span) = match self.binding_name(key) {
             Some((name, span)) => (Some(name), span),
-            None => (None, content),
+            None => (None, span),
         };
         let index = self.facts.scripts.len();
         self.facts.scripts.push(ScriptDef {
@@ -983,13 +1095,175 @@ impl<'s, 'p> Cx<'s, 'p> {
             source: ScriptSource::File {
                 path,
                 relative_to_file: true,
-                span: content,
+                span,
             },
             text: None,
             declared_keys: None,
         });
-        self.scripts_at.insert(lit.start_byte(), index);
-        Some(index)
+        self.scripts_at.insert(key.start_byte(), index);
+        index
+    }
+
+    /// A script registered next to its name and key count:
+    /// `("moveToActive", 11, include_str!(..))`,
+    /// `LuaScript { name: "x", num_keys: 2, body: include_str!(..) }`.
+    fn register(&mut self, index: usize, expr: Node<'_>) {
+        let mut cur = expr;
+        for _ in 0..8 {
+            let Some(p) = cur.parent() else {
+                return;
+            };
+            match p.kind() {
+                "reference_expression" | "parenthesized_expression" => cur = p,
+                "arguments" => {
+                    let Some(call) = p.parent() else {
+                        return;
+                    };
+                    let f = call
+                        .child_by_field_name("function")
+                        .map(|f| self.text(f))
+                        .unwrap_or_default();
+                    let segs = path_segments(&f);
+                    let is_script = segs.len() >= 2
+                        && segs[segs.len() - 2] == "Script"
+                        && matches!(segs[segs.len() - 1].as_str(), "new" | "from_lua");
+                    if is_script {
+                        cur = call;
+                    } else {
+                        return self.register_siblings(index, p, cur);
+                    }
+                }
+                "tuple_expression" | "array_expression" => {
+                    return self.register_siblings(index, p, cur)
+                }
+                "field_initializer" => {
+                    if let Some(list) = p.parent() {
+                        self.register_fields(index, list);
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn set_registration(
+        &mut self,
+        index: usize,
+        name: Option<(String, Span)>,
+        keys: Option<Node<'_>>,
+    ) {
+        let count = keys.and_then(|k| {
+            let n = parse_int(&self.text(k))?;
+            Some((u32::try_from(n).ok()?, self.span(k)))
+        });
+        let Some(def) = self.facts.scripts.get_mut(index) else {
+            return;
+        };
+        if let Some(c) = count {
+            def.declared_keys = Some(c);
+        }
+        if let Some((name, span)) = name {
+            def.name = Some(name);
+            def.name_span = span;
+        }
+    }
+
+    fn lit_name(&self, lit: Node<'_>) -> Option<(String, Span)> {
+        let t = self.literal_template(lit);
+        let text = t.as_literal()?;
+        if text.is_empty() || text.chars().any(|c| c.is_whitespace()) {
+            return None;
+        }
+        Some((text, t.segs.first().map(|s| s.span()).unwrap_or(t.span)))
+    }
+
+    fn register_siblings(&mut self, index: usize, list: Node<'_>, skip: Node<'_>) {
+        let mut names = Vec::new();
+        let mut counts = Vec::new();
+        for c in named_children(list) {
+            if c == skip || is_comment(c) {
+                continue;
+            }
+            match c.kind() {
+                "string_literal" | "raw_string_literal" => names.push(c),
+                "integer_literal" => counts.push(c),
+                _ => {}
+            }
+        }
+        let name = match names.as_slice() {
+            [one] => self.lit_name(*one),
+            _ => None,
+        };
+        let count = match counts.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
+    }
+
+    fn register_fields(&mut self, index: usize, list: Node<'_>) {
+        let mut name = None;
+        let mut counts = Vec::new();
+        for f in named_children(list) {
+            if f.kind() != "field_initializer" {
+                continue;
+            }
+            let (Some(field), Some(value)) = (
+                f.child_by_field_name("field"),
+                f.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let field = self.text(field).to_ascii_lowercase();
+            match value.kind() {
+                "integer_literal" if field.contains("key") => counts.push(value),
+                "string_literal" | "raw_string_literal" if field.ends_with("name") => {
+                    name = self.lit_name(value)
+                }
+                _ => {}
+            }
+        }
+        let count = match counts.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
+    }
+
+    /// The same, inside a macro's tokens (`lazy_static!`, `vec!` that did
+    /// not parse): `( "x" , 2 , include_str ! (..) )` or
+    /// `{ name : "x" , num_keys : 2 , .. }`.
+    fn register_tokens(&mut self, index: usize, tt: Node<'_>) {
+        let kids = children(tt);
+        let mut names = Vec::new();
+        let mut named = None;
+        let mut counts = Vec::new();
+        let mut keyed = Vec::new();
+        for (i, c) in kids.iter().enumerate() {
+            let label = (i >= 2 && self.text(kids[i - 1]) == ":")
+                .then(|| self.text(kids[i - 2]).to_ascii_lowercase());
+            match (c.kind(), label) {
+                ("integer_literal", None) => counts.push(*c),
+                ("integer_literal", Some(l)) if l.contains("key") => keyed.push(*c),
+                ("string_literal" | "raw_string_literal", None) => names.push(*c),
+                ("string_literal" | "raw_string_literal", Some(l)) if l.ends_with("name") => {
+                    named = Some(*c)
+                }
+                _ => {}
+            }
+        }
+        let name = match (named, names.as_slice()) {
+            (Some(n), _) => self.lit_name(n),
+            (None, [one]) => self.lit_name(*one),
+            _ => None,
+        };
+        let count = match (keyed.as_slice(), counts.as_slice()) {
+            ([one], _) => Some(*one),
+            ([], [one]) => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
     }
 
     /// The script an expression holds, when it is a literal or
@@ -998,14 +1272,18 @@ impl<'s, 'p> Cx<'s, 'p> {
         let n = peel_ref(n);
         match n.kind() {
             "string_literal" | "raw_string_literal" => self.inline_script(n),
-            "macro_invocation" if self.macro_name(n) == "include_str" => {
+            "macro_invocation" => {
+                let mac = self.macro_name(n);
+                if mac != "include_str" && !self.script_macros.contains_key(&mac) {
+                    return None;
+                }
                 let tt = named_children(n)
                     .into_iter()
                     .find(|c| c.kind() == "token_tree")?;
-                let lit = named_children(tt)
-                    .into_iter()
-                    .find(|c| c.kind() == "string_literal" || c.kind() == "raw_string_literal")?;
-                self.include_script(lit)
+                let (key, path, span) = self.path_in_tokens(tt, &mac)?;
+                let index = self.file_script(key, path, span);
+                self.register(index, n);
+                Some(index)
             }
             _ => None,
         }
@@ -1016,14 +1294,14 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let d = depth + 1;
         match n.kind() {
             "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(n)),
             "integer_literal" => match parse_int(&self.text(n)) {
                 Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "identifier" => self.ident(&self.text(n), span),
             "scoped_identifier" => {
@@ -1031,22 +1309,22 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if path.last().is_some_and(|l| is_screaming(l)) {
                     Value::Const { path, span }
                 } else {
-                    Value::unknown(self.text(n), span)
+                    Value::unknown(self.label(n), span)
                 }
             }
             "reference_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "parenthesized_expression" | "try_expression" | "await_expression" => {
                 match named_children(n).into_iter().find(|c| !is_comment(*c)) {
                     Some(inner) => self.value(inner, d),
-                    None => Value::unknown(self.text(n), span),
+                    None => Value::unknown(self.label(n), span),
                 }
             }
             "type_cast_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "unary_expression" => {
                 let t = self.text(n);
@@ -1063,7 +1341,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                     _ => Value::unknown(t, span),
                 }
             }
-            "call_expression" => self.call_value(n, d),
+            "call_expression" => {
+                // Calls nest (`f(g(h(x)))`) and each level is evaluated for
+                // its own call fact: keep each value once.
+                if let Some(v) = self.call_cache.get(&node_key(n)) {
+                    return v.clone();
+                }
+                let v = self.call_value(n, d);
+                self.call_cache.insert(node_key(n), v.clone());
+                v
+            }
             "macro_invocation" => self.macro_value(n, d),
             "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
             "array_expression" | "tuple_expression" => {
@@ -1078,7 +1365,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -1115,7 +1402,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 cur.child_by_field_name("left"),
                 cur.child_by_field_name("right"),
             ) else {
-                return Value::unknown(self.text(n), span);
+                return Value::unknown(self.label(n), span);
             };
             parts.push(r);
             cur = l;
@@ -1130,7 +1417,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             append_value(&mut segs, v);
         }
         if !any_str {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         Value::Str(Template { segs, span })
     }
@@ -1138,12 +1425,12 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(mut func) = n.child_by_field_name("function") else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         if func.kind() == "generic_function" {
             match func.child_by_field_name("function") {
                 Some(f) => func = f,
-                None => return Value::unknown(self.text(n), span),
+                None => return Value::unknown(self.label(n), span),
             }
         }
         let args = args_of(n);
@@ -1153,7 +1440,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     func.child_by_field_name("value"),
                     func.child_by_field_name("field"),
                 ) else {
-                    return Value::unknown(self.text(n), span);
+                    return Value::unknown(self.label(n), span);
                 };
                 let method = self.text(field);
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
@@ -1166,7 +1453,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if array.kind() == "array_expression" && (method == "concat" || method == "join") {
                     let sep = match (method.as_str(), args.first()) {
                         ("join", Some(a)) => Some(*a),
-                        ("join", None) => return Value::unknown(self.text(n), span),
+                        ("join", None) => return Value::unknown(self.label(n), span),
                         _ => None,
                     };
                     let mut segs = Vec::new();
@@ -1219,7 +1506,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let args = args.iter().map(|a| self.value(*a, d)).collect();
                 Value::Call { path, args, span }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -1300,17 +1587,17 @@ impl<'s, 'p> Cx<'s, 'p> {
             .into_iter()
             .find(|c| c.kind() == "token_tree")
         else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         if d > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let Some(tree) = self.reparse(tt) else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         let items = macro_items(&tree, tt);
         let Some(items) = items else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         let name = name.as_str();
         if FORMAT_MACROS.contains(&name) {
@@ -1323,7 +1610,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 for item in items {
                     match self.value(item, d) {
                         v @ (Value::Str(_) | Value::Int { .. }) => append_value(&mut segs, v),
-                        _ => return Value::unknown(self.text(n), span),
+                        _ => return Value::unknown(self.label(n), span),
                     }
                 }
                 Value::Str(Template { segs, span })
@@ -1336,7 +1623,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -3286,5 +3573,122 @@ fn other(con: &mut C, id: &str) {
         assert_eq!(span.len(), 7);
         assert_eq!(tpls(&f), vec!["emq:<ns>:active", "emq:q1:job:<id>"]);
         assert_eq!(f.commands[0].args[0].describe(), "emq:q1:job:<id>");
+    }
+
+    fn file_path(d: &ScriptDef) -> (&str, Span) {
+        match &d.source {
+            ScriptSource::File { path, span, .. } => (path.as_str(), *span),
+            other => panic!("file script expected: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn scripts_registered_with_their_key_counts() {
+        let src = r#"
+const SCRIPTS: &[(&str, usize, &str)] = &[
+    ("moveToActive", 11, include_str!("../lua/moveToActive-11.lua")),
+    ("retryJob", 0x3, include_str!(concat!("../lua/", "retryJob-3.lua"))),
+];
+static ALL: LazyLock<Vec<LuaScript>> = LazyLock::new(|| vec![
+    LuaScript { name: "addJob", num_keys: 8, body: include_str!("../lua/addJob-8.lua") },
+    LuaScript::new("pause", 5, Script::new(include_str!("../lua/pause-5.lua"))),
+]);
+lazy_static! {
+    static ref EXTRA: Vec<(&'static str, i32, &'static str)> = vec![("drain", 4, include_str!("../lua/drain-4.lua"))];
+}
+fn plain() -> (i32, Script) { (2, Script::new("return redis.call('GET', KEYS[1])")) }
+"#;
+        let f = facts(src);
+        let got: Vec<(Option<&str>, &str, Option<u32>)> = f
+            .scripts
+            .iter()
+            .map(|d| {
+                let path = match &d.source {
+                    ScriptSource::File { path, .. } => path.as_str(),
+                    ScriptSource::Inline(_) => "<inline>",
+                };
+                (d.name.as_deref(), path, d.declared_keys.map(|k| k.0))
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some("moveToActive"), "../lua/moveToActive-11.lua", Some(11)),
+                (Some("retryJob"), "../lua/retryJob-3.lua", Some(3)),
+                (Some("addJob"), "../lua/addJob-8.lua", Some(8)),
+                (Some("pause"), "../lua/pause-5.lua", Some(5)),
+                (Some("drain"), "../lua/drain-4.lua", Some(4)),
+                (None, "<inline>", Some(2)),
+            ]
+        );
+        let (n, sp) = f.scripts[0].declared_keys.unwrap();
+        assert_eq!((n, sp.start, sp.len()), (11, at(src, "11,"), 2));
+        assert_eq!(f.scripts[0].name_span.start, at(src, "moveToActive\""));
+        assert_eq!(f.scripts[0].name_span.len(), "moveToActive".len() as u32);
+        let (_, span) = file_path(&f.scripts[1]);
+        assert_eq!(span.start, at(src, "../lua/\""));
+        assert_eq!(span.end, at(src, "retryJob-3.lua") + 14);
+        assert_eq!(f.scripts[2].declared_keys.unwrap().1.start, at(src, "8,"));
+        assert_eq!(
+            f.scripts[4].declared_keys.unwrap().1.start,
+            at(src, "4, include")
+        );
+        assert_eq!(f.scripts[4].name_span.start, at(src, "drain"));
+    }
+
+    #[test]
+    fn macro_rules_wrappers_around_include_str() {
+        let src = r#"
+macro_rules! script {
+    ($file:expr) => {
+        include_str!(concat!("../scripts/", $file))
+    };
+}
+macro_rules! lua { ($name:literal) => { include_str!(concat!("../lua/", $name, ".lua")) }; }
+static ENQUEUE: &str = script!("enqueue.lua");
+lazy_static! { static ref ACK: Script = Script::new(lua!("ack")); }
+fn go(con: &mut C) { Script::new(script!("move-2.lua")).key("emq:{q}:a").invoke(con); }
+"#;
+        let f = facts(src);
+        let got: Vec<(Option<&str>, &str, u32)> = f
+            .scripts
+            .iter()
+            .map(|d| {
+                let (p, sp) = file_path(d);
+                (d.name.as_deref(), p, sp.start)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Some("ENQUEUE"),
+                    "../scripts/enqueue.lua",
+                    at(src, "enqueue.lua")
+                ),
+                (Some("ACK"), "../lua/ack.lua", at(src, "ack\"")),
+                (None, "../scripts/move-2.lua", at(src, "move-2.lua")),
+            ]
+        );
+        assert!(matches!(
+            f.script_calls[0].script,
+            Value::ScriptRef { index: 2, .. }
+        ));
+    }
+
+    #[test]
+    fn script_text_is_what_is_sent() {
+        let src = "const A: &str = \"local k = KEYS[1]\\n\\\n        redis.call('DEL', k)\\t-- \\u{e9}\\\"\";\n\
+                   const B: &str = r#\"return redis.call('GET', KEYS[1]) -- \\n \"x\"\n  \"#;\n";
+        let f = facts(src);
+        assert_eq!(
+            f.scripts[0].text.as_deref(),
+            Some("local k = KEYS[1]\nredis.call('DEL', k)\t-- é\"")
+        );
+        assert_eq!(
+            f.scripts[1].text.as_deref(),
+            Some("return redis.call('GET', KEYS[1]) -- \\n \"x\"\n  ")
+        );
+        assert_eq!(inline(&f.scripts[0]).commands[0].name, "DEL");
     }
 }
