@@ -1952,6 +1952,10 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         if n.kind() == "identifier" || n.kind() == "field_expression" {
             let last = short_tail(&t).to_ascii_lowercase();
+            // `num_keys`, `n_keys`, `key_count`: a count, not the keys.
+            if last.starts_with("num") || last.starts_with("n_") || last.contains("count") {
+                return false;
+            }
             return PLURAL_SUFFIXES.iter().any(|s| last.ends_with(s));
         }
         false
@@ -3690,5 +3694,53 @@ fn go(con: &mut C) { Script::new(script!("move-2.lua")).key("emq:{q}:a").invoke(
             Some("return redis.call('GET', KEYS[1]) -- \\n \"x\"\n  ")
         );
         assert_eq!(inline(&f.scripts[0]).commands[0].name, "DEL");
+    }
+
+    #[test]
+    fn rust_client_fixtures_yield_their_facts() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rust-clients/");
+        let read = |p: &str| std::fs::read_to_string(format!("{dir}{p}")).unwrap();
+        // deadpool: a wrapper macro, a registration count, a wrapper fn with a loop tail.
+        let src = read("deadpool/src/scripts.rs");
+        let f = facts(&src);
+        assert_eq!(f.scripts.len(), 1);
+        assert_eq!(f.scripts[0].name.as_deref(), Some("enqueue"));
+        assert_eq!(f.scripts[0].declared_keys.map(|k| k.0), Some(2));
+        assert_eq!(file_path(&f.scripts[0]).0, "../lua/enqueue-2.lua");
+        let exec = f
+            .functions
+            .iter()
+            .position(|d| d.name == "execute")
+            .unwrap();
+        assert_eq!(f.functions[exec].module, "LuaScript");
+        let eval = &f.commands[0];
+        assert_eq!((eval.name.as_str(), eval.func), ("EVAL", Some(exec)));
+        assert!(eval.open_tail);
+        let tail: Vec<String> = eval.tail.iter().map(|v| v.describe()).collect();
+        assert_eq!(tail, vec!["keys", "args"]);
+        let src = read("deadpool/src/jobs.rs");
+        let f = facts(&src);
+        let call = f.calls.iter().find(|c| c.path == ["execute"]).unwrap();
+        let Value::List { items, .. } = &call.args[1] else {
+            panic!("{:?}", call.args[1])
+        };
+        assert_eq!(items.len(), 2);
+        // fred: field reads after hgetall, none from the labels map.
+        let src = read("fred/src/lib.rs");
+        let f = facts(&src);
+        let reads: Vec<String> = f
+            .field_reads
+            .iter()
+            .map(|r| r.field.as_str().unwrap())
+            .collect();
+        assert_eq!(reads, vec!["payload"]);
+        // redis-sync: keys added in a loop over a visible array.
+        let src = read("redis-sync/src/jobs.rs");
+        let f = facts(&src);
+        let Some(Value::List { items, .. }) = &f.script_calls[0].keys_from else {
+            panic!("{:?}", f.script_calls[0].keys_from)
+        };
+        assert_eq!(items.len(), 2);
+        assert_eq!(f.field_reads.len(), 2);
     }
 }
