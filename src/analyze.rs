@@ -107,6 +107,7 @@ fn could_speak(model: &Model, c: &Contract) -> bool {
 }
 
 /// What reading one file gave.
+#[allow(clippy::large_enum_variant)]
 enum Read {
     Facts(Vec<u8>, Box<FileFacts>),
     Skipped(String),

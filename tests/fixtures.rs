@@ -123,6 +123,38 @@ fn one_speaker_renames_a_field() {
     check_variant("one-speaker-renames-a-field");
 }
 
+#[test]
+fn rust_clients_fred_state_renamed() {
+    check_variant("fred-state-renamed");
+}
+
+#[test]
+fn rust_clients_deadpool_prefix_changed() {
+    check_variant("deadpool-prefix-changed");
+}
+
+#[test]
+fn rust_clients_async_hash_tag_removed() {
+    check_variant("async-hash-tag-removed");
+}
+
+#[test]
+fn rust_clients_sync_pending_dropped() {
+    check_variant("sync-pending-dropped");
+}
+
+#[test]
+fn rust_clients_sync_type_misspelled() {
+    check_variant("sync-type-misspelled");
+}
+
+/// Verbs renamed above the line, a log line with a colon and braces, and
+/// `get("payload")` on maps that never came from Redis: all silent.
+#[test]
+fn rust_clients_verbs_renamed_are_silent() {
+    check_variant("rust-verbs-renamed");
+}
+
 /// Every variant directory has a test above.
 #[test]
 fn every_variant_is_tested() {
