@@ -20,7 +20,7 @@
 
 use std::collections::BTreeSet;
 
-use super::keyshape::{atoms, matches};
+use super::keyshape::{analyze, atoms, matches, KeyVerdict};
 use super::{CheckContext, Rule};
 use crate::contract::PatTok;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
@@ -110,6 +110,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     let namespaces: BTreeSet<String> = written.iter().filter_map(namespace).collect();
+    let keyspace = cx.contract.and_then(|c| c.keyspace.as_ref());
     let mut reported: BTreeSet<(String, Span)> = BTreeSet::new();
     for (t, span, speaker) in read {
         if !is_key_like(&t)
@@ -119,6 +120,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .any(|s| matches!(s, Seg::Lit { text, .. } if text.contains(':')))
         {
             continue;
+        }
+        // A key the contract's keyspace already reports (WL101-WL103).
+        if let Some(ks) = keyspace {
+            if !matches!(analyze(&t, ks), KeyVerdict::Fine | KeyVerdict::Skip) {
+                continue;
+            }
         }
         let Some(ns) = namespace(&t) else {
             continue;
