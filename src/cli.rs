@@ -40,8 +40,18 @@ pub enum Command {
 pub enum Format {
     /// miette graphical reports on stderr.
     Full,
+    /// One line per finding on stdout: `path:line:col: CODE message`.
+    Concise,
     /// One JSON document on stdout.
     Json,
+    /// One JSON diagnostic per line on stdout.
+    JsonLines,
+    /// SARIF 2.1.0 on stdout (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions workflow annotations on stdout.
+    Github,
+    /// GitLab Code Quality JSON on stdout.
+    Gitlab,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -169,8 +179,15 @@ fn check(a: CheckArgs) -> i32 {
             let mut err = std::io::stderr().lock();
             let _ = writeln!(err, "{text}{closing}");
         }
-        Format::Json => {
-            let text = report::json::render(&analysis, &diagnostics, &summary);
+        machine => {
+            let text = match machine {
+                Format::Concise => report::concise::render(&analysis, &diagnostics),
+                Format::JsonLines => report::jsonl::render(&analysis, &diagnostics),
+                Format::Sarif => report::sarif::render(&analysis, &diagnostics),
+                Format::Github => report::github::render(&analysis, &diagnostics),
+                Format::Gitlab => report::gitlab::render(&analysis, &diagnostics),
+                _ => report::json::render(&analysis, &diagnostics, &summary),
+            };
             let written = write_stdout(&text);
             if written != 0 {
                 return written;
