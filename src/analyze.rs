@@ -38,6 +38,8 @@ pub struct Options {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
     pub max_file_bytes: u64,
+    /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
+    pub settings: crate::settings::Settings,
 }
 
 /// Everything a reporter needs.
@@ -142,9 +144,11 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             )));
         }
     }
-    let contract = load_contract(&opts.contract, &opts.root)?;
+    let mut contract = load_contract(&opts.contract, &opts.root)?;
+    crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
-    let candidates = discover(&opts.root, &opts.paths, &mut notes);
+    let mut candidates = discover(&opts.root, &opts.paths, &mut notes);
+    candidates.retain(|c| !opts.settings.excludes(&c.path));
 
     let work = |cands: &[Candidate]| -> Vec<Read> {
         cands

@@ -84,6 +84,12 @@ pub struct CheckArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Report only findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record the current findings in FILE and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 /// Runs the command line; returns the exit code.
@@ -134,10 +140,20 @@ fn check(a: CheckArgs) -> i32 {
         a.paths.clone()
     };
     // Reports are relative to the one directory checked, else to the
-    // current directory.
-    let root = match paths.as_slice() {
-        [p] if p.is_dir() => p.clone(),
-        _ => PathBuf::from("."),
+    // current directory. Files only (pre-commit): the whole repository is
+    // read, findings in the passed files are reported.
+    let only = crate::scope::files_only(&paths);
+    let (root, paths) = match (&only, paths.as_slice()) {
+        (Some((root, _)), _) => (root.clone(), vec![root.clone()]),
+        (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
+        _ => (PathBuf::from("."), paths.clone()),
+    };
+    let settings = match crate::config::Config::find(&root) {
+        Ok(c) => c.map(|c| c.settings).unwrap_or_default(),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
+            return 2;
+        }
     };
     let contract = if a.no_contract {
         ContractChoice::None
@@ -152,8 +168,9 @@ fn check(a: CheckArgs) -> i32 {
         contract,
         threads: a.threads,
         max_file_bytes: a.max_file_size,
+        settings: settings.clone(),
     };
-    let analysis = match analyze(&opts) {
+    let mut analysis = match analyze(&opts) {
         Ok(x) => x,
         Err(AnalyzeError::Contract(e)) => {
             let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
@@ -164,6 +181,49 @@ fn check(a: CheckArgs) -> i32 {
             return 2;
         }
     };
+    settings.apply(&mut analysis.diagnostics);
+    crate::suppress::apply(&mut analysis, &settings);
+    if let Some((_, files)) = &only {
+        let sources = &analysis.sources;
+        analysis
+            .diagnostics
+            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
+    }
+    if let Some(path) = &a.write_baseline {
+        let all: Vec<_> = analysis.diagnostics.iter().collect();
+        let b = crate::baseline::Baseline::of(&analysis.sources, &all);
+        if let Err(e) = std::fs::write(path, b.to_json()) {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error: cannot write baseline {}: {e}",
+                path.display()
+            );
+            return 2;
+        }
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "wirelint: baseline {} records {} finding{}; exit 0",
+            path.display(),
+            all.len(),
+            if all.len() == 1 { "" } else { "s" }
+        );
+        return 0;
+    }
+    let mut baselined = 0;
+    if let Some(path) = &a.baseline {
+        let b = match crate::baseline::Baseline::read(path) {
+            Ok(b) => b,
+            Err(m) => {
+                let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+                return 2;
+            }
+        };
+        let all: Vec<_> = analysis.diagnostics.iter().collect();
+        let new = b.new_findings(&analysis.sources, &all);
+        let mut it = new.iter();
+        analysis.diagnostics.retain(|_| *it.next().unwrap_or(&true));
+        baselined = new.iter().filter(|n| !**n).count();
+    }
     let fail_on = match a.fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
@@ -172,7 +232,13 @@ fn check(a: CheckArgs) -> i32 {
     let summary = Summary::of(&analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
     let code = if failing && !a.exit_zero { 1 } else { 0 };
-    let closing = closing_line(&summary, code, fail_on);
+    let mut closing = closing_line(&summary, code, fail_on);
+    if baselined > 0 {
+        closing = format!(
+            "wirelint: {baselined} finding{} in the baseline not reported\n{closing}",
+            if baselined == 1 { "" } else { "s" }
+        );
+    }
     match a.format {
         Format::Full => {
             let text = report::human::render(&analysis, &diagnostics, report::human::want_color());

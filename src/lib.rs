@@ -15,4 +15,7 @@ pub mod link;
 pub mod parse;
 pub mod redis;
 pub mod report;
+pub mod scope;
+pub mod settings;
 pub mod source;
+pub mod suppress;
