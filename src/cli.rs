@@ -183,7 +183,7 @@ fn check(a: CheckArgs) -> i32 {
     };
     settings.apply(&mut analysis.diagnostics);
     crate::suppress::apply(&mut analysis, &settings);
-    if let Some((_, files)) = &only {
+    if let Some((_, Some(files))) = &only {
         let sources = &analysis.sources;
         analysis
             .diagnostics

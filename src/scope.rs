@@ -4,6 +4,9 @@
 //! directory above the current one that holds `.git`, else the current
 //! directory) and reports only the findings located in the passed files.
 //! Files excluded by `wirelint.toml` are never read, passed or not.
+//!
+//! A passed `.toml` file (the contract, `wirelint.toml`) can change what
+//! every file means, so a run passed one reports every finding.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,16 +27,20 @@ pub fn repo_root(start: &Path) -> PathBuf {
 
 /// Files-only mode: the root to read and the passed files, relative to it.
 /// `None` when a path is a directory, or a file lies outside the root.
-pub fn files_only(paths: &[PathBuf]) -> Option<(PathBuf, BTreeSet<String>)> {
+/// The set is `None` when every finding is to be reported.
+pub fn files_only(paths: &[PathBuf]) -> Option<(PathBuf, Option<BTreeSet<String>>)> {
     if paths.is_empty() || !paths.iter().all(|p| p.is_file()) {
         return None;
     }
     let root = repo_root(Path::new("."));
     let mut rels = BTreeSet::new();
+    let any_toml = paths
+        .iter()
+        .any(|p| p.extension().is_some_and(|e| e == "toml"));
     for p in paths {
         let abs = std::fs::canonicalize(p).ok()?;
         abs.strip_prefix(&root).ok()?;
         rels.insert(crate::discover::rel_path(&root, &abs));
     }
-    Some((root, rels))
+    Some((root, if any_toml { None } else { Some(rels) }))
 }
