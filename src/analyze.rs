@@ -40,6 +40,9 @@ pub struct Options {
     pub max_file_bytes: u64,
     /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
     pub settings: crate::settings::Settings,
+    /// `--stdin-filename`: this file's text (path relative to `root`, and
+    /// bytes) in place of the file on disk.
+    pub stdin: Option<(String, Vec<u8>)>,
 }
 
 /// Everything a reporter needs.
@@ -95,7 +98,7 @@ fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
 }
 
 /// What reading one file gave.
-enum Read {
+pub(crate) enum Read {
     Facts(Vec<u8>, FileFacts),
     Skipped(String),
 }
@@ -149,6 +152,9 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut notes = Vec::new();
     let mut candidates = discover(&opts.root, &opts.paths, &mut notes);
     candidates.retain(|c| !opts.settings.excludes(&c.path));
+    if let Some((rel, _)) = &opts.stdin {
+        crate::editor::ensure_candidate(&mut candidates, &opts.root, rel, &opts.settings);
+    }
 
     let work = |cands: &[Candidate]| -> Vec<Read> {
         cands
@@ -156,7 +162,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             .enumerate()
             .map_init(
                 || Parsers::new().ok(),
-                |parsers, (i, c)| read_one(parsers, c, i as FileId, opts.max_file_bytes),
+                |parsers, (i, c)| match &opts.stdin {
+                    Some((rel, bytes)) if *rel == c.rel => {
+                        crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
+                    }
+                    _ => read_one(parsers, c, i as FileId, opts.max_file_bytes),
+                },
             )
             .collect()
     };

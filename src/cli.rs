@@ -90,6 +90,10 @@ pub struct CheckArgs {
     /// Record the current findings in FILE and exit 0.
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
+    /// Read PATH's text from stdin instead of the disk (an editor's unsaved
+    /// buffer); with no PATHS, report only PATH's findings.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 }
 
 /// Runs the command line; returns the exit code.
@@ -134,10 +138,19 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 }
 
 fn check(a: CheckArgs) -> i32 {
-    let paths = if a.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        a.paths.clone()
+    let mut stdin_bytes = None;
+    if a.stdin_filename.is_some() {
+        let mut buf = Vec::new();
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf) {
+            let _ = writeln!(std::io::stderr().lock(), "error: cannot read stdin: {e}");
+            return 2;
+        }
+        stdin_bytes = Some(buf);
+    }
+    let paths = match (&a.stdin_filename, a.paths.is_empty()) {
+        (Some(p), true) if p.is_file() => vec![p.clone()],
+        (_, true) => vec![PathBuf::from(".")],
+        _ => a.paths.clone(),
     };
     // Reports are relative to the one directory checked, else to the
     // current directory. Files only (pre-commit): the whole repository is
@@ -169,7 +182,22 @@ fn check(a: CheckArgs) -> i32 {
         threads: a.threads,
         max_file_bytes: a.max_file_size,
         settings: settings.clone(),
+        stdin: None,
     };
+    let mut opts = opts;
+    if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {
+        let abs = std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.clone());
+        let root_abs = std::fs::canonicalize(&opts.root).unwrap_or_else(|_| opts.root.clone());
+        let parent = abs
+            .parent()
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .map(|d| d.join(abs.file_name().unwrap_or_default()))
+            .unwrap_or(abs);
+        let rel = crate::discover::rel_path(&root_abs, &parent);
+        opts.stdin = Some((rel, bytes));
+    }
     let mut analysis = match analyze(&opts) {
         Ok(x) => x,
         Err(AnalyzeError::Contract(e)) => {

@@ -9,6 +9,7 @@ pub mod config;
 pub mod contract;
 pub mod diagnostic;
 pub mod discover;
+pub mod editor;
 pub mod extract;
 pub mod facts;
 pub mod link;
