@@ -38,6 +38,11 @@ pub struct Options {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
     pub max_file_bytes: u64,
+    /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
+    pub settings: crate::settings::Settings,
+    /// `--stdin-filename`: this file's text (path relative to `root`, and
+    /// bytes) in place of the file on disk.
+    pub stdin: Option<(String, Vec<u8>)>,
 }
 
 /// Everything a reporter needs.
@@ -107,8 +112,7 @@ fn could_speak(model: &Model, c: &Contract) -> bool {
 }
 
 /// What reading one file gave.
-#[allow(clippy::large_enum_variant)]
-enum Read {
+pub(crate) enum Read {
     Facts(Vec<u8>, Box<FileFacts>),
     Skipped(String),
 }
@@ -157,9 +161,14 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             )));
         }
     }
-    let contract = load_contract(&opts.contract, &opts.root)?;
+    let mut contract = load_contract(&opts.contract, &opts.root)?;
+    crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
-    let candidates = discover(&opts.root, &opts.paths, &mut notes);
+    let mut candidates = discover(&opts.root, &opts.paths, &mut notes);
+    candidates.retain(|c| !opts.settings.excludes(&c.path));
+    if let Some((rel, _)) = &opts.stdin {
+        crate::editor::ensure_candidate(&mut candidates, &opts.root, rel, &opts.settings);
+    }
 
     let work = |cands: &[Candidate]| -> Vec<Read> {
         cands
@@ -167,7 +176,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             .enumerate()
             .map_init(
                 || Parsers::new().ok(),
-                |parsers, (i, c)| read_one(parsers, c, i as FileId, opts.max_file_bytes),
+                |parsers, (i, c)| match &opts.stdin {
+                    Some((rel, bytes)) if *rel == c.rel => {
+                        crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
+                    }
+                    _ => read_one(parsers, c, i as FileId, opts.max_file_bytes),
+                },
             )
             .collect()
     };
@@ -248,7 +262,6 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     });
     // The embedded default steps aside for a repository that speaks
     // another protocol: no key in it could be an EchoMQ key.
-    let mut contract = contract;
     let mut contract_file = contract_file;
     if let Some(c) = contract
         .as_ref()

@@ -46,8 +46,18 @@ pub enum Command {
 pub enum Format {
     /// miette graphical reports on stderr.
     Full,
+    /// One line per finding on stdout: `path:line:col: CODE message`.
+    Concise,
     /// One JSON document on stdout.
     Json,
+    /// One JSON diagnostic per line on stdout.
+    JsonLines,
+    /// SARIF 2.1.0 on stdout (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions workflow annotations on stdout.
+    Github,
+    /// GitLab Code Quality JSON on stdout.
+    Gitlab,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,6 +90,16 @@ pub struct CheckArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Report only findings that are not in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record the current findings in FILE and exit 0.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Read PATH's text from stdin instead of the disk (an editor's unsaved
+    /// buffer); with no PATHS, report only PATH's findings.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -131,12 +151,19 @@ fn options(
     } else {
         ContractChoice::Default
     };
+    let settings = crate::config::Config::find(&root)
+        .ok()
+        .flatten()
+        .map(|c| c.settings)
+        .unwrap_or_default();
     Options {
         root,
         paths,
         contract,
         threads,
         max_file_bytes: max,
+        settings,
+        stdin: None,
     }
 }
 
@@ -250,17 +277,113 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 }
 
 fn check(a: CheckArgs) -> i32 {
-    let opts = options(
-        &a.paths,
-        a.contract.as_ref(),
-        a.no_contract,
-        a.threads,
-        a.max_file_size,
-    );
-    let analysis = match run_analysis(&opts) {
+    let mut stdin_bytes = None;
+    if a.stdin_filename.is_some() {
+        let mut buf = Vec::new();
+        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf) {
+            let _ = writeln!(std::io::stderr().lock(), "error: cannot read stdin: {e}");
+            return 2;
+        }
+        stdin_bytes = Some(buf);
+    }
+    let paths = match (&a.stdin_filename, a.paths.is_empty()) {
+        (Some(p), true) if p.is_file() => vec![p.clone()],
+        (_, true) => vec![PathBuf::from(".")],
+        _ => a.paths.clone(),
+    };
+    // Reports are relative to the one directory checked, else to the
+    // current directory. Files only (pre-commit): the whole repository is
+    // read, findings in the passed files are reported.
+    let only = crate::scope::files_only(&paths);
+    let (root, paths) = match (&only, paths.as_slice()) {
+        (Some((root, _)), _) => (root.clone(), vec![root.clone()]),
+        (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
+        _ => (PathBuf::from("."), paths.clone()),
+    };
+    let settings = match crate::config::Config::find(&root) {
+        Ok(c) => c.map(|c| c.settings).unwrap_or_default(),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
+            return 2;
+        }
+    };
+    let contract = if a.no_contract {
+        ContractChoice::None
+    } else if let Some(c) = &a.contract {
+        ContractChoice::File(c.clone())
+    } else {
+        ContractChoice::Default
+    };
+    let opts = Options {
+        root,
+        paths,
+        contract,
+        threads: a.threads,
+        max_file_bytes: a.max_file_size,
+        settings: settings.clone(),
+        stdin: None,
+    };
+    let mut opts = opts;
+    if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {
+        let abs = std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.clone());
+        let root_abs = std::fs::canonicalize(&opts.root).unwrap_or_else(|_| opts.root.clone());
+        let parent = abs
+            .parent()
+            .and_then(|d| std::fs::canonicalize(d).ok())
+            .map(|d| d.join(abs.file_name().unwrap_or_default()))
+            .unwrap_or(abs);
+        let rel = crate::discover::rel_path(&root_abs, &parent);
+        opts.stdin = Some((rel, bytes));
+    }
+    let mut analysis = match run_analysis(&opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    settings.apply(&mut analysis.diagnostics);
+    crate::suppress::apply(&mut analysis, &settings);
+    if let Some((_, Some(files))) = &only {
+        let sources = &analysis.sources;
+        analysis
+            .diagnostics
+            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
+    }
+    if let Some(path) = &a.write_baseline {
+        let all: Vec<_> = analysis.diagnostics.iter().collect();
+        let b = crate::baseline::Baseline::of(&analysis.sources, &all);
+        if let Err(e) = std::fs::write(path, b.to_json()) {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error: cannot write baseline {}: {e}",
+                path.display()
+            );
+            return 2;
+        }
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "wirelint: baseline {} records {} finding{}; exit 0",
+            path.display(),
+            all.len(),
+            if all.len() == 1 { "" } else { "s" }
+        );
+        return 0;
+    }
+    let mut baselined = 0;
+    if let Some(path) = &a.baseline {
+        let b = match crate::baseline::Baseline::read(path) {
+            Ok(b) => b,
+            Err(m) => {
+                let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+                return 2;
+            }
+        };
+        let all: Vec<_> = analysis.diagnostics.iter().collect();
+        let new = b.new_findings(&analysis.sources, &all);
+        let mut it = new.iter();
+        analysis.diagnostics.retain(|_| *it.next().unwrap_or(&true));
+        baselined = new.iter().filter(|n| !**n).count();
+    }
     let fail_on = match a.fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
@@ -269,15 +392,28 @@ fn check(a: CheckArgs) -> i32 {
     let summary = Summary::of(&analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
     let code = if failing && !a.exit_zero { 1 } else { 0 };
-    let closing = closing_line(&summary, code, fail_on);
+    let mut closing = closing_line(&summary, code, fail_on);
+    if baselined > 0 {
+        closing = format!(
+            "wirelint: {baselined} finding{} in the baseline not reported\n{closing}",
+            if baselined == 1 { "" } else { "s" }
+        );
+    }
     match a.format {
         Format::Full => {
             let text = report::human::render(&analysis, &diagnostics, report::human::want_color());
             let mut err = std::io::stderr().lock();
             let _ = writeln!(err, "{text}{closing}");
         }
-        Format::Json => {
-            let text = report::json::render(&analysis, &diagnostics, &summary);
+        machine => {
+            let text = match machine {
+                Format::Concise => report::concise::render(&analysis, &diagnostics),
+                Format::JsonLines => report::jsonl::render(&analysis, &diagnostics),
+                Format::Sarif => report::sarif::render(&analysis, &diagnostics),
+                Format::Github => report::github::render(&analysis, &diagnostics),
+                Format::Gitlab => report::gitlab::render(&analysis, &diagnostics),
+                _ => report::json::render(&analysis, &diagnostics, &summary),
+            };
             let written = write_stdout(&text);
             if written != 0 {
                 return written;

@@ -4,7 +4,22 @@
 //! ```toml
 //! contract = "rules/ourqueue.toml"   # a contract file, relative to this file
 //! # contract = false                 # check agreement only, no contract
+//! select = ["WL1", "WL201"]          # codes or code prefixes (default: all)
+//! ignore = ["WL103"]                 # codes or code prefixes
+//! exclude = ["vendor/**"]            # globs, relative to this file
+//!
+//! [severity]                         # per-code severity
+//! WL001 = "error"
+//!
+//! [speakers.canonical]               # speakers by path, relative to this file
+//! path = "apps/echo_mq"
+//! canonical = true
+//!
+//! [generated]                        # generated script copy = its source
+//! "peers/worker/priv/enqueue.lua" = "lua/enqueue.lua"
 //! ```
+//!
+//! The parts beyond `contract` live in [`crate::settings`].
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +40,8 @@ pub enum ContractSetting {
 pub struct Config {
     pub path: PathBuf,
     pub contract: ContractSetting,
+    /// select, ignore, severity, exclude, speakers, generated.
+    pub settings: crate::settings::Settings,
 }
 
 #[derive(Deserialize)]
@@ -32,6 +49,18 @@ pub struct Config {
 struct RawConfig {
     #[serde(default)]
     contract: Option<toml::Spanned<RawContractSetting>>,
+    #[serde(default)]
+    select: Option<Vec<toml::Spanned<String>>>,
+    #[serde(default)]
+    ignore: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    exclude: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    severity: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
+    #[serde(default)]
+    speakers: std::collections::BTreeMap<String, crate::settings::RawSpeaker>,
+    #[serde(default)]
+    generated: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -90,9 +119,31 @@ impl Config {
             Some(RawContractSetting::Flag(false)) => ContractSetting::Off,
             Some(RawContractSetting::Path(p)) => ContractSetting::Path(base.join(p)),
         };
+        let settings = crate::settings::Settings::from_raw(
+            crate::settings::RawSettings {
+                select: raw.select,
+                ignore: raw.ignore,
+                exclude: raw.exclude,
+                severity: raw.severity,
+                speakers: raw.speakers,
+                generated: raw.generated,
+            },
+            base,
+        )
+        .map_err(|(message, span, help)| {
+            Box::new(ContractError {
+                origin: origin.clone(),
+                text: text.to_string(),
+                message,
+                span: Some(span),
+                label: "here".into(),
+                help,
+            })
+        })?;
         Ok(Config {
             path: path.to_path_buf(),
             contract,
+            settings,
         })
     }
 }

@@ -2,12 +2,14 @@
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
 pub mod analyze;
+pub mod baseline;
 pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod contract;
 pub mod diagnostic;
 pub mod discover;
+pub mod editor;
 pub mod extract;
 pub mod facts;
 pub mod link;
@@ -15,4 +17,7 @@ pub mod observe;
 pub mod parse;
 pub mod redis;
 pub mod report;
+pub mod scope;
+pub mod settings;
 pub mod source;
+pub mod suppress;

@@ -24,6 +24,10 @@ mod missing_field;
 mod parse_error;
 mod script_drift;
 mod unknown_field;
+mod unused_suppression;
+
+/// WL002, reported by `crate::suppress` after every other rule ran.
+pub use unused_suppression::RULE as UNUSED_SUPPRESSION;
 
 use crate::contract::{Contract, Record};
 use crate::diagnostic::{Diagnostic, Impact, Layer, Severity};
@@ -88,6 +92,7 @@ impl Rule {
 /// Every rule, in code order.
 pub static RULES: &[&Rule] = &[
     &parse_error::RULE,
+    &unused_suppression::RULE,
     &key_prefix::RULE,
     &key_hash_tag::RULE,
     &key_type::RULE,

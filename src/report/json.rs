@@ -64,7 +64,7 @@ struct ImpactOut {
 }
 
 #[derive(Serialize)]
-struct DiagOut {
+pub struct DiagOut {
     code: &'static str,
     name: &'static str,
     severity: &'static str,
@@ -101,7 +101,7 @@ pub fn span_out(a: &Analysis, span: Span) -> SpanOut {
     }
 }
 
-fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
+pub fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
     DiagOut {
         code: d.code,
         name: d.name,

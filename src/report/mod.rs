@@ -1,9 +1,14 @@
 //! Reporters: render an [`Analysis`] and print it. They never compute
 //! findings; they only convert byte spans to lines and columns and format.
 
+pub mod concise;
 pub mod extract;
+pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod jsonl;
+pub mod sarif;
 
 use crate::analyze::Analysis;
 use crate::diagnostic::Severity;

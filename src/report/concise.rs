@@ -1,0 +1,29 @@
+//! `--format concise`: one line per finding, `path:line:col: CODE message`,
+//! on stdout. Line and column are 1-based; the column counts Unicode scalar
+//! values.
+
+use super::span_lines;
+use crate::analyze::Analysis;
+use crate::diagnostic::Diagnostic;
+
+/// One finding's line, without the newline.
+pub fn line(a: &Analysis, d: &Diagnostic) -> String {
+    let (s, _) = span_lines(a, d.primary.span);
+    format!(
+        "{}:{}:{}: {} {}",
+        a.sources.get(d.primary.span.file).rel,
+        s.line,
+        s.column,
+        d.code,
+        d.message
+    )
+}
+
+pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&line(a, d));
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,18 @@
+//! `--format json-lines`: one diagnostic per line on stdout, each the same
+//! object as an element of the JSON document's `diagnostics` array
+//! (`docs/json-output.md`).
+
+use crate::analyze::Analysis;
+use crate::diagnostic::Diagnostic;
+
+pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        match serde_json::to_string(&super::json::diag_out(a, d)) {
+            Ok(s) => out.push_str(&s),
+            Err(e) => out.push_str(&format!("{{\"error\": \"{e}\"}}")),
+        }
+        out.push('\n');
+    }
+    out
+}

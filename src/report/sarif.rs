@@ -1,0 +1,248 @@
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, typed with the
+//! `serde-sarif` crate (a misspelled field does not compile).
+//!
+//! - `tool.driver.rules[]`: every rule, with `shortDescription` (its
+//!   summary), `fullDescription` (the *What it does* section of its doc),
+//!   `help` (the whole doc, as text and Markdown) and
+//!   `defaultConfiguration.level`.
+//! - Locations are relative `uri`s with `uriBaseId` `%SRCROOT%` (the
+//!   scanned root). A span in the embedded contract uses the base
+//!   `WIRELINT_EMBEDDED` instead, described in `originalUriBaseIds`.
+//! - The contract side of a finding (and any agreeing speaker's code) goes
+//!   in `relatedLocations`.
+//! - Columns count Unicode scalar values (`columnKind`
+//!   `unicodeCodePoints`); `endColumn` is exclusive, as SARIF defines it.
+//! - Fingerprints never use lines: `partialFingerprints` holds
+//!   `wirelintFact/v1`, the hash of code, path and normalized fact
+//!   ([`crate::baseline`]).
+
+use std::collections::BTreeMap;
+
+use serde_sarif::sarif::{
+    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
+    Tool, ToolComponent,
+};
+
+use super::span_lines;
+use crate::analyze::Analysis;
+use crate::baseline::{fingerprint, keys_with_occurrence};
+use crate::checks::{Rule, RULES};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::facts::Span;
+
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub const SRCROOT: &str = "%SRCROOT%";
+pub const EMBEDDED: &str = "WIRELINT_EMBEDDED";
+
+/// Percent-encodes a relative path for a URI reference (keeps `/`).
+pub fn uri_path(rel: &str) -> String {
+    let mut out = String::new();
+    for b in rel.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The section of a rule's doc under `## What it does`, as one paragraph.
+pub fn what_it_does(doc: &str) -> String {
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in doc.lines() {
+        if line.starts_with("## ") {
+            if inside {
+                break;
+            }
+            inside = line.trim() == "## What it does";
+            continue;
+        }
+        if inside {
+            lines.push(line.trim());
+        }
+    }
+    crate::baseline::normalize(&lines.join(" "))
+}
+
+fn level(s: Severity) -> ResultLevel {
+    match s {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+    }
+}
+
+fn descriptor(r: &Rule) -> ReportingDescriptor {
+    let doc = r.doc();
+    ReportingDescriptor::builder()
+        .id(r.code)
+        .name(r.name)
+        .short_description(MultiformatMessageString::builder().text(r.summary).build())
+        .full_description(
+            MultiformatMessageString::builder()
+                .text(what_it_does(&doc))
+                .build(),
+        )
+        .help(
+            MultiformatMessageString::builder()
+                .text(doc.clone())
+                .markdown(doc)
+                .build(),
+        )
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(serde_json::json!(r.severity.as_str()))
+                .build(),
+        )
+        .build()
+}
+
+fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) -> Location {
+    let file = a.sources.get(span.file);
+    let embedded =
+        a.contract_file == Some(span.file) && a.contract.as_ref().is_some_and(|c| c.embedded);
+    let artifact = if embedded {
+        let rel = file.rel.trim_end_matches(" (embedded)");
+        ArtifactLocation::builder()
+            .uri(uri_path(rel))
+            .uri_base_id(EMBEDDED)
+            .build()
+    } else {
+        ArtifactLocation::builder()
+            .uri(uri_path(&file.rel))
+            .uri_base_id(SRCROOT)
+            .build()
+    };
+    let (s, e) = span_lines(a, span);
+    let region = Region::builder()
+        .start_line(s.line as i64)
+        .start_column(s.column as i64)
+        .end_line(e.line as i64)
+        .end_column(e.column as i64)
+        .build();
+    let physical = PhysicalLocation::builder()
+        .artifact_location(artifact)
+        .region(region)
+        .build();
+    match (message, id) {
+        (Some(m), Some(id)) => Location::builder()
+            .id(id)
+            .physical_location(physical)
+            .message(Message::builder().text(m).build())
+            .build(),
+        _ => Location::builder().physical_location(physical).build(),
+    }
+}
+
+fn result(a: &Analysis, d: &Diagnostic, fp: String) -> SarifResult {
+    let rule_index = RULES.iter().position(|r| r.code == d.code);
+    let mut text = d.message.clone();
+    if let Some(sp) = &d.speaker {
+        text.push_str(&format!(" [{sp}]"));
+    }
+    if let Some(h) = &d.help {
+        text.push_str(&format!("\n\nhelp: {h}"));
+    }
+    // SARIF message links: `[text](id)` points at the related location
+    // with that id.
+    for (i, r) in d.related.iter().enumerate() {
+        let escaped = r.message.replace('[', "\\[").replace(']', "\\]");
+        text.push_str(&format!("\n\n[{escaped}]({})", i + 1));
+    }
+    let mut fps = BTreeMap::new();
+    fps.insert("wirelintFact/v1".to_string(), fp);
+    let related: Vec<Location> = d
+        .related
+        .iter()
+        .enumerate()
+        .map(|(i, r)| location(a, r.span, Some(&r.message), Some(i as i64 + 1)))
+        .collect();
+    let base = SarifResult::builder()
+        .rule_id(d.code)
+        .level(level(d.severity))
+        .message(Message::builder().text(text).build())
+        .locations(vec![location(a, d.primary.span, None, None)])
+        .partial_fingerprints(fps)
+        .related_locations(related);
+    match rule_index {
+        Some(i) => {
+            let mut r = base.build();
+            r.rule_index = Some(i as i64);
+            r
+        }
+        None => base.build(),
+    }
+}
+
+pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
+    let keys = keys_with_occurrence(&a.sources, diagnostics);
+    let results: Vec<SarifResult> = diagnostics
+        .iter()
+        .zip(keys)
+        .map(|(d, (k, n))| result(a, d, fingerprint(&k, n)))
+        .collect();
+    let mut bases = BTreeMap::new();
+    bases.insert(
+        SRCROOT.to_string(),
+        ArtifactLocation::builder()
+            .description(
+                Message::builder()
+                    .text("the scanned root: the directory given to wirelint, or the current directory")
+                    .build(),
+            )
+            .build(),
+    );
+    if a.contract.as_ref().is_some_and(|c| c.embedded) {
+        bases.insert(
+            EMBEDDED.to_string(),
+            ArtifactLocation::builder()
+                .description(
+                    Message::builder()
+                        .text("contracts embedded in the wirelint binary (its own repository)")
+                        .build(),
+                )
+                .build(),
+        );
+    }
+    let driver = ToolComponent::builder()
+        .name("wirelint")
+        .version(env!("CARGO_PKG_VERSION"))
+        .semantic_version(env!("CARGO_PKG_VERSION"))
+        .rules(RULES.iter().map(|r| descriptor(r)).collect::<Vec<_>>())
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .original_uri_base_ids(bases)
+        .column_kind(serde_json::json!("unicodeCodePoints"))
+        .results(results)
+        .build();
+    let log = Sarif::builder()
+        .schema(SCHEMA)
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    let mut s =
+        serde_json::to_string_pretty(&log).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(uri_path("a b/c%.ex"), "a%20b/c%25.ex");
+        assert_eq!(uri_path("lib/é.ex"), "lib/%C3%A9.ex");
+    }
+
+    #[test]
+    fn what_it_does_is_the_first_section() {
+        let doc = "# WL1 x\n\n## What it does\nFlags a\nthing.\n\n## Why\nno\n";
+        assert_eq!(what_it_does(doc), "Flags a thing.");
+    }
+}

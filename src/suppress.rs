@@ -1,0 +1,207 @@
+//! Inline suppressions: `# wirelint: allow(WL201)` (Elixir),
+//! `// wirelint: allow(WL201)` (Rust), `-- wirelint: allow(WL201)` (Lua,
+//! and Lua embedded in Elixir or Rust strings). Several codes are separated
+//! by commas: `allow(WL201, WL202)`.
+//!
+//! A suppression on line L silences the findings of the named rules whose
+//! primary span starts on line L (a trailing comment) or L + 1 (a comment
+//! on the line before). One that silences nothing is reported as WL002
+//! unused-suppression, unless its rule is turned off by `wirelint.toml`.
+
+use memchr::memmem;
+
+use crate::analyze::Analysis;
+use crate::checks::UNUSED_SUPPRESSION;
+use crate::diagnostic::{Diagnostic, Label};
+use crate::facts::{Lang, Span};
+use crate::settings::Settings;
+
+const MARK: &[u8] = b"wirelint:";
+
+/// One `wirelint: allow(...)` comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppression {
+    /// From the comment marker to the closing parenthesis.
+    pub span: Span,
+    /// 1-based line of the comment.
+    pub line: usize,
+    /// Upper-cased codes, each with its span.
+    pub codes: Vec<(String, Span)>,
+}
+
+fn markers(lang: Lang) -> &'static [&'static [u8]] {
+    match lang {
+        Lang::Elixir => &[b"#", b"--"],
+        Lang::Rust => &[b"//", b"--"],
+        Lang::Lua => &[b"--"],
+    }
+}
+
+/// Finds the suppressions of one file.
+pub fn scan(
+    file: u32,
+    bytes: &[u8],
+    lang: Lang,
+    line_of: impl Fn(u32) -> usize,
+) -> Vec<Suppression> {
+    let mut out = Vec::new();
+    for at in memmem::find_iter(bytes, MARK) {
+        // A comment marker, then only spaces, right before `wirelint:`.
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|b| *b == b'\n' || *b == b'\r')
+            .map_or(0, |i| i + 1);
+        let before = &bytes[line_start..at];
+        let trimmed_len = before
+            .iter()
+            .rposition(|b| *b != b' ' && *b != b'\t')
+            .map_or(0, |i| i + 1);
+        let head = &before[..trimmed_len];
+        let Some(marker) = markers(lang).iter().find(|m| head.ends_with(m)) else {
+            continue;
+        };
+        let start = line_start + trimmed_len - marker.len();
+        // `allow(` codes `)`.
+        let mut i = at + MARK.len();
+        while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            i += 1;
+        }
+        if !bytes[i..].starts_with(b"allow(") {
+            continue;
+        }
+        i += b"allow(".len();
+        let Some(close) = bytes[i..]
+            .iter()
+            .position(|b| *b == b')' || *b == b'\n')
+            .filter(|p| bytes[i + p] == b')')
+        else {
+            continue;
+        };
+        let mut codes = Vec::new();
+        let mut pos = i;
+        for part in bytes[i..i + close].split(|b| *b == b',') {
+            let lead = part.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            let word = part[lead..]
+                .iter()
+                .take_while(|b| !b.is_ascii_whitespace())
+                .count();
+            if word > 0 {
+                let s = pos + lead;
+                codes.push((
+                    String::from_utf8_lossy(&bytes[s..s + word]).to_ascii_uppercase(),
+                    Span::new(file, s, s + word),
+                ));
+            }
+            pos += part.len() + 1;
+        }
+        out.push(Suppression {
+            span: Span::new(file, start, i + close + 1),
+            line: line_of(start as u32),
+            codes,
+        });
+    }
+    out
+}
+
+/// Removes the suppressed findings and adds WL002 for every suppression
+/// code that silenced nothing. Keeps the output order.
+pub fn apply(a: &mut Analysis, settings: &Settings) {
+    let mut unused: Vec<Diagnostic> = Vec::new();
+    for (id, f) in a.sources.iter() {
+        let Some(lang) = f.lang else {
+            continue;
+        };
+        if memmem::find(&f.bytes, MARK).is_none() {
+            continue;
+        }
+        let sups = scan(id, &f.bytes, lang, |o| f.line_col(o).line);
+        for s in sups {
+            for (code, code_span) in &s.codes {
+                let mut used = false;
+                a.diagnostics.retain(|d| {
+                    let hit = d.code == code && d.primary.span.file == id && {
+                        let l = f.line_col(d.primary.span.start).line;
+                        l == s.line || l == s.line + 1
+                    };
+                    used |= hit;
+                    !hit
+                });
+                let known = crate::checks::rule(code).is_some();
+                if !used && (!known || settings.enabled(code)) {
+                    let message = if known {
+                        format!("`allow({code})` suppresses nothing: no {code} finding on this line or the next")
+                    } else {
+                        format!("`allow({code})` names no rule")
+                    };
+                    let mut d =
+                        UNUSED_SUPPRESSION.diagnostic(message, Label::new(*code_span, "unused"));
+                    d.speaker = a
+                        .model
+                        .file_speaker
+                        .get(id as usize)
+                        .copied()
+                        .flatten()
+                        .map(|sp| a.model.speaker_name(sp).to_string());
+                    d.help = Some(if known {
+                        "remove it, or move it onto the line of the finding it is meant for (or just above)".into()
+                    } else {
+                        "name a rule code such as WL201 (`wirelint rules` lists them)".into()
+                    });
+                    unused.push(d);
+                }
+            }
+        }
+    }
+    settings.apply(&mut unused);
+    a.diagnostics.extend(unused);
+    a.diagnostics
+        .sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(bytes: &str, lang: Lang) -> Vec<(usize, Vec<String>)> {
+        let b = bytes.as_bytes();
+        scan(0, b, lang, |o| {
+            b[..o as usize].iter().filter(|c| **c == b'\n').count() + 1
+        })
+        .into_iter()
+        .map(|s| (s.line, s.codes.into_iter().map(|c| c.0).collect()))
+        .collect()
+    }
+
+    #[test]
+    fn each_language_has_its_comment() {
+        assert_eq!(
+            codes("x\n# wirelint: allow(WL201)\n", Lang::Elixir),
+            [(2, vec!["WL201".to_string()])]
+        );
+        assert_eq!(
+            codes("f(); // wirelint: allow(wl101, WL103)\n", Lang::Rust),
+            [(1, vec!["WL101".to_string(), "WL103".to_string()])]
+        );
+        assert_eq!(
+            codes("--wirelint: allow(WL302)", Lang::Lua),
+            [(1, vec!["WL302".to_string()])]
+        );
+        // Lua embedded in a host string uses Lua's comment.
+        assert_eq!(codes("  -- wirelint: allow(WL201)", Lang::Elixir).len(), 1);
+    }
+
+    #[test]
+    fn only_in_comments_and_well_formed() {
+        assert!(codes("s = \"wirelint: allow(WL201)\"", Lang::Elixir).is_empty());
+        assert!(codes("# wirelint: allow(WL201", Lang::Elixir).is_empty());
+        assert!(codes("# wirelint: deny(WL201)", Lang::Elixir).is_empty());
+        assert!(codes("# wirelint: allow(WL201)", Lang::Rust).is_empty());
+    }
+
+    #[test]
+    fn spans_cover_the_comment_and_each_code() {
+        let s = scan(3, b"a # wirelint: allow(WL1, WL2)", Lang::Elixir, |_| 1);
+        assert_eq!(s[0].span, Span::new(3, 2, 29));
+        assert_eq!(s[0].codes[1].1, Span::new(3, 25, 28));
+    }
+}
