@@ -591,7 +591,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match target.kind() {
             "identifier" => {
                 let name = self.text(target);
-                if !self.defined.contains(&(module.to_string(), name.clone())) {
+                if !NOT_CALLS.contains(&name.as_str())
+                    && !self.defined.contains(&(module.to_string(), name.clone()))
+                {
                     if let Some(imports) = self.imports.get(module) {
                         let hits: Vec<&Import> = imports
                             .iter()
@@ -3128,5 +3130,94 @@ end
         assert!(f.consts.iter().all(|c| c.name != "@cfg"));
         assert_eq!(f.calls.len(), 1, "{:?}", f.calls);
         assert_eq!(f.calls[0].path, path(&["Script", "sha"]));
+    }
+}
+
+#[cfg(test)]
+mod key_idiom_tests {
+    use super::*;
+    use crate::facts::Lang;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
+        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
+    }
+
+    fn at(src: &str, needle: &str) -> u32 {
+        src.find(needle).expect("needle") as u32
+    }
+
+    #[test]
+    fn helpers_attributes_sigils_and_iodata() {
+        let src = r##"defmodule EchoMQ.Keys do
+  import EchoMQ.Base
+  @prefix "emq:"
+  def wait(ctx), do: "#{base(ctx)}:wait"
+  def tagged(q), do: "#{@prefix}{#{q}}"
+  def sig(q), do: ~s(emq:{#{q}}:pending)
+  def raw, do: ~S(emq:{#{q}}:x)
+  def io(q, id), do: IO.iodata_to_binary(["emq:", ["{", q, "}"], [":job:", [id]]])
+  def shown(m), do: "emq:" <> inspect(m)
+end
+"##;
+        let f = facts(src);
+        let got: Vec<String> = f.functions.iter().map(|d| d.returns.describe()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "<base>:wait",
+                "<@prefix>{<q>}",
+                "emq:{<q>}:pending",
+                "emq:{#{q}}:x",
+                "emq:{<q>}:job:<id>",
+                "emq:<m>",
+            ]
+        );
+        // `base` is imported: its module is prepended; the parameter is
+        // bound at the call.
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let Seg::Value(v) = &t.segs[0] else { panic!() };
+        let Value::Call { path, args, span } = &**v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(path, &["EchoMQ", "Base", "base"]);
+        assert!(matches!(args[0], Value::Param { index: 0, .. }));
+        assert_eq!(span.start, at(src, "base(ctx)"));
+        let Seg::Lit { text, span } = &t.segs[1] else {
+            panic!()
+        };
+        assert_eq!(text, ":wait");
+        assert_eq!(span.start, at(src, ":wait\""));
+        // Text the code does not show never becomes literal braces.
+        let Value::Str(t) = &f.functions[5].returns else {
+            panic!()
+        };
+        assert!(matches!(t.segs[1], Seg::Hole { .. }), "{:?}", t.segs);
+        // Nested iodata keeps each piece's own span.
+        let Value::Str(t) = &f.functions[4].returns else {
+            panic!()
+        };
+        assert_eq!(t.segs[1].span().start, at(src, "{\", q"));
+    }
+
+    #[test]
+    fn a_log_helper_named_like_a_key_builder_is_not_a_key() {
+        let src = r##"defmodule EchoMQ.Log do
+  require Logger
+  def job_key(q, id), do: "could not enqueue job #{id} on #{q}"
+  def warn(q, id), do: Logger.warning(job_key(q, id))
+end
+"##;
+        let f = facts(src);
+        assert!(f.templates.is_empty());
+        assert!(f.commands.is_empty());
+        // Still a function (the link may resolve calls to it), but never a
+        // key unless a command uses it.
+        assert_eq!(f.functions.len(), 2);
+        assert_eq!(f.calls.len(), 1);
+        assert_eq!(f.calls[0].path, vec!["job_key".to_string()]);
     }
 }
