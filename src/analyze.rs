@@ -92,7 +92,22 @@ fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
     Ok(Contract::parse(&text, &p.display().to_string())?)
 }
 
+/// Whether any key in the model could be a key of the contract's keyspace:
+/// its prefix or a near miss of it, in the contract's shape. A contract
+/// without a keyspace always applies.
+fn could_speak(model: &Model, c: &Contract) -> bool {
+    use crate::checks::keyshape::{analyze as read_key, KeyVerdict};
+    let Some(ks) = c.keyspace.as_ref() else {
+        return true;
+    };
+    model
+        .keys
+        .iter()
+        .any(|k| read_key(&k.template, ks) != KeyVerdict::Skip)
+}
+
 /// What reading one file gave.
+#[allow(clippy::large_enum_variant)]
 enum Read {
     Facts(Vec<u8>, Box<FileFacts>),
     Skipped(String),
@@ -223,7 +238,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             c.text.clone().into_bytes(),
         ))
     });
-    let model = link(&LinkInput {
+    let mut model = link(&LinkInput {
         sources: &sources,
         facts: &facts,
         speakers,
@@ -231,6 +246,29 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         speaker_dirs,
         contract: contract.as_ref(),
     });
+    // The embedded default steps aside for a repository that speaks
+    // another protocol: no key in it could be an EchoMQ key.
+    let mut contract = contract;
+    let mut contract_file = contract_file;
+    if let Some(c) = contract
+        .as_ref()
+        .filter(|c| c.embedded && opts.contract == ContractChoice::Default)
+    {
+        if !could_speak(&model, c) {
+            notes.push(Note {
+                path: ".".into(),
+                message: format!(
+                    "no key here has the shape of the `{}` contract's keys, so the embedded contract steps aside and only agreement between speakers is checked (pass --contract FILE to check against one)",
+                    c.name
+                ),
+            });
+            for s in &mut model.scripts {
+                s.contract = None;
+            }
+            contract = None;
+            contract_file = None;
+        }
+    }
     for (file, msg) in &model.notes {
         notes.push(Note {
             path: sources.get(*file).rel.clone(),

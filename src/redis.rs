@@ -49,6 +49,27 @@ pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     })
 }
 
+/// Whether a command writes (creates or changes) the key at argument
+/// position `pos`; `false` for reads and for commands wirelint does not
+/// know.
+pub fn writes_key(cmd: &str, pos: usize) -> bool {
+    match cmd {
+        // Both keys change: one loses a member or its name, one gains it.
+        "RPOPLPUSH" | "LMOVE" | "BLMOVE" | "BRPOPLPUSH" | "SMOVE" | "RENAME" | "RENAMENX" => {
+            pos <= 1
+        }
+        "COPY" => pos == 1,
+        "MSET" => pos % 2 == 0,
+        "APPEND" | "DECR" | "DECRBY" | "GETSET" | "GETDEL" | "HDEL" | "HINCRBY"
+        | "HINCRBYFLOAT" | "HMSET" | "HSET" | "HSETNX" | "INCR" | "INCRBY" | "LINSERT" | "LPOP"
+        | "LPUSH" | "LPUSHX" | "LREM" | "LSET" | "LTRIM" | "RPOP" | "RPUSH" | "RPUSHX" | "SADD"
+        | "SET" | "SETEX" | "SETNX" | "SPOP" | "SREM" | "XADD" | "XTRIM" | "ZADD" | "ZINCRBY"
+        | "ZPOPMAX" | "ZPOPMIN" | "ZRANGESTORE" | "ZREM" | "ZREMRANGEBYSCORE" | "EXPIRE"
+        | "PEXPIRE" | "EXPIREAT" | "PEXPIREAT" | "PERSIST" => pos == 0,
+        _ => false,
+    }
+}
+
 /// Redis command names, upper-case, sorted. A list literal whose head is one
 /// of these (in any case) is a command.
 const COMMANDS: &[&str] = &[

@@ -58,9 +58,15 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         d.help = Some(format!(
             "build `{}`: rows that `{}` writes are unfindable to {}, and on a cluster they land in another slot",
             ks.pattern,
-            impact.breaks[0],
-            cx.others_phrase(&impact)
+            cx.speaker_name(key.speaker),
+            cx.others_phrase(key.speaker)
         ));
+        if let Some(h) = d.help.as_mut() {
+            h.push_str(&format!(
+                ". {}",
+                cx.impact_sentence(&impact, "find", "the row")
+            ));
+        }
         d.speaker = Some(cx.speaker_name(key.speaker));
         d.impact = Some(impact);
         out.push(d);

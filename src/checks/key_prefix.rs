@@ -60,10 +60,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             "write `{}` (the key is `{}`): rows that `{}` writes at `{}` are unfindable to {}, and it cannot find theirs",
             ks.prefix,
             key.template,
-            impact.breaks[0],
+            cx.speaker_name(key.speaker),
             found,
-            cx.others_phrase(&impact)
+            cx.others_phrase(key.speaker)
         ));
+        if let Some(h) = d.help.as_mut() {
+            h.push_str(&format!(
+                ". {}",
+                cx.impact_sentence(&impact, "find", "the row")
+            ));
+        }
         d.speaker = Some(cx.speaker_name(key.speaker));
         d.impact = Some(impact);
         out.push(d);

@@ -62,10 +62,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         .unwrap_or_default();
         d.help = Some(format!(
             "{mean}rows that `{}` writes at `{}` are unfindable to {}",
-            impact.breaks[0],
+            cx.speaker_name(key.speaker),
             key.template,
-            cx.others_phrase(&impact)
+            cx.others_phrase(key.speaker)
         ));
+        if let Some(h) = d.help.as_mut() {
+            h.push_str(&format!(
+                ". {}",
+                cx.impact_sentence(&impact, "find", "the row")
+            ));
+        }
         d.speaker = Some(cx.speaker_name(key.speaker));
         d.impact = Some(impact);
         out.push(d);

@@ -69,8 +69,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             d.help = Some(format!(
                 "use `KEYS[{n}]`: callers pass the `{role}` key and expect `{}` to act on it; in `{}` it is dropped",
-                spec.name, impact.breaks[0]
+                spec.name, cx.speaker_name(script.speaker)
             ));
+            if let Some(h) = d.help.as_mut() {
+                h.push_str(&format!(
+                    ". {}",
+                    cx.impact_sentence(&impact, "queue", "the job")
+                ));
+            }
             d.speaker = Some(cx.speaker_name(script.speaker));
             d.impact = Some(impact);
             out.push(d);

@@ -113,8 +113,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         d.help = Some(format!(
             "write every field ({}) when the row is created: every speaker reads {list} from rows that `{}` creates and finds nil",
             record.fields.iter().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-            impact.breaks[0]
+            cx.speaker_name(script.speaker)
         ));
+        if let Some(h) = d.help.as_mut() {
+            h.push_str(&format!(
+                ". {}",
+                cx.impact_sentence(&impact, "read", "the job")
+            ));
+        }
         d.speaker = Some(cx.speaker_name(script.speaker));
         d.impact = Some(impact);
         out.push(d);

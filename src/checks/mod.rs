@@ -9,7 +9,10 @@
 pub mod keyshape;
 
 mod cross_slot;
+mod field_never_read;
+mod field_never_written;
 mod key_hash_tag;
+mod key_orphan;
 mod key_prefix;
 mod key_type;
 mod keys_arity;
@@ -88,8 +91,11 @@ pub static RULES: &[&Rule] = &[
     &key_prefix::RULE,
     &key_hash_tag::RULE,
     &key_type::RULE,
+    &key_orphan::RULE,
     &unknown_field::RULE,
     &missing_field::RULE,
+    &field_never_written::RULE,
+    &field_never_read::RULE,
     &keys_undeclared::RULE,
     &keys_missing::RULE,
     &keys_arity::RULE,
@@ -139,37 +145,61 @@ impl<'a> CheckContext<'a> {
         ids
     }
 
-    /// The changer breaks: `speaker` diverges, every other active speaker
-    /// agrees with the contract.
+    /// Who breaks when `speaker` diverges. A speaker that changes alone
+    /// breaks itself: it cannot find or read the others' data, nor they its.
+    /// When the canonical speaker changes, everyone who did not follow it
+    /// breaks.
     pub fn impact_of(&self, speaker: SpeakerId) -> Impact {
-        let mut unaffected: Vec<String> = self
+        let mut others: Vec<String> = self
             .active_speakers()
             .into_iter()
             .filter(|s| *s != speaker)
             .map(|s| self.speaker_name(s))
             .collect();
-        unaffected.sort();
-        Impact {
-            breaks: vec![self.speaker_name(speaker)],
-            unaffected,
+        others.sort();
+        if self.model.speakers[speaker].canonical {
+            Impact {
+                breaks: others,
+                unaffected: vec![self.speaker_name(speaker)],
+            }
+        } else {
+            Impact {
+                breaks: vec![self.speaker_name(speaker)],
+                unaffected: others,
+            }
         }
     }
 
-    /// "the other 2 speakers (a, b)" or "no other speaker".
-    pub fn others_phrase(&self, impact: &Impact) -> String {
-        match impact.unaffected.len() {
+    /// "the other 2 speakers (`a`, `b`)", or "no other speaker".
+    pub fn others_phrase(&self, speaker: SpeakerId) -> String {
+        let mut others: Vec<String> = self
+            .active_speakers()
+            .into_iter()
+            .filter(|s| *s != speaker)
+            .map(|s| format!("`{}`", self.speaker_name(s)))
+            .collect();
+        others.sort();
+        match others.len() {
             0 => "no other speaker".into(),
-            1 => format!("the other speaker (`{}`)", impact.unaffected[0]),
-            n => format!(
-                "the other {n} speakers ({})",
-                impact
-                    .unaffected
-                    .iter()
-                    .map(|s| format!("`{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            1 => format!("the other speaker ({})", others[0]),
+            n => format!("the other {n} speakers ({})", others.join(", ")),
         }
+    }
+
+    /// "2 of 3 speakers can still read the job; `peers/rust` cannot."
+    pub fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
+        let total = impact.breaks.len() + impact.unaffected.len();
+        let broken = impact
+            .breaks
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        format!(
+            "{} of {total} speaker{} can still {verb} {what}; {broken} cannot",
+            impact.unaffected.len(),
+            if total == 1 { "" } else { "s" }
+        )
     }
 
     /// The contract record a hash command addresses: through the role of
@@ -233,6 +263,40 @@ impl<'a> CheckContext<'a> {
             }
             _ => d.span,
         }
+    }
+
+    /// Fields that scripts write to a `KEYS[n]` no linked call fills: their
+    /// record is unknown, so any record may have them.
+    pub fn fields_written_by_unlinked_scripts(&self) -> std::collections::BTreeSet<String> {
+        let m = self.model;
+        let mut out = std::collections::BTreeSet::new();
+        for c in m.commands.iter() {
+            let Some(script) = c.script else {
+                continue;
+            };
+            let _ = script;
+            // A key the link step could give no caller's template.
+            if c.args.first().is_none_or(|a| !a.alts.is_empty()) {
+                continue;
+            }
+            for a in self.field_args(c) {
+                if let Some((f, _)) = a.literal() {
+                    out.insert(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the contract has a record at this key that lacks `field`.
+    pub fn contract_record_lacks(&self, key: &crate::facts::Template, field: &str) -> bool {
+        let Some(c) = self.contract else {
+            return false;
+        };
+        let Some(ks) = c.keyspace.as_ref() else {
+            return false;
+        };
+        keyshape::record_of(key, ks, &c.records).is_some_and(|r| !r.has_field(field))
     }
 
     /// A span in the contract file.

@@ -106,18 +106,24 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             let consequence = if writes {
                 format!(
                     "{} read{} the contract's fields and find nothing in rows that `{}` writes",
-                    cx.others_phrase(&impact),
+                    cx.others_phrase(cmd.speaker),
                     if impact.unaffected.len() == 1 {
                         "s"
                     } else {
                         ""
                     },
-                    impact.breaks[0]
+                    cx.speaker_name(cmd.speaker)
                 )
             } else {
-                format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", impact.breaks[0])
+                format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", cx.speaker_name(cmd.speaker))
             };
             d.help = Some(format!("{mean}{consequence}"));
+            if let Some(h) = d.help.as_mut() {
+                h.push_str(&format!(
+                    ". {}",
+                    cx.impact_sentence(&impact, "read", "the job")
+                ));
+            }
             d.speaker = Some(cx.speaker_name(cmd.speaker));
             d.impact = Some(impact);
             out.push(d);

@@ -16,8 +16,8 @@ use tree_sitter::{Node, Parser, Range, Tree};
 
 use crate::extract::{embedded_lua, is_key_candidate, push_lit};
 use crate::facts::{
-    Command, ConstDef, FileFacts, FileId, FunctionDef, Lang, ScriptCall, ScriptDef, ScriptSource,
-    Seg, Span, Template, Value,
+    CallFact, Command, ConstDef, FieldRead, FileFacts, FileId, FunctionDef, Lang, ScriptCall,
+    ScriptDef, ScriptSource, Seg, Span, Template, Value,
 };
 use crate::parse::{children, named_children, text, walk, Parsers};
 
@@ -66,6 +66,19 @@ const TRANSPARENT_METHODS: &[&str] = &[
     "into_owned",
 ];
 
+/// Iterator adapters that keep a collection's elements.
+const ITER_ADAPTERS: &[&str] = &[
+    "iter",
+    "into_iter",
+    "cloned",
+    "copied",
+    "as_slice",
+    "to_vec",
+    "clone",
+    "as_ref",
+    "borrow",
+];
+
 /// Names of argument variables that hold several values (a slice spread by
 /// `.arg(&keys)`).
 const PLURAL_SUFFIXES: &[&str] = &[
@@ -86,6 +99,13 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         inner: HashSet::new(),
         pending_let: None,
         macro_cache: HashMap::new(),
+        impl_types: Vec::new(),
+        cur_func: None,
+        hash_maps: HashMap::new(),
+        uses: HashMap::new(),
+        placeholders: placeholders_of(src),
+        script_macros: HashMap::new(),
+        call_cache: HashMap::new(),
     };
     cx.walk_sub(root);
     cx.facts
@@ -153,6 +173,22 @@ struct Cx<'s, 'p> {
     /// Values of format-like macros already evaluated, by node: a `let`
     /// value is both walked and evaluated.
     macro_cache: HashMap<NodeKey, Value>,
+    /// The `impl`/`trait` types around the current item, innermost last.
+    impl_types: Vec<String>,
+    /// The enclosing function: an index into `facts.functions`.
+    cur_func: Option<usize>,
+    /// `use` imports of the file: alias → full path (without `crate`).
+    uses: HashMap<String, Vec<String>>,
+    /// Maps read from Redis by `HGETALL`, by variable: the key read.
+    hash_maps: HashMap<String, Value>,
+    /// `macro_rules!` wrappers around `include_str!(concat!(a, $x, b))`:
+    /// name → (literal text before the argument, literal text after).
+    script_macros: HashMap<String, (String, String)>,
+    /// Values of calls already evaluated, by node.
+    call_cache: HashMap<NodeKey, Value>,
+    /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
+    /// literals holding them are not keys by themselves.
+    placeholders: Vec<String>,
 }
 
 /// A node's identity that stays valid across the macro trees parsed again
@@ -246,6 +282,17 @@ impl<'s, 'p> Cx<'s, 'p> {
         text(n, self.src).into_owned()
     }
 
+    /// The source text of a node for a hole's label, bounded (labels are
+    /// for messages; a huge expression must not be copied at every level).
+    fn label(&self, n: Node<'_>) -> String {
+        const MAX: usize = 200;
+        if n.end_byte() - n.start_byte() <= MAX {
+            return self.text(n);
+        }
+        let end = (n.start_byte() + MAX).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte()..end]).into_owned()
+    }
+
     fn module(&self) -> String {
         self.modules.join("::")
     }
@@ -275,8 +322,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.modules.pop();
                 false
             }
-            "function_item" => {
+            "function_item" | "function_signature_item" => {
                 self.function(n);
+                false
+            }
+            "impl_item" | "trait_item" => {
+                self.impl_item(n);
+                false
+            }
+            "macro_definition" => {
+                self.macro_definition(n);
                 false
             }
             "const_item" | "static_item" => {
@@ -297,7 +352,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             "macro_invocation" => {
                 let name = self.macro_name(n);
-                if name == "include_str" {
+                if name == "include_str" || self.script_macros.contains_key(&name) {
                     self.script_of(n);
                     false
                 } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
@@ -326,11 +381,30 @@ impl<'s, 'p> Cx<'s, 'p> {
                     true
                 }
             }
+            "index_expression" => {
+                self.index_read(n);
+                true
+            }
+            "use_declaration" => {
+                if let Some(arg) = n.child_by_field_name("argument") {
+                    let mut out = Vec::new();
+                    expand_use(&self.text(arg), &[], &mut out);
+                    self.uses.extend(out);
+                }
+                false
+            }
             "call_expression" => {
+                self.field_read(n);
+                self.call_fact(n);
                 if self.inner.contains(&node_key(n)) {
                     return true;
                 }
                 self.chain_statement(n);
+                if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                    return true;
+                }
                 if self.is_join(n) {
                     let v = self.value(n, 0);
                     self.push_template(v);
@@ -374,6 +448,122 @@ impl<'s, 'p> Cx<'s, 'p> {
         false
     }
 
+    /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
+    /// `HGETALL`.
+    fn field_read(&mut self, n: Node<'_>) {
+        let Some((method, recv)) = method_of(n, self.src) else {
+            return;
+        };
+        if !matches!(
+            method.as_str(),
+            "get" | "remove" | "get_mut" | "contains_key" | "get_key_value" | "entry"
+        ) {
+            return;
+        }
+        let args = args_of(n);
+        if let Some(a) = args.first() {
+            self.push_field_read(recv, *a);
+        }
+    }
+
+    /// `fields["payload"]` on a map read by `HGETALL`.
+    fn index_read(&mut self, n: Node<'_>) {
+        let kids: Vec<Node<'_>> = named_children(n)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect();
+        if let [map, index] = kids.as_slice() {
+            self.push_field_read(*map, *index);
+        }
+    }
+
+    fn push_field_read(&mut self, map: Node<'_>, field: Node<'_>) {
+        let map = peel_ref(map);
+        if map.kind() != "identifier" {
+            return;
+        }
+        let Some(key) = self.hash_maps.get(&self.text(map)).cloned() else {
+            return;
+        };
+        let field = peel_ref(field);
+        if !matches!(field.kind(), "string_literal" | "raw_string_literal") {
+            return;
+        }
+        let tpl = self.literal_template(field);
+        let span = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field: Value::Str(tpl),
+            span,
+            func: self.cur_func,
+        });
+    }
+
+    /// A path as written, with a `use` alias at its head replaced by the
+    /// imported path, and `crate::`/`self::`/`super::` dropped.
+    fn resolve_path(&self, mut path: Vec<String>) -> Vec<String> {
+        if let Some(full) = path.first().and_then(|h| self.uses.get(h)) {
+            let mut p = full.clone();
+            p.extend(path.drain(1..));
+            path = p;
+        }
+        strip_relative(path)
+    }
+
+    /// A call to a function or method of the code base, with its arguments.
+    fn call_fact(&mut self, n: Node<'_>) {
+        let Some(mut func) = n.child_by_field_name("function") else {
+            return;
+        };
+        if func.kind() == "generic_function" {
+            match func.child_by_field_name("function") {
+                Some(f) => func = f,
+                None => return,
+            }
+        }
+        let path = match func.kind() {
+            "identifier" | "scoped_identifier" => {
+                let written = path_segments(&self.text(func));
+                if written.len() == 1
+                    && (self.scope.locals.contains_key(&written[0])
+                        || self.scope.params.contains(&written[0]))
+                {
+                    return; // a closure held in a variable
+                }
+                let path = self.resolve_path(written);
+                if !is_codebase_path(&path) {
+                    return;
+                }
+                path
+            }
+            "field_expression" => {
+                let (Some(recv), Some(field)) = (
+                    func.child_by_field_name("value"),
+                    func.child_by_field_name("field"),
+                ) else {
+                    return;
+                };
+                let method = self.text(field);
+                if is_api_method(&method) {
+                    return;
+                }
+                if peel_ref(recv).kind() == "self" {
+                    vec!["self".to_string(), method]
+                } else {
+                    vec![method]
+                }
+            }
+            _ => return,
+        };
+        let args = args_of(n).into_iter().map(|a| self.value(a, 0)).collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+    }
+
     // ----- items -----
 
     fn function(&mut self, n: Node<'_>) {
@@ -396,34 +586,69 @@ impl<'s, 'p> Cx<'s, 'p> {
         if self.depth > MAX_DEPTH {
             return;
         }
+        // Methods live in their type: `Keys::wait` is told apart from a
+        // free `wait`.
+        let mut module = self.modules.clone();
+        module.extend(self.impl_types.last().cloned());
+        let index = self.facts.functions.len();
+        self.facts.functions.push(FunctionDef {
+            module: module.join("::"),
+            name: self.text(name),
+            params: params.clone(),
+            returns: Value::unknown(self.text(name), self.span(name)),
+            name_span: self.span(name),
+            clause: 0,
+        });
         let saved = std::mem::replace(
             &mut self.scope,
             Scope {
-                params: params.clone(),
+                params,
                 ..Scope::default()
             },
         );
+        let saved_maps = std::mem::take(&mut self.hash_maps);
+        let saved_func = self.cur_func.replace(index);
+        // Items nested in the body are not methods of the outer impl.
+        let saved_impls = std::mem::take(&mut self.impl_types);
         let mut returns = None;
         if let Some(body) = n.child_by_field_name("body") {
             self.walk_sub(body);
             returns = self.tail_value(body);
         }
+        self.impl_types = saved_impls;
+        self.cur_func = saved_func;
+        self.hash_maps = saved_maps;
         self.scope = saved;
         if let Some(returns) = returns {
             if matches!(
                 returns,
                 Value::Str(_) | Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
             ) {
-                self.facts.functions.push(FunctionDef {
-                    module: self.module(),
-                    name: self.text(name),
-                    params,
-                    returns,
-                    name_span: self.span(name),
-                    clause: 0,
-                });
+                self.facts.functions[index].returns = returns;
             }
         }
+    }
+
+    /// `impl Keys { .. }`, `impl<T> Trait for Keys<T> { .. }`, `trait T { .. }`:
+    /// walks the body with the type's name.
+    fn impl_item(&mut self, n: Node<'_>) {
+        let ty = n
+            .child_by_field_name("type")
+            .or_else(|| n.child_by_field_name("name"))
+            .map(|t| {
+                let t = match t.kind() {
+                    "generic_type" => t.child_by_field_name("type").unwrap_or(t),
+                    _ => t,
+                };
+                path_segments(&self.text(t)).pop().unwrap_or_default()
+            })
+            .unwrap_or_default();
+        let Some(body) = n.child_by_field_name("body") else {
+            return;
+        };
+        self.impl_types.push(ty);
+        self.walk_sub(body);
+        self.impl_types.pop();
     }
 
     /// The value of a block's tail expression or final `return`.
@@ -494,8 +719,27 @@ impl<'s, 'p> Cx<'s, 'p> {
             &mut self.pending_let,
             pattern.clone().map(|p| (node_key(inner), p)),
         );
+        let before = self.facts.commands.len();
         self.walk_sub(value);
         self.pending_let = saved;
+        if let Some(name) = &pattern {
+            let read = self.facts.commands[before..]
+                .iter()
+                .find(|c| {
+                    c.name == "HGETALL"
+                        && c.span.start as usize >= value.start_byte()
+                        && c.span.end as usize <= value.end_byte()
+                })
+                .and_then(|c| c.args.first().cloned());
+            match read {
+                Some(key) => {
+                    self.hash_maps.insert(name.clone(), key);
+                }
+                None => {
+                    self.hash_maps.remove(name);
+                }
+            }
+        }
         if let Some(alt) = n.child_by_field_name("alternative") {
             self.walk_sub(alt);
         }
@@ -609,7 +853,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.inline_script(n);
             return;
         }
-        if t.contains(':') {
+        if t.contains(':') && !self.placeholders.iter().any(|p| t.contains(p.as_str())) {
             let tpl = self.literal_template(n);
             self.push_template(Value::Str(tpl));
         }
@@ -620,17 +864,108 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn include_in_tokens(&mut self, tt: Node<'_>) {
         let kids = children(tt);
         for w in kids.windows(3) {
-            if w[0].kind() == "identifier"
-                && self.text(w[0]) == "include_str"
-                && self.text(w[1]) == "!"
-                && w[2].kind() == "token_tree"
+            if w[0].kind() == "identifier" && self.text(w[1]) == "!" && w[2].kind() == "token_tree"
             {
-                if let Some(lit) = named_children(w[2])
-                    .into_iter()
-                    .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
-                {
-                    self.include_script(lit);
+                let name = self.text(w[0]);
+                if name != "include_str" && !self.script_macros.contains_key(&name) {
+                    continue;
                 }
+                if let Some((key, path, span)) = self.path_in_tokens(w[2], &name) {
+                    let index = self.file_script(key, path, span);
+                    self.register_tokens(index, tt);
+                }
+            }
+        }
+    }
+
+    /// The script path an `include_str!(..)` or a wrapper macro's token tree
+    /// names: `"x.lua"`, `concat!("../lua/", "x.lua")`, or a wrapper's
+    /// argument inside its own `concat!`. Returns the literal that keys the
+    /// script, the path and the span of its text.
+    fn path_in_tokens<'t>(&self, tt: Node<'t>, mac: &str) -> Option<(Node<'t>, String, Span)> {
+        let kids = children(tt);
+        let lit = kids
+            .iter()
+            .find(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .copied();
+        let content = |lit: Node<'_>| {
+            let t = self.literal_template(lit);
+            let span = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
+            (t.as_literal().unwrap_or_default(), span)
+        };
+        if mac != "include_str" {
+            let (before, after) = self.script_macros.get(mac)?.clone();
+            let lit = lit?;
+            let (text, span) = content(lit);
+            return Some((lit, format!("{before}{text}{after}"), span));
+        }
+        if let Some(lit) = lit {
+            let (text, span) = content(lit);
+            return Some((lit, text, span));
+        }
+        // `include_str!(concat!("../lua/", "x.lua"))`
+        let at = kids.windows(3).position(|w| {
+            self.text(w[0]) == "concat" && self.text(w[1]) == "!" && w[2].kind() == "token_tree"
+        })?;
+        let lits: Vec<Node<'t>> = children(kids[at + 2])
+            .into_iter()
+            .filter(|c| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .collect();
+        let (first, last) = (*lits.first()?, *lits.last()?);
+        let path: String = lits.iter().map(|l| content(*l).0).collect();
+        let span = content(first).1.join(content(last).1);
+        Some((first, path, span))
+    }
+
+    /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:
+    /// remembers the wrapper's literal text around its argument.
+    fn macro_definition(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name);
+        for rule in named_children(n) {
+            if rule.kind() != "macro_rule" {
+                continue;
+            }
+            let Some(right) = rule.child_by_field_name("right") else {
+                continue;
+            };
+            let body = self.text(right);
+            let Some(inc) = body.find("include_str") else {
+                continue;
+            };
+            let rest = &body[inc + "include_str".len()..];
+            let inner = match rest.find("concat") {
+                Some(c) => &rest[c + "concat".len()..],
+                None => rest,
+            };
+            let Some(open) = inner.find('(') else {
+                continue;
+            };
+            let Some(close) = inner[open..].find(')') else {
+                continue;
+            };
+            let mut before = String::new();
+            let mut after = String::new();
+            let mut vars = 0;
+            for part in inner[open + 1..open + close].split(',') {
+                let part = part.trim();
+                if part.starts_with('$') {
+                    vars += 1;
+                } else if let Some(lit) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+                    if vars == 0 {
+                        before.push_str(lit);
+                    } else {
+                        after.push_str(lit);
+                    }
+                } else if !part.is_empty() {
+                    vars = 2;
+                }
+            }
+            if vars == 1 {
+                self.script_macros.insert(name, (before, after));
+                return;
             }
         }
     }
@@ -739,20 +1074,19 @@ impl<'s, 'p> Cx<'s, 'p> {
             declared_keys: None,
         });
         self.scripts_at.insert(n.start_byte(), index);
+        self.register(index, n);
         Some(index)
     }
 
-    /// Records `include_str!("x.lua")` (given its path literal) as a script.
-    fn include_script(&mut self, lit: Node<'_>) -> Option<usize> {
-        if let Some(i) = self.scripts_at.get(&lit.start_byte()) {
-            return Some(*i);
+    /// Records a script read from a file (`include_str!`), keyed by the
+    /// literal naming it.
+    fn file_script(&mut self, key: Node<'_>, path: String, span: Span) -> usize {
+        if let Some(i) = self.scripts_at.get(&key.start_byte()) {
+            return *i;
         }
-        let tpl = self.literal_template(lit);
-        let path = tpl.as_literal()?;
-        let content = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
-        let (name, name_span) = match self.binding_name(lit) {
+        let (name, name_span) = match self.binding_name(key) {
             Some((name, span)) => (Some(name), span),
-            None => (None, content),
+            None => (None, span),
         };
         let index = self.facts.scripts.len();
         self.facts.scripts.push(ScriptDef {
@@ -761,13 +1095,175 @@ impl<'s, 'p> Cx<'s, 'p> {
             source: ScriptSource::File {
                 path,
                 relative_to_file: true,
-                span: content,
+                span,
             },
             text: None,
             declared_keys: None,
         });
-        self.scripts_at.insert(lit.start_byte(), index);
-        Some(index)
+        self.scripts_at.insert(key.start_byte(), index);
+        index
+    }
+
+    /// A script registered next to its name and key count:
+    /// `("moveToActive", 11, include_str!(..))`,
+    /// `LuaScript { name: "x", num_keys: 2, body: include_str!(..) }`.
+    fn register(&mut self, index: usize, expr: Node<'_>) {
+        let mut cur = expr;
+        for _ in 0..8 {
+            let Some(p) = cur.parent() else {
+                return;
+            };
+            match p.kind() {
+                "reference_expression" | "parenthesized_expression" => cur = p,
+                "arguments" => {
+                    let Some(call) = p.parent() else {
+                        return;
+                    };
+                    let f = call
+                        .child_by_field_name("function")
+                        .map(|f| self.text(f))
+                        .unwrap_or_default();
+                    let segs = path_segments(&f);
+                    let is_script = segs.len() >= 2
+                        && segs[segs.len() - 2] == "Script"
+                        && matches!(segs[segs.len() - 1].as_str(), "new" | "from_lua");
+                    if is_script {
+                        cur = call;
+                    } else {
+                        return self.register_siblings(index, p, cur);
+                    }
+                }
+                "tuple_expression" | "array_expression" => {
+                    return self.register_siblings(index, p, cur)
+                }
+                "field_initializer" => {
+                    if let Some(list) = p.parent() {
+                        self.register_fields(index, list);
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn set_registration(
+        &mut self,
+        index: usize,
+        name: Option<(String, Span)>,
+        keys: Option<Node<'_>>,
+    ) {
+        let count = keys.and_then(|k| {
+            let n = parse_int(&self.text(k))?;
+            Some((u32::try_from(n).ok()?, self.span(k)))
+        });
+        let Some(def) = self.facts.scripts.get_mut(index) else {
+            return;
+        };
+        if let Some(c) = count {
+            def.declared_keys = Some(c);
+        }
+        if let Some((name, span)) = name {
+            def.name = Some(name);
+            def.name_span = span;
+        }
+    }
+
+    fn lit_name(&self, lit: Node<'_>) -> Option<(String, Span)> {
+        let t = self.literal_template(lit);
+        let text = t.as_literal()?;
+        if text.is_empty() || text.chars().any(|c| c.is_whitespace()) {
+            return None;
+        }
+        Some((text, t.segs.first().map(|s| s.span()).unwrap_or(t.span)))
+    }
+
+    fn register_siblings(&mut self, index: usize, list: Node<'_>, skip: Node<'_>) {
+        let mut names = Vec::new();
+        let mut counts = Vec::new();
+        for c in named_children(list) {
+            if c == skip || is_comment(c) {
+                continue;
+            }
+            match c.kind() {
+                "string_literal" | "raw_string_literal" => names.push(c),
+                "integer_literal" => counts.push(c),
+                _ => {}
+            }
+        }
+        let name = match names.as_slice() {
+            [one] => self.lit_name(*one),
+            _ => None,
+        };
+        let count = match counts.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
+    }
+
+    fn register_fields(&mut self, index: usize, list: Node<'_>) {
+        let mut name = None;
+        let mut counts = Vec::new();
+        for f in named_children(list) {
+            if f.kind() != "field_initializer" {
+                continue;
+            }
+            let (Some(field), Some(value)) = (
+                f.child_by_field_name("field"),
+                f.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let field = self.text(field).to_ascii_lowercase();
+            match value.kind() {
+                "integer_literal" if field.contains("key") => counts.push(value),
+                "string_literal" | "raw_string_literal" if field.ends_with("name") => {
+                    name = self.lit_name(value)
+                }
+                _ => {}
+            }
+        }
+        let count = match counts.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
+    }
+
+    /// The same, inside a macro's tokens (`lazy_static!`, `vec!` that did
+    /// not parse): `( "x" , 2 , include_str ! (..) )` or
+    /// `{ name : "x" , num_keys : 2 , .. }`.
+    fn register_tokens(&mut self, index: usize, tt: Node<'_>) {
+        let kids = children(tt);
+        let mut names = Vec::new();
+        let mut named = None;
+        let mut counts = Vec::new();
+        let mut keyed = Vec::new();
+        for (i, c) in kids.iter().enumerate() {
+            let label = (i >= 2 && self.text(kids[i - 1]) == ":")
+                .then(|| self.text(kids[i - 2]).to_ascii_lowercase());
+            match (c.kind(), label) {
+                ("integer_literal", None) => counts.push(*c),
+                ("integer_literal", Some(l)) if l.contains("key") => keyed.push(*c),
+                ("string_literal" | "raw_string_literal", None) => names.push(*c),
+                ("string_literal" | "raw_string_literal", Some(l)) if l.ends_with("name") => {
+                    named = Some(*c)
+                }
+                _ => {}
+            }
+        }
+        let name = match (named, names.as_slice()) {
+            (Some(n), _) => self.lit_name(n),
+            (None, [one]) => self.lit_name(*one),
+            _ => None,
+        };
+        let count = match (keyed.as_slice(), counts.as_slice()) {
+            ([one], _) => Some(*one),
+            ([], [one]) => Some(*one),
+            _ => None,
+        };
+        self.set_registration(index, name, count);
     }
 
     /// The script an expression holds, when it is a literal or
@@ -776,14 +1272,18 @@ impl<'s, 'p> Cx<'s, 'p> {
         let n = peel_ref(n);
         match n.kind() {
             "string_literal" | "raw_string_literal" => self.inline_script(n),
-            "macro_invocation" if self.macro_name(n) == "include_str" => {
+            "macro_invocation" => {
+                let mac = self.macro_name(n);
+                if mac != "include_str" && !self.script_macros.contains_key(&mac) {
+                    return None;
+                }
                 let tt = named_children(n)
                     .into_iter()
                     .find(|c| c.kind() == "token_tree")?;
-                let lit = named_children(tt)
-                    .into_iter()
-                    .find(|c| c.kind() == "string_literal" || c.kind() == "raw_string_literal")?;
-                self.include_script(lit)
+                let (key, path, span) = self.path_in_tokens(tt, &mac)?;
+                let index = self.file_script(key, path, span);
+                self.register(index, n);
+                Some(index)
             }
             _ => None,
         }
@@ -794,14 +1294,14 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let d = depth + 1;
         match n.kind() {
             "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(n)),
             "integer_literal" => match parse_int(&self.text(n)) {
                 Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "identifier" => self.ident(&self.text(n), span),
             "scoped_identifier" => {
@@ -809,22 +1309,22 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if path.last().is_some_and(|l| is_screaming(l)) {
                     Value::Const { path, span }
                 } else {
-                    Value::unknown(self.text(n), span)
+                    Value::unknown(self.label(n), span)
                 }
             }
             "reference_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "parenthesized_expression" | "try_expression" | "await_expression" => {
                 match named_children(n).into_iter().find(|c| !is_comment(*c)) {
                     Some(inner) => self.value(inner, d),
-                    None => Value::unknown(self.text(n), span),
+                    None => Value::unknown(self.label(n), span),
                 }
             }
             "type_cast_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "unary_expression" => {
                 let t = self.text(n);
@@ -841,7 +1341,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                     _ => Value::unknown(t, span),
                 }
             }
-            "call_expression" => self.call_value(n, d),
+            "call_expression" => {
+                // Calls nest (`f(g(h(x)))`) and each level is evaluated for
+                // its own call fact: keep each value once.
+                if let Some(v) = self.call_cache.get(&node_key(n)) {
+                    return v.clone();
+                }
+                let v = self.call_value(n, d);
+                self.call_cache.insert(node_key(n), v.clone());
+                v
+            }
             "macro_invocation" => self.macro_value(n, d),
             "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
             "array_expression" | "tuple_expression" => {
@@ -856,7 +1365,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -893,7 +1402,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 cur.child_by_field_name("left"),
                 cur.child_by_field_name("right"),
             ) else {
-                return Value::unknown(self.text(n), span);
+                return Value::unknown(self.label(n), span);
             };
             parts.push(r);
             cur = l;
@@ -908,7 +1417,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             append_value(&mut segs, v);
         }
         if !any_str {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         Value::Str(Template { segs, span })
     }
@@ -916,12 +1425,12 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(mut func) = n.child_by_field_name("function") else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         if func.kind() == "generic_function" {
             match func.child_by_field_name("function") {
                 Some(f) => func = f,
-                None => return Value::unknown(self.text(n), span),
+                None => return Value::unknown(self.label(n), span),
             }
         }
         let args = args_of(n);
@@ -931,17 +1440,20 @@ impl<'s, 'p> Cx<'s, 'p> {
                     func.child_by_field_name("value"),
                     func.child_by_field_name("field"),
                 ) else {
-                    return Value::unknown(self.text(n), span);
+                    return Value::unknown(self.label(n), span);
                 };
                 let method = self.text(field);
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
                     return self.value(recv, d);
                 }
+                if method == "replace" && args.len() == 2 {
+                    return self.replace_value(recv, args[0], args[1], span, d);
+                }
                 let array = peel_ref(recv);
                 if array.kind() == "array_expression" && (method == "concat" || method == "join") {
                     let sep = match (method.as_str(), args.first()) {
                         ("join", Some(a)) => Some(*a),
-                        ("join", None) => return Value::unknown(self.text(n), span),
+                        ("join", None) => return Value::unknown(self.label(n), span),
                         _ => None,
                     };
                     let mut segs = Vec::new();
@@ -994,8 +1506,63 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let args = args.iter().map(|a| self.value(*a, d)).collect();
                 Value::Call { path, args, span }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
+    }
+
+    /// `ACTIVE.replace("{queue}", ns)`: the placeholder's bytes give way to
+    /// the argument, so the result holds no braces of its own.
+    fn replace_value(
+        &mut self,
+        recv: Node<'_>,
+        from: Node<'_>,
+        to: Node<'_>,
+        span: Span,
+        d: usize,
+    ) -> Value {
+        let unknown = |cx: &Self| Value::unknown(cx.text(recv), span);
+        let mut base = self.value(recv, d);
+        if let Value::Const { path, .. } = &base {
+            let name = path.last().cloned().unwrap_or_default();
+            if let Some(c) = self.facts.consts.iter().rev().find(|c| c.name == name) {
+                base = c.value.clone();
+            }
+        }
+        let (Value::Str(t), Some((pat, _))) = (base, self.string_arg(from)) else {
+            return unknown(self);
+        };
+        if pat.is_empty() {
+            return unknown(self);
+        }
+        let with = self.value(to, d);
+        let mut segs = Vec::new();
+        for seg in t.segs {
+            let Seg::Lit { text, span: ls } = &seg else {
+                segs.push(seg);
+                continue;
+            };
+            if !text.contains(pat.as_str()) {
+                segs.push(seg);
+                continue;
+            }
+            // Sub-spans are exact when the literal has no escapes.
+            let exact = ls.len() as usize == text.len();
+            let sub = |a: usize, b: usize| {
+                if exact {
+                    Span::new(ls.file, ls.start as usize + a, ls.start as usize + b)
+                } else {
+                    *ls
+                }
+            };
+            let mut at = 0usize;
+            for (i, _) in text.match_indices(pat.as_str()) {
+                push_lit(&mut segs, &text[at..i], sub(at, i));
+                append_value(&mut segs, with.clone());
+                at = i + pat.len();
+            }
+            push_lit(&mut segs, &text[at..], sub(at, text.len()));
+        }
+        Value::Str(Template { segs, span })
     }
 
     fn macro_name(&self, n: Node<'_>) -> String {
@@ -1020,17 +1587,17 @@ impl<'s, 'p> Cx<'s, 'p> {
             .into_iter()
             .find(|c| c.kind() == "token_tree")
         else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         if d > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let Some(tree) = self.reparse(tt) else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         let items = macro_items(&tree, tt);
         let Some(items) = items else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         let name = name.as_str();
         if FORMAT_MACROS.contains(&name) {
@@ -1043,7 +1610,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 for item in items {
                     match self.value(item, d) {
                         v @ (Value::Str(_) | Value::Int { .. }) => append_value(&mut segs, v),
-                        _ => return Value::unknown(self.text(n), span),
+                        _ => return Value::unknown(self.label(n), span),
                     }
                 }
                 Value::Str(Template { segs, span })
@@ -1056,7 +1623,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -1298,27 +1865,52 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// Whether a loop or closure between `n` and its function does not
-    /// contain byte `created`.
-    fn in_loop_since(&self, n: Node<'_>, created: usize) -> bool {
+    /// The loop or closure between `n` and its function that does not
+    /// contain byte `created` (a builder made outside it, added to inside).
+    fn loop_since<'t>(&self, n: Node<'t>, created: usize) -> Option<Node<'t>> {
         let mut cur = n;
         for _ in 0..256 {
-            let Some(p) = cur.parent() else {
-                return false;
-            };
+            let p = cur.parent()?;
             match p.kind() {
                 "for_expression" | "while_expression" | "loop_expression"
                 | "closure_expression"
                     if !(p.start_byte() <= created && created < p.end_byte()) =>
                 {
-                    return true;
+                    return Some(p);
                 }
-                "function_item" | "source_file" => return false,
+                "function_item" | "source_file" => return None,
                 _ => {}
             }
             cur = p;
         }
-        false
+        None
+    }
+
+    /// The collection a loop iterates, when it is a `for` loop:
+    /// `for k in keys`, `for k in keys.iter()`, `for k in &keys`.
+    fn loop_collection(&mut self, lp: Node<'_>) -> Option<Value> {
+        if lp.kind() != "for_expression" {
+            return None;
+        }
+        let v = lp.child_by_field_name("value")?;
+        Some(self.collection_value(v))
+    }
+
+    /// A collection expression without its iterator adapters:
+    /// `keys.iter().cloned()` → `keys`.
+    fn collection_value(&mut self, n: Node<'_>) -> Value {
+        let mut cur = peel_ref(n);
+        for _ in 0..MAX_DEPTH {
+            match method_of(cur, self.src) {
+                Some((m, recv))
+                    if ITER_ADAPTERS.contains(&m.as_str()) && args_of(cur).is_empty() =>
+                {
+                    cur = peel_ref(recv);
+                }
+                _ => break,
+            }
+        }
+        self.value(cur, 0)
     }
 
     fn string_arg(&mut self, n: Node<'_>) -> Option<(String, Span)> {
@@ -1339,7 +1931,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             open_tail: false,
             tail: Vec::new(),
             span,
-            func: None,
+            func: self.cur_func,
         });
         self.facts.commands.len() - 1
     }
@@ -1360,23 +1952,27 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         if n.kind() == "identifier" || n.kind() == "field_expression" {
             let last = short_tail(&t).to_ascii_lowercase();
+            // `num_keys`, `n_keys`, `key_count`: a count, not the keys.
+            if last.starts_with("num") || last.starts_with("n_") || last.contains("count") {
+                return false;
+            }
             return PLURAL_SUFFIXES.iter().any(|s| last.ends_with(s));
         }
         false
     }
 
     /// Adds `.arg(x)` / `.key(x)` values: a visible array adds each element.
-    /// Returns whether the count is open.
-    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> bool {
+    /// Returns the collection spread when the count is open (`&keys`).
+    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> Option<Value> {
         let v = self.value(n, 0);
         if self.opaque_many(n, &v) {
-            return true;
+            return Some(self.collection_value(n));
         }
         match v {
             Value::List { items, .. } => out.extend(items),
             other => out.push(other),
         }
-        false
+        None
     }
 
     /// A chain whose top is a statement or expression: commands, pipelines,
@@ -1417,7 +2013,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 continued = Some(b.created);
             }
         }
-        let in_loop = continued.is_some_and(|c| self.in_loop_since(top, c));
+        let lp = continued.and_then(|c| self.loop_since(top, c));
+        let in_loop = lp.is_some();
+        let loop_coll = lp.and_then(|l| self.loop_collection(l));
         let has_invoke = links.iter().any(|l| {
             matches!(
                 l.method.as_str(),
@@ -1438,8 +2036,14 @@ impl<'s, 'p> Cx<'s, 'p> {
                         let mut vals = Vec::new();
                         let open = self.spread(link.args[0], &mut vals);
                         if let Some(c) = self.facts.commands.get_mut(i) {
-                            if in_loop || open {
+                            if in_loop || open.is_some() {
                                 c.open_tail = true;
+                                let coll = if in_loop { loop_coll.clone() } else { open };
+                                if let Some(coll) = coll {
+                                    if !c.tail.contains(&coll) {
+                                        c.tail.push(coll);
+                                    }
+                                }
                             } else {
                                 c.args.extend(vals);
                             }
@@ -1479,7 +2083,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                             open_keys: false,
                             keys_from: None,
                             span,
-                            func: None,
+                            func: self.cur_func,
                         });
                         target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
                     }
@@ -1488,8 +2092,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                             let mut vals = Vec::new();
                             let open = self.spread(link.args[0], &mut vals);
                             if let Some(c) = self.facts.script_calls.get_mut(i) {
-                                if in_loop || open {
+                                if in_loop || open.is_some() {
                                     c.open_keys = true;
+                                    let coll = if in_loop { loop_coll.clone() } else { open };
+                                    if c.keys_from.is_none() {
+                                        c.keys_from = coll;
+                                    }
                                 } else {
                                     c.keys.extend(vals);
                                 }
@@ -1516,7 +2124,13 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
         }
-        if let (Some(var), Some(t), None) = (var, target, continued) {
+        let ran = links.last().is_some_and(|l| {
+            matches!(
+                l.method.as_str(),
+                "query" | "query_async" | "execute" | "invoke" | "invoke_async"
+            )
+        });
+        if let (Some(var), Some(t), None, false) = (var, target, continued, ran) {
             self.scope.builders.insert(
                 var,
                 Builder {
@@ -1539,11 +2153,13 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.value(link.args[0], 0)
         };
         let mut open_keys = false;
+        let mut keys_from = None;
         let keys = match self.value(link.args[1], 0) {
             Value::List { items, .. } => items,
             v @ Value::Str(_) => vec![v],
             _ => {
                 open_keys = true;
+                keys_from = Some(self.collection_value(link.args[1]));
                 Vec::new()
             }
         };
@@ -1557,9 +2173,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             keys,
             args,
             open_keys,
-            keys_from: None,
+            keys_from,
             span,
-            func: None,
+            func: self.cur_func,
         });
     }
 
@@ -1646,6 +2262,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         let mut out = Vec::new();
         let mut open = false;
+        let mut tail = Vec::new();
         for (i, a) in args.iter().enumerate() {
             if i == 0 && mode != Mode::List {
                 out.push(self.value(*a, 0));
@@ -1653,7 +2270,12 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             match mode {
                 Mode::Plain => out.push(self.value(*a, 0)),
-                Mode::List => open |= self.spread(*a, &mut out),
+                Mode::List => {
+                    if let Some(coll) = self.spread(*a, &mut out) {
+                        open = true;
+                        tail.push(coll);
+                    }
+                }
                 Mode::Pairs => {
                     let v = self.value(*a, 0);
                     flatten_pairs(v, &mut out);
@@ -1665,9 +2287,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             name_span: self.span(name_node),
             args: out,
             open_tail: open,
-            tail: Vec::new(),
+            tail,
             span: self.span(call),
-            func: None,
+            func: self.cur_func,
         })
     }
 }
@@ -1707,6 +2329,388 @@ fn flatten_pairs(v: Value, out: &mut Vec<Value>) {
         }
         other => out.push(other),
     }
+}
+
+/// The placeholders a file replaces: `"{queue}"` in `.replace("{queue}", q)`.
+fn placeholders_of(src: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(src);
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices(".replace(\"{") {
+        let rest = &text[i + ".replace(\"".len()..];
+        if let Some(end) = rest.find('}') {
+            let ph = &rest[..=end];
+            if ph.len() > 2
+                && ph[1..ph.len() - 1]
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_')
+                && !out.iter().any(|p| p == ph)
+            {
+                out.push(ph.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Path roots that are not the code base: the standard library, the Redis
+/// clients, common crates, std types.
+const FOREIGN_ROOTS: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "redis",
+    "deadpool_redis",
+    "deadpool",
+    "fred",
+    "tokio",
+    "futures",
+    "serde",
+    "serde_json",
+    "tracing",
+    "log",
+    "anyhow",
+    "thiserror",
+    "eyre",
+    "sha1",
+    "hex",
+    "uuid",
+    "chrono",
+    "once_cell",
+    "lazy_static",
+    "String",
+    "Vec",
+    "HashMap",
+    "HashSet",
+    "BTreeMap",
+    "BTreeSet",
+    "VecDeque",
+    "Box",
+    "Arc",
+    "Rc",
+    "RefCell",
+    "Cell",
+    "Mutex",
+    "RwLock",
+    "Cow",
+    "Option",
+    "Result",
+    "Duration",
+    "Instant",
+    "SystemTime",
+    "Script",
+    "Cmd",
+    "Pipeline",
+    "LazyLock",
+    "OnceLock",
+    "Lazy",
+    "OnceCell",
+    "Default",
+    "From",
+    "Into",
+    "Iterator",
+    "PathBuf",
+    "Path",
+    "Uuid",
+    "Utc",
+    "Local",
+    "str",
+    "char",
+    "bool",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "f32",
+    "f64",
+    "Self",
+    "drop",
+    "cmd",
+    "pipe",
+    "Client",
+    "Pool",
+    "Config",
+    "RedisPool",
+    "Builder",
+];
+
+/// Methods of the standard library and the Redis clients: not calls of the
+/// code base.
+const API_METHODS: &[&str] = &[
+    "arg",
+    "key",
+    "query",
+    "query_async",
+    "invoke",
+    "invoke_async",
+    "prepare_invoke",
+    "cmd",
+    "atomic",
+    "ignore",
+    "execute_async",
+    "get_connection",
+    "get_async_connection",
+    "get_multiplexed_async_connection",
+    "get_multiplexed_tokio_connection",
+    "get_connection_manager",
+    "get_hash",
+    "load",
+    "load_async",
+    "unwrap",
+    "unwrap_or",
+    "unwrap_or_default",
+    "unwrap_or_else",
+    "expect",
+    "ok",
+    "err",
+    "ok_or",
+    "ok_or_else",
+    "map",
+    "map_err",
+    "and_then",
+    "or_else",
+    "iter",
+    "iter_mut",
+    "into_iter",
+    "collect",
+    "filter",
+    "filter_map",
+    "flat_map",
+    "flatten",
+    "enumerate",
+    "zip",
+    "chain",
+    "take",
+    "skip",
+    "rev",
+    "cloned",
+    "copied",
+    "fold",
+    "any",
+    "all",
+    "find",
+    "position",
+    "count",
+    "sum",
+    "min",
+    "max",
+    "last",
+    "first",
+    "next",
+    "len",
+    "is_empty",
+    "push",
+    "push_str",
+    "pop",
+    "insert",
+    "remove",
+    "get",
+    "get_mut",
+    "contains",
+    "contains_key",
+    "extend",
+    "clear",
+    "sort",
+    "sort_by",
+    "dedup",
+    "retain",
+    "split",
+    "splitn",
+    "split_once",
+    "trim",
+    "starts_with",
+    "ends_with",
+    "replace",
+    "join",
+    "concat",
+    "to_string",
+    "to_owned",
+    "as_str",
+    "as_ref",
+    "as_mut",
+    "as_bytes",
+    "clone",
+    "into",
+    "borrow",
+    "borrow_mut",
+    "deref",
+    "as_deref",
+    "to_vec",
+    "into_owned",
+    "parse",
+    "lock",
+    "read",
+    "write",
+    "send",
+    "recv",
+    "spawn",
+    "entry",
+    "or_insert",
+    "or_insert_with",
+    "or_default",
+    "keys",
+    "values",
+    "as_slice",
+    "chars",
+    "bytes",
+    "lines",
+    "to_lowercase",
+    "to_uppercase",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "fmt",
+    "format",
+    "eq",
+    "cmp",
+    "hash",
+    "new",
+    "default",
+    "build",
+    "with_capacity",
+    "from",
+    "try_into",
+    "try_from",
+    "set_ex",
+    "eval",
+    "evalsha",
+    "evalsha_with_reload",
+    "eval_with_reload",
+    "from_lua",
+    "sha1",
+    "with_hash",
+    "init",
+    "connect",
+    "quit",
+    "get_or_init",
+    "set",
+    "del",
+    "exists",
+    "expire",
+    "incr",
+    "publish",
+    "subscribe",
+    "hset",
+    "hset_nx",
+    "hsetnx",
+    "hset_multiple",
+    "hmset",
+    "hget",
+    "hmget",
+    "hincr",
+    "hincrby",
+    "hdel",
+    "hgetall",
+    "hexists",
+    "hkeys",
+    "hvals",
+    "hlen",
+    "zadd",
+    "zrem",
+    "zscore",
+    "zcard",
+    "zrangebyscore",
+    "zrange",
+    "lpush",
+    "rpush",
+    "lrem",
+    "llen",
+    "lrange",
+    "rpoplpush",
+    "brpoplpush",
+    "lmove",
+    "sadd",
+    "srem",
+    "smembers",
+    "sismember",
+    "await",
+    "as_secs",
+    "as_millis",
+    "elapsed",
+    "now",
+    "then",
+    "await_result",
+    "boxed",
+];
+
+fn is_api_method(m: &str) -> bool {
+    API_METHODS.contains(&m)
+}
+
+/// Whether a called path may be a function of the code base.
+fn is_codebase_path(path: &[String]) -> bool {
+    let (Some(first), Some(last)) = (path.first(), path.last()) else {
+        return false;
+    };
+    if FOREIGN_ROOTS.contains(&first.as_str()) {
+        return false;
+    }
+    // Tuple structs and enum variants: `Wrapper(x)`, `Kind::Job(id)`.
+    !last.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// Drops `crate::`, `self::`, `super::` from the head of a path.
+fn strip_relative(path: Vec<String>) -> Vec<String> {
+    let skip = path
+        .iter()
+        .take_while(|s| matches!(s.as_str(), "crate" | "self" | "super"))
+        .count();
+    if skip >= path.len() {
+        return path;
+    }
+    path[skip..].to_vec()
+}
+
+/// `use a::{b, c::d as e, f::{self, g}}` → `(b, [a, b])`, `(e, [a, c, d])`, …
+fn expand_use(t: &str, prefix: &[String], out: &mut Vec<(String, Vec<String>)>) {
+    let t = t.trim();
+    if let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) {
+        if open < close {
+            let mut p = prefix.to_vec();
+            p.extend(path_segments(t[..open].trim().trim_end_matches("::")));
+            let inner = &t[open + 1..close];
+            let mut depth = 0usize;
+            let mut start = 0usize;
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth = depth.saturating_sub(1),
+                    ',' if depth == 0 => {
+                        expand_use(&inner[start..i], &p, out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand_use(&inner[start..], &p, out);
+            return;
+        }
+    }
+    let (path_t, alias) = match t.split_once(" as ") {
+        Some((p, a)) => (p, Some(a.trim().to_string())),
+        None => (t, None),
+    };
+    let mut segs = prefix.to_vec();
+    segs.extend(path_segments(path_t));
+    if segs.last().is_some_and(|l| l == "self") {
+        segs.pop();
+    }
+    let Some(last) = segs.last().cloned() else {
+        return;
+    };
+    if last == "*" || alias.as_deref() == Some("_") {
+        return;
+    }
+    let segs = strip_relative(segs);
+    out.push((alias.unwrap_or(last), segs));
 }
 
 /// `crate :: keys::PREFIX` → `["crate", "keys", "PREFIX"]`.
@@ -1890,8 +2894,14 @@ mod keys {
             .collect();
         assert_eq!(
             names,
-            vec![("keys", "job_key"), ("keys", "wait"), ("keys", "other")]
+            vec![
+                ("keys", "job_key"),
+                ("keys::Keys", "wait"),
+                ("keys::Keys", "other"),
+                ("keys::Keys", "plain")
+            ]
         );
+        assert!(matches!(f.functions[3].returns, Value::Unknown { .. }));
         assert_eq!(f.functions[0].params, vec!["q", "id"]);
         assert_eq!(f.functions[0].returns.describe(), "<PREFIX>{<q>}:job:<id>");
         assert_eq!(f.functions[1].params, vec!["q"]);
@@ -2305,5 +3315,432 @@ fn broken(con: &mut C, q: &str) {
         );
         let hset = &f.commands[0];
         assert_eq!(lit_args(hset), vec!["<k>", "state", "<1>"]);
+    }
+
+    #[test]
+    fn every_function_is_emitted_with_func_indexes() {
+        let src = r#"
+fn helper() -> usize { 3 }
+struct Keys { prefix: String }
+impl<T> Keys<T> {
+    fn wait(&self, q: &str) -> String { format!("emq:{{{}}}:wait", q) }
+    fn save(&self, con: &mut C, k: &str) { con.hset(k, "state", "x"); }
+}
+trait Run { fn run(&self); fn go(&self) { let x = 1; } }
+fn outer(con: &mut C) {
+    fn inner() {}
+    redis::cmd("HGET").arg("k").arg("state").query(con);
+}
+static X: LazyLock<Script> = LazyLock::new(|| Script::new("return redis.call('GET', KEYS[1])"));
+fn call() { X.key("a").invoke(con); }
+"#;
+        let f = facts(src);
+        let names: Vec<(&str, &str)> = f
+            .functions
+            .iter()
+            .map(|d| (d.module.as_str(), d.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("", "helper"),
+                ("Keys", "wait"),
+                ("Keys", "save"),
+                ("Run", "run"),
+                ("Run", "go"),
+                ("", "outer"),
+                ("", "inner"),
+                ("", "call"),
+            ]
+        );
+        assert!(matches!(f.functions[0].returns, Value::Unknown { .. }));
+        assert_eq!(f.functions[1].returns.describe(), "emq:{<q>}:wait");
+        assert_eq!(f.functions[2].params, vec!["con", "k"]);
+        assert_eq!(f.functions[5].name_span.start, at(src, "outer"));
+        let cmds: Vec<(&str, Option<usize>)> = f
+            .commands
+            .iter()
+            .map(|c| (c.name.as_str(), c.func))
+            .collect();
+        assert_eq!(cmds, vec![("HSET", Some(2)), ("HGET", Some(5))]);
+        assert_eq!(f.script_calls.len(), 1);
+        assert_eq!(f.script_calls[0].func, Some(7));
+    }
+
+    #[test]
+    fn loops_and_opaque_slices_fill_tails() {
+        let src = r#"
+fn run(con: &mut C, sha: &str, keys: &[String], args: Vec<String>) {
+    let mut c = redis::cmd("EVALSHA");
+    c.arg(sha).arg(keys.len());
+    for k in keys.iter() { c.arg(k); }
+    c.arg(&args);
+    c.query(con);
+    redis::cmd("DEL").arg(&keys).query(con);
+    let mut inv = SCRIPT.prepare_invoke();
+    for k in keys { inv.key(k); }
+    inv.invoke(con);
+    SCRIPT.key(&keys).arg(1).invoke(con);
+    client.evalsha::<(), _, _, _>(SHA, keys, args).await?;
+}
+"#;
+        let f = facts(src);
+        let param = |v: &Value| match v {
+            Value::Param { index, name, .. } => format!("{index}{name}"),
+            other => format!("{other:?}"),
+        };
+        let eval = &f.commands[0];
+        assert_eq!(eval.name, "EVALSHA");
+        assert!(eval.open_tail);
+        assert_eq!(
+            eval.tail.iter().map(param).collect::<Vec<_>>(),
+            vec!["2keys", "3args"]
+        );
+        assert_eq!(eval.tail[0].span().start, at(src, "keys.iter()"));
+        let del = &f.commands[1];
+        assert!(del.open_tail && del.args.is_empty());
+        assert_eq!(
+            del.tail.iter().map(param).collect::<Vec<_>>(),
+            vec!["2keys"]
+        );
+        assert_eq!(f.script_calls.len(), 3);
+        for c in &f.script_calls {
+            assert!(c.open_keys);
+            assert_eq!(c.keys_from.as_ref().map(param).as_deref(), Some("2keys"));
+            assert_eq!(c.func, Some(0));
+        }
+        assert_eq!(
+            f.script_calls[0].keys_from.as_ref().unwrap().span().start,
+            at(src, "keys { inv")
+        );
+    }
+
+    fn path_of(c: &CallFact) -> String {
+        c.path.join("::")
+    }
+
+    #[test]
+    fn calls_to_the_code_base() {
+        let src = r#"
+use crate::scripts::execute;
+use crate::{keys, lua::{self, run as go}};
+use redis::cmd;
+impl Queue {
+    fn add(&self, con: &mut C, q: &str, id: &str) -> R {
+        let keys = vec![keys::job(q, id), self.keys.wait()];
+        execute(con, "moveToActive", &keys, &[id]);
+        scripts::execute(con, "x", &keys, &[]);
+        self.run(con, q);
+        go(1);
+        lua::load("a");
+        LuaScript::execute(&self.s, con, keys, vec!["a"]);
+        self.script.execute(con, vec![keys::pending(q)], ["b", "c"]);
+        let n = keys.len() + q.to_string().len();
+        let v: Vec<String> = keys.iter().map(|k| k.clone()).collect();
+        let t = Some(String::from("x"));
+        let f = |x: u8| x;
+        f(1);
+        cmd("GET").arg(q).query(con)?;
+        Ok(Kind::Job(id))
+    }
+}
+"#;
+        let f = facts(src);
+        let got: Vec<String> = f.calls.iter().map(path_of).collect();
+        assert_eq!(
+            got,
+            vec![
+                "keys::job",
+                "wait",
+                "scripts::execute",
+                "scripts::execute",
+                "self::run",
+                "lua::run",
+                "lua::load",
+                "LuaScript::execute",
+                "execute",
+                "keys::pending",
+            ]
+        );
+        let exec = &f.calls[2];
+        assert_eq!(exec.func, Some(0));
+        assert_eq!(exec.span.start, at(src, "execute(con, \"move"));
+        assert!(matches!(exec.args[0], Value::Param { index: 0, .. }));
+        assert_eq!(exec.args[1].as_str().as_deref(), Some("moveToActive"));
+        let Value::List { items, .. } = &exec.args[2] else {
+            panic!("{:?}", exec.args[2])
+        };
+        assert_eq!(items.len(), 2);
+        assert!(
+            matches!(&items[0], Value::Call { path, .. } if path == &vec!["keys".to_string(), "job".into()])
+        );
+        let Value::List { items, .. } = &exec.args[3] else {
+            panic!()
+        };
+        assert!(matches!(items[0], Value::Param { index: 2, .. }));
+        assert_eq!(f.calls[4].args.len(), 2);
+        let ufcs = &f.calls[7];
+        assert_eq!(ufcs.args.len(), 4);
+        assert!(matches!(ufcs.args[2], Value::List { .. }));
+        let m = &f.calls[8];
+        assert_eq!(m.args.len(), 3);
+        let Value::List { items, .. } = &m.args[2] else {
+            panic!()
+        };
+        assert_eq!(items[1].as_str().as_deref(), Some("c"));
+    }
+
+    #[test]
+    fn field_reads_after_hgetall() {
+        let src = r#"
+async fn load(con: &mut C, q: &str, id: &str) -> R {
+    let key = keys::job(q, id);
+    let fields: HashMap<String, String> = con.hgetall(&key).await?;
+    let p = fields.get("payload").cloned();
+    let s = &fields["state"];
+    let mut row: HashMap<String, String> = redis::cmd("HGETALL").arg(keys::job(q, id)).query_async(con).await?;
+    let a = row.remove("attempts");
+    let other: HashMap<&str, &str> = HashMap::new();
+    let x = other.get("payload");
+    let cfg = load_config();
+    let y = cfg["payload"];
+    let fields = 3;
+    let z = fields.get("payload");
+    Ok(())
+}
+fn fred(client: &Client) { let m: HashMap<String, String> = client.hgetall("emq:{q}:job:1").await?; m.get("data"); }
+"#;
+        let f = facts(src);
+        let got: Vec<(String, String, u32, Option<usize>)> = f
+            .field_reads
+            .iter()
+            .map(|r| {
+                (
+                    r.key.describe(),
+                    r.field.as_str().unwrap(),
+                    r.span.start,
+                    r.func,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "job".into(),
+                    "payload".into(),
+                    at(src, "payload\").cl"),
+                    Some(0)
+                ),
+                ("job".into(), "state".into(), at(src, "state\"]"), Some(0)),
+                (
+                    "job".into(),
+                    "attempts".into(),
+                    at(src, "attempts\")"),
+                    Some(0)
+                ),
+                (
+                    "emq:{q}:job:1".into(),
+                    "data".into(),
+                    at(src, "data\")"),
+                    Some(1)
+                ),
+            ]
+        );
+        assert_eq!(f.field_reads[0].span.len(), "payload".len() as u32);
+        assert!(f.commands.iter().all(|c| c.name == "HGETALL"));
+    }
+
+    #[test]
+    fn placeholder_replace_leaves_no_braces() {
+        let src = r#"
+const ACTIVE: &str = "emq:{queue}:active";
+fn active(ns: &str) -> String { ACTIVE.replace("{queue}", ns) }
+fn other(con: &mut C, id: &str) {
+    let k = "emq:{queue}:job:{id}".replace("{queue}", "q1").replace("{id}", id);
+    con.hget(k, "state");
+}
+"#;
+        let f = facts(src);
+        assert_eq!(
+            f.functions[0].returns.to_owned().describe(),
+            "emq:<ns>:active"
+        );
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let Seg::Lit { text, span } = &t.segs[2] else {
+            panic!()
+        };
+        assert_eq!(text, ":active");
+        assert_eq!(span.start, at(src, ":active"));
+        assert_eq!(span.len(), 7);
+        assert_eq!(tpls(&f), vec!["emq:<ns>:active", "emq:q1:job:<id>"]);
+        assert_eq!(f.commands[0].args[0].describe(), "emq:q1:job:<id>");
+    }
+
+    fn file_path(d: &ScriptDef) -> (&str, Span) {
+        match &d.source {
+            ScriptSource::File { path, span, .. } => (path.as_str(), *span),
+            other => panic!("file script expected: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn scripts_registered_with_their_key_counts() {
+        let src = r#"
+const SCRIPTS: &[(&str, usize, &str)] = &[
+    ("moveToActive", 11, include_str!("../lua/moveToActive-11.lua")),
+    ("retryJob", 0x3, include_str!(concat!("../lua/", "retryJob-3.lua"))),
+];
+static ALL: LazyLock<Vec<LuaScript>> = LazyLock::new(|| vec![
+    LuaScript { name: "addJob", num_keys: 8, body: include_str!("../lua/addJob-8.lua") },
+    LuaScript::new("pause", 5, Script::new(include_str!("../lua/pause-5.lua"))),
+]);
+lazy_static! {
+    static ref EXTRA: Vec<(&'static str, i32, &'static str)> = vec![("drain", 4, include_str!("../lua/drain-4.lua"))];
+}
+fn plain() -> (i32, Script) { (2, Script::new("return redis.call('GET', KEYS[1])")) }
+"#;
+        let f = facts(src);
+        let got: Vec<(Option<&str>, &str, Option<u32>)> = f
+            .scripts
+            .iter()
+            .map(|d| {
+                let path = match &d.source {
+                    ScriptSource::File { path, .. } => path.as_str(),
+                    ScriptSource::Inline(_) => "<inline>",
+                };
+                (d.name.as_deref(), path, d.declared_keys.map(|k| k.0))
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some("moveToActive"), "../lua/moveToActive-11.lua", Some(11)),
+                (Some("retryJob"), "../lua/retryJob-3.lua", Some(3)),
+                (Some("addJob"), "../lua/addJob-8.lua", Some(8)),
+                (Some("pause"), "../lua/pause-5.lua", Some(5)),
+                (Some("drain"), "../lua/drain-4.lua", Some(4)),
+                (None, "<inline>", Some(2)),
+            ]
+        );
+        let (n, sp) = f.scripts[0].declared_keys.unwrap();
+        assert_eq!((n, sp.start, sp.len()), (11, at(src, "11,"), 2));
+        assert_eq!(f.scripts[0].name_span.start, at(src, "moveToActive\""));
+        assert_eq!(f.scripts[0].name_span.len(), "moveToActive".len() as u32);
+        let (_, span) = file_path(&f.scripts[1]);
+        assert_eq!(span.start, at(src, "../lua/\""));
+        assert_eq!(span.end, at(src, "retryJob-3.lua") + 14);
+        assert_eq!(f.scripts[2].declared_keys.unwrap().1.start, at(src, "8,"));
+        assert_eq!(
+            f.scripts[4].declared_keys.unwrap().1.start,
+            at(src, "4, include")
+        );
+        assert_eq!(f.scripts[4].name_span.start, at(src, "drain"));
+    }
+
+    #[test]
+    fn macro_rules_wrappers_around_include_str() {
+        let src = r#"
+macro_rules! script {
+    ($file:expr) => {
+        include_str!(concat!("../scripts/", $file))
+    };
+}
+macro_rules! lua { ($name:literal) => { include_str!(concat!("../lua/", $name, ".lua")) }; }
+static ENQUEUE: &str = script!("enqueue.lua");
+lazy_static! { static ref ACK: Script = Script::new(lua!("ack")); }
+fn go(con: &mut C) { Script::new(script!("move-2.lua")).key("emq:{q}:a").invoke(con); }
+"#;
+        let f = facts(src);
+        let got: Vec<(Option<&str>, &str, u32)> = f
+            .scripts
+            .iter()
+            .map(|d| {
+                let (p, sp) = file_path(d);
+                (d.name.as_deref(), p, sp.start)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Some("ENQUEUE"),
+                    "../scripts/enqueue.lua",
+                    at(src, "enqueue.lua")
+                ),
+                (Some("ACK"), "../lua/ack.lua", at(src, "ack\"")),
+                (None, "../scripts/move-2.lua", at(src, "move-2.lua")),
+            ]
+        );
+        assert!(matches!(
+            f.script_calls[0].script,
+            Value::ScriptRef { index: 2, .. }
+        ));
+    }
+
+    #[test]
+    fn script_text_is_what_is_sent() {
+        let src = "const A: &str = \"local k = KEYS[1]\\n\\\n        redis.call('DEL', k)\\t-- \\u{e9}\\\"\";\n\
+                   const B: &str = r#\"return redis.call('GET', KEYS[1]) -- \\n \"x\"\n  \"#;\n";
+        let f = facts(src);
+        assert_eq!(
+            f.scripts[0].text.as_deref(),
+            Some("local k = KEYS[1]\nredis.call('DEL', k)\t-- é\"")
+        );
+        assert_eq!(
+            f.scripts[1].text.as_deref(),
+            Some("return redis.call('GET', KEYS[1]) -- \\n \"x\"\n  ")
+        );
+        assert_eq!(inline(&f.scripts[0]).commands[0].name, "DEL");
+    }
+
+    #[test]
+    fn rust_client_fixtures_yield_their_facts() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/rust-clients/");
+        let read = |p: &str| std::fs::read_to_string(format!("{dir}{p}")).unwrap();
+        // deadpool: a wrapper macro, a registration count, a wrapper fn with a loop tail.
+        let src = read("deadpool/src/scripts.rs");
+        let f = facts(&src);
+        assert_eq!(f.scripts.len(), 1);
+        assert_eq!(f.scripts[0].name.as_deref(), Some("enqueue"));
+        assert_eq!(f.scripts[0].declared_keys.map(|k| k.0), Some(2));
+        assert_eq!(file_path(&f.scripts[0]).0, "../lua/enqueue-2.lua");
+        let exec = f
+            .functions
+            .iter()
+            .position(|d| d.name == "execute")
+            .unwrap();
+        assert_eq!(f.functions[exec].module, "LuaScript");
+        let eval = &f.commands[0];
+        assert_eq!((eval.name.as_str(), eval.func), ("EVAL", Some(exec)));
+        assert!(eval.open_tail);
+        let tail: Vec<String> = eval.tail.iter().map(|v| v.describe()).collect();
+        assert_eq!(tail, vec!["keys", "args"]);
+        let src = read("deadpool/src/jobs.rs");
+        let f = facts(&src);
+        let call = f.calls.iter().find(|c| c.path == ["execute"]).unwrap();
+        let Value::List { items, .. } = &call.args[1] else {
+            panic!("{:?}", call.args[1])
+        };
+        assert_eq!(items.len(), 2);
+        // fred: field reads after hgetall, none from the labels map.
+        let src = read("fred/src/lib.rs");
+        let f = facts(&src);
+        let reads: Vec<String> = f
+            .field_reads
+            .iter()
+            .map(|r| r.field.as_str().unwrap())
+            .collect();
+        assert_eq!(reads, vec!["payload"]);
+        // redis-sync: keys added in a loop over a visible array.
+        let src = read("redis-sync/src/jobs.rs");
+        let f = facts(&src);
+        let Some(Value::List { items, .. }) = &f.script_calls[0].keys_from else {
+            panic!("{:?}", f.script_calls[0].keys_from)
+        };
+        assert_eq!(items.len(), 2);
+        assert_eq!(f.field_reads.len(), 2);
     }
 }

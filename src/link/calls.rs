@@ -348,6 +348,19 @@ pub(super) fn link_calls(
             break;
         }
     }
+    // A wrapper is also a call site in its own right, its parameters
+    // unknown: what it passes besides them is still checked.
+    let mut unbound: Vec<Proto> = summaries
+        .into_values()
+        .flatten()
+        .filter(|p| p.span == p.origin)
+        .collect();
+    unbound.sort_by_key(|p| (p.file, p.span.start, p.span.end));
+    for p in unbound {
+        if seen_finals.insert((p.span, p.origin)) {
+            finals.push(p);
+        }
+    }
     let mut out = Vec::new();
     for p in finals {
         // Parameters no call binds stay unknown (holes).

@@ -567,6 +567,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         }
     }
     model.script_calls = calls::link_calls(&resolver, input, &model, &script_at);
+    fill_script_keys(&mut model);
     let call_keys: Vec<KeyUse> = model
         .script_calls
         .iter()
@@ -622,6 +623,58 @@ fn command_use(
         span: c.span,
         speaker: cx.speaker,
         script,
+    }
+}
+
+/// Inside a script, `KEYS[n]` (and `KEYS[n] .. id`) is whatever its callers
+/// pass in slot n: give those key arguments the callers' templates.
+fn fill_script_keys(model: &mut Model) {
+    let mut updates: Vec<(usize, usize, Vec<Template>)> = Vec::new();
+    for (ci, c) in model.commands.iter().enumerate() {
+        let Some(script) = c.script else {
+            continue;
+        };
+        for (ai, a) in c.args.iter().enumerate() {
+            let (n, rest): (u32, &[Seg]) = match &a.value {
+                Value::Keys { index: Some(n), .. } => (*n, &[]),
+                Value::Str(t) => match t.segs.first() {
+                    Some(Seg::Value(v)) => match **v {
+                        Value::Keys { index: Some(n), .. } => (n, &t.segs[1..]),
+                        _ => continue,
+                    },
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let mut alts: Vec<Template> = Vec::new();
+            for u in model.script_calls.iter().filter(|u| u.script == script) {
+                let Some(k) = u.keys.get((n as usize).saturating_sub(1)) else {
+                    continue;
+                };
+                for t in &k.alts {
+                    let mut segs = t.segs.clone();
+                    for r in rest {
+                        segs.push(match r {
+                            Seg::Value(v) => Seg::Hole {
+                                label: v.describe(),
+                                span: v.span(),
+                            },
+                            other => other.clone(),
+                        });
+                    }
+                    let t = Template { segs, span: t.span };
+                    if alts.len() < MAX_ALTS && !alts.contains(&t) {
+                        alts.push(t);
+                    }
+                }
+            }
+            if !alts.is_empty() {
+                updates.push((ci, ai, alts));
+            }
+        }
+    }
+    for (ci, ai, alts) in updates {
+        model.commands[ci].args[ai].alts = alts;
     }
 }
 

@@ -107,17 +107,8 @@ pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
         let Some(key_arg) = cmd.args.first() else {
             continue;
         };
-        // The key's templates: its own, or what callers pass for KEYS[n].
-        let templates: Vec<Template> = match (key_arg.keys_index(), cmd.script) {
-            (Some(n), Some(script)) => model
-                .script_calls
-                .iter()
-                .filter(|u| u.script == script)
-                .filter_map(|u| u.keys.get((n as usize).checked_sub(1)?))
-                .flat_map(|a| a.alts.iter().cloned())
-                .collect(),
-            _ => key_arg.alts.clone(),
-        };
+        // In a script, the link step gave `KEYS[n]` its callers' templates.
+        let templates: Vec<Template> = key_arg.alts.clone();
         let rest = cmd.args.get(1..).unwrap_or(&[]);
         let (fields, write): (Vec<_>, bool) = match access {
             HashAccess::WritePairs => (rest.iter().step_by(2).collect(), true),

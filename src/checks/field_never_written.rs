@@ -1,0 +1,93 @@
+//! # WL203 field-never-written
+//!
+//! ## What it does
+//! Flags a read of a record field that no speaker ever writes, in a record
+//! whose other fields the code does write. A record is the set of hash
+//! commands on one key template, in any speaker, Lua included; no contract
+//! is needed.
+//!
+//! ## Why it breaks the wire
+//! The read always returns nil. The usual cause is a rename on one side:
+//! one runtime reads `processedBy` while every writer writes `pb`.
+//!
+//! ## Example
+//! ```rust
+//! con.hget(keys.job(id), "processedBy")   // every writer writes "pb"
+//! ```
+//!
+//! ## How to fix
+//! Read the field under the name the writers use, or rename it in every
+//! writer at once.
+
+use super::{CheckContext, Rule};
+use crate::contract::suggest;
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+
+pub static RULE: Rule = Rule {
+    code: "WL203",
+    name: "field-never-written",
+    layer: Layer::L1,
+    severity: Severity::Error,
+    summary: "a speaker reads a record field that no speaker writes",
+    source: include_str!("field_never_written.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let hidden = cx.fields_written_by_unlinked_scripts();
+    for rec in &cx.model.records {
+        if rec.unclear || !rec.has_writes() {
+            continue;
+        }
+        let written: Vec<&str> = rec
+            .fields
+            .iter()
+            .filter(|(_, uses)| uses.iter().any(|u| u.write))
+            .map(|(f, _)| f.as_str())
+            .collect();
+        for (field, uses) in &rec.fields {
+            if written.contains(&field.as_str()) || hidden.contains(field) {
+                continue;
+            }
+            // A field the contract's record lacks is WL201's finding.
+            if cx.contract_record_lacks(&rec.example, field) {
+                continue;
+            }
+            for u in uses.iter().filter(|u| !u.write) {
+                let list = written
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let mut d = RULE.diagnostic(
+                    format!(
+                        "field `{field}` of `{}` is read here, but no speaker writes it",
+                        rec.key
+                    ),
+                    Label::new(u.span, "always nil"),
+                );
+                if let Some(w) = rec
+                    .writers(written.first().copied().unwrap_or_default())
+                    .next()
+                {
+                    d.related.push(Label::new(
+                        w.span,
+                        format!("`{}` writes the record here", cx.speaker_name(w.speaker)),
+                    ));
+                }
+                let mean = suggest(field, written.iter().copied())
+                    .map(|m| format!("{m} "))
+                    .unwrap_or_default();
+                let impact = cx.impact_of(u.speaker);
+                d.help = Some(format!(
+                    "{mean}the writers write {list}; `{}` reads nil here. {}",
+                    cx.speaker_name(u.speaker),
+                    cx.impact_sentence(&impact, "read", "the field")
+                ));
+                d.speaker = Some(cx.speaker_name(u.speaker));
+                d.impact = Some(impact);
+                out.push(d);
+            }
+        }
+    }
+}

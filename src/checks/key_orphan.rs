@@ -1,0 +1,161 @@
+//! # WL104 key-orphan
+//!
+//! ## What it does
+//! Warns about a key that a speaker reads, or passes to a script that only
+//! reads it, when no speaker ever writes a key of that shape, although the
+//! code does write other keys of the same namespace. Holes match anything:
+//! one unknown segment never makes an orphan.
+//!
+//! ## Why it breaks the wire
+//! The reader looks at an address nobody writes. The typical cause: one
+//! side reads `ns:inflight` while every writer writes `ns:inflight:<worker>`.
+//!
+//! ## Example
+//! ```elixir
+//! Redix.command(conn, ["LLEN", "bq:{#{q}}:inflight"])   # writers: bq:{q}:inflight:<worker>
+//! ```
+//!
+//! ## How to fix
+//! Build the key the way the writers do.
+
+use std::collections::BTreeSet;
+
+use super::keyshape::{atoms, matches};
+use super::{CheckContext, Rule};
+use crate::contract::PatTok;
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::facts::{Seg, Span, Template};
+use crate::link::records::key_shape;
+use crate::observe::is_key_like;
+use crate::redis::writes_key;
+
+pub static RULE: Rule = Rule {
+    code: "WL104",
+    name: "key-orphan",
+    layer: Layer::L1,
+    severity: Severity::Warning,
+    summary: "a key is read or passed to a script, but nothing writes a key of its shape",
+    source: include_str!("key_orphan.rs"),
+    run,
+};
+
+fn pattern(t: &Template) -> Vec<PatTok> {
+    t.segs
+        .iter()
+        .map(|s| match s {
+            Seg::Lit { text, .. } => PatTok::Lit(text.clone()),
+            _ => PatTok::Var("x".into()),
+        })
+        .collect()
+}
+
+fn namespace(t: &Template) -> Option<String> {
+    match t.segs.first() {
+        Some(Seg::Lit { text, .. }) => text.split(':').next().map(str::to_string),
+        _ => None,
+    }
+}
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let m = cx.model;
+    // Which slots of each script it writes.
+    let script_writes = |script: usize, slot: u32| {
+        m.commands
+            .iter()
+            .filter(|c| c.script == Some(script))
+            .any(|c| {
+                c.args
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| a.keys_index() == Some(slot) && writes_key(&c.name, i))
+            })
+    };
+    let mut written: Vec<Template> = Vec::new();
+    let mut read: Vec<(Template, Span, usize)> = Vec::new();
+    for c in m.commands.iter().filter(|c| c.script.is_none()) {
+        for (i, a) in c.args.iter().enumerate() {
+            let is_key = match crate::redis::key_positions(&c.name) {
+                Some(p) => p.contains(&i),
+                None => true,
+            };
+            if !is_key {
+                continue;
+            }
+            for t in &a.alts {
+                if writes_key(&c.name, i) {
+                    written.push(t.clone());
+                } else {
+                    read.push((t.clone(), a.value.span(), c.speaker));
+                }
+            }
+        }
+    }
+    for u in &m.script_calls {
+        for (i, k) in u.keys.iter().enumerate() {
+            for t in &k.alts {
+                if script_writes(u.script, i as u32 + 1) || m.scripts[u.script].lua.dynamic_keys {
+                    written.push(t.clone());
+                } else {
+                    read.push((t.clone(), k.value.span(), u.speaker));
+                }
+            }
+        }
+    }
+    // Lua commands on keys built from strings write too.
+    for c in m.commands.iter().filter(|c| c.script.is_some()) {
+        for (i, a) in c.args.iter().enumerate() {
+            if writes_key(&c.name, i) {
+                written.extend(a.alts.iter().cloned());
+            }
+        }
+    }
+    let namespaces: BTreeSet<String> = written.iter().filter_map(namespace).collect();
+    let mut reported: BTreeSet<(String, Span)> = BTreeSet::new();
+    for (t, span, speaker) in read {
+        if !is_key_like(&t)
+            || !t
+                .segs
+                .iter()
+                .any(|s| matches!(s, Seg::Lit { text, .. } if text.contains(':')))
+        {
+            continue;
+        }
+        let Some(ns) = namespace(&t) else {
+            continue;
+        };
+        if !namespaces.contains(&ns) {
+            continue;
+        }
+        let a = atoms(&t);
+        if written.iter().any(|w| matches(&a, &pattern(w))) {
+            continue;
+        }
+        let shape = key_shape(&t);
+        if !reported.insert((shape.clone(), span)) {
+            continue;
+        }
+        let near = written
+            .iter()
+            .map(key_shape)
+            .filter(|w| w.split(':').next() == Some(ns.as_str()))
+            .min_by_key(|w| crate::contract::edit_distance(w, &shape));
+        let mut d = RULE.diagnostic(
+            format!("key `{shape}` is read here, but no speaker writes a key of that shape"),
+            Label::new(span, "nothing writes this key"),
+        );
+        let impact = cx.impact_of(speaker);
+        d.help = Some(match near {
+            Some(w) => format!(
+                "the writers write `{w}`; `{}` reads an address nobody fills",
+                cx.speaker_name(speaker)
+            ),
+            None => format!(
+                "`{}` reads an address nobody fills",
+                cx.speaker_name(speaker)
+            ),
+        });
+        d.speaker = Some(cx.speaker_name(speaker));
+        d.impact = Some(impact);
+        out.push(d);
+    }
+}

@@ -1,0 +1,86 @@
+//! The embedded contract steps aside for a repository that speaks another
+//! protocol, and stays for a near miss of its own.
+
+mod common;
+
+use common::{json_findings, run};
+
+fn write(dir: &std::path::Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+const FOREIGN: &str = r#"defmodule Bull.Keys do
+  def wait(q), do: "bull:" <> q <> ":wait"
+  def job(q, id), do: "bull:#{q}:#{id}"
+  def add(conn, q, id), do: Redix.command(conn, ["HSET", job(q, id), "data", "x"])
+end
+"#;
+
+#[test]
+fn a_foreign_keyspace_is_not_an_echomq_divergence() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app/mix.exs",
+        "defmodule App.MixProject do\nend\n",
+    );
+    write(dir.path(), "app/lib/keys.ex", FOREIGN);
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), Vec::<String>::new());
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["contract"], serde_json::Value::Null);
+    let notes = v["notes"].as_array().unwrap();
+    assert_eq!(notes.len(), 1);
+    assert!(notes[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("embedded contract steps aside"));
+}
+
+#[test]
+fn a_near_miss_still_meets_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app/mix.exs",
+        "defmodule App.MixProject do\nend\n",
+    );
+    write(
+        dir.path(),
+        "app/lib/keys.ex",
+        "defmodule App.Keys do\n  def job(q, id), do: \"emk:{#{q}}:job:#{id}\"\nend\n",
+    );
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), vec!["WL101 app/lib/keys.ex:2"]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn an_explicit_contract_never_steps_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app/mix.exs",
+        "defmodule App.MixProject do\nend\n",
+    );
+    write(dir.path(), "app/lib/keys.ex", FOREIGN);
+    let contract = common::repo().join("rules/echomq.toml");
+    let (code, stdout, _) = run(
+        &[
+            "check",
+            ".",
+            "--format",
+            "json",
+            "--contract",
+            contract.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["contract"]["name"], "echomq");
+    assert_eq!(v["notes"], serde_json::json!([]));
+}
