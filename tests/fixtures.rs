@@ -108,6 +108,51 @@ fn type_suffix_misspelled() {
     check_variant("type-misspelled");
 }
 
+// The Elixir idioms fixture (fixtures/elixir-idioms): each divergence made
+// through one idiom, reported once.
+
+#[test]
+fn idioms_prefix_in_an_attribute_used_by_interpolation_and_concat() {
+    check_variant("idioms-prefix-attribute");
+}
+
+#[test]
+fn idioms_type_misspelled_in_one_clause_of_a_helper() {
+    check_variant("idioms-type-multi-clause");
+}
+
+#[test]
+fn idioms_field_renamed_in_a_literal_map_passed_to_hset() {
+    check_variant("idioms-map-field-renamed");
+}
+
+#[test]
+fn idioms_atom_field_misspelled_in_a_word_list_attribute() {
+    check_variant("idioms-atom-field-renamed");
+}
+
+#[test]
+fn idioms_hash_tag_dropped_from_an_interpolation() {
+    check_variant("idioms-hash-tag-dropped");
+}
+
+#[test]
+fn idioms_verb_renamed_is_silent() {
+    check_variant("idioms-verb-renamed");
+}
+
+// Two Elixir speakers holding enqueue: a priv/ file and an indented ~S heredoc.
+
+#[test]
+fn scripts_peer_heredoc_differs_by_one_line() {
+    check_variant("scripts-peer-drift");
+}
+
+#[test]
+fn scripts_peer_heredoc_closing_delimiter_moved() {
+    check_variant("scripts-peer-indent");
+}
+
 #[test]
 fn a_field_read_that_nobody_writes() {
     check_variant("field-read-nobody-writes");

@@ -10,8 +10,8 @@ use tree_sitter::Node;
 
 use crate::extract::{embedded_lua, is_key_candidate, push_lit};
 use crate::facts::{
-    Command, ConstDef, FileFacts, FileId, FunctionDef, LuaFacts, ScriptDef, ScriptSource, Seg,
-    Span, Template, Value,
+    CallFact, Command, ConstDef, FieldRead, FileFacts, FileId, FunctionDef, LuaFacts, ScriptDef,
+    ScriptSource, Seg, Span, Template, Value,
 };
 use crate::parse::{named_children, text, Parsers};
 
@@ -54,8 +54,9 @@ const RESERVED_ATTRS: &[&str] = &[
     "nifs",
 ];
 
-/// Calls that never return a key (control flow and special forms).
-const SPECIAL_FORMS: &[&str] = &[
+/// Bare calls that are Kernel functions, special forms or macros, never a
+/// function of the code base.
+const NOT_CALLS: &[&str] = &[
     "if",
     "unless",
     "case",
@@ -66,15 +67,183 @@ const SPECIAL_FORMS: &[&str] = &[
     "receive",
     "quote",
     "unquote",
+    "unquote_splicing",
     "raise",
     "reraise",
     "throw",
+    "exit",
     "fn",
     "def",
     "defp",
     "defmodule",
     "defmacro",
     "defmacrop",
+    "defstruct",
+    "defexception",
+    "defdelegate",
+    "defguard",
+    "defguardp",
+    "defimpl",
+    "defprotocol",
+    "defoverridable",
+    "alias",
+    "import",
+    "use",
+    "require",
+    "super",
+    "length",
+    "to_string",
+    "to_charlist",
+    "inspect",
+    "elem",
+    "put_elem",
+    "hd",
+    "tl",
+    "byte_size",
+    "bit_size",
+    "map_size",
+    "tuple_size",
+    "abs",
+    "div",
+    "rem",
+    "round",
+    "trunc",
+    "max",
+    "min",
+    "apply",
+    "send",
+    "self",
+    "spawn",
+    "spawn_link",
+    "spawn_monitor",
+    "put_in",
+    "get_in",
+    "update_in",
+    "pop_in",
+    "struct",
+    "struct!",
+    "binary_part",
+    "node",
+    "make_ref",
+    "then",
+    "tap",
+    "dbg",
+    "is_nil",
+    "is_atom",
+    "is_binary",
+    "is_bitstring",
+    "is_boolean",
+    "is_float",
+    "is_function",
+    "is_integer",
+    "is_list",
+    "is_map",
+    "is_map_key",
+    "is_number",
+    "is_pid",
+    "is_port",
+    "is_reference",
+    "is_tuple",
+    "is_struct",
+    "is_exception",
+    "match?",
+    "binding",
+    "function_exported?",
+    "macro_exported?",
+    "not",
+    "and",
+    "or",
+    "in",
+    "var!",
+    "__MODULE__",
+    "__DIR__",
+    "__ENV__",
+    "__CALLER__",
+    "__STACKTRACE__",
+    "assert",
+    "refute",
+    "assert_raise",
+    "assert_receive",
+    "refute_receive",
+    "describe",
+    "test",
+    "setup",
+    "setup_all",
+    "doctest",
+    "on_exit",
+    "flunk",
+    "catch_error",
+    "catch_throw",
+    "catch_exit",
+];
+
+/// Modules whose functions are never the code base's: the standard
+/// library and common dependencies.
+const STDLIB: &[&str] = &[
+    "Kernel",
+    "IO",
+    "Enum",
+    "Map",
+    "MapSet",
+    "String",
+    "List",
+    "Keyword",
+    "Tuple",
+    "Integer",
+    "Float",
+    "Atom",
+    "Process",
+    "GenServer",
+    "Agent",
+    "Task",
+    "Logger",
+    "Application",
+    "System",
+    "File",
+    "Path",
+    "Regex",
+    "Base",
+    "Access",
+    "Stream",
+    "DateTime",
+    "NaiveDateTime",
+    "Date",
+    "Time",
+    "Calendar",
+    "Code",
+    "Module",
+    "Macro",
+    "Supervisor",
+    "DynamicSupervisor",
+    "PartitionSupervisor",
+    "Registry",
+    "Inspect",
+    "Protocol",
+    "Node",
+    "Port",
+    "Exception",
+    "Function",
+    "Range",
+    "Bitwise",
+    "URI",
+    "Version",
+    "ExUnit",
+    "Mix",
+    "Record",
+    "StringIO",
+    "Config",
+    "OptionParser",
+    "Enumerable",
+    "Collectable",
+    "Jason",
+    "Poison",
+    "Redix",
+    "Ecto",
+    "Phoenix",
+    "Plug",
+    "Oban",
+    "NimbleOptions",
+    "Telemetry",
 ];
 
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
@@ -85,15 +254,21 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         facts: FileFacts::default(),
         scopes: vec![Scope {
             module: String::new(),
-            env: None,
+            env: Some(0),
         }],
-        envs: Vec::new(),
+        envs: vec![Env::default()],
         pending: Vec::new(),
         clauses: HashMap::new(),
         attr_strs: HashMap::new(),
+        attr_lists: HashMap::new(),
         handled: HashSet::new(),
+        not_calls: HashSet::new(),
         covered_end: 0,
+        aliases: HashMap::new(),
+        imports: HashMap::new(),
+        defined: HashSet::new(),
     };
+    cx.defined = cx.collect_defs(root);
     let mut stack = vec![(root, 0usize)];
     while let Some((node, scope)) = stack.pop() {
         let Some(inner) = cx.visit(node, scope) else {
@@ -114,24 +289,38 @@ struct Scope {
     env: Option<usize>,
 }
 
-/// A function clause's parameters and the local bindings seen so far.
+/// A function clause's (or a module body's) parameters and the local
+/// bindings seen so far.
 #[derive(Default)]
 struct Env {
+    /// The enclosing module.
+    module: String,
+    /// The function clause: an index into `FileFacts::functions`.
+    func: Option<usize>,
     params: Vec<String>,
     /// Where the body starts: matches before it are parameter patterns.
     body_start: usize,
     locals: HashMap<String, Value>,
+    /// Locals holding the reply of an `HGETALL` (or a map made from it), with
+    /// the key it read.
+    rows: HashMap<String, Value>,
+    /// Locals bound to a command head list (`cmd = ["EVALSHA", sha, 2]`),
+    /// recorded as a command where they are appended to, or at the end.
+    heads: HashMap<String, (Command, bool)>,
 }
 
 /// A function clause whose return value is computed once its body is read.
 struct Pending<'t> {
-    module: String,
-    name: String,
-    params: Vec<String>,
-    name_span: Span,
-    clause: usize,
+    /// Its `FunctionDef` in `FileFacts::functions`.
+    func: usize,
     body: Node<'t>,
     env: usize,
+}
+
+/// An `import`: the module's path and its `only:` names, if any.
+struct Import {
+    path: Vec<String>,
+    only: Option<Vec<String>>,
 }
 
 struct Cx<'s, 't, 'p> {
@@ -146,8 +335,20 @@ struct Cx<'s, 't, 'p> {
     clauses: HashMap<(String, String, usize), usize>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
+    /// List-literal attributes by (module, `@name`), spliced into command
+    /// tails (`["HMGET", k | @fields]`).
+    attr_lists: HashMap<(String, String), Value>,
     /// Nodes already read as part of a larger command (`[..] ++ rest`).
     handled: HashSet<usize>,
+    /// Call nodes that are not calls to record (function heads, piped
+    /// calls recorded with their pipe, attribute definitions).
+    not_calls: HashSet<usize>,
+    /// `alias A.B` / `alias A.B, as: C` by module: short name → full path.
+    aliases: HashMap<String, HashMap<String, Vec<String>>>,
+    /// `import A.B [, only: [f: 1]]` by module.
+    imports: HashMap<String, Vec<Import>>,
+    /// Functions defined in this file: (module, name).
+    defined: HashSet<(String, String)>,
     /// End of the last maximal string-building expression: nodes before it
     /// are pieces of a template already recorded.
     covered_end: usize,
@@ -186,22 +387,60 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 match target.as_str() {
                     "defmodule" => return Some(self.defmodule(n, scope)),
                     "def" | "defp" => return Some(self.def(n, scope)),
+                    "alias" => {
+                        self.alias(n, scope);
+                        return None;
+                    }
+                    "import" => {
+                        self.import(n, scope);
+                        return None;
+                    }
+                    "case" => self.case_rows(n, env),
                     _ => {}
+                }
+                if !self.not_calls.contains(&n.id()) {
+                    self.call_fact(n, None, self.span(n), env);
+                    self.field_read_call(n, None, env);
                 }
                 if self.is_builder(n) {
                     self.template(n, env);
                 }
             }
-            "unary_operator" if self.attribute_def(n, scope) => return None,
+            "unary_operator" if self.op(n) == "@" => {
+                if let Some(o) = n.child_by_field_name("operand") {
+                    self.not_calls.insert(o.id());
+                }
+                if self.attribute_def(n, scope) {
+                    return None;
+                }
+            }
+            "access_call" => self.field_read_access(n, env),
             "binary_operator" => {
                 let op = self.op(n);
                 match op.as_str() {
                     "=" => self.binding(n, env),
-                    "++" => {
+                    "++" if !self.handled.contains(&n.id()) => {
                         if let Some(l) = n.child_by_field_name("left") {
                             if l.kind() == "list" && self.command(n, Some(l), scope) {
                                 self.handled.insert(l.id());
+                            } else if self.appended_head(n, env) {
+                                let mut left = n.child_by_field_name("left");
+                                while let Some(x) = left {
+                                    self.handled.insert(x.id());
+                                    left = x.child_by_field_name("left");
+                                }
                             }
+                        }
+                    }
+                    "|>" => {
+                        if let Some(r) = n
+                            .child_by_field_name("right")
+                            .filter(|r| r.kind() == "call")
+                        {
+                            self.not_calls.insert(r.id());
+                            let l = n.child_by_field_name("left");
+                            self.call_fact(r, l, self.span(n), env);
+                            self.field_read_call(r, l, env);
                         }
                     }
                     _ => {}
@@ -219,6 +458,393 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             _ => {}
         }
         Some(scope)
+    }
+
+    /// `alias A.B`, `alias A.B, as: C`, `alias A.{B, C}`, `alias __MODULE__.B`.
+    fn alias(&mut self, n: Node<'_>, scope: usize) {
+        let module = self.module(scope);
+        let Some(args) = arguments(n) else {
+            return;
+        };
+        let kids = named_children(args);
+        let Some(first) = kids.first().copied() else {
+            return;
+        };
+        let as_name = kids
+            .iter()
+            .filter(|k| k.kind() == "keywords")
+            .flat_map(|k| named_children(*k))
+            .find(|p| {
+                p.child_by_field_name("key")
+                    .is_some_and(|k| self.text(k).trim().trim_end_matches(':') == "as")
+            })
+            .and_then(|p| p.child_by_field_name("value"))
+            .filter(|v| v.kind() == "alias")
+            .map(|v| self.text(v));
+        let mut full: Vec<Vec<String>> = Vec::new();
+        match first.kind() {
+            "alias" => full.push(self.module_path(&self.text(first), &module)),
+            "identifier" if self.text(first) == "__MODULE__" => {
+                full.push(self.module_path("__MODULE__", &module))
+            }
+            "dot" => {
+                // `A.{B, C}` or `__MODULE__.B`
+                let (Some(l), Some(r)) = (
+                    first.child_by_field_name("left"),
+                    first.child_by_field_name("right"),
+                ) else {
+                    return;
+                };
+                let base = self.module_path(&self.text(l), &module);
+                match r.kind() {
+                    "tuple" => {
+                        for a in named_children(r)
+                            .into_iter()
+                            .filter(|a| a.kind() == "alias")
+                        {
+                            let mut p = base.clone();
+                            p.extend(self.text(a).split('.').map(|x| x.trim().to_string()));
+                            full.push(p);
+                        }
+                    }
+                    "alias" => {
+                        let mut p = base;
+                        p.extend(self.text(r).split('.').map(|x| x.trim().to_string()));
+                        full.push(p);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        let map = self.aliases.entry(module).or_default();
+        for p in full {
+            let short = match (&as_name, p.last()) {
+                (Some(a), _) => a.clone(),
+                (None, Some(l)) => l.clone(),
+                _ => continue,
+            };
+            map.insert(short, p);
+        }
+    }
+
+    /// `import A.B` or `import A.B, only: [f: 1]`.
+    fn import(&mut self, n: Node<'_>, scope: usize) {
+        let module = self.module(scope);
+        let Some(args) = arguments(n) else {
+            return;
+        };
+        let kids = named_children(args);
+        let Some(first) = kids.first().copied() else {
+            return;
+        };
+        if first.kind() != "alias" {
+            return;
+        }
+        let path = self.module_path(&self.text(first), &module);
+        let only = kids
+            .iter()
+            .filter(|k| k.kind() == "keywords")
+            .flat_map(|k| named_children(*k))
+            .find(|p| {
+                p.child_by_field_name("key")
+                    .is_some_and(|k| self.text(k).trim().trim_end_matches(':') == "only")
+            })
+            .and_then(|p| p.child_by_field_name("value"))
+            .map(|v| {
+                let mut names = Vec::new();
+                crate::parse::walk(v, |x| {
+                    if x.kind() == "keyword" {
+                        names.push(self.text(x).trim().trim_end_matches(':').to_string());
+                    }
+                    true
+                });
+                names
+            });
+        self.imports
+            .entry(module)
+            .or_default()
+            .push(Import { path, only });
+    }
+
+    /// A module name as written, with aliases and `__MODULE__` expanded.
+    fn module_path(&self, written: &str, module: &str) -> Vec<String> {
+        let parts: Vec<String> = written.split('.').map(|s| s.trim().to_string()).collect();
+        let Some(first) = parts.first() else {
+            return parts;
+        };
+        let mut out: Vec<String> = if first == "__MODULE__" {
+            module.split('.').map(str::to_string).collect()
+        } else if let Some(full) = self.aliases.get(module).and_then(|m| m.get(first)) {
+            full.clone()
+        } else {
+            vec![first.clone()]
+        };
+        out.extend(parts.into_iter().skip(1));
+        out
+    }
+
+    /// The callee of a call: `["f"]`, `["EchoMQ", "Keys", "f"]` (aliases
+    /// expanded, an imported function's module prepended), `None` for an
+    /// anonymous call or a call on a variable (`ctx.queue`).
+    fn callee(&self, target: Node<'_>, module: &str) -> Option<Vec<String>> {
+        match target.kind() {
+            "identifier" => {
+                let name = self.text(target);
+                if !NOT_CALLS.contains(&name.as_str())
+                    && !self.defined.contains(&(module.to_string(), name.clone()))
+                {
+                    if let Some(imports) = self.imports.get(module) {
+                        let hits: Vec<&Import> = imports
+                            .iter()
+                            .filter(|i| i.only.as_ref().is_none_or(|o| o.contains(&name)))
+                            .collect();
+                        if let [one] = hits.as_slice() {
+                            let mut p = one.path.clone();
+                            p.push(name);
+                            return Some(p);
+                        }
+                    }
+                }
+                Some(vec![name])
+            }
+            "dot" => {
+                let left = target.child_by_field_name("left")?;
+                let right = target.child_by_field_name("right")?;
+                if right.kind() != "identifier" {
+                    return None;
+                }
+                let mut path = match left.kind() {
+                    "alias" => self.module_path(&self.text(left), module),
+                    "identifier" if self.text(left) == "__MODULE__" => {
+                        self.module_path("__MODULE__", module)
+                    }
+                    "atom" => vec![self.text(left)],
+                    _ => return None,
+                };
+                path.push(self.text(right));
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a callee is a function of the code base (not Kernel, a
+    /// special form, the standard library, an Erlang module or Redix).
+    fn is_codebase(path: &[String]) -> bool {
+        match path {
+            [] => false,
+            [name] => !NOT_CALLS.contains(&name.as_str()) && !name.starts_with("sigil_"),
+            [first, ..] => !first.starts_with(':') && !STDLIB.contains(&first.as_str()),
+        }
+    }
+
+    /// Records a call to a function of the code base. `piped` is the value
+    /// piped into it; `span` the call (with its pipe).
+    fn call_fact(&mut self, n: Node<'_>, piped: Option<Node<'_>>, span: Span, env: Option<usize>) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        if named_children(n).iter().any(|c| c.kind() == "do_block") {
+            return;
+        }
+        let module = self.module_of(env).to_string();
+        let Some(path) = self.callee(target, &module) else {
+            return;
+        };
+        if !Self::is_codebase(&path) {
+            return;
+        }
+        let mut args: Vec<Value> = piped.map(|p| self.value(p, env, 0)).into_iter().collect();
+        if let Some(a) = arguments(n) {
+            for k in named_children(a) {
+                if k.kind() != "comment" {
+                    args.push(self.value(k, env, 0));
+                }
+            }
+        }
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            span,
+            func: self.func_of(env),
+        });
+    }
+
+    /// `{:ok, row}` or `row` on the left of a match: the variable.
+    fn ok_var(&self, l: Node<'_>) -> Option<String> {
+        let var = match l.kind() {
+            "identifier" => l,
+            "tuple" => match named_children(l).as_slice() {
+                [ok, v] if self.text(*ok) == ":ok" && v.kind() == "identifier" => *v,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let name = self.text(var);
+        (!name.starts_with('_')).then_some(name)
+    }
+
+    /// The key an `HGETALL` reply read, when `n` is that reply or a map
+    /// made from it: a Redix call whose command list is `HGETALL`, a local
+    /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
+    /// helper whose name says `map`.
+    fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Value> {
+        if depth > 16 {
+            return None;
+        }
+        match n.kind() {
+            "identifier" => {
+                let name = self.text(n);
+                env.and_then(|e| self.envs.get(e))?.rows.get(&name).cloned()
+            }
+            "binary_operator" if self.op(n) == "|>" => {
+                let l = n.child_by_field_name("left")?;
+                let r = n.child_by_field_name("right")?;
+                self.hgetall_call(r, Some(l), env, depth)
+            }
+            "call" => self.hgetall_call(n, None, env, depth),
+            _ => None,
+        }
+    }
+
+    fn hgetall_call(
+        &self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if n.kind() != "call" {
+            return None;
+        }
+        let module = self.module_of(env).to_string();
+        let path = self.callee(n.child_by_field_name("target")?, &module)?;
+        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
+        if let Some(a) = arguments(n) {
+            args.extend(named_children(a));
+        }
+        let first = path.first().map(String::as_str).unwrap_or("");
+        let last = path.last().map(String::as_str).unwrap_or("");
+        if first == "Redix" && path.len() == 2 {
+            for a in args {
+                if let Value::List { items, .. } = self.value(a, env, 0) {
+                    if items
+                        .first()
+                        .and_then(|h| h.as_str())
+                        .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+                    {
+                        return items.get(1).cloned();
+                    }
+                }
+            }
+            return None;
+        }
+        let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
+            || last.to_ascii_lowercase().contains("map");
+        if converts {
+            return self.hgetall_source(*args.first()?, env, depth + 1);
+        }
+        None
+    }
+
+    /// `case Redix.command(conn, ["HGETALL", k]) do {:ok, row} -> .. end`:
+    /// the clause variables hold the reply.
+    fn case_rows(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(subject) = arguments(n).and_then(|a| named_children(a).into_iter().next()) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(subject, env, 0) else {
+            return;
+        };
+        let Some(block) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "do_block")
+        else {
+            return;
+        };
+        let mut vars = Vec::new();
+        for clause in named_children(block) {
+            if clause.kind() != "stab_clause" {
+                continue;
+            }
+            let Some(pat) = clause
+                .child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            if let Some(v) = self.ok_var(pat) {
+                vars.push(v);
+            }
+        }
+        if let Some(e) = env.and_then(|e| self.envs.get_mut(e)) {
+            for v in vars {
+                e.rows.insert(v, key.clone());
+            }
+        }
+    }
+
+    fn push_read(&mut self, key: Value, field: Value, env: Option<usize>) {
+        if !matches!(field, Value::Str(_) | Value::Atom { .. }) {
+            return;
+        }
+        let span = field.span();
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field,
+            span,
+            func: self.func_of(env),
+        });
+    }
+
+    /// `Map.get(row, "payload")`, `row |> Map.fetch!("payload")`.
+    fn field_read_call(&mut self, n: Node<'_>, piped: Option<Node<'_>>, env: Option<usize>) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        if !matches!(
+            self.text(target).as_str(),
+            "Map.get" | "Map.fetch" | "Map.fetch!" | "Map.get_lazy" | "Map.has_key?" | "Map.pop"
+        ) {
+            return;
+        }
+        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
+        if let Some(a) = arguments(n) {
+            args.extend(named_children(a));
+        }
+        let [row, field, ..] = args.as_slice() else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(*row, env, 0) else {
+            return;
+        };
+        let field = self.value(*field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `row["payload"]`.
+    fn field_read_access(&mut self, n: Node<'_>, env: Option<usize>) {
+        let (Some(target), Some(field)) = (
+            n.child_by_field_name("target"),
+            n.child_by_field_name("key"),
+        ) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(target, env, 0) else {
+            return;
+        };
+        let field = self.value(field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `%{"payload" => p, "state" => s} = row`.
+    fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
+        if let Value::Map { pairs, .. } = self.value(map, env, 0) {
+            for (field, _) in pairs {
+                self.push_read(key.clone(), field, env);
+            }
+        }
     }
 
     fn op(&self, n: Node<'_>) -> String {
@@ -242,39 +868,86 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         } else {
             format!("{parent}.{name}")
         };
-        self.scopes.push(Scope { module, env: None });
+        self.envs.push(Env {
+            module: module.clone(),
+            ..Env::default()
+        });
+        self.scopes.push(Scope {
+            module,
+            env: Some(self.envs.len() - 1),
+        });
         self.scopes.len() - 1
+    }
+
+    /// The name node and parameter nodes of a `def`/`defp` head.
+    fn def_head(&self, n: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>, Node<'t>)> {
+        let args = arguments(n)?;
+        let mut head = named_children(args).first().copied()?;
+        if head.kind() == "binary_operator" && self.op(head) == "when" {
+            head = head.child_by_field_name("left")?;
+        }
+        match head.kind() {
+            "identifier" => Some((head, Vec::new(), head)),
+            "call" => {
+                let t = head.child_by_field_name("target")?;
+                if t.kind() != "identifier" {
+                    return None;
+                }
+                let ps = arguments(head).map(named_children).unwrap_or_default();
+                Some((t, ps, head))
+            }
+            _ => None,
+        }
+    }
+
+    /// Every function defined in the file, by module (for `import`s).
+    fn collect_defs(&self, root: Node<'t>) -> HashSet<(String, String)> {
+        let mut out = HashSet::new();
+        let mut stack = vec![(root, String::new())];
+        while let Some((n, module)) = stack.pop() {
+            let mut inner = module.clone();
+            if n.kind() == "call" {
+                let target = n
+                    .child_by_field_name("target")
+                    .map(|t| self.text(t))
+                    .unwrap_or_default();
+                match target.as_str() {
+                    "defmodule" => {
+                        if let Some(a) = arguments(n)
+                            .and_then(|a| named_children(a).into_iter().next())
+                            .filter(|a| a.kind() == "alias")
+                        {
+                            let name = self.text(a);
+                            inner = if module.is_empty() {
+                                name
+                            } else {
+                                format!("{module}.{name}")
+                            };
+                        }
+                    }
+                    "def" | "defp" | "defmacro" | "defmacrop" | "defdelegate" => {
+                        if let Some((name, _, _)) = self.def_head(n) {
+                            out.insert((module.clone(), self.text(name)));
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            for k in named_children(n) {
+                stack.push((k, inner.clone()));
+            }
+        }
+        out
     }
 
     /// `def name(params) when guard, do: body` or `... do body end`.
     fn def(&mut self, n: Node<'t>, scope: usize) -> usize {
-        let Some(args) = arguments(n) else {
+        let Some((name_node, param_nodes, head)) = self.def_head(n) else {
             return scope;
         };
-        let args_kids = named_children(args);
-        let Some(mut head) = args_kids.first().copied() else {
-            return scope;
-        };
-        if head.kind() == "binary_operator" && self.op(head) == "when" {
-            match head.child_by_field_name("left") {
-                Some(l) => head = l,
-                None => return scope,
-            }
-        }
-        let (name_node, param_nodes) = match head.kind() {
-            "identifier" => (head, Vec::new()),
-            "call" => {
-                let Some(t) = head.child_by_field_name("target") else {
-                    return scope;
-                };
-                if t.kind() != "identifier" {
-                    return scope;
-                }
-                let ps = arguments(head).map(named_children).unwrap_or_default();
-                (t, ps)
-            }
-            _ => return scope,
-        };
+        self.not_calls.insert(head.id());
+        let args_kids = arguments(n).map(named_children).unwrap_or_default();
         let params: Vec<String> = param_nodes.iter().map(|p| self.param_name(*p)).collect();
         let module = self.module(scope);
         let name = self.text(name_node);
@@ -293,33 +966,38 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     })
                     .and_then(|p| p.child_by_field_name("value"))
             });
-        self.envs.push(Env {
-            params: params.clone(),
-            body_start: body.map_or(usize::MAX, |b| b.start_byte()),
-            locals: HashMap::new(),
-        });
-        let env = self.envs.len() - 1;
-        self.scopes.push(Scope {
-            module: module.clone(),
-            env: Some(env),
-        });
-        let inner = self.scopes.len() - 1;
-        if let Some(body) = body {
+        let func = body.map(|body| {
             let key = (module.clone(), name.clone(), params.len());
             let counter = self.clauses.entry(key).or_insert(0);
             let clause = *counter;
             *counter += 1;
-            self.pending.push(Pending {
-                module,
-                name,
-                params,
-                name_span: self.span(name_node),
+            let name_span = self.span(name_node);
+            self.facts.functions.push(FunctionDef {
+                module: module.clone(),
+                name: name.clone(),
+                params: params.clone(),
+                returns: Value::unknown(self.text(body), self.span(body)),
+                name_span,
                 clause,
-                body,
-                env,
             });
+            self.facts.functions.len() - 1
+        });
+        self.envs.push(Env {
+            module: module.clone(),
+            func,
+            params,
+            body_start: body.map_or(usize::MAX, |b| b.start_byte()),
+            ..Env::default()
+        });
+        let env = self.envs.len() - 1;
+        self.scopes.push(Scope {
+            module,
+            env: Some(env),
+        });
+        if let (Some(body), Some(func)) = (body, func) {
+            self.pending.push(Pending { func, body, env });
         }
-        inner
+        self.scopes.len() - 1
     }
 
     /// A parameter's variable name, or `_` for a pattern.
@@ -349,7 +1027,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    /// Computes the return value of every clause, with all its bindings.
+    /// Computes the return value of every clause, with all its bindings;
+    /// records command heads never appended to.
     fn finish_functions(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
@@ -365,20 +1044,28 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 continue;
             };
             let returns = self.value(last, Some(p.env), 0);
-            if matches!(
-                returns,
-                Value::Str(_) | Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
-            ) {
-                self.facts.functions.push(FunctionDef {
-                    module: p.module,
-                    name: p.name,
-                    params: p.params,
-                    returns,
-                    name_span: p.name_span,
-                    clause: p.clause,
-                });
+            let returns = match returns {
+                Value::Str(_)
+                | Value::Call { .. }
+                | Value::Const { .. }
+                | Value::Param { .. }
+                | Value::Atom { .. } => returns,
+                other => Value::unknown(self.text(last), other.span()),
+            };
+            if let Some(f) = self.facts.functions.get_mut(p.func) {
+                f.returns = returns;
             }
         }
+        let mut heads: Vec<Command> = Vec::new();
+        for e in &mut self.envs {
+            for (_, (c, used)) in e.heads.drain() {
+                if !used {
+                    heads.push(c);
+                }
+            }
+        }
+        heads.sort_by_key(|c| c.span.start);
+        self.facts.commands.extend(heads);
     }
 
     /// `var = expr` inside a function: remembers the bound value.
@@ -392,17 +1079,48 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         ) else {
             return;
         };
-        if l.kind() != "identifier"
-            || self
-                .envs
-                .get(env)
-                .is_none_or(|e| n.start_byte() < e.body_start)
+        if self
+            .envs
+            .get(env)
+            .is_none_or(|e| n.start_byte() < e.body_start)
         {
+            return;
+        }
+        // `{:ok, row} = Redix.command(conn, ["HGETALL", k])`, `row = ...`.
+        if let Some(var) = self.ok_var(l) {
+            let key = self.hgetall_source(r, Some(env), 0);
+            if let Some(e) = self.envs.get_mut(env) {
+                match key {
+                    Some(k) => {
+                        e.rows.insert(var, k);
+                    }
+                    None => {
+                        e.rows.remove(&var);
+                    }
+                }
+            }
+        }
+        // `%{"payload" => p} = row`.
+        if l.kind() == "map" {
+            if let Some(key) = self.hgetall_source(r, Some(env), 0) {
+                self.map_pattern_reads(l, key, Some(env));
+            }
+        }
+        if l.kind() != "identifier" {
             return;
         }
         let name = self.text(l);
         if name.starts_with('_') {
             return;
+        }
+        // `cmd = ["EVALSHA", sha, 2]`: a command head, appended to later.
+        if r.kind() == "list" {
+            if let Some(c) = self.build_command(r, r, Some(env)) {
+                self.handled.insert(r.id());
+                if let Some(e) = self.envs.get_mut(env) {
+                    e.heads.insert(name.clone(), (c, false));
+                }
+            }
         }
         let mut v = self.value(r, Some(env), 0);
         if weight(&v) > MAX_BINDING_WEIGHT {
@@ -443,10 +1161,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let module = self.module(scope);
         let name_span = self.span(target);
+        let env = self.env_of(scope);
         // An inline Lua script.
         if is_string_node(value_node) && self.looks_like_lua(value_node) {
             let lua = self.inline_lua(value_node);
-            let text = self.value(value_node, None, 0).as_str();
+            let text = self.value(value_node, env, 0).as_str();
             self.facts.scripts.push(ScriptDef {
                 name: Some(name),
                 name_span,
@@ -457,13 +1176,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return true;
         }
         // A script read from a file at compile time.
-        if let Some((path, span)) = self.file_read(value_node) {
+        if let Some((path, relative_to_file, span)) = self.file_read(value_node, env) {
             self.facts.scripts.push(ScriptDef {
                 name: Some(name),
                 name_span,
                 source: ScriptSource::File {
                     path,
-                    relative_to_file: false,
+                    relative_to_file,
                     span,
                 },
                 text: None,
@@ -471,7 +1190,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             });
             return true;
         }
-        let value = self.value(value_node, None, 0);
+        let value = self.value(value_node, env, 0);
         let keep = match &value {
             Value::Str(t) => {
                 if let Some(s) = t.as_literal() {
@@ -480,7 +1199,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
                 true
             }
-            Value::Int { .. } | Value::Atom { .. } | Value::List { .. } => true,
+            Value::List { .. } => {
+                self.attr_lists
+                    .insert((module.clone(), format!("@{name}")), value.clone());
+                true
+            }
+            // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
+            // (the link may read its string argument as a script name).
+            Value::Int { .. } | Value::Atom { .. } | Value::Call { .. } => true,
             _ => false,
         };
         if keep {
@@ -514,8 +1240,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `File.read!("priv/x.lua")` or `"priv/x.lua" |> File.read!()`: the
-    /// literal path and its span.
-    fn file_read(&self, n: Node<'_>) -> Option<(String, Span)> {
+    /// path, whether it is relative to this file (`__DIR__`) rather than to
+    /// the project root, and its span. The path may be a string attribute,
+    /// `Path.join(__DIR__, "x.lua")`, `Path.expand("x.lua", __DIR__)`,
+    /// `Path.join(:code.priv_dir(:app), "x.lua")` or
+    /// `Application.app_dir(:app, "priv/x.lua")`.
+    fn file_read(&self, n: Node<'_>, env: Option<usize>) -> Option<(String, bool, Span)> {
         let (call, piped) = if n.kind() == "binary_operator" && self.op(n) == "|>" {
             (
                 n.child_by_field_name("right")?,
@@ -535,11 +1265,66 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             Some(p) => p,
             None => *named_children(arguments(call)?).first()?,
         };
-        let Value::Str(t) = self.value(path_node, None, 0) else {
+        self.script_path(path_node, env, 0)
+    }
+
+    /// A path expression as (path, relative to this file, span).
+    fn script_path(
+        &self,
+        n: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<(String, bool, Span)> {
+        if depth > 8 {
             return None;
-        };
-        let path = t.as_literal()?;
-        Some((path, t.span))
+        }
+        let span = self.span(n);
+        match n.kind() {
+            "identifier" if self.text(n) == "__DIR__" => Some((String::new(), true, span)),
+            "unary_operator" => {
+                let name = self.attr_ref(n)?;
+                let module = self.module_of(env).to_string();
+                let s = self.attr_strs.get(&(module, name))?;
+                Some((s.clone(), false, span))
+            }
+            "call" => {
+                let target = self.text(n.child_by_field_name("target")?);
+                let args: Vec<Node<'_>> = arguments(n).map(named_children).unwrap_or_default();
+                let parts: Vec<Node<'_>> = match (target.as_str(), args.as_slice()) {
+                    (":code.priv_dir", [_]) => return Some(("priv".into(), false, span)),
+                    ("Application.app_dir", [_]) => return Some((String::new(), false, span)),
+                    ("Application.app_dir", [_, p]) => vec![*p],
+                    ("Path.join", [l]) if l.kind() == "list" => named_children(*l),
+                    ("Path.join", [_, _]) => args.clone(),
+                    ("Path.expand", [rel, base]) => vec![*base, *rel],
+                    ("Path.expand", [p]) => vec![*p],
+                    _ => return None,
+                };
+                let mut path = String::new();
+                let mut relative = false;
+                for (i, p) in parts.into_iter().enumerate() {
+                    let (piece, rel, _) = self.script_path(p, env, depth + 1)?;
+                    if rel {
+                        if i > 0 {
+                            return None;
+                        }
+                        relative = true;
+                    }
+                    if piece.is_empty() {
+                        continue;
+                    }
+                    if !path.is_empty() && !path.ends_with('/') {
+                        path.push('/');
+                    }
+                    path.push_str(&piece);
+                }
+                Some((path, relative, span))
+            }
+            _ => match self.value(n, env, depth) {
+                Value::Str(t) => t.as_literal().map(|p| (p, false, t.span)),
+                _ => None,
+            },
+        }
     }
 
     /// Whether a node starts a string-building expression.
@@ -595,29 +1380,96 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(list) = list else {
             return false;
         };
-        let items = named_children(list);
-        let Some(first) = items.first().copied() else {
-            return false;
-        };
-        let module = self.module(scope);
-        let Some((name, name_span)) = self.command_name(first, &module) else {
-            return false;
-        };
-        if !crate::redis::is_command(&name) {
+        let env = self.env_of(scope);
+        match self.build_command(whole, list, env) {
+            Some(c) => {
+                self.facts.commands.push(c);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `cmd ++ keys ++ args` where `cmd` holds a command head: records the
+    /// command with everything appended.
+    fn appended_head(&mut self, whole: Node<'_>, env: Option<usize>) -> bool {
+        let mut left = whole;
+        while left.kind() == "binary_operator" && self.op(left) == "++" {
+            match left.child_by_field_name("left") {
+                Some(l) => left = l,
+                None => return false,
+            }
+        }
+        if left.kind() != "identifier" {
             return false;
         }
-        let env = self.env_of(scope);
+        let name = self.text(left);
+        let Some(e) = env else {
+            return false;
+        };
+        let Some((head, _)) = self.envs.get(e).and_then(|e| e.heads.get(&name)).cloned() else {
+            return false;
+        };
+        let Value::List {
+            mut items, tail, ..
+        } = self.value(whole, env, 0)
+        else {
+            return false;
+        };
+        if items.is_empty() {
+            return false;
+        }
+        items.remove(0);
+        if let Some(h) = self.envs.get_mut(e).and_then(|e| e.heads.get_mut(&name)) {
+            h.1 = true;
+        }
+        self.facts.commands.push(Command {
+            args: items,
+            open_tail: !tail.is_empty(),
+            tail,
+            span: self.span(whole),
+            func: self.func_of(env),
+            ..head
+        });
+        true
+    }
+
+    fn func_of(&self, env: Option<usize>) -> Option<usize> {
+        env.and_then(|e| self.envs.get(e)).and_then(|e| e.func)
+    }
+
+    fn module_of(&self, env: Option<usize>) -> &str {
+        env.and_then(|e| self.envs.get(e))
+            .map(|e| e.module.as_str())
+            .unwrap_or("")
+    }
+
+    /// Reads a command list without recording it.
+    fn build_command(
+        &mut self,
+        whole: Node<'_>,
+        list: Node<'_>,
+        env: Option<usize>,
+    ) -> Option<Command> {
+        let items = named_children(list);
+        let first = items.first().copied()?;
+        let module = self.module_of(env).to_string();
+        let (name, name_span) = self.command_name(first, &module)?;
+        if !crate::redis::is_command(&name) {
+            return None;
+        }
         let name = name.to_ascii_uppercase();
         let mut script_ref = None;
         if matches!(name.as_str(), "EVAL" | "EVAL_RO") {
             if let Some(body) = items.get(1).copied() {
                 if is_string_node(body) && self.looks_like_lua(body) {
                     let lua = self.inline_lua(body);
+                    let text = self.value(body, None, 0).as_str();
                     self.facts.scripts.push(ScriptDef {
                         name: None,
                         name_span: self.span(body),
                         source: ScriptSource::Inline(Box::new(lua)),
-                        text: None,
+                        text,
                         declared_keys: None,
                     });
                     script_ref = Some(Value::ScriptRef {
@@ -631,25 +1483,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             mut items, tail, ..
         } = self.value(whole, env, 0)
         else {
-            return false;
+            return None;
         };
         if items.is_empty() {
-            return false;
+            return None;
         }
         items.remove(0);
         if let (Some(r), Some(slot)) = (script_ref, items.first_mut()) {
             *slot = r;
         }
-        self.facts.commands.push(Command {
+        Some(Command {
             name,
             name_span,
             args: items,
             open_tail: !tail.is_empty(),
             tail,
             span: self.span(whole),
-            func: None,
-        });
-        true
+            func: self.func_of(env),
+        })
     }
 
     /// The literal name at the head of a list: a plain string, or an
@@ -807,7 +1658,19 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     items.push(self.value(l, env, depth + 1));
                 }
                 if let Some(r) = k.child_by_field_name("right") {
-                    tail.push(self.value(r, env, depth + 1));
+                    // `[a | [b, c]]` is `[a, b, c]`; `[a | keys ++ args]`
+                    // has the tail `[keys, args]`.
+                    match self.appended(r, env, depth + 1) {
+                        Value::List {
+                            items: more,
+                            tail: rest,
+                            ..
+                        } => {
+                            items.extend(more);
+                            tail.extend(rest);
+                        }
+                        other => tail.push(other),
+                    }
                 }
                 continue;
             }
@@ -883,25 +1746,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         match op.as_str() {
             "<>" => self.concat(n, env, depth),
-            "++" => {
-                let mut items = Vec::new();
-                let mut tail = Vec::new();
-                for (i, side) in [l, r].into_iter().enumerate() {
-                    match self.value(side, env, depth + 1) {
-                        Value::List {
-                            items: its,
-                            tail: t,
-                            ..
-                        } if tail.is_empty() => {
-                            items.extend(its);
-                            tail.extend(t);
-                        }
-                        other if i == 0 => return Value::unknown(self.text(n), other.span()),
-                        other => tail.push(other),
-                    }
-                }
-                Value::List { items, tail, span }
-            }
+            "++" => self.appended(n, env, depth),
             "|>" => {
                 if r.kind() == "call" {
                     self.call(r, Some(l), env, depth)
@@ -912,6 +1757,68 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // A match returns its right side.
             "=" => self.value(r, env, depth + 1),
             _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// A list expression as items the code shows and the values appended as
+    /// a whole: `[a] ++ keys ++ args` gives items `[a]`, tail `[keys,
+    /// args]`. Lists (and list attributes) before the first opaque operand
+    /// are spliced in.
+    fn appended(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let mut operands = Vec::new();
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "binary_operator" && self.op(x) == "++" {
+                if let (Some(l), Some(r)) = (
+                    x.child_by_field_name("left"),
+                    x.child_by_field_name("right"),
+                ) {
+                    stack.push(r);
+                    stack.push(l);
+                    continue;
+                }
+            }
+            operands.push(x);
+        }
+        if operands.len() == 1 && n.kind() != "binary_operator" {
+            return self.list_value(n, env, depth);
+        }
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for o in operands {
+            match self.list_value(o, env, depth + 1) {
+                Value::List {
+                    items: its,
+                    tail: t,
+                    ..
+                } if tail.is_empty() => {
+                    items.extend(its);
+                    tail.extend(t);
+                }
+                other => tail.push(other),
+            }
+        }
+        Value::List { items, tail, span }
+    }
+
+    /// A value, with a list attribute of this module spliced in.
+    fn list_value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        match self.value(n, env, depth) {
+            Value::Const { path, span } => {
+                let module = self.module_of(env).to_string();
+                match path
+                    .first()
+                    .and_then(|p| self.attr_lists.get(&(module, p.clone())))
+                {
+                    Some(v) => v.clone(),
+                    None => Value::Const { path, span },
+                }
+            }
+            other => other,
         }
     }
 
@@ -1019,7 +1926,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if named_children(n).iter().any(|c| c.kind() == "do_block") {
             return unknown();
         }
-        let Some(path) = self.call_path(target) else {
+        let Some(path) = self.callee(target, self.module_of(env)) else {
             return unknown();
         };
         let mut arg_nodes: Vec<Node<'_>> = piped.into_iter().collect();
@@ -1074,41 +1981,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             _ => {}
         }
-        if path.len() == 1 && SPECIAL_FORMS.contains(&path[0].as_str()) {
-            return unknown();
-        }
-        let args = arg_nodes
+        let args: Vec<Value> = arg_nodes
             .into_iter()
             .map(|a| self.value(a, env, depth + 1))
             .collect();
-        Value::Call { path, args, span }
-    }
-
-    /// `base` → `["base"]`, `Keys.wait` → `["Keys", "wait"]`,
-    /// `EchoMQ.Keyspace.queue_key` → `["EchoMQ", "Keyspace", "queue_key"]`.
-    fn call_path(&self, target: Node<'_>) -> Option<Vec<String>> {
-        match target.kind() {
-            "identifier" => Some(vec![self.text(target)]),
-            "dot" => {
-                let left = target.child_by_field_name("left")?;
-                let right = target.child_by_field_name("right")?;
-                if right.kind() != "identifier" {
-                    return None;
-                }
-                let mut path: Vec<String> = match left.kind() {
-                    "alias" => self
-                        .text(left)
-                        .split('.')
-                        .map(|s| s.trim().to_string())
-                        .collect(),
-                    "atom" | "identifier" => vec![self.text(left)],
-                    _ => return None,
-                };
-                path.push(self.text(right));
-                Some(path)
-            }
-            _ => None,
+        if path == ["length"] {
+            // `length(keys)` of a list the code shows is its count.
+            return match args.as_slice() {
+                [Value::List { items, tail, .. }] if tail.is_empty() => Value::Int {
+                    value: items.len() as i64,
+                    span,
+                },
+                _ => Value::Call { path, args, span },
+            };
         }
+        if !Self::is_codebase(&path) {
+            return unknown();
+        }
+        Value::Call { path, args, span }
     }
 
     /// A string, charlist or `~s`/`~S` sigil as a template: literal runs
@@ -1576,7 +2466,8 @@ end
         let Value::Call { path, args, .. } = &c.args[0] else {
             panic!("{:?}", c.args[0])
         };
-        assert_eq!(path, &vec!["Keyspace".to_string(), "queue_key".to_string()]);
+        // The alias is expanded.
+        assert_eq!(path, &["EchoMQ", "Keyspace", "queue_key"]);
         assert!(matches!(args[0], Value::Param { index: 1, .. }));
         assert_eq!(args[1].describe(), "job:<id>");
         let fields: Vec<Option<String>> = c
@@ -1740,8 +2631,12 @@ end
                     vec!["other".into(), "_q".into()],
                     "other".into()
                 ),
+                // Every function, with an unknown return when it is not a
+                // string.
+                ("EchoMQ.Keys".into(), 0, vec![], "3".into()),
             ]
         );
+        assert!(matches!(f.functions[3].returns, Value::Unknown { .. }));
     }
 
     #[test]
@@ -1859,9 +2754,11 @@ end
             src.find("attempts").unwrap()
         );
         assert_eq!(items[1].span().len(), 8);
+        // A visible list after `|` is spliced in.
         let c = &f.commands[0];
-        assert!(c.open_tail);
-        assert_eq!(c.args.len(), 1);
+        assert!(!c.open_tail);
+        let fields: Vec<String> = c.args.iter().filter_map(|a| a.as_str()).collect();
+        assert_eq!(fields, vec!["state", "payload"]);
     }
 
     /// Every prefix of a realistic file parses to some tree (often with
@@ -1887,5 +2784,440 @@ end
             let tree = p.parse(Lang::Elixir, bytes).unwrap();
             let _ = extract(tree.root_node(), bytes, 0, &mut p);
         }
+    }
+}
+
+#[cfg(test)]
+mod idiom_tests {
+    use super::*;
+    use crate::facts::Lang;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
+        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
+    }
+
+    fn at(src: &str, needle: &str) -> u32 {
+        src.find(needle).expect("needle") as u32
+    }
+
+    fn path(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn every_clause_is_a_function_and_facts_know_their_function() {
+        let src = r##"defmodule EchoMQ.Jobs do
+  Redix.command(:top, ["DEL", "x"])
+  def full_key("", key), do: key
+  def full_key(ns, key), do: "#{ns}:#{key}"
+  def count(conn), do: 1 + 2
+  def enqueue(conn, q) do
+    Redix.command(conn, ["HSET", full_key("emq", q), "state", "pending"])
+    log(q)
+  end
+  defp log(q), do: IO.puts("job #{q}")
+end
+"##;
+        let f = facts(src);
+        let got: Vec<(String, usize, usize)> = f
+            .functions
+            .iter()
+            .map(|d| (d.name.clone(), d.clause, d.params.len()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("full_key".into(), 0, 2),
+                ("full_key".into(), 1, 2),
+                ("count".into(), 0, 1),
+                ("enqueue".into(), 0, 2),
+                ("log".into(), 0, 1),
+            ]
+        );
+        // A literal pattern still occupies its index.
+        assert_eq!(f.functions[0].params, vec!["_", "key"]);
+        assert!(matches!(
+            f.functions[0].returns,
+            Value::Param { index: 1, .. }
+        ));
+        assert_eq!(f.functions[1].returns.describe(), "<ns>:<key>");
+        assert!(matches!(f.functions[2].returns, Value::Unknown { .. }));
+        // `IO.puts` is not a key builder: its clause returns unknown.
+        assert!(matches!(f.functions[4].returns, Value::Unknown { .. }));
+        assert_eq!(f.functions[3].name_span.start, at(src, "enqueue(conn, q)"));
+        let cmds: Vec<(&str, Option<usize>)> = f
+            .commands
+            .iter()
+            .map(|c| (c.name.as_str(), c.func))
+            .collect();
+        assert_eq!(cmds, vec![("DEL", None), ("HSET", Some(3))]);
+        let calls: Vec<(Vec<String>, Option<usize>)> =
+            f.calls.iter().map(|c| (c.path.clone(), c.func)).collect();
+        assert_eq!(
+            calls,
+            vec![(path(&["full_key"]), Some(3)), (path(&["log"]), Some(3))]
+        );
+        assert_eq!(f.calls[0].span.start, at(src, "full_key(\"emq\""));
+        assert_eq!(f.calls[0].args[0].as_str().as_deref(), Some("emq"));
+        assert!(matches!(f.calls[0].args[1], Value::Param { index: 1, .. }));
+    }
+
+    #[test]
+    fn evalsha_tails_and_numkeys() {
+        let src = r##"defmodule W do
+  def a(conn, sha, keys, args), do: Redix.command(conn, ["EVALSHA", sha, length(keys) | keys ++ args])
+  def b(conn, sha, keys, args), do: Redix.command(conn, ["EVALSHA", sha, length(keys)] ++ keys ++ args)
+  def c(conn, sha, job, pending, id) do
+    keys = [job, pending]
+    Redix.command(conn, ["EVALSHA", sha, length(keys) | keys ++ [id]])
+  end
+  def d(conn, sha, k) do
+    Redix.command(conn, ["EVALSHA", sha, "2", k, _num_keys = 2])
+  end
+end
+"##;
+        let f = facts(src);
+        assert_eq!(f.commands.len(), 4);
+        for c in &f.commands[..2] {
+            assert_eq!(c.name, "EVALSHA");
+            assert!(c.open_tail);
+            assert_eq!(c.args.len(), 2);
+            assert!(matches!(c.args[0], Value::Param { index: 1, .. }));
+            let Value::Call { path: p, args, .. } = &c.args[1] else {
+                panic!("{:?}", c.args[1])
+            };
+            assert_eq!(p, &path(&["length"]));
+            assert!(matches!(args[0], Value::Param { index: 2, .. }));
+            let tail: Vec<String> = c.tail.iter().map(|t| t.describe()).collect();
+            assert_eq!(tail, vec!["keys", "args"]);
+            assert!(matches!(c.tail[0], Value::Param { index: 2, .. }));
+            assert!(matches!(c.tail[1], Value::Param { index: 3, .. }));
+        }
+        // A visible list: its length is the count, its items are spliced in.
+        let c = &f.commands[2];
+        assert!(!c.open_tail);
+        assert!(c.tail.is_empty());
+        let Value::Int { value: 2, span } = c.args[1] else {
+            panic!("{:?}", c.args[1])
+        };
+        assert_eq!(span.start, at(src, "length(keys) | keys ++ [id]"));
+        let rest: Vec<String> = c.args[2..].iter().map(|a| a.describe()).collect();
+        assert_eq!(rest, vec!["job", "pending", "id"]);
+        assert!(matches!(c.args[2], Value::Param { index: 2, .. }));
+        let d = &f.commands[3];
+        assert_eq!(d.args[1].as_str().as_deref(), Some("2"));
+        assert!(matches!(d.args[3], Value::Int { value: 2, .. }));
+    }
+
+    #[test]
+    fn a_command_head_bound_to_a_variable_is_recorded_where_appended() {
+        let src = r##"defmodule W do
+  @evalsha "EVALSHA"
+  def run(conn, sha, keys, args) do
+    cmd = [@evalsha, sha, length(keys)]
+    Redix.command(conn, cmd ++ keys ++ args)
+  end
+  def get(conn, k) do
+    cmd = ["GET", k]
+    Redix.command(conn, cmd)
+  end
+end
+"##;
+        let f = facts(src);
+        assert_eq!(f.commands.len(), 2, "{:?}", f.commands);
+        let c = &f.commands[0];
+        assert_eq!(c.name, "EVALSHA");
+        assert_eq!(c.name_span.start, at(src, "@evalsha, sha"));
+        assert_eq!(c.span.start, at(src, "cmd ++ keys"));
+        assert_eq!(c.func, Some(0));
+        assert_eq!(c.args.len(), 2);
+        let tail: Vec<String> = c.tail.iter().map(|t| t.describe()).collect();
+        assert_eq!(tail, vec!["keys", "args"]);
+        assert_eq!(f.commands[1].name, "GET");
+        assert_eq!(f.commands[1].func, Some(1));
+    }
+
+    #[test]
+    fn calls_expand_aliases_imports_and_pipes() {
+        let src = r##"defmodule EchoMQ.Jobs do
+  alias EchoMQ.Keyspace
+  alias EchoMQ.Scripts, as: S
+  alias EchoMQ.{Conn, Codec}
+  import EchoMQ.Keys
+  def run(conn, q, id) do
+    k = Keyspace.job_key(q, id)
+    S.execute(conn, :enqueue, [k, pending_key(q)], [id])
+    q |> Codec.encode(:json)
+    __MODULE__.helper(q)
+    Conn.get(conn)
+    local(q)
+    Enum.map([q], &to_string/1)
+    Map.get(%{}, :a)
+    ctx.queue
+    String.upcase(q)
+  end
+  defp local(q), do: q
+  def helper(q), do: q
+end
+"##;
+        let f = facts(src);
+        let paths: Vec<Vec<String>> = f.calls.iter().map(|c| c.path.clone()).collect();
+        assert_eq!(
+            paths,
+            vec![
+                path(&["EchoMQ", "Keyspace", "job_key"]),
+                path(&["EchoMQ", "Scripts", "execute"]),
+                path(&["EchoMQ", "Keys", "pending_key"]),
+                path(&["EchoMQ", "Codec", "encode"]),
+                path(&["EchoMQ", "Jobs", "helper"]),
+                path(&["EchoMQ", "Conn", "get"]),
+                path(&["local"]),
+            ]
+        );
+        let exec = &f.calls[1];
+        assert!(matches!(&exec.args[1], Value::Atom { name, .. } if name == "enqueue"));
+        let Value::List { items, .. } = &exec.args[2] else {
+            panic!("{:?}", exec.args[2])
+        };
+        // The local `k` is substituted by its value.
+        assert!(
+            matches!(&items[0], Value::Call { path: p, .. } if p == &path(&["EchoMQ", "Keyspace", "job_key"]))
+        );
+        assert!(
+            matches!(&items[1], Value::Call { path: p, .. } if p == &path(&["EchoMQ", "Keys", "pending_key"]))
+        );
+        // The piped value is the first argument; the span covers the pipe.
+        let enc = &f.calls[3];
+        assert!(matches!(enc.args[0], Value::Param { index: 1, .. }));
+        assert!(matches!(&enc.args[1], Value::Atom { name, .. } if name == "json"));
+        assert_eq!(enc.span.start, at(src, "q |> Codec"));
+        assert!(f.calls.iter().all(|c| c.func == Some(0)));
+    }
+
+    #[test]
+    fn field_reads_after_hgetall() {
+        let src = r##"defmodule R do
+  def a(conn, key) do
+    {:ok, row} = Redix.command(conn, ["HGETALL", key])
+    Map.get(row, "payload")
+  end
+  def b(conn, q, id) do
+    row = Redix.command!(conn, ["HGETALL", "emq:{#{q}}:job:#{id}"])
+    {row["state"], Map.fetch!(row, :attempts)}
+  end
+  def c(conn, key) do
+    {:ok, flat} = conn |> Redix.command(["HGETALL", key])
+    row = flat |> Enum.chunk_every(2) |> Map.new(fn [k, v] -> {k, v} end)
+    %{"payload" => p, "state" => s} = row
+    row |> Map.get("attempts")
+  end
+  def d(conn, key) do
+    case Redix.command(conn, ["HGETALL", key]) do
+      {:ok, row} -> row["payload"]
+      _ -> nil
+    end
+  end
+  def e(conn, key, m) do
+    {:ok, row} = Redix.command(conn, ["HMGET", key, "state"])
+    other = %{"payload" => 1}
+    {Map.get(row, "payload"), other["payload"], Map.get(m, "payload")}
+  end
+end
+"##;
+        let f = facts(src);
+        let got: Vec<(String, String, Option<usize>)> = f
+            .field_reads
+            .iter()
+            .map(|r| (r.key.describe(), r.field.as_str().unwrap(), r.func))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("key".into(), "payload".into(), Some(0)),
+                ("emq:{<q>}:job:<id>".into(), "state".into(), Some(1)),
+                ("emq:{<q>}:job:<id>".into(), "attempts".into(), Some(1)),
+                ("key".into(), "payload".into(), Some(2)),
+                ("key".into(), "state".into(), Some(2)),
+                ("key".into(), "attempts".into(), Some(2)),
+                ("key".into(), "payload".into(), Some(3)),
+            ]
+        );
+        assert!(matches!(
+            f.field_reads[0].key,
+            Value::Param { index: 1, .. }
+        ));
+        assert_eq!(f.field_reads[0].span.start, at(src, "\"payload\")"));
+        assert_eq!(f.field_reads[1].span.start, at(src, "\"state\"]"));
+        assert!(matches!(&f.field_reads[2].field, Value::Atom { name, .. } if name == "attempts"));
+        assert_eq!(f.field_reads[2].span.start, at(src, ":attempts"));
+        assert_eq!(
+            f.field_reads[3].span.start,
+            at(src, "\"payload\" => p, \"state\"")
+        );
+    }
+
+    #[test]
+    fn script_texts_are_what_elixir_sends() {
+        let src = "defmodule S do\n  @a \"\"\"\n    local k = KEYS[1]\n      return redis.call('GET', k) -- \\\\ \\t\n    \"\"\"\n  @b ~S\"\"\"\n  return redis.call('GET', KEYS[1]) -- \\t\n  \"\"\"\n  def go(conn, k), do: Redix.command(conn, [\"EVAL\", \"\"\"\n    return redis.call('DEL', KEYS[1])\n    \"\"\", 1, k])\nend\n";
+        let f = facts(src);
+        let texts: Vec<Option<&str>> = f.scripts.iter().map(|s| s.text.as_deref()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                Some("local k = KEYS[1]\n  return redis.call('GET', k) -- \\ \t\n"),
+                Some("return redis.call('GET', KEYS[1]) -- \\t\n"),
+                Some("return redis.call('DEL', KEYS[1])\n"),
+            ]
+        );
+        assert_eq!(f.scripts[1].name.as_deref(), Some("b"));
+        assert!(matches!(
+            f.commands[0].args[0],
+            Value::ScriptRef { index: 2, .. }
+        ));
+        let ScriptSource::Inline(lua) = &f.scripts[2].source else {
+            panic!()
+        };
+        assert_eq!(lua.commands[0].name, "DEL");
+        assert_eq!(lua.commands[0].func, None);
+    }
+
+    #[test]
+    fn script_files_from_path_expressions() {
+        let src = r##"defmodule S do
+  @path "priv/lua/claim.lua"
+  @external_resource @path
+  @claim File.read!(@path)
+  @a File.read!(Path.join(__DIR__, "../../priv/lua/a.lua"))
+  @b File.read!(Path.join(:code.priv_dir(:echo_mq), "lua/b.lua"))
+  @c Application.app_dir(:echo_mq, "priv/lua/c.lua") |> File.read!()
+  @d File.read!(Path.join([:code.priv_dir(:echo_mq), "lua", "d.lua"]))
+  @enqueue_sha Script.sha("enqueue")
+  @cfg Application.get_env(:echo_mq, :x)
+end
+"##;
+        let f = facts(src);
+        let got: Vec<(String, String, bool)> = f
+            .scripts
+            .iter()
+            .map(|s| match &s.source {
+                ScriptSource::File {
+                    path,
+                    relative_to_file,
+                    ..
+                } => (s.name.clone().unwrap(), path.clone(), *relative_to_file),
+                _ => panic!("file expected"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("claim".into(), "priv/lua/claim.lua".into(), false),
+                ("a".into(), "../../priv/lua/a.lua".into(), true),
+                ("b".into(), "priv/lua/b.lua".into(), false),
+                ("c".into(), "priv/lua/c.lua".into(), false),
+                ("d".into(), "priv/lua/d.lua".into(), false),
+            ]
+        );
+        // A compile-time helper naming a script: a const holding the call.
+        let sha = f.consts.iter().find(|c| c.name == "@enqueue_sha").unwrap();
+        let Value::Call { path: p, args, .. } = &sha.value else {
+            panic!("{:?}", sha.value)
+        };
+        assert_eq!(p, &path(&["Script", "sha"]));
+        assert_eq!(args[0].as_str().as_deref(), Some("enqueue"));
+        assert!(f.consts.iter().all(|c| c.name != "@cfg"));
+        assert_eq!(f.calls.len(), 1, "{:?}", f.calls);
+        assert_eq!(f.calls[0].path, path(&["Script", "sha"]));
+    }
+}
+
+#[cfg(test)]
+mod key_idiom_tests {
+    use super::*;
+    use crate::facts::Lang;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
+        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
+    }
+
+    fn at(src: &str, needle: &str) -> u32 {
+        src.find(needle).expect("needle") as u32
+    }
+
+    #[test]
+    fn helpers_attributes_sigils_and_iodata() {
+        let src = r##"defmodule EchoMQ.Keys do
+  import EchoMQ.Base
+  @prefix "emq:"
+  def wait(ctx), do: "#{base(ctx)}:wait"
+  def tagged(q), do: "#{@prefix}{#{q}}"
+  def sig(q), do: ~s(emq:{#{q}}:pending)
+  def raw, do: ~S(emq:{#{q}}:x)
+  def io(q, id), do: IO.iodata_to_binary(["emq:", ["{", q, "}"], [":job:", [id]]])
+  def shown(m), do: "emq:" <> inspect(m)
+end
+"##;
+        let f = facts(src);
+        let got: Vec<String> = f.functions.iter().map(|d| d.returns.describe()).collect();
+        assert_eq!(
+            got,
+            vec![
+                "<base>:wait",
+                "<@prefix>{<q>}",
+                "emq:{<q>}:pending",
+                "emq:{#{q}}:x",
+                "emq:{<q>}:job:<id>",
+                "emq:<m>",
+            ]
+        );
+        // `base` is imported: its module is prepended; the parameter is
+        // bound at the call.
+        let Value::Str(t) = &f.functions[0].returns else {
+            panic!()
+        };
+        let Seg::Value(v) = &t.segs[0] else { panic!() };
+        let Value::Call { path, args, span } = &**v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(path, &["EchoMQ", "Base", "base"]);
+        assert!(matches!(args[0], Value::Param { index: 0, .. }));
+        assert_eq!(span.start, at(src, "base(ctx)"));
+        let Seg::Lit { text, span } = &t.segs[1] else {
+            panic!()
+        };
+        assert_eq!(text, ":wait");
+        assert_eq!(span.start, at(src, ":wait\""));
+        // Text the code does not show never becomes literal braces.
+        let Value::Str(t) = &f.functions[5].returns else {
+            panic!()
+        };
+        assert!(matches!(t.segs[1], Seg::Hole { .. }), "{:?}", t.segs);
+        // Nested iodata keeps each piece's own span.
+        let Value::Str(t) = &f.functions[4].returns else {
+            panic!()
+        };
+        assert_eq!(t.segs[1].span().start, at(src, "{\", q"));
+    }
+
+    #[test]
+    fn a_log_helper_named_like_a_key_builder_is_not_a_key() {
+        let src = r##"defmodule EchoMQ.Log do
+  require Logger
+  def job_key(q, id), do: "could not enqueue job #{id} on #{q}"
+  def warn(q, id), do: Logger.warning(job_key(q, id))
+end
+"##;
+        let f = facts(src);
+        assert!(f.templates.is_empty());
+        assert!(f.commands.is_empty());
+        // Still a function (the link may resolve calls to it), but never a
+        // key unless a command uses it.
+        assert_eq!(f.functions.len(), 2);
+        assert_eq!(f.calls.len(), 1);
+        assert_eq!(f.calls[0].path, vec!["job_key".to_string()]);
     }
 }
