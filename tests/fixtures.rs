@@ -200,6 +200,36 @@ fn rust_clients_verbs_renamed_are_silent() {
     check_variant("rust-verbs-renamed");
 }
 
+#[test]
+fn scripts_an_elixir_caller_inserts_a_key() {
+    check_variant("elixir-extra-key");
+}
+
+#[test]
+fn scripts_a_rust_caller_swaps_two_keys() {
+    check_variant("rust-keys-swapped");
+}
+
+#[test]
+fn scripts_a_counter_key_where_a_list_belongs() {
+    check_variant("counter-for-list");
+}
+
+#[test]
+fn scripts_a_peer_copy_differs_by_one_line() {
+    check_variant("peer-copy-drift");
+}
+
+#[test]
+fn scripts_a_header_disagrees_with_the_file_name() {
+    check_variant("header-vs-file-name");
+}
+
+#[test]
+fn scripts_one_key_lacks_the_hash_tag() {
+    check_variant("missing-hash-tag");
+}
+
 /// Every variant directory has a test above.
 #[test]
 fn every_variant_is_tested() {

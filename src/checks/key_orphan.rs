@@ -24,7 +24,7 @@ use super::keyshape::{analyze, atoms, matches, KeyVerdict};
 use super::{CheckContext, Rule};
 use crate::contract::PatTok;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
-use crate::facts::{Seg, Span, Template};
+use crate::facts::{Seg, Span, Template, Value};
 use crate::link::records::key_shape;
 use crate::observe::is_key_like;
 use crate::redis::writes_key;
@@ -58,7 +58,16 @@ fn namespace(t: &Template) -> Option<String> {
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let m = cx.model;
-    // Which slots of each script it writes.
+    // Which slots of each script it writes: `KEYS[n]` itself, or a key
+    // derived from it (`KEYS[2] .. id`).
+    let from_slot = |a: &crate::link::Arg, slot: u32| match &a.value {
+        Value::Keys { index, .. } => *index == Some(slot),
+        Value::Str(t) => matches!(
+            t.segs.first(),
+            Some(Seg::Value(v)) if matches!(**v, Value::Keys { index, .. } if index == Some(slot))
+        ),
+        _ => false,
+    };
     let script_writes = |script: usize, slot: u32| {
         m.commands
             .iter()
@@ -67,7 +76,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 c.args
                     .iter()
                     .enumerate()
-                    .any(|(i, a)| a.keys_index() == Some(slot) && writes_key(&c.name, i))
+                    .any(|(i, a)| from_slot(a, slot) && writes_key(&c.name, i))
             })
     };
     let mut written: Vec<Template> = Vec::new();

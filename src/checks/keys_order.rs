@@ -25,7 +25,7 @@
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::NumKeys;
-use crate::link::scripts::{compare_roles, passed_role, RoleMatch};
+use crate::link::scripts::{compare_roles, passed_role, RoleMatch, SlotRole};
 
 pub static RULE: Rule = Rule {
     code: "WL304",
@@ -53,20 +53,83 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             }
         }
         let name = cx.script_name(u.script);
-        for (i, key) in u.keys.iter().enumerate() {
-            let slot = i as u32 + 1;
-            let Some(role) = script.slot_role(slot, cx.contract) else {
-                continue;
-            };
-            let passed = passed_role(key);
-            if compare_roles(&passed, &role.text) != RoleMatch::Different {
+        let slots: Vec<(u32, Vec<String>, Option<SlotRole>)> = u
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| {
+                let slot = i as u32 + 1;
+                (slot, passed_role(k), script.slot_role(slot, cx.contract))
+            })
+            .collect();
+        let wrong = |i: usize| {
+            let (_, passed, role) = &slots[i];
+            role.as_ref()
+                .is_some_and(|r| compare_roles(passed, &r.text) == RoleMatch::Different)
+        };
+        let fits = |i: usize, j: usize| {
+            slots[j]
+                .2
+                .as_ref()
+                .is_some_and(|r| compare_roles(&slots[i].1, &r.text) == RoleMatch::Same)
+        };
+        let mut done = vec![false; slots.len()];
+        for i in 0..slots.len() {
+            if done[i] || !wrong(i) {
                 continue;
             }
+            let (slot, passed, role) = &slots[i];
+            let Some(role) = role else {
+                continue;
+            };
+            // Two keys that each belong in the other's slot: one swap.
+            let partner =
+                (i + 1..slots.len()).find(|&j| !done[j] && wrong(j) && fits(i, j) && fits(j, i));
             let passed_text = passed.join(" ");
-            let mut diag = RULE.diagnostic(
-                format!("KEYS[{slot}] of `{name}` receives the `{passed_text}` key, but the script declares it as `{}`", role.text),
-                Label::new(key.value.span(), format!("the `{passed_text}` key in slot {slot}")),
-            );
+            let key = &u.keys[i];
+            // The key as the call passes it: at the call when the key was
+            // built elsewhere (a local variable, a wrapper's argument).
+            let inside = |s: crate::facts::Span| {
+                s.file == u.span.file && s.start >= u.span.start && s.end <= u.span.end
+            };
+            let (at, built_elsewhere) = if inside(key.value.span()) {
+                (key.value.span(), None)
+            } else {
+                (u.span, Some(key.value.span()))
+            };
+            let role_text = role.text.replace(['\'', '"'], "");
+            let mut diag = match partner {
+                Some(j) => {
+                    done[j] = true;
+                    RULE.diagnostic(
+                        format!(
+                            "KEYS[{slot}] and KEYS[{}] of `{name}` are swapped: the `{passed_text}` key is in slot {slot}, the `{}` key in slot {}",
+                            j + 1,
+                            slots[j].1.join(" "),
+                            j + 1
+                        ),
+                        Label::new(at, format!("the `{passed_text}` key in slot {slot}")),
+                    )
+                }
+                None => RULE.diagnostic(
+                    format!(
+                        "KEYS[{slot}] of `{name}` receives the `{passed_text}` key, but the script declares it as `{role_text}`"
+                    ),
+                    Label::new(at, format!("the `{passed_text}` key in slot {slot}")),
+                ),
+            };
+            if let Some(s) = built_elsewhere {
+                diag.related.push(Label::new(
+                    s,
+                    format!("the `{passed_text}` key is built here"),
+                ));
+            }
+            if let Some(j) = partner {
+                diag.related.push(Label::new(
+                    u.keys[j].value.span(),
+                    format!("the `{}` key in slot {}", slots[j].1.join(" "), j + 1),
+                ));
+            }
             let decl = role.span.or_else(|| {
                 role.contract_span
                     .as_ref()
@@ -75,12 +138,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             if let Some(s) = decl {
                 diag.related.push(Label::new(
                     s,
-                    format!("`{name}` declares KEYS[{slot}] as `{}`", role.text),
+                    format!("`{name}` declares KEYS[{slot}] as `{role_text}`"),
                 ));
             }
             diag.help = Some(format!(
-                "pass the keys in the order `{name}` declares them; as written it writes to the `{passed_text}` key where it means `{}`",
-                role.text
+                "pass the keys in the order `{name}` declares them; as written it acts on the `{passed_text}` key where it means `{role_text}`"
             ));
             diag.speaker = Some(cx.speaker_name(u.speaker));
             out.push(diag);

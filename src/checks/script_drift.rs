@@ -63,7 +63,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let sha = |i: ScriptId| cx.model.scripts[i].sha1.clone().unwrap_or_default();
         // The reference copy: the canonical speaker's, else the most common
-        // bytes, else the first in path order.
+        // bytes.
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         for i in ids {
             *counts.entry(sha(*i)).or_default() += 1;
@@ -75,10 +75,19 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             .iter()
             .find(|i| cx.model.speakers[cx.model.scripts[**i].speaker].canonical);
         let reference = canonical.copied().unwrap_or_else(|| {
+            // The most common bytes; among equals, a `.lua` file (the
+            // source of truth copies are made from), then path order.
             let best = counts.values().copied().max().unwrap_or(0);
-            *ids.iter()
-                .find(|i| counts[&sha(**i)] == best)
-                .unwrap_or(&ids[0])
+            let common: Vec<ScriptId> = ids
+                .iter()
+                .copied()
+                .filter(|i| counts[&sha(*i)] == best)
+                .collect();
+            common
+                .iter()
+                .copied()
+                .find(|i| cx.model.scripts[*i].is_file)
+                .unwrap_or(common[0])
         });
         let ref_sha = sha(reference);
         let ref_script = &cx.model.scripts[reference];

@@ -350,11 +350,7 @@ pub(super) fn link_calls(
     }
     // A wrapper is also a call site in its own right, its parameters
     // unknown: what it passes besides them is still checked.
-    let mut unbound: Vec<Proto> = summaries
-        .into_values()
-        .flatten()
-        .filter(|p| p.span == p.origin)
-        .collect();
+    let mut unbound: Vec<Proto> = summaries.into_values().flatten().collect();
     unbound.sort_by_key(|p| (p.file, p.span.start, p.span.end));
     for p in unbound {
         if seen_finals.insert((p.span, p.origin)) {
@@ -401,6 +397,13 @@ fn identify(
                     .scripts
                     .iter()
                     .position(|s| s.speaker == speaker && s.norm_names.contains(&norm))
+            })
+            // Then a shared `.lua` file, then any copy.
+            .or_else(|| {
+                model
+                    .scripts
+                    .iter()
+                    .position(|s| s.is_file && s.norm_names.contains(&norm))
             })
             .or_else(|| {
                 model

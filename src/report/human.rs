@@ -83,8 +83,12 @@ fn to_part(a: &Analysis, d: &Diagnostic) -> Part {
     let file = d.primary.span.file;
     let mut labels = vec![label(a, d.primary.span, &d.primary.message, true)];
     let mut related = Vec::new();
+    // A related label near the primary shares its snippet; one further away
+    // gets its own, so that the report's first location is the primary's.
+    let line = |span: crate::facts::Span| a.sources.get(span.file).line_col(span.start).line;
+    let primary_line = line(d.primary.span);
     for r in &d.related {
-        if r.span.file == file {
+        if r.span.file == file && line(r.span).abs_diff(primary_line) <= 3 {
             labels.push(label(a, r.span, &r.message, false));
         } else {
             related.push(Part {
