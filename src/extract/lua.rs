@@ -13,6 +13,11 @@ use crate::extract::push_lit;
 use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
 
+/// Value evaluation (parentheses, `..` chains, `string.format` arguments)
+/// stops at this depth and gives a hole, so nesting cannot overflow the
+/// stack.
+const MAX_DEPTH: usize = 64;
+
 /// Extracts the facts of one Lua chunk. `root` is the tree's root (a
 /// `chunk`), which for embedded Lua spans only the included ranges.
 pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
@@ -194,7 +199,15 @@ impl<'s> Cx<'s> {
     }
 
     fn value(&self, n: Node<'_>) -> Value {
+        self.value_at(n, 0)
+    }
+
+    fn value_at(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let d = depth + 1;
         match n.kind() {
             "string" => Value::Str(self.string(n)),
             "number" => match self.text(n).trim().parse::<i64>() {
@@ -213,17 +226,17 @@ impl<'s> Cx<'s> {
                 _ => Value::unknown(self.text(n), span),
             },
             "parenthesized_expression" => match named_children(n).first() {
-                Some(inner) => self.value(*inner),
+                Some(inner) => self.value_at(*inner, d),
                 None => Value::unknown("", span),
             },
-            "binary_expression" => self.concat(n),
-            "function_call" => self.format_call(n),
+            "binary_expression" => self.concat(n, d),
+            "function_call" => self.format_call(n, d),
             _ => Value::unknown(self.text(n), span),
         }
     }
 
     /// `a .. b .. c` (right-nested) flattened into one template.
-    fn concat(&self, n: Node<'_>) -> Value {
+    fn concat(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let op = n
             .child_by_field_name("operator")
@@ -254,21 +267,21 @@ impl<'s> Cx<'s> {
             order.push(node);
         }
         for part in order {
-            append_value(&mut segs, self.value_shallow(part));
+            append_value(&mut segs, self.value_shallow(part, depth));
         }
         Value::Str(Template { segs, span })
     }
 
     /// A value that is not itself a `..` chain (avoids re-flattening).
-    fn value_shallow(&self, n: Node<'_>) -> Value {
+    fn value_shallow(&self, n: Node<'_>, depth: usize) -> Value {
         if n.kind() == "binary_expression" {
             return Value::unknown(self.text(n), self.span(n));
         }
-        self.value(n)
+        self.value_at(n, depth)
     }
 
     /// `string.format('emq:{%s}:%s', q, t)`.
-    fn format_call(&self, n: Node<'_>) -> Value {
+    fn format_call(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let callee = n
             .child_by_field_name("name")
@@ -284,7 +297,7 @@ impl<'s> Cx<'s> {
         let Some(fmt_node) = args.first() else {
             return Value::unknown(self.text(n), span);
         };
-        let Value::Str(fmt) = self.value(*fmt_node) else {
+        let Value::Str(fmt) = self.value_at(*fmt_node, depth) else {
             return Value::unknown(self.text(n), span);
         };
         let (Some(fmt_text), Some(Seg::Lit { span: fspan, .. })) =
@@ -328,7 +341,7 @@ impl<'s> Cx<'s> {
                 }
                 let j = (j + 1).min(bytes.len());
                 match args.get(next_arg) {
-                    Some(a) => append_value(&mut segs, self.value(*a)),
+                    Some(a) => append_value(&mut segs, self.value_at(*a, depth)),
                     None => segs.push(Seg::Hole {
                         label: fmt_text[i..j].to_string(),
                         span: sub(i, j),
