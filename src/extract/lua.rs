@@ -67,14 +67,18 @@ impl<'s> Cx<'s> {
     /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
     fn comment(&mut self, n: Node<'_>) {
         let content = n.child_by_field_name("content").unwrap_or(n);
-        let base = content.start_byte();
-        let body = self.text(content);
+        let base = content.start_byte().min(self.src.len());
+        let end = content.end_byte().clamp(base, self.src.len());
+        // Offsets are found per line in the bytes: a line that is not UTF-8
+        // is read lossily, and its offsets (in the lossy text, which may be
+        // longer) are clamped to the line's bytes.
         let mut line_off = 0usize;
-        for line in body.split_inclusive('\n') {
-            if let Some(decl) = parse_key_header(line) {
-                let (idx, role, rs, re) = decl;
+        for line in self.src[base..end].split_inclusive(|&b| b == b'\n') {
+            let text = String::from_utf8_lossy(line);
+            if let Some((index, role, rs, re)) = parse_key_header(&text) {
+                let (rs, re) = (rs.min(line.len()), re.min(line.len()));
                 self.facts.header_keys.push(KeyDecl {
-                    index: idx,
+                    index,
                     role,
                     span: Span::new(self.file, base + line_off + rs, base + line_off + re),
                 });
