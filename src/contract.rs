@@ -267,6 +267,17 @@ impl Contract {
                 })
             };
         let raw: RawContract = toml::from_str(text).map_err(|e| {
+            // A file with nothing in it (blank, or only comments) says so,
+            // rather than "missing field `name`".
+            if toml::from_str::<toml::Table>(text).is_ok_and(|t| t.is_empty()) {
+                let span = (!text.trim().is_empty()).then(|| 0..text.trim_end().len());
+                return err(
+                    "the contract is empty".into(),
+                    span,
+                    "no keys here",
+                    Some("a contract needs at least `name = \"...\"` and a [keyspace], [records] or [scripts]; see rules/echomq.toml".into()),
+                );
+            }
             let (message, help) = describe_toml_error(e.message());
             err(message, e.span(), "here", help)
         })?;
@@ -444,6 +455,9 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
     if separator.is_empty() {
         return Err(bad("needs a separator between the queue and <type>"));
     }
+    if let Some(m) = unmatchable(&prefix).or_else(|| unmatchable(separator)) {
+        return Err(bad(&format!("cannot match any key: {m}")));
+    }
     let mut types = Vec::new();
     for (tname, t) in ks.types {
         let tspan = t.span();
@@ -452,6 +466,13 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
             .map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
         if pattern.is_empty() {
             return Err((format!("key type `{tname}` is empty"), tspan, None));
+        }
+        if let Some(m) = unmatchable(&text) {
+            return Err((
+                format!("key type `{tname}` cannot match any key: {m}"),
+                tspan,
+                None,
+            ));
         }
         types.push(KeyType {
             name: tname,
@@ -476,6 +497,17 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
         types,
         clustered: ks.clustered.unwrap_or(hash_tag),
     })
+}
+
+/// Why a literal piece of a key pattern can match no key wirelint reads:
+/// keys in code are read only when their literal bytes hold no white space
+/// (see `extract::is_key_candidate`) and no control characters.
+fn unmatchable(lit: &str) -> Option<String> {
+    let c = lit.chars().find(|c| c.is_whitespace() || c.is_control())?;
+    Some(format!(
+        "it holds {:?}, and keys with white space or control characters are never read as keys",
+        c
+    ))
 }
 
 /// `job:<id>` → `[Lit("job:"), Var("id")]`.

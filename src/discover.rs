@@ -87,10 +87,23 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
                 continue;
             };
             if ft.is_symlink() {
-                if Lang::from_path(entry.path()).is_some() {
+                // Noted when it may hide source: a source file name, a
+                // directory, or a target that cannot be resolved (a loop or
+                // a dangling link).
+                let message = match std::fs::metadata(entry.path()) {
+                    Ok(m) if m.is_dir() => {
+                        Some("symbolic link to a directory not followed".to_string())
+                    }
+                    Ok(_) => Lang::from_path(entry.path())
+                        .map(|_| "symbolic link not followed".to_string()),
+                    Err(e) => Some(format!(
+                        "symbolic link not followed (its target cannot be resolved: {e})"
+                    )),
+                };
+                if let Some(message) = message {
                     notes.push(Note {
                         path: rel_path(root, entry.path()),
-                        message: "symbolic link not followed".into(),
+                        message,
                     });
                 }
                 continue;

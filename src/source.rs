@@ -66,7 +66,11 @@ impl SourceFile {
         let slice = &self.bytes[start..offset];
         // Count scalar values: every byte that does not continue a UTF-8
         // sequence starts one (invalid bytes count as one each).
-        let column = slice.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        let mut column = slice.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        // A UTF-8 byte order mark is not a column, as in editors.
+        if line_idx == 0 && offset >= 3 && self.bytes.starts_with(b"\xEF\xBB\xBF") {
+            column -= 1;
+        }
         LineCol {
             line: line_idx + 1,
             column,
@@ -135,6 +139,14 @@ mod tests {
         assert_eq!(f.line_col(2), LineCol { line: 2, column: 1 });
         assert_eq!(f.line_col(5), LineCol { line: 3, column: 1 });
         assert_eq!(f.line_col(7), LineCol { line: 4, column: 1 });
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let f = file(b"\xEF\xBB\xBFab\nc");
+        assert_eq!(f.line_col(3), LineCol { line: 1, column: 1 });
+        assert_eq!(f.line_col(4), LineCol { line: 1, column: 2 });
+        assert_eq!(f.line_col(6), LineCol { line: 2, column: 1 });
     }
 
     #[test]

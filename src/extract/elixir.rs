@@ -1841,7 +1841,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let body = self.text(*k);
             for word in body.split_whitespace() {
                 let start = word.as_ptr() as usize - body.as_ptr() as usize;
-                let wspan = Span::new(self.file, base + start, base + start + word.len());
+                // `body` is lossy; after an invalid byte its offsets run
+                // ahead of the bytes, so keep the span inside the node.
+                let end_k = k.end_byte();
+                let wspan = Span::new(
+                    self.file,
+                    (base + start).min(end_k),
+                    (base + start + word.len()).min(end_k),
+                );
                 items.push(if atoms {
                     Value::Atom {
                         name: word.to_string(),

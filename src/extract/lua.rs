@@ -13,6 +13,11 @@ use crate::extract::push_lit;
 use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
 
+/// Value evaluation (parentheses, `..` chains, `string.format` arguments)
+/// stops at this depth and gives a hole, so nesting cannot overflow the
+/// stack.
+const MAX_DEPTH: usize = 64;
+
 /// Extracts the facts of one Lua chunk. `root` is the tree's root (a
 /// `chunk`), which for embedded Lua spans only the included ranges.
 pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
@@ -62,27 +67,25 @@ impl<'s> Cx<'s> {
     /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
     fn comment(&mut self, n: Node<'_>) {
         let content = n.child_by_field_name("content").unwrap_or(n);
-        let base = content.start_byte();
-        let body = self.text(content);
+        let base = content.start_byte().min(self.src.len());
+        let end = content.end_byte().clamp(base, self.src.len());
+        // Offsets are found per line in the bytes: a line that is not UTF-8
+        // is read lossily, and its offsets (in the lossy text, which may be
+        // longer) are clamped to the line's bytes.
         let mut line_off = 0usize;
-        for line in body.split_inclusive('\n') {
-            if let Some(at) = line.find("@include") {
-                let rest = &line[at + "@include".len()..];
-                if let Some(q) = rest.find(['"', '\'']) {
-                    let quote = rest.as_bytes()[q] as char;
-                    if let Some(len) = rest[q + 1..].find(quote) {
-                        let start = base + line_off + at + "@include".len() + q + 1;
-                        self.facts.includes.push((
-                            rest[q + 1..q + 1 + len].to_string(),
-                            Span::new(self.file, start, start + len),
-                        ));
-                    }
-                }
+        for line in self.src[base..end].split_inclusive(|&b| b == b'\n') {
+            let text = String::from_utf8_lossy(line);
+            if let Some((path, ps, pe)) = parse_include(&text) {
+                let (ps, pe) = (ps.min(line.len()), pe.min(line.len()));
+                self.facts.includes.push((
+                    path,
+                    Span::new(self.file, base + line_off + ps, base + line_off + pe),
+                ));
             }
-            if let Some(decl) = parse_key_header(line) {
-                let (idx, role, rs, re) = decl;
+            if let Some((index, role, rs, re)) = parse_key_header(&text) {
+                let (rs, re) = (rs.min(line.len()), re.min(line.len()));
                 self.facts.header_keys.push(KeyDecl {
-                    index: idx,
+                    index,
                     role,
                     span: Span::new(self.file, base + line_off + rs, base + line_off + re),
                 });
@@ -209,7 +212,15 @@ impl<'s> Cx<'s> {
     }
 
     fn value(&self, n: Node<'_>) -> Value {
+        self.value_at(n, 0)
+    }
+
+    fn value_at(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let d = depth + 1;
         match n.kind() {
             "string" => Value::Str(self.string(n)),
             "number" => match self.text(n).trim().parse::<i64>() {
@@ -228,17 +239,17 @@ impl<'s> Cx<'s> {
                 _ => Value::unknown(self.text(n), span),
             },
             "parenthesized_expression" => match named_children(n).first() {
-                Some(inner) => self.value(*inner),
+                Some(inner) => self.value_at(*inner, d),
                 None => Value::unknown("", span),
             },
-            "binary_expression" => self.concat(n),
-            "function_call" => self.format_call(n),
+            "binary_expression" => self.concat(n, d),
+            "function_call" => self.format_call(n, d),
             _ => Value::unknown(self.text(n), span),
         }
     }
 
     /// `a .. b .. c` (right-nested) flattened into one template.
-    fn concat(&self, n: Node<'_>) -> Value {
+    fn concat(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let op = n
             .child_by_field_name("operator")
@@ -269,21 +280,21 @@ impl<'s> Cx<'s> {
             order.push(node);
         }
         for part in order {
-            append_value(&mut segs, self.value_shallow(part));
+            append_value(&mut segs, self.value_shallow(part, depth));
         }
         Value::Str(Template { segs, span })
     }
 
     /// A value that is not itself a `..` chain (avoids re-flattening).
-    fn value_shallow(&self, n: Node<'_>) -> Value {
+    fn value_shallow(&self, n: Node<'_>, depth: usize) -> Value {
         if n.kind() == "binary_expression" {
             return Value::unknown(self.text(n), self.span(n));
         }
-        self.value(n)
+        self.value_at(n, depth)
     }
 
     /// `string.format('emq:{%s}:%s', q, t)`.
-    fn format_call(&self, n: Node<'_>) -> Value {
+    fn format_call(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let callee = n
             .child_by_field_name("name")
@@ -299,7 +310,7 @@ impl<'s> Cx<'s> {
         let Some(fmt_node) = args.first() else {
             return Value::unknown(self.text(n), span);
         };
-        let Value::Str(fmt) = self.value(*fmt_node) else {
+        let Value::Str(fmt) = self.value_at(*fmt_node, depth) else {
             return Value::unknown(self.text(n), span);
         };
         let (Some(fmt_text), Some(Seg::Lit { span: fspan, .. })) =
@@ -343,7 +354,7 @@ impl<'s> Cx<'s> {
                 }
                 let j = (j + 1).min(bytes.len());
                 match args.get(next_arg) {
-                    Some(a) => append_value(&mut segs, self.value(*a)),
+                    Some(a) => append_value(&mut segs, self.value_at(*a, depth)),
                     None => segs.push(Seg::Hole {
                         label: fmt_text[i..j].to_string(),
                         span: sub(i, j),
@@ -459,6 +470,17 @@ pub fn decode_lua_escapes(raw: &str) -> String {
         }
     }
     out
+}
+
+/// `--- @include "includes/x"`: the path and its byte range in the line.
+fn parse_include(line: &str) -> Option<(String, usize, usize)> {
+    let at = line.find("@include")? + "@include".len();
+    let rest = &line[at..];
+    let q = rest.find(['"', '\''])?;
+    let quote = rest[q..].chars().next()?;
+    let len = rest[q + 1..].find(quote)?;
+    let start = at + q + 1;
+    Some((rest[q + 1..q + 1 + len].to_string(), start, start + len))
 }
 
 /// Parses one comment line declaring a key: returns the 1-based index, the

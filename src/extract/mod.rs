@@ -23,6 +23,8 @@ pub fn extract_file(
     src: &[u8],
     stem: &str,
 ) -> FileFacts {
+    let normalized = normalize_lone_cr(src);
+    let src = normalized.as_deref().unwrap_or(src);
     let Some(tree) = parsers.parse(lang, src) else {
         let mut facts = FileFacts::default();
         facts.errors.push(Span::new(file, 0, src.len().min(1)));
@@ -53,6 +55,22 @@ pub fn extract_file(
         }
     }
     facts
+}
+
+/// The grammars end lines (and so `//` and `#` comments) only at `\n`; a
+/// file with classic-Mac line ends (a lone `\r`) would parse as one long
+/// line. Such a file is parsed from a copy with each lone `\r` turned into
+/// `\n`: the same length, so every byte offset stays valid, and reporters
+/// still count lines in the original bytes. `None` when there is no lone
+/// `\r`.
+pub fn normalize_lone_cr(src: &[u8]) -> Option<Vec<u8>> {
+    let lone = |i: usize| src.get(i + 1) != Some(&b'\n');
+    memchr::memchr_iter(b'\r', src).find(|&i| lone(i))?;
+    let mut out = src.to_vec();
+    for i in memchr::memchr_iter(b'\r', src).filter(|&i| lone(i)) {
+        out[i] = b'\n';
+    }
+    Some(out)
 }
 
 /// Parses the Lua held in byte ranges of a host file and extracts its facts,
@@ -112,6 +130,15 @@ pub fn is_key_candidate(t: &Template) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lone_cr_becomes_lf_and_crlf_stays() {
+        assert_eq!(normalize_lone_cr(b"a\r\nb\n"), None);
+        assert_eq!(
+            normalize_lone_cr(b"a\r\nb\rc\r").as_deref(),
+            Some(&b"a\r\nb\nc\n"[..])
+        );
+    }
 
     #[test]
     fn stems_lose_their_key_count() {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use miette::{
     Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
-    NamedSource,
+    MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
 use crate::analyze::Analysis;
@@ -20,7 +20,7 @@ struct Part {
     code: Option<String>,
     severity: miette::Severity,
     help: Option<String>,
-    source: NamedSource<String>,
+    source: Src,
     labels: Vec<LabeledSpan>,
     related: Vec<Part>,
 }
@@ -63,6 +63,63 @@ impl MietteDiagnostic for Part {
     }
 }
 
+/// A file's display text, named. miette's `[path:line:col]` header would
+/// count the column in bytes of the display text; this counts Unicode scalar
+/// values after the line start (`\n`, `\r\n` or a lone `\r`), without a
+/// byte order mark, exactly as the JSON output does
+/// (`SourceFile::line_col`).
+#[derive(Debug)]
+struct Src {
+    name: String,
+    text: String,
+}
+
+impl Src {
+    fn column(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let before = &self.text.as_bytes()[..offset];
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |i| i + 1);
+        let mut col = self.text[line_start..]
+            .char_indices()
+            .take_while(|(i, _)| line_start + i < offset)
+            .count();
+        if line_start == 0 && self.text.starts_with('\u{FEFF}') && offset >= 3 {
+            col -= 1;
+        }
+        col
+    }
+}
+
+impl SourceCode for Src {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        // Without context lines, miette reads the primary label for the
+        // header's line and column; with them (the snippet), its own byte
+        // columns lay out the underlines and stay as they are.
+        let column = if before == 0 && after == 0 {
+            self.column(span.offset())
+        } else {
+            inner.column()
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
+}
+
 fn label(a: &Analysis, span: Span, text: &str, primary: bool) -> LabeledSpan {
     let f = a.sources.get(span.file);
     let start = f.display_offset(span.start);
@@ -74,9 +131,12 @@ fn label(a: &Analysis, span: Span, text: &str, primary: bool) -> LabeledSpan {
     }
 }
 
-fn source(a: &Analysis, file: u32) -> NamedSource<String> {
+fn source(a: &Analysis, file: u32) -> Src {
     let f = a.sources.get(file);
-    NamedSource::new(f.rel.clone(), f.text_lossy().into_owned())
+    Src {
+        name: f.rel.clone(),
+        text: f.text_lossy().into_owned(),
+    }
 }
 
 fn to_part(a: &Analysis, d: &Diagnostic) -> Part {

@@ -1,0 +1,3 @@
+defmodule W do
+  @f ~w(cafיייייי state payload)a
+end
