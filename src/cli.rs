@@ -74,6 +74,10 @@ pub struct CheckArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Parse every file, even where the prefilter finds nothing to read
+    /// (the output must be the same; for testing).
+    #[arg(long, hide = true)]
+    pub no_prefilter: bool,
 }
 
 /// Runs the command line; returns the exit code.
@@ -142,6 +146,7 @@ fn check(a: CheckArgs) -> i32 {
         contract,
         threads: a.threads,
         max_file_bytes: a.max_file_size,
+        prefilter: !a.no_prefilter,
     };
     let analysis = match analyze(&opts) {
         Ok(x) => x,

@@ -12,6 +12,7 @@ pub mod extract;
 pub mod facts;
 pub mod link;
 pub mod parse;
+pub mod prefilter;
 pub mod redis;
 pub mod report;
 pub mod source;
