@@ -39,7 +39,7 @@ const VARIANTS: &[&str] = &[
     "type-misspelled",
 ];
 
-struct Rng(u64);
+pub struct Rng(pub u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
@@ -327,7 +327,7 @@ fn elixir_item(r: &mut Rng, out: &mut String) {
     }
 }
 
-fn elixir_file(r: &mut Rng, app: &str, module: &str, target: usize) -> String {
+pub fn elixir_file(r: &mut Rng, app: &str, module: &str, target: usize) -> String {
     let mut s = String::with_capacity(target + 1024);
     let _ = write!(
         s,
@@ -377,7 +377,7 @@ fn rust_item(r: &mut Rng, out: &mut String) {
         1 => {
             let _ = write!(
                 out,
-                "#[derive(Debug, Clone, PartialEq)]\npub struct {ty}{n} {{\n    pub {w}_id: u64,\n    pub {w2}: String,\n    {a}s: Vec<u32>,\n}}\n\nimpl {ty}{n} {{\n    pub fn new({w}_id: u64, {w2}: impl Into<String>) -> Self {{\n        Self {{ {w}_id, {w2}: {w2}.into(), {a}s: Vec::new() }}\n    }}\n\n    pub fn {f}(&mut self, x: u32) -> usize {{\n        self.{a}s.push(x);\n        self.{a}s.len()\n    }}\n}}\n\n"
+                "#[derive(Debug, Clone, PartialEq)]\npub struct {ty}{n} {{\n    pub {w}_id: u64,\n    pub {w2}_text: String,\n    {a}s: Vec<u32>,\n}}\n\nimpl {ty}{n} {{\n    pub fn new({w}_id: u64, {w2}_text: impl Into<String>) -> Self {{\n        Self {{ {w}_id, {w2}_text: {w2}_text.into(), {a}s: Vec::new() }}\n    }}\n\n    pub fn {f}(&mut self, x: u32) -> usize {{\n        self.{a}s.push(x);\n        self.{a}s.len()\n    }}\n}}\n\n"
             );
         }
         2 => {
@@ -422,7 +422,7 @@ fn rust_item(r: &mut Rng, out: &mut String) {
     }
 }
 
-fn rust_file(r: &mut Rng, target: usize) -> String {
+pub fn rust_file(r: &mut Rng, target: usize) -> String {
     let mut s = String::with_capacity(target + 1024);
     let _ = write!(
         s,
@@ -473,7 +473,7 @@ fn lua_item(r: &mut Rng, out: &mut String) {
     }
 }
 
-fn lua_file(r: &mut Rng, target: usize) -> String {
+pub fn lua_file(r: &mut Rng, target: usize) -> String {
     let mut s = String::with_capacity(target + 512);
     let _ = write!(
         s,
