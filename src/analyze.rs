@@ -3,6 +3,7 @@
 //!
 //! Nothing here prints; the result is an [`Analysis`] that reporters render.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -12,9 +13,10 @@ use crate::config::Config;
 use crate::contract::{Contract, ContractError};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Candidate, Note, ProjectFinder};
-use crate::facts::{FileFacts, FileId};
-use crate::link::{assign_speakers, link, LinkInput, Model};
+use crate::facts::{FileFacts, FileId, Lang, ScriptSource};
+use crate::link::{assign_speakers, link, normalize_path, LinkInput, Model, SpeakerId};
 use crate::parse::Parsers;
+use crate::prefilter::Prefilter;
 use crate::source::{SourceFile, SourceMap};
 
 /// Files larger than this are skipped with a note.
@@ -43,6 +45,9 @@ pub struct Options {
     /// `--stdin-filename`: this file's text (path relative to `root`, and
     /// bytes) in place of the file on disk.
     pub stdin: Option<(String, Vec<u8>)>,
+    /// Skip parsing files of speakers that do not speak the protocol
+    /// (`crate::prefilter`). Off only to check that it changes nothing.
+    pub prefilter: bool,
 }
 
 /// Everything a reporter needs.
@@ -113,11 +118,24 @@ fn could_speak(model: &Model, c: &Contract) -> bool {
 
 /// What reading one file gave.
 pub(crate) enum Read {
-    Facts(Vec<u8>, Box<FileFacts>),
+    /// Parsed: its bytes, its facts, and whether it marks its speaker.
+    Facts(Vec<u8>, Box<FileFacts>, bool),
+    /// Read and scanned, not parsed (the prefilter passed it over); its
+    /// bytes are not kept.
+    Unparsed,
     Skipped(String),
 }
 
-fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64) -> Read {
+/// Reads a file and scans it. With `parse_unmarked` false, a file that does
+/// not mark its speaker is not parsed.
+fn read_one(
+    parsers: &mut Option<Parsers>,
+    prefilter: &Prefilter,
+    parse_unmarked: bool,
+    c: &Candidate,
+    file: FileId,
+    max: u64,
+) -> Read {
     let meta = match std::fs::metadata(&c.path) {
         Ok(m) => m,
         Err(e) => return Read::Skipped(format!("cannot read: {e}")),
@@ -139,16 +157,128 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
     if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Read::Skipped("skipped: binary file (it has NUL bytes)".into());
     }
-    let Some(p) = parsers.as_mut() else {
-        return Read::Skipped("internal error: the grammars did not load".into());
-    };
     let stem = c
         .path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let marks = prefilter.marks(c.lang, &stem, &bytes);
+    if !marks && !parse_unmarked {
+        return Read::Unparsed;
+    }
+    let Some(p) = parsers.as_mut() else {
+        return Read::Skipped("internal error: the grammars did not load".into());
+    };
     let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &stem);
-    Read::Facts(bytes, Box::new(facts))
+    Read::Facts(bytes, Box::new(facts), marks)
+}
+
+/// Reads every candidate, in parallel, and parses the files of every
+/// speaker that speaks the protocol (see `crate::prefilter`): first the files
+/// that mark their speaker, then the rest of those speakers' files and the
+/// `.lua` files their scripts name, until nothing new is reached. Returns
+/// the reads and, per file, whether its speaker is marked.
+fn read_all(
+    opts: &Options,
+    prefilter: &Prefilter,
+    candidates: &[Candidate],
+    file_speaker: &[Option<SpeakerId>],
+    speaker_dirs: &[Option<PathBuf>],
+) -> (Vec<Read>, Vec<bool>) {
+    let max = opts.max_file_bytes;
+    let mut reads: Vec<Read> = candidates
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || Parsers::new().ok(),
+            |parsers, (i, c)| match &opts.stdin {
+                // An editor's unsaved buffer stands for the file on disk.
+                Some((rel, bytes)) if *rel == c.rel => {
+                    crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
+                }
+                _ => read_one(parsers, prefilter, !opts.prefilter, c, i as FileId, max),
+            },
+        )
+        .collect();
+    let n_speakers = speaker_dirs.len();
+    let mut marked = vec![false; n_speakers];
+    for (i, r) in reads.iter().enumerate() {
+        if let (Read::Facts(_, _, true), Some(sp)) = (r, file_speaker[i]) {
+            marked[sp] = true;
+        }
+    }
+    // `.lua` files by normalised path, as the link step finds them.
+    let lua_by_path: HashMap<PathBuf, usize> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.lang == Lang::Lua)
+        .map(|(i, c)| (normalize_path(&c.path), i))
+        .collect();
+    let mut scanned = vec![false; reads.len()];
+    loop {
+        let mut changed = false;
+        // Script files named by parsed files of marked speakers mark theirs.
+        for (i, r) in reads.iter().enumerate() {
+            let Read::Facts(_, facts, _) = r else {
+                continue;
+            };
+            let Some(sp) = file_speaker[i] else { continue };
+            if scanned[i] || !marked[sp] {
+                continue;
+            }
+            scanned[i] = true;
+            for s in &facts.scripts {
+                let ScriptSource::File {
+                    path,
+                    relative_to_file,
+                    ..
+                } = &s.source
+                else {
+                    continue;
+                };
+                let base = if *relative_to_file {
+                    candidates[i].path.parent().map(Path::to_path_buf)
+                } else {
+                    speaker_dirs.get(sp).cloned().flatten()
+                };
+                let Some(base) = base else { continue };
+                if let Some(&j) = lua_by_path.get(&normalize_path(&base.join(path))) {
+                    if let Some(tsp) = file_speaker[j] {
+                        changed |= !marked[tsp];
+                        marked[tsp] = true;
+                    }
+                }
+            }
+        }
+        let todo: Vec<usize> = (0..reads.len())
+            .filter(|&i| {
+                matches!(reads[i], Read::Unparsed) && file_speaker[i].is_some_and(|s| marked[s])
+            })
+            .collect();
+        if todo.is_empty() {
+            if changed {
+                continue;
+            }
+            break;
+        }
+        let more: Vec<(usize, Read)> = todo
+            .par_iter()
+            .map_init(
+                || Parsers::new().ok(),
+                |parsers, &i| {
+                    let r = read_one(parsers, prefilter, true, &candidates[i], i as FileId, max);
+                    (i, r)
+                },
+            )
+            .collect();
+        for (i, r) in more {
+            reads[i] = r;
+        }
+    }
+    let in_marked = (0..reads.len())
+        .map(|i| file_speaker[i].is_some_and(|s| marked[s]))
+        .collect();
+    (reads, in_marked)
 }
 
 /// Runs the pipeline.
@@ -170,45 +300,49 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         crate::editor::ensure_candidate(&mut candidates, &opts.root, rel, &opts.settings);
     }
 
-    let work = |cands: &[Candidate]| -> Vec<Read> {
-        cands
-            .par_iter()
-            .enumerate()
-            .map_init(
-                || Parsers::new().ok(),
-                |parsers, (i, c)| match &opts.stdin {
-                    Some((rel, bytes)) if *rel == c.rel => {
-                        crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
-                    }
-                    _ => read_one(parsers, c, i as FileId, opts.max_file_bytes),
-                },
-            )
-            .collect()
-    };
-    let reads = match opts.threads {
+    // Speakers come from paths alone, so they are known before any read.
+    let mut projects = ProjectFinder::default();
+    let rels: Vec<(String, Option<PathBuf>)> = candidates
+        .iter()
+        .map(|c| (c.rel.clone(), projects.project_of(&opts.root, &c.path)))
+        .collect();
+    let (speakers, mut file_speaker, speaker_dirs) =
+        assign_speakers(&rels, &opts.root, contract.as_ref());
+
+    let prefilter = Prefilter::new(contract.as_ref());
+    let work = || read_all(opts, &prefilter, &candidates, &file_speaker, &speaker_dirs);
+    let (reads, in_marked) = match opts.threads {
         Some(n) => match rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
         {
-            Ok(pool) => pool.install(|| work(&candidates)),
+            Ok(pool) => pool.install(work),
             Err(e) => {
                 return Err(AnalyzeError::Usage(format!(
                     "cannot start {n} threads: {e}"
                 )))
             }
         },
-        None => work(&candidates),
+        None => work(),
     };
 
     // Files keep their candidate index as id, so facts' spans stay valid.
     let mut sources = SourceMap::default();
     let mut facts: Vec<(FileId, FileFacts)> = Vec::new();
-    let mut projects = ProjectFinder::default();
-    let mut rels = Vec::new();
     let mut live = Vec::new();
-    for (c, r) in candidates.iter().zip(reads) {
+    for ((c, r), marked) in candidates.iter().zip(reads).zip(in_marked) {
+        live.push(!matches!(r, Read::Skipped(_)));
         let (bytes, ok) = match r {
-            Read::Facts(b, f) => (b, Some(*f)),
+            Read::Facts(b, mut f, _) => {
+                // Syntax errors matter where the protocol is spoken; the
+                // same rule whether or not the prefilter ran.
+                if !marked {
+                    f.errors.clear();
+                }
+                (b, Some(*f))
+            }
+            // Read and found silent: no bytes kept, no facts.
+            Read::Unparsed => (Vec::new(), None),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),
@@ -223,16 +357,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             Some(c.lang),
             bytes,
         ));
-        rels.push((c.rel.clone(), projects.project_of(&opts.root, &c.path)));
-        live.push(ok.is_some());
         if let Some(f) = ok {
             facts.push((id, f));
         }
     }
     let files_checked = live.iter().filter(|l| **l).count();
 
-    let (speakers, mut file_speaker, speaker_dirs) =
-        assign_speakers(&rels, &opts.root, contract.as_ref());
     for (i, l) in live.iter().enumerate() {
         if !l {
             file_speaker[i] = None;

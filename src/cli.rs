@@ -100,6 +100,10 @@ pub struct CheckArgs {
     /// buffer); with no PATHS, report only PATH's findings.
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Parse every file, even where the prefilter finds nothing to read
+    /// (the output must be the same; for testing).
+    #[arg(long, hide = true)]
+    pub no_prefilter: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -164,6 +168,7 @@ fn options(
         max_file_bytes: max,
         settings,
         stdin: None,
+        prefilter: true,
     }
 }
 
@@ -322,6 +327,7 @@ fn check(a: CheckArgs) -> i32 {
         max_file_bytes: a.max_file_size,
         settings: settings.clone(),
         stdin: None,
+        prefilter: !a.no_prefilter,
     };
     let mut opts = opts;
     if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {

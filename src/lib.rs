@@ -15,6 +15,7 @@ pub mod facts;
 pub mod link;
 pub mod observe;
 pub mod parse;
+pub mod prefilter;
 pub mod redis;
 pub mod report;
 pub mod scope;

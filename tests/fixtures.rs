@@ -9,17 +9,33 @@ use common::{human_findings, json_findings, repo, run, variant};
 const WARNINGS: &[&str] = &["WL001", "WL002", "WL104", "WL204"];
 
 /// The `expected` file: one `CODE path:line` per finding, in output order,
-/// optionally followed by `breaks=a,b` (the impact's broken speakers).
-fn expected(name: &str) -> Vec<(String, Option<String>)> {
+/// optionally followed by `breaks=a,b` and `unaffected=c,d` (the impact).
+fn expected(name: &str) -> Vec<(String, Vec<(String, String)>)> {
     let path = repo().join("fixtures/variants").join(name).join("expected");
     let text = std::fs::read_to_string(path).expect("each variant has an `expected` file");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
-            let mut parts = l.split_whitespace();
+            let mut parts = l.splitn(3, ' ');
             let finding = format!("{} {}", parts.next().unwrap(), parts.next().unwrap());
-            let breaks = parts.find_map(|p| p.strip_prefix("breaks=").map(str::to_string));
-            (finding, breaks)
+            // `breaks=a,b unaffected=c,d`; names may hold spaces.
+            let rest = parts.next().unwrap_or("");
+            let mut impact = Vec::new();
+            for key in ["breaks=", "unaffected="] {
+                if let Some(at) = rest.find(key) {
+                    let value = &rest[at + key.len()..];
+                    let end = ["breaks=", "unaffected="]
+                        .iter()
+                        .filter_map(|k| value.find(&format!(" {k}")))
+                        .min()
+                        .unwrap_or(value.len());
+                    impact.push((
+                        key.trim_end_matches('=').to_string(),
+                        value[..end].to_string(),
+                    ));
+                }
+            }
+            (finding, impact)
         })
         .collect()
 }
@@ -36,14 +52,14 @@ fn check_variant(name: &str) {
     assert_eq!(code, i32::from(fails), "{name}: exit code");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     for (w, d) in want.iter().zip(doc["diagnostics"].as_array().unwrap()) {
-        if let Some(breaks) = &w.1 {
-            let got: Vec<&str> = d["impact"]["breaks"]
+        for (field, want) in &w.1 {
+            let got: Vec<&str> = d["impact"][field.as_str()]
                 .as_array()
-                .unwrap()
+                .unwrap_or_else(|| panic!("{name}: {} has no impact.{field}", w.0))
                 .iter()
                 .map(|b| b.as_str().unwrap())
                 .collect();
-            assert_eq!(got.join(","), *breaks, "{name}: impact of {}", w.0);
+            assert_eq!(got.join(","), *want, "{name}: impact.{field} of {}", w.0);
         }
     }
 

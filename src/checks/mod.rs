@@ -134,16 +134,48 @@ impl<'a> CheckContext<'a> {
         self.model.speaker_name(id).to_string()
     }
 
-    /// Speakers that take part in the protocol (hold any key, command or
-    /// script), sorted by name.
+    /// Speakers that take part in the protocol, sorted by id: those holding
+    /// a key of the contract's keyspace (one its key checks read) or one of
+    /// its scripts. A project that only holds unrelated strings or commands
+    /// takes no part (and the prefilter relies on it: `crate::prefilter`).
     pub fn active_speakers(&self) -> Vec<SpeakerId> {
+        let ks = self.contract.and_then(|c| c.keyspace.as_ref());
+        if ks.is_none() {
+            // No keyspace to read keys against: the speakers that hold a
+            // script, run one, or use a record's fields.
+            let m = self.model;
+            let mut ids: Vec<SpeakerId> = m
+                .scripts
+                .iter()
+                .map(|s| s.speaker)
+                .chain(m.script_calls.iter().map(|u| u.speaker))
+                .chain(
+                    m.records
+                        .iter()
+                        .flat_map(|r| r.fields.values().flatten().map(|u| u.speaker)),
+                )
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            return ids;
+        }
         let mut ids: Vec<SpeakerId> = self
             .model
             .keys
             .iter()
+            .filter(|k| {
+                ks.is_some_and(|ks| {
+                    keyshape::analyze(&k.template, ks) != keyshape::KeyVerdict::Skip
+                })
+            })
             .map(|k| k.speaker)
-            .chain(self.model.commands.iter().map(|c| c.speaker))
-            .chain(self.model.scripts.iter().map(|s| s.speaker))
+            .chain(
+                self.model
+                    .scripts
+                    .iter()
+                    .filter(|s| s.contract.is_some())
+                    .map(|s| s.speaker),
+            )
             .collect();
         ids.sort_unstable();
         ids.dedup();

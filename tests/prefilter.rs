@@ -1,0 +1,110 @@
+//! The prefilter never changes results: every fixture, every variant, and
+//! the fixture with unrelated projects around it give byte-identical JSON
+//! (and exit codes) with the prefilter on and off (`--no-prefilter`).
+
+mod common;
+
+use std::path::Path;
+
+use common::{repo, run, variant};
+
+/// Runs both ways on `root` and requires the same output.
+fn same_both_ways(root: &Path, what: &str) -> String {
+    let r = root.to_str().unwrap();
+    let (code_on, out_on, _) = run(&["check", r, "--format", "json"], root);
+    let (code_off, out_off, _) = run(&["check", r, "--format", "json", "--no-prefilter"], root);
+    assert_eq!(out_on, out_off, "{what}: JSON differs with the prefilter");
+    assert_eq!(code_on, code_off, "{what}: exit code differs");
+    let (_, _, err_on) = run(&["check", r], root);
+    let (_, _, err_off) = run(&["check", r, "--no-prefilter"], root);
+    assert_eq!(err_on, err_off, "{what}: human report differs");
+    out_on
+}
+
+fn variants() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("fixtures/variants"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_fixture_is_the_same_with_and_without_the_prefilter() {
+    same_both_ways(&repo().join("fixtures/echomq"), "echomq");
+    for name in variants() {
+        let dir = variant(&name);
+        same_both_ways(dir.path(), &name);
+    }
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// Unrelated projects full of things extractors pick up (URLs with colons,
+/// HTTP `GET` lists, `client.get`, a syntax error, unrelated Lua), a silent
+/// file inside a speaker, and a silent script reached only through
+/// `include_str!` from another speaker.
+fn lay_out_neighbours(root: &Path) {
+    write(
+        root,
+        "apps/web/mix.exs",
+        "defmodule Web.MixProject do\nend\n",
+    );
+    write(
+        root,
+        "apps/web/lib/web.ex",
+        "defmodule Web do\n  @base \"http://example.com:8080/api\"\n  def fetch(url), do: request([\"GET\", url <> \":80\"])\n  def key(id), do: \"session:#{id}\"\n  def broken(, do: :ok\nend\n",
+    );
+    write(
+        root,
+        "crates/http/Cargo.toml",
+        "[package]\nname = \"http\"\n",
+    );
+    write(
+        root,
+        "crates/http/src/lib.rs",
+        "pub fn go(client: &Client, id: u32) {\n    let url = format!(\"https://x.io:443/{id}\");\n    client.get(url);\n    con.set(\"cache:x\", 1);\n}\nfn broken( {\n",
+    );
+    write(
+        root,
+        "tools/nvim/init.lua",
+        "local M = {}\nfunction M.setup(opts) vim.g.x = opts.x end\nreturn M\n",
+    );
+    write(
+        root,
+        "peers/rust/src/names.rs",
+        "//! Plain names.\npub const QUEUE: &str = \"default\";\npub fn label(q: &str) -> String { format!(\"queue {q}\") }\n",
+    );
+    write(root, "shared/lua/ack.lua", "-- acknowledges\nreturn 1\n");
+    write(
+        root,
+        "peers/worker/src/ack.rs",
+        "pub const ENQUEUE: &str = include_str!(\"../../../shared/lua/ack.lua\");\n",
+    );
+}
+
+#[test]
+fn unrelated_neighbours_change_nothing() {
+    // The neighbours name paths of the EchoMQ fixture.
+    let echomq = variants()
+        .into_iter()
+        .filter(|n| common::variant_base(n) == "echomq");
+    for name in std::iter::once(String::new()).chain(echomq) {
+        let dir = variant(&name);
+        lay_out_neighbours(dir.path());
+        let out = same_both_ways(dir.path(), &format!("neighbours + {name:?}"));
+        // The silent script reached through include_str! is read: as an
+        // `enqueue` it misses both keys.
+        assert!(
+            out.contains("shared/lua/ack.lua"),
+            "{name}: the include_str! target was not read\n{out}"
+        );
+        // The syntax errors sit in projects that do not speak the protocol.
+        assert!(!out.contains("\"WL001\""), "{name}\n{out}");
+    }
+}
