@@ -246,6 +246,31 @@ fn scripts_one_key_lacks_the_hash_tag() {
     check_variant("missing-hash-tag");
 }
 
+#[test]
+fn fred_reads_a_renamed_field_after_hgetall() {
+    check_variant("fred-read-renamed");
+}
+
+#[test]
+fn redis_rs_reads_a_renamed_field_after_hgetall() {
+    check_variant("sync-read-renamed");
+}
+
+#[test]
+fn elixir_wrapper_caller_adds_a_key() {
+    check_variant("idioms-extra-key");
+}
+
+#[test]
+fn elixir_wrapper_caller_swaps_keys() {
+    check_variant("idioms-keys-swapped");
+}
+
+#[test]
+fn elixir_reads_a_renamed_field_after_hgetall() {
+    check_variant("idioms-read-field-renamed");
+}
+
 /// Every variant directory has a test above.
 #[test]
 fn every_variant_is_tested() {

@@ -59,6 +59,15 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             _ => continue,
         };
+        // Label the call itself when the count comes from a list built
+        // elsewhere (a local variable, a wrapper's argument).
+        let inside =
+            span.file == u.span.file && span.start >= u.span.start && span.end <= u.span.end;
+        let (span, built_at) = if inside {
+            (span, None)
+        } else {
+            (u.span, Some(span))
+        };
         if n == d {
             continue;
         }
@@ -88,6 +97,9 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Label::new(span, format!("{n} key{}", if n == 1 { "" } else { "s" })),
         );
+        if let Some(s) = built_at {
+            diag.related.push(Label::new(s, "the keys are listed here"));
+        }
         if let Some(s) = cx.declaration_span(script, &declared) {
             diag.related
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));

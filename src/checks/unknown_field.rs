@@ -129,4 +129,71 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(d);
         }
     }
+    reads_after_hgetall(cx, out);
+}
+
+/// `Map.get(row, "data")`, `fields.get("data")` after HGETALL on a contract
+/// record: the same finding, on the read.
+fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(contract) = cx.contract else {
+        return;
+    };
+    let Some(ks) = contract.keyspace.as_ref() else {
+        return;
+    };
+    for r in &cx.model.field_reads {
+        let mut record = None;
+        for t in &r.key {
+            match super::keyshape::record_of(t, ks, &contract.records) {
+                Some(x) if record.is_none_or(|y: &crate::contract::Record| y.name == x.name) => {
+                    record = Some(x)
+                }
+                _ => {
+                    record = None;
+                    break;
+                }
+            }
+        }
+        let Some(record) = record else {
+            continue;
+        };
+        if record.has_field(&r.field) {
+            continue;
+        }
+        let field = &r.field;
+        let impact = cx.impact_of(r.speaker);
+        let mut d = RULE.diagnostic(
+            format!(
+                "field `{field}` is not a field of the `{}` record",
+                record.name
+            ),
+            Label::new(r.span, format!("read of `{field}` after HGETALL")),
+        );
+        if let Some(s) = cx.contract_span(&record.fields_span) {
+            d.related.push(Label::new(
+                s,
+                format!(
+                    "the `{}` record has fields {}",
+                    record.name,
+                    record
+                        .fields
+                        .iter()
+                        .map(|(f, _)| format!("`{f}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        let mean = suggest(field, record.fields.iter().map(|(f, _)| f.as_str()))
+            .map(|m| format!("{m} "))
+            .unwrap_or_default();
+        d.help = Some(format!(
+            "{mean}no speaker that follows the contract writes `{field}`, so `{}` always reads nil. {}",
+            cx.speaker_name(r.speaker),
+            cx.impact_sentence(&impact, "read", "the job")
+        ));
+        d.speaker = Some(cx.speaker_name(r.speaker));
+        d.impact = Some(impact);
+        out.push(d);
+    }
 }

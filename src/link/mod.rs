@@ -742,7 +742,13 @@ pub fn assign_speakers(
             ),
             (None, Some(p)) => {
                 let d = crate::discover::rel_path(root, p);
-                (format!("dir:{d}"), d.clone(), d, false, Some(p.clone()))
+                // The scanned root is itself a project.
+                let name = if d == "." {
+                    "(root)".to_string()
+                } else {
+                    d.clone()
+                };
+                (format!("dir:{d}"), name, d, false, Some(p.clone()))
             }
             (None, None) => (
                 "shared".to_string(),
