@@ -191,11 +191,13 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
                 if label.contains('(') || i + 1 >= atoms.len() || !starts_with_sep(i + 1) {
                     return KeyVerdict::Skip;
                 }
-                // The diverging bytes are the literal prefix that should end
-                // in `{`: the same bytes whichever call site resolved here.
+                // The diverging bytes are the separator right after the
+                // queue, which should be preceded by `}`: a literal, so the
+                // same bytes whichever call site resolved here, and where
+                // the builder puts the queue.
                 return KeyVerdict::HashTag {
                     why: "the queue is not wrapped in the hash tag `{…}`",
-                    span: span_of(&atoms, 0, i),
+                    span: span_of(&atoms, i + 1, i + 1 + sep.len()),
                 };
             }
             Atom::Char(..) => {
@@ -391,7 +393,7 @@ mod tests {
         );
         assert!(matches!(
             verdict(&["emq:", "*", ":pending"]),
-            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 0, 4)
+            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 5, 6)
         ));
         assert_eq!(
             verdict(&["emq:{", "*", "}:jobs:", "*"]),
