@@ -306,8 +306,18 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         .iter()
         .map(|c| (c.rel.clone(), projects.project_of(&opts.root, &c.path)))
         .collect();
-    let (speakers, mut file_speaker, speaker_dirs) =
-        assign_speakers(&rels, &opts.root, contract.as_ref());
+    // Speakers named by the contract, then by wirelint.toml (which names
+    // them with no contract too).
+    let mut specs = contract
+        .as_ref()
+        .map(|c| c.speakers.clone())
+        .unwrap_or_default();
+    for s in opts.settings.speaker_specs(&opts.root) {
+        if !specs.iter().any(|x| x.name == s.name) {
+            specs.push(s);
+        }
+    }
+    let (speakers, mut file_speaker, speaker_dirs) = assign_speakers(&rels, &opts.root, &specs);
 
     let prefilter = Prefilter::new(contract.as_ref());
     let work = || read_all(opts, &prefilter, &candidates, &file_speaker, &speaker_dirs);

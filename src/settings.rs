@@ -11,8 +11,8 @@
 //!   directory excludes everything under it. Excluded files are never read,
 //!   even when named on the command line.
 //! - `[speakers.NAME] path = "dir"` (relative to `wirelint.toml`) names a
-//!   speaker, as a contract's `[speakers]` does; they apply when a contract
-//!   is in use, and a contract's own entry of the same name wins.
+//!   speaker, as a contract's `[speakers]` does, with or without a contract;
+//!   a contract's own entry of the same name wins.
 //! - `[generated] "copy.lua" = "source.lua"` records that a script file is
 //!   a generated copy of another (both relative to `wirelint.toml`). It is
 //!   validated and stored; the linker does not use it yet.

@@ -271,6 +271,12 @@ fn elixir_reads_a_renamed_field_after_hgetall() {
     check_variant("idioms-read-field-renamed");
 }
 
+/// A change in the canonical speaker breaks everyone who did not follow it.
+#[test]
+fn the_canonical_speaker_renames_a_field() {
+    check_variant("canonical-renames-a-field");
+}
+
 /// Every variant directory has a test above.
 #[test]
 fn every_variant_is_tested() {

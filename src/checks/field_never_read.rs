@@ -68,8 +68,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     ));
                 }
                 let impact = cx.impact_of(w.speaker);
+                let advice = if cx.model.speakers[w.speaker].canonical {
+                    format!(
+                        "`{}` is the canonical speaker: the others must follow it to `{field}`, or it goes back to `{other}`; until then",
+                        cx.speaker_name(w.speaker)
+                    )
+                } else {
+                    format!("write `{other}`:")
+                };
                 d.help = Some(format!(
-                    "write `{other}`: readers look for `{other}` and find nil in rows that `{}` writes. {}",
+                    "{advice} readers look for `{other}` and find nil in rows that `{}` writes. {}",
                     cx.speaker_name(w.speaker),
                     cx.impact_sentence(&impact, "read", "the job")
                 ));

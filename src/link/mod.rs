@@ -720,13 +720,12 @@ pub fn normalize_path(p: &Path) -> PathBuf {
 pub fn assign_speakers(
     rels: &[(String, Option<PathBuf>)],
     root: &Path,
-    contract: Option<&Contract>,
+    specs: &[crate::contract::SpeakerSpec],
 ) -> (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>) {
     let mut speakers: Vec<Speaker> = Vec::new();
     let mut dirs: Vec<Option<PathBuf>> = Vec::new();
     let mut by_key: BTreeMap<String, SpeakerId> = BTreeMap::new();
     let mut out = Vec::with_capacity(rels.len());
-    let specs: Vec<_> = contract.map(|c| c.speakers.clone()).unwrap_or_default();
     for (rel, project) in rels {
         let spec = specs
             .iter()
