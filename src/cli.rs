@@ -100,6 +100,10 @@ pub struct CheckArgs {
     /// buffer); with no PATHS, report only PATH's findings.
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Also print the agreement matrix: key templates, record fields and
+    /// scripts by speaker (a table on stdout, or `matrix` in the JSON).
+    #[arg(long)]
+    pub matrix: bool,
     /// Parse every file, even where the prefilter finds nothing to read
     /// (the output must be the same; for testing).
     #[arg(long, hide = true)]
@@ -405,8 +409,15 @@ fn check(a: CheckArgs) -> i32 {
             if baselined == 1 { "" } else { "s" }
         );
     }
+    let matrix = a.matrix.then(|| crate::matrix::build(&analysis));
     match a.format {
         Format::Full => {
+            if let Some(m) = &matrix {
+                let written = write_stdout(&report::matrix::render_text(m));
+                if written != 0 {
+                    return written;
+                }
+            }
             let text = report::human::render(&analysis, &diagnostics, report::human::want_color());
             let mut err = std::io::stderr().lock();
             let _ = writeln!(err, "{text}{closing}");
@@ -418,7 +429,12 @@ fn check(a: CheckArgs) -> i32 {
                 Format::Sarif => report::sarif::render(&analysis, &diagnostics),
                 Format::Github => report::github::render(&analysis, &diagnostics),
                 Format::Gitlab => report::gitlab::render(&analysis, &diagnostics),
-                _ => report::json::render(&analysis, &diagnostics, &summary),
+                _ => report::json::render_with(
+                    &analysis,
+                    &diagnostics,
+                    &summary,
+                    matrix.as_ref().map(report::matrix::to_json),
+                ),
             };
             let written = write_stdout(&text);
             if written != 0 {

@@ -13,6 +13,7 @@ pub mod editor;
 pub mod extract;
 pub mod facts;
 pub mod link;
+pub mod matrix;
 pub mod observe;
 pub mod parse;
 pub mod prefilter;

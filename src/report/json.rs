@@ -16,6 +16,9 @@ struct Doc<'a> {
     summary: SummaryOut,
     diagnostics: Vec<DiagOut>,
     notes: Vec<NoteOut<'a>>,
+    /// `check --matrix`: the agreement matrix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matrix: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -130,6 +133,16 @@ pub fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
 
 /// Renders the document (with a trailing newline).
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> String {
+    render_with(a, diagnostics, summary, None)
+}
+
+/// The document with the agreement matrix (`check --matrix`).
+pub fn render_with(
+    a: &Analysis,
+    diagnostics: &[&Diagnostic],
+    summary: &Summary,
+    matrix: Option<serde_json::Value>,
+) -> String {
     let doc = Doc {
         version: 1,
         tool: Tool {
@@ -154,6 +167,7 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> S
                 message: &n.message,
             })
             .collect(),
+        matrix,
     };
     let mut s =
         serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

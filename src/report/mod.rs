@@ -8,6 +8,7 @@ pub mod gitlab;
 pub mod human;
 pub mod json;
 pub mod jsonl;
+pub mod matrix;
 pub mod sarif;
 
 use crate::analyze::Analysis;

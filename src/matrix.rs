@@ -1,0 +1,161 @@
+//! The agreement matrix (`wirelint check --matrix`): the seed's "who can
+//! still read the job?" table for a real repository.
+//!
+//! Rows are the key templates, record fields and scripts that speakers use;
+//! columns are speakers. A cell says whether the speaker agrees (uses the
+//! item and no finding of its own points at that use), diverges (a finding
+//! of its own does), or does not use the item. Computes only; reporters
+//! render.
+
+use std::collections::BTreeMap;
+
+use crate::analyze::Analysis;
+use crate::diagnostic::Layer;
+use crate::facts::{Seg, Span};
+use crate::link::records::key_shape;
+use crate::link::SpeakerId;
+use crate::observe::is_key_like;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Agrees,
+    Diverges,
+    Unused,
+}
+
+impl Cell {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cell::Agrees => "agrees",
+            Cell::Diverges => "diverges",
+            Cell::Unused => "unused",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// `key`, `field` or `script`.
+    pub kind: &'static str,
+    pub item: String,
+    /// One per speaker, in `Matrix::speakers` order.
+    pub cells: Vec<Cell>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Matrix {
+    pub speakers: Vec<String>,
+    pub rows: Vec<Row>,
+}
+
+fn overlaps(a: Span, b: Span) -> bool {
+    a.file == b.file && a.start <= b.end && b.start <= a.end
+}
+
+pub fn build(a: &Analysis) -> Matrix {
+    let m = &a.model;
+    // Speakers that use anything, in name order.
+    let mut uses: BTreeMap<(&'static str, String), BTreeMap<SpeakerId, Vec<Span>>> =
+        BTreeMap::new();
+    let mut add = |kind: &'static str, item: String, sp: SpeakerId, spans: Vec<Span>| {
+        uses.entry((kind, item))
+            .or_default()
+            .entry(sp)
+            .or_default()
+            .extend(spans);
+    };
+    for k in m.keys.iter().filter(|k| k.sent && is_key_like(&k.template)) {
+        let spans = k
+            .template
+            .segs
+            .iter()
+            .map(Seg::span)
+            .chain(std::iter::once(k.template.span))
+            .collect();
+        add("key", key_shape(&k.template), k.speaker, spans);
+    }
+    for r in &m.records {
+        for (field, list) in &r.fields {
+            for u in list {
+                add(
+                    "field",
+                    format!("{} {field}", r.key),
+                    u.speaker,
+                    vec![u.span],
+                );
+            }
+        }
+    }
+    for (id, s) in m.scripts.iter().enumerate() {
+        add(
+            "script",
+            script_row(a, id),
+            s.speaker,
+            vec![s.def_span, s.lua.span],
+        );
+    }
+    for u in &m.script_calls {
+        let mut spans = vec![u.span];
+        spans.extend(u.keys.iter().map(|k| k.value.span()));
+        add("script", script_row(a, u.script), u.speaker, spans);
+    }
+    let mut ids: Vec<SpeakerId> = uses.values().flat_map(|by| by.keys().copied()).collect();
+    ids.sort_by_key(|id| m.speakers[*id].name.clone());
+    ids.dedup();
+    let findings: Vec<(&str, Span)> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.layer != Layer::Input)
+        .filter_map(|d| d.speaker.as_deref().map(|s| (s, d.primary.span)))
+        .collect();
+    let rows = uses
+        .into_iter()
+        .map(|((kind, item), by)| Row {
+            kind,
+            item,
+            cells: ids
+                .iter()
+                .map(|id| match by.get(id) {
+                    None => Cell::Unused,
+                    Some(spans) => {
+                        let name = m.speakers[*id].name.as_str();
+                        let hit = findings
+                            .iter()
+                            .any(|(s, f)| *s == name && spans.iter().any(|u| overlaps(*u, *f)));
+                        if hit {
+                            Cell::Diverges
+                        } else {
+                            Cell::Agrees
+                        }
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Matrix {
+        speakers: ids.iter().map(|id| m.speakers[*id].name.clone()).collect(),
+        rows,
+    }
+}
+
+fn script_row(a: &Analysis, id: usize) -> String {
+    let s = &a.model.scripts[id];
+    if let (Some(c), Some(i)) = (a.contract.as_ref(), s.contract) {
+        return c.scripts[i].name.clone();
+    }
+    match s.names.iter().find(|n| {
+        a.model
+            .scripts
+            .iter()
+            .filter(|x| x.is_file)
+            .any(|x| x.names.contains(n))
+    }) {
+        Some(n) => crate::extract::script_name_from_stem(n),
+        None => s
+            .norm_names
+            .iter()
+            .next()
+            .cloned()
+            .unwrap_or_else(|| "<unnamed>".into()),
+    }
+}

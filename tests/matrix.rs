@@ -1,0 +1,57 @@
+//! `check --matrix`: the agreement matrix, as a table and in the JSON.
+
+mod common;
+
+use common::{repo, run, variant};
+
+fn table(name: &str) -> String {
+    let dir = variant(name);
+    let (_, stdout, _) = run(&["check", ".", "--matrix"], dir.path());
+    stdout
+}
+
+#[test]
+fn the_clean_fixture_agrees_everywhere() {
+    insta::assert_snapshot!("matrix_echomq", table(""));
+}
+
+#[test]
+fn a_prefix_change_splits_the_job_key() {
+    insta::assert_snapshot!("matrix_prefix_changed", table("prefix-changed"));
+}
+
+#[test]
+fn a_renamed_field_diverges_in_its_speaker() {
+    insta::assert_snapshot!(
+        "matrix_one_speaker_renames",
+        table("one-speaker-renames-a-field")
+    );
+}
+
+#[test]
+fn the_matrix_is_in_the_json_and_fits_the_schema() {
+    let dir = variant("prefix-changed");
+    let (code, stdout, _) = run(&["check", ".", "--matrix", "--format", "json"], dir.path());
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        doc["matrix"]["speakers"],
+        serde_json::json!(["echo_mq", "peers/rust", "peers/worker"])
+    );
+    let emk = doc["matrix"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["item"] == "emk:{<*>}:job:<*>")
+        .expect("a row for the diverging key");
+    assert_eq!(
+        emk["cells"],
+        serde_json::json!({"echo_mq": "unused", "peers/rust": "diverges", "peers/worker": "unused"})
+    );
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("docs/wirelint-output.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&doc));
+}
