@@ -446,3 +446,35 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files_checked,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file deleted between discovery and read is a note, not a failure.
+    #[test]
+    fn a_file_deleted_after_discovery_is_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gone.ex");
+        std::fs::write(&path, "defmodule Gone do\nend\n").unwrap();
+        let c = Candidate {
+            path: path.clone(),
+            rel: "gone.ex".into(),
+            lang: Lang::Elixir,
+        };
+        std::fs::remove_file(&path).unwrap();
+        let prefilter = Prefilter::new(None);
+        let mut parsers = Parsers::new().ok();
+        match read_one(
+            &mut parsers,
+            &prefilter,
+            true,
+            &c,
+            0,
+            DEFAULT_MAX_FILE_BYTES,
+        ) {
+            Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),
+            _ => panic!("a missing file must be skipped with a note"),
+        }
+    }
+}

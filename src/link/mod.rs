@@ -558,6 +558,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         }
     }
 
+    resolve_includes(&mut model, input.sources, &lua_files);
     if let Some(contract) = input.contract {
         for script in &mut model.scripts {
             script.contract = contract
@@ -624,6 +625,53 @@ fn command_use(
         speaker: cx.speaker,
         script,
     }
+}
+
+/// `--- @include "includes/x"`: the included file's Lua is part of the
+/// script, so its `KEYS[n]` uses count as the script's. Paths are relative
+/// to the script's directory, `.lua` optional. Unresolved includes are
+/// noted: the script's key uses may then be incomplete, so it is treated as
+/// touching keys dynamically.
+fn resolve_includes(
+    model: &mut Model,
+    sources: &SourceMap,
+    lua_files: &HashMap<PathBuf, ScriptId>,
+) {
+    let mut merges: Vec<(ScriptId, Vec<(u32, Span)>, bool)> = Vec::new();
+    let mut notes = Vec::new();
+    for (id, s) in model.scripts.iter().enumerate() {
+        if s.lua.includes.is_empty() {
+            continue;
+        }
+        let file = sources.get(s.def_span.file);
+        let Some(dir) = file.path.parent() else {
+            continue;
+        };
+        for (path, span) in &s.lua.includes {
+            let plain = normalize_path(&dir.join(path));
+            let with_ext = normalize_path(&dir.join(format!("{path}.lua")));
+            match lua_files.get(&plain).or_else(|| lua_files.get(&with_ext)) {
+                Some(&inc) if inc != id => {
+                    let lua = &model.scripts[inc].lua;
+                    merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
+                }
+                Some(_) => {}
+                None => {
+                    notes.push((
+                        span.file,
+                        format!("cannot resolve `@include \"{path}\"`; its keys are not known"),
+                    ));
+                    merges.push((id, Vec::new(), true));
+                }
+            }
+        }
+    }
+    for (id, uses, dynamic) in merges {
+        let lua = &mut model.scripts[id].lua;
+        lua.key_uses.extend(uses);
+        lua.dynamic_keys |= dynamic;
+    }
+    model.notes.extend(notes);
 }
 
 /// Inside a script, `KEYS[n]` (and `KEYS[n] .. id`) is whatever its callers
