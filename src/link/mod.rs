@@ -637,7 +637,10 @@ fn resolve_includes(
     sources: &SourceMap,
     lua_files: &HashMap<PathBuf, ScriptId>,
 ) {
-    let mut merges: Vec<(ScriptId, Vec<(u32, Span)>, bool)> = Vec::new();
+    // (the including script, the included key uses, whether its keys are
+    // dynamic)
+    type Merge = (ScriptId, Vec<(u32, Span)>, bool);
+    let mut merges: Vec<Merge> = Vec::new();
     let mut notes = Vec::new();
     for (id, s) in model.scripts.iter().enumerate() {
         if s.lua.includes.is_empty() {
