@@ -41,7 +41,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let KeyVerdict::HashTag { why, span } = analyze(&key.template, ks) else {
             continue;
         };
-        let impact = cx.impact_of(key.speaker);
         let mut d = RULE.diagnostic(
             format!(
                 "key `{}` does not put the queue in a hash tag: {why}",
@@ -49,26 +48,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Label::new(span, "the queue belongs in `{…}` here"),
         );
-        if let Some(s) = cx.contract_span(&ks.pattern_span) {
-            d.related.push(Label::new(
-                s,
-                format!("the contract builds every key as `{}`", ks.pattern),
-            ));
-        }
-        d.help = Some(format!(
+        d.related.extend(cx.keyspace_label(ks));
+        let help = format!(
             "build `{}`: rows that `{}` writes are unfindable to {}, and on a cluster they land in another slot",
             ks.pattern,
             cx.speaker_name(key.speaker),
             cx.others_phrase(key.speaker)
-        ));
-        if let Some(h) = d.help.as_mut() {
-            h.push_str(&format!(
-                ". {}",
-                cx.impact_sentence(&impact, "find", "the row")
-            ));
-        }
-        d.speaker = Some(cx.speaker_name(key.speaker));
-        d.impact = Some(impact);
+        );
+        cx.blame(&mut d, key.speaker, help, "find", "the row");
         out.push(d);
     }
 }

@@ -42,7 +42,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let KeyVerdict::Prefix { found, span } = analyze(&key.template, ks) else {
             continue;
         };
-        let impact = cx.impact_of(key.speaker);
         let mut d = RULE.diagnostic(
             format!(
                 "key prefix `{found}` differs from the contract's `{}`",
@@ -50,28 +49,15 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Label::new(span, format!("`{found}` here")),
         );
-        if let Some(s) = cx.contract_span(&ks.pattern_span) {
-            d.related.push(Label::new(
-                s,
-                format!("the contract builds every key as `{}`", ks.pattern),
-            ));
-        }
-        d.help = Some(format!(
-            "write `{}` (the key is `{}`): rows that `{}` writes at `{}` are unfindable to {}, and it cannot find theirs",
+        d.related.extend(cx.keyspace_label(ks));
+        let help = format!(
+            "write `{}` (the key is `{}`): rows that `{}` writes at `{found}` are unfindable to {}, and it cannot find theirs",
             ks.prefix,
             key.template,
             cx.speaker_name(key.speaker),
-            found,
             cx.others_phrase(key.speaker)
-        ));
-        if let Some(h) = d.help.as_mut() {
-            h.push_str(&format!(
-                ". {}",
-                cx.impact_sentence(&impact, "find", "the row")
-            ));
-        }
-        d.speaker = Some(cx.speaker_name(key.speaker));
-        d.impact = Some(impact);
+        );
+        cx.blame(&mut d, key.speaker, help, "find", "the row");
         out.push(d);
     }
 }

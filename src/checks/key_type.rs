@@ -40,7 +40,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let KeyVerdict::Type { found, span } = analyze(&key.template, ks) else {
             continue;
         };
-        let impact = cx.impact_of(key.speaker);
         let known: Vec<String> = ks.types.iter().map(|t| format!("`{}`", t.text)).collect();
         let mut d = RULE.diagnostic(
             format!(
@@ -49,10 +48,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
             Label::new(span, "unknown type"),
         );
-        if let Some(first) = ks.types.first() {
-            if let Some(s) = cx.contract_span(&first.span) {
-                d.related.push(Label::new(s, "the contract's key types"));
-            }
+        if let Some(s) = ks.types.first().and_then(|t| cx.contract_span(&t.span)) {
+            d.related.push(Label::new(s, "the contract's key types"));
         }
         let mean = suggest(
             found.trim_end_matches(':'),
@@ -60,20 +57,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         )
         .map(|m| format!("{m} "))
         .unwrap_or_default();
-        d.help = Some(format!(
+        let help = format!(
             "{mean}rows that `{}` writes at `{}` are unfindable to {}",
             cx.speaker_name(key.speaker),
             key.template,
             cx.others_phrase(key.speaker)
-        ));
-        if let Some(h) = d.help.as_mut() {
-            h.push_str(&format!(
-                ". {}",
-                cx.impact_sentence(&impact, "find", "the row")
-            ));
-        }
-        d.speaker = Some(cx.speaker_name(key.speaker));
-        d.impact = Some(impact);
+        );
+        cx.blame(&mut d, key.speaker, help, "find", "the row");
         out.push(d);
     }
 }

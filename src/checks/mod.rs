@@ -223,6 +223,39 @@ impl<'a> CheckContext<'a> {
         }
     }
 
+    /// Completes a finding about one speaker's divergence: its speaker,
+    /// who breaks, and the help line, closed by how many speakers can still
+    /// `verb` `what`.
+    pub fn blame(
+        &self,
+        d: &mut Diagnostic,
+        speaker: SpeakerId,
+        help: String,
+        verb: &str,
+        what: &str,
+    ) {
+        let impact = self.impact_of(speaker);
+        d.help = Some(format!(
+            "{help}. {}",
+            self.impact_sentence(&impact, verb, what)
+        ));
+        d.speaker = Some(self.speaker_name(speaker));
+        d.impact = Some(impact);
+    }
+
+    /// The secondary label on the contract's key pattern.
+    pub fn keyspace_label(
+        &self,
+        ks: &crate::contract::Keyspace,
+    ) -> Option<crate::diagnostic::Label> {
+        self.contract_span(&ks.pattern_span).map(|s| {
+            crate::diagnostic::Label::new(
+                s,
+                format!("the contract builds every key as `{}`", ks.pattern),
+            )
+        })
+    }
+
     /// "2 of 3 speakers can still read the job; `peers/rust` cannot."
     pub fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
         let total = impact.breaks.len() + impact.unaffected.len();
