@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::contract::{Contract, ContractError};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Candidate, Note, ProjectFinder};
-use crate::facts::{FileFacts, FileId};
+use crate::facts::{FileFacts, FileId, Lang};
 use crate::link::{assign_speakers, link, LinkInput, Model};
 use crate::parse::Parsers;
 use crate::source::{SourceFile, SourceMap};
@@ -43,6 +43,12 @@ pub struct Options {
     /// `--stdin-filename`: this file's text (path relative to `root`, and
     /// bytes) in place of the file on disk.
     pub stdin: Option<(String, Vec<u8>)>,
+    /// A whole tree held in memory (`wirelint diff` reads a git revision
+    /// this way): paths relative to `root`, `/`-separated, with their bytes.
+    /// When set, the disk under `root` is never read: these are the files,
+    /// and a `mix.exs` or `Cargo.toml` among them marks a project. `paths`
+    /// is then ignored (the caller selects the files).
+    pub tree: Option<Vec<(String, Vec<u8>)>>,
 }
 
 /// Everything a reporter needs.
@@ -133,6 +139,17 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
         Ok(b) => b,
         Err(e) => return Read::Skipped(format!("cannot read: {e}")),
     };
+    read_bytes(parsers, c, file, bytes, max)
+}
+
+/// Checks and parses one file's bytes, wherever they came from.
+fn read_bytes(
+    parsers: &mut Option<Parsers>,
+    c: &Candidate,
+    file: FileId,
+    bytes: Vec<u8>,
+    max: u64,
+) -> Read {
     if bytes.len() as u64 > max {
         return Read::Skipped(format!("skipped: over the {max} byte limit"));
     }
@@ -151,9 +168,38 @@ fn read_one(parsers: &mut Option<Parsers>, c: &Candidate, file: FileId, max: u64
     Read::Facts(bytes, Box::new(facts))
 }
 
+/// The source files of an in-memory tree (sorted by path by the caller),
+/// at their would-be paths under `root`.
+fn tree_candidates(root: &Path, tree: &[(String, Vec<u8>)]) -> Vec<Candidate> {
+    tree.iter()
+        .filter_map(|(rel, _)| {
+            let path = root.join(rel);
+            Lang::from_path(&path).map(|lang| Candidate {
+                path,
+                rel: rel.clone(),
+                lang,
+            })
+        })
+        .collect()
+}
+
+/// The project of a file of an in-memory tree: the nearest enclosing
+/// directory whose `mix.exs` or `Cargo.toml` is in the tree.
+fn tree_project(root: &Path, tree: &[(String, Vec<u8>)], rel: &str) -> Option<PathBuf> {
+    let has = |p: &str| tree.binary_search_by(|(r, _)| r.as_str().cmp(p)).is_ok();
+    let mut dir = rel;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        if has(&format!("{dir}/mix.exs")) || has(&format!("{dir}/Cargo.toml")) {
+            return Some(root.join(dir));
+        }
+    }
+    (has("mix.exs") || has("Cargo.toml")).then(|| root.to_path_buf())
+}
+
 /// Runs the pipeline.
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
-    for p in &opts.paths {
+    for p in opts.paths.iter().filter(|_| opts.tree.is_none()) {
         if std::fs::symlink_metadata(p).is_err() {
             return Err(AnalyzeError::Usage(format!(
                 "path does not exist: {}",
@@ -164,7 +210,10 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut contract = load_contract(&opts.contract, &opts.root)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
-    let mut candidates = discover(&opts.root, &opts.paths, &mut notes);
+    let mut candidates = match &opts.tree {
+        Some(tree) => tree_candidates(&opts.root, tree),
+        None => discover(&opts.root, &opts.paths, &mut notes),
+    };
     candidates.retain(|c| !opts.settings.excludes(&c.path));
     if let Some((rel, _)) = &opts.stdin {
         crate::editor::ensure_candidate(&mut candidates, &opts.root, rel, &opts.settings);
@@ -176,10 +225,21 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             .enumerate()
             .map_init(
                 || Parsers::new().ok(),
-                |parsers, (i, c)| match &opts.stdin {
-                    Some((rel, bytes)) if *rel == c.rel => {
+                |parsers, (i, c)| match (&opts.stdin, &opts.tree) {
+                    (Some((rel, bytes)), _) if *rel == c.rel => {
                         crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
                     }
+                    (_, Some(tree)) => match tree.binary_search_by(|(r, _)| r.as_str().cmp(&c.rel))
+                    {
+                        Ok(at) => read_bytes(
+                            parsers,
+                            c,
+                            i as FileId,
+                            tree[at].1.clone(),
+                            opts.max_file_bytes,
+                        ),
+                        Err(_) => Read::Skipped("internal error: not in the tree".into()),
+                    },
                     _ => read_one(parsers, c, i as FileId, opts.max_file_bytes),
                 },
             )
@@ -223,7 +283,11 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             Some(c.lang),
             bytes,
         ));
-        rels.push((c.rel.clone(), projects.project_of(&opts.root, &c.path)));
+        let project = match &opts.tree {
+            Some(tree) => tree_project(&opts.root, tree, &c.rel),
+            None => projects.project_of(&opts.root, &c.path),
+        };
+        rels.push((c.rel.clone(), project));
         live.push(ok.is_some());
         if let Some(f) = ok {
             facts.push((id, f));
