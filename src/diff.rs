@@ -649,7 +649,10 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
             match (bsc.count, hsc.count) {
                 (Some((n, bspan)), Some((m, hspan))) if n != m => out.push(change(
                     "WD301",
-                    format!("script `{name}` takes {m} KEYS, not {n}"),
+                    format!(
+                        "script `{name}` takes {m} key{} in KEYS, not {n}",
+                        if m == 1 { "" } else { "s" }
+                    ),
                     Some(format!("{n} KEYS")),
                     Some(format!("{m} KEYS")),
                     Some(bspan.unwrap_or(bsc.def)),

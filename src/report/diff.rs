@@ -350,7 +350,7 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_links(false)
         .with_urls(false)
-        .with_width(100)
+        .with_width(120)
         .with_show_related_as_nested(true)
         .tab_width(4);
     let mut out = String::new();
