@@ -468,7 +468,8 @@ fn one_segment_apart(a: &str, b: &str) -> bool {
 }
 
 /// The span of the literal bytes of `t` that hold the first byte where its
-/// shape differs from `other`; the whole template when a hole holds it.
+/// shape differs from `other` (the literal before it when a hole holds it);
+/// the whole template when there is none.
 fn differing_span(t: &Template, other: &str) -> Span {
     let shape = key_shape(t);
     let at = shape
@@ -477,6 +478,7 @@ fn differing_span(t: &Template, other: &str) -> Span {
         .take_while(|(a, b)| a == b)
         .count();
     let mut built = String::new();
+    let mut last_lit = None;
     for seg in &t.segs {
         match seg {
             Seg::Lit { text, span } => {
@@ -484,13 +486,16 @@ fn differing_span(t: &Template, other: &str) -> Span {
                     return *span;
                 }
                 built.push_str(text);
+                last_lit = Some(*span);
             }
             _ => {
                 if !built.ends_with("<*>") {
                     built.push_str("<*>");
                 }
                 if at < built.len() {
-                    break;
+                    // A hole where the other side has bytes: the literal
+                    // next to it is what changed.
+                    return last_lit.unwrap_or(t.span);
                 }
             }
         }

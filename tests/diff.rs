@@ -399,3 +399,36 @@ fn retired_field_removal_is_allowed() {
     assert_eq!(code, 0, "{err}");
     assert!(found.is_empty(), "{found:?}");
 }
+
+#[test]
+fn hash_tag_removed_points_at_the_literals() {
+    let dir = changed("hash-tag-removed");
+    let (code, found, _) = diff_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        found,
+        ["WD102 echo_mq/lib/echo_mq/keyspace.ex:9 < echo_mq/lib/echo_mq/keyspace.ex:9"]
+    );
+}
+
+#[test]
+fn added_key_and_github_annotations() {
+    let dir = base_repo();
+    let file = dir.path().join("peers/rust/src/keys.rs");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let extra = "\npub fn touch(con: &mut redis::Connection, queue: &str) -> redis::RedisResult<i64> {\n    redis::cmd(\"INCR\").arg(format!(\"emq:{{{}}}:stats\", queue)).query(con)\n}\n";
+    std::fs::write(&file, format!("{text}{extra}")).unwrap();
+    let (code, found, _) = diff_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(found, ["WD103 peers/rust/src/keys.rs:18 < -"]);
+    let (code, out, err) = run(
+        &["diff", "--against", "main", "--format", "github"],
+        dir.path(),
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "::error file=peers/rust/src/keys.rs,line=18,endLine=18,col=28,endColumn=61,title=WD103 key-added::key `emq:{<*>}:stats` is new [peers/rust]\n"
+    );
+    assert!(err.contains("1 error, 0 warnings"), "{err}");
+}
