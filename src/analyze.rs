@@ -48,6 +48,12 @@ pub struct Options {
     /// Skip parsing files of speakers that do not speak the protocol
     /// (`crate::prefilter`). Off only to check that it changes nothing.
     pub prefilter: bool,
+    /// A whole tree held in memory (`wirelint diff` reads a git revision
+    /// this way): paths relative to `root`, `/`-separated, with their bytes.
+    /// When set, the disk under `root` is never read: these are the files,
+    /// and a `mix.exs` or `Cargo.toml` among them marks a project. `paths`
+    /// is then ignored (the caller selects the files).
+    pub tree: Option<Vec<(String, Vec<u8>)>>,
 }
 
 /// Everything a reporter needs.
@@ -135,7 +141,22 @@ fn read_one(
     c: &Candidate,
     file: FileId,
     max: u64,
+    tree: Option<&[(String, Vec<u8>)]>,
 ) -> Read {
+    if let Some(tree) = tree {
+        return match tree.binary_search_by(|(r, _)| r.as_str().cmp(&c.rel)) {
+            Ok(at) => read_bytes(
+                parsers,
+                prefilter,
+                parse_unmarked,
+                c,
+                file,
+                tree[at].1.clone(),
+                max,
+            ),
+            Err(_) => Read::Skipped("internal error: not in the tree".into()),
+        };
+    }
     let meta = match std::fs::metadata(&c.path) {
         Ok(m) => m,
         Err(e) => return Read::Skipped(format!("cannot read: {e}")),
@@ -151,6 +172,19 @@ fn read_one(
         Ok(b) => b,
         Err(e) => return Read::Skipped(format!("cannot read: {e}")),
     };
+    read_bytes(parsers, prefilter, parse_unmarked, c, file, bytes, max)
+}
+
+/// Checks and parses one file's bytes, wherever they came from.
+fn read_bytes(
+    parsers: &mut Option<Parsers>,
+    prefilter: &Prefilter,
+    parse_unmarked: bool,
+    c: &Candidate,
+    file: FileId,
+    bytes: Vec<u8>,
+    max: u64,
+) -> Read {
     if bytes.len() as u64 > max {
         return Read::Skipped(format!("skipped: over the {max} byte limit"));
     }
@@ -196,7 +230,15 @@ fn read_all(
                 Some((rel, bytes)) if *rel == c.rel => {
                     crate::editor::read_buffer(parsers.as_mut(), c, i as FileId, bytes)
                 }
-                _ => read_one(parsers, prefilter, !opts.prefilter, c, i as FileId, max),
+                _ => read_one(
+                    parsers,
+                    prefilter,
+                    !opts.prefilter,
+                    c,
+                    i as FileId,
+                    max,
+                    opts.tree.as_deref(),
+                ),
             },
         )
         .collect();
@@ -266,7 +308,15 @@ fn read_all(
             .map_init(
                 || Parsers::new().ok(),
                 |parsers, &i| {
-                    let r = read_one(parsers, prefilter, true, &candidates[i], i as FileId, max);
+                    let r = read_one(
+                        parsers,
+                        prefilter,
+                        true,
+                        &candidates[i],
+                        i as FileId,
+                        max,
+                        opts.tree.as_deref(),
+                    );
                     (i, r)
                 },
             )
@@ -281,9 +331,38 @@ fn read_all(
     (reads, in_marked)
 }
 
+/// The source files of an in-memory tree (sorted by path by the caller),
+/// at their would-be paths under `root`.
+fn tree_candidates(root: &Path, tree: &[(String, Vec<u8>)]) -> Vec<Candidate> {
+    tree.iter()
+        .filter_map(|(rel, _)| {
+            let path = root.join(rel);
+            Lang::from_path(&path).map(|lang| Candidate {
+                path,
+                rel: rel.clone(),
+                lang,
+            })
+        })
+        .collect()
+}
+
+/// The project of a file of an in-memory tree: the nearest enclosing
+/// directory whose `mix.exs` or `Cargo.toml` is in the tree.
+fn tree_project(root: &Path, tree: &[(String, Vec<u8>)], rel: &str) -> Option<PathBuf> {
+    let has = |p: &str| tree.binary_search_by(|(r, _)| r.as_str().cmp(p)).is_ok();
+    let mut dir = rel;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        if has(&format!("{dir}/mix.exs")) || has(&format!("{dir}/Cargo.toml")) {
+            return Some(root.join(dir));
+        }
+    }
+    (has("mix.exs") || has("Cargo.toml")).then(|| root.to_path_buf())
+}
+
 /// Runs the pipeline.
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
-    for p in &opts.paths {
+    for p in opts.paths.iter().filter(|_| opts.tree.is_none()) {
         if std::fs::symlink_metadata(p).is_err() {
             return Err(AnalyzeError::Usage(format!(
                 "path does not exist: {}",
@@ -294,7 +373,10 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut contract = load_contract(&opts.contract, &opts.root)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
-    let mut candidates = discover(&opts.root, &opts.paths, &mut notes);
+    let mut candidates = match &opts.tree {
+        Some(tree) => tree_candidates(&opts.root, tree),
+        None => discover(&opts.root, &opts.paths, &mut notes),
+    };
     candidates.retain(|c| !opts.settings.excludes(&c.path));
     if let Some((rel, _)) = &opts.stdin {
         crate::editor::ensure_candidate(&mut candidates, &opts.root, rel, &opts.settings);
@@ -304,7 +386,13 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut projects = ProjectFinder::default();
     let rels: Vec<(String, Option<PathBuf>)> = candidates
         .iter()
-        .map(|c| (c.rel.clone(), projects.project_of(&opts.root, &c.path)))
+        .map(|c| {
+            let project = match &opts.tree {
+                Some(tree) => tree_project(&opts.root, tree, &c.rel),
+                None => projects.project_of(&opts.root, &c.path),
+            };
+            (c.rel.clone(), project)
+        })
         .collect();
     // Speakers named by the contract, then by wirelint.toml (which names
     // them with no contract too).
@@ -472,6 +560,7 @@ mod tests {
             &c,
             0,
             DEFAULT_MAX_FILE_BYTES,
+            None,
         ) {
             Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),
             _ => panic!("a missing file must be skipped with a note"),

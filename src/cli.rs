@@ -37,6 +37,9 @@ pub enum Command {
     /// Print what each speaker puts on the wire: keys, records, scripts and
     /// call sites; or, with --as-contract, a contract that describes it.
     Extract(ExtractArgs),
+    /// The pull-request check: every below-the-line change between the git
+    /// revision REF and the work tree (keys, fields, scripts' KEYS and bytes).
+    Diff(DiffArgs),
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
@@ -111,6 +114,48 @@ pub struct CheckArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Files or directories to compare (default: .).
+    pub paths: Vec<PathBuf>,
+    /// The git revision to compare the work tree with (a branch, tag or
+    /// commit, such as origin/main).
+    #[arg(long, value_name = "REF")]
+    pub against: String,
+    /// Read both sides against this contract file instead of the default.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
+    pub contract: Option<PathBuf>,
+    /// No contract: script names and roles come from the code alone.
+    #[arg(long)]
+    pub no_contract: bool,
+    #[arg(long, value_enum, default_value = "full")]
+    pub format: DiffFormat,
+    /// The lowest severity that fails the run (exit 1).
+    #[arg(long, value_enum, default_value = "error")]
+    pub fail_on: FailOn,
+    /// Always exit 0 when the comparison ran.
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    pub max_file_size: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// miette graphical reports on stderr.
+    Full,
+    /// One line per change on stdout: `path:line:col: CODE message (was REF:path:line)`.
+    Concise,
+    /// One JSON document on stdout.
+    Json,
+    /// GitHub Actions workflow annotations on stdout.
+    Github,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct ExtractArgs {
     /// Files or directories to read.
     pub paths: Vec<PathBuf>,
@@ -173,6 +218,7 @@ fn options(
         settings,
         stdin: None,
         prefilter: true,
+        tree: None,
     }
 }
 
@@ -256,6 +302,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         },
         Command::Check(a) => check(a),
         Command::Extract(a) => extract(a),
+        Command::Diff(a) => diff(a),
         Command::Facts { file } => {
             let Some(lang) = crate::facts::Lang::from_path(&file) else {
                 let _ = writeln!(
@@ -332,6 +379,7 @@ fn check(a: CheckArgs) -> i32 {
         settings: settings.clone(),
         stdin: None,
         prefilter: !a.no_prefilter,
+        tree: None,
     };
     let mut opts = opts;
     if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {
@@ -435,6 +483,80 @@ fn check(a: CheckArgs) -> i32 {
                     &summary,
                     matrix.as_ref().map(report::matrix::to_json),
                 ),
+            };
+            let written = write_stdout(&text);
+            if written != 0 {
+                return written;
+            }
+            let _ = writeln!(std::io::stderr().lock(), "{closing}");
+        }
+    }
+    code
+}
+
+fn diff(a: DiffArgs) -> i32 {
+    let mut opts = options(
+        &a.paths,
+        a.contract.as_ref(),
+        a.no_contract,
+        a.threads,
+        a.max_file_size,
+    );
+    for p in &opts.paths {
+        if std::fs::symlink_metadata(p).is_err() {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "error: path does not exist: {}",
+                p.display()
+            );
+            return 2;
+        }
+    }
+    if let Err(e) = crate::config::Config::find(&opts.root) {
+        let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
+        return 2;
+    }
+    let rev = match crate::diff::read_revision(&opts.root, &opts.paths, &a.against) {
+        Ok(r) => r,
+        Err(m) => {
+            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+            return 2;
+        }
+    };
+    let head = match run_analysis(&opts) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    opts.tree = Some(rev.tree);
+    let base = match run_analysis(&opts) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let changes = crate::diff::compare(&base, &head);
+    let run = report::diff::DiffRun {
+        base: &base,
+        head: &head,
+        against: &rev.name,
+        commit: &rev.commit,
+        changes: &changes,
+    };
+    let fail_on = match a.fail_on {
+        FailOn::Error => Severity::Error,
+        FailOn::Warning => Severity::Warning,
+    };
+    let failing = changes.iter().any(|c| c.kind().severity >= fail_on);
+    let code = if failing && !a.exit_zero { 1 } else { 0 };
+    let closing = report::diff::closing_line(&run, code, fail_on);
+    match a.format {
+        DiffFormat::Full => {
+            let text = report::diff::render_human(&run, report::human::want_color());
+            let _ = writeln!(std::io::stderr().lock(), "{text}{closing}");
+        }
+        machine => {
+            let text = match machine {
+                DiffFormat::Concise => report::diff::render_concise(&run),
+                DiffFormat::Github => report::diff::render_github(&run),
+                _ => report::diff::render_json(&run),
             };
             let written = write_stdout(&text);
             if written != 0 {

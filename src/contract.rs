@@ -27,6 +27,48 @@ pub struct Contract {
     pub records: Vec<Record>,
     pub scripts: Vec<ScriptSpec>,
     pub speakers: Vec<SpeakerSpec>,
+    /// `[retired]`: what `wirelint diff` lets a change remove.
+    pub retired: Retired,
+}
+
+/// `[retired]`: keys, fields and scripts that are no longer part of the
+/// wire. Removing one of them is not a breaking change (`wirelint diff`).
+#[derive(Debug, Clone, Default)]
+pub struct Retired {
+    /// Key templates as written (`emq:{<queue>}:old:<id>`).
+    pub keys: Vec<(String, Range<usize>)>,
+    /// (record name or key template, field).
+    pub fields: Vec<(String, String, Range<usize>)>,
+    pub scripts: Vec<(String, Range<usize>)>,
+}
+
+/// A key pattern's shape as wirelint compares keys: every placeholder is
+/// `<*>` (`emq:{<queue>}:job:<id>` → `emq:{<*>}:job:<*>`).
+pub fn pattern_shape(pattern: &str) -> String {
+    match parse_pattern(pattern) {
+        Ok(toks) => toks
+            .iter()
+            .map(|t| match t {
+                PatTok::Lit(l) => l.as_str(),
+                PatTok::Var(_) => "<*>",
+            })
+            .collect(),
+        Err(_) => pattern.to_string(),
+    }
+}
+
+impl Contract {
+    /// The key shape of a record: a `[records]` name through its key type,
+    /// or a key template as written.
+    pub fn record_shape(&self, record: &str) -> Option<String> {
+        if record.contains(':') {
+            return Some(pattern_shape(record));
+        }
+        let r = self.records.iter().find(|r| r.name == record)?;
+        let ks = self.keyspace.as_ref()?;
+        let t = ks.type_named(&r.type_name)?;
+        Some(pattern_shape(&ks.render(t)))
+    }
 }
 
 /// A piece of a key pattern.
@@ -205,6 +247,19 @@ struct RawContract {
     scripts: BTreeMap<String, Spanned<RawScript>>,
     #[serde(default)]
     speakers: BTreeMap<String, Spanned<RawSpeaker>>,
+    #[serde(default)]
+    retired: Option<RawRetired>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRetired {
+    #[serde(default)]
+    keys: Vec<Spanned<String>>,
+    #[serde(default)]
+    fields: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    scripts: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -397,6 +452,7 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
             }
         })
         .collect();
+    let retired = compile_retired(raw.retired, &records)?;
     if keyspace.is_none() && records.is_empty() && scripts.is_empty() {
         return Err((
             "the contract is empty: it declares no [keyspace], [records] or [scripts]".into(),
@@ -413,7 +469,63 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
         records,
         scripts,
         speakers,
+        retired,
     })
+}
+
+fn compile_retired(raw: Option<RawRetired>, records: &[Record]) -> Result<Retired, CompileError> {
+    let Some(raw) = raw else {
+        return Ok(Retired::default());
+    };
+    let mut out = Retired::default();
+    for k in raw.keys {
+        let span = k.span();
+        let text = k.into_inner();
+        let toks = parse_pattern(&text)
+            .map_err(|m| (format!("retired key `{text}`: {m}"), span.clone(), None))?;
+        if toks.is_empty() || !text.contains(':') {
+            return Err((
+                format!("retired key `{text}` is not a key template"),
+                span,
+                Some("write the whole key, e.g. \"emq:{<queue>}:old:<id>\"".into()),
+            ));
+        }
+        out.keys.push((text, span));
+    }
+    for (rec, fields) in raw.fields {
+        let span = fields.span();
+        if rec.contains(':') {
+            parse_pattern(&rec).map_err(|m| {
+                (
+                    format!("retired fields of `{rec}`: {m}"),
+                    span.clone(),
+                    None,
+                )
+            })?;
+        } else if !records.iter().any(|r| r.name == rec) {
+            return Err((
+                format!("retired fields of record `{rec}`, which [records] does not define"),
+                span,
+                suggest(&rec, records.iter().map(|r| r.name.as_str())).or_else(|| {
+                    Some("name a record of [records], or write its key template".into())
+                }),
+            ));
+        }
+        for f in fields.into_inner() {
+            let fspan = f.span();
+            if f.get_ref().is_empty() {
+                return Err(("a retired field name is empty".into(), fspan, None));
+            }
+            out.fields.push((rec.clone(), f.into_inner(), fspan));
+        }
+    }
+    for s in raw.scripts {
+        if s.get_ref().trim().is_empty() {
+            return Err(("a retired script name is empty".into(), s.span(), None));
+        }
+        out.scripts.push((s.get_ref().clone(), s.span()));
+    }
+    Ok(out)
 }
 
 fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> {

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod contract;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod editor;
 pub mod extract;

@@ -2,6 +2,7 @@
 //! findings; they only convert byte spans to lines and columns and format.
 
 pub mod concise;
+pub mod diff;
 pub mod extract;
 pub mod github;
 pub mod gitlab;

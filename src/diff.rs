@@ -1,0 +1,767 @@
+//! `wirelint diff --against REF`: the pull-request check. The observed wire
+//! contract (keys, the fields each speaker writes, scripts with their KEYS
+//! and SHA1) at a git revision, compared with the work tree's. Every
+//! below-the-line change is a finding; names above the line (functions,
+//! modules, verbs, the consts holding a script) are never compared.
+//!
+//! The revision is read straight from git's object database (`git ls-tree`
+//! and `git cat-file --batch`) into memory and analyzed as an in-memory
+//! tree (`Options::tree`): the work tree, the index and the scanned root
+//! are never written. Both sides are read against the work tree's contract,
+//! whose `[retired]` table lists what may be removed.
+//!
+//! Computes only; `report::diff` renders.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::analyze::Analysis;
+use crate::contract::Contract;
+use crate::diagnostic::{Layer, Severity};
+use crate::facts::{Seg, Span, Template};
+use crate::link::normalize_name;
+use crate::link::records::key_shape;
+use crate::observe::is_key_like;
+
+/// One kind of change: code, name, layer, severity, what it means.
+pub struct Kind {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub layer: Layer,
+    pub severity: Severity,
+    pub summary: &'static str,
+}
+
+pub const KINDS: &[Kind] = &[
+    Kind {
+        code: "WD101",
+        name: "key-removed",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary: "a speaker no longer sends a key template it sent at the base",
+    },
+    Kind {
+        code: "WD102",
+        name: "key-changed",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary:
+            "a key template differs from the base's in one `:` segment (prefix, hash tag, type)",
+    },
+    Kind {
+        code: "WD103",
+        name: "key-added",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary: "a speaker sends a key template it did not send at the base",
+    },
+    Kind {
+        code: "WD201",
+        name: "field-removed",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary: "a speaker no longer writes a field of a record it still uses",
+    },
+    Kind {
+        code: "WD202",
+        name: "field-renamed",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary: "a written field of a record has another name than at the base",
+    },
+    Kind {
+        code: "WD203",
+        name: "field-added",
+        layer: Layer::L1,
+        severity: Severity::Warning,
+        summary: "a speaker writes a new field in a record it already used",
+    },
+    Kind {
+        code: "WD301",
+        name: "script-keys-changed",
+        layer: Layer::L2,
+        severity: Severity::Error,
+        summary: "a script's KEYS changed in number, order, role or use",
+    },
+    Kind {
+        code: "WD302",
+        name: "script-body-changed",
+        layer: Layer::L2,
+        severity: Severity::Error,
+        summary: "a script's bytes changed (another SHA1)",
+    },
+    Kind {
+        code: "WD303",
+        name: "script-removed",
+        layer: Layer::L2,
+        severity: Severity::Error,
+        summary: "a speaker no longer holds a script it held at the base",
+    },
+    Kind {
+        code: "WD304",
+        name: "script-added",
+        layer: Layer::L2,
+        severity: Severity::Warning,
+        summary: "a speaker holds a script it did not hold at the base",
+    },
+];
+
+pub fn kind(code: &str) -> &'static Kind {
+    KINDS
+        .iter()
+        .find(|k| k.code == code)
+        .expect("a known change code")
+}
+
+/// One below-the-line change.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub code: &'static str,
+    pub speaker: String,
+    pub message: String,
+    /// The item at the base and in the work tree (`None` on the side it is
+    /// missing from): a key shape, a field, a script's SHA1 or KEYS.
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// Spans into the base analysis and the head (work tree) analysis.
+    pub base: Option<Span>,
+    pub head: Option<Span>,
+}
+
+impl Change {
+    pub fn kind(&self) -> &'static Kind {
+        kind(self.code)
+    }
+}
+
+/// A git revision read into memory.
+pub struct Revision {
+    /// REF as given.
+    pub name: String,
+    /// The commit it names.
+    pub commit: String,
+    /// Files relative to the scanned root, sorted, with their bytes: source
+    /// files and the project files (`mix.exs`, `Cargo.toml`).
+    pub tree: Vec<(String, Vec<u8>)>,
+}
+
+fn git(root: &Path, args: &[OsString]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .arg("--literal-pathspecs")
+        .args(args)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.trim().to_string());
+    }
+    Ok(out.stdout)
+}
+
+fn wanted(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    base == "mix.exs"
+        || base == "Cargo.toml"
+        || crate::facts::Lang::from_path(Path::new(name)).is_some()
+}
+
+/// Reads the files under `paths` at revision `rev` from git, without
+/// touching the work tree or the index. `root` is the scanned root (inside
+/// the repository); `paths` are as given on the command line.
+pub fn read_revision(root: &Path, paths: &[PathBuf], rev: &str) -> Result<Revision, String> {
+    let prefix = git(root, &["rev-parse".into(), "--show-prefix".into()])
+        .map_err(|e| format!("{} is not inside a git work tree: {e}", root.display()))?;
+    let prefix = String::from_utf8_lossy(&prefix).trim_end().to_string();
+    if rev.starts_with('-') || rev.is_empty() {
+        return Err(format!("`{rev}` is not a git revision"));
+    }
+    let commit = git(
+        root,
+        &[
+            "rev-parse".into(),
+            "--verify".into(),
+            "--quiet".into(),
+            format!("{rev}^{{commit}}").into(),
+        ],
+    )
+    .map_err(|_| format!("`{rev}` does not name a commit in this repository"))?;
+    let commit = String::from_utf8_lossy(&commit).trim().to_string();
+    let mut args: Vec<OsString> = vec![
+        "ls-tree".into(),
+        "-r".into(),
+        "-z".into(),
+        "--full-name".into(),
+        commit.clone().into(),
+        "--".into(),
+    ];
+    for p in paths {
+        let spec = if p == root {
+            PathBuf::from(".")
+        } else if root == Path::new(".") || p.is_absolute() {
+            p.clone()
+        } else {
+            p.strip_prefix(root)
+                .map(Path::to_path_buf)
+                .unwrap_or(p.clone())
+        };
+        args.push(spec.into_os_string());
+    }
+    let listing = git(root, &args)?;
+    // `<mode> SP <type> SP <object> TAB <path>` NUL
+    let mut entries: Vec<(String, String)> = Vec::new();
+    for rec in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+        let rec = String::from_utf8_lossy(rec);
+        let Some((meta, name)) = rec.split_once('\t') else {
+            continue;
+        };
+        let mut parts = meta.split(' ');
+        let (Some(mode), Some(kind), Some(oid)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        // Regular files only: discovery never follows symbolic links, and
+        // submodules are other repositories.
+        if kind != "blob" || !(mode == "100644" || mode == "100755") {
+            continue;
+        }
+        let Some(rel) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        if wanted(rel) {
+            entries.push((rel.to_string(), oid.to_string()));
+        }
+    }
+    entries.sort();
+    entries.dedup();
+    let blobs = cat_blobs(root, entries.iter().map(|(_, o)| o.as_str()))?;
+    let tree = entries.into_iter().map(|(r, _)| r).zip(blobs).collect();
+    Ok(Revision {
+        name: rev.to_string(),
+        commit,
+        tree,
+    })
+}
+
+/// The bytes of each blob, in order, through one `git cat-file --batch`.
+fn cat_blobs<'a>(root: &Path, oids: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, String> {
+    let input: String = oids.map(|o| format!("{o}\n")).collect();
+    if input.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut child = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["cat-file", "--batch"])
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let mut out = Vec::new();
+    child
+        .stdout
+        .take()
+        .ok_or("git cat-file has no stdout")?
+        .read_to_end(&mut out)
+        .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
+    let status = child
+        .wait()
+        .map_err(|e| format!("git cat-file failed: {e}"))?;
+    let _ = writer.join();
+    if !status.success() {
+        return Err("git cat-file failed".into());
+    }
+    // `<oid> SP blob SP <size> LF <bytes> LF`
+    let mut blobs = Vec::new();
+    let mut at = 0usize;
+    while at < out.len() {
+        let nl = memchr::memchr(b'\n', &out[at..]).ok_or("git cat-file: a truncated header")?;
+        let header = String::from_utf8_lossy(&out[at..at + nl]).to_string();
+        at += nl + 1;
+        let mut parts = header.split(' ');
+        let (_, kind, size) = (parts.next(), parts.next(), parts.next());
+        if kind != Some("blob") {
+            return Err(format!("git cat-file: unexpected `{header}`"));
+        }
+        let size: usize = size
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("git cat-file: bad header `{header}`"))?;
+        if at + size > out.len() {
+            return Err("git cat-file: truncated output".into());
+        }
+        blobs.push(out[at..at + size].to_vec());
+        at += size + 1;
+    }
+    Ok(blobs)
+}
+
+// ---------------------------------------------------------------------------
+// One side's observed contract.
+
+struct FieldAt {
+    span: Span,
+    slot: Option<(usize, usize)>,
+}
+
+struct ScriptAt {
+    name: String,
+    sha1: Option<String>,
+    /// The code's own KEYS count (registration, file name, header comment;
+    /// else the highest `KEYS[n]` the body uses), where it is written.
+    count: Option<(u32, Option<Span>)>,
+    roles: Vec<Option<(String, Option<Span>)>>,
+    /// `KEYS[n]` the body uses, first use; `None` when the script indexes
+    /// KEYS dynamically.
+    used: Option<BTreeMap<u32, Span>>,
+    def: Span,
+}
+
+#[derive(Default)]
+struct SpeakerAt {
+    keys: BTreeMap<String, Template>,
+    /// Record key shape → written field → its first write.
+    writes: BTreeMap<String, BTreeMap<String, FieldAt>>,
+    /// Every record key shape used (written or read).
+    records: BTreeSet<String>,
+    /// Normalized script name → the script.
+    scripts: BTreeMap<String, ScriptAt>,
+}
+
+fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, SpeakerAt> {
+    let m = &a.model;
+    let mut out: BTreeMap<String, SpeakerAt> = BTreeMap::new();
+    let name = |sp: usize| m.speakers[sp].name.clone();
+    let mut keys: Vec<_> = m
+        .keys
+        .iter()
+        .filter(|k| k.sent && is_key_like(&k.template))
+        .collect();
+    keys.sort_by_key(|k| k.template.span);
+    for k in keys {
+        out.entry(name(k.speaker))
+            .or_default()
+            .keys
+            .entry(key_shape(&k.template))
+            .or_insert_with(|| k.template.clone());
+    }
+    for r in &m.records {
+        for (field, uses) in &r.fields {
+            let mut uses: Vec<_> = uses.iter().collect();
+            uses.sort_by_key(|u| u.span);
+            for u in uses {
+                let s = out.entry(name(u.speaker)).or_default();
+                s.records.insert(r.key.clone());
+                if u.write {
+                    s.writes
+                        .entry(r.key.clone())
+                        .or_default()
+                        .entry(field.clone())
+                        .or_insert(FieldAt {
+                            span: u.span,
+                            slot: u.slot,
+                        });
+                }
+            }
+        }
+    }
+    for s in &m.scripts {
+        let name_of = match (contract, s.contract) {
+            (Some(c), Some(i)) => c.scripts[i].name.clone(),
+            _ => s
+                .names
+                .first()
+                .map(|n| n.trim_start_matches('@').to_string())
+                .unwrap_or_else(|| "<unnamed>".into()),
+        };
+        let count = s
+            .declared_counts(None)
+            .into_iter()
+            .next()
+            .map(|d| (d.count, d.span))
+            .or_else(|| s.body_max().map(|n| (n, None)));
+        let roles = (1..=count.map(|c| c.0).unwrap_or(0))
+            .map(|n| {
+                s.slot_role(n, contract)
+                    .map(|r| (normalize_role(&r.text), r.span))
+            })
+            .collect();
+        let used = (!s.lua.dynamic_keys).then(|| {
+            let mut u: BTreeMap<u32, Span> = BTreeMap::new();
+            for (n, span) in &s.lua.key_uses {
+                let e = u.entry(*n).or_insert(*span);
+                *e = (*e).min(*span);
+            }
+            u
+        });
+        let key = normalize_name(&name_of);
+        out.entry(m.speakers[s.speaker].name.clone())
+            .or_default()
+            .scripts
+            .entry(key)
+            .or_insert(ScriptAt {
+                name: name_of,
+                sha1: s.sha1.clone(),
+                count,
+                roles,
+                used,
+                def: s.def_span,
+            });
+    }
+    out
+}
+
+fn normalize_role(r: &str) -> String {
+    r.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+// ---------------------------------------------------------------------------
+// Comparison.
+
+/// What the contract lets a change remove.
+#[derive(Default)]
+struct Retired {
+    keys: BTreeSet<String>,
+    /// (record key shape, field)
+    fields: BTreeSet<(String, String)>,
+    scripts: BTreeSet<String>,
+}
+
+fn retired(contract: Option<&Contract>) -> Retired {
+    let mut out = Retired::default();
+    let Some(c) = contract else {
+        return out;
+    };
+    for (k, _) in &c.retired.keys {
+        out.keys.insert(crate::contract::pattern_shape(k));
+    }
+    for (rec, field, _) in &c.retired.fields {
+        if let Some(shape) = c.record_shape(rec) {
+            out.fields.insert((shape, field.clone()));
+        }
+    }
+    for (s, _) in &c.retired.scripts {
+        out.scripts.insert(normalize_name(s));
+    }
+    out
+}
+
+/// `emq:{<*>}:job:<*>` split at `:`.
+fn segments(shape: &str) -> Vec<&str> {
+    shape.split(':').collect()
+}
+
+fn one_segment_apart(a: &str, b: &str) -> bool {
+    let (x, y) = (segments(a), segments(b));
+    x.len() == y.len() && x.iter().zip(&y).filter(|(p, q)| p != q).count() == 1
+}
+
+/// The span of the literal bytes of `t` that hold the first byte where its
+/// shape differs from `other` (the literal before it when a hole holds it);
+/// the whole template when there is none.
+fn differing_span(t: &Template, other: &str) -> Span {
+    let shape = key_shape(t);
+    let at = shape
+        .bytes()
+        .zip(other.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut built = String::new();
+    let mut last_lit = None;
+    for seg in &t.segs {
+        match seg {
+            Seg::Lit { text, span } => {
+                if at < built.len() + text.len() {
+                    return *span;
+                }
+                built.push_str(text);
+                last_lit = Some(*span);
+            }
+            _ => {
+                if !built.ends_with("<*>") {
+                    built.push_str("<*>");
+                }
+                if at < built.len() {
+                    // A hole where the other side has bytes: the literal
+                    // next to it is what changed.
+                    return last_lit.unwrap_or(t.span);
+                }
+            }
+        }
+    }
+    t.span
+}
+
+/// The changes from `base` to `head`, sorted by speaker, code and message.
+pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
+    let contract = head.contract.as_ref();
+    let retired = retired(contract);
+    let b = observe(base, contract);
+    let h = observe(head, contract);
+    let empty = SpeakerAt::default();
+    let mut out = Vec::new();
+    let names: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
+    for sp in names {
+        let bs = b.get(sp).unwrap_or(&empty);
+        let hs = h.get(sp).unwrap_or(&empty);
+        let change = |code, message: String, before, after, base, head| Change {
+            code,
+            speaker: sp.clone(),
+            message,
+            before,
+            after,
+            base,
+            head,
+        };
+        // Keys.
+        let removed: Vec<&String> = bs
+            .keys
+            .keys()
+            .filter(|k| !hs.keys.contains_key(*k))
+            .collect();
+        let mut added: Vec<&String> = hs
+            .keys
+            .keys()
+            .filter(|k| !bs.keys.contains_key(*k))
+            .collect();
+        let mut moved: BTreeMap<String, String> = BTreeMap::new();
+        for old in removed {
+            let bt = &bs.keys[old];
+            if let Some(i) = added.iter().position(|new| one_segment_apart(old, new)) {
+                let new = added.remove(i);
+                let ht = &hs.keys[new];
+                moved.insert(old.clone(), new.clone());
+                out.push(change(
+                    "WD102",
+                    format!("key `{old}` is now `{new}`"),
+                    Some(old.clone()),
+                    Some(new.clone()),
+                    Some(differing_span(bt, new)),
+                    Some(differing_span(ht, old)),
+                ));
+            } else if !retired.keys.contains(old) {
+                out.push(change(
+                    "WD101",
+                    format!("key `{old}` is no longer sent"),
+                    Some(old.clone()),
+                    None,
+                    Some(bt.span),
+                    None,
+                ));
+            }
+        }
+        for new in added {
+            out.push(change(
+                "WD103",
+                format!("key `{new}` is new"),
+                None,
+                Some(new.clone()),
+                None,
+                Some(hs.keys[new].span),
+            ));
+        }
+        // Fields written, record by record (a moved key takes its record
+        // along).
+        for (rkey, bw) in &bs.writes {
+            let hkey = moved.get(rkey).unwrap_or(rkey);
+            if !hs.records.contains(hkey) && !hs.keys.contains_key(hkey) {
+                continue; // the record's key is gone: reported as a key
+            }
+            let no_writes = BTreeMap::new();
+            let hw = hs.writes.get(hkey).unwrap_or(&no_writes);
+            let gone: Vec<&String> = bw
+                .keys()
+                .filter(|f| !hw.contains_key(*f))
+                .filter(|f| !retired.fields.contains(&(rkey.clone(), (*f).clone())))
+                .collect();
+            let mut new: Vec<&String> = hw.keys().filter(|f| !bw.contains_key(*f)).collect();
+            let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
+            let mut unpaired = Vec::new();
+            for f in gone {
+                let slot = bw[f].slot;
+                match new
+                    .iter()
+                    .position(|g| slot.is_some() && hw[*g].slot == slot)
+                {
+                    Some(i) => pairs.push((f, Some(new.remove(i)))),
+                    None => unpaired.push(f),
+                }
+            }
+            if let ([f], [g]) = (unpaired.as_slice(), new.as_slice()) {
+                pairs.push((f, Some(g)));
+                new.clear();
+                unpaired.clear();
+            }
+            pairs.extend(unpaired.into_iter().map(|f| (f, None)));
+            for (f, g) in pairs {
+                match g {
+                    Some(g) => out.push(change(
+                        "WD202",
+                        format!("field `{f}` of `{hkey}` is now written as `{g}`"),
+                        Some(f.clone()),
+                        Some(g.clone()),
+                        Some(bw[f].span),
+                        Some(hw[g].span),
+                    )),
+                    None => out.push(change(
+                        "WD201",
+                        format!("field `{f}` of `{hkey}` is no longer written"),
+                        Some(f.clone()),
+                        None,
+                        Some(bw[f].span),
+                        None,
+                    )),
+                }
+            }
+            for g in new {
+                out.push(change(
+                    "WD203",
+                    format!("field `{g}` of `{hkey}` is newly written"),
+                    None,
+                    Some(g.clone()),
+                    None,
+                    Some(hw[g].span),
+                ));
+            }
+        }
+        // Scripts.
+        for (key, bsc) in &bs.scripts {
+            let Some(hsc) = hs.scripts.get(key) else {
+                if !retired.scripts.contains(key) {
+                    out.push(change(
+                        "WD303",
+                        format!("script `{}` is gone", bsc.name),
+                        Some(bsc.name.clone()),
+                        None,
+                        Some(bsc.def),
+                        None,
+                    ));
+                }
+                continue;
+            };
+            let name = &hsc.name;
+            match (bsc.count, hsc.count) {
+                (Some((n, bspan)), Some((m, hspan))) if n != m => out.push(change(
+                    "WD301",
+                    format!(
+                        "script `{name}` takes {m} key{} in KEYS, not {n}",
+                        if m == 1 { "" } else { "s" }
+                    ),
+                    Some(format!("{n} KEYS")),
+                    Some(format!("{m} KEYS")),
+                    Some(bspan.unwrap_or(bsc.def)),
+                    Some(hspan.unwrap_or(hsc.def)),
+                )),
+                _ => {
+                    let mut roles_changed = false;
+                    for (i, (br, hr)) in bsc.roles.iter().zip(&hsc.roles).enumerate() {
+                        if let (Some((br, bspan)), Some((hr, hspan))) = (br, hr) {
+                            if br != hr {
+                                roles_changed = true;
+                                let n = i + 1;
+                                let moved_to = bsc
+                                    .roles
+                                    .iter()
+                                    .position(|r| r.as_ref().is_some_and(|r| &r.0 == hr));
+                                let how = match moved_to {
+                                    Some(j) => {
+                                        format!(" (KEYS[{}] at the base: the order changed)", j + 1)
+                                    }
+                                    None => String::new(),
+                                };
+                                out.push(change(
+                                    "WD301",
+                                    format!("script `{name}`: KEYS[{n}] is now the {hr}, not the {br}{how}"),
+                                    Some(format!("KEYS[{n}] {br}")),
+                                    Some(format!("KEYS[{n}] {hr}")),
+                                    Some(bspan.unwrap_or(bsc.def)),
+                                    Some(hspan.unwrap_or(hsc.def)),
+                                ));
+                            }
+                        }
+                    }
+                    if let (false, Some(bu), Some(hu)) = (roles_changed, &bsc.used, &hsc.used) {
+                        for (n, bspan) in bu.iter().filter(|(n, _)| !hu.contains_key(n)) {
+                            let role = bsc
+                                .roles
+                                .get(*n as usize - 1)
+                                .and_then(|r| r.as_ref())
+                                .map(|r| format!(" (the {})", r.0))
+                                .unwrap_or_default();
+                            out.push(change(
+                                "WD301",
+                                format!("script `{name}` no longer uses KEYS[{n}]{role}"),
+                                Some(format!("KEYS[{n}] used")),
+                                Some(format!("KEYS[{n}] unused")),
+                                Some(*bspan),
+                                Some(hsc.def),
+                            ));
+                        }
+                    }
+                }
+            }
+            if let (Some(x), Some(y)) = (&bsc.sha1, &hsc.sha1) {
+                if x != y {
+                    out.push(change(
+                        "WD302",
+                        format!(
+                            "script `{name}` changed: SHA1 {} is now {}",
+                            &x[..x.len().min(12)],
+                            &y[..y.len().min(12)]
+                        ),
+                        Some(x.clone()),
+                        Some(y.clone()),
+                        Some(bsc.def),
+                        Some(hsc.def),
+                    ));
+                }
+            }
+        }
+        for (key, hsc) in &hs.scripts {
+            if !bs.scripts.contains_key(key) {
+                out.push(change(
+                    "WD304",
+                    format!("script `{}` is new", hsc.name),
+                    None,
+                    Some(hsc.name.clone()),
+                    None,
+                    Some(hsc.def),
+                ));
+            }
+        }
+    }
+    out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_apart() {
+        assert!(one_segment_apart("emq:{<*>}:job:<*>", "emk:{<*>}:job:<*>"));
+        assert!(one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:jobs:<*>"));
+        assert!(!one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:pending"));
+        assert!(!one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:job:<*>"));
+    }
+
+    #[test]
+    fn wanted_files() {
+        assert!(wanted("a/mix.exs"));
+        assert!(wanted("Cargo.toml"));
+        assert!(wanted("x/y.lua"));
+        assert!(!wanted("README.md"));
+    }
+}

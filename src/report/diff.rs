@@ -1,0 +1,408 @@
+//! `wirelint diff` output: the changes between a git revision and the work
+//! tree, in four formats. The work-tree side of a change is a path into the
+//! work tree; the base side is `REF:path:line`, since its bytes are read
+//! from git and exist nowhere on disk. Formats only; `crate::diff`
+//! computes.
+
+use std::fmt;
+
+use miette::{
+    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
+    NamedSource,
+};
+use serde::Serialize;
+
+use super::json::{span_out, SpanOut};
+use super::span_lines;
+use crate::analyze::Analysis;
+use crate::diagnostic::Severity;
+use crate::diff::Change;
+use crate::facts::Span;
+
+/// Everything a diff reporter needs.
+pub struct DiffRun<'a> {
+    pub base: &'a Analysis,
+    pub head: &'a Analysis,
+    /// REF as given, and the commit it names.
+    pub against: &'a str,
+    pub commit: &'a str,
+    pub changes: &'a [Change],
+}
+
+impl DiffRun<'_> {
+    pub fn errors(&self) -> usize {
+        self.changes
+            .iter()
+            .filter(|c| c.kind().severity == Severity::Error)
+            .count()
+    }
+    pub fn warnings(&self) -> usize {
+        self.changes.len() - self.errors()
+    }
+    /// `REF:path:line`.
+    fn base_loc(&self, span: Span) -> String {
+        let (s, _) = span_lines(self.base, span);
+        format!(
+            "{}:{}:{}",
+            self.against,
+            self.base.sources.get(span.file).rel,
+            s.line
+        )
+    }
+}
+
+/// The closing line: what changed and why the exit code is what it is.
+pub fn closing_line(run: &DiffRun, exit_code: i32, fail_on: Severity) -> String {
+    let summary = super::Summary {
+        files: run.head.files_checked,
+        errors: run.errors(),
+        warnings: run.warnings(),
+    };
+    let closing = super::closing_line(&summary, exit_code, fail_on);
+    let short = &run.commit[..run.commit.len().min(12)];
+    format!(
+        "wirelint diff against {} ({short}): {}",
+        run.against,
+        closing.trim_start_matches("wirelint: ")
+    )
+}
+
+/// `path:line:col: CODE message (was REF:path:line)`; a removal, which has
+/// no work-tree side, is located at `REF:path:line:col`.
+pub fn render_concise(run: &DiffRun) -> String {
+    let mut out = String::new();
+    for c in run.changes {
+        let k = c.kind();
+        let where_ = match (c.head, c.base) {
+            (Some(h), _) => {
+                let (s, _) = span_lines(run.head, h);
+                format!(
+                    "{}:{}:{}",
+                    run.head.sources.get(h.file).rel,
+                    s.line,
+                    s.column
+                )
+            }
+            (None, Some(b)) => {
+                let (s, _) = span_lines(run.base, b);
+                format!(
+                    "{}:{}:{}:{}",
+                    run.against,
+                    run.base.sources.get(b.file).rel,
+                    s.line,
+                    s.column
+                )
+            }
+            (None, None) => ".".to_string(),
+        };
+        let was = match (c.head, c.base) {
+            (Some(_), Some(b)) => format!(" (was {})", run.base_loc(b)),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "{where_}: {} {} [{}]{was}\n",
+            k.code, c.message, c.speaker
+        ));
+    }
+    out
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    version: u32,
+    tool: Tool,
+    against: Against<'a>,
+    summary: SummaryOut,
+    changes: Vec<ChangeOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Against<'a> {
+    #[serde(rename = "ref")]
+    reference: &'a str,
+    commit: &'a str,
+}
+
+#[derive(Serialize)]
+struct SummaryOut {
+    base_files: usize,
+    head_files: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct Side {
+    path: String,
+    span: SpanOut,
+}
+
+#[derive(Serialize)]
+struct ChangeOut<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    layer: &'static str,
+    speaker: &'a str,
+    message: &'a str,
+    before: Option<&'a str>,
+    after: Option<&'a str>,
+    base: Option<Side>,
+    head: Option<Side>,
+}
+
+/// `--format json`: one document (shape in `docs/json-output.md`).
+pub fn render_json(run: &DiffRun) -> String {
+    let side = |a: &Analysis, s: Span| Side {
+        path: a.sources.get(s.file).rel.clone(),
+        span: span_out(a, s),
+    };
+    let doc = Doc {
+        version: 1,
+        tool: Tool {
+            name: "wirelint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        against: Against {
+            reference: run.against,
+            commit: run.commit,
+        },
+        summary: SummaryOut {
+            base_files: run.base.files_checked,
+            head_files: run.head.files_checked,
+            errors: run.errors(),
+            warnings: run.warnings(),
+        },
+        changes: run
+            .changes
+            .iter()
+            .map(|c| {
+                let k = c.kind();
+                ChangeOut {
+                    code: k.code,
+                    name: k.name,
+                    severity: k.severity.as_str(),
+                    layer: k.layer.as_str(),
+                    speaker: &c.speaker,
+                    message: &c.message,
+                    before: c.before.as_deref(),
+                    after: c.after.as_deref(),
+                    base: c.base.map(|s| side(run.base, s)),
+                    head: c.head.map(|s| side(run.head, s)),
+                }
+            })
+            .collect(),
+    };
+    let mut s =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+/// `--format github`: one workflow annotation per change, on the work-tree
+/// side (a removal on the base file's path and line).
+pub fn render_github(run: &DiffRun) -> String {
+    use super::github::{escape_data, escape_property, position};
+    let mut out = String::new();
+    for c in run.changes {
+        let k = c.kind();
+        let level = match k.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let (a, span) = match (c.head, c.base) {
+            (Some(h), _) => (run.head, h),
+            (None, Some(b)) => (run.base, b),
+            (None, None) => continue,
+        };
+        let (s, e) = span_lines(a, span);
+        let mut props = vec![format!(
+            "file={}",
+            escape_property(&a.sources.get(span.file).rel)
+        )];
+        props.extend(position(s, e));
+        props.push(format!(
+            "title={}",
+            escape_property(&format!("{} {}", k.code, k.name))
+        ));
+        let mut text = format!("{} [{}]", c.message, c.speaker);
+        if let Some(b) = c.base {
+            text.push_str(&format!("\nat the base: {}", run.base_loc(b)));
+        }
+        out.push_str(&format!(
+            "::{level} {}::{}\n",
+            props.join(","),
+            escape_data(&text)
+        ));
+    }
+    out
+}
+
+#[derive(Debug)]
+struct Part {
+    message: String,
+    code: Option<String>,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: NamedSource<String>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Part>,
+}
+
+impl fmt::Display for Part {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Part {}
+
+impl MietteDiagnostic for Part {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn MietteDiagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|p| p as &dyn MietteDiagnostic),
+        ))
+    }
+}
+
+/// A snippet of one side: its file's text named `name`, one label.
+fn snippet(
+    a: &Analysis,
+    span: Span,
+    name: String,
+    message: String,
+    text: String,
+    primary: bool,
+) -> Part {
+    let f = a.sources.get(span.file);
+    let start = f.display_offset(span.start);
+    let end = f.display_offset(span.end).max(start);
+    let label = if primary {
+        LabeledSpan::new_primary_with_span(Some(text.clone()), start..end)
+    } else {
+        LabeledSpan::new_with_span(Some(text.clone()), start..end)
+    };
+    Part {
+        message,
+        code: None,
+        severity: miette::Severity::Advice,
+        help: None,
+        source: NamedSource::new(name, f.text_lossy().into_owned()),
+        labels: vec![label],
+        related: Vec::new(),
+    }
+}
+
+fn help(c: &Change) -> Option<String> {
+    let retire = |what: &str| {
+        Some(format!(
+            "if no speaker sends or reads it any more, list it under [retired] {what} in the contract"
+        ))
+    };
+    match c.code {
+        "WD101" => retire("keys"),
+        "WD201" => retire("fields"),
+        "WD303" => retire("scripts"),
+        "WD102" | "WD202" | "WD301" | "WD302" => Some(
+            "every other speaker must change with it, or rows become unfindable, unreadable or never queued"
+                .into(),
+        ),
+        _ => None,
+    }
+}
+
+/// miette reports on the work-tree side with the base side as a nested
+/// snippet named `REF:path`.
+pub fn render_human(run: &DiffRun, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_links(false)
+        .with_urls(false)
+        .with_width(120)
+        .with_show_related_as_nested(true)
+        .tab_width(4);
+    let mut out = String::new();
+    for c in run.changes {
+        let k = c.kind();
+        let now = |what: &Option<String>| match what {
+            Some(w) => format!("now: {w}"),
+            None => "here".into(),
+        };
+        let was = |what: &Option<String>| match what {
+            Some(w) => format!("was: {w}"),
+            None => "here".into(),
+        };
+        let base_part = c.base.map(|b| {
+            let f = run.base.sources.get(b.file);
+            snippet(
+                run.base,
+                b,
+                format!("{}:{}", run.against, f.rel),
+                format!("at {}", run.against),
+                was(&c.before),
+                c.head.is_none(),
+            )
+        });
+        let mut part = match (c.head, base_part) {
+            (Some(h), base) => {
+                let f = run.head.sources.get(h.file);
+                let mut p = snippet(
+                    run.head,
+                    h,
+                    f.rel.clone(),
+                    String::new(),
+                    now(&c.after),
+                    true,
+                );
+                p.related.extend(base);
+                p
+            }
+            (None, Some(b)) => b,
+            (None, None) => continue,
+        };
+        part.message = format!("{} [{}]", c.message, c.speaker);
+        part.code = Some(format!("{} {}", k.code, k.name));
+        part.severity = match k.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        };
+        part.help = help(c);
+        if handler.render_report(&mut out, &part).is_err() {
+            out.push_str(&format!("{}: {}\n", k.code, c.message));
+        }
+        out.push('\n');
+    }
+    out
+}
