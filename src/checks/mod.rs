@@ -340,11 +340,7 @@ impl<'a> CheckContext<'a> {
     pub fn fields_written_by_unlinked_scripts(&self) -> std::collections::BTreeSet<String> {
         let m = self.model;
         let mut out = std::collections::BTreeSet::new();
-        for c in m.commands.iter() {
-            let Some(script) = c.script else {
-                continue;
-            };
-            let _ = script;
+        for c in m.commands.iter().filter(|c| c.script.is_some()) {
             // A key the link step could give no caller's template.
             if c.args.first().is_none_or(|a| !a.alts.is_empty()) {
                 continue;
