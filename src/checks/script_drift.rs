@@ -101,7 +101,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 ref_script.text.as_deref().unwrap_or(""),
             );
             let diff = first_difference(a, b);
-            let name = cx.script_name(i);
+            // The name of the reference copy (a `.lua` stem, when there is one).
+            let name = cx.script_name(reference);
             let (line_no, ours, theirs) = diff.clone().unwrap_or((1, String::new(), String::new()));
             let primary =
                 line_span(cx, copy.def_span, copy.lua.span, &ours).unwrap_or(copy.def_span);
