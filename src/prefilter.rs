@@ -31,12 +31,18 @@ use std::collections::BTreeSet;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::contract::{edit_distance, Contract};
-use crate::facts::Lang;
+use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 /// A prefilter built for one contract (or none).
 pub struct Prefilter {
     needles: AhoCorasick,
+    /// What a file that yields a Redis fact (a command, a script call, a
+    /// field read after HGETALL) necessarily holds: see [`Prefilter::fact_marks`].
+    fact_needles: AhoCorasick,
+    /// Rust methods that are commands only on some receivers.
+    generic_methods: AhoCorasick,
+    receiver_words: AhoCorasick,
     /// The prefix's namespace without trailing punctuation (`emq`).
     prefix_ns: Option<String>,
     /// Normalised names of the contract's scripts.
@@ -87,7 +93,36 @@ impl Prefilter {
             .match_kind(MatchKind::LeftmostFirst)
             .build(&needles)
             .expect("the needles are a few short literals");
+        let mut facts: Vec<String> = Vec::new();
+        for c in crate::redis::commands() {
+            facts.push(format!("\"{c}\""));
+            facts.push(format!("'{c}'"));
+        }
+        for m in crate::extract::rust::TYPED_METHODS {
+            facts.push(format!(".{m}"));
+        }
+        for m in ["cmd", ".key", ".invoke", ".prepare_invoke", ".eval"] {
+            facts.push(m.to_string());
+        }
+        let build = |words: &[String]| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(words)
+                .expect("the needles are short literals")
+        };
+        let generic: Vec<String> = crate::extract::rust::GENERIC_TYPED_METHODS
+            .iter()
+            .map(|m| format!(".{m}"))
+            .collect();
+        let receivers: Vec<String> = crate::extract::rust::RECEIVER_WORDS
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         Prefilter {
+            fact_needles: build(&facts),
+            generic_methods: build(&generic),
+            receiver_words: build(&receivers),
             needles,
             prefix_ns,
             script_names,
@@ -110,6 +145,22 @@ impl Prefilter {
             return true;
         }
         self.colon_scan(bytes)
+    }
+
+    /// Whether a file may yield a Redis fact of its own: a command list
+    /// whose head is a command name (`["HSET", ..]`, `'GET'`, `cmd("X")`), a
+    /// typed command method (`.hset(..)`; `.get(..)` and the other generic
+    /// ones only in a file that names a Redis-like receiver), a script
+    /// invocation (`.key(..)`, `.invoke(..)`, fred's `.eval*`). Field reads
+    /// after HGETALL need the HGETALL in the same file. Case-blind, and a
+    /// superset: `"get"` in an HTTP list counts.
+    pub fn fact_marks(&self, lang: Lang, bytes: &[u8]) -> bool {
+        if self.fact_needles.is_match(bytes) {
+            return true;
+        }
+        lang == Lang::Rust
+            && self.generic_methods.is_match(bytes)
+            && self.receiver_words.is_match(bytes)
     }
 
     /// Looks behind and after every `:` for a near miss of the prefix's
@@ -144,6 +195,252 @@ impl Prefilter {
     }
 }
 
+/// Names searched for as whole identifiers: a byte before and after a hit
+/// must not be `[A-Za-z0-9_]`.
+pub struct Names {
+    ac: Option<AhoCorasick>,
+}
+
+impl Names {
+    /// `names` as [`needle_of`] gives them.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a String>) -> Names {
+        let names: Vec<&String> = names.into_iter().collect();
+        if names.is_empty() {
+            return Names { ac: None };
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(names)
+            .expect("names are short literals");
+        Names { ac: Some(ac) }
+    }
+
+    /// Whether `bytes` hold one of the names as a whole identifier.
+    pub fn hit(&self, bytes: &[u8]) -> bool {
+        let Some(ac) = &self.ac else {
+            return false;
+        };
+        ac.find_overlapping_iter(bytes).any(|m| {
+            let before = m.start().checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(m.end()).copied();
+            !before.is_some_and(is_ident_byte) && !after.is_some_and(is_ident_byte)
+        })
+    }
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier a definition or reference of `name` holds in the bytes of
+/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
+/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
+/// spellings: searching for less finds more files.
+pub fn needle_of(name: &str) -> Option<String> {
+    let n = name.trim_start_matches('@');
+    let n = n.strip_prefix("r#").unwrap_or(n);
+    let n = n.trim_end_matches(['?', '!']);
+    let core: &str = n
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())?;
+    Some(core.to_string())
+}
+
+/// Calls `f` on `v` and every value inside it.
+fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
+    if depth > 64 {
+        return;
+    }
+    f(v);
+    match v {
+        Value::Str(t) => walk_template(t, depth + 1, f),
+        Value::List { items, tail, .. } => {
+            for x in items.iter().chain(tail) {
+                walk(x, depth + 1, f);
+            }
+        }
+        Value::Map { pairs, .. } => {
+            for (a, b) in pairs {
+                walk(a, depth + 1, f);
+                walk(b, depth + 1, f);
+            }
+        }
+        Value::Call { args, .. } => {
+            for x in args {
+                walk(x, depth + 1, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn walk_template(t: &Template, depth: usize, f: &mut impl FnMut(&Value)) {
+    for s in &t.segs {
+        if let Seg::Value(v) = s {
+            walk(v, depth, f);
+        }
+    }
+}
+
+/// Every value a file's facts hold, wherever it sits.
+fn each_value(facts: &FileFacts, f: &mut impl FnMut(&Value)) {
+    for t in &facts.templates {
+        walk_template(t, 0, f);
+    }
+    let commands =
+        facts
+            .commands
+            .iter()
+            .chain(facts.scripts.iter().flat_map(|s| match &s.source {
+                ScriptSource::Inline(lua) => lua.commands.as_slice(),
+                ScriptSource::File { .. } => &[],
+            }));
+    for c in commands {
+        for v in c.args.iter().chain(&c.tail) {
+            walk(v, 0, f);
+        }
+    }
+    for c in &facts.script_calls {
+        let vals = std::iter::once(&c.script)
+            .chain(&c.numkeys)
+            .chain(&c.keys)
+            .chain(&c.args)
+            .chain(&c.keys_from);
+        for v in vals {
+            walk(v, 0, f);
+        }
+    }
+    for c in &facts.calls {
+        for v in &c.args {
+            walk(v, 0, f);
+        }
+    }
+    for r in &facts.field_reads {
+        walk(&r.key, 0, f);
+        walk(&r.field, 0, f);
+    }
+    for c in &facts.consts {
+        walk(&c.value, 0, f);
+    }
+    for d in &facts.functions {
+        walk(&d.returns, 0, f);
+    }
+}
+
+/// The names a file's facts look up in their speaker's other files: the last
+/// segment of every constant (`@prefix`, `Keys::PREFIX`) and key-builder
+/// call (`queue_key`) in any value, and of every call (wrappers).
+pub fn referenced_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
+    each_value(facts, &mut |v| match v {
+        Value::Const { path, .. } | Value::Call { path, .. } => {
+            if let Some(n) = path.last().and_then(|n| needle_of(n)) {
+                out.insert(n);
+            }
+        }
+        _ => {}
+    });
+    for c in &facts.calls {
+        if let Some(n) = c.path.last().and_then(|n| needle_of(n)) {
+            out.insert(n);
+        }
+    }
+}
+
+/// Names of the functions that run a script themselves (an EVAL command or
+/// a script invocation in their body): where wrapper summaries start.
+pub fn script_runners(facts: &FileFacts, out: &mut BTreeSet<String>) {
+    let evals = facts
+        .commands
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.name.as_str(),
+                "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
+            )
+        })
+        .map(|c| c.func);
+    for f in evals
+        .chain(facts.script_calls.iter().map(|c| c.func))
+        .flatten()
+    {
+        if let Some(d) = facts.functions.get(f) {
+            out.insert(d.name.clone());
+        }
+    }
+}
+
+/// Adds to `wrappers` the functions that call one of them; whether any was
+/// added.
+pub fn wrap_callers(facts: &FileFacts, wrappers: &mut BTreeSet<String>) -> bool {
+    let mut added = false;
+    for c in &facts.calls {
+        let (Some(f), Some(last)) = (c.func, c.path.last()) else {
+            continue;
+        };
+        if !wrappers.contains(last) {
+            continue;
+        }
+        if let Some(d) = facts.functions.get(f) {
+            added |= wrappers.insert(d.name.clone());
+        }
+    }
+    added
+}
+
+/// The names other files of the speaker can resolve to this file's
+/// definitions and that matter there: every constant, every function that
+/// returns a string-like value, every wrapper.
+pub fn defined_names(facts: &FileFacts, wrappers: &BTreeSet<String>, out: &mut BTreeSet<String>) {
+    for c in &facts.consts {
+        if let Some(n) = needle_of(&c.name) {
+            out.insert(n);
+        }
+    }
+    for d in &facts.functions {
+        if !matches!(d.returns, Value::Unknown { .. }) || wrappers.contains(&d.name) {
+            if let Some(n) = needle_of(&d.name) {
+                out.insert(n);
+            }
+        }
+    }
+}
+
+/// Normalised names a script may be identified by (`link::calls::identify`):
+/// atoms, short literal strings and constant names in the script position of
+/// an EVAL or script call, or in any call's arguments (a wrapper's parameter
+/// may hold the script).
+pub fn identity_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
+    let mut add = |v: &Value| {
+        let name = match v {
+            Value::Atom { name, .. } => Some(name.clone()),
+            Value::Const { path, .. } => path.last().cloned(),
+            Value::Str(_) => v.as_str().filter(|s| s.len() <= 64),
+            _ => None,
+        };
+        if let Some(n) = name {
+            out.insert(normalize_name(&n));
+        }
+    };
+    for c in &facts.commands {
+        if matches!(
+            c.name.as_str(),
+            "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
+        ) {
+            if let Some(v) = c.args.first() {
+                walk(v, 0, &mut add);
+            }
+        }
+    }
+    for c in &facts.script_calls {
+        walk(&c.script, 0, &mut add);
+    }
+    for c in &facts.calls {
+        for v in &c.args {
+            walk(v, 0, &mut add);
+        }
+    }
+}
+
 /// Bytes a namespace is made of (`keyshape::analyze` reads a namespace as
 /// ASCII letters, digits, `_`, `-` and `.`).
 fn is_ns_byte(b: u8) -> bool {
@@ -165,7 +462,7 @@ fn near(word: &str, prefix_ns: &str) -> bool {
 mod tests {
     use super::*;
     use crate::checks::keyshape::{analyze, KeyVerdict};
-    use crate::facts::{Seg, Span, Template};
+    use crate::facts::Span;
 
     fn pf() -> Prefilter {
         Prefilter::new(Some(&Contract::embedded()))
