@@ -362,8 +362,8 @@ struct Selection<'a> {
     lua_by_path: HashMap<PathBuf, usize>,
     /// `.lua` files parsed files name (script paths, `@include`s).
     named: BTreeSet<usize>,
-    /// Per speaker: names its selected files reference.
-    refs: Vec<BTreeSet<String>>,
+    /// Per selected file: what it gives the name pass.
+    names: Vec<Option<prefilter::FileNames>>,
     /// Normalised names scripts may be identified by, in any speaker.
     idents: BTreeSet<String>,
 }
@@ -389,7 +389,7 @@ impl<'a> Selection<'a> {
             harvested: vec![false; candidates.len()],
             lua_by_path,
             named: BTreeSet::new(),
-            refs: vec![BTreeSet::new(); speaker_dirs.len()],
+            names: (0..candidates.len()).map(|_| None).collect(),
             idents: BTreeSet::new(),
         }
     }
@@ -411,7 +411,7 @@ impl<'a> Selection<'a> {
             if self.harvested[i] || !self.selected[i] {
                 continue;
             }
-            let Read::Facts(_, facts, _) = r else {
+            let Read::Facts(_, facts, marks) = r else {
                 continue;
             };
             self.harvested[i] = true;
@@ -445,7 +445,7 @@ impl<'a> Selection<'a> {
                     }
                 }
             }
-            prefilter::referenced_names(facts, &mut self.refs[sp]);
+            self.names[i] = Some(prefilter::FileNames::of(facts, marks.speaker));
             prefilter::identity_names(facts, &mut self.idents);
         }
         // A `.lua` file a call may identify by its name marks its speaker.
@@ -486,30 +486,11 @@ impl<'a> Selection<'a> {
             }
         }
         for &sp in &wanted {
-            let files: Vec<&FileFacts> = (0..reads.len())
+            let files: Vec<&prefilter::FileNames> = (0..reads.len())
                 .filter(|&i| self.selected[i] && self.file_speaker[i] == Some(sp))
-                .filter_map(|i| match &reads[i] {
-                    Read::Facts(_, f, _) => Some(&**f),
-                    _ => None,
-                })
+                .filter_map(|i| self.names[i].as_ref())
                 .collect();
-            let mut wrappers = BTreeSet::new();
-            for f in &files {
-                prefilter::script_runners(f, &mut wrappers);
-            }
-            loop {
-                let mut added = false;
-                for f in &files {
-                    added |= prefilter::wrap_callers(f, &mut wrappers);
-                }
-                if !added {
-                    break;
-                }
-            }
-            let mut all = self.refs[sp].clone();
-            for f in &files {
-                prefilter::defined_names(f, &wrappers, &mut all);
-            }
+            let all = prefilter::speaker_needles(&files);
             names[sp] = Some(prefilter::Names::new(&all));
         }
         let out: Vec<usize> = (0..reads.len())
@@ -790,7 +771,12 @@ mod tests {
             // No marker: reached through `job`; references `base`.
             (
                 "apps/q/lib/keys.ex",
-                "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:row:#{id}\"\nend\n",
+                "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:#{Q.Kind.kind()}:#{id}\"\nend\n",
+            ),
+            // No marker: reached through `kind`, looked up next to `base`.
+            (
+                "apps/q/lib/kind.ex",
+                "defmodule Q.Kind do\n  def kind, do: \"row\"\nend\n",
             ),
             // No marker: reached through `base`; references `@prefix`.
             (
@@ -840,12 +826,13 @@ mod tests {
             vec![
                 "apps/q/lib/base.ex",
                 "apps/q/lib/keys.ex",
+                "apps/q/lib/kind.ex",
                 "apps/q/lib/more.ex",
                 "apps/q/lib/prefix.ex",
                 "apps/q/lib/store.ex",
             ]
         );
         // With the prefilter off every file is parsed (`mix.exs` too).
-        assert_eq!(parsed(false).len(), 7);
+        assert_eq!(parsed(false).len(), 8);
     }
 }

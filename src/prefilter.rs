@@ -282,127 +282,228 @@ fn walk_template(t: &Template, depth: usize, f: &mut impl FnMut(&Value)) {
     }
 }
 
-/// Every value a file's facts hold, wherever it sits.
-fn each_value(facts: &FileFacts, f: &mut impl FnMut(&Value)) {
-    for t in &facts.templates {
-        walk_template(t, 0, f);
-    }
-    let commands =
-        facts
-            .commands
-            .iter()
-            .chain(facts.scripts.iter().flat_map(|s| match &s.source {
-                ScriptSource::Inline(lua) => lua.commands.as_slice(),
-                ScriptSource::File { .. } => &[],
-            }));
-    for c in commands {
-        for v in c.args.iter().chain(&c.tail) {
-            walk(v, 0, f);
-        }
-    }
-    for c in &facts.script_calls {
-        let vals = std::iter::once(&c.script)
-            .chain(&c.numkeys)
-            .chain(&c.keys)
-            .chain(&c.args)
-            .chain(&c.keys_from);
-        for v in vals {
-            walk(v, 0, f);
-        }
-    }
-    for c in &facts.calls {
-        for v in &c.args {
-            walk(v, 0, f);
-        }
-    }
-    for r in &facts.field_reads {
-        walk(&r.key, 0, f);
-        walk(&r.field, 0, f);
-    }
-    for c in &facts.consts {
-        walk(&c.value, 0, f);
-    }
-    for d in &facts.functions {
-        walk(&d.returns, 0, f);
-    }
-}
-
-/// The names a file's facts look up in their speaker's other files: the last
-/// segment of every constant (`@prefix`, `Keys::PREFIX`) and key-builder
-/// call (`queue_key`) in any value, and of every call (wrappers).
-pub fn referenced_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
-    each_value(facts, &mut |v| match v {
-        Value::Const { path, .. } | Value::Call { path, .. } => {
+/// The names (as [`needle_of`] gives them) that resolving `v` looks up.
+fn refs_of(v: &Value, out: &mut BTreeSet<String>) {
+    walk(v, 0, &mut |v| {
+        if let Value::Const { path, .. } | Value::Call { path, .. } = v {
             if let Some(n) = path.last().and_then(|n| needle_of(n)) {
                 out.insert(n);
             }
         }
-        _ => {}
     });
-    for c in &facts.calls {
-        if let Some(n) = c.path.last().and_then(|n| needle_of(n)) {
-            out.insert(n);
-        }
-    }
 }
 
-/// Names of the functions that run a script themselves (an EVAL command or
-/// a script invocation in their body): where wrapper summaries start.
-pub fn script_runners(facts: &FileFacts, out: &mut BTreeSet<String>) {
-    let evals = facts
-        .commands
-        .iter()
-        .filter(|c| {
-            matches!(
-                c.name.as_str(),
-                "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
-            )
-        })
-        .map(|c| c.func);
-    for f in evals
-        .chain(facts.script_calls.iter().map(|c| c.func))
-        .flatten()
-    {
-        if let Some(d) = facts.functions.get(f) {
-            out.insert(d.name.clone());
+fn template_refs(t: &Template) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for s in &t.segs {
+        if let Seg::Value(v) = s {
+            refs_of(v, &mut out);
         }
     }
+    out
 }
 
-/// Adds to `wrappers` the functions that call one of them; whether any was
-/// added.
-pub fn wrap_callers(facts: &FileFacts, wrappers: &mut BTreeSet<String>) -> bool {
-    let mut added = false;
-    for c in &facts.calls {
-        let (Some(f), Some(last)) = (c.func, c.path.last()) else {
-            continue;
+fn is_eval(name: &str) -> bool {
+    matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
+}
+
+/// A call of the code base, as the name pass sees it.
+struct CallNames {
+    /// The callee's last segment, as written (wrappers are matched on it).
+    callee: String,
+    /// The names its arguments look up.
+    refs: BTreeSet<String>,
+    /// The enclosing function's name.
+    within: Option<String>,
+}
+
+/// A definition, as the name pass sees it.
+struct DefNames {
+    needle: String,
+    /// A constant, or a function that returns a string-like value.
+    keyish: bool,
+    /// The names its value looks up.
+    refs: BTreeSet<String>,
+}
+
+/// What one parsed file gives the name pass (see the module docs).
+pub struct FileNames {
+    /// The file marks its speaker: its literals may hold the protocol.
+    marks: bool,
+    /// Names the values its Redis facts send look up (command arguments,
+    /// script calls, field reads): always resolved in full.
+    seeds: BTreeSet<String>,
+    calls: Vec<CallNames>,
+    /// Per key-like template, the names it looks up.
+    templates: Vec<BTreeSet<String>>,
+    defs: Vec<DefNames>,
+    /// Functions that run a script in their body (wrappers start there).
+    runners: BTreeSet<String>,
+}
+
+impl FileNames {
+    pub fn of(facts: &FileFacts, marks: bool) -> FileNames {
+        let mut seeds = BTreeSet::new();
+        let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
+            ScriptSource::Inline(lua) => lua.commands.as_slice(),
+            ScriptSource::File { .. } => &[],
+        });
+        for c in facts.commands.iter().chain(lua_commands) {
+            for v in c.args.iter().chain(&c.tail) {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for c in &facts.script_calls {
+            let vals = std::iter::once(&c.script)
+                .chain(&c.numkeys)
+                .chain(&c.keys)
+                .chain(&c.args)
+                .chain(&c.keys_from);
+            for v in vals {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for r in &facts.field_reads {
+            refs_of(&r.key, &mut seeds);
+            refs_of(&r.field, &mut seeds);
+        }
+        let fn_name = |f: Option<usize>| {
+            f.and_then(|f| facts.functions.get(f))
+                .map(|d| d.name.clone())
         };
-        if !wrappers.contains(last) {
-            continue;
+        let calls = facts
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let mut refs = BTreeSet::new();
+                for v in &c.args {
+                    refs_of(v, &mut refs);
+                }
+                Some(CallNames {
+                    callee: c.path.last()?.clone(),
+                    refs,
+                    within: fn_name(c.func),
+                })
+            })
+            .collect();
+        let templates = facts.templates.iter().map(template_refs).collect();
+        let mut defs = Vec::new();
+        for c in &facts.consts {
+            if let Some(needle) = needle_of(&c.name) {
+                let mut refs = BTreeSet::new();
+                refs_of(&c.value, &mut refs);
+                defs.push(DefNames {
+                    needle,
+                    keyish: true,
+                    refs,
+                });
+            }
         }
-        if let Some(d) = facts.functions.get(f) {
-            added |= wrappers.insert(d.name.clone());
+        for d in &facts.functions {
+            if let Some(needle) = needle_of(&d.name) {
+                let mut refs = BTreeSet::new();
+                refs_of(&d.returns, &mut refs);
+                defs.push(DefNames {
+                    needle,
+                    keyish: !matches!(d.returns, Value::Unknown { .. }),
+                    refs,
+                });
+            }
+        }
+        let mut runners = BTreeSet::new();
+        let evals = facts
+            .commands
+            .iter()
+            .filter(|c| is_eval(&c.name))
+            .map(|c| c.func);
+        for f in evals.chain(facts.script_calls.iter().map(|c| c.func)) {
+            if let Some(n) = fn_name(f) {
+                runners.insert(n);
+            }
+        }
+        FileNames {
+            marks,
+            seeds,
+            calls,
+            templates,
+            defs,
+            runners,
         }
     }
-    added
 }
 
-/// The names other files of the speaker can resolve to this file's
-/// definitions and that matter there: every constant, every function that
-/// returns a string-like value, every wrapper.
-pub fn defined_names(facts: &FileFacts, wrappers: &BTreeSet<String>, out: &mut BTreeSet<String>) {
-    for c in &facts.consts {
-        if let Some(n) = needle_of(&c.name) {
-            out.insert(n);
+/// The names whose files one speaker's parsed files need, as whole
+/// identifiers (see the module docs): every name a value that may carry the
+/// protocol looks up, followed through the definitions it reaches, and every
+/// name of a definition that may carry the protocol.
+pub fn speaker_needles(files: &[&FileNames]) -> BTreeSet<String> {
+    // Wrappers: functions that run a script, or call a wrapper.
+    let mut wrappers: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.runners.iter().cloned())
+        .collect();
+    loop {
+        let mut added = false;
+        for c in files.iter().flat_map(|f| &f.calls) {
+            if let Some(w) = c.within.as_ref().filter(|_| wrappers.contains(&c.callee)) {
+                added |= wrappers.insert(w.clone());
+            }
+        }
+        if !added {
+            break;
         }
     }
-    for d in &facts.functions {
-        if !matches!(d.returns, Value::Unknown { .. }) || wrappers.contains(&d.name) {
-            if let Some(n) = needle_of(&d.name) {
-                out.insert(n);
+    // Definitions that may carry the protocol: those of a marked file, the
+    // wrappers, and those that use one of them.
+    let mut carriers: BTreeSet<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
+    for f in files.iter().filter(|f| f.marks) {
+        for d in f.defs.iter().filter(|d| d.keyish) {
+            carriers.insert(d.needle.clone());
+        }
+    }
+    loop {
+        let mut added = false;
+        for d in files.iter().flat_map(|f| &f.defs) {
+            if d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(&carriers) {
+                carriers.insert(d.needle.clone());
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    // Names resolved in full: what Redis facts send, what wrapper calls
+    // pass, what templates that may carry the protocol look up; then
+    // through the definitions they reach.
+    let mut needed: BTreeSet<String> = BTreeSet::new();
+    for f in files {
+        needed.extend(f.seeds.iter().cloned());
+        for c in f.calls.iter().filter(|c| wrappers.contains(&c.callee)) {
+            needed.extend(needle_of(&c.callee));
+            needed.extend(c.refs.iter().cloned());
+        }
+        for t in &f.templates {
+            if f.marks || !t.is_disjoint(&carriers) {
+                needed.extend(t.iter().cloned());
             }
         }
     }
+    loop {
+        let mut added = false;
+        for d in files.iter().flat_map(|f| &f.defs) {
+            if needed.contains(&d.needle) {
+                for r in &d.refs {
+                    added |= needed.insert(r.clone());
+                }
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    needed.extend(carriers);
+    needed
 }
 
 /// Normalised names a script may be identified by (`link::calls::identify`):

@@ -111,7 +111,8 @@ fn unrelated_neighbours_change_nothing() {
 
 /// A marked speaker whose key is built across files with no marker of their
 /// own, reached only through names: `job` (a key builder), `base`, the
-/// `@prefix` attribute, and a file that uses `base` without being
+/// `@prefix` attribute, `kind` (a key part looked up next to `base`), and a
+/// file that uses `base` without being
 /// referenced. Findings land in those files, the same both ways; a syntax
 /// error in an unrelated file of the speaker stays silent both ways.
 #[test]
@@ -127,7 +128,14 @@ fn files_reached_only_through_names_are_read() {
     write(
         root,
         "apps/q/lib/keys.ex",
-        "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:row:#{id}\"\nend\n",
+        "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:#{Q.Kind.kind()}:#{id}\"\nend\n",
+    );
+    // No marker: reached through `kind`, which a template that also uses
+    // `base` (a carrier of the prefix) looks up.
+    write(
+        root,
+        "apps/q/lib/kind.ex",
+        "defmodule Q.Kind do\n  def kind, do: \"row\"\nend\n",
     );
     write(
         root,
@@ -150,7 +158,8 @@ fn files_reached_only_through_names_are_read() {
         "defmodule Q.Util do\n  def add(a, b), do: a + b\n  def broken(, do: :ok\nend\n",
     );
     let out = same_both_ways(root, "names");
-    for file in ["apps/q/lib/keys.ex", "apps/q/lib/more.ex"] {
+    // The type `row` comes from kind.ex; more.ex builds `zzz`.
+    for file in ["apps/q/lib/kind.ex", "apps/q/lib/more.ex"] {
         assert!(out.contains(file), "no finding in {file}\n{out}");
     }
     assert!(!out.contains("\"WL001\""), "{out}");
