@@ -138,8 +138,9 @@ pub(crate) enum Read {
     /// Parsed: its bytes, its facts, and what it marks.
     Facts(Vec<u8>, Box<FileFacts>, Marks),
     /// Read and scanned, not parsed (the prefilter passed it over); its
-    /// bytes are not kept. Whether it may yield a Redis fact.
-    Unparsed(bool),
+    /// bytes are not kept. Whether it may yield a Redis fact is asked only
+    /// if its speaker turns out to be marked.
+    Unparsed,
     Skipped(String),
 }
 
@@ -208,13 +209,13 @@ fn read_bytes(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let speaker = prefilter.marks(c.lang, &stem, &bytes);
+    if !speaker && !parse_unmarked {
+        return Read::Unparsed;
+    }
     let marks = Marks {
         speaker,
         facts: speaker || prefilter.fact_marks(c.lang, &bytes),
     };
-    if !speaker && !parse_unmarked {
-        return Read::Unparsed(marks.facts);
-    }
     let Some(p) = parsers.as_mut() else {
         return Read::Skipped("internal error: the grammars did not load".into());
     };
@@ -276,7 +277,7 @@ fn read_all(
         // Hold the bytes of unparsed files of newly marked speakers.
         let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
-                matches!(reads[i], Read::Unparsed(_))
+                matches!(reads[i], Read::Unparsed)
                     && held[i].is_none()
                     && file_speaker[i].is_some_and(|s| sel.marked[s])
             })
@@ -288,7 +289,7 @@ fn read_all(
         for (i, b) in loaded {
             held[i] = b.or(Some(Vec::new()));
         }
-        let todo = sel.todo(&reads, &held);
+        let todo = sel.todo(prefilter, &reads, &held);
         if todo.is_empty() {
             break;
         }
@@ -300,7 +301,7 @@ fn read_all(
                 || Parsers::new().ok(),
                 |parsers, (i, bytes)| {
                     let r = match (&reads[i], bytes) {
-                        (Read::Unparsed(_), Some(bytes)) if !bytes.is_empty() => Some(read_bytes(
+                        (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => Some(read_bytes(
                             parsers,
                             prefilter,
                             true,
@@ -309,7 +310,7 @@ fn read_all(
                             bytes,
                             max,
                         )),
-                        (Read::Unparsed(_), _) => Some(read_one(
+                        (Read::Unparsed, _) => Some(read_one(
                             parsers,
                             prefilter,
                             true,
@@ -469,7 +470,7 @@ impl<'a> Selection<'a> {
     }
 
     /// The files of marked speakers to parse next.
-    fn todo(&self, reads: &[Read], held: &[Option<Vec<u8>>]) -> Vec<usize> {
+    fn todo(&self, prefilter: &Prefilter, reads: &[Read], held: &[Option<Vec<u8>>]) -> Vec<usize> {
         // Per marked speaker: the names its selected files reference or
         // define (wrappers included, to a fixpoint).
         let n_sp = self.marked.len();
@@ -504,7 +505,10 @@ impl<'a> Selection<'a> {
                 }
                 let (bytes, fact_marks) = match &reads[i] {
                     Read::Facts(b, _, m) => (b.as_slice(), m.facts),
-                    Read::Unparsed(f) => (held[i].as_deref().unwrap_or(&[]), *f),
+                    Read::Unparsed => {
+                        let b = held[i].as_deref().unwrap_or(&[]);
+                        (b, prefilter.fact_marks(self.candidates[i].lang, b))
+                    }
                     Read::Skipped(_) => return false,
                 };
                 if fact_marks {
@@ -628,7 +632,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
                 (b, Some(*f))
             }
             // Read and found silent: no bytes kept, no facts.
-            Read::Unparsed(_) => (Vec::new(), None),
+            Read::Unparsed => (Vec::new(), None),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),
