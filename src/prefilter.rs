@@ -16,15 +16,53 @@
 //!   (`}:job`, `":pending`): a key's tail in a literal of its own;
 //! - for a `.lua` file, a stem that names a contract script.
 //!
-//! The analysis then reads every file of each marked speaker, and `.lua`
-//! files that marked files reference (see `analyze.rs`). Resolution of
-//! constants and key builders never leaves a speaker, so a speaker with no
-//! marked file cannot build a key the checks read: its keys' leading bytes
-//! come from its own literals, none of which holds the prefix, a near miss of
-//! it or a hash-tag shape. That is the soundness argument; the differential
-//! test (`tests/prefilter.rs`) checks it on every fixture and a generated
-//! corpus. What it assumes: a namespace and its `:` are written in one
-//! literal (not `"em" <> "q:"`, not escaped as `\x65mq:`).
+//! A file may yield a Redis fact of its own (a command, a script call, a
+//! field read after HGETALL) only if it holds a *fact needle*
+//! ([`Prefilter::fact_marks`]): a quoted command name (`"HSET"`, `'GET'`,
+//! what Elixir command lists and `cmd("X")` start with), a typed command
+//! method (`.hset`; the generic `.get`, `.set`, … only in a file that holds a
+//! receiver word the Rust extractor requires), `cmd`, `.key`, `.invoke`,
+//! `.eval`. Field reads need their HGETALL in the same file.
+//!
+//! `analyze.rs` then parses, in each marked speaker: the files that mark it,
+//! its `.lua` files, the files with a fact needle, the script files and
+//! `@include`s parsed files name (whose speakers they mark), and, to a
+//! fixpoint, every file whose bytes hold, as a whole identifier
+//! ([`Names`]), a name of [`speaker_needles`]:
+//!
+//! - *needed* names: the last segment of every constant or call looked up
+//!   by a value a Redis fact sends (command arguments, script calls, field
+//!   reads), by a call of a wrapper (a function that runs a script, or calls
+//!   a wrapper) and its arguments, by a template of a marked file or one
+//!   that uses a carrier; then the names the definitions of needed names
+//!   look up;
+//! - *carriers*: the constants and string-returning functions of marked
+//!   files, the wrappers, and the definitions that look up a carrier.
+//!
+//! A `.lua` file anywhere whose stem a call may identify a script by
+//! (`link::calls::identify`) marks its speaker.
+//!
+//! Why this is sound. The link step resolves a constant or a function by
+//! its speaker and its last name only (`link::Resolver::pick`,
+//! `link::calls::targets`), and every definition of a name holds that name
+//! in its file's bytes; so each needed name has all its definitions parsed,
+//! and every value that can reach a finding resolves exactly as it would
+//! with every file parsed. A file left out defines no needed name or
+//! carrier and uses none, marks nothing and yields no Redis fact: its own
+//! templates, and the values of its definitions, are built from literals
+//! that hold no marker and from definitions of the same kind, so the keys
+//! they make read as `Skip` to the key rules, are never sent (WL104 and the
+//! records read only commands and script calls), and take no speaker into
+//! `active_speakers`. Syntax errors (WL001) are reported only in the files
+//! this selection parses, with the prefilter on or off.
+//!
+//! A speaker with no marked file is not read at all: resolution never leaves
+//! a speaker, so its keys' leading bytes come from its own literals, none of
+//! which holds the prefix, a near miss of it or a hash-tag shape. The
+//! differential test (`tests/prefilter.rs`) checks all of this on every
+//! fixture and a generated corpus. What it assumes: a namespace and its `:`
+//! are written in one literal (not `"em" <> "q:"`, not escaped as
+//! `\x65mq:`).
 
 use std::collections::BTreeSet;
 
