@@ -3,7 +3,7 @@
 //!
 //! Nothing here prints; the result is an [`Analysis`] that reporters render.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -14,9 +14,11 @@ use crate::contract::{Contract, ContractError};
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Candidate, Note, ProjectFinder};
 use crate::facts::{FileFacts, FileId, Lang, ScriptSource};
-use crate::link::{assign_speakers, link, normalize_path, LinkInput, Model, SpeakerId};
+use crate::link::{
+    assign_speakers, link, normalize_name, normalize_path, LinkInput, Model, SpeakerId,
+};
 use crate::parse::Parsers;
-use crate::prefilter::Prefilter;
+use crate::prefilter::{self, Prefilter};
 use crate::source::{SourceFile, SourceMap};
 
 /// Files larger than this are skipped with a note.
@@ -122,12 +124,22 @@ fn could_speak(model: &Model, c: &Contract) -> bool {
         .any(|k| read_key(&k.template, ks) != KeyVerdict::Skip)
 }
 
+/// What the prefilter found in one file's bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Marks {
+    /// It marks its speaker ([`Prefilter::marks`]).
+    pub speaker: bool,
+    /// It may yield a Redis fact of its own ([`Prefilter::fact_marks`]).
+    pub facts: bool,
+}
+
 /// What reading one file gave.
 pub(crate) enum Read {
-    /// Parsed: its bytes, its facts, and whether it marks its speaker.
-    Facts(Vec<u8>, Box<FileFacts>, bool),
+    /// Parsed: its bytes, its facts, and what it marks.
+    Facts(Vec<u8>, Box<FileFacts>, Marks),
     /// Read and scanned, not parsed (the prefilter passed it over); its
-    /// bytes are not kept.
+    /// bytes are not kept. Whether it may yield a Redis fact is asked only
+    /// if its speaker turns out to be marked.
     Unparsed,
     Skipped(String),
 }
@@ -196,10 +208,14 @@ fn read_bytes(
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let marks = prefilter.marks(c.lang, &stem, &bytes);
-    if !marks && !parse_unmarked {
+    let speaker = prefilter.marks(c.lang, &stem, &bytes);
+    if !speaker && !parse_unmarked {
         return Read::Unparsed;
     }
+    let marks = Marks {
+        speaker,
+        facts: speaker || prefilter.fact_marks(c.lang, &bytes),
+    };
     let Some(p) = parsers.as_mut() else {
         return Read::Skipped("internal error: the grammars did not load".into());
     };
@@ -207,11 +223,14 @@ fn read_bytes(
     Read::Facts(bytes, Box::new(facts), marks)
 }
 
-/// Reads every candidate, in parallel, and parses the files of every
-/// speaker that speaks the protocol (see `crate::prefilter`): first the files
-/// that mark their speaker, then the rest of those speakers' files and the
-/// `.lua` files their scripts name, until nothing new is reached. Returns
-/// the reads and, per file, whether its speaker is marked.
+/// Reads every candidate, in parallel, and parses what the link step needs
+/// (see `crate::prefilter`): first the files that mark their speaker; then,
+/// in marked speakers, the `.lua` files, the files that may yield a Redis
+/// fact of their own, the script files parsed files name, and the files
+/// that hold a name a parsed file of their speaker references or defines,
+/// until nothing new is reached. Returns the reads and, per file, whether it
+/// is one of those (with the prefilter off every file is parsed, and the
+/// same selection is made from the bytes and facts).
 fn read_all(
     opts: &Options,
     prefilter: &Prefilter,
@@ -242,93 +261,265 @@ fn read_all(
             },
         )
         .collect();
-    let n_speakers = speaker_dirs.len();
-    let mut marked = vec![false; n_speakers];
+    let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
     for (i, r) in reads.iter().enumerate() {
-        if let (Read::Facts(_, _, true), Some(sp)) = (r, file_speaker[i]) {
-            marked[sp] = true;
+        if let (Read::Facts(_, _, m), Some(sp)) = (r, file_speaker[i]) {
+            if m.speaker {
+                sel.marked[sp] = true;
+                sel.selected[i] = true;
+            }
         }
     }
-    // `.lua` files by normalised path, as the link step finds them.
-    let lua_by_path: HashMap<PathBuf, usize> = candidates
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.lang == Lang::Lua)
-        .map(|(i, c)| (normalize_path(&c.path), i))
-        .collect();
-    let mut scanned = vec![false; reads.len()];
+    // Bytes of files not parsed yet, in marked speakers, for the name scan.
+    let mut held: Vec<Option<Vec<u8>>> = (0..reads.len()).map(|_| None).collect();
     loop {
-        let mut changed = false;
-        // Script files named by parsed files of marked speakers mark theirs.
-        for (i, r) in reads.iter().enumerate() {
-            let Read::Facts(_, facts, _) = r else {
-                continue;
-            };
-            let Some(sp) = file_speaker[i] else { continue };
-            if scanned[i] || !marked[sp] {
-                continue;
-            }
-            scanned[i] = true;
-            for s in &facts.scripts {
-                let ScriptSource::File {
-                    path,
-                    relative_to_file,
-                    ..
-                } = &s.source
-                else {
-                    continue;
-                };
-                let base = if *relative_to_file {
-                    candidates[i].path.parent().map(Path::to_path_buf)
-                } else {
-                    speaker_dirs.get(sp).cloned().flatten()
-                };
-                let Some(base) = base else { continue };
-                if let Some(&j) = lua_by_path.get(&normalize_path(&base.join(path))) {
-                    if let Some(tsp) = file_speaker[j] {
-                        changed |= !marked[tsp];
-                        marked[tsp] = true;
-                    }
-                }
-            }
-        }
-        let todo: Vec<usize> = (0..reads.len())
+        sel.harvest(&reads);
+        // Hold the bytes of unparsed files of newly marked speakers.
+        let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
-                matches!(reads[i], Read::Unparsed) && file_speaker[i].is_some_and(|s| marked[s])
+                matches!(reads[i], Read::Unparsed)
+                    && held[i].is_none()
+                    && file_speaker[i].is_some_and(|s| sel.marked[s])
             })
             .collect();
+        let loaded: Vec<(usize, Option<Vec<u8>>)> = load
+            .par_iter()
+            .map(|&i| (i, load_bytes(&candidates[i], max, opts.tree.as_deref())))
+            .collect();
+        for (i, b) in loaded {
+            held[i] = b.or(Some(Vec::new()));
+        }
+        let todo = sel.todo(prefilter, &reads, &held);
         if todo.is_empty() {
-            if changed {
-                continue;
-            }
             break;
         }
-        let more: Vec<(usize, Read)> = todo
-            .par_iter()
+        let jobs: Vec<(usize, Option<Vec<u8>>)> =
+            todo.iter().map(|&i| (i, held[i].take())).collect();
+        let more: Vec<(usize, Option<Read>)> = jobs
+            .into_par_iter()
             .map_init(
                 || Parsers::new().ok(),
-                |parsers, &i| {
-                    let r = read_one(
-                        parsers,
-                        prefilter,
-                        true,
-                        &candidates[i],
-                        i as FileId,
-                        max,
-                        opts.tree.as_deref(),
-                    );
+                |parsers, (i, bytes)| {
+                    let r = match (&reads[i], bytes) {
+                        (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => Some(read_bytes(
+                            parsers,
+                            prefilter,
+                            true,
+                            &candidates[i],
+                            i as FileId,
+                            bytes,
+                            max,
+                        )),
+                        (Read::Unparsed, _) => Some(read_one(
+                            parsers,
+                            prefilter,
+                            true,
+                            &candidates[i],
+                            i as FileId,
+                            max,
+                            opts.tree.as_deref(),
+                        )),
+                        _ => None,
+                    };
                     (i, r)
                 },
             )
             .collect();
         for (i, r) in more {
-            reads[i] = r;
+            sel.selected[i] = true;
+            if let Some(r) = r {
+                reads[i] = r;
+            }
         }
     }
-    let in_marked = (0..reads.len())
-        .map(|i| file_speaker[i].is_some_and(|s| marked[s]))
-        .collect();
-    (reads, in_marked)
+    (reads, sel.selected)
+}
+
+/// A file's bytes, from disk or the in-memory tree; `None` when it cannot
+/// be read (the parse that follows then says why).
+fn load_bytes(c: &Candidate, max: u64, tree: Option<&[(String, Vec<u8>)]>) -> Option<Vec<u8>> {
+    if let Some(tree) = tree {
+        return tree
+            .binary_search_by(|(r, _)| r.as_str().cmp(&c.rel))
+            .ok()
+            .map(|at| tree[at].1.clone());
+    }
+    let meta = std::fs::metadata(&c.path).ok()?;
+    if meta.len() > max {
+        return None;
+    }
+    std::fs::read(&c.path).ok()
+}
+
+/// The name-driven selection of the files to parse (`crate::prefilter`).
+struct Selection<'a> {
+    candidates: &'a [Candidate],
+    file_speaker: &'a [Option<SpeakerId>],
+    speaker_dirs: &'a [Option<PathBuf>],
+    marked: Vec<bool>,
+    selected: Vec<bool>,
+    harvested: Vec<bool>,
+    /// `.lua` files by normalised path, as the link step finds them.
+    lua_by_path: HashMap<PathBuf, usize>,
+    /// `.lua` files parsed files name (script paths, `@include`s).
+    named: BTreeSet<usize>,
+    /// Per selected file: what it gives the name pass.
+    names: Vec<Option<prefilter::FileNames>>,
+    /// Normalised names scripts may be identified by, in any speaker.
+    idents: BTreeSet<String>,
+}
+
+impl<'a> Selection<'a> {
+    fn new(
+        candidates: &'a [Candidate],
+        file_speaker: &'a [Option<SpeakerId>],
+        speaker_dirs: &'a [Option<PathBuf>],
+    ) -> Selection<'a> {
+        let lua_by_path = candidates
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.lang == Lang::Lua)
+            .map(|(i, c)| (normalize_path(&c.path), i))
+            .collect();
+        Selection {
+            candidates,
+            file_speaker,
+            speaker_dirs,
+            marked: vec![false; speaker_dirs.len()],
+            selected: vec![false; candidates.len()],
+            harvested: vec![false; candidates.len()],
+            lua_by_path,
+            named: BTreeSet::new(),
+            names: (0..candidates.len()).map(|_| None).collect(),
+            idents: BTreeSet::new(),
+        }
+    }
+
+    fn name_lua(&mut self, path: &Path) {
+        if let Some(&j) = self.lua_by_path.get(&normalize_path(path)) {
+            self.named.insert(j);
+            if let Some(tsp) = self.file_speaker[j] {
+                self.marked[tsp] = true;
+            }
+        }
+    }
+
+    /// Takes in the facts of newly selected files: the script files they
+    /// name (whose speakers they mark), the names they reference, the
+    /// names scripts may be identified by.
+    fn harvest(&mut self, reads: &[Read]) {
+        for (i, r) in reads.iter().enumerate() {
+            if self.harvested[i] || !self.selected[i] {
+                continue;
+            }
+            let Read::Facts(_, facts, marks) = r else {
+                continue;
+            };
+            self.harvested[i] = true;
+            let Some(sp) = self.file_speaker[i] else {
+                continue;
+            };
+            let dir = self.candidates[i].path.parent().map(Path::to_path_buf);
+            for s in &facts.scripts {
+                match &s.source {
+                    ScriptSource::File {
+                        path,
+                        relative_to_file,
+                        ..
+                    } => {
+                        let base = if *relative_to_file {
+                            dir.clone()
+                        } else {
+                            self.speaker_dirs.get(sp).cloned().flatten()
+                        };
+                        if let Some(base) = base {
+                            self.name_lua(&base.join(path));
+                        }
+                    }
+                    ScriptSource::Inline(lua) => {
+                        if let Some(dir) = &dir {
+                            for (path, _) in &lua.includes {
+                                self.name_lua(&dir.join(path));
+                                self.name_lua(&dir.join(format!("{path}.lua")));
+                            }
+                        }
+                    }
+                }
+            }
+            self.names[i] = Some(prefilter::FileNames::of(facts, marks.speaker));
+            prefilter::identity_names(facts, &mut self.idents);
+        }
+        // A `.lua` file a call may identify by its name marks its speaker.
+        for (&_, &j) in &self.lua_by_path {
+            let Some(tsp) = self.file_speaker[j] else {
+                continue;
+            };
+            if self.marked[tsp] {
+                continue;
+            }
+            let stem = self.candidates[j]
+                .path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let name = normalize_name(&crate::extract::script_name_from_stem(&stem));
+            if self.idents.contains(&name) {
+                self.marked[tsp] = true;
+            }
+        }
+    }
+
+    /// The files of marked speakers to parse next.
+    fn todo(&self, prefilter: &Prefilter, reads: &[Read], held: &[Option<Vec<u8>>]) -> Vec<usize> {
+        // Per marked speaker: the names its selected files reference or
+        // define (wrappers included, to a fixpoint).
+        let n_sp = self.marked.len();
+        let mut names: Vec<Option<prefilter::Names>> = (0..n_sp).map(|_| None).collect();
+        let pending = |i: usize| {
+            !self.selected[i]
+                && !matches!(reads[i], Read::Skipped(_))
+                && self.file_speaker[i].is_some_and(|s| self.marked[s])
+        };
+        let mut wanted: BTreeSet<SpeakerId> = BTreeSet::new();
+        for i in (0..reads.len()).filter(|&i| pending(i)) {
+            if let Some(sp) = self.file_speaker[i] {
+                wanted.insert(sp);
+            }
+        }
+        for &sp in &wanted {
+            let files: Vec<&prefilter::FileNames> = (0..reads.len())
+                .filter(|&i| self.selected[i] && self.file_speaker[i] == Some(sp))
+                .filter_map(|i| self.names[i].as_ref())
+                .collect();
+            let all = prefilter::speaker_needles(&files);
+            names[sp] = Some(prefilter::Names::new(&all));
+        }
+        let out: Vec<usize> = (0..reads.len())
+            .into_par_iter()
+            .filter(|&i| {
+                if !pending(i) {
+                    return false;
+                }
+                if self.candidates[i].lang == Lang::Lua || self.named.contains(&i) {
+                    return true;
+                }
+                let (bytes, fact_marks) = match &reads[i] {
+                    Read::Facts(b, _, m) => (b.as_slice(), m.facts),
+                    Read::Unparsed => {
+                        let b = held[i].as_deref().unwrap_or(&[]);
+                        (b, prefilter.fact_marks(self.candidates[i].lang, b))
+                    }
+                    Read::Skipped(_) => return false,
+                };
+                if fact_marks {
+                    return true;
+                }
+                let sp = self.file_speaker[i].unwrap_or(0);
+                names[sp].as_ref().is_some_and(|n| n.hit(bytes))
+            })
+            .collect();
+        out
+    }
 }
 
 /// The source files of an in-memory tree (sorted by path by the caller),
@@ -409,7 +600,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
 
     let prefilter = Prefilter::new(contract.as_ref());
     let work = || read_all(opts, &prefilter, &candidates, &file_speaker, &speaker_dirs);
-    let (reads, in_marked) = match opts.threads {
+    let (reads, selected) = match opts.threads {
         Some(n) => match rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
@@ -428,13 +619,14 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut sources = SourceMap::default();
     let mut facts: Vec<(FileId, FileFacts)> = Vec::new();
     let mut live = Vec::new();
-    for ((c, r), marked) in candidates.iter().zip(reads).zip(in_marked) {
+    for ((c, r), selected) in candidates.iter().zip(reads).zip(selected) {
         live.push(!matches!(r, Read::Skipped(_)));
         let (bytes, ok) = match r {
             Read::Facts(b, mut f, _) => {
-                // Syntax errors matter where the protocol is spoken; the
-                // same rule whether or not the prefilter ran.
-                if !marked {
+                // Syntax errors matter in the files the protocol is
+                // spoken in (those the prefilter parses); the same rule
+                // whether or not the prefilter ran.
+                if !selected {
                     f.errors.clear();
                 }
                 (b, Some(*f))
@@ -565,5 +757,86 @@ mod tests {
             Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),
             _ => panic!("a missing file must be skipped with a note"),
         }
+    }
+
+    /// The name pass parses, in a marked speaker, the files a parsed file
+    /// reaches by a name (a key builder, an attribute) or that use a name a
+    /// parsed file defines, and leaves the rest of the speaker unparsed.
+    #[test]
+    fn the_name_pass_parses_what_names_reach_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let files: Vec<(&str, &str)> = vec![
+            ("apps/q/mix.exs", "defmodule Q.MixProject do\nend\n"),
+            // Marks (Redix), references `job`.
+            (
+                "apps/q/lib/store.ex",
+                "defmodule Q.Store do\n  def save(c, q, id), do: Redix.command(c, [\"HSET\", Q.Keys.job(q, id), \"state\", \"x\"])\nend\n",
+            ),
+            // No marker: reached through `job`; references `base`.
+            (
+                "apps/q/lib/keys.ex",
+                "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:#{Q.Kind.kind()}:#{id}\"\nend\n",
+            ),
+            // No marker: reached through `kind`, looked up next to `base`.
+            (
+                "apps/q/lib/kind.ex",
+                "defmodule Q.Kind do\n  def kind, do: \"row\"\nend\n",
+            ),
+            // No marker: reached through `base`; references `@prefix`.
+            (
+                "apps/q/lib/base.ex",
+                "defmodule Q.Base do\n  def base(q), do: \"#{@prefix}{#{q}}\"\nend\n",
+            ),
+            // Marks (the prefix).
+            ("apps/q/lib/prefix.ex", "defmodule Q.Prefix do\n  @prefix \"emq:\"\nend\n"),
+            // No marker, referenced by nobody, but uses `base`, which a
+            // parsed file defines.
+            (
+                "apps/q/lib/more.ex",
+                "defmodule Q.More do\n  def other(q), do: \"#{Q.Base.base(q)}:zzz\"\nend\n",
+            ),
+            // Unrelated: never parsed.
+            (
+                "apps/q/lib/util.ex",
+                "defmodule Q.Util do\n  def add(a, b), do: a + b\n  def label(x), do: \"n: #{x}\"\nend\n",
+            ),
+        ];
+        let mut tree: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        tree.sort();
+        let parsed = |prefilter: bool| -> Vec<String> {
+            let opts = Options {
+                root: dir.path().to_path_buf(),
+                paths: vec![dir.path().to_path_buf()],
+                contract: ContractChoice::Default,
+                threads: Some(1),
+                max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+                settings: Default::default(),
+                stdin: None,
+                prefilter,
+                tree: Some(tree.clone()),
+            };
+            let a = analyze(&opts).unwrap();
+            a.sources
+                .iter()
+                .filter(|(_, s)| s.lang.is_some() && !s.bytes.is_empty())
+                .map(|(_, s)| s.rel.clone())
+                .collect()
+        };
+        assert_eq!(
+            parsed(true),
+            vec![
+                "apps/q/lib/base.ex",
+                "apps/q/lib/keys.ex",
+                "apps/q/lib/kind.ex",
+                "apps/q/lib/more.ex",
+                "apps/q/lib/prefix.ex",
+                "apps/q/lib/store.ex",
+            ]
+        );
+        // With the prefilter off every file is parsed (`mix.exs` too).
+        assert_eq!(parsed(false).len(), 8);
     }
 }

@@ -49,5 +49,12 @@ pub(crate) fn read_buffer(
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let facts = crate::extract::extract_file(p, c.lang, file, bytes, &stem);
-    Read::Facts(bytes.to_vec(), Box::new(facts), true)
+    Read::Facts(
+        bytes.to_vec(),
+        Box::new(facts),
+        crate::analyze::Marks {
+            speaker: true,
+            facts: true,
+        },
+    )
 }

@@ -16,27 +16,71 @@
 //!   (`}:job`, `":pending`): a key's tail in a literal of its own;
 //! - for a `.lua` file, a stem that names a contract script.
 //!
-//! The analysis then reads every file of each marked speaker, and `.lua`
-//! files that marked files reference (see `analyze.rs`). Resolution of
-//! constants and key builders never leaves a speaker, so a speaker with no
-//! marked file cannot build a key the checks read: its keys' leading bytes
-//! come from its own literals, none of which holds the prefix, a near miss of
-//! it or a hash-tag shape. That is the soundness argument; the differential
-//! test (`tests/prefilter.rs`) checks it on every fixture and a generated
-//! corpus. What it assumes: a namespace and its `:` are written in one
-//! literal (not `"em" <> "q:"`, not escaped as `\x65mq:`).
+//! A file may yield a Redis fact of its own (a command, a script call, a
+//! field read after HGETALL) only if it holds a *fact needle*
+//! ([`Prefilter::fact_marks`]): a quoted command name (`"HSET"`, `'GET'`,
+//! what Elixir command lists and `cmd("X")` start with), a typed command
+//! method (`.hset`; the generic `.get`, `.set`, … only in a file that holds a
+//! receiver word the Rust extractor requires), `cmd`, `.key`, `.invoke`,
+//! `.eval`. Field reads need their HGETALL in the same file.
+//!
+//! `analyze.rs` then parses, in each marked speaker: the files that mark it,
+//! its `.lua` files, the files with a fact needle, the script files and
+//! `@include`s parsed files name (whose speakers they mark), and, to a
+//! fixpoint, every file whose bytes hold, as a whole identifier
+//! ([`Names`]), a name of [`speaker_needles`]:
+//!
+//! - *needed* names: the last segment of every constant or call looked up
+//!   by a value a Redis fact sends (command arguments, script calls, field
+//!   reads), by a call of a wrapper (a function that runs a script, or calls
+//!   a wrapper) and its arguments, by a template of a marked file or one
+//!   that uses a carrier; then the names the definitions of needed names
+//!   look up;
+//! - *carriers*: the constants and string-returning functions of marked
+//!   files, the wrappers, and the definitions that look up a carrier.
+//!
+//! A `.lua` file anywhere whose stem a call may identify a script by
+//! (`link::calls::identify`) marks its speaker.
+//!
+//! Why this is sound. The link step resolves a constant or a function by
+//! its speaker and its last name only (`link::Resolver::pick`,
+//! `link::calls::targets`), and every definition of a name holds that name
+//! in its file's bytes; so each needed name has all its definitions parsed,
+//! and every value that can reach a finding resolves exactly as it would
+//! with every file parsed. A file left out defines no needed name or
+//! carrier and uses none, marks nothing and yields no Redis fact: its own
+//! templates, and the values of its definitions, are built from literals
+//! that hold no marker and from definitions of the same kind, so the keys
+//! they make read as `Skip` to the key rules, are never sent (WL104 and the
+//! records read only commands and script calls), and take no speaker into
+//! `active_speakers`. Syntax errors (WL001) are reported only in the files
+//! this selection parses, with the prefilter on or off.
+//!
+//! A speaker with no marked file is not read at all: resolution never leaves
+//! a speaker, so its keys' leading bytes come from its own literals, none of
+//! which holds the prefix, a near miss of it or a hash-tag shape. The
+//! differential test (`tests/prefilter.rs`) checks all of this on every
+//! fixture and a generated corpus. What it assumes: a namespace and its `:`
+//! are written in one literal (not `"em" <> "q:"`, not escaped as
+//! `\x65mq:`).
 
 use std::collections::BTreeSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::contract::{edit_distance, Contract};
-use crate::facts::Lang;
+use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 /// A prefilter built for one contract (or none).
 pub struct Prefilter {
     needles: AhoCorasick,
+    /// What a file that yields a Redis fact (a command, a script call, a
+    /// field read after HGETALL) necessarily holds: see [`Prefilter::fact_marks`].
+    fact_needles: AhoCorasick,
+    /// Rust methods that are commands only on some receivers.
+    generic_methods: AhoCorasick,
+    receiver_words: AhoCorasick,
     /// The prefix's namespace without trailing punctuation (`emq`).
     prefix_ns: Option<String>,
     /// Normalised names of the contract's scripts.
@@ -87,7 +131,36 @@ impl Prefilter {
             .match_kind(MatchKind::LeftmostFirst)
             .build(&needles)
             .expect("the needles are a few short literals");
+        let mut facts: Vec<String> = Vec::new();
+        for c in crate::redis::commands() {
+            facts.push(format!("\"{c}\""));
+            facts.push(format!("'{c}'"));
+        }
+        for m in crate::extract::rust::TYPED_METHODS {
+            facts.push(format!(".{m}"));
+        }
+        for m in ["cmd", ".key", ".invoke", ".prepare_invoke", ".eval"] {
+            facts.push(m.to_string());
+        }
+        let build = |words: &[String]| {
+            AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(words)
+                .expect("the needles are short literals")
+        };
+        let generic: Vec<String> = crate::extract::rust::GENERIC_TYPED_METHODS
+            .iter()
+            .map(|m| format!(".{m}"))
+            .collect();
+        let receivers: Vec<String> = crate::extract::rust::RECEIVER_WORDS
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
         Prefilter {
+            fact_needles: build(&facts),
+            generic_methods: build(&generic),
+            receiver_words: build(&receivers),
             needles,
             prefix_ns,
             script_names,
@@ -110,6 +183,22 @@ impl Prefilter {
             return true;
         }
         self.colon_scan(bytes)
+    }
+
+    /// Whether a file may yield a Redis fact of its own: a command list
+    /// whose head is a command name (`["HSET", ..]`, `'GET'`, `cmd("X")`), a
+    /// typed command method (`.hset(..)`; `.get(..)` and the other generic
+    /// ones only in a file that names a Redis-like receiver), a script
+    /// invocation (`.key(..)`, `.invoke(..)`, fred's `.eval*`). Field reads
+    /// after HGETALL need the HGETALL in the same file. Case-blind, and a
+    /// superset: `"get"` in an HTTP list counts.
+    pub fn fact_marks(&self, lang: Lang, bytes: &[u8]) -> bool {
+        if self.fact_needles.is_match(bytes) {
+            return true;
+        }
+        lang == Lang::Rust
+            && self.generic_methods.is_match(bytes)
+            && self.receiver_words.is_match(bytes)
     }
 
     /// Looks behind and after every `:` for a near miss of the prefix's
@@ -144,6 +233,353 @@ impl Prefilter {
     }
 }
 
+/// Names searched for as whole identifiers: a byte before and after a hit
+/// must not be `[A-Za-z0-9_]`.
+pub struct Names {
+    ac: Option<AhoCorasick>,
+}
+
+impl Names {
+    /// `names` as [`needle_of`] gives them.
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a String>) -> Names {
+        let names: Vec<&String> = names.into_iter().collect();
+        if names.is_empty() {
+            return Names { ac: None };
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(names)
+            .expect("names are short literals");
+        Names { ac: Some(ac) }
+    }
+
+    /// Whether `bytes` hold one of the names as a whole identifier.
+    pub fn hit(&self, bytes: &[u8]) -> bool {
+        let Some(ac) = &self.ac else {
+            return false;
+        };
+        ac.find_overlapping_iter(bytes).any(|m| {
+            let before = m.start().checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(m.end()).copied();
+            !before.is_some_and(is_ident_byte) && !after.is_some_and(is_ident_byte)
+        })
+    }
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier a definition or reference of `name` holds in the bytes of
+/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
+/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
+/// spellings: searching for less finds more files.
+pub fn needle_of(name: &str) -> Option<String> {
+    let n = name.trim_start_matches('@');
+    let n = n.strip_prefix("r#").unwrap_or(n);
+    let n = n.trim_end_matches(['?', '!']);
+    let core: &str = n
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())?;
+    Some(core.to_string())
+}
+
+/// Calls `f` on `v` and every value inside it.
+fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
+    if depth > 64 {
+        return;
+    }
+    f(v);
+    match v {
+        Value::Str(t) => walk_template(t, depth + 1, f),
+        Value::List { items, tail, .. } => {
+            for x in items.iter().chain(tail) {
+                walk(x, depth + 1, f);
+            }
+        }
+        Value::Map { pairs, .. } => {
+            for (a, b) in pairs {
+                walk(a, depth + 1, f);
+                walk(b, depth + 1, f);
+            }
+        }
+        Value::Call { args, .. } => {
+            for x in args {
+                walk(x, depth + 1, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn walk_template(t: &Template, depth: usize, f: &mut impl FnMut(&Value)) {
+    for s in &t.segs {
+        if let Seg::Value(v) = s {
+            walk(v, depth, f);
+        }
+    }
+}
+
+/// The names (as [`needle_of`] gives them) that resolving `v` looks up.
+fn refs_of(v: &Value, out: &mut BTreeSet<String>) {
+    walk(v, 0, &mut |v| {
+        if let Value::Const { path, .. } | Value::Call { path, .. } = v {
+            if let Some(n) = path.last().and_then(|n| needle_of(n)) {
+                out.insert(n);
+            }
+        }
+    });
+}
+
+fn template_refs(t: &Template) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for s in &t.segs {
+        if let Seg::Value(v) = s {
+            refs_of(v, &mut out);
+        }
+    }
+    out
+}
+
+fn is_eval(name: &str) -> bool {
+    matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
+}
+
+/// A call of the code base, as the name pass sees it.
+struct CallNames {
+    /// The callee's last segment, as written (wrappers are matched on it).
+    callee: String,
+    /// The names its arguments look up.
+    refs: BTreeSet<String>,
+    /// The enclosing function's name.
+    within: Option<String>,
+}
+
+/// A definition, as the name pass sees it.
+struct DefNames {
+    needle: String,
+    /// A constant, or a function that returns a string-like value.
+    keyish: bool,
+    /// The names its value looks up.
+    refs: BTreeSet<String>,
+}
+
+/// What one parsed file gives the name pass (see the module docs).
+pub struct FileNames {
+    /// The file marks its speaker: its literals may hold the protocol.
+    marks: bool,
+    /// Names the values its Redis facts send look up (command arguments,
+    /// script calls, field reads): always resolved in full.
+    seeds: BTreeSet<String>,
+    calls: Vec<CallNames>,
+    /// Per key-like template, the names it looks up.
+    templates: Vec<BTreeSet<String>>,
+    defs: Vec<DefNames>,
+    /// Functions that run a script in their body (wrappers start there).
+    runners: BTreeSet<String>,
+}
+
+impl FileNames {
+    pub fn of(facts: &FileFacts, marks: bool) -> FileNames {
+        let mut seeds = BTreeSet::new();
+        let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
+            ScriptSource::Inline(lua) => lua.commands.as_slice(),
+            ScriptSource::File { .. } => &[],
+        });
+        for c in facts.commands.iter().chain(lua_commands) {
+            for v in c.args.iter().chain(&c.tail) {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for c in &facts.script_calls {
+            let vals = std::iter::once(&c.script)
+                .chain(&c.numkeys)
+                .chain(&c.keys)
+                .chain(&c.args)
+                .chain(&c.keys_from);
+            for v in vals {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for r in &facts.field_reads {
+            refs_of(&r.key, &mut seeds);
+            refs_of(&r.field, &mut seeds);
+        }
+        let fn_name = |f: Option<usize>| {
+            f.and_then(|f| facts.functions.get(f))
+                .map(|d| d.name.clone())
+        };
+        let calls = facts
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let mut refs = BTreeSet::new();
+                for v in &c.args {
+                    refs_of(v, &mut refs);
+                }
+                Some(CallNames {
+                    callee: c.path.last()?.clone(),
+                    refs,
+                    within: fn_name(c.func),
+                })
+            })
+            .collect();
+        let templates = facts.templates.iter().map(template_refs).collect();
+        let mut defs = Vec::new();
+        for c in &facts.consts {
+            if let Some(needle) = needle_of(&c.name) {
+                let mut refs = BTreeSet::new();
+                refs_of(&c.value, &mut refs);
+                defs.push(DefNames {
+                    needle,
+                    keyish: true,
+                    refs,
+                });
+            }
+        }
+        for d in &facts.functions {
+            if let Some(needle) = needle_of(&d.name) {
+                let mut refs = BTreeSet::new();
+                refs_of(&d.returns, &mut refs);
+                defs.push(DefNames {
+                    needle,
+                    keyish: !matches!(d.returns, Value::Unknown { .. }),
+                    refs,
+                });
+            }
+        }
+        let mut runners = BTreeSet::new();
+        let evals = facts
+            .commands
+            .iter()
+            .filter(|c| is_eval(&c.name))
+            .map(|c| c.func);
+        for f in evals.chain(facts.script_calls.iter().map(|c| c.func)) {
+            if let Some(n) = fn_name(f) {
+                runners.insert(n);
+            }
+        }
+        FileNames {
+            marks,
+            seeds,
+            calls,
+            templates,
+            defs,
+            runners,
+        }
+    }
+}
+
+/// The names whose files one speaker's parsed files need, as whole
+/// identifiers (see the module docs): every name a value that may carry the
+/// protocol looks up, followed through the definitions it reaches, and every
+/// name of a definition that may carry the protocol.
+pub fn speaker_needles(files: &[&FileNames]) -> BTreeSet<String> {
+    // Wrappers: functions that run a script, or call a wrapper.
+    let mut wrappers: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.runners.iter().cloned())
+        .collect();
+    loop {
+        let mut added = false;
+        for c in files.iter().flat_map(|f| &f.calls) {
+            if let Some(w) = c.within.as_ref().filter(|_| wrappers.contains(&c.callee)) {
+                added |= wrappers.insert(w.clone());
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    // Definitions that may carry the protocol: those of a marked file, the
+    // wrappers, and those that use one of them.
+    let mut carriers: BTreeSet<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
+    for f in files.iter().filter(|f| f.marks) {
+        for d in f.defs.iter().filter(|d| d.keyish) {
+            carriers.insert(d.needle.clone());
+        }
+    }
+    loop {
+        let mut added = false;
+        for d in files.iter().flat_map(|f| &f.defs) {
+            if d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(&carriers) {
+                carriers.insert(d.needle.clone());
+                added = true;
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    // Names resolved in full: what Redis facts send, what wrapper calls
+    // pass, what templates that may carry the protocol look up; then
+    // through the definitions they reach.
+    let mut needed: BTreeSet<String> = BTreeSet::new();
+    for f in files {
+        needed.extend(f.seeds.iter().cloned());
+        for c in f.calls.iter().filter(|c| wrappers.contains(&c.callee)) {
+            needed.extend(needle_of(&c.callee));
+            needed.extend(c.refs.iter().cloned());
+        }
+        for t in &f.templates {
+            if f.marks || !t.is_disjoint(&carriers) {
+                needed.extend(t.iter().cloned());
+            }
+        }
+    }
+    loop {
+        let mut added = false;
+        for d in files.iter().flat_map(|f| &f.defs) {
+            if needed.contains(&d.needle) {
+                for r in &d.refs {
+                    added |= needed.insert(r.clone());
+                }
+            }
+        }
+        if !added {
+            break;
+        }
+    }
+    needed.extend(carriers);
+    needed
+}
+
+/// Normalised names a script may be identified by (`link::calls::identify`):
+/// atoms, short literal strings and constant names in the script position of
+/// an EVAL or script call, or in any call's arguments (a wrapper's parameter
+/// may hold the script).
+pub fn identity_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
+    let mut add = |v: &Value| {
+        let name = match v {
+            Value::Atom { name, .. } => Some(name.clone()),
+            Value::Const { path, .. } => path.last().cloned(),
+            Value::Str(_) => v.as_str().filter(|s| s.len() <= 64),
+            _ => None,
+        };
+        if let Some(n) = name {
+            out.insert(normalize_name(&n));
+        }
+    };
+    for c in &facts.commands {
+        if matches!(
+            c.name.as_str(),
+            "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
+        ) {
+            if let Some(v) = c.args.first() {
+                walk(v, 0, &mut add);
+            }
+        }
+    }
+    for c in &facts.script_calls {
+        walk(&c.script, 0, &mut add);
+    }
+    for c in &facts.calls {
+        for v in &c.args {
+            walk(v, 0, &mut add);
+        }
+    }
+}
+
 /// Bytes a namespace is made of (`keyshape::analyze` reads a namespace as
 /// ASCII letters, digits, `_`, `-` and `.`).
 fn is_ns_byte(b: u8) -> bool {
@@ -165,7 +601,7 @@ fn near(word: &str, prefix_ns: &str) -> bool {
 mod tests {
     use super::*;
     use crate::checks::keyshape::{analyze, KeyVerdict};
-    use crate::facts::{Seg, Span, Template};
+    use crate::facts::Span;
 
     fn pf() -> Prefilter {
         Prefilter::new(Some(&Contract::embedded()))

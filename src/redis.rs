@@ -185,6 +185,11 @@ const COMMANDS: &[&str] = &[
 ];
 
 /// Whether `name` (any case) is a Redis command wirelint reads.
+/// Every command name wirelint knows, upper case, sorted.
+pub fn commands() -> &'static [&'static str] {
+    COMMANDS
+}
+
 pub fn is_command(name: &str) -> bool {
     if name.len() > 16 || name.is_empty() {
         return false;

@@ -108,3 +108,59 @@ fn unrelated_neighbours_change_nothing() {
         assert!(!out.contains("\"WL001\""), "{name}\n{out}");
     }
 }
+
+/// A marked speaker whose key is built across files with no marker of their
+/// own, reached only through names: `job` (a key builder), `base`, the
+/// `@prefix` attribute, `kind` (a key part looked up next to `base`), and a
+/// file that uses `base` without being
+/// referenced. Findings land in those files, the same both ways; a syntax
+/// error in an unrelated file of the speaker stays silent both ways.
+#[test]
+fn files_reached_only_through_names_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "apps/q/mix.exs", "defmodule Q.MixProject do\nend\n");
+    write(
+        root,
+        "apps/q/lib/store.ex",
+        "defmodule Q.Store do\n  def save(c, q, id), do: Redix.command(c, [\"HSET\", Q.Keys.job(q, id), \"state\", \"x\"])\nend\n",
+    );
+    write(
+        root,
+        "apps/q/lib/keys.ex",
+        "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:#{Q.Kind.kind()}:#{id}\"\nend\n",
+    );
+    // No marker: reached through `kind`, which a template that also uses
+    // `base` (a carrier of the prefix) looks up.
+    write(
+        root,
+        "apps/q/lib/kind.ex",
+        "defmodule Q.Kind do\n  def kind, do: \"row\"\nend\n",
+    );
+    write(
+        root,
+        "apps/q/lib/base.ex",
+        "defmodule Q.Base do\n  def base(q), do: \"#{@prefix}{#{q}}\"\nend\n",
+    );
+    write(
+        root,
+        "apps/q/lib/prefix.ex",
+        "defmodule Q.Prefix do\n  @prefix \"emq:\"\nend\n",
+    );
+    write(
+        root,
+        "apps/q/lib/more.ex",
+        "defmodule Q.More do\n  def other(q), do: \"#{Q.Base.base(q)}:zzz\"\nend\n",
+    );
+    write(
+        root,
+        "apps/q/lib/util.ex",
+        "defmodule Q.Util do\n  def add(a, b), do: a + b\n  def broken(, do: :ok\nend\n",
+    );
+    let out = same_both_ways(root, "names");
+    // The type `row` comes from kind.ex; more.ex builds `zzz`.
+    for file in ["apps/q/lib/kind.ex", "apps/q/lib/more.ex"] {
+        assert!(out.contains(file), "no finding in {file}\n{out}");
+    }
+    assert!(!out.contains("\"WL001\""), "{out}");
+}
