@@ -127,7 +127,7 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             });
         }
     }
-    for (id, s) in m.scripts.iter().enumerate() {
+    for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
         let declared = s.declared_count(contract);
         let count = declared
             .map(|d| d.count)

@@ -84,3 +84,21 @@ fn an_explicit_contract_never_steps_aside() {
     assert_eq!(v["contract"]["name"], "echomq");
     assert_eq!(v["notes"], serde_json::json!([]));
 }
+
+/// Two projects' `init.lua` editor configs are not copies of one Redis
+/// script: they never call Redis.
+#[test]
+fn lua_files_that_never_call_redis_are_not_scripts() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a/mix.exs", "defmodule A.MixProject do\nend\n");
+    write(dir.path(), "a/priv/init.lua", "local M = {}\nreturn M\n");
+    write(dir.path(), "b/Cargo.toml", "[package]\nname = \"b\"\n");
+    write(dir.path(), "b/lua/init.lua", "vim.g.x = 1\n");
+    for extra in [&[][..], &["--no-prefilter"][..]] {
+        let mut args = vec!["check", ".", "--format", "json"];
+        args.extend_from_slice(extra);
+        let (code, stdout, _) = run(&args, dir.path());
+        assert_eq!(json_findings(&stdout), Vec::<String>::new(), "{extra:?}");
+        assert_eq!(code, 0);
+    }
+}

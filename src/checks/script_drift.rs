@@ -44,7 +44,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     // Group copies by contract entry, else by normalized name.
     let mut groups: BTreeMap<String, Vec<ScriptId>> = BTreeMap::new();
     for (id, s) in cx.model.scripts.iter().enumerate() {
-        if s.sha1.is_none() {
+        if s.sha1.is_none() || !s.is_redis() {
             continue;
         }
         let key = match (s.contract, s.norm_names.iter().next()) {

@@ -122,6 +122,16 @@ impl Script {
         })
     }
 
+    /// Whether this is a Redis script at all: it calls Redis, reads KEYS,
+    /// or the contract names it. A `.lua` file that does none of these
+    /// (an editor config, a game script) is not one.
+    pub fn is_redis(&self) -> bool {
+        self.contract.is_some()
+            || !self.lua.commands.is_empty()
+            || !self.lua.key_uses.is_empty()
+            || self.lua.dynamic_keys
+    }
+
     /// The highest `KEYS[n]` the body uses.
     pub fn body_max(&self) -> Option<u32> {
         self.lua.key_uses.iter().map(|(n, _)| *n).max()
