@@ -86,7 +86,7 @@ pub fn build(a: &Analysis) -> Matrix {
             }
         }
     }
-    for (id, s) in m.scripts.iter().enumerate() {
+    for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
         add(
             "script",
             script_row(a, id),
