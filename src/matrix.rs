@@ -99,6 +99,19 @@ pub fn build(a: &Analysis) -> Matrix {
         spans.extend(u.keys.iter().map(|k| k.value.span()));
         add("script", script_row(a, u.script), u.speaker, spans);
     }
+    // The speakers that take part in the protocol, as the checks count
+    // them: a project that only caches in Redis is no column.
+    let active = crate::checks::CheckContext {
+        model: m,
+        contract: a.contract.as_ref(),
+        contract_file: a.contract_file,
+        sources: &a.sources,
+    }
+    .active_speakers();
+    uses.retain(|_, by| {
+        by.retain(|sp, _| active.contains(sp));
+        !by.is_empty()
+    });
     let mut ids: Vec<SpeakerId> = uses.values().flat_map(|by| by.keys().copied()).collect();
     ids.sort_by_key(|id| m.speakers[*id].name.clone());
     ids.dedup();

@@ -164,3 +164,21 @@ fn files_reached_only_through_names_are_read() {
     }
     assert!(!out.contains("\"WL001\""), "{out}");
 }
+
+/// The agreement matrix is the same with and without the prefilter, with
+/// unrelated neighbours around the fixture.
+#[test]
+fn the_matrix_is_the_same_with_and_without_the_prefilter() {
+    for name in ["", "prefix-changed", "payload-renamed"] {
+        let dir = variant(name);
+        lay_out_neighbours(dir.path());
+        let r = dir.path().to_str().unwrap();
+        let (_, on, _) = run(&["check", r, "--matrix", "--format", "json"], dir.path());
+        let (_, off, _) = run(
+            &["check", r, "--matrix", "--format", "json", "--no-prefilter"],
+            dir.path(),
+        );
+        assert_eq!(on, off, "{name:?}");
+        assert!(on.contains("\"matrix\""));
+    }
+}
