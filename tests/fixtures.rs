@@ -51,6 +51,21 @@ fn check_variant(name: &str) {
     assert_eq!(json_findings(&stdout), findings, "{name}: JSON\n{stdout}");
     assert_eq!(code, i32::from(fails), "{name}: exit code");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    // Every finding below the line says who breaks and who does not.
+    for d in doc["diagnostics"].as_array().unwrap() {
+        if d["layer"] != "input" {
+            assert!(
+                d["impact"]["breaks"].is_array(),
+                "{name}: {} has no impact",
+                d["code"]
+            );
+            assert!(
+                d["impact"]["unaffected"].is_array(),
+                "{name}: {}",
+                d["code"]
+            );
+        }
+    }
     for (w, d) in want.iter().zip(doc["diagnostics"].as_array().unwrap()) {
         for (field, want) in &w.1 {
             let got: Vec<&str> = d["impact"][field.as_str()]

@@ -101,7 +101,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     .push(Label::new(k.value.span(), "this key carries the hash tag"));
             }
             d.help = Some("put the same `{queue}` hash tag in every key of the call: on a cluster it fails with CROSSSLOT".into());
-            d.speaker = Some(cx.speaker_name(u.speaker));
+            cx.finish(&mut d, u.speaker, "run", "the script on a cluster");
             out.push(d);
         }
     }

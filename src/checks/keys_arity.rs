@@ -105,7 +105,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));
         }
         diag.help = Some(format!("pass exactly {d} keys: {shift}"));
-        diag.speaker = Some(cx.speaker_name(u.speaker));
+        cx.finish(&mut diag, u.speaker, "run", "the script as declared");
         out.push(diag);
     }
 }

@@ -64,7 +64,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             other.source.describe(),
             other.count
         ));
-        d.speaker = Some(cx.speaker_name(script.speaker));
+        cx.finish(&mut d, script.speaker, "run", "the script as declared");
         out.push(d);
     }
 }

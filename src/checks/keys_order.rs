@@ -144,7 +144,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             diag.help = Some(format!(
                 "pass the keys in the order `{name}` declares them; as written it acts on the `{passed_text}` key where it means `{role_text}`"
             ));
-            diag.speaker = Some(cx.speaker_name(u.speaker));
+            cx.finish(&mut diag, u.speaker, "run", "the script as declared");
             out.push(diag);
         }
     }

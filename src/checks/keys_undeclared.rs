@@ -61,7 +61,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             diag.help = Some(format!(
                 "callers pass {d} keys; `KEYS[{n}]` is nil in every speaker"
             ));
-            diag.speaker = Some(cx.speaker_name(script.speaker));
+            cx.finish(&mut diag, script.speaker, "run", "the script as declared");
             out.push(diag);
         }
         for cmd in cx.model.commands.iter().filter(|c| c.script == Some(id)) {
@@ -92,7 +92,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 diag.help = Some(
                     "take the key from KEYS: a key built in Lua is hidden from callers and from cluster routing".into(),
                 );
-                diag.speaker = Some(cx.speaker_name(script.speaker));
+                cx.finish(&mut diag, script.speaker, "run", "the script as declared");
                 out.push(diag);
             }
         }

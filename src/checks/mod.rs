@@ -234,11 +234,18 @@ impl<'a> CheckContext<'a> {
         verb: &str,
         what: &str,
     ) {
+        d.help = Some(help);
+        self.finish(d, speaker, verb, what);
+    }
+
+    /// As [`CheckContext::blame`], for a finding whose help line is set.
+    pub fn finish(&self, d: &mut Diagnostic, speaker: SpeakerId, verb: &str, what: &str) {
         let impact = self.impact_of(speaker);
-        d.help = Some(format!(
-            "{help}. {}",
-            self.impact_sentence(&impact, verb, what)
-        ));
+        let sentence = self.impact_sentence(&impact, verb, what);
+        d.help = Some(match d.help.take() {
+            Some(h) => format!("{h}. {sentence}"),
+            None => sentence,
+        });
         d.speaker = Some(self.speaker_name(speaker));
         d.impact = Some(impact);
     }

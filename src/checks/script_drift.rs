@@ -128,8 +128,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 "send the same bytes from every speaker: a speaker that runs EVALSHA {} gets NOSCRIPT where only the other copy is loaded, or runs different logic",
                 short(&ref_sha)
             ));
-            d.speaker = Some(cx.speaker_name(copy.speaker));
-            d.impact = Some(cx.impact_of(copy.speaker));
+            cx.finish(&mut d, copy.speaker, "run", &format!("the same `{name}`"));
             out.push(d);
         }
     }
