@@ -1645,15 +1645,14 @@ impl<'s, 'p> Cx<'s, 'p> {
         else {
             return false;
         };
-        let Some(tree) = self.reparse(tt) else {
+        let parsed = self.reparse(tt);
+        let root = parsed.as_ref().and_then(|t| macro_root(t, tt));
+        let Some(root) = root.filter(|r| !r.has_error()) else {
+            // Not expressions (`json!({ "a": con.hget(k, "f") })`): recover
+            // the plain method calls from the tokens.
+            self.walk_macro_tokens(tt);
             return false;
         };
-        let Some(root) = macro_root(&tree, tt) else {
-            return false;
-        };
-        if root.has_error() {
-            return false;
-        }
         for item in named_children(root) {
             if !is_comment(item) {
                 self.walk_sub(item);
@@ -1662,8 +1661,74 @@ impl<'s, 'p> Cx<'s, 'p> {
         true
     }
 
+    /// Recovers `ident.method(…)` calls of Redis methods from the tokens of
+    /// a macro whose arguments are not expressions. Each such run of
+    /// tokens is parsed again, in place, as one expression. Iterative over
+    /// nested token trees.
+    fn walk_macro_tokens(&mut self, tt: Node<'_>) {
+        let mut stack = vec![tt];
+        while let Some(t) = stack.pop() {
+            let kids = crate::parse::children(t);
+            for (i, k) in kids.iter().enumerate() {
+                if k.kind() == "token_tree" {
+                    stack.push(*k);
+                }
+                let [Some(dot), Some(method), Some(args)] =
+                    [kids.get(i + 1), kids.get(i + 2), kids.get(i + 3)]
+                else {
+                    continue;
+                };
+                if k.kind() != "identifier"
+                    || dot.kind() != "."
+                    || method.kind() != "identifier"
+                    || args.kind() != "token_tree"
+                    || !TYPED_METHODS.contains(&self.text(*method).as_str())
+                {
+                    continue;
+                }
+                let Some(tree) = self.reparse_range(
+                    k.start_byte(),
+                    args.end_byte(),
+                    k.start_position(),
+                    args.end_position(),
+                ) else {
+                    continue;
+                };
+                let mut call = None;
+                walk(tree.root_node(), |n| {
+                    if call.is_none()
+                        && n.kind() == "call_expression"
+                        && n.start_byte() == k.start_byte()
+                    {
+                        call = Some(n);
+                    }
+                    call.is_none()
+                });
+                if let Some(c) = call.filter(|c| !c.has_error()) {
+                    self.walk_sub(c);
+                }
+            }
+        }
+    }
+
     /// Parses a macro's token tree again as one expression, in place.
     fn reparse(&mut self, tt: Node<'_>) -> Option<Tree> {
+        self.reparse_range(
+            tt.start_byte(),
+            tt.end_byte(),
+            tt.start_position(),
+            tt.end_position(),
+        )
+    }
+
+    /// Parses a byte range of the file again, in place.
+    fn reparse_range(
+        &mut self,
+        start: usize,
+        end: usize,
+        start_point: tree_sitter::Point,
+        end_point: tree_sitter::Point,
+    ) -> Option<Tree> {
         let parser = match &mut self.macro_parser {
             Some(p) => p,
             None => {
@@ -1673,10 +1738,10 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         };
         let range = Range {
-            start_byte: tt.start_byte(),
-            end_byte: tt.end_byte().min(self.src.len()),
-            start_point: tt.start_position(),
-            end_point: tt.end_position(),
+            start_byte: start,
+            end_byte: end.min(self.src.len()),
+            start_point,
+            end_point,
         };
         if range.start_byte >= range.end_byte {
             return None;
@@ -3253,6 +3318,28 @@ async fn f(con: &mut C, q: &str) {
             vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"data\"]"]
         );
         assert_eq!(tpls(&f), vec!["emq:{<q>}:wait", "emq:x:y", "emq:{q}:wait"]);
+    }
+
+    #[test]
+    fn calls_inside_json_are_recovered_from_tokens() {
+        let src = r#"
+fn f(con: &mut C, q: &str) -> serde_json::Value {
+    json!({ "state": con.hget(q, "state")?, "rows": [con.hget(q, "payload")?], "n": m.len() })
+}
+"#;
+        let f = facts(src);
+        let got: Vec<String> = f
+            .commands
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, lit_args(c)))
+            .collect();
+        assert_eq!(
+            got,
+            vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"payload\"]"]
+        );
+        let at = src.find("\"payload\")").unwrap() as u32 + 1;
+        let field = &f.commands[1].args[1];
+        assert_eq!(field.span().start, at - 1);
     }
 
     #[test]
