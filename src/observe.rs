@@ -149,7 +149,7 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
         out[u.speaker].calls.push(ObservedCall {
             script: script_name(a, u.script),
             numkeys: match u.numkeys {
-                NumKeys::Literal(n, _) => Some(n),
+                NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
                 _ if u.keys_complete => Some(u.keys.len() as u32),
                 _ => None,
             },

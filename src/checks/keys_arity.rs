@@ -24,7 +24,9 @@
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
-use crate::link::calls::NumKeys;
+use crate::link::calls::{NumKeys, ScriptCallUse};
+use crate::link::scripts::{compare_roles, passed_role, RoleMatch};
+use crate::link::Script;
 
 pub static RULE: Rule = Rule {
     code: "WL303",
@@ -43,19 +45,18 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let d = declared.count;
-        let (n, span, what) = match &u.numkeys {
-            NumKeys::Literal(n, span) => (*n, *span, format!("numkeys is {n}")),
+        // A literal numkeys moves the boundary between KEYS and ARGV; a
+        // count taken from the keys passed moves the keys between slots.
+        let keys_span = || match (u.keys.first(), u.keys.last()) {
+            (Some(a), Some(b)) => a.value.span().join(b.value.span()),
+            _ => u.span,
+        };
+        let (n, span, what, literal) = match &u.numkeys {
+            NumKeys::Literal(n, span) => (*n, *span, format!("numkeys is {n}"), true),
+            NumKeys::Counted(n, span) => (*n, *span, passed(*n), false),
             NumKeys::FromKeys | NumKeys::Unknown if u.keys_complete => {
-                let span = match (u.keys.first(), u.keys.last()) {
-                    (Some(a), Some(b)) => a.value.span().join(b.value.span()),
-                    _ => u.span,
-                };
                 let n = u.keys.len() as u32;
-                (
-                    n,
-                    span,
-                    format!("{n} key{} passed", if n == 1 { " is" } else { "s are" }),
-                )
+                (n, keys_span(), passed(n), false)
             }
             _ => continue,
         };
@@ -72,23 +73,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let name = cx.script_name(u.script);
-        let shift = if n > d {
-            let extra = n - d;
-            match u.keys.get(d as usize) {
-                Some(k) => format!(
-                    "`{}` arrives as KEYS[{}], which `{name}` never reads, and the values it reads as ARGV shift by {extra}",
-                    k.value.describe(),
-                    d + 1
-                ),
-                None => format!("the values `{name}` reads as ARGV shift by {extra}"),
-            }
+        let shift = if literal {
+            argv_shift(u, n, d, &name)
         } else {
-            let missing = d - n;
-            format!(
-                "KEYS[{}] is nil inside `{name}`, and what the caller meant as ARGV[1] lands {missing} slot{} early",
-                n + 1,
-                if missing == 1 { "" } else { "s" }
-            )
+            slot_shift(cx, u, script, n, d, &name)
         };
         let mut diag = RULE.diagnostic(
             format!(
@@ -108,4 +96,70 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         cx.finish(&mut diag, u.speaker, "run", "the script as declared");
         out.push(diag);
     }
+}
+
+fn passed(n: u32) -> String {
+    format!("{n} key{} passed", if n == 1 { " is" } else { "s are" })
+}
+
+/// A literal numkeys `n` where the script declares `d`: Redis splits the
+/// values after `n`, so what follows moves between KEYS and ARGV.
+fn argv_shift(u: &ScriptCallUse, n: u32, d: u32, name: &str) -> String {
+    if n > d {
+        let extra = n - d;
+        match u.keys.get(d as usize) {
+            Some(k) => format!(
+                "`{}` arrives as KEYS[{}], which `{name}` never reads, and the values it reads as ARGV shift by {extra}",
+                k.value.describe(),
+                d + 1
+            ),
+            None => format!("the values `{name}` reads as ARGV shift by {extra}"),
+        }
+    } else {
+        let missing = d - n;
+        format!(
+            "KEYS[{}] is nil inside `{name}`, and what the caller meant as KEYS[{}] arrives as ARGV[1]: every ARGV shifts by {missing}",
+            n + 1,
+            n + 1
+        )
+    }
+}
+
+/// `n` keys passed (numkeys counts them) where the script declares `d`:
+/// ARGV is intact, but keys land in other slots than the script reads.
+fn slot_shift(
+    cx: &CheckContext<'_>,
+    u: &ScriptCallUse,
+    script: &Script,
+    n: u32,
+    d: u32,
+    name: &str,
+) -> String {
+    if n < d {
+        return format!("KEYS[{}] is nil inside `{name}`", n + 1);
+    }
+    let unread: Vec<String> = u.keys[d as usize..]
+        .iter()
+        .map(|k| format!("`{}`", k.value.describe()))
+        .collect();
+    let first_off = (0..d as usize).find_map(|i| {
+        let role = script.slot_role(i as u32 + 1, cx.contract)?;
+        let got = passed_role(&u.keys[i]);
+        (compare_roles(&got, &role.text) == RoleMatch::Different).then(|| {
+            format!(
+                "from KEYS[{}] on, keys land one slot off (KEYS[{}] receives `{}` where `{name}` declares `{}`), and ",
+                i + 1,
+                i + 1,
+                got.join(" "),
+                role.text.replace(['\'', '"'], "")
+            )
+        })
+    });
+    format!(
+        "{}{} in KEYS[{}..] {} never read",
+        first_off.unwrap_or_default(),
+        unread.join(", "),
+        d + 1,
+        if unread.len() == 1 { "is" } else { "are" }
+    )
 }

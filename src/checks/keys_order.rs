@@ -44,7 +44,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         // consequence.
         if let Some(d) = script.declared_count(cx.contract) {
             let n = match u.numkeys {
-                NumKeys::Literal(n, _) => Some(n),
+                NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
                 _ if u.keys_complete => Some(u.keys.len() as u32),
                 _ => None,
             };

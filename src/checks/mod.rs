@@ -272,10 +272,13 @@ impl<'a> CheckContext<'a> {
             .map(|s| format!("`{s}`"))
             .collect::<Vec<_>>()
             .join(", ");
+        if total <= 1 {
+            // One speaker: no one else to break, and no count to give.
+            return format!("{broken} is the only speaker here; every speaker that follows the protocol will disagree with it");
+        }
         format!(
-            "{} of {total} speaker{} can still {verb} {what}; {broken} cannot",
-            impact.unaffected.len(),
-            if total == 1 { "" } else { "s" }
+            "{} of {total} speakers can still {verb} {what}; {broken} cannot",
+            impact.unaffected.len()
         )
     }
 

@@ -18,6 +18,9 @@ use crate::facts::{FileFacts, FileId, Seg, Span, Template, Value};
 pub enum NumKeys {
     /// A literal count (`2`, `"2"`).
     Literal(u32, Span),
+    /// Counted from a key list the code shows (`length([a, b])`): the
+    /// span is the list's.
+    Counted(u32, Span),
     /// Counted from the keys passed (`length(keys)`, redis-rs `Script`).
     FromKeys,
     /// Not visible: the count travels with the script (its registration).
@@ -509,7 +512,7 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
                         Some(Value::List { items, tail, span }) => {
                             let (l, c) = flatten(items, tail, false);
                             if c {
-                                NumKeys::Literal(l.len() as u32, *span)
+                                NumKeys::Counted(l.len() as u32, *span)
                             } else {
                                 NumKeys::FromKeys
                             }
@@ -525,7 +528,7 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
         (flat.iter().map(arg).collect(), complete, Vec::new())
     } else {
         match &numkeys {
-            NumKeys::Literal(n, _) if flat.len() >= *n as usize => {
+            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
                 let n = *n as usize;
                 (
                     flat[..n].iter().map(arg).collect(),
