@@ -2306,13 +2306,13 @@ mod tests {
     use super::*;
     use crate::facts::Lang;
 
-    fn facts(src: &str) -> FileFacts {
+    pub(super) fn facts(src: &str) -> FileFacts {
         let mut p = Parsers::new().unwrap();
         let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
         extract(tree.root_node(), src.as_bytes(), 0, &mut p)
     }
 
-    fn at(src: &str, needle: &str) -> u32 {
+    pub(super) fn at(src: &str, needle: &str) -> u32 {
         src.find(needle).expect("needle") as u32
     }
 
@@ -2695,14 +2695,9 @@ end
 
 #[cfg(test)]
 mod more_tests {
+    use super::tests::facts;
     use super::*;
     use crate::facts::Lang;
-
-    fn facts(src: &str) -> FileFacts {
-        let mut p = Parsers::new().unwrap();
-        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
-        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
-    }
 
     #[test]
     fn bitstrings_pipes_and_pattern_params() {
@@ -2796,18 +2791,8 @@ end
 
 #[cfg(test)]
 mod idiom_tests {
+    use super::tests::{at, facts};
     use super::*;
-    use crate::facts::Lang;
-
-    fn facts(src: &str) -> FileFacts {
-        let mut p = Parsers::new().unwrap();
-        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
-        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
-    }
-
-    fn at(src: &str, needle: &str) -> u32 {
-        src.find(needle).expect("needle") as u32
-    }
 
     fn path(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
@@ -3142,18 +3127,8 @@ end
 
 #[cfg(test)]
 mod key_idiom_tests {
+    use super::tests::{at, facts};
     use super::*;
-    use crate::facts::Lang;
-
-    fn facts(src: &str) -> FileFacts {
-        let mut p = Parsers::new().unwrap();
-        let tree = p.parse(Lang::Elixir, src.as_bytes()).unwrap();
-        extract(tree.root_node(), src.as_bytes(), 0, &mut p)
-    }
-
-    fn at(src: &str, needle: &str) -> u32 {
-        src.find(needle).expect("needle") as u32
-    }
 
     #[test]
     fn helpers_attributes_sigils_and_iodata() {

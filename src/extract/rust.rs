@@ -2548,7 +2548,7 @@ pub(crate) const GENERIC_TYPED_METHODS: &[&str] =
 pub(crate) const RECEIVER_WORDS: &[&str] = &["con", "redis", "pipe", "client", "pool"];
 
 /// Methods of the standard library and the Redis clients: not calls of the
-/// code base.
+/// code base (besides [`TYPED_METHODS`] and [`GENERIC_TYPED_METHODS`]).
 const API_METHODS: &[&str] = &[
     "arg",
     "key",
@@ -2697,46 +2697,8 @@ const API_METHODS: &[&str] = &[
     "connect",
     "quit",
     "get_or_init",
-    "set",
-    "del",
-    "exists",
-    "expire",
-    "incr",
-    "publish",
     "subscribe",
-    "hset",
-    "hset_nx",
-    "hsetnx",
-    "hset_multiple",
-    "hmset",
-    "hget",
-    "hmget",
-    "hincr",
-    "hincrby",
-    "hdel",
-    "hgetall",
-    "hexists",
-    "hkeys",
-    "hvals",
-    "hlen",
-    "zadd",
-    "zrem",
-    "zscore",
-    "zcard",
-    "zrangebyscore",
     "zrange",
-    "lpush",
-    "rpush",
-    "lrem",
-    "llen",
-    "lrange",
-    "rpoplpush",
-    "brpoplpush",
-    "lmove",
-    "sadd",
-    "srem",
-    "smembers",
-    "sismember",
     "await",
     "as_secs",
     "as_millis",
@@ -2748,7 +2710,7 @@ const API_METHODS: &[&str] = &[
 ];
 
 fn is_api_method(m: &str) -> bool {
-    API_METHODS.contains(&m)
+    API_METHODS.contains(&m) || TYPED_METHODS.contains(&m) || GENERIC_TYPED_METHODS.contains(&m)
 }
 
 /// Whether a called path may be a function of the code base.
