@@ -72,6 +72,15 @@ impl Rule {
         out
     }
 
+    /// Runs this rule alone, as [`run_all`] runs it among the others:
+    /// sorted, without duplicates. The per-rule tests (`tests/rules/`) use it.
+    pub fn check(&self, cx: &CheckContext<'_>) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        (self.run)(cx, &mut out);
+        sort_and_dedup(&mut out);
+        out
+    }
+
     /// A diagnostic of this rule, with no related labels yet.
     pub fn diagnostic(&self, message: String, primary: crate::diagnostic::Label) -> Diagnostic {
         Diagnostic {
@@ -124,9 +133,14 @@ pub fn run_all(cx: &CheckContext<'_>) -> Vec<Diagnostic> {
     for r in RULES {
         (r.run)(cx, &mut out);
     }
+    sort_and_dedup(&mut out);
+    out
+}
+
+/// Output order, and one finding per rule and span.
+fn sort_and_dedup(out: &mut Vec<Diagnostic>) {
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup_by(|a, b| a.code == b.code && a.primary.span == b.primary.span);
-    out
 }
 
 impl<'a> CheckContext<'a> {
