@@ -78,14 +78,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 let mean = suggest(field, written.iter().copied())
                     .map(|m| format!("{m} "))
                     .unwrap_or_default();
-                let impact = cx.impact_of(u.speaker);
-                d.help = Some(format!(
-                    "{mean}the writers write {list}; `{}` reads nil here. {}",
-                    cx.speaker_name(u.speaker),
-                    cx.impact_sentence(&impact, "read", "the field")
-                ));
-                d.speaker = Some(cx.speaker_name(u.speaker));
-                d.impact = Some(impact);
+                let help = format!(
+                    "{mean}the writers write {list}; `{}` reads nil here",
+                    cx.speaker_name(u.speaker)
+                );
+                cx.blame(&mut d, u.speaker, help, "read", "the field");
                 out.push(d);
             }
         }

@@ -159,8 +159,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             format!("key `{shape}` is read here, but no speaker writes a key of that shape"),
             Label::new(span, "nothing writes this key"),
         );
-        let impact = cx.impact_of(speaker);
-        d.help = Some(match near {
+        let help = match near {
             Some(w) => format!(
                 "the writers write `{w}`; `{}` reads an address nobody fills",
                 cx.speaker_name(speaker)
@@ -169,9 +168,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 "`{}` reads an address nobody fills",
                 cx.speaker_name(speaker)
             ),
-        });
-        d.speaker = Some(cx.speaker_name(speaker));
-        d.impact = Some(impact);
+        };
+        cx.blame_without_count(&mut d, speaker, help);
         out.push(d);
     }
 }

@@ -141,10 +141,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     format!("`{name}` declares KEYS[{slot}] as `{role_text}`"),
                 ));
             }
-            diag.help = Some(format!(
+            let help = format!(
                 "pass the keys in the order `{name}` declares them; as written it acts on the `{passed_text}` key where it means `{role_text}`"
-            ));
-            cx.finish(&mut diag, u.speaker, "run", "the script as declared");
+            );
+            cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
             out.push(diag);
         }
     }

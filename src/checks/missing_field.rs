@@ -96,7 +96,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             .map(|f| format!("`{f}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let impact = cx.impact_of(script.speaker);
         let mut d = RULE.diagnostic(
             format!(
                 "script `{}` creates a `{}` record without {list}",
@@ -110,19 +109,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 format!("the `{}` record's fields", record.name),
             ));
         }
-        d.help = Some(format!(
+        let help = format!(
             "write every field ({}) when the row is created: every speaker reads {list} from rows that `{}` creates and finds nil",
             record.fields.iter().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", "),
             cx.speaker_name(script.speaker)
-        ));
-        if let Some(h) = d.help.as_mut() {
-            h.push_str(&format!(
-                ". {}",
-                cx.impact_sentence(&impact, "read", "the job")
-            ));
-        }
-        d.speaker = Some(cx.speaker_name(script.speaker));
-        d.impact = Some(impact);
+        );
+        cx.blame(&mut d, script.speaker, help, "read", "the job");
         out.push(d);
     }
 }

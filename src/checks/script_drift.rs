@@ -124,11 +124,17 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     cx.speaker_name(ref_script.speaker)
                 ),
             ));
-            d.help = Some(format!(
+            let help = format!(
                 "send the same bytes from every speaker: a speaker that runs EVALSHA {} gets NOSCRIPT where only the other copy is loaded, or runs different logic",
                 short(&ref_sha)
-            ));
-            cx.finish(&mut d, copy.speaker, "run", &format!("the same `{name}`"));
+            );
+            cx.blame(
+                &mut d,
+                copy.speaker,
+                help,
+                "run",
+                &format!("the same `{name}`"),
+            );
             out.push(d);
         }
     }

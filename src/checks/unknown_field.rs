@@ -117,15 +117,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", cx.speaker_name(cmd.speaker))
             };
-            d.help = Some(format!("{mean}{consequence}"));
-            if let Some(h) = d.help.as_mut() {
-                h.push_str(&format!(
-                    ". {}",
-                    cx.impact_sentence(&impact, "read", "the job")
-                ));
-            }
-            d.speaker = Some(cx.speaker_name(cmd.speaker));
-            d.impact = Some(impact);
+            cx.blame(
+                &mut d,
+                cmd.speaker,
+                format!("{mean}{consequence}"),
+                "read",
+                "the job",
+            );
             out.push(d);
         }
     }
@@ -161,7 +159,6 @@ fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let field = &r.field;
-        let impact = cx.impact_of(r.speaker);
         let mut d = RULE.diagnostic(
             format!(
                 "field `{field}` is not a field of the `{}` record",
@@ -187,13 +184,11 @@ fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let mean = suggest(field, record.fields.iter().map(|(f, _)| f.as_str()))
             .map(|m| format!("{m} "))
             .unwrap_or_default();
-        d.help = Some(format!(
-            "{mean}no speaker that follows the contract writes `{field}`, so `{}` always reads nil. {}",
-            cx.speaker_name(r.speaker),
-            cx.impact_sentence(&impact, "read", "the job")
-        ));
-        d.speaker = Some(cx.speaker_name(r.speaker));
-        d.impact = Some(impact);
+        let help = format!(
+            "{mean}no speaker that follows the contract writes `{field}`, so `{}` always reads nil",
+            cx.speaker_name(r.speaker)
+        );
+        cx.blame(&mut d, r.speaker, help, "read", "the job");
         out.push(d);
     }
 }
