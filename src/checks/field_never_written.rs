@@ -19,7 +19,7 @@
 //! Read the field under the name the writers use, or rename it in every
 //! writer at once.
 
-use super::{CheckContext, Rule};
+use super::{quoted, CheckContext, Rule};
 use crate::contract::suggest;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -54,11 +54,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             for u in uses.iter().filter(|u| !u.write) {
-                let list = written
-                    .iter()
-                    .map(|f| format!("`{f}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let list = quoted(&written);
                 let mut d = RULE.diagnostic(
                     format!(
                         "field `{field}` of `{}` is read here, but no speaker writes it",

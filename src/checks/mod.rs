@@ -149,6 +149,15 @@ fn at_call(call: Span, value: Span) -> (Span, Option<Span>) {
     }
 }
 
+/// "`a`, `b`, `c`": names as a finding lists them.
+fn quoted<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    names
+        .into_iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Output order, and one finding per rule and span.
 fn sort_and_dedup(out: &mut Vec<Diagnostic>) {
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
