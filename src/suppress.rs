@@ -11,7 +11,7 @@
 use memchr::memmem;
 
 use crate::analyze::Analysis;
-use crate::checks::UNUSED_SUPPRESSION;
+use crate::checks::{CheckContext, UNUSED_SUPPRESSION};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::facts::{Lang, Span};
 use crate::settings::Settings;
@@ -135,18 +135,18 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
                     };
                     let mut d =
                         UNUSED_SUPPRESSION.diagnostic(message, Label::new(*code_span, "unused"));
-                    d.speaker = a
-                        .model
-                        .file_speaker
-                        .get(id as usize)
-                        .copied()
-                        .flatten()
-                        .map(|sp| a.model.speaker_name(sp).to_string());
-                    d.help = Some(if known {
-                        "remove it, or move it onto the line of the finding it is meant for (or just above)".into()
+                    let help = if known {
+                        "remove it, or move it onto the line of the finding it is meant for (or just above)"
                     } else {
-                        "name a rule code such as WL201 (`wirelint rules` lists them)".into()
-                    });
+                        "name a rule code such as WL201 (`wirelint rules` lists them)"
+                    };
+                    let cx = CheckContext {
+                        model: &a.model,
+                        contract: a.contract.as_ref(),
+                        contract_file: a.contract_file,
+                        sources: &a.sources,
+                    };
+                    cx.finish_input(&mut d, help.into());
                     unused.push(d);
                 }
             }

@@ -100,8 +100,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 d.related
                     .push(Label::new(k.value.span(), "this key carries the hash tag"));
             }
-            d.help = Some("put the same `{queue}` hash tag in every key of the call: on a cluster it fails with CROSSSLOT".into());
-            cx.finish(&mut d, u.speaker, "run", "the script on a cluster");
+            let help = "put the same `{queue}` hash tag in every key of the call: on a cluster it fails with CROSSSLOT";
+            cx.blame(
+                &mut d,
+                u.speaker,
+                help.into(),
+                "run",
+                "the script on a cluster",
+            );
             out.push(d);
         }
     }

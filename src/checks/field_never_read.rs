@@ -67,7 +67,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                         format!("`{}` writes `{other}` here", cx.speaker_name(o.speaker)),
                     ));
                 }
-                let impact = cx.impact_of(w.speaker);
                 let advice = if cx.model.speakers[w.speaker].canonical {
                     format!(
                         "`{}` is the canonical speaker: the others must follow it to `{field}`, or it goes back to `{other}`; until then",
@@ -76,13 +75,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 } else {
                     format!("write `{other}`:")
                 };
-                d.help = Some(format!(
-                    "{advice} readers look for `{other}` and find nil in rows that `{}` writes. {}",
-                    cx.speaker_name(w.speaker),
-                    cx.impact_sentence(&impact, "read", "the job")
-                ));
-                d.speaker = Some(cx.speaker_name(w.speaker));
-                d.impact = Some(impact);
+                let help = format!(
+                    "{advice} readers look for `{other}` and find nil in rows that `{}` writes",
+                    cx.speaker_name(w.speaker)
+                );
+                cx.blame(&mut d, w.speaker, help, "read", "the job");
                 out.push(d);
             }
         }

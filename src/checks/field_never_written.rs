@@ -19,7 +19,7 @@
 //! Read the field under the name the writers use, or rename it in every
 //! writer at once.
 
-use super::{CheckContext, Rule};
+use super::{quoted, CheckContext, Rule};
 use crate::contract::suggest;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -54,11 +54,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 continue;
             }
             for u in uses.iter().filter(|u| !u.write) {
-                let list = written
-                    .iter()
-                    .map(|f| format!("`{f}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let list = quoted(&written);
                 let mut d = RULE.diagnostic(
                     format!(
                         "field `{field}` of `{}` is read here, but no speaker writes it",
@@ -78,14 +74,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 let mean = suggest(field, written.iter().copied())
                     .map(|m| format!("{m} "))
                     .unwrap_or_default();
-                let impact = cx.impact_of(u.speaker);
-                d.help = Some(format!(
-                    "{mean}the writers write {list}; `{}` reads nil here. {}",
-                    cx.speaker_name(u.speaker),
-                    cx.impact_sentence(&impact, "read", "the field")
-                ));
-                d.speaker = Some(cx.speaker_name(u.speaker));
-                d.impact = Some(impact);
+                let help = format!(
+                    "{mean}the writers write {list}; `{}` reads nil here",
+                    cx.speaker_name(u.speaker)
+                );
+                cx.blame(&mut d, u.speaker, help, "read", "the field");
                 out.push(d);
             }
         }

@@ -22,10 +22,11 @@ use std::collections::BTreeSet;
 
 use super::keyshape::{analyze, atoms, matches, KeyVerdict};
 use super::{CheckContext, Rule};
-use crate::contract::PatTok;
+use crate::contract::{Keyspace, PatTok};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::facts::{Seg, Span, Template, Value};
 use crate::link::records::key_shape;
+use crate::link::{Arg, Model, ScriptId, SpeakerId};
 use crate::observe::is_key_like;
 use crate::redis::writes_key;
 
@@ -57,95 +58,14 @@ fn namespace(t: &Template) -> Option<String> {
 }
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let m = cx.model;
-    // Which slots of each script it writes: `KEYS[n]` itself, or a key
-    // derived from it (`KEYS[2] .. id`).
-    let from_slot = |a: &crate::link::Arg, slot: u32| match &a.value {
-        Value::Keys { index, .. } => *index == Some(slot),
-        Value::Str(t) => matches!(
-            t.segs.first(),
-            Some(Seg::Value(v)) if matches!(**v, Value::Keys { index, .. } if index == Some(slot))
-        ),
-        _ => false,
-    };
-    let script_writes = |script: usize, slot: u32| {
-        m.commands
-            .iter()
-            .filter(|c| c.script == Some(script))
-            .any(|c| {
-                c.args
-                    .iter()
-                    .enumerate()
-                    .any(|(i, a)| from_slot(a, slot) && writes_key(&c.name, i))
-            })
-    };
-    let mut written: Vec<Template> = Vec::new();
-    let mut read: Vec<(Template, Span, usize)> = Vec::new();
-    for c in m.commands.iter().filter(|c| c.script.is_none()) {
-        for (i, a) in c.args.iter().enumerate() {
-            let is_key = match crate::redis::key_positions(&c.name) {
-                Some(p) => p.contains(&i),
-                None => true,
-            };
-            if !is_key {
-                continue;
-            }
-            for t in &a.alts {
-                if writes_key(&c.name, i) {
-                    written.push(t.clone());
-                } else {
-                    read.push((t.clone(), a.value.span(), c.speaker));
-                }
-            }
-        }
-    }
-    for u in &m.script_calls {
-        for (i, k) in u.keys.iter().enumerate() {
-            for t in &k.alts {
-                if script_writes(u.script, i as u32 + 1) || m.scripts[u.script].lua.dynamic_keys {
-                    written.push(t.clone());
-                } else {
-                    read.push((t.clone(), k.value.span(), u.speaker));
-                }
-            }
-        }
-    }
-    // Lua commands on keys built from strings write too.
-    for c in m.commands.iter().filter(|c| c.script.is_some()) {
-        for (i, a) in c.args.iter().enumerate() {
-            if writes_key(&c.name, i) {
-                written.extend(a.alts.iter().cloned());
-            }
-        }
-    }
+    let KeyUses { written, read } = KeyUses::of(cx.model);
     let namespaces: BTreeSet<String> = written.iter().filter_map(namespace).collect();
     let keyspace = cx.contract.and_then(|c| c.keyspace.as_ref());
     let mut reported: BTreeSet<(String, Span)> = BTreeSet::new();
     for (t, span, speaker) in read {
-        if !is_key_like(&t)
-            || !t
-                .segs
-                .iter()
-                .any(|s| matches!(s, Seg::Lit { text, .. } if text.contains(':')))
-        {
-            continue;
-        }
-        // A key the contract's keyspace already reports (WL101-WL103).
-        if let Some(ks) = keyspace {
-            if !matches!(analyze(&t, ks), KeyVerdict::Fine | KeyVerdict::Skip) {
-                continue;
-            }
-        }
-        let Some(ns) = namespace(&t) else {
+        let Some(ns) = unwritten_namespace(&t, keyspace, &namespaces, &written) else {
             continue;
         };
-        if !namespaces.contains(&ns) {
-            continue;
-        }
-        let a = atoms(&t);
-        if written.iter().any(|w| matches(&a, &pattern(w))) {
-            continue;
-        }
         let shape = key_shape(&t);
         if !reported.insert((shape.clone(), span)) {
             continue;
@@ -159,8 +79,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             format!("key `{shape}` is read here, but no speaker writes a key of that shape"),
             Label::new(span, "nothing writes this key"),
         );
-        let impact = cx.impact_of(speaker);
-        d.help = Some(match near {
+        let help = match near {
             Some(w) => format!(
                 "the writers write `{w}`; `{}` reads an address nobody fills",
                 cx.speaker_name(speaker)
@@ -169,9 +88,122 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 "`{}` reads an address nobody fills",
                 cx.speaker_name(speaker)
             ),
-        });
-        d.speaker = Some(cx.speaker_name(speaker));
-        d.impact = Some(impact);
+        };
+        cx.blame_without_count(&mut d, speaker, help);
         out.push(d);
     }
+}
+
+/// The keys the code uses: those a command or a script writes, and those
+/// only read, with where and by whom.
+#[derive(Default)]
+struct KeyUses {
+    written: Vec<Template>,
+    read: Vec<(Template, Span, SpeakerId)>,
+}
+
+impl KeyUses {
+    fn of(m: &Model) -> KeyUses {
+        let mut uses = KeyUses::default();
+        uses.commands(m);
+        uses.script_calls(m);
+        // Lua commands on keys built from strings write too.
+        for c in m.commands.iter().filter(|c| c.script.is_some()) {
+            for (i, a) in c.args.iter().enumerate() {
+                if writes_key(&c.name, i) {
+                    uses.written.extend(a.alts.iter().cloned());
+                }
+            }
+        }
+        uses
+    }
+
+    /// The key arguments of the commands outside scripts.
+    fn commands(&mut self, m: &Model) {
+        for c in m.commands.iter().filter(|c| c.script.is_none()) {
+            for (i, a) in c.args.iter().enumerate() {
+                let is_key = match crate::redis::key_positions(&c.name) {
+                    Some(p) => p.contains(&i),
+                    None => true,
+                };
+                if !is_key {
+                    continue;
+                }
+                for t in &a.alts {
+                    if writes_key(&c.name, i) {
+                        self.written.push(t.clone());
+                    } else {
+                        self.read.push((t.clone(), a.value.span(), c.speaker));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The keys passed to scripts: written when the script writes their
+    /// slot (or reads its keys by count), else read.
+    fn script_calls(&mut self, m: &Model) {
+        for u in &m.script_calls {
+            for (i, k) in u.keys.iter().enumerate() {
+                for t in &k.alts {
+                    if script_writes(m, u.script, i as u32 + 1)
+                        || m.scripts[u.script].lua.dynamic_keys
+                    {
+                        self.written.push(t.clone());
+                    } else {
+                        self.read.push((t.clone(), k.value.span(), u.speaker));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a script writes its slot: `KEYS[n]` itself, or a key derived
+/// from it (`KEYS[2] .. id`).
+fn script_writes(m: &Model, script: ScriptId, slot: u32) -> bool {
+    let from_slot = |a: &Arg| match &a.value {
+        Value::Keys { index, .. } => *index == Some(slot),
+        Value::Str(t) => matches!(
+            t.segs.first(),
+            Some(Seg::Value(v)) if matches!(**v, Value::Keys { index, .. } if index == Some(slot))
+        ),
+        _ => false,
+    };
+    m.commands
+        .iter()
+        .filter(|c| c.script == Some(script))
+        .any(|c| {
+            c.args
+                .iter()
+                .enumerate()
+                .any(|(i, a)| from_slot(a) && writes_key(&c.name, i))
+        })
+}
+
+/// The namespace of a key read that no written key matches, when the code
+/// writes other keys of that namespace; `None` for a key that reads fine,
+/// one the keyspace rules report (WL101-WL103), or one that is no key.
+fn unwritten_namespace(
+    t: &Template,
+    keyspace: Option<&Keyspace>,
+    namespaces: &BTreeSet<String>,
+    written: &[Template],
+) -> Option<String> {
+    if !is_key_like(t)
+        || !t
+            .segs
+            .iter()
+            .any(|s| matches!(s, Seg::Lit { text, .. } if text.contains(':')))
+    {
+        return None;
+    }
+    if let Some(ks) = keyspace {
+        if !matches!(analyze(t, ks), KeyVerdict::Fine | KeyVerdict::Skip) {
+            return None;
+        }
+    }
+    let ns = namespace(t).filter(|ns| namespaces.contains(ns))?;
+    let a = atoms(t);
+    (!written.iter().any(|w| matches(&a, &pattern(w)))).then_some(ns)
 }

@@ -18,7 +18,7 @@
 //! to the contract and to every speaker that reads it.
 
 use super::keyshape::{analyze, KeyVerdict};
-use super::{CheckContext, Rule};
+use super::{quoted, CheckContext, Rule};
 use crate::contract::suggest;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -40,11 +40,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let KeyVerdict::Type { found, span } = analyze(&key.template, ks) else {
             continue;
         };
-        let known: Vec<String> = ks.types.iter().map(|t| format!("`{}`", t.text)).collect();
         let mut d = RULE.diagnostic(
             format!(
                 "key type `{found}` is not in the contract (it knows {})",
-                known.join(", ")
+                quoted(ks.types.iter().map(|t| &t.text))
             ),
             Label::new(span, "unknown type"),
         );

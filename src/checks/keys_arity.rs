@@ -22,7 +22,7 @@
 //! Pass exactly the declared keys, in the declared order, and let numkeys
 //! count them.
 
-use super::{CheckContext, Rule};
+use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
 use crate::link::scripts::{compare_roles, passed_role, RoleMatch};
@@ -62,13 +62,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         // Label the call itself when the count comes from a list built
         // elsewhere (a local variable, a wrapper's argument).
-        let inside =
-            span.file == u.span.file && span.start >= u.span.start && span.end <= u.span.end;
-        let (span, built_at) = if inside {
-            (span, None)
-        } else {
-            (u.span, Some(span))
-        };
+        let (span, built_at) = at_call(u.span, span);
         if n == d {
             continue;
         }
@@ -92,8 +86,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             diag.related
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));
         }
-        diag.help = Some(format!("pass exactly {d} keys: {shift}"));
-        cx.finish(&mut diag, u.speaker, "run", "the script as declared");
+        let help = format!("pass exactly {d} keys: {shift}");
+        cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
         out.push(diag);
     }
 }

@@ -59,12 +59,18 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             d.related
                 .push(Label::new(s, format!("{} keys", strongest.count)));
         }
-        d.help = Some(format!(
+        let help = format!(
             "make every declaration say the same count; callers that follow {} pass {} keys and the others shift every ARGV",
             other.source.describe(),
             other.count
-        ));
-        cx.finish(&mut d, script.speaker, "run", "the script as declared");
+        );
+        cx.blame(
+            &mut d,
+            script.speaker,
+            help,
+            "run",
+            "the script as declared",
+        );
         out.push(d);
     }
 }

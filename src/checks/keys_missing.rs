@@ -50,7 +50,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             if script.lua.key_uses.iter().any(|(k, _)| *k == n) {
                 continue;
             }
-            let impact = cx.impact_of(script.speaker);
             let mut d = RULE.diagnostic(
                 format!(
                     "script `{}` never uses `KEYS[{n}]` (the `{role}` key)",
@@ -67,18 +66,11 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     format!("the contract declares `KEYS[{n}]` as `{role}`"),
                 ));
             }
-            d.help = Some(format!(
+            let help = format!(
                 "use `KEYS[{n}]`: callers pass the `{role}` key and expect `{}` to act on it; in `{}` it is dropped",
                 spec.name, cx.speaker_name(script.speaker)
-            ));
-            if let Some(h) = d.help.as_mut() {
-                h.push_str(&format!(
-                    ". {}",
-                    cx.impact_sentence(&impact, "queue", "the job")
-                ));
-            }
-            d.speaker = Some(cx.speaker_name(script.speaker));
-            d.impact = Some(impact);
+            );
+            cx.blame(&mut d, script.speaker, help, "queue", "the job");
             out.push(d);
         }
     }

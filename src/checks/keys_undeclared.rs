@@ -58,10 +58,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             if let Some(s) = decl_span {
                 diag.related.push(Label::new(s, decl_label.clone()));
             }
-            diag.help = Some(format!(
-                "callers pass {d} keys; `KEYS[{n}]` is nil in every speaker"
-            ));
-            cx.finish(&mut diag, script.speaker, "run", "the script as declared");
+            let help = format!("callers pass {d} keys; `KEYS[{n}]` is nil in every speaker");
+            cx.blame(
+                &mut diag,
+                script.speaker,
+                help,
+                "run",
+                "the script as declared",
+            );
             out.push(diag);
         }
         for cmd in cx.model.commands.iter().filter(|c| c.script == Some(id)) {
@@ -89,10 +93,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 if let Some(s) = decl_span {
                     diag.related.push(Label::new(s, decl_label.clone()));
                 }
-                diag.help = Some(
-                    "take the key from KEYS: a key built in Lua is hidden from callers and from cluster routing".into(),
+                let help = "take the key from KEYS: a key built in Lua is hidden from callers and from cluster routing";
+                cx.blame(
+                    &mut diag,
+                    script.speaker,
+                    help.into(),
+                    "run",
+                    "the script as declared",
                 );
-                cx.finish(&mut diag, script.speaker, "run", "the script as declared");
                 out.push(diag);
             }
         }

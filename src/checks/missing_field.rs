@@ -19,8 +19,10 @@
 //! Write every field of the record in the creating write. When a field was
 //! renamed rather than dropped, WL201 reports the new name instead.
 
-use super::{CheckContext, Rule};
+use super::{quoted, CheckContext, Rule};
+use crate::contract::{Record, ScriptSpec};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::link::{CommandUse, Script, ScriptId};
 use crate::redis::{hash_access, HashAccess};
 
 pub static RULE: Rule = Rule {
@@ -48,81 +50,92 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         else {
             continue;
         };
-        let writes: Vec<_> = cx
-            .model
-            .commands
-            .iter()
-            .filter(|c| c.script == Some(id))
-            .filter(|c| {
-                matches!(
-                    hash_access(&c.name),
-                    Some(HashAccess::WritePairs | HashAccess::WriteOne)
-                )
-            })
-            .filter(|c| {
-                cx.record_of_command(c)
-                    .is_some_and(|r| r.name == record.name)
-            })
-            .collect();
+        let writes = record_writes(cx, id, record);
         let Some(first) = writes.first() else {
             continue;
         };
-        let mut written = Vec::new();
-        let mut unclear = false;
-        for w in &writes {
-            for arg in cx.field_args(w) {
-                match arg.literal() {
-                    Some((f, _)) => written.push(f),
-                    None => unclear = true,
-                }
-            }
-        }
-        // A renamed field is WL201's finding; an unseen field name may be
-        // any of the missing ones.
-        if unclear || written.iter().any(|f| !record.has_field(f)) {
+        let Some(missing) = left_out(cx, &writes, record) else {
             continue;
+        };
+        if !missing.is_empty() {
+            out.push(finding(cx, script, spec, record, first, &missing));
         }
-        let missing: Vec<&str> = record
+    }
+}
+
+/// The hash writes of script `id` on `record`.
+fn record_writes<'m>(cx: &CheckContext<'m>, id: ScriptId, record: &Record) -> Vec<&'m CommandUse> {
+    cx.model
+        .commands
+        .iter()
+        .filter(|c| c.script == Some(id))
+        .filter(|c| {
+            matches!(
+                hash_access(&c.name),
+                Some(HashAccess::WritePairs | HashAccess::WriteOne)
+            )
+        })
+        .filter(|c| {
+            cx.record_of_command(c)
+                .is_some_and(|r| r.name == record.name)
+        })
+        .collect()
+}
+
+/// The fields of `record` that the writes leave out; `None` when a write
+/// names a field it does not show or one the record lacks (a renamed field
+/// is WL201's finding; an unseen name may be any of the missing ones).
+fn left_out<'r>(
+    cx: &CheckContext<'_>,
+    writes: &[&CommandUse],
+    record: &'r Record,
+) -> Option<Vec<&'r str>> {
+    let mut written = Vec::new();
+    for w in writes {
+        for arg in cx.field_args(w) {
+            written.push(arg.literal()?.0);
+        }
+    }
+    if written.iter().any(|f| !record.has_field(f)) {
+        return None;
+    }
+    Some(
+        record
             .fields
             .iter()
             .map(|(f, _)| f.as_str())
             .filter(|f| !written.iter().any(|w| w == f))
-            .collect();
-        if missing.is_empty() {
-            continue;
-        }
-        let list = missing
-            .iter()
-            .map(|f| format!("`{f}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let impact = cx.impact_of(script.speaker);
-        let mut d = RULE.diagnostic(
-            format!(
-                "script `{}` creates a `{}` record without {list}",
-                spec.name, record.name
-            ),
-            Label::new(first.name_span, format!("this write leaves out {list}")),
-        );
-        if let Some(s) = cx.contract_span(&record.fields_span) {
-            d.related.push(Label::new(
-                s,
-                format!("the `{}` record's fields", record.name),
-            ));
-        }
-        d.help = Some(format!(
-            "write every field ({}) when the row is created: every speaker reads {list} from rows that `{}` creates and finds nil",
-            record.fields.iter().map(|(f, _)| format!("`{f}`")).collect::<Vec<_>>().join(", "),
-            cx.speaker_name(script.speaker)
+            .collect(),
+    )
+}
+
+fn finding(
+    cx: &CheckContext<'_>,
+    script: &Script,
+    spec: &ScriptSpec,
+    record: &Record,
+    first: &CommandUse,
+    missing: &[&str],
+) -> Diagnostic {
+    let list = quoted(missing);
+    let mut d = RULE.diagnostic(
+        format!(
+            "script `{}` creates a `{}` record without {list}",
+            spec.name, record.name
+        ),
+        Label::new(first.name_span, format!("this write leaves out {list}")),
+    );
+    if let Some(s) = cx.contract_span(&record.fields_span) {
+        d.related.push(Label::new(
+            s,
+            format!("the `{}` record's fields", record.name),
         ));
-        if let Some(h) = d.help.as_mut() {
-            h.push_str(&format!(
-                ". {}",
-                cx.impact_sentence(&impact, "read", "the job")
-            ));
-        }
-        d.speaker = Some(cx.speaker_name(script.speaker));
-        d.impact = Some(impact);
-        out.push(d);
     }
+    let help = format!(
+        "write every field ({}) when the row is created: every speaker reads {list} from rows that `{}` creates and finds nil",
+        quoted(record.fields.iter().map(|(f, _)| f)),
+        cx.speaker_name(script.speaker)
+    );
+    cx.blame(&mut d, script.speaker, help, "read", "the job");
+    d
 }

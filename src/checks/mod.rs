@@ -26,12 +26,12 @@ mod script_drift;
 mod unknown_field;
 mod unused_suppression;
 
-/// WL002, reported by `crate::suppress` after every other rule ran.
+/// WL002, reported by the suppression step after every other rule ran.
 pub use unused_suppression::RULE as UNUSED_SUPPRESSION;
 
 use crate::contract::{Contract, Record};
 use crate::diagnostic::{Diagnostic, Impact, Layer, Severity};
-use crate::facts::FileId;
+use crate::facts::{FileId, Span};
 use crate::link::{Arg, CommandUse, Model, SpeakerId};
 use crate::source::SourceMap;
 
@@ -69,6 +69,15 @@ impl Rule {
             out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
             out.push('\n');
         }
+        out
+    }
+
+    /// Runs this rule alone, as [`run_all`] runs it among the others:
+    /// sorted, without duplicates. The per-rule tests (`tests/rules/`) use it.
+    pub fn check(&self, cx: &CheckContext<'_>) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        (self.run)(cx, &mut out);
+        sort_and_dedup(&mut out);
         out
     }
 
@@ -124,9 +133,35 @@ pub fn run_all(cx: &CheckContext<'_>) -> Vec<Diagnostic> {
     for r in RULES {
         (r.run)(cx, &mut out);
     }
+    sort_and_dedup(&mut out);
+    out
+}
+
+/// Where to label a value a call passes: the value itself when it lies in
+/// the call, else the call, with the value as where it is built (a local
+/// variable, a wrapper's argument).
+fn at_call(call: Span, value: Span) -> (Span, Option<Span>) {
+    let inside = value.file == call.file && value.start >= call.start && value.end <= call.end;
+    if inside {
+        (value, None)
+    } else {
+        (call, Some(value))
+    }
+}
+
+/// "`a`, `b`, `c`": names as a finding lists them.
+fn quoted<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    names
+        .into_iter()
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Output order, and one finding per rule and span.
+fn sort_and_dedup(out: &mut Vec<Diagnostic>) {
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out.dedup_by(|a, b| a.code == b.code && a.primary.span == b.primary.span);
-    out
 }
 
 impl<'a> CheckContext<'a> {
@@ -137,7 +172,8 @@ impl<'a> CheckContext<'a> {
     /// Speakers that take part in the protocol, sorted by id: those holding
     /// a key of the contract's keyspace (one its key checks read) or one of
     /// its scripts. A project that only holds unrelated strings or commands
-    /// takes no part (and the prefilter relies on it: `crate::prefilter`).
+    /// takes no part (and the prefilter, which runs before any check,
+    /// relies on it).
     pub fn active_speakers(&self) -> Vec<SpeakerId> {
         let ks = self.contract.and_then(|c| c.keyspace.as_ref());
         if ks.is_none() {
@@ -223,9 +259,10 @@ impl<'a> CheckContext<'a> {
         }
     }
 
-    /// Completes a finding about one speaker's divergence: its speaker,
-    /// who breaks, and the help line, closed by how many speakers can still
-    /// `verb` `what`.
+    /// Completes a finding about one speaker's divergence: its help line,
+    /// closed by how many speakers can still `verb` `what`, its speaker, and
+    /// who breaks. With [`CheckContext::blame_without_count`] and
+    /// [`CheckContext::finish_input`], the only way a finding gets them.
     pub fn blame(
         &self,
         d: &mut Diagnostic,
@@ -234,20 +271,44 @@ impl<'a> CheckContext<'a> {
         verb: &str,
         what: &str,
     ) {
-        d.help = Some(help);
-        self.finish(d, speaker, verb, what);
+        self.complete(d, speaker, help, Some((verb, what)));
     }
 
-    /// As [`CheckContext::blame`], for a finding whose help line is set.
-    pub fn finish(&self, d: &mut Diagnostic, speaker: SpeakerId, verb: &str, what: &str) {
+    /// As [`CheckContext::blame`], for a help line that names who breaks
+    /// itself: no count of the speakers that still can.
+    pub fn blame_without_count(&self, d: &mut Diagnostic, speaker: SpeakerId, help: String) {
+        self.complete(d, speaker, help, None);
+    }
+
+    fn complete(
+        &self,
+        d: &mut Diagnostic,
+        speaker: SpeakerId,
+        help: String,
+        still: Option<(&str, &str)>,
+    ) {
         let impact = self.impact_of(speaker);
-        let sentence = self.impact_sentence(&impact, verb, what);
-        d.help = Some(match d.help.take() {
-            Some(h) => format!("{h}. {sentence}"),
-            None => sentence,
+        d.help = Some(match still {
+            Some((verb, what)) => {
+                format!("{help}. {}", self.impact_sentence(&impact, verb, what))
+            }
+            None => help,
         });
         d.speaker = Some(self.speaker_name(speaker));
         d.impact = Some(impact);
+    }
+
+    /// Completes a finding about the input itself (WL001, WL002): its help
+    /// line and the speaker whose file holds it. It breaks no one: no impact.
+    pub fn finish_input(&self, d: &mut Diagnostic, help: String) {
+        d.help = Some(help);
+        d.speaker = self
+            .model
+            .file_speaker
+            .get(d.primary.span.file as usize)
+            .copied()
+            .flatten()
+            .map(|s| self.speaker_name(s));
     }
 
     /// The secondary label on the contract's key pattern.
@@ -264,7 +325,7 @@ impl<'a> CheckContext<'a> {
     }
 
     /// "2 of 3 speakers can still read the job; `peers/rust` cannot."
-    pub fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
+    fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
         let total = impact.breaks.len() + impact.unaffected.len();
         let broken = impact
             .breaks
@@ -293,9 +354,15 @@ impl<'a> CheckContext<'a> {
             let (role, _) = spec.keys.get((n as usize).checked_sub(1)?)?;
             return contract.records.iter().find(|r| &r.type_name == role);
         }
+        self.record_of_key(&key.alts)
+    }
+
+    /// The contract record every template of a key addresses, if they agree.
+    pub fn record_of_key(&self, alts: &[crate::facts::Template]) -> Option<&'a Record> {
+        let contract = self.contract?;
         let ks = contract.keyspace.as_ref()?;
         let mut found: Option<&Record> = None;
-        for t in &key.alts {
+        for t in alts {
             let r = keyshape::record_of(t, ks, &contract.records)?;
             if found.is_some_and(|f| f.name != r.name) {
                 return None;

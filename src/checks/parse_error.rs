@@ -62,17 +62,9 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             format!("{lang} syntax error{more}; facts from the rest of the file are still checked"),
             Label::new(*first, "cannot parse this"),
         );
-        d.speaker = cx
-            .model
-            .file_speaker
-            .get(first.file as usize)
-            .copied()
-            .flatten()
-            .map(|s| cx.speaker_name(s));
-        d.help = Some(
-            "what this region says about keys, fields and scripts is not checked until it parses"
-                .into(),
-        );
+        let help =
+            "what this region says about keys, fields and scripts is not checked until it parses";
+        cx.finish_input(&mut d, help.into());
         out.push(d);
     }
 }

@@ -41,7 +41,28 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    // Group copies by contract entry, else by normalized name.
+    for ids in copies(cx).values() {
+        let mut speakers: Vec<_> = ids.iter().map(|i| cx.model.scripts[*i].speaker).collect();
+        speakers.sort_unstable();
+        speakers.dedup();
+        if speakers.len() < 2 {
+            continue;
+        }
+        let Some(reference) = reference_copy(cx, ids) else {
+            continue;
+        };
+        let ref_sha = sha(cx, reference);
+        for &i in ids {
+            if sha(cx, i) != ref_sha {
+                out.push(drift(cx, i, reference));
+            }
+        }
+    }
+}
+
+/// The copies of each script: grouped by contract entry, else by
+/// normalized name.
+fn copies(cx: &CheckContext<'_>) -> BTreeMap<String, Vec<ScriptId>> {
     let mut groups: BTreeMap<String, Vec<ScriptId>> = BTreeMap::new();
     for (id, s) in cx.model.scripts.iter().enumerate() {
         if s.sha1.is_none() || !s.is_redis() {
@@ -54,84 +75,84 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         groups.entry(key).or_default().push(id);
     }
-    for ids in groups.values() {
-        let mut speakers: Vec<_> = ids.iter().map(|i| cx.model.scripts[*i].speaker).collect();
-        speakers.sort_unstable();
-        speakers.dedup();
-        if speakers.len() < 2 {
-            continue;
-        }
-        let sha = |i: ScriptId| cx.model.scripts[i].sha1.clone().unwrap_or_default();
-        // The reference copy: the canonical speaker's, else the most common
-        // bytes.
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for i in ids {
-            *counts.entry(sha(*i)).or_default() += 1;
-        }
-        if counts.len() < 2 {
-            continue;
-        }
-        let canonical = ids
-            .iter()
-            .find(|i| cx.model.speakers[cx.model.scripts[**i].speaker].canonical);
-        let reference = canonical.copied().unwrap_or_else(|| {
-            // The most common bytes; among equals, a `.lua` file (the
-            // source of truth copies are made from), then path order.
-            let best = counts.values().copied().max().unwrap_or(0);
-            let common: Vec<ScriptId> = ids
-                .iter()
-                .copied()
-                .filter(|i| counts[&sha(*i)] == best)
-                .collect();
-            common
-                .iter()
-                .copied()
-                .find(|i| cx.model.scripts[*i].is_file)
-                .unwrap_or(common[0])
-        });
-        let ref_sha = sha(reference);
-        let ref_script = &cx.model.scripts[reference];
-        for &i in ids {
-            if sha(i) == ref_sha {
-                continue;
-            }
-            let copy = &cx.model.scripts[i];
-            let (a, b) = (
-                copy.text.as_deref().unwrap_or(""),
-                ref_script.text.as_deref().unwrap_or(""),
-            );
-            let diff = first_difference(a, b);
-            // The name of the reference copy (a `.lua` stem, when there is one).
-            let name = cx.script_name(reference);
-            let (line_no, ours, theirs) = diff.clone().unwrap_or((1, String::new(), String::new()));
-            let primary =
-                line_span(cx, copy.def_span, copy.lua.span, &ours).unwrap_or(copy.def_span);
-            let mut d = RULE.diagnostic(
-                format!(
-                    "this copy of `{name}` differs from the one in `{}`: sha1 {} vs {}, first at line {line_no}",
-                    cx.speaker_name(ref_script.speaker),
-                    short(&sha(i)),
-                    short(&ref_sha)
-                ),
-                Label::new(primary, format!("line {line_no} of this copy")),
-            );
-            let other = line_span(cx, ref_script.def_span, ref_script.lua.span, &theirs)
-                .unwrap_or(ref_script.def_span);
-            d.related.push(Label::new(
-                other,
-                format!(
-                    "line {line_no} of the copy in `{}`",
-                    cx.speaker_name(ref_script.speaker)
-                ),
-            ));
-            d.help = Some(format!(
-                "send the same bytes from every speaker: a speaker that runs EVALSHA {} gets NOSCRIPT where only the other copy is loaded, or runs different logic",
-                short(&ref_sha)
-            ));
-            cx.finish(&mut d, copy.speaker, "run", &format!("the same `{name}`"));
-            out.push(d);
-        }
+    groups
+}
+
+fn sha(cx: &CheckContext<'_>, i: ScriptId) -> String {
+    cx.model.scripts[i].sha1.clone().unwrap_or_default()
+}
+
+/// The copy the others are compared with, when the copies differ: the
+/// canonical speaker's, else the most common bytes; among equals, a `.lua`
+/// file (the source of truth copies are made from), then path order.
+fn reference_copy(cx: &CheckContext<'_>, ids: &[ScriptId]) -> Option<ScriptId> {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for i in ids {
+        *counts.entry(sha(cx, *i)).or_default() += 1;
     }
+    if counts.len() < 2 {
+        return None;
+    }
+    let canonical = ids
+        .iter()
+        .find(|i| cx.model.speakers[cx.model.scripts[**i].speaker].canonical);
+    Some(canonical.copied().unwrap_or_else(|| {
+        let best = counts.values().copied().max().unwrap_or(0);
+        let common: Vec<ScriptId> = ids
+            .iter()
+            .copied()
+            .filter(|i| counts[&sha(cx, *i)] == best)
+            .collect();
+        common
+            .iter()
+            .copied()
+            .find(|i| cx.model.scripts[*i].is_file)
+            .unwrap_or(common[0])
+    }))
+}
+
+/// The finding on copy `i`, which differs from `reference`.
+fn drift(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Diagnostic {
+    let (copy, ref_script) = (&cx.model.scripts[i], &cx.model.scripts[reference]);
+    let ref_sha = sha(cx, reference);
+    let diff = first_difference(
+        copy.text.as_deref().unwrap_or(""),
+        ref_script.text.as_deref().unwrap_or(""),
+    );
+    // The name of the reference copy (a `.lua` stem, when there is one).
+    let name = cx.script_name(reference);
+    let (line_no, ours, theirs) = diff.unwrap_or((1, String::new(), String::new()));
+    let primary = line_span(cx, copy.def_span, copy.lua.span, &ours).unwrap_or(copy.def_span);
+    let mut d = RULE.diagnostic(
+        format!(
+            "this copy of `{name}` differs from the one in `{}`: sha1 {} vs {}, first at line {line_no}",
+            cx.speaker_name(ref_script.speaker),
+            short(&sha(cx, i)),
+            short(&ref_sha)
+        ),
+        Label::new(primary, format!("line {line_no} of this copy")),
+    );
+    let other = line_span(cx, ref_script.def_span, ref_script.lua.span, &theirs)
+        .unwrap_or(ref_script.def_span);
+    d.related.push(Label::new(
+        other,
+        format!(
+            "line {line_no} of the copy in `{}`",
+            cx.speaker_name(ref_script.speaker)
+        ),
+    ));
+    let help = format!(
+        "send the same bytes from every speaker: a speaker that runs EVALSHA {} gets NOSCRIPT where only the other copy is loaded, or runs different logic",
+        short(&ref_sha)
+    );
+    cx.blame(
+        &mut d,
+        copy.speaker,
+        help,
+        "run",
+        &format!("the same `{name}`"),
+    );
+    d
 }
 
 fn short(sha: &str) -> &str {

@@ -19,9 +19,12 @@
 //! Use the contract's field name (`payload`), or rename the field in the
 //! contract and in every speaker at once.
 
-use super::{CheckContext, Rule};
-use crate::contract::suggest;
+use super::{quoted, CheckContext, Rule};
+use crate::contract::{suggest, Record};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::facts::Span;
+use crate::link::{CommandUse, SpeakerId};
+use crate::redis::{hash_access, HashAccess};
 
 pub static RULE: Rule = Rule {
     code: "WL201",
@@ -42,158 +45,150 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             let Some((field, span)) = arg.literal() else {
                 continue;
             };
-            if record.has_field(&field) {
-                continue;
+            if !record.has_field(&field) {
+                out.push(in_command(cx, cmd, record, &field, span));
             }
-            let impact = cx.impact_of(cmd.speaker);
-            let writes = crate::redis::hash_access(&cmd.name).is_some_and(|a| {
-                matches!(
-                    a,
-                    crate::redis::HashAccess::WritePairs | crate::redis::HashAccess::WriteOne
-                )
-            });
-            let mut d = RULE.diagnostic(
-                format!(
-                    "field `{field}` is not a field of the `{}` record",
-                    record.name
-                ),
-                Label::new(
-                    span,
-                    format!(
-                        "`{}` {} `{field}`",
-                        cmd.name,
-                        if writes { "writes" } else { "names" }
-                    ),
-                ),
-            );
-            if let Some(s) = cx.contract_span(&record.fields_span) {
-                d.related.push(Label::new(
-                    s,
-                    format!(
-                        "the `{}` record has fields {}",
-                        record.name,
-                        record
-                            .fields
-                            .iter()
-                            .map(|(f, _)| format!("`{f}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
-            }
-            // A write that leaves out exactly one field and names exactly
-            // one unknown field renamed it.
-            let named: Vec<String> = cx
-                .field_args(cmd)
-                .iter()
-                .filter_map(|a| a.literal())
-                .map(|(f, _)| f)
-                .collect();
-            let missing: Vec<&str> = record
-                .fields
-                .iter()
-                .map(|(f, _)| f.as_str())
-                .filter(|f| !named.iter().any(|n| n == f))
-                .collect();
-            let unknown = named.iter().filter(|n| !record.has_field(n)).count();
-            let mean = if writes && missing.len() == 1 && unknown == 1 {
-                format!("`{field}` stands where the contract has `{}`: ", missing[0])
-            } else {
-                suggest(&field, record.fields.iter().map(|(f, _)| f.as_str()))
-                    .map(|m| format!("{m} "))
-                    .unwrap_or_default()
-            };
-            let consequence = if writes {
-                format!(
-                    "{} read{} the contract's fields and find nothing in rows that `{}` writes",
-                    cx.others_phrase(cmd.speaker),
-                    if impact.unaffected.len() == 1 {
-                        "s"
-                    } else {
-                        ""
-                    },
-                    cx.speaker_name(cmd.speaker)
-                )
-            } else {
-                format!("no speaker that follows the contract writes `{field}`, so `{}` always reads nil", cx.speaker_name(cmd.speaker))
-            };
-            d.help = Some(format!("{mean}{consequence}"));
-            if let Some(h) = d.help.as_mut() {
-                h.push_str(&format!(
-                    ". {}",
-                    cx.impact_sentence(&impact, "read", "the job")
-                ));
-            }
-            d.speaker = Some(cx.speaker_name(cmd.speaker));
-            d.impact = Some(impact);
-            out.push(d);
         }
     }
     reads_after_hgetall(cx, out);
 }
 
+/// A hash command that names `field`, which `record` lacks.
+fn in_command(
+    cx: &CheckContext<'_>,
+    cmd: &CommandUse,
+    record: &Record,
+    field: &str,
+    span: Span,
+) -> Diagnostic {
+    let writes = matches!(
+        hash_access(&cmd.name),
+        Some(HashAccess::WritePairs | HashAccess::WriteOne)
+    );
+    let verb = if writes { "writes" } else { "names" };
+    let mut d = unknown(
+        cx,
+        record,
+        field,
+        Label::new(span, format!("`{}` {verb} `{field}`", cmd.name)),
+    );
+    let help = if writes {
+        let mean = renamed(cx, cmd, record, field).unwrap_or_else(|| did_you_mean(record, field));
+        format!("{mean}{}", unread_write(cx, cmd.speaker))
+    } else {
+        format!(
+            "{}{}",
+            did_you_mean(record, field),
+            unwritten_read(cx, field, cmd.speaker)
+        )
+    };
+    cx.blame(&mut d, cmd.speaker, help, "read", "the job");
+    d
+}
+
 /// `Map.get(row, "data")`, `fields.get("data")` after HGETALL on a contract
 /// record: the same finding, on the read.
 fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let Some(contract) = cx.contract else {
-        return;
-    };
-    let Some(ks) = contract.keyspace.as_ref() else {
-        return;
-    };
     for r in &cx.model.field_reads {
-        let mut record = None;
-        for t in &r.key {
-            match super::keyshape::record_of(t, ks, &contract.records) {
-                Some(x) if record.is_none_or(|y: &crate::contract::Record| y.name == x.name) => {
-                    record = Some(x)
-                }
-                _ => {
-                    record = None;
-                    break;
-                }
-            }
-        }
-        let Some(record) = record else {
+        let Some(record) = cx.record_of_key(&r.key) else {
             continue;
         };
         if record.has_field(&r.field) {
             continue;
         }
         let field = &r.field;
-        let impact = cx.impact_of(r.speaker);
-        let mut d = RULE.diagnostic(
-            format!(
-                "field `{field}` is not a field of the `{}` record",
-                record.name
-            ),
+        let mut d = unknown(
+            cx,
+            record,
+            field,
             Label::new(r.span, format!("read of `{field}` after HGETALL")),
         );
-        if let Some(s) = cx.contract_span(&record.fields_span) {
-            d.related.push(Label::new(
-                s,
-                format!(
-                    "the `{}` record has fields {}",
-                    record.name,
-                    record
-                        .fields
-                        .iter()
-                        .map(|(f, _)| format!("`{f}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
-        }
-        let mean = suggest(field, record.fields.iter().map(|(f, _)| f.as_str()))
-            .map(|m| format!("{m} "))
-            .unwrap_or_default();
-        d.help = Some(format!(
-            "{mean}no speaker that follows the contract writes `{field}`, so `{}` always reads nil. {}",
-            cx.speaker_name(r.speaker),
-            cx.impact_sentence(&impact, "read", "the job")
-        ));
-        d.speaker = Some(cx.speaker_name(r.speaker));
-        d.impact = Some(impact);
+        let help = format!(
+            "{}{}",
+            did_you_mean(record, field),
+            unwritten_read(cx, field, r.speaker)
+        );
+        cx.blame(&mut d, r.speaker, help, "read", "the job");
         out.push(d);
     }
+}
+
+/// The finding, with the contract's list of the record's fields beside it.
+fn unknown(cx: &CheckContext<'_>, record: &Record, field: &str, primary: Label) -> Diagnostic {
+    let mut d = RULE.diagnostic(
+        format!(
+            "field `{field}` is not a field of the `{}` record",
+            record.name
+        ),
+        primary,
+    );
+    if let Some(s) = cx.contract_span(&record.fields_span) {
+        d.related.push(Label::new(
+            s,
+            format!(
+                "the `{}` record has fields {}",
+                record.name,
+                quoted(record.fields.iter().map(|(f, _)| f))
+            ),
+        ));
+    }
+    d
+}
+
+/// A write that leaves out exactly one field and names exactly one unknown
+/// field renamed it.
+fn renamed(
+    cx: &CheckContext<'_>,
+    cmd: &CommandUse,
+    record: &Record,
+    field: &str,
+) -> Option<String> {
+    let named: Vec<String> = cx
+        .field_args(cmd)
+        .iter()
+        .filter_map(|a| a.literal())
+        .map(|(f, _)| f)
+        .collect();
+    let missing: Vec<&str> = record
+        .fields
+        .iter()
+        .map(|(f, _)| f.as_str())
+        .filter(|f| !named.iter().any(|n| n == f))
+        .collect();
+    let unknown = named.iter().filter(|n| !record.has_field(n)).count();
+    match missing.as_slice() {
+        [only] if unknown == 1 => Some(format!(
+            "`{field}` stands where the contract has `{only}`: "
+        )),
+        _ => None,
+    }
+}
+
+/// "did you mean `payload`? ", or nothing.
+fn did_you_mean(record: &Record, field: &str) -> String {
+    suggest(field, record.fields.iter().map(|(f, _)| f.as_str()))
+        .map(|m| format!("{m} "))
+        .unwrap_or_default()
+}
+
+/// What a write of an unknown field does to the readers.
+fn unread_write(cx: &CheckContext<'_>, speaker: SpeakerId) -> String {
+    let agree = if cx.impact_of(speaker).unaffected.len() == 1 {
+        "s"
+    } else {
+        ""
+    };
+    format!(
+        "{} read{agree} the contract's fields and find nothing in rows that `{}` writes",
+        cx.others_phrase(speaker),
+        cx.speaker_name(speaker)
+    )
+}
+
+/// What a read of an unknown field gets.
+fn unwritten_read(cx: &CheckContext<'_>, field: &str, speaker: SpeakerId) -> String {
+    format!(
+        "no speaker that follows the contract writes `{field}`, so `{}` always reads nil",
+        cx.speaker_name(speaker)
+    )
 }

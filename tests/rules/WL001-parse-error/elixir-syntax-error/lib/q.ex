@@ -1,0 +1,4 @@
+defmodule Q do
+  def state(conn, q, id), do: Redix.command(conn, ["HGET", "emq:{#{q}}:job:#{id}", "state"])
+  def broken(conn, do: conn
+end

@@ -1,0 +1,3 @@
+defmodule Util do
+  def add(a, b, do: a + b
+end

@@ -1,0 +1,6 @@
+defmodule Q do
+  def save(conn, q, id, payload) do
+    # wirelint: allow(WL201)
+    Redix.command(conn, ["HSET", "emq:{#{q}}:job:#{id}", "state", "pending", "data", payload])
+  end
+end

@@ -1,0 +1,4 @@
+defmodule Q do
+  def claim(conn, q, w, id), do: Redix.command(conn, ["LPUSH", "bq:{#{q}}:inflight:#{w}", id])
+  def running(conn, q, w), do: Redix.command(conn, ["LLEN", "bq:{#{q}}:inflight"])
+end
