@@ -2082,4 +2082,6 @@ fn decode_escape(raw: &str) -> String {
 }
 
 #[cfg(test)]
+mod idiom_tests;
+#[cfg(test)]
 mod tests;
