@@ -1,3 +1,4 @@
+use super::strings::decode_escape;
 use super::*;
 use crate::facts::Lang;
 
