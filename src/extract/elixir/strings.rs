@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::interpolate;
+use super::templates::interpolate;
 use super::Cx;
 use crate::extract::push_lit;
 use crate::facts::{Seg, Span, Template, Value};
