@@ -1,0 +1,197 @@
+//! Hash fields read back: the reply of an `HGETALL` (or a map made from
+//! it) followed through matches, `case` clauses and pipes to the fields
+//! the code takes from it (`Map.get`, `row["f"]`, map patterns).
+
+use tree_sitter::Node;
+
+use super::{arguments, Cx};
+use crate::facts::{FieldRead, Value};
+use crate::parse::named_children;
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `{:ok, row}` or `row` on the left of a match: the variable.
+    pub(super) fn ok_var(&self, l: Node<'_>) -> Option<String> {
+        let var = match l.kind() {
+            "identifier" => l,
+            "tuple" => match named_children(l).as_slice() {
+                [ok, v] if self.text(*ok) == ":ok" && v.kind() == "identifier" => *v,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let name = self.text(var);
+        (!name.starts_with('_')).then_some(name)
+    }
+
+    /// The key an `HGETALL` reply read, when `n` is that reply or a map
+    /// made from it: a Redix call whose command list is `HGETALL`, a local
+    /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
+    /// helper whose name says `map`.
+    pub(super) fn hgetall_source(
+        &self,
+        n: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if depth > 16 {
+            return None;
+        }
+        match n.kind() {
+            "identifier" => {
+                let name = self.text(n);
+                env.and_then(|e| self.envs.get(e))?.rows.get(&name).cloned()
+            }
+            "binary_operator" if self.op(n) == "|>" => {
+                let l = n.child_by_field_name("left")?;
+                let r = n.child_by_field_name("right")?;
+                self.hgetall_call(r, Some(l), env, depth)
+            }
+            "call" => self.hgetall_call(n, None, env, depth),
+            _ => None,
+        }
+    }
+
+    fn hgetall_call(
+        &self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if n.kind() != "call" {
+            return None;
+        }
+        let module = self.module_of(env).to_string();
+        let path = self.callee(n.child_by_field_name("target")?, &module)?;
+        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
+        if let Some(a) = arguments(n) {
+            args.extend(named_children(a));
+        }
+        let first = path.first().map(String::as_str).unwrap_or("");
+        let last = path.last().map(String::as_str).unwrap_or("");
+        if first == "Redix" && path.len() == 2 {
+            for a in args {
+                if let Value::List { items, .. } = self.value(a, env, 0) {
+                    if items
+                        .first()
+                        .and_then(|h| h.as_str())
+                        .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+                    {
+                        return items.get(1).cloned();
+                    }
+                }
+            }
+            return None;
+        }
+        let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
+            || last.to_ascii_lowercase().contains("map");
+        if converts {
+            return self.hgetall_source(*args.first()?, env, depth + 1);
+        }
+        None
+    }
+
+    /// `case Redix.command(conn, ["HGETALL", k]) do {:ok, row} -> .. end`:
+    /// the clause variables hold the reply.
+    pub(super) fn case_rows(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(subject) = arguments(n).and_then(|a| named_children(a).into_iter().next()) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(subject, env, 0) else {
+            return;
+        };
+        let Some(block) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "do_block")
+        else {
+            return;
+        };
+        let mut vars = Vec::new();
+        for clause in named_children(block) {
+            if clause.kind() != "stab_clause" {
+                continue;
+            }
+            let Some(pat) = clause
+                .child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            if let Some(v) = self.ok_var(pat) {
+                vars.push(v);
+            }
+        }
+        if let Some(e) = env.and_then(|e| self.envs.get_mut(e)) {
+            for v in vars {
+                e.rows.insert(v, key.clone());
+            }
+        }
+    }
+
+    fn push_read(&mut self, key: Value, field: Value, env: Option<usize>) {
+        if !matches!(field, Value::Str(_) | Value::Atom { .. }) {
+            return;
+        }
+        let span = field.span();
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field,
+            span,
+            func: self.func_of(env),
+        });
+    }
+
+    /// `Map.get(row, "payload")`, `row |> Map.fetch!("payload")`.
+    pub(super) fn field_read_call(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+    ) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        if !matches!(
+            self.text(target).as_str(),
+            "Map.get" | "Map.fetch" | "Map.fetch!" | "Map.get_lazy" | "Map.has_key?" | "Map.pop"
+        ) {
+            return;
+        }
+        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
+        if let Some(a) = arguments(n) {
+            args.extend(named_children(a));
+        }
+        let [row, field, ..] = args.as_slice() else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(*row, env, 0) else {
+            return;
+        };
+        let field = self.value(*field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `row["payload"]`.
+    pub(super) fn field_read_access(&mut self, n: Node<'_>, env: Option<usize>) {
+        let (Some(target), Some(field)) = (
+            n.child_by_field_name("target"),
+            n.child_by_field_name("key"),
+        ) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(target, env, 0) else {
+            return;
+        };
+        let field = self.value(field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `%{"payload" => p, "state" => s} = row`.
+    pub(super) fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
+        if let Value::Map { pairs, .. } = self.value(map, env, 0) {
+            for (field, _) in pairs {
+                self.push_read(key.clone(), field, env);
+            }
+        }
+    }
+}
