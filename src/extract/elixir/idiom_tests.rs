@@ -1,5 +1,5 @@
 use super::tests::{at, facts};
-use super::*;
+use crate::facts::{ScriptSource, Seg, Value};
 
 fn path(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()

@@ -1,6 +1,7 @@
 use super::strings::decode_escape;
 use super::*;
-use crate::facts::Lang;
+use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
+use crate::parse::Parsers;
 
 pub(super) fn facts(src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
