@@ -9,56 +9,6 @@ use crate::extract::push_lit;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
-/// Decodes one Elixir escape sequence (`\n`, `\"`, `\x41`, `\u{1F600}`).
-pub(super) fn decode_escape(raw: &str) -> String {
-    let Some(body) = raw.strip_prefix('\\') else {
-        return raw.to_string();
-    };
-    let mut chars = body.chars();
-    let Some(c) = chars.next() else {
-        return "\\".to_string();
-    };
-    let rest: String = chars.collect();
-    let simple = match c {
-        'n' => Some('\n'),
-        't' => Some('\t'),
-        'r' => Some('\r'),
-        'a' => Some('\u{7}'),
-        'b' => Some('\u{8}'),
-        'd' => Some('\u{7f}'),
-        'e' => Some('\u{1b}'),
-        'f' => Some('\u{c}'),
-        's' => Some(' '),
-        'v' => Some('\u{b}'),
-        '0' => Some('\0'),
-        _ => None,
-    };
-    if let Some(s) = simple {
-        return format!("{s}{rest}");
-    }
-    match c {
-        // A line continuation.
-        '\n' => rest,
-        'x' => {
-            let hex = rest.trim_start_matches('{').trim_end_matches('}');
-            u32::from_str_radix(hex, 16)
-                .ok()
-                .and_then(char::from_u32)
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| raw.to_string())
-        }
-        'u' => {
-            let hex = rest.trim_start_matches('{').trim_end_matches('}');
-            u32::from_str_radix(hex, 16)
-                .ok()
-                .and_then(char::from_u32)
-                .map(|c| c.to_string())
-                .unwrap_or_else(|| raw.to_string())
-        }
-        other => format!("{other}{rest}"),
-    }
-}
-
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn sigil_name(&self, n: Node<'_>) -> String {
         named_children(n)
@@ -112,94 +62,38 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// A sigil: `~s`/`~S` as a string, `~w`/`~W` as a list of words;
+    /// others are unknown.
+    pub(super) fn sigil(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        match self.sigil_name(n).as_str() {
+            "s" | "S" => Value::Str(self.string(n, env, depth)),
+            "w" | "W" => self.word_list(n),
+            _ => Value::unknown(self.text(n), self.span(n)),
+        }
+    }
+
     /// A string, charlist or `~s`/`~S` sigil as a template: literal runs
     /// decoded (heredocs dedented), interpolations as values or holes.
     pub(super) fn string(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Template {
-        let span = self.span(n);
-        let start = n
-            .child_by_field_name("quoted_start")
-            .map(|s| self.text(s))
-            .unwrap_or_default();
-        let heredoc = start == "\"\"\"" || start == "'''";
         let raw = n.kind() == "sigil" && self.sigil_name(n) == "S";
-        let indent = if heredoc {
-            n.child_by_field_name("quoted_end")
-                .map(|e| self.closing_indent(e.start_byte()))
-                .unwrap_or(0)
-        } else {
-            0
-        };
         let mut segs = Vec::new();
-        let mut lit = String::new();
-        let mut lit_span: Option<Span> = None;
-        // In a heredoc: the first newline is dropped, and each line loses
-        // the closing delimiter's indentation.
-        let mut skip_first_newline = heredoc;
-        let mut at_line_start = false;
-        let mut to_strip = 0usize;
+        let mut run = LiteralRun::new(self.heredoc_indent(n));
         for k in named_children(n) {
             match k.kind() {
-                "quoted_content" | "escape_sequence" => {
+                "quoted_content" => run.push(&self.text(k), true, self.span(k)),
+                "escape_sequence" => {
                     let t = self.text(k);
-                    let piece = if k.kind() == "escape_sequence" && !raw {
-                        decode_escape(&t)
-                    } else {
-                        t
-                    };
-                    for c in piece.chars() {
-                        if skip_first_newline {
-                            skip_first_newline = false;
-                            if c == '\n' {
-                                at_line_start = true;
-                                to_strip = indent;
-                                continue;
-                            }
-                        }
-                        if at_line_start
-                            && to_strip > 0
-                            && (c == ' ' || c == '\t')
-                            && k.kind() == "quoted_content"
-                        {
-                            to_strip -= 1;
-                            continue;
-                        }
-                        at_line_start = false;
-                        lit.push(c);
-                        if heredoc && c == '\n' && k.kind() == "quoted_content" {
-                            at_line_start = true;
-                            to_strip = indent;
-                        }
-                    }
-                    let s = self.span(k);
-                    lit_span = Some(lit_span.map_or(s, |l| l.join(s)));
+                    let piece = if raw { t } else { decode_escape(&t) };
+                    run.push(&piece, false, self.span(k));
                 }
                 "interpolation" => {
-                    skip_first_newline = false;
-                    at_line_start = false;
-                    if let Some(s) = lit_span.take() {
-                        push_lit(&mut segs, &lit, s);
-                    }
-                    lit.clear();
-                    let inner: Vec<Node<'_>> = named_children(k)
-                        .into_iter()
-                        .filter(|c| c.kind() != "comment")
-                        .collect();
-                    match inner.last() {
-                        Some(e) if inner.len() == 1 => {
-                            interpolate(&mut segs, self.value(*e, env, depth + 1))
-                        }
-                        _ => segs.push(Seg::Hole {
-                            label: self.text(k),
-                            span: self.span(k),
-                        }),
-                    }
+                    run.flush(&mut segs);
+                    self.interpolation(&mut segs, k, env, depth);
                 }
                 _ => {}
             }
         }
-        if let Some(s) = lit_span {
-            push_lit(&mut segs, &lit, s);
-        }
+        run.flush(&mut segs);
         if segs.is_empty() {
             let at = n
                 .child_by_field_name("quoted_start")
@@ -210,7 +104,42 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 span: Span::new(self.file, at, at),
             });
         }
-        Template { segs, span }
+        Template {
+            segs,
+            span: self.span(n),
+        }
+    }
+
+    /// `#{expr}`: the value of its one expression, or a hole.
+    fn interpolation(&self, segs: &mut Vec<Seg>, k: Node<'_>, env: Option<usize>, depth: usize) {
+        let inner: Vec<Node<'_>> = named_children(k)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        match inner.as_slice() {
+            [e] => interpolate(segs, self.value(*e, env, depth + 1)),
+            _ => segs.push(Seg::Hole {
+                label: self.text(k),
+                span: self.span(k),
+            }),
+        }
+    }
+
+    /// For a heredoc (`"""` or `'''`), the indentation of its closing
+    /// delimiter, which every line loses; `None` for other strings.
+    fn heredoc_indent(&self, n: Node<'_>) -> Option<usize> {
+        let start = n
+            .child_by_field_name("quoted_start")
+            .map(|s| self.text(s))
+            .unwrap_or_default();
+        if start != "\"\"\"" && start != "'''" {
+            return None;
+        }
+        Some(
+            n.child_by_field_name("quoted_end")
+                .map(|e| self.closing_indent(e.start_byte()))
+                .unwrap_or(0),
+        )
     }
 
     /// Spaces and tabs between the line start and `at`.
@@ -227,5 +156,111 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
         }
         count
+    }
+}
+
+/// The literal text of a string between interpolations, decoded, with the
+/// span of the pieces it came from. In a heredoc the first newline is
+/// dropped and each line loses the closing delimiter's indentation (in the
+/// string's own text, not in escapes).
+struct LiteralRun {
+    text: String,
+    span: Option<Span>,
+    /// The closing delimiter's indentation, for a heredoc.
+    heredoc: Option<usize>,
+    skip_first_newline: bool,
+    at_line_start: bool,
+    to_strip: usize,
+}
+
+impl LiteralRun {
+    fn new(heredoc: Option<usize>) -> Self {
+        LiteralRun {
+            text: String::new(),
+            span: None,
+            heredoc,
+            skip_first_newline: heredoc.is_some(),
+            at_line_start: false,
+            to_strip: 0,
+        }
+    }
+
+    /// Adds a piece: the string's own text (`content`) or a decoded escape.
+    fn push(&mut self, piece: &str, content: bool, span: Span) {
+        let indent = self.heredoc.unwrap_or(0);
+        for c in piece.chars() {
+            if self.skip_first_newline {
+                self.skip_first_newline = false;
+                if c == '\n' {
+                    self.at_line_start = true;
+                    self.to_strip = indent;
+                    continue;
+                }
+            }
+            if self.at_line_start && self.to_strip > 0 && (c == ' ' || c == '\t') && content {
+                self.to_strip -= 1;
+                continue;
+            }
+            self.at_line_start = false;
+            self.text.push(c);
+            if self.heredoc.is_some() && c == '\n' && content {
+                self.at_line_start = true;
+                self.to_strip = indent;
+            }
+        }
+        self.span = Some(self.span.map_or(span, |l| l.join(span)));
+    }
+
+    /// Ends the run (at an interpolation or the string's end): its text
+    /// becomes a literal segment.
+    fn flush(&mut self, segs: &mut Vec<Seg>) {
+        self.skip_first_newline = false;
+        self.at_line_start = false;
+        if let Some(s) = self.span.take() {
+            push_lit(segs, &self.text, s);
+        }
+        self.text.clear();
+    }
+}
+
+/// Decodes one Elixir escape sequence (`\n`, `\"`, `\x41`, `\u{1F600}`).
+pub(super) fn decode_escape(raw: &str) -> String {
+    let Some(body) = raw.strip_prefix('\\') else {
+        return raw.to_string();
+    };
+    let mut chars = body.chars();
+    let Some(c) = chars.next() else {
+        return "\\".to_string();
+    };
+    let rest: String = chars.collect();
+    let simple = match c {
+        'n' => Some('\n'),
+        't' => Some('\t'),
+        'r' => Some('\r'),
+        'a' => Some('\u{7}'),
+        'b' => Some('\u{8}'),
+        'd' => Some('\u{7f}'),
+        'e' => Some('\u{1b}'),
+        'f' => Some('\u{c}'),
+        's' => Some(' '),
+        'v' => Some('\u{b}'),
+        '0' => Some('\0'),
+        _ => None,
+    };
+    if let Some(s) = simple {
+        return format!("{s}{rest}");
+    }
+    match c {
+        // A line continuation.
+        '\n' => rest,
+        'x' | 'u' => {
+            let hex = rest.trim_start_matches('{').trim_end_matches('}');
+            u32::from_str_radix(hex, 16)
+                .ok()
+                .and_then(char::from_u32)
+                .map(|c| c.to_string())
+                .unwrap_or_else(|| raw.to_string())
+        }
+        other => format!("{other}{rest}"),
     }
 }

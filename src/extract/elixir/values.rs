@@ -34,11 +34,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         match n.kind() {
             "string" | "charlist" => Value::Str(self.string(n, env, depth)),
-            "sigil" => match self.sigil_name(n).as_str() {
-                "s" | "S" => Value::Str(self.string(n, env, depth)),
-                "w" | "W" => self.word_list(n),
-                _ => Value::unknown(self.text(n), span),
-            },
+            "sigil" => self.sigil(n, env, depth),
             "integer" => match parse_int(&self.text(n)) {
                 Some(value) => Value::Int { value, span },
                 None => Value::unknown(self.text(n), span),
