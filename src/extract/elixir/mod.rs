@@ -257,6 +257,22 @@ fn arguments(n: Node<'_>) -> Option<Node<'_>> {
     found
 }
 
+/// A call's argument nodes, after the value piped into it if any.
+fn call_args<'n>(n: Node<'n>, piped: Option<Node<'n>>) -> Vec<Node<'n>> {
+    let mut args: Vec<Node<'n>> = piped.into_iter().collect();
+    if let Some(a) = arguments(n) {
+        args.extend(named_children(a));
+    }
+    args
+}
+
+/// A call's `do ... end` block.
+fn do_block(n: Node<'_>) -> Option<Node<'_>> {
+    named_children(n)
+        .into_iter()
+        .find(|c| c.kind() == "do_block")
+}
+
 fn is_string_node(n: Node<'_>) -> bool {
     matches!(n.kind(), "string" | "sigil" | "charlist")
 }

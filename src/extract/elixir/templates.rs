@@ -11,6 +11,19 @@ use crate::parse::named_children;
 /// A template grows no longer than this; the rest becomes one hole.
 const MAX_SEGS: usize = 512;
 
+/// Calls that build one string from their arguments.
+const BUILDER_CALLS: &[&str] = &[
+    "IO.iodata_to_binary",
+    ":erlang.iolist_to_binary",
+    "IO.chardata_to_string",
+    "Enum.join",
+];
+
+/// Whether a callee (`IO.iodata_to_binary`) builds a string.
+pub(super) fn is_builder_callee(callee: &str) -> bool {
+    BUILDER_CALLS.contains(&callee)
+}
+
 /// Appends a value to a template: strings are spliced in, unknowns become
 /// holes, the rest stays as values for the link step.
 pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
@@ -98,18 +111,65 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// A call to a string builder, by its target as written.
     fn is_builder_call(&self, n: Node<'_>) -> bool {
         let target = n
             .child_by_field_name("target")
             .map(|t| self.text(t))
             .unwrap_or_default();
-        matches!(
-            target.as_str(),
-            "IO.iodata_to_binary"
-                | ":erlang.iolist_to_binary"
-                | "IO.chardata_to_string"
-                | "Enum.join"
-        )
+        is_builder_callee(&target)
+    }
+
+    /// The segments a builder call (`IO.iodata_to_binary(x)`,
+    /// `Enum.join(list, sep)`) makes of its arguments; `None` when the code
+    /// does not show them.
+    pub(super) fn built(
+        &self,
+        callee: &str,
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Vec<Seg>> {
+        if callee == "Enum.join" {
+            return self.enum_join(args, env, depth);
+        }
+        let [arg] = args else {
+            return None;
+        };
+        let mut segs = Vec::new();
+        flatten_iodata(&mut segs, self.value(*arg, env, depth + 1));
+        Some(segs)
+    }
+
+    /// `Enum.join(list, sep)`: the items with the separator between them;
+    /// values appended to the list as a whole become holes.
+    fn enum_join(&self, args: &[Node<'_>], env: Option<usize>, depth: usize) -> Option<Vec<Seg>> {
+        let Value::List { items, tail, .. } = self.value(*args.first()?, env, depth + 1) else {
+            return None;
+        };
+        let sep = match args.get(1) {
+            Some(s) => match self.value(*s, env, depth + 1) {
+                Value::Str(t) => Some(t),
+                _ => return None,
+            },
+            None => None,
+        };
+        let mut segs = Vec::new();
+        for (i, item) in items.into_iter().enumerate() {
+            if i > 0 {
+                if let Some(sep) = &sep {
+                    segs.extend(sep.segs.iter().cloned());
+                }
+            }
+            append_value(&mut segs, item);
+        }
+        for t in tail {
+            segs.push(Seg::Hole {
+                label: "..".into(),
+                span: t.span(),
+            });
+        }
+        Some(segs)
     }
 
     /// Records a maximal string-building expression when it looks like a key.

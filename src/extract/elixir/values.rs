@@ -3,27 +3,13 @@
 
 use tree_sitter::Node;
 
-use super::templates::{append_value, flatten_iodata};
-use super::{arguments, Cx};
-use crate::facts::{Seg, Template, Value};
+use super::templates::is_builder_callee;
+use super::{call_args, do_block, Cx};
+use crate::facts::{Template, Value};
 use crate::parse::named_children;
 
 /// Expressions nested deeper than this evaluate to `Value::Unknown`.
 pub(super) const MAX_DEPTH: usize = 64;
-
-/// `1_000`, `0x1F`, `0b101`, `0o17`.
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    if let Some(h) = t.strip_prefix("0x") {
-        i64::from_str_radix(h, 16).ok()
-    } else if let Some(b) = t.strip_prefix("0b") {
-        i64::from_str_radix(b, 2).ok()
-    } else if let Some(o) = t.strip_prefix("0o") {
-        i64::from_str_radix(o, 8).ok()
-    } else {
-        t.parse().ok()
-    }
-}
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What an expression sends.
@@ -35,28 +21,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match n.kind() {
             "string" | "charlist" => Value::Str(self.string(n, env, depth)),
             "sigil" => self.sigil(n, env, depth),
-            "integer" => match parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.text(n), span),
-            },
-            "char" => match self
-                .text(n)
-                .strip_prefix('?')
-                .and_then(|c| c.chars().next())
-            {
-                Some(c) if self.text(n).chars().count() == 2 => Value::Int {
-                    value: c as i64,
-                    span,
-                },
-                _ => Value::unknown(self.text(n), span),
-            },
-            "atom" => {
-                let t = self.text(n);
-                Value::Atom {
-                    name: t.strip_prefix(':').unwrap_or(&t).to_string(),
-                    span,
-                }
-            }
+            "integer" | "char" | "atom" | "boolean" | "nil" => self.scalar(n),
             "quoted_atom" => {
                 let t = self.string(n, env, depth);
                 match t.as_literal() {
@@ -64,10 +29,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     None => Value::unknown(self.text(n), span),
                 }
             }
-            "boolean" | "nil" => Value::Atom {
-                name: self.text(n),
-                span,
-            },
             "identifier" => self.ident(n, env),
             "unary_operator" => match self.attr_ref(n) {
                 Some(name) => Value::Const {
@@ -93,6 +54,31 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
             _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// An integer, a `?c` character (its code), an atom, a boolean or `nil`.
+    fn scalar(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let t = self.text(n);
+        match n.kind() {
+            "integer" => match parse_int(&t) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(t, span),
+            },
+            "char" => match t.strip_prefix('?').and_then(|c| c.chars().next()) {
+                Some(c) if t.chars().count() == 2 => Value::Int {
+                    value: c as i64,
+                    span,
+                },
+                _ => Value::unknown(t, span),
+            },
+            "atom" => Value::Atom {
+                name: t.strip_prefix(':').unwrap_or(&t).to_string(),
+                span,
+            },
+            // `true`, `false`, `nil`.
+            _ => Value::Atom { name: t, span },
         }
     }
 
@@ -309,63 +295,22 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_name("target") else {
             return unknown();
         };
-        if named_children(n).iter().any(|c| c.kind() == "do_block") {
+        if do_block(n).is_some() {
             return unknown();
         }
         let Some(path) = self.callee(target, self.module_of(env)) else {
             return unknown();
         };
-        let mut arg_nodes: Vec<Node<'_>> = piped.into_iter().collect();
-        if let Some(args) = arguments(n) {
-            arg_nodes.extend(
-                named_children(args)
-                    .into_iter()
-                    .filter(|c| c.kind() != "comment"),
-            );
-        }
+        let arg_nodes: Vec<Node<'_>> = call_args(n, piped)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
         let joined = path.join(".");
-        match joined.as_str() {
-            "IO.iodata_to_binary" | ":erlang.iolist_to_binary" | "IO.chardata_to_string" => {
-                let [arg] = arg_nodes.as_slice() else {
-                    return unknown();
-                };
-                let v = self.value(*arg, env, depth + 1);
-                let mut segs = Vec::new();
-                flatten_iodata(&mut segs, v);
-                return Value::Str(Template { segs, span });
-            }
-            "Enum.join" => {
-                let Some(list) = arg_nodes.first() else {
-                    return unknown();
-                };
-                let Value::List { items, tail, .. } = self.value(*list, env, depth + 1) else {
-                    return unknown();
-                };
-                let sep = match arg_nodes.get(1) {
-                    Some(s) => match self.value(*s, env, depth + 1) {
-                        Value::Str(t) => Some(t),
-                        _ => return unknown(),
-                    },
-                    None => None,
-                };
-                let mut segs = Vec::new();
-                for (i, item) in items.into_iter().enumerate() {
-                    if i > 0 {
-                        if let Some(sep) = &sep {
-                            segs.extend(sep.segs.iter().cloned());
-                        }
-                    }
-                    append_value(&mut segs, item);
-                }
-                for t in tail {
-                    segs.push(Seg::Hole {
-                        label: "..".into(),
-                        span: t.span(),
-                    });
-                }
-                return Value::Str(Template { segs, span });
-            }
-            _ => {}
+        if is_builder_callee(&joined) {
+            return match self.built(&joined, &arg_nodes, env, depth) {
+                Some(segs) => Value::Str(Template { segs, span }),
+                None => unknown(),
+            };
         }
         let args: Vec<Value> = arg_nodes
             .into_iter()
@@ -385,5 +330,19 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return unknown();
         }
         Value::Call { path, args, span }
+    }
+}
+
+/// `1_000`, `0x1F`, `0b101`, `0o17`.
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    if let Some(h) = t.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = t.strip_prefix("0b") {
+        i64::from_str_radix(b, 2).ok()
+    } else if let Some(o) = t.strip_prefix("0o") {
+        i64::from_str_radix(o, 8).ok()
+    } else {
+        t.parse().ok()
     }
 }
