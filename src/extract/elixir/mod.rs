@@ -231,6 +231,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         Some(scope)
     }
 
+    /// The value given to keyword `name` among a call's arguments (`as:`,
+    /// `only:`, `do:`).
+    fn keyword_arg<'n>(&self, args: &[Node<'n>], name: &str) -> Option<Node<'n>> {
+        args.iter()
+            .filter(|k| k.kind() == "keywords")
+            .flat_map(|k| named_children(*k))
+            .find(|p| {
+                p.child_by_field_name("key")
+                    .is_some_and(|k| self.keyword_name(k) == name)
+            })
+            .and_then(|p| p.child_by_field_name("value"))
+    }
+
+    /// A keyword as a name: `as: ` is `as`.
+    fn keyword_name(&self, k: Node<'_>) -> String {
+        self.text(k).trim().trim_end_matches(':').to_string()
+    }
+
     fn op(&self, n: Node<'_>) -> String {
         n.child_by_field_name("operator")
             .map(|o| self.text(o))
@@ -271,6 +289,14 @@ fn do_block(n: Node<'_>) -> Option<Node<'_>> {
     named_children(n)
         .into_iter()
         .find(|c| c.kind() == "do_block")
+}
+
+/// A binary operator's (or a dot's) left and right sides.
+fn sides(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    Some((
+        n.child_by_field_name("left")?,
+        n.child_by_field_name("right")?,
+    ))
 }
 
 fn is_string_node(n: Node<'_>) -> bool {

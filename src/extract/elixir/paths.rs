@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::known::{NOT_CALLS, STDLIB};
-use super::{arguments, Cx};
+use super::{arguments, call_args, do_block, sides, Cx};
 use crate::facts::{CallFact, Span, Value};
 use crate::parse::named_children;
 
@@ -25,53 +25,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(first) = kids.first().copied() else {
             return;
         };
-        let as_name = kids
-            .iter()
-            .filter(|k| k.kind() == "keywords")
-            .flat_map(|k| named_children(*k))
-            .find(|p| {
-                p.child_by_field_name("key")
-                    .is_some_and(|k| self.text(k).trim().trim_end_matches(':') == "as")
-            })
-            .and_then(|p| p.child_by_field_name("value"))
+        let as_name = self
+            .keyword_arg(&kids, "as")
             .filter(|v| v.kind() == "alias")
             .map(|v| self.text(v));
-        let mut full: Vec<Vec<String>> = Vec::new();
-        match first.kind() {
-            "alias" => full.push(self.module_path(&self.text(first), &module)),
-            "identifier" if self.text(first) == "__MODULE__" => {
-                full.push(self.module_path("__MODULE__", &module))
-            }
-            "dot" => {
-                // `A.{B, C}` or `__MODULE__.B`
-                let (Some(l), Some(r)) = (
-                    first.child_by_field_name("left"),
-                    first.child_by_field_name("right"),
-                ) else {
-                    return;
-                };
-                let base = self.module_path(&self.text(l), &module);
-                match r.kind() {
-                    "tuple" => {
-                        for a in named_children(r)
-                            .into_iter()
-                            .filter(|a| a.kind() == "alias")
-                        {
-                            let mut p = base.clone();
-                            p.extend(self.text(a).split('.').map(|x| x.trim().to_string()));
-                            full.push(p);
-                        }
-                    }
-                    "alias" => {
-                        let mut p = base;
-                        p.extend(self.text(r).split('.').map(|x| x.trim().to_string()));
-                        full.push(p);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
+        let Some(full) = self.aliased_paths(first, &module) else {
+            return;
+        };
         let map = self.aliases.entry(module).or_default();
         for p in full {
             let short = match (&as_name, p.last()) {
@@ -81,6 +41,33 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             };
             map.insert(short, p);
         }
+    }
+
+    /// The full paths an `alias` names (`A.B`, `__MODULE__`, `A.{B, C}`,
+    /// `__MODULE__.B`); `None` for a dot without both sides.
+    fn aliased_paths(&self, first: Node<'_>, module: &str) -> Option<Vec<Vec<String>>> {
+        if first.kind() != "dot" {
+            return Some(self.module_ref(first, module).into_iter().collect());
+        }
+        let (l, r) = sides(first)?;
+        let base = self.module_path(&self.text(l), module);
+        let names = match r.kind() {
+            "tuple" => named_children(r)
+                .into_iter()
+                .filter(|a| a.kind() == "alias")
+                .collect(),
+            "alias" => vec![r],
+            _ => Vec::new(),
+        };
+        let full = names
+            .into_iter()
+            .map(|a| {
+                let mut p = base.clone();
+                p.extend(path_parts(&self.text(a)));
+                p
+            })
+            .collect();
+        Some(full)
     }
 
     /// `import A.B` or `import A.B, only: [f: 1]`.
@@ -97,25 +84,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         }
         let path = self.module_path(&self.text(first), &module);
-        let only = kids
-            .iter()
-            .filter(|k| k.kind() == "keywords")
-            .flat_map(|k| named_children(*k))
-            .find(|p| {
-                p.child_by_field_name("key")
-                    .is_some_and(|k| self.text(k).trim().trim_end_matches(':') == "only")
-            })
-            .and_then(|p| p.child_by_field_name("value"))
-            .map(|v| {
-                let mut names = Vec::new();
-                crate::parse::walk(v, |x| {
-                    if x.kind() == "keyword" {
-                        names.push(self.text(x).trim().trim_end_matches(':').to_string());
-                    }
-                    true
-                });
-                names
+        let only = self.keyword_arg(&kids, "only").map(|v| {
+            let mut names = Vec::new();
+            crate::parse::walk(v, |x| {
+                if x.kind() == "keyword" {
+                    names.push(self.keyword_name(x));
+                }
+                true
             });
+            names
+        });
         self.imports
             .entry(module)
             .or_default()
@@ -124,7 +102,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A module name as written, with aliases and `__MODULE__` expanded.
     fn module_path(&self, written: &str, module: &str) -> Vec<String> {
-        let parts: Vec<String> = written.split('.').map(|s| s.trim().to_string()).collect();
+        let parts: Vec<String> = path_parts(written).collect();
         let Some(first) = parts.first() else {
             return parts;
         };
@@ -139,6 +117,18 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         out
     }
 
+    /// A module written as an alias (`Keys`, `A.B`) or `__MODULE__`, as a
+    /// full path.
+    fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
+        match n.kind() {
+            "alias" => Some(self.module_path(&self.text(n), module)),
+            "identifier" if self.text(n) == "__MODULE__" => {
+                Some(self.module_path("__MODULE__", module))
+            }
+            _ => None,
+        }
+    }
+
     /// The callee of a call: `["f"]`, `["EchoMQ", "Keys", "f"]` (aliases
     /// expanded, an imported function's module prepended), `None` for an
     /// anonymous call or a call on a variable (`ctx.queue`).
@@ -146,22 +136,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match target.kind() {
             "identifier" => {
                 let name = self.text(target);
-                if !NOT_CALLS.contains(&name.as_str())
-                    && !self.defined.contains(&(module.to_string(), name.clone()))
-                {
-                    if let Some(imports) = self.imports.get(module) {
-                        let hits: Vec<&Import> = imports
-                            .iter()
-                            .filter(|i| i.only.as_ref().is_none_or(|o| o.contains(&name)))
-                            .collect();
-                        if let [one] = hits.as_slice() {
-                            let mut p = one.path.clone();
-                            p.push(name);
-                            return Some(p);
-                        }
-                    }
-                }
-                Some(vec![name])
+                Some(self.imported(&name, module).unwrap_or_else(|| vec![name]))
             }
             "dot" => {
                 let left = target.child_by_field_name("left")?;
@@ -170,18 +145,38 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return None;
                 }
                 let mut path = match left.kind() {
-                    "alias" => self.module_path(&self.text(left), module),
-                    "identifier" if self.text(left) == "__MODULE__" => {
-                        self.module_path("__MODULE__", module)
-                    }
                     "atom" => vec![self.text(left)],
-                    _ => return None,
+                    _ => self.module_ref(left, module)?,
                 };
                 path.push(self.text(right));
                 Some(path)
             }
             _ => None,
         }
+    }
+
+    /// A bare call's path when one `import` of the module brings the name
+    /// (and the module neither defines it nor is it a Kernel form).
+    fn imported(&self, name: &str, module: &str) -> Option<Vec<String>> {
+        if NOT_CALLS.contains(&name)
+            || self
+                .defined
+                .contains(&(module.to_string(), name.to_string()))
+        {
+            return None;
+        }
+        let hits: Vec<&Import> = self
+            .imports
+            .get(module)?
+            .iter()
+            .filter(|i| i.only.as_ref().is_none_or(|o| o.iter().any(|x| x == name)))
+            .collect();
+        let [one] = hits.as_slice() else {
+            return None;
+        };
+        let mut p = one.path.clone();
+        p.push(name.to_string());
+        Some(p)
     }
 
     /// Whether a callee is a function of the code base (not Kernel, a
@@ -206,7 +201,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_name("target") else {
             return;
         };
-        if named_children(n).iter().any(|c| c.kind() == "do_block") {
+        if do_block(n).is_some() {
             return;
         }
         let module = self.module_of(env).to_string();
@@ -216,14 +211,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !Self::is_codebase(&path) {
             return;
         }
-        let mut args: Vec<Value> = piped.map(|p| self.value(p, env, 0)).into_iter().collect();
-        if let Some(a) = arguments(n) {
-            for k in named_children(a) {
-                if k.kind() != "comment" {
-                    args.push(self.value(k, env, 0));
-                }
-            }
-        }
+        let args: Vec<Value> = call_args(n, piped)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .map(|k| self.value(k, env, 0))
+            .collect();
         self.facts.calls.push(CallFact {
             path,
             args,
@@ -231,4 +223,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             func: self.func_of(env),
         });
     }
+}
+
+/// `A.B` as its parts `["A", "B"]`.
+fn path_parts(written: &str) -> impl Iterator<Item = String> + '_ {
+    written.split('.').map(|s| s.trim().to_string())
 }
