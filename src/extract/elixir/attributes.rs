@@ -4,82 +4,74 @@
 use tree_sitter::Node;
 
 use super::known::RESERVED_ATTRS;
-use super::{arguments, is_string_node, Cx};
-use crate::facts::{ConstDef, ScriptDef, ScriptSource, Value};
+use super::{arguments, Cx};
+use crate::facts::{ConstDef, Span, Value};
 use crate::parse::named_children;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `@name value` (a definition). Returns true when the value was read
     /// as a script and must not be visited further.
     pub(super) fn attribute_def(&mut self, n: Node<'_>, scope: usize) -> bool {
-        if self.op(n) != "@" {
-            return false;
-        }
-        let Some(call) = n.child_by_field_name("operand") else {
+        let Some((target, value_node)) = self.attribute_parts(n) else {
             return false;
         };
-        if call.kind() != "call" {
-            return false;
-        }
-        let (Some(target), Some(args)) = (call.child_by_field_name("target"), arguments(call))
-        else {
-            return false;
-        };
-        if target.kind() != "identifier" {
-            return false;
-        }
-        let args = named_children(args);
-        let [value_node] = args.as_slice() else {
-            return false;
-        };
-        let value_node = *value_node;
         let name = self.text(target);
         if RESERVED_ATTRS.contains(&name.as_str()) {
             return false;
         }
-        let module = self.module(scope);
         let name_span = self.span(target);
-        let env = self.env_of(scope);
-        // An inline Lua script.
-        if is_string_node(value_node) && self.looks_like_lua(value_node) {
-            let lua = self.inline_lua(value_node);
-            let text = self.value(value_node, env, 0).as_str();
-            self.facts.scripts.push(ScriptDef {
-                name: Some(name),
-                name_span,
-                source: ScriptSource::Inline(Box::new(lua)),
-                text,
-                declared_keys: None,
-            });
+        // An inline Lua script, or one read from a file at compile time.
+        if let Some(script) = self.script_in(value_node, self.env_of(scope)) {
+            self.push_script(Some(name), name_span, script);
             return true;
         }
-        // A script read from a file at compile time.
-        if let Some((path, relative_to_file, span)) = self.file_read(value_node, env) {
-            self.facts.scripts.push(ScriptDef {
-                name: Some(name),
-                name_span,
-                source: ScriptSource::File {
-                    path,
-                    relative_to_file,
-                    span,
-                },
-                text: None,
-                declared_keys: None,
-            });
-            return true;
+        self.const_attribute(format!("@{name}"), name_span, value_node, scope);
+        false
+    }
+
+    /// `@name value`: the name node and the value node.
+    fn attribute_parts<'n>(&self, n: Node<'n>) -> Option<(Node<'n>, Node<'n>)> {
+        if self.op(n) != "@" {
+            return None;
         }
-        let value = self.value(value_node, env, 0);
+        let call = n
+            .child_by_field_name("operand")
+            .filter(|c| c.kind() == "call")?;
+        let (Some(target), Some(args)) = (call.child_by_field_name("target"), arguments(call))
+        else {
+            return None;
+        };
+        if target.kind() != "identifier" {
+            return None;
+        }
+        match named_children(args).as_slice() {
+            [value_node] => Some((target, *value_node)),
+            _ => None,
+        }
+    }
+
+    /// `@prefix "emq:"`, `@fields ~w(..)`, `@n 3`, `@sha Script.sha("x")`:
+    /// a constant. Literal strings and lists are also kept for the command
+    /// lists of the module (`[@hset, k | @fields]`).
+    fn const_attribute(
+        &mut self,
+        name: String,
+        name_span: Span,
+        value_node: Node<'_>,
+        scope: usize,
+    ) {
+        let module = self.module(scope);
+        let value = self.value(value_node, self.env_of(scope), 0);
         let keep = match &value {
             Value::Str(t) => {
                 if let Some(s) = t.as_literal() {
-                    self.attr_strs
-                        .insert((module.clone(), format!("@{name}")), s);
+                    self.attr_strs.insert((module.clone(), name.clone()), s);
                 }
                 true
             }
             Value::List { .. } => {
                 self.attr_lists
-                    .insert((module.clone(), format!("@{name}")), value.clone());
+                    .insert((module.clone(), name.clone()), value.clone());
                 true
             }
             // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
@@ -90,12 +82,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if keep {
             self.facts.consts.push(ConstDef {
                 module,
-                name: format!("@{name}"),
+                name,
                 value,
                 name_span,
             });
         }
-        false
     }
 
     /// `@name` used as a value: `Some("@name")`.

@@ -3,12 +3,59 @@
 
 use tree_sitter::Node;
 
-use super::{arguments, Cx};
+use super::{arguments, is_string_node, Cx};
 use crate::extract::embedded_lua;
-use crate::facts::{LuaFacts, Span, Value};
+use crate::facts::{LuaFacts, ScriptDef, ScriptSource, Span, Value};
 use crate::parse::named_children;
 
+/// A script's source and the text Elixir sends (for Lua in a string).
+pub(super) type Script = (ScriptSource, Option<String>);
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// Records a script definition; returns its index in
+    /// `FileFacts::scripts`.
+    pub(super) fn push_script(
+        &mut self,
+        name: Option<String>,
+        name_span: Span,
+        (source, text): Script,
+    ) -> usize {
+        self.facts.scripts.push(ScriptDef {
+            name,
+            name_span,
+            source,
+            text,
+            declared_keys: None,
+        });
+        self.facts.scripts.len() - 1
+    }
+
+    /// The script an expression holds: Lua in a string, or a file read at
+    /// compile time.
+    pub(super) fn script_in(&mut self, n: Node<'_>, env: Option<usize>) -> Option<Script> {
+        if let Some(inline) = self.inline_script(n, env) {
+            return Some(inline);
+        }
+        let (path, relative_to_file, span) = self.file_read(n, env)?;
+        let source = ScriptSource::File {
+            path,
+            relative_to_file,
+            span,
+        };
+        Some((source, None))
+    }
+
+    /// Lua for Redis in a string: parsed in place, with the text Elixir
+    /// sends.
+    pub(super) fn inline_script(&mut self, n: Node<'_>, env: Option<usize>) -> Option<Script> {
+        if !is_string_node(n) || !self.looks_like_lua(n) {
+            return None;
+        }
+        let lua = self.inline_lua(n);
+        let text = self.value(n, env, 0).as_str();
+        Some((ScriptSource::Inline(Box::new(lua)), text))
+    }
+
     /// Whether a string node's text is Lua for Redis.
     pub(super) fn looks_like_lua(&self, n: Node<'_>) -> bool {
         let t = self.text(n);
@@ -34,11 +81,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `Path.join(__DIR__, "x.lua")`, `Path.expand("x.lua", __DIR__)`,
     /// `Path.join(:code.priv_dir(:app), "x.lua")` or
     /// `Application.app_dir(:app, "priv/x.lua")`.
-    pub(super) fn file_read(
-        &self,
-        n: Node<'_>,
-        env: Option<usize>,
-    ) -> Option<(String, bool, Span)> {
+    fn file_read(&self, n: Node<'_>, env: Option<usize>) -> Option<(String, bool, Span)> {
         let (call, piped) = if n.kind() == "binary_operator" && self.op(n) == "|>" {
             (
                 n.child_by_field_name("right")?,
