@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
-use super::{is_string_node, Cx};
-use crate::facts::{Command, ScriptDef, ScriptSource, Span, Value};
+use super::Cx;
+use crate::facts::{Command, Span, Value};
 use crate::parse::named_children;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
@@ -13,28 +13,49 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `["EVALSHA", sha, n | rest]`. `whole` is the list or the `++`
     /// expression, `list` the list literal holding the command name.
     /// Returns whether a command was recorded.
-    pub(super) fn command(
-        &mut self,
-        whole: Node<'_>,
-        list: Option<Node<'_>>,
-        scope: usize,
-    ) -> bool {
-        let Some(list) = list else {
+    pub(super) fn command(&mut self, whole: Node<'_>, list: Node<'_>, scope: usize) -> bool {
+        let env = self.env_of(scope);
+        let Some(c) = self.build_command(whole, list, env) else {
             return false;
         };
-        let env = self.env_of(scope);
-        match self.build_command(whole, list, env) {
-            Some(c) => {
-                self.facts.commands.push(c);
-                true
+        self.facts.commands.push(c);
+        true
+    }
+
+    /// `[..] ++ rest` or `cmd ++ keys ++ args`: records the command, and
+    /// marks the pieces read so that they are not recorded again.
+    pub(super) fn appended_command(&mut self, n: Node<'_>, scope: usize) {
+        let Some(l) = n.child_by_field_name("left") else {
+            return;
+        };
+        if l.kind() == "list" && self.command(n, l, scope) {
+            self.handled.insert(l.id());
+        } else if self.appended_head(n, self.env_of(scope)) {
+            let mut left = Some(l);
+            while let Some(x) = left {
+                self.handled.insert(x.id());
+                left = x.child_by_field_name("left");
             }
-            None => false,
+        }
+    }
+
+    /// `cmd = ["EVALSHA", sha, 2]`: remembers a command head, recorded where
+    /// it is appended to (or at the end).
+    pub(super) fn bind_head(&mut self, name: &str, r: Node<'_>, env: usize) {
+        if r.kind() != "list" {
+            return;
+        }
+        if let Some(c) = self.build_command(r, r, Some(env)) {
+            self.handled.insert(r.id());
+            if let Some(e) = self.envs.get_mut(env) {
+                e.heads.insert(name.to_string(), (c, false));
+            }
         }
     }
 
     /// `cmd ++ keys ++ args` where `cmd` holds a command head: records the
     /// command with everything appended.
-    pub(super) fn appended_head(&mut self, whole: Node<'_>, env: Option<usize>) -> bool {
+    fn appended_head(&mut self, whole: Node<'_>, env: Option<usize>) -> bool {
         let mut left = whole;
         while left.kind() == "binary_operator" && self.op(left) == "++" {
             match left.child_by_field_name("left") {
@@ -52,32 +73,18 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some((head, _)) = self.envs.get(e).and_then(|e| e.heads.get(&name)).cloned() else {
             return false;
         };
-        let Value::List {
-            mut items, tail, ..
-        } = self.value(whole, env, 0)
-        else {
+        let Some(c) = self.command_from(head.name, head.name_span, whole, env) else {
             return false;
         };
-        if items.is_empty() {
-            return false;
-        }
-        items.remove(0);
         if let Some(h) = self.envs.get_mut(e).and_then(|e| e.heads.get_mut(&name)) {
             h.1 = true;
         }
-        self.facts.commands.push(Command {
-            args: items,
-            open_tail: !tail.is_empty(),
-            tail,
-            span: self.span(whole),
-            func: self.func_of(env),
-            ..head
-        });
+        self.facts.commands.push(c);
         true
     }
 
     /// Reads a command list without recording it.
-    pub(super) fn build_command(
+    fn build_command(
         &mut self,
         whole: Node<'_>,
         list: Node<'_>,
@@ -91,26 +98,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let name = name.to_ascii_uppercase();
-        let mut script_ref = None;
-        if matches!(name.as_str(), "EVAL" | "EVAL_RO") {
-            if let Some(body) = items.get(1).copied() {
-                if is_string_node(body) && self.looks_like_lua(body) {
-                    let lua = self.inline_lua(body);
-                    let text = self.value(body, None, 0).as_str();
-                    self.facts.scripts.push(ScriptDef {
-                        name: None,
-                        name_span: self.span(body),
-                        source: ScriptSource::Inline(Box::new(lua)),
-                        text,
-                        declared_keys: None,
-                    });
-                    script_ref = Some(Value::ScriptRef {
-                        index: self.facts.scripts.len() - 1,
-                        span: self.span(body),
-                    });
-                }
-            }
+        let script_ref = self.eval_script(&name, items.get(1).copied());
+        let mut c = self.command_from(name, name_span, whole, env)?;
+        if let (Some(r), Some(slot)) = (script_ref, c.args.first_mut()) {
+            *slot = r;
         }
+        Some(c)
+    }
+
+    /// The command a list expression spells under a name read from its
+    /// head: the items after the head are its arguments, values appended
+    /// as a whole its tail. `None` when the expression is no list.
+    fn command_from(
+        &self,
+        name: String,
+        name_span: Span,
+        whole: Node<'_>,
+        env: Option<usize>,
+    ) -> Option<Command> {
         let Value::List {
             mut items, tail, ..
         } = self.value(whole, env, 0)
@@ -121,9 +126,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         items.remove(0);
-        if let (Some(r), Some(slot)) = (script_ref, items.first_mut()) {
-            *slot = r;
-        }
         Some(Command {
             name,
             name_span,
@@ -132,6 +134,21 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             tail,
             span: self.span(whole),
             func: self.func_of(env),
+        })
+    }
+
+    /// `["EVAL", "<lua>", ..]`: the script written in place, recorded,
+    /// as a reference to stand for the command's first argument.
+    fn eval_script(&mut self, name: &str, body: Option<Node<'_>>) -> Option<Value> {
+        if !matches!(name, "EVAL" | "EVAL_RO") {
+            return None;
+        }
+        let body = body?;
+        let script = self.inline_script(body, None)?;
+        let index = self.push_script(None, self.span(body), script);
+        Some(Value::ScriptRef {
+            index,
+            span: self.span(body),
         })
     }
 

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::{arguments, Cx, Env, Pending, Scope};
+use super::{arguments, do_block, sides, Cx, Env, Pending, Scope};
 use crate::facts::{Command, FunctionDef, Seg, Value};
 use crate::parse::named_children;
 
@@ -48,23 +48,28 @@ fn weight(v: &Value) -> usize {
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `defmodule A.B do ... end`: a new scope for its body.
     pub(super) fn defmodule(&mut self, n: Node<'_>, scope: usize) -> usize {
-        let name = arguments(n)
-            .and_then(|a| named_children(a).into_iter().next())
-            .filter(|a| a.kind() == "alias")
-            .map(|a| self.text(a));
-        let Some(name) = name else {
+        let Some(name) = self.module_name(n) else {
             return scope;
         };
-        let parent = self.module(scope);
-        let module = if parent.is_empty() {
-            name
-        } else {
-            format!("{parent}.{name}")
-        };
-        self.envs.push(Env {
-            module: module.clone(),
+        let module = nested(&self.module(scope), name);
+        self.open_scope(Env {
+            module,
             ..Env::default()
-        });
+        })
+    }
+
+    /// The name a `defmodule` gives, as written.
+    fn module_name(&self, n: Node<'_>) -> Option<String> {
+        arguments(n)
+            .and_then(|a| named_children(a).into_iter().next())
+            .filter(|a| a.kind() == "alias")
+            .map(|a| self.text(a))
+    }
+
+    /// A scope with its own environment; returns the scope.
+    fn open_scope(&mut self, env: Env) -> usize {
+        let module = env.module.clone();
+        self.envs.push(env);
         self.scopes.push(Scope {
             module,
             env: Some(self.envs.len() - 1),
@@ -106,16 +111,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     .unwrap_or_default();
                 match target.as_str() {
                     "defmodule" => {
-                        if let Some(a) = arguments(n)
-                            .and_then(|a| named_children(a).into_iter().next())
-                            .filter(|a| a.kind() == "alias")
-                        {
-                            let name = self.text(a);
-                            inner = if module.is_empty() {
-                                name
-                            } else {
-                                format!("{module}.{name}")
-                            };
+                        if let Some(name) = self.module_name(n) {
+                            inner = nested(&module, name);
                         }
                     }
                     "def" | "defp" | "defmacro" | "defmacrop" | "defdelegate" => {
@@ -143,54 +140,46 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let args_kids = arguments(n).map(named_children).unwrap_or_default();
         let params: Vec<String> = param_nodes.iter().map(|p| self.param_name(*p)).collect();
         let module = self.module(scope);
-        let name = self.text(name_node);
-
-        let body = n
-            .named_children(&mut n.walk())
-            .find(|c| c.kind() == "do_block")
-            .or_else(|| {
-                args_kids
-                    .iter()
-                    .filter(|k| k.kind() == "keywords")
-                    .flat_map(|k| named_children(*k))
-                    .find(|p| {
-                        p.child_by_field_name("key")
-                            .is_some_and(|k| self.text(k).trim().trim_end_matches(':') == "do")
-                    })
-                    .and_then(|p| p.child_by_field_name("value"))
-            });
-        let func = body.map(|body| {
-            let key = (module.clone(), name.clone(), params.len());
-            let counter = self.clauses.entry(key).or_insert(0);
-            let clause = *counter;
-            *counter += 1;
-            let name_span = self.span(name_node);
-            self.facts.functions.push(FunctionDef {
-                module: module.clone(),
-                name: name.clone(),
-                params: params.clone(),
-                returns: Value::unknown(self.text(body), self.span(body)),
-                name_span,
-                clause,
-            });
-            self.facts.functions.len() - 1
-        });
-        self.envs.push(Env {
-            module: module.clone(),
+        let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
+        let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        let inner = self.open_scope(Env {
+            module,
             func,
             params,
             body_start: body.map_or(usize::MAX, |b| b.start_byte()),
             ..Env::default()
         });
-        let env = self.envs.len() - 1;
-        self.scopes.push(Scope {
-            module,
-            env: Some(env),
-        });
         if let (Some(body), Some(func)) = (body, func) {
+            let env = self.envs.len() - 1;
             self.pending.push(Pending { func, body, env });
         }
-        self.scopes.len() - 1
+        inner
+    }
+
+    /// Records a clause with a body as a `FunctionDef` (numbered among the
+    /// clauses of its name and arity; its return value comes at the end);
+    /// returns its index.
+    fn function_def(
+        &mut self,
+        module: &str,
+        name_node: Node<'_>,
+        params: &[String],
+        body: Node<'_>,
+    ) -> usize {
+        let name = self.text(name_node);
+        let key = (module.to_string(), name.clone(), params.len());
+        let counter = self.clauses.entry(key).or_insert(0);
+        let clause = *counter;
+        *counter += 1;
+        self.facts.functions.push(FunctionDef {
+            module: module.to_string(),
+            name,
+            params: params.to_vec(),
+            returns: Value::unknown(self.text(body), self.span(body)),
+            name_span: self.span(name_node),
+            clause,
+        });
+        self.facts.functions.len() - 1
     }
 
     /// A parameter's variable name, or `_` for a pattern.
@@ -225,25 +214,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn finish_functions(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
-            let last = if p.body.kind() == "do_block" {
-                named_children(p.body)
-                    .into_iter()
-                    .rev()
-                    .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")
-            } else {
-                Some(p.body)
-            };
-            let Some(last) = last else {
+            let Some(returns) = self.returns(p.body, p.env) else {
                 continue;
-            };
-            let returns = self.value(last, Some(p.env), 0);
-            let returns = match returns {
-                Value::Str(_)
-                | Value::Call { .. }
-                | Value::Const { .. }
-                | Value::Param { .. }
-                | Value::Atom { .. } => returns,
-                other => Value::unknown(self.text(last), other.span()),
             };
             if let Some(f) = self.facts.functions.get_mut(p.func) {
                 f.returns = returns;
@@ -261,15 +233,34 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.extend(heads);
     }
 
+    /// What a clause body returns: its last expression, when that is a
+    /// string, a call, a constant, a parameter or an atom; else unknown.
+    fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
+        let last = if body.kind() == "do_block" {
+            named_children(body)
+                .into_iter()
+                .rev()
+                .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")?
+        } else {
+            body
+        };
+        let returns = self.value(last, Some(env), 0);
+        Some(match returns {
+            Value::Str(_)
+            | Value::Call { .. }
+            | Value::Const { .. }
+            | Value::Param { .. }
+            | Value::Atom { .. } => returns,
+            other => Value::unknown(self.text(last), other.span()),
+        })
+    }
+
     /// `var = expr` inside a function: remembers the bound value.
     pub(super) fn binding(&mut self, n: Node<'_>, env: Option<usize>) {
         let Some(env) = env else {
             return;
         };
-        let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let Some((l, r)) = sides(n) else {
             return;
         };
         if self
@@ -279,26 +270,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         {
             return;
         }
-        // `{:ok, row} = Redix.command(conn, ["HGETALL", k])`, `row = ...`.
-        if let Some(var) = self.ok_var(l) {
-            let key = self.hgetall_source(r, Some(env), 0);
-            if let Some(e) = self.envs.get_mut(env) {
-                match key {
-                    Some(k) => {
-                        e.rows.insert(var, k);
-                    }
-                    None => {
-                        e.rows.remove(&var);
-                    }
-                }
-            }
-        }
-        // `%{"payload" => p} = row`.
-        if l.kind() == "map" {
-            if let Some(key) = self.hgetall_source(r, Some(env), 0) {
-                self.map_pattern_reads(l, key, Some(env));
-            }
-        }
+        self.row_binding(l, r, env);
         if l.kind() != "identifier" {
             return;
         }
@@ -306,15 +278,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if name.starts_with('_') {
             return;
         }
-        // `cmd = ["EVALSHA", sha, 2]`: a command head, appended to later.
-        if r.kind() == "list" {
-            if let Some(c) = self.build_command(r, r, Some(env)) {
-                self.handled.insert(r.id());
-                if let Some(e) = self.envs.get_mut(env) {
-                    e.heads.insert(name.clone(), (c, false));
-                }
-            }
-        }
+        self.bind_head(&name, r, env);
         let mut v = self.value(r, Some(env), 0);
         if weight(&v) > MAX_BINDING_WEIGHT {
             v = Value::unknown(self.text(r), self.span(r));
@@ -322,5 +286,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if let Some(e) = self.envs.get_mut(env) {
             e.locals.insert(name, v);
         }
+    }
+}
+
+/// `A.B` inside `parent`: `parent.A.B` (or `A.B` at the top).
+fn nested(parent: &str, name: String) -> String {
+    if parent.is_empty() {
+        name
+    } else {
+        format!("{parent}.{name}")
     }
 }

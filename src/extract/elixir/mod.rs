@@ -150,33 +150,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn visit(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
         let env = self.env_of(scope);
         match n.kind() {
-            "call" => {
-                let target = n
-                    .child_by_field_name("target")
-                    .map(|t| self.text(t))
-                    .unwrap_or_default();
-                match target.as_str() {
-                    "defmodule" => return Some(self.defmodule(n, scope)),
-                    "def" | "defp" => return Some(self.def(n, scope)),
-                    "alias" => {
-                        self.alias(n, scope);
-                        return None;
-                    }
-                    "import" => {
-                        self.import(n, scope);
-                        return None;
-                    }
-                    "case" => self.case_rows(n, env),
-                    _ => {}
-                }
-                if !self.not_calls.contains(&n.id()) {
-                    self.call_fact(n, None, self.span(n), env);
-                    self.field_read_call(n, None, env);
-                }
-                if self.is_builder(n) {
-                    self.template(n, env);
-                }
-            }
+            "call" => return self.visit_call(n, scope),
             "unary_operator" if self.op(n) == "@" => {
                 if let Some(o) = n.child_by_field_name("operand") {
                     self.not_calls.insert(o.id());
@@ -186,42 +160,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             }
             "access_call" => self.field_read_access(n, env),
-            "binary_operator" => {
-                let op = self.op(n);
-                match op.as_str() {
-                    "=" => self.binding(n, env),
-                    "++" if !self.handled.contains(&n.id()) => {
-                        if let Some(l) = n.child_by_field_name("left") {
-                            if l.kind() == "list" && self.command(n, Some(l), scope) {
-                                self.handled.insert(l.id());
-                            } else if self.appended_head(n, env) {
-                                let mut left = n.child_by_field_name("left");
-                                while let Some(x) = left {
-                                    self.handled.insert(x.id());
-                                    left = x.child_by_field_name("left");
-                                }
-                            }
-                        }
-                    }
-                    "|>" => {
-                        if let Some(r) = n
-                            .child_by_field_name("right")
-                            .filter(|r| r.kind() == "call")
-                        {
-                            self.not_calls.insert(r.id());
-                            let l = n.child_by_field_name("left");
-                            self.call_fact(r, l, self.span(n), env);
-                            self.field_read_call(r, l, env);
-                        }
-                    }
-                    _ => {}
-                }
-                if self.is_builder(n) {
-                    self.template(n, env);
-                }
-            }
+            "binary_operator" => self.visit_operator(n, scope),
             "list" if !self.handled.contains(&n.id()) => {
-                self.command(n, Some(n), scope);
+                self.command(n, n, scope);
             }
             "string" | "sigil" | "charlist" | "bitstring" if self.is_builder(n) => {
                 self.template(n, env)
@@ -229,6 +170,75 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             _ => {}
         }
         Some(scope)
+    }
+
+    /// A call: `defmodule` and `def` open a scope, `alias` and `import` are
+    /// read whole; any other call is recorded (unless it is a function head
+    /// or piped) and may build a template.
+    fn visit_call(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
+        let env = self.env_of(scope);
+        let target = n
+            .child_by_field_name("target")
+            .map(|t| self.text(t))
+            .unwrap_or_default();
+        match target.as_str() {
+            "defmodule" => return Some(self.defmodule(n, scope)),
+            "def" | "defp" => return Some(self.def(n, scope)),
+            "alias" => {
+                self.alias(n, scope);
+                return None;
+            }
+            "import" => {
+                self.import(n, scope);
+                return None;
+            }
+            "case" => self.case_rows(n, env),
+            _ => {}
+        }
+        if !self.not_calls.contains(&n.id()) {
+            self.record_call(n, None, self.span(n), env);
+        }
+        if self.is_builder(n) {
+            self.template(n, env);
+        }
+        Some(scope)
+    }
+
+    /// `=` binds, `++` may complete a command list, `|>` pipes into a call;
+    /// any operator may build a template.
+    fn visit_operator(&mut self, n: Node<'t>, scope: usize) {
+        let env = self.env_of(scope);
+        match self.op(n).as_str() {
+            "=" => self.binding(n, env),
+            "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
+            "|>" => {
+                if let Some(r) = n
+                    .child_by_field_name("right")
+                    .filter(|r| r.kind() == "call")
+                {
+                    self.not_calls.insert(r.id());
+                    let l = n.child_by_field_name("left");
+                    self.record_call(r, l, self.span(n), env);
+                }
+            }
+            _ => {}
+        }
+        if self.is_builder(n) {
+            self.template(n, env);
+        }
+    }
+
+    /// A call as a call of the code base and as a field read. `piped` is the
+    /// value piped into it; `span` the call (with its pipe).
+    fn record_call(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        span: Span,
+        env: Option<usize>,
+    ) {
+        self.call_fact(n, piped, span, env);
+        self.field_read_call(n, piped, env);
     }
 
     /// The value given to keyword `name` among a call's arguments (`as:`,

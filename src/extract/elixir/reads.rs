@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{arguments, Cx};
+use super::{arguments, call_args, do_block, sides, Cx};
 use crate::facts::{FieldRead, Value};
 use crate::parse::named_children;
 
@@ -42,8 +42,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 env.and_then(|e| self.envs.get(e))?.rows.get(&name).cloned()
             }
             "binary_operator" if self.op(n) == "|>" => {
-                let l = n.child_by_field_name("left")?;
-                let r = n.child_by_field_name("right")?;
+                let (l, r) = sides(n)?;
                 self.hgetall_call(r, Some(l), env, depth)
             }
             "call" => self.hgetall_call(n, None, env, depth),
@@ -51,6 +50,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// A call whose result is an `HGETALL` reply (or a map made from one):
+    /// the key read.
     fn hgetall_call(
         &self,
         n: Node<'_>,
@@ -63,30 +64,33 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let module = self.module_of(env).to_string();
         let path = self.callee(n.child_by_field_name("target")?, &module)?;
-        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
-        if let Some(a) = arguments(n) {
-            args.extend(named_children(a));
-        }
+        let args = call_args(n, piped);
         let first = path.first().map(String::as_str).unwrap_or("");
         let last = path.last().map(String::as_str).unwrap_or("");
         if first == "Redix" && path.len() == 2 {
-            for a in args {
-                if let Value::List { items, .. } = self.value(a, env, 0) {
-                    if items
-                        .first()
-                        .and_then(|h| h.as_str())
-                        .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
-                    {
-                        return items.get(1).cloned();
-                    }
-                }
-            }
-            return None;
+            return self.hgetall_key(&args, env);
         }
         let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
             || last.to_ascii_lowercase().contains("map");
         if converts {
             return self.hgetall_source(*args.first()?, env, depth + 1);
+        }
+        None
+    }
+
+    /// `Redix.command(conn, ["HGETALL", key])`: the key of the first
+    /// `HGETALL` command list among the arguments.
+    fn hgetall_key(&self, args: &[Node<'_>], env: Option<usize>) -> Option<Value> {
+        for a in args {
+            if let Value::List { items, .. } = self.value(*a, env, 0) {
+                if items
+                    .first()
+                    .and_then(|h| h.as_str())
+                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+                {
+                    return items.get(1).cloned();
+                }
+            }
         }
         None
     }
@@ -100,10 +104,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(key) = self.hgetall_source(subject, env, 0) else {
             return;
         };
-        let Some(block) = named_children(n)
-            .into_iter()
-            .find(|c| c.kind() == "do_block")
-        else {
+        let Some(block) = do_block(n) else {
             return;
         };
         let mut vars = Vec::new();
@@ -128,6 +129,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// Records a field read of `key`, when the field is a literal.
     fn push_read(&mut self, key: Value, field: Value, env: Option<usize>) {
         if !matches!(field, Value::Str(_) | Value::Atom { .. }) {
             return;
@@ -157,10 +159,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         ) {
             return;
         }
-        let mut args: Vec<Node<'_>> = piped.into_iter().collect();
-        if let Some(a) = arguments(n) {
-            args.extend(named_children(a));
-        }
+        let args = call_args(n, piped);
         let [row, field, ..] = args.as_slice() else {
             return;
         };
@@ -184,6 +183,30 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let field = self.value(field, env, 0);
         self.push_read(key, field, env);
+    }
+
+    /// `{:ok, row} = Redix.command(conn, ["HGETALL", k])` or `row = ..`:
+    /// `row` holds the reply (or no longer does); `%{"payload" => p} = row`
+    /// reads fields.
+    pub(super) fn row_binding(&mut self, l: Node<'_>, r: Node<'_>, env: usize) {
+        if let Some(var) = self.ok_var(l) {
+            let key = self.hgetall_source(r, Some(env), 0);
+            if let Some(e) = self.envs.get_mut(env) {
+                match key {
+                    Some(k) => {
+                        e.rows.insert(var, k);
+                    }
+                    None => {
+                        e.rows.remove(&var);
+                    }
+                }
+            }
+        }
+        if l.kind() == "map" {
+            if let Some(key) = self.hgetall_source(r, Some(env), 0) {
+                self.map_pattern_reads(l, key, Some(env));
+            }
+        }
     }
 
     /// `%{"payload" => p, "state" => s} = row`.

@@ -57,13 +57,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// Whether a string node's text is Lua for Redis.
-    pub(super) fn looks_like_lua(&self, n: Node<'_>) -> bool {
+    fn looks_like_lua(&self, n: Node<'_>) -> bool {
         let t = self.text(n);
         t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
     }
 
     /// Parses the Lua inside a host string, in place.
-    pub(super) fn inline_lua(&mut self, n: Node<'_>) -> LuaFacts {
+    fn inline_lua(&mut self, n: Node<'_>) -> LuaFacts {
         let ranges: Vec<(usize, usize)> = named_children(n)
             .into_iter()
             .filter(|c| matches!(c.kind(), "quoted_content" | "escape_sequence"))
