@@ -105,11 +105,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         while let Some((n, module)) = stack.pop() {
             let mut inner = module.clone();
             if n.kind() == "call" {
-                let target = n
-                    .child_by_field_name("target")
-                    .map(|t| self.text(t))
-                    .unwrap_or_default();
-                match target.as_str() {
+                match self.target(n).as_str() {
                     "defmodule" => {
                         if let Some(name) = self.module_name(n) {
                             inner = nested(&module, name);
@@ -235,7 +231,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// What a clause body returns: its last expression, when that is a
     /// string, a call, a constant, a parameter or an atom; else unknown.
-    fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
+    pub(super) fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
         let last = if body.kind() == "do_block" {
             named_children(body)
                 .into_iter()

@@ -2,7 +2,29 @@
 //! lists, inline and file-backed Lua scripts, and key-like templates.
 //!
 //! The tree is visited with an explicit stack (never recursion over the
-//! tree); expression evaluation recurses but gives up past [`MAX_DEPTH`].
+//! tree); expression evaluation recurses but gives up past
+//! `values::MAX_DEPTH`.
+//!
+//! This file holds the entry point, the context ([`Cx`]: scopes, function
+//! environments, what was already read) and the visit that dispatches each
+//! node. One concern a module, each adding methods to [`Cx`]:
+//!
+//! - `items`: `defmodule` scopes, `def`/`defp` clauses, local bindings,
+//!   return values;
+//! - `paths`: `alias`/`import`, module paths, callees, calls of the code
+//!   base;
+//! - `attributes`: `@name value` definitions and `@name` references;
+//! - `values`: expressions as `Value`s (literals, lists and tails, maps,
+//!   calls);
+//! - `templates`: string building (`<>`, iodata, bitstrings,
+//!   `Enum.join`) and the key-like templates recorded;
+//! - `strings`: strings, charlists, sigils, heredocs, escapes;
+//! - `commands`: Redis command lists (`["HSET", k | rest]`, heads bound
+//!   to a variable, inline `EVAL`);
+//! - `scripts`: Lua in strings, `File.read!` script paths;
+//! - `reads`: hash fields read from an `HGETALL` reply;
+//! - `known`: names of Kernel forms, reserved attributes and library
+//!   modules.
 
 mod attributes;
 mod commands;
@@ -94,6 +116,7 @@ struct Pending<'t> {
     env: usize,
 }
 
+/// What the extractor knows while it walks one file.
 struct Cx<'s, 't, 'p> {
     src: &'s [u8],
     file: FileId,
@@ -177,11 +200,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// or piped) and may build a template.
     fn visit_call(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
         let env = self.env_of(scope);
-        let target = n
-            .child_by_field_name("target")
-            .map(|t| self.text(t))
-            .unwrap_or_default();
-        match target.as_str() {
+        match self.target(n).as_str() {
             "defmodule" => return Some(self.defmodule(n, scope)),
             "def" | "defp" => return Some(self.def(n, scope)),
             "alias" => {
@@ -259,6 +278,31 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.text(k).trim().trim_end_matches(':').to_string()
     }
 
+    /// The operands of a chain of one operator (`a <> b <> c`), left to
+    /// right, read without recursion; `n` alone when it is no such chain.
+    fn operands<'n>(&self, n: Node<'n>, op: &str) -> Vec<Node<'n>> {
+        let mut operands = Vec::new();
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "binary_operator" && self.op(x) == op {
+                if let Some((l, r)) = sides(x) {
+                    stack.push(r);
+                    stack.push(l);
+                    continue;
+                }
+            }
+            operands.push(x);
+        }
+        operands
+    }
+
+    /// A call's target as written (`Map.get`, `def`).
+    fn target(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("target")
+            .map(|t| self.text(t))
+            .unwrap_or_default()
+    }
+
     fn op(&self, n: Node<'_>) -> String {
         n.child_by_field_name("operator")
             .map(|o| self.text(o))
@@ -309,6 +353,7 @@ fn sides(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     ))
 }
 
+/// A string, charlist or sigil: a node that may hold Lua.
 fn is_string_node(n: Node<'_>) -> bool {
     matches!(n.kind(), "string" | "sigil" | "charlist")
 }

@@ -18,11 +18,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `alias A.B`, `alias A.B, as: C`, `alias A.{B, C}`, `alias __MODULE__.B`.
     pub(super) fn alias(&mut self, n: Node<'_>, scope: usize) {
         let module = self.module(scope);
-        let Some(args) = arguments(n) else {
-            return;
-        };
-        let kids = named_children(args);
-        let Some(first) = kids.first().copied() else {
+        let Some((first, kids)) = directive_args(n) else {
             return;
         };
         let as_name = self
@@ -73,11 +69,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `import A.B` or `import A.B, only: [f: 1]`.
     pub(super) fn import(&mut self, n: Node<'_>, scope: usize) {
         let module = self.module(scope);
-        let Some(args) = arguments(n) else {
-            return;
-        };
-        let kids = named_children(args);
-        let Some(first) = kids.first().copied() else {
+        let Some((first, kids)) = directive_args(n) else {
             return;
         };
         if first.kind() != "alias" {
@@ -139,8 +131,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Some(self.imported(&name, module).unwrap_or_else(|| vec![name]))
             }
             "dot" => {
-                let left = target.child_by_field_name("left")?;
-                let right = target.child_by_field_name("right")?;
+                let (left, right) = sides(target)?;
                 if right.kind() != "identifier" {
                     return None;
                 }
@@ -223,6 +214,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             func: self.func_of(env),
         });
     }
+}
+
+/// An `alias`/`import`'s first argument (the module) and all its
+/// arguments.
+fn directive_args(n: Node<'_>) -> Option<(Node<'_>, Vec<Node<'_>>)> {
+    let kids = named_children(arguments(n)?);
+    Some((kids.first().copied()?, kids))
 }
 
 /// `A.B` as its parts `["A", "B"]`.

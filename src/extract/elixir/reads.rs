@@ -10,7 +10,7 @@ use crate::parse::named_children;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `{:ok, row}` or `row` on the left of a match: the variable.
-    pub(super) fn ok_var(&self, l: Node<'_>) -> Option<String> {
+    fn ok_var(&self, l: Node<'_>) -> Option<String> {
         let var = match l.kind() {
             "identifier" => l,
             "tuple" => match named_children(l).as_slice() {
@@ -27,12 +27,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// made from it: a Redix call whose command list is `HGETALL`, a local
     /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
     /// helper whose name says `map`.
-    pub(super) fn hgetall_source(
-        &self,
-        n: Node<'_>,
-        env: Option<usize>,
-        depth: usize,
-    ) -> Option<Value> {
+    fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Value> {
         if depth > 16 {
             return None;
         }
@@ -210,7 +205,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `%{"payload" => p, "state" => s} = row`.
-    pub(super) fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
+    fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
         if let Value::Map { pairs, .. } = self.value(map, env, 0) {
             for (field, _) in pairs {
                 self.push_read(key.clone(), field, env);

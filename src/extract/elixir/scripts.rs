@@ -9,7 +9,7 @@ use crate::facts::{LuaFacts, ScriptDef, ScriptSource, Span, Value};
 use crate::parse::named_children;
 
 /// A script's source and the text Elixir sends (for Lua in a string).
-pub(super) type Script = (ScriptSource, Option<String>);
+type Script = (ScriptSource, Option<String>);
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// Records a script definition; returns its index in

@@ -19,7 +19,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `~w(state attempts payload)`: a list of words (atoms with `a`).
-    pub(super) fn word_list(&self, n: Node<'_>) -> Value {
+    fn word_list(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let kids = named_children(n);
         if kids
@@ -174,7 +174,7 @@ struct LiteralRun {
 }
 
 impl LiteralRun {
-    fn new(heredoc: Option<usize>) -> Self {
+    pub(super) fn new(heredoc: Option<usize>) -> Self {
         LiteralRun {
             text: String::new(),
             span: None,
@@ -186,7 +186,7 @@ impl LiteralRun {
     }
 
     /// Adds a piece: the string's own text (`content`) or a decoded escape.
-    fn push(&mut self, piece: &str, content: bool, span: Span) {
+    pub(super) fn push(&mut self, piece: &str, content: bool, span: Span) {
         let indent = self.heredoc.unwrap_or(0);
         for c in piece.chars() {
             if self.skip_first_newline {

@@ -26,7 +26,7 @@ pub(super) fn is_builder_callee(callee: &str) -> bool {
 
 /// Appends a value to a template: strings are spliced in, unknowns become
 /// holes, the rest stays as values for the link step.
-pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
+fn append_value(segs: &mut Vec<Seg>, v: Value) {
     if segs.len() >= MAX_SEGS {
         if !matches!(segs.last(), Some(Seg::Hole { label, .. }) if label == "..") {
             segs.push(Seg::Hole {
@@ -68,7 +68,7 @@ pub(super) fn interpolate(segs: &mut Vec<Seg>, v: Value) {
 }
 
 /// Flattens iodata (nested lists of binaries) into a template, iteratively.
-pub(super) fn flatten_iodata(segs: &mut Vec<Seg>, v: Value) {
+fn flatten_iodata(segs: &mut Vec<Seg>, v: Value) {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
@@ -113,11 +113,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A call to a string builder, by its target as written.
     fn is_builder_call(&self, n: Node<'_>) -> bool {
-        let target = n
-            .child_by_field_name("target")
-            .map(|t| self.text(t))
-            .unwrap_or_default();
-        is_builder_callee(&target)
+        is_builder_callee(&self.target(n))
     }
 
     /// The segments a builder call (`IO.iodata_to_binary(x)`,
@@ -215,22 +211,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `a <> b <> c` flattened into one template, iteratively.
     pub(super) fn concat(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
-        let span = self.span(n);
-        let mut stack = vec![n];
         let mut segs = Vec::new();
-        while let Some(node) = stack.pop() {
-            if node.kind() == "binary_operator" && self.op(node) == "<>" {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) {
-                    stack.push(r);
-                    stack.push(l);
-                    continue;
-                }
-            }
-            append_value(&mut segs, self.value(node, env, depth + 1));
+        for operand in self.operands(n, "<>") {
+            append_value(&mut segs, self.value(operand, env, depth + 1));
         }
-        Value::Str(Template { segs, span })
+        Value::Str(Template {
+            segs,
+            span: self.span(n),
+        })
     }
 }

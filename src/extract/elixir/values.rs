@@ -4,12 +4,12 @@
 use tree_sitter::Node;
 
 use super::templates::is_builder_callee;
-use super::{call_args, do_block, Cx};
+use super::{call_args, do_block, sides, Cx};
 use crate::facts::{Template, Value};
 use crate::parse::named_children;
 
 /// Expressions nested deeper than this evaluate to `Value::Unknown`.
-pub(super) const MAX_DEPTH: usize = 64;
+const MAX_DEPTH: usize = 64;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What an expression sends.
@@ -157,10 +157,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         for entry in named_children(content) {
             match entry.kind() {
                 "binary_operator" if self.op(entry) == "=>" => {
-                    if let (Some(k), Some(v)) = (
-                        entry.child_by_field_name("left"),
-                        entry.child_by_field_name("right"),
-                    ) {
+                    if let Some((k, v)) = sides(entry) {
                         pairs.push((self.value(k, env, depth + 1), self.value(v, env, depth + 1)));
                     }
                 }
@@ -195,13 +192,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    pub(super) fn binary(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+    fn binary(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
         let op = self.op(n);
-        let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) else {
+        let Some((l, r)) = sides(n) else {
             return Value::unknown(self.text(n), span);
         };
         match op.as_str() {
@@ -224,26 +218,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// a whole: `[a] ++ keys ++ args` gives items `[a]`, tail `[keys,
     /// args]`. Lists (and list attributes) before the first opaque operand
     /// are spliced in.
-    pub(super) fn appended(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+    fn appended(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
             return Value::unknown(self.text(n), span);
         }
-        let mut operands = Vec::new();
-        let mut stack = vec![n];
-        while let Some(x) = stack.pop() {
-            if x.kind() == "binary_operator" && self.op(x) == "++" {
-                if let (Some(l), Some(r)) = (
-                    x.child_by_field_name("left"),
-                    x.child_by_field_name("right"),
-                ) {
-                    stack.push(r);
-                    stack.push(l);
-                    continue;
-                }
-            }
-            operands.push(x);
-        }
+        let operands = self.operands(n, "++");
         if operands.len() == 1 && n.kind() != "binary_operator" {
             return self.list_value(n, env, depth);
         }
