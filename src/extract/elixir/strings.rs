@@ -10,6 +10,17 @@ use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// A sigil: `~s`/`~S` as a string, `~w`/`~W` as a list of words;
+    /// others are unknown.
+    pub(super) fn sigil(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        match self.sigil_name(n).as_str() {
+            "s" | "S" => Value::Str(self.string(n, env, depth)),
+            "w" | "W" => self.word_list(n),
+            _ => Value::unknown(self.text(n), self.span(n)),
+        }
+    }
+
+    /// A sigil's name: `s` for `~s(..)`.
     pub(super) fn sigil_name(&self, n: Node<'_>) -> String {
         named_children(n)
             .into_iter()
@@ -59,16 +70,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             items,
             tail: Vec::new(),
             span,
-        }
-    }
-
-    /// A sigil: `~s`/`~S` as a string, `~w`/`~W` as a list of words;
-    /// others are unknown.
-    pub(super) fn sigil(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
-        match self.sigil_name(n).as_str() {
-            "s" | "S" => Value::Str(self.string(n, env, depth)),
-            "w" | "W" => self.word_list(n),
-            _ => Value::unknown(self.text(n), self.span(n)),
         }
     }
 
