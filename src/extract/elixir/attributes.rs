@@ -1,0 +1,108 @@
+//! Module attributes: `@name value` definitions (constants, inline and
+//! file-backed scripts) and `@name` used as a value.
+
+use tree_sitter::Node;
+
+use super::known::RESERVED_ATTRS;
+use super::{arguments, Cx};
+use crate::facts::{ConstDef, Span, Value};
+use crate::parse::named_children;
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `@name value` (a definition). Returns true when the value was read
+    /// as a script and must not be visited further.
+    pub(super) fn attribute_def(&mut self, n: Node<'_>, scope: usize) -> bool {
+        let Some((target, value_node)) = self.attribute_parts(n) else {
+            return false;
+        };
+        let name = self.text(target);
+        if RESERVED_ATTRS.contains(&name.as_str()) {
+            return false;
+        }
+        let name_span = self.span(target);
+        // An inline Lua script, or one read from a file at compile time.
+        if let Some(script) = self.script_in(value_node, self.env_of(scope)) {
+            self.push_script(Some(name), name_span, script);
+            return true;
+        }
+        self.const_attribute(format!("@{name}"), name_span, value_node, scope);
+        false
+    }
+
+    /// `@name value`: the name node and the value node.
+    fn attribute_parts<'n>(&self, n: Node<'n>) -> Option<(Node<'n>, Node<'n>)> {
+        if self.op(n) != "@" {
+            return None;
+        }
+        let call = n
+            .child_by_field_name("operand")
+            .filter(|c| c.kind() == "call")?;
+        let (Some(target), Some(args)) = (call.child_by_field_name("target"), arguments(call))
+        else {
+            return None;
+        };
+        if target.kind() != "identifier" {
+            return None;
+        }
+        match named_children(args).as_slice() {
+            [value_node] => Some((target, *value_node)),
+            _ => None,
+        }
+    }
+
+    /// `@prefix "emq:"`, `@fields ~w(..)`, `@n 3`, `@sha Script.sha("x")`:
+    /// a constant. Literal strings and lists are also kept for the command
+    /// lists of the module (`[@hset, k | @fields]`).
+    fn const_attribute(
+        &mut self,
+        name: String,
+        name_span: Span,
+        value_node: Node<'_>,
+        scope: usize,
+    ) {
+        let module = self.module(scope);
+        let value = self.value(value_node, self.env_of(scope), 0);
+        let keep = match &value {
+            Value::Str(t) => {
+                if let Some(s) = t.as_literal() {
+                    self.attr_strs.insert((module.clone(), name.clone()), s);
+                }
+                true
+            }
+            Value::List { .. } => {
+                self.attr_lists
+                    .insert((module.clone(), name.clone()), value.clone());
+                true
+            }
+            // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
+            // (the link may read its string argument as a script name).
+            Value::Int { .. } | Value::Atom { .. } | Value::Call { .. } => true,
+            _ => false,
+        };
+        if keep {
+            self.facts.consts.push(ConstDef {
+                module,
+                name,
+                value,
+                name_span,
+            });
+        }
+    }
+
+    /// `@name` used as a value: `Some("@name")`.
+    pub(super) fn attr_ref(&self, n: Node<'_>) -> Option<String> {
+        if n.kind() != "unary_operator" || self.op(n) != "@" {
+            return None;
+        }
+        let operand = n.child_by_field_name("operand")?;
+        let ident = match operand.kind() {
+            "identifier" => operand,
+            "call" if arguments(operand).is_none() => operand.child_by_field_name("target")?,
+            _ => return None,
+        };
+        if ident.kind() != "identifier" {
+            return None;
+        }
+        Some(format!("@{}", self.text(ident)))
+    }
+}

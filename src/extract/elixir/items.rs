@@ -1,0 +1,295 @@
+//! Definitions: `defmodule` scopes, `def`/`defp` clauses (every clause a
+//! `FunctionDef`, with its parameters, local bindings and return value).
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::{arguments, do_block, sides, Cx, Env, Pending, Scope};
+use crate::facts::{Command, FunctionDef, Seg, Value};
+use crate::parse::named_children;
+
+/// A local binding heavier than this is kept as unknown (guards against
+/// `a = a <> a` doubling).
+const MAX_BINDING_WEIGHT: usize = 2_000;
+
+/// A rough size of a value, computed without recursion.
+fn weight(v: &Value) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        total += 1;
+        match v {
+            Value::Str(t) => {
+                for s in &t.segs {
+                    total += 1;
+                    if let Seg::Value(inner) = s {
+                        stack.push(inner);
+                    }
+                }
+            }
+            Value::List { items, tail, .. } => stack.extend(items.iter().chain(tail.iter())),
+            Value::Map { pairs, .. } => {
+                for (k, x) in pairs {
+                    stack.push(k);
+                    stack.push(x);
+                }
+            }
+            Value::Call { args, .. } => stack.extend(args.iter()),
+            _ => {}
+        }
+        if total > MAX_BINDING_WEIGHT * 4 {
+            break;
+        }
+    }
+    total
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `defmodule A.B do ... end`: a new scope for its body.
+    pub(super) fn defmodule(&mut self, n: Node<'_>, scope: usize) -> usize {
+        let Some(name) = self.module_name(n) else {
+            return scope;
+        };
+        let module = nested(&self.module(scope), name);
+        self.open_scope(Env {
+            module,
+            ..Env::default()
+        })
+    }
+
+    /// The name a `defmodule` gives, as written.
+    fn module_name(&self, n: Node<'_>) -> Option<String> {
+        arguments(n)
+            .and_then(|a| named_children(a).into_iter().next())
+            .filter(|a| a.kind() == "alias")
+            .map(|a| self.text(a))
+    }
+
+    /// A scope with its own environment; returns the scope.
+    fn open_scope(&mut self, env: Env) -> usize {
+        let module = env.module.clone();
+        self.envs.push(env);
+        self.scopes.push(Scope {
+            module,
+            env: Some(self.envs.len() - 1),
+        });
+        self.scopes.len() - 1
+    }
+
+    /// The name node and parameter nodes of a `def`/`defp` head.
+    fn def_head(&self, n: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>, Node<'t>)> {
+        let args = arguments(n)?;
+        let mut head = named_children(args).first().copied()?;
+        if head.kind() == "binary_operator" && self.op(head) == "when" {
+            head = head.child_by_field_name("left")?;
+        }
+        match head.kind() {
+            "identifier" => Some((head, Vec::new(), head)),
+            "call" => {
+                let t = head.child_by_field_name("target")?;
+                if t.kind() != "identifier" {
+                    return None;
+                }
+                let ps = arguments(head).map(named_children).unwrap_or_default();
+                Some((t, ps, head))
+            }
+            _ => None,
+        }
+    }
+
+    /// Every function defined in the file, by module (for `import`s).
+    pub(super) fn collect_defs(&self, root: Node<'t>) -> HashSet<(String, String)> {
+        let mut out = HashSet::new();
+        let mut stack = vec![(root, String::new())];
+        while let Some((n, module)) = stack.pop() {
+            let mut inner = module.clone();
+            if n.kind() == "call" {
+                match self.target(n).as_str() {
+                    "defmodule" => {
+                        if let Some(name) = self.module_name(n) {
+                            inner = nested(&module, name);
+                        }
+                    }
+                    "def" | "defp" | "defmacro" | "defmacrop" | "defdelegate" => {
+                        if let Some((name, _, _)) = self.def_head(n) {
+                            out.insert((module.clone(), self.text(name)));
+                        }
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            for k in named_children(n) {
+                stack.push((k, inner.clone()));
+            }
+        }
+        out
+    }
+
+    /// `def name(params) when guard, do: body` or `... do body end`.
+    pub(super) fn def(&mut self, n: Node<'t>, scope: usize) -> usize {
+        let Some((name_node, param_nodes, head)) = self.def_head(n) else {
+            return scope;
+        };
+        self.not_calls.insert(head.id());
+        let args_kids = arguments(n).map(named_children).unwrap_or_default();
+        let params: Vec<String> = param_nodes.iter().map(|p| self.param_name(*p)).collect();
+        let module = self.module(scope);
+        let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
+        let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        let inner = self.open_scope(Env {
+            module,
+            func,
+            params,
+            body_start: body.map_or(usize::MAX, |b| b.start_byte()),
+            ..Env::default()
+        });
+        if let (Some(body), Some(func)) = (body, func) {
+            let env = self.envs.len() - 1;
+            self.pending.push(Pending { func, body, env });
+        }
+        inner
+    }
+
+    /// Records a clause with a body as a `FunctionDef` (numbered among the
+    /// clauses of its name and arity; its return value comes at the end);
+    /// returns its index.
+    fn function_def(
+        &mut self,
+        module: &str,
+        name_node: Node<'_>,
+        params: &[String],
+        body: Node<'_>,
+    ) -> usize {
+        let name = self.text(name_node);
+        let key = (module.to_string(), name.clone(), params.len());
+        let counter = self.clauses.entry(key).or_insert(0);
+        let clause = *counter;
+        *counter += 1;
+        self.facts.functions.push(FunctionDef {
+            module: module.to_string(),
+            name,
+            params: params.to_vec(),
+            returns: Value::unknown(self.text(body), self.span(body)),
+            name_span: self.span(name_node),
+            clause,
+        });
+        self.facts.functions.len() - 1
+    }
+
+    /// A parameter's variable name, or `_` for a pattern.
+    fn param_name(&self, p: Node<'_>) -> String {
+        match p.kind() {
+            "identifier" => self.text(p),
+            "binary_operator" => {
+                let op = self.op(p);
+                let (l, r) = (
+                    p.child_by_field_name("left"),
+                    p.child_by_field_name("right"),
+                );
+                match op.as_str() {
+                    // `queue \\ "default"`
+                    "\\\\" => l.map(|l| self.param_name(l)).unwrap_or_else(|| "_".into()),
+                    // `%{q: q} = ctx` or `ctx = %{...}`
+                    "=" => [r, l]
+                        .into_iter()
+                        .flatten()
+                        .find(|x| x.kind() == "identifier")
+                        .map(|x| self.text(x))
+                        .unwrap_or_else(|| "_".into()),
+                    _ => "_".into(),
+                }
+            }
+            _ => "_".into(),
+        }
+    }
+
+    /// Computes the return value of every clause, with all its bindings;
+    /// records command heads never appended to.
+    pub(super) fn finish_functions(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending {
+            let Some(returns) = self.returns(p.body, p.env) else {
+                continue;
+            };
+            if let Some(f) = self.facts.functions.get_mut(p.func) {
+                f.returns = returns;
+            }
+        }
+        let mut heads: Vec<Command> = Vec::new();
+        for e in &mut self.envs {
+            for (_, (c, used)) in e.heads.drain() {
+                if !used {
+                    heads.push(c);
+                }
+            }
+        }
+        heads.sort_by_key(|c| c.span.start);
+        self.facts.commands.extend(heads);
+    }
+
+    /// What a clause body returns: its last expression, when that is a
+    /// string, a call, a constant, a parameter or an atom; else unknown.
+    pub(super) fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
+        let last = if body.kind() == "do_block" {
+            named_children(body)
+                .into_iter()
+                .rev()
+                .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")?
+        } else {
+            body
+        };
+        let returns = self.value(last, Some(env), 0);
+        Some(match returns {
+            Value::Str(_)
+            | Value::Call { .. }
+            | Value::Const { .. }
+            | Value::Param { .. }
+            | Value::Atom { .. } => returns,
+            other => Value::unknown(self.text(last), other.span()),
+        })
+    }
+
+    /// `var = expr` inside a function: remembers the bound value.
+    pub(super) fn binding(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(env) = env else {
+            return;
+        };
+        let Some((l, r)) = sides(n) else {
+            return;
+        };
+        if self
+            .envs
+            .get(env)
+            .is_none_or(|e| n.start_byte() < e.body_start)
+        {
+            return;
+        }
+        self.row_binding(l, r, env);
+        if l.kind() != "identifier" {
+            return;
+        }
+        let name = self.text(l);
+        if name.starts_with('_') {
+            return;
+        }
+        self.bind_head(&name, r, env);
+        let mut v = self.value(r, Some(env), 0);
+        if weight(&v) > MAX_BINDING_WEIGHT {
+            v = Value::unknown(self.text(r), self.span(r));
+        }
+        if let Some(e) = self.envs.get_mut(env) {
+            e.locals.insert(name, v);
+        }
+    }
+}
+
+/// `A.B` inside `parent`: `parent.A.B` (or `A.B` at the top).
+fn nested(parent: &str, name: String) -> String {
+    if parent.is_empty() {
+        name
+    } else {
+        format!("{parent}.{name}")
+    }
+}

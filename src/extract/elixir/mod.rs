@@ -1,0 +1,364 @@
+//! Elixir extractor: key-builder functions, module attributes, command
+//! lists, inline and file-backed Lua scripts, and key-like templates.
+//!
+//! The tree is visited with an explicit stack (never recursion over the
+//! tree); expression evaluation recurses but gives up past
+//! `values::MAX_DEPTH`.
+//!
+//! This file holds the entry point, the context ([`Cx`]: scopes, function
+//! environments, what was already read) and the visit that dispatches each
+//! node. One concern a module, each adding methods to [`Cx`]:
+//!
+//! - `items`: `defmodule` scopes, `def`/`defp` clauses, local bindings,
+//!   return values;
+//! - `paths`: `alias`/`import`, module paths, callees, calls of the code
+//!   base;
+//! - `attributes`: `@name value` definitions and `@name` references;
+//! - `values`: expressions as `Value`s (literals, lists and tails, maps,
+//!   calls);
+//! - `templates`: string building (`<>`, iodata, bitstrings,
+//!   `Enum.join`) and the key-like templates recorded;
+//! - `strings`: strings, charlists, sigils, heredocs, escapes;
+//! - `commands`: Redis command lists (`["HSET", k | rest]`, heads bound
+//!   to a variable, inline `EVAL`);
+//! - `scripts`: Lua in strings, `File.read!` script paths;
+//! - `reads`: hash fields read from an `HGETALL` reply;
+//! - `known`: names of Kernel forms, reserved attributes and library
+//!   modules.
+
+mod attributes;
+mod commands;
+mod items;
+mod known;
+mod paths;
+mod reads;
+mod scripts;
+mod strings;
+mod templates;
+mod values;
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use crate::facts::{Command, FileFacts, FileId, Span, Value};
+use crate::parse::{named_children, text, Parsers};
+use paths::Import;
+
+pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
+    let mut cx = Cx {
+        src,
+        file,
+        parsers,
+        facts: FileFacts::default(),
+        scopes: vec![Scope {
+            module: String::new(),
+            env: Some(0),
+        }],
+        envs: vec![Env::default()],
+        pending: Vec::new(),
+        clauses: HashMap::new(),
+        attr_strs: HashMap::new(),
+        attr_lists: HashMap::new(),
+        handled: HashSet::new(),
+        not_calls: HashSet::new(),
+        covered_end: 0,
+        aliases: HashMap::new(),
+        imports: HashMap::new(),
+        defined: HashSet::new(),
+    };
+    cx.defined = cx.collect_defs(root);
+    let mut stack = vec![(root, 0usize)];
+    while let Some((node, scope)) = stack.pop() {
+        let Some(inner) = cx.visit(node, scope) else {
+            continue;
+        };
+        let kids = named_children(node);
+        for k in kids.into_iter().rev() {
+            stack.push((k, inner));
+        }
+    }
+    cx.finish_functions();
+    cx.facts
+}
+
+/// Where a node sits: its module and, inside a function, its environment.
+struct Scope {
+    module: String,
+    env: Option<usize>,
+}
+
+/// A function clause's (or a module body's) parameters and the local
+/// bindings seen so far.
+#[derive(Default)]
+struct Env {
+    /// The enclosing module.
+    module: String,
+    /// The function clause: an index into `FileFacts::functions`.
+    func: Option<usize>,
+    params: Vec<String>,
+    /// Where the body starts: matches before it are parameter patterns.
+    body_start: usize,
+    locals: HashMap<String, Value>,
+    /// Locals holding the reply of an `HGETALL` (or a map made from it), with
+    /// the key it read.
+    rows: HashMap<String, Value>,
+    /// Locals bound to a command head list (`cmd = ["EVALSHA", sha, 2]`),
+    /// recorded as a command where they are appended to, or at the end.
+    heads: HashMap<String, (Command, bool)>,
+}
+
+/// A function clause whose return value is computed once its body is read.
+struct Pending<'t> {
+    /// Its `FunctionDef` in `FileFacts::functions`.
+    func: usize,
+    body: Node<'t>,
+    env: usize,
+}
+
+/// What the extractor knows while it walks one file.
+struct Cx<'s, 't, 'p> {
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    facts: FileFacts,
+    scopes: Vec<Scope>,
+    envs: Vec<Env>,
+    pending: Vec<Pending<'t>>,
+    /// Clause counters by (module, name, arity).
+    clauses: HashMap<(String, String, usize), usize>,
+    /// String-literal attributes by (module, `@name`), for command heads.
+    attr_strs: HashMap<(String, String), String>,
+    /// List-literal attributes by (module, `@name`), spliced into command
+    /// tails (`["HMGET", k | @fields]`).
+    attr_lists: HashMap<(String, String), Value>,
+    /// Nodes already read as part of a larger command (`[..] ++ rest`).
+    handled: HashSet<usize>,
+    /// Call nodes that are not calls to record (function heads, piped
+    /// calls recorded with their pipe, attribute definitions).
+    not_calls: HashSet<usize>,
+    /// `alias A.B` / `alias A.B, as: C` by module: short name → full path.
+    aliases: HashMap<String, HashMap<String, Vec<String>>>,
+    /// `import A.B [, only: [f: 1]]` by module.
+    imports: HashMap<String, Vec<Import>>,
+    /// Functions defined in this file: (module, name).
+    defined: HashSet<(String, String)>,
+    /// End of the last maximal string-building expression: nodes before it
+    /// are pieces of a template already recorded.
+    covered_end: usize,
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    fn module(&self, scope: usize) -> String {
+        self.scopes
+            .get(scope)
+            .map(|s| s.module.clone())
+            .unwrap_or_default()
+    }
+
+    fn env_of(&self, scope: usize) -> Option<usize> {
+        self.scopes.get(scope).and_then(|s| s.env)
+    }
+
+    /// Handles one node; returns the scope for its children, or `None` not
+    /// to descend.
+    fn visit(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
+        let env = self.env_of(scope);
+        match n.kind() {
+            "call" => return self.visit_call(n, scope),
+            "unary_operator" if self.op(n) == "@" => {
+                if let Some(o) = n.child_by_field_name("operand") {
+                    self.not_calls.insert(o.id());
+                }
+                if self.attribute_def(n, scope) {
+                    return None;
+                }
+            }
+            "access_call" => self.field_read_access(n, env),
+            "binary_operator" => self.visit_operator(n, scope),
+            "list" if !self.handled.contains(&n.id()) => {
+                self.command(n, n, scope);
+            }
+            "string" | "sigil" | "charlist" | "bitstring" if self.is_builder(n) => {
+                self.template(n, env)
+            }
+            _ => {}
+        }
+        Some(scope)
+    }
+
+    /// A call: `defmodule` and `def` open a scope, `alias` and `import` are
+    /// read whole; any other call is recorded (unless it is a function head
+    /// or piped) and may build a template.
+    fn visit_call(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
+        let env = self.env_of(scope);
+        match self.target(n).as_str() {
+            "defmodule" => return Some(self.defmodule(n, scope)),
+            "def" | "defp" => return Some(self.def(n, scope)),
+            "alias" => {
+                self.alias(n, scope);
+                return None;
+            }
+            "import" => {
+                self.import(n, scope);
+                return None;
+            }
+            "case" => self.case_rows(n, env),
+            _ => {}
+        }
+        if !self.not_calls.contains(&n.id()) {
+            self.record_call(n, None, self.span(n), env);
+        }
+        if self.is_builder(n) {
+            self.template(n, env);
+        }
+        Some(scope)
+    }
+
+    /// `=` binds, `++` may complete a command list, `|>` pipes into a call;
+    /// any operator may build a template.
+    fn visit_operator(&mut self, n: Node<'t>, scope: usize) {
+        let env = self.env_of(scope);
+        match self.op(n).as_str() {
+            "=" => self.binding(n, env),
+            "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
+            "|>" => {
+                if let Some(r) = n
+                    .child_by_field_name("right")
+                    .filter(|r| r.kind() == "call")
+                {
+                    self.not_calls.insert(r.id());
+                    let l = n.child_by_field_name("left");
+                    self.record_call(r, l, self.span(n), env);
+                }
+            }
+            _ => {}
+        }
+        if self.is_builder(n) {
+            self.template(n, env);
+        }
+    }
+
+    /// A call as a call of the code base and as a field read. `piped` is the
+    /// value piped into it; `span` the call (with its pipe).
+    fn record_call(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        span: Span,
+        env: Option<usize>,
+    ) {
+        self.call_fact(n, piped, span, env);
+        self.field_read_call(n, piped, env);
+    }
+
+    /// The value given to keyword `name` among a call's arguments (`as:`,
+    /// `only:`, `do:`).
+    fn keyword_arg<'n>(&self, args: &[Node<'n>], name: &str) -> Option<Node<'n>> {
+        args.iter()
+            .filter(|k| k.kind() == "keywords")
+            .flat_map(|k| named_children(*k))
+            .find(|p| {
+                p.child_by_field_name("key")
+                    .is_some_and(|k| self.keyword_name(k) == name)
+            })
+            .and_then(|p| p.child_by_field_name("value"))
+    }
+
+    /// A keyword as a name: `as: ` is `as`.
+    fn keyword_name(&self, k: Node<'_>) -> String {
+        self.text(k).trim().trim_end_matches(':').to_string()
+    }
+
+    /// The operands of a chain of one operator (`a <> b <> c`), left to
+    /// right, read without recursion; `n` alone when it is no such chain.
+    fn operands<'n>(&self, n: Node<'n>, op: &str) -> Vec<Node<'n>> {
+        let mut operands = Vec::new();
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if x.kind() == "binary_operator" && self.op(x) == op {
+                if let Some((l, r)) = sides(x) {
+                    stack.push(r);
+                    stack.push(l);
+                    continue;
+                }
+            }
+            operands.push(x);
+        }
+        operands
+    }
+
+    /// A call's target as written (`Map.get`, `def`).
+    fn target(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("target")
+            .map(|t| self.text(t))
+            .unwrap_or_default()
+    }
+
+    fn op(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default()
+    }
+
+    fn func_of(&self, env: Option<usize>) -> Option<usize> {
+        env.and_then(|e| self.envs.get(e)).and_then(|e| e.func)
+    }
+
+    fn module_of(&self, env: Option<usize>) -> &str {
+        env.and_then(|e| self.envs.get(e))
+            .map(|e| e.module.as_str())
+            .unwrap_or("")
+    }
+}
+
+/// A call's `arguments` child (not a field in this grammar).
+fn arguments(n: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = n.walk();
+    let found = n
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "arguments");
+    found
+}
+
+/// A call's argument nodes, after the value piped into it if any.
+fn call_args<'n>(n: Node<'n>, piped: Option<Node<'n>>) -> Vec<Node<'n>> {
+    let mut args: Vec<Node<'n>> = piped.into_iter().collect();
+    if let Some(a) = arguments(n) {
+        args.extend(named_children(a));
+    }
+    args
+}
+
+/// A call's `do ... end` block.
+fn do_block(n: Node<'_>) -> Option<Node<'_>> {
+    named_children(n)
+        .into_iter()
+        .find(|c| c.kind() == "do_block")
+}
+
+/// A binary operator's (or a dot's) left and right sides.
+fn sides(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    Some((
+        n.child_by_field_name("left")?,
+        n.child_by_field_name("right")?,
+    ))
+}
+
+/// A string, charlist or sigil: a node that may hold Lua.
+fn is_string_node(n: Node<'_>) -> bool {
+    matches!(n.kind(), "string" | "sigil" | "charlist")
+}
+
+#[cfg(test)]
+mod idiom_tests;
+#[cfg(test)]
+mod tests;

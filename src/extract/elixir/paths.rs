@@ -1,0 +1,229 @@
+//! Module paths: `alias` and `import` as written, names expanded to full
+//! paths, callees resolved, and calls to functions of the code base.
+
+use tree_sitter::Node;
+
+use super::known::{NOT_CALLS, STDLIB};
+use super::{arguments, call_args, do_block, sides, Cx};
+use crate::facts::{CallFact, Span, Value};
+use crate::parse::named_children;
+
+/// An `import`: the module's path and its `only:` names, if any.
+pub(super) struct Import {
+    path: Vec<String>,
+    only: Option<Vec<String>>,
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `alias A.B`, `alias A.B, as: C`, `alias A.{B, C}`, `alias __MODULE__.B`.
+    pub(super) fn alias(&mut self, n: Node<'_>, scope: usize) {
+        let module = self.module(scope);
+        let Some((first, kids)) = directive_args(n) else {
+            return;
+        };
+        let as_name = self
+            .keyword_arg(&kids, "as")
+            .filter(|v| v.kind() == "alias")
+            .map(|v| self.text(v));
+        let Some(full) = self.aliased_paths(first, &module) else {
+            return;
+        };
+        let map = self.aliases.entry(module).or_default();
+        for p in full {
+            let short = match (&as_name, p.last()) {
+                (Some(a), _) => a.clone(),
+                (None, Some(l)) => l.clone(),
+                _ => continue,
+            };
+            map.insert(short, p);
+        }
+    }
+
+    /// The full paths an `alias` names (`A.B`, `__MODULE__`, `A.{B, C}`,
+    /// `__MODULE__.B`); `None` for a dot without both sides.
+    fn aliased_paths(&self, first: Node<'_>, module: &str) -> Option<Vec<Vec<String>>> {
+        if first.kind() != "dot" {
+            return Some(self.module_ref(first, module).into_iter().collect());
+        }
+        let (l, r) = sides(first)?;
+        let base = self.module_path(&self.text(l), module);
+        let names = match r.kind() {
+            "tuple" => named_children(r)
+                .into_iter()
+                .filter(|a| a.kind() == "alias")
+                .collect(),
+            "alias" => vec![r],
+            _ => Vec::new(),
+        };
+        let full = names
+            .into_iter()
+            .map(|a| {
+                let mut p = base.clone();
+                p.extend(path_parts(&self.text(a)));
+                p
+            })
+            .collect();
+        Some(full)
+    }
+
+    /// `import A.B` or `import A.B, only: [f: 1]`.
+    pub(super) fn import(&mut self, n: Node<'_>, scope: usize) {
+        let module = self.module(scope);
+        let Some((first, kids)) = directive_args(n) else {
+            return;
+        };
+        if first.kind() != "alias" {
+            return;
+        }
+        let path = self.module_path(&self.text(first), &module);
+        let only = self.keyword_arg(&kids, "only").map(|v| {
+            let mut names = Vec::new();
+            crate::parse::walk(v, |x| {
+                if x.kind() == "keyword" {
+                    names.push(self.keyword_name(x));
+                }
+                true
+            });
+            names
+        });
+        self.imports
+            .entry(module)
+            .or_default()
+            .push(Import { path, only });
+    }
+
+    /// A module name as written, with aliases and `__MODULE__` expanded.
+    fn module_path(&self, written: &str, module: &str) -> Vec<String> {
+        let parts: Vec<String> = path_parts(written).collect();
+        let Some(first) = parts.first() else {
+            return parts;
+        };
+        let mut out: Vec<String> = if first == "__MODULE__" {
+            module.split('.').map(str::to_string).collect()
+        } else if let Some(full) = self.aliases.get(module).and_then(|m| m.get(first)) {
+            full.clone()
+        } else {
+            vec![first.clone()]
+        };
+        out.extend(parts.into_iter().skip(1));
+        out
+    }
+
+    /// A module written as an alias (`Keys`, `A.B`) or `__MODULE__`, as a
+    /// full path.
+    fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
+        match n.kind() {
+            "alias" => Some(self.module_path(&self.text(n), module)),
+            "identifier" if self.text(n) == "__MODULE__" => {
+                Some(self.module_path("__MODULE__", module))
+            }
+            _ => None,
+        }
+    }
+
+    /// The callee of a call: `["f"]`, `["EchoMQ", "Keys", "f"]` (aliases
+    /// expanded, an imported function's module prepended), `None` for an
+    /// anonymous call or a call on a variable (`ctx.queue`).
+    pub(super) fn callee(&self, target: Node<'_>, module: &str) -> Option<Vec<String>> {
+        match target.kind() {
+            "identifier" => {
+                let name = self.text(target);
+                Some(self.imported(&name, module).unwrap_or_else(|| vec![name]))
+            }
+            "dot" => {
+                let (left, right) = sides(target)?;
+                if right.kind() != "identifier" {
+                    return None;
+                }
+                let mut path = match left.kind() {
+                    "atom" => vec![self.text(left)],
+                    _ => self.module_ref(left, module)?,
+                };
+                path.push(self.text(right));
+                Some(path)
+            }
+            _ => None,
+        }
+    }
+
+    /// A bare call's path when one `import` of the module brings the name
+    /// (and the module neither defines it nor is it a Kernel form).
+    fn imported(&self, name: &str, module: &str) -> Option<Vec<String>> {
+        if NOT_CALLS.contains(&name)
+            || self
+                .defined
+                .contains(&(module.to_string(), name.to_string()))
+        {
+            return None;
+        }
+        let hits: Vec<&Import> = self
+            .imports
+            .get(module)?
+            .iter()
+            .filter(|i| i.only.as_ref().is_none_or(|o| o.iter().any(|x| x == name)))
+            .collect();
+        let [one] = hits.as_slice() else {
+            return None;
+        };
+        let mut p = one.path.clone();
+        p.push(name.to_string());
+        Some(p)
+    }
+
+    /// Whether a callee is a function of the code base (not Kernel, a
+    /// special form, the standard library, an Erlang module or Redix).
+    pub(super) fn is_codebase(path: &[String]) -> bool {
+        match path {
+            [] => false,
+            [name] => !NOT_CALLS.contains(&name.as_str()) && !name.starts_with("sigil_"),
+            [first, ..] => !first.starts_with(':') && !STDLIB.contains(&first.as_str()),
+        }
+    }
+
+    /// Records a call to a function of the code base. `piped` is the value
+    /// piped into it; `span` the call (with its pipe).
+    pub(super) fn call_fact(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        span: Span,
+        env: Option<usize>,
+    ) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        if do_block(n).is_some() {
+            return;
+        }
+        let module = self.module_of(env).to_string();
+        let Some(path) = self.callee(target, &module) else {
+            return;
+        };
+        if !Self::is_codebase(&path) {
+            return;
+        }
+        let args: Vec<Value> = call_args(n, piped)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .map(|k| self.value(k, env, 0))
+            .collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            span,
+            func: self.func_of(env),
+        });
+    }
+}
+
+/// An `alias`/`import`'s first argument (the module) and all its
+/// arguments.
+fn directive_args(n: Node<'_>) -> Option<(Node<'_>, Vec<Node<'_>>)> {
+    let kids = named_children(arguments(n)?);
+    Some((kids.first().copied()?, kids))
+}
+
+/// `A.B` as its parts `["A", "B"]`.
+fn path_parts(written: &str) -> impl Iterator<Item = String> + '_ {
+    written.split('.').map(|s| s.trim().to_string())
+}

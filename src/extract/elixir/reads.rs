@@ -1,0 +1,215 @@
+//! Hash fields read back: the reply of an `HGETALL` (or a map made from
+//! it) followed through matches, `case` clauses and pipes to the fields
+//! the code takes from it (`Map.get`, `row["f"]`, map patterns).
+
+use tree_sitter::Node;
+
+use super::{arguments, call_args, do_block, sides, Cx};
+use crate::facts::{FieldRead, Value};
+use crate::parse::named_children;
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `{:ok, row}` or `row` on the left of a match: the variable.
+    fn ok_var(&self, l: Node<'_>) -> Option<String> {
+        let var = match l.kind() {
+            "identifier" => l,
+            "tuple" => match named_children(l).as_slice() {
+                [ok, v] if self.text(*ok) == ":ok" && v.kind() == "identifier" => *v,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let name = self.text(var);
+        (!name.starts_with('_')).then_some(name)
+    }
+
+    /// The key an `HGETALL` reply read, when `n` is that reply or a map
+    /// made from it: a Redix call whose command list is `HGETALL`, a local
+    /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
+    /// helper whose name says `map`.
+    fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Value> {
+        if depth > 16 {
+            return None;
+        }
+        match n.kind() {
+            "identifier" => {
+                let name = self.text(n);
+                env.and_then(|e| self.envs.get(e))?.rows.get(&name).cloned()
+            }
+            "binary_operator" if self.op(n) == "|>" => {
+                let (l, r) = sides(n)?;
+                self.hgetall_call(r, Some(l), env, depth)
+            }
+            "call" => self.hgetall_call(n, None, env, depth),
+            _ => None,
+        }
+    }
+
+    /// A call whose result is an `HGETALL` reply (or a map made from one):
+    /// the key read.
+    fn hgetall_call(
+        &self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if n.kind() != "call" {
+            return None;
+        }
+        let module = self.module_of(env).to_string();
+        let path = self.callee(n.child_by_field_name("target")?, &module)?;
+        let args = call_args(n, piped);
+        let first = path.first().map(String::as_str).unwrap_or("");
+        let last = path.last().map(String::as_str).unwrap_or("");
+        if first == "Redix" && path.len() == 2 {
+            return self.hgetall_key(&args, env);
+        }
+        let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
+            || last.to_ascii_lowercase().contains("map");
+        if converts {
+            return self.hgetall_source(*args.first()?, env, depth + 1);
+        }
+        None
+    }
+
+    /// `Redix.command(conn, ["HGETALL", key])`: the key of the first
+    /// `HGETALL` command list among the arguments.
+    fn hgetall_key(&self, args: &[Node<'_>], env: Option<usize>) -> Option<Value> {
+        for a in args {
+            if let Value::List { items, .. } = self.value(*a, env, 0) {
+                if items
+                    .first()
+                    .and_then(|h| h.as_str())
+                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+                {
+                    return items.get(1).cloned();
+                }
+            }
+        }
+        None
+    }
+
+    /// `case Redix.command(conn, ["HGETALL", k]) do {:ok, row} -> .. end`:
+    /// the clause variables hold the reply.
+    pub(super) fn case_rows(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(subject) = arguments(n).and_then(|a| named_children(a).into_iter().next()) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(subject, env, 0) else {
+            return;
+        };
+        let Some(block) = do_block(n) else {
+            return;
+        };
+        let mut vars = Vec::new();
+        for clause in named_children(block) {
+            if clause.kind() != "stab_clause" {
+                continue;
+            }
+            let Some(pat) = clause
+                .child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            if let Some(v) = self.ok_var(pat) {
+                vars.push(v);
+            }
+        }
+        if let Some(e) = env.and_then(|e| self.envs.get_mut(e)) {
+            for v in vars {
+                e.rows.insert(v, key.clone());
+            }
+        }
+    }
+
+    /// Records a field read of `key`, when the field is a literal.
+    fn push_read(&mut self, key: Value, field: Value, env: Option<usize>) {
+        if !matches!(field, Value::Str(_) | Value::Atom { .. }) {
+            return;
+        }
+        let span = field.span();
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field,
+            span,
+            func: self.func_of(env),
+        });
+    }
+
+    /// `Map.get(row, "payload")`, `row |> Map.fetch!("payload")`.
+    pub(super) fn field_read_call(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+    ) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        if !matches!(
+            self.text(target).as_str(),
+            "Map.get" | "Map.fetch" | "Map.fetch!" | "Map.get_lazy" | "Map.has_key?" | "Map.pop"
+        ) {
+            return;
+        }
+        let args = call_args(n, piped);
+        let [row, field, ..] = args.as_slice() else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(*row, env, 0) else {
+            return;
+        };
+        let field = self.value(*field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `row["payload"]`.
+    pub(super) fn field_read_access(&mut self, n: Node<'_>, env: Option<usize>) {
+        let (Some(target), Some(field)) = (
+            n.child_by_field_name("target"),
+            n.child_by_field_name("key"),
+        ) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(target, env, 0) else {
+            return;
+        };
+        let field = self.value(field, env, 0);
+        self.push_read(key, field, env);
+    }
+
+    /// `{:ok, row} = Redix.command(conn, ["HGETALL", k])` or `row = ..`:
+    /// `row` holds the reply (or no longer does); `%{"payload" => p} = row`
+    /// reads fields.
+    pub(super) fn row_binding(&mut self, l: Node<'_>, r: Node<'_>, env: usize) {
+        if let Some(var) = self.ok_var(l) {
+            let key = self.hgetall_source(r, Some(env), 0);
+            if let Some(e) = self.envs.get_mut(env) {
+                match key {
+                    Some(k) => {
+                        e.rows.insert(var, k);
+                    }
+                    None => {
+                        e.rows.remove(&var);
+                    }
+                }
+            }
+        }
+        if l.kind() == "map" {
+            if let Some(key) = self.hgetall_source(r, Some(env), 0) {
+                self.map_pattern_reads(l, key, Some(env));
+            }
+        }
+    }
+
+    /// `%{"payload" => p, "state" => s} = row`.
+    fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
+        if let Value::Map { pairs, .. } = self.value(map, env, 0) {
+            for (field, _) in pairs {
+                self.push_read(key.clone(), field, env);
+            }
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! Expressions as the values they send: literals, locals and parameters,
+//! lists with `|` and `++` tails, maps, and calls.
+
+use tree_sitter::Node;
+
+use super::templates::is_builder_callee;
+use super::{call_args, do_block, sides, Cx};
+use crate::facts::{Template, Value};
+use crate::parse::named_children;
+
+/// Expressions nested deeper than this evaluate to `Value::Unknown`.
+const MAX_DEPTH: usize = 64;
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// What an expression sends.
+    pub(super) fn value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        match n.kind() {
+            "string" | "charlist" => Value::Str(self.string(n, env, depth)),
+            "sigil" => self.sigil(n, env, depth),
+            "integer" | "char" | "atom" | "boolean" | "nil" => self.scalar(n),
+            "quoted_atom" => {
+                let t = self.string(n, env, depth);
+                match t.as_literal() {
+                    Some(name) => Value::Atom { name, span },
+                    None => Value::unknown(self.text(n), span),
+                }
+            }
+            "identifier" => self.ident(n, env),
+            "unary_operator" => match self.attr_ref(n) {
+                Some(name) => Value::Const {
+                    path: vec![name],
+                    span,
+                },
+                None => Value::unknown(self.text(n), span),
+            },
+            "block" => match named_children(n)
+                .into_iter()
+                .rev()
+                .find(|c| c.kind() != "comment")
+            {
+                Some(last) => self.value(last, env, depth + 1),
+                None => Value::unknown(self.text(n), span),
+            },
+            "list" => {
+                let (items, tail) = self.list(n, env, depth);
+                Value::List { items, tail, span }
+            }
+            "map" => self.map(n, env, depth),
+            "bitstring" => self.bitstring(n, env, depth),
+            "binary_operator" => self.binary(n, env, depth),
+            "call" => self.call(n, None, env, depth),
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// An integer, a `?c` character (its code), an atom, a boolean or `nil`.
+    fn scalar(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let t = self.text(n);
+        match n.kind() {
+            "integer" => match parse_int(&t) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(t, span),
+            },
+            "char" => match t.strip_prefix('?').and_then(|c| c.chars().next()) {
+                Some(c) if t.chars().count() == 2 => Value::Int {
+                    value: c as i64,
+                    span,
+                },
+                _ => Value::unknown(t, span),
+            },
+            "atom" => Value::Atom {
+                name: t.strip_prefix(':').unwrap_or(&t).to_string(),
+                span,
+            },
+            // `true`, `false`, `nil`.
+            _ => Value::Atom { name: t, span },
+        }
+    }
+
+    pub(super) fn ident(&self, n: Node<'_>, env: Option<usize>) -> Value {
+        let span = self.span(n);
+        let name = self.text(n);
+        if let Some(e) = env.and_then(|i| self.envs.get(i)) {
+            if let Some(v) = e.locals.get(&name) {
+                return v.clone();
+            }
+            if name != "_" {
+                if let Some(index) = e.params.iter().position(|p| *p == name) {
+                    return Value::Param { index, name, span };
+                }
+            }
+        }
+        Value::unknown(name, span)
+    }
+
+    /// A list's items and its `| tail`.
+    pub(super) fn list(
+        &self,
+        n: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> (Vec<Value>, Vec<Value>) {
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        let kids = named_children(n);
+        let last = kids.len().saturating_sub(1);
+        for (i, k) in kids.into_iter().enumerate() {
+            if k.kind() == "comment" {
+                continue;
+            }
+            if i == last && k.kind() == "binary_operator" && self.op(k) == "|" {
+                if let Some(l) = k.child_by_field_name("left") {
+                    items.push(self.value(l, env, depth + 1));
+                }
+                if let Some(r) = k.child_by_field_name("right") {
+                    // `[a | [b, c]]` is `[a, b, c]`; `[a | keys ++ args]`
+                    // has the tail `[keys, args]`.
+                    match self.appended(r, env, depth + 1) {
+                        Value::List {
+                            items: more,
+                            tail: rest,
+                            ..
+                        } => {
+                            items.extend(more);
+                            tail.extend(rest);
+                        }
+                        other => tail.push(other),
+                    }
+                }
+                continue;
+            }
+            items.push(self.value(k, env, depth + 1));
+        }
+        (items, tail)
+    }
+
+    pub(super) fn map(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        let Some(content) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "map_content")
+        else {
+            if named_children(n).iter().any(|c| c.kind() == "struct") {
+                return Value::unknown(self.text(n), span);
+            }
+            return Value::Map {
+                pairs: Vec::new(),
+                span,
+            };
+        };
+        let mut pairs = Vec::new();
+        for entry in named_children(content) {
+            match entry.kind() {
+                "binary_operator" if self.op(entry) == "=>" => {
+                    if let Some((k, v)) = sides(entry) {
+                        pairs.push((self.value(k, env, depth + 1), self.value(v, env, depth + 1)));
+                    }
+                }
+                "keywords" => {
+                    for pair in named_children(entry) {
+                        if let (Some(k), Some(v)) = (
+                            pair.child_by_field_name("key"),
+                            pair.child_by_field_name("value"),
+                        ) {
+                            pairs.push((self.keyword_atom(k), self.value(v, env, depth + 1)));
+                        }
+                    }
+                }
+                // `%{map | k => v}` updates: not a literal.
+                _ => return Value::unknown(self.text(n), span),
+            }
+        }
+        Value::Map { pairs, span }
+    }
+
+    /// `state: ` as the atom `state`.
+    fn keyword_atom(&self, k: Node<'_>) -> Value {
+        let t = self.text(k);
+        let name = t
+            .trim_end()
+            .trim_end_matches(':')
+            .trim_matches('"')
+            .to_string();
+        Value::Atom {
+            name,
+            span: self.span(k),
+        }
+    }
+
+    fn binary(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        let op = self.op(n);
+        let Some((l, r)) = sides(n) else {
+            return Value::unknown(self.text(n), span);
+        };
+        match op.as_str() {
+            "<>" => self.concat(n, env, depth),
+            "++" => self.appended(n, env, depth),
+            "|>" => {
+                if r.kind() == "call" {
+                    self.call(r, Some(l), env, depth)
+                } else {
+                    Value::unknown(self.text(n), span)
+                }
+            }
+            // A match returns its right side.
+            "=" => self.value(r, env, depth + 1),
+            _ => Value::unknown(self.text(n), span),
+        }
+    }
+
+    /// A list expression as items the code shows and the values appended as
+    /// a whole: `[a] ++ keys ++ args` gives items `[a]`, tail `[keys,
+    /// args]`. Lists (and list attributes) before the first opaque operand
+    /// are spliced in.
+    fn appended(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.text(n), span);
+        }
+        let operands = self.operands(n, "++");
+        if operands.len() == 1 && n.kind() != "binary_operator" {
+            return self.list_value(n, env, depth);
+        }
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for o in operands {
+            match self.list_value(o, env, depth + 1) {
+                Value::List {
+                    items: its,
+                    tail: t,
+                    ..
+                } if tail.is_empty() => {
+                    items.extend(its);
+                    tail.extend(t);
+                }
+                other => tail.push(other),
+            }
+        }
+        Value::List { items, tail, span }
+    }
+
+    /// A value, with a list attribute of this module spliced in.
+    fn list_value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        match self.value(n, env, depth) {
+            Value::Const { path, span } => {
+                let module = self.module_of(env).to_string();
+                match path
+                    .first()
+                    .and_then(|p| self.attr_lists.get(&(module, p.clone())))
+                {
+                    Some(v) => v.clone(),
+                    None => Value::Const { path, span },
+                }
+            }
+            other => other,
+        }
+    }
+
+    /// A call; `piped` is the value piped into it as first argument.
+    pub(super) fn call(
+        &self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Value {
+        let span = self.span(n);
+        let unknown = || Value::unknown(self.text(n), span);
+        let Some(target) = n.child_by_field_name("target") else {
+            return unknown();
+        };
+        if do_block(n).is_some() {
+            return unknown();
+        }
+        let Some(path) = self.callee(target, self.module_of(env)) else {
+            return unknown();
+        };
+        let arg_nodes: Vec<Node<'_>> = call_args(n, piped)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .collect();
+        let joined = path.join(".");
+        if is_builder_callee(&joined) {
+            return match self.built(&joined, &arg_nodes, env, depth) {
+                Some(segs) => Value::Str(Template { segs, span }),
+                None => unknown(),
+            };
+        }
+        let args: Vec<Value> = arg_nodes
+            .into_iter()
+            .map(|a| self.value(a, env, depth + 1))
+            .collect();
+        if path == ["length"] {
+            // `length(keys)` of a list the code shows is its count.
+            return match args.as_slice() {
+                [Value::List { items, tail, .. }] if tail.is_empty() => Value::Int {
+                    value: items.len() as i64,
+                    span,
+                },
+                _ => Value::Call { path, args, span },
+            };
+        }
+        if !Self::is_codebase(&path) {
+            return unknown();
+        }
+        Value::Call { path, args, span }
+    }
+}
+
+/// `1_000`, `0x1F`, `0b101`, `0o17`.
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    if let Some(h) = t.strip_prefix("0x") {
+        i64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = t.strip_prefix("0b") {
+        i64::from_str_radix(b, 2).ok()
+    } else if let Some(o) = t.strip_prefix("0o") {
+        i64::from_str_radix(o, 8).ok()
+    } else {
+        t.parse().ok()
+    }
+}
