@@ -10,51 +10,27 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
+mod macros;
 mod strings;
 mod values;
 
 use std::collections::{HashMap, HashSet};
 
-use tree_sitter::{Node, Parser, Range, Tree};
+use tree_sitter::{Node, Parser};
 
-use crate::extract::{embedded_lua, is_key_candidate, push_lit};
+use crate::extract::{embedded_lua, is_key_candidate};
 use crate::facts::{
-    CallFact, Command, ConstDef, FieldRead, FileFacts, FileId, FunctionDef, Lang, ScriptCall,
-    ScriptDef, ScriptSource, Seg, Span, Template, Value,
+    CallFact, Command, ConstDef, FieldRead, FileFacts, FileId, FunctionDef, ScriptCall, ScriptDef,
+    ScriptSource, Span, Value,
 };
 use crate::parse::{children, named_children, text, walk, Parsers};
 
+use self::macros::FORMAT_MACROS;
 use self::strings::{parse_int, placeholders_of};
-use self::values::append_value;
 
 /// Bound on every recursion of this extractor (expression nesting, nested
 /// items, nested macros).
 const MAX_DEPTH: usize = 64;
-
-/// Macros whose arguments are a format string and its arguments.
-const FORMAT_MACROS: &[&str] = &[
-    "format",
-    "format_args",
-    "write",
-    "writeln",
-    "print",
-    "println",
-    "eprint",
-    "eprintln",
-    "panic",
-    "bail",
-    "anyhow",
-    "info",
-    "warn",
-    "error",
-    "debug",
-    "trace",
-    "unreachable",
-    "todo",
-    "unimplemented",
-    "ensure",
-    "eyre",
-];
 
 /// Iterator adapters that keep a collection's elements.
 const ITER_ADAPTERS: &[&str] = &[
@@ -723,59 +699,6 @@ impl<'s, 'p> Cx<'s, 'p> {
         Some((first, path, span))
     }
 
-    /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:
-    /// remembers the wrapper's literal text around its argument.
-    fn macro_definition(&mut self, n: Node<'_>) {
-        let Some(name) = n.child_by_field_name("name") else {
-            return;
-        };
-        let name = self.text(name);
-        for rule in named_children(n) {
-            if rule.kind() != "macro_rule" {
-                continue;
-            }
-            let Some(right) = rule.child_by_field_name("right") else {
-                continue;
-            };
-            let body = self.text(right);
-            let Some(inc) = body.find("include_str") else {
-                continue;
-            };
-            let rest = &body[inc + "include_str".len()..];
-            let inner = match rest.find("concat") {
-                Some(c) => &rest[c + "concat".len()..],
-                None => rest,
-            };
-            let Some(open) = inner.find('(') else {
-                continue;
-            };
-            let Some(close) = inner[open..].find(')') else {
-                continue;
-            };
-            let mut before = String::new();
-            let mut after = String::new();
-            let mut vars = 0;
-            for part in inner[open + 1..open + close].split(',') {
-                let part = part.trim();
-                if part.starts_with('$') {
-                    vars += 1;
-                } else if let Some(lit) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
-                    if vars == 0 {
-                        before.push_str(lit);
-                    } else {
-                        after.push_str(lit);
-                    }
-                } else if !part.is_empty() {
-                    vars = 2;
-                }
-            }
-            if vars == 1 {
-                self.script_macros.insert(name, (before, after));
-                return;
-            }
-        }
-    }
-
     /// The binding a script literal is held in: `const`, `static`, `let`,
     /// or `static ref NAME` inside `lazy_static!`.
     fn binding_name(&self, n: Node<'_>) -> Option<(String, Span)> {
@@ -1078,305 +1001,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             _ => None,
         }
-    }
-
-    fn macro_name(&self, n: Node<'_>) -> String {
-        n.child_by_field_name("macro")
-            .map(|m| path_segments(&self.text(m)).pop().unwrap_or_default())
-            .unwrap_or_default()
-    }
-
-    fn macro_value(&mut self, n: Node<'_>, d: usize) -> Value {
-        if let Some(v) = self.macro_cache.get(&node_key(n)) {
-            return v.clone();
-        }
-        let v = self.macro_value_uncached(n, d);
-        self.macro_cache.insert(node_key(n), v.clone());
-        v
-    }
-
-    fn macro_value_uncached(&mut self, n: Node<'_>, d: usize) -> Value {
-        let span = self.span(n);
-        let name = self.macro_name(n);
-        let Some(tt) = named_children(n)
-            .into_iter()
-            .find(|c| c.kind() == "token_tree")
-        else {
-            return Value::unknown(self.label(n), span);
-        };
-        if d > MAX_DEPTH {
-            return Value::unknown(self.label(n), span);
-        }
-        let Some(tree) = self.reparse(tt) else {
-            return Value::unknown(self.label(n), span);
-        };
-        let items = macro_items(&tree, tt);
-        let Some(items) = items else {
-            return Value::unknown(self.label(n), span);
-        };
-        let name = name.as_str();
-        if FORMAT_MACROS.contains(&name) {
-            let skip = usize::from(matches!(name, "write" | "writeln"));
-            return self.format_value(&items, skip, span, d);
-        }
-        match name {
-            "concat" => {
-                let mut segs = Vec::new();
-                for item in items {
-                    match self.value(item, d) {
-                        v @ (Value::Str(_) | Value::Int { .. }) => append_value(&mut segs, v),
-                        _ => return Value::unknown(self.label(n), span),
-                    }
-                }
-                Value::Str(Template { segs, span })
-            }
-            "vec" => {
-                let items = items.into_iter().map(|i| self.value(i, d)).collect();
-                Value::List {
-                    items,
-                    tail: Vec::new(),
-                    span,
-                }
-            }
-            _ => Value::unknown(self.label(n), span),
-        }
-    }
-
-    /// Walks the arguments of an expression-like macro (`vec!`,
-    /// `tokio::join!`, `assert_eq!`) as expressions, so that calls and
-    /// strings inside are seen. Returns false when they do not parse as
-    /// one.
-    fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
-        if matches!(
-            name,
-            "include_str" | "lazy_static" | "thread_local" | "macro_rules" | "cfg_if" | "matches"
-        ) || self.depth > MAX_DEPTH
-        {
-            return false;
-        }
-        let Some(tt) = named_children(n)
-            .into_iter()
-            .find(|c| c.kind() == "token_tree")
-        else {
-            return false;
-        };
-        let parsed = self.reparse(tt);
-        let root = parsed.as_ref().and_then(|t| macro_root(t, tt));
-        let Some(root) = root.filter(|r| !r.has_error()) else {
-            // Not expressions (`json!({ "a": con.hget(k, "f") })`): recover
-            // the plain method calls from the tokens.
-            self.walk_macro_tokens(tt);
-            return false;
-        };
-        for item in named_children(root) {
-            if !is_comment(item) {
-                self.walk_sub(item);
-            }
-        }
-        true
-    }
-
-    /// Recovers `ident.method(…)` calls of Redis methods from the tokens of
-    /// a macro whose arguments are not expressions. Each such run of
-    /// tokens is parsed again, in place, as one expression. Iterative over
-    /// nested token trees.
-    fn walk_macro_tokens(&mut self, tt: Node<'_>) {
-        let mut stack = vec![tt];
-        while let Some(t) = stack.pop() {
-            let kids = crate::parse::children(t);
-            for (i, k) in kids.iter().enumerate() {
-                if k.kind() == "token_tree" {
-                    stack.push(*k);
-                }
-                let [Some(dot), Some(method), Some(args)] =
-                    [kids.get(i + 1), kids.get(i + 2), kids.get(i + 3)]
-                else {
-                    continue;
-                };
-                if k.kind() != "identifier"
-                    || dot.kind() != "."
-                    || method.kind() != "identifier"
-                    || args.kind() != "token_tree"
-                    || !TYPED_METHODS.contains(&self.text(*method).as_str())
-                {
-                    continue;
-                }
-                let Some(tree) = self.reparse_range(
-                    k.start_byte(),
-                    args.end_byte(),
-                    k.start_position(),
-                    args.end_position(),
-                ) else {
-                    continue;
-                };
-                let mut call = None;
-                walk(tree.root_node(), |n| {
-                    if call.is_none()
-                        && n.kind() == "call_expression"
-                        && n.start_byte() == k.start_byte()
-                    {
-                        call = Some(n);
-                    }
-                    call.is_none()
-                });
-                if let Some(c) = call.filter(|c| !c.has_error()) {
-                    self.walk_sub(c);
-                }
-            }
-        }
-    }
-
-    /// Parses a macro's token tree again as one expression, in place.
-    fn reparse(&mut self, tt: Node<'_>) -> Option<Tree> {
-        self.reparse_range(
-            tt.start_byte(),
-            tt.end_byte(),
-            tt.start_position(),
-            tt.end_position(),
-        )
-    }
-
-    /// Parses a byte range of the file again, in place.
-    fn reparse_range(
-        &mut self,
-        start: usize,
-        end: usize,
-        start_point: tree_sitter::Point,
-        end_point: tree_sitter::Point,
-    ) -> Option<Tree> {
-        let parser = match &mut self.macro_parser {
-            Some(p) => p,
-            None => {
-                let mut p = Parser::new();
-                p.set_language(&crate::parse::language(Lang::Rust)).ok()?;
-                self.macro_parser.insert(p)
-            }
-        };
-        let range = Range {
-            start_byte: start,
-            end_byte: end.min(self.src.len()),
-            start_point,
-            end_point,
-        };
-        if range.start_byte >= range.end_byte {
-            return None;
-        }
-        parser.set_included_ranges(&[range]).ok()?;
-        let src = self.src;
-        let len = src.len();
-        let tree = parser.parse_with_options(
-            &mut |i, _| if i < len { &src[i..] } else { &[] as &[u8] },
-            None,
-            None,
-        );
-        parser.reset();
-        tree
-    }
-
-    /// `format!(fmt, args..)` as a template.
-    fn format_value(&mut self, items: &[Node<'_>], skip: usize, span: Span, d: usize) -> Value {
-        let Some(fmt_pos) = items
-            .iter()
-            .enumerate()
-            .skip(skip)
-            .find(|(_, c)| matches!(c.kind(), "string_literal" | "raw_string_literal"))
-            .map(|(i, _)| i)
-        else {
-            return Value::unknown("format", span);
-        };
-        let fmt = items[fmt_pos];
-        let mut positional = Vec::new();
-        let mut named: Vec<(String, Node<'_>)> = Vec::new();
-        for it in &items[fmt_pos + 1..] {
-            if it.kind() == "assignment_expression" {
-                if let (Some(l), Some(r)) = (
-                    it.child_by_field_name("left"),
-                    it.child_by_field_name("right"),
-                ) {
-                    named.push((self.text(l).trim().to_string(), r));
-                    continue;
-                }
-            }
-            positional.push(*it);
-        }
-        let (units, _) = self.literal_units(fmt);
-        let mut segs = Vec::new();
-        let mut lit = String::new();
-        let mut lit_span: Option<(usize, usize)> = None;
-        let flush =
-            |segs: &mut Vec<Seg>, lit: &mut String, lit_span: &mut Option<(usize, usize)>, file| {
-                if let Some((s, e)) = lit_span.take() {
-                    push_lit(segs, lit, Span::new(file, s, e));
-                }
-                lit.clear();
-            };
-        let add = |lit: &mut String,
-                   lit_span: &mut Option<(usize, usize)>,
-                   ch: char,
-                   s: usize,
-                   e: usize| {
-            lit.push(ch);
-            *lit_span = Some(match *lit_span {
-                Some((a, _)) => (a, e),
-                None => (s, e),
-            });
-        };
-        let mut next = 0usize;
-        let mut i = 0usize;
-        while i < units.len() {
-            let u = units[i];
-            let doubled = units.get(i + 1).is_some_and(|v| v.ch == u.ch);
-            if (u.ch == '{' || u.ch == '}') && doubled {
-                add(&mut lit, &mut lit_span, u.ch, u.s, units[i + 1].e);
-                i += 2;
-                continue;
-            }
-            if u.ch != '{' {
-                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
-                i += 1;
-                continue;
-            }
-            let Some(close) = (i + 1..units.len()).find(|&j| units[j].ch == '}') else {
-                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
-                i += 1;
-                continue;
-            };
-            flush(&mut segs, &mut lit, &mut lit_span, self.file);
-            let inner: String = units[i + 1..close].iter().map(|u| u.ch).collect();
-            let ph_span = Span::new(self.file, u.s, units[close].e);
-            let (arg, spec) = match inner.split_once(':') {
-                Some((a, s)) => (a.trim(), s),
-                None => (inner.trim(), ""),
-            };
-            let node = if arg.is_empty() {
-                let n = positional.get(next).copied();
-                next += 1;
-                n
-            } else if let Ok(ix) = arg.parse::<usize>() {
-                positional.get(ix).copied()
-            } else {
-                named.iter().find(|(k, _)| k == arg).map(|(_, v)| *v)
-            };
-            let v = match node {
-                Some(node) if spec.is_empty() => self.value(node, d),
-                Some(node) => Value::unknown(self.text(node), self.span(node)),
-                None if !arg.is_empty() && arg.parse::<usize>().is_err() && spec.is_empty() => {
-                    self.ident(arg, ph_span)
-                }
-                None => Value::unknown(
-                    if arg.is_empty() {
-                        inner.clone()
-                    } else {
-                        arg.to_string()
-                    },
-                    ph_span,
-                ),
-            };
-            append_value(&mut segs, v);
-            i = close + 1;
-        }
-        flush(&mut segs, &mut lit, &mut lit_span, self.file);
-        Value::Str(Template { segs, span })
     }
 
     /// Flattens a method chain ending at `top`: the base expression and the
@@ -2314,42 +1938,6 @@ fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
         text(field, src).into_owned(),
         func.child_by_field_name("value")?,
     ))
-}
-
-/// The items of a re-parsed macro token tree: a tuple's or array's
-/// elements, or the one parenthesized expression.
-fn macro_items<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Vec<Node<'t>>> {
-    let root = macro_root(tree, tt)?;
-    Some(
-        named_children(root)
-            .into_iter()
-            .filter(|c| !is_comment(*c))
-            .collect(),
-    )
-}
-
-/// The tuple, array or parenthesized expression a re-parsed token tree is.
-fn macro_root<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Node<'t>> {
-    let mut found = None;
-    walk(tree.root_node(), |n| {
-        if found.is_some() {
-            return false;
-        }
-        if n.start_byte() == tt.start_byte()
-            && matches!(
-                n.kind(),
-                "tuple_expression"
-                    | "parenthesized_expression"
-                    | "array_expression"
-                    | "unit_expression"
-            )
-        {
-            found = Some(n);
-            return false;
-        }
-        n.start_byte() <= tt.start_byte()
-    });
-    found
 }
 
 #[cfg(test)]
