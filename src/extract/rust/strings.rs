@@ -7,7 +7,8 @@ use tree_sitter::Node;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::children;
 
-use super::{looks_lua, peel_ref, Cx};
+use super::scripts::looks_lua;
+use super::{peel_ref, Cx};
 
 /// One decoded character of a string literal and its source bytes.
 #[derive(Clone, Copy)]
