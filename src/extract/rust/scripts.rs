@@ -9,8 +9,9 @@ use crate::extract::embedded_lua;
 use crate::facts::{ScriptDef, ScriptSource, Span};
 use crate::parse::{children, named_children};
 
+use super::paths::path_segments;
 use super::strings::parse_int;
-use super::{is_comment, path_segments, peel_ref, Cx};
+use super::{is_comment, peel_ref, Cx};
 
 pub(super) fn looks_lua(t: &str) -> bool {
     t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")

@@ -8,10 +8,9 @@ use crate::extract::push_lit;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
+use super::paths::path_segments;
 use super::strings::parse_int;
-use super::{
-    args_of, is_comment, is_screaming, method_of, node_key, path_segments, peel_ref, Cx, MAX_DEPTH,
-};
+use super::{args_of, is_comment, is_screaming, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
 
 /// Method calls that send their receiver unchanged.
 const TRANSPARENT_METHODS: &[&str] = &[
