@@ -8,8 +8,9 @@ use tree_sitter::Node;
 use crate::facts::{Command, FieldRead, ScriptCall, Span, Value};
 use crate::parse::named_children;
 
+use super::client::RECEIVER_WORDS;
 use super::paths::path_segments;
-use super::{args_of, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH, RECEIVER_WORDS};
+use super::{args_of, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
 
 /// Iterator adapters that keep a collection's elements.
 const ITER_ADAPTERS: &[&str] = &[

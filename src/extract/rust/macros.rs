@@ -12,9 +12,10 @@ use crate::extract::push_lit;
 use crate::facts::{Lang, Seg, Span, Template, Value};
 use crate::parse::{named_children, walk};
 
+use super::client::TYPED_METHODS;
 use super::paths::path_segments;
 use super::values::append_value;
-use super::{is_comment, node_key, Cx, MAX_DEPTH, TYPED_METHODS};
+use super::{is_comment, node_key, Cx, MAX_DEPTH};
 
 /// Macros whose arguments are a format string and its arguments.
 pub(super) const FORMAT_MACROS: &[&str] = &[

@@ -1,6 +1,28 @@
 //! Rust extractor: key templates, key-builder functions, constants, redis-rs /
 //! deadpool-redis / fred commands, Lua scripts and script invocations.
 //!
+//! One pass over the tree, with one context ([`Cx`]) that every module below
+//! adds methods to:
+//!
+//! - `mod.rs`: the entry point [`extract`], the context and its scope, the
+//!   visitor that sends each node kind to its module, shared node helpers;
+//! - `items.rs`: functions, methods, `impl`/`trait` blocks, `const`/`static`
+//!   and `let` (the `FunctionDef`s and `ConstDef`s);
+//! - `paths.rs`: `use` imports, path segments, and which calls are calls of
+//!   the code base (`CallFact`s);
+//! - `values.rs`: expressions as `Value`s and `Template`s (`+`, `concat`,
+//!   `join`, `replace`, calls);
+//! - `strings.rs`: string literals, escapes, integers;
+//! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
+//!   parsed again, calls recovered from tokens, `macro_rules!` wrappers
+//!   around `include_str!`;
+//! - `scripts.rs`: Lua scripts in literals and `include_str!`, their
+//!   bindings and their registration tables;
+//! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
+//!   fred) every chain is read through;
+//! - `commands.rs`: method chains as commands, pipelines and script calls;
+//!   field reads after HGETALL.
+//!
 //! The tree is walked without recursion proportional to its depth: the
 //! visitor runs under [`walk`], and the few places that recurse (expression
 //! values, nested items, macro arguments) stop at [`MAX_DEPTH`].
@@ -10,6 +32,7 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
+mod client;
 mod commands;
 mod items;
 mod macros;
@@ -17,6 +40,8 @@ mod paths;
 mod scripts;
 mod strings;
 mod values;
+
+pub(crate) use client::{GENERIC_TYPED_METHODS, RECEIVER_WORDS, TYPED_METHODS};
 
 use std::collections::{HashMap, HashSet};
 
@@ -291,51 +316,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             .unwrap_or_default()
     }
 }
-
-/// The method names `typed_command` reads as commands on any receiver
-/// (keep in step with its `match`; the prefilter looks for them).
-pub(crate) const TYPED_METHODS: &[&str] = &[
-    "hset",
-    "hset_nx",
-    "hsetnx",
-    "hset_multiple",
-    "hmset",
-    "hget",
-    "hmget",
-    "hincr",
-    "hincrby",
-    "hdel",
-    "hgetall",
-    "hexists",
-    "hkeys",
-    "hvals",
-    "hlen",
-    "zadd",
-    "zrem",
-    "zscore",
-    "zcard",
-    "zrangebyscore",
-    "lpush",
-    "rpush",
-    "lrem",
-    "llen",
-    "lrange",
-    "rpoplpush",
-    "brpoplpush",
-    "lmove",
-    "sadd",
-    "srem",
-    "smembers",
-    "sismember",
-];
-
-/// The method names `typed_command` reads as commands only on a receiver
-/// whose text holds one of [`RECEIVER_WORDS`] (or on a pipeline).
-pub(crate) const GENERIC_TYPED_METHODS: &[&str] =
-    &["del", "get", "set", "exists", "expire", "incr", "publish"];
-
-/// Words in a receiver's text that make a generic method a command.
-pub(crate) const RECEIVER_WORDS: &[&str] = &["con", "redis", "pipe", "client", "pool"];
 
 /// `&x`, `&mut x` → `x`.
 fn peel_ref(n: Node<'_>) -> Node<'_> {

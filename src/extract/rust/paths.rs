@@ -6,7 +6,8 @@ use tree_sitter::Node;
 
 use crate::facts::CallFact;
 
-use super::{args_of, peel_ref, Cx, GENERIC_TYPED_METHODS, TYPED_METHODS};
+use super::client::{GENERIC_TYPED_METHODS, TYPED_METHODS};
+use super::{args_of, peel_ref, Cx};
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// A path as written, with a `use` alias at its head replaced by the
