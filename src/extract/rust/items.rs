@@ -11,6 +11,18 @@ use super::paths::path_segments;
 use super::{is_comment, node_key, Cx, Scope, MAX_DEPTH};
 
 impl<'s, 'p> Cx<'s, 'p> {
+    /// `mod keys { .. }`: walks the body inside the module's path.
+    pub(super) fn mod_item(&mut self, n: Node<'_>) {
+        let (Some(name), Some(body)) =
+            (n.child_by_field_name("name"), n.child_by_field_name("body"))
+        else {
+            return;
+        };
+        self.modules.push(self.text(name));
+        self.walk_sub(body);
+        self.modules.pop();
+    }
+
     pub(super) fn function(&mut self, n: Node<'_>) {
         let Some(name) = n.child_by_field_name("name") else {
             return;

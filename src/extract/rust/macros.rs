@@ -9,16 +9,17 @@
 use tree_sitter::{Node, Parser, Range, Tree};
 
 use crate::extract::push_lit;
-use crate::facts::{Lang, Seg, Span, Template, Value};
+use crate::facts::{FileId, Lang, Seg, Span, Template, Value};
 use crate::parse::{named_children, walk};
 
 use super::client::TYPED_METHODS;
 use super::paths::path_segments;
+use super::strings::Unit;
 use super::values::append_value;
 use super::{is_comment, node_key, Cx, MAX_DEPTH};
 
 /// Macros whose arguments are a format string and its arguments.
-pub(super) const FORMAT_MACROS: &[&str] = &[
+const FORMAT_MACROS: &[&str] = &[
     "format",
     "format_args",
     "write",
@@ -42,7 +43,58 @@ pub(super) const FORMAT_MACROS: &[&str] = &[
     "eyre",
 ];
 
+/// A `format!`'s format string and its arguments.
+struct FormatArgs<'t> {
+    fmt: Node<'t>,
+    positional: Vec<Node<'t>>,
+    /// `name = value` arguments.
+    named: Vec<(String, Node<'t>)>,
+}
+
+/// Literal characters of a format string between two placeholders, and the
+/// bytes they span.
+#[derive(Default)]
+struct LitRun {
+    text: String,
+    span: Option<(usize, usize)>,
+}
+
+impl LitRun {
+    fn push(&mut self, ch: char, s: usize, e: usize) {
+        self.text.push(ch);
+        self.span = Some(match self.span {
+            Some((a, _)) => (a, e),
+            None => (s, e),
+        });
+    }
+
+    /// Ends the run: its text becomes a literal segment.
+    fn flush(&mut self, segs: &mut Vec<Seg>, file: FileId) {
+        if let Some((s, e)) = self.span.take() {
+            push_lit(segs, &self.text, Span::new(file, s, e));
+        }
+        self.text.clear();
+    }
+}
+
 impl<'s, 'p> Cx<'s, 'p> {
+    /// A macro met by the walk: a script (`include_str!` or a wrapper), a
+    /// template (`format!`, `concat!`), or arguments to walk as expressions.
+    /// Returns whether to descend into its tokens.
+    pub(super) fn macro_invocation(&mut self, n: Node<'_>) -> bool {
+        let name = self.macro_name(n);
+        if name == "include_str" || self.script_macros.contains_key(&name) {
+            self.script_of(n);
+            false
+        } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
+            let v = self.macro_value(n, 0);
+            self.push_template(v);
+            false
+        } else {
+            !self.walk_macro(n, &name)
+        }
+    }
+
     pub(super) fn macro_name(&self, n: Node<'_>) -> String {
         n.child_by_field_name("macro")
             .map(|m| path_segments(&self.text(m)).pop().unwrap_or_default())
@@ -236,110 +288,113 @@ impl<'s, 'p> Cx<'s, 'p> {
         tree
     }
 
-    /// `format!(fmt, args..)` as a template.
+    /// `format!(fmt, args..)` as a template: literal runs and one value per
+    /// placeholder.
     fn format_value(&mut self, items: &[Node<'_>], skip: usize, span: Span, d: usize) -> Value {
-        let Some(fmt_pos) = items
-            .iter()
-            .enumerate()
-            .skip(skip)
-            .find(|(_, c)| matches!(c.kind(), "string_literal" | "raw_string_literal"))
-            .map(|(i, _)| i)
-        else {
+        let Some(args) = self.format_args(items, skip) else {
             return Value::unknown("format", span);
         };
-        let fmt = items[fmt_pos];
-        let mut positional = Vec::new();
-        let mut named: Vec<(String, Node<'_>)> = Vec::new();
-        for it in &items[fmt_pos + 1..] {
-            if it.kind() == "assignment_expression" {
-                if let (Some(l), Some(r)) = (
-                    it.child_by_field_name("left"),
-                    it.child_by_field_name("right"),
-                ) {
-                    named.push((self.text(l).trim().to_string(), r));
-                    continue;
-                }
-            }
-            positional.push(*it);
-        }
-        let (units, _) = self.literal_units(fmt);
+        let (units, _) = self.literal_units(args.fmt);
         let mut segs = Vec::new();
-        let mut lit = String::new();
-        let mut lit_span: Option<(usize, usize)> = None;
-        let flush =
-            |segs: &mut Vec<Seg>, lit: &mut String, lit_span: &mut Option<(usize, usize)>, file| {
-                if let Some((s, e)) = lit_span.take() {
-                    push_lit(segs, lit, Span::new(file, s, e));
-                }
-                lit.clear();
-            };
-        let add = |lit: &mut String,
-                   lit_span: &mut Option<(usize, usize)>,
-                   ch: char,
-                   s: usize,
-                   e: usize| {
-            lit.push(ch);
-            *lit_span = Some(match *lit_span {
-                Some((a, _)) => (a, e),
-                None => (s, e),
-            });
-        };
+        let mut run = LitRun::default();
         let mut next = 0usize;
         let mut i = 0usize;
         while i < units.len() {
             let u = units[i];
             let doubled = units.get(i + 1).is_some_and(|v| v.ch == u.ch);
             if (u.ch == '{' || u.ch == '}') && doubled {
-                add(&mut lit, &mut lit_span, u.ch, u.s, units[i + 1].e);
+                run.push(u.ch, u.s, units[i + 1].e);
                 i += 2;
                 continue;
             }
-            if u.ch != '{' {
-                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
+            let close = (u.ch == '{')
+                .then(|| (i + 1..units.len()).find(|&j| units[j].ch == '}'))
+                .flatten();
+            let Some(close) = close else {
+                run.push(u.ch, u.s, u.e);
                 i += 1;
                 continue;
-            }
-            let Some(close) = (i + 1..units.len()).find(|&j| units[j].ch == '}') else {
-                add(&mut lit, &mut lit_span, u.ch, u.s, u.e);
-                i += 1;
-                continue;
             };
-            flush(&mut segs, &mut lit, &mut lit_span, self.file);
-            let inner: String = units[i + 1..close].iter().map(|u| u.ch).collect();
-            let ph_span = Span::new(self.file, u.s, units[close].e);
-            let (arg, spec) = match inner.split_once(':') {
-                Some((a, s)) => (a.trim(), s),
-                None => (inner.trim(), ""),
-            };
-            let node = if arg.is_empty() {
-                let n = positional.get(next).copied();
-                next += 1;
-                n
-            } else if let Ok(ix) = arg.parse::<usize>() {
-                positional.get(ix).copied()
-            } else {
-                named.iter().find(|(k, _)| k == arg).map(|(_, v)| *v)
-            };
-            let v = match node {
-                Some(node) if spec.is_empty() => self.value(node, d),
-                Some(node) => Value::unknown(self.text(node), self.span(node)),
-                None if !arg.is_empty() && arg.parse::<usize>().is_err() && spec.is_empty() => {
-                    self.ident(arg, ph_span)
-                }
-                None => Value::unknown(
-                    if arg.is_empty() {
-                        inner.clone()
-                    } else {
-                        arg.to_string()
-                    },
-                    ph_span,
-                ),
-            };
+            run.flush(&mut segs, self.file);
+            let v = self.placeholder(&args, &units[i..=close], &mut next, d);
             append_value(&mut segs, v);
             i = close + 1;
         }
-        flush(&mut segs, &mut lit, &mut lit_span, self.file);
+        run.flush(&mut segs, self.file);
         Value::Str(Template { segs, span })
+    }
+
+    /// A `format!`'s items (after `skip` leading ones: `write!`'s writer)
+    /// as its format string and arguments.
+    fn format_args<'t>(&self, items: &[Node<'t>], skip: usize) -> Option<FormatArgs<'t>> {
+        let fmt_pos = items
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, c)| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .map(|(i, _)| i)?;
+        let mut args = FormatArgs {
+            fmt: items[fmt_pos],
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        for it in &items[fmt_pos + 1..] {
+            if it.kind() == "assignment_expression" {
+                if let (Some(l), Some(r)) = (
+                    it.child_by_field_name("left"),
+                    it.child_by_field_name("right"),
+                ) {
+                    args.named.push((self.text(l).trim().to_string(), r));
+                    continue;
+                }
+            }
+            args.positional.push(*it);
+        }
+        Some(args)
+    }
+
+    /// The value of one placeholder (`units` from its `{` to its `}`): the
+    /// next positional argument, a numbered or named one, or a variable
+    /// captured by name (`{queue}`). Placeholders with a format spec
+    /// (`{:>8}`) are holes.
+    fn placeholder(
+        &mut self,
+        args: &FormatArgs<'_>,
+        units: &[Unit],
+        next: &mut usize,
+        d: usize,
+    ) -> Value {
+        let (open, close) = (units[0], units[units.len() - 1]);
+        let inner: String = units[1..units.len() - 1].iter().map(|u| u.ch).collect();
+        let ph_span = Span::new(self.file, open.s, close.e);
+        let (arg, spec) = match inner.split_once(':') {
+            Some((a, s)) => (a.trim(), s),
+            None => (inner.trim(), ""),
+        };
+        let node = if arg.is_empty() {
+            let n = args.positional.get(*next).copied();
+            *next += 1;
+            n
+        } else if let Ok(ix) = arg.parse::<usize>() {
+            args.positional.get(ix).copied()
+        } else {
+            args.named.iter().find(|(k, _)| k == arg).map(|(_, v)| *v)
+        };
+        match node {
+            Some(node) if spec.is_empty() => self.value(node, d),
+            Some(node) => Value::unknown(self.text(node), self.span(node)),
+            None if !arg.is_empty() && arg.parse::<usize>().is_err() && spec.is_empty() => {
+                self.ident(arg, ph_span)
+            }
+            None => Value::unknown(
+                if arg.is_empty() {
+                    inner.clone()
+                } else {
+                    arg.to_string()
+                },
+                ph_span,
+            ),
+        }
     }
 
     /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:

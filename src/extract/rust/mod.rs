@@ -52,8 +52,6 @@ use crate::facts::{FileFacts, FileId, Span, Value};
 use crate::parse::{named_children, text, walk, Parsers};
 
 use self::commands::Builder;
-use self::macros::FORMAT_MACROS;
-use self::paths::expand_use;
 use self::strings::placeholders_of;
 
 /// Bound on every recursion of this extractor (expression nesting, nested
@@ -192,19 +190,13 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.depth -= 1;
     }
 
-    /// The visitor: returns whether to descend.
+    /// The visitor: sends each node kind to the module that reads it, and
+    /// returns whether to descend.
     fn visit(&mut self, n: Node<'_>) -> bool {
         match n.kind() {
             "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
             "mod_item" => {
-                let (Some(name), Some(body)) =
-                    (n.child_by_field_name("name"), n.child_by_field_name("body"))
-                else {
-                    return false;
-                };
-                self.modules.push(self.text(name));
-                self.walk_sub(body);
-                self.modules.pop();
+                self.mod_item(n);
                 false
             }
             "function_item" | "function_signature_item" => {
@@ -227,6 +219,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.let_decl(n);
                 false
             }
+            "use_declaration" => {
+                self.use_declaration(n);
+                false
+            }
             "string_literal" | "raw_string_literal" => {
                 self.literal(n);
                 false
@@ -235,70 +231,38 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.include_in_tokens(n);
                 true
             }
-            "macro_invocation" => {
-                let name = self.macro_name(n);
-                if name == "include_str" || self.script_macros.contains_key(&name) {
-                    self.script_of(n);
-                    false
-                } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
-                    let v = self.macro_value(n, 0);
-                    self.push_template(v);
-                    false
-                } else {
-                    !self.walk_macro(n, &name)
-                }
-            }
-            "binary_expression" => {
-                if self.operator(n) != "+" {
-                    return true;
-                }
-                // Only the top of a `+` chain is evaluated (the chain nests
-                // to the left; its inner nodes are prefixes of it).
-                if self.inner.contains(&node_key(n)) {
-                    return true;
-                }
-                self.mark_plus_spine(n);
-                let v = self.value(n, 0);
-                if matches!(v, Value::Str(_)) {
-                    self.push_template(v);
-                    false
-                } else {
-                    true
-                }
-            }
+            "macro_invocation" => self.macro_invocation(n),
+            "binary_expression" => self.plus_chain(n),
             "index_expression" => {
                 self.index_read(n);
                 true
             }
-            "use_declaration" => {
-                if let Some(arg) = n.child_by_field_name("argument") {
-                    let mut out = Vec::new();
-                    expand_use(&self.text(arg), &[], &mut out);
-                    self.uses.extend(out);
-                }
-                false
-            }
-            "call_expression" => {
-                self.field_read(n);
-                self.call_fact(n);
-                if self.inner.contains(&node_key(n)) {
-                    return true;
-                }
-                self.chain_statement(n);
-                if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
-                    let v = self.value(n, 0);
-                    self.push_template(v);
-                    return true;
-                }
-                if self.is_join(n) {
-                    let v = self.value(n, 0);
-                    self.push_template(v);
-                    return false;
-                }
-                true
-            }
+            "call_expression" => self.call(n),
             _ => true,
         }
+    }
+
+    /// A call met by the walk: a field read, a call of the code base, the
+    /// top of a method chain (commands, script calls), a key built by
+    /// `.replace(..)` or `.join(..)`. Returns whether to descend.
+    fn call(&mut self, n: Node<'_>) -> bool {
+        self.field_read(n);
+        self.call_fact(n);
+        if self.inner.contains(&node_key(n)) {
+            return true;
+        }
+        self.chain_statement(n);
+        if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
+            let v = self.value(n, 0);
+            self.push_template(v);
+            return true;
+        }
+        if self.is_join(n) {
+            let v = self.value(n, 0);
+            self.push_template(v);
+            return false;
+        }
+        true
     }
 
     fn push_template(&mut self, v: Value) {

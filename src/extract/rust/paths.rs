@@ -10,6 +10,15 @@ use super::client::{GENERIC_TYPED_METHODS, TYPED_METHODS};
 use super::{args_of, peel_ref, Cx};
 
 impl<'s, 'p> Cx<'s, 'p> {
+    /// `use a::{b, c as d};`: remembers the full path of each name.
+    pub(super) fn use_declaration(&mut self, n: Node<'_>) {
+        if let Some(arg) = n.child_by_field_name("argument") {
+            let mut out = Vec::new();
+            expand_use(&self.text(arg), &[], &mut out);
+            self.uses.extend(out);
+        }
+    }
+
     /// A path as written, with a `use` alias at its head replaced by the
     /// imported path, and `crate::`/`self::`/`super::` dropped.
     fn resolve_path(&self, mut path: Vec<String>) -> Vec<String> {
@@ -356,7 +365,7 @@ fn strip_relative(path: Vec<String>) -> Vec<String> {
 }
 
 /// `use a::{b, c::d as e, f::{self, g}}` → `(b, [a, b])`, `(e, [a, c, d])`, …
-pub(super) fn expand_use(t: &str, prefix: &[String], out: &mut Vec<(String, Vec<String>)>) {
+fn expand_use(t: &str, prefix: &[String], out: &mut Vec<(String, Vec<String>)>) {
     let t = t.trim();
     if let (Some(open), Some(close)) = (t.find('{'), t.rfind('}')) {
         if open < close {

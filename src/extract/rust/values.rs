@@ -40,6 +40,27 @@ pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
 }
 
 impl<'s, 'p> Cx<'s, 'p> {
+    /// A `+` met by the walk: the top of a chain that builds a string is a
+    /// template. Returns whether to descend.
+    pub(super) fn plus_chain(&mut self, n: Node<'_>) -> bool {
+        if self.operator(n) != "+" {
+            return true;
+        }
+        // Only the top of a `+` chain is evaluated (the chain nests to the
+        // left; its inner nodes are prefixes of it).
+        if self.inner.contains(&node_key(n)) {
+            return true;
+        }
+        self.mark_plus_spine(n);
+        let v = self.value(n, 0);
+        if matches!(v, Value::Str(_)) {
+            self.push_template(v);
+            false
+        } else {
+            true
+        }
+    }
+
     pub(super) fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
