@@ -136,12 +136,8 @@ impl Prefilter {
             facts.push(format!("\"{c}\""));
             facts.push(format!("'{c}'"));
         }
-        for m in crate::extract::rust::TYPED_METHODS {
-            facts.push(format!(".{m}"));
-        }
-        for m in ["cmd", ".key", ".invoke", ".prepare_invoke", ".eval"] {
-            facts.push(m.to_string());
-        }
+        let rust = crate::extract::rust::fact_needles();
+        facts.extend(rust.any);
         let build = |words: &[String]| {
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
@@ -149,18 +145,10 @@ impl Prefilter {
                 .build(words)
                 .expect("the needles are short literals")
         };
-        let generic: Vec<String> = crate::extract::rust::GENERIC_TYPED_METHODS
-            .iter()
-            .map(|m| format!(".{m}"))
-            .collect();
-        let receivers: Vec<String> = crate::extract::rust::RECEIVER_WORDS
-            .iter()
-            .map(|w| w.to_string())
-            .collect();
         Prefilter {
             fact_needles: build(&facts),
-            generic_methods: build(&generic),
-            receiver_words: build(&receivers),
+            generic_methods: build(&rust.guarded),
+            receiver_words: build(&rust.guards),
             needles,
             prefix_ns,
             script_names,

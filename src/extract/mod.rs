@@ -6,6 +6,7 @@
 //! Lua extractor as `.lua` files.
 
 pub mod elixir;
+pub mod lang;
 pub mod lua;
 pub mod rust;
 

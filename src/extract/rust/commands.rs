@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::facts::{Command, FieldRead, ScriptCall, Span, Value};
 use crate::parse::named_children;
 
-use super::client::RECEIVER_WORDS;
+use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
 use super::paths::path_segments;
 use super::{args_of, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
 
@@ -52,11 +52,37 @@ pub(super) struct Builder {
 
 /// One method call of a chain: `.arg(x)`.
 struct Link<'t> {
-    method: String,
+    /// Its row in the table of client methods, if it is a client method.
+    spec: Option<&'static MethodSpec>,
     name: Node<'t>,
     receiver: Node<'t>,
     args: Vec<Node<'t>>,
     call: Node<'t>,
+}
+
+/// A chain while its links are read.
+struct ChainState<'t> {
+    /// What `.arg(..)` and `.key(..)` add to.
+    target: Option<Target>,
+    /// The chain sits in a loop (or a closure) that its builder was made
+    /// outside of: what it adds has a count we cannot see.
+    in_loop: bool,
+    /// The collection that loop iterates, when it is a `for`.
+    loop_coll: Option<Value>,
+    /// A link runs or prepares a script call (`.invoke(..)`).
+    invokes: bool,
+    /// The chain's base expression, and its value once asked for.
+    base: Node<'t>,
+    base_value: Option<Value>,
+    span: Span,
+}
+
+/// What one `.arg(..)` or `.key(..)` adds.
+enum Added {
+    /// These values, in order.
+    Values(Vec<Value>),
+    /// A count we cannot see, from this collection if known.
+    Open(Option<Value>),
 }
 
 impl<'s, 'p> Cx<'s, 'p> {
@@ -147,11 +173,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                     if cur != top {
                         inner.push(node_key(cur));
                     }
+                    let args = args_of(cur);
                     links.push(Link {
-                        method: self.text(field),
+                        spec: lookup(&self.text(field), args.len()),
                         name: field,
                         receiver: recv,
-                        args: args_of(cur),
+                        args,
                         call: cur,
                     });
                     cur = recv;
@@ -276,161 +303,31 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// A chain whose top is a statement or expression: commands, pipelines,
-    /// script invocations, builders continued from a variable.
+    /// script invocations, builders continued from a variable. Each link is
+    /// read as its row of the client method table says.
     pub(super) fn chain_statement(&mut self, top: Node<'_>) {
         let (base, links) = self.chain(top);
         let var = self.let_name(top);
-        let mut target: Option<Target> = None;
-        let mut continued: Option<usize> = None;
-        if base.kind() == "call_expression" {
-            let func = base.child_by_field_name("function");
-            let path = func
-                .filter(|f| matches!(f.kind(), "identifier" | "scoped_identifier"))
-                .map(|f| path_segments(&self.text(f)))
-                .unwrap_or_default();
-            let last = path.last().map(|s| s.as_str()).unwrap_or("");
-            let args = args_of(base);
-            if last == "cmd" && args.len() == 1 {
-                if let Some((name, name_span)) = self.string_arg(args[0]) {
-                    let span = self.span(top);
-                    target = Some(Target::Cmd(self.new_command(&name, name_span, span)));
-                }
-            } else if (last == "pipe" && args.is_empty())
-                || (path.len() >= 2 && path[path.len() - 2] == "Pipeline")
-            {
-                target = Some(Target::Pipe(None));
-            } else if path.len() >= 2 && path[path.len() - 2] == "Cmd" {
-                if let Some(name_node) = func.and_then(|f| f.child_by_field_name("name")) {
-                    if let Some(cmd) = self.typed_command(last, None, &args, name_node, base) {
-                        self.facts.commands.push(cmd);
-                        target = Some(Target::Cmd(self.facts.commands.len() - 1));
-                    }
-                }
-            }
-        } else if base.kind() == "identifier" {
-            if let Some(b) = self.scope.builders.get(&self.text(base)) {
-                target = Some(b.target);
-                continued = Some(b.created);
-            }
-        }
+        let (target, continued) = self.chain_start(base, top);
         let lp = continued.and_then(|c| self.loop_since(top, c));
-        let in_loop = lp.is_some();
-        let loop_coll = lp.and_then(|l| self.loop_collection(l));
-        let has_invoke = links.iter().any(|l| {
-            matches!(
-                l.method.as_str(),
-                "invoke" | "invoke_async" | "prepare_invoke"
-            )
-        });
-        let span = self.span(top);
-        let mut base_value: Option<Value> = None;
+        let mut st = ChainState {
+            target,
+            in_loop: lp.is_some(),
+            loop_coll: lp.and_then(|l| self.loop_collection(l)),
+            invokes: links
+                .iter()
+                .any(|l| l.spec.is_some_and(|s| s.sends.invokes())),
+            base,
+            base_value: None,
+            span: self.span(top),
+        };
         for link in &links {
-            match link.method.as_str() {
-                "cmd" if link.args.len() == 1 => {
-                    if let Some((name, name_span)) = self.string_arg(link.args[0]) {
-                        target = Some(Target::Pipe(Some(self.new_command(&name, name_span, span))));
-                    }
-                }
-                "arg" if link.args.len() == 1 => match target {
-                    Some(Target::Cmd(i)) | Some(Target::Pipe(Some(i))) => {
-                        let mut vals = Vec::new();
-                        let open = self.spread(link.args[0], &mut vals);
-                        if let Some(c) = self.facts.commands.get_mut(i) {
-                            if in_loop || open.is_some() {
-                                c.open_tail = true;
-                                let coll = if in_loop { loop_coll.clone() } else { open };
-                                if let Some(coll) = coll {
-                                    if !c.tail.contains(&coll) {
-                                        c.tail.push(coll);
-                                    }
-                                }
-                            } else {
-                                c.args.extend(vals);
-                            }
-                        }
-                    }
-                    Some(Target::Invoke(i)) => {
-                        let mut vals = Vec::new();
-                        self.spread(link.args[0], &mut vals);
-                        if let Some(c) = self.facts.script_calls.get_mut(i) {
-                            c.args.extend(vals);
-                        }
-                    }
-                    _ => {}
-                },
-                "key" | "prepare_invoke" | "invoke" | "invoke_async" => {
-                    if !matches!(target, Some(Target::Invoke(_))) {
-                        if matches!(target, Some(Target::Cmd(_)) | Some(Target::Pipe(_))) {
-                            continue;
-                        }
-                        let script = match &base_value {
-                            Some(v) => v.clone(),
-                            None => {
-                                let v = self.value(base, 0);
-                                base_value = Some(v.clone());
-                                v
-                            }
-                        };
-                        let known = matches!(script, Value::ScriptRef { .. } | Value::Const { .. });
-                        if !(known || has_invoke) {
-                            continue;
-                        }
-                        self.facts.script_calls.push(ScriptCall {
-                            script,
-                            numkeys: None,
-                            keys: Vec::new(),
-                            args: Vec::new(),
-                            open_keys: false,
-                            keys_from: None,
-                            span,
-                            func: self.cur_func,
-                        });
-                        target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
-                    }
-                    if link.method == "key" && link.args.len() == 1 {
-                        if let Some(Target::Invoke(i)) = target {
-                            let mut vals = Vec::new();
-                            let open = self.spread(link.args[0], &mut vals);
-                            if let Some(c) = self.facts.script_calls.get_mut(i) {
-                                if in_loop || open.is_some() {
-                                    c.open_keys = true;
-                                    let coll = if in_loop { loop_coll.clone() } else { open };
-                                    if c.keys_from.is_none() {
-                                        c.keys_from = coll;
-                                    }
-                                } else {
-                                    c.keys.extend(vals);
-                                }
-                            }
-                        }
-                    }
-                }
-                "eval" | "evalsha" | "evalsha_with_reload" | "eval_with_reload"
-                    if link.args.len() == 3 =>
-                {
-                    self.fred_eval(link, span);
-                }
-                m => {
-                    let receiver_is_pipe = matches!(target, Some(Target::Pipe(_)));
-                    let recv = if receiver_is_pipe {
-                        None
-                    } else {
-                        Some(link.receiver)
-                    };
-                    if let Some(cmd) = self.typed_command(m, recv, &link.args, link.name, link.call)
-                    {
-                        self.facts.commands.push(cmd);
-                    }
-                }
-            }
+            self.read_link(link, &mut st);
         }
-        let ran = links.last().is_some_and(|l| {
-            matches!(
-                l.method.as_str(),
-                "query" | "query_async" | "execute" | "invoke" | "invoke_async"
-            )
-        });
-        if let (Some(var), Some(t), None, false) = (var, target, continued, ran) {
+        let ran = links
+            .last()
+            .is_some_and(|l| l.spec.is_some_and(|s| s.sends.runs()));
+        if let (Some(var), Some(t), None, false) = (var, st.target, continued, ran) {
             self.scope.builders.insert(
                 var,
                 Builder {
@@ -439,6 +336,187 @@ impl<'s, 'p> Cx<'s, 'p> {
                 },
             );
         }
+    }
+
+    /// What a chain starts from: `redis::cmd("X")`, `redis::pipe()`,
+    /// `Pipeline::new()`, a typed `Cmd::hset(..)`, or a variable holding a
+    /// builder (then also where the builder was made).
+    fn chain_start(&mut self, base: Node<'_>, top: Node<'_>) -> (Option<Target>, Option<usize>) {
+        if base.kind() == "identifier" {
+            return match self.scope.builders.get(&self.text(base)) {
+                Some(b) => (Some(b.target), Some(b.created)),
+                None => (None, None),
+            };
+        }
+        if base.kind() != "call_expression" {
+            return (None, None);
+        }
+        let func = base.child_by_field_name("function");
+        let path = func
+            .filter(|f| matches!(f.kind(), "identifier" | "scoped_identifier"))
+            .map(|f| path_segments(&self.text(f)))
+            .unwrap_or_default();
+        let last = path.last().map(|s| s.as_str()).unwrap_or("");
+        let owner = path.len().checked_sub(2).map(|i| path[i].as_str());
+        let args = args_of(base);
+        let target = if last == "cmd" && args.len() == 1 {
+            self.string_arg(args[0]).map(|(name, name_span)| {
+                let span = self.span(top);
+                Target::Cmd(self.new_command(&name, name_span, span))
+            })
+        } else if (last == "pipe" && args.is_empty()) || owner == Some("Pipeline") {
+            Some(Target::Pipe(None))
+        } else if owner == Some("Cmd") {
+            let name_node = func.and_then(|f| f.child_by_field_name("name"));
+            let spec = lookup(last, args.len());
+            match (name_node, spec) {
+                (Some(name_node), Some(spec)) => self
+                    .typed_command(spec, None, &args, name_node, base)
+                    .map(|cmd| {
+                        self.facts.commands.push(cmd);
+                        Target::Cmd(self.facts.commands.len() - 1)
+                    }),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        (target, None)
+    }
+
+    /// One link of a chain, as its method's row says.
+    fn read_link(&mut self, link: &Link<'_>, st: &mut ChainState<'_>) {
+        let Some(spec) = link.spec else {
+            return;
+        };
+        match spec.sends {
+            Sends::PipelineCommand => {
+                if let Some((name, name_span)) = self.string_arg(link.args[0]) {
+                    let i = self.new_command(&name, name_span, st.span);
+                    st.target = Some(Target::Pipe(Some(i)));
+                }
+            }
+            Sends::Arg => self.add_arg(link.args[0], st),
+            Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
+                if self.script_call_of_chain(st) && spec.sends == Sends::ScriptKey {
+                    if let [key] = link.args.as_slice() {
+                        self.add_key(*key, st);
+                    }
+                }
+            }
+            Sends::Eval => self.fred_eval(link, st.span),
+            Sends::Command(..) => {
+                let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
+                let recv = (!on_pipe).then_some(link.receiver);
+                if let Some(cmd) = self.typed_command(spec, recv, &link.args, link.name, link.call)
+                {
+                    self.facts.commands.push(cmd);
+                }
+            }
+            Sends::Run => {}
+        }
+    }
+
+    /// `.arg(x)`: adds to the command, the pipeline's current command or
+    /// the script call the chain builds.
+    fn add_arg(&mut self, arg: Node<'_>, st: &ChainState<'_>) {
+        match st.target {
+            Some(Target::Cmd(i)) | Some(Target::Pipe(Some(i))) => {
+                let added = self.added(arg, st);
+                let Some(c) = self.facts.commands.get_mut(i) else {
+                    return;
+                };
+                match added {
+                    Added::Open(coll) => {
+                        c.open_tail = true;
+                        if let Some(coll) = coll {
+                            if !c.tail.contains(&coll) {
+                                c.tail.push(coll);
+                            }
+                        }
+                    }
+                    Added::Values(vals) => c.args.extend(vals),
+                }
+            }
+            Some(Target::Invoke(i)) => {
+                let mut vals = Vec::new();
+                self.spread(arg, &mut vals);
+                if let Some(c) = self.facts.script_calls.get_mut(i) {
+                    c.args.extend(vals);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `.key(k)` on the script call the chain builds.
+    fn add_key(&mut self, key: Node<'_>, st: &ChainState<'_>) {
+        let Some(Target::Invoke(i)) = st.target else {
+            return;
+        };
+        let added = self.added(key, st);
+        let Some(c) = self.facts.script_calls.get_mut(i) else {
+            return;
+        };
+        match added {
+            Added::Open(coll) => {
+                c.open_keys = true;
+                if c.keys_from.is_none() {
+                    c.keys_from = coll;
+                }
+            }
+            Added::Values(vals) => c.keys.extend(vals),
+        }
+    }
+
+    /// What one `.arg(..)` or `.key(..)` adds: open when it is added in a
+    /// loop or spreads a collection we cannot see.
+    fn added(&mut self, n: Node<'_>, st: &ChainState<'_>) -> Added {
+        let mut vals = Vec::new();
+        let open = self.spread(n, &mut vals);
+        if st.in_loop {
+            Added::Open(st.loop_coll.clone())
+        } else if let Some(coll) = open {
+            Added::Open(Some(coll))
+        } else {
+            Added::Values(vals)
+        }
+    }
+
+    /// Makes the chain a script call, started on its base (a script, or a
+    /// constant holding one) unless it is one already. Returns false when
+    /// it is not one: the chain builds a command, or its base is not a
+    /// script and no link invokes one.
+    fn script_call_of_chain(&mut self, st: &mut ChainState<'_>) -> bool {
+        match st.target {
+            Some(Target::Invoke(_)) => return true,
+            Some(Target::Cmd(_)) | Some(Target::Pipe(_)) => return false,
+            None => {}
+        }
+        let script = match &st.base_value {
+            Some(v) => v.clone(),
+            None => {
+                let v = self.value(st.base, 0);
+                st.base_value = Some(v.clone());
+                v
+            }
+        };
+        let known = matches!(script, Value::ScriptRef { .. } | Value::Const { .. });
+        if !(known || st.invokes) {
+            return false;
+        }
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys: Vec::new(),
+            args: Vec::new(),
+            open_keys: false,
+            keys_from: None,
+            span: st.span,
+            func: self.cur_func,
+        });
+        st.target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
+        true
     }
 
     /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
@@ -479,114 +557,81 @@ impl<'s, 'p> Cx<'s, 'p> {
         });
     }
 
-    /// Typed command methods: `.hset(key, field, value)`, fred's
-    /// `.hset(key, [(f, v), ..])`. `recv` is `None` when the receiver is
-    /// known to be a pipeline.
+    /// A typed command method, as its row says: `.hset(key, field, value)`,
+    /// fred's `.hset(key, [(f, v), ..])`, `Cmd::hget(..)`. `recv` is `None`
+    /// when the receiver is known to be a pipeline (or there is none).
     fn typed_command(
         &mut self,
-        method: &str,
+        spec: &MethodSpec,
         recv: Option<Node<'_>>,
         args: &[Node<'_>],
         name_node: Node<'_>,
         call: Node<'_>,
     ) -> Option<Command> {
-        #[derive(PartialEq)]
-        enum Mode {
-            Plain,
-            Pairs,
-            List,
-        }
-        let (name, mode, generic) = match method {
-            "hset" if args.len() == 2 => ("HSET", Mode::Pairs, false),
-            "hset" => ("HSET", Mode::Plain, false),
-            "hset_nx" | "hsetnx" => ("HSETNX", Mode::Plain, false),
-            "hset_multiple" => ("HSET", Mode::Pairs, false),
-            "hmset" => ("HMSET", Mode::Pairs, false),
-            "hget" => ("HGET", Mode::Plain, false),
-            "hmget" => ("HMGET", Mode::List, false),
-            "hincr" | "hincrby" => ("HINCRBY", Mode::Plain, false),
-            "hdel" => ("HDEL", Mode::List, false),
-            "hgetall" => ("HGETALL", Mode::Plain, false),
-            "hexists" => ("HEXISTS", Mode::Plain, false),
-            "hkeys" => ("HKEYS", Mode::Plain, false),
-            "hvals" => ("HVALS", Mode::Plain, false),
-            "hlen" => ("HLEN", Mode::Plain, false),
-            "zadd" => ("ZADD", Mode::Plain, false),
-            "zrem" => ("ZREM", Mode::List, false),
-            "zscore" => ("ZSCORE", Mode::Plain, false),
-            "zcard" => ("ZCARD", Mode::Plain, false),
-            "zrangebyscore" => ("ZRANGEBYSCORE", Mode::Plain, false),
-            "lpush" => ("LPUSH", Mode::List, false),
-            "rpush" => ("RPUSH", Mode::List, false),
-            "lrem" => ("LREM", Mode::Plain, false),
-            "llen" => ("LLEN", Mode::Plain, false),
-            "lrange" => ("LRANGE", Mode::Plain, false),
-            "rpoplpush" => ("RPOPLPUSH", Mode::Plain, false),
-            "brpoplpush" => ("BRPOPLPUSH", Mode::Plain, false),
-            "lmove" => ("LMOVE", Mode::Plain, false),
-            "sadd" => ("SADD", Mode::List, false),
-            "srem" => ("SREM", Mode::List, false),
-            "smembers" => ("SMEMBERS", Mode::Plain, false),
-            "sismember" => ("SISMEMBER", Mode::Plain, false),
-            "del" => ("DEL", Mode::List, true),
-            "get" if args.len() == 1 => ("GET", Mode::Plain, true),
-            "set" if args.len() >= 2 => ("SET", Mode::Plain, true),
-            "exists" => ("EXISTS", Mode::List, true),
-            "expire" => ("EXPIRE", Mode::Plain, true),
-            "incr" => ("INCRBY", Mode::Plain, true),
-            "publish" => ("PUBLISH", Mode::Plain, true),
-            _ => return None,
+        let Sends::Command(name, shape) = spec.sends else {
+            return None;
         };
         if args.is_empty() {
             return None;
         }
         if let Some(recv) = recv {
-            let t = self.text(recv).to_ascii_lowercase();
-            if generic && !RECEIVER_WORDS.iter().any(|w| t.contains(w)) {
+            if !self.receiver_fits(spec.receiver, recv) {
                 return None;
             }
-            if peel_ref(recv).kind() == "identifier" {
-                if let Some(Value::Call { path, .. }) = self.scope.locals.get(t.as_str()) {
-                    if path
-                        .iter()
-                        .any(|p| p.ends_with("Map") || p.ends_with("Set"))
-                    {
-                        return None;
-                    }
-                }
-            }
         }
-        let mut out = Vec::new();
-        let mut open = false;
-        let mut tail = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            if i == 0 && mode != Mode::List {
-                out.push(self.value(*a, 0));
-                continue;
-            }
-            match mode {
-                Mode::Plain => out.push(self.value(*a, 0)),
-                Mode::List => {
-                    if let Some(coll) = self.spread(*a, &mut out) {
-                        open = true;
-                        tail.push(coll);
-                    }
-                }
-                Mode::Pairs => {
-                    let v = self.value(*a, 0);
-                    flatten_pairs(v, &mut out);
-                }
-            }
-        }
+        let (out, tail) = self.command_args(shape, args);
         Some(Command {
             name: name.to_string(),
             name_span: self.span(name_node),
             args: out,
-            open_tail: open,
+            open_tail: !tail.is_empty(),
             tail,
             span: self.span(call),
             func: self.cur_func,
         })
+    }
+
+    /// Whether a typed command's receiver fits its row's rule; and never a
+    /// local variable holding a map or a set (`let m = HashMap::new()`).
+    fn receiver_fits(&self, rule: Receiver, recv: Node<'_>) -> bool {
+        let t = self.text(recv).to_ascii_lowercase();
+        if !rule.admits(&t) {
+            return false;
+        }
+        if peel_ref(recv).kind() == "identifier" {
+            if let Some(Value::Call { path, .. }) = self.scope.locals.get(t.as_str()) {
+                if path
+                    .iter()
+                    .any(|p| p.ends_with("Map") || p.ends_with("Set"))
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// A typed command's arguments on the wire, as `shape` says, and the
+    /// collections spread whose items we cannot see (the open tail).
+    fn command_args(&mut self, shape: Args, args: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+        let mut out = Vec::new();
+        let mut tail = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match shape {
+                Args::Plain => out.push(self.value(*a, 0)),
+                Args::Pairs if i == 0 => out.push(self.value(*a, 0)),
+                Args::Pairs => {
+                    let v = self.value(*a, 0);
+                    flatten_pairs(v, &mut out);
+                }
+                Args::Spread => {
+                    if let Some(coll) = self.spread(*a, &mut out) {
+                        tail.push(coll);
+                    }
+                }
+            }
+        }
+        (out, tail)
     }
 }
 

@@ -12,7 +12,7 @@ use crate::extract::push_lit;
 use crate::facts::{FileId, Lang, Seg, Span, Template, Value};
 use crate::parse::{named_children, walk};
 
-use super::client::TYPED_METHODS;
+use super::client::is_typed_command;
 use super::paths::path_segments;
 use super::strings::Unit;
 use super::values::append_value;
@@ -212,7 +212,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     || dot.kind() != "."
                     || method.kind() != "identifier"
                     || args.kind() != "token_tree"
-                    || !TYPED_METHODS.contains(&self.text(*method).as_str())
+                    || !is_typed_command(&self.text(*method))
                 {
                     continue;
                 }

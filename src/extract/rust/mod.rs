@@ -41,7 +41,7 @@ mod scripts;
 mod strings;
 mod values;
 
-pub(crate) use client::{GENERIC_TYPED_METHODS, RECEIVER_WORDS, TYPED_METHODS};
+pub(crate) use client::fact_needles;
 
 use std::collections::{HashMap, HashSet};
 

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::facts::CallFact;
 
-use super::client::{GENERIC_TYPED_METHODS, TYPED_METHODS};
+use super::client::is_client_method;
 use super::{args_of, peel_ref, Cx};
 
 impl<'s, 'p> Cx<'s, 'p> {
@@ -165,7 +165,6 @@ const FOREIGN_ROOTS: &[&str] = &[
     "f64",
     "Self",
     "drop",
-    "cmd",
     "pipe",
     "Client",
     "Pool",
@@ -175,15 +174,8 @@ const FOREIGN_ROOTS: &[&str] = &[
 ];
 
 /// Methods of the standard library and the Redis clients: not calls of the
-/// code base (besides [`TYPED_METHODS`] and [`GENERIC_TYPED_METHODS`]).
+/// code base (besides the client methods of `client.rs`).
 const API_METHODS: &[&str] = &[
-    "arg",
-    "key",
-    "query",
-    "query_async",
-    "invoke",
-    "invoke_async",
-    "prepare_invoke",
     "cmd",
     "atomic",
     "ignore",
@@ -313,10 +305,6 @@ const API_METHODS: &[&str] = &[
     "try_into",
     "try_from",
     "set_ex",
-    "eval",
-    "evalsha",
-    "evalsha_with_reload",
-    "eval_with_reload",
     "from_lua",
     "sha1",
     "with_hash",
@@ -337,7 +325,7 @@ const API_METHODS: &[&str] = &[
 ];
 
 fn is_api_method(m: &str) -> bool {
-    API_METHODS.contains(&m) || TYPED_METHODS.contains(&m) || GENERIC_TYPED_METHODS.contains(&m)
+    API_METHODS.contains(&m) || is_client_method(m)
 }
 
 /// Whether a called path may be a function of the code base.
