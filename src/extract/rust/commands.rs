@@ -10,7 +10,7 @@ use crate::parse::named_children;
 
 use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
 use super::paths::path_segments;
-use super::{args_of, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
+use super::{args_of, callee, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
 
 /// Iterator adapters that keep a collection's elements.
 const ITER_ADAPTERS: &[&str] = &[
@@ -152,15 +152,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                     }
                 }
                 "call_expression" => {
-                    let Some(mut func) = cur.child_by_field_name("function") else {
+                    let Some(func) = callee(cur) else {
                         break;
                     };
-                    if func.kind() == "generic_function" {
-                        match func.child_by_field_name("function") {
-                            Some(f) => func = f,
-                            None => break,
-                        }
-                    }
                     if func.kind() != "field_expression" {
                         break;
                     }

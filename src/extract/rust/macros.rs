@@ -161,7 +161,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// `tokio::join!`, `assert_eq!`) as expressions, so that calls and
     /// strings inside are seen. Returns false when they do not parse as
     /// one.
-    pub(super) fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
+    fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
         if matches!(
             name,
             "include_str" | "lazy_static" | "thread_local" | "macro_rules" | "cfg_if" | "matches"

@@ -1,7 +1,7 @@
 //! Rust extractor: key templates, key-builder functions, constants, redis-rs /
 //! deadpool-redis / fred commands, Lua scripts and script invocations.
 //!
-//! One pass over the tree, with one context ([`Cx`]) that every module below
+//! One pass over the tree, with one context (`Cx`) that every module below
 //! adds methods to:
 //!
 //! - `mod.rs`: the entry point [`extract`], the context and its scope, the
@@ -21,7 +21,12 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
-//!   field reads after HGETALL.
+//!   field reads after HGETALL;
+//! - `tests/`: unit tests by concern; `tests/client.rs` holds the client
+//!   table to its cases and its doc.
+//!
+//! The rest of wirelint reaches this extractor through the Rust host
+//! language (`src/extract/lang.rs`): [`extract`] and `fact_needles`.
 //!
 //! The tree is walked without recursion proportional to its depth: the
 //! visitor runs under [`walk`], and the few places that recurse (expression
@@ -58,6 +63,7 @@ use self::strings::placeholders_of;
 /// items, nested macros).
 const MAX_DEPTH: usize = 64;
 
+/// The facts of one parsed Rust file.
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
     let mut cx = Cx {
         src,
@@ -84,6 +90,8 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
     cx.facts
 }
 
+/// What the enclosing function knows: its parameters, its locals' values,
+/// and the builders its variables hold.
 #[derive(Default)]
 struct Scope {
     params: Vec<String>,
@@ -91,6 +99,9 @@ struct Scope {
     builders: HashMap<String, Builder>,
 }
 
+/// The extraction context: the file, the facts found so far, and what the
+/// walk knows at the current node. Every module of this folder adds methods
+/// to it.
 struct Cx<'s, 'p> {
     src: &'s [u8],
     file: FileId,
@@ -300,15 +311,22 @@ fn peel_ref(n: Node<'_>) -> Node<'_> {
     cur
 }
 
+/// The function a call expression calls, without its turbofish
+/// (`f::<T>(..)` → `f`).
+fn callee(call: Node<'_>) -> Option<Node<'_>> {
+    let func = call.child_by_field_name("function")?;
+    if func.kind() == "generic_function" {
+        return func.child_by_field_name("function");
+    }
+    Some(func)
+}
+
 /// `recv.method(..)` → `(method, recv)`.
 fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
     if n.kind() != "call_expression" {
         return None;
     }
-    let mut func = n.child_by_field_name("function")?;
-    if func.kind() == "generic_function" {
-        func = func.child_by_field_name("function")?;
-    }
+    let func = callee(n)?;
     if func.kind() != "field_expression" {
         return None;
     }

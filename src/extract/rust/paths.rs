@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use crate::facts::CallFact;
 
 use super::client::is_client_method;
-use super::{args_of, peel_ref, Cx};
+use super::{args_of, callee, peel_ref, Cx};
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// `use a::{b, c as d};`: remembers the full path of each name.
@@ -32,15 +32,9 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A call to a function or method of the code base, with its arguments.
     pub(super) fn call_fact(&mut self, n: Node<'_>) {
-        let Some(mut func) = n.child_by_field_name("function") else {
+        let Some(func) = callee(n) else {
             return;
         };
-        if func.kind() == "generic_function" {
-            match func.child_by_field_name("function") {
-                Some(f) => func = f,
-                None => return,
-            }
-        }
         let path = match func.kind() {
             "identifier" | "scoped_identifier" => {
                 let written = path_segments(&self.text(func));

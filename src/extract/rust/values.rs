@@ -10,7 +10,9 @@ use crate::parse::named_children;
 
 use super::paths::path_segments;
 use super::strings::parse_int;
-use super::{args_of, is_comment, is_screaming, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
+use super::{
+    args_of, callee, is_comment, is_screaming, method_of, node_key, peel_ref, Cx, MAX_DEPTH,
+};
 
 /// Method calls that send their receiver unchanged.
 const TRANSPARENT_METHODS: &[&str] = &[
@@ -194,7 +196,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Marks the inner nodes of a `+` chain so the walk does not evaluate
     /// them again.
-    pub(super) fn mark_plus_spine(&mut self, n: Node<'_>) {
+    fn mark_plus_spine(&mut self, n: Node<'_>) {
         let mut cur = n;
         while let Some(l) = cur.child_by_field_name("left") {
             if l.kind() != "binary_expression" || self.operator(l) != "+" {
@@ -224,15 +226,9 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let Some(mut func) = n.child_by_field_name("function") else {
+        let Some(func) = callee(n) else {
             return Value::unknown(self.label(n), span);
         };
-        if func.kind() == "generic_function" {
-            match func.child_by_field_name("function") {
-                Some(f) => func = f,
-                None => return Value::unknown(self.label(n), span),
-            }
-        }
         let args = args_of(n);
         match func.kind() {
             "field_expression" => {
