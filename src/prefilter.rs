@@ -69,6 +69,7 @@ use std::collections::BTreeSet;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::contract::{edit_distance, Contract};
+use crate::extract::lang::LuaIn;
 use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
@@ -78,9 +79,9 @@ pub struct Prefilter {
     /// What a file that yields a Redis fact (a command, a script call, a
     /// field read after HGETALL) necessarily holds: see [`Prefilter::fact_marks`].
     fact_needles: AhoCorasick,
-    /// Rust methods that are commands only on some receivers.
-    generic_methods: AhoCorasick,
-    receiver_words: AhoCorasick,
+    /// Per language, needles that count only together with a guard (Rust
+    /// methods that are commands only on some receivers).
+    guarded: Vec<(Lang, AhoCorasick, AhoCorasick)>,
     /// The prefix's namespace without trailing punctuation (`emq`).
     prefix_ns: Option<String>,
     /// Normalised names of the contract's scripts.
@@ -131,17 +132,6 @@ impl Prefilter {
             .match_kind(MatchKind::LeftmostFirst)
             .build(&needles)
             .expect("the needles are a few short literals");
-        let mut facts: Vec<String> = Vec::new();
-        for c in crate::redis::commands() {
-            facts.push(format!("\"{c}\""));
-            facts.push(format!("'{c}'"));
-        }
-        for m in crate::extract::rust::TYPED_METHODS {
-            facts.push(format!(".{m}"));
-        }
-        for m in ["cmd", ".key", ".invoke", ".prepare_invoke", ".eval"] {
-            facts.push(m.to_string());
-        }
         let build = |words: &[String]| {
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
@@ -149,18 +139,19 @@ impl Prefilter {
                 .build(words)
                 .expect("the needles are short literals")
         };
-        let generic: Vec<String> = crate::extract::rust::GENERIC_TYPED_METHODS
-            .iter()
-            .map(|m| format!(".{m}"))
-            .collect();
-        let receivers: Vec<String> = crate::extract::rust::RECEIVER_WORDS
-            .iter()
-            .map(|w| w.to_string())
-            .collect();
+        // Every language's needles, in every file: a superset.
+        let mut facts: Vec<String> = Vec::new();
+        let mut guarded = Vec::new();
+        for host in crate::extract::lang::HOSTS {
+            let n = host.fact_needles();
+            facts.extend(n.any);
+            if !n.guarded.is_empty() {
+                guarded.push((host.lang(), build(&n.guarded), build(&n.guards)));
+            }
+        }
         Prefilter {
             fact_needles: build(&facts),
-            generic_methods: build(&generic),
-            receiver_words: build(&receivers),
+            guarded,
             needles,
             prefix_ns,
             script_names,
@@ -170,7 +161,7 @@ impl Prefilter {
     /// Whether a file marks its speaker (see the module docs). `stem` is the
     /// file name without its extension.
     pub fn marks(&self, lang: Lang, stem: &str, bytes: &[u8]) -> bool {
-        if lang == Lang::Lua
+        if lang.host().lua() == LuaIn::File
             && self
                 .script_names
                 .contains(&normalize_name(&crate::extract::script_name_from_stem(
@@ -196,9 +187,9 @@ impl Prefilter {
         if self.fact_needles.is_match(bytes) {
             return true;
         }
-        lang == Lang::Rust
-            && self.generic_methods.is_match(bytes)
-            && self.receiver_words.is_match(bytes)
+        self.guarded.iter().any(|(l, needles, guards)| {
+            *l == lang && needles.is_match(bytes) && guards.is_match(bytes)
+        })
     }
 
     /// Looks behind and after every `:` for a near miss of the prefix's

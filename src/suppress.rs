@@ -29,14 +29,6 @@ pub struct Suppression {
     pub codes: Vec<(String, Span)>,
 }
 
-fn markers(lang: Lang) -> &'static [&'static [u8]] {
-    match lang {
-        Lang::Elixir => &[b"#", b"--"],
-        Lang::Rust => &[b"//", b"--"],
-        Lang::Lua => &[b"--"],
-    }
-}
-
 /// Finds the suppressions of one file.
 pub fn scan(
     file: u32,
@@ -45,6 +37,7 @@ pub fn scan(
     line_of: impl Fn(u32) -> usize,
 ) -> Vec<Suppression> {
     let mut out = Vec::new();
+    let markers = lang.host().comment_markers();
     for at in memmem::find_iter(bytes, MARK) {
         // A comment marker, then only spaces, right before `wirelint:`.
         let line_start = bytes[..at]
@@ -57,7 +50,7 @@ pub fn scan(
             .rposition(|b| *b != b' ' && *b != b'\t')
             .map_or(0, |i| i + 1);
         let head = &before[..trimmed_len];
-        let Some(marker) = markers(lang).iter().find(|m| head.ends_with(m)) else {
+        let Some(marker) = markers.iter().find(|m| head.ends_with(m.as_bytes())) else {
             continue;
         };
         let start = line_start + trimmed_len - marker.len();

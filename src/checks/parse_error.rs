@@ -21,6 +21,7 @@
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::extract::lang::LuaIn;
 use crate::facts::{Lang, Span};
 
 pub static RULE: Rule = Rule {
@@ -46,7 +47,9 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         })
         .collect();
     for s in &cx.model.scripts {
-        if !s.lua.errors.is_empty() && cx.sources.get(s.def_span.file).lang != Some(Lang::Lua) {
+        let file_lang = cx.sources.get(s.def_span.file).lang;
+        let embedded = file_lang.is_none_or(|l| l.host().lua() == LuaIn::Strings);
+        if !s.lua.errors.is_empty() && embedded {
             groups.push((s.lua.errors.as_slice(), "embedded lua"));
         }
     }

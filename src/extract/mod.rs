@@ -3,15 +3,16 @@
 //! Each extractor takes one parsed file and returns [`FileFacts`] in the
 //! language-neutral model of `crate::facts`. Lua embedded in Elixir or Rust
 //! strings is parsed in place (see [`embedded_lua`]) and read by the same
-//! Lua extractor as `.lua` files.
+//! Lua extractor as `.lua` files. What the rest of wirelint asks of a
+//! language (fact needles, comment syntax, where Lua sits, the extractor
+//! to run) it asks `lang.host()` ([`lang::HostLanguage`]).
 
 pub mod elixir;
+pub mod lang;
 pub mod lua;
 pub mod rust;
 
-use crate::facts::{
-    FileFacts, FileId, Lang, LuaFacts, ScriptDef, ScriptSource, Seg, Span, Template,
-};
+use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
 use crate::parse::{error_ranges, Parsers};
 
 /// Extracts the facts of one file. `stem` is the file name without its
@@ -31,24 +32,7 @@ pub fn extract_file(
         return facts;
     };
     let root = tree.root_node();
-    let mut facts = match lang {
-        Lang::Elixir => elixir::extract(root, src, file, parsers),
-        Lang::Rust => rust::extract(root, src, file, parsers),
-        Lang::Lua => {
-            let lua = lua::extract_chunk(root, src, file);
-            let first_line = src.iter().position(|&b| b == b'\n').unwrap_or(src.len());
-            FileFacts {
-                scripts: vec![ScriptDef {
-                    name: Some(script_name_from_stem(stem)),
-                    name_span: Span::new(file, 0, first_line),
-                    source: ScriptSource::Inline(Box::new(lua)),
-                    text: Some(String::from_utf8_lossy(src).into_owned()),
-                    declared_keys: None,
-                }],
-                ..FileFacts::default()
-            }
-        }
-    };
+    let mut facts = lang.host().extract(root, src, file, parsers, stem);
     if facts.errors.is_empty() {
         for (s, e) in error_ranges(root, 16) {
             facts.errors.push(Span::new(file, s, e));

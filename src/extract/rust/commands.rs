@@ -1,0 +1,674 @@
+//! Method chains as Redis facts: `redis::cmd("X").arg(..)`, pipelines,
+//! typed command methods (`con.hset(..)`), script invocations
+//! (`SCRIPT.key(..).invoke(..)`, fred's `evalsha`), builders kept in a
+//! variable and added to in loops; and field reads of maps read by HGETALL.
+
+use tree_sitter::Node;
+
+use crate::facts::{Command, FieldRead, ScriptCall, Span, Value};
+use crate::parse::named_children;
+
+use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
+use super::paths::path_segments;
+use super::{args_of, callee, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
+
+/// Iterator adapters that keep a collection's elements.
+const ITER_ADAPTERS: &[&str] = &[
+    "iter",
+    "into_iter",
+    "cloned",
+    "copied",
+    "as_slice",
+    "to_vec",
+    "clone",
+    "as_ref",
+    "borrow",
+];
+
+/// Names of argument variables that hold several values (a slice spread by
+/// `.arg(&keys)`).
+const PLURAL_SUFFIXES: &[&str] = &[
+    "keys", "args", "argv", "fields", "values", "members", "ids", "items",
+];
+
+/// What a chain of `.arg(..)` / `.key(..)` calls adds to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    /// `redis::cmd(..)`: the command at this index.
+    Cmd(usize),
+    /// `redis::pipe()`: the command last started by `.cmd(..)`, if any.
+    Pipe(Option<usize>),
+    /// A script invocation at this index of `script_calls`.
+    Invoke(usize),
+}
+
+/// A variable holding a command, pipeline or invocation under construction.
+#[derive(Clone, Copy)]
+pub(super) struct Builder {
+    target: Target,
+    /// Where the builder was made (to tell loops that add to it).
+    created: usize,
+}
+
+/// One method call of a chain: `.arg(x)`.
+struct Link<'t> {
+    /// Its row in the table of client methods, if it is a client method.
+    spec: Option<&'static MethodSpec>,
+    name: Node<'t>,
+    receiver: Node<'t>,
+    args: Vec<Node<'t>>,
+    call: Node<'t>,
+}
+
+/// A chain while its links are read.
+struct ChainState<'t> {
+    /// What `.arg(..)` and `.key(..)` add to.
+    target: Option<Target>,
+    /// The chain sits in a loop (or a closure) that its builder was made
+    /// outside of: what it adds has a count we cannot see.
+    in_loop: bool,
+    /// The collection that loop iterates, when it is a `for`.
+    loop_coll: Option<Value>,
+    /// A link runs or prepares a script call (`.invoke(..)`).
+    invokes: bool,
+    /// The chain's base expression, and its value once asked for.
+    base: Node<'t>,
+    base_value: Option<Value>,
+    span: Span,
+}
+
+/// What one `.arg(..)` or `.key(..)` adds.
+enum Added {
+    /// These values, in order.
+    Values(Vec<Value>),
+    /// A count we cannot see, from this collection if known.
+    Open(Option<Value>),
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
+    /// `HGETALL`.
+    pub(super) fn field_read(&mut self, n: Node<'_>) {
+        let Some((method, recv)) = method_of(n, self.src) else {
+            return;
+        };
+        if !matches!(
+            method.as_str(),
+            "get" | "remove" | "get_mut" | "contains_key" | "get_key_value" | "entry"
+        ) {
+            return;
+        }
+        let args = args_of(n);
+        if let Some(a) = args.first() {
+            self.push_field_read(recv, *a);
+        }
+    }
+
+    /// `fields["payload"]` on a map read by `HGETALL`.
+    pub(super) fn index_read(&mut self, n: Node<'_>) {
+        let kids: Vec<Node<'_>> = named_children(n)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect();
+        if let [map, index] = kids.as_slice() {
+            self.push_field_read(*map, *index);
+        }
+    }
+
+    fn push_field_read(&mut self, map: Node<'_>, field: Node<'_>) {
+        let map = peel_ref(map);
+        if map.kind() != "identifier" {
+            return;
+        }
+        let Some(key) = self.hash_maps.get(&self.text(map)).cloned() else {
+            return;
+        };
+        let field = peel_ref(field);
+        if !matches!(field.kind(), "string_literal" | "raw_string_literal") {
+            return;
+        }
+        let tpl = self.literal_template(field);
+        let span = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field: Value::Str(tpl),
+            span,
+            func: self.cur_func,
+        });
+    }
+
+    /// Flattens a method chain ending at `top`: the base expression and the
+    /// calls from the innermost out.
+    fn chain<'t>(&mut self, top: Node<'t>) -> (Node<'t>, Vec<Link<'t>>) {
+        let mut links = Vec::new();
+        let mut inner = Vec::new();
+        let mut cur = top;
+        loop {
+            match cur.kind() {
+                "await_expression" | "try_expression" => {
+                    match named_children(cur).into_iter().next() {
+                        Some(inner) => cur = inner,
+                        None => break,
+                    }
+                }
+                "call_expression" => {
+                    let Some(func) = callee(cur) else {
+                        break;
+                    };
+                    if func.kind() != "field_expression" {
+                        break;
+                    }
+                    let (Some(recv), Some(field)) = (
+                        func.child_by_field_name("value"),
+                        func.child_by_field_name("field"),
+                    ) else {
+                        break;
+                    };
+                    if cur != top {
+                        inner.push(node_key(cur));
+                    }
+                    let args = args_of(cur);
+                    links.push(Link {
+                        spec: lookup(&self.text(field), args.len()),
+                        name: field,
+                        receiver: recv,
+                        args,
+                        call: cur,
+                    });
+                    cur = recv;
+                }
+                _ => break,
+            }
+        }
+        links.reverse();
+        if cur != top {
+            inner.push(node_key(cur));
+        }
+        self.inner.extend(inner);
+        (cur, links)
+    }
+
+    /// The variable a chain is bound to by `let`.
+    fn let_name(&self, top: Node<'_>) -> Option<String> {
+        match &self.pending_let {
+            Some((key, name)) if *key == node_key(top) => Some(name.clone()),
+            _ => None,
+        }
+    }
+
+    /// The loop or closure between `n` and its function that does not
+    /// contain byte `created` (a builder made outside it, added to inside).
+    fn loop_since<'t>(&self, n: Node<'t>, created: usize) -> Option<Node<'t>> {
+        let mut cur = n;
+        for _ in 0..256 {
+            let p = cur.parent()?;
+            match p.kind() {
+                "for_expression" | "while_expression" | "loop_expression"
+                | "closure_expression"
+                    if !(p.start_byte() <= created && created < p.end_byte()) =>
+                {
+                    return Some(p);
+                }
+                "function_item" | "source_file" => return None,
+                _ => {}
+            }
+            cur = p;
+        }
+        None
+    }
+
+    /// The collection a loop iterates, when it is a `for` loop:
+    /// `for k in keys`, `for k in keys.iter()`, `for k in &keys`.
+    fn loop_collection(&mut self, lp: Node<'_>) -> Option<Value> {
+        if lp.kind() != "for_expression" {
+            return None;
+        }
+        let v = lp.child_by_field_name("value")?;
+        Some(self.collection_value(v))
+    }
+
+    /// A collection expression without its iterator adapters:
+    /// `keys.iter().cloned()` → `keys`.
+    fn collection_value(&mut self, n: Node<'_>) -> Value {
+        let mut cur = peel_ref(n);
+        for _ in 0..MAX_DEPTH {
+            match method_of(cur, self.src) {
+                Some((m, recv))
+                    if ITER_ADAPTERS.contains(&m.as_str()) && args_of(cur).is_empty() =>
+                {
+                    cur = peel_ref(recv);
+                }
+                _ => break,
+            }
+        }
+        self.value(cur, 0)
+    }
+
+    fn new_command(&mut self, name: &str, name_span: Span, span: Span) -> usize {
+        self.facts.commands.push(Command {
+            name: name.to_ascii_uppercase(),
+            name_span,
+            args: Vec::new(),
+            open_tail: false,
+            tail: Vec::new(),
+            span,
+            func: self.cur_func,
+        });
+        self.facts.commands.len() - 1
+    }
+
+    /// Whether an argument spreads a collection we cannot see (`&keys`,
+    /// `&v[..]`).
+    fn opaque_many(&self, n: Node<'_>, v: &Value) -> bool {
+        if matches!(v, Value::Str(_) | Value::Int { .. } | Value::List { .. }) {
+            return false;
+        }
+        let n = peel_ref(n);
+        let t = self.text(n);
+        if n.kind() == "index_expression" && t.contains("..") {
+            return true;
+        }
+        if t.ends_with(".as_slice()") || t.ends_with(".iter()") {
+            return true;
+        }
+        if n.kind() == "identifier" || n.kind() == "field_expression" {
+            let last = short_tail(&t).to_ascii_lowercase();
+            // `num_keys`, `n_keys`, `key_count`: a count, not the keys.
+            if last.starts_with("num") || last.starts_with("n_") || last.contains("count") {
+                return false;
+            }
+            return PLURAL_SUFFIXES.iter().any(|s| last.ends_with(s));
+        }
+        false
+    }
+
+    /// Adds `.arg(x)` / `.key(x)` values: a visible array adds each element.
+    /// Returns the collection spread when the count is open (`&keys`).
+    fn spread(&mut self, n: Node<'_>, out: &mut Vec<Value>) -> Option<Value> {
+        let v = self.value(n, 0);
+        if self.opaque_many(n, &v) {
+            return Some(self.collection_value(n));
+        }
+        match v {
+            Value::List { items, .. } => out.extend(items),
+            other => out.push(other),
+        }
+        None
+    }
+
+    /// A chain whose top is a statement or expression: commands, pipelines,
+    /// script invocations, builders continued from a variable. Each link is
+    /// read as its row of the client method table says.
+    pub(super) fn chain_statement(&mut self, top: Node<'_>) {
+        let (base, links) = self.chain(top);
+        let var = self.let_name(top);
+        let (target, continued) = self.chain_start(base, top);
+        let lp = continued.and_then(|c| self.loop_since(top, c));
+        let mut st = ChainState {
+            target,
+            in_loop: lp.is_some(),
+            loop_coll: lp.and_then(|l| self.loop_collection(l)),
+            invokes: links
+                .iter()
+                .any(|l| l.spec.is_some_and(|s| s.sends.invokes())),
+            base,
+            base_value: None,
+            span: self.span(top),
+        };
+        for link in &links {
+            self.read_link(link, &mut st);
+        }
+        let ran = links
+            .last()
+            .is_some_and(|l| l.spec.is_some_and(|s| s.sends.runs()));
+        if let (Some(var), Some(t), None, false) = (var, st.target, continued, ran) {
+            self.scope.builders.insert(
+                var,
+                Builder {
+                    target: t,
+                    created: top.start_byte(),
+                },
+            );
+        }
+    }
+
+    /// What a chain starts from: `redis::cmd("X")`, `redis::pipe()`,
+    /// `Pipeline::new()`, a typed `Cmd::hset(..)`, or a variable holding a
+    /// builder (then also where the builder was made).
+    fn chain_start(&mut self, base: Node<'_>, top: Node<'_>) -> (Option<Target>, Option<usize>) {
+        if base.kind() == "identifier" {
+            return match self.scope.builders.get(&self.text(base)) {
+                Some(b) => (Some(b.target), Some(b.created)),
+                None => (None, None),
+            };
+        }
+        if base.kind() != "call_expression" {
+            return (None, None);
+        }
+        let func = base.child_by_field_name("function");
+        let path = func
+            .filter(|f| matches!(f.kind(), "identifier" | "scoped_identifier"))
+            .map(|f| path_segments(&self.text(f)))
+            .unwrap_or_default();
+        let last = path.last().map(|s| s.as_str()).unwrap_or("");
+        let owner = path.len().checked_sub(2).map(|i| path[i].as_str());
+        let args = args_of(base);
+        let target = if last == "cmd" && args.len() == 1 {
+            self.string_arg(args[0]).map(|(name, name_span)| {
+                let span = self.span(top);
+                Target::Cmd(self.new_command(&name, name_span, span))
+            })
+        } else if (last == "pipe" && args.is_empty()) || owner == Some("Pipeline") {
+            Some(Target::Pipe(None))
+        } else if owner == Some("Cmd") {
+            let name_node = func.and_then(|f| f.child_by_field_name("name"));
+            let spec = lookup(last, args.len());
+            match (name_node, spec) {
+                (Some(name_node), Some(spec)) => self
+                    .typed_command(spec, None, &args, name_node, base)
+                    .map(|cmd| {
+                        self.facts.commands.push(cmd);
+                        Target::Cmd(self.facts.commands.len() - 1)
+                    }),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        (target, None)
+    }
+
+    /// One link of a chain, as its method's row says.
+    fn read_link(&mut self, link: &Link<'_>, st: &mut ChainState<'_>) {
+        let Some(spec) = link.spec else {
+            return;
+        };
+        match spec.sends {
+            Sends::PipelineCommand => {
+                if let Some((name, name_span)) = self.string_arg(link.args[0]) {
+                    let i = self.new_command(&name, name_span, st.span);
+                    st.target = Some(Target::Pipe(Some(i)));
+                }
+            }
+            Sends::Arg => self.add_arg(link.args[0], st),
+            Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
+                if self.script_call_of_chain(st) && spec.sends == Sends::ScriptKey {
+                    if let [key] = link.args.as_slice() {
+                        self.add_key(*key, st);
+                    }
+                }
+            }
+            Sends::Eval => self.fred_eval(link, st.span),
+            Sends::Command(..) => {
+                let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
+                let recv = (!on_pipe).then_some(link.receiver);
+                if let Some(cmd) = self.typed_command(spec, recv, &link.args, link.name, link.call)
+                {
+                    self.facts.commands.push(cmd);
+                }
+            }
+            Sends::Run => {}
+        }
+    }
+
+    /// `.arg(x)`: adds to the command, the pipeline's current command or
+    /// the script call the chain builds.
+    fn add_arg(&mut self, arg: Node<'_>, st: &ChainState<'_>) {
+        match st.target {
+            Some(Target::Cmd(i)) | Some(Target::Pipe(Some(i))) => {
+                let added = self.added(arg, st);
+                let Some(c) = self.facts.commands.get_mut(i) else {
+                    return;
+                };
+                match added {
+                    Added::Open(coll) => {
+                        c.open_tail = true;
+                        if let Some(coll) = coll {
+                            if !c.tail.contains(&coll) {
+                                c.tail.push(coll);
+                            }
+                        }
+                    }
+                    Added::Values(vals) => c.args.extend(vals),
+                }
+            }
+            Some(Target::Invoke(i)) => {
+                let mut vals = Vec::new();
+                self.spread(arg, &mut vals);
+                if let Some(c) = self.facts.script_calls.get_mut(i) {
+                    c.args.extend(vals);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `.key(k)` on the script call the chain builds.
+    fn add_key(&mut self, key: Node<'_>, st: &ChainState<'_>) {
+        let Some(Target::Invoke(i)) = st.target else {
+            return;
+        };
+        let added = self.added(key, st);
+        let Some(c) = self.facts.script_calls.get_mut(i) else {
+            return;
+        };
+        match added {
+            Added::Open(coll) => {
+                c.open_keys = true;
+                if c.keys_from.is_none() {
+                    c.keys_from = coll;
+                }
+            }
+            Added::Values(vals) => c.keys.extend(vals),
+        }
+    }
+
+    /// What one `.arg(..)` or `.key(..)` adds: open when it is added in a
+    /// loop or spreads a collection we cannot see.
+    fn added(&mut self, n: Node<'_>, st: &ChainState<'_>) -> Added {
+        let mut vals = Vec::new();
+        let open = self.spread(n, &mut vals);
+        if st.in_loop {
+            Added::Open(st.loop_coll.clone())
+        } else if let Some(coll) = open {
+            Added::Open(Some(coll))
+        } else {
+            Added::Values(vals)
+        }
+    }
+
+    /// Makes the chain a script call, started on its base (a script, or a
+    /// constant holding one) unless it is one already. Returns false when
+    /// it is not one: the chain builds a command, or its base is not a
+    /// script and no link invokes one.
+    fn script_call_of_chain(&mut self, st: &mut ChainState<'_>) -> bool {
+        match st.target {
+            Some(Target::Invoke(_)) => return true,
+            Some(Target::Cmd(_)) | Some(Target::Pipe(_)) => return false,
+            None => {}
+        }
+        let script = match &st.base_value {
+            Some(v) => v.clone(),
+            None => {
+                let v = self.value(st.base, 0);
+                st.base_value = Some(v.clone());
+                v
+            }
+        };
+        let known = matches!(script, Value::ScriptRef { .. } | Value::Const { .. });
+        if !(known || st.invokes) {
+            return false;
+        }
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys: Vec::new(),
+            args: Vec::new(),
+            open_keys: false,
+            keys_from: None,
+            span: st.span,
+            func: self.cur_func,
+        });
+        st.target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
+        true
+    }
+
+    /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
+    fn fred_eval(&mut self, link: &Link<'_>, span: Span) {
+        let first = self.text(link.args[0]).to_ascii_lowercase();
+        let script = if ["client", "conn", "pool", "pipe"]
+            .iter()
+            .any(|w| first.contains(w))
+        {
+            self.value(link.receiver, 0)
+        } else {
+            self.value(link.args[0], 0)
+        };
+        let mut open_keys = false;
+        let mut keys_from = None;
+        let keys = match self.value(link.args[1], 0) {
+            Value::List { items, .. } => items,
+            v @ Value::Str(_) => vec![v],
+            _ => {
+                open_keys = true;
+                keys_from = Some(self.collection_value(link.args[1]));
+                Vec::new()
+            }
+        };
+        let args = match self.value(link.args[2], 0) {
+            Value::List { items, .. } => items,
+            v => vec![v],
+        };
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys,
+            args,
+            open_keys,
+            keys_from,
+            span,
+            func: self.cur_func,
+        });
+    }
+
+    /// A typed command method, as its row says: `.hset(key, field, value)`,
+    /// fred's `.hset(key, [(f, v), ..])`, `Cmd::hget(..)`. `recv` is `None`
+    /// when the receiver is known to be a pipeline (or there is none).
+    fn typed_command(
+        &mut self,
+        spec: &MethodSpec,
+        recv: Option<Node<'_>>,
+        args: &[Node<'_>],
+        name_node: Node<'_>,
+        call: Node<'_>,
+    ) -> Option<Command> {
+        let Sends::Command(name, shape) = spec.sends else {
+            return None;
+        };
+        if args.is_empty() {
+            return None;
+        }
+        if let Some(recv) = recv {
+            if !self.receiver_fits(spec.receiver, recv) {
+                return None;
+            }
+        }
+        let (out, tail) = self.command_args(shape, args);
+        Some(Command {
+            name: name.to_string(),
+            name_span: self.span(name_node),
+            args: out,
+            open_tail: !tail.is_empty(),
+            tail,
+            span: self.span(call),
+            func: self.cur_func,
+        })
+    }
+
+    /// Whether a typed command's receiver fits its row's rule; and never a
+    /// local variable holding a map or a set (`let m = HashMap::new()`).
+    fn receiver_fits(&self, rule: Receiver, recv: Node<'_>) -> bool {
+        let t = self.text(recv).to_ascii_lowercase();
+        if !rule.admits(&t) {
+            return false;
+        }
+        if peel_ref(recv).kind() == "identifier" {
+            if let Some(Value::Call { path, .. }) = self.scope.locals.get(t.as_str()) {
+                if path
+                    .iter()
+                    .any(|p| p.ends_with("Map") || p.ends_with("Set"))
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// A typed command's arguments on the wire, as `shape` says, and the
+    /// collections spread whose items we cannot see (the open tail).
+    fn command_args(&mut self, shape: Args, args: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+        let mut out = Vec::new();
+        let mut tail = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match shape {
+                Args::Plain => out.push(self.value(*a, 0)),
+                Args::Pairs if i == 0 => out.push(self.value(*a, 0)),
+                Args::Pairs => {
+                    let v = self.value(*a, 0);
+                    flatten_pairs(v, &mut out);
+                }
+                Args::Spread => {
+                    if let Some(coll) = self.spread(*a, &mut out) {
+                        tail.push(coll);
+                    }
+                }
+            }
+        }
+        (out, tail)
+    }
+}
+
+/// The last identifier of `self.keys` → `keys`.
+fn short_tail(t: &str) -> &str {
+    t.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())
+        .unwrap_or("")
+}
+
+/// `[("a", x), ("b", y)]`, `HashMap::from([..])`, `vec![..]` → `a, x, b, y`.
+fn flatten_pairs(v: Value, out: &mut Vec<Value>) {
+    match v {
+        Value::List { items, .. } => {
+            for item in items {
+                match item {
+                    Value::List { items, .. } => out.extend(items),
+                    Value::Map { pairs, .. } => {
+                        for (k, v) in pairs {
+                            out.push(k);
+                            out.push(v);
+                        }
+                    }
+                    other => out.push(other),
+                }
+            }
+        }
+        Value::Map { pairs, .. } => {
+            for (k, v) in pairs {
+                out.push(k);
+                out.push(v);
+            }
+        }
+        Value::Call { path, mut args, .. }
+            if args.len() == 1 && path.last().is_some_and(|l| l == "from" || l == "from_iter") =>
+        {
+            let inner = args.remove(0);
+            if matches!(inner, Value::List { .. }) {
+                flatten_pairs(inner, out);
+            } else {
+                out.push(inner);
+            }
+        }
+        other => out.push(other),
+    }
+}

@@ -1,0 +1,488 @@
+//! Macros: `format!` and its kin as templates, `concat!`, `vec!`; the
+//! arguments of expression-like macros walked as expressions; Redis calls
+//! recovered from the tokens of macros that are not (`json!`); and
+//! `macro_rules!` wrappers around `include_str!`.
+//!
+//! A macro's token tree is parsed again, in place, as one expression: its
+//! nodes carry host-file offsets.
+
+use tree_sitter::{Node, Parser, Range, Tree};
+
+use crate::extract::push_lit;
+use crate::facts::{FileId, Lang, Seg, Span, Template, Value};
+use crate::parse::{named_children, walk};
+
+use super::client::is_typed_command;
+use super::paths::path_segments;
+use super::strings::Unit;
+use super::values::append_value;
+use super::{is_comment, node_key, Cx, MAX_DEPTH};
+
+/// Macros whose arguments are a format string and its arguments.
+const FORMAT_MACROS: &[&str] = &[
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "print",
+    "println",
+    "eprint",
+    "eprintln",
+    "panic",
+    "bail",
+    "anyhow",
+    "info",
+    "warn",
+    "error",
+    "debug",
+    "trace",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "ensure",
+    "eyre",
+];
+
+/// A `format!`'s format string and its arguments.
+struct FormatArgs<'t> {
+    fmt: Node<'t>,
+    positional: Vec<Node<'t>>,
+    /// `name = value` arguments.
+    named: Vec<(String, Node<'t>)>,
+}
+
+/// Literal characters of a format string between two placeholders, and the
+/// bytes they span.
+#[derive(Default)]
+struct LitRun {
+    text: String,
+    span: Option<(usize, usize)>,
+}
+
+impl LitRun {
+    fn push(&mut self, ch: char, s: usize, e: usize) {
+        self.text.push(ch);
+        self.span = Some(match self.span {
+            Some((a, _)) => (a, e),
+            None => (s, e),
+        });
+    }
+
+    /// Ends the run: its text becomes a literal segment.
+    fn flush(&mut self, segs: &mut Vec<Seg>, file: FileId) {
+        if let Some((s, e)) = self.span.take() {
+            push_lit(segs, &self.text, Span::new(file, s, e));
+        }
+        self.text.clear();
+    }
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    /// A macro met by the walk: a script (`include_str!` or a wrapper), a
+    /// template (`format!`, `concat!`), or arguments to walk as expressions.
+    /// Returns whether to descend into its tokens.
+    pub(super) fn macro_invocation(&mut self, n: Node<'_>) -> bool {
+        let name = self.macro_name(n);
+        if name == "include_str" || self.script_macros.contains_key(&name) {
+            self.script_of(n);
+            false
+        } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
+            let v = self.macro_value(n, 0);
+            self.push_template(v);
+            false
+        } else {
+            !self.walk_macro(n, &name)
+        }
+    }
+
+    pub(super) fn macro_name(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("macro")
+            .map(|m| path_segments(&self.text(m)).pop().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn macro_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        if let Some(v) = self.macro_cache.get(&node_key(n)) {
+            return v.clone();
+        }
+        let v = self.macro_value_uncached(n, d);
+        self.macro_cache.insert(node_key(n), v.clone());
+        v
+    }
+
+    fn macro_value_uncached(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let name = self.macro_name(n);
+        let Some(tt) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "token_tree")
+        else {
+            return Value::unknown(self.label(n), span);
+        };
+        if d > MAX_DEPTH {
+            return Value::unknown(self.label(n), span);
+        }
+        let Some(tree) = self.reparse(tt) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let items = macro_items(&tree, tt);
+        let Some(items) = items else {
+            return Value::unknown(self.label(n), span);
+        };
+        let name = name.as_str();
+        if FORMAT_MACROS.contains(&name) {
+            let skip = usize::from(matches!(name, "write" | "writeln"));
+            return self.format_value(&items, skip, span, d);
+        }
+        match name {
+            "concat" => {
+                let mut segs = Vec::new();
+                for item in items {
+                    match self.value(item, d) {
+                        v @ (Value::Str(_) | Value::Int { .. }) => append_value(&mut segs, v),
+                        _ => return Value::unknown(self.label(n), span),
+                    }
+                }
+                Value::Str(Template { segs, span })
+            }
+            "vec" => {
+                let items = items.into_iter().map(|i| self.value(i, d)).collect();
+                Value::List {
+                    items,
+                    tail: Vec::new(),
+                    span,
+                }
+            }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// Walks the arguments of an expression-like macro (`vec!`,
+    /// `tokio::join!`, `assert_eq!`) as expressions, so that calls and
+    /// strings inside are seen. Returns false when they do not parse as
+    /// one.
+    fn walk_macro(&mut self, n: Node<'_>, name: &str) -> bool {
+        if matches!(
+            name,
+            "include_str" | "lazy_static" | "thread_local" | "macro_rules" | "cfg_if" | "matches"
+        ) || self.depth > MAX_DEPTH
+        {
+            return false;
+        }
+        let Some(tt) = named_children(n)
+            .into_iter()
+            .find(|c| c.kind() == "token_tree")
+        else {
+            return false;
+        };
+        let parsed = self.reparse(tt);
+        let root = parsed.as_ref().and_then(|t| macro_root(t, tt));
+        let Some(root) = root.filter(|r| !r.has_error()) else {
+            // Not expressions (`json!({ "a": con.hget(k, "f") })`): recover
+            // the plain method calls from the tokens.
+            self.walk_macro_tokens(tt);
+            return false;
+        };
+        for item in named_children(root) {
+            if !is_comment(item) {
+                self.walk_sub(item);
+            }
+        }
+        true
+    }
+
+    /// Recovers `ident.method(…)` calls of Redis methods from the tokens of
+    /// a macro whose arguments are not expressions. Each such run of
+    /// tokens is parsed again, in place, as one expression. Iterative over
+    /// nested token trees.
+    fn walk_macro_tokens(&mut self, tt: Node<'_>) {
+        let mut stack = vec![tt];
+        while let Some(t) = stack.pop() {
+            let kids = crate::parse::children(t);
+            for (i, k) in kids.iter().enumerate() {
+                if k.kind() == "token_tree" {
+                    stack.push(*k);
+                }
+                let [Some(dot), Some(method), Some(args)] =
+                    [kids.get(i + 1), kids.get(i + 2), kids.get(i + 3)]
+                else {
+                    continue;
+                };
+                if k.kind() != "identifier"
+                    || dot.kind() != "."
+                    || method.kind() != "identifier"
+                    || args.kind() != "token_tree"
+                    || !is_typed_command(&self.text(*method))
+                {
+                    continue;
+                }
+                let Some(tree) = self.reparse_range(
+                    k.start_byte(),
+                    args.end_byte(),
+                    k.start_position(),
+                    args.end_position(),
+                ) else {
+                    continue;
+                };
+                let mut call = None;
+                walk(tree.root_node(), |n| {
+                    if call.is_none()
+                        && n.kind() == "call_expression"
+                        && n.start_byte() == k.start_byte()
+                    {
+                        call = Some(n);
+                    }
+                    call.is_none()
+                });
+                if let Some(c) = call.filter(|c| !c.has_error()) {
+                    self.walk_sub(c);
+                }
+            }
+        }
+    }
+
+    /// Parses a macro's token tree again as one expression, in place.
+    fn reparse(&mut self, tt: Node<'_>) -> Option<Tree> {
+        self.reparse_range(
+            tt.start_byte(),
+            tt.end_byte(),
+            tt.start_position(),
+            tt.end_position(),
+        )
+    }
+
+    /// Parses a byte range of the file again, in place.
+    fn reparse_range(
+        &mut self,
+        start: usize,
+        end: usize,
+        start_point: tree_sitter::Point,
+        end_point: tree_sitter::Point,
+    ) -> Option<Tree> {
+        let parser = match &mut self.macro_parser {
+            Some(p) => p,
+            None => {
+                let mut p = Parser::new();
+                p.set_language(&crate::parse::language(Lang::Rust)).ok()?;
+                self.macro_parser.insert(p)
+            }
+        };
+        let range = Range {
+            start_byte: start,
+            end_byte: end.min(self.src.len()),
+            start_point,
+            end_point,
+        };
+        if range.start_byte >= range.end_byte {
+            return None;
+        }
+        parser.set_included_ranges(&[range]).ok()?;
+        let src = self.src;
+        let len = src.len();
+        let tree = parser.parse_with_options(
+            &mut |i, _| if i < len { &src[i..] } else { &[] as &[u8] },
+            None,
+            None,
+        );
+        parser.reset();
+        tree
+    }
+
+    /// `format!(fmt, args..)` as a template: literal runs and one value per
+    /// placeholder.
+    fn format_value(&mut self, items: &[Node<'_>], skip: usize, span: Span, d: usize) -> Value {
+        let Some(args) = self.format_args(items, skip) else {
+            return Value::unknown("format", span);
+        };
+        let (units, _) = self.literal_units(args.fmt);
+        let mut segs = Vec::new();
+        let mut run = LitRun::default();
+        let mut next = 0usize;
+        let mut i = 0usize;
+        while i < units.len() {
+            let u = units[i];
+            let doubled = units.get(i + 1).is_some_and(|v| v.ch == u.ch);
+            if (u.ch == '{' || u.ch == '}') && doubled {
+                run.push(u.ch, u.s, units[i + 1].e);
+                i += 2;
+                continue;
+            }
+            let close = (u.ch == '{')
+                .then(|| (i + 1..units.len()).find(|&j| units[j].ch == '}'))
+                .flatten();
+            let Some(close) = close else {
+                run.push(u.ch, u.s, u.e);
+                i += 1;
+                continue;
+            };
+            run.flush(&mut segs, self.file);
+            let v = self.placeholder(&args, &units[i..=close], &mut next, d);
+            append_value(&mut segs, v);
+            i = close + 1;
+        }
+        run.flush(&mut segs, self.file);
+        Value::Str(Template { segs, span })
+    }
+
+    /// A `format!`'s items (after `skip` leading ones: `write!`'s writer)
+    /// as its format string and arguments.
+    fn format_args<'t>(&self, items: &[Node<'t>], skip: usize) -> Option<FormatArgs<'t>> {
+        let fmt_pos = items
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, c)| matches!(c.kind(), "string_literal" | "raw_string_literal"))
+            .map(|(i, _)| i)?;
+        let mut args = FormatArgs {
+            fmt: items[fmt_pos],
+            positional: Vec::new(),
+            named: Vec::new(),
+        };
+        for it in &items[fmt_pos + 1..] {
+            if it.kind() == "assignment_expression" {
+                if let (Some(l), Some(r)) = (
+                    it.child_by_field_name("left"),
+                    it.child_by_field_name("right"),
+                ) {
+                    args.named.push((self.text(l).trim().to_string(), r));
+                    continue;
+                }
+            }
+            args.positional.push(*it);
+        }
+        Some(args)
+    }
+
+    /// The value of one placeholder (`units` from its `{` to its `}`): the
+    /// next positional argument, a numbered or named one, or a variable
+    /// captured by name (`{queue}`). Placeholders with a format spec
+    /// (`{:>8}`) are holes.
+    fn placeholder(
+        &mut self,
+        args: &FormatArgs<'_>,
+        units: &[Unit],
+        next: &mut usize,
+        d: usize,
+    ) -> Value {
+        let (open, close) = (units[0], units[units.len() - 1]);
+        let inner: String = units[1..units.len() - 1].iter().map(|u| u.ch).collect();
+        let ph_span = Span::new(self.file, open.s, close.e);
+        let (arg, spec) = match inner.split_once(':') {
+            Some((a, s)) => (a.trim(), s),
+            None => (inner.trim(), ""),
+        };
+        let node = if arg.is_empty() {
+            let n = args.positional.get(*next).copied();
+            *next += 1;
+            n
+        } else if let Ok(ix) = arg.parse::<usize>() {
+            args.positional.get(ix).copied()
+        } else {
+            args.named.iter().find(|(k, _)| k == arg).map(|(_, v)| *v)
+        };
+        match node {
+            Some(node) if spec.is_empty() => self.value(node, d),
+            Some(node) => Value::unknown(self.text(node), self.span(node)),
+            None if !arg.is_empty() && arg.parse::<usize>().is_err() && spec.is_empty() => {
+                self.ident(arg, ph_span)
+            }
+            None => Value::unknown(
+                if arg.is_empty() {
+                    inner.clone()
+                } else {
+                    arg.to_string()
+                },
+                ph_span,
+            ),
+        }
+    }
+
+    /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:
+    /// remembers the wrapper's literal text around its argument.
+    pub(super) fn macro_definition(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_name("name") else {
+            return;
+        };
+        let name = self.text(name);
+        for rule in named_children(n) {
+            if rule.kind() != "macro_rule" {
+                continue;
+            }
+            let Some(right) = rule.child_by_field_name("right") else {
+                continue;
+            };
+            let body = self.text(right);
+            let Some(inc) = body.find("include_str") else {
+                continue;
+            };
+            let rest = &body[inc + "include_str".len()..];
+            let inner = match rest.find("concat") {
+                Some(c) => &rest[c + "concat".len()..],
+                None => rest,
+            };
+            let Some(open) = inner.find('(') else {
+                continue;
+            };
+            let Some(close) = inner[open..].find(')') else {
+                continue;
+            };
+            let mut before = String::new();
+            let mut after = String::new();
+            let mut vars = 0;
+            for part in inner[open + 1..open + close].split(',') {
+                let part = part.trim();
+                if part.starts_with('$') {
+                    vars += 1;
+                } else if let Some(lit) = part.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+                    if vars == 0 {
+                        before.push_str(lit);
+                    } else {
+                        after.push_str(lit);
+                    }
+                } else if !part.is_empty() {
+                    vars = 2;
+                }
+            }
+            if vars == 1 {
+                self.script_macros.insert(name, (before, after));
+                return;
+            }
+        }
+    }
+}
+
+/// The items of a re-parsed macro token tree: a tuple's or array's
+/// elements, or the one parenthesized expression.
+fn macro_items<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Vec<Node<'t>>> {
+    let root = macro_root(tree, tt)?;
+    Some(
+        named_children(root)
+            .into_iter()
+            .filter(|c| !is_comment(*c))
+            .collect(),
+    )
+}
+
+/// The tuple, array or parenthesized expression a re-parsed token tree is.
+fn macro_root<'t>(tree: &'t Tree, tt: Node<'_>) -> Option<Node<'t>> {
+    let mut found = None;
+    walk(tree.root_node(), |n| {
+        if found.is_some() {
+            return false;
+        }
+        if n.start_byte() == tt.start_byte()
+            && matches!(
+                n.kind(),
+                "tuple_expression"
+                    | "parenthesized_expression"
+                    | "array_expression"
+                    | "unit_expression"
+            )
+        {
+            found = Some(n);
+            return false;
+        }
+        n.start_byte() <= tt.start_byte()
+    });
+    found
+}

@@ -1,0 +1,341 @@
+//! Rust extractor: key templates, key-builder functions, constants, redis-rs /
+//! deadpool-redis / fred commands, Lua scripts and script invocations.
+//!
+//! One pass over the tree, with one context (`Cx`) that every module below
+//! adds methods to:
+//!
+//! - `mod.rs`: the entry point [`extract`], the context and its scope, the
+//!   visitor that sends each node kind to its module, shared node helpers;
+//! - `items.rs`: functions, methods, `impl`/`trait` blocks, `const`/`static`
+//!   and `let` (the `FunctionDef`s and `ConstDef`s);
+//! - `paths.rs`: `use` imports, path segments, and which calls are calls of
+//!   the code base (`CallFact`s);
+//! - `values.rs`: expressions as `Value`s and `Template`s (`+`, `concat`,
+//!   `join`, `replace`, calls);
+//! - `strings.rs`: string literals, escapes, integers;
+//! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
+//!   parsed again, calls recovered from tokens, `macro_rules!` wrappers
+//!   around `include_str!`;
+//! - `scripts.rs`: Lua scripts in literals and `include_str!`, their
+//!   bindings and their registration tables;
+//! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
+//!   fred) every chain is read through;
+//! - `commands.rs`: method chains as commands, pipelines and script calls;
+//!   field reads after HGETALL;
+//! - `tests/`: unit tests by concern; `tests/client.rs` holds the client
+//!   table to its cases and its doc.
+//!
+//! The rest of wirelint reaches this extractor through the Rust host
+//! language (`src/extract/lang.rs`): [`extract`] and `fact_needles`.
+//!
+//! The tree is walked without recursion proportional to its depth: the
+//! visitor runs under [`walk`], and the few places that recurse (expression
+//! values, nested items, macro arguments) stop at [`MAX_DEPTH`].
+//!
+//! Macro arguments (`format!`, `concat!`, `vec!`) are a flat `token_tree` in
+//! the grammar. They are parsed again as one expression (a tuple or an array)
+//! with the token tree as the parser's only included range, so every node of
+//! that second tree is in host-file coordinates.
+
+mod client;
+mod commands;
+mod items;
+mod macros;
+mod paths;
+mod scripts;
+mod strings;
+mod values;
+
+pub(crate) use client::fact_needles;
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{Node, Parser};
+
+use crate::extract::is_key_candidate;
+use crate::facts::{FileFacts, FileId, Span, Value};
+use crate::parse::{named_children, text, walk, Parsers};
+
+use self::commands::Builder;
+use self::strings::placeholders_of;
+
+/// Bound on every recursion of this extractor (expression nesting, nested
+/// items, nested macros).
+const MAX_DEPTH: usize = 64;
+
+/// The facts of one parsed Rust file.
+pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
+    let mut cx = Cx {
+        src,
+        file,
+        parsers,
+        macro_parser: None,
+        facts: FileFacts::default(),
+        modules: Vec::new(),
+        scope: Scope::default(),
+        depth: 0,
+        scripts_at: HashMap::new(),
+        inner: HashSet::new(),
+        pending_let: None,
+        macro_cache: HashMap::new(),
+        impl_types: Vec::new(),
+        cur_func: None,
+        hash_maps: HashMap::new(),
+        uses: HashMap::new(),
+        placeholders: placeholders_of(src),
+        script_macros: HashMap::new(),
+        call_cache: HashMap::new(),
+    };
+    cx.walk_sub(root);
+    cx.facts
+}
+
+/// What the enclosing function knows: its parameters, its locals' values,
+/// and the builders its variables hold.
+#[derive(Default)]
+struct Scope {
+    params: Vec<String>,
+    locals: HashMap<String, Value>,
+    builders: HashMap<String, Builder>,
+}
+
+/// The extraction context: the file, the facts found so far, and what the
+/// walk knows at the current node. Every module of this folder adds methods
+/// to it.
+struct Cx<'s, 'p> {
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    macro_parser: Option<Parser>,
+    facts: FileFacts,
+    modules: Vec<String>,
+    scope: Scope,
+    depth: usize,
+    /// Scripts already recorded, by the start byte of their literal.
+    scripts_at: HashMap<usize, usize>,
+    /// Inner nodes of chains already handled at their top (`+` chains,
+    /// method chains). Kept because `Node::parent` costs the tree's depth.
+    inner: HashSet<NodeKey>,
+    /// The `let` whose value is being walked: (value node, variable).
+    pending_let: Option<(NodeKey, String)>,
+    /// Values of format-like macros already evaluated, by node: a `let`
+    /// value is both walked and evaluated.
+    macro_cache: HashMap<NodeKey, Value>,
+    /// The `impl`/`trait` types around the current item, innermost last.
+    impl_types: Vec<String>,
+    /// The enclosing function: an index into `facts.functions`.
+    cur_func: Option<usize>,
+    /// `use` imports of the file: alias → full path (without `crate`).
+    uses: HashMap<String, Vec<String>>,
+    /// Maps read from Redis by `HGETALL`, by variable: the key read.
+    hash_maps: HashMap<String, Value>,
+    /// `macro_rules!` wrappers around `include_str!(concat!(a, $x, b))`:
+    /// name → (literal text before the argument, literal text after).
+    script_macros: HashMap<String, (String, String)>,
+    /// Values of calls already evaluated, by node.
+    call_cache: HashMap<NodeKey, Value>,
+    /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
+    /// literals holding them are not keys by themselves.
+    placeholders: Vec<String>,
+}
+
+/// A node's identity that stays valid across the macro trees parsed again
+/// (node ids are addresses, reused once a tree is dropped): its byte range
+/// and kind.
+type NodeKey = (usize, usize, u16);
+
+fn node_key(n: Node<'_>) -> NodeKey {
+    (n.start_byte(), n.end_byte(), n.kind_id())
+}
+
+fn is_screaming(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_uppercase())
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn is_comment(n: Node<'_>) -> bool {
+    n.kind().ends_with("comment") || n.kind() == "attribute_item"
+}
+
+fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|c| !is_comment(*c))
+        .collect()
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    /// The source text of a node for a hole's label, bounded (labels are
+    /// for messages; a huge expression must not be copied at every level).
+    fn label(&self, n: Node<'_>) -> String {
+        const MAX: usize = 200;
+        if n.end_byte() - n.start_byte() <= MAX {
+            return self.text(n);
+        }
+        let end = (n.start_byte() + MAX).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte()..end]).into_owned()
+    }
+
+    fn module(&self) -> String {
+        self.modules.join("::")
+    }
+
+    /// Walks a subtree with the visitor, one level deeper.
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk(n, |m| self.visit(m));
+        self.depth -= 1;
+    }
+
+    /// The visitor: sends each node kind to the module that reads it, and
+    /// returns whether to descend.
+    fn visit(&mut self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
+            "mod_item" => {
+                self.mod_item(n);
+                false
+            }
+            "function_item" | "function_signature_item" => {
+                self.function(n);
+                false
+            }
+            "impl_item" | "trait_item" => {
+                self.impl_item(n);
+                false
+            }
+            "macro_definition" => {
+                self.macro_definition(n);
+                false
+            }
+            "const_item" | "static_item" => {
+                self.const_item(n);
+                true
+            }
+            "let_declaration" => {
+                self.let_decl(n);
+                false
+            }
+            "use_declaration" => {
+                self.use_declaration(n);
+                false
+            }
+            "string_literal" | "raw_string_literal" => {
+                self.literal(n);
+                false
+            }
+            "token_tree" => {
+                self.include_in_tokens(n);
+                true
+            }
+            "macro_invocation" => self.macro_invocation(n),
+            "binary_expression" => self.plus_chain(n),
+            "index_expression" => {
+                self.index_read(n);
+                true
+            }
+            "call_expression" => self.call(n),
+            _ => true,
+        }
+    }
+
+    /// A call met by the walk: a field read, a call of the code base, the
+    /// top of a method chain (commands, script calls), a key built by
+    /// `.replace(..)` or `.join(..)`. Returns whether to descend.
+    fn call(&mut self, n: Node<'_>) -> bool {
+        self.field_read(n);
+        self.call_fact(n);
+        if self.inner.contains(&node_key(n)) {
+            return true;
+        }
+        self.chain_statement(n);
+        if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
+            let v = self.value(n, 0);
+            self.push_template(v);
+            return true;
+        }
+        if self.is_join(n) {
+            let v = self.value(n, 0);
+            self.push_template(v);
+            return false;
+        }
+        true
+    }
+
+    fn push_template(&mut self, v: Value) {
+        if let Value::Str(t) = v {
+            let t = t.normalized();
+            if is_key_candidate(&t) {
+                self.facts.templates.push(t);
+            }
+        }
+    }
+
+    fn operator(&self, n: Node<'_>) -> String {
+        n.child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default()
+    }
+}
+
+/// `&x`, `&mut x` → `x`.
+fn peel_ref(n: Node<'_>) -> Node<'_> {
+    let mut cur = n;
+    for _ in 0..MAX_DEPTH {
+        match cur.kind() {
+            "reference_expression" => match cur.child_by_field_name("value") {
+                Some(v) => cur = v,
+                None => break,
+            },
+            "parenthesized_expression" => match named_children(cur).into_iter().next() {
+                Some(v) => cur = v,
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// The function a call expression calls, without its turbofish
+/// (`f::<T>(..)` → `f`).
+fn callee(call: Node<'_>) -> Option<Node<'_>> {
+    let func = call.child_by_field_name("function")?;
+    if func.kind() == "generic_function" {
+        return func.child_by_field_name("function");
+    }
+    Some(func)
+}
+
+/// `recv.method(..)` → `(method, recv)`.
+fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
+    if n.kind() != "call_expression" {
+        return None;
+    }
+    let func = callee(n)?;
+    if func.kind() != "field_expression" {
+        return None;
+    }
+    let field = func.child_by_field_name("field")?;
+    Some((
+        text(field, src).into_owned(),
+        func.child_by_field_name("value")?,
+    ))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,363 @@
+//! Expressions as values: literals, names, `+` chains, `[..].concat()` and
+//! `.join(..)`, `.replace(..)`, calls (transparent wrappers see through to
+//! their argument).
+
+use tree_sitter::Node;
+
+use crate::extract::push_lit;
+use crate::facts::{Seg, Span, Template, Value};
+use crate::parse::named_children;
+
+use super::paths::path_segments;
+use super::strings::parse_int;
+use super::{
+    args_of, callee, is_comment, is_screaming, method_of, node_key, peel_ref, Cx, MAX_DEPTH,
+};
+
+/// Method calls that send their receiver unchanged.
+const TRANSPARENT_METHODS: &[&str] = &[
+    "as_str",
+    "as_ref",
+    "to_string",
+    "to_owned",
+    "into",
+    "clone",
+    "as_bytes",
+    "borrow",
+    "deref",
+    "as_deref",
+    "to_vec",
+    "into_owned",
+];
+
+/// Appends a value to a template: strings are spliced in, integers become
+/// literal digits, unknowns holes, other values stay to be linked.
+pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
+    match v {
+        Value::Str(t) => segs.extend(t.segs),
+        Value::Int { value, span } => push_lit(segs, &value.to_string(), span),
+        Value::Unknown { label, span } => segs.push(Seg::Hole { label, span }),
+        other => segs.push(Seg::Value(Box::new(other))),
+    }
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    /// A `+` met by the walk: the top of a chain that builds a string is a
+    /// template. Returns whether to descend.
+    pub(super) fn plus_chain(&mut self, n: Node<'_>) -> bool {
+        if self.operator(n) != "+" {
+            return true;
+        }
+        // Only the top of a `+` chain is evaluated (the chain nests to the
+        // left; its inner nodes are prefixes of it).
+        if self.inner.contains(&node_key(n)) {
+            return true;
+        }
+        self.mark_plus_spine(n);
+        let v = self.value(n, 0);
+        if matches!(v, Value::Str(_)) {
+            self.push_template(v);
+            false
+        } else {
+            true
+        }
+    }
+
+    pub(super) fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
+        let span = self.span(n);
+        if depth > MAX_DEPTH {
+            return Value::unknown(self.label(n), span);
+        }
+        let d = depth + 1;
+        match n.kind() {
+            "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(n)),
+            "integer_literal" => match parse_int(&self.text(n)) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(self.label(n), span),
+            },
+            "identifier" => self.ident(&self.text(n), span),
+            "scoped_identifier" => {
+                let path = path_segments(&self.text(n));
+                if path.last().is_some_and(|l| is_screaming(l)) {
+                    Value::Const { path, span }
+                } else {
+                    Value::unknown(self.label(n), span)
+                }
+            }
+            "reference_expression" => match n.child_by_field_name("value") {
+                Some(inner) => self.value(inner, d),
+                None => Value::unknown(self.label(n), span),
+            },
+            "parenthesized_expression" | "try_expression" | "await_expression" => {
+                match named_children(n).into_iter().find(|c| !is_comment(*c)) {
+                    Some(inner) => self.value(inner, d),
+                    None => Value::unknown(self.label(n), span),
+                }
+            }
+            "type_cast_expression" => match n.child_by_field_name("value") {
+                Some(inner) => self.value(inner, d),
+                None => Value::unknown(self.label(n), span),
+            },
+            "unary_expression" => {
+                let t = self.text(n);
+                let inner = named_children(n).into_iter().next();
+                match (t.trim_start().chars().next(), inner) {
+                    (Some('*'), Some(inner)) => self.value(inner, d),
+                    (Some('-'), Some(inner)) => match self.value(inner, d) {
+                        Value::Int { value, .. } => Value::Int {
+                            value: value.wrapping_neg(),
+                            span,
+                        },
+                        _ => Value::unknown(t, span),
+                    },
+                    _ => Value::unknown(t, span),
+                }
+            }
+            "call_expression" => {
+                // Calls nest (`f(g(h(x)))`) and each level is evaluated for
+                // its own call fact: keep each value once.
+                if let Some(v) = self.call_cache.get(&node_key(n)) {
+                    return v.clone();
+                }
+                let v = self.call_value(n, d);
+                self.call_cache.insert(node_key(n), v.clone());
+                v
+            }
+            "macro_invocation" => self.macro_value(n, d),
+            "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
+            "array_expression" | "tuple_expression" => {
+                let items = named_children(n)
+                    .into_iter()
+                    .filter(|c| !is_comment(*c))
+                    .map(|c| self.value(c, d))
+                    .collect();
+                Value::List {
+                    items,
+                    tail: Vec::new(),
+                    span,
+                }
+            }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    pub(super) fn ident(&self, name: &str, span: Span) -> Value {
+        if let Some(v) = self.scope.locals.get(name) {
+            return match v {
+                Value::Unknown { .. } => Value::unknown(name, span),
+                other => other.clone(),
+            };
+        }
+        if let Some(index) = self.scope.params.iter().position(|p| p == name) {
+            return Value::Param {
+                index,
+                name: name.to_string(),
+                span,
+            };
+        }
+        if is_screaming(name) {
+            return Value::Const {
+                path: vec![name.to_string()],
+                span,
+            };
+        }
+        Value::unknown(name, span)
+    }
+
+    /// `a + &b + "c"` (left-nested) as one template.
+    fn plus_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let mut parts = Vec::new();
+        let mut cur = n;
+        while cur.kind() == "binary_expression" && self.operator(cur) == "+" {
+            let (Some(l), Some(r)) = (
+                cur.child_by_field_name("left"),
+                cur.child_by_field_name("right"),
+            ) else {
+                return Value::unknown(self.label(n), span);
+            };
+            parts.push(r);
+            cur = l;
+        }
+        parts.push(cur);
+        parts.reverse();
+        let mut segs = Vec::new();
+        let mut any_str = false;
+        for p in parts {
+            let v = self.value(p, d);
+            any_str |= matches!(v, Value::Str(_));
+            append_value(&mut segs, v);
+        }
+        if !any_str {
+            return Value::unknown(self.label(n), span);
+        }
+        Value::Str(Template { segs, span })
+    }
+
+    /// Marks the inner nodes of a `+` chain so the walk does not evaluate
+    /// them again.
+    fn mark_plus_spine(&mut self, n: Node<'_>) {
+        let mut cur = n;
+        while let Some(l) = cur.child_by_field_name("left") {
+            if l.kind() != "binary_expression" || self.operator(l) != "+" {
+                break;
+            }
+            self.inner.insert(node_key(l));
+            cur = l;
+        }
+    }
+
+    /// `[a, b].concat()` / `.join(":")` (through transparent wrappers).
+    pub(super) fn is_join(&self, n: Node<'_>) -> bool {
+        let mut cur = n;
+        for _ in 0..MAX_DEPTH {
+            let Some((method, recv)) = method_of(cur, self.src) else {
+                return false;
+            };
+            if TRANSPARENT_METHODS.contains(&method.as_str()) {
+                cur = recv;
+                continue;
+            }
+            return matches!(method.as_str(), "concat" | "join")
+                && peel_ref(recv).kind() == "array_expression";
+        }
+        false
+    }
+
+    fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(func) = callee(n) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let args = args_of(n);
+        match func.kind() {
+            "field_expression" => {
+                let (Some(recv), Some(field)) = (
+                    func.child_by_field_name("value"),
+                    func.child_by_field_name("field"),
+                ) else {
+                    return Value::unknown(self.label(n), span);
+                };
+                let method = self.text(field);
+                if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
+                    return self.value(recv, d);
+                }
+                if method == "replace" && args.len() == 2 {
+                    return self.replace_value(recv, args[0], args[1], span, d);
+                }
+                let array = peel_ref(recv);
+                if array.kind() == "array_expression" && (method == "concat" || method == "join") {
+                    let sep = match (method.as_str(), args.first()) {
+                        ("join", Some(a)) => Some(*a),
+                        ("join", None) => return Value::unknown(self.label(n), span),
+                        _ => None,
+                    };
+                    let mut segs = Vec::new();
+                    for (i, item) in named_children(array)
+                        .into_iter()
+                        .filter(|c| !is_comment(*c))
+                        .enumerate()
+                    {
+                        if i > 0 {
+                            if let Some(sep) = sep {
+                                let v = self.value(sep, d);
+                                append_value(&mut segs, v);
+                            }
+                        }
+                        let v = self.value(item, d);
+                        append_value(&mut segs, v);
+                    }
+                    return Value::Str(Template { segs, span });
+                }
+                let args = args.iter().map(|a| self.value(*a, d)).collect();
+                Value::Call {
+                    path: vec![method],
+                    args,
+                    span,
+                }
+            }
+            "identifier" | "scoped_identifier" => {
+                let path = path_segments(&self.text(func));
+                let strs: Vec<&str> = path.iter().map(|s| s.as_str()).collect();
+                let last = strs.last().copied().unwrap_or("");
+                let transparent = matches!(
+                    strs.as_slice(),
+                    ["String", "from"]
+                        | ["str", "to_string"]
+                        | ["String", "from_str"]
+                        | ["Ok"]
+                        | ["Some"]
+                        | ["Cow", "from"]
+                        | ["Box", "new"]
+                        | ["Arc", "from"]
+                );
+                if transparent && args.len() == 1 {
+                    return self.value(args[0], d);
+                }
+                if strs.contains(&"Script") && matches!(last, "new" | "from_lua") {
+                    if let Some(index) = args.first().and_then(|a| self.script_of(*a)) {
+                        return Value::ScriptRef { index, span };
+                    }
+                }
+                let args = args.iter().map(|a| self.value(*a, d)).collect();
+                Value::Call { path, args, span }
+            }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `ACTIVE.replace("{queue}", ns)`: the placeholder's bytes give way to
+    /// the argument, so the result holds no braces of its own.
+    fn replace_value(
+        &mut self,
+        recv: Node<'_>,
+        from: Node<'_>,
+        to: Node<'_>,
+        span: Span,
+        d: usize,
+    ) -> Value {
+        let unknown = |cx: &Self| Value::unknown(cx.text(recv), span);
+        let mut base = self.value(recv, d);
+        if let Value::Const { path, .. } = &base {
+            let name = path.last().cloned().unwrap_or_default();
+            if let Some(c) = self.facts.consts.iter().rev().find(|c| c.name == name) {
+                base = c.value.clone();
+            }
+        }
+        let (Value::Str(t), Some((pat, _))) = (base, self.string_arg(from)) else {
+            return unknown(self);
+        };
+        if pat.is_empty() {
+            return unknown(self);
+        }
+        let with = self.value(to, d);
+        let mut segs = Vec::new();
+        for seg in t.segs {
+            let Seg::Lit { text, span: ls } = &seg else {
+                segs.push(seg);
+                continue;
+            };
+            if !text.contains(pat.as_str()) {
+                segs.push(seg);
+                continue;
+            }
+            // Sub-spans are exact when the literal has no escapes.
+            let exact = ls.len() as usize == text.len();
+            let sub = |a: usize, b: usize| {
+                if exact {
+                    Span::new(ls.file, ls.start as usize + a, ls.start as usize + b)
+                } else {
+                    *ls
+                }
+            };
+            let mut at = 0usize;
+            for (i, _) in text.match_indices(pat.as_str()) {
+                push_lit(&mut segs, &text[at..i], sub(at, i));
+                append_value(&mut segs, with.clone());
+                at = i + pat.len();
+            }
+            push_lit(&mut segs, &text[at..], sub(at, text.len()));
+        }
+        Value::Str(Template { segs, span })
+    }
+}
