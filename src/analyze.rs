@@ -114,7 +114,7 @@ fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
 /// its prefix or a near miss of it, in the contract's shape. A contract
 /// without a keyspace always applies.
 fn could_speak(model: &Model, c: &Contract) -> bool {
-    use crate::checks::keyshape::{analyze as read_key, KeyVerdict};
+    use crate::keyshape::{analyze as read_key, KeyVerdict};
     let Some(ks) = c.keyspace.as_ref() else {
         return true;
     };
@@ -662,7 +662,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         let rel = if c.embedded {
             c.origin.clone()
         } else {
-            crate::discover::rel_path(&opts.root, Path::new(&c.origin))
+            crate::source::rel_path(&opts.root, Path::new(&c.origin))
         };
         file_speaker.push(None);
         sources.add(SourceFile::new(

@@ -392,7 +392,7 @@ fn check(a: CheckArgs) -> i32 {
             .and_then(|d| std::fs::canonicalize(d).ok())
             .map(|d| d.join(abs.file_name().unwrap_or_default()))
             .unwrap_or(abs);
-        let rel = crate::discover::rel_path(&root_abs, &parent);
+        let rel = crate::source::rel_path(&root_abs, &parent);
         opts.stdin = Some((rel, bytes));
     }
     let mut analysis = match run_analysis(&opts) {

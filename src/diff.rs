@@ -24,7 +24,6 @@ use crate::diagnostic::{Layer, Severity};
 use crate::facts::{Seg, Span, Template};
 use crate::link::normalize_name;
 use crate::link::records::key_shape;
-use crate::observe::is_key_like;
 
 /// One kind of change: code, name, layer, severity, what it means.
 pub struct Kind {
@@ -340,11 +339,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
     let m = &a.model;
     let mut out: BTreeMap<String, SpeakerAt> = BTreeMap::new();
     let name = |sp: usize| m.speakers[sp].name.clone();
-    let mut keys: Vec<_> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
-        .collect();
+    let mut keys: Vec<_> = m.wire_keys().collect();
     keys.sort_by_key(|k| k.template.span);
     for k in keys {
         out.entry(name(k.speaker))

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::facts::Lang;
+use crate::source::rel_path;
 
 /// A file to read.
 #[derive(Debug, Clone)]
@@ -144,27 +145,6 @@ fn strip_path_from_error(e: &ignore::Error) -> String {
         ignore::Error::WithPath { err, .. } => err.to_string(),
         ignore::Error::WithDepth { err, .. } => strip_path_from_error(err),
         other => other.to_string(),
-    }
-}
-
-/// `path` relative to `root`, with `/` separators; the path as given when it
-/// is not under `root`.
-pub fn rel_path(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    let mut out = String::new();
-    for (i, c) in rel.components().enumerate() {
-        if matches!(c, std::path::Component::CurDir) {
-            continue;
-        }
-        if i > 0 && !out.is_empty() {
-            out.push('/');
-        }
-        out.push_str(&c.as_os_str().to_string_lossy());
-    }
-    if out.is_empty() {
-        ".".into()
-    } else {
-        out
     }
 }
 

@@ -13,6 +13,7 @@ pub mod discover;
 pub mod editor;
 pub mod extract;
 pub mod facts;
+pub mod keyshape;
 pub mod link;
 pub mod matrix;
 pub mod observe;

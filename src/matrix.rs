@@ -14,7 +14,6 @@ use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
 use crate::link::records::key_shape;
 use crate::link::SpeakerId;
-use crate::observe::is_key_like;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -64,7 +63,7 @@ pub fn build(a: &Analysis) -> Matrix {
             .or_default()
             .extend(spans);
     };
-    for k in m.keys.iter().filter(|k| k.sent && is_key_like(&k.template)) {
+    for k in m.wire_keys() {
         let spans = k
             .template
             .segs

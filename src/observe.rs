@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analyze::Analysis;
-use crate::facts::{Seg, Span, Template};
+use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
 use crate::link::scripts::role_alternatives;
@@ -58,19 +58,6 @@ pub struct ObservedSpeaker {
     pub calls: Vec<ObservedCall>,
 }
 
-/// Whether a template reads as a key: a literal namespace and a `:`.
-pub fn is_key_like(t: &Template) -> bool {
-    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
-        return false;
-    };
-    match text.find(':') {
-        Some(i) if i > 0 => text[..i]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')),
-        _ => false,
-    }
-}
-
 pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
     let m = &a.model;
     let contract = a.contract.as_ref();
@@ -88,9 +75,7 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
         .collect();
     let mut seen: BTreeSet<(SpeakerId, String)> = BTreeSet::new();
     let mut keys: Vec<(SpeakerId, ObservedKey)> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
+        .wire_keys()
         .map(|k| {
             (
                 k.speaker,
@@ -213,12 +198,7 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
     // The keyspace: every tagged key shape `P{<*>}:T` with one prefix P.
     let mut prefixes: BTreeSet<String> = BTreeSet::new();
     let mut types: BTreeMap<String, String> = BTreeMap::new();
-    let mut shapes: Vec<String> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
-        .map(|k| key_shape(&k.template))
-        .collect();
+    let mut shapes: Vec<String> = m.wire_keys().map(|k| key_shape(&k.template)).collect();
     shapes.sort();
     shapes.dedup();
     for shape in &shapes {

@@ -25,8 +25,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::checks::RULES;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, RULE_CODES};
 
 /// The TOML as read, with spans for errors.
 pub struct RawSettings {
@@ -101,15 +100,11 @@ type SettingsError = (String, Range<usize>, Option<String>);
 
 fn code_or_prefix(s: &Spanned<String>, what: &str) -> Result<String, SettingsError> {
     let up = s.get_ref().trim().to_ascii_uppercase();
-    if !up.is_empty() && RULES.iter().any(|r| r.code.starts_with(&up)) {
+    if !up.is_empty() && RULE_CODES.iter().any(|c| c.starts_with(&up)) {
         return Ok(up);
     }
-    let help = crate::contract::suggest(&up, RULES.iter().map(|r| r.code)).or_else(|| {
-        Some(format!(
-            "rules are {}",
-            RULES.iter().map(|r| r.code).collect::<Vec<_>>().join(", ")
-        ))
-    });
+    let help = crate::contract::suggest(&up, RULE_CODES.iter().copied())
+        .or_else(|| Some(format!("rules are {}", RULE_CODES.join(", "))));
     Err((
         format!(
             "`{}` in `{what}` is no rule code or code prefix",
@@ -138,11 +133,11 @@ impl Settings {
         let mut severity = BTreeMap::new();
         for (k, v) in &raw.severity {
             let code = k.get_ref().to_ascii_uppercase();
-            if !RULES.iter().any(|r| r.code == code) {
+            if !RULE_CODES.contains(&code.as_str()) {
                 return Err((
                     format!("`{}` in `[severity]` is no rule code", k.get_ref()),
                     k.span(),
-                    crate::contract::suggest(&code, RULES.iter().map(|r| r.code)),
+                    crate::contract::suggest(&code, RULE_CODES.iter().copied()),
                 ));
             }
             let sev = match v.get_ref().as_str() {
@@ -260,7 +255,7 @@ impl Settings {
             .iter()
             .map(|s| crate::contract::SpeakerSpec {
                 name: s.name.clone(),
-                path: crate::discover::rel_path(&root, &s.dir),
+                path: crate::source::rel_path(&root, &s.dir),
                 canonical: s.canonical,
             })
             .collect()

@@ -25,8 +25,8 @@ use super::{CheckContext, Rule};
 use crate::contract::PatTok;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::facts::{Seg, Span, Template, Value};
+use crate::keyshape::is_key_like;
 use crate::link::records::key_shape;
-use crate::observe::is_key_like;
 use crate::redis::writes_key;
 
 pub static RULE: Rule = Rule {

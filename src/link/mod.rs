@@ -18,6 +18,7 @@ use crate::facts::{
     Command, ConstDef, FileFacts, FileId, FunctionDef, LuaFacts, ScriptSource, Seg, Span, Template,
     Value,
 };
+use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
 pub mod calls;
@@ -153,6 +154,14 @@ pub struct Model {
 impl Model {
     pub fn speaker_name(&self, id: SpeakerId) -> &str {
         &self.speakers[id].name
+    }
+
+    /// The keys put on the wire that read as keys (a literal namespace and a
+    /// `:`): what `extract`, the matrix and `diff` show of a speaker's keys.
+    pub fn wire_keys(&self) -> impl Iterator<Item = &KeyUse> {
+        self.keys
+            .iter()
+            .filter(|k| k.sent && is_key_like(&k.template))
     }
 }
 
@@ -791,7 +800,7 @@ pub fn assign_speakers(
                 Some(root.join(&s.path)),
             ),
             (None, Some(p)) => {
-                let d = crate::discover::rel_path(root, p);
+                let d = crate::source::rel_path(root, p);
                 // The scanned root is itself a project.
                 let name = if d == "." {
                     "(root)".to_string()

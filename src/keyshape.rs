@@ -92,11 +92,33 @@ pub enum KeyVerdict {
     Type { found: String, span: Span },
 }
 
+/// Whether `c` may be part of a key's namespace (the word before its first
+/// `:`): ASCII letters, digits, `_`, `-` and `.`.
+pub fn is_namespace_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Whether a template reads as a key: a literal namespace and a `:`.
+pub fn is_key_like(t: &Template) -> bool {
+    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
+        return false;
+    };
+    match text.find(':') {
+        Some(i) if i > 0 => text[..i].chars().all(is_namespace_char),
+        _ => false,
+    }
+}
+
 /// Whether `ns` (without its colon) could be a near miss of the prefix's
 /// namespace: within one edit for short names, a third of the length for
-/// long ones.
-fn near(ns: &str, prefix_ns: &str) -> bool {
+/// long ones. WL101 reads keys with it, and the prefilter marks files with
+/// it. A word whose length differs by more than that cannot be near, so
+/// long words cost nothing.
+pub fn near_namespace(ns: &str, prefix_ns: &str) -> bool {
     let limit = (prefix_ns.chars().count() / 3).max(1);
+    if ns.chars().count().abs_diff(prefix_ns.chars().count()) > limit {
+        return false;
+    }
     edit_distance(ns, prefix_ns) <= limit
 }
 
@@ -117,17 +139,13 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
             return KeyVerdict::Skip;
         };
         let ns = &lead[..colon];
-        if ns.is_empty()
-            || !ns
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        {
+        if ns.is_empty() || !ns.chars().all(is_namespace_char) {
             return KeyVerdict::Skip;
         }
         let prefix_ns = ks.prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
         let ns_chars = ns.chars().count();
         let shaped = shape_after_prefix(&atoms[ns_chars + 1..], ks);
-        if near(ns, prefix_ns) || shaped {
+        if near_namespace(ns, prefix_ns) || shaped {
             return KeyVerdict::Prefix {
                 found: format!("{ns}:"),
                 span: span_of(&atoms, 0, ns_chars + 1),
