@@ -7,9 +7,13 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::analyze::{analyze, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
 use crate::checks::{rule, RULES};
 use crate::diagnostic::Severity;
+use crate::pipeline::files::buffer_rel;
+use crate::pipeline::post::{self, Post};
+use crate::pipeline::{
+    analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
+};
 use crate::report::{self, closing_line, Summary};
 
 #[derive(Parser, Debug)]
@@ -222,7 +226,7 @@ fn options(
     }
 }
 
-fn run_analysis(opts: &Options) -> Result<crate::analyze::Analysis, i32> {
+fn run_analysis(opts: &Options) -> Result<Analysis, i32> {
     match analyze(opts) {
         Ok(x) => Ok(x),
         Err(AnalyzeError::Contract(e)) => {
@@ -383,64 +387,26 @@ fn check(a: CheckArgs) -> i32 {
     };
     let mut opts = opts;
     if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {
-        let abs = std::env::current_dir()
-            .map(|d| d.join(p))
-            .unwrap_or_else(|_| p.clone());
-        let root_abs = std::fs::canonicalize(&opts.root).unwrap_or_else(|_| opts.root.clone());
-        let parent = abs
-            .parent()
-            .and_then(|d| std::fs::canonicalize(d).ok())
-            .map(|d| d.join(abs.file_name().unwrap_or_default()))
-            .unwrap_or(abs);
-        let rel = crate::source::rel_path(&root_abs, &parent);
-        opts.stdin = Some((rel, bytes));
+        opts.stdin = Some((buffer_rel(&opts.root, p), bytes));
     }
     let mut analysis = match run_analysis(&opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    settings.apply(&mut analysis.diagnostics);
-    crate::suppress::apply(&mut analysis, &settings);
-    if let Some((_, Some(files))) = &only {
-        let sources = &analysis.sources;
-        analysis
-            .diagnostics
-            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
-    }
-    if let Some(path) = &a.write_baseline {
-        let all: Vec<_> = analysis.diagnostics.iter().collect();
-        let b = crate::baseline::Baseline::of(&analysis.sources, &all);
-        if let Err(e) = std::fs::write(path, b.to_json()) {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "error: cannot write baseline {}: {e}",
-                path.display()
-            );
+    let post = Post {
+        settings: &settings,
+        only: only.as_ref().and_then(|(_, files)| files.as_ref()),
+        baseline: a.baseline.as_deref(),
+    };
+    let baselined = match post::apply(&mut analysis, &post) {
+        Ok(n) => n,
+        Err(m) => {
+            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
             return 2;
         }
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "wirelint: baseline {} records {} finding{}; exit 0",
-            path.display(),
-            all.len(),
-            if all.len() == 1 { "" } else { "s" }
-        );
-        return 0;
-    }
-    let mut baselined = 0;
-    if let Some(path) = &a.baseline {
-        let b = match crate::baseline::Baseline::read(path) {
-            Ok(b) => b,
-            Err(m) => {
-                let _ = writeln!(std::io::stderr().lock(), "error: {m}");
-                return 2;
-            }
-        };
-        let all: Vec<_> = analysis.diagnostics.iter().collect();
-        let new = b.new_findings(&analysis.sources, &all);
-        let mut it = new.iter();
-        analysis.diagnostics.retain(|_| *it.next().unwrap_or(&true));
-        baselined = new.iter().filter(|n| !**n).count();
+    };
+    if let Some(path) = &a.write_baseline {
+        return write_baseline(&analysis, path);
     }
     let fail_on = match a.fail_on {
         FailOn::Error => Severity::Error,
@@ -494,6 +460,25 @@ fn check(a: CheckArgs) -> i32 {
     code
 }
 
+/// `--write-baseline FILE`: records the findings and exits 0.
+fn write_baseline(analysis: &Analysis, path: &std::path::Path) -> i32 {
+    match post::write_baseline(analysis, path) {
+        Ok(n) => {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "wirelint: baseline {} records {n} finding{}; exit 0",
+                path.display(),
+                if n == 1 { "" } else { "s" }
+            );
+            0
+        }
+        Err(m) => {
+            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+            2
+        }
+    }
+}
+
 fn diff(a: DiffArgs) -> i32 {
     let mut opts = options(
         &a.paths,
@@ -516,7 +501,7 @@ fn diff(a: DiffArgs) -> i32 {
         let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
         return 2;
     }
-    let rev = match crate::diff::read_revision(&opts.root, &opts.paths, &a.against) {
+    let rev = match crate::pipeline::git::read_revision(&opts.root, &opts.paths, &a.against) {
         Ok(r) => r,
         Err(m) => {
             let _ = writeln!(std::io::stderr().lock(), "error: {m}");

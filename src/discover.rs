@@ -22,6 +22,19 @@ pub struct Candidate {
     pub lang: Lang,
 }
 
+impl Candidate {
+    /// The file name without its extension (a script's name, for `.lua`).
+    pub fn stem(&self) -> String {
+        self.path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// The files that make their directory a project (and a speaker).
+pub const PROJECT_FILES: &[&str] = &["mix.exs", "Cargo.toml"];
+
 /// Something said about the run that is not a finding: a skipped file, a
 /// contract stepping aside.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -167,7 +180,7 @@ impl ProjectFinder {
             let is_project = *self
                 .cache
                 .entry(d.to_path_buf())
-                .or_insert_with(|| d.join("mix.exs").is_file() || d.join("Cargo.toml").is_file());
+                .or_insert_with(|| PROJECT_FILES.iter().any(|f| d.join(f).is_file()));
             if is_project {
                 return Some(d.to_path_buf());
             }

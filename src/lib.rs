@@ -1,7 +1,6 @@
 //! wirelint: keeps every speaker of a Redis job-queue protocol on the same
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
-pub mod analyze;
 pub mod baseline;
 pub mod checks;
 pub mod cli;
@@ -10,7 +9,6 @@ pub mod contract;
 pub mod diagnostic;
 pub mod diff;
 pub mod discover;
-pub mod editor;
 pub mod extract;
 pub mod facts;
 pub mod keyshape;
@@ -18,10 +16,17 @@ pub mod link;
 pub mod matrix;
 pub mod observe;
 pub mod parse;
-pub mod prefilter;
+pub mod pipeline;
 pub mod redis;
 pub mod report;
 pub mod scope;
 pub mod settings;
 pub mod source;
 pub mod suppress;
+
+/// The pipeline's former path, which the per-rule test harness of the
+/// `rule-tests` branch imports (`wirelint::analyze::{analyze, Options, …}`).
+/// Nothing in `src/` uses it (`tests/tidy.rs`); drop it once that harness
+/// says `wirelint::pipeline`.
+#[doc(hidden)]
+pub use pipeline as analyze;

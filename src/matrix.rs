@@ -9,11 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::analyze::Analysis;
 use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
 use crate::link::records::key_shape;
 use crate::link::SpeakerId;
+use crate::pipeline::Analysis;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {

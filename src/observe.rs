@@ -7,12 +7,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analyze::Analysis;
 use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
 use crate::link::scripts::role_alternatives;
 use crate::link::SpeakerId;
+use crate::pipeline::Analysis;
 
 #[derive(Debug, Clone)]
 pub struct ObservedKey {

@@ -3,8 +3,8 @@
 //! values.
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::diagnostic::Diagnostic;
+use crate::pipeline::Analysis;
 
 /// One finding's line, without the newline.
 pub fn line(a: &Analysis, d: &Diagnostic) -> String {

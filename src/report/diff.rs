@@ -14,10 +14,10 @@ use serde::Serialize;
 
 use super::json::{span_out, SpanOut};
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::diagnostic::Severity;
 use crate::diff::Change;
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 /// Everything a diff reporter needs.
 pub struct DiffRun<'a> {

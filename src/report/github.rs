@@ -17,8 +17,8 @@
 //!   says how many there were and where to find them.
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::pipeline::Analysis;
 use crate::source::LineCol;
 
 /// Annotations per level that GitHub displays for one step.

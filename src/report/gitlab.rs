@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::pipeline::Analysis;
 
 #[derive(Serialize)]
 struct Issue {

@@ -9,9 +9,9 @@ use miette::{
     MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
-use crate::analyze::Analysis;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 /// One file's part of a report.
 #[derive(Debug)]

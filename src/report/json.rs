@@ -4,9 +4,9 @@
 use serde::Serialize;
 
 use super::{span_lines, Summary};
-use crate::analyze::Analysis;
 use crate::diagnostic::Diagnostic;
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 #[derive(Serialize)]
 struct Doc<'a> {

@@ -2,8 +2,8 @@
 //! object as an element of the JSON document's `diagnostics` array
 //! (`docs/json-output.md`).
 
-use crate::analyze::Analysis;
 use crate::diagnostic::Diagnostic;
+use crate::pipeline::Analysis;
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
     let mut out = String::new();

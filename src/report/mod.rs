@@ -12,9 +12,9 @@ pub mod jsonl;
 pub mod matrix;
 pub mod sarif;
 
-use crate::analyze::Analysis;
 use crate::diagnostic::Severity;
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 use crate::source::LineCol;
 
 /// Counts for the closing line.

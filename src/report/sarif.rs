@@ -25,11 +25,11 @@ use serde_sarif::sarif::{
 };
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::checks::{Rule, RULES};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SRCROOT: &str = "%SRCROOT%";
