@@ -62,12 +62,10 @@ impl<'a> Files<'a> {
     /// Fails on a path given that does not exist (the files of a tree are
     /// chosen by its reader).
     pub fn check_paths(&self, paths: &[PathBuf]) -> Result<(), String> {
-        for p in paths.iter().filter(|_| self.tree.is_none()) {
-            if std::fs::symlink_metadata(p).is_err() {
-                return Err(format!("path does not exist: {}", p.display()));
-            }
+        match self.tree {
+            Some(_) => Ok(()),
+            None => check_paths(paths),
         }
-        Ok(())
     }
 
     /// The files to read, sorted by path: those discovered under `paths`,
@@ -133,6 +131,16 @@ impl<'a> Files<'a> {
             Contents::File(b) => Some(b),
         }
     }
+}
+
+/// Fails on a path that does not exist on disk.
+pub fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
+    for p in paths {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(format!("path does not exist: {}", p.display()));
+        }
+    }
+    Ok(())
 }
 
 /// The buffer's path relative to `root`, for `--stdin-filename PATH`: PATH
