@@ -335,18 +335,58 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
     let mut out = Vec::new();
     let names: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
     for sp in names {
-        let bs = b.get(sp).unwrap_or(&empty);
-        let hs = h.get(sp).unwrap_or(&empty);
-        let change = |code, message: String, before, after, base, head| Change {
+        let mut d = SpeakerDiff {
+            speaker: sp,
+            base: b.get(sp).unwrap_or(&empty),
+            head: h.get(sp).unwrap_or(&empty),
+            retired: &retired,
+            out: &mut out,
+        };
+        let moved = d.keys();
+        d.fields(&moved);
+        d.scripts();
+    }
+    out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
+    out
+}
+
+/// Fields gone, each with the field that took its place if any.
+type FieldPairs<'f> = Vec<(&'f String, Option<&'f String>)>;
+
+/// One speaker's two sides, and the changes found so far.
+struct SpeakerDiff<'a> {
+    speaker: &'a String,
+    base: &'a SpeakerAt,
+    head: &'a SpeakerAt,
+    retired: &'a Retired,
+    out: &'a mut Vec<Change>,
+}
+
+impl SpeakerDiff<'_> {
+    fn push(
+        &mut self,
+        code: &'static str,
+        message: String,
+        before: Option<String>,
+        after: Option<String>,
+        base: Option<Span>,
+        head: Option<Span>,
+    ) {
+        self.out.push(Change {
             code,
-            speaker: sp.clone(),
+            speaker: self.speaker.clone(),
             message,
             before,
             after,
             base,
             head,
-        };
-        // Keys.
+        });
+    }
+
+    /// Keys removed, changed in one segment, or added. Returns the changed
+    /// ones, base shape → head shape.
+    fn keys(&mut self) -> BTreeMap<String, String> {
+        let (bs, hs) = (self.base, self.head);
         let removed: Vec<&String> = bs
             .keys
             .keys()
@@ -364,207 +404,261 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
                 let new = added.remove(i);
                 let ht = &hs.keys[new];
                 moved.insert(old.clone(), new.clone());
-                out.push(change(
+                self.push(
                     "WD102",
                     format!("key `{old}` is now `{new}`"),
                     Some(old.clone()),
                     Some(new.clone()),
                     Some(differing_span(bt, new)),
                     Some(differing_span(ht, old)),
-                ));
-            } else if !retired.keys.contains(old) {
-                out.push(change(
+                );
+            } else if !self.retired.keys.contains(old) {
+                self.push(
                     "WD101",
                     format!("key `{old}` is no longer sent"),
                     Some(old.clone()),
                     None,
                     Some(bt.span),
                     None,
-                ));
+                );
             }
         }
         for new in added {
-            out.push(change(
+            self.push(
                 "WD103",
                 format!("key `{new}` is new"),
                 None,
                 Some(new.clone()),
                 None,
                 Some(hs.keys[new].span),
-            ));
+            );
         }
-        // Fields written, record by record (a moved key takes its record
-        // along).
+        moved
+    }
+
+    /// Fields written, record by record (a moved key takes its record
+    /// along; a record whose key is gone is reported as a key).
+    fn fields(&mut self, moved: &BTreeMap<String, String>) {
+        let (bs, hs) = (self.base, self.head);
+        let no_writes = BTreeMap::new();
         for (rkey, bw) in &bs.writes {
             let hkey = moved.get(rkey).unwrap_or(rkey);
             if !hs.records.contains(hkey) && !hs.keys.contains_key(hkey) {
-                continue; // the record's key is gone: reported as a key
+                continue;
             }
-            let no_writes = BTreeMap::new();
             let hw = hs.writes.get(hkey).unwrap_or(&no_writes);
-            let gone: Vec<&String> = bw
-                .keys()
-                .filter(|f| !hw.contains_key(*f))
-                .filter(|f| !retired.fields.contains(&(rkey.clone(), (*f).clone())))
-                .collect();
-            let mut new: Vec<&String> = hw.keys().filter(|f| !bw.contains_key(*f)).collect();
-            let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
-            let mut unpaired = Vec::new();
-            for f in gone {
-                let slot = bw[f].slot;
-                match new
-                    .iter()
-                    .position(|g| slot.is_some() && hw[*g].slot == slot)
-                {
-                    Some(i) => pairs.push((f, Some(new.remove(i)))),
-                    None => unpaired.push(f),
-                }
-            }
-            if let ([f], [g]) = (unpaired.as_slice(), new.as_slice()) {
-                pairs.push((f, Some(g)));
-                new.clear();
-                unpaired.clear();
-            }
-            pairs.extend(unpaired.into_iter().map(|f| (f, None)));
+            let (pairs, new) = self.pair_fields(rkey, bw, hw);
             for (f, g) in pairs {
                 match g {
-                    Some(g) => out.push(change(
+                    Some(g) => self.push(
                         "WD202",
                         format!("field `{f}` of `{hkey}` is now written as `{g}`"),
                         Some(f.clone()),
                         Some(g.clone()),
                         Some(bw[f].span),
                         Some(hw[g].span),
-                    )),
-                    None => out.push(change(
+                    ),
+                    None => self.push(
                         "WD201",
                         format!("field `{f}` of `{hkey}` is no longer written"),
                         Some(f.clone()),
                         None,
                         Some(bw[f].span),
                         None,
-                    )),
+                    ),
                 }
             }
             for g in new {
-                out.push(change(
+                self.push(
                     "WD203",
                     format!("field `{g}` of `{hkey}` is newly written"),
                     None,
                     Some(g.clone()),
                     None,
                     Some(hw[g].span),
-                ));
+                );
             }
         }
-        // Scripts.
+    }
+
+    /// The fields of record `rkey` no longer written (not retired), each
+    /// with the new field that took its place: the one written in the same
+    /// argument slot, or the only one left when one is gone and one is new.
+    /// Also the new fields left over.
+    fn pair_fields<'f>(
+        &self,
+        rkey: &str,
+        bw: &'f BTreeMap<String, FieldAt>,
+        hw: &'f BTreeMap<String, FieldAt>,
+    ) -> (FieldPairs<'f>, Vec<&'f String>) {
+        let gone: Vec<&String> = bw
+            .keys()
+            .filter(|f| !hw.contains_key(*f))
+            .filter(|f| {
+                !self
+                    .retired
+                    .fields
+                    .contains(&(rkey.to_string(), (*f).clone()))
+            })
+            .collect();
+        let mut new: Vec<&String> = hw.keys().filter(|f| !bw.contains_key(*f)).collect();
+        let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
+        let mut unpaired = Vec::new();
+        for f in gone {
+            let slot = bw[f].slot;
+            match new
+                .iter()
+                .position(|g| slot.is_some() && hw[*g].slot == slot)
+            {
+                Some(i) => pairs.push((f, Some(new.remove(i)))),
+                None => unpaired.push(f),
+            }
+        }
+        if let ([f], [g]) = (unpaired.as_slice(), new.as_slice()) {
+            pairs.push((f, Some(g)));
+            new.clear();
+            unpaired.clear();
+        }
+        pairs.extend(unpaired.into_iter().map(|f| (f, None)));
+        (pairs, new)
+    }
+
+    /// Scripts gone (not retired), changed or new.
+    fn scripts(&mut self) {
+        let (bs, hs) = (self.base, self.head);
         for (key, bsc) in &bs.scripts {
             let Some(hsc) = hs.scripts.get(key) else {
-                if !retired.scripts.contains(key) {
-                    out.push(change(
+                if !self.retired.scripts.contains(key) {
+                    self.push(
                         "WD303",
                         format!("script `{}` is gone", bsc.name),
                         Some(bsc.name.clone()),
                         None,
                         Some(bsc.def),
                         None,
-                    ));
+                    );
                 }
                 continue;
             };
-            let name = &hsc.name;
-            match (bsc.count, hsc.count) {
-                (Some((n, bspan)), Some((m, hspan))) if n != m => out.push(change(
-                    "WD301",
-                    format!(
-                        "script `{name}` takes {m} key{} in KEYS, not {n}",
-                        if m == 1 { "" } else { "s" }
-                    ),
-                    Some(format!("{n} KEYS")),
-                    Some(format!("{m} KEYS")),
-                    Some(bspan.unwrap_or(bsc.def)),
-                    Some(hspan.unwrap_or(hsc.def)),
-                )),
-                _ => {
-                    let mut roles_changed = false;
-                    for (i, (br, hr)) in bsc.roles.iter().zip(&hsc.roles).enumerate() {
-                        if let (Some((br, bspan)), Some((hr, hspan))) = (br, hr) {
-                            if br != hr {
-                                roles_changed = true;
-                                let n = i + 1;
-                                let moved_to = bsc
-                                    .roles
-                                    .iter()
-                                    .position(|r| r.as_ref().is_some_and(|r| &r.0 == hr));
-                                let how = match moved_to {
-                                    Some(j) => {
-                                        format!(" (KEYS[{}] at the base: the order changed)", j + 1)
-                                    }
-                                    None => String::new(),
-                                };
-                                out.push(change(
-                                    "WD301",
-                                    format!("script `{name}`: KEYS[{n}] is now the {hr}, not the {br}{how}"),
-                                    Some(format!("KEYS[{n}] {br}")),
-                                    Some(format!("KEYS[{n}] {hr}")),
-                                    Some(bspan.unwrap_or(bsc.def)),
-                                    Some(hspan.unwrap_or(hsc.def)),
-                                ));
-                            }
-                        }
-                    }
-                    if let (false, Some(bu), Some(hu)) = (roles_changed, &bsc.used, &hsc.used) {
-                        for (n, bspan) in bu.iter().filter(|(n, _)| !hu.contains_key(n)) {
-                            let role = bsc
-                                .roles
-                                .get(*n as usize - 1)
-                                .and_then(|r| r.as_ref())
-                                .map(|r| format!(" (the {})", r.0))
-                                .unwrap_or_default();
-                            out.push(change(
-                                "WD301",
-                                format!("script `{name}` no longer uses KEYS[{n}]{role}"),
-                                Some(format!("KEYS[{n}] used")),
-                                Some(format!("KEYS[{n}] unused")),
-                                Some(*bspan),
-                                Some(hsc.def),
-                            ));
-                        }
-                    }
-                }
-            }
-            if let (Some(x), Some(y)) = (&bsc.sha1, &hsc.sha1) {
-                if x != y {
-                    out.push(change(
-                        "WD302",
-                        format!(
-                            "script `{name}` changed: SHA1 {} is now {}",
-                            &x[..x.len().min(12)],
-                            &y[..y.len().min(12)]
-                        ),
-                        Some(x.clone()),
-                        Some(y.clone()),
-                        Some(bsc.def),
-                        Some(hsc.def),
-                    ));
-                }
-            }
+            self.script_keys(bsc, hsc);
+            self.script_body(bsc, hsc);
         }
         for (key, hsc) in &hs.scripts {
             if !bs.scripts.contains_key(key) {
-                out.push(change(
+                self.push(
                     "WD304",
                     format!("script `{}` is new", hsc.name),
                     None,
                     Some(hsc.name.clone()),
                     None,
                     Some(hsc.def),
-                ));
+                );
             }
         }
     }
-    out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
-    out
+
+    /// A script's KEYS: their number, else their roles, else the ones its
+    /// body uses.
+    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let name = &hsc.name;
+        match (bsc.count, hsc.count) {
+            (Some((n, bspan)), Some((m, hspan))) if n != m => self.push(
+                "WD301",
+                format!(
+                    "script `{name}` takes {m} key{} in KEYS, not {n}",
+                    if m == 1 { "" } else { "s" }
+                ),
+                Some(format!("{n} KEYS")),
+                Some(format!("{m} KEYS")),
+                Some(bspan.unwrap_or(bsc.def)),
+                Some(hspan.unwrap_or(hsc.def)),
+            ),
+            _ => {
+                if !self.script_roles(bsc, hsc) {
+                    self.script_key_uses(bsc, hsc);
+                }
+            }
+        }
+    }
+
+    /// Slots whose role changed; whether there was one.
+    fn script_roles(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) -> bool {
+        let name = &hsc.name;
+        let mut roles_changed = false;
+        for (i, (br, hr)) in bsc.roles.iter().zip(&hsc.roles).enumerate() {
+            let (Some((br, bspan)), Some((hr, hspan))) = (br, hr) else {
+                continue;
+            };
+            if br == hr {
+                continue;
+            }
+            roles_changed = true;
+            let n = i + 1;
+            let moved_to = bsc
+                .roles
+                .iter()
+                .position(|r| r.as_ref().is_some_and(|r| &r.0 == hr));
+            let how = match moved_to {
+                Some(j) => format!(" (KEYS[{}] at the base: the order changed)", j + 1),
+                None => String::new(),
+            };
+            self.push(
+                "WD301",
+                format!("script `{name}`: KEYS[{n}] is now the {hr}, not the {br}{how}"),
+                Some(format!("KEYS[{n}] {br}")),
+                Some(format!("KEYS[{n}] {hr}")),
+                Some(bspan.unwrap_or(bsc.def)),
+                Some(hspan.unwrap_or(hsc.def)),
+            );
+        }
+        roles_changed
+    }
+
+    /// `KEYS[n]` the base's body used and the head's no longer does.
+    fn script_key_uses(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let (Some(bu), Some(hu)) = (&bsc.used, &hsc.used) else {
+            return;
+        };
+        let name = &hsc.name;
+        for (n, bspan) in bu.iter().filter(|(n, _)| !hu.contains_key(n)) {
+            let role = bsc
+                .roles
+                .get(*n as usize - 1)
+                .and_then(|r| r.as_ref())
+                .map(|r| format!(" (the {})", r.0))
+                .unwrap_or_default();
+            self.push(
+                "WD301",
+                format!("script `{name}` no longer uses KEYS[{n}]{role}"),
+                Some(format!("KEYS[{n}] used")),
+                Some(format!("KEYS[{n}] unused")),
+                Some(*bspan),
+                Some(hsc.def),
+            );
+        }
+    }
+
+    /// A script's bytes, by their SHA1.
+    fn script_body(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let (Some(x), Some(y)) = (&bsc.sha1, &hsc.sha1) else {
+            return;
+        };
+        if x != y {
+            self.push(
+                "WD302",
+                format!(
+                    "script `{}` changed: SHA1 {} is now {}",
+                    hsc.name,
+                    &x[..x.len().min(12)],
+                    &y[..y.len().min(12)]
+                ),
+                Some(x.clone()),
+                Some(y.clone()),
+                Some(bsc.def),
+                Some(hsc.def),
+            );
+        }
+    }
 }
 
 #[cfg(test)]
