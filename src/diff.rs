@@ -196,14 +196,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
         }
     }
     for s in &m.scripts {
-        let name_of = match (contract, s.contract) {
-            (Some(c), Some(i)) => c.scripts[i].name.clone(),
-            _ => s
-                .names
-                .first()
-                .map(|n| n.trim_start_matches('@').to_string())
-                .unwrap_or_else(|| "<unnamed>".into()),
-        };
+        let name_of = s.display_name(contract);
         let count = s
             .declared_counts(None)
             .into_iter()

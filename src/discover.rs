@@ -78,68 +78,74 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
             }
             continue;
         }
-        let walker = ignore::WalkBuilder::new(p)
-            .follow_links(false)
-            .require_git(false)
-            .git_global(false)
-            .sort_by_file_path(|a, b| a.cmp(b))
-            .build();
-        for entry in walker {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    notes.push(Note {
-                        path: error_path(&e)
-                            .map(|p| rel_path(root, &p))
-                            .unwrap_or_default(),
-                        message: format!("skipped: {}", strip_path_from_error(&e)),
-                    });
-                    continue;
-                }
-            };
-            let Some(ft) = entry.file_type() else {
-                continue;
-            };
-            if ft.is_symlink() {
-                // Noted when it may hide source: a source file name, a
-                // directory, or a target that cannot be resolved (a loop or
-                // a dangling link).
-                let message = match std::fs::metadata(entry.path()) {
-                    Ok(m) if m.is_dir() => {
-                        Some("symbolic link to a directory not followed".to_string())
-                    }
-                    Ok(_) => Lang::from_path(entry.path())
-                        .map(|_| "symbolic link not followed".to_string()),
-                    Err(e) => Some(format!(
-                        "symbolic link not followed (its target cannot be resolved: {e})"
-                    )),
-                };
-                if let Some(message) = message {
-                    notes.push(Note {
-                        path: rel_path(root, entry.path()),
-                        message,
-                    });
-                }
-                continue;
-            }
-            if !ft.is_file() {
-                continue;
-            }
-            let Some(lang) = Lang::from_path(entry.path()) else {
-                continue;
-            };
-            let rel = rel_path(root, entry.path());
-            found.insert(
-                rel.clone(),
-                Candidate {
-                    path: entry.path().to_path_buf(),
-                    rel,
-                    lang,
-                },
-            );
-        }
+        walk(root, p, &mut found, notes);
     }
     found.into_values().collect()
+}
+
+/// Walks a directory (honouring `.gitignore`, never following symbolic
+/// links) and adds its source files.
+fn walk(root: &Path, dir: &Path, found: &mut BTreeMap<String, Candidate>, notes: &mut Vec<Note>) {
+    let walker = ignore::WalkBuilder::new(dir)
+        .follow_links(false)
+        .require_git(false)
+        .git_global(false)
+        .sort_by_file_path(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                notes.push(Note {
+                    path: error_path(&e)
+                        .map(|p| rel_path(root, &p))
+                        .unwrap_or_default(),
+                    message: format!("skipped: {}", strip_path_from_error(&e)),
+                });
+                continue;
+            }
+        };
+        let Some(ft) = entry.file_type() else {
+            continue;
+        };
+        if ft.is_symlink() {
+            if let Some(message) = symlink_note(entry.path()) {
+                notes.push(Note {
+                    path: rel_path(root, entry.path()),
+                    message,
+                });
+            }
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
+        let Some(lang) = Lang::from_path(entry.path()) else {
+            continue;
+        };
+        let rel = rel_path(root, entry.path());
+        found.insert(
+            rel.clone(),
+            Candidate {
+                path: entry.path().to_path_buf(),
+                rel,
+                lang,
+            },
+        );
+    }
+}
+
+/// Why a symbolic link is worth a note: when it may hide source (a source
+/// file name, a directory, or a target that cannot be resolved: a loop or a
+/// dangling link).
+fn symlink_note(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Some("symbolic link to a directory not followed".to_string()),
+        Ok(_) => Lang::from_path(path).map(|_| "symbolic link not followed".to_string()),
+        Err(e) => Some(format!(
+            "symbolic link not followed (its target cannot be resolved: {e})"
+        )),
+    }
 }
 
 fn error_path(e: &ignore::Error) -> Option<PathBuf> {

@@ -115,6 +115,68 @@ fn code_or_prefix(s: &Spanned<String>, what: &str) -> Result<String, SettingsErr
     ))
 }
 
+/// `[severity]`: rule codes to `error` or `warning`.
+fn severities(
+    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+) -> Result<BTreeMap<String, Severity>, SettingsError> {
+    let mut severity = BTreeMap::new();
+    for (k, v) in raw {
+        let code = k.get_ref().to_ascii_uppercase();
+        if !RULE_CODES.contains(&code.as_str()) {
+            return Err((
+                format!("`{}` in `[severity]` is no rule code", k.get_ref()),
+                k.span(),
+                crate::contract::suggest(&code, RULE_CODES.iter().copied()),
+            ));
+        }
+        let sev = match v.get_ref().as_str() {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            other => {
+                return Err((
+                    format!("severity `{other}` is neither `error` nor `warning`"),
+                    v.span(),
+                    crate::contract::suggest(other, ["error", "warning"].into_iter()),
+                ))
+            }
+        };
+        severity.insert(code, sev);
+    }
+    Ok(severity)
+}
+
+/// `exclude`: the globs, relative to `base` (canonical).
+fn compile_exclude(raw: &[Spanned<String>], base: &Path) -> Result<Option<Exclude>, SettingsError> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let mut b = GlobSetBuilder::new();
+    let mut patterns = Vec::new();
+    for g in raw {
+        let text = g.get_ref().trim_start_matches("./").trim_end_matches('/');
+        let glob = GlobBuilder::new(text)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| {
+                (
+                    format!("`{}` in `exclude` is not a glob: {}", g.get_ref(), e.kind()),
+                    g.span(),
+                    None,
+                )
+            })?;
+        b.add(glob);
+        patterns.push(g.get_ref().clone());
+    }
+    let set = b
+        .build()
+        .map_err(|e| (format!("`exclude`: {e}"), 0..0, None))?;
+    Ok(Some(Exclude {
+        base: base.to_path_buf(),
+        patterns,
+        set,
+    }))
+}
+
 impl Settings {
     pub fn from_raw(raw: RawSettings, base: &Path) -> Result<Settings, SettingsError> {
         let select = match raw.select {
@@ -130,59 +192,9 @@ impl Settings {
             .iter()
             .map(|s| code_or_prefix(s, "ignore"))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut severity = BTreeMap::new();
-        for (k, v) in &raw.severity {
-            let code = k.get_ref().to_ascii_uppercase();
-            if !RULE_CODES.contains(&code.as_str()) {
-                return Err((
-                    format!("`{}` in `[severity]` is no rule code", k.get_ref()),
-                    k.span(),
-                    crate::contract::suggest(&code, RULE_CODES.iter().copied()),
-                ));
-            }
-            let sev = match v.get_ref().as_str() {
-                "error" => Severity::Error,
-                "warning" => Severity::Warning,
-                other => {
-                    return Err((
-                        format!("severity `{other}` is neither `error` nor `warning`"),
-                        v.span(),
-                        crate::contract::suggest(other, ["error", "warning"].into_iter()),
-                    ))
-                }
-            };
-            severity.insert(code, sev);
-        }
+        let severity = severities(&raw.severity)?;
         let canon_base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-        let exclude = if raw.exclude.is_empty() {
-            None
-        } else {
-            let mut b = GlobSetBuilder::new();
-            let mut patterns = Vec::new();
-            for g in &raw.exclude {
-                let text = g.get_ref().trim_start_matches("./").trim_end_matches('/');
-                let glob = GlobBuilder::new(text)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| {
-                        (
-                            format!("`{}` in `exclude` is not a glob: {}", g.get_ref(), e.kind()),
-                            g.span(),
-                            None,
-                        )
-                    })?;
-                b.add(glob);
-                patterns.push(g.get_ref().clone());
-            }
-            let set = b
-                .build()
-                .map_err(|e| (format!("`exclude`: {e}"), 0..0, None))?;
-            Some(Exclude {
-                base: canon_base.clone(),
-                patterns,
-                set,
-            })
-        };
+        let exclude = compile_exclude(&raw.exclude, &canon_base)?;
         let speakers = raw
             .speakers
             .into_iter()
