@@ -1,6 +1,8 @@
 //! Reading a resolved key template against a contract's keyspace. Shared by
-//! the key checks (WL101–WL103) and the field checks, which need to know
-//! which record a key addresses.
+//! the key checks (WL101–WL103), the field checks (which record a key
+//! addresses), the prefilter (the same near-miss rule), and the views that
+//! show keys (whether a template reads as a key at all). It sits beside the
+//! contract, below everything that uses it.
 //!
 //! A template is flattened into atoms: one per literal character (with the
 //! span of its bytes where the literal's text matches its source one to

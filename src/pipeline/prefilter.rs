@@ -24,7 +24,7 @@
 //! receiver word the Rust extractor requires), `cmd`, `.key`, `.invoke`,
 //! `.eval`. Field reads need their HGETALL in the same file.
 //!
-//! `analyze.rs` then parses, in each marked speaker: the files that mark it,
+//! `select.rs` then parses, in each marked speaker: the files that mark it,
 //! its `.lua` files, the files with a fact needle, the script files and
 //! `@include`s parsed files name (whose speakers they mark), and, to a
 //! fixpoint, every file whose bytes hold, as a whole identifier
