@@ -76,6 +76,17 @@ pub enum FailOn {
     Warning,
 }
 
+/// How `check` and `diff` read files.
+#[derive(clap::Args, Debug)]
+pub struct ReadArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    pub max_file_size: u64,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Files or directories to check.
@@ -94,12 +105,8 @@ pub struct CheckArgs {
     /// Always exit 0 when the check ran.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Skip files larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
-    pub max_file_size: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
@@ -142,12 +149,8 @@ pub struct DiffArgs {
     /// Always exit 0 when the comparison ran.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Skip files larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
-    pub max_file_size: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -456,8 +459,8 @@ fn check_options(
         root,
         paths,
         contract: contract_choice(a.contract.as_ref(), a.no_contract),
-        threads: a.threads,
-        max_file_bytes: a.max_file_size,
+        threads: a.read.threads,
+        max_file_bytes: a.read.max_file_size,
         settings,
         stdin,
         prefilter: !a.no_prefilter,
@@ -516,8 +519,8 @@ fn diff(a: DiffArgs) -> i32 {
         &a.paths,
         a.contract.as_ref(),
         a.no_contract,
-        a.threads,
-        a.max_file_size,
+        a.read.threads,
+        a.read.max_file_size,
     );
     if let Err(m) = files::check_paths(&opts.paths) {
         return error(&m);
