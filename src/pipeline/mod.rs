@@ -1,4 +1,4 @@
-//! The pipeline, end to end, as one call: [`analyze`].
+//! The pipeline, end to end, as one call: [`analyze()`].
 //!
 //! - [`files`]: where the files and their bytes come from (the disk, a tree
 //!   held in memory such as a git revision read by [`git`], and an editor's

@@ -95,7 +95,7 @@ fn parse_more(
 }
 
 /// The name-driven selection of the files to parse (`super::prefilter`).
-pub(crate) struct Selection<'a> {
+struct Selection<'a> {
     candidates: &'a [Candidate],
     file_speaker: &'a [Option<SpeakerId>],
     speaker_dirs: &'a [Option<PathBuf>],
