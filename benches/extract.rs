@@ -10,7 +10,7 @@ use divan::Bencher;
 use wirelint::contract::Contract;
 use wirelint::facts::Lang;
 use wirelint::parse::Parsers;
-use wirelint::prefilter::Prefilter;
+use wirelint::pipeline::prefilter::Prefilter;
 
 #[path = "../examples/gen-corpus.rs"]
 #[allow(dead_code)]

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use wirelint::contract::Contract;
 use wirelint::discover::{discover, ProjectFinder};
-use wirelint::prefilter::Prefilter;
+use wirelint::pipeline::prefilter::Prefilter;
 
 fn main() {
     let root = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));

@@ -2,15 +2,22 @@
 //! and decides the exit code (0 clean, 1 findings at or above the failing
 //! severity, 2 usage, contract or internal error).
 
+use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::analyze::{analyze, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
 use crate::checks::{rule, RULES};
+use crate::config::Config;
 use crate::diagnostic::Severity;
-use crate::report::{self, closing_line, Summary};
+use crate::pipeline::files::{self, buffer_rel};
+use crate::pipeline::post::{self, Post};
+use crate::pipeline::{
+    analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
+};
+use crate::report::diff::DiffRun;
+use crate::report::{self, closing_line, CheckRun, Output, Reporter, Summary};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -69,6 +76,17 @@ pub enum FailOn {
     Warning,
 }
 
+/// How `check` and `diff` read files.
+#[derive(clap::Args, Debug)]
+pub struct ReadArgs {
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Skip files larger than this many bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    pub max_file_size: u64,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// Files or directories to check.
@@ -87,12 +105,8 @@ pub struct CheckArgs {
     /// Always exit 0 when the check ran.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Skip files larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
-    pub max_file_size: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
@@ -135,12 +149,8 @@ pub struct DiffArgs {
     /// Always exit 0 when the comparison ran.
     #[arg(long)]
     pub exit_zero: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
-    /// Skip files larger than this many bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
-    pub max_file_size: u64,
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -179,6 +189,63 @@ pub enum ExtractFormat {
     Json,
 }
 
+impl Format {
+    /// The reporter of each format.
+    fn reporter<'a>(self) -> &'a dyn Reporter<CheckRun<'a>> {
+        match self {
+            Format::Full => &report::human::Human,
+            Format::Concise => &report::concise::Concise,
+            Format::Json => &report::json::Json,
+            Format::JsonLines => &report::jsonl::JsonLines,
+            Format::Sarif => &report::sarif::Sarif,
+            Format::Github => &report::github::Github,
+            Format::Gitlab => &report::gitlab::Gitlab,
+        }
+    }
+}
+
+impl DiffFormat {
+    /// The reporter of each format.
+    fn reporter<'a>(self) -> &'a dyn Reporter<DiffRun<'a>> {
+        match self {
+            DiffFormat::Full => &report::diff::Full,
+            DiffFormat::Concise => &report::diff::Concise,
+            DiffFormat::Json => &report::diff::Json,
+            DiffFormat::Github => &report::diff::Github,
+        }
+    }
+}
+
+impl FailOn {
+    fn severity(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        }
+    }
+}
+
+/// 1 when something fails the run, unless `--exit-zero`; else 0.
+fn exit_code(failing: bool, exit_zero: bool) -> i32 {
+    if failing && !exit_zero {
+        1
+    } else {
+        0
+    }
+}
+
+fn contract_choice(contract: Option<&PathBuf>, no_contract: bool) -> ContractChoice {
+    if no_contract {
+        ContractChoice::None
+    } else if let Some(c) = contract {
+        ContractChoice::File(c.clone())
+    } else {
+        ContractChoice::Default
+    }
+}
+
+/// The options of `extract` and `diff`: PATHS (default `.`), reported
+/// relative to the one directory given, else to the current directory.
 fn options(
     paths: &[PathBuf],
     contract: Option<&PathBuf>,
@@ -191,20 +258,11 @@ fn options(
     } else {
         paths.to_vec()
     };
-    // Reports are relative to the one directory checked, else to the
-    // current directory.
     let root = match paths.as_slice() {
         [p] if p.is_dir() => p.clone(),
         _ => PathBuf::from("."),
     };
-    let contract = if no_contract {
-        ContractChoice::None
-    } else if let Some(c) = contract {
-        ContractChoice::File(c.clone())
-    } else {
-        ContractChoice::Default
-    };
-    let settings = crate::config::Config::find(&root)
+    let settings = Config::find(&root)
         .ok()
         .flatten()
         .map(|c| c.settings)
@@ -212,7 +270,7 @@ fn options(
     Options {
         root,
         paths,
-        contract,
+        contract: contract_choice(contract, no_contract),
         threads,
         max_file_bytes: max,
         settings,
@@ -222,18 +280,24 @@ fn options(
     }
 }
 
-fn run_analysis(opts: &Options) -> Result<crate::analyze::Analysis, i32> {
+fn run_analysis(opts: &Options) -> Result<Analysis, i32> {
     match analyze(opts) {
         Ok(x) => Ok(x),
-        Err(AnalyzeError::Contract(e)) => {
-            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
-            Err(2)
-        }
-        Err(AnalyzeError::Usage(m)) => {
-            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
-            Err(2)
-        }
+        Err(AnalyzeError::Contract(e)) => Err(contract_error(*e)),
+        Err(AnalyzeError::Usage(m)) => Err(error(&m)),
     }
+}
+
+/// Says `error: {m}` on stderr; exit 2.
+fn error(m: &str) -> i32 {
+    let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+    2
+}
+
+/// A contract or `wirelint.toml` error, pointing into the file; exit 2.
+fn contract_error(e: crate::contract::ContractError) -> i32 {
+    let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(e));
+    2
 }
 
 fn extract(a: ExtractArgs) -> i32 {
@@ -274,182 +338,161 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Rules => {
-            let mut s = String::new();
-            for r in RULES {
-                s.push_str(&format!(
-                    "{:<6} {:<20} {:<6} {:<8} {}\n",
-                    r.code,
-                    r.name,
-                    r.layer.as_str(),
-                    r.severity.as_str(),
-                    r.summary
-                ));
-            }
-            write_stdout(&s)
-        }
-        Command::Explain { code } => match rule(&code) {
-            Some(r) => write_stdout(&r.doc()),
-            None => {
-                let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
-                let _ = writeln!(
-                    std::io::stderr().lock(),
-                    "error: no rule `{code}`; rules are {}",
-                    codes.join(", ")
-                );
-                2
-            }
-        },
+        Command::Rules => rules(),
+        Command::Explain { code } => explain(&code),
         Command::Check(a) => check(a),
         Command::Extract(a) => extract(a),
         Command::Diff(a) => diff(a),
-        Command::Facts { file } => {
-            let Some(lang) = crate::facts::Lang::from_path(&file) else {
-                let _ = writeln!(
-                    std::io::stderr().lock(),
-                    "error: not an Elixir, Rust or Lua file"
-                );
-                return 2;
-            };
-            let Ok(bytes) = std::fs::read(&file) else {
-                let _ = writeln!(
-                    std::io::stderr().lock(),
-                    "error: cannot read {}",
-                    file.display()
-                );
-                return 2;
-            };
-            let Ok(mut parsers) = crate::parse::Parsers::new() else {
-                return 2;
-            };
-            let stem = file
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let facts = crate::extract::extract_file(&mut parsers, lang, 0, &bytes, &stem);
-            write_stdout(&format!("{facts:#?}\n"))
+        Command::Facts { file } => facts(&file),
+    }
+}
+
+fn rules() -> i32 {
+    let mut s = String::new();
+    for r in RULES {
+        s.push_str(&format!(
+            "{:<6} {:<20} {:<6} {:<8} {}\n",
+            r.code,
+            r.name,
+            r.layer.as_str(),
+            r.severity.as_str(),
+            r.summary
+        ));
+    }
+    write_stdout(&s)
+}
+
+fn explain(code: &str) -> i32 {
+    match rule(code) {
+        Some(r) => write_stdout(&r.doc()),
+        None => {
+            let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+            error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
         }
     }
 }
 
+/// The raw facts of one file, for debugging extractors.
+fn facts(file: &Path) -> i32 {
+    let Some(lang) = crate::facts::Lang::from_path(file) else {
+        return error("not an Elixir, Rust or Lua file");
+    };
+    let Ok(bytes) = std::fs::read(file) else {
+        return error(&format!("cannot read {}", file.display()));
+    };
+    let Ok(mut parsers) = crate::parse::Parsers::new() else {
+        return 2;
+    };
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let facts = crate::extract::extract_file(&mut parsers, lang, 0, &bytes, &stem);
+    write_stdout(&format!("{facts:#?}\n"))
+}
+
 fn check(a: CheckArgs) -> i32 {
-    let mut stdin_bytes = None;
-    if a.stdin_filename.is_some() {
-        let mut buf = Vec::new();
-        if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf) {
-            let _ = writeln!(std::io::stderr().lock(), "error: cannot read stdin: {e}");
-            return 2;
-        }
-        stdin_bytes = Some(buf);
+    let buffer = match a.stdin_filename.as_ref().map(|_| read_stdin()).transpose() {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let (opts, only) = match check_options(&a, buffer) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let mut analysis = match run_analysis(&opts) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let post = Post {
+        settings: &opts.settings,
+        only: only.as_ref(),
+        baseline: a.baseline.as_deref(),
+    };
+    let baselined = match post::apply(&mut analysis, &post) {
+        Ok(n) => n,
+        Err(m) => return error(&m),
+    };
+    if let Some(path) = &a.write_baseline {
+        return write_baseline(&analysis, path);
     }
+    report_check(&a, &analysis, baselined)
+}
+
+/// `--stdin-filename`: the buffer's text.
+fn read_stdin() -> Result<Vec<u8>, i32> {
+    let mut buf = Vec::new();
+    match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf) {
+        Ok(_) => Ok(buf),
+        Err(e) => Err(error(&format!("cannot read stdin: {e}"))),
+    }
+}
+
+/// The options of `check`, and the files whose findings are reported
+/// (`None`: all). Reports are relative to the one directory checked, else
+/// to the current directory. Files only (pre-commit): the whole repository
+/// is read, and the findings in the passed files are reported.
+fn check_options(
+    a: &CheckArgs,
+    buffer: Option<Vec<u8>>,
+) -> Result<(Options, Option<BTreeSet<String>>), i32> {
     let paths = match (&a.stdin_filename, a.paths.is_empty()) {
         (Some(p), true) if p.is_file() => vec![p.clone()],
         (_, true) => vec![PathBuf::from(".")],
         _ => a.paths.clone(),
     };
-    // Reports are relative to the one directory checked, else to the
-    // current directory. Files only (pre-commit): the whole repository is
-    // read, findings in the passed files are reported.
     let only = crate::scope::files_only(&paths);
     let (root, paths) = match (&only, paths.as_slice()) {
         (Some((root, _)), _) => (root.clone(), vec![root.clone()]),
         (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
         _ => (PathBuf::from("."), paths.clone()),
     };
-    let settings = match crate::config::Config::find(&root) {
+    let settings = match Config::find(&root) {
         Ok(c) => c.map(|c| c.settings).unwrap_or_default(),
-        Err(e) => {
-            let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
-            return 2;
-        }
+        Err(e) => return Err(contract_error(*e)),
     };
-    let contract = if a.no_contract {
-        ContractChoice::None
-    } else if let Some(c) = &a.contract {
-        ContractChoice::File(c.clone())
-    } else {
-        ContractChoice::Default
+    let stdin = match (&a.stdin_filename, buffer) {
+        (Some(p), Some(bytes)) => Some((buffer_rel(&root, p), bytes)),
+        _ => None,
     };
     let opts = Options {
         root,
         paths,
-        contract,
-        threads: a.threads,
-        max_file_bytes: a.max_file_size,
-        settings: settings.clone(),
-        stdin: None,
+        contract: contract_choice(a.contract.as_ref(), a.no_contract),
+        threads: a.read.threads,
+        max_file_bytes: a.read.max_file_size,
+        settings,
+        stdin,
         prefilter: !a.no_prefilter,
         tree: None,
     };
-    let mut opts = opts;
-    if let (Some(p), Some(bytes)) = (&a.stdin_filename, stdin_bytes) {
-        let abs = std::env::current_dir()
-            .map(|d| d.join(p))
-            .unwrap_or_else(|_| p.clone());
-        let root_abs = std::fs::canonicalize(&opts.root).unwrap_or_else(|_| opts.root.clone());
-        let parent = abs
-            .parent()
-            .and_then(|d| std::fs::canonicalize(d).ok())
-            .map(|d| d.join(abs.file_name().unwrap_or_default()))
-            .unwrap_or(abs);
-        let rel = crate::discover::rel_path(&root_abs, &parent);
-        opts.stdin = Some((rel, bytes));
-    }
-    let mut analysis = match run_analysis(&opts) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    settings.apply(&mut analysis.diagnostics);
-    crate::suppress::apply(&mut analysis, &settings);
-    if let Some((_, Some(files))) = &only {
-        let sources = &analysis.sources;
-        analysis
-            .diagnostics
-            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
-    }
-    if let Some(path) = &a.write_baseline {
-        let all: Vec<_> = analysis.diagnostics.iter().collect();
-        let b = crate::baseline::Baseline::of(&analysis.sources, &all);
-        if let Err(e) = std::fs::write(path, b.to_json()) {
+    Ok((opts, only.and_then(|(_, files)| files)))
+}
+
+/// `--write-baseline FILE`: records the findings and exits 0.
+fn write_baseline(analysis: &Analysis, path: &Path) -> i32 {
+    match post::write_baseline(analysis, path) {
+        Ok(n) => {
             let _ = writeln!(
                 std::io::stderr().lock(),
-                "error: cannot write baseline {}: {e}",
-                path.display()
+                "wirelint: baseline {} records {n} finding{}; exit 0",
+                path.display(),
+                if n == 1 { "" } else { "s" }
             );
-            return 2;
+            0
         }
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "wirelint: baseline {} records {} finding{}; exit 0",
-            path.display(),
-            all.len(),
-            if all.len() == 1 { "" } else { "s" }
-        );
-        return 0;
+        Err(m) => error(&m),
     }
-    let mut baselined = 0;
-    if let Some(path) = &a.baseline {
-        let b = match crate::baseline::Baseline::read(path) {
-            Ok(b) => b,
-            Err(m) => {
-                let _ = writeln!(std::io::stderr().lock(), "error: {m}");
-                return 2;
-            }
-        };
-        let all: Vec<_> = analysis.diagnostics.iter().collect();
-        let new = b.new_findings(&analysis.sources, &all);
-        let mut it = new.iter();
-        analysis.diagnostics.retain(|_| *it.next().unwrap_or(&true));
-        baselined = new.iter().filter(|n| !**n).count();
-    }
-    let fail_on = match a.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-    };
+}
+
+/// Reports the findings in the chosen format, with the closing line; the
+/// exit code.
+fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
+    let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
-    let summary = Summary::of(&analysis);
+    let summary = Summary::of(analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
-    let code = if failing && !a.exit_zero { 1 } else { 0 };
+    let code = exit_code(failing, a.exit_zero);
     let mut closing = closing_line(&summary, code, fail_on);
     if baselined > 0 {
         closing = format!(
@@ -457,115 +500,80 @@ fn check(a: CheckArgs) -> i32 {
             if baselined == 1 { "" } else { "s" }
         );
     }
-    let matrix = a.matrix.then(|| crate::matrix::build(&analysis));
-    match a.format {
-        Format::Full => {
-            if let Some(m) = &matrix {
-                let written = write_stdout(&report::matrix::render_text(m));
-                if written != 0 {
-                    return written;
-                }
-            }
-            let text = report::human::render(&analysis, &diagnostics, report::human::want_color());
-            let mut err = std::io::stderr().lock();
-            let _ = writeln!(err, "{text}{closing}");
-        }
-        machine => {
-            let text = match machine {
-                Format::Concise => report::concise::render(&analysis, &diagnostics),
-                Format::JsonLines => report::jsonl::render(&analysis, &diagnostics),
-                Format::Sarif => report::sarif::render(&analysis, &diagnostics),
-                Format::Github => report::github::render(&analysis, &diagnostics),
-                Format::Gitlab => report::gitlab::render(&analysis, &diagnostics),
-                _ => report::json::render_with(
-                    &analysis,
-                    &diagnostics,
-                    &summary,
-                    matrix.as_ref().map(report::matrix::to_json),
-                ),
-            };
-            let written = write_stdout(&text);
-            if written != 0 {
-                return written;
-            }
-            let _ = writeln!(std::io::stderr().lock(), "{closing}");
-        }
+    let matrix = a.matrix.then(|| crate::matrix::build(analysis));
+    let run = CheckRun {
+        analysis,
+        diagnostics: &diagnostics,
+        summary,
+        matrix: matrix.as_ref(),
+        color: a.format == Format::Full && report::human::want_color(),
+    };
+    match emit(a.format.reporter().report(&run), &closing) {
+        0 => code,
+        written => written,
     }
-    code
 }
 
 fn diff(a: DiffArgs) -> i32 {
-    let mut opts = options(
+    let opts = options(
         &a.paths,
         a.contract.as_ref(),
         a.no_contract,
-        a.threads,
-        a.max_file_size,
+        a.read.threads,
+        a.read.max_file_size,
     );
-    for p in &opts.paths {
-        if std::fs::symlink_metadata(p).is_err() {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "error: path does not exist: {}",
-                p.display()
-            );
-            return 2;
-        }
+    if let Err(m) = files::check_paths(&opts.paths) {
+        return error(&m);
     }
-    if let Err(e) = crate::config::Config::find(&opts.root) {
-        let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(*e));
-        return 2;
+    if let Err(e) = Config::find(&opts.root) {
+        return contract_error(*e);
     }
-    let rev = match crate::diff::read_revision(&opts.root, &opts.paths, &a.against) {
+    let rev = match crate::pipeline::git::read_revision(&opts.root, &opts.paths, &a.against) {
         Ok(r) => r,
-        Err(m) => {
-            let _ = writeln!(std::io::stderr().lock(), "error: {m}");
-            return 2;
-        }
+        Err(m) => return error(&m),
     };
     let head = match run_analysis(&opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
-    opts.tree = Some(rev.tree);
-    let base = match run_analysis(&opts) {
+    let base_opts = Options {
+        tree: Some(rev.tree),
+        ..opts
+    };
+    let base = match run_analysis(&base_opts) {
         Ok(x) => x,
         Err(code) => return code,
     };
     let changes = crate::diff::compare(&base, &head);
-    let run = report::diff::DiffRun {
+    let run = DiffRun {
         base: &base,
         head: &head,
         against: &rev.name,
         commit: &rev.commit,
         changes: &changes,
+        color: a.format == DiffFormat::Full && report::human::want_color(),
     };
-    let fail_on = match a.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-    };
+    let fail_on = a.fail_on.severity();
     let failing = changes.iter().any(|c| c.kind().severity >= fail_on);
-    let code = if failing && !a.exit_zero { 1 } else { 0 };
+    let code = exit_code(failing, a.exit_zero);
     let closing = report::diff::closing_line(&run, code, fail_on);
-    match a.format {
-        DiffFormat::Full => {
-            let text = report::diff::render_human(&run, report::human::want_color());
-            let _ = writeln!(std::io::stderr().lock(), "{text}{closing}");
-        }
-        machine => {
-            let text = match machine {
-                DiffFormat::Concise => report::diff::render_concise(&run),
-                DiffFormat::Github => report::diff::render_github(&run),
-                _ => report::diff::render_json(&run),
-            };
-            let written = write_stdout(&text);
-            if written != 0 {
-                return written;
-            }
-            let _ = writeln!(std::io::stderr().lock(), "{closing}");
+    match emit(a.format.reporter().report(&run), &closing) {
+        0 => code,
+        written => written,
+    }
+}
+
+/// Writes a report: its stdout document, then its stderr text and the
+/// closing line. Not 0 when stdout cannot be written.
+fn emit(out: Output, closing: &str) -> i32 {
+    if let Some(doc) = &out.stdout {
+        let written = write_stdout(doc);
+        if written != 0 {
+            return written;
         }
     }
-    code
+    let _ = writeln!(std::io::stderr().lock(), "{}{closing}", out.stderr);
+    0
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends quietly.
@@ -574,9 +582,6 @@ fn write_stdout(s: &str) -> i32 {
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(e) => {
-            let _ = writeln!(std::io::stderr().lock(), "error: cannot write output: {e}");
-            2
-        }
+        Err(e) => error(&format!("cannot write output: {e}")),
     }
 }

@@ -4,27 +4,20 @@
 //! below-the-line change is a finding; names above the line (functions,
 //! modules, verbs, the consts holding a script) are never compared.
 //!
-//! The revision is read straight from git's object database (`git ls-tree`
-//! and `git cat-file --batch`) into memory and analyzed as an in-memory
-//! tree (`Options::tree`): the work tree, the index and the scanned root
-//! are never written. Both sides are read against the work tree's contract,
-//! whose `[retired]` table lists what may be removed.
+//! The revision is read from git into memory (`pipeline::git`) and analyzed
+//! as an in-memory tree (`pipeline::files`). Both sides are read against the
+//! work tree's contract, whose `[retired]` table lists what may be removed.
 //!
 //! Computes only; `report::diff` renders.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
-use std::io::{Read as _, Write as _};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-use crate::analyze::Analysis;
 use crate::contract::Contract;
 use crate::diagnostic::{Layer, Severity};
 use crate::facts::{Seg, Span, Template};
 use crate::link::normalize_name;
 use crate::link::records::key_shape;
-use crate::observe::is_key_like;
+use crate::pipeline::Analysis;
 
 /// One kind of change: code, name, layer, severity, what it means.
 pub struct Kind {
@@ -137,173 +130,6 @@ impl Change {
     }
 }
 
-/// A git revision read into memory.
-pub struct Revision {
-    /// REF as given.
-    pub name: String,
-    /// The commit it names.
-    pub commit: String,
-    /// Files relative to the scanned root, sorted, with their bytes: source
-    /// files and the project files (`mix.exs`, `Cargo.toml`).
-    pub tree: Vec<(String, Vec<u8>)>,
-}
-
-fn git(root: &Path, args: &[OsString]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .arg("--literal-pathspecs")
-        .args(args)
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(err.trim().to_string());
-    }
-    Ok(out.stdout)
-}
-
-fn wanted(name: &str) -> bool {
-    let base = name.rsplit('/').next().unwrap_or(name);
-    base == "mix.exs"
-        || base == "Cargo.toml"
-        || crate::facts::Lang::from_path(Path::new(name)).is_some()
-}
-
-/// Reads the files under `paths` at revision `rev` from git, without
-/// touching the work tree or the index. `root` is the scanned root (inside
-/// the repository); `paths` are as given on the command line.
-pub fn read_revision(root: &Path, paths: &[PathBuf], rev: &str) -> Result<Revision, String> {
-    let prefix = git(root, &["rev-parse".into(), "--show-prefix".into()])
-        .map_err(|e| format!("{} is not inside a git work tree: {e}", root.display()))?;
-    let prefix = String::from_utf8_lossy(&prefix).trim_end().to_string();
-    if rev.starts_with('-') || rev.is_empty() {
-        return Err(format!("`{rev}` is not a git revision"));
-    }
-    let commit = git(
-        root,
-        &[
-            "rev-parse".into(),
-            "--verify".into(),
-            "--quiet".into(),
-            format!("{rev}^{{commit}}").into(),
-        ],
-    )
-    .map_err(|_| format!("`{rev}` does not name a commit in this repository"))?;
-    let commit = String::from_utf8_lossy(&commit).trim().to_string();
-    let mut args: Vec<OsString> = vec![
-        "ls-tree".into(),
-        "-r".into(),
-        "-z".into(),
-        "--full-name".into(),
-        commit.clone().into(),
-        "--".into(),
-    ];
-    for p in paths {
-        let spec = if p == root {
-            PathBuf::from(".")
-        } else if root == Path::new(".") || p.is_absolute() {
-            p.clone()
-        } else {
-            p.strip_prefix(root)
-                .map(Path::to_path_buf)
-                .unwrap_or(p.clone())
-        };
-        args.push(spec.into_os_string());
-    }
-    let listing = git(root, &args)?;
-    // `<mode> SP <type> SP <object> TAB <path>` NUL
-    let mut entries: Vec<(String, String)> = Vec::new();
-    for rec in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let rec = String::from_utf8_lossy(rec);
-        let Some((meta, name)) = rec.split_once('\t') else {
-            continue;
-        };
-        let mut parts = meta.split(' ');
-        let (Some(mode), Some(kind), Some(oid)) = (parts.next(), parts.next(), parts.next()) else {
-            continue;
-        };
-        // Regular files only: discovery never follows symbolic links, and
-        // submodules are other repositories.
-        if kind != "blob" || !(mode == "100644" || mode == "100755") {
-            continue;
-        }
-        let Some(rel) = name.strip_prefix(&prefix) else {
-            continue;
-        };
-        if wanted(rel) {
-            entries.push((rel.to_string(), oid.to_string()));
-        }
-    }
-    entries.sort();
-    entries.dedup();
-    let blobs = cat_blobs(root, entries.iter().map(|(_, o)| o.as_str()))?;
-    let tree = entries.into_iter().map(|(r, _)| r).zip(blobs).collect();
-    Ok(Revision {
-        name: rev.to_string(),
-        commit,
-        tree,
-    })
-}
-
-/// The bytes of each blob, in order, through one `git cat-file --batch`.
-fn cat_blobs<'a>(root: &Path, oids: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, String> {
-    let input: String = oids.map(|o| format!("{o}\n")).collect();
-    if input.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["cat-file", "--batch"])
-        .env("GIT_OPTIONAL_LOCKS", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let mut out = Vec::new();
-    child
-        .stdout
-        .take()
-        .ok_or("git cat-file has no stdout")?
-        .read_to_end(&mut out)
-        .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
-    let status = child
-        .wait()
-        .map_err(|e| format!("git cat-file failed: {e}"))?;
-    let _ = writer.join();
-    if !status.success() {
-        return Err("git cat-file failed".into());
-    }
-    // `<oid> SP blob SP <size> LF <bytes> LF`
-    let mut blobs = Vec::new();
-    let mut at = 0usize;
-    while at < out.len() {
-        let nl = memchr::memchr(b'\n', &out[at..]).ok_or("git cat-file: a truncated header")?;
-        let header = String::from_utf8_lossy(&out[at..at + nl]).to_string();
-        at += nl + 1;
-        let mut parts = header.split(' ');
-        let (_, kind, size) = (parts.next(), parts.next(), parts.next());
-        if kind != Some("blob") {
-            return Err(format!("git cat-file: unexpected `{header}`"));
-        }
-        let size: usize = size
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("git cat-file: bad header `{header}`"))?;
-        if at + size > out.len() {
-            return Err("git cat-file: truncated output".into());
-        }
-        blobs.push(out[at..at + size].to_vec());
-        at += size + 1;
-    }
-    Ok(blobs)
-}
-
 // ---------------------------------------------------------------------------
 // One side's observed contract.
 
@@ -340,11 +166,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
     let m = &a.model;
     let mut out: BTreeMap<String, SpeakerAt> = BTreeMap::new();
     let name = |sp: usize| m.speakers[sp].name.clone();
-    let mut keys: Vec<_> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
-        .collect();
+    let mut keys: Vec<_> = m.wire_keys().collect();
     keys.sort_by_key(|k| k.template.span);
     for k in keys {
         out.entry(name(k.speaker))
@@ -374,14 +196,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
         }
     }
     for s in &m.scripts {
-        let name_of = match (contract, s.contract) {
-            (Some(c), Some(i)) => c.scripts[i].name.clone(),
-            _ => s
-                .names
-                .first()
-                .map(|n| n.trim_start_matches('@').to_string())
-                .unwrap_or_else(|| "<unnamed>".into()),
-        };
+        let name_of = s.display_name(contract);
         let count = s
             .declared_counts(None)
             .into_iter()
@@ -513,18 +328,58 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
     let mut out = Vec::new();
     let names: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
     for sp in names {
-        let bs = b.get(sp).unwrap_or(&empty);
-        let hs = h.get(sp).unwrap_or(&empty);
-        let change = |code, message: String, before, after, base, head| Change {
+        let mut d = SpeakerDiff {
+            speaker: sp,
+            base: b.get(sp).unwrap_or(&empty),
+            head: h.get(sp).unwrap_or(&empty),
+            retired: &retired,
+            out: &mut out,
+        };
+        let moved = d.keys();
+        d.fields(&moved);
+        d.scripts();
+    }
+    out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
+    out
+}
+
+/// Fields gone, each with the field that took its place if any.
+type FieldPairs<'f> = Vec<(&'f String, Option<&'f String>)>;
+
+/// One speaker's two sides, and the changes found so far.
+struct SpeakerDiff<'a> {
+    speaker: &'a String,
+    base: &'a SpeakerAt,
+    head: &'a SpeakerAt,
+    retired: &'a Retired,
+    out: &'a mut Vec<Change>,
+}
+
+impl SpeakerDiff<'_> {
+    fn push(
+        &mut self,
+        code: &'static str,
+        message: String,
+        before: Option<String>,
+        after: Option<String>,
+        base: Option<Span>,
+        head: Option<Span>,
+    ) {
+        self.out.push(Change {
             code,
-            speaker: sp.clone(),
+            speaker: self.speaker.clone(),
             message,
             before,
             after,
             base,
             head,
-        };
-        // Keys.
+        });
+    }
+
+    /// Keys removed, changed in one segment, or added. Returns the changed
+    /// ones, base shape → head shape.
+    fn keys(&mut self) -> BTreeMap<String, String> {
+        let (bs, hs) = (self.base, self.head);
         let removed: Vec<&String> = bs
             .keys
             .keys()
@@ -542,207 +397,261 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
                 let new = added.remove(i);
                 let ht = &hs.keys[new];
                 moved.insert(old.clone(), new.clone());
-                out.push(change(
+                self.push(
                     "WD102",
                     format!("key `{old}` is now `{new}`"),
                     Some(old.clone()),
                     Some(new.clone()),
                     Some(differing_span(bt, new)),
                     Some(differing_span(ht, old)),
-                ));
-            } else if !retired.keys.contains(old) {
-                out.push(change(
+                );
+            } else if !self.retired.keys.contains(old) {
+                self.push(
                     "WD101",
                     format!("key `{old}` is no longer sent"),
                     Some(old.clone()),
                     None,
                     Some(bt.span),
                     None,
-                ));
+                );
             }
         }
         for new in added {
-            out.push(change(
+            self.push(
                 "WD103",
                 format!("key `{new}` is new"),
                 None,
                 Some(new.clone()),
                 None,
                 Some(hs.keys[new].span),
-            ));
+            );
         }
-        // Fields written, record by record (a moved key takes its record
-        // along).
+        moved
+    }
+
+    /// Fields written, record by record (a moved key takes its record
+    /// along; a record whose key is gone is reported as a key).
+    fn fields(&mut self, moved: &BTreeMap<String, String>) {
+        let (bs, hs) = (self.base, self.head);
+        let no_writes = BTreeMap::new();
         for (rkey, bw) in &bs.writes {
             let hkey = moved.get(rkey).unwrap_or(rkey);
             if !hs.records.contains(hkey) && !hs.keys.contains_key(hkey) {
-                continue; // the record's key is gone: reported as a key
+                continue;
             }
-            let no_writes = BTreeMap::new();
             let hw = hs.writes.get(hkey).unwrap_or(&no_writes);
-            let gone: Vec<&String> = bw
-                .keys()
-                .filter(|f| !hw.contains_key(*f))
-                .filter(|f| !retired.fields.contains(&(rkey.clone(), (*f).clone())))
-                .collect();
-            let mut new: Vec<&String> = hw.keys().filter(|f| !bw.contains_key(*f)).collect();
-            let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
-            let mut unpaired = Vec::new();
-            for f in gone {
-                let slot = bw[f].slot;
-                match new
-                    .iter()
-                    .position(|g| slot.is_some() && hw[*g].slot == slot)
-                {
-                    Some(i) => pairs.push((f, Some(new.remove(i)))),
-                    None => unpaired.push(f),
-                }
-            }
-            if let ([f], [g]) = (unpaired.as_slice(), new.as_slice()) {
-                pairs.push((f, Some(g)));
-                new.clear();
-                unpaired.clear();
-            }
-            pairs.extend(unpaired.into_iter().map(|f| (f, None)));
+            let (pairs, new) = self.pair_fields(rkey, bw, hw);
             for (f, g) in pairs {
                 match g {
-                    Some(g) => out.push(change(
+                    Some(g) => self.push(
                         "WD202",
                         format!("field `{f}` of `{hkey}` is now written as `{g}`"),
                         Some(f.clone()),
                         Some(g.clone()),
                         Some(bw[f].span),
                         Some(hw[g].span),
-                    )),
-                    None => out.push(change(
+                    ),
+                    None => self.push(
                         "WD201",
                         format!("field `{f}` of `{hkey}` is no longer written"),
                         Some(f.clone()),
                         None,
                         Some(bw[f].span),
                         None,
-                    )),
+                    ),
                 }
             }
             for g in new {
-                out.push(change(
+                self.push(
                     "WD203",
                     format!("field `{g}` of `{hkey}` is newly written"),
                     None,
                     Some(g.clone()),
                     None,
                     Some(hw[g].span),
-                ));
+                );
             }
         }
-        // Scripts.
+    }
+
+    /// The fields of record `rkey` no longer written (not retired), each
+    /// with the new field that took its place: the one written in the same
+    /// argument slot, or the only one left when one is gone and one is new.
+    /// Also the new fields left over.
+    fn pair_fields<'f>(
+        &self,
+        rkey: &str,
+        bw: &'f BTreeMap<String, FieldAt>,
+        hw: &'f BTreeMap<String, FieldAt>,
+    ) -> (FieldPairs<'f>, Vec<&'f String>) {
+        let gone: Vec<&String> = bw
+            .keys()
+            .filter(|f| !hw.contains_key(*f))
+            .filter(|f| {
+                !self
+                    .retired
+                    .fields
+                    .contains(&(rkey.to_string(), (*f).clone()))
+            })
+            .collect();
+        let mut new: Vec<&String> = hw.keys().filter(|f| !bw.contains_key(*f)).collect();
+        let mut pairs: Vec<(&String, Option<&String>)> = Vec::new();
+        let mut unpaired = Vec::new();
+        for f in gone {
+            let slot = bw[f].slot;
+            match new
+                .iter()
+                .position(|g| slot.is_some() && hw[*g].slot == slot)
+            {
+                Some(i) => pairs.push((f, Some(new.remove(i)))),
+                None => unpaired.push(f),
+            }
+        }
+        if let ([f], [g]) = (unpaired.as_slice(), new.as_slice()) {
+            pairs.push((f, Some(g)));
+            new.clear();
+            unpaired.clear();
+        }
+        pairs.extend(unpaired.into_iter().map(|f| (f, None)));
+        (pairs, new)
+    }
+
+    /// Scripts gone (not retired), changed or new.
+    fn scripts(&mut self) {
+        let (bs, hs) = (self.base, self.head);
         for (key, bsc) in &bs.scripts {
             let Some(hsc) = hs.scripts.get(key) else {
-                if !retired.scripts.contains(key) {
-                    out.push(change(
+                if !self.retired.scripts.contains(key) {
+                    self.push(
                         "WD303",
                         format!("script `{}` is gone", bsc.name),
                         Some(bsc.name.clone()),
                         None,
                         Some(bsc.def),
                         None,
-                    ));
+                    );
                 }
                 continue;
             };
-            let name = &hsc.name;
-            match (bsc.count, hsc.count) {
-                (Some((n, bspan)), Some((m, hspan))) if n != m => out.push(change(
-                    "WD301",
-                    format!(
-                        "script `{name}` takes {m} key{} in KEYS, not {n}",
-                        if m == 1 { "" } else { "s" }
-                    ),
-                    Some(format!("{n} KEYS")),
-                    Some(format!("{m} KEYS")),
-                    Some(bspan.unwrap_or(bsc.def)),
-                    Some(hspan.unwrap_or(hsc.def)),
-                )),
-                _ => {
-                    let mut roles_changed = false;
-                    for (i, (br, hr)) in bsc.roles.iter().zip(&hsc.roles).enumerate() {
-                        if let (Some((br, bspan)), Some((hr, hspan))) = (br, hr) {
-                            if br != hr {
-                                roles_changed = true;
-                                let n = i + 1;
-                                let moved_to = bsc
-                                    .roles
-                                    .iter()
-                                    .position(|r| r.as_ref().is_some_and(|r| &r.0 == hr));
-                                let how = match moved_to {
-                                    Some(j) => {
-                                        format!(" (KEYS[{}] at the base: the order changed)", j + 1)
-                                    }
-                                    None => String::new(),
-                                };
-                                out.push(change(
-                                    "WD301",
-                                    format!("script `{name}`: KEYS[{n}] is now the {hr}, not the {br}{how}"),
-                                    Some(format!("KEYS[{n}] {br}")),
-                                    Some(format!("KEYS[{n}] {hr}")),
-                                    Some(bspan.unwrap_or(bsc.def)),
-                                    Some(hspan.unwrap_or(hsc.def)),
-                                ));
-                            }
-                        }
-                    }
-                    if let (false, Some(bu), Some(hu)) = (roles_changed, &bsc.used, &hsc.used) {
-                        for (n, bspan) in bu.iter().filter(|(n, _)| !hu.contains_key(n)) {
-                            let role = bsc
-                                .roles
-                                .get(*n as usize - 1)
-                                .and_then(|r| r.as_ref())
-                                .map(|r| format!(" (the {})", r.0))
-                                .unwrap_or_default();
-                            out.push(change(
-                                "WD301",
-                                format!("script `{name}` no longer uses KEYS[{n}]{role}"),
-                                Some(format!("KEYS[{n}] used")),
-                                Some(format!("KEYS[{n}] unused")),
-                                Some(*bspan),
-                                Some(hsc.def),
-                            ));
-                        }
-                    }
-                }
-            }
-            if let (Some(x), Some(y)) = (&bsc.sha1, &hsc.sha1) {
-                if x != y {
-                    out.push(change(
-                        "WD302",
-                        format!(
-                            "script `{name}` changed: SHA1 {} is now {}",
-                            &x[..x.len().min(12)],
-                            &y[..y.len().min(12)]
-                        ),
-                        Some(x.clone()),
-                        Some(y.clone()),
-                        Some(bsc.def),
-                        Some(hsc.def),
-                    ));
-                }
-            }
+            self.script_keys(bsc, hsc);
+            self.script_body(bsc, hsc);
         }
         for (key, hsc) in &hs.scripts {
             if !bs.scripts.contains_key(key) {
-                out.push(change(
+                self.push(
                     "WD304",
                     format!("script `{}` is new", hsc.name),
                     None,
                     Some(hsc.name.clone()),
                     None,
                     Some(hsc.def),
-                ));
+                );
             }
         }
     }
-    out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
-    out
+
+    /// A script's KEYS: their number, else their roles, else the ones its
+    /// body uses.
+    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let name = &hsc.name;
+        match (bsc.count, hsc.count) {
+            (Some((n, bspan)), Some((m, hspan))) if n != m => self.push(
+                "WD301",
+                format!(
+                    "script `{name}` takes {m} key{} in KEYS, not {n}",
+                    if m == 1 { "" } else { "s" }
+                ),
+                Some(format!("{n} KEYS")),
+                Some(format!("{m} KEYS")),
+                Some(bspan.unwrap_or(bsc.def)),
+                Some(hspan.unwrap_or(hsc.def)),
+            ),
+            _ => {
+                if !self.script_roles(bsc, hsc) {
+                    self.script_key_uses(bsc, hsc);
+                }
+            }
+        }
+    }
+
+    /// Slots whose role changed; whether there was one.
+    fn script_roles(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) -> bool {
+        let name = &hsc.name;
+        let mut roles_changed = false;
+        for (i, (br, hr)) in bsc.roles.iter().zip(&hsc.roles).enumerate() {
+            let (Some((br, bspan)), Some((hr, hspan))) = (br, hr) else {
+                continue;
+            };
+            if br == hr {
+                continue;
+            }
+            roles_changed = true;
+            let n = i + 1;
+            let moved_to = bsc
+                .roles
+                .iter()
+                .position(|r| r.as_ref().is_some_and(|r| &r.0 == hr));
+            let how = match moved_to {
+                Some(j) => format!(" (KEYS[{}] at the base: the order changed)", j + 1),
+                None => String::new(),
+            };
+            self.push(
+                "WD301",
+                format!("script `{name}`: KEYS[{n}] is now the {hr}, not the {br}{how}"),
+                Some(format!("KEYS[{n}] {br}")),
+                Some(format!("KEYS[{n}] {hr}")),
+                Some(bspan.unwrap_or(bsc.def)),
+                Some(hspan.unwrap_or(hsc.def)),
+            );
+        }
+        roles_changed
+    }
+
+    /// `KEYS[n]` the base's body used and the head's no longer does.
+    fn script_key_uses(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let (Some(bu), Some(hu)) = (&bsc.used, &hsc.used) else {
+            return;
+        };
+        let name = &hsc.name;
+        for (n, bspan) in bu.iter().filter(|(n, _)| !hu.contains_key(n)) {
+            let role = bsc
+                .roles
+                .get(*n as usize - 1)
+                .and_then(|r| r.as_ref())
+                .map(|r| format!(" (the {})", r.0))
+                .unwrap_or_default();
+            self.push(
+                "WD301",
+                format!("script `{name}` no longer uses KEYS[{n}]{role}"),
+                Some(format!("KEYS[{n}] used")),
+                Some(format!("KEYS[{n}] unused")),
+                Some(*bspan),
+                Some(hsc.def),
+            );
+        }
+    }
+
+    /// A script's bytes, by their SHA1.
+    fn script_body(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+        let (Some(x), Some(y)) = (&bsc.sha1, &hsc.sha1) else {
+            return;
+        };
+        if x != y {
+            self.push(
+                "WD302",
+                format!(
+                    "script `{}` changed: SHA1 {} is now {}",
+                    hsc.name,
+                    &x[..x.len().min(12)],
+                    &y[..y.len().min(12)]
+                ),
+                Some(x.clone()),
+                Some(y.clone()),
+                Some(bsc.def),
+                Some(hsc.def),
+            );
+        }
+    }
 }
 
 #[cfg(test)]
@@ -755,13 +664,5 @@ mod tests {
         assert!(one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:jobs:<*>"));
         assert!(!one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:pending"));
         assert!(!one_segment_apart("emq:{<*>}:job:<*>", "emq:{<*>}:job:<*>"));
-    }
-
-    #[test]
-    fn wanted_files() {
-        assert!(wanted("a/mix.exs"));
-        assert!(wanted("Cargo.toml"));
-        assert!(wanted("x/y.lua"));
-        assert!(!wanted("README.md"));
     }
 }

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::facts::Lang;
+use crate::source::rel_path;
 
 /// A file to read.
 #[derive(Debug, Clone)]
@@ -20,6 +21,19 @@ pub struct Candidate {
     pub rel: String,
     pub lang: Lang,
 }
+
+impl Candidate {
+    /// The file name without its extension (a script's name, for `.lua`).
+    pub fn stem(&self) -> String {
+        self.path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// The files that make their directory a project (and a speaker).
+pub const PROJECT_FILES: &[&str] = &["mix.exs", "Cargo.toml"];
 
 /// Something said about the run that is not a finding: a skipped file, a
 /// contract stepping aside.
@@ -64,68 +78,74 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
             }
             continue;
         }
-        let walker = ignore::WalkBuilder::new(p)
-            .follow_links(false)
-            .require_git(false)
-            .git_global(false)
-            .sort_by_file_path(|a, b| a.cmp(b))
-            .build();
-        for entry in walker {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    notes.push(Note {
-                        path: error_path(&e)
-                            .map(|p| rel_path(root, &p))
-                            .unwrap_or_default(),
-                        message: format!("skipped: {}", strip_path_from_error(&e)),
-                    });
-                    continue;
-                }
-            };
-            let Some(ft) = entry.file_type() else {
-                continue;
-            };
-            if ft.is_symlink() {
-                // Noted when it may hide source: a source file name, a
-                // directory, or a target that cannot be resolved (a loop or
-                // a dangling link).
-                let message = match std::fs::metadata(entry.path()) {
-                    Ok(m) if m.is_dir() => {
-                        Some("symbolic link to a directory not followed".to_string())
-                    }
-                    Ok(_) => Lang::from_path(entry.path())
-                        .map(|_| "symbolic link not followed".to_string()),
-                    Err(e) => Some(format!(
-                        "symbolic link not followed (its target cannot be resolved: {e})"
-                    )),
-                };
-                if let Some(message) = message {
-                    notes.push(Note {
-                        path: rel_path(root, entry.path()),
-                        message,
-                    });
-                }
-                continue;
-            }
-            if !ft.is_file() {
-                continue;
-            }
-            let Some(lang) = Lang::from_path(entry.path()) else {
-                continue;
-            };
-            let rel = rel_path(root, entry.path());
-            found.insert(
-                rel.clone(),
-                Candidate {
-                    path: entry.path().to_path_buf(),
-                    rel,
-                    lang,
-                },
-            );
-        }
+        walk(root, p, &mut found, notes);
     }
     found.into_values().collect()
+}
+
+/// Walks a directory (honouring `.gitignore`, never following symbolic
+/// links) and adds its source files.
+fn walk(root: &Path, dir: &Path, found: &mut BTreeMap<String, Candidate>, notes: &mut Vec<Note>) {
+    let walker = ignore::WalkBuilder::new(dir)
+        .follow_links(false)
+        .require_git(false)
+        .git_global(false)
+        .sort_by_file_path(|a, b| a.cmp(b))
+        .build();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                notes.push(Note {
+                    path: error_path(&e)
+                        .map(|p| rel_path(root, &p))
+                        .unwrap_or_default(),
+                    message: format!("skipped: {}", strip_path_from_error(&e)),
+                });
+                continue;
+            }
+        };
+        let Some(ft) = entry.file_type() else {
+            continue;
+        };
+        if ft.is_symlink() {
+            if let Some(message) = symlink_note(entry.path()) {
+                notes.push(Note {
+                    path: rel_path(root, entry.path()),
+                    message,
+                });
+            }
+            continue;
+        }
+        if !ft.is_file() {
+            continue;
+        }
+        let Some(lang) = Lang::from_path(entry.path()) else {
+            continue;
+        };
+        let rel = rel_path(root, entry.path());
+        found.insert(
+            rel.clone(),
+            Candidate {
+                path: entry.path().to_path_buf(),
+                rel,
+                lang,
+            },
+        );
+    }
+}
+
+/// Why a symbolic link is worth a note: when it may hide source (a source
+/// file name, a directory, or a target that cannot be resolved: a loop or a
+/// dangling link).
+fn symlink_note(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Some("symbolic link to a directory not followed".to_string()),
+        Ok(_) => Lang::from_path(path).map(|_| "symbolic link not followed".to_string()),
+        Err(e) => Some(format!(
+            "symbolic link not followed (its target cannot be resolved: {e})"
+        )),
+    }
 }
 
 fn error_path(e: &ignore::Error) -> Option<PathBuf> {
@@ -144,27 +164,6 @@ fn strip_path_from_error(e: &ignore::Error) -> String {
         ignore::Error::WithPath { err, .. } => err.to_string(),
         ignore::Error::WithDepth { err, .. } => strip_path_from_error(err),
         other => other.to_string(),
-    }
-}
-
-/// `path` relative to `root`, with `/` separators; the path as given when it
-/// is not under `root`.
-pub fn rel_path(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    let mut out = String::new();
-    for (i, c) in rel.components().enumerate() {
-        if matches!(c, std::path::Component::CurDir) {
-            continue;
-        }
-        if i > 0 && !out.is_empty() {
-            out.push('/');
-        }
-        out.push_str(&c.as_os_str().to_string_lossy());
-    }
-    if out.is_empty() {
-        ".".into()
-    } else {
-        out
     }
 }
 
@@ -187,7 +186,7 @@ impl ProjectFinder {
             let is_project = *self
                 .cache
                 .entry(d.to_path_buf())
-                .or_insert_with(|| d.join("mix.exs").is_file() || d.join("Cargo.toml").is_file());
+                .or_insert_with(|| PROJECT_FILES.iter().any(|f| d.join(f).is_file()));
             if is_project {
                 return Some(d.to_path_buf());
             }

@@ -1,7 +1,6 @@
 //! wirelint: keeps every speaker of a Redis job-queue protocol on the same
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
-pub mod analyze;
 pub mod baseline;
 pub mod checks;
 pub mod cli;
@@ -10,14 +9,14 @@ pub mod contract;
 pub mod diagnostic;
 pub mod diff;
 pub mod discover;
-pub mod editor;
 pub mod extract;
 pub mod facts;
+pub mod keyshape;
 pub mod link;
 pub mod matrix;
 pub mod observe;
 pub mod parse;
-pub mod prefilter;
+pub mod pipeline;
 pub mod redis;
 pub mod report;
 pub mod scope;

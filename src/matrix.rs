@@ -9,12 +9,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::analyze::Analysis;
 use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
 use crate::link::records::key_shape;
 use crate::link::SpeakerId;
-use crate::observe::is_key_like;
+use crate::pipeline::Analysis;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cell {
@@ -52,11 +51,67 @@ fn overlaps(a: Span, b: Span) -> bool {
     a.file == b.file && a.start <= b.end && b.start <= a.end
 }
 
+/// Per row (kind, item): the speakers that use it, with the spans of each use.
+type Uses = BTreeMap<(&'static str, String), BTreeMap<SpeakerId, Vec<Span>>>;
+
 pub fn build(a: &Analysis) -> Matrix {
     let m = &a.model;
+    let mut uses = uses(a);
+    // The speakers that take part in the protocol, as the checks count
+    // them: a project that only caches in Redis is no column.
+    let active = crate::checks::CheckContext {
+        model: m,
+        contract: a.contract.as_ref(),
+        contract_file: a.contract_file,
+        sources: &a.sources,
+    }
+    .active_speakers();
+    uses.retain(|_, by| {
+        by.retain(|sp, _| active.contains(sp));
+        !by.is_empty()
+    });
     // Speakers that use anything, in name order.
-    let mut uses: BTreeMap<(&'static str, String), BTreeMap<SpeakerId, Vec<Span>>> =
-        BTreeMap::new();
+    let mut ids: Vec<SpeakerId> = uses.values().flat_map(|by| by.keys().copied()).collect();
+    ids.sort_by_key(|id| m.speakers[*id].name.clone());
+    ids.dedup();
+    let findings: Vec<(&str, Span)> = a
+        .diagnostics
+        .iter()
+        .filter(|d| d.layer != Layer::Input)
+        .filter_map(|d| d.speaker.as_deref().map(|s| (s, d.primary.span)))
+        .collect();
+    let cell = |id: &SpeakerId, by: &BTreeMap<SpeakerId, Vec<Span>>| match by.get(id) {
+        None => Cell::Unused,
+        Some(spans) => {
+            let name = m.speakers[*id].name.as_str();
+            let hit = findings
+                .iter()
+                .any(|(s, f)| *s == name && spans.iter().any(|u| overlaps(*u, *f)));
+            if hit {
+                Cell::Diverges
+            } else {
+                Cell::Agrees
+            }
+        }
+    };
+    let rows = uses
+        .into_iter()
+        .map(|((kind, item), by)| Row {
+            kind,
+            item,
+            cells: ids.iter().map(|id| cell(id, &by)).collect(),
+        })
+        .collect();
+    Matrix {
+        speakers: ids.iter().map(|id| m.speakers[*id].name.clone()).collect(),
+        rows,
+    }
+}
+
+/// Every key shape, record field and script, with who uses it where.
+fn uses(a: &Analysis) -> Uses {
+    let m = &a.model;
+    let mut uses: Uses = BTreeMap::new();
     let mut add = |kind: &'static str, item: String, sp: SpeakerId, spans: Vec<Span>| {
         uses.entry((kind, item))
             .or_default()
@@ -64,7 +119,7 @@ pub fn build(a: &Analysis) -> Matrix {
             .or_default()
             .extend(spans);
     };
-    for k in m.keys.iter().filter(|k| k.sent && is_key_like(&k.template)) {
+    for k in m.wire_keys() {
         let spans = k
             .template
             .segs
@@ -99,56 +154,7 @@ pub fn build(a: &Analysis) -> Matrix {
         spans.extend(u.keys.iter().map(|k| k.value.span()));
         add("script", script_row(a, u.script), u.speaker, spans);
     }
-    // The speakers that take part in the protocol, as the checks count
-    // them: a project that only caches in Redis is no column.
-    let active = crate::checks::CheckContext {
-        model: m,
-        contract: a.contract.as_ref(),
-        contract_file: a.contract_file,
-        sources: &a.sources,
-    }
-    .active_speakers();
-    uses.retain(|_, by| {
-        by.retain(|sp, _| active.contains(sp));
-        !by.is_empty()
-    });
-    let mut ids: Vec<SpeakerId> = uses.values().flat_map(|by| by.keys().copied()).collect();
-    ids.sort_by_key(|id| m.speakers[*id].name.clone());
-    ids.dedup();
-    let findings: Vec<(&str, Span)> = a
-        .diagnostics
-        .iter()
-        .filter(|d| d.layer != Layer::Input)
-        .filter_map(|d| d.speaker.as_deref().map(|s| (s, d.primary.span)))
-        .collect();
-    let rows = uses
-        .into_iter()
-        .map(|((kind, item), by)| Row {
-            kind,
-            item,
-            cells: ids
-                .iter()
-                .map(|id| match by.get(id) {
-                    None => Cell::Unused,
-                    Some(spans) => {
-                        let name = m.speakers[*id].name.as_str();
-                        let hit = findings
-                            .iter()
-                            .any(|(s, f)| *s == name && spans.iter().any(|u| overlaps(*u, *f)));
-                        if hit {
-                            Cell::Diverges
-                        } else {
-                            Cell::Agrees
-                        }
-                    }
-                })
-                .collect(),
-        })
-        .collect();
-    Matrix {
-        speakers: ids.iter().map(|id| m.speakers[*id].name.clone()).collect(),
-        rows,
-    }
+    uses
 }
 
 fn script_row(a: &Analysis, id: usize) -> String {

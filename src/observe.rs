@@ -7,12 +7,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analyze::Analysis;
-use crate::facts::{Seg, Span, Template};
+use crate::extract::script_name_from_stem;
+use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
 use crate::link::scripts::role_alternatives;
-use crate::link::SpeakerId;
+use crate::link::{normalize_name, Model, SpeakerId};
+use crate::pipeline::Analysis;
 
 #[derive(Debug, Clone)]
 pub struct ObservedKey {
@@ -58,23 +59,9 @@ pub struct ObservedSpeaker {
     pub calls: Vec<ObservedCall>,
 }
 
-/// Whether a template reads as a key: a literal namespace and a `:`.
-pub fn is_key_like(t: &Template) -> bool {
-    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
-        return false;
-    };
-    match text.find(':') {
-        Some(i) if i > 0 => text[..i]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')),
-        _ => false,
-    }
-}
-
 pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
-    let m = &a.model;
-    let contract = a.contract.as_ref();
-    let mut out: Vec<ObservedSpeaker> = m
+    let mut out: Vec<ObservedSpeaker> = a
+        .model
         .speakers
         .iter()
         .map(|s| ObservedSpeaker {
@@ -86,11 +73,22 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             calls: Vec::new(),
         })
         .collect();
+    observe_keys(a, &mut out);
+    observe_records(a, &mut out);
+    observe_scripts(a, &mut out);
+    observe_calls(a, &mut out);
+    out.retain(|s| {
+        !(s.keys.is_empty() && s.records.is_empty() && s.scripts.is_empty() && s.calls.is_empty())
+    });
+    out
+}
+
+/// Each speaker's key shapes, each at its first place.
+fn observe_keys(a: &Analysis, out: &mut [ObservedSpeaker]) {
     let mut seen: BTreeSet<(SpeakerId, String)> = BTreeSet::new();
-    let mut keys: Vec<(SpeakerId, ObservedKey)> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
+    let mut keys: Vec<(SpeakerId, ObservedKey)> = a
+        .model
+        .wire_keys()
         .map(|k| {
             (
                 k.speaker,
@@ -107,7 +105,11 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             out[sp].keys.push(k);
         }
     }
-    for r in &m.records {
+}
+
+/// Each speaker's records, with the fields it writes and reads.
+fn observe_records(a: &Analysis, out: &mut [ObservedSpeaker]) {
+    for r in &a.model.records {
         let mut per: BTreeMap<SpeakerId, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
         for (field, uses) in &r.fields {
             for u in uses {
@@ -127,7 +129,12 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             });
         }
     }
-    for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
+}
+
+/// Each speaker's Redis scripts: names, SHA1, declared KEYS and roles.
+fn observe_scripts(a: &Analysis, out: &mut [ObservedSpeaker]) {
+    let contract = a.contract.as_ref();
+    for s in a.model.scripts.iter().filter(|s| s.is_redis()) {
         let declared = s.declared_count(contract);
         let count = declared
             .map(|d| d.count)
@@ -137,7 +144,7 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             .map(|n| s.slot_role(n, contract).map(|r| r.text))
             .collect();
         out[s.speaker].scripts.push(ObservedScript {
-            name: script_name(a, id),
+            name: s.display_name(contract),
             names: s.names.clone(),
             sha1: s.sha1.clone(),
             declared: declared.map(|d| (d.count, d.source.describe())),
@@ -145,9 +152,14 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             span: s.def_span,
         });
     }
-    for u in &m.script_calls {
+}
+
+/// Each speaker's script call sites, with the key shapes they pass.
+fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
+    let contract = a.contract.as_ref();
+    for u in &a.model.script_calls {
         out[u.speaker].calls.push(ObservedCall {
-            script: script_name(a, u.script),
+            script: a.model.scripts[u.script].display_name(contract),
             numkeys: match u.numkeys {
                 NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
                 _ if u.keys_complete => Some(u.keys.len() as u32),
@@ -165,21 +177,6 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             span: u.span,
         });
     }
-    out.retain(|s| {
-        !(s.keys.is_empty() && s.records.is_empty() && s.scripts.is_empty() && s.calls.is_empty())
-    });
-    out
-}
-
-fn script_name(a: &Analysis, id: usize) -> String {
-    let s = &a.model.scripts[id];
-    if let (Some(c), Some(i)) = (a.contract.as_ref(), s.contract) {
-        return c.scripts[i].name.clone();
-    }
-    s.names
-        .first()
-        .map(|n| n.trim_start_matches('@').to_string())
-        .unwrap_or_else(|| "<unnamed>".into())
 }
 
 fn quote(s: &str) -> String {
@@ -202,23 +199,25 @@ fn ident(s: &str) -> String {
 
 /// A contract in the `rules/` format describing what the code does.
 pub fn as_contract(a: &Analysis, name: &str) -> String {
-    let m = &a.model;
     let mut text = String::new();
     text.push_str(
         "# Extracted by `wirelint extract --as-contract`: what the code puts on the wire.\n",
     );
     text.push_str("# Review it before adopting it as the canonical contract.\n\n");
     text.push_str(&format!("name = {}\n", quote(name)));
+    if let Some((prefix, types)) = inferred_keyspace(&a.model) {
+        write_keyspace(&mut text, &a.model, &prefix, &types);
+    }
+    write_scripts(&mut text, a);
+    text
+}
 
-    // The keyspace: every tagged key shape `P{<*>}:T` with one prefix P.
+/// The keyspace, when every tagged key shape `P{<*>}:T` has one prefix P:
+/// P, and the types by name (`T` with `<id>` for its holes).
+fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
     let mut prefixes: BTreeSet<String> = BTreeSet::new();
     let mut types: BTreeMap<String, String> = BTreeMap::new();
-    let mut shapes: Vec<String> = m
-        .keys
-        .iter()
-        .filter(|k| k.sent && is_key_like(&k.template))
-        .map(|k| key_shape(&k.template))
-        .collect();
+    let mut shapes: Vec<String> = m.wire_keys().map(|k| key_shape(&k.template)).collect();
     shapes.sort();
     shapes.dedup();
     for shape in &shapes {
@@ -237,52 +236,57 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
         }
         types.insert(tname, pattern);
     }
-    let keyspace = (prefixes.len() == 1 && !types.is_empty())
+    let prefix = (prefixes.len() == 1 && !types.is_empty())
         .then(|| prefixes.iter().next().cloned())
-        .flatten();
+        .flatten()?;
+    Some((prefix, types))
+}
+
+/// `[keyspace]`, its types, and the records at those types.
+fn write_keyspace(text: &mut String, m: &Model, prefix: &str, types: &BTreeMap<String, String>) {
+    text.push_str("\n[keyspace]\n");
+    text.push_str(&format!(
+        "key = {}\n",
+        quote(&format!("{prefix}{{<queue>}}:<type>"))
+    ));
+    text.push_str("\n[keyspace.types]\n");
     let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
-    if let Some(prefix) = &keyspace {
-        text.push_str("\n[keyspace]\n");
-        text.push_str(&format!(
-            "key = {}\n",
-            quote(&format!("{prefix}{{<queue>}}:<type>"))
-        ));
-        text.push_str("\n[keyspace.types]\n");
-        for (t, p) in &types {
-            text.push_str(&format!("{t} = {}\n", quote(p)));
-            type_of_shape.insert(
-                format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
-                t.clone(),
-            );
-        }
-        let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        for r in &m.records {
-            if let Some(t) = type_of_shape.get(&r.key) {
-                records
-                    .entry(t.clone())
-                    .or_default()
-                    .extend(r.fields.keys().cloned());
-            }
-        }
-        for (t, fields) in records {
-            text.push_str(&format!("\n[records.{t}]\ntype = {}\n", quote(&t)));
-            let list: Vec<String> = fields.iter().map(|f| quote(f)).collect();
-            text.push_str(&format!("fields = [{}]\n", list.join(", ")));
+    for (t, p) in types {
+        text.push_str(&format!("{t} = {}\n", quote(p)));
+        type_of_shape.insert(
+            format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
+            t.clone(),
+        );
+    }
+    let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for r in &m.records {
+        if let Some(t) = type_of_shape.get(&r.key) {
+            records
+                .entry(t.clone())
+                .or_default()
+                .extend(r.fields.keys().cloned());
         }
     }
-    // Scripts whose body uses every key they declare.
+    for (t, fields) in records {
+        text.push_str(&format!("\n[records.{t}]\ntype = {}\n", quote(&t)));
+        let list: Vec<String> = fields.iter().map(|f| quote(f)).collect();
+        text.push_str(&format!("fields = [{}]\n", list.join(", ")));
+    }
+}
+
+/// `[scripts.NAME]` for the scripts whose body uses every key they declare.
+fn write_scripts(text: &mut String, a: &Analysis) {
+    let contract = a.contract.as_ref();
     let mut done: BTreeSet<String> = BTreeSet::new();
-    for s in &m.scripts {
+    for s in &a.model.scripts {
         let Some(first) = s.names.first() else {
             continue;
         };
-        let sname = ident(&crate::extract::script_name_from_stem(
-            first.trim_start_matches('@'),
-        ));
-        if !done.insert(crate::link::normalize_name(&sname)) {
+        let sname = ident(&script_name_from_stem(first.trim_start_matches('@')));
+        if !done.insert(normalize_name(&sname)) {
             continue;
         }
-        let Some(d) = s.declared_count(a.contract.as_ref()) else {
+        let Some(d) = s.declared_count(contract) else {
             continue;
         };
         let used: BTreeSet<u32> = s.lua.key_uses.iter().map(|k| k.0).collect();
@@ -291,7 +295,7 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
         }
         let roles: Vec<String> = (1..=d.count)
             .map(|n| {
-                s.slot_role(n, a.contract.as_ref())
+                s.slot_role(n, contract)
                     .and_then(|r| role_alternatives(&r.text).into_iter().next())
                     .map(|w| ident(&w.join("_")))
                     .unwrap_or_else(|| format!("key{n}"))
@@ -301,5 +305,4 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
         let list: Vec<String> = roles.iter().map(|r| quote(r)).collect();
         text.push_str(&format!("keys = [{}]\n", list.join(", ")));
     }
-    text
 }

@@ -40,7 +40,7 @@ pub fn files_only(paths: &[PathBuf]) -> Option<(PathBuf, Option<BTreeSet<String>
     for p in paths {
         let abs = std::fs::canonicalize(p).ok()?;
         abs.strip_prefix(&root).ok()?;
-        rels.insert(crate::discover::rel_path(&root, &abs));
+        rels.insert(crate::source::rel_path(&root, &abs));
     }
     Some((root, if any_toml { None } else { Some(rels) }))
 }

@@ -25,8 +25,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::checks::RULES;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity, RULE_CODES};
 
 /// The TOML as read, with spans for errors.
 pub struct RawSettings {
@@ -101,15 +100,11 @@ type SettingsError = (String, Range<usize>, Option<String>);
 
 fn code_or_prefix(s: &Spanned<String>, what: &str) -> Result<String, SettingsError> {
     let up = s.get_ref().trim().to_ascii_uppercase();
-    if !up.is_empty() && RULES.iter().any(|r| r.code.starts_with(&up)) {
+    if !up.is_empty() && RULE_CODES.iter().any(|c| c.starts_with(&up)) {
         return Ok(up);
     }
-    let help = crate::contract::suggest(&up, RULES.iter().map(|r| r.code)).or_else(|| {
-        Some(format!(
-            "rules are {}",
-            RULES.iter().map(|r| r.code).collect::<Vec<_>>().join(", ")
-        ))
-    });
+    let help = crate::contract::suggest(&up, RULE_CODES.iter().copied())
+        .or_else(|| Some(format!("rules are {}", RULE_CODES.join(", "))));
     Err((
         format!(
             "`{}` in `{what}` is no rule code or code prefix",
@@ -118,6 +113,68 @@ fn code_or_prefix(s: &Spanned<String>, what: &str) -> Result<String, SettingsErr
         s.span(),
         help,
     ))
+}
+
+/// `[severity]`: rule codes to `error` or `warning`.
+fn severities(
+    raw: &BTreeMap<Spanned<String>, Spanned<String>>,
+) -> Result<BTreeMap<String, Severity>, SettingsError> {
+    let mut severity = BTreeMap::new();
+    for (k, v) in raw {
+        let code = k.get_ref().to_ascii_uppercase();
+        if !RULE_CODES.contains(&code.as_str()) {
+            return Err((
+                format!("`{}` in `[severity]` is no rule code", k.get_ref()),
+                k.span(),
+                crate::contract::suggest(&code, RULE_CODES.iter().copied()),
+            ));
+        }
+        let sev = match v.get_ref().as_str() {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            other => {
+                return Err((
+                    format!("severity `{other}` is neither `error` nor `warning`"),
+                    v.span(),
+                    crate::contract::suggest(other, ["error", "warning"].into_iter()),
+                ))
+            }
+        };
+        severity.insert(code, sev);
+    }
+    Ok(severity)
+}
+
+/// `exclude`: the globs, relative to `base` (canonical).
+fn compile_exclude(raw: &[Spanned<String>], base: &Path) -> Result<Option<Exclude>, SettingsError> {
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    let mut b = GlobSetBuilder::new();
+    let mut patterns = Vec::new();
+    for g in raw {
+        let text = g.get_ref().trim_start_matches("./").trim_end_matches('/');
+        let glob = GlobBuilder::new(text)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| {
+                (
+                    format!("`{}` in `exclude` is not a glob: {}", g.get_ref(), e.kind()),
+                    g.span(),
+                    None,
+                )
+            })?;
+        b.add(glob);
+        patterns.push(g.get_ref().clone());
+    }
+    let set = b
+        .build()
+        .map_err(|e| (format!("`exclude`: {e}"), 0..0, None))?;
+    Ok(Some(Exclude {
+        base: base.to_path_buf(),
+        patterns,
+        set,
+    }))
 }
 
 impl Settings {
@@ -135,59 +192,9 @@ impl Settings {
             .iter()
             .map(|s| code_or_prefix(s, "ignore"))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut severity = BTreeMap::new();
-        for (k, v) in &raw.severity {
-            let code = k.get_ref().to_ascii_uppercase();
-            if !RULES.iter().any(|r| r.code == code) {
-                return Err((
-                    format!("`{}` in `[severity]` is no rule code", k.get_ref()),
-                    k.span(),
-                    crate::contract::suggest(&code, RULES.iter().map(|r| r.code)),
-                ));
-            }
-            let sev = match v.get_ref().as_str() {
-                "error" => Severity::Error,
-                "warning" => Severity::Warning,
-                other => {
-                    return Err((
-                        format!("severity `{other}` is neither `error` nor `warning`"),
-                        v.span(),
-                        crate::contract::suggest(other, ["error", "warning"].into_iter()),
-                    ))
-                }
-            };
-            severity.insert(code, sev);
-        }
+        let severity = severities(&raw.severity)?;
         let canon_base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-        let exclude = if raw.exclude.is_empty() {
-            None
-        } else {
-            let mut b = GlobSetBuilder::new();
-            let mut patterns = Vec::new();
-            for g in &raw.exclude {
-                let text = g.get_ref().trim_start_matches("./").trim_end_matches('/');
-                let glob = GlobBuilder::new(text)
-                    .literal_separator(true)
-                    .build()
-                    .map_err(|e| {
-                        (
-                            format!("`{}` in `exclude` is not a glob: {}", g.get_ref(), e.kind()),
-                            g.span(),
-                            None,
-                        )
-                    })?;
-                b.add(glob);
-                patterns.push(g.get_ref().clone());
-            }
-            let set = b
-                .build()
-                .map_err(|e| (format!("`exclude`: {e}"), 0..0, None))?;
-            Some(Exclude {
-                base: canon_base.clone(),
-                patterns,
-                set,
-            })
-        };
+        let exclude = compile_exclude(&raw.exclude, &canon_base)?;
         let speakers = raw
             .speakers
             .into_iter()
@@ -260,7 +267,7 @@ impl Settings {
             .iter()
             .map(|s| crate::contract::SpeakerSpec {
                 name: s.name.clone(),
-                path: crate::discover::rel_path(&root, &s.dir),
+                path: crate::source::rel_path(&root, &s.dir),
                 canonical: s.canonical,
             })
             .collect()

@@ -2,9 +2,30 @@
 //! and the conversion from byte offsets to lines and columns (used only by
 //! reporters).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::facts::{FileId, Lang, Span};
+
+/// `path` relative to `root`, with `/` separators; the path as given when it
+/// is not under `root`.
+pub fn rel_path(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let mut out = String::new();
+    for (i, c) in rel.components().enumerate() {
+        if matches!(c, std::path::Component::CurDir) {
+            continue;
+        }
+        if i > 0 && !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(&c.as_os_str().to_string_lossy());
+    }
+    if out.is_empty() {
+        ".".into()
+    } else {
+        out
+    }
+}
 
 /// One file known to the run.
 #[derive(Debug)]

@@ -10,10 +10,10 @@
 
 use memchr::memmem;
 
-use crate::analyze::Analysis;
 use crate::checks::{CheckContext, UNUSED_SUPPRESSION};
 use crate::diagnostic::{Diagnostic, Label};
 use crate::facts::{Lang, Span};
+use crate::pipeline::Analysis;
 use crate::settings::Settings;
 
 const MARK: &[u8] = b"wirelint:";

@@ -11,10 +11,10 @@ mod common;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use wirelint::analyze::{analyze, Analysis, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
 use wirelint::checks::{rule, CheckContext, Rule, RULES, UNUSED_SUPPRESSION};
 use wirelint::config::Config;
 use wirelint::diagnostic::{Diagnostic, Label};
+use wirelint::pipeline::{analyze, Analysis, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
 use wirelint::settings::Settings;
 
 /// A case holding this file runs with no contract.

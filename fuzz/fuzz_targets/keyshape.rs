@@ -4,7 +4,7 @@
 //! marks a hole. Both pattern and template are arbitrary.
 
 use libfuzzer_sys::fuzz_target;
-use wirelint::checks::keyshape;
+use wirelint::keyshape;
 use wirelint::contract::Contract;
 use wirelint::facts::{Seg, Span, Template};
 

@@ -25,9 +25,9 @@ use super::{CheckContext, Rule};
 use crate::contract::{Keyspace, PatTok};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::facts::{Seg, Span, Template, Value};
+use crate::keyshape::is_key_like;
 use crate::link::records::key_shape;
 use crate::link::{Arg, Model, ScriptId, SpeakerId};
-use crate::observe::is_key_like;
 use crate::redis::writes_key;
 
 pub static RULE: Rule = Rule {

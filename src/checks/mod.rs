@@ -6,7 +6,8 @@
 //! to fix*); that text is what `wirelint explain CODE` prints, read from the
 //! file itself by [`Rule::doc`].
 
-pub mod keyshape;
+/// The key reader the key and field rules share (moved down to the model).
+pub use crate::keyshape;
 
 mod cross_slot;
 mod field_never_read;

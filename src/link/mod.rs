@@ -10,19 +10,23 @@
 //! Resolution stays inside what the code shows: whatever cannot be resolved
 //! becomes a hole, and a hole matches anything.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::contract::Contract;
-use crate::facts::{
-    Command, ConstDef, FileFacts, FileId, FunctionDef, LuaFacts, ScriptSource, Seg, Span, Template,
-    Value,
-};
+use crate::facts::{Command, FileFacts, FileId, LuaFacts, Seg, Span, Template, Value};
+use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
 pub mod calls;
+mod inventory;
 pub mod records;
+mod resolve;
 pub mod scripts;
+
+use inventory::Inventory;
+
+pub(crate) use resolve::{Ctx, Resolver, MAX_ALTS};
 
 pub type SpeakerId = usize;
 pub type ScriptId = usize;
@@ -154,6 +158,14 @@ impl Model {
     pub fn speaker_name(&self, id: SpeakerId) -> &str {
         &self.speakers[id].name
     }
+
+    /// The keys put on the wire that read as keys (a literal namespace and a
+    /// `:`): what `extract`, the matrix and `diff` show of a speaker's keys.
+    pub fn wire_keys(&self) -> impl Iterator<Item = &KeyUse> {
+        self.keys
+            .iter()
+            .filter(|k| k.sent && is_key_like(&k.template))
+    }
 }
 
 /// `ENQUEUE_SCRIPT`, `:move_to_active`, `moveToActive` → `enqueue`,
@@ -189,232 +201,6 @@ pub struct LinkInput<'a> {
     pub contract: Option<&'a Contract>,
 }
 
-const MAX_ALTS: usize = 8;
-const MAX_DEPTH: usize = 12;
-
-type Alts = Vec<Vec<Seg>>;
-
-pub(crate) struct Ctx {
-    pub(crate) speaker: SpeakerId,
-    pub(crate) module: String,
-    pub(crate) file: FileId,
-}
-
-/// Definitions of one name in one speaker, with the file of each.
-type Defs<'a, T> = Vec<(FileId, &'a T)>;
-
-pub(crate) struct Resolver<'a> {
-    consts: HashMap<(SpeakerId, &'a str), Defs<'a, ConstDef>>,
-    functions: HashMap<(SpeakerId, &'a str, usize), Defs<'a, FunctionDef>>,
-}
-
-impl<'a> Resolver<'a> {
-    fn new(input: &'a LinkInput<'a>) -> Resolver<'a> {
-        let mut consts: HashMap<_, Vec<_>> = HashMap::new();
-        let mut functions: HashMap<_, Vec<_>> = HashMap::new();
-        for (file, facts) in input.facts {
-            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
-                continue;
-            };
-            for c in &facts.consts {
-                consts
-                    .entry((sp, c.name.as_str()))
-                    .or_default()
-                    .push((*file, c));
-            }
-            for f in &facts.functions {
-                functions
-                    .entry((sp, f.name.as_str(), f.params.len()))
-                    .or_default()
-                    .push((*file, f));
-            }
-        }
-        Resolver { consts, functions }
-    }
-
-    /// Picks the definitions a reference means: the same module (or file)
-    /// first, then the module named in the path, then a unique one.
-    fn pick<'d, T>(
-        cands: &'d [(FileId, &'a T)],
-        module_of: impl Fn(&T) -> &str,
-        path: &[String],
-        cx: &Ctx,
-    ) -> Vec<&'d (FileId, &'a T)> {
-        let qualifier: Option<&str> = if path.len() >= 2 {
-            Some(path[path.len() - 2].as_str())
-        } else {
-            None
-        };
-        let same_module: Vec<_> = cands
-            .iter()
-            .filter(|(f, d)| match qualifier {
-                None | Some("self") | Some("Self") | Some("__MODULE__") => {
-                    module_of(d) == cx.module && (*f == cx.file || !cx.module.is_empty())
-                }
-                Some(_) => false,
-            })
-            .collect();
-        if !same_module.is_empty() {
-            return same_module;
-        }
-        if let Some(q) = qualifier {
-            let by_module: Vec<_> = cands
-                .iter()
-                .filter(|(_, d)| {
-                    let m = module_of(d);
-                    m.rsplit(['.', ':']).next() == Some(q) || m == q
-                })
-                .collect();
-            if !by_module.is_empty() {
-                return by_module;
-            }
-        }
-        let same_file: Vec<_> = cands.iter().filter(|(f, _)| *f == cx.file).collect();
-        if !same_file.is_empty() {
-            return same_file;
-        }
-        // A unique definition (all clauses of one function in one module).
-        let modules: BTreeSet<&str> = cands.iter().map(|(_, d)| module_of(d)).collect();
-        if modules.len() == 1 {
-            return cands.iter().collect();
-        }
-        Vec::new()
-    }
-
-    fn resolve(&self, v: &Value, cx: &Ctx, env: Option<&[Alts]>, depth: usize) -> Alts {
-        let hole = |label: String, span: Span| vec![vec![Seg::Hole { label, span }]];
-        if depth > MAX_DEPTH {
-            return hole(v.describe(), v.span());
-        }
-        match v {
-            Value::Str(t) => {
-                let mut alts: Alts = vec![Vec::new()];
-                for seg in &t.segs {
-                    match seg {
-                        Seg::Lit { .. } | Seg::Hole { .. } => {
-                            for a in &mut alts {
-                                a.push(seg.clone());
-                            }
-                        }
-                        Seg::Value(inner) => {
-                            let r = self.resolve(inner, cx, env, depth + 1);
-                            let mut next = Vec::new();
-                            'outer: for a in &alts {
-                                for b in &r {
-                                    if next.len() >= MAX_ALTS {
-                                        break 'outer;
-                                    }
-                                    let mut c = a.clone();
-                                    c.extend(b.iter().cloned());
-                                    next.push(c);
-                                }
-                            }
-                            alts = next;
-                        }
-                    }
-                }
-                alts
-            }
-            Value::Int { value, span } => vec![vec![Seg::Lit {
-                text: value.to_string(),
-                span: *span,
-            }]],
-            Value::Atom { name, span } => vec![vec![Seg::Lit {
-                text: name.clone(),
-                span: *span,
-            }]],
-            Value::Param { index, name, span } => match env.and_then(|e| e.get(*index)) {
-                Some(a) => a.clone(),
-                None => hole(name.clone(), *span),
-            },
-            Value::Const { path, span } => {
-                let Some(name) = path.last() else {
-                    return hole(String::new(), *span);
-                };
-                let Some(cands) = self.consts.get(&(cx.speaker, name.as_str())) else {
-                    return hole(path.join("::"), *span);
-                };
-                let picked = Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx);
-                let Some((file, def)) = picked.first() else {
-                    return hole(path.join("::"), *span);
-                };
-                let inner = Ctx {
-                    speaker: cx.speaker,
-                    module: def.module.clone(),
-                    file: *file,
-                };
-                self.resolve(&def.value, &inner, None, depth + 1)
-            }
-            Value::Call { path, args, span } => {
-                let label = format!("{}(…)", path.join("."));
-                let Some(name) = path.last() else {
-                    return hole(label, *span);
-                };
-                let Some(cands) = self.functions.get(&(cx.speaker, name.as_str(), args.len()))
-                else {
-                    return hole(label, *span);
-                };
-                let picked = Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx);
-                if picked.is_empty() {
-                    return hole(label, *span);
-                }
-                let arg_alts: Vec<Alts> = args
-                    .iter()
-                    .map(|a| self.resolve(a, cx, env, depth + 1))
-                    .collect();
-                let mut out = Vec::new();
-                for (file, def) in picked {
-                    let inner = Ctx {
-                        speaker: cx.speaker,
-                        module: def.module.clone(),
-                        file: *file,
-                    };
-                    for alt in self.resolve(&def.returns, &inner, Some(&arg_alts), depth + 1) {
-                        if out.len() < MAX_ALTS && !out.contains(&alt) {
-                            out.push(alt);
-                        }
-                    }
-                }
-                out
-            }
-            other => hole(other.describe(), other.span()),
-        }
-    }
-
-    pub(crate) fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
-        match v {
-            Value::Str(_)
-            | Value::Const { .. }
-            | Value::Call { .. }
-            | Value::Atom { .. }
-            | Value::Int { .. } => self
-                .resolve(v, cx, None, 0)
-                .into_iter()
-                .map(|segs| {
-                    Template {
-                        segs,
-                        span: v.span(),
-                    }
-                    .normalized()
-                })
-                .collect(),
-            _ => Vec::new(),
-        }
-    }
-}
-
-/// A script held in a `.lua` file, referenced from host code: (file, name,
-/// path as written, resolved path, registration count, index in
-/// `FileFacts::scripts`).
-type FileScriptRef = (
-    FileId,
-    Option<String>,
-    String,
-    PathBuf,
-    Option<(u32, Span)>,
-    usize,
-);
-
 /// Links all facts into a [`Model`].
 pub fn link(input: &LinkInput<'_>) -> Model {
     let resolver = Resolver::new(input);
@@ -423,142 +209,25 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         file_speaker: input.file_speaker.clone(),
         ..Model::default()
     };
-
     // The module a fact sits in is not recorded on templates and commands;
     // resolution falls back to file, then unique definitions.
-    let mut lua_files: HashMap<PathBuf, ScriptId> = HashMap::new();
-    let mut pending_aliases: Vec<FileScriptRef> = Vec::new();
-    // Script defs by (file, index in FileFacts::scripts).
-    let mut script_at: HashMap<(FileId, usize), ScriptId> = HashMap::new();
-
+    let mut inventory = Inventory::default();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
-        if !facts.errors.is_empty() {
-            model.parse_errors.push((*file, facts.errors.clone()));
-        }
         let cx = Ctx {
             speaker: sp,
             module: String::new(),
             file: *file,
         };
-        for t in &facts.templates {
-            for template in resolver.templates(&Value::Str(t.clone()), &cx) {
-                model.keys.push(KeyUse {
-                    template,
-                    speaker: sp,
-                    sent: false,
-                });
-            }
-        }
-        for r in &facts.field_reads {
-            if let Some(field) = r.field.as_str() {
-                model.field_reads.push(FieldReadUse {
-                    key: resolver.templates(&r.key, &cx),
-                    field,
-                    span: r.span,
-                    speaker: sp,
-                });
-            }
-        }
-        for c in &facts.commands {
-            let cu = command_use(&resolver, c, &cx, None);
-            push_command_keys(&mut model, &cu);
-            model.commands.push(cu);
-        }
+        link_file(&resolver, &mut model, facts, &cx);
         for (si, s) in facts.scripts.iter().enumerate() {
-            match &s.source {
-                ScriptSource::Inline(lua) => {
-                    let id = model.scripts.len();
-                    let src = input.sources.get(*file);
-                    let is_file = src.lang == Some(crate::facts::Lang::Lua);
-                    let names: Vec<String> = s.name.iter().cloned().collect();
-                    let file_count = if is_file {
-                        scripts::file_name_count(&src.path, s.name_span)
-                    } else {
-                        None
-                    };
-                    model.scripts.push(Script {
-                        norm_names: names.iter().map(|n| normalize_name(n)).collect(),
-                        names,
-                        speaker: sp,
-                        def_span: s.name_span,
-                        lua: (**lua).clone(),
-                        contract: None,
-                        sha1: s.text.as_deref().map(scripts::sha1_hex),
-                        text: s.text.clone(),
-                        file_count,
-                        registration: s.declared_keys,
-                        is_file,
-                    });
-                    script_at.insert((*file, si), id);
-                    if is_file {
-                        lua_files.insert(normalize_path(&src.path), id);
-                    }
-                    let lua_cx = Ctx {
-                        speaker: sp,
-                        module: String::new(),
-                        file: *file,
-                    };
-                    for c in &lua.commands {
-                        let cu = command_use(&resolver, c, &lua_cx, Some(id));
-                        push_command_keys(&mut model, &cu);
-                        model.commands.push(cu);
-                    }
-                }
-                ScriptSource::File {
-                    path,
-                    relative_to_file,
-                    ..
-                } => {
-                    let src = input.sources.get(*file);
-                    let base = if *relative_to_file {
-                        src.path.parent().map(Path::to_path_buf)
-                    } else {
-                        input.speaker_dirs.get(sp).cloned().flatten()
-                    };
-                    match base {
-                        Some(b) => pending_aliases.push((
-                            *file,
-                            s.name.clone(),
-                            path.clone(),
-                            normalize_path(&b.join(path)),
-                            s.declared_keys,
-                            si,
-                        )),
-                        None => model
-                            .notes
-                            .push((*file, format!("cannot resolve script path `{path}`"))),
-                    }
-                }
-            }
+            inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
     }
-
-    for (file, name, written, path, registration, si) in pending_aliases {
-        match lua_files.get(&path) {
-            Some(&id) => {
-                script_at.insert((file, si), id);
-                let script = &mut model.scripts[id];
-                if let Some(n) = name {
-                    if !script.names.contains(&n) {
-                        script.norm_names.insert(normalize_name(&n));
-                        script.names.push(n);
-                    }
-                }
-                if script.registration.is_none() {
-                    script.registration = registration;
-                }
-            }
-            None => model.notes.push((
-                file,
-                format!("script file `{written}` is not among the scanned files; its facts are not checked"),
-            )),
-        }
-    }
-
-    resolve_includes(&mut model, input.sources, &lua_files);
+    inventory.resolve_file_refs(&mut model);
+    inventory.resolve_includes(&mut model, input.sources);
     if let Some(contract) = input.contract {
         for script in &mut model.scripts {
             script.contract = contract
@@ -567,8 +236,51 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
         }
     }
-    model.script_calls = calls::link_calls(&resolver, input, &model, &script_at);
+    model.script_calls = calls::link_calls(&resolver, input, &model, &inventory.script_at);
     fill_script_keys(&mut model);
+    push_call_keys(&mut model);
+    model.records = records::infer(&model);
+    model
+}
+
+/// One file's facts outside its scripts: syntax errors, the key templates
+/// it builds, the fields it reads after HGETALL, its commands.
+fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: &Ctx) {
+    if !facts.errors.is_empty() {
+        model.parse_errors.push((cx.file, facts.errors.clone()));
+    }
+    for t in &facts.templates {
+        for template in resolver.templates(&Value::Str(t.clone()), cx) {
+            model.keys.push(KeyUse {
+                template,
+                speaker: cx.speaker,
+                sent: false,
+            });
+        }
+    }
+    for r in &facts.field_reads {
+        if let Some(field) = r.field.as_str() {
+            model.field_reads.push(FieldReadUse {
+                key: resolver.templates(&r.key, cx),
+                field,
+                span: r.span,
+                speaker: cx.speaker,
+            });
+        }
+    }
+    for c in &facts.commands {
+        push_command(model, command_use(resolver, c, cx, None));
+    }
+}
+
+/// A command, and the keys it names.
+fn push_command(model: &mut Model, cu: CommandUse) {
+    push_command_keys(model, &cu);
+    model.commands.push(cu);
+}
+
+/// The keys script calls pass become key uses.
+fn push_call_keys(model: &mut Model) {
     let call_keys: Vec<KeyUse> = model
         .script_calls
         .iter()
@@ -583,8 +295,6 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         })
         .collect();
     model.keys.extend(call_keys);
-    model.records = records::infer(&model);
-    model
 }
 
 fn command_use(
@@ -625,56 +335,6 @@ fn command_use(
         speaker: cx.speaker,
         script,
     }
-}
-
-/// `--- @include "includes/x"`: the included file's Lua is part of the
-/// script, so its `KEYS[n]` uses count as the script's. Paths are relative
-/// to the script's directory, `.lua` optional. Unresolved includes are
-/// noted: the script's key uses may then be incomplete, so it is treated as
-/// touching keys dynamically.
-fn resolve_includes(
-    model: &mut Model,
-    sources: &SourceMap,
-    lua_files: &HashMap<PathBuf, ScriptId>,
-) {
-    // (the including script, the included key uses, whether its keys are
-    // dynamic)
-    type Merge = (ScriptId, Vec<(u32, Span)>, bool);
-    let mut merges: Vec<Merge> = Vec::new();
-    let mut notes = Vec::new();
-    for (id, s) in model.scripts.iter().enumerate() {
-        if s.lua.includes.is_empty() {
-            continue;
-        }
-        let file = sources.get(s.def_span.file);
-        let Some(dir) = file.path.parent() else {
-            continue;
-        };
-        for (path, span) in &s.lua.includes {
-            let plain = normalize_path(&dir.join(path));
-            let with_ext = normalize_path(&dir.join(format!("{path}.lua")));
-            match lua_files.get(&plain).or_else(|| lua_files.get(&with_ext)) {
-                Some(&inc) if inc != id => {
-                    let lua = &model.scripts[inc].lua;
-                    merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
-                }
-                Some(_) => {}
-                None => {
-                    notes.push((
-                        span.file,
-                        format!("cannot resolve `@include \"{path}\"`; its keys are not known"),
-                    ));
-                    merges.push((id, Vec::new(), true));
-                }
-            }
-        }
-    }
-    for (id, uses, dynamic) in merges {
-        let lua = &mut model.scripts[id].lua;
-        lua.key_uses.extend(uses);
-        lua.dynamic_keys |= dynamic;
-    }
-    model.notes.extend(notes);
 }
 
 /// Inside a script, `KEYS[n]` (and `KEYS[n] .. id`) is whatever its callers
@@ -791,7 +451,7 @@ pub fn assign_speakers(
                 Some(root.join(&s.path)),
             ),
             (None, Some(p)) => {
-                let d = crate::discover::rel_path(root, p);
+                let d = crate::source::rel_path(root, p);
                 // The scanned root is itself a project.
                 let name = if d == "." {
                     "(root)".to_string()

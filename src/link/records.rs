@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Model, SpeakerId};
+use super::{CommandUse, Model, SpeakerId};
 use crate::facts::{Seg, Span, Template};
 use crate::redis::{hash_access, HashAccess};
 
@@ -78,37 +78,71 @@ fn informative(t: &Template) -> bool {
         .any(|s| matches!(s, Seg::Lit { text, .. } if text.len() > 1))
 }
 
+/// One use of a record: its key, the field used, whether its field names
+/// are unclear, whether the whole hash is read.
 type Use = (String, Option<(String, FieldUse)>, bool, bool);
 
 /// Infers records from every hash command and field read.
 pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
-    let mut records: BTreeMap<String, RecordUse> = BTreeMap::new();
-    let mut touch = |t: &Template| -> Option<String> {
+    let mut inf = Inference::default();
+    for cmd in &model.commands {
+        inf.command(cmd);
+    }
+    for r in &model.field_reads {
+        for t in &r.key {
+            let Some(key) = inf.touch(t) else {
+                continue;
+            };
+            let fu = FieldUse {
+                speaker: r.speaker,
+                span: r.span,
+                write: false,
+                slot: None,
+            };
+            inf.uses
+                .push((key, Some((r.field.clone(), fu)), false, false));
+        }
+    }
+    inf.finish()
+}
+
+/// Records by key shape, and their uses, as inference finds them.
+#[derive(Default)]
+struct Inference {
+    records: BTreeMap<String, RecordUse>,
+    uses: Vec<Use>,
+}
+
+impl Inference {
+    /// The record at key `t`, made if new; `None` when the key says too
+    /// little to name one.
+    fn touch(&mut self, t: &Template) -> Option<String> {
         if !informative(t) {
             return None;
         }
         let key = key_shape(t);
-        records.entry(key.clone()).or_insert_with(|| RecordUse {
-            key: key.clone(),
-            example: t.clone(),
-            fields: BTreeMap::new(),
-            unclear: false,
-            read_whole: false,
-        });
+        self.records
+            .entry(key.clone())
+            .or_insert_with(|| RecordUse {
+                key: key.clone(),
+                example: t.clone(),
+                fields: BTreeMap::new(),
+                unclear: false,
+                read_whole: false,
+            });
         Some(key)
-    };
-    // (record key, the field used, whether names are unclear, whether the
-    // whole hash is read)
-    let mut uses: Vec<Use> = Vec::new();
-    for cmd in &model.commands {
+    }
+
+    /// A hash command: the record at each of its key's templates (in a
+    /// script, the link step gave `KEYS[n]` its callers' templates), and
+    /// the fields it names.
+    fn command(&mut self, cmd: &CommandUse) {
         let Some(access) = hash_access(&cmd.name) else {
-            continue;
+            return;
         };
         let Some(key_arg) = cmd.args.first() else {
-            continue;
+            return;
         };
-        // In a script, the link step gave `KEYS[n]` its callers' templates.
-        let templates: Vec<Template> = key_arg.alts.clone();
         let rest = cmd.args.get(1..).unwrap_or(&[]);
         let (fields, write): (Vec<_>, bool) = match access {
             HashAccess::WritePairs => (rest.iter().step_by(2).collect(), true),
@@ -119,68 +153,45 @@ pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
         };
         let n = fields.len();
         let unclear = cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
-        for t in &templates {
-            let Some(key) = touch(t) else {
+        for t in &key_arg.alts {
+            let Some(key) = self.touch(t) else {
                 continue;
             };
-            uses.push((key.clone(), None, unclear, access == HashAccess::ReadAll));
+            self.uses
+                .push((key.clone(), None, unclear, access == HashAccess::ReadAll));
             for (i, f) in fields.iter().enumerate() {
                 if let Some((name, span)) = f.literal() {
-                    let slot = (write && n > 1).then_some((i, n));
-                    uses.push((
-                        key.clone(),
-                        Some((
-                            name,
-                            FieldUse {
-                                speaker: cmd.speaker,
-                                span,
-                                write,
-                                slot,
-                            },
-                        )),
-                        false,
-                        false,
-                    ));
+                    let fu = FieldUse {
+                        speaker: cmd.speaker,
+                        span,
+                        write,
+                        slot: (write && n > 1).then_some((i, n)),
+                    };
+                    self.uses
+                        .push((key.clone(), Some((name, fu)), false, false));
                 }
             }
         }
     }
-    for r in &model.field_reads {
-        for t in &r.key {
-            let Some(key) = touch(t) else {
+
+    /// The records with the fields they are used with.
+    fn finish(mut self) -> Vec<RecordUse> {
+        for (key, u, unclear, whole) in self.uses {
+            let Some(rec) = self.records.get_mut(&key) else {
                 continue;
             };
-            uses.push((
-                key,
-                Some((
-                    r.field.clone(),
-                    FieldUse {
-                        speaker: r.speaker,
-                        span: r.span,
-                        write: false,
-                        slot: None,
-                    },
-                )),
-                false,
-                false,
-            ));
-        }
-    }
-    for (key, u, unclear, whole) in uses {
-        let Some(rec) = records.get_mut(&key) else {
-            continue;
-        };
-        rec.unclear |= unclear;
-        rec.read_whole |= whole;
-        if let Some((name, fu)) = u {
-            let list = rec.fields.entry(name).or_default();
-            if !list.contains(&fu) {
-                list.push(fu);
+            rec.unclear |= unclear;
+            rec.read_whole |= whole;
+            if let Some((name, fu)) = u {
+                let list = rec.fields.entry(name).or_default();
+                if !list.contains(&fu) {
+                    list.push(fu);
+                }
             }
         }
+        self.records
+            .into_values()
+            .filter(|r| !r.fields.is_empty())
+            .collect()
     }
-    records
-        .into_values()
-        .filter(|r| !r.fields.is_empty())
-        .collect()
 }

@@ -56,6 +56,18 @@ pub struct DeclaredCount {
 }
 
 impl Script {
+    /// The name to show: its contract entry's, else its first name (without
+    /// `@`), else `<unnamed>`.
+    pub fn display_name(&self, contract: Option<&Contract>) -> String {
+        if let (Some(c), Some(i)) = (contract, self.contract) {
+            return c.scripts[i].name.clone();
+        }
+        self.names
+            .first()
+            .map(|n| n.trim_start_matches('@').to_string())
+            .unwrap_or_else(|| "<unnamed>".into())
+    }
+
     /// Every key count the code and the contract declare, strongest first.
     pub fn declared_counts(&self, contract: Option<&Contract>) -> Vec<DeclaredCount> {
         let mut out = Vec::new();

@@ -3,8 +3,9 @@
 //! values.
 
 use super::span_lines;
-use crate::analyze::Analysis;
+use super::{CheckRun, Output, Reporter};
 use crate::diagnostic::Diagnostic;
+use crate::pipeline::Analysis;
 
 /// One finding's line, without the newline.
 pub fn line(a: &Analysis, d: &Diagnostic) -> String {
@@ -17,6 +18,15 @@ pub fn line(a: &Analysis, d: &Diagnostic) -> String {
         d.code,
         d.message
     )
+}
+
+/// `--format concise`.
+pub struct Concise;
+
+impl Reporter<CheckRun<'_>> for Concise {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render(run.analysis, run.diagnostics))
+    }
 }
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {

@@ -4,20 +4,16 @@
 //! from git and exist nowhere on disk. Formats only; `crate::diff`
 //! computes.
 
-use std::fmt;
-
-use miette::{
-    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
-    NamedSource,
-};
+use miette::NamedSource;
 use serde::Serialize;
 
+use super::graphical::{self, Part};
 use super::json::{span_out, SpanOut};
-use super::span_lines;
-use crate::analyze::Analysis;
+use super::{span_lines, Output, Reporter};
 use crate::diagnostic::Severity;
 use crate::diff::Change;
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 /// Everything a diff reporter needs.
 pub struct DiffRun<'a> {
@@ -27,6 +23,41 @@ pub struct DiffRun<'a> {
     pub against: &'a str,
     pub commit: &'a str,
     pub changes: &'a [Change],
+    /// Whether stderr is a colour terminal (the full format).
+    pub color: bool,
+}
+
+/// `diff --format full`: graphical reports on stderr.
+pub struct Full;
+/// `diff --format concise`: one line per change on stdout.
+pub struct Concise;
+/// `diff --format json`: one JSON document on stdout.
+pub struct Json;
+/// `diff --format github`: workflow annotations on stdout.
+pub struct Github;
+
+impl Reporter<DiffRun<'_>> for Full {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stderr(render_human(run, run.color))
+    }
+}
+
+impl Reporter<DiffRun<'_>> for Concise {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stdout(render_concise(run))
+    }
+}
+
+impl Reporter<DiffRun<'_>> for Json {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stdout(render_json(run))
+    }
+}
+
+impl Reporter<DiffRun<'_>> for Github {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stdout(render_github(run))
+    }
 }
 
 impl DiffRun<'_> {
@@ -244,55 +275,6 @@ pub fn render_github(run: &DiffRun) -> String {
     out
 }
 
-#[derive(Debug)]
-struct Part {
-    message: String,
-    code: Option<String>,
-    severity: miette::Severity,
-    help: Option<String>,
-    source: NamedSource<String>,
-    labels: Vec<LabeledSpan>,
-    related: Vec<Part>,
-}
-
-impl fmt::Display for Part {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Part {}
-
-impl MietteDiagnostic for Part {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.code
-            .as_ref()
-            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(self.severity)
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(self.labels.iter().cloned()))
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn MietteDiagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(
-            self.related.iter().map(|p| p as &dyn MietteDiagnostic),
-        ))
-    }
-}
-
 /// A snippet of one side: its file's text named `name`, one label.
 fn snippet(
     a: &Analysis,
@@ -301,24 +283,14 @@ fn snippet(
     message: String,
     text: String,
     primary: bool,
-) -> Part {
+) -> Part<NamedSource<String>> {
     let f = a.sources.get(span.file);
-    let start = f.display_offset(span.start);
-    let end = f.display_offset(span.end).max(start);
-    let label = if primary {
-        LabeledSpan::new_primary_with_span(Some(text.clone()), start..end)
-    } else {
-        LabeledSpan::new_with_span(Some(text.clone()), start..end)
-    };
-    Part {
+    let label = graphical::label(f, span, Some(text), primary);
+    Part::advice(
         message,
-        code: None,
-        severity: miette::Severity::Advice,
-        help: None,
-        source: NamedSource::new(name, f.text_lossy().into_owned()),
-        labels: vec![label],
-        related: Vec::new(),
-    }
+        NamedSource::new(name, f.text_lossy().into_owned()),
+        vec![label],
+    )
 }
 
 fn help(c: &Change) -> Option<String> {
@@ -342,17 +314,7 @@ fn help(c: &Change) -> Option<String> {
 /// miette reports on the work-tree side with the base side as a nested
 /// snippet named `REF:path`.
 pub fn render_human(run: &DiffRun, color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_links(false)
-        .with_urls(false)
-        .with_width(120)
-        .with_show_related_as_nested(true)
-        .tab_width(4);
+    let handler = graphical::handler(color, 120);
     let mut out = String::new();
     for c in run.changes {
         let k = c.kind();
@@ -394,10 +356,7 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
         };
         part.message = format!("{} [{}]", c.message, c.speaker);
         part.code = Some(format!("{} {}", k.code, k.name));
-        part.severity = match k.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        };
+        part.severity = graphical::severity(k.severity);
         part.help = help(c);
         if handler.render_report(&mut out, &part).is_err() {
             out.push_str(&format!("{}: {}\n", k.code, c.message));

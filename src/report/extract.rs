@@ -4,9 +4,9 @@
 
 use serde_json::{json, Value};
 
-use crate::analyze::Analysis;
 use crate::facts::Span;
 use crate::observe::ObservedSpeaker;
+use crate::pipeline::Analysis;
 
 fn at(a: &Analysis, span: Span) -> String {
     let f = a.sources.get(span.file);

@@ -17,8 +17,9 @@
 //!   says how many there were and where to find them.
 
 use super::span_lines;
-use crate::analyze::Analysis;
+use super::{CheckRun, Output, Reporter};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::pipeline::Analysis;
 use crate::source::LineCol;
 
 /// Annotations per level that GitHub displays for one step.
@@ -81,6 +82,15 @@ pub fn annotation(a: &Analysis, d: &Diagnostic) -> String {
         ));
     }
     format!("::{level} {}::{}", props.join(","), escape_data(&text))
+}
+
+/// `--format github`.
+pub struct Github;
+
+impl Reporter<CheckRun<'_>> for Github {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render(run.analysis, run.diagnostics))
+    }
 }
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {

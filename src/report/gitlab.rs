@@ -6,12 +6,13 @@
 //! warnings) and `location.path` with `lines.begin`/`lines.end`. Paths are
 //! relative to the scanned root: run wirelint from the repository root.
 
+use super::{CheckRun, Output, Reporter};
 use serde::Serialize;
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::pipeline::Analysis;
 
 #[derive(Serialize)]
 struct Issue {
@@ -32,6 +33,15 @@ struct Location {
 struct Lines {
     begin: usize,
     end: usize,
+}
+
+/// `--format gitlab`.
+pub struct Gitlab;
+
+impl Reporter<CheckRun<'_>> for Gitlab {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render(run.analysis, run.diagnostics))
+    }
 }
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {

@@ -2,66 +2,13 @@
 //! with the primary label on the diverging bytes, secondary labels on the
 //! contract entry or the agreeing code, and a help line.
 
-use std::fmt;
+use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
-use miette::{
-    Diagnostic as MietteDiagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan,
-    MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents,
-};
-
-use crate::analyze::Analysis;
-use crate::diagnostic::{Diagnostic, Severity};
+use super::graphical::{self, Part};
+use super::{CheckRun, Output, Reporter};
+use crate::diagnostic::Diagnostic;
 use crate::facts::Span;
-
-/// One file's part of a report.
-#[derive(Debug)]
-struct Part {
-    message: String,
-    code: Option<String>,
-    severity: miette::Severity,
-    help: Option<String>,
-    source: Src,
-    labels: Vec<LabeledSpan>,
-    related: Vec<Part>,
-}
-
-impl fmt::Display for Part {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Part {}
-
-impl MietteDiagnostic for Part {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.code
-            .as_ref()
-            .map(|c| Box::new(c) as Box<dyn fmt::Display>)
-    }
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(self.severity)
-    }
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
-    }
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        Some(Box::new(self.labels.iter().cloned()))
-    }
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn MietteDiagnostic> + 'a>> {
-        if self.related.is_empty() {
-            return None;
-        }
-        Some(Box::new(
-            self.related.iter().map(|p| p as &dyn MietteDiagnostic),
-        ))
-    }
-}
+use crate::pipeline::Analysis;
 
 /// A file's display text, named. miette's `[path:line:col]` header would
 /// count the column in bytes of the display text; this counts Unicode scalar
@@ -120,15 +67,13 @@ impl SourceCode for Src {
     }
 }
 
-fn label(a: &Analysis, span: Span, text: &str, primary: bool) -> LabeledSpan {
-    let f = a.sources.get(span.file);
-    let start = f.display_offset(span.start);
-    let end = f.display_offset(span.end).max(start);
-    if primary {
-        LabeledSpan::new_primary_with_span(Some(text.to_string()), start..end)
-    } else {
-        LabeledSpan::new_with_span(Some(text.to_string()), start..end)
-    }
+fn label(a: &Analysis, span: Span, text: &str, primary: bool) -> miette::LabeledSpan {
+    graphical::label(
+        a.sources.get(span.file),
+        span,
+        Some(text.to_string()),
+        primary,
+    )
 }
 
 fn source(a: &Analysis, file: u32) -> Src {
@@ -139,30 +84,24 @@ fn source(a: &Analysis, file: u32) -> Src {
     }
 }
 
-fn to_part(a: &Analysis, d: &Diagnostic) -> Part {
+fn to_part(a: &Analysis, d: &Diagnostic) -> Part<Src> {
     let file = d.primary.span.file;
     let mut labels = vec![label(a, d.primary.span, &d.primary.message, true)];
     let mut related = Vec::new();
     // A related label near the primary shares its snippet; one further away
     // gets its own, so that the report's first location is the primary's.
-    let line = |span: crate::facts::Span| a.sources.get(span.file).line_col(span.start).line;
+    let line = |span: Span| a.sources.get(span.file).line_col(span.start).line;
     let primary_line = line(d.primary.span);
     for r in &d.related {
         if r.span.file == file && line(r.span).abs_diff(primary_line) <= 3 {
             labels.push(label(a, r.span, &r.message, false));
         } else {
-            related.push(Part {
-                message: r.message.clone(),
-                code: None,
-                severity: miette::Severity::Advice,
-                help: None,
-                source: source(a, r.span.file),
-                labels: vec![LabeledSpan::new_with_span(None, {
-                    let l = label(a, r.span, "", false);
-                    l.offset()..l.offset() + l.len()
-                })],
-                related: Vec::new(),
-            });
+            let f = a.sources.get(r.span.file);
+            related.push(Part::advice(
+                r.message.clone(),
+                source(a, r.span.file),
+                vec![graphical::label(f, r.span, None, false)],
+            ));
         }
     }
     let speaker = d
@@ -173,10 +112,7 @@ fn to_part(a: &Analysis, d: &Diagnostic) -> Part {
     Part {
         message: format!("{}{speaker}", d.message),
         code: Some(format!("{} {}", d.code, d.name)),
-        severity: match d.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        },
+        severity: graphical::severity(d.severity),
         help: d.help.clone(),
         source: source(a, file),
         labels,
@@ -190,20 +126,23 @@ pub fn want_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
+/// `--format full`: the graphical reports on stderr (after the matrix, on
+/// stdout, when asked for).
+pub struct Human;
+
+impl Reporter<CheckRun<'_>> for Human {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output {
+            stdout: run.matrix.map(super::matrix::render_text),
+            stderr: render(run.analysis, run.diagnostics, run.color),
+        }
+    }
+}
+
 /// Renders every finding, then the notes. The closing line is added by the
 /// caller.
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme)
-        .with_links(false)
-        .with_urls(false)
-        .with_width(100)
-        .with_show_related_as_nested(true)
-        .tab_width(4);
+    let handler = graphical::handler(color, 100);
     let mut out = String::new();
     for d in diagnostics {
         let part = to_part(a, d);

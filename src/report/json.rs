@@ -1,12 +1,13 @@
 //! `--format json`: one versioned JSON document (schema in
 //! `docs/json-output.md`).
 
+use super::{CheckRun, Output, Reporter};
 use serde::Serialize;
 
 use super::{span_lines, Summary};
-use crate::analyze::Analysis;
 use crate::diagnostic::Diagnostic;
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 #[derive(Serialize)]
 struct Doc<'a> {
@@ -132,6 +133,20 @@ pub fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
 }
 
 /// Renders the document (with a trailing newline).
+/// `--format json`: the document, with the matrix when asked for.
+pub struct Json;
+
+impl Reporter<CheckRun<'_>> for Json {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render_with(
+            run.analysis,
+            run.diagnostics,
+            &run.summary,
+            run.matrix.map(super::matrix::to_json),
+        ))
+    }
+}
+
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> String {
     render_with(a, diagnostics, summary, None)
 }

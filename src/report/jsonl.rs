@@ -2,8 +2,18 @@
 //! object as an element of the JSON document's `diagnostics` array
 //! (`docs/json-output.md`).
 
-use crate::analyze::Analysis;
+use super::{CheckRun, Output, Reporter};
 use crate::diagnostic::Diagnostic;
+use crate::pipeline::Analysis;
+
+/// `--format json-lines`.
+pub struct JsonLines;
+
+impl Reporter<CheckRun<'_>> for JsonLines {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render(run.analysis, run.diagnostics))
+    }
+}
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
     let mut out = String::new();

@@ -1,21 +1,72 @@
 //! Reporters: render an [`Analysis`] and print it. They never compute
 //! findings; they only convert byte spans to lines and columns and format.
+//!
+//! Each output format is one [`Reporter`]: `check`'s formats take a
+//! [`CheckRun`], `diff`'s a [`diff::DiffRun`]. `cli` picks the reporter of
+//! a format with an exhaustive `match`, and writes its [`Output`] followed
+//! by the closing line. `graphical` is the miette adapter that the
+//! graphical reports share.
 
 pub mod concise;
 pub mod diff;
 pub mod extract;
 pub mod github;
 pub mod gitlab;
+pub mod graphical;
 pub mod human;
 pub mod json;
 pub mod jsonl;
 pub mod matrix;
 pub mod sarif;
 
-use crate::analyze::Analysis;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
+use crate::matrix::Matrix;
+use crate::pipeline::Analysis;
 use crate::source::LineCol;
+
+/// A reporter: formats one run of a command, and decides nothing.
+pub trait Reporter<Run: ?Sized> {
+    fn report(&self, run: &Run) -> Output;
+}
+
+/// What a reporter writes: a document on stdout, if any, then text on
+/// stderr, which the closing line ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: Option<String>,
+    pub stderr: String,
+}
+
+impl Output {
+    /// A document on stdout (the machine formats).
+    pub fn stdout(text: String) -> Output {
+        Output {
+            stdout: Some(text),
+            stderr: String::new(),
+        }
+    }
+
+    /// Text on stderr (the graphical formats).
+    pub fn stderr(text: String) -> Output {
+        Output {
+            stdout: None,
+            stderr: text,
+        }
+    }
+}
+
+/// What `check` hands its reporter.
+pub struct CheckRun<'a> {
+    pub analysis: &'a Analysis,
+    /// The findings to report, in output order.
+    pub diagnostics: &'a [&'a Diagnostic],
+    pub summary: Summary,
+    /// `check --matrix`.
+    pub matrix: Option<&'a Matrix>,
+    /// Whether stderr is a colour terminal (the full format).
+    pub color: bool,
+}
 
 /// Counts for the closing line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

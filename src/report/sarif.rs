@@ -16,20 +16,21 @@
 //!   `wirelintFact/v1`, the hash of code, path and normalized fact
 //!   ([`crate::baseline`]).
 
+use super::{CheckRun, Output, Reporter};
 use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
     ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif as SarifLog, Tool, ToolComponent,
 };
 
 use super::span_lines;
-use crate::analyze::Analysis;
 use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::checks::{Rule, RULES};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
+use crate::pipeline::Analysis;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SRCROOT: &str = "%SRCROOT%";
@@ -177,6 +178,15 @@ fn result(a: &Analysis, d: &Diagnostic, fp: String) -> SarifResult {
     }
 }
 
+/// `--format sarif`.
+pub struct Sarif;
+
+impl Reporter<CheckRun<'_>> for Sarif {
+    fn report(&self, run: &CheckRun<'_>) -> Output {
+        Output::stdout(render(run.analysis, run.diagnostics))
+    }
+}
+
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
     let keys = keys_with_occurrence(&a.sources, diagnostics);
     let results: Vec<SarifResult> = diagnostics
@@ -219,7 +229,7 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
         .column_kind(serde_json::json!("unicodeCodePoints"))
         .results(results)
         .build();
-    let log = Sarif::builder()
+    let log = SarifLog::builder()
         .schema(SCHEMA)
         .version(serde_json::json!("2.1.0"))
         .runs(vec![run])

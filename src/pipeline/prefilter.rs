@@ -9,7 +9,7 @@
 //! - the contract prefix's namespace (`emq`, any case);
 //! - a namespace followed by `:` that is a near miss of the prefix's
 //!   (`emk:`, `eq:`), found by looking behind every `:`; the same rule as
-//!   WL101's (`near` in `checks/keyshape.rs`);
+//!   WL101's (`keyshape::near_namespace`);
 //! - `:{` not preceded by `:` (a namespace then a hash tag, the shape WL101
 //!   reads under a foreign prefix; Rust's `::{` is not it);
 //! - `}` + separator + a type's lead, or a quote + separator + a type's lead
@@ -24,7 +24,7 @@
 //! receiver word the Rust extractor requires), `cmd`, `.key`, `.invoke`,
 //! `.eval`. Field reads need their HGETALL in the same file.
 //!
-//! `analyze.rs` then parses, in each marked speaker: the files that mark it,
+//! `select.rs` then parses, in each marked speaker: the files that mark it,
 //! its `.lua` files, the files with a fact needle, the script files and
 //! `@include`s parsed files name (whose speakers they mark), and, to a
 //! fixpoint, every file whose bytes hold, as a whole identifier
@@ -68,9 +68,10 @@ use std::collections::BTreeSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
-use crate::contract::{edit_distance, Contract};
+use crate::contract::Contract;
 use crate::extract::lang::LuaIn;
 use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
+use crate::keyshape::{is_namespace_char, near_namespace};
 use crate::link::normalize_name;
 
 /// A prefilter built for one contract (or none).
@@ -215,7 +216,7 @@ impl Prefilter {
                 continue;
             }
             if let Ok(word) = std::str::from_utf8(&bytes[start..i]) {
-                if near(word, ns) {
+                if near_namespace(word, ns) {
                     return true;
                 }
             }
@@ -571,28 +572,16 @@ pub fn identity_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
     }
 }
 
-/// Bytes a namespace is made of (`keyshape::analyze` reads a namespace as
-/// ASCII letters, digits, `_`, `-` and `.`).
+/// Bytes a namespace is made of (as `keyshape::analyze` reads one).
 fn is_ns_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
-}
-
-/// WL101's near miss (`checks/keyshape.rs`): within a third of the
-/// prefix's length in edits, at least one. A word whose length differs by
-/// more than that cannot be near, so long words cost nothing.
-fn near(word: &str, prefix_ns: &str) -> bool {
-    let limit = (prefix_ns.chars().count() / 3).max(1);
-    if word.len().abs_diff(prefix_ns.len()) > limit {
-        return false;
-    }
-    edit_distance(word, prefix_ns) <= limit
+    b.is_ascii() && is_namespace_char(char::from(b))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checks::keyshape::{analyze, KeyVerdict};
     use crate::facts::Span;
+    use crate::keyshape::{analyze, KeyVerdict};
 
     fn pf() -> Prefilter {
         Prefilter::new(Some(&Contract::embedded()))

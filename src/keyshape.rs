@@ -1,10 +1,14 @@
 //! Reading a resolved key template against a contract's keyspace. Shared by
-//! the key checks (WL101–WL103) and the field checks, which need to know
-//! which record a key addresses.
+//! the key checks (WL101–WL103), the field checks (which record a key
+//! addresses), the prefilter (the same near-miss rule), and the views that
+//! show keys (whether a template reads as a key at all). It sits beside the
+//! contract, below everything that uses it.
 //!
 //! A template is flattened into atoms: one per literal character (with the
 //! span of its bytes where the literal's text matches its source one to
 //! one), and one per hole. Holes match anything.
+
+use std::ops::ControlFlow;
 
 use crate::contract::{edit_distance, KeyType, Keyspace, PatTok, Record};
 use crate::facts::{Seg, Span, Template};
@@ -92,11 +96,33 @@ pub enum KeyVerdict {
     Type { found: String, span: Span },
 }
 
+/// Whether `c` may be part of a key's namespace (the word before its first
+/// `:`): ASCII letters, digits, `_`, `-` and `.`.
+pub fn is_namespace_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Whether a template reads as a key: a literal namespace and a `:`.
+pub fn is_key_like(t: &Template) -> bool {
+    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
+        return false;
+    };
+    match text.find(':') {
+        Some(i) if i > 0 => text[..i].chars().all(is_namespace_char),
+        _ => false,
+    }
+}
+
 /// Whether `ns` (without its colon) could be a near miss of the prefix's
 /// namespace: within one edit for short names, a third of the length for
-/// long ones.
-fn near(ns: &str, prefix_ns: &str) -> bool {
+/// long ones. WL101 reads keys with it, and the prefilter marks files with
+/// it. A word whose length differs by more than that cannot be near, so
+/// long words cost nothing.
+pub fn near_namespace(ns: &str, prefix_ns: &str) -> bool {
     let limit = (prefix_ns.chars().count() / 3).max(1);
+    if ns.chars().count().abs_diff(prefix_ns.chars().count()) > limit {
+        return false;
+    }
     edit_distance(ns, prefix_ns) <= limit
 }
 
@@ -110,119 +136,154 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
             Atom::Hole(..) => None,
         })
         .collect();
-    let prefix_chars = ks.prefix.chars().count();
     if !lead.starts_with(&ks.prefix) {
-        // A different namespace: is it a near miss of ours?
-        let Some(colon) = lead.find(':') else {
-            return KeyVerdict::Skip;
-        };
-        let ns = &lead[..colon];
-        if ns.is_empty()
-            || !ns
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        {
-            return KeyVerdict::Skip;
-        }
-        let prefix_ns = ks.prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
-        let ns_chars = ns.chars().count();
-        let shaped = shape_after_prefix(&atoms[ns_chars + 1..], ks);
-        if near(ns, prefix_ns) || shaped {
-            return KeyVerdict::Prefix {
-                found: format!("{ns}:"),
-                span: span_of(&atoms, 0, ns_chars + 1),
-            };
-        }
-        return KeyVerdict::Skip;
+        return foreign_namespace(&atoms, &lead, ks);
     }
-    let mut i = prefix_chars;
+    let i = ks.prefix.chars().count();
     if i >= atoms.len() {
         return KeyVerdict::Skip;
     }
-    let sep: Vec<char> = ks.separator.chars().collect();
-    let starts_with_sep = |at: usize| -> bool {
-        sep.iter()
-            .enumerate()
-            .all(|(k, c)| atoms.get(at + k).is_some_and(|a| a.is_char(*c)))
+    let key = Key {
+        atoms: &atoms,
+        sep: ks.separator.chars().collect(),
     };
-    if ks.hash_tag {
+    let queue_end = if ks.hash_tag {
+        key.hash_tag(i)
+    } else {
+        key.plain_queue(i)
+    };
+    match queue_end {
+        ControlFlow::Continue(i) => type_verdict(&atoms[i..], ks),
+        ControlFlow::Break(verdict) => verdict,
+    }
+}
+
+/// A key under another namespace than the prefix's: a near miss of it, or
+/// one of our keys' shapes under another prefix, is a prefix divergence.
+fn foreign_namespace(atoms: &[Atom], lead: &str, ks: &Keyspace) -> KeyVerdict {
+    let Some(colon) = lead.find(':') else {
+        return KeyVerdict::Skip;
+    };
+    let ns = &lead[..colon];
+    if ns.is_empty() || !ns.chars().all(is_namespace_char) {
+        return KeyVerdict::Skip;
+    }
+    let prefix_ns = ks.prefix.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let ns_chars = ns.chars().count();
+    let shaped = shape_after_prefix(&atoms[ns_chars + 1..], ks);
+    if near_namespace(ns, prefix_ns) || shaped {
+        return KeyVerdict::Prefix {
+            found: format!("{ns}:"),
+            span: span_of(atoms, 0, ns_chars + 1),
+        };
+    }
+    KeyVerdict::Skip
+}
+
+/// A key's atoms after the prefix, and the keyspace's separator.
+struct Key<'a> {
+    atoms: &'a [Atom],
+    sep: Vec<char>,
+}
+
+impl Key<'_> {
+    fn starts_with_sep(&self, at: usize) -> bool {
+        self.sep
+            .iter()
+            .enumerate()
+            .all(|(k, c)| self.atoms.get(at + k).is_some_and(|a| a.is_char(*c)))
+    }
+
+    /// The queue as a hash tag at `i`: where the rest starts (after the
+    /// separator), or the verdict when the tag decides it.
+    fn hash_tag(&self, i: usize) -> ControlFlow<KeyVerdict, usize> {
+        let atoms = self.atoms;
         match &atoms[i] {
-            Atom::Char('{', _) => {
-                let Some(close) = (i + 1..atoms.len()).find(|&j| atoms[j].is_char('}')) else {
-                    if atoms[i + 1..].iter().any(|a| matches!(a, Atom::Hole(..))) {
-                        return KeyVerdict::Skip;
-                    }
-                    return KeyVerdict::HashTag {
-                        why: "the hash tag `{` is never closed",
-                        span: atoms[i].span(),
-                    };
-                };
-                if close == i + 1 {
-                    return KeyVerdict::HashTag {
-                        why: "the hash tag is empty, so the key hashes whole and leaves the queue's slot",
-                        span: span_of(&atoms, i, close + 1),
-                    };
-                }
-                if (i + 1..close).any(&starts_with_sep) {
-                    return KeyVerdict::HashTag {
-                        why: "the hash tag holds more than the queue, so keys of one queue land in different slots",
-                        span: span_of(&atoms, i, close + 1),
-                    };
-                }
-                i = close + 1;
-                if i == atoms.len() {
-                    // A base key (`emq:{q}`), completed elsewhere.
-                    return KeyVerdict::Fine;
-                }
-                if !starts_with_sep(i) {
-                    if matches!(atoms[i], Atom::Hole(..)) {
-                        return KeyVerdict::Skip;
-                    }
-                    return KeyVerdict::HashTag {
-                        why: "the hash tag is not followed by the separator",
-                        span: span_of(&atoms, i - 1, i + 1),
-                    };
-                }
-                i += sep.len();
-            }
+            Atom::Char('{', _) => self.braces(i),
             Atom::Hole(label, _) => {
                 // `emq:#{queue}:job`: a plain variable where the tag belongs.
                 // An unresolved call may build the tag itself: say nothing.
-                if label.contains('(') || i + 1 >= atoms.len() || !starts_with_sep(i + 1) {
-                    return KeyVerdict::Skip;
+                if label.contains('(') || i + 1 >= atoms.len() || !self.starts_with_sep(i + 1) {
+                    return ControlFlow::Break(KeyVerdict::Skip);
                 }
                 // The diverging bytes are the separator right after the
                 // queue, which should be preceded by `}`: a literal, so the
                 // same bytes whichever call site resolved here, and where
                 // the builder puts the queue.
-                return KeyVerdict::HashTag {
+                ControlFlow::Break(KeyVerdict::HashTag {
                     why: "the queue is not wrapped in the hash tag `{…}`",
-                    span: span_of(&atoms, i + 1, i + 1 + sep.len()),
-                };
+                    span: span_of(atoms, i + 1, i + 1 + self.sep.len()),
+                })
             }
             Atom::Char(..) => {
                 // A literal queue name without braces, or a type right after
                 // the prefix.
                 let end = (i..atoms.len())
-                    .find(|&j| starts_with_sep(j) || matches!(atoms[j], Atom::Hole(..)))
+                    .find(|&j| self.starts_with_sep(j) || matches!(atoms[j], Atom::Hole(..)))
                     .unwrap_or(atoms.len());
-                return KeyVerdict::HashTag {
+                ControlFlow::Break(KeyVerdict::HashTag {
                     why: "the queue is not wrapped in the hash tag `{…}`",
-                    span: span_of(&atoms, i, end),
-                };
+                    span: span_of(atoms, i, end),
+                })
             }
         }
-    } else {
-        // The queue: a hole, or literal text up to the separator.
-        let Some(end) = (i..atoms.len()).find(|&j| starts_with_sep(j)) else {
-            return KeyVerdict::Skip;
-        };
-        if atoms[i].is_char('{') {
-            return KeyVerdict::Skip;
-        }
-        i = end + sep.len();
     }
-    let rest = &atoms[i..];
+
+    /// `{queue}` at `i`, then the separator.
+    fn braces(&self, i: usize) -> ControlFlow<KeyVerdict, usize> {
+        let atoms = self.atoms;
+        let tag =
+            |why: &'static str, span: Span| ControlFlow::Break(KeyVerdict::HashTag { why, span });
+        let Some(close) = (i + 1..atoms.len()).find(|&j| atoms[j].is_char('}')) else {
+            if atoms[i + 1..].iter().any(|a| matches!(a, Atom::Hole(..))) {
+                return ControlFlow::Break(KeyVerdict::Skip);
+            }
+            return tag("the hash tag `{` is never closed", atoms[i].span());
+        };
+        if close == i + 1 {
+            return tag(
+                "the hash tag is empty, so the key hashes whole and leaves the queue's slot",
+                span_of(atoms, i, close + 1),
+            );
+        }
+        if (i + 1..close).any(|j| self.starts_with_sep(j)) {
+            return tag(
+                "the hash tag holds more than the queue, so keys of one queue land in different slots",
+                span_of(atoms, i, close + 1),
+            );
+        }
+        let i = close + 1;
+        if i == atoms.len() {
+            // A base key (`emq:{q}`), completed elsewhere.
+            return ControlFlow::Break(KeyVerdict::Fine);
+        }
+        if !self.starts_with_sep(i) {
+            if matches!(atoms[i], Atom::Hole(..)) {
+                return ControlFlow::Break(KeyVerdict::Skip);
+            }
+            return tag(
+                "the hash tag is not followed by the separator",
+                span_of(atoms, i - 1, i + 1),
+            );
+        }
+        ControlFlow::Continue(i + self.sep.len())
+    }
+
+    /// Without hash tags, the queue at `i`: a hole, or literal text up to
+    /// the separator.
+    fn plain_queue(&self, i: usize) -> ControlFlow<KeyVerdict, usize> {
+        let Some(end) = (i..self.atoms.len()).find(|&j| self.starts_with_sep(j)) else {
+            return ControlFlow::Break(KeyVerdict::Skip);
+        };
+        if self.atoms[i].is_char('{') {
+            return ControlFlow::Break(KeyVerdict::Skip);
+        }
+        ControlFlow::Continue(end + self.sep.len())
+    }
+}
+
+/// What follows the queue: nothing, a hole, or one of the keyspace's types.
+fn type_verdict(rest: &[Atom], ks: &Keyspace) -> KeyVerdict {
     if rest.is_empty() || matches!(rest[0], Atom::Hole(..)) {
         return KeyVerdict::Fine;
     }

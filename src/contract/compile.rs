@@ -1,0 +1,385 @@
+//! From the TOML as read to a validated [`Contract`]: every error points at
+//! its bytes in the file (a message, a span, and a did-you-mean).
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{
+    parse_pattern, suggest, Contract, KeyType, Keyspace, Record, Retired, ScriptSpec, SpeakerSpec,
+};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawContract {
+    name: Spanned<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    keyspace: Option<Spanned<RawKeyspace>>,
+    #[serde(default)]
+    records: BTreeMap<String, Spanned<RawRecord>>,
+    #[serde(default)]
+    scripts: BTreeMap<String, Spanned<RawScript>>,
+    #[serde(default)]
+    speakers: BTreeMap<String, Spanned<RawSpeaker>>,
+    #[serde(default)]
+    retired: Option<RawRetired>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRetired {
+    #[serde(default)]
+    keys: Vec<Spanned<String>>,
+    #[serde(default)]
+    fields: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    scripts: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawKeyspace {
+    key: Spanned<String>,
+    #[serde(default)]
+    clustered: Option<bool>,
+    #[serde(default)]
+    types: BTreeMap<String, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawRecord {
+    #[serde(rename = "type")]
+    type_name: Spanned<String>,
+    fields: Spanned<Vec<Spanned<String>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawScript {
+    #[serde(default)]
+    keys: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    argv: Vec<Spanned<String>>,
+    #[serde(default)]
+    creates: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawSpeaker {
+    path: Spanned<String>,
+    #[serde(default)]
+    canonical: bool,
+}
+
+type CompileError = (String, Range<usize>, Option<String>);
+
+pub(super) fn compile(
+    raw: RawContract,
+    text: &str,
+    origin: &str,
+) -> Result<Contract, CompileError> {
+    let name = raw.name.get_ref().trim().to_string();
+    if name.is_empty() {
+        return Err((
+            "the contract has an empty name".into(),
+            raw.name.span(),
+            None,
+        ));
+    }
+    let keyspace = match raw.keyspace {
+        Some(ks) => Some(compile_keyspace(ks)?),
+        None => None,
+    };
+    let records = raw
+        .records
+        .into_iter()
+        .map(|(rname, rec)| compile_record(rname, rec, keyspace.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let scripts = raw
+        .scripts
+        .into_iter()
+        .map(|(sname, sc)| compile_script(sname, sc, &records))
+        .collect::<Result<Vec<_>, _>>()?;
+    let speakers = raw
+        .speakers
+        .into_iter()
+        .map(|(n, s)| {
+            let s = s.into_inner();
+            SpeakerSpec {
+                name: n,
+                path: s.path.get_ref().trim_end_matches('/').to_string(),
+                canonical: s.canonical,
+            }
+        })
+        .collect();
+    let retired = compile_retired(raw.retired, &records)?;
+    if keyspace.is_none() && records.is_empty() && scripts.is_empty() {
+        return Err((
+            "the contract is empty: it declares no [keyspace], [records] or [scripts]".into(),
+            0..text.len().min(1),
+            Some("see rules/echomq.toml for a complete example".into()),
+        ));
+    }
+    Ok(Contract {
+        name,
+        origin: origin.to_string(),
+        embedded: false,
+        text: text.to_string(),
+        keyspace,
+        records,
+        scripts,
+        speakers,
+        retired,
+    })
+}
+
+/// `[records.NAME]`: at a type the keyspace defines, with fields, each
+/// named once.
+fn compile_record(
+    rname: String,
+    rec: Spanned<RawRecord>,
+    keyspace: Option<&Keyspace>,
+) -> Result<Record, CompileError> {
+    let span = rec.span();
+    let rec = rec.into_inner();
+    let tname = rec.type_name.get_ref().clone();
+    if let Some(ks) = keyspace {
+        if ks.type_named(&tname).is_none() {
+            return Err((
+                format!("record `{rname}` lives at type `{tname}`, which [keyspace.types] does not define"),
+                rec.type_name.span(),
+                suggest(&tname, ks.types.iter().map(|t| t.name.as_str())),
+            ));
+        }
+    }
+    let fields_span = rec.fields.span();
+    let fields: Vec<(String, Range<usize>)> = rec
+        .fields
+        .into_inner()
+        .into_iter()
+        .map(|f| (f.get_ref().clone(), f.span()))
+        .collect();
+    if fields.is_empty() {
+        return Err((format!("record `{rname}` has no fields"), fields_span, None));
+    }
+    for (i, (f, s)) in fields.iter().enumerate() {
+        if f.is_empty() {
+            return Err(("a field name is empty".into(), s.clone(), None));
+        }
+        if fields[..i].iter().any(|(g, _)| g == f) {
+            return Err((format!("field `{f}` is listed twice"), s.clone(), None));
+        }
+    }
+    Ok(Record {
+        name: rname,
+        type_name: tname,
+        fields,
+        span,
+        fields_span,
+    })
+}
+
+/// `[scripts.NAME]`: its KEYS roles and ARGV, and the record it creates,
+/// which must be defined.
+fn compile_script(
+    sname: String,
+    sc: Spanned<RawScript>,
+    records: &[Record],
+) -> Result<ScriptSpec, CompileError> {
+    let name_span = sc.span();
+    let sc = sc.into_inner();
+    let keys_span = sc
+        .keys
+        .as_ref()
+        .map(|k| k.span())
+        .unwrap_or(name_span.clone());
+    let creates = match sc.creates {
+        Some(c) => {
+            if !records.iter().any(|r| &r.name == c.get_ref()) {
+                return Err((
+                    format!(
+                        "script `{sname}` creates record `{}`, which is not defined",
+                        c.get_ref()
+                    ),
+                    c.span(),
+                    suggest(c.get_ref(), records.iter().map(|r| r.name.as_str())),
+                ));
+            }
+            Some(c.into_inner())
+        }
+        None => None,
+    };
+    Ok(ScriptSpec {
+        name: sname,
+        name_span,
+        keys: sc
+            .keys
+            .map(Spanned::into_inner)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|k| (k.get_ref().clone(), k.span()))
+            .collect(),
+        keys_span,
+        argv: sc
+            .argv
+            .into_iter()
+            .map(|a| (a.get_ref().clone(), a.span()))
+            .collect(),
+        creates,
+    })
+}
+
+fn compile_retired(raw: Option<RawRetired>, records: &[Record]) -> Result<Retired, CompileError> {
+    let Some(raw) = raw else {
+        return Ok(Retired::default());
+    };
+    let mut out = Retired::default();
+    for k in raw.keys {
+        let span = k.span();
+        let text = k.into_inner();
+        let toks = parse_pattern(&text)
+            .map_err(|m| (format!("retired key `{text}`: {m}"), span.clone(), None))?;
+        if toks.is_empty() || !text.contains(':') {
+            return Err((
+                format!("retired key `{text}` is not a key template"),
+                span,
+                Some("write the whole key, e.g. \"emq:{<queue>}:old:<id>\"".into()),
+            ));
+        }
+        out.keys.push((text, span));
+    }
+    for (rec, fields) in raw.fields {
+        let span = fields.span();
+        if rec.contains(':') {
+            parse_pattern(&rec).map_err(|m| {
+                (
+                    format!("retired fields of `{rec}`: {m}"),
+                    span.clone(),
+                    None,
+                )
+            })?;
+        } else if !records.iter().any(|r| r.name == rec) {
+            return Err((
+                format!("retired fields of record `{rec}`, which [records] does not define"),
+                span,
+                suggest(&rec, records.iter().map(|r| r.name.as_str())).or_else(|| {
+                    Some("name a record of [records], or write its key template".into())
+                }),
+            ));
+        }
+        for f in fields.into_inner() {
+            let fspan = f.span();
+            if f.get_ref().is_empty() {
+                return Err(("a retired field name is empty".into(), fspan, None));
+            }
+            out.fields.push((rec.clone(), f.into_inner(), fspan));
+        }
+    }
+    for s in raw.scripts {
+        if s.get_ref().trim().is_empty() {
+            return Err(("a retired script name is empty".into(), s.span(), None));
+        }
+        out.scripts.push((s.get_ref().clone(), s.span()));
+    }
+    Ok(out)
+}
+
+fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> {
+    let ks = ks.into_inner();
+    let pattern = ks.key.get_ref().clone();
+    let span = ks.key.span();
+    let shape_help = Some(
+        "write the key as `<prefix>{<queue>}<separator><type>` (with a hash tag) or `<prefix><queue><separator><type>`, e.g. \"emq:{<queue>}:<type>\"".to_string(),
+    );
+    let bad = |m: &str| {
+        (
+            format!("the key pattern `{pattern}` {m}"),
+            span.clone(),
+            shape_help.clone(),
+        )
+    };
+    let q = pattern
+        .find("<queue>")
+        .ok_or_else(|| bad("has no <queue>"))?;
+    if !pattern.ends_with("<type>") {
+        return Err(bad("must end with <type>"));
+    }
+    let before = &pattern[..q];
+    let (prefix, hash_tag) = match before.strip_suffix('{') {
+        Some(p) => (p.to_string(), true),
+        None => (before.to_string(), false),
+    };
+    let after_q = &pattern[q + "<queue>".len()..pattern.len() - "<type>".len()];
+    let separator = if hash_tag {
+        after_q
+            .strip_prefix('}')
+            .ok_or_else(|| bad("opens a hash tag `{` that does not close right after <queue>"))?
+    } else {
+        after_q
+    };
+    if prefix.contains(['<', '>', '{', '}']) || separator.contains(['<', '>', '{', '}']) {
+        return Err(bad("has a placeholder or brace out of place"));
+    }
+    if separator.is_empty() {
+        return Err(bad("needs a separator between the queue and <type>"));
+    }
+    if let Some(m) = unmatchable(&prefix).or_else(|| unmatchable(separator)) {
+        return Err(bad(&format!("cannot match any key: {m}")));
+    }
+    let mut types = Vec::new();
+    for (tname, t) in ks.types {
+        let tspan = t.span();
+        let text = t.into_inner();
+        let pattern = parse_pattern(&text)
+            .map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
+        if pattern.is_empty() {
+            return Err((format!("key type `{tname}` is empty"), tspan, None));
+        }
+        if let Some(m) = unmatchable(&text) {
+            return Err((
+                format!("key type `{tname}` cannot match any key: {m}"),
+                tspan,
+                None,
+            ));
+        }
+        types.push(KeyType {
+            name: tname,
+            text,
+            pattern,
+            span: tspan,
+        });
+    }
+    if types.is_empty() {
+        return Err((
+            "the keyspace declares no types".into(),
+            span,
+            Some("add [keyspace.types], e.g. job = \"job:<id>\"".into()),
+        ));
+    }
+    Ok(Keyspace {
+        pattern: pattern.clone(),
+        pattern_span: span,
+        prefix,
+        hash_tag,
+        separator: separator.to_string(),
+        types,
+        clustered: ks.clustered.unwrap_or(hash_tag),
+    })
+}
+
+/// Why a literal piece of a key pattern can match no key wirelint reads:
+/// keys in code are read only when their literal bytes hold no white space
+/// (see `extract::is_key_candidate`) and no control characters.
+fn unmatchable(lit: &str) -> Option<String> {
+    let c = lit.chars().find(|c| c.is_whitespace() || c.is_control())?;
+    Some(format!(
+        "it holds {:?}, and keys with white space or control characters are never read as keys",
+        c
+    ))
+}

@@ -1,0 +1,185 @@
+//! The script inventory: every Lua script the code holds, once. Lua in a
+//! `.lua` file or embedded in a host string is a script; a host reference
+//! to a `.lua` file (`include_str!`, `File.read!`) names the file's script
+//! (an alias), and `@include`d files add their key uses to the script.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::{
+    command_use, normalize_name, normalize_path, push_command, scripts, Ctx, LinkInput, Model,
+    Resolver, Script, ScriptId,
+};
+use crate::facts::{FileId, ScriptDef, ScriptSource, Span};
+use crate::source::SourceMap;
+
+/// A host reference to a script held in a `.lua` file, resolved once every
+/// `.lua` file is in the inventory.
+struct FileRef {
+    file: FileId,
+    /// The name the code gives it (an attribute, a const).
+    name: Option<String>,
+    /// The path as written, and as resolved.
+    written: String,
+    path: PathBuf,
+    /// The key count written where the script is registered.
+    registration: Option<(u32, Span)>,
+    /// Index in `FileFacts::scripts`.
+    index: usize,
+}
+
+/// The inventory as linking builds it.
+#[derive(Default)]
+pub(super) struct Inventory {
+    /// The scripts of `.lua` files, by normalised path.
+    lua_files: HashMap<PathBuf, ScriptId>,
+    /// References to `.lua` files.
+    refs: Vec<FileRef>,
+    /// Script definitions by (file, index in `FileFacts::scripts`).
+    pub script_at: HashMap<(FileId, usize), ScriptId>,
+}
+
+impl Inventory {
+    /// Takes in one script definition of a file: a script of its own with
+    /// its Redis commands, or a reference to a `.lua` file.
+    pub fn add(
+        &mut self,
+        resolver: &Resolver<'_>,
+        input: &LinkInput<'_>,
+        model: &mut Model,
+        cx: &Ctx,
+        index: usize,
+        s: &ScriptDef,
+    ) {
+        match &s.source {
+            ScriptSource::Inline(lua) => {
+                let id = model.scripts.len();
+                let src = input.sources.get(cx.file);
+                let is_file = src.lang.is_some_and(|l| l.is_script());
+                let names: Vec<String> = s.name.iter().cloned().collect();
+                let file_count = if is_file {
+                    scripts::file_name_count(&src.path, s.name_span)
+                } else {
+                    None
+                };
+                model.scripts.push(Script {
+                    norm_names: names.iter().map(|n| normalize_name(n)).collect(),
+                    names,
+                    speaker: cx.speaker,
+                    def_span: s.name_span,
+                    lua: (**lua).clone(),
+                    contract: None,
+                    sha1: s.text.as_deref().map(scripts::sha1_hex),
+                    text: s.text.clone(),
+                    file_count,
+                    registration: s.declared_keys,
+                    is_file,
+                });
+                self.script_at.insert((cx.file, index), id);
+                if is_file {
+                    self.lua_files.insert(normalize_path(&src.path), id);
+                }
+                for c in &lua.commands {
+                    push_command(model, command_use(resolver, c, cx, Some(id)));
+                }
+            }
+            ScriptSource::File {
+                path,
+                relative_to_file,
+                ..
+            } => {
+                let src = input.sources.get(cx.file);
+                let base = if *relative_to_file {
+                    src.path.parent().map(Path::to_path_buf)
+                } else {
+                    input.speaker_dirs.get(cx.speaker).cloned().flatten()
+                };
+                match base {
+                    Some(b) => self.refs.push(FileRef {
+                        file: cx.file,
+                        name: s.name.clone(),
+                        written: path.clone(),
+                        path: normalize_path(&b.join(path)),
+                        registration: s.declared_keys,
+                        index,
+                    }),
+                    None => model
+                        .notes
+                        .push((cx.file, format!("cannot resolve script path `{path}`"))),
+                }
+            }
+        }
+    }
+
+    /// Each reference to a `.lua` file names the file's script: its name
+    /// and registration count join the script.
+    pub fn resolve_file_refs(&mut self, model: &mut Model) {
+        for r in std::mem::take(&mut self.refs) {
+            let Some(&id) = self.lua_files.get(&r.path) else {
+                model.notes.push((
+                    r.file,
+                    format!("script file `{}` is not among the scanned files; its facts are not checked", r.written),
+                ));
+                continue;
+            };
+            self.script_at.insert((r.file, r.index), id);
+            let script = &mut model.scripts[id];
+            if let Some(n) = r.name {
+                if !script.names.contains(&n) {
+                    script.norm_names.insert(normalize_name(&n));
+                    script.names.push(n);
+                }
+            }
+            if script.registration.is_none() {
+                script.registration = r.registration;
+            }
+        }
+    }
+
+    /// `--- @include "includes/x"`: the included file's Lua is part of the
+    /// script, so its `KEYS[n]` uses count as the script's. Paths are relative
+    /// to the script's directory, `.lua` optional. Unresolved includes are
+    /// noted: the script's key uses may then be incomplete, so it is treated as
+    /// touching keys dynamically.
+    pub fn resolve_includes(&self, model: &mut Model, sources: &SourceMap) {
+        let lua_files = &self.lua_files;
+        // (the including script, the included key uses, whether its keys are
+        // dynamic)
+        type Merge = (ScriptId, Vec<(u32, Span)>, bool);
+        let mut merges: Vec<Merge> = Vec::new();
+        let mut notes = Vec::new();
+        for (id, s) in model.scripts.iter().enumerate() {
+            if s.lua.includes.is_empty() {
+                continue;
+            }
+            let file = sources.get(s.def_span.file);
+            let Some(dir) = file.path.parent() else {
+                continue;
+            };
+            for (path, span) in &s.lua.includes {
+                let plain = normalize_path(&dir.join(path));
+                let with_ext = normalize_path(&dir.join(format!("{path}.lua")));
+                match lua_files.get(&plain).or_else(|| lua_files.get(&with_ext)) {
+                    Some(&inc) if inc != id => {
+                        let lua = &model.scripts[inc].lua;
+                        merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
+                    }
+                    Some(_) => {}
+                    None => {
+                        notes.push((
+                            span.file,
+                            format!("cannot resolve `@include \"{path}\"`; its keys are not known"),
+                        ));
+                        merges.push((id, Vec::new(), true));
+                    }
+                }
+            }
+        }
+        for (id, uses, dynamic) in merges {
+            let lua = &mut model.scripts[id].lua;
+            lua.key_uses.extend(uses);
+            lua.dynamic_keys |= dynamic;
+        }
+        model.notes.extend(notes);
+    }
+}

@@ -1,0 +1,383 @@
+//! One run, in steps: the file source lists the files and speakers come
+//! from their paths; the selection reads and parses what the link step
+//! needs (`super::select`); the file table keeps every file read; then link
+//! and check.
+
+use std::path::{Path, PathBuf};
+
+use crate::checks::{run_all, CheckContext};
+use crate::config::{Config, ContractSetting};
+use crate::contract::Contract;
+use crate::discover::{Candidate, Note};
+use crate::facts::{FileFacts, FileId};
+use crate::keyshape::{analyze as read_key, KeyVerdict};
+use crate::link::{assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
+use crate::source::{SourceFile, SourceMap};
+
+use super::files::Files;
+use super::prefilter::Prefilter;
+use super::read::{Read, Reader};
+use super::select::read_all;
+use super::{Analysis, AnalyzeError, ContractChoice, Options};
+
+/// Reads the chosen contract.
+pub fn load_contract(
+    choice: &ContractChoice,
+    root: &Path,
+) -> Result<Option<Contract>, AnalyzeError> {
+    match choice {
+        ContractChoice::None => Ok(None),
+        ContractChoice::File(p) => read_contract(p).map(Some),
+        ContractChoice::Default => match Config::find(root)? {
+            Some(cfg) => match cfg.contract {
+                ContractSetting::Embedded => Ok(Some(Contract::embedded())),
+                ContractSetting::Off => Ok(None),
+                ContractSetting::Path(p) => read_contract(&p).map(Some),
+            },
+            None => Ok(Some(Contract::embedded())),
+        },
+    }
+}
+
+fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
+    let text = std::fs::read(p)
+        .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
+    let text = String::from_utf8(text)
+        .map_err(|_| AnalyzeError::Usage(format!("contract {} is not UTF-8 text", p.display())))?;
+    Ok(Contract::parse(&text, &p.display().to_string())?)
+}
+
+/// Runs the pipeline.
+pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
+    let files = Files::new(
+        &opts.root,
+        opts.tree.as_deref(),
+        opts.stdin.as_ref(),
+        opts.max_file_bytes,
+    );
+    files
+        .check_paths(&opts.paths)
+        .map_err(AnalyzeError::Usage)?;
+    let mut contract = load_contract(&opts.contract, &opts.root)?;
+    crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
+    let mut notes = Vec::new();
+    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes);
+    let (speakers, mut file_speaker, speaker_dirs) =
+        speakers(opts, &files, &candidates, contract.as_ref());
+
+    let prefilter = Prefilter::new(contract.as_ref());
+    let reader = Reader {
+        files: &files,
+        prefilter: &prefilter,
+    };
+    let (reads, selected) = in_pool(opts.threads, || {
+        read_all(
+            &reader,
+            !opts.prefilter,
+            &candidates,
+            &file_speaker,
+            &speaker_dirs,
+        )
+    })?;
+    let FileTable {
+        mut sources,
+        facts,
+        live,
+    } = file_table(&candidates, reads, selected, &mut notes);
+    let files_checked = live.iter().filter(|l| **l).count();
+    for (i, l) in live.iter().enumerate() {
+        if !l {
+            file_speaker[i] = None;
+        }
+    }
+    let mut contract_file = contract
+        .as_ref()
+        .map(|c| add_contract_file(&mut sources, &mut file_speaker, c, &opts.root));
+    let mut model = link(&LinkInput {
+        sources: &sources,
+        facts: &facts,
+        speakers,
+        file_speaker,
+        speaker_dirs,
+        contract: contract.as_ref(),
+    });
+    if steps_aside(opts, &model, contract.as_ref(), &mut notes) {
+        for s in &mut model.scripts {
+            s.contract = None;
+        }
+        contract = None;
+        contract_file = None;
+    }
+    for (file, msg) in &model.notes {
+        notes.push(Note {
+            path: sources.get(*file).rel.clone(),
+            message: msg.clone(),
+        });
+    }
+    let diagnostics = run_all(&CheckContext {
+        model: &model,
+        contract: contract.as_ref(),
+        contract_file,
+        sources: &sources,
+    });
+    notes.sort();
+    notes.dedup();
+    Ok(Analysis {
+        sources,
+        model,
+        diagnostics,
+        notes,
+        contract,
+        contract_file,
+        files_checked,
+    })
+}
+
+/// The speakers, each file's speaker, and each speaker's directory. They
+/// come from paths alone, so they are known before any read: the speakers
+/// named by the contract, then by `wirelint.toml` (which names them with no
+/// contract too), then the projects.
+fn speakers(
+    opts: &Options,
+    files: &Files<'_>,
+    candidates: &[Candidate],
+    contract: Option<&Contract>,
+) -> (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>) {
+    let rels: Vec<(String, Option<PathBuf>)> = candidates
+        .iter()
+        .map(|c| c.rel.clone())
+        .zip(files.projects(candidates))
+        .collect();
+    let mut specs = contract.map(|c| c.speakers.clone()).unwrap_or_default();
+    for s in opts.settings.speaker_specs(&opts.root) {
+        if !specs.iter().any(|x| x.name == s.name) {
+            specs.push(s);
+        }
+    }
+    assign_speakers(&rels, &opts.root, &specs)
+}
+
+/// Runs `work` on `threads` worker threads (`None`: one per core).
+fn in_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, AnalyzeError> {
+    let Some(n) = threads else {
+        return Ok(work());
+    };
+    match rayon::ThreadPoolBuilder::new()
+        .num_threads(n.max(1))
+        .build()
+    {
+        Ok(pool) => Ok(pool.install(work)),
+        Err(e) => Err(AnalyzeError::Usage(format!(
+            "cannot start {n} threads: {e}"
+        ))),
+    }
+}
+
+/// The run's files, in candidate order.
+struct FileTable {
+    sources: SourceMap,
+    /// The facts of the parsed files.
+    facts: Vec<(FileId, FileFacts)>,
+    /// Per file: whether it was read (not skipped).
+    live: Vec<bool>,
+}
+
+/// Every file read goes into the file table; files keep their candidate
+/// index as id, so facts' spans stay valid. A skipped file is a note.
+fn file_table(
+    candidates: &[Candidate],
+    reads: Vec<Read>,
+    selected: Vec<bool>,
+    notes: &mut Vec<Note>,
+) -> FileTable {
+    let mut sources = SourceMap::default();
+    let mut facts: Vec<(FileId, FileFacts)> = Vec::new();
+    let mut live = Vec::new();
+    for ((c, r), selected) in candidates.iter().zip(reads).zip(selected) {
+        live.push(!matches!(r, Read::Skipped(_)));
+        let (bytes, ok) = match r {
+            Read::Facts(b, mut f, _) => {
+                // Syntax errors matter in the files the protocol is
+                // spoken in (those the prefilter parses); the same rule
+                // whether or not the prefilter ran.
+                if !selected {
+                    f.errors.clear();
+                }
+                (b, Some(*f))
+            }
+            // Read and found silent: no bytes kept, no facts.
+            Read::Unparsed => (Vec::new(), None),
+            Read::Skipped(why) => {
+                notes.push(Note {
+                    path: c.rel.clone(),
+                    message: why,
+                });
+                (Vec::new(), None)
+            }
+        };
+        let id = sources.add(SourceFile::new(
+            c.rel.clone(),
+            c.path.clone(),
+            Some(c.lang),
+            bytes,
+        ));
+        if let Some(f) = ok {
+            facts.push((id, f));
+        }
+    }
+    FileTable {
+        sources,
+        facts,
+        live,
+    }
+}
+
+/// The contract's text joins the file table (no speaker), so that labels
+/// can point into it.
+fn add_contract_file(
+    sources: &mut SourceMap,
+    file_speaker: &mut Vec<Option<SpeakerId>>,
+    c: &Contract,
+    root: &Path,
+) -> FileId {
+    let rel = if c.embedded {
+        c.origin.clone()
+    } else {
+        crate::source::rel_path(root, Path::new(&c.origin))
+    };
+    file_speaker.push(None);
+    sources.add(SourceFile::new(
+        rel,
+        PathBuf::from(&c.origin),
+        None,
+        c.text.clone().into_bytes(),
+    ))
+}
+
+/// Whether the embedded default steps aside, for a repository that speaks
+/// another protocol: no key in it could be an EchoMQ key. Says so in a note.
+fn steps_aside(
+    opts: &Options,
+    model: &Model,
+    contract: Option<&Contract>,
+    notes: &mut Vec<Note>,
+) -> bool {
+    let Some(c) = contract.filter(|c| c.embedded && opts.contract == ContractChoice::Default)
+    else {
+        return false;
+    };
+    if could_speak(model, c) {
+        return false;
+    }
+    notes.push(Note {
+        path: ".".into(),
+        message: format!(
+            "no key here has the shape of the `{}` contract's keys, so the embedded contract steps aside and only agreement between speakers is checked (pass --contract FILE to check against one)",
+            c.name
+        ),
+    });
+    true
+}
+
+/// Whether any key in the model could be a key of the contract's keyspace:
+/// its prefix or a near miss of it, in the contract's shape. A contract
+/// without a keyspace always applies.
+fn could_speak(model: &Model, c: &Contract) -> bool {
+    let Some(ks) = c.keyspace.as_ref() else {
+        return true;
+    };
+    model
+        .keys
+        .iter()
+        .any(|k| read_key(&k.template, ks) != KeyVerdict::Skip)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::DEFAULT_MAX_FILE_BYTES;
+
+    /// The name pass parses, in a marked speaker, the files a parsed file
+    /// reaches by a name (a key builder, an attribute) or that use a name a
+    /// parsed file defines, and leaves the rest of the speaker unparsed.
+    #[test]
+    fn the_name_pass_parses_what_names_reach_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let files: Vec<(&str, &str)> = vec![
+            ("apps/q/mix.exs", "defmodule Q.MixProject do\nend\n"),
+            // Marks (Redix), references `job`.
+            (
+                "apps/q/lib/store.ex",
+                "defmodule Q.Store do\n  def save(c, q, id), do: Redix.command(c, [\"HSET\", Q.Keys.job(q, id), \"state\", \"x\"])\nend\n",
+            ),
+            // No marker: reached through `job`; references `base`.
+            (
+                "apps/q/lib/keys.ex",
+                "defmodule Q.Keys do\n  def job(q, id), do: \"#{Q.Base.base(q)}:#{Q.Kind.kind()}:#{id}\"\nend\n",
+            ),
+            // No marker: reached through `kind`, looked up next to `base`.
+            (
+                "apps/q/lib/kind.ex",
+                "defmodule Q.Kind do\n  def kind, do: \"row\"\nend\n",
+            ),
+            // No marker: reached through `base`; references `@prefix`.
+            (
+                "apps/q/lib/base.ex",
+                "defmodule Q.Base do\n  def base(q), do: \"#{@prefix}{#{q}}\"\nend\n",
+            ),
+            // Marks (the prefix).
+            ("apps/q/lib/prefix.ex", "defmodule Q.Prefix do\n  @prefix \"emq:\"\nend\n"),
+            // No marker, referenced by nobody, but uses `base`, which a
+            // parsed file defines.
+            (
+                "apps/q/lib/more.ex",
+                "defmodule Q.More do\n  def other(q), do: \"#{Q.Base.base(q)}:zzz\"\nend\n",
+            ),
+            // Unrelated: never parsed.
+            (
+                "apps/q/lib/util.ex",
+                "defmodule Q.Util do\n  def add(a, b), do: a + b\n  def label(x), do: \"n: #{x}\"\nend\n",
+            ),
+        ];
+        let mut tree: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .collect();
+        tree.sort();
+        let parsed = |prefilter: bool| -> Vec<String> {
+            let opts = Options {
+                root: dir.path().to_path_buf(),
+                paths: vec![dir.path().to_path_buf()],
+                contract: ContractChoice::Default,
+                threads: Some(1),
+                max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+                settings: Default::default(),
+                stdin: None,
+                prefilter,
+                tree: Some(tree.clone()),
+            };
+            let a = analyze(&opts).unwrap();
+            a.sources
+                .iter()
+                .filter(|(_, s)| s.lang.is_some() && !s.bytes.is_empty())
+                .map(|(_, s)| s.rel.clone())
+                .collect()
+        };
+        assert_eq!(
+            parsed(true),
+            vec![
+                "apps/q/lib/base.ex",
+                "apps/q/lib/keys.ex",
+                "apps/q/lib/kind.ex",
+                "apps/q/lib/more.ex",
+                "apps/q/lib/prefix.ex",
+                "apps/q/lib/store.ex",
+            ]
+        );
+        // With the prefilter off every file is parsed (`mix.exs` too).
+        assert_eq!(parsed(false).len(), 8);
+    }
+}

@@ -1,0 +1,218 @@
+//! The file source: which files a run reads and where their bytes come from.
+//! Everything the pipeline reads goes through [`Files`]:
+//!
+//! - the disk under the root (discovery, `crate::discover`), or a whole
+//!   [`Tree`] held in memory (`wirelint diff` reads a git revision this way,
+//!   `super::git`): its file list replaces discovery, its bytes the disk,
+//!   and its `mix.exs`/`Cargo.toml` mark projects;
+//! - over either, an editor's unsaved [`Buffer`] (`--stdin-filename PATH`):
+//!   its text stands in for PATH's bytes, and PATH need not exist yet (it is
+//!   then added to the files read, unless `wirelint.toml` excludes it).
+
+use std::path::{Path, PathBuf};
+
+use crate::discover::{discover, Candidate, Note, ProjectFinder, PROJECT_FILES};
+use crate::facts::Lang;
+use crate::settings::Settings;
+use crate::source::rel_path;
+
+/// A tree held in memory: paths relative to the root, `/`-separated and
+/// sorted, with their bytes.
+pub type Tree = Vec<(String, Vec<u8>)>;
+
+/// An editor's unsaved buffer: its path relative to the root, and its text.
+pub type Buffer = (String, Vec<u8>);
+
+/// A file's bytes, as the reader gets them.
+pub enum Contents<'a> {
+    /// The editor's buffer: parsed whatever the prefilter would say.
+    Buffer(&'a [u8]),
+    /// A file of the tree or of the disk.
+    File(Vec<u8>),
+}
+
+/// Where one run's files come from.
+pub struct Files<'a> {
+    root: &'a Path,
+    tree: Option<&'a [(String, Vec<u8>)]>,
+    buffer: Option<&'a Buffer>,
+    max_bytes: u64,
+}
+
+impl<'a> Files<'a> {
+    pub fn new(
+        root: &'a Path,
+        tree: Option<&'a [(String, Vec<u8>)]>,
+        buffer: Option<&'a Buffer>,
+        max_bytes: u64,
+    ) -> Files<'a> {
+        Files {
+            root,
+            tree,
+            buffer,
+            max_bytes,
+        }
+    }
+
+    /// The size over which a file is skipped.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// Fails on a path given that does not exist (the files of a tree are
+    /// chosen by its reader).
+    pub fn check_paths(&self, paths: &[PathBuf]) -> Result<(), String> {
+        match self.tree {
+            Some(_) => Ok(()),
+            None => check_paths(paths),
+        }
+    }
+
+    /// The files to read, sorted by path: those discovered under `paths`,
+    /// or the tree's source files; without the excluded ones; with the
+    /// buffer's file when it is new.
+    pub fn candidates(
+        &self,
+        paths: &[PathBuf],
+        settings: &Settings,
+        notes: &mut Vec<Note>,
+    ) -> Vec<Candidate> {
+        let mut candidates = match self.tree {
+            Some(tree) => tree_candidates(self.root, tree),
+            None => discover(self.root, paths, notes),
+        };
+        candidates.retain(|c| !settings.excludes(&c.path));
+        if let Some((rel, _)) = self.buffer {
+            add_buffer(&mut candidates, self.root, rel, settings);
+        }
+        candidates
+    }
+
+    /// Each candidate's project directory, if it has one.
+    pub fn projects(&self, candidates: &[Candidate]) -> Vec<Option<PathBuf>> {
+        let mut finder = ProjectFinder::default();
+        candidates
+            .iter()
+            .map(|c| match self.tree {
+                Some(tree) => tree_project(self.root, tree, &c.rel),
+                None => finder.project_of(self.root, &c.path),
+            })
+            .collect()
+    }
+
+    /// A file's bytes, or why they cannot be had.
+    pub fn read(&self, c: &Candidate) -> Result<Contents<'a>, String> {
+        if let Some((_, bytes)) = self.buffer.filter(|(rel, _)| *rel == c.rel) {
+            return Ok(Contents::Buffer(bytes));
+        }
+        if let Some(tree) = self.tree {
+            return match tree.binary_search_by(|(r, _)| r.as_str().cmp(&c.rel)) {
+                Ok(at) => Ok(Contents::File(tree[at].1.clone())),
+                Err(_) => Err("internal error: not in the tree".into()),
+            };
+        }
+        let meta = std::fs::metadata(&c.path).map_err(|e| format!("cannot read: {e}"))?;
+        if meta.len() > self.max_bytes {
+            return Err(format!(
+                "skipped: {} bytes is over the {} byte limit (--max-file-size)",
+                meta.len(),
+                self.max_bytes
+            ));
+        }
+        std::fs::read(&c.path)
+            .map(Contents::File)
+            .map_err(|e| format!("cannot read: {e}"))
+    }
+
+    /// A file's bytes; `None` when they cannot be had.
+    pub fn bytes(&self, c: &Candidate) -> Option<Vec<u8>> {
+        match self.read(c).ok()? {
+            Contents::Buffer(b) => Some(b.to_vec()),
+            Contents::File(b) => Some(b),
+        }
+    }
+}
+
+/// Fails on a path that does not exist on disk.
+pub fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
+    for p in paths {
+        if std::fs::symlink_metadata(p).is_err() {
+            return Err(format!("path does not exist: {}", p.display()));
+        }
+    }
+    Ok(())
+}
+
+/// The buffer's path relative to `root`, for `--stdin-filename PATH`: PATH
+/// is relative to the current directory, and its directory (which must
+/// exist to be resolved) is canonicalized as the root is.
+pub fn buffer_rel(root: &Path, path: &Path) -> String {
+    let abs = std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf());
+    let root_abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let resolved = abs
+        .parent()
+        .and_then(|d| std::fs::canonicalize(d).ok())
+        .map(|d| d.join(abs.file_name().unwrap_or_default()))
+        .unwrap_or(abs);
+    rel_path(&root_abs, &resolved)
+}
+
+/// Adds the buffer's file when discovery did not list it (a new file).
+fn add_buffer(cands: &mut Vec<Candidate>, root: &Path, rel: &str, settings: &Settings) {
+    if cands.iter().any(|c| c.rel == rel) {
+        return;
+    }
+    let path = root.join(rel);
+    let Some(lang) = Lang::from_path(&path) else {
+        return;
+    };
+    if settings.excludes(&path) {
+        return;
+    }
+    let at = cands.partition_point(|c| c.rel.as_str() < rel);
+    cands.insert(
+        at,
+        Candidate {
+            path,
+            rel: rel.to_string(),
+            lang,
+        },
+    );
+}
+
+/// The source files of an in-memory tree (sorted by path by the caller),
+/// at their would-be paths under `root`.
+fn tree_candidates(root: &Path, tree: &[(String, Vec<u8>)]) -> Vec<Candidate> {
+    tree.iter()
+        .filter_map(|(rel, _)| {
+            let path = root.join(rel);
+            Lang::from_path(&path).map(|lang| Candidate {
+                path,
+                rel: rel.clone(),
+                lang,
+            })
+        })
+        .collect()
+}
+
+/// The project of a file of an in-memory tree: the nearest enclosing
+/// directory whose `mix.exs` or `Cargo.toml` is in the tree.
+fn tree_project(root: &Path, tree: &[(String, Vec<u8>)], rel: &str) -> Option<PathBuf> {
+    let has = |p: &str| tree.binary_search_by(|(r, _)| r.as_str().cmp(p)).is_ok();
+    let is_project = |dir: Option<&str>| {
+        PROJECT_FILES.iter().any(|f| match dir {
+            Some(dir) => has(&format!("{dir}/{f}")),
+            None => has(f),
+        })
+    };
+    let mut dir = rel;
+    while let Some(i) = dir.rfind('/') {
+        dir = &dir[..i];
+        if is_project(Some(dir)) {
+            return Some(root.join(dir));
+        }
+    }
+    is_project(None).then(|| root.to_path_buf())
+}

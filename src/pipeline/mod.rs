@@ -1,0 +1,94 @@
+//! The pipeline, end to end, as one call: [`analyze()`].
+//!
+//! - [`files`]: where the files and their bytes come from (the disk, a tree
+//!   held in memory such as a git revision read by [`git`], and an editor's
+//!   unsaved buffer over either);
+//! - [`prefilter`], `read` and `select`: which files are parsed, read in
+//!   parallel and merged in path order, so output never depends on the
+//!   thread count;
+//! - [`mod@analyze`]: speakers, link and checks, in steps;
+//! - [`post`]: what `cli` runs once on the result (settings, suppressions,
+//!   the files-only scope, the baseline).
+//!
+//! Nothing here prints; the result is an [`Analysis`] that reporters render.
+
+use std::path::PathBuf;
+
+use crate::contract::{Contract, ContractError};
+use crate::diagnostic::Diagnostic;
+use crate::discover::Note;
+use crate::facts::FileId;
+use crate::link::Model;
+use crate::source::SourceMap;
+
+pub mod analyze;
+pub mod files;
+pub mod git;
+pub mod post;
+pub mod prefilter;
+mod read;
+mod select;
+
+pub use analyze::{analyze, load_contract};
+
+/// Files larger than this are skipped with a note.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// Which contract to check against.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ContractChoice {
+    /// `wirelint.toml`'s choice if there is one, else the embedded contract.
+    Default,
+    File(PathBuf),
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Paths are reported relative to this.
+    pub root: PathBuf,
+    pub paths: Vec<PathBuf>,
+    pub contract: ContractChoice,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    pub max_file_bytes: u64,
+    /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
+    pub settings: crate::settings::Settings,
+    /// `--stdin-filename`: this file's text (path relative to `root`, and
+    /// bytes) in place of the file on disk ([`files::Buffer`]).
+    pub stdin: Option<files::Buffer>,
+    /// Skip parsing files of speakers that do not speak the protocol
+    /// ([`prefilter`]). Off only to check that it changes nothing.
+    pub prefilter: bool,
+    /// A whole tree held in memory ([`files::Tree`]; `wirelint diff` reads a
+    /// git revision this way). When set, the disk under `root` is never
+    /// read: these are the files, and a `mix.exs` or `Cargo.toml` among them
+    /// marks a project. `paths` is then ignored (the caller selects the
+    /// files).
+    pub tree: Option<files::Tree>,
+}
+
+/// Everything a reporter needs.
+pub struct Analysis {
+    pub sources: SourceMap,
+    pub model: Model,
+    pub diagnostics: Vec<Diagnostic>,
+    pub notes: Vec<Note>,
+    pub contract: Option<Contract>,
+    pub contract_file: Option<FileId>,
+    /// Source files read and checked.
+    pub files_checked: usize,
+}
+
+/// Why a run could not produce an analysis (exit code 2).
+#[derive(Debug)]
+pub enum AnalyzeError {
+    Contract(Box<ContractError>),
+    Usage(String),
+}
+
+impl From<Box<ContractError>> for AnalyzeError {
+    fn from(e: Box<ContractError>) -> Self {
+        AnalyzeError::Contract(e)
+    }
+}

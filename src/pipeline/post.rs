@@ -1,0 +1,63 @@
+//! Post-processing: what happens to an analysis's findings after the checks
+//! and before a reporter, in this order:
+//!
+//! 1. `wirelint.toml`'s settings: rules turned off, severities
+//!    ([`Settings::apply`]);
+//! 2. inline suppressions, and WL002 for the unused ones
+//!    ([`crate::suppress`]);
+//! 3. the files-only scope: only the findings in the files passed
+//!    ([`crate::scope`]);
+//! 4. the baseline: only the findings it does not record
+//!    ([`crate::baseline`]).
+//!
+//! `cli` runs the chain once ([`apply`]); `--write-baseline` records what is
+//! left after step 3 ([`write_baseline`]).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use crate::baseline::Baseline;
+use crate::settings::Settings;
+
+use super::Analysis;
+
+/// What the chain needs besides the analysis.
+pub struct Post<'a> {
+    pub settings: &'a Settings,
+    /// Files-only runs: the files whose findings are reported, relative to
+    /// the root (`None`: every file).
+    pub only: Option<&'a BTreeSet<String>>,
+    /// `--baseline FILE`.
+    pub baseline: Option<&'a Path>,
+}
+
+/// Runs the chain on `a`'s findings. Returns how many findings the baseline
+/// left out, or why the baseline cannot be read.
+pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<usize, String> {
+    post.settings.apply(&mut a.diagnostics);
+    crate::suppress::apply(a, post.settings);
+    if let Some(files) = post.only {
+        let sources = &a.sources;
+        a.diagnostics
+            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
+    }
+    let Some(path) = post.baseline else {
+        return Ok(0);
+    };
+    let b = Baseline::read(path)?;
+    let all: Vec<_> = a.diagnostics.iter().collect();
+    let new = b.new_findings(&a.sources, &all);
+    let mut it = new.iter();
+    a.diagnostics.retain(|_| *it.next().unwrap_or(&true));
+    Ok(new.iter().filter(|n| !**n).count())
+}
+
+/// Records `a`'s findings in a baseline file; returns how many, or why the
+/// file cannot be written.
+pub fn write_baseline(a: &Analysis, path: &Path) -> Result<usize, String> {
+    let all: Vec<_> = a.diagnostics.iter().collect();
+    let b = Baseline::of(&a.sources, &all);
+    std::fs::write(path, b.to_json())
+        .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))?;
+    Ok(all.len())
+}
