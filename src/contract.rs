@@ -92,6 +92,32 @@ pub struct Keyspace {
     pub separator: String,
     pub types: Vec<KeyType>,
     pub clustered: bool,
+    /// `[keyspace.redis]` (optional): the Redis type of a key type's value.
+    pub redis_types: Vec<RedisTypeSpec>,
+    /// `[keyspace.holds]` (optional): key types whose members (a sorted
+    /// set's, a set's or a list's) are the ids of another type's keys.
+    pub holds: Vec<Holds>,
+}
+
+/// The Redis types a key can hold, as `TYPE` names them.
+pub const REDIS_TYPES: &[&str] = &["string", "hash", "list", "set", "zset", "stream"];
+
+/// One entry of `[keyspace.redis]`: `pending = "zset"`.
+#[derive(Debug, Clone)]
+pub struct RedisTypeSpec {
+    pub type_name: String,
+    /// One of [`REDIS_TYPES`].
+    pub redis: String,
+    pub span: Range<usize>,
+}
+
+/// One entry of `[keyspace.holds]`: `pending = "job"` (the members of
+/// `pending` are the `<id>`s of `job` keys of the same queue).
+#[derive(Debug, Clone)]
+pub struct Holds {
+    pub holder: String,
+    pub held: String,
+    pub span: Range<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -146,6 +172,11 @@ impl Keyspace {
 
     pub fn type_named(&self, name: &str) -> Option<&KeyType> {
         self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The Redis type `[keyspace.redis]` states for a key type.
+    pub fn redis_type_of(&self, type_name: &str) -> Option<&RedisTypeSpec> {
+        self.redis_types.iter().find(|r| r.type_name == type_name)
     }
 }
 
@@ -270,6 +301,10 @@ struct RawKeyspace {
     clustered: Option<bool>,
     #[serde(default)]
     types: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    redis: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    holds: BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -395,6 +430,9 @@ fn compile(raw: RawContract, text: &str, origin: &str) -> Result<Contract, Compi
             span,
             fields_span,
         });
+    }
+    if let Some(ks) = &keyspace {
+        check_record_types(ks, &records)?;
     }
     let mut scripts = Vec::new();
     for (sname, sc) in raw.scripts {
@@ -600,6 +638,8 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
             Some("add [keyspace.types], e.g. job = \"job:<id>\"".into()),
         ));
     }
+    let redis_types = compile_redis_types(ks.redis, &types)?;
+    let holds = compile_holds(ks.holds, &types, &redis_types)?;
     Ok(Keyspace {
         pattern: pattern.clone(),
         pattern_span: span,
@@ -608,7 +648,104 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
         separator: separator.to_string(),
         types,
         clustered: ks.clustered.unwrap_or(hash_tag),
+        redis_types,
+        holds,
     })
+}
+
+/// The error for a name that `[keyspace.types]` does not define.
+fn undefined_type(table: &str, name: &str, span: Range<usize>, types: &[KeyType]) -> CompileError {
+    (
+        format!("[keyspace.{table}] names key type `{name}`, which [keyspace.types] does not define"),
+        span,
+        suggest(name, types.iter().map(|t| t.name.as_str())),
+    )
+}
+
+/// `[keyspace.redis]`: every key a defined type, every value a Redis type.
+fn compile_redis_types(
+    raw: BTreeMap<String, Spanned<String>>,
+    types: &[KeyType],
+) -> Result<Vec<RedisTypeSpec>, CompileError> {
+    let mut out = Vec::new();
+    for (tname, r) in raw {
+        let span = r.span();
+        if !types.iter().any(|t| t.name == tname) {
+            return Err(undefined_type("redis", &tname, span, types));
+        }
+        let redis = r.into_inner();
+        if !REDIS_TYPES.contains(&redis.as_str()) {
+            let help = suggest(&redis, REDIS_TYPES.iter().copied())
+                .unwrap_or_else(|| format!("a Redis type is one of {}", REDIS_TYPES.join(", ")));
+            return Err((
+                format!("key type `{tname}`: `{redis}` is not a Redis type"),
+                span,
+                Some(help),
+            ));
+        }
+        out.push(RedisTypeSpec {
+            type_name: tname,
+            redis,
+            span,
+        });
+    }
+    Ok(out)
+}
+
+/// `[keyspace.holds]`: a holder is a defined list, set or sorted set; what
+/// it holds is a defined type with exactly one placeholder (the member).
+fn compile_holds(
+    raw: BTreeMap<String, Spanned<String>>,
+    types: &[KeyType],
+    redis_types: &[RedisTypeSpec],
+) -> Result<Vec<Holds>, CompileError> {
+    let mut out = Vec::new();
+    for (holder, h) in raw {
+        let span = h.span();
+        if !types.iter().any(|t| t.name == holder) {
+            return Err(undefined_type("holds", &holder, span, types));
+        }
+        let held = h.into_inner();
+        let Some(t) = types.iter().find(|t| t.name == held) else {
+            return Err(undefined_type("holds", &held, span, types));
+        };
+        let vars = t.pattern.iter().filter(|p| matches!(p, PatTok::Var(_))).count();
+        if vars != 1 {
+            return Err((
+                format!("`{holder}` holds `{held}`, whose key `{}` has {vars} placeholders; a member names one key only with exactly one", t.text),
+                span,
+                None,
+            ));
+        }
+        if let Some(r) = redis_types.iter().find(|r| r.type_name == holder) {
+            if !matches!(r.redis.as_str(), "list" | "set" | "zset") {
+                return Err((
+                    format!("`{holder}` holds members, but [keyspace.redis] makes it a {}", r.redis),
+                    span,
+                    Some("a holder is a list, a set or a zset".into()),
+                ));
+            }
+        }
+        out.push(Holds { holder, held, span });
+    }
+    Ok(out)
+}
+
+/// A record lives in a hash: `[keyspace.redis]` may not say otherwise.
+fn check_record_types(ks: &Keyspace, records: &[Record]) -> Result<(), CompileError> {
+    for r in records {
+        if let Some(spec) = ks.redis_type_of(&r.type_name).filter(|s| s.redis != "hash") {
+            return Err((
+                format!(
+                    "record `{}` lives at key type `{}`, so its keys are hashes, but [keyspace.redis] says {}",
+                    r.name, r.type_name, spec.redis
+                ),
+                spec.span.clone(),
+                Some(format!("write {} = \"hash\"", r.type_name)),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Why a literal piece of a key pattern can match no key wirelint reads:
