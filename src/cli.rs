@@ -28,7 +28,11 @@ pub enum Command {
     /// Check the code under PATHS (default: .) against the contract.
     Check(CheckArgs),
     /// List every rule: code, name, layer, default severity.
-    Rules,
+    Rules {
+        /// List the rules of `wirelint audit` (WA codes) instead.
+        #[arg(long)]
+        audit: bool,
+    },
     /// Print a rule's documentation.
     Explain {
         /// A rule code, such as WL201.
@@ -40,6 +44,9 @@ pub enum Command {
     /// The pull-request check: every below-the-line change between the git
     /// revision REF and the work tree (keys, fields, scripts' KEYS and bytes).
     Diff(DiffArgs),
+    /// Hold a live Redis or Valkey keyspace against the contract: read only
+    /// (SCAN, TYPE, HKEYS...), never write (docs/audit.md).
+    Audit(crate::audit::Args),
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
@@ -274,9 +281,14 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Rules => {
+        Command::Rules { audit } => {
             let mut s = String::new();
-            for r in RULES {
+            let rules = if audit {
+                crate::audit::rules::RULES
+            } else {
+                RULES
+            };
+            for r in rules {
                 s.push_str(&format!(
                     "{:<6} {:<20} {:<6} {:<8} {}\n",
                     r.code,
@@ -288,10 +300,15 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             }
             write_stdout(&s)
         }
-        Command::Explain { code } => match rule(&code) {
+        Command::Explain { code } => match rule(&code).or_else(|| crate::audit::rules::rule(&code))
+        {
             Some(r) => write_stdout(&r.doc()),
             None => {
-                let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+                let codes: Vec<&str> = RULES
+                    .iter()
+                    .chain(crate::audit::rules::RULES)
+                    .map(|r| r.code)
+                    .collect();
                 let _ = writeln!(
                     std::io::stderr().lock(),
                     "error: no rule `{code}`; rules are {}",
@@ -303,6 +320,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Check(a) => check(a),
         Command::Extract(a) => extract(a),
         Command::Diff(a) => diff(a),
+        Command::Audit(a) => crate::audit::run_args(a),
         Command::Facts { file } => {
             let Some(lang) = crate::facts::Lang::from_path(&file) else {
                 let _ = writeln!(

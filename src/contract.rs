@@ -656,7 +656,9 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
 /// The error for a name that `[keyspace.types]` does not define.
 fn undefined_type(table: &str, name: &str, span: Range<usize>, types: &[KeyType]) -> CompileError {
     (
-        format!("[keyspace.{table}] names key type `{name}`, which [keyspace.types] does not define"),
+        format!(
+            "[keyspace.{table}] names key type `{name}`, which [keyspace.types] does not define"
+        ),
         span,
         suggest(name, types.iter().map(|t| t.name.as_str())),
     )
@@ -709,7 +711,11 @@ fn compile_holds(
         let Some(t) = types.iter().find(|t| t.name == held) else {
             return Err(undefined_type("holds", &held, span, types));
         };
-        let vars = t.pattern.iter().filter(|p| matches!(p, PatTok::Var(_))).count();
+        let vars = t
+            .pattern
+            .iter()
+            .filter(|p| matches!(p, PatTok::Var(_)))
+            .count();
         if vars != 1 {
             return Err((
                 format!("`{holder}` holds `{held}`, whose key `{}` has {vars} placeholders; a member names one key only with exactly one", t.text),
@@ -720,7 +726,10 @@ fn compile_holds(
         if let Some(r) = redis_types.iter().find(|r| r.type_name == holder) {
             if !matches!(r.redis.as_str(), "list" | "set" | "zset") {
                 return Err((
-                    format!("`{holder}` holds members, but [keyspace.redis] makes it a {}", r.redis),
+                    format!(
+                        "`{holder}` holds members, but [keyspace.redis] makes it a {}",
+                        r.redis
+                    ),
                     span,
                     Some("a holder is a list, a set or a zset".into()),
                 ));

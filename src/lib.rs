@@ -2,6 +2,7 @@
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
 pub mod analyze;
+pub mod audit;
 pub mod baseline;
 pub mod checks;
 pub mod cli;

@@ -8,7 +8,11 @@ const BASE: &str = "name = \"x\"\n[keyspace]\nkey = \"emq:{<queue>}:<type>\"\n[k
 fn parse(extra: &str) -> Result<Contract, (String, String, Option<String>)> {
     let text = format!("{BASE}{extra}");
     Contract::parse(&text, "c.toml").map_err(|e| {
-        let at = e.span.clone().map(|s| text[s].to_string()).unwrap_or_default();
+        let at = e
+            .span
+            .clone()
+            .map(|s| text[s].to_string())
+            .unwrap_or_default();
         (e.message.clone(), at, e.help.clone())
     })
 }
@@ -24,7 +28,10 @@ fn the_embedded_contract_states_redis_types_and_holders() {
         .collect();
     assert_eq!(types, [("job", "hash"), ("pending", "zset")]);
     assert_eq!(ks.holds.len(), 1);
-    assert_eq!((ks.holds[0].holder.as_str(), ks.holds[0].held.as_str()), ("pending", "job"));
+    assert_eq!(
+        (ks.holds[0].holder.as_str(), ks.holds[0].held.as_str()),
+        ("pending", "job")
+    );
     assert_eq!(&c.text[ks.holds[0].span.clone()], "\"job\"");
 }
 

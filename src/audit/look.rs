@@ -1,0 +1,244 @@
+//! The second look at a page's keys: the fields of record hashes (WA201,
+//! WA202) and whether a holder holds each held key (WA302); then the
+//! members of holder keys, each checked for its key (WA301).
+
+use std::collections::BTreeSet;
+
+use redis::Connection;
+
+use super::group::Kind;
+use super::keys::{render, Known};
+use super::scan::{int_reply, lost, ScanResult, Scanner};
+use super::wire::{bytes, cursor_page, items, Batch, Read, Reply};
+
+/// The second pipeline: its commands and what their replies answer.
+#[derive(Default)]
+pub(super) struct Second {
+    pub batch: Batch,
+    pub checks: Vec<Check>,
+}
+
+/// What the second pipeline asks about one key.
+pub(super) enum Check {
+    /// `HKEYS` (one reply), or `HSCAN` then one `HEXISTS` per record
+    /// field.
+    Fields {
+        key: Vec<u8>,
+        record: usize,
+        sampled: bool,
+        expiring: bool,
+    },
+    /// One `ZSCORE`/`SISMEMBER` reply per holder asked.
+    Held {
+        key: Vec<u8>,
+        ty: usize,
+        asks: usize,
+        expiring: bool,
+    },
+}
+
+/// Whether a membership reply says the member is there (`ZSCORE`'s score,
+/// `SISMEMBER`'s 1).
+fn present(r: &Reply) -> bool {
+    use redis::Value;
+    !matches!(
+        r,
+        Err(_) | Ok(Value::Nil) | Ok(Value::Int(0)) | Ok(Value::Boolean(false))
+    )
+}
+
+impl Scanner<'_> {
+    /// Counts what the second pipeline answered.
+    pub(super) fn second_replies(&mut self, checks: &[Check], replies: &[Reply]) {
+        let mut at = 0;
+        for c in checks {
+            match c {
+                Check::Fields {
+                    key,
+                    record,
+                    sampled,
+                    expiring,
+                } => {
+                    let n = if *sampled {
+                        1 + self.records[*record].fields.len()
+                    } else {
+                        1
+                    };
+                    let rs = replies.get(at..at + n).unwrap_or(&[]);
+                    at += n;
+                    self.fields(key, *record, *sampled, *expiring, rs);
+                }
+                Check::Held {
+                    key,
+                    ty,
+                    asks,
+                    expiring,
+                } => {
+                    let rs = replies.get(at..at + asks).unwrap_or(&[]);
+                    at += asks;
+                    if rs.iter().any(present) {
+                        continue;
+                    }
+                    let kind = Kind::KeyWithoutHolder {
+                        held: self.plans[*ty].name.clone(),
+                    };
+                    let template = self.plans[*ty].template.clone();
+                    if let Some(g) = self.tally.add(kind, template, key) {
+                        g.expiring += u64::from(*expiring);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One record hash's fields: the names read (all, or a sample and the
+    /// record's own fields asked one by one).
+    fn fields(&mut self, key: &[u8], record: usize, sampled: bool, expiring: bool, rs: &[Reply]) {
+        let Some(Ok(first)) = rs.first() else {
+            if let Some(Err(e)) = rs.first() {
+                self.tally.error(e.clone());
+            }
+            return;
+        };
+        let names: BTreeSet<&[u8]> = if sampled {
+            match cursor_page(first) {
+                Some((_, page)) => page.iter().step_by(2).filter_map(bytes).collect(),
+                None => BTreeSet::new(),
+            }
+        } else {
+            items(first).iter().filter_map(bytes).collect()
+        };
+        let rec = &self.records[record];
+        let name = rec.name.clone();
+        let template = self.plans.iter().find(|p| p.record == Some(record));
+        let template = template.map(|p| p.template.clone()).unwrap_or_default();
+        let unknown: BTreeSet<String> = names
+            .iter()
+            .filter(|f| !rec.fields.iter().any(|(n, _)| n.as_bytes() == **f))
+            .map(|f| super::keys::field_template(f))
+            .collect();
+        let missing: Vec<String> = rec
+            .fields
+            .iter()
+            .enumerate()
+            .filter(|(i, (f, _))| match sampled {
+                false => !names.contains(f.as_bytes()),
+                true => int_reply(rs.get(1 + i)) == Some(0),
+            })
+            .map(|(_, (f, _))| f.clone())
+            .collect();
+        let groups = unknown
+            .into_iter()
+            .map(|field| Kind::UnknownField {
+                record: name.clone(),
+                field,
+            })
+            .chain(missing.into_iter().map(|field| Kind::MissingField {
+                record: name.clone(),
+                field,
+            }));
+        for kind in groups {
+            if let Some(g) = self.tally.add(kind, template.clone(), key) {
+                g.expiring += u64::from(expiring);
+                g.sampled += u64::from(sampled);
+            }
+        }
+    }
+
+    /// Every member of one holder key, each checked for the key it names
+    /// (pipelined `EXISTS`), a page at a time.
+    pub(super) fn members(
+        &mut self,
+        con: &mut Connection,
+        key: &[u8],
+        k: Known,
+        ty: &str,
+    ) -> ScanResult<()> {
+        let Some(held) = self.plans[k.ty].holds else {
+            return Ok(());
+        };
+        let n = self.limits.count.max(1);
+        let count = n.to_string();
+        let mut cursor = b"0".to_vec();
+        let mut start: i64 = 0;
+        loop {
+            let (ids, done) = match ty {
+                "list" => {
+                    let (s, e) = (start.to_string(), (start + i64::from(n) - 1).to_string());
+                    let v = super::wire::one(con, Read::Lrange, &[key, s.as_bytes(), e.as_bytes()])
+                        .map_err(lost)?;
+                    let ids: Vec<Vec<u8>> = items(&v)
+                        .iter()
+                        .filter_map(bytes)
+                        .map(<[u8]>::to_vec)
+                        .collect();
+                    start += i64::from(n);
+                    let done = ids.len() < n as usize;
+                    (ids, done)
+                }
+                _ => {
+                    let read = if ty == "zset" {
+                        Read::Zscan
+                    } else {
+                        Read::Sscan
+                    };
+                    let args: [&[u8]; 4] = [key, &cursor, b"COUNT", count.as_bytes()];
+                    let v = super::wire::one(con, read, &args).map_err(lost)?;
+                    let Some((next, page)) = cursor_page(&v) else {
+                        self.tally.error(format!("{ty} scan answered {v:?}"));
+                        return Ok(());
+                    };
+                    let step = if ty == "zset" { 2 } else { 1 };
+                    let ids = page
+                        .iter()
+                        .step_by(step)
+                        .filter_map(bytes)
+                        .map(<[u8]>::to_vec)
+                        .collect();
+                    cursor = next;
+                    (ids, cursor == b"0")
+                }
+            };
+            self.check_members(con, k, held, &ids)?;
+            if done || self.over_budget() {
+                return Ok(());
+            }
+        }
+    }
+
+    /// `EXISTS` for the key each member names.
+    fn check_members(
+        &mut self,
+        con: &mut Connection,
+        k: Known,
+        held: usize,
+        ids: &[Vec<u8>],
+    ) -> ScanResult<()> {
+        let keys: Vec<Vec<u8>> = ids
+            .iter()
+            .map(|id| render(self.ks, held, k.queue, id))
+            .collect();
+        let mut b = Batch::default();
+        for key in &keys {
+            b.push(Read::Exists, &[key]);
+        }
+        let replies = b.send(con).map_err(lost)?;
+        self.tally.members += ids.len() as u64;
+        self.pace(ids.len() as u64);
+        for (key, r) in keys.iter().zip(&replies) {
+            if let Err(e) = r {
+                self.tally.error(e.clone());
+                continue;
+            }
+            if int_reply(Some(r)) == Some(0) {
+                let kind = Kind::MemberWithoutKey {
+                    holder: self.plans[k.ty].name.clone(),
+                    held: self.plans[held].name.clone(),
+                };
+                let template = self.plans[held].template.clone();
+                self.tally.add(kind, template, key);
+            }
+        }
+        Ok(())
+    }
+}

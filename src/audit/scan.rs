@@ -1,0 +1,438 @@
+//! The scan: `SCAN` with `MATCH` and `COUNT`, then per page of keys two
+//! pipelines (`TYPE`, `HLEN`, `TTL` and the holders' `TYPE`; then `HKEYS`,
+//! or `HSCAN` with `HEXISTS` on a hash larger than `--sample`, and
+//! `ZSCORE`/`SISMEMBER` for the holders), then the members of every holder
+//! key (`look.rs`). Bounded by `--max-keys`, `--rate` and the time budget.
+//! Counts go to a [`Tally`]; nothing here prints.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use redis::Connection;
+
+use super::group::{Kind, Tally};
+use super::keys::{classify, Class, Known};
+use super::look::{Check, Second};
+use super::wire::{self, bytes, cursor_page, int, Batch, Read, Reply};
+use crate::contract::{Contract, Keyspace, PatTok, Record};
+
+/// What bounds an audit.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// `SCAN … MATCH`: `*` unless narrowed.
+    pub pattern: String,
+    /// `SCAN … COUNT`, and the page size of member scans.
+    pub count: u32,
+    /// A hash with more fields is read from a sample of this many
+    /// (`HSCAN`), its contract fields with `HEXISTS`; 0 reads every hash
+    /// whole.
+    pub sample: u32,
+    pub max_keys: Option<u64>,
+    /// At most this many keys and members per second.
+    pub rate: Option<u64>,
+    pub budget: Option<Duration>,
+}
+
+/// Why a scan ended without an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    Done,
+    MaxKeys,
+    Budget,
+}
+
+/// What the contract says of one key type.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Plan {
+    pub name: String,
+    /// The Redis type its keys must hold.
+    pub expected: Option<String>,
+    pub record: Option<usize>,
+    /// Key types (without placeholders) whose members name keys of this
+    /// type.
+    pub held_by: Vec<usize>,
+    /// The key type this type's members name.
+    pub holds: Option<usize>,
+    /// `emq:{<queue>}:job:<id>`.
+    pub template: String,
+}
+
+/// One scan's state across pages (and nodes).
+pub struct Scanner<'c> {
+    pub(super) ks: &'c Keyspace,
+    pub(super) records: &'c [Record],
+    pub(super) plans: Vec<Plan>,
+    pub(super) limits: Limits,
+    /// Holder checks need holder and held keys on one node: off in a
+    /// cluster whose keys have no hash tag.
+    pub(super) holders: bool,
+    started: Instant,
+    /// Keys and members read, for `--rate`.
+    work: u64,
+    pub tally: Tally,
+}
+
+/// A scan's error: the connection's, or a reply SCAN cannot have.
+pub type ScanResult<T> = Result<T, String>;
+
+pub(super) fn lost(e: redis::RedisError) -> String {
+    e.to_string()
+}
+
+/// The first pipeline's replies, where each key's begin, and where the
+/// `TYPE` of each (holder type, queue) is.
+pub(super) struct First {
+    pub replies: Vec<Reply>,
+    pub at: Vec<usize>,
+    pub holders: HashMap<(usize, Vec<u8>), usize>,
+}
+
+impl First {
+    /// The Redis type of holder `h` of `queue`, as the first pipeline saw it.
+    pub fn holder_type(&self, h: usize, queue: &[u8]) -> String {
+        match self.holders.get(&(h, queue.to_vec())) {
+            Some(i) => redis_type(&self.replies[*i]),
+            None => "none".into(),
+        }
+    }
+}
+
+/// A `TYPE` reply as a name; anything unexpected is `?`.
+pub(super) fn redis_type(r: &Reply) -> String {
+    match r {
+        Ok(v) => bytes(v)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("?")
+            .to_string(),
+        Err(_) => "?".into(),
+    }
+}
+
+/// An integer reply, or `None` for an error or another shape.
+pub(super) fn int_reply(r: Option<&Reply>) -> Option<i64> {
+    r.and_then(|r| r.as_ref().ok()).and_then(int)
+}
+
+fn plans(contract: &Contract, ks: &Keyspace) -> Vec<Plan> {
+    let mut plans: Vec<Plan> = ks
+        .types
+        .iter()
+        .map(|t| {
+            let record = contract.records.iter().position(|r| r.type_name == t.name);
+            Plan {
+                name: t.name.clone(),
+                expected: ks
+                    .redis_type_of(&t.name)
+                    .map(|r| r.redis.clone())
+                    .or_else(|| record.map(|_| "hash".to_string())),
+                record,
+                template: ks.render(t),
+                ..Plan::default()
+            }
+        })
+        .collect();
+    let index = |name: &str| ks.types.iter().position(|t| t.name == name);
+    for h in &ks.holds {
+        let (Some(holder), Some(held)) = (index(&h.holder), index(&h.held)) else {
+            continue;
+        };
+        plans[holder].holds = Some(held);
+        // A held key's holder must be one key per queue to be asked.
+        let fixed = !ks.types[holder]
+            .pattern
+            .iter()
+            .any(|p| matches!(p, PatTok::Var(_)));
+        if fixed {
+            plans[held].held_by.push(holder);
+        }
+    }
+    plans
+}
+
+impl<'c> Scanner<'c> {
+    /// `None` when the contract has no keyspace.
+    pub fn new(contract: &'c Contract, limits: Limits, cluster: bool) -> Option<Scanner<'c>> {
+        let ks = contract.keyspace.as_ref()?;
+        Some(Scanner {
+            ks,
+            records: &contract.records,
+            plans: plans(contract, ks),
+            limits,
+            holders: !cluster || ks.hash_tag,
+            started: Instant::now(),
+            work: 0,
+            tally: Tally::default(),
+        })
+    }
+
+    /// Whether holder checks run (not in a cluster without hash tags).
+    pub fn checks_holders(&self) -> bool {
+        self.holders
+    }
+
+    pub(super) fn over_budget(&self) -> bool {
+        self.limits
+            .budget
+            .is_some_and(|b| self.started.elapsed() >= b)
+    }
+
+    /// Sleeps as long as `--rate` asks after `units` more keys or members.
+    pub(super) fn pace(&mut self, units: u64) {
+        self.work += units;
+        if let Some(rate) = self.limits.rate.filter(|r| *r > 0) {
+            let due = Duration::from_secs_f64(self.work as f64 / rate as f64);
+            if let Some(wait) = due.checked_sub(self.started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+        }
+    }
+
+    /// Scans one node; `hook` sees the counts after every page.
+    pub fn scan(&mut self, con: &mut Connection, hook: &mut dyn FnMut(&Tally)) -> ScanResult<Stop> {
+        self.tally.nodes += 1;
+        let count = self.limits.count.max(1).to_string();
+        let pattern = self.limits.pattern.clone();
+        let mut cursor = b"0".to_vec();
+        loop {
+            let args: [&[u8]; 5] = [
+                &cursor,
+                b"MATCH",
+                pattern.as_bytes(),
+                b"COUNT",
+                count.as_bytes(),
+            ];
+            let v = wire::one(con, Read::Scan, &args).map_err(lost)?;
+            let (next, page) =
+                cursor_page(&v).ok_or_else(|| format!("SCAN answered {v:?}, not a cursor page"))?;
+            let mut keys: Vec<&[u8]> = page.iter().filter_map(bytes).collect();
+            let mut full = false;
+            if let Some(max) = self.limits.max_keys {
+                let left = max.saturating_sub(self.tally.keys) as usize;
+                full = keys.len() >= left;
+                keys.truncate(left);
+            }
+            self.page(con, &keys)?;
+            hook(&self.tally);
+            if full {
+                return Ok(Stop::MaxKeys);
+            }
+            if next == b"0" {
+                return Ok(Stop::Done);
+            }
+            if self.over_budget() {
+                return Ok(Stop::Budget);
+            }
+            cursor = next;
+        }
+    }
+
+    /// Reads one page of keys.
+    fn page(&mut self, con: &mut Connection, keys: &[&[u8]]) -> ScanResult<()> {
+        self.tally.keys += keys.len() as u64;
+        self.pace(keys.len() as u64);
+        let classes: Vec<Class> = keys.iter().map(|k| classify(k, self.ks)).collect();
+        let first = self.first_pipeline(con, keys, &classes)?;
+        let mut second = Second::default();
+        let mut holders: Vec<(&[u8], Known, String)> = Vec::new();
+        for (i, (key, class)) in keys.iter().zip(&classes).enumerate() {
+            let at = first.at[i];
+            match class {
+                Class::Foreign => self.tally.foreign += 1,
+                Class::Miss(miss, template) => {
+                    let ty = redis_type(&first.replies[at]);
+                    if ty == "none" {
+                        self.tally.vanished += 1;
+                        continue;
+                    }
+                    let kind = Kind::Miss(miss.clone());
+                    if let Some(g) = self.tally.add(kind, template.clone(), key) {
+                        *g.redis_types.entry(ty).or_default() += 1;
+                    }
+                }
+                Class::Known(k) => {
+                    if let Some(ty) = self.known(key, *k, &first, at, &mut second) {
+                        holders.push((key, *k, ty));
+                    }
+                }
+            }
+        }
+        let Second { batch, checks } = second;
+        let replies = batch.send(con).map_err(lost)?;
+        self.second_replies(&checks, &replies);
+        for (key, k, ty) in holders {
+            if self.over_budget() {
+                break;
+            }
+            self.members(con, key, k, &ty)?;
+        }
+        Ok(())
+    }
+
+    /// `TYPE` of every key of (or near) the keyspace; `HLEN` and `TTL` of
+    /// record and held keys; `TYPE` of the holders of held keys, once per
+    /// holder key.
+    fn first_pipeline(
+        &self,
+        con: &mut Connection,
+        keys: &[&[u8]],
+        classes: &[Class],
+    ) -> ScanResult<First> {
+        let mut b = Batch::default();
+        let mut at = Vec::with_capacity(keys.len());
+        for (key, class) in keys.iter().zip(classes) {
+            at.push(b.len());
+            match class {
+                Class::Foreign => {}
+                Class::Miss(..) => b.push(Read::Type, &[key]),
+                Class::Known(k) => {
+                    b.push(Read::Type, &[key]);
+                    let plan = &self.plans[k.ty];
+                    if plan.record.is_some() || !plan.held_by.is_empty() {
+                        b.push(Read::Hlen, &[key]);
+                        b.push(Read::Ttl, &[key]);
+                    }
+                }
+            }
+        }
+        let mut holders = HashMap::new();
+        for class in classes {
+            let Class::Known(k) = class else { continue };
+            if !self.holders || k.id.is_none() {
+                continue;
+            }
+            for &h in &self.plans[k.ty].held_by {
+                if let std::collections::hash_map::Entry::Vacant(e) =
+                    holders.entry((h, k.queue.to_vec()))
+                {
+                    e.insert(b.len());
+                    b.push(Read::Type, &[&holder_key(self.ks, h, k.queue)]);
+                }
+            }
+        }
+        let replies = b.send(con).map_err(lost)?;
+        Ok(First {
+            replies,
+            at,
+            holders,
+        })
+    }
+
+    /// Counts a key of a contract type and plans its second look. Returns
+    /// the Redis type of a holder key whose members are to be checked.
+    fn known(
+        &mut self,
+        key: &[u8],
+        k: Known,
+        first: &First,
+        at: usize,
+        second: &mut Second,
+    ) -> Option<String> {
+        let ty = redis_type(&first.replies[at]);
+        if ty == "none" {
+            self.tally.vanished += 1;
+            return None;
+        }
+        self.tally.known += 1;
+        let plan = &self.plans[k.ty];
+        if let Some(expected) = plan.expected.as_ref().filter(|e| **e != ty) {
+            let kind = Kind::RedisType {
+                type_name: plan.name.clone(),
+                expected: expected.clone(),
+                found: ty,
+            };
+            let template = plan.template.clone();
+            self.tally.add(kind, template, key);
+            return None;
+        }
+        let tracked = plan.record.is_some() || !plan.held_by.is_empty();
+        let expiring = tracked && int_reply(first.replies.get(at + 2)).is_some_and(|t| t >= 0);
+        if let Some(record) = plan.record.filter(|_| ty == "hash") {
+            let hlen = int_reply(first.replies.get(at + 1)).unwrap_or(0);
+            self.plan_fields(key, record, hlen, expiring, second);
+        }
+        if let Some(id) = k.id.filter(|_| self.holders) {
+            self.plan_held(key, k, id, first, expiring, second);
+        }
+        let holds = self.plans[k.ty].holds.is_some();
+        (holds && self.holders && matches!(ty.as_str(), "zset" | "set" | "list")).then_some(ty)
+    }
+
+    /// `HKEYS`, or on a hash larger than `--sample`, `HSCAN` and one
+    /// `HEXISTS` per record field.
+    fn plan_fields(
+        &mut self,
+        key: &[u8],
+        record: usize,
+        hlen: i64,
+        expiring: bool,
+        second: &mut Second,
+    ) {
+        let sampled = self.limits.sample > 0 && hlen > i64::from(self.limits.sample);
+        if sampled {
+            self.tally.sampled_hashes += 1;
+            let n = self.limits.sample.to_string();
+            second
+                .batch
+                .push(Read::Hscan, &[key, b"0", b"COUNT", n.as_bytes()]);
+            for (f, _) in &self.records[record].fields {
+                second.batch.push(Read::Hexists, &[key, f.as_bytes()]);
+            }
+        } else {
+            second.batch.push(Read::Hkeys, &[key]);
+        }
+        second.checks.push(Check::Fields {
+            key: key.to_vec(),
+            record,
+            sampled,
+            expiring,
+        });
+    }
+
+    /// Asks each holder of a held key whether it holds the key's id:
+    /// `ZSCORE` a sorted set, `SISMEMBER` a set; a list is not asked.
+    fn plan_held(
+        &mut self,
+        key: &[u8],
+        k: Known,
+        id: &[u8],
+        first: &First,
+        expiring: bool,
+        second: &mut Second,
+    ) {
+        let held_by = &self.plans[k.ty].held_by;
+        if held_by.is_empty() {
+            return;
+        }
+        let types: Vec<(usize, String)> = held_by
+            .iter()
+            .map(|&h| (h, first.holder_type(h, k.queue)))
+            .collect();
+        if types.iter().any(|(_, t)| t == "list") {
+            // Cannot tell without reading the whole list: not judged.
+            self.tally.unchecked += 1;
+            return;
+        }
+        let mut asks = 0;
+        for (h, t) in types {
+            let hk = holder_key(self.ks, h, k.queue);
+            match t.as_str() {
+                "zset" => second.batch.push(Read::Zscore, &[&hk, id]),
+                "set" => second.batch.push(Read::Sismember, &[&hk, id]),
+                _ => continue,
+            }
+            asks += 1;
+        }
+        second.checks.push(Check::Held {
+            key: key.to_vec(),
+            ty: k.ty,
+            asks,
+            expiring,
+        });
+    }
+}
+
+/// The key of holder type `h` in `queue` (a holder asked for its members
+/// has no placeholder).
+pub(super) fn holder_key(ks: &Keyspace, h: usize, queue: &[u8]) -> Vec<u8> {
+    super::keys::render(ks, h, queue, b"")
+}

@@ -1,0 +1,287 @@
+//! `wirelint audit` against a real `redis-server` (started by each test on a
+//! free loopback port, stopped when the test ends): exact findings on a
+//! seeded keyspace, read-only proof from the server's command statistics,
+//! bounds, a server that goes away mid-scan, the command line's errors.
+
+#[path = "common/redis_server.rs"]
+mod redis_server;
+
+use std::process::Command;
+
+use redis_server::Server;
+
+/// Runs `wirelint ARGS` without any password in the environment.
+fn wirelint(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wirelint"));
+    c.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("REDISCLI_AUTH");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// (code, message, help) of every finding in a JSON report.
+fn findings(json: &str) -> Vec<(String, String, String)> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON on stdout");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn notes(json: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn f(code: &str, message: &str, help: &str) -> (String, String, String) {
+    (code.into(), message.into(), help.into())
+}
+
+/// Every finding of the seeded divergent keyspace, exactly.
+fn expected() -> Vec<(String, String, String)> {
+    vec![
+        f("WA101",
+          "1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it",
+          "e.g. `emk:{orders}:pending` (zset 1); fix the speaker that writes them (`wirelint check`, WL101), then move them under `emq:`"),
+        f("WA101",
+          "4 keys at `emk:{<queue>}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them",
+          "e.g. `emk:{orders}:job:101`, `emk:{orders}:job:102`, `emk:{orders}:job:103` (hash 4); fix the speaker that writes them (`wirelint check`, WL101), then move them under `emq:`"),
+        f("WA102",
+          "1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{…}`, so no speaker finds it",
+          "e.g. `emq:orders:job:600` (hash 1); in a cluster they hash to another slot than their queue's keys; fix the speaker that writes them (`wirelint check`, WL102), then move them to their tagged keys"),
+        f("WA103",
+          "1 key at `emq:{<queue>}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it",
+          "e.g. `emq:{orders}:jobs:700` (hash 1); fix the speaker that writes them (`wirelint check`, WL103), or add the type to [keyspace.types]"),
+        f("WA104",
+          "1 `job` key at `emq:{<queue>}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE",
+          "e.g. `emq:{orders}:job:400`; fix the speaker that creates them with a string command"),
+        f("WA104",
+          "1 `pending` key at `emq:{<queue>}:pending` holds a list, not a zset: every command on it fails with WRONGTYPE",
+          "e.g. `emq:{mail}:pending`; fix the speaker that creates them with a list command"),
+        f("WA201",
+          "1 `job` row at `emq:{<queue>}:job:<id>` has field `x:<n>`, which the `job` record does not have",
+          "e.g. `emq:{orders}:job:500`; read from a sample of fields (--sample): 1; no speaker reads `x:<n>`: if it is a renamed field, fix the writer (`wirelint check`, WL201) and migrate the rows"),
+        f("WA201",
+          "3 `job` rows at `emq:{<queue>}:job:<id>` have field `data`, which the `job` record does not have",
+          "e.g. `emq:{orders}:job:201`, `emq:{orders}:job:202`, `emq:{orders}:job:203`; no speaker reads `data`: if it is a renamed field, fix the writer (`wirelint check`, WL201) and migrate the rows"),
+        f("WA202",
+          "1 `job` row at `emq:{<queue>}:job:<id>` lacks field `attempts`",
+          "e.g. `emq:{orders}:job:500`; read from a sample of fields (--sample): 1; every speaker that reads a `job` expects `attempts`: fix the writer (`wirelint check`, WL202) and fill the rows"),
+        f("WA202",
+          "3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`",
+          "e.g. `emq:{orders}:job:201`, `emq:{orders}:job:202`, `emq:{orders}:job:203`; every speaker that reads a `job` expects `payload`: fix the writer (`wirelint check`, WL202) and fill the rows"),
+        f("WA301",
+          "1 member of `emq:{<queue>}:pending` names a `job` key at `emq:{<queue>}:job:<id>` that does not exist",
+          "missing keys e.g. `emq:{orders}:job:999`; a worker that pops these ids finds no row"),
+        f("WA302",
+          "2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`",
+          "e.g. `emq:{orders}:job:300`, `emq:{orders}:job:301`; with a TTL: 1; no worker takes a row that no queue holds"),
+    ]
+}
+
+#[test]
+fn a_divergent_keyspace_gives_exact_findings() {
+    let Some(s) = Server::start("a_divergent_keyspace_gives_exact_findings", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = s.url();
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    assert_eq!(
+        notes(&out),
+        [
+            "read 28 keys (19 of the contract's types, 2 outside the keyspace and not judged) and 15 queue members on 1 node",
+            "1 hash with more than 100 fields read from a sample of their fields (HSCAN) and HEXISTS for the record's fields",
+        ]
+    );
+    assert_eq!(
+        err,
+        "wirelint audit: 11 errors, 1 warning in 28 keys; exit 1: findings at or above error\n"
+    );
+    // Whole hashes (no sampling): the same findings but for the sample
+    // counts, and the same again on a second run (SCAN order aside).
+    let (_, whole, _) = wirelint(
+        &["audit", "--url", &url, "--sample", "0", "--format", "json"],
+        &[],
+    );
+    let unsampled: Vec<_> = expected()
+        .into_iter()
+        .map(|(c, m, h)| {
+            (
+                c,
+                m,
+                h.replace("; read from a sample of fields (--sample): 1", ""),
+            )
+        })
+        .collect();
+    assert_eq!(findings(&whole), unsampled);
+    let (_, again, _) = wirelint(
+        &["audit", "--url", &url, "--sample", "0", "--format", "json"],
+        &[],
+    );
+    assert_eq!(again, whole);
+}
+
+#[test]
+fn findings_point_into_the_contract_in_every_format() {
+    let Some(s) = Server::start("findings_point_into_the_contract_in_every_format", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = s.url();
+    let (code, out, _) = wirelint(&["audit", "--url", &url, "--format", "concise"], &[]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 12);
+    assert_eq!(
+        lines[0],
+        "rules/echomq.toml (embedded):14:7: WA101 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
+    );
+    assert_eq!(
+        lines[9],
+        "rules/echomq.toml (embedded):25:32: WA202 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
+    );
+    assert_eq!(
+        lines[11],
+        "rules/echomq.toml (embedded):42:11: WA302 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
+    );
+    let (_, sarif, _) = wirelint(&["audit", "--url", &url, "--format", "sarif"], &[]);
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let run = &v["runs"][0];
+    let ids: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["WA101", "WA102", "WA103", "WA104", "WA201", "WA202", "WA301", "WA302"]
+    );
+    assert_eq!(run["results"][11]["ruleId"], "WA302");
+    assert_eq!(run["results"][11]["ruleIndex"], 7);
+    let (_, gh, _) = wirelint(&["audit", "--url", &url, "--format", "github"], &[]);
+    assert!(
+        gh.starts_with("::error file=rules/echomq.toml (embedded),line=14,"),
+        "{gh}"
+    );
+    let (_, full, err) = wirelint(&["audit", "--url", &url], &[]);
+    assert_eq!(full, "");
+    assert!(err.contains("WA301 member-without-key"), "{err}");
+    let (code, _, _) = wirelint(&["audit", "--url", &url, "--exit-zero"], &[]);
+    assert_eq!(code, 0);
+}
+
+/// A server that holds only healthy keys: exit 0.
+#[test]
+fn a_healthy_keyspace_is_clean() {
+    let Some(s) = Server::start("a_healthy_keyspace_is_clean", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent().into_iter().take(10));
+    let mut con = s.con();
+    let _: () = redis::cmd("ZADD")
+        .arg("emq:{orders}:pending")
+        .arg((1..=10).flat_map(|i| [0, i]).collect::<Vec<_>>())
+        .query(&mut con)
+        .unwrap();
+    let (code, out, err) = wirelint(&["audit", "--url", &s.url(), "--format", "concise"], &[]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 11 keys; exit 0: clean\n"
+    );
+}
+
+// ---- read only ----
+
+/// After an audit, the server's command statistics list only commands that
+/// `COMMAND INFO` does not flag `write`, all of them the audit's own.
+#[test]
+fn an_audit_sends_only_read_commands() {
+    let Some(s) = Server::start("an_audit_sends_only_read_commands", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let mut con = s.con();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+    let (code, _, err) = wirelint(&["audit", "--url", &s.url(), "--sample", "100"], &[]);
+    assert_eq!(code, 1, "{err}");
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut con)
+        .unwrap();
+    let mut used: Vec<String> = info
+        .lines()
+        .filter_map(|l| l.strip_prefix("cmdstat_"))
+        .filter_map(|l| l.split(':').next())
+        .map(str::to_string)
+        // The test's own: INFO, and the reset before the audit.
+        .filter(|c| c != "info" && c != "config|resetstat")
+        .collect();
+    used.sort();
+    assert_eq!(
+        used,
+        ["exists", "hexists", "hkeys", "hlen", "hscan", "scan", "ttl", "type", "zscan", "zscore"]
+    );
+    for name in &used {
+        let words: Vec<&str> = name.split('|').collect();
+        let reply: redis::Value = redis::cmd("COMMAND")
+            .arg("INFO")
+            .arg(&words[..])
+            .query(&mut con)
+            .unwrap();
+        let text = format!("{reply:?}");
+        assert!(
+            !text.contains("\"write\""),
+            "{name} is a write command: {text}"
+        );
+        assert!(
+            text.contains("readonly") || text.contains("fast"),
+            "{name}: {text}"
+        );
+    }
+    // Every command the audit can send is a read.
+    for read in wirelint::audit::wire::Read::ALL {
+        let words = read.words();
+        let reply: redis::Value = redis::cmd("COMMAND")
+            .arg("INFO")
+            .arg(words[0])
+            .query(&mut con)
+            .unwrap();
+        let text = format!("{reply:?}");
+        assert!(!text.contains("write"), "{words:?}: {text}");
+    }
+}
