@@ -254,7 +254,10 @@ fn an_audit_sends_only_read_commands() {
     used.sort();
     assert_eq!(
         used,
-        ["exists", "hexists", "hkeys", "hlen", "hscan", "scan", "ttl", "type", "zscan", "zscore"]
+        [
+            "exists", "hexists", "hkeys", "hlen", "hscan", "ping", "scan", "ttl", "type", "zscan",
+            "zscore"
+        ]
     );
     for name in &used {
         let words: Vec<&str> = name.split('|').collect();
@@ -284,4 +287,339 @@ fn an_audit_sends_only_read_commands() {
         let text = format!("{reply:?}");
         assert!(!text.contains("write"), "{words:?}: {text}");
     }
+}
+
+// ---- bounds and failures ----
+
+fn limits(count: u32, max_keys: Option<u64>) -> wirelint::audit::scan::Limits {
+    wirelint::audit::scan::Limits {
+        pattern: "*".into(),
+        count,
+        sample: 1000,
+        max_keys,
+        rate: None,
+        budget: None,
+    }
+}
+
+fn target(url: &str) -> wirelint::audit::connect::Target {
+    wirelint::audit::connect::target(url, None, &|_| None).unwrap()
+}
+
+/// The server is killed after the first page: a clear error, the counts
+/// of that page, and (on the command line) exit 2.
+#[test]
+fn a_server_that_goes_away_mid_scan_gives_the_partial_counts() {
+    let Some(mut s) = Server::start("a_server_that_goes_away_mid_scan", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 5000));
+    let contract = wirelint::contract::Contract::embedded();
+    let t = target(&s.url());
+    let mut pages = 0;
+    let mut hook = |_: &wirelint::audit::group::Tally| {
+        pages += 1;
+        if pages == 1 {
+            s.kill();
+        }
+    };
+    let r = wirelint::audit::audit(
+        &contract,
+        &t,
+        limits(100, None),
+        false,
+        std::time::Duration::from_secs(5),
+        &mut hook,
+    );
+    let failure = r.expect_err("the server went away");
+    assert!(
+        failure
+            .message
+            .starts_with(&format!("lost {} mid-scan: ", t.shown)),
+        "{}",
+        failure.message
+    );
+    let partial = failure.partial.expect("partial counts");
+    assert!(
+        (1..5001).contains(&partial.tally.keys),
+        "{}",
+        partial.tally.keys
+    );
+    assert_eq!(pages, 1);
+}
+
+#[test]
+fn a_server_that_is_not_there_exits_2() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("redis://127.0.0.1:{port}/0");
+    let (code, out, err) = wirelint(&["audit", "--url", &url, "--format", "json"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn max_keys_stops_the_scan_with_a_note() {
+    let Some(s) = Server::start("max_keys_stops_the_scan_with_a_note", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 3000));
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &s.url(),
+            "--max-keys",
+            "250",
+            "--count",
+            "100",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    let notes = notes(&out);
+    assert!(notes[0].starts_with("read 250 keys ("), "{notes:?}");
+    assert_eq!(
+        notes[1],
+        "stopped at --max-keys 250: the counts are partial"
+    );
+    assert!(
+        err.ends_with("in 250 keys; exit 1: findings at or above error\n") || code == 0,
+        "{err}"
+    );
+}
+
+#[test]
+fn rate_and_time_budget_bound_the_scan() {
+    let Some(s) = Server::start("rate_and_time_budget_bound_the_scan", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 3000));
+    let contract = wirelint::contract::Contract::embedded();
+    let mut l = limits(100, None);
+    // 500 keys and members a second for at most 0.5 s: about 250 of them.
+    l.rate = Some(500);
+    l.budget = Some(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let a = wirelint::audit::audit(
+        &contract,
+        &target(&s.url()),
+        l,
+        false,
+        std::time::Duration::from_secs(5),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(a.stop, wirelint::audit::scan::Stop::Budget);
+    assert!(a.tally.keys + a.tally.members <= 1000, "{:?}", a.tally);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+// ---- the command line ----
+
+#[test]
+fn a_password_on_the_command_line_is_refused() {
+    let (code, out, err) = wirelint(&["audit", "--url", "redis://:hunter2@127.0.0.1:1/0"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: the URL holds a password; pass it in an environment variable instead (REDISCLI_AUTH, or --password-env NAME), never on the command line\n"
+    );
+    let (code, _, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            "redis://127.0.0.1:1/0",
+            "--password-env",
+            "WL_NOPE",
+        ],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --password-env WL_NOPE: the variable is not set\n"
+    );
+}
+
+/// A server that requires a password: from the environment it works.
+#[test]
+fn the_password_comes_from_the_environment() {
+    let Some(s) = Server::start(
+        "the_password_comes_from_the_environment",
+        &["--requirepass", "s3cret"],
+    ) else {
+        return;
+    };
+    let url = s.url();
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: ")) && err.contains("NOAUTH"),
+        "{err}"
+    );
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("REDISCLI_AUTH", "s3cret")]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = wirelint(
+        &["audit", "--url", &url, "--password-env", "AUDIT_PW"],
+        &[("AUDIT_PW", "s3cret")],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_contract_without_keyspace_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    std::fs::write(&path, "name = \"s\"\n[scripts.a]\nkeys = [\"x\"]\n").unwrap();
+    let p = path.display().to_string();
+    let (code, _, err) = wirelint(
+        &["audit", "--contract", &p, "--url", "redis://127.0.0.1:1/0"],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: the contract `s` ({p}) has no [keyspace]: an audit reads keys against one\n"
+        )
+    );
+    std::fs::write(&path, "name = \"s\"\n[keyspace]\nkey = \"p:<queue>\"\n").unwrap();
+    let (code, _, err) = wirelint(&["audit", "--contract", &p], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the key pattern `p:<queue>` must"), "{err}");
+}
+
+#[test]
+fn explain_and_rules_know_the_audit_codes() {
+    let (code, out, _) = wirelint(&["explain", "wa301"], &[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("# WA301 member-without-key\n\n## What it does\n"),
+        "{out}"
+    );
+    let (code, out, _) = wirelint(&["rules", "--audit"], &[]);
+    assert_eq!(code, 0);
+    let codes: Vec<&str> = out.lines().map(|l| &l[..5]).collect();
+    assert_eq!(
+        codes,
+        ["WA101", "WA102", "WA103", "WA104", "WA201", "WA202", "WA301", "WA302"]
+    );
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "WA302  key-without-holder   L1     warning  live keys that no queue holds: written, never taken (warning)"
+    );
+}
+
+// ---- other contracts, other servers ----
+
+/// `--from-code`: the contract the EchoMQ fixture observes (no Redis types,
+/// no holders: the key, type and field findings only).
+#[test]
+fn from_code_audits_against_the_observed_contract() {
+    let Some(s) = Server::start("from_code_audits_against_the_observed_contract", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &s.url(),
+            "--from-code",
+            "fixtures/echomq",
+            "--format",
+            "concise",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    let c = "fixtures/echomq (observed contract)";
+    let expected = [
+        format!("{c}:7:7: WA101 1 key at `emk:{{<queue>}}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"),
+        format!("{c}:7:7: WA101 4 keys at `emk:{{<queue>}}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them"),
+        format!("{c}:7:7: WA102 1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{{…}}`, so no speaker finds it"),
+        format!("{c}:7:7: WA103 1 key at `emq:{{<queue>}}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it"),
+        format!("{c}:13:1: WA104 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
+        format!("{c}:15:10: WA201 1 `job` row at `emq:{{<queue>}}:job:<id>` has field `x:<n>`, which the `job` record does not have"),
+        format!("{c}:15:10: WA201 3 `job` rows at `emq:{{<queue>}}:job:<id>` have field `data`, which the `job` record does not have"),
+        format!("{c}:15:11: WA202 1 `job` row at `emq:{{<queue>}}:job:<id>` lacks field `attempts`"),
+        format!("{c}:15:23: WA202 3 `job` rows at `emq:{{<queue>}}:job:<id>` lack field `payload`"),
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+}
+
+/// A one-node cluster: `--cluster` scans its primary and finds the same.
+#[test]
+fn cluster_mode_scans_every_primary() {
+    let Some(s) = Server::start(
+        "cluster_mode_scans_every_primary",
+        &[
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+        ],
+    ) else {
+        return;
+    };
+    let mut con = s.con();
+    let _: () = redis::cmd("CLUSTER")
+        .arg("ADDSLOTSRANGE")
+        .arg(0)
+        .arg(16383)
+        .query(&mut con)
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let info: String = redis::cmd("CLUSTER").arg("INFO").query(&mut con).unwrap();
+        if info.contains("cluster_state:ok") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the cluster never came up"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    s.seed(wirelint::audit::seed::divergent());
+    let url = s.url();
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &url,
+            "--cluster",
+            "--sample",
+            "100",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    assert!(
+        notes(&out)[0].ends_with("and 15 queue members on 1 node"),
+        "{:?}",
+        notes(&out)
+    );
+    // Not a cluster: --cluster says so.
+    let Some(plain) = Server::start("cluster_mode_scans_every_primary", &[]) else {
+        return;
+    };
+    let (code, _, err) = wirelint(&["audit", "--url", &plain.url(), "--cluster"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: --cluster: CLUSTER NODES failed ("),
+        "{err}"
+    );
 }

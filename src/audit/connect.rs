@@ -63,6 +63,10 @@ pub fn connect(info: &ConnectionInfo, timeout: Duration) -> redis::RedisResult<r
     let con = client.get_connection_with_timeout(timeout)?;
     con.set_read_timeout(Some(timeout))?;
     con.set_write_timeout(Some(timeout))?;
+    // Nothing is sent on connect without a password or a database: a PING
+    // turns a refused login into a connection error, not a failed scan.
+    let mut con = con;
+    wire::one(&mut con, Read::Ping, &[])?;
     Ok(con)
 }
 
@@ -78,8 +82,15 @@ pub fn primaries(
     let text = bytes(&v)
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .ok_or_else(|| format!("--cluster: CLUSTER NODES answered {v:?}"))?;
+    // A node that never met another does not know its own address: it is
+    // the one we asked.
+    let asked = match base.addr() {
+        ConnectionAddr::Tcp(h, _) | ConnectionAddr::TcpTls { host: h, .. } => h.clone(),
+        _ => String::new(),
+    };
     let mut out = Vec::new();
     for (host, port) in primary_addresses(&text) {
+        let host = if host.is_empty() { asked.clone() } else { host };
         let addr = match base.addr() {
             ConnectionAddr::Tcp(..) => ConnectionAddr::Tcp(host.clone(), port),
             ConnectionAddr::TcpTls {
@@ -103,7 +114,8 @@ pub fn primaries(
 }
 
 /// `id host:port@cport[,hostname] flags …` lines → the primaries' hosts
-/// (the announced hostname when there is one) and ports, sorted.
+/// (the announced hostname when there is one; empty for `myself` when
+/// the node does not know its address) and ports, sorted.
 fn primary_addresses(text: &str) -> Vec<(String, u16)> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -128,7 +140,7 @@ fn primary_addresses(text: &str) -> Vec<(String, u16)> {
         let Ok(port) = port.parse::<u16>() else {
             continue;
         };
-        if ip.is_empty() && hostname.is_none() {
+        if ip.is_empty() && hostname.is_none() && !flags.contains(&"myself") {
             continue;
         }
         out.push((hostname.unwrap_or(ip).to_string(), port));

@@ -78,8 +78,11 @@ impl Server {
                 return false;
             }
             if let Ok(mut con) = self.try_con() {
-                if redis::cmd("PING").query::<String>(&mut con).is_ok() {
-                    return true;
+                // Any answer will do (a server with a password says NOAUTH).
+                match redis::cmd("PING").query::<String>(&mut con) {
+                    Ok(_) => return true,
+                    Err(e) if !e.is_io_error() && !e.is_connection_refusal() => return true,
+                    Err(_) => {}
                 }
             }
             std::thread::sleep(Duration::from_millis(20));
