@@ -27,7 +27,16 @@ fn audit(url: &str) -> (u64, u64, f64, f64) {
     } else {
         Command::new(bin)
     };
-    c.args(["audit", "--url", url, "--sample", "100", "--format", "json", "--exit-zero"]);
+    c.args([
+        "audit",
+        "--url",
+        url,
+        "--sample",
+        "100",
+        "--format",
+        "json",
+        "--exit-zero",
+    ]);
     let started = Instant::now();
     let out = c.output().expect("wirelint runs");
     let secs = started.elapsed().as_secs_f64();
@@ -35,7 +44,10 @@ fn audit(url: &str) -> (u64, u64, f64, f64) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
-    let note = v["notes"][0]["message"].as_str().unwrap_or_default().to_string();
+    let note = v["notes"][0]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     // "read N keys (…) and M queue members on 1 node"
     let num = |after: &str| -> u64 {
         note.split(after)
@@ -52,7 +64,10 @@ fn audit(url: &str) -> (u64, u64, f64, f64) {
     let members = num(" queue member");
     let rss_kb: f64 = stderr
         .lines()
-        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes): "))
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
         .and_then(|n| n.parse().ok())
         .unwrap_or(f64::NAN);
     (keys, members, secs, rss_kb / 1024.0)

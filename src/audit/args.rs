@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{ContractSource, Format as F};
+use super::ContractSource;
 use crate::analyze::ContractChoice;
 use crate::cli::{FailOn, Format};
 use crate::diagnostic::Severity;
@@ -100,15 +100,7 @@ pub fn run_args(a: Args) -> i32 {
             budget: a.time_budget,
         },
         timeout: a.timeout,
-        format: match a.format {
-            Format::Full => F::Full,
-            Format::Concise => F::Concise,
-            Format::Json => F::Json,
-            Format::JsonLines => F::JsonLines,
-            Format::Sarif => F::Sarif,
-            Format::Github => F::Github,
-            Format::Gitlab => F::Gitlab,
-        },
+        format: a.format,
         fail_on: match a.fail_on {
             FailOn::Error => Severity::Error,
             FailOn::Warning => Severity::Warning,

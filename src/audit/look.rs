@@ -109,9 +109,6 @@ impl Scanner<'_> {
             items(first).iter().filter_map(bytes).collect()
         };
         let rec = &self.records[record];
-        let name = rec.name.clone();
-        let template = self.plans.iter().find(|p| p.record == Some(record));
-        let template = template.map(|p| p.template.clone()).unwrap_or_default();
         let unknown: BTreeSet<String> = names
             .iter()
             .filter(|f| !rec.fields.iter().any(|(n, _)| n.as_bytes() == **f))
@@ -127,6 +124,12 @@ impl Scanner<'_> {
             })
             .map(|(_, (f, _))| f.clone())
             .collect();
+        if unknown.is_empty() && missing.is_empty() {
+            return;
+        }
+        let name = rec.name.clone();
+        let template = self.plans.iter().find(|p| p.record == Some(record));
+        let template = template.map(|p| p.template.clone()).unwrap_or_default();
         let groups = unknown
             .into_iter()
             .map(|field| Kind::UnknownField {

@@ -50,18 +50,6 @@ pub enum ContractSource {
     FromCode(PathBuf),
 }
 
-/// How the findings are printed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Full,
-    Concise,
-    Json,
-    JsonLines,
-    Sarif,
-    Github,
-    Gitlab,
-}
-
 /// Everything `wirelint audit` was asked.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -72,7 +60,7 @@ pub struct Options {
     pub limits: Limits,
     /// Connect, read and write timeout.
     pub timeout: Duration,
-    pub format: Format,
+    pub format: crate::cli::Format,
     pub fail_on: Severity,
     pub exit_zero: bool,
 }

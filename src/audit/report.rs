@@ -7,8 +7,9 @@
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use super::{audit, connect, findings, notes, Audit, ContractSource, Failure, Format, Options};
+use super::{audit, connect, findings, notes, Audit, ContractSource, Failure, Options};
 use crate::analyze::{analyze, load_contract, Analysis, AnalyzeError, ContractChoice};
+use crate::cli::Format;
 use crate::contract::Contract;
 use crate::diagnostic::Severity;
 use crate::discover::Note;
