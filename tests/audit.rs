@@ -333,9 +333,10 @@ fn a_server_that_goes_away_mid_scan_gives_the_partial_counts() {
     );
     let failure = r.expect_err("the server went away");
     assert!(
-        failure
-            .message
-            .starts_with(&format!("lost {} mid-scan: ", t.shown)),
+        failure.message.starts_with(&format!(
+            "the audit of {} stopped mid-scan: connection lost: ",
+            t.shown
+        )),
         "{}",
         failure.message
     );
@@ -622,4 +623,52 @@ fn cluster_mode_scans_every_primary() {
         err.starts_with("error: --cluster: CLUSTER NODES failed ("),
         "{err}"
     );
+}
+
+/// An ACL user that may not SCAN: a clear error, exit 2. A user that may
+/// only read (`+@read`) audits fine.
+#[test]
+fn a_server_that_refuses_a_read_exits_2() {
+    let Some(s) = Server::start("a_server_that_refuses_a_read_exits_2", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let mut con = s.con();
+    for rules in [
+        &["nosc", "on", ">pw", "~*", "+@all", "-scan"][..],
+        &[
+            "reader",
+            "on",
+            ">pw",
+            "~*",
+            "-@all",
+            "+@read",
+            "+ping",
+            "+cluster|nodes",
+        ][..],
+    ] {
+        let _: () = redis::cmd("ACL")
+            .arg("SETUSER")
+            .arg(rules)
+            .query(&mut con)
+            .unwrap();
+    }
+    let url = format!("redis://nosc@127.0.0.1:{}/0", s.port);
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("REDISCLI_AUTH", "pw")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "error: the audit of {url} stopped mid-scan: the server refused a read: "
+        )) && err.contains("no permissions to run the 'scan' command"),
+        "{err}"
+    );
+    let url = format!("redis://reader@127.0.0.1:{}/0", s.port);
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("REDISCLI_AUTH", "pw")],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
 }

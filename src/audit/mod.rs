@@ -115,7 +115,7 @@ pub fn audit(
         elapsed: started.elapsed(),
     };
     let lost = |scanner: &Scanner, at: &str, e: String| Failure {
-        message: format!("lost {at} mid-scan: {e}"),
+        message: format!("the audit of {at} stopped mid-scan: {e}"),
         partial: Some(Box::new(finish(scanner, Stop::Done))),
     };
     if nodes.is_empty() {

@@ -75,8 +75,14 @@ pub struct Scanner<'c> {
 /// A scan's error: the connection's, or a reply SCAN cannot have.
 pub type ScanResult<T> = Result<T, String>;
 
+/// A failed command: the connection's loss, or the server's refusal (an
+/// ACL without a command, a cluster slot that moved).
 pub(super) fn lost(e: redis::RedisError) -> String {
-    e.to_string()
+    if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() {
+        format!("connection lost: {e}")
+    } else {
+        format!("the server refused a read: {e}")
+    }
 }
 
 /// The first pipeline's replies, where each key's begin, and where the
