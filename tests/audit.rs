@@ -317,7 +317,7 @@ fn a_server_that_goes_away_mid_scan_gives_the_partial_counts() {
     let contract = wirelint::contract::Contract::embedded();
     let t = target(&s.url());
     let mut pages = 0;
-    let mut hook = |_: &wirelint::audit::group::Tally| {
+    let mut hook = |_: u64| {
         pages += 1;
         if pages == 1 {
             s.kill();

@@ -116,6 +116,42 @@ impl Tally {
         self.first_error.get_or_insert(message);
     }
 
+    /// Adds another tally's counts (a worker's, or a node's): the result
+    /// does not depend on how the keys were split.
+    pub fn merge(&mut self, other: Tally) {
+        self.keys += other.keys;
+        self.known += other.known;
+        self.foreign += other.foreign;
+        self.vanished += other.vanished;
+        self.sampled_hashes += other.sampled_hashes;
+        self.members += other.members;
+        self.unchecked += other.unchecked;
+        self.overflow += other.overflow;
+        self.errors += other.errors;
+        self.nodes += other.nodes;
+        self.first_error = match (self.first_error.take(), other.first_error) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        for (id, g) in other.groups {
+            if !self.groups.contains_key(&id) && self.groups.len() >= MAX_GROUPS {
+                self.overflow += g.count;
+                continue;
+            }
+            let mine = self.groups.entry(id).or_default();
+            mine.count += g.count;
+            mine.examples.extend(g.examples);
+            while mine.examples.len() > EXAMPLES {
+                mine.examples.pop_last();
+            }
+            for (t, n) in g.redis_types {
+                *mine.redis_types.entry(t).or_default() += n;
+            }
+            mine.expiring += g.expiring;
+            mine.sampled += g.sampled;
+        }
+    }
+
     /// Every group, in order (by kind, then template).
     pub fn findings(&self) -> impl Iterator<Item = (&Kind, &str, &Group)> {
         self.groups.iter().map(|((k, t), g)| (k, t.as_str(), g))
@@ -143,6 +179,21 @@ mod tests {
         assert_eq!(g.count, 20);
         let ex: Vec<&[u8]> = g.examples.iter().map(|e| e.as_slice()).collect();
         assert_eq!(ex, [b"k00", b"k01", b"k02"]);
+    }
+
+    #[test]
+    fn merged_tallies_do_not_depend_on_the_split() {
+        let kind = Kind::KeyWithoutHolder { held: "job".into() };
+        let keys: Vec<String> = (0..10).map(|i| format!("k{i}")).collect();
+        let mut whole = Tally::default();
+        let (mut a, mut b) = (Tally::default(), Tally::default());
+        for (i, k) in keys.iter().enumerate() {
+            whole.add(kind.clone(), "t".into(), k.as_bytes());
+            let half = if i % 3 == 0 { &mut a } else { &mut b };
+            half.add(kind.clone(), "t".into(), k.as_bytes());
+        }
+        b.merge(a);
+        assert_eq!(b, whole);
     }
 
     #[test]

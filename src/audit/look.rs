@@ -26,14 +26,12 @@ pub(super) enum Check {
         key: Vec<u8>,
         record: usize,
         sampled: bool,
-        expiring: bool,
     },
     /// One `ZSCORE`/`SISMEMBER` reply per holder asked.
     Held {
         key: Vec<u8>,
         ty: usize,
         asks: usize,
-        expiring: bool,
     },
 }
 
@@ -57,7 +55,6 @@ impl Scanner<'_> {
                     key,
                     record,
                     sampled,
-                    expiring,
                 } => {
                     let n = if *sampled {
                         1 + self.records[*record].fields.len()
@@ -66,14 +63,9 @@ impl Scanner<'_> {
                     };
                     let rs = replies.get(at..at + n).unwrap_or(&[]);
                     at += n;
-                    self.fields(key, *record, *sampled, *expiring, rs);
+                    self.fields(key, *record, *sampled, rs);
                 }
-                Check::Held {
-                    key,
-                    ty,
-                    asks,
-                    expiring,
-                } => {
+                Check::Held { key, ty, asks } => {
                     let rs = replies.get(at..at + asks).unwrap_or(&[]);
                     at += asks;
                     if rs.iter().any(present) {
@@ -83,9 +75,7 @@ impl Scanner<'_> {
                         held: self.plans[*ty].name.clone(),
                     };
                     let template = self.plans[*ty].template.clone();
-                    if let Some(g) = self.tally.add(kind, template, key) {
-                        g.expiring += u64::from(*expiring);
-                    }
+                    self.add_timed(kind, template, key);
                 }
             }
         }
@@ -93,7 +83,7 @@ impl Scanner<'_> {
 
     /// One record hash's fields: the names read (all, or a sample and the
     /// record's own fields asked one by one).
-    fn fields(&mut self, key: &[u8], record: usize, sampled: bool, expiring: bool, rs: &[Reply]) {
+    fn fields(&mut self, key: &[u8], record: usize, sampled: bool, rs: &[Reply]) {
         let Some(Ok(first)) = rs.first() else {
             if let Some(Err(e)) = rs.first() {
                 self.tally.error(e.clone());
@@ -141,8 +131,8 @@ impl Scanner<'_> {
                 field,
             }));
         for kind in groups {
-            if let Some(g) = self.tally.add(kind, template.clone(), key) {
-                g.expiring += u64::from(expiring);
+            self.add_timed(kind.clone(), template.clone(), key);
+            if let Some(g) = self.tally.groups.get_mut(&(kind, template.clone())) {
                 g.sampled += u64::from(sampled);
             }
         }

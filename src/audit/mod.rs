@@ -8,8 +8,10 @@
 //!   read without panics.
 //! - `keys.rs`: a live key against the keyspace (its type, queue and id,
 //!   or how it misses, as a template).
-//! - `scan.rs`, `look.rs`: SCAN and the pipelines per page; fields,
-//!   holders and members; `--max-keys`, `--rate`, the time budget.
+//! - `node.rs`: SCAN on one node, pages handed to two workers with a
+//!   connection each; `--max-keys`, the time budget.
+//! - `scan.rs`, `look.rs`: the pipelines per page; fields, holders and
+//!   members; `--rate`.
 //! - `group.rs`: the bounded counts (groups, examples).
 //! - `rules/`: one file per finding code (WA1xx keys, WA2xx fields, WA3xx
 //!   queues) and the conversion of groups to [`Diagnostic`]s.
@@ -22,6 +24,7 @@ pub mod connect;
 pub mod group;
 pub mod keys;
 mod look;
+mod node;
 mod report;
 pub mod rules;
 pub mod scan;
@@ -39,7 +42,7 @@ use crate::contract::Contract;
 use crate::diagnostic::{Diagnostic, Severity};
 use connect::Target;
 use group::Tally;
-use scan::{Limits, Scanner, Stop};
+use scan::{Limits, Stop};
 
 /// Where the contract comes from.
 #[derive(Debug, Clone)]
@@ -83,62 +86,78 @@ pub struct Failure {
     pub partial: Option<Box<Audit>>,
 }
 
-/// Runs an audit of `target` against `contract`; `hook` sees the counts
-/// after every page of keys (the progress bar; tests use it to stop the
-/// server mid-scan).
+/// Runs an audit of `target` against `contract`; `hook` sees how many keys
+/// were handed out after every page (the progress bar; tests use it to
+/// stop the server mid-scan).
 pub fn audit(
     contract: &Contract,
     target: &Target,
     limits: Limits,
     cluster: bool,
     timeout: Duration,
-    hook: &mut dyn FnMut(&Tally),
+    hook: &mut dyn FnMut(u64),
 ) -> Result<Audit, Failure> {
     let started = Instant::now();
     let fail = |message: String| Failure {
         message,
         partial: None,
     };
-    let mut scanner =
-        Scanner::new(contract, limits, cluster).ok_or_else(|| fail(no_keyspace(contract)))?;
+    let ks = contract
+        .keyspace
+        .as_ref()
+        .ok_or_else(|| fail(no_keyspace(contract)))?;
+    let holders_checked = !cluster || ks.hash_tag;
     let mut con = connect::connect(&target.info, timeout)
         .map_err(|e| fail(format!("cannot connect to {}: {e}", target.shown)))?;
-    let nodes = if cluster {
-        connect::primaries(&mut con, &target.info).map_err(fail)?
-    } else {
-        Vec::new()
+    let nodes = match cluster {
+        true => connect::primaries(&mut con, &target.info).map_err(fail)?,
+        false => vec![(target.shown.clone(), target.info.clone())],
     };
-    let finish = |scanner: &Scanner, stop| Audit {
-        tally: scanner.tally.clone(),
-        stop,
-        holders_checked: scanner.checks_holders(),
-        elapsed: started.elapsed(),
-    };
-    let lost = |scanner: &Scanner, at: &str, e: String| Failure {
-        message: format!("the audit of {at} stopped mid-scan: {e}"),
-        partial: Some(Box::new(finish(scanner, Stop::Done))),
-    };
-    if nodes.is_empty() {
-        let stop = scanner
-            .scan(&mut con, hook)
-            .map_err(|e| lost(&scanner, &target.shown, e))?;
-        return Ok(finish(&scanner, stop));
-    }
     drop(con);
+    let mut tally = Tally::default();
+    let mut progress = node::Progress {
+        dispatched: 0,
+        hook,
+    };
     let mut stop = Stop::Done;
     for (name, info) in &nodes {
-        let mut con = connect::connect(info, timeout).map_err(|e| Failure {
-            message: format!("cannot connect to primary {name}: {e}"),
-            partial: Some(Box::new(finish(&scanner, Stop::Done))),
-        })?;
-        stop = scanner
-            .scan(&mut con, hook)
-            .map_err(|e| lost(&scanner, &format!("primary {name}"), e))?;
+        let n = node::Node {
+            contract,
+            limits: &limits,
+            cluster,
+            info,
+            timeout,
+            started,
+        };
+        let at = if cluster {
+            format!("primary {name}")
+        } else {
+            name.clone()
+        };
+        match node::scan_node(&n, &mut progress, &mut tally) {
+            Ok(s) => stop = s,
+            Err(e) => {
+                return Err(Failure {
+                    message: format!("the audit of {at} stopped mid-scan: {e}"),
+                    partial: Some(Box::new(Audit {
+                        tally,
+                        stop: Stop::Done,
+                        holders_checked,
+                        elapsed: started.elapsed(),
+                    })),
+                })
+            }
+        }
         if stop != Stop::Done {
             break;
         }
     }
-    Ok(finish(&scanner, stop))
+    Ok(Audit {
+        tally,
+        stop,
+        holders_checked,
+        elapsed: started.elapsed(),
+    })
 }
 
 fn no_keyspace(c: &Contract) -> String {

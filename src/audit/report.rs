@@ -33,9 +33,9 @@ pub fn run(opts: &Options) -> i32 {
         Err(code) => return code,
     };
     let bar = progress_bar(opts, &target);
-    let mut hook = |t: &super::group::Tally| {
+    let mut hook = |keys: u64| {
         if let Some(b) = &bar {
-            b.set_position(t.keys);
+            b.set_position(keys);
         }
     };
     let result = audit(

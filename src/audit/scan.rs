@@ -1,4 +1,4 @@
-//! The scan: `SCAN` with `MATCH` and `COUNT`, then per page of keys two
+//! One page of keys (`node.rs` runs `SCAN` and hands pages out): two
 //! pipelines (`TYPE`, `HLEN`, `TTL` and the holders' `TYPE`; then `HKEYS`,
 //! or `HSCAN` with `HEXISTS` on a hash larger than `--sample`, and
 //! `ZSCORE`/`SISMEMBER` for the holders), then the members of every holder
@@ -13,7 +13,7 @@ use redis::Connection;
 use super::group::{Kind, Tally};
 use super::keys::{classify, Class, Known};
 use super::look::{Check, Second};
-use super::wire::{self, bytes, cursor_page, int, Batch, Read, Reply};
+use super::wire::{bytes, int, Batch, Read, Reply};
 use crate::contract::{Contract, Keyspace, PatTok, Record};
 
 /// What bounds an audit.
@@ -69,7 +69,14 @@ pub struct Scanner<'c> {
     started: Instant,
     /// Keys and members read, for `--rate`.
     work: u64,
+    /// Keys counted in a group this page whose TTL the group counts.
+    pub(super) timed: Vec<(Kind, String, Vec<u8>)>,
     pub tally: Tally,
+}
+
+/// Whether the time budget is spent.
+pub(super) fn over(limits: &Limits, started: Instant) -> bool {
+    limits.budget.is_some_and(|b| started.elapsed() >= b)
 }
 
 /// A scan's error: the connection's, or a reply SCAN cannot have.
@@ -157,7 +164,12 @@ fn plans(contract: &Contract, ks: &Keyspace) -> Vec<Plan> {
 
 impl<'c> Scanner<'c> {
     /// `None` when the contract has no keyspace.
-    pub fn new(contract: &'c Contract, limits: Limits, cluster: bool) -> Option<Scanner<'c>> {
+    pub fn new(
+        contract: &'c Contract,
+        limits: Limits,
+        cluster: bool,
+        started: Instant,
+    ) -> Option<Scanner<'c>> {
         let ks = contract.keyspace.as_ref()?;
         Some(Scanner {
             ks,
@@ -165,8 +177,9 @@ impl<'c> Scanner<'c> {
             plans: plans(contract, ks),
             limits,
             holders: !cluster || ks.hash_tag,
-            started: Instant::now(),
+            started,
             work: 0,
+            timed: Vec::new(),
             tally: Tally::default(),
         })
     }
@@ -177,9 +190,7 @@ impl<'c> Scanner<'c> {
     }
 
     pub(super) fn over_budget(&self) -> bool {
-        self.limits
-            .budget
-            .is_some_and(|b| self.started.elapsed() >= b)
+        over(&self.limits, self.started)
     }
 
     /// Sleeps as long as `--rate` asks after `units` more keys or members.
@@ -193,53 +204,15 @@ impl<'c> Scanner<'c> {
         }
     }
 
-    /// Scans one node; `hook` sees the counts after every page.
-    pub fn scan(&mut self, con: &mut Connection, hook: &mut dyn FnMut(&Tally)) -> ScanResult<Stop> {
-        self.tally.nodes += 1;
-        let count = self.limits.count.max(1).to_string();
-        let pattern = self.limits.pattern.clone();
-        let mut cursor = b"0".to_vec();
-        loop {
-            let args: [&[u8]; 5] = [
-                &cursor,
-                b"MATCH",
-                pattern.as_bytes(),
-                b"COUNT",
-                count.as_bytes(),
-            ];
-            let v = wire::one(con, Read::Scan, &args).map_err(lost)?;
-            let (next, page) =
-                cursor_page(&v).ok_or_else(|| format!("SCAN answered {v:?}, not a cursor page"))?;
-            let mut keys: Vec<&[u8]> = page.iter().filter_map(bytes).collect();
-            let mut full = false;
-            if let Some(max) = self.limits.max_keys {
-                let left = max.saturating_sub(self.tally.keys) as usize;
-                full = keys.len() >= left;
-                keys.truncate(left);
-            }
-            self.page(con, &keys)?;
-            hook(&self.tally);
-            if full {
-                return Ok(Stop::MaxKeys);
-            }
-            if next == b"0" {
-                return Ok(Stop::Done);
-            }
-            if self.over_budget() {
-                return Ok(Stop::Budget);
-            }
-            cursor = next;
-        }
-    }
-
     /// Reads one page of keys.
-    fn page(&mut self, con: &mut Connection, keys: &[&[u8]]) -> ScanResult<()> {
+    pub(super) fn page(&mut self, con: &mut Connection, keys: &[&[u8]]) -> ScanResult<()> {
         self.tally.keys += keys.len() as u64;
         self.pace(keys.len() as u64);
         let classes: Vec<Class> = keys.iter().map(|k| classify(k, self.ks)).collect();
         let first = self.first_pipeline(con, keys, &classes)?;
         let mut second = Second::default();
         let mut holders: Vec<(&[u8], Known, String)> = Vec::new();
+        let mut retype: Vec<(&[u8], Known)> = Vec::new();
         for (i, (key, class)) in keys.iter().zip(&classes).enumerate() {
             let at = first.at[i];
             match class {
@@ -255,16 +228,18 @@ impl<'c> Scanner<'c> {
                         *g.redis_types.entry(ty).or_default() += 1;
                     }
                 }
-                Class::Known(k) => {
-                    if let Some(ty) = self.known(key, *k, &first, at, &mut second) {
-                        holders.push((key, *k, ty));
-                    }
-                }
+                Class::Known(k) => match self.known(key, *k, &first, at, &mut second) {
+                    Look::Members(ty) => holders.push((key, *k, ty)),
+                    Look::Retype => retype.push((key, *k)),
+                    Look::Done => {}
+                },
             }
         }
         let Second { batch, checks } = second;
         let replies = batch.send(con).map_err(lost)?;
         self.second_replies(&checks, &replies);
+        self.retype(con, &retype)?;
+        self.expiries(con)?;
         for (key, k, ty) in holders {
             if self.over_budget() {
                 break;
@@ -274,9 +249,10 @@ impl<'c> Scanner<'c> {
         Ok(())
     }
 
-    /// `TYPE` of every key of (or near) the keyspace; `HLEN` and `TTL` of
-    /// record and held keys; `TYPE` of the holders of held keys, once per
-    /// holder key.
+    /// `TYPE` of every key of (or near) the keyspace, but `HLEN` for a
+    /// record's key (a hash is never empty, so 0 says it is gone, and
+    /// `WRONGTYPE` that it is something else); `TYPE` of the holders of
+    /// held keys, once per holder key.
     fn first_pipeline(
         &self,
         con: &mut Connection,
@@ -290,14 +266,10 @@ impl<'c> Scanner<'c> {
             match class {
                 Class::Foreign => {}
                 Class::Miss(..) => b.push(Read::Type, &[key]),
-                Class::Known(k) => {
-                    b.push(Read::Type, &[key]);
-                    let plan = &self.plans[k.ty];
-                    if plan.record.is_some() || !plan.held_by.is_empty() {
-                        b.push(Read::Hlen, &[key]);
-                        b.push(Read::Ttl, &[key]);
-                    }
+                Class::Known(k) if self.plans[k.ty].record.is_some() => {
+                    b.push(Read::Hlen, &[key]);
                 }
+                Class::Known(_) => b.push(Read::Type, &[key]),
             }
         }
         let mut holders = HashMap::new();
@@ -323,8 +295,7 @@ impl<'c> Scanner<'c> {
         })
     }
 
-    /// Counts a key of a contract type and plans its second look. Returns
-    /// the Redis type of a holder key whose members are to be checked.
+    /// Counts a key of a contract type and plans its second look.
     fn known(
         &mut self,
         key: &[u8],
@@ -332,47 +303,113 @@ impl<'c> Scanner<'c> {
         first: &First,
         at: usize,
         second: &mut Second,
-    ) -> Option<String> {
-        let ty = redis_type(&first.replies[at]);
+    ) -> Look {
+        let plan = &self.plans[k.ty];
+        let (ty, hlen) = match plan.record {
+            Some(_) => match &first.replies[at] {
+                Ok(v) => match int(v) {
+                    Some(0) => ("none".to_string(), 0),
+                    Some(n) => ("hash".to_string(), n),
+                    None => ("?".to_string(), 0),
+                },
+                Err(e) if e.starts_with("WRONGTYPE") => return Look::Retype,
+                Err(e) => {
+                    self.tally.error(e.clone());
+                    return Look::Done;
+                }
+            },
+            None => (redis_type(&first.replies[at]), 0),
+        };
         if ty == "none" {
             self.tally.vanished += 1;
-            return None;
+            return Look::Done;
         }
         self.tally.known += 1;
-        let plan = &self.plans[k.ty];
-        if let Some(expected) = plan.expected.as_ref().filter(|e| **e != ty) {
-            let kind = Kind::RedisType {
-                type_name: plan.name.clone(),
-                expected: expected.clone(),
-                found: ty,
-            };
-            let template = plan.template.clone();
-            self.tally.add(kind, template, key);
-            return None;
+        if self.wrong_type(key, k.ty, &ty) {
+            return Look::Done;
         }
-        let tracked = plan.record.is_some() || !plan.held_by.is_empty();
-        let expiring = tracked && int_reply(first.replies.get(at + 2)).is_some_and(|t| t >= 0);
-        if let Some(record) = plan.record.filter(|_| ty == "hash") {
-            let hlen = int_reply(first.replies.get(at + 1)).unwrap_or(0);
-            self.plan_fields(key, record, hlen, expiring, second);
+        if let Some(record) = self.plans[k.ty].record.filter(|_| ty == "hash") {
+            self.plan_fields(key, record, hlen, second);
         }
         if let Some(id) = k.id.filter(|_| self.holders) {
-            self.plan_held(key, k, id, first, expiring, second);
+            self.plan_held(key, k, id, first, second);
         }
         let holds = self.plans[k.ty].holds.is_some();
-        (holds && self.holders && matches!(ty.as_str(), "zset" | "set" | "list")).then_some(ty)
+        match holds && self.holders && matches!(ty.as_str(), "zset" | "set" | "list") {
+            true => Look::Members(ty),
+            false => Look::Done,
+        }
+    }
+
+    /// WA104 when a key of type `t` holds another Redis type than the
+    /// contract says.
+    fn wrong_type(&mut self, key: &[u8], t: usize, found: &str) -> bool {
+        let plan = &self.plans[t];
+        let Some(expected) = plan.expected.as_ref().filter(|e| *e != found) else {
+            return false;
+        };
+        let kind = Kind::RedisType {
+            type_name: plan.name.clone(),
+            expected: expected.clone(),
+            found: found.to_string(),
+        };
+        let template = plan.template.clone();
+        self.add_timed(kind, template, key);
+        true
+    }
+
+    /// `TYPE` of the record keys whose `HLEN` said they are no hash.
+    fn retype(&mut self, con: &mut Connection, keys: &[(&[u8], Known)]) -> ScanResult<()> {
+        let mut b = Batch::default();
+        for (key, _) in keys {
+            b.push(Read::Type, &[key]);
+        }
+        let replies = b.send(con).map_err(lost)?;
+        for ((key, k), r) in keys.iter().zip(&replies) {
+            match redis_type(r).as_str() {
+                "none" => self.tally.vanished += 1,
+                ty => {
+                    self.tally.known += 1;
+                    self.wrong_type(key, k.ty, ty);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts `key` in a group that also counts how many of its keys
+    /// expire (asked after the page, for the keys in groups only).
+    pub(super) fn add_timed(&mut self, kind: Kind, template: String, key: &[u8]) {
+        if self
+            .tally
+            .add(kind.clone(), template.clone(), key)
+            .is_some()
+        {
+            self.timed.push((kind, template, key.to_vec()));
+        }
+    }
+
+    /// `TTL` of the keys [`Scanner::add_timed`] counted this page.
+    fn expiries(&mut self, con: &mut Connection) -> ScanResult<()> {
+        let timed = std::mem::take(&mut self.timed);
+        let mut b = Batch::default();
+        for (_, _, key) in &timed {
+            b.push(Read::Ttl, &[key]);
+        }
+        let replies = b.send(con).map_err(lost)?;
+        for ((kind, template, _), r) in timed.into_iter().zip(&replies) {
+            if int_reply(Some(r)).is_some_and(|t| t >= 0) {
+                if let Some(g) = self.tally.groups.get_mut(&(kind, template)) {
+                    g.expiring += 1;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `HKEYS`, or on a hash larger than `--sample`, `HSCAN` and one
     /// `HEXISTS` per record field.
-    fn plan_fields(
-        &mut self,
-        key: &[u8],
-        record: usize,
-        hlen: i64,
-        expiring: bool,
-        second: &mut Second,
-    ) {
+    fn plan_fields(&mut self, key: &[u8], record: usize, hlen: i64, second: &mut Second) {
         let sampled = self.limits.sample > 0 && hlen > i64::from(self.limits.sample);
         if sampled {
             self.tally.sampled_hashes += 1;
@@ -390,21 +427,12 @@ impl<'c> Scanner<'c> {
             key: key.to_vec(),
             record,
             sampled,
-            expiring,
         });
     }
 
     /// Asks each holder of a held key whether it holds the key's id:
     /// `ZSCORE` a sorted set, `SISMEMBER` a set; a list is not asked.
-    fn plan_held(
-        &mut self,
-        key: &[u8],
-        k: Known,
-        id: &[u8],
-        first: &First,
-        expiring: bool,
-        second: &mut Second,
-    ) {
+    fn plan_held(&mut self, key: &[u8], k: Known, id: &[u8], first: &First, second: &mut Second) {
         let held_by = &self.plans[k.ty].held_by;
         if held_by.is_empty() {
             return;
@@ -432,9 +460,17 @@ impl<'c> Scanner<'c> {
             key: key.to_vec(),
             ty: k.ty,
             asks,
-            expiring,
         });
     }
+}
+
+/// What a key of a contract type needs after the second pipeline.
+enum Look {
+    Done,
+    /// Its members checked: a holder key of this Redis type.
+    Members(String),
+    /// Its `TYPE` (a record key that is no hash).
+    Retype,
 }
 
 /// The key of holder type `h` in `queue` (a holder asked for its members

@@ -85,7 +85,8 @@ impl Read {
     }
 }
 
-/// One reply, or the error the server answered to that command alone.
+/// One reply, or the error the server answered to that command alone (its
+/// code first, as the server wrote it).
 pub type Reply = Result<Value, String>;
 
 /// Sends one command.
@@ -128,7 +129,11 @@ impl Batch {
         let mut out: Vec<Reply> = replies
             .into_iter()
             .map(|v| match v {
-                Value::ServerError(e) => Err(e.to_string()),
+                // As the server wrote it: `WRONGTYPE Operation against…`.
+                Value::ServerError(e) => Err(match e.details() {
+                    Some(d) => format!("{} {d}", e.code()),
+                    None => e.code().to_string(),
+                }),
                 v => Ok(v),
             })
             .collect();
