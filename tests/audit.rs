@@ -255,8 +255,15 @@ fn an_audit_sends_only_read_commands() {
     assert_eq!(
         used,
         [
-            "exists", "hexists", "hkeys", "hlen", "hscan", "ping", "scan", "ttl", "type", "zscan",
-            "zscore"
+            "exists",
+            "hexists",
+            "hrandfield",
+            "ping",
+            "scan",
+            "ttl",
+            "type",
+            "zmscore",
+            "zscan"
         ]
     );
     for name in &used {
@@ -671,4 +678,54 @@ fn a_server_that_refuses_a_read_exits_2() {
     );
     assert_eq!(code, 1, "{err}");
     assert_eq!(findings(&out), expected());
+}
+
+/// A server without `HRANDFIELD` (Redis before 6.2; here an ACL that
+/// denies it) is read with `HLEN`, then `HKEYS` or `HSCAN`: the same
+/// findings.
+#[test]
+fn without_hrandfield_hashes_are_read_with_hlen_and_hkeys() {
+    let Some(s) = Server::start(
+        "without_hrandfield_hashes_are_read_with_hlen_and_hkeys",
+        &[],
+    ) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let mut con = s.con();
+    let rules = [
+        "old",
+        "on",
+        ">pw",
+        "~*",
+        "-@all",
+        "+@read",
+        "+ping",
+        "-hrandfield",
+    ];
+    let _: () = redis::cmd("ACL")
+        .arg("SETUSER")
+        .arg(&rules[..])
+        .query(&mut con)
+        .unwrap();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+    let url = format!("redis://old@127.0.0.1:{}/0", s.port);
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("REDISCLI_AUTH", "pw")],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut con)
+        .unwrap();
+    for used in ["cmdstat_hlen:", "cmdstat_hkeys:", "cmdstat_hscan:"] {
+        assert!(info.contains(used), "{used} not in {info}");
+    }
 }

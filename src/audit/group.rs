@@ -82,8 +82,8 @@ pub struct Tally {
     pub sampled_hashes: u64,
     /// Holder members checked for their key.
     pub members: u64,
-    /// Held keys whose holder is a list (not asked: `LPOS` reads the
-    /// whole list), so not judged by WA302.
+    /// Held keys not judged by WA302: a holder is a list (asking reads the
+    /// whole list), or could not answer (no `ZMSCORE` before Redis 6.2).
     pub unchecked: u64,
     /// Keys that fell into groups beyond [`MAX_GROUPS`].
     pub overflow: u64,

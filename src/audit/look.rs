@@ -2,7 +2,7 @@
 //! WA202) and whether a holder holds each held key (WA302); then the
 //! members of holder keys, each checked for its key (WA301).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use redis::Connection;
 
@@ -16,6 +16,42 @@ use super::wire::{bytes, cursor_page, items, Batch, Read, Reply};
 pub(super) struct Second {
     pub batch: Batch,
     pub checks: Vec<Check>,
+    /// One `ZMSCORE`/`SMISMEMBER` per holder key, sent after the checks'
+    /// commands.
+    pub asks: Vec<Ask>,
+    ask_of: HashMap<Vec<u8>, usize>,
+}
+
+/// The ids asked of one holder key, each with its [`Check::Held`].
+pub(super) struct Ask {
+    holder: Vec<u8>,
+    read: Read,
+    ids: Vec<(usize, Vec<u8>)>,
+}
+
+impl Second {
+    /// Asks `holder` (with `read`) whether it holds `id`, for check `check`.
+    pub fn ask(&mut self, holder: Vec<u8>, read: Read, check: usize, id: &[u8]) {
+        let i = *self.ask_of.entry(holder.clone()).or_insert_with(|| {
+            self.asks.push(Ask {
+                holder,
+                read,
+                ids: Vec::new(),
+            });
+            self.asks.len() - 1
+        });
+        self.asks[i].ids.push((check, id.to_vec()));
+    }
+
+    /// The batch with the asks at its end.
+    pub fn into_batch(mut self) -> (Batch, Vec<Check>, Vec<Ask>) {
+        for a in &self.asks {
+            let mut args: Vec<&[u8]> = vec![&a.holder];
+            args.extend(a.ids.iter().map(|(_, id)| id.as_slice()));
+            self.batch.push(a.read, &args);
+        }
+        (self.batch, self.checks, self.asks)
+    }
 }
 
 /// What the second pipeline asks about one key.
@@ -27,27 +63,27 @@ pub(super) enum Check {
         record: usize,
         sampled: bool,
     },
-    /// One `ZSCORE`/`SISMEMBER` reply per holder asked.
-    Held {
+    /// `HEXISTS` for each of these record fields (by index) that a sample
+    /// of the hash's fields did not show.
+    Missing {
         key: Vec<u8>,
-        ty: usize,
-        asks: usize,
+        record: usize,
+        asked: Vec<usize>,
     },
+    /// Asked of its holders through [`Second::ask`].
+    Held { key: Vec<u8>, ty: usize },
 }
 
-/// Whether a membership reply says the member is there (`ZSCORE`'s score,
-/// `SISMEMBER`'s 1).
-fn present(r: &Reply) -> bool {
+/// Whether one element of a membership reply says the member is there
+/// (`ZMSCORE`'s score, `SMISMEMBER`'s 1).
+fn present(v: &redis::Value) -> bool {
     use redis::Value;
-    !matches!(
-        r,
-        Err(_) | Ok(Value::Nil) | Ok(Value::Int(0)) | Ok(Value::Boolean(false))
-    )
+    !matches!(v, Value::Nil | Value::Int(0) | Value::Boolean(false))
 }
 
 impl Scanner<'_> {
     /// Counts what the second pipeline answered.
-    pub(super) fn second_replies(&mut self, checks: &[Check], replies: &[Reply]) {
+    pub(super) fn second_replies(&mut self, checks: &[Check], asks: &[Ask], replies: &[Reply]) {
         let mut at = 0;
         for c in checks {
             match c {
@@ -65,18 +101,49 @@ impl Scanner<'_> {
                     at += n;
                     self.fields(key, *record, *sampled, rs);
                 }
-                Check::Held { key, ty, asks } => {
-                    let rs = replies.get(at..at + asks).unwrap_or(&[]);
-                    at += asks;
-                    if rs.iter().any(present) {
-                        continue;
-                    }
-                    let kind = Kind::KeyWithoutHolder {
-                        held: self.plans[*ty].name.clone(),
-                    };
-                    let template = self.plans[*ty].template.clone();
-                    self.add_timed(kind, template, key);
+                Check::Missing { key, record, asked } => {
+                    let rs = replies.get(at..at + asked.len()).unwrap_or(&[]);
+                    at += asked.len();
+                    let fields = &self.records[*record].fields;
+                    let missing = asked
+                        .iter()
+                        .zip(rs)
+                        .filter(|(_, r)| int_reply(Some(r)) == Some(0))
+                        .map(|(i, _)| fields[*i].0.clone())
+                        .collect();
+                    self.field_findings(key, *record, BTreeSet::new(), missing, true);
                 }
+                Check::Held { .. } => {}
+            }
+        }
+        // Held: some holder has the id; unknown: a holder could not say.
+        let mut held = vec![false; checks.len()];
+        let mut unknown = vec![false; checks.len()];
+        for (a, r) in asks.iter().zip(replies.get(at..).unwrap_or(&[])) {
+            match r {
+                Ok(v) => {
+                    for ((c, _), item) in a.ids.iter().zip(items(v)) {
+                        held[*c] |= present(item);
+                    }
+                }
+                Err(e) => {
+                    self.tally.error(e.clone());
+                    for (c, _) in &a.ids {
+                        unknown[*c] = true;
+                    }
+                }
+            }
+        }
+        for (i, c) in checks.iter().enumerate() {
+            let Check::Held { key, ty } = c else { continue };
+            if unknown[i] {
+                self.tally.unchecked += 1;
+            } else if !held[i] {
+                let kind = Kind::KeyWithoutHolder {
+                    held: self.plans[*ty].name.clone(),
+                };
+                let template = self.plans[*ty].template.clone();
+                self.add_timed(kind, template, key);
             }
         }
     }
@@ -98,12 +165,8 @@ impl Scanner<'_> {
         } else {
             items(first).iter().filter_map(bytes).collect()
         };
+        let unknown = self.unknown_fields(record, &names);
         let rec = &self.records[record];
-        let unknown: BTreeSet<String> = names
-            .iter()
-            .filter(|f| !rec.fields.iter().any(|(n, _)| n.as_bytes() == **f))
-            .map(|f| super::keys::field_template(f))
-            .collect();
         let missing: Vec<String> = rec
             .fields
             .iter()
@@ -114,10 +177,37 @@ impl Scanner<'_> {
             })
             .map(|(_, (f, _))| f.clone())
             .collect();
+        self.field_findings(key, record, unknown, missing, sampled);
+    }
+
+    /// The names (as templates) of fields the record does not have.
+    pub(super) fn unknown_fields(
+        &self,
+        record: usize,
+        names: &BTreeSet<&[u8]>,
+    ) -> BTreeSet<String> {
+        let rec = &self.records[record];
+        names
+            .iter()
+            .filter(|f| !rec.fields.iter().any(|(n, _)| n.as_bytes() == **f))
+            .map(|f| super::keys::field_template(f))
+            .collect()
+    }
+
+    /// Counts a hash in the WA201 group of each unknown field and the WA202
+    /// group of each missing one.
+    pub(super) fn field_findings(
+        &mut self,
+        key: &[u8],
+        record: usize,
+        unknown: BTreeSet<String>,
+        missing: Vec<String>,
+        sampled: bool,
+    ) {
         if unknown.is_empty() && missing.is_empty() {
             return;
         }
-        let name = rec.name.clone();
+        let name = self.records[record].name.clone();
         let template = self.plans.iter().find(|p| p.record == Some(record));
         let template = template.map(|p| p.template.clone()).unwrap_or_default();
         let groups = unknown
@@ -211,13 +301,23 @@ impl Scanner<'_> {
             .iter()
             .map(|id| render(self.ks, held, k.queue, id))
             .collect();
+        self.tally.members += ids.len() as u64;
+        self.pace(ids.len() as u64);
+        if keys.is_empty() {
+            return Ok(());
+        }
+        // One EXISTS for the page (one slot: the keys share the holder's
+        // hash tag); only when some are missing, one per key to say which.
+        let all: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let v = super::wire::one(con, Read::Exists, &all).map_err(lost)?;
+        if super::wire::int(&v) == Some(keys.len() as i64) {
+            return Ok(());
+        }
         let mut b = Batch::default();
         for key in &keys {
             b.push(Read::Exists, &[key]);
         }
         let replies = b.send(con).map_err(lost)?;
-        self.tally.members += ids.len() as u64;
-        self.pace(ids.len() as u64);
         for (key, r) in keys.iter().zip(&replies) {
             if let Err(e) = r {
                 self.tally.error(e.clone());

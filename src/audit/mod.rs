@@ -212,7 +212,7 @@ pub fn notes(a: &Audit, limits: &Limits) -> Vec<String> {
     }
     if t.unchecked > 0 {
         out.push(format!(
-            "{} held by a list not checked for a holder (WA302 does not read whole lists)",
+            "{} not checked for a holder (WA302 reads no whole list, and needs ZMSCORE/SMISMEMBER, Redis 6.2+)",
             n(t.unchecked, "key")
         ));
     }

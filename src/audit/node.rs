@@ -41,7 +41,7 @@ type Pages = Arc<Mutex<Receiver<Vec<Vec<u8>>>>>;
 /// Scans one node into `tally`. On an error, `tally` holds what the
 /// workers counted until then.
 pub fn scan_node(node: &Node, progress: &mut Progress, tally: &mut Tally) -> ScanResult<Stop> {
-    let workers = if node.limits.rate.is_some() { 1 } else { 2 };
+    let workers = if node.limits.rate.is_some() { 1 } else { 3 };
     let failed = AtomicBool::new(false);
     let (tx, rx) = sync_channel::<Vec<Vec<u8>>>(workers);
     let pages: Pages = Arc::new(Mutex::new(rx));
@@ -85,6 +85,7 @@ fn work(node: &Node, pages: &Pages, failed: &AtomicBool) -> (Tally, ScanResult<(
     };
     let result = (|| {
         let mut con = connect::connect(node.info, node.timeout).map_err(lost)?;
+        scanner.probe(&mut con)?;
         loop {
             let page = match pages.lock() {
                 Ok(rx) => rx.recv(),

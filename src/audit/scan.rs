@@ -1,11 +1,11 @@
 //! One page of keys (`node.rs` runs `SCAN` and hands pages out): two
 //! pipelines (`TYPE`, `HLEN`, `TTL` and the holders' `TYPE`; then `HKEYS`,
 //! or `HSCAN` with `HEXISTS` on a hash larger than `--sample`, and
-//! `ZSCORE`/`SISMEMBER` for the holders), then the members of every holder
+//! one `ZMSCORE`/`SMISMEMBER` per holder key), then the members of every holder
 //! key (`look.rs`). Bounded by `--max-keys`, `--rate` and the time budget.
 //! Counts go to a [`Tally`]; nothing here prints.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use redis::Connection;
@@ -13,7 +13,7 @@ use redis::Connection;
 use super::group::{Kind, Tally};
 use super::keys::{classify, Class, Known};
 use super::look::{Check, Second};
-use super::wire::{bytes, int, Batch, Read, Reply};
+use super::wire::{self, bytes, int, items, Batch, Read, Reply};
 use crate::contract::{Contract, Keyspace, PatTok, Record};
 
 /// What bounds an audit.
@@ -71,6 +71,9 @@ pub struct Scanner<'c> {
     work: u64,
     /// Keys counted in a group this page whose TTL the group counts.
     pub(super) timed: Vec<(Kind, String, Vec<u8>)>,
+    /// The server has `HRANDFIELD` (Redis 6.2+, Valkey): a record hash is
+    /// read in one command; else `HLEN`, then `HKEYS` or `HSCAN`.
+    pub(super) modern: bool,
     pub tally: Tally,
 }
 
@@ -180,6 +183,7 @@ impl<'c> Scanner<'c> {
             started,
             work: 0,
             timed: Vec::new(),
+            modern: true,
             tally: Tally::default(),
         })
     }
@@ -235,9 +239,9 @@ impl<'c> Scanner<'c> {
                 },
             }
         }
-        let Second { batch, checks } = second;
+        let (batch, checks, asks) = second.into_batch();
         let replies = batch.send(con).map_err(lost)?;
-        self.second_replies(&checks, &replies);
+        self.second_replies(&checks, &asks, &replies);
         self.retype(con, &retype)?;
         self.expiries(con)?;
         for (key, k, ty) in holders {
@@ -267,7 +271,7 @@ impl<'c> Scanner<'c> {
                 Class::Foreign => {}
                 Class::Miss(..) => b.push(Read::Type, &[key]),
                 Class::Known(k) if self.plans[k.ty].record.is_some() => {
-                    b.push(Read::Hlen, &[key]);
+                    self.read_record(&mut b, key);
                 }
                 Class::Known(_) => b.push(Read::Type, &[key]),
             }
@@ -307,6 +311,11 @@ impl<'c> Scanner<'c> {
         let plan = &self.plans[k.ty];
         let (ty, hlen) = match plan.record {
             Some(_) => match &first.replies[at] {
+                // HRANDFIELD or HKEYS: field names (none: the key is gone).
+                Ok(v) if self.modern => match items(v).len() {
+                    0 => ("none".to_string(), 0),
+                    n => ("hash".to_string(), n as i64),
+                },
                 Ok(v) => match int(v) {
                     Some(0) => ("none".to_string(), 0),
                     Some(n) => ("hash".to_string(), n),
@@ -328,8 +337,12 @@ impl<'c> Scanner<'c> {
         if self.wrong_type(key, k.ty, &ty) {
             return Look::Done;
         }
-        if let Some(record) = self.plans[k.ty].record.filter(|_| ty == "hash") {
-            self.plan_fields(key, record, hlen, second);
+        match self.plans[k.ty].record.filter(|_| ty == "hash") {
+            Some(record) if self.modern => {
+                self.sample_read(key, record, &first.replies[at], second)
+            }
+            Some(record) => self.plan_fields(key, record, hlen, second),
+            None => {}
         }
         if let Some(id) = k.id.filter(|_| self.holders) {
             self.plan_held(key, k, id, first, second);
@@ -407,6 +420,68 @@ impl<'c> Scanner<'c> {
         Ok(())
     }
 
+    /// The first look at a record key: `HRANDFIELD key n+1` (every field
+    /// of a hash of at most n, else n+1 of them), `HKEYS` with `--sample
+    /// 0`; `HLEN` on a server without `HRANDFIELD`.
+    fn read_record(&self, b: &mut Batch, key: &[u8]) {
+        if !self.modern {
+            b.push(Read::Hlen, &[key]);
+        } else if self.limits.sample == 0 {
+            b.push(Read::Hkeys, &[key]);
+        } else {
+            let n = (u64::from(self.limits.sample) + 1).to_string();
+            b.push(Read::Hrandfield, &[key, n.as_bytes()]);
+        }
+    }
+
+    /// Whether the server has `HRANDFIELD` (asked of a key that does not
+    /// exist).
+    pub(super) fn probe(&mut self, con: &mut Connection) -> ScanResult<()> {
+        let probe = format!("{}wirelint-audit-probe", self.ks.prefix);
+        match wire::one(con, Read::Hrandfield, &[probe.as_bytes(), b"1"]) {
+            Ok(_) => self.modern = true,
+            Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() => {
+                return Err(lost(e))
+            }
+            Err(_) => self.modern = false,
+        }
+        Ok(())
+    }
+
+    /// The fields `HRANDFIELD` (or `HKEYS`) returned: counted now, but for
+    /// a sample (more than `--sample` fields), whose record fields it did
+    /// not show are asked with `HEXISTS` in the second pipeline.
+    fn sample_read(&mut self, key: &[u8], record: usize, reply: &Reply, second: &mut Second) {
+        let Ok(v) = reply else { return };
+        let names: BTreeSet<&[u8]> = items(v).iter().filter_map(bytes).collect();
+        let sampled = self.limits.sample > 0 && names.len() > self.limits.sample as usize;
+        let unknown = self.unknown_fields(record, &names);
+        let fields = &self.records[record].fields;
+        let absent: Vec<usize> = (0..fields.len())
+            .filter(|i| !names.contains(fields[*i].0.as_bytes()))
+            .collect();
+        if !sampled {
+            let missing = absent.iter().map(|i| fields[*i].0.clone()).collect();
+            self.field_findings(key, record, unknown, missing, false);
+            return;
+        }
+        self.tally.sampled_hashes += 1;
+        self.field_findings(key, record, unknown, Vec::new(), true);
+        if absent.is_empty() {
+            return;
+        }
+        for i in &absent {
+            second
+                .batch
+                .push(Read::Hexists, &[key, fields[*i].0.as_bytes()]);
+        }
+        second.checks.push(Check::Missing {
+            key: key.to_vec(),
+            record,
+            asked: absent,
+        });
+    }
+
     /// `HKEYS`, or on a hash larger than `--sample`, `HSCAN` and one
     /// `HEXISTS` per record field.
     fn plan_fields(&mut self, key: &[u8], record: usize, hlen: i64, second: &mut Second) {
@@ -431,7 +506,8 @@ impl<'c> Scanner<'c> {
     }
 
     /// Asks each holder of a held key whether it holds the key's id:
-    /// `ZSCORE` a sorted set, `SISMEMBER` a set; a list is not asked.
+    /// `ZMSCORE` a sorted set, `SMISMEMBER` a set (one command per holder
+    /// key and page); a list is not asked.
     fn plan_held(&mut self, key: &[u8], k: Known, id: &[u8], first: &First, second: &mut Second) {
         let held_by = &self.plans[k.ty].held_by;
         if held_by.is_empty() {
@@ -446,20 +522,19 @@ impl<'c> Scanner<'c> {
             self.tally.unchecked += 1;
             return;
         }
-        let mut asks = 0;
+        let check = second.checks.len();
         for (h, t) in types {
-            let hk = holder_key(self.ks, h, k.queue);
-            match t.as_str() {
-                "zset" => second.batch.push(Read::Zscore, &[&hk, id]),
-                "set" => second.batch.push(Read::Sismember, &[&hk, id]),
+            let read = match t.as_str() {
+                "zset" => Read::Zmscore,
+                "set" => Read::Smismember,
+                // No holder key (or not one that holds): not held there.
                 _ => continue,
-            }
-            asks += 1;
+            };
+            second.ask(holder_key(self.ks, h, k.queue), read, check, id);
         }
         second.checks.push(Check::Held {
             key: key.to_vec(),
             ty: k.ty,
-            asks,
         });
     }
 }

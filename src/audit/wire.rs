@@ -20,12 +20,17 @@ pub enum Read {
     Ttl,
     Exists,
     Hlen,
+    /// `HRANDFIELD key n` (Redis 6.2+): up to n distinct field names, all
+    /// of them when the hash has no more.
+    Hrandfield,
     Hkeys,
     Hscan,
     Hexists,
-    Zscore,
+    /// `ZMSCORE holder id…` (Redis 6.2+): which ids a sorted set holds.
+    Zmscore,
     Zscan,
-    Sismember,
+    /// `SMISMEMBER holder id…` (Redis 6.2+).
+    Smismember,
     Sscan,
     Lrange,
 }
@@ -40,12 +45,13 @@ impl Read {
         Read::Ttl,
         Read::Exists,
         Read::Hlen,
+        Read::Hrandfield,
         Read::Hkeys,
         Read::Hscan,
         Read::Hexists,
-        Read::Zscore,
+        Read::Zmscore,
         Read::Zscan,
-        Read::Sismember,
+        Read::Smismember,
         Read::Sscan,
         Read::Lrange,
     ];
@@ -61,12 +67,13 @@ impl Read {
             Read::Ttl => &["TTL"],
             Read::Exists => &["EXISTS"],
             Read::Hlen => &["HLEN"],
+            Read::Hrandfield => &["HRANDFIELD"],
             Read::Hkeys => &["HKEYS"],
             Read::Hscan => &["HSCAN"],
             Read::Hexists => &["HEXISTS"],
-            Read::Zscore => &["ZSCORE"],
+            Read::Zmscore => &["ZMSCORE"],
             Read::Zscan => &["ZSCAN"],
-            Read::Sismember => &["SISMEMBER"],
+            Read::Smismember => &["SMISMEMBER"],
             Read::Sscan => &["SSCAN"],
             Read::Lrange => &["LRANGE"],
         }
@@ -207,12 +214,13 @@ mod tests {
                 "TTL",
                 "EXISTS",
                 "HLEN",
+                "HRANDFIELD",
                 "HKEYS",
                 "HSCAN",
                 "HEXISTS",
-                "ZSCORE",
+                "ZMSCORE",
                 "ZSCAN",
-                "SISMEMBER",
+                "SMISMEMBER",
                 "SSCAN",
                 "LRANGE"
             ]

@@ -2,7 +2,7 @@
 //!
 //! ## What it does
 //! Counts live keys of a held type (`[keyspace.holds]`: job rows) whose id
-//! no holder of their queue holds (`ZSCORE`/`SISMEMBER` on
+//! no holder of their queue holds (`ZMSCORE`/`SMISMEMBER` on
 //! `emq:{q}:pending`), with example keys and how many of them expire.
 //! Holders that are lists are not asked (that reads the whole list); the
 //! run's notes count the keys left unjudged.
