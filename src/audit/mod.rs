@@ -8,7 +8,7 @@
 //!   read without panics.
 //! - `keys.rs`: a live key against the keyspace (its type, queue and id,
 //!   or how it misses, as a template).
-//! - `node.rs`: SCAN on one node, pages handed to two workers with a
+//! - `node.rs`: SCAN on one node, pages handed to three workers with a
 //!   connection each; `--max-keys`, the time budget.
 //! - `scan.rs`, `look.rs`: the pipelines per page; fields, holders and
 //!   members; `--rate`.

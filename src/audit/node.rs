@@ -1,7 +1,8 @@
 //! One node's scan: this thread runs `SCAN … MATCH … COUNT` and hands each
 //! page of keys to workers, each with a connection of its own, that read
-//! the page (`scan.rs`). Two workers keep the server busy while the other
-//! reads its replies; with `--rate`, one (the pace is then the point).
+//! the page (`scan.rs`). Three workers keep the server busy while the
+//! others read their replies; with `--rate`, one (the pace is then the
+//! point).
 //! Their counts are merged at the end, so the result does not depend on
 //! which worker read which page.
 
