@@ -28,6 +28,13 @@ fn wirelint(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
+/// A server seeded with the divergent keyspace (`seed::divergent`).
+fn divergent(test: &str) -> Option<Server> {
+    let s = Server::start(test, &[])?;
+    s.seed(wirelint::audit::seed::divergent());
+    Some(s)
+}
+
 /// (code, message, help) of every finding in a JSON report.
 fn findings(json: &str) -> Vec<(String, String, String)> {
     let v: serde_json::Value = serde_json::from_str(json).expect("JSON on stdout");
@@ -103,10 +110,9 @@ fn expected() -> Vec<(String, String, String)> {
 
 #[test]
 fn a_divergent_keyspace_gives_exact_findings() {
-    let Some(s) = Server::start("a_divergent_keyspace_gives_exact_findings", &[]) else {
+    let Some(s) = divergent("a_divergent_keyspace_gives_exact_findings") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let url = s.url();
     let (code, out, err) = wirelint(
         &[
@@ -153,10 +159,9 @@ fn a_divergent_keyspace_gives_exact_findings() {
 
 #[test]
 fn findings_point_into_the_contract_in_every_format() {
-    let Some(s) = Server::start("findings_point_into_the_contract_in_every_format", &[]) else {
+    let Some(s) = divergent("findings_point_into_the_contract_in_every_format") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let url = s.url();
     let (code, out, _) = wirelint(&["audit", "--url", &url, "--format", "concise"], &[]);
     assert_eq!(code, 1);
@@ -228,10 +233,9 @@ fn a_healthy_keyspace_is_clean() {
 /// `COMMAND INFO` does not flag `write`, all of them the audit's own.
 #[test]
 fn an_audit_sends_only_read_commands() {
-    let Some(s) = Server::start("an_audit_sends_only_read_commands", &[]) else {
+    let Some(s) = divergent("an_audit_sends_only_read_commands") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let mut con = s.con();
     let _: () = redis::cmd("CONFIG")
         .arg("RESETSTAT")
@@ -533,10 +537,9 @@ fn explain_and_rules_know_the_audit_codes() {
 /// no holders: the key, type and field findings only).
 #[test]
 fn from_code_audits_against_the_observed_contract() {
-    let Some(s) = Server::start("from_code_audits_against_the_observed_contract", &[]) else {
+    let Some(s) = divergent("from_code_audits_against_the_observed_contract") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let (code, out, err) = wirelint(
         &[
             "audit",
@@ -636,10 +639,9 @@ fn cluster_mode_scans_every_primary() {
 /// only read (`+@read`) audits fine.
 #[test]
 fn a_server_that_refuses_a_read_exits_2() {
-    let Some(s) = Server::start("a_server_that_refuses_a_read_exits_2", &[]) else {
+    let Some(s) = divergent("a_server_that_refuses_a_read_exits_2") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let mut con = s.con();
     for rules in [
         &["nosc", "on", ">pw", "~*", "+@all", "-scan"][..],
@@ -685,13 +687,9 @@ fn a_server_that_refuses_a_read_exits_2() {
 /// findings.
 #[test]
 fn without_hrandfield_hashes_are_read_with_hlen_and_hkeys() {
-    let Some(s) = Server::start(
-        "without_hrandfield_hashes_are_read_with_hlen_and_hkeys",
-        &[],
-    ) else {
+    let Some(s) = divergent("without_hrandfield_hashes_are_read_with_hlen_and_hkeys") else {
         return;
     };
-    s.seed(wirelint::audit::seed::divergent());
     let mut con = s.con();
     let rules = [
         "old",
