@@ -727,3 +727,33 @@ fn without_hrandfield_hashes_are_read_with_hlen_and_hkeys() {
         assert!(info.contains(used), "{used} not in {info}");
     }
 }
+
+/// The audit's JSON and SARIF validate against the schemas `check`'s do.
+#[test]
+fn json_and_sarif_validate_against_their_schemas() {
+    let Some(s) = divergent("json_and_sarif_validate_against_their_schemas") else {
+        return;
+    };
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(repo.join(p)).unwrap();
+    // The published SARIF schema's `language` pattern has a stray `]`
+    // (tests/formats.rs says more); it constrains a field we do not emit.
+    let sarif_schema = read("tests/sarif-schema-2.1.0.json").replace(
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+    );
+    for (format, schema) in [
+        ("json", read("docs/wirelint-output.schema.json")),
+        ("sarif", sarif_schema),
+    ] {
+        let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        let (_, out, _) = wirelint(&["audit", "--url", &s.url(), "--format", format], &[]);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{format}: {errors:?}");
+    }
+}
