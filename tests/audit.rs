@@ -757,3 +757,151 @@ fn json_and_sarif_validate_against_their_schemas() {
         assert!(errors.is_empty(), "{format}: {errors:?}");
     }
 }
+
+/// `rediss://`: a server with TLS (a CA made here, trusted through
+/// `SSL_CERT_FILE`) is audited over TLS; without trusting the CA, the
+/// connection fails cleanly (exit 2).
+#[test]
+fn rediss_urls_are_audited_over_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let openssl = |args: &[&str]| {
+        std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(d)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    std::fs::write(
+        d.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\n",
+    )
+    .unwrap();
+    let made = openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=wirelint test CA",
+    ]) && openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=localhost",
+    ]) && openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "1",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    if !made {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED rediss_urls_are_audited_over_tls: openssl cannot make a test certificate"
+        );
+        return;
+    }
+    let tls_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let path = |f: &str| d.join(f).display().to_string();
+    let (cert, key, ca) = (path("server.pem"), path("server.key"), path("ca.pem"));
+    let Some(s) = Server::start(
+        "rediss_urls_are_audited_over_tls",
+        &[
+            "--tls-port",
+            &tls_port,
+            "--tls-cert-file",
+            &cert,
+            "--tls-key-file",
+            &key,
+            "--tls-ca-cert-file",
+            &ca,
+            "--tls-auth-clients",
+            "no",
+        ],
+    ) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = format!("rediss://127.0.0.1:{tls_port}/0");
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("SSL_CERT_FILE", &ca)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("SSL_CERT_FILE", &cert)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: "))
+            && err.contains("certificate"),
+        "{err}"
+    );
+}
+
+/// `--match` narrows SCAN; a unix socket URL reaches the same server.
+#[test]
+fn match_narrows_the_scan_and_unix_sockets_work() {
+    let sock_dir = tempfile::tempdir().unwrap();
+    let sock = sock_dir.path().join("r.sock").display().to_string();
+    let Some(s) = Server::start(
+        "match_narrows_the_scan_and_unix_sockets_work",
+        &["--unixsocket", &sock, "--unixsocketperm", "700"],
+    ) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = format!("unix://{sock}?db=0");
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--match", "emq:*", "--sample", "100", "--format", "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    // The near-miss prefix and the foreign keys are not scanned.
+    let codes: Vec<String> = findings(&out).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        codes,
+        [
+            "WA102", "WA103", "WA104", "WA104", "WA201", "WA201", "WA202", "WA202", "WA301",
+            "WA302"
+        ]
+    );
+    assert_eq!(
+        notes(&out)[0],
+        "read 21 keys (19 of the contract's types, 0 outside the keyspace and not judged) and 15 queue members on 1 node"
+    );
+}
