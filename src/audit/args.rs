@@ -34,7 +34,7 @@ pub struct Args {
     /// SCAN … COUNT: keys per page (and members per page of a queue).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub count: u32,
-    /// Read a hash with more fields than N from a sample of N (HSCAN),
+    /// Read a hash with more fields than N from a sample of N (HRANDFIELD),
     /// its contract fields with HEXISTS; 0 reads every hash whole.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub sample: u32,

@@ -202,7 +202,7 @@ pub fn notes(a: &Audit, limits: &Limits) -> Vec<String> {
     }
     if t.sampled_hashes > 0 {
         out.push(format!(
-            "{} with more than {} fields read from a sample of their fields (HSCAN) and HEXISTS for the record's fields",
+            "{} with more than {} fields read from a sample of their fields and HEXISTS for the record's fields",
             match t.sampled_hashes {
                 1 => "1 hash".to_string(),
                 k => format!("{k} hashes"),

@@ -1,9 +1,9 @@
-//! One page of keys (`node.rs` runs `SCAN` and hands pages out): two
-//! pipelines (`TYPE`, `HLEN`, `TTL` and the holders' `TYPE`; then `HKEYS`,
-//! or `HSCAN` with `HEXISTS` on a hash larger than `--sample`, and
-//! one `ZMSCORE`/`SMISMEMBER` per holder key), then the members of every holder
-//! key (`look.rs`). Bounded by `--max-keys`, `--rate` and the time budget.
-//! Counts go to a [`Tally`]; nothing here prints.
+//! One page of keys (`node.rs` runs `SCAN` and hands pages out): a first
+//! pipeline (`HRANDFIELD` of record keys, `TYPE` of the others and of the
+//! holders), a second (`HEXISTS` for record fields a sample did not show,
+//! one `ZMSCORE`/`SMISMEMBER` per holder key), `TTL` of the keys in a
+//! finding, then the members of every holder key (`look.rs`). Paced by
+//! `--rate`. Counts go to a [`Tally`]; nothing here prints.
 
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
@@ -24,7 +24,7 @@ pub struct Limits {
     /// `SCAN … COUNT`, and the page size of member scans.
     pub count: u32,
     /// A hash with more fields is read from a sample of this many
-    /// (`HSCAN`), its contract fields with `HEXISTS`; 0 reads every hash
+    /// (`HRANDFIELD`), its contract fields with `HEXISTS`; 0 reads every hash
     /// whole.
     pub sample: u32,
     pub max_keys: Option<u64>,
