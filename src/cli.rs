@@ -10,14 +10,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::checks::{rule, RULES};
 use crate::config::Config;
-use crate::diagnostic::Severity;
 use crate::pipeline::files::{self, buffer_rel};
 use crate::pipeline::post::{self, Post};
 use crate::pipeline::{
     analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::report::diff::DiffRun;
-use crate::report::{self, closing_line, CheckRun, Output, Reporter, Summary};
+use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -35,7 +34,11 @@ pub enum Command {
     /// Check the code under PATHS (default: .) against the contract.
     Check(CheckArgs),
     /// List every rule: code, name, layer, default severity.
-    Rules,
+    Rules {
+        /// List the rules of `wirelint audit` (WA codes) instead.
+        #[arg(long)]
+        audit: bool,
+    },
     /// Print a rule's documentation.
     Explain {
         /// A rule code, such as WL201.
@@ -47,33 +50,12 @@ pub enum Command {
     /// The pull-request check: every below-the-line change between the git
     /// revision REF and the work tree (keys, fields, scripts' KEYS and bytes).
     Diff(DiffArgs),
+    /// Hold a live Redis or Valkey keyspace against the contract: read only
+    /// (SCAN, TYPE, HKEYS...), never write (docs/audit.md).
+    Audit(crate::audit::Args),
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// miette graphical reports on stderr.
-    Full,
-    /// One line per finding on stdout: `path:line:col: CODE message`.
-    Concise,
-    /// One JSON document on stdout.
-    Json,
-    /// One JSON diagnostic per line on stdout.
-    JsonLines,
-    /// SARIF 2.1.0 on stdout (GitHub code scanning).
-    Sarif,
-    /// GitHub Actions workflow annotations on stdout.
-    Github,
-    /// GitLab Code Quality JSON on stdout.
-    Gitlab,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    Error,
-    Warning,
 }
 
 /// How `check` and `diff` read files.
@@ -189,21 +171,6 @@ pub enum ExtractFormat {
     Json,
 }
 
-impl Format {
-    /// The reporter of each format.
-    fn reporter<'a>(self) -> &'a dyn Reporter<CheckRun<'a>> {
-        match self {
-            Format::Full => &report::human::Human,
-            Format::Concise => &report::concise::Concise,
-            Format::Json => &report::json::Json,
-            Format::JsonLines => &report::jsonl::JsonLines,
-            Format::Sarif => &report::sarif::Sarif,
-            Format::Github => &report::github::Github,
-            Format::Gitlab => &report::gitlab::Gitlab,
-        }
-    }
-}
-
 impl DiffFormat {
     /// The reporter of each format.
     fn reporter<'a>(self) -> &'a dyn Reporter<DiffRun<'a>> {
@@ -212,15 +179,6 @@ impl DiffFormat {
             DiffFormat::Concise => &report::diff::Concise,
             DiffFormat::Json => &report::diff::Json,
             DiffFormat::Github => &report::diff::Github,
-        }
-    }
-}
-
-impl FailOn {
-    fn severity(self) -> Severity {
-        match self {
-            FailOn::Error => Severity::Error,
-            FailOn::Warning => Severity::Warning,
         }
     }
 }
@@ -338,20 +296,27 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Rules => rules(),
+        Command::Rules { audit } => rules(audit),
         Command::Explain { code } => explain(&code),
         Command::Check(a) => check(a),
         Command::Extract(a) => extract(a),
         Command::Diff(a) => diff(a),
+        Command::Audit(a) => crate::audit::run_args(a),
         Command::Facts { file } => facts(&file),
     }
 }
 
-fn rules() -> i32 {
+fn rules(audit: bool) -> i32 {
+    let rules = if audit {
+        crate::audit::rules::RULES
+    } else {
+        RULES
+    };
     let mut s = String::new();
-    for r in RULES {
+    for r in rules {
         s.push_str(&format!(
-            "{:<6} {:<20} {:<6} {:<8} {}\n",
+            "{:<6} {:<20} {:<6} {:<8} {}
+",
             r.code,
             r.name,
             r.layer.as_str(),
@@ -363,10 +328,14 @@ fn rules() -> i32 {
 }
 
 fn explain(code: &str) -> i32 {
-    match rule(code) {
+    match rule(code).or_else(|| crate::audit::rules::rule(code)) {
         Some(r) => write_stdout(&r.doc()),
         None => {
-            let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+            let codes: Vec<&str> = RULES
+                .iter()
+                .chain(crate::audit::rules::RULES)
+                .map(|r| r.code)
+                .collect();
             error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
         }
     }

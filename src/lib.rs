@@ -1,6 +1,7 @@
 //! wirelint: keeps every speaker of a Redis job-queue protocol on the same
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
+pub mod audit;
 pub mod baseline;
 pub mod checks;
 pub mod cli;

@@ -49,6 +49,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("views", &["observe", "matrix", "diff"]),
     // Formats; they never decide.
     ("report", &["report"]),
+    // `wirelint audit`: a live keyspace against the contract (it reads a
+    // code base through the pipeline only for `--from-code`, and prints
+    // through the reporters).
+    ("audit", &["audit"]),
     // The command line.
     ("cli", &["cli", "main"]),
 ];

@@ -55,7 +55,7 @@ pub struct Rule {
     /// One line: what it flags.
     pub summary: &'static str,
     /// The check's own source file; its leading `//!` lines are the docs.
-    source: &'static str,
+    pub source: &'static str,
     pub run: fn(&CheckContext<'_>, &mut Vec<Diagnostic>),
 }
 

@@ -8,7 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    parse_pattern, suggest, Contract, KeyType, Keyspace, Record, Retired, ScriptSpec, SpeakerSpec,
+    live, parse_pattern, suggest, Contract, KeyType, Keyspace, Record, Retired, ScriptSpec,
+    SpeakerSpec,
 };
 
 #[derive(Deserialize)]
@@ -48,6 +49,10 @@ pub(super) struct RawKeyspace {
     clustered: Option<bool>,
     #[serde(default)]
     types: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    redis: BTreeMap<String, Spanned<String>>,
+    #[serde(default)]
+    holds: BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -101,6 +106,9 @@ pub(super) fn compile(
         .into_iter()
         .map(|(rname, rec)| compile_record(rname, rec, keyspace.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(ks) = &keyspace {
+        live::check_record_types(ks, &records)?;
+    }
     let scripts = raw
         .scripts
         .into_iter()
@@ -362,6 +370,8 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
             Some("add [keyspace.types], e.g. job = \"job:<id>\"".into()),
         ));
     }
+    let redis_types = live::compile_redis_types(ks.redis, &types)?;
+    let holds = live::compile_holds(ks.holds, &types, &redis_types)?;
     Ok(Keyspace {
         pattern: pattern.clone(),
         pattern_span: span,
@@ -370,6 +380,8 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
         separator: separator.to_string(),
         types,
         clustered: ks.clustered.unwrap_or(hash_tag),
+        redis_types,
+        holds,
     })
 }
 

@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 mod compile;
+mod live;
 
 /// The embedded default contract.
 pub const EMBEDDED_NAME: &str = "rules/echomq.toml";
@@ -90,6 +91,32 @@ pub struct Keyspace {
     pub separator: String,
     pub types: Vec<KeyType>,
     pub clustered: bool,
+    /// `[keyspace.redis]` (optional): the Redis type of a key type's value.
+    pub redis_types: Vec<RedisTypeSpec>,
+    /// `[keyspace.holds]` (optional): key types whose members (a sorted
+    /// set's, a set's or a list's) are the ids of another type's keys.
+    pub holds: Vec<Holds>,
+}
+
+/// The Redis types a key can hold, as `TYPE` names them.
+pub const REDIS_TYPES: &[&str] = &["string", "hash", "list", "set", "zset", "stream"];
+
+/// One entry of `[keyspace.redis]`: `pending = "zset"`.
+#[derive(Debug, Clone)]
+pub struct RedisTypeSpec {
+    pub type_name: String,
+    /// One of [`REDIS_TYPES`].
+    pub redis: String,
+    pub span: Range<usize>,
+}
+
+/// One entry of `[keyspace.holds]`: `pending = "job"` (the members of
+/// `pending` are the `<id>`s of `job` keys of the same queue).
+#[derive(Debug, Clone)]
+pub struct Holds {
+    pub holder: String,
+    pub held: String,
+    pub span: Range<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -144,6 +171,11 @@ impl Keyspace {
 
     pub fn type_named(&self, name: &str) -> Option<&KeyType> {
         self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The Redis type `[keyspace.redis]` states for a key type.
+    pub fn redis_type_of(&self, type_name: &str) -> Option<&RedisTypeSpec> {
+        self.redis_types.iter().find(|r| r.type_name == type_name)
     }
 }
 

@@ -124,3 +124,54 @@ pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
     };
     format!("wirelint: {counts}; {reason}")
 }
+
+/// The output formats of `check` (and `audit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// miette graphical reports on stderr.
+    Full,
+    /// One line per finding on stdout: `path:line:col: CODE message`.
+    Concise,
+    /// One JSON document on stdout.
+    Json,
+    /// One JSON diagnostic per line on stdout.
+    JsonLines,
+    /// SARIF 2.1.0 on stdout (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions workflow annotations on stdout.
+    Github,
+    /// GitLab Code Quality JSON on stdout.
+    Gitlab,
+}
+
+/// `--fail-on`: the lowest severity that fails a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+}
+
+impl Format {
+    /// The reporter of each format.
+    pub fn reporter<'a>(self) -> &'a dyn Reporter<CheckRun<'a>> {
+        match self {
+            Format::Full => &human::Human,
+            Format::Concise => &concise::Concise,
+            Format::Json => &json::Json,
+            Format::JsonLines => &jsonl::JsonLines,
+            Format::Sarif => &sarif::Sarif,
+            Format::Github => &github::Github,
+            Format::Gitlab => &gitlab::Gitlab,
+        }
+    }
+}
+
+impl FailOn {
+    /// The lowest severity that fails a run.
+    pub fn severity(self) -> Severity {
+        match self {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        }
+    }
+}

@@ -138,8 +138,8 @@ fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) ->
     }
 }
 
-fn result(a: &Analysis, d: &Diagnostic, fp: String) -> SarifResult {
-    let rule_index = RULES.iter().position(|r| r.code == d.code);
+fn result(a: &Analysis, d: &Diagnostic, fp: String, rules: &[&Rule]) -> SarifResult {
+    let rule_index = rules.iter().position(|r| r.code == d.code);
     let mut text = d.message.clone();
     if let Some(sp) = &d.speaker {
         text.push_str(&format!(" [{sp}]"));
@@ -188,11 +188,16 @@ impl Reporter<CheckRun<'_>> for Sarif {
 }
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
+    render_with_rules(a, diagnostics, RULES)
+}
+
+/// As [`render`], describing `rules` (`wirelint audit` has its own).
+pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Rule]) -> String {
     let keys = keys_with_occurrence(&a.sources, diagnostics);
     let results: Vec<SarifResult> = diagnostics
         .iter()
         .zip(keys)
-        .map(|(d, (k, n))| result(a, d, fingerprint(&k, n)))
+        .map(|(d, (k, n))| result(a, d, fingerprint(&k, n), rules))
         .collect();
     let mut bases = BTreeMap::new();
     bases.insert(
@@ -221,7 +226,7 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
         .name("wirelint")
         .version(env!("CARGO_PKG_VERSION"))
         .semantic_version(env!("CARGO_PKG_VERSION"))
-        .rules(RULES.iter().map(|r| descriptor(r)).collect::<Vec<_>>())
+        .rules(rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>())
         .build();
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())

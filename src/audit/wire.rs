@@ -1,0 +1,229 @@
+//! The only way an audit talks to the server: [`Read`] names every command
+//! it can send, and all of them only read. A [`Batch`] pipelines them;
+//! replies come back as [`Reply`]s that never panic on an unexpected shape.
+//!
+//! `tests/audit.rs` holds the proof on a real server: after an audit,
+//! `INFO commandstats` lists only these commands, and `COMMAND INFO` flags
+//! none of them `write`.
+
+use redis::{Connection, Value};
+
+/// Every command an audit sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    Ping,
+    Dbsize,
+    /// `CLUSTER NODES` (`--cluster`: the primaries to scan).
+    ClusterNodes,
+    Scan,
+    Type,
+    Ttl,
+    Exists,
+    Hlen,
+    /// `HRANDFIELD key n` (Redis 6.2+): up to n distinct field names, all
+    /// of them when the hash has no more.
+    Hrandfield,
+    Hkeys,
+    Hscan,
+    Hexists,
+    /// `ZMSCORE holder id…` (Redis 6.2+): which ids a sorted set holds.
+    Zmscore,
+    Zscan,
+    /// `SMISMEMBER holder id…` (Redis 6.2+).
+    Smismember,
+    Sscan,
+    Lrange,
+}
+
+impl Read {
+    pub const ALL: &'static [Read] = &[
+        Read::Ping,
+        Read::Dbsize,
+        Read::ClusterNodes,
+        Read::Scan,
+        Read::Type,
+        Read::Ttl,
+        Read::Exists,
+        Read::Hlen,
+        Read::Hrandfield,
+        Read::Hkeys,
+        Read::Hscan,
+        Read::Hexists,
+        Read::Zmscore,
+        Read::Zscan,
+        Read::Smismember,
+        Read::Sscan,
+        Read::Lrange,
+    ];
+
+    /// The command's words.
+    pub fn words(self) -> &'static [&'static str] {
+        match self {
+            Read::Ping => &["PING"],
+            Read::Dbsize => &["DBSIZE"],
+            Read::ClusterNodes => &["CLUSTER", "NODES"],
+            Read::Scan => &["SCAN"],
+            Read::Type => &["TYPE"],
+            Read::Ttl => &["TTL"],
+            Read::Exists => &["EXISTS"],
+            Read::Hlen => &["HLEN"],
+            Read::Hrandfield => &["HRANDFIELD"],
+            Read::Hkeys => &["HKEYS"],
+            Read::Hscan => &["HSCAN"],
+            Read::Hexists => &["HEXISTS"],
+            Read::Zmscore => &["ZMSCORE"],
+            Read::Zscan => &["ZSCAN"],
+            Read::Smismember => &["SMISMEMBER"],
+            Read::Sscan => &["SSCAN"],
+            Read::Lrange => &["LRANGE"],
+        }
+    }
+
+    fn cmd(self, args: &[&[u8]]) -> redis::Cmd {
+        let words = self.words();
+        let mut c = redis::cmd(words[0]);
+        for w in &words[1..] {
+            c.arg(*w);
+        }
+        for a in args {
+            c.arg(*a);
+        }
+        c
+    }
+}
+
+/// One reply, or the error the server answered to that command alone (its
+/// code first, as the server wrote it).
+pub type Reply = Result<Value, String>;
+
+/// Sends one command.
+pub fn one(con: &mut Connection, read: Read, args: &[&[u8]]) -> redis::RedisResult<Value> {
+    read.cmd(args).query(con)
+}
+
+/// Commands to pipeline.
+#[derive(Default)]
+pub struct Batch {
+    pipe: redis::Pipeline,
+    len: usize,
+}
+
+impl Batch {
+    pub fn push(&mut self, read: Read, args: &[&[u8]]) {
+        self.pipe.add_command(read.cmd(args));
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Sends the batch; an error reply to one command is that command's
+    /// [`Reply`], a lost connection the whole batch's error.
+    pub fn send(mut self, con: &mut Connection) -> redis::RedisResult<Vec<Reply>> {
+        if self.len == 0 {
+            return Ok(Vec::new());
+        }
+        self.pipe.ignore_errors();
+        let replies: Vec<Value> = match self.pipe.query::<Value>(con)? {
+            Value::Array(v) => v,
+            other => vec![other],
+        };
+        let mut out: Vec<Reply> = replies
+            .into_iter()
+            .map(|v| match v {
+                // As the server wrote it: `WRONGTYPE Operation against…`.
+                Value::ServerError(e) => Err(match e.details() {
+                    Some(d) => format!("{} {d}", e.code()),
+                    None => e.code().to_string(),
+                }),
+                v => Ok(v),
+            })
+            .collect();
+        out.resize(self.len, Err("no reply".into()));
+        Ok(out)
+    }
+}
+
+/// Bytes of a string reply.
+pub fn bytes(v: &Value) -> Option<&[u8]> {
+    match v {
+        Value::BulkString(b) => Some(b),
+        Value::SimpleString(s) => Some(s.as_bytes()),
+        Value::Okay => Some(b"OK"),
+        Value::VerbatimString { text, .. } => Some(text.as_bytes()),
+        _ => None,
+    }
+}
+
+/// An integer reply (some servers answer numbers as strings).
+pub fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(i) => Some(*i),
+        Value::Boolean(b) => Some(i64::from(*b)),
+        v => std::str::from_utf8(bytes(v)?).ok()?.parse().ok(),
+    }
+}
+
+/// The elements of an array reply (RESP3 sets too).
+pub fn items(v: &Value) -> &[Value] {
+    match v {
+        Value::Array(a) | Value::Set(a) => a,
+        _ => &[],
+    }
+}
+
+/// A `SCAN`-family reply: the next cursor and the elements.
+pub fn cursor_page(v: &Value) -> Option<(Vec<u8>, &[Value])> {
+    match items(v) {
+        [c, page] => Some((bytes(c)?.to_vec(), items(page))),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_of_unexpected_shapes_are_none() {
+        assert_eq!(int(&Value::Nil), None);
+        assert_eq!(int(&Value::BulkString(b"12".to_vec())), Some(12));
+        assert_eq!(bytes(&Value::Int(3)), None);
+        assert!(items(&Value::Int(3)).is_empty());
+        assert_eq!(cursor_page(&Value::Array(vec![Value::Nil])), None);
+    }
+
+    #[test]
+    fn every_command_is_a_read() {
+        // The command names an audit can send; tests/audit.rs checks their
+        // flags on a real server.
+        let names: Vec<String> = Read::ALL.iter().map(|r| r.words().join(" ")).collect();
+        assert_eq!(
+            names,
+            [
+                "PING",
+                "DBSIZE",
+                "CLUSTER NODES",
+                "SCAN",
+                "TYPE",
+                "TTL",
+                "EXISTS",
+                "HLEN",
+                "HRANDFIELD",
+                "HKEYS",
+                "HSCAN",
+                "HEXISTS",
+                "ZMSCORE",
+                "ZSCAN",
+                "SMISMEMBER",
+                "SSCAN",
+                "LRANGE"
+            ]
+        );
+    }
+}

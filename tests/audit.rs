@@ -1,0 +1,907 @@
+//! `wirelint audit` against a real `redis-server` (started by each test on a
+//! free loopback port, stopped when the test ends): exact findings on a
+//! seeded keyspace, read-only proof from the server's command statistics,
+//! bounds, a server that goes away mid-scan, the command line's errors.
+
+#[path = "common/redis_server.rs"]
+mod redis_server;
+
+use std::process::Command;
+
+use redis_server::Server;
+
+/// Runs `wirelint ARGS` without any password in the environment.
+fn wirelint(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wirelint"));
+    c.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("REDISCLI_AUTH");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A server seeded with the divergent keyspace (`seed::divergent`).
+fn divergent(test: &str) -> Option<Server> {
+    let s = Server::start(test, &[])?;
+    s.seed(wirelint::audit::seed::divergent());
+    Some(s)
+}
+
+/// (code, message, help) of every finding in a JSON report.
+fn findings(json: &str) -> Vec<(String, String, String)> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON on stdout");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn notes(json: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn f(code: &str, message: &str, help: &str) -> (String, String, String) {
+    (code.into(), message.into(), help.into())
+}
+
+/// Every finding of the seeded divergent keyspace, exactly.
+fn expected() -> Vec<(String, String, String)> {
+    vec![
+        f("WA101",
+          "1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it",
+          "e.g. `emk:{orders}:pending` (zset 1); fix the speaker that writes them (`wirelint check`, WL101), then move them under `emq:`"),
+        f("WA101",
+          "4 keys at `emk:{<queue>}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them",
+          "e.g. `emk:{orders}:job:101`, `emk:{orders}:job:102`, `emk:{orders}:job:103` (hash 4); fix the speaker that writes them (`wirelint check`, WL101), then move them under `emq:`"),
+        f("WA102",
+          "1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{…}`, so no speaker finds it",
+          "e.g. `emq:orders:job:600` (hash 1); in a cluster they hash to another slot than their queue's keys; fix the speaker that writes them (`wirelint check`, WL102), then move them to their tagged keys"),
+        f("WA103",
+          "1 key at `emq:{<queue>}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it",
+          "e.g. `emq:{orders}:jobs:700` (hash 1); fix the speaker that writes them (`wirelint check`, WL103), or add the type to [keyspace.types]"),
+        f("WA104",
+          "1 `job` key at `emq:{<queue>}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE",
+          "e.g. `emq:{orders}:job:400`; fix the speaker that creates them with a string command"),
+        f("WA104",
+          "1 `pending` key at `emq:{<queue>}:pending` holds a list, not a zset: every command on it fails with WRONGTYPE",
+          "e.g. `emq:{mail}:pending`; fix the speaker that creates them with a list command"),
+        f("WA201",
+          "1 `job` row at `emq:{<queue>}:job:<id>` has field `x:<n>`, which the `job` record does not have",
+          "e.g. `emq:{orders}:job:500`; read from a sample of fields (--sample): 1; no speaker reads `x:<n>`: if it is a renamed field, fix the writer (`wirelint check`, WL201) and migrate the rows"),
+        f("WA201",
+          "3 `job` rows at `emq:{<queue>}:job:<id>` have field `data`, which the `job` record does not have",
+          "e.g. `emq:{orders}:job:201`, `emq:{orders}:job:202`, `emq:{orders}:job:203`; no speaker reads `data`: if it is a renamed field, fix the writer (`wirelint check`, WL201) and migrate the rows"),
+        f("WA202",
+          "1 `job` row at `emq:{<queue>}:job:<id>` lacks field `attempts`",
+          "e.g. `emq:{orders}:job:500`; read from a sample of fields (--sample): 1; every speaker that reads a `job` expects `attempts`: fix the writer (`wirelint check`, WL202) and fill the rows"),
+        f("WA202",
+          "3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`",
+          "e.g. `emq:{orders}:job:201`, `emq:{orders}:job:202`, `emq:{orders}:job:203`; every speaker that reads a `job` expects `payload`: fix the writer (`wirelint check`, WL202) and fill the rows"),
+        f("WA301",
+          "1 member of `emq:{<queue>}:pending` names a `job` key at `emq:{<queue>}:job:<id>` that does not exist",
+          "missing keys e.g. `emq:{orders}:job:999`; a worker that pops these ids finds no row"),
+        f("WA302",
+          "2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`",
+          "e.g. `emq:{orders}:job:300`, `emq:{orders}:job:301`; with a TTL: 1; no worker takes a row that no queue holds"),
+    ]
+}
+
+#[test]
+fn a_divergent_keyspace_gives_exact_findings() {
+    let Some(s) = divergent("a_divergent_keyspace_gives_exact_findings") else {
+        return;
+    };
+    let url = s.url();
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    assert_eq!(
+        notes(&out),
+        [
+            "read 28 keys (19 of the contract's types, 2 outside the keyspace and not judged) and 15 queue members on 1 node",
+            "1 hash with more than 100 fields read from a sample of their fields and HEXISTS for the record's fields",
+        ]
+    );
+    assert_eq!(
+        err,
+        "wirelint audit: 11 errors, 1 warning in 28 keys; exit 1: findings at or above error\n"
+    );
+    // Whole hashes (no sampling): the same findings but for the sample
+    // counts, and the same again on a second run (SCAN order aside).
+    let (_, whole, _) = wirelint(
+        &["audit", "--url", &url, "--sample", "0", "--format", "json"],
+        &[],
+    );
+    let unsampled: Vec<_> = expected()
+        .into_iter()
+        .map(|(c, m, h)| {
+            (
+                c,
+                m,
+                h.replace("; read from a sample of fields (--sample): 1", ""),
+            )
+        })
+        .collect();
+    assert_eq!(findings(&whole), unsampled);
+    let (_, again, _) = wirelint(
+        &["audit", "--url", &url, "--sample", "0", "--format", "json"],
+        &[],
+    );
+    assert_eq!(again, whole);
+}
+
+#[test]
+fn findings_point_into_the_contract_in_every_format() {
+    let Some(s) = divergent("findings_point_into_the_contract_in_every_format") else {
+        return;
+    };
+    let url = s.url();
+    let (code, out, _) = wirelint(&["audit", "--url", &url, "--format", "concise"], &[]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 12);
+    assert_eq!(
+        lines[0],
+        "rules/echomq.toml (embedded):14:7: WA101 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
+    );
+    assert_eq!(
+        lines[9],
+        "rules/echomq.toml (embedded):25:32: WA202 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
+    );
+    assert_eq!(
+        lines[11],
+        "rules/echomq.toml (embedded):42:11: WA302 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
+    );
+    let (_, sarif, _) = wirelint(&["audit", "--url", &url, "--format", "sarif"], &[]);
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    let run = &v["runs"][0];
+    let ids: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["WA101", "WA102", "WA103", "WA104", "WA201", "WA202", "WA301", "WA302"]
+    );
+    assert_eq!(run["results"][11]["ruleId"], "WA302");
+    assert_eq!(run["results"][11]["ruleIndex"], 7);
+    let (_, gh, _) = wirelint(&["audit", "--url", &url, "--format", "github"], &[]);
+    assert!(
+        gh.starts_with("::error file=rules/echomq.toml (embedded),line=14,"),
+        "{gh}"
+    );
+    let (_, full, err) = wirelint(&["audit", "--url", &url], &[]);
+    assert_eq!(full, "");
+    assert!(err.contains("WA301 member-without-key"), "{err}");
+    let (code, _, _) = wirelint(&["audit", "--url", &url, "--exit-zero"], &[]);
+    assert_eq!(code, 0);
+}
+
+/// A server that holds only healthy keys: exit 0.
+#[test]
+fn a_healthy_keyspace_is_clean() {
+    let Some(s) = Server::start("a_healthy_keyspace_is_clean", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent().into_iter().take(10));
+    let mut con = s.con();
+    let _: () = redis::cmd("ZADD")
+        .arg("emq:{orders}:pending")
+        .arg((1..=10).flat_map(|i| [0, i]).collect::<Vec<_>>())
+        .query(&mut con)
+        .unwrap();
+    let (code, out, err) = wirelint(&["audit", "--url", &s.url(), "--format", "concise"], &[]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 11 keys; exit 0: clean\n"
+    );
+}
+
+// ---- read only ----
+
+/// After an audit, the server's command statistics list only commands that
+/// `COMMAND INFO` does not flag `write`, all of them the audit's own.
+#[test]
+fn an_audit_sends_only_read_commands() {
+    let Some(s) = divergent("an_audit_sends_only_read_commands") else {
+        return;
+    };
+    let mut con = s.con();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+    let (code, _, err) = wirelint(&["audit", "--url", &s.url(), "--sample", "100"], &[]);
+    assert_eq!(code, 1, "{err}");
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut con)
+        .unwrap();
+    let mut used: Vec<String> = info
+        .lines()
+        .filter_map(|l| l.strip_prefix("cmdstat_"))
+        .filter_map(|l| l.split(':').next())
+        .map(str::to_string)
+        // The test's own: INFO, and the reset before the audit.
+        .filter(|c| c != "info" && c != "config|resetstat")
+        .collect();
+    used.sort();
+    assert_eq!(
+        used,
+        [
+            "exists",
+            "hexists",
+            "hrandfield",
+            "ping",
+            "scan",
+            "ttl",
+            "type",
+            "zmscore",
+            "zscan"
+        ]
+    );
+    for name in &used {
+        let words: Vec<&str> = name.split('|').collect();
+        let reply: redis::Value = redis::cmd("COMMAND")
+            .arg("INFO")
+            .arg(&words[..])
+            .query(&mut con)
+            .unwrap();
+        let text = format!("{reply:?}");
+        assert!(
+            !text.contains("\"write\""),
+            "{name} is a write command: {text}"
+        );
+        assert!(
+            text.contains("readonly") || text.contains("fast"),
+            "{name}: {text}"
+        );
+    }
+    // Every command the audit can send is a read.
+    for read in wirelint::audit::wire::Read::ALL {
+        let words = read.words();
+        let reply: redis::Value = redis::cmd("COMMAND")
+            .arg("INFO")
+            .arg(words[0])
+            .query(&mut con)
+            .unwrap();
+        let text = format!("{reply:?}");
+        assert!(!text.contains("write"), "{words:?}: {text}");
+    }
+}
+
+// ---- bounds and failures ----
+
+fn limits(count: u32, max_keys: Option<u64>) -> wirelint::audit::scan::Limits {
+    wirelint::audit::scan::Limits {
+        pattern: "*".into(),
+        count,
+        sample: 1000,
+        max_keys,
+        rate: None,
+        budget: None,
+    }
+}
+
+fn target(url: &str) -> wirelint::audit::connect::Target {
+    wirelint::audit::connect::target(url, None, &|_| None).unwrap()
+}
+
+/// The server is killed after the first page: a clear error, the counts
+/// of that page, and (on the command line) exit 2.
+#[test]
+fn a_server_that_goes_away_mid_scan_gives_the_partial_counts() {
+    let Some(mut s) = Server::start("a_server_that_goes_away_mid_scan", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 5000));
+    let contract = wirelint::contract::Contract::embedded();
+    let t = target(&s.url());
+    let mut pages = 0;
+    let mut hook = |_: u64| {
+        pages += 1;
+        if pages == 1 {
+            s.kill();
+        }
+    };
+    let r = wirelint::audit::audit(
+        &contract,
+        &t,
+        limits(100, None),
+        false,
+        std::time::Duration::from_secs(5),
+        &mut hook,
+    );
+    let failure = r.expect_err("the server went away");
+    assert!(
+        failure.message.starts_with(&format!(
+            "the audit of {} stopped mid-scan: connection lost: ",
+            t.shown
+        )),
+        "{}",
+        failure.message
+    );
+    let partial = failure.partial.expect("partial counts");
+    assert!(
+        (1..5001).contains(&partial.tally.keys),
+        "{}",
+        partial.tally.keys
+    );
+    assert_eq!(pages, 1);
+}
+
+#[test]
+fn a_server_that_is_not_there_exits_2() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("redis://127.0.0.1:{port}/0");
+    let (code, out, err) = wirelint(&["audit", "--url", &url, "--format", "json"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn max_keys_stops_the_scan_with_a_note() {
+    let Some(s) = Server::start("max_keys_stops_the_scan_with_a_note", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 3000));
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &s.url(),
+            "--max-keys",
+            "250",
+            "--count",
+            "100",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(code == 0 || code == 1, "{err}");
+    let notes = notes(&out);
+    assert!(notes[0].starts_with("read 250 keys ("), "{notes:?}");
+    assert_eq!(
+        notes[1],
+        "stopped at --max-keys 250: the counts are partial"
+    );
+    assert!(
+        err.ends_with("in 250 keys; exit 1: findings at or above error\n") || code == 0,
+        "{err}"
+    );
+}
+
+#[test]
+fn rate_and_time_budget_bound_the_scan() {
+    let Some(s) = Server::start("rate_and_time_budget_bound_the_scan", &[]) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::bulk(1, 3000));
+    let contract = wirelint::contract::Contract::embedded();
+    let mut l = limits(100, None);
+    // 500 keys and members a second for at most 0.5 s: about 250 of them.
+    l.rate = Some(500);
+    l.budget = Some(std::time::Duration::from_millis(500));
+    let started = std::time::Instant::now();
+    let a = wirelint::audit::audit(
+        &contract,
+        &target(&s.url()),
+        l,
+        false,
+        std::time::Duration::from_secs(5),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(a.stop, wirelint::audit::scan::Stop::Budget);
+    assert!(a.tally.keys + a.tally.members <= 1000, "{:?}", a.tally);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
+
+// ---- the command line ----
+
+#[test]
+fn a_password_on_the_command_line_is_refused() {
+    let (code, out, err) = wirelint(&["audit", "--url", "redis://:hunter2@127.0.0.1:1/0"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: the URL holds a password; pass it in an environment variable instead (REDISCLI_AUTH, or --password-env NAME), never on the command line\n"
+    );
+    let (code, _, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            "redis://127.0.0.1:1/0",
+            "--password-env",
+            "WL_NOPE",
+        ],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --password-env WL_NOPE: the variable is not set\n"
+    );
+}
+
+/// A server that requires a password: from the environment it works.
+#[test]
+fn the_password_comes_from_the_environment() {
+    let Some(s) = Server::start(
+        "the_password_comes_from_the_environment",
+        &["--requirepass", "s3cret"],
+    ) else {
+        return;
+    };
+    let url = s.url();
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: ")) && err.contains("NOAUTH"),
+        "{err}"
+    );
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("REDISCLI_AUTH", "s3cret")]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = wirelint(
+        &["audit", "--url", &url, "--password-env", "AUDIT_PW"],
+        &[("AUDIT_PW", "s3cret")],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_contract_without_keyspace_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    std::fs::write(&path, "name = \"s\"\n[scripts.a]\nkeys = [\"x\"]\n").unwrap();
+    let p = path.display().to_string();
+    let (code, _, err) = wirelint(
+        &["audit", "--contract", &p, "--url", "redis://127.0.0.1:1/0"],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: the contract `s` ({p}) has no [keyspace]: an audit reads keys against one\n"
+        )
+    );
+    std::fs::write(&path, "name = \"s\"\n[keyspace]\nkey = \"p:<queue>\"\n").unwrap();
+    let (code, _, err) = wirelint(&["audit", "--contract", &p], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the key pattern `p:<queue>` must"), "{err}");
+}
+
+#[test]
+fn explain_and_rules_know_the_audit_codes() {
+    let (code, out, _) = wirelint(&["explain", "wa301"], &[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("# WA301 member-without-key\n\n## What it does\n"),
+        "{out}"
+    );
+    let (code, out, _) = wirelint(&["rules", "--audit"], &[]);
+    assert_eq!(code, 0);
+    let codes: Vec<&str> = out.lines().map(|l| &l[..5]).collect();
+    assert_eq!(
+        codes,
+        ["WA101", "WA102", "WA103", "WA104", "WA201", "WA202", "WA301", "WA302"]
+    );
+    assert_eq!(
+        out.lines().last().unwrap(),
+        "WA302  key-without-holder   L1     warning  live keys that no queue holds: written, never taken (warning)"
+    );
+}
+
+// ---- other contracts, other servers ----
+
+/// `--from-code`: the contract the EchoMQ fixture observes (no Redis types,
+/// no holders: the key, type and field findings only).
+#[test]
+fn from_code_audits_against_the_observed_contract() {
+    let Some(s) = divergent("from_code_audits_against_the_observed_contract") else {
+        return;
+    };
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &s.url(),
+            "--from-code",
+            "fixtures/echomq",
+            "--format",
+            "concise",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    let c = "fixtures/echomq (observed contract)";
+    let expected = [
+        format!("{c}:7:7: WA101 1 key at `emk:{{<queue>}}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"),
+        format!("{c}:7:7: WA101 4 keys at `emk:{{<queue>}}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them"),
+        format!("{c}:7:7: WA102 1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{{…}}`, so no speaker finds it"),
+        format!("{c}:7:7: WA103 1 key at `emq:{{<queue>}}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it"),
+        format!("{c}:13:1: WA104 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
+        format!("{c}:15:10: WA201 1 `job` row at `emq:{{<queue>}}:job:<id>` has field `x:<n>`, which the `job` record does not have"),
+        format!("{c}:15:10: WA201 3 `job` rows at `emq:{{<queue>}}:job:<id>` have field `data`, which the `job` record does not have"),
+        format!("{c}:15:11: WA202 1 `job` row at `emq:{{<queue>}}:job:<id>` lacks field `attempts`"),
+        format!("{c}:15:23: WA202 3 `job` rows at `emq:{{<queue>}}:job:<id>` lack field `payload`"),
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected);
+}
+
+/// A one-node cluster: `--cluster` scans its primary and finds the same.
+#[test]
+fn cluster_mode_scans_every_primary() {
+    let Some(s) = Server::start(
+        "cluster_mode_scans_every_primary",
+        &[
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+        ],
+    ) else {
+        return;
+    };
+    let mut con = s.con();
+    let _: () = redis::cmd("CLUSTER")
+        .arg("ADDSLOTSRANGE")
+        .arg(0)
+        .arg(16383)
+        .query(&mut con)
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let info: String = redis::cmd("CLUSTER").arg("INFO").query(&mut con).unwrap();
+        if info.contains("cluster_state:ok") {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the cluster never came up"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    s.seed(wirelint::audit::seed::divergent());
+    let url = s.url();
+    let (code, out, err) = wirelint(
+        &[
+            "audit",
+            "--url",
+            &url,
+            "--cluster",
+            "--sample",
+            "100",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    assert!(
+        notes(&out)[0].ends_with("and 15 queue members on 1 node"),
+        "{:?}",
+        notes(&out)
+    );
+    // Not a cluster: --cluster says so.
+    let Some(plain) = Server::start("cluster_mode_scans_every_primary", &[]) else {
+        return;
+    };
+    let (code, _, err) = wirelint(&["audit", "--url", &plain.url(), "--cluster"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error: --cluster: CLUSTER NODES failed ("),
+        "{err}"
+    );
+}
+
+/// An ACL user that may not SCAN: a clear error, exit 2. A user that may
+/// only read (`+@read`) audits fine.
+#[test]
+fn a_server_that_refuses_a_read_exits_2() {
+    let Some(s) = divergent("a_server_that_refuses_a_read_exits_2") else {
+        return;
+    };
+    let mut con = s.con();
+    for rules in [
+        &["nosc", "on", ">pw", "~*", "+@all", "-scan"][..],
+        &[
+            "reader",
+            "on",
+            ">pw",
+            "~*",
+            "-@all",
+            "+@read",
+            "+ping",
+            "+cluster|nodes",
+        ][..],
+    ] {
+        let _: () = redis::cmd("ACL")
+            .arg("SETUSER")
+            .arg(rules)
+            .query(&mut con)
+            .unwrap();
+    }
+    let url = format!("redis://nosc@127.0.0.1:{}/0", s.port);
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("REDISCLI_AUTH", "pw")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!(
+            "error: the audit of {url} stopped mid-scan: the server refused a read: "
+        )) && err.contains("no permissions to run the 'scan' command"),
+        "{err}"
+    );
+    let url = format!("redis://reader@127.0.0.1:{}/0", s.port);
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("REDISCLI_AUTH", "pw")],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+}
+
+/// A server without `HRANDFIELD` (Redis before 6.2; here an ACL that
+/// denies it) is read with `HLEN`, then `HKEYS` or `HSCAN`: the same
+/// findings.
+#[test]
+fn without_hrandfield_hashes_are_read_with_hlen_and_hkeys() {
+    let Some(s) = divergent("without_hrandfield_hashes_are_read_with_hlen_and_hkeys") else {
+        return;
+    };
+    let mut con = s.con();
+    let rules = [
+        "old",
+        "on",
+        ">pw",
+        "~*",
+        "-@all",
+        "+@read",
+        "+ping",
+        "-hrandfield",
+    ];
+    let _: () = redis::cmd("ACL")
+        .arg("SETUSER")
+        .arg(&rules[..])
+        .query(&mut con)
+        .unwrap();
+    let _: () = redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query(&mut con)
+        .unwrap();
+    let url = format!("redis://old@127.0.0.1:{}/0", s.port);
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("REDISCLI_AUTH", "pw")],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    let info: String = redis::cmd("INFO")
+        .arg("commandstats")
+        .query(&mut con)
+        .unwrap();
+    for used in ["cmdstat_hlen:", "cmdstat_hkeys:", "cmdstat_hscan:"] {
+        assert!(info.contains(used), "{used} not in {info}");
+    }
+}
+
+/// The audit's JSON and SARIF validate against the schemas `check`'s do.
+#[test]
+fn json_and_sarif_validate_against_their_schemas() {
+    let Some(s) = divergent("json_and_sarif_validate_against_their_schemas") else {
+        return;
+    };
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(repo.join(p)).unwrap();
+    // The published SARIF schema's `language` pattern has a stray `]`
+    // (tests/formats.rs says more); it constrains a field we do not emit.
+    let sarif_schema = read("tests/sarif-schema-2.1.0.json").replace(
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+    );
+    for (format, schema) in [
+        ("json", read("docs/wirelint-output.schema.json")),
+        ("sarif", sarif_schema),
+    ] {
+        let schema: serde_json::Value = serde_json::from_str(&schema).unwrap();
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        let (_, out, _) = wirelint(&["audit", "--url", &s.url(), "--format", format], &[]);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{format}: {errors:?}");
+    }
+}
+
+/// `rediss://`: a server with TLS (a CA made here, trusted through
+/// `SSL_CERT_FILE`) is audited over TLS; without trusting the CA, the
+/// connection fails cleanly (exit 2).
+#[test]
+fn rediss_urls_are_audited_over_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let openssl = |args: &[&str]| {
+        std::process::Command::new("openssl")
+            .args(args)
+            .current_dir(d)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    std::fs::write(
+        d.join("ext.cnf"),
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\n",
+    )
+    .unwrap();
+    let made = openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=wirelint test CA",
+    ]) && openssl(&[
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=localhost",
+    ]) && openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "1",
+        "-extfile",
+        "ext.cnf",
+    ]);
+    if !made {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED rediss_urls_are_audited_over_tls: openssl cannot make a test certificate"
+        );
+        return;
+    }
+    let tls_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+        .to_string();
+    let path = |f: &str| d.join(f).display().to_string();
+    let (cert, key, ca) = (path("server.pem"), path("server.key"), path("ca.pem"));
+    let Some(s) = Server::start(
+        "rediss_urls_are_audited_over_tls",
+        &[
+            "--tls-port",
+            &tls_port,
+            "--tls-cert-file",
+            &cert,
+            "--tls-key-file",
+            &key,
+            "--tls-ca-cert-file",
+            &ca,
+            "--tls-auth-clients",
+            "no",
+        ],
+    ) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = format!("rediss://127.0.0.1:{tls_port}/0");
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ],
+        &[("SSL_CERT_FILE", &ca)],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(findings(&out), expected());
+    let (code, _, err) = wirelint(&["audit", "--url", &url], &[("SSL_CERT_FILE", &cert)]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(&format!("error: cannot connect to {url}: "))
+            && err.contains("certificate"),
+        "{err}"
+    );
+}
+
+/// `--match` narrows SCAN; a unix socket URL reaches the same server.
+#[test]
+fn match_narrows_the_scan_and_unix_sockets_work() {
+    let sock_dir = tempfile::tempdir().unwrap();
+    let sock = sock_dir.path().join("r.sock").display().to_string();
+    let Some(s) = Server::start(
+        "match_narrows_the_scan_and_unix_sockets_work",
+        &["--unixsocket", &sock, "--unixsocketperm", "700"],
+    ) else {
+        return;
+    };
+    s.seed(wirelint::audit::seed::divergent());
+    let url = format!("unix://{sock}?db=0");
+    let (code, out, err) = wirelint(
+        &[
+            "audit", "--url", &url, "--match", "emq:*", "--sample", "100", "--format", "json",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{err}");
+    // The near-miss prefix and the foreign keys are not scanned.
+    let codes: Vec<String> = findings(&out).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        codes,
+        [
+            "WA102", "WA103", "WA104", "WA104", "WA201", "WA201", "WA202", "WA202", "WA301",
+            "WA302"
+        ]
+    );
+    assert_eq!(
+        notes(&out)[0],
+        "read 21 keys (19 of the contract's types, 0 outside the keyspace and not judged) and 15 queue members on 1 node"
+    );
+}
