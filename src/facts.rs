@@ -68,12 +68,6 @@ impl Lang {
         }
     }
 
-    /// Whether a file of this language is one Redis script as a whole (a
-    /// `.lua` file), not host code that may hold scripts.
-    pub fn is_script(self) -> bool {
-        self == Lang::Lua
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             Lang::Elixir => "elixir",

@@ -97,6 +97,12 @@ impl Lang {
             Lang::Lua => &Lua,
         }
     }
+
+    /// Whether a file of this language is one Redis script as a whole (a
+    /// `.lua` file), not host code that may hold scripts.
+    pub fn is_script(self) -> bool {
+        self.host().lua() == LuaIn::File
+    }
 }
 
 /// Every command name in quotes, as a host's command list or `cmd("X")`
