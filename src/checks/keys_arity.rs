@@ -87,7 +87,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));
         }
         let help = format!("pass exactly {d} keys: {shift}");
-        cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
+        cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
         out.push(diag);
     }
 }

@@ -186,6 +186,6 @@ fn misplaced(
     let help = format!(
         "pass the keys in the order `{name}` declares them; as written it acts on the `{passed_text}` key where it means `{role_text}`"
     );
-    cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
+    cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
     diag
 }
