@@ -22,6 +22,7 @@ pub mod calls;
 mod inventory;
 pub mod records;
 mod resolve;
+pub mod roles;
 pub mod scripts;
 
 use inventory::Inventory;
