@@ -31,7 +31,9 @@
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
-use crate::link::roles::{passed_type, same_type, slot_verdicts, KeyTypes, SlotRole, SlotVerdict};
+use crate::link::roles::{
+    passed_type, same_type, slot_verdicts, template_suffix, KeyTypes, SlotRole, SlotVerdict,
+};
 use crate::link::Script;
 
 pub static RULE: Rule = Rule {
@@ -95,6 +97,8 @@ fn count_differs(cx: &CheckContext<'_>, u: &ScriptCallUse, script: &Script) -> b
 /// role the script declares, the types that role names, and the verdict.
 struct Slots {
     passed: Vec<Option<String>>,
+    /// The passed keys' suffixes as written, for messages.
+    shown: Vec<String>,
     roles: Vec<Option<SlotRole>>,
     declared: Vec<Vec<String>>,
     verdicts: Vec<SlotVerdict>,
@@ -103,6 +107,16 @@ struct Slots {
 impl Slots {
     fn of(cx: &CheckContext<'_>, types: &KeyTypes, u: &ScriptCallUse, script: &Script) -> Slots {
         let passed: Vec<Option<String>> = u.keys.iter().map(passed_type).collect();
+        let shown = u
+            .keys
+            .iter()
+            .map(|k| {
+                k.alts
+                    .first()
+                    .and_then(template_suffix)
+                    .unwrap_or_else(|| "?".into())
+            })
+            .collect();
         let n = passed.len().max(
             script
                 .declared_count(cx.contract)
@@ -121,6 +135,7 @@ impl Slots {
         let verdicts = slot_verdicts(&passed, &declared);
         Slots {
             passed,
+            shown,
             roles,
             declared,
             verdicts,
@@ -143,7 +158,7 @@ impl Slots {
     }
 
     fn passed(&self, i: usize) -> &str {
-        self.passed[i].as_deref().unwrap_or("?")
+        &self.shown[i]
     }
 
     fn role_text(&self, i: usize) -> String {
@@ -180,7 +195,7 @@ fn finding(
     // elsewhere (a local variable, a wrapper's argument).
     let (at, built_elsewhere) = at_call(u.span, u.keys[i].value.span());
     let primary = Label::new(at, format!("the `{passed}` key in slot {slot}"));
-    let (message, means) = match how {
+    let (message, help) = match how {
         Misplaced::SwappedWith(j) => (
             format!(
                 "KEYS[{slot}] and KEYS[{}] of `{name}` are swapped: the `{passed}` key is in slot {slot}, the `{}` key in slot {}",
@@ -188,14 +203,20 @@ fn finding(
                 slots.passed(j),
                 j + 1
             ),
-            slots.role_text(i),
+            format!(
+                "pass the keys in the order `{name}` declares them; as written it acts on the `{passed}` key where it means `{}`",
+                slots.role_text(i)
+            ),
         ),
         Misplaced::Declared => (
             format!(
                 "KEYS[{slot}] of `{name}` receives the `{passed}` key, but the script declares it as `{}`",
                 slots.role_text(i)
             ),
-            slots.role_text(i),
+            format!(
+                "pass the keys in the order `{name}` declares them; as written it acts on the `{passed}` key where it means `{}`",
+                slots.role_text(i)
+            ),
         ),
         Misplaced::BelongsIn(j) => (
             format!(
@@ -203,7 +224,10 @@ fn finding(
                 j + 1,
                 slots.role_text(j)
             ),
-            format!("KEYS[{slot}]"),
+            format!(
+                "pass the `{passed}` key as KEYS[{}], where `{name}` declares it; in slot {slot} the script acts on it as something else",
+                j + 1
+            ),
         ),
     };
     let mut diag = RULE.diagnostic(message, primary);
@@ -238,9 +262,6 @@ fn finding(
             ));
         }
     }
-    let help = format!(
-        "pass the keys in the order `{name}` declares them; as written it acts on the `{passed}` key where it means `{means}`"
-    );
     cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
     diag
 }

@@ -173,18 +173,24 @@ fn bind(p: &Proto, args: &[Value], span: Span, file: FileId) -> Proto {
 }
 
 /// Functions by (speaker, name, arity): (file, index, module).
-type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
+pub(super) type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
 
-fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
+pub(super) fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
     let mut out: FnIndex<'a> = HashMap::new();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
         for (i, f) in facts.functions.iter().enumerate() {
-            out.entry((sp, f.name.as_str(), f.params.len()))
-                .or_default()
-                .push((*file, i, f.module.as_str()));
+            // A call may leave out the parameters that have defaults.
+            let least = f.params.len().saturating_sub(f.defaults);
+            for arity in least..=f.params.len() {
+                out.entry((sp, f.name.as_str(), arity)).or_default().push((
+                    *file,
+                    i,
+                    f.module.as_str(),
+                ));
+            }
         }
     }
     out
@@ -192,7 +198,7 @@ fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
 
 /// The functions a call may mean: the same file, then the module named in
 /// the path, then a unique module.
-fn targets(
+pub(super) fn targets(
     index: &FnIndex<'_>,
     speaker: SpeakerId,
     path: &[String],
@@ -238,9 +244,15 @@ fn direct_protos(
     file: FileId,
     speaker: SpeakerId,
     facts: &FileFacts,
+    sent: &super::sends::Sent,
 ) -> Vec<(Option<usize>, Proto)> {
     let mut out = Vec::new();
-    for c in &facts.commands {
+    for (_, c) in facts
+        .commands
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sent.keeps(file, *i))
+    {
         if !matches!(
             c.name.as_str(),
             "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
@@ -295,6 +307,7 @@ pub(super) fn link_calls(
     input: &LinkInput<'_>,
     model: &Model,
     script_at: &HashMap<(FileId, usize), ScriptId>,
+    sent: &super::sends::Sent,
 ) -> Vec<ScriptCallUse> {
     let fns = index_functions(input);
     let mut summaries: HashMap<(FileId, usize), Vec<Proto>> = HashMap::new();
@@ -303,7 +316,7 @@ pub(super) fn link_calls(
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
-        for (func, p) in direct_protos(*file, sp, facts) {
+        for (func, p) in direct_protos(*file, sp, facts, sent) {
             match func {
                 Some(f) if proto_has_params(&p) => summaries.entry((*file, f)).or_default().push(p),
                 _ => finals.push(p),

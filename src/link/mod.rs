@@ -24,6 +24,7 @@ pub mod records;
 mod resolve;
 pub mod roles;
 pub mod scripts;
+mod sends;
 
 use inventory::Inventory;
 
@@ -153,6 +154,9 @@ pub struct Model {
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
+    /// Command-shaped lists that never reach Redis (compared, asserted,
+    /// handed to code not proven to send them): counted, not checked.
+    pub unsent_commands: usize,
 }
 
 impl Model {
@@ -213,6 +217,8 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     // The module a fact sits in is not recorded on templates and commands;
     // resolution falls back to file, then unique definitions.
     let mut inventory = Inventory::default();
+    let sent = sends::Sent::of(input);
+    model.unsent_commands = sent.dropped();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
@@ -222,7 +228,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
             module: String::new(),
             file: *file,
         };
-        link_file(&resolver, &mut model, facts, &cx);
+        link_file(&resolver, &mut model, facts, &cx, &sent);
         for (si, s) in facts.scripts.iter().enumerate() {
             inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
@@ -237,7 +243,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
         }
     }
-    model.script_calls = calls::link_calls(&resolver, input, &model, &inventory.script_at);
+    model.script_calls = calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);
@@ -246,7 +252,13 @@ pub fn link(input: &LinkInput<'_>) -> Model {
 
 /// One file's facts outside its scripts: syntax errors, the key templates
 /// it builds, the fields it reads after HGETALL, its commands.
-fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: &Ctx) {
+fn link_file(
+    resolver: &Resolver<'_>,
+    model: &mut Model,
+    facts: &FileFacts,
+    cx: &Ctx,
+    sent: &sends::Sent,
+) {
     if !facts.errors.is_empty() {
         model.parse_errors.push((cx.file, facts.errors.clone()));
     }
@@ -269,8 +281,10 @@ fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: 
             });
         }
     }
-    for c in &facts.commands {
-        push_command(model, command_use(resolver, c, cx, None));
+    for (i, c) in facts.commands.iter().enumerate() {
+        if sent.keeps(cx.file, i) {
+            push_command(model, command_use(resolver, c, cx, None));
+        }
     }
 }
 

@@ -164,9 +164,14 @@ fn type_word(text: &str, drop: &[&str]) -> Option<String> {
 }
 
 /// The last literal `:`-separated piece of a key template, outside any hash
-/// tag: `emq:{<q>}:job:<id>` → `job`; `None` when the template has no
-/// literal `:` before a literal word.
+/// tag, normalized: `emq:{<q>}:job:<id>` → `job`; `None` when the template
+/// has no literal `:` before a literal word.
 pub fn template_type(t: &Template) -> Option<String> {
+    type_word(&template_suffix(t)?, CODE_WORDS)
+}
+
+/// That piece as written (`events`), for messages.
+pub fn template_suffix(t: &Template) -> Option<String> {
     let mut text = String::new();
     for s in &t.segs {
         match s {
@@ -189,7 +194,7 @@ pub fn template_type(t: &Template) -> Option<String> {
     // A `:` must stand before the word: `dest` alone is a name, not a key
     // type.
     pieces.next()?;
-    type_word(last?, CODE_WORDS)
+    last.map(str::to_string)
 }
 
 /// Whether two key type words name the same key: equal, or one the known
