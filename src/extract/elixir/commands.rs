@@ -135,7 +135,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             tail,
             span: self.span(whole),
             func: self.func_of(env),
-            sink: self.sink_of(whole, &self.module_of(env).to_string()),
+            sink: self.sink_of(whole, self.module_of(env)),
         })
     }
 
