@@ -22,7 +22,7 @@ mod keys_missing;
 mod keys_order;
 mod keys_undeclared;
 mod missing_field;
-mod parse_error;
+pub mod parse_error;
 mod script_drift;
 mod unknown_field;
 mod unused_suppression;

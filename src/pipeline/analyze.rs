@@ -119,12 +119,23 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             message: msg.clone(),
         });
     }
-    let diagnostics = run_all(&CheckContext {
+    let cx = CheckContext {
         model: &model,
         contract: contract.as_ref(),
         contract_file,
         sources: &sources,
-    });
+    };
+    let diagnostics = run_all(&cx);
+    let unlisted = crate::checks::parse_error::unlisted(&cx);
+    if unlisted > 0 {
+        notes.push(Note {
+            path: ".".into(),
+            message: format!(
+                "{unlisted} file{} with syntax errors only in code that holds no protocol fact (no Redis command, KEYS[, script or key literal): counted here, not listed as WL001",
+                if unlisted == 1 { "" } else { "s" }
+            ),
+        });
+    }
     notes.sort();
     notes.dedup();
     Ok(Analysis {
