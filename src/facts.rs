@@ -450,6 +450,9 @@ pub struct ScriptDef {
     /// A key count written next to the script where it is registered:
     /// `("moveToActive", 11, include_str!(..))`.
     pub declared_keys: Option<(u32, Span)>,
+    /// The name is a local variable's (`let script = Script::new(..)`): it
+    /// names the script only in its own file, never a copy elsewhere.
+    pub local: bool,
 }
 
 /// A header-comment or alias declaration of `KEYS[n]`'s role.

@@ -399,14 +399,21 @@ fn identify(
         return None;
     }
     let by_name = |name: &str| -> Option<ScriptId> {
-        let exact = model
+        let norm = super::normalize_name(name);
+        // A name that holds a script only in this file (a local, a generic
+        // `@script`) names that definition here, and nothing elsewhere.
+        let here = model
             .scripts
             .iter()
-            .position(|s| s.speaker == speaker && s.names.iter().any(|n| n == name));
-        let norm = super::normalize_name(name);
-        if norm.is_empty() {
-            return exact;
+            .position(|s| s.local_names.contains(&(file, norm.clone())));
+        if here.is_some() || !super::shares_identity(&norm, false) {
+            return here;
         }
+        let exact = model.scripts.iter().position(|s| {
+            s.speaker == speaker
+                && s.norm_names.contains(&norm)
+                && s.names.iter().any(|n| n == name)
+        });
         exact
             .or_else(|| {
                 model

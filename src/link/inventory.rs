@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{
-    command_use, normalize_name, normalize_path, push_command, scripts, Ctx, LinkInput, Model,
-    Resolver, Script, ScriptId,
+    command_use, normalize_name, normalize_path, push_command, scripts, shares_identity, Ctx,
+    LinkInput, Model, Resolver, Script, ScriptId,
 };
 use crate::facts::{FileId, ScriptDef, ScriptSource, Span};
 use crate::source::SourceMap;
@@ -19,6 +19,8 @@ struct FileRef {
     file: FileId,
     /// The name the code gives it (an attribute, a const).
     name: Option<String>,
+    /// That name is a local variable's.
+    local: bool,
     /// The path as written, and as resolved.
     written: String,
     path: PathBuf,
@@ -62,8 +64,13 @@ impl Inventory {
                 } else {
                     None
                 };
+                let (shared, local): (Vec<String>, Vec<String>) = names
+                    .iter()
+                    .map(|n| normalize_name(n))
+                    .partition(|n| shares_identity(n, s.local));
                 model.scripts.push(Script {
-                    norm_names: names.iter().map(|n| normalize_name(n)).collect(),
+                    norm_names: shared.into_iter().collect(),
+                    local_names: local.into_iter().map(|n| (cx.file, n)).collect(),
                     names,
                     speaker: cx.speaker,
                     def_span: s.name_span,
@@ -98,6 +105,7 @@ impl Inventory {
                     Some(b) => self.refs.push(FileRef {
                         file: cx.file,
                         name: s.name.clone(),
+                        local: s.local,
                         written: path.clone(),
                         path: normalize_path(&b.join(path)),
                         registration: s.declared_keys,
@@ -125,8 +133,13 @@ impl Inventory {
             self.script_at.insert((r.file, r.index), id);
             let script = &mut model.scripts[id];
             if let Some(n) = r.name {
+                let norm = normalize_name(&n);
+                if shares_identity(&norm, r.local) {
+                    script.norm_names.insert(norm);
+                } else {
+                    script.local_names.insert((r.file, norm));
+                }
                 if !script.names.contains(&n) {
-                    script.norm_names.insert(normalize_name(&n));
                     script.names.push(n);
                 }
             }

@@ -115,8 +115,13 @@ pub struct Script {
     /// Names the code gives it: the file stem, attributes and consts that
     /// hold it.
     pub names: Vec<String>,
-    /// [`normalize_name`] of each name.
+    /// [`normalize_name`] of each name that identifies the script across
+    /// files and speakers: a file stem, a const or an attribute with a
+    /// specific name ([`shares_identity`]).
     pub norm_names: BTreeSet<String>,
+    /// Names that identify it only in one file: a local variable
+    /// (`let script = ..`) or a generic name (`@script`, `LUA`).
+    pub local_names: BTreeSet<(FileId, String)>,
     pub speaker: SpeakerId,
     /// Where the script is defined (a `.lua` file's first line, or the
     /// attribute or const holding it).
@@ -193,6 +198,20 @@ pub fn normalize_name(name: &str) -> String {
             return s;
         }
     }
+}
+
+/// Names too generic to say which script they hold: two `@script`
+/// attributes in two modules are two scripts.
+const GENERIC_NAMES: &[&str] = &[
+    "script", "lua", "sha", "source", "body", "src", "code", "cmd", "command", "text", "content",
+    "s", "eval", "hash", "redis", "program", "query",
+];
+
+/// Whether a name the code gives a script identifies it beyond its own
+/// file: not a local variable's, and specific (`ENQUEUE_SCRIPT`, `@enqueue`,
+/// `enqueue.lua`), not generic (`script`).
+pub fn shares_identity(norm: &str, local: bool) -> bool {
+    !local && !norm.is_empty() && !GENERIC_NAMES.contains(&norm)
 }
 
 /// Input to linking: each file's facts, with its speaker already assigned.
