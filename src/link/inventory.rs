@@ -21,6 +21,8 @@ struct FileRef {
     name: Option<String>,
     /// That name is a local variable's.
     local: bool,
+    /// Where the reference is written.
+    span: Span,
     /// The path as written, and as resolved.
     written: String,
     path: PathBuf,
@@ -81,6 +83,8 @@ impl Inventory {
                     file_count,
                     registration: s.declared_keys,
                     is_file,
+                    included: false,
+                    body: true,
                 });
                 self.script_at.insert((cx.file, index), id);
                 if is_file {
@@ -106,6 +110,7 @@ impl Inventory {
                         file: cx.file,
                         name: s.name.clone(),
                         local: s.local,
+                        span: s.name_span,
                         written: path.clone(),
                         path: normalize_path(&b.join(path)),
                         registration: s.declared_keys,
@@ -123,12 +128,17 @@ impl Inventory {
     /// and registration count join the script.
     pub fn resolve_file_refs(&mut self, model: &mut Model) {
         for r in std::mem::take(&mut self.refs) {
-            let Some(&id) = self.lua_files.get(&r.path) else {
-                model.notes.push((
-                    r.file,
-                    format!("script file `{}` is not among the scanned files; its facts are not checked", r.written),
-                ));
-                continue;
+            let id = match self.lua_files.get(&r.path) {
+                Some(&id) => id,
+                None => {
+                    model.notes.push((
+                        r.file,
+                        format!("script file `{}` is not among the scanned files; its body is not checked, only the keys its callers pass", r.written),
+                    ));
+                    let id = self.missing_file(model, &r);
+                    self.lua_files.insert(r.path.clone(), id);
+                    id
+                }
             };
             self.script_at.insert((r.file, r.index), id);
             let script = &mut model.scripts[id];
@@ -149,6 +159,49 @@ impl Inventory {
         }
     }
 
+    /// A script whose file is not in the tree (generated at build time, or
+    /// left out): known by its name, its registration and its file name's
+    /// key count; its body may touch any key.
+    fn missing_file(&mut self, model: &mut Model, r: &FileRef) -> ScriptId {
+        let speaker = model
+            .file_speaker
+            .get(r.file as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(0);
+        let stem = r.path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let names: Vec<String> = stem
+            .map(|s| crate::extract::script_name_from_stem(&s))
+            .into_iter()
+            .collect();
+        let lua = crate::facts::LuaFacts {
+            dynamic_keys: true,
+            span: r.span,
+            ..Default::default()
+        };
+        model.scripts.push(Script {
+            norm_names: names
+                .iter()
+                .map(|n| normalize_name(n))
+                .filter(|n| shares_identity(n, false))
+                .collect(),
+            local_names: Default::default(),
+            names,
+            speaker,
+            def_span: r.span,
+            lua,
+            contract: None,
+            sha1: None,
+            text: None,
+            file_count: scripts::file_name_count(&r.path, r.span),
+            registration: None,
+            is_file: true,
+            included: false,
+            body: false,
+        });
+        model.scripts.len() - 1
+    }
+
     /// `--- @include "includes/x"`: the included file's Lua is part of the
     /// script, so its `KEYS[n]` uses count as the script's. Paths are relative
     /// to the script's directory, `.lua` optional. Unresolved includes are
@@ -161,6 +214,7 @@ impl Inventory {
         type Merge = (ScriptId, Vec<(u32, Span)>, bool);
         let mut merges: Vec<Merge> = Vec::new();
         let mut notes = Vec::new();
+        let mut included = Vec::new();
         for (id, s) in model.scripts.iter().enumerate() {
             if s.lua.includes.is_empty() {
                 continue;
@@ -176,6 +230,7 @@ impl Inventory {
                     Some(&inc) if inc != id => {
                         let lua = &model.scripts[inc].lua;
                         merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
+                        included.push(inc);
                     }
                     Some(_) => {}
                     None => {
@@ -187,6 +242,9 @@ impl Inventory {
                     }
                 }
             }
+        }
+        for inc in included {
+            model.scripts[inc].included = true;
         }
         for (id, uses, dynamic) in merges {
             let lua = &mut model.scripts[id].lua;

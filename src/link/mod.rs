@@ -19,6 +19,7 @@ use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
 pub mod calls;
+mod identify;
 mod inventory;
 pub mod records;
 mod resolve;
@@ -138,6 +139,11 @@ pub struct Script {
     pub registration: Option<(u32, Span)>,
     /// Whether the Lua lives in a `.lua` file (else in a host string).
     pub is_file: bool,
+    /// Another script `@include`s it: a fragment, not run on its own.
+    pub included: bool,
+    /// Whether its Lua is known (false for a file the tree does not hold:
+    /// then it may touch any key, and only its callers are checked).
+    pub body: bool,
 }
 
 /// The whole repository, linked.
@@ -151,6 +157,8 @@ pub struct Model {
     pub scripts: Vec<Script>,
     /// Every place a script is run, with what it is passed.
     pub script_calls: Vec<calls::ScriptCallUse>,
+    /// Places a script is run that could not be linked to their script.
+    pub unlinked_calls: Vec<calls::UnlinkedCall>,
     /// Fields read from a whole hash after HGETALL.
     pub field_reads: Vec<FieldReadUse>,
     /// Records as the code uses them (hash commands grouped by key).
@@ -262,7 +270,8 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
         }
     }
-    model.script_calls = calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
+    (model.script_calls, model.unlinked_calls) =
+        calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);
