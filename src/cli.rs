@@ -103,6 +103,11 @@ pub struct CheckArgs {
     /// scripts by speaker (a table on stdout, or `matrix` in the JSON).
     #[arg(long)]
     pub matrix: bool,
+    /// List every script call that no KEYS check covers, with the reason,
+    /// and the scripts no speaker runs (on stderr; always `coverage` in the
+    /// JSON).
+    #[arg(long)]
+    pub coverage: bool,
     /// Parse every file, even where the prefilter finds nothing to read
     /// (the output must be the same; for testing).
     #[arg(long, hide = true)]
@@ -470,11 +475,14 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
         );
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
+    let coverage = crate::coverage::build(analysis);
     let run = CheckRun {
         analysis,
         diagnostics: &diagnostics,
         summary,
         matrix: matrix.as_ref(),
+        coverage: &coverage,
+        list_coverage: a.coverage,
         color: a.format == Format::Full && report::human::want_color(),
     };
     match emit(a.format.reporter().report(&run), &closing) {

@@ -7,6 +7,7 @@ pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod contract;
+pub mod coverage;
 pub mod diagnostic;
 pub mod diff;
 pub mod discover;

@@ -25,8 +25,68 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             self.push_script(Some(name), name_span, script);
             return true;
         }
+        if self.registry_scripts(value_node, scope) {
+            return true;
+        }
         self.const_attribute(format!("@{name}"), name_span, value_node, scope);
         false
+    }
+
+    /// `@scripts %{enqueue: Prep.script("""lua"""), ack: "lua"}`: a
+    /// registry by name. Each entry whose value is a script (itself, or
+    /// the first argument of a call) is recorded under its key, which is
+    /// the name callers look it up by (`@scripts[:enqueue]`).
+    fn registry_scripts(&mut self, value_node: Node<'_>, scope: usize) -> bool {
+        if value_node.kind() != "map" {
+            return false;
+        }
+        let mut pairs: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+        for content in named_children(value_node) {
+            for part in named_children(content) {
+                match part.kind() {
+                    "keywords" => pairs.extend(named_children(part).into_iter().filter_map(|p| {
+                        Some((
+                            p.child_by_field_name("key")?,
+                            p.child_by_field_name("value")?,
+                        ))
+                    })),
+                    "binary_operator" if self.op(part) == "=>" => {
+                        if let (Some(k), Some(v)) = (
+                            part.child_by_field_name("left"),
+                            part.child_by_field_name("right"),
+                        ) {
+                            pairs.push((k, v));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut found = false;
+        for (key, value) in pairs {
+            let name = self
+                .text(key)
+                .trim()
+                .trim_end_matches(':')
+                .trim_start_matches(':')
+                .trim_matches('"')
+                .to_string();
+            if name.is_empty() {
+                continue;
+            }
+            let body = match value.kind() {
+                "call" => arguments(value).and_then(|a| named_children(a).into_iter().next()),
+                _ => Some(value),
+            };
+            let Some(body) = body else {
+                continue;
+            };
+            if let Some(script) = self.script_in(body, self.env_of(scope)) {
+                self.push_script(Some(name), self.span(key), script);
+                found = true;
+            }
+        }
+        found
     }
 
     /// `@name value`: the name node and the value node.

@@ -279,6 +279,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         }
         self.row_binding(l, r, env);
+        if l.kind() == "tuple" {
+            let v = self.value(r, Some(env), 0);
+            self.bind_tuple(l, &v, env);
+            return;
+        }
         if l.kind() != "identifier" {
             return;
         }
@@ -293,6 +298,76 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Some(e) = self.envs.get_mut(env) {
             e.locals.insert(name, v);
+        }
+    }
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `{script, count} = Scripts.get(:name)`: each variable holds its
+    /// element of what the call returns (`.0`, `.1`, …), so that a script
+    /// looked up by name stays linked to that name.
+    pub(super) fn bind_tuple(&mut self, pat: Node<'_>, v: &Value, env: usize) {
+        if !matches!(v, Value::Call { .. }) {
+            return;
+        }
+        for (i, el) in named_children(pat).into_iter().enumerate() {
+            if el.kind() != "identifier" {
+                continue;
+            }
+            let name = self.text(el);
+            if name.starts_with('_') {
+                continue;
+            }
+            let elem = Value::Call {
+                path: vec![format!(".{i}")],
+                args: vec![v.clone()],
+                span: self.span(el),
+            };
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, elem);
+            }
+        }
+    }
+
+    /// `case get_sha(:name) do nil -> ..; sha -> .. end`: a clause that
+    /// binds the whole subject to a variable, or its elements to a tuple's.
+    pub(super) fn case_bindings(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(env) = env else {
+            return;
+        };
+        let Some(subject) = arguments(n).and_then(|a| named_children(a).into_iter().next()) else {
+            return;
+        };
+        let Some(block) = do_block(n) else {
+            return;
+        };
+        let v = self.value(subject, Some(env), 0);
+        if !matches!(v, Value::Call { .. }) {
+            return;
+        }
+        for clause in named_children(block) {
+            if clause.kind() != "stab_clause" {
+                continue;
+            }
+            let Some(pat) = clause
+                .child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            match pat.kind() {
+                "identifier" => {
+                    let name = self.text(pat);
+                    if name.starts_with('_') {
+                        continue;
+                    }
+                    if let Some(e) = self.envs.get_mut(env) {
+                        e.locals.insert(name, v.clone());
+                    }
+                }
+                "tuple" => self.bind_tuple(pat, &v, env),
+                _ => {}
+            }
         }
     }
 }

@@ -53,6 +53,19 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
+            // `@scripts[name]`: a lookup by key, which names a script when
+            // the key does.
+            "access_call" => match (
+                n.child_by_field_name("target"),
+                n.child_by_field_name("key"),
+            ) {
+                (Some(t), Some(k)) => Value::Call {
+                    path: vec!["[]".into()],
+                    args: vec![self.value(t, env, depth + 1), self.value(k, env, depth + 1)],
+                    span,
+                },
+                _ => Value::unknown(self.text(n), span),
+            },
             _ => Value::unknown(self.text(n), span),
         }
     }

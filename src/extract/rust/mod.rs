@@ -108,6 +108,8 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
 #[derive(Default)]
 struct Scope {
     params: Vec<String>,
+    /// The function is a method taking `self`.
+    has_self: bool,
     locals: HashMap<String, Value>,
     builders: HashMap<String, Builder>,
 }

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use crate::extract::push_lit;
-use crate::facts::{Seg, Span, Template, Value};
+use crate::facts::{Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::paths::path_segments;
@@ -15,6 +15,17 @@ use super::{
 };
 
 /// Method calls that send their receiver unchanged.
+/// Methods whose arguments only say what happens on failure.
+const ERROR_ONLY_METHODS: &[&str] = &[
+    "ok_or",
+    "ok_or_else",
+    "expect",
+    "unwrap",
+    "map_err",
+    "context",
+    "with_context",
+];
+
 const TRANSPARENT_METHODS: &[&str] = &[
     "as_str",
     "as_ref",
@@ -28,6 +39,8 @@ const TRANSPARENT_METHODS: &[&str] = &[
     "as_deref",
     "to_vec",
     "into_owned",
+    "cloned",
+    "copied",
 ];
 
 /// Appends a value to a template: strings are spliced in, integers become
@@ -94,6 +107,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                     None => Value::unknown(self.label(n), span),
                 }
             }
+            "self" if self.scope.has_self => Value::Param {
+                index: RECEIVER,
+                name: "self".into(),
+                span,
+            },
+            "field_expression" => self.field_value(n, span, d),
             "type_cast_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
                 None => Value::unknown(self.label(n), span),
@@ -137,6 +156,33 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `self.sha` in a method: the receiver's field, bound at call sites;
+    /// any other field access is unknown.
+    /// `script.sha` where `script` holds a script looked up by name: a
+    /// projection (`.sha` of that value), which still names the script.
+    fn field_value(&mut self, n: Node<'_>, span: Span, d: usize) -> Value {
+        let recv = n.child_by_field_name("value").map(peel_ref);
+        let field = n.child_by_field_name("field").map(|f| self.text(f));
+        match (recv, field) {
+            (Some(r), Some(f)) if r.kind() == "self" && self.scope.has_self => Value::Param {
+                index: RECEIVER,
+                name: f,
+                span,
+            },
+            (Some(r), Some(f)) if r.kind() == "identifier" => match self.value(r, d) {
+                v @ (Value::Call { .. } | Value::ScriptRef { .. } | Value::Param { .. }) => {
+                    Value::Call {
+                        path: vec![format!(".{f}")],
+                        args: vec![v],
+                        span,
+                    }
+                }
+                _ => Value::unknown(self.label(n), span),
+            },
             _ => Value::unknown(self.label(n), span),
         }
     }
@@ -240,6 +286,11 @@ impl<'s, 'p> Cx<'s, 'p> {
                 };
                 let method = self.text(field);
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
+                    return self.value(recv, d);
+                }
+                // `Option`/`Result` adapters whose arguments only say what
+                // happens on failure: the value is the receiver's.
+                if ERROR_ONLY_METHODS.contains(&method.as_str()) {
                     return self.value(recv, d);
                 }
                 if method == "replace" && args.len() == 2 {
