@@ -131,7 +131,12 @@ pub fn build(a: &Analysis) -> Coverage {
             ..SpeakerCoverage::default()
         })
         .collect();
-    let test = |span: Span| is_test_path(&a.sources.get(span.file).rel);
+    let test = |span: Span| {
+        is_test_path(&a.sources.get(span.file).rel)
+            || m.test_regions
+                .iter()
+                .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
+    };
     // One verdict per call site: checked when any script it may run is
     // checked there (a wrapper's call may run several).
     let mut sites: BTreeMap<(SpeakerId, Span), Option<(bool, String)>> = BTreeMap::new();

@@ -509,4 +509,7 @@ pub struct FileFacts {
     pub templates: Vec<Template>,
     /// Spans of syntax errors in the host file.
     pub errors: Vec<Span>,
+    /// Regions of test code inside a source file (a `#[cfg(test)]` module,
+    /// a `#[test]` function): coverage counts what runs there apart.
+    pub test_regions: Vec<Span>,
 }

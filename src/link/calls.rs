@@ -534,7 +534,8 @@ pub(super) fn link_calls(
         // Parameters no call binds stay unknown (holes).
         match identify(&p.script, p.speaker, p.file, &lk, 0) {
             Some(script) => {
-                let mut u = use_of(resolver, p, script);
+                let registered = registered_count(&p, script, &lk);
+                let mut u = use_of(resolver, p, script, registered);
                 u.in_wrapper = in_wrapper;
                 out.push(u);
             }
@@ -611,7 +612,17 @@ fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value>, bool) {
 
 fn literal_count(v: &Value) -> Option<(u32, Span)> {
     match v {
+        // `to_string(1)`, `Integer.to_string(2)`: the same count as text.
+        Value::Call { path, args, .. }
+            if path.last().is_some_and(|l| l == "to_string") && args.len() == 1 =>
+        {
+            literal_count(&args[0])
+        }
         Value::Int { value, span } => u32::try_from(*value).ok().map(|n| (n, *span)),
+        Value::Str(t) if t.as_literal().is_none() => match t.segs.as_slice() {
+            [Seg::Value(inner)] => literal_count(inner),
+            _ => None,
+        },
         Value::Str(t) => {
             let s = t.as_literal()?;
             let n = s.trim().parse::<u32>().ok()?;
@@ -621,7 +632,29 @@ fn literal_count(v: &Value) -> Option<(u32, Span)> {
     }
 }
 
-fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse {
+/// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
+/// numkeys is the count the same script is registered with.
+fn registered_count(p: &Proto, script: ScriptId, lk: &Lookup<'_>) -> Option<(u32, Span)> {
+    let Some(Value::Call { path, args, .. }) = &p.numkeys else {
+        return None;
+    };
+    let [entry] = args.as_slice() else {
+        return None;
+    };
+    if !path.last().is_some_and(|l| l.starts_with('.')) {
+        return None;
+    }
+    let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
+    same.then(|| lk.model.scripts[script].registration)
+        .flatten()
+}
+
+fn use_of(
+    resolver: &Resolver<'_>,
+    p: Proto,
+    script: ScriptId,
+    registered: Option<(u32, Span)>,
+) -> ScriptCallUse {
     let (flat, complete) = flatten(&p.items, &p.tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
@@ -632,7 +665,13 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
         value: v.clone(),
         alts: resolver.templates(v, &cx),
     };
+    // Keys and args appended as separate parts say where the keys end
+    // better than a count that travels with the script.
+    let parts = !p.keys_only && p.items.is_empty() && p.tail.len() >= 2;
     let numkeys = match &p.numkeys {
+        _ if registered.is_some() && !parts => registered
+            .map(|(n, span)| NumKeys::Literal(n, span))
+            .unwrap_or(NumKeys::Unknown),
         None if p.keys_only => NumKeys::FromKeys,
         None => NumKeys::Unknown,
         Some(v) => match literal_count(v) {

@@ -16,6 +16,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return false;
         };
         let name = self.text(target);
+        // A typespec (`@spec run(conn(), String.t()) :: ...`) names types,
+        // not calls: nothing in it is visited.
+        if matches!(
+            name.as_str(),
+            "spec" | "type" | "typep" | "opaque" | "callback" | "macrocallback"
+        ) {
+            return true;
+        }
         if RESERVED_ATTRS.contains(&name.as_str()) {
             return false;
         }
@@ -74,15 +82,28 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             if name.is_empty() {
                 continue;
             }
-            let body = match value.kind() {
-                "call" => arguments(value).and_then(|a| named_children(a).into_iter().next()),
-                _ => Some(value),
+            // `{body, 2}`: the body and the key count it is registered with.
+            let (body, count) = match value.kind() {
+                "call" => (
+                    arguments(value).and_then(|a| named_children(a).into_iter().next()),
+                    None,
+                ),
+                "tuple" => {
+                    let kids = named_children(value);
+                    let count = kids.get(1).filter(|k| k.kind() == "integer").and_then(|k| {
+                        let n: u32 = self.text(*k).replace('_', "").parse().ok()?;
+                        Some((n, self.span(*k)))
+                    });
+                    (kids.first().copied(), count)
+                }
+                _ => (Some(value), None),
             };
             let Some(body) = body else {
                 continue;
             };
             if let Some(script) = self.script_in(body, self.env_of(scope)) {
-                self.push_script(Some(name), self.span(key), script);
+                let i = self.push_script(Some(name), self.span(key), script);
+                self.facts.scripts[i].declared_keys = count;
                 found = true;
             }
         }

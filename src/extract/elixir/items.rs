@@ -1,7 +1,7 @@
 //! Definitions: `defmodule` scopes, `def`/`defp` clauses (every clause a
 //! `FunctionDef`, with its parameters, local bindings and return value).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -149,11 +149,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        let locals = self.tuple_params(&param_nodes);
         let inner = self.open_scope(Env {
             module,
             func,
             params,
             body_start: body.map_or(usize::MAX, |b| b.start_byte()),
+            locals,
             ..Env::default()
         });
         if let (Some(body), Some(func)) = (body, func) {
@@ -188,6 +190,37 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             defaults: 0,
         });
         self.facts.functions.len() - 1
+    }
+
+    /// `def run(conn, {_name, sha, body}, keys)`: each variable of a tuple
+    /// parameter holds its element of the argument (`.1` of parameter 1).
+    fn tuple_params(&self, param_nodes: &[Node<'_>]) -> HashMap<String, Value> {
+        let mut out = HashMap::new();
+        for (index, p) in param_nodes.iter().enumerate() {
+            if p.kind() != "tuple" {
+                continue;
+            }
+            for (i, el) in named_children(*p).into_iter().enumerate() {
+                let name = self.text(el);
+                if el.kind() != "identifier" || name.starts_with('_') {
+                    continue;
+                }
+                let param = Value::Param {
+                    index,
+                    name: "_".into(),
+                    span: self.span(*p),
+                };
+                out.insert(
+                    name,
+                    Value::Call {
+                        path: vec![format!(".{i}")],
+                        args: vec![param],
+                        span: self.span(el),
+                    },
+                );
+            }
+        }
+        out
     }
 
     /// A parameter's variable name, or `_` for a pattern.

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::templates::is_builder_callee;
 use super::{call_args, do_block, sides, Cx};
-use crate::facts::{Template, Value};
+use crate::facts::{Seg, Template, Value};
 use crate::parse::named_children;
 
 /// Expressions nested deeper than this evaluate to `Value::Unknown`.
@@ -290,6 +290,21 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         if do_block(n).is_some() {
             return unknown();
+        }
+        // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
+        if matches!(
+            self.text(target).as_str(),
+            "to_string" | "Integer.to_string"
+        ) {
+            if let [arg] = call_args(n, piped).as_slice() {
+                if let Value::Int { value, .. } = self.value(*arg, env, depth + 1) {
+                    let text = value.to_string();
+                    return Value::Str(Template {
+                        segs: vec![Seg::Lit { text, span }],
+                        span,
+                    });
+                }
+            }
         }
         let Some(path) = self.callee(target, self.module_of(env)) else {
             return unknown();

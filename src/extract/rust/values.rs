@@ -113,6 +113,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 span,
             },
             "field_expression" => self.field_value(n, span, d),
+            // `match lookup(..) { Some(s) => s, None => return }`: the value
+            // an arm unwraps is the scrutinee's.
+            "match_expression" => match n.child_by_field_name("value") {
+                Some(v) if self.unwraps(n) => self.value(v, d),
+                _ => Value::unknown(self.label(n), span),
+            },
             "type_cast_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
                 None => Value::unknown(self.label(n), span),
@@ -162,6 +168,43 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// `self.sha` in a method: the receiver's field, bound at call sites;
     /// any other field access is unknown.
+    /// Whether a `match` has an arm `Some(x) => x` (or `Ok(x) => x.clone()`):
+    /// what it gives is what its scrutinee holds.
+    fn unwraps(&self, m: Node<'_>) -> bool {
+        let Some(block) = m.child_by_field_name("body") else {
+            return false;
+        };
+        named_children(block)
+            .into_iter()
+            .filter(|a| a.kind() == "match_arm")
+            .any(|arm| {
+                let (Some(p), Some(v)) = (
+                    arm.child_by_field_name("pattern"),
+                    arm.child_by_field_name("value"),
+                ) else {
+                    return false;
+                };
+                let pat: String = self
+                    .text(p)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                let Some(x) = pat
+                    .strip_prefix("Some(")
+                    .or_else(|| pat.strip_prefix("Ok("))
+                    .and_then(|r| r.strip_suffix(')'))
+                else {
+                    return false;
+                };
+                let body = self.text(v);
+                let body = body.trim();
+                let body = body
+                    .trim_end_matches(".clone()")
+                    .trim_end_matches(".to_owned()");
+                !x.is_empty() && body == x
+            })
+    }
+
     /// `script.sha` where `script` holds a script looked up by name: a
     /// projection (`.sha` of that value), which still names the script.
     fn field_value(&mut self, n: Node<'_>, span: Span, d: usize) -> Value {
@@ -344,6 +387,15 @@ impl<'s, 'p> Cx<'s, 'p> {
                 );
                 if transparent && args.len() == 1 {
                     return self.value(args[0], d);
+                }
+                // `Vec::new()`: a list the straight-line pushes that
+                // follow fill (see `vec_push`).
+                if matches!(strs.as_slice(), ["Vec", "new"] | ["Vec", "with_capacity"]) {
+                    return Value::List {
+                        items: Vec::new(),
+                        tail: Vec::new(),
+                        span,
+                    };
                 }
                 if strs.contains(&"Script") && matches!(last, "new" | "from_lua") {
                     if let Some(index) = args.first().and_then(|a| self.script_of(*a)) {
