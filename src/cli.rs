@@ -53,6 +53,9 @@ pub enum Command {
     /// Hold a live Redis or Valkey keyspace against the contract: read only
     /// (SCAN, TYPE, HKEYS...), never write (docs/audit.md).
     Audit(crate::audit::Args),
+    /// A Language Server Protocol server over stdio: diagnostics for every
+    /// file a change affects, as you type (docs/editors.md).
+    Server,
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
@@ -307,6 +310,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Extract(a) => extract(a),
         Command::Diff(a) => diff(a),
         Command::Audit(a) => crate::audit::run_args(a),
+        Command::Server => crate::server::run(),
         Command::Facts { file } => facts(&file),
     }
 }

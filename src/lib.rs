@@ -22,6 +22,7 @@ pub mod pipeline;
 pub mod redis;
 pub mod report;
 pub mod scope;
+pub mod server;
 pub mod settings;
 pub mod source;
 pub mod suppress;

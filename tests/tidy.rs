@@ -53,6 +53,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // code base through the pipeline only for `--from-code`, and prints
     // through the reporters).
     ("audit", &["audit"]),
+    // `wirelint server`: the pipeline behind the Language Server Protocol.
+    ("server", &["server"]),
     // The command line.
     ("cli", &["cli", "main"]),
 ];

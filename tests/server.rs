@@ -1,0 +1,198 @@
+//! `wirelint server` spoken to over stdio as an editor would: initialize,
+//! open, change, shutdown. A field renamed in a shared script lights up its
+//! readers in three other files of three speakers, and undoing the rename
+//! clears them.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(root: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+            .arg("server")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        len = n.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; len];
+                if r.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                return m;
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn recv(&self) -> Value {
+        self.rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers within a minute")
+    }
+
+    /// The next `n` publishDiagnostics, as `file: [CODE line, ..]` sorted.
+    fn published(&self, root: &Path, n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            let m = self.recv();
+            if m["method"] != "textDocument/publishDiagnostics" {
+                continue;
+            }
+            let uri = m["params"]["uri"].as_str().unwrap();
+            let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let diags: Vec<String> = m["params"]["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d["code"].as_str().unwrap(),
+                        d["range"]["start"]["line"]
+                    )
+                })
+                .collect();
+            out.push(format!("{rel}: [{}]", diags.join(", ")));
+        }
+        out.sort();
+        out
+    }
+}
+
+fn uri(p: &Path) -> String {
+    url::Url::from_file_path(p).unwrap().to_string()
+}
+
+#[test]
+fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let script = root.join("scripts/claim.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let renamed = text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    assert_ne!(text, renamed);
+
+    let mut c = Client::start(&root);
+    let init = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    assert_eq!(
+        init["result"]["capabilities"]["textDocumentSync"]["change"],
+        1
+    );
+    c.notify("initialized", json!({}));
+    let doc = json!({"uri": uri(&script), "languageId": "lua", "version": 1, "text": text});
+    c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&script), "version": 2},
+               "contentChanges": [{"text": renamed}]}),
+    );
+    assert_eq!(
+        c.published(&root, 3),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&script), "version": 3},
+               "contentChanges": [{"text": text}]}),
+    );
+    assert_eq!(
+        c.published(&root, 3),
+        [
+            "tq_dash/lib/dash.ex: []",
+            "tq_ex/lib/tq.ex: []",
+            "tq_rs/src/lib.rs: []",
+        ]
+    );
+
+    // An unknown request is a protocol error, not an exit.
+    let r = c.request("wirelint/unknown", json!({}));
+    assert_eq!(r["error"]["code"], -32601);
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    let status = c.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    // The file on disk was never written.
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+}
