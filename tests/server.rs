@@ -184,6 +184,32 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
         ]
     );
 
+    // Hover on a field a speaker writes: who uses it, who diverges.
+    let tq = root.join("tq_ex/lib/tq.ex");
+    let line = std::fs::read_to_string(&tq)
+        .unwrap()
+        .lines()
+        .nth(9)
+        .unwrap()
+        .to_string();
+    let character = line.find("\"status\"").unwrap() + 1;
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&tq)}, "position": {"line": 9, "character": character}}),
+    );
+    assert_eq!(
+        r["result"]["contents"]["value"],
+        "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees"
+    );
+    // Go to definition: from a call site to the script it runs.
+    let rs = root.join("tq_rs/src/lib.rs");
+    let r = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&rs)}, "position": {"line": 28, "character": 8}}),
+    );
+    assert_eq!(r["result"]["uri"], uri(&script));
+    assert_eq!(r["result"]["range"]["start"]["line"], 0);
+
     // An unknown request is a protocol error, not an exit.
     let r = c.request("wirelint/unknown", json!({}));
     assert_eq!(r["error"]["code"], -32601);

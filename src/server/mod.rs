@@ -22,6 +22,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use serde_json::{json, Value};
 
 use crate::config::Config;
+use crate::matrix::Matrix;
 use crate::pipeline::post::{self, Post};
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 
@@ -44,6 +45,8 @@ fn serve(conn: &Connection) -> Result<(), String> {
     let caps = json!({
         // Full text on every change: the buffers are small next to a run.
         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
+        "hoverProvider": true,
+        "definitionProvider": true,
         "positionEncoding": "utf-16",
     });
     let init = conn.initialize(caps).map_err(|e| e.to_string())?;
@@ -55,13 +58,23 @@ fn serve(conn: &Connection) -> Result<(), String> {
                 if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
                     return Ok(());
                 }
-                reply_unknown(conn, req);
+                match req.method.as_str() {
+                    "textDocument/hover" => reply(conn, req.id, st.hover(&req.params)),
+                    "textDocument/definition" => reply(conn, req.id, st.definition(&req.params)),
+                    _ => reply_unknown(conn, req),
+                }
             }
             Message::Notification(n) => st.notification(conn, n),
             Message::Response(_) => {}
         }
     }
     Ok(())
+}
+
+fn reply(conn: &Connection, id: lsp_server::RequestId, result: Value) {
+    let _ = conn
+        .sender
+        .send(Message::Response(Response::new_ok(id, result)));
 }
 
 fn reply_unknown(conn: &Connection, req: Request) {
@@ -80,6 +93,8 @@ struct State {
     docs: BTreeMap<PathBuf, Vec<u8>>,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
+    /// The last analysis and its agreement matrix (hover, definition).
+    last: Option<(Analysis, Matrix)>,
 }
 
 impl State {
@@ -88,10 +103,16 @@ impl State {
             root,
             docs: BTreeMap::new(),
             published: BTreeMap::new(),
+            last: None,
         }
     }
 
     fn notification(&mut self, conn: &Connection, n: Notification) {
+        // `wirelint.toml`, the contract or a file changed on disk.
+        if n.method == "workspace/didChangeWatchedFiles" {
+            self.refresh(conn, None);
+            return;
+        }
         let Some(path) = protocol::document_path(&n.params) else {
             return;
         };
@@ -115,7 +136,12 @@ impl State {
     /// last published (an empty list clears one).
     fn refresh(&mut self, conn: &Connection, changed: Option<&Path>) {
         let now = match self.analysis(changed) {
-            Ok(a) => protocol::diagnostics_by_uri(&a, &self.root),
+            Ok(a) => {
+                let now = protocol::diagnostics_by_uri(&a, &self.root);
+                let matrix = crate::matrix::build(&a);
+                self.last = Some((a, matrix));
+                now
+            }
             Err(e) => protocol::config_error(&self.root, &e),
         };
         let mut uris: Vec<&String> = now.keys().chain(self.published.keys()).collect();
@@ -134,6 +160,44 @@ impl State {
             }
         }
         self.published = sent;
+    }
+
+    /// What the agreement matrix says of the key, field or script under
+    /// the cursor: who uses it, who diverges.
+    fn hover(&self, params: &Value) -> Value {
+        let Some((a, matrix)) = &self.last else {
+            return Value::Null;
+        };
+        let Some(at) = protocol::point(a, &self.root, params) else {
+            return Value::Null;
+        };
+        let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() else {
+            return Value::Null;
+        };
+        let mut text = format!("**{}** `{}`\n", row.kind, row.item);
+        for (sp, cell) in matrix.speakers.iter().zip(&row.cells) {
+            text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
+        }
+        json!({"contents": {"kind": "markdown", "value": text}})
+    }
+
+    /// From a call site to the script it runs.
+    fn definition(&self, params: &Value) -> Value {
+        let Some((a, _)) = &self.last else {
+            return Value::Null;
+        };
+        let Some(at) = protocol::point(a, &self.root, params) else {
+            return Value::Null;
+        };
+        let inside =
+            |s: crate::facts::Span| s.file == at.file && s.start <= at.start && at.start <= s.end;
+        a.model
+            .script_calls
+            .iter()
+            .filter(|u| inside(u.span))
+            .min_by_key(|u| u.span.end - u.span.start)
+            .and_then(|u| protocol::location(a, &self.root, a.model.scripts[u.script].def_span))
+            .unwrap_or(Value::Null)
     }
 
     fn analysis(&self, changed: Option<&Path>) -> Result<Analysis, AnalyzeError> {

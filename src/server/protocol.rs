@@ -50,6 +50,57 @@ pub fn document_text(method: &str, params: &Value) -> Option<String> {
     text.as_str().map(str::to_string)
 }
 
+/// The file and byte offset an LSP position (`textDocument`, `position`)
+/// points at, in the analysis's file table.
+pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
+    let path = document_path(params)?;
+    let rel = path
+        .strip_prefix(root)
+        .ok()?
+        .to_string_lossy()
+        .replace('\\', "/");
+    let (id, f) = a.sources.iter().find(|(_, f)| f.rel == rel)?;
+    let line = params["position"]["line"].as_u64()? as usize;
+    let character = params["position"]["character"].as_u64()? as usize;
+    // The line's first byte: after the `line`-th line break.
+    let mut start = 0usize;
+    let mut seen = 0usize;
+    let b = &f.bytes;
+    let mut i = 0usize;
+    while seen < line && i < b.len() {
+        if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            seen += 1;
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if seen < line {
+        return None;
+    }
+    let mut units = 0usize;
+    let mut offset = start;
+    for (k, ch) in String::from_utf8_lossy(&b[start..]).char_indices() {
+        if units >= character || ch == '\n' || ch == '\r' {
+            offset = start + k;
+            break;
+        }
+        units += ch.len_utf16();
+        offset = start + k + ch.len_utf8();
+    }
+    let offset = offset.min(b.len()) as u32;
+    Some(Span {
+        file: id,
+        start: offset,
+        end: offset,
+    })
+}
+
+/// A location in the workspace, for go to definition.
+pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
+    let uri = file_uri(a, root, span)?;
+    Some(json!({"uri": uri, "range": range(a.sources.get(span.file), span)}))
+}
+
 /// An LSP position: 0-based line, UTF-16 units from the line's start.
 fn position(f: &SourceFile, offset: u32) -> Value {
     let lc = f.line_col(offset);
