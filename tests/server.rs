@@ -222,3 +222,50 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     // The file on disk was never written.
     assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
 }
+
+/// A real client: headless Neovim (0.7 or later) attaches the server to the
+/// shared script, renames a field in the buffer, and reads back the
+/// diagnostics it received for the other files. Skips, saying so, where
+/// `nvim` is not installed.
+#[test]
+fn neovim_reads_back_the_diagnostics_of_other_files() {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        eprintln!("SKIPPED neovim: `nvim` is not installed (apt-get install neovim)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let out = root.join("diagnostics.txt");
+    let init = common::repo().join("tests/server/nvim_init.lua");
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-c"])
+        .arg(format!("luafile {}", init.display()))
+        .current_dir(&root)
+        .env("WL_ROOT", &root)
+        .env("WL_OUT", &out)
+        .env("WL_BIN", env!("CARGO_BIN_EXE_wirelint"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The Lua waits at most 30 s; never let a stuck editor hang the suite.
+    let mut child = status;
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("neovim did not finish within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "tq_dash/lib/dash.ex:5 WL203\ntq_ex/lib/tq.ex:16 WL203\ntq_rs/src/lib.rs:38 WL203\n"
+    );
+}
