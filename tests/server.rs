@@ -170,6 +170,26 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
         ]
     );
 
+    // A quick fix: a suppression, with a reason to write, on the line before.
+    let dash = root.join("tq_dash/lib/dash.ex");
+    let pos = json!({"line": 4, "character": 0});
+    let d = json!({"source": "wirelint", "code": "WL203", "message": "m",
+                   "range": {"start": pos, "end": pos}});
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&dash)}, "range": {"start": pos, "end": pos},
+               "context": {"diagnostics": [d]}}),
+    );
+    let action = &r["result"][0];
+    assert_eq!(
+        action["title"],
+        "Suppress WL203 on this line (with a reason)"
+    );
+    assert_eq!(
+        action["edit"]["changes"][uri(&dash)][0]["newText"],
+        "    # wirelint: allow(WL203) reason: \n"
+    );
+
     c.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": uri(&script), "version": 3},

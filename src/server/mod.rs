@@ -47,6 +47,7 @@ fn serve(conn: &Connection) -> Result<(), String> {
         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
         "hoverProvider": true,
         "definitionProvider": true,
+        "codeActionProvider": true,
         "positionEncoding": "utf-16",
     });
     let init = conn.initialize(caps).map_err(|e| e.to_string())?;
@@ -61,6 +62,7 @@ fn serve(conn: &Connection) -> Result<(), String> {
                 match req.method.as_str() {
                     "textDocument/hover" => reply(conn, req.id, st.hover(&req.params)),
                     "textDocument/definition" => reply(conn, req.id, st.definition(&req.params)),
+                    "textDocument/codeAction" => reply(conn, req.id, st.code_actions(&req.params)),
                     _ => reply_unknown(conn, req),
                 }
             }
@@ -179,6 +181,49 @@ impl State {
             text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
         }
         json!({"contents": {"kind": "markdown", "value": text}})
+    }
+
+    /// For each wirelint diagnostic in the request: a suppression comment
+    /// on the line before it, in the file's own comment syntax, with room
+    /// for the reason.
+    fn code_actions(&self, params: &Value) -> Value {
+        let Some((a, _)) = &self.last else {
+            return json!([]);
+        };
+        let point =
+            json!({"textDocument": params["textDocument"], "position": params["range"]["start"]});
+        let Some(at) = protocol::point(a, &self.root, &point) else {
+            return json!([]);
+        };
+        let f = a.sources.get(at.file);
+        let Some(comment) = f.lang.map(|l| l.host().line_comment()) else {
+            return json!([]);
+        };
+        let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
+        let mut out = Vec::new();
+        for d in params["context"]["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let (Some("wirelint"), Some(code), Some(line)) = (
+                d["source"].as_str(),
+                d["code"].as_str(),
+                d["range"]["start"]["line"].as_u64(),
+            ) else {
+                continue;
+            };
+            let indent = protocol::indent_of(f, line as usize);
+            let text = format!("{indent}{comment} wirelint: allow({code}) reason: \n");
+            let pos = json!({"line": line, "character": 0});
+            out.push(json!({
+                "title": format!("Suppress {code} on this line (with a reason)"),
+                "kind": "quickfix",
+                "diagnostics": [d],
+                "edit": {"changes": {uri: [{"range": {"start": pos, "end": pos}, "newText": text}]}},
+            }));
+        }
+        Value::Array(out)
     }
 
     /// From a call site to the script it runs.

@@ -95,6 +95,13 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
     })
 }
 
+/// The leading spaces and tabs of a 0-based line.
+pub fn indent_of(f: &SourceFile, line: usize) -> String {
+    let text = f.text_lossy();
+    let l = text.lines().nth(line).unwrap_or("");
+    l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+}
+
 /// A location in the workspace, for go to definition.
 pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
     let uri = file_uri(a, root, span)?;
