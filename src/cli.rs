@@ -337,6 +337,12 @@ fn rules(audit: bool) -> i32 {
 }
 
 fn explain(code: &str) -> i32 {
+    let change = crate::diff::KINDS
+        .iter()
+        .find(|k| k.code.eq_ignore_ascii_case(code));
+    if let Some(k) = change {
+        return write_stdout(&k.doc());
+    }
     match rule(code).or_else(|| crate::audit::rules::rule(code)) {
         Some(r) => write_stdout(&r.doc()),
         None => {
@@ -344,6 +350,7 @@ fn explain(code: &str) -> i32 {
                 .iter()
                 .chain(crate::audit::rules::RULES)
                 .map(|r| r.code)
+                .chain(crate::diff::KINDS.iter().map(|k| k.code))
                 .collect();
             error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
         }

@@ -67,6 +67,13 @@ fn explain_prints_the_rule_doc() {
     let (code, stdout, _) = run(&["explain", "WL002"], &common::repo());
     assert_eq!(code, 0);
     assert!(stdout.starts_with("# WL002 unused-suppression\n"));
+    // The changes `diff` reports have their own documentation.
+    let (code, stdout, _) = run(&["explain", "WD202"], &common::repo());
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("# WD202 field-renamed\n\nLayer L1, error by default.\n\n## What it reports\n`wirelint diff --against REF`: a written field of a record has another name than at the base.\n"),
+        "{stdout}"
+    );
 }
 
 #[test]
