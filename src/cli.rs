@@ -321,10 +321,12 @@ fn rules(audit: bool) -> i32 {
     } else {
         RULES
     };
+    // Columns as wide as their longest entry: every row lines up.
+    let name_w = rules.iter().map(|r| r.name.len()).max().unwrap_or(0);
     let mut s = String::new();
     for r in rules {
         s.push_str(&format!(
-            "{:<6} {:<20} {:<6} {:<8} {}
+            "{:<6} {:<name_w$} {:<6} {:<8} {}
 ",
             r.code,
             r.name,
