@@ -368,3 +368,16 @@ fn a_malformed_baseline_exits_2() {
     assert_eq!(code, 2);
     assert!(stderr.contains("baseline b.json is malformed"), "{stderr}");
 }
+
+/// An error in `wirelint.toml` is about the settings, not a contract.
+#[test]
+fn a_broken_wirelint_toml_is_headed_as_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("wirelint.toml"), "selekt = [\"WL101\"]\n").unwrap();
+    let (code, _, stderr) = run(&["check", "."], dir.path());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("invalid settings ") && !stderr.contains("invalid contract"),
+        "{stderr}"
+    );
+}

@@ -236,7 +236,13 @@ pub struct ContractError {
 
 impl std::fmt::Display for ContractError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid contract {}: {}", self.origin, self.message)
+        // `wirelint.toml` is the settings, not a contract.
+        let what = if self.origin.ends_with("wirelint.toml") {
+            "invalid settings"
+        } else {
+            "invalid contract"
+        };
+        write!(f, "{what} {}: {}", self.origin, self.message)
     }
 }
 
