@@ -205,6 +205,7 @@ rule_tests! {
     wl305_script_drift: "WL305",
     wl306_cross_slot: "WL306",
     wl307_keys_declaration_conflict: "WL307",
+    wl308_argv_arity: "WL308",
 }
 
 /// Every folder is a rule's, and every snapshot has its case (a renamed or

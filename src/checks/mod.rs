@@ -9,6 +9,7 @@
 /// The key reader the key and field rules share (moved down to the model).
 pub use crate::keyshape;
 
+mod argv_arity;
 mod cross_slot;
 mod field_never_read;
 mod field_never_written;
@@ -118,6 +119,7 @@ pub static RULES: &[&Rule] = &[
     &script_drift::RULE,
     &cross_slot::RULE,
     &keys_declaration_conflict::RULE,
+    &argv_arity::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -33,6 +33,7 @@ pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
     for (s, e) in error_ranges(root, 16) {
         cx.facts.errors.push(Span::new(file, s, e));
     }
+    cx.facts.argv = super::lua_argv::argv_facts(root, src, file);
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),
@@ -82,7 +83,15 @@ impl<'s> Cx<'s> {
                     Span::new(self.file, base + line_off + ps, base + line_off + pe),
                 ));
             }
-            if let Some((index, role, rs, re)) = parse_key_header(&text) {
+            if let Some((index, role, rs, re)) = parse_slot_header(&text, "ARGV[") {
+                let (rs, re) = (rs.min(line.len()), re.min(line.len()));
+                self.facts.argv.header.push(KeyDecl {
+                    index,
+                    role,
+                    span: Span::new(self.file, base + line_off + rs, base + line_off + re),
+                });
+            }
+            if let Some((index, role, rs, re)) = parse_slot_header(&text, "KEYS[") {
                 let (rs, re) = (rs.min(line.len()), re.min(line.len()));
                 self.facts.header_keys.push(KeyDecl {
                     index,
@@ -484,14 +493,15 @@ fn parse_include(line: &str) -> Option<(String, usize, usize)> {
     Some((rest[q + 1..q + 1 + len].to_string(), start, start + len))
 }
 
-/// Parses one comment line declaring a key: returns the 1-based index, the
-/// role text and the role's byte range within the line.
-fn parse_key_header(line: &str) -> Option<(u32, String, usize, usize)> {
-    let at = line.find("KEYS[")?;
-    let after = &line[at + 5..];
+/// Parses one comment line declaring a key (`open` is `KEYS[`) or an
+/// argument (`ARGV[`): returns the 1-based index, the role text and the
+/// role's byte range within the line.
+fn parse_slot_header(line: &str, open: &str) -> Option<(u32, String, usize, usize)> {
+    let at = line.find(open)?;
+    let after = &line[at + open.len()..];
     let close = after.find(']')?;
     let index: u32 = after[..close].trim().parse().ok()?;
-    let rest_start = at + 5 + close + 1;
+    let rest_start = at + open.len() + close + 1;
     let rest = &line[rest_start..];
     let trimmed_start = rest
         .find(|c: char| !(c.is_whitespace() || c == ':' || c == '-' || c == '=' || c == ','))
