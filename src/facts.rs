@@ -491,6 +491,9 @@ pub struct ArgvFacts {
     pub numeric: Vec<(u32, Span)>,
     /// `ARGV[n] == "x"` and `ARGV[n] ~= "x"`.
     pub compared: Vec<ArgvCompare>,
+    /// Indexes read as anything but a comparison with a literal (as data,
+    /// a key part, a truth value, a number): each read once.
+    pub data: Vec<u32>,
     /// `#ARGV`, `ARGV[i]` with a computed index, `unpack(ARGV, n)`, `ARGV`
     /// passed whole: the script may read any number of values.
     pub variadic: bool,
@@ -502,6 +505,23 @@ impl ArgvFacts {
     /// The highest index read on every path (0 when none is).
     pub fn required_count(&self) -> u32 {
         self.required.iter().map(|r| r.0).max().unwrap_or(0)
+    }
+
+    /// The literals a slot is told apart by, when the script reads it only
+    /// to compare it with them (a flag): sorted, without duplicates.
+    pub fn flag_values(&self, n: u32) -> Option<Vec<&str>> {
+        if self.variadic || self.data.contains(&n) {
+            return None;
+        }
+        let mut v: Vec<&str> = self
+            .compared
+            .iter()
+            .filter(|c| c.index == n)
+            .map(|c| c.literal.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        (!v.is_empty()).then_some(v)
     }
 
     /// The highest index the script reads anywhere or its header names.

@@ -206,6 +206,7 @@ rule_tests! {
     wl306_cross_slot: "WL306",
     wl307_keys_declaration_conflict: "WL307",
     wl308_argv_arity: "WL308",
+    wl309_argv_value: "WL309",
 }
 
 /// Every folder is a rule's, and every snapshot has its case (a renamed or

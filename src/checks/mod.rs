@@ -10,6 +10,7 @@
 pub use crate::keyshape;
 
 mod argv_arity;
+mod argv_value;
 mod cross_slot;
 mod field_never_read;
 mod field_never_written;
@@ -120,6 +121,7 @@ pub static RULES: &[&Rule] = &[
     &cross_slot::RULE,
     &keys_declaration_conflict::RULE,
     &argv_arity::RULE,
+    &argv_value::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -269,7 +269,17 @@ impl Cx<'_> {
             return;
         };
         let mut fails = false;
+        let mut data = true;
         match ctx.kind() {
+            // `local flag = ARGV[2]`: the alias's uses say what it is.
+            "expression_list" => {
+                let bound = at.checked_sub(1).and_then(|k| anc.get(k));
+                if bound.is_some_and(|b| b.0.kind() == "assignment_statement")
+                    && self.names.argv.values().any(|v| *v == i)
+                {
+                    data = false;
+                }
+            }
             "arguments" => {
                 let callee = at
                     .checked_sub(1)
@@ -277,7 +287,7 @@ impl Cx<'_> {
                     .and_then(|c| c.0.child_by_field_name("name"))
                     .map(|c| self.text(c))
                     .unwrap_or_default();
-                if callee == "tonumber" {
+                if callee == "tonumber" && !self.defaulted(&anc[..at]) {
                     out.numeric.push((i, span));
                 }
                 fails = NIL_FAILS.contains(&callee.as_str())
@@ -289,8 +299,8 @@ impl Cx<'_> {
                     .child_by_field_name("operator")
                     .map(|o| self.text(o))
                     .unwrap_or_default();
-                if op == "==" || op == "~=" {
-                    self.compared(ctx, child, i, out);
+                if (op == "==" || op == "~=") && self.compared(ctx, child, i, out) {
+                    data = false;
                 }
                 fails = NIL_FAILS_OP.contains(&op.as_str());
             }
@@ -308,6 +318,9 @@ impl Cx<'_> {
             }
             _ => {}
         }
+        if data {
+            out.data.push(i);
+        }
         // In a top-level statement (the child of the chunk) that no earlier
         // statement may skip.
         let top = anc.get(1).map(|a| a.0.start_byte()).unwrap_or(usize::MAX);
@@ -316,20 +329,39 @@ impl Cx<'_> {
         }
     }
 
-    /// `ARGV[i] == "x"`: the literal on the other side.
-    fn compared(&self, op: Node<'_>, side: Node<'_>, i: u32, out: &mut ArgvFacts) {
+    /// Whether the `tonumber(..)` call whose `arguments` end `anc` has a
+    /// default or a test: `tonumber(x) or 0`, `not tonumber(x)`,
+    /// `tonumber(x) == nil`.
+    fn defaulted(&self, anc: &[(Node<'_>, bool)]) -> bool {
+        let Some((call, rest)) = anc.split_last() else {
+            return false;
+        };
+        let Some((_, ctx, _)) = context(call.0, rest) else {
+            return false;
+        };
+        let op = ctx
+            .child_by_field_name("operator")
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        matches!(ctx.kind(), "binary_expression" | "unary_expression")
+            && matches!(op.as_str(), "or" | "and" | "not" | "==" | "~=")
+    }
+
+    /// `ARGV[i] == "x"`: the literal on the other side. Returns whether
+    /// the other side is a literal string.
+    fn compared(&self, op: Node<'_>, side: Node<'_>, i: u32, out: &mut ArgvFacts) -> bool {
         let (Some(l), Some(r)) = (
             op.child_by_field_name("left"),
             op.child_by_field_name("right"),
         ) else {
-            return;
+            return false;
         };
         let other = if l.id() == side.id() { r } else { l };
         if other.kind() != "string" {
-            return;
+            return false;
         }
         let Some(lit) = lua_string(other, self.src) else {
-            return;
+            return false;
         };
         // The content's bytes; the empty string's, between its quotes.
         let span = match other.child_by_field_name("content") {
@@ -344,6 +376,7 @@ impl Cx<'_> {
             literal: lit,
             span,
         });
+        true
     }
 }
 
@@ -405,7 +438,8 @@ mod tests {
         // `tonumber(ARGV[3]) or 0` takes a nil; `ARGV[6]` may be skipped.
         assert_eq!(idx(&f.required), vec![1]);
         assert_eq!(f.required_count(), 1);
-        assert_eq!(idx(&f.numeric), vec![3, 5]);
+        // `tonumber(ARGV[3]) or 0` has a default.
+        assert_eq!(idx(&f.numeric), vec![5]);
         assert_eq!(f.max_read(), 8);
         assert_eq!(f.compared.len(), 1);
         assert_eq!(
@@ -440,6 +474,9 @@ mod tests {
         let f = facts(src);
         assert_eq!(f.compared[0].literal, "force");
         assert_eq!(f.compared[0].index, 2);
+        // Only compared: a flag.
+        assert!(!f.data.contains(&2));
+        assert_eq!(f.flag_values(2).unwrap(), vec!["force"]);
         let f = facts("local k = ARGV[1]\nredis.call('GET', k .. ':x')\n");
         assert_eq!(idx(&f.required), vec![1]);
         let f = facts("local n = tonumber(ARGV[2])\nredis.call('EXPIRE', KEYS[1], n * 2)\n");

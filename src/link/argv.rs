@@ -45,9 +45,13 @@ impl Arg {
         if self.alts.is_empty() {
             return None;
         }
+        // Each literal at its own bytes (a builder's clause, an `if` arm).
         self.alts
             .iter()
-            .map(|t| t.as_literal().map(|s| (s, t.span)))
+            .map(|t| {
+                let at = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
+                t.as_literal().map(|s| (s, at))
+            })
             .collect()
     }
 }
