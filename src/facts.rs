@@ -215,6 +215,9 @@ pub enum Value {
     /// The script defined at `FileFacts::scripts[index]` of the same file
     /// (`Script::new(r"...")` used in place).
     ScriptRef { index: usize, span: Span },
+    /// One of several values, as a conditional expression gives them:
+    /// `if(f, do: "force", else: "")`, `if f { "1" } else { "0" }`.
+    OneOf { alts: Vec<Value>, span: Span },
     /// Anything else.
     Unknown { label: String, span: Span },
 }
@@ -233,6 +236,7 @@ impl Value {
             | Value::Keys { span, .. }
             | Value::Argv { span, .. }
             | Value::ScriptRef { span, .. }
+            | Value::OneOf { span, .. }
             | Value::Unknown { span, .. } => *span,
         }
     }
@@ -273,6 +277,11 @@ impl Value {
                 None => "ARGV[?]".into(),
             },
             Value::ScriptRef { .. } => "script".into(),
+            Value::OneOf { alts, .. } => alts
+                .iter()
+                .map(Value::describe)
+                .collect::<Vec<_>>()
+                .join(" | "),
             Value::Unknown { label, .. } => short_label(label),
         }
     }
