@@ -14,6 +14,8 @@ mod argv_value;
 mod cross_slot;
 mod field_never_read;
 mod field_never_written;
+mod id_gate_missing;
+mod id_shape;
 mod key_hash_tag;
 mod key_orphan;
 mod key_prefix;
@@ -122,6 +124,8 @@ pub static RULES: &[&Rule] = &[
     &keys_declaration_conflict::RULE,
     &argv_arity::RULE,
     &argv_value::RULE,
+    &id_gate_missing::RULE,
+    &id_shape::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -32,6 +32,22 @@ pub struct Contract {
     pub speakers: Vec<SpeakerSpec>,
     /// `[retired]`: what `wirelint diff` lets a change remove.
     pub retired: Retired,
+    /// `[ids.RECORD]`: the branded ids of gated records.
+    pub ids: Vec<IdSpec>,
+}
+
+/// `[ids.job]`: the id of a record's rows is `bytes` long and starts with
+/// its brand `kind`; scripts admit it only through a check whose failure
+/// raises `gate`.
+#[derive(Debug, Clone)]
+pub struct IdSpec {
+    /// The record whose `<id>` this is.
+    pub record: String,
+    pub bytes: u32,
+    pub kind: String,
+    pub gate: String,
+    /// The `[ids.NAME]` table.
+    pub span: Range<usize>,
 }
 
 /// `[retired]`: keys, fields and scripts that are no longer part of the
