@@ -480,6 +480,35 @@ mod tests {
     }
 
     #[test]
+    fn ids_name_a_record_and_a_brand_that_fits() {
+        let base =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/echomq.toml"))
+                .unwrap();
+        let ok = format!("{base}\n[ids.job]\nbytes = 14\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let c = Contract::parse(&ok, "c.toml").unwrap();
+        let id = &c.ids[0];
+        assert_eq!(
+            (
+                id.record.as_str(),
+                id.bytes,
+                id.kind.as_str(),
+                id.gate.as_str()
+            ),
+            ("job", 14, "JOB", "EMQKIND")
+        );
+        let text = format!("{base}\n[ids.jobs]\nbytes = 14\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let e = Contract::parse(&text, "c.toml").unwrap_err();
+        assert_eq!(
+            e.message,
+            "ids of record `jobs`, which [records] does not define"
+        );
+        assert_eq!(e.help.as_deref(), Some("did you mean `job`?"));
+        let text = format!("{base}\n[ids.job]\nbytes = 2\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let e = Contract::parse(&text, "c.toml").unwrap_err();
+        assert_eq!(&text[e.span.clone().unwrap()], "\"JOB\"");
+    }
+
+    #[test]
     fn a_keyspace_without_hash_tag() {
         let text = "name = \"bull\"\n[keyspace]\nkey = \"bull:<queue>:<type>\"\n[keyspace.types]\nwait = \"wait\"\n";
         let c = Contract::parse(text, "b.toml").unwrap();
