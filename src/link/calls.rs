@@ -725,7 +725,12 @@ fn use_of(
         // appended after numkeys is the keys.
         let (keys, complete) = flatten(&[], &p.tail[..1], false);
         let (args, args_complete) = flatten(&[], &p.tail[1..], false);
-        (keys.iter().map(arg).collect(), complete, args, args_complete)
+        (
+            keys.iter().map(arg).collect(),
+            complete,
+            args,
+            args_complete,
+        )
     } else {
         match &numkeys {
             NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
