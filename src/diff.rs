@@ -73,6 +73,13 @@ pub const KINDS: &[Kind] = &[
         summary: "a speaker writes a new field in a record it already used",
     },
     Kind {
+        code: "WD204",
+        name: "field-read-renamed",
+        layer: Layer::L1,
+        severity: Severity::Error,
+        summary: "a speaker reads a field of a record under another name than at the base",
+    },
+    Kind {
         code: "WD301",
         name: "script-keys-changed",
         layer: Layer::L2,
@@ -181,6 +188,8 @@ struct SpeakerAt {
     keys: BTreeMap<String, Template>,
     /// Record key shape → written field → its first write.
     writes: BTreeMap<String, BTreeMap<String, FieldAt>>,
+    /// Record key shape → field read by name → its first read.
+    reads: BTreeMap<String, BTreeMap<String, Span>>,
     /// Every record key shape used (written or read).
     records: BTreeSet<String>,
     /// Normalized script name → the script.
@@ -207,6 +216,13 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
             for u in uses {
                 let s = out.entry(name(u.speaker)).or_default();
                 s.records.insert(r.key.clone());
+                if !u.write {
+                    s.reads
+                        .entry(r.key.clone())
+                        .or_default()
+                        .entry(field.clone())
+                        .or_insert(u.span);
+                }
                 if u.write {
                     s.writes
                         .entry(r.key.clone())
@@ -494,6 +510,31 @@ impl SpeakerDiff<'_> {
                     Some(g.clone()),
                     None,
                     Some(hw[g].span),
+                );
+            }
+        }
+        self.reads(moved);
+    }
+
+    /// Fields read by name, record by record: one read field gone and one
+    /// new in its place is a renamed read (`HMGET k payload` → `data`).
+    fn reads(&mut self, moved: &BTreeMap<String, String>) {
+        let (bs, hs) = (self.base, self.head);
+        for (rkey, br) in &bs.reads {
+            let hkey = moved.get(rkey).unwrap_or(rkey);
+            let Some(hr) = hs.reads.get(hkey) else {
+                continue;
+            };
+            let gone: Vec<&String> = br.keys().filter(|f| !hr.contains_key(*f)).collect();
+            let new: Vec<&String> = hr.keys().filter(|f| !br.contains_key(*f)).collect();
+            if let ([f], [g]) = (gone.as_slice(), new.as_slice()) {
+                self.push(
+                    "WD204",
+                    format!("field `{f}` of `{hkey}` is now read as `{g}`"),
+                    Some((*f).clone()),
+                    Some((*g).clone()),
+                    Some(br[*f]),
+                    Some(hr[*g]),
                 );
             }
         }

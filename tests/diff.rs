@@ -432,3 +432,24 @@ fn added_key_and_github_annotations() {
     );
     assert!(err.contains("1 error, 0 warnings"), "{err}");
 }
+
+/// A renamed read is below the line too: `HMGET … "payload"` changed to
+/// `"data"` no longer finds what the writers write.
+#[test]
+fn renamed_read_is_reported() {
+    let dir = base_repo();
+    let jobs = dir.path().join("echo_mq/lib/echo_mq/jobs.ex");
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    let renamed = text.replace(
+        "\"state\", \"attempts\", \"payload\"])",
+        "\"state\", \"attempts\", \"data\"])",
+    );
+    assert_ne!(text, renamed);
+    std::fs::write(&jobs, renamed).unwrap();
+    let (code, found, err) = diff_json(dir.path(), &[]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        found,
+        ["WD204 echo_mq/lib/echo_mq/jobs.ex:23 < echo_mq/lib/echo_mq/jobs.ex:23"]
+    );
+}
