@@ -20,30 +20,33 @@ use super::read::{Read, Reader};
 use super::select::read_all;
 use super::{Analysis, AnalyzeError, ContractChoice, Options};
 
-/// Reads the chosen contract.
+/// Reads the chosen contract, at most `limit` bytes of it (and of
+/// `wirelint.toml`).
 pub fn load_contract(
     choice: &ContractChoice,
     root: &Path,
+    limit: u64,
 ) -> Result<Option<Contract>, AnalyzeError> {
     match choice {
         ContractChoice::None => Ok(None),
-        ContractChoice::File(p) => read_contract(p).map(Some),
-        ContractChoice::Default => match Config::find(root)? {
-            Some(cfg) => match cfg.contract {
+        ContractChoice::File(p) => read_contract(p, limit).map(Some),
+        ContractChoice::Default => match Config::find_limited(root, limit)? {
+            Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded => Ok(Some(Contract::embedded())),
                 ContractSetting::Off => Ok(None),
-                ContractSetting::Path(p) => read_contract(&p).map(Some),
+                ContractSetting::Path(_) => match cfg.contract_path()? {
+                    Some(p) => read_contract(p, limit).map(Some),
+                    None => Ok(None),
+                },
             },
             None => Ok(Some(Contract::embedded())),
         },
     }
 }
 
-fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
-    let text = std::fs::read(p)
+fn read_contract(p: &Path, limit: u64) -> Result<Contract, AnalyzeError> {
+    let text = crate::input::read_text(p, limit)
         .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
-    let text = String::from_utf8(text)
-        .map_err(|_| AnalyzeError::Usage(format!("contract {} is not UTF-8 text", p.display())))?;
     Ok(Contract::parse(&text, &p.display().to_string())?)
 }
 
@@ -58,7 +61,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     files
         .check_paths(&opts.paths)
         .map_err(AnalyzeError::Usage)?;
-    let mut contract = load_contract(&opts.contract, &opts.root)?;
+    let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
     let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes);
@@ -70,7 +73,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files: &files,
         prefilter: &prefilter,
     };
-    let (reads, selected) = in_pool(opts.threads, || {
+    let threads = opts.threads.map(|n| capped_threads(n, &mut notes));
+    let (reads, selected) = in_pool(threads, || {
         read_all(
             &reader,
             !opts.prefilter,
@@ -155,6 +159,27 @@ fn speakers(
         }
     }
     assign_speakers(&rels, &opts.root, &specs)
+}
+
+/// Threads per core at most: more only adds start-up time and memory (the
+/// work is parsing, bound by the cores).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// `--threads N`, capped at [`THREADS_PER_CORE`] per core (with a note).
+fn capped_threads(n: usize, notes: &mut Vec<Note>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cap = cores.saturating_mul(THREADS_PER_CORE);
+    if n <= cap {
+        return n.max(1);
+    }
+    notes.push(Note {
+        path: ".".into(),
+        message: format!(
+            "--threads {n} capped at {cap} ({THREADS_PER_CORE} per core, {cores} core{})",
+            if cores == 1 { "" } else { "s" }
+        ),
+    });
+    cap
 }
 
 /// Runs `work` on `threads` worker threads (`None`: one per core).

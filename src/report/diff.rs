@@ -4,10 +4,9 @@
 //! from git and exist nowhere on disk. Formats only; `crate::diff`
 //! computes.
 
-use miette::NamedSource;
 use serde::Serialize;
 
-use super::graphical::{self, Part};
+use super::graphical::{self, Excerpt, Part};
 use super::json::{span_out, SpanOut};
 use super::{span_lines, Output, Reporter};
 use crate::diagnostic::Severity;
@@ -275,7 +274,8 @@ pub fn render_github(run: &DiffRun) -> String {
     out
 }
 
-/// A snippet of one side: its file's text named `name`, one label.
+/// A snippet of one side: its file's lines around the span, named `name`,
+/// one label.
 fn snippet(
     a: &Analysis,
     span: Span,
@@ -283,14 +283,12 @@ fn snippet(
     message: String,
     text: String,
     primary: bool,
-) -> Part<NamedSource<String>> {
+) -> Part<Excerpt> {
     let f = a.sources.get(span.file);
-    let label = graphical::label(f, span, Some(text), primary);
-    Part::advice(
-        message,
-        NamedSource::new(name, f.text_lossy().into_owned()),
-        vec![label],
-    )
+    let (src, ranges) = Excerpt::new(name, f, &[span], 2);
+    let text = crate::source::display_text(text.as_bytes()).into_owned();
+    let label = graphical::label(ranges[0].clone(), Some(text), primary);
+    Part::advice(message, src, vec![label])
 }
 
 fn help(c: &Change) -> Option<String> {

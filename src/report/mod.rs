@@ -9,6 +9,7 @@
 
 pub mod concise;
 pub mod diff;
+pub mod error;
 pub mod extract;
 pub mod github;
 pub mod gitlab;
