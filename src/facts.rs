@@ -438,6 +438,9 @@ pub struct LuaFacts {
     pub header_keys: Vec<KeyDecl>,
     /// Syntax errors inside the script.
     pub errors: Vec<Span>,
+    /// The part of the script the parser gave up on (its budget ran out):
+    /// nothing in it is checked.
+    pub unchecked: Option<Span>,
     /// `--- @include "includes/x"` directives: the path as written.
     pub includes: Vec<(String, Span)>,
     /// The whole script body.
@@ -459,4 +462,7 @@ pub struct FileFacts {
     pub templates: Vec<Template>,
     /// Spans of syntax errors in the host file.
     pub errors: Vec<Span>,
+    /// The part of the file the parser gave up on (its budget ran out):
+    /// nothing in it is checked.
+    pub unchecked: Option<Span>,
 }

@@ -261,13 +261,15 @@ fn write_keyspace(text: &mut String, m: &Model, prefix: &str, types: &BTreeMap<S
     let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in &m.records {
         if let Some(t) = type_of_shape.get(&r.key) {
+            // A field name the contract cannot hold (empty) is left out,
+            // so that the contract is one wirelint accepts.
             records
                 .entry(t.clone())
                 .or_default()
-                .extend(r.fields.keys().cloned());
+                .extend(r.fields.keys().filter(|f| !f.is_empty()).cloned());
         }
     }
-    for (t, fields) in records {
+    for (t, fields) in records.into_iter().filter(|(_, f)| !f.is_empty()) {
         text.push_str(&format!("\n[records.{t}]\ntype = {}\n", quote(&t)));
         let list: Vec<String> = fields.iter().map(|f| quote(f)).collect();
         text.push_str(&format!("fields = [{}]\n", list.join(", ")));

@@ -627,3 +627,114 @@ fn error_documents_validate_against_the_schemas() {
         })
     );
 }
+
+// ------------------------------------------- 3. a parse that runs out of time
+
+/// 120 KB of junk after a real WL201 in a `.lua` file: the WL201 is found,
+/// and a WL001 names the exact bytes not checked (a warning: nothing in them
+/// could be protocol code); when they could be, the WL001 is an error.
+#[test]
+fn a_parse_over_budget_names_the_bytes_not_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let head = "redis.call('HSET', 'emq:{q}:job:1', 'state', 'x', 'payloadz', 'y')\n";
+    let junk = "a + ".repeat(30_000);
+    write(d, "junk.lua", format!("{head}{junk}\n").as_bytes());
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], d);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let found: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {} {}..{} {}",
+                d["code"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                d["span"]["start"]["offset"],
+                d["span"]["end"]["offset"],
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let (s, e) = (head.len(), head.len() + junk.len() + 1);
+    assert_eq!(
+        found,
+        vec![
+            "WL201 error 51..59 field `payloadz` is not a field of the `job` record".to_string(),
+            format!("WL001 warning {s}..{e} bytes {s}..{e} were not checked: the parser gave up on them (its time or read budget ran out)"),
+        ]
+    );
+    // Junk that could hold protocol code fails the run by itself.
+    write(
+        d,
+        "junk.lua",
+        format!("local ok = 1\n{}\n", "a + KEYS[1] + ".repeat(9_000)).as_bytes(),
+    );
+    let (code, findings, _) = check_json(d, &["."]);
+    assert_eq!((code, findings), (1, strs(&["WL001 junk.lua:2"])));
+    let (_, stdout, _) = run(&["check", ".", "--format", "json"], d);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["diagnostics"][0]["severity"], "error");
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("and they could hold protocol code"),
+        "{stdout}"
+    );
+}
+
+// ------------------------------------------------------- 6. fooled results
+
+/// `'#{@field}'` inside an Elixir heredoc is a hole, not a field with an
+/// empty name: no WL201, and `extract --as-contract` gives a contract
+/// wirelint accepts (and that holds no empty name).
+#[test]
+fn an_interpolated_field_in_an_elixir_heredoc_is_a_hole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "mix.exs", b"defmodule Q.MixProject do\nend\n");
+    write(
+        d,
+        "lib/q.ex",
+        b"defmodule Q do\n  @field \"state\"\n  @enqueue \"\"\"\n  redis.call('HSET', KEYS[1], '#{@field}', ARGV[1], 'payload', ARGV[2], 'attempts', 0)\n  redis.call('ZADD', KEYS[2], 0, ARGV[1])\n  \"\"\"\n  def enqueue(c, q, id), do: Redix.command(c, [\"EVAL\", @enqueue, 2, \"emq:{#{q}}:job:#{id}\", \"emq:{#{q}}:pending\", id, \"x\"])\nend\n",
+    );
+    let (code, findings, _) = check_json(d, &["."]);
+    assert_eq!((code, findings), (0, vec![]));
+    let (code, contract, _) = run(&["extract", "--as-contract", "."], d);
+    assert_eq!(code, 0);
+    assert!(!contract.contains("\"\""), "{contract}");
+    assert!(
+        contract.contains("fields = [\"attempts\", \"payload\"]"),
+        "{contract}"
+    );
+    write(d, "extracted.toml", contract.as_bytes());
+    let (code, findings, _) = check_json(d, &[".", "--contract", "extracted.toml"]);
+    assert_eq!((code, findings), (0, vec![]));
+}
+
+/// Lua in a Rust string with `\`-newline continuations and escapes is
+/// parsed from the text Rust compiles it to: no false WL001, and spans
+/// point at the host bytes.
+#[test]
+fn lua_in_a_rust_string_is_parsed_from_its_decoded_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "Cargo.toml", b"[package]\nname = \"p\"\n");
+    let src = "const ENQUEUE: &str = \"redis.call('HSET', KEYS[1], 'state', ARGV[1], \\\n    'payloadz', ARGV[2], 'attempts', 0)\\n\\\n    redis.call(\\\"ZADD\\\", KEYS[2], 0, ARGV[1])\";\npub fn enqueue(c: &mut redis::Connection, q: &str, id: &str) {\n    let _: () = redis::Script::new(ENQUEUE).key(format!(\"emq:{{{q}}}:job:{id}\")).key(format!(\"emq:{{{q}}}:pending\")).arg(id).invoke(c).unwrap();\n}\n";
+    write(d, "src/lib.rs", src.as_bytes());
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], d);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{stdout}");
+    assert_eq!(diags[0]["code"], "WL201");
+    let (s, e) = (
+        diags[0]["span"]["start"]["offset"].as_u64().unwrap() as usize,
+        diags[0]["span"]["end"]["offset"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&src[s..e], "payloadz");
+    assert_eq!(diags[0]["span"]["start"]["line"], 2);
+}

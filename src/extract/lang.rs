@@ -39,7 +39,7 @@ pub enum LuaIn {
     /// The whole file is one script, named by its stem (`.lua`).
     File,
     /// Scripts sit in the language's strings (Elixir, Rust): they are parsed
-    /// in place ([`crate::extract::embedded_lua`]) and their syntax errors
+    /// from the decoded string ([`crate::extract::embedded_lua`]) and their syntax errors
     /// are reported as embedded Lua.
     Strings,
 }

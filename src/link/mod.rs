@@ -150,6 +150,9 @@ pub struct Model {
     pub records: Vec<records::RecordUse>,
     /// Syntax errors per file.
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
+    /// Regions of files that a parser gave up on (outside scripts, whose
+    /// own are in their facts).
+    pub unchecked: Vec<Span>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
 }
@@ -249,6 +252,7 @@ fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: 
     if !facts.errors.is_empty() {
         model.parse_errors.push((cx.file, facts.errors.clone()));
     }
+    model.unchecked.extend(facts.unchecked);
     for t in &facts.templates {
         for template in resolver.templates(&Value::Str(t.clone()), cx) {
             model.keys.push(KeyUse {

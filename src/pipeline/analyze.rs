@@ -230,6 +230,7 @@ fn file_table(
                 // whether or not the prefilter ran.
                 if !selected {
                     f.errors.clear();
+                    f.unchecked = None;
                 }
                 (b, Some(*f))
             }
