@@ -738,3 +738,75 @@ fn lua_in_a_rust_string_is_parsed_from_its_decoded_text() {
     assert_eq!(&src[s..e], "payloadz");
     assert_eq!(diags[0]["span"]["start"]["line"], 2);
 }
+
+// ------------------------------------------------ 5. injection through output
+
+/// Twelve files whose names hold a newline, an escape and a `::` workflow
+/// command, each with a Lua field name that does too: every format keeps
+/// one finding per line (or valid JSON), prints no control character, and
+/// in `github` nothing past the first ten findings can be read as a
+/// command.
+#[cfg(unix)]
+#[test]
+fn every_format_escapes_hostile_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..12 {
+        let name = format!("x{i}\n::error file=a.ex::injected\x1b[31m.lua");
+        let body = format!(
+            "redis.call('HSET', 'emq:{{q}}:job:1', 'state', 'x', 'f{i}\\n::add-mask::secret\\27[0m', 'y')\n"
+        );
+        std::fs::write(d.join(std::ffi::OsStr::from_bytes(name.as_bytes())), body).unwrap();
+    }
+    let clean = |s: &str| !s.chars().any(|c| c.is_control() && c != '\n');
+    // concise: one line per finding, no control character.
+    let (code, stdout, _) = run(&["check", ".", "--format", "concise"], d);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().count(), 12, "{stdout}");
+    assert!(clean(&stdout), "{stdout:?}");
+    assert!(
+        stdout.starts_with("x0\\u{a}::error file=a.ex::injected\\u{1b}[31m.lua:1:52: WL201 field `f0\\u{a}::add-mask::secret\\u{1b}[0m`"),
+        "{stdout}"
+    );
+    // full: names and messages escaped, no escape character.
+    let (_, _, stderr) = run(&["check", "."], d);
+    assert!(clean(&stderr), "{stderr:?}");
+    assert!(stderr.contains("x11\\u{a}::error"), "{stderr}");
+    // github: ten annotations, then the rest between stop-commands.
+    let (_, stdout, _) = run(&["check", ".", "--format", "github"], d);
+    assert!(clean(&stdout), "{stdout:?}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let token = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("::stop-commands::"))
+        .expect("a stop-commands block");
+    let mut inside = false;
+    let mut annotations = 0;
+    for l in &lines {
+        if l.starts_with("::stop-commands::") {
+            inside = true;
+        } else if *l == format!("::{token}::") {
+            inside = false;
+        } else if !inside {
+            assert!(
+                l.starts_with("::error file=") || l.starts_with("::notice title=wirelint::"),
+                "{l}"
+            );
+            annotations += usize::from(l.starts_with("::error file="));
+        }
+        assert!(!l.trim_start().starts_with("::add-mask::"), "{l}");
+    }
+    assert_eq!(annotations, 10);
+    assert!(!inside);
+    // The machine formats parse, one finding per JSON line.
+    for format in ["json", "sarif", "gitlab"] {
+        let (_, stdout, _) = run(&["check", ".", "--format", format], d);
+        let _: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    }
+    let (_, stdout, _) = run(&["check", ".", "--format", "json-lines"], d);
+    assert_eq!(stdout.lines().count(), 12);
+    for l in stdout.lines() {
+        let _: serde_json::Value = serde_json::from_str(l).unwrap();
+    }
+}

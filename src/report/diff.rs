@@ -131,7 +131,9 @@ pub fn render_concise(run: &DiffRun) -> String {
         };
         out.push_str(&format!(
             "{where_}: {} {} [{}]{was}\n",
-            k.code, c.message, c.speaker
+            k.code,
+            super::one_line(&c.message),
+            c.speaker
         ));
     }
     out
@@ -352,7 +354,9 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
             (None, Some(b)) => b,
             (None, None) => continue,
         };
-        part.message = format!("{} [{}]", c.message, c.speaker);
+        part.message =
+            crate::source::display_text(format!("{} [{}]", c.message, c.speaker).as_bytes())
+                .into_owned();
         part.code = Some(format!("{} {}", k.code, k.name));
         part.severity = graphical::severity(k.severity);
         part.help = help(c);
