@@ -810,3 +810,39 @@ fn every_format_escapes_hostile_names() {
         let _: serde_json::Value = serde_json::from_str(l).unwrap();
     }
 }
+
+/// A string literal that reads `# wirelint: allow(WL103)` is a string: the
+/// error on the next line stands; a real comment still suppresses it.
+#[test]
+fn a_suppression_inside_a_string_is_not_a_suppression() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "a.ex",
+        b"defmodule A do\n  @note \"# wirelint: allow(WL103)\"\n  def k(q), do: \"emq:{#{q}}:jobz\"\nend\n",
+    );
+    write(
+        d,
+        "b.rs",
+        b"const NOTE: &str = \"// wirelint: allow(WL103)\";\nfn k(q: &str) -> String { format!(\"emq:{{{q}}}:jobz\") }\n",
+    );
+    write(
+        d,
+        "c.lua",
+        b"local note = '-- wirelint: allow(WL103)'\nredis.call('GET', 'emq:{q}:jobz')\n",
+    );
+    let (code, findings, _) = check_json(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        findings,
+        strs(&["WL103 a.ex:3", "WL103 b.rs:2", "WL103 c.lua:2"])
+    );
+    write(
+        d,
+        "a.ex",
+        b"defmodule A do\n  # wirelint: allow(WL103)\n  def k(q), do: \"emq:{#{q}}:jobz\"\nend\n",
+    );
+    let (_, findings, _) = check_json(d, &["."]);
+    assert_eq!(findings, strs(&["WL103 b.rs:2", "WL103 c.lua:2"]));
+}

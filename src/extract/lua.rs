@@ -88,6 +88,8 @@ impl<'s> Cx<'s> {
 
     /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
     fn comment(&mut self, n: Node<'_>) {
+        let span = self.span(n);
+        self.facts.comments.push(span);
         let content = n.child_by_field_name("content").unwrap_or(n);
         let base = content.start_byte().min(self.src.len());
         let end = content.end_byte().clamp(base, self.src.len());

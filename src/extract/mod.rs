@@ -45,6 +45,18 @@ pub fn extract_file(
         }
     }
     facts.unchecked = unchecked;
+    if memchr::memmem::find(src, crate::facts::SUPPRESSION_MARK).is_some() {
+        let kinds = lang.host().comment_kinds();
+        crate::parse::walk(root, |n| {
+            if kinds.contains(&n.kind()) {
+                facts
+                    .comments
+                    .push(Span::new(file, n.start_byte(), n.end_byte()));
+                return false;
+            }
+            true
+        });
+    }
     facts
 }
 

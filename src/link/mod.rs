@@ -153,6 +153,8 @@ pub struct Model {
     /// Regions of files that a parser gave up on (outside scripts, whose
     /// own are in their facts).
     pub unchecked: Vec<Span>,
+    /// Comments, host and embedded Lua, where suppressions may sit.
+    pub comments: Vec<Span>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
 }
@@ -253,6 +255,12 @@ fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: 
         model.parse_errors.push((cx.file, facts.errors.clone()));
     }
     model.unchecked.extend(facts.unchecked);
+    model.comments.extend(facts.comments.iter().copied());
+    for s in &facts.scripts {
+        if let crate::facts::ScriptSource::Inline(lua) = &s.source {
+            model.comments.extend(lua.comments.iter().copied());
+        }
+    }
     for t in &facts.templates {
         for template in resolver.templates(&Value::Str(t.clone()), cx) {
             model.keys.push(KeyUse {
