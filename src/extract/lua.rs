@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 use crate::extract::embedded::{Decoded, Hole};
 use crate::extract::push_lit;
-use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Span, Template, Value};
+use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Sink, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
 
 /// Value evaluation (parentheses, `..` chains, `string.format` arguments)
@@ -189,6 +189,7 @@ impl<'s> Cx<'s> {
             tail: Vec::new(),
             span: self.span(n),
             func: None,
+            sink: Sink::Client,
         });
     }
 
