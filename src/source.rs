@@ -136,6 +136,20 @@ pub struct SourceFile {
     /// Byte offset of the start of each line. A line ends at `\n`, `\r\n`
     /// or a lone `\r`.
     line_starts: Vec<u32>,
+    /// Scalar values before each [`BLOCK`]-byte block, built on first use:
+    /// a column is then counted over at most two blocks, not over the whole
+    /// line (thousands of findings on one minified line made that
+    /// quadratic).
+    scalars: std::sync::OnceLock<Vec<u32>>,
+}
+
+/// The block size of [`SourceFile`]'s column index.
+const BLOCK: usize = 1024;
+
+/// Bytes that start a scalar value (every byte that does not continue a
+/// UTF-8 sequence; an invalid byte counts as one).
+fn scalar_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 /// A 1-based line and column; the column counts Unicode scalar values.
@@ -163,6 +177,31 @@ impl SourceFile {
             lang,
             bytes,
             line_starts,
+            scalars: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Scalar values in `bytes[..offset]`, from the block index.
+    fn scalars_before(&self, offset: usize) -> usize {
+        let index = self.scalars.get_or_init(|| {
+            let mut acc = 0u32;
+            let mut out = vec![0u32];
+            for block in self.bytes.chunks(BLOCK) {
+                acc += scalar_starts(block) as u32;
+                out.push(acc);
+            }
+            out
+        });
+        let b = offset / BLOCK;
+        index[b] as usize + scalar_starts(&self.bytes[b * BLOCK..offset])
+    }
+
+    /// The 1-based line of a byte offset (cheaper than [`SourceFile::line_col`]).
+    pub fn line(&self, offset: u32) -> usize {
+        let offset = offset.min(self.bytes.len() as u32);
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i.max(1),
         }
     }
 
@@ -188,10 +227,13 @@ impl SourceFile {
             Err(i) => i.saturating_sub(1),
         };
         let start = self.line_starts[line_idx] as usize;
-        let slice = &self.bytes[start..offset];
         // Count scalar values: every byte that does not continue a UTF-8
         // sequence starts one (invalid bytes count as one each).
-        let mut column = slice.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        let mut column = if offset - start <= 2 * BLOCK {
+            scalar_starts(&self.bytes[start..offset]) + 1
+        } else {
+            self.scalars_before(offset) - self.scalars_before(start) + 1
+        };
         // A UTF-8 byte order mark is not a column, as in editors.
         if line_idx == 0 && offset >= 3 && self.bytes.starts_with(b"\xEF\xBB\xBF") {
             column -= 1;
@@ -293,6 +335,22 @@ mod tests {
         assert_eq!(f.line_col(3), LineCol { line: 1, column: 1 });
         assert_eq!(f.line_col(4), LineCol { line: 1, column: 2 });
         assert_eq!(f.line_col(6), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn columns_on_long_lines_come_from_the_block_index() {
+        let text = format!("x\n{}é{}", "a".repeat(5000), "b".repeat(3000));
+        let f = file(text.as_bytes());
+        let at = 2 + 5000 + 2 + 2999;
+        assert_eq!(
+            f.line_col(at as u32),
+            LineCol {
+                line: 2,
+                column: 8001
+            }
+        );
+        assert_eq!(f.line(at as u32), 2);
+        assert_eq!(f.line(0), 1);
     }
 
     #[test]

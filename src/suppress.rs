@@ -125,13 +125,13 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
             .filter(|c| c.file == id)
             .copied()
             .collect();
-        let sups = scan(id, &f.bytes, lang, &comments, |o| f.line_col(o).line);
+        let sups = scan(id, &f.bytes, lang, &comments, |o| f.line(o));
         for s in sups {
             for (code, code_span) in &s.codes {
                 let mut used = false;
                 a.diagnostics.retain(|d| {
                     let hit = d.code == code && d.primary.span.file == id && {
-                        let l = f.line_col(d.primary.span.start).line;
+                        let l = f.line(d.primary.span.start);
                         l == s.line || l == s.line + 1
                     };
                     used |= hit;
@@ -151,12 +151,12 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
                     } else {
                         "name a rule code such as WL201 (`wirelint rules` lists them)"
                     };
-                    let cx = CheckContext {
-                        model: &a.model,
-                        contract: a.contract.as_ref(),
-                        contract_file: a.contract_file,
-                        sources: &a.sources,
-                    };
+                    let cx = CheckContext::new(
+                        &a.model,
+                        a.contract.as_ref(),
+                        a.contract_file,
+                        &a.sources,
+                    );
                     cx.finish_input(&mut d, help.into());
                     unused.push(d);
                 }

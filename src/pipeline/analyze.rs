@@ -123,12 +123,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             message: msg.clone(),
         });
     }
-    let cx = CheckContext {
-        model: &model,
-        contract: contract.as_ref(),
-        contract_file,
-        sources: &sources,
-    };
+    let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = run_all(&cx);
     let unlisted = crate::checks::parse_error::unlisted(&cx);
     if unlisted > 0 {

@@ -38,7 +38,7 @@ fn to_part(a: &Analysis, d: &Diagnostic) -> Part<Excerpt> {
     let mut related = Vec::new();
     // A related label near the primary shares its snippet; one further away
     // gets its own, so that the report's first location is the primary's.
-    let line = |span: Span| a.sources.get(span.file).line_col(span.start).line;
+    let line = |span: Span| a.sources.get(span.file).line(span.start);
     let primary_line = line(d.primary.span);
     for r in &d.related {
         if r.span.file == file && line(r.span).abs_diff(primary_line) <= 3 {
