@@ -686,6 +686,89 @@ fn a_parse_over_budget_names_the_bytes_not_checked() {
     );
 }
 
+// ------------------------------------------- 4. quadratic time or memory
+
+/// The inputs that were quadratic keep their exact findings (their time and
+/// memory are measured in `benches/hostile.rs`): every file sharing one bad
+/// key has its WL103, every unknown field of one HSET its WL201, and a key
+/// after a long pipe, after deeply nested `format!` and at the end of a
+/// chain of builders whose names are prefixes of one another is found.
+#[test]
+fn inputs_that_were_quadratic_keep_their_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..300 {
+        write(d, &format!("many/f{i:03}.lua"), KEY_LUA);
+    }
+    let (code, findings, _) = check_json(&d.join("many"), &["."]);
+    let want: Vec<String> = (0..300).map(|i| format!("WL103 f{i:03}.lua:1")).collect();
+    assert_eq!((code, findings), (1, want));
+
+    let fields: Vec<String> = (0..300).map(|i| format!("'f{i}', 1")).collect();
+    let hset = format!(
+        "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
+        fields.join(", ")
+    );
+    write(d, "hset/s.lua", hset.as_bytes());
+    let (code, findings, _) = check_json(&d.join("hset"), &["."]);
+    assert_eq!(
+        (code, findings),
+        (1, vec!["WL201 s.lua:1".to_string(); 300])
+    );
+
+    let mix = b"defmodule Q.MixProject do\nend\n";
+    write(d, "pipe/mix.exs", mix);
+    let pipe = format!(
+        "defmodule P do\n  def f(x), do: x{}\n  def k(q), do: Redix.command(:r, [\"GET\", \"emq:{{#{{q}}}}:jobz\"])\nend\n",
+        " |> g()".repeat(5_000)
+    );
+    write(d, "pipe/lib/p.ex", pipe.as_bytes());
+    let (code, findings, _) = check_json(&d.join("pipe"), &["."]);
+    assert_eq!((code, findings), (1, strs(&["WL103 lib/p.ex:3"])));
+
+    // Eight `format!` inside one another still resolve; 1,001 do not (the
+    // value depth bound), and the key after them is found.
+    write(d, "fmt/Cargo.toml", b"[package]\nname = \"c\"\n");
+    let nest = |n: usize| {
+        format!(
+            "{}format!(\"emq:{{{{{{}}}}}}:jobz\", q){}",
+            "format!(\"{}\", ".repeat(n),
+            ")".repeat(n)
+        )
+    };
+    let lib = format!(
+        "fn a(q: &str) -> String {{ {} }}\nfn c(q: &str) -> String {{ {} }}\n\
+         fn r(c: &mut redis::Connection, q: &str) {{ redis::cmd(\"GET\").arg(a(q)); \
+         redis::cmd(\"GET\").arg(c(q)); redis::cmd(\"GET\").arg(\"emq:{{q}}:jobz\"); }}\n",
+        nest(7),
+        nest(1_000)
+    );
+    write(d, "fmt/src/lib.rs", lib.as_bytes());
+    let (code, findings, _) = check_json(&d.join("fmt"), &["."]);
+    assert_eq!(
+        (code, findings),
+        (1, strs(&["WL103 src/lib.rs:1", "WL103 src/lib.rs:3"]))
+    );
+
+    write(d, "chain/mix.exs", mix);
+    let name = |i: usize| format!("k{}", "_k".repeat(i));
+    let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");
+    for i in 1..300 {
+        body.push_str(&format!(
+            "  def {}(q), do: \"#{{{}(q)}}\"\n",
+            name(i),
+            name(i - 1)
+        ));
+    }
+    body.push_str(&format!(
+        "  def run(c, q), do: Redix.command(c, [\"GET\", {}(q)])\nend\n",
+        name(299)
+    ));
+    write(d, "chain/lib/s.ex", body.as_bytes());
+    let (code, findings, _) = check_json(&d.join("chain"), &["."]);
+    assert_eq!((code, findings), (1, strs(&["WL103 lib/s.ex:2"])));
+}
+
 // ------------------------------------------------------- 6. fooled results
 
 /// `'#{@field}'` inside an Elixir heredoc is a hole, not a field with an

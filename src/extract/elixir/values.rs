@@ -11,12 +11,18 @@ use crate::parse::named_children;
 /// Expressions nested deeper than this evaluate to `Value::Unknown`.
 const MAX_DEPTH: usize = 64;
 
+/// Calls this deep in an expression evaluate to `Value::Unknown`: every
+/// step of a pipe is recorded as a call whose piped argument is the value
+/// of the steps before it, so each step's value was evaluated to
+/// [`MAX_DEPTH`] (32,000 `|>` took 7 s).
+const MAX_CALL_DEPTH: usize = 16;
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What an expression sends.
     pub(super) fn value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         match n.kind() {
             "string" | "charlist" => Value::Str(self.string(n, env, depth)),
@@ -26,7 +32,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 let t = self.string(n, env, depth);
                 match t.as_literal() {
                     Some(name) => Value::Atom { name, span },
-                    None => Value::unknown(self.text(n), span),
+                    None => Value::unknown(self.label(n), span),
                 }
             }
             "identifier" => self.ident(n, env),
@@ -35,7 +41,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     path: vec![name],
                     span,
                 },
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "block" => match named_children(n)
                 .into_iter()
@@ -43,7 +49,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 .find(|c| c.kind() != "comment")
             {
                 Some(last) => self.value(last, env, depth + 1),
-                None => Value::unknown(self.text(n), span),
+                None => Value::unknown(self.label(n), span),
             },
             "list" => {
                 let (items, tail) = self.list(n, env, depth);
@@ -53,7 +59,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -146,7 +152,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .find(|c| c.kind() == "map_content")
         else {
             if named_children(n).iter().any(|c| c.kind() == "struct") {
-                return Value::unknown(self.text(n), span);
+                return Value::unknown(self.label(n), span);
             }
             return Value::Map {
                 pairs: Vec::new(),
@@ -172,7 +178,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     }
                 }
                 // `%{map | k => v}` updates: not a literal.
-                _ => return Value::unknown(self.text(n), span),
+                _ => return Value::unknown(self.label(n), span),
             }
         }
         Value::Map { pairs, span }
@@ -196,7 +202,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let span = self.span(n);
         let op = self.op(n);
         let Some((l, r)) = sides(n) else {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         };
         match op.as_str() {
             "<>" => self.concat(n, env, depth),
@@ -205,12 +211,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 if r.kind() == "call" {
                     self.call(r, Some(l), env, depth)
                 } else {
-                    Value::unknown(self.text(n), span)
+                    Value::unknown(self.label(n), span)
                 }
             }
             // A match returns its right side.
             "=" => self.value(r, env, depth + 1),
-            _ => Value::unknown(self.text(n), span),
+            _ => Value::unknown(self.label(n), span),
         }
     }
 
@@ -221,7 +227,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn appended(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
         if depth > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let operands = self.operands(n, "++");
         if operands.len() == 1 && n.kind() != "binary_operator" {
@@ -271,7 +277,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         depth: usize,
     ) -> Value {
         let span = self.span(n);
-        let unknown = || Value::unknown(self.text(n), span);
+        let unknown = || Value::unknown(self.label(n), span);
+        if depth > MAX_CALL_DEPTH {
+            return unknown();
+        }
         let Some(target) = n.child_by_field_name("target") else {
             return unknown();
         };
