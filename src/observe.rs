@@ -224,7 +224,14 @@ fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
         let Some((prefix, rest)) = shape.split_once("{<*>}:") else {
             continue;
         };
-        if prefix.contains(['{', '}', '<']) || rest.is_empty() || rest.starts_with("<*>") {
+        // A contract's key holds no white space or control character (it
+        // could match no key wirelint reads, and the contract is refused).
+        let unmatchable = shape.chars().any(|c| c.is_whitespace() || c.is_control());
+        if prefix.contains(['{', '}', '<'])
+            || rest.is_empty()
+            || rest.starts_with("<*>")
+            || unmatchable
+        {
             continue;
         }
         prefixes.insert(prefix.to_string());
