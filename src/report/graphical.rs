@@ -145,14 +145,24 @@ impl Excerpt {
             .saturating_sub(context);
         let last = lines.iter().map(|l| l.1).max().unwrap_or(0) + context;
         let (from, to) = (f.line_start(first), f.line_end(last));
+        // Text that displays as itself (the common case) is not decoded
+        // again per label: thousands of findings on one long line made that
+        // quadratic (one HSET with 8,000 unknown fields: 9 s).
+        let plain = plain_text(&f.bytes[from..to]);
         let shown = |a: u32, b: u32| {
             let (a, b) = ((a as usize).clamp(from, to), (b as usize).clamp(from, to));
+            if plain.is_some() {
+                return (a - from, b.max(a) - from);
+            }
             (
                 crate::source::display_text(&f.bytes[from..a]).len(),
                 crate::source::display_text(&f.bytes[from..b.max(a)]).len(),
             )
         };
-        let text = crate::source::display_text(&f.bytes[from..to]).into_owned();
+        let text = match plain {
+            Some(t) => t.to_owned(),
+            None => crate::source::display_text(&f.bytes[from..to]).into_owned(),
+        };
         let ranges: Vec<(usize, usize)> = spans.iter().map(|s| shown(s.start, s.end)).collect();
         let points: Vec<usize> = ranges.iter().flat_map(|&(a, b)| [a, b]).collect();
         let (text, map) = cut_long_lines(&text, &points);
@@ -205,6 +215,22 @@ impl miette::SourceCode for Excerpt {
             inner.line_count(),
         )))
     }
+}
+
+/// `bytes` as text when [`crate::source::display_text`] would show them
+/// unchanged: valid UTF-8 without control characters other than tab and
+/// line ends (C0, DEL, and C1, which UTF-8 writes as `C2 80`..`C2 9F`).
+fn plain_text(bytes: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    // Folded in blocks rather than stopped at the first hit, so that the
+    // compiler can vectorise it.
+    let c0 = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
+    let control = bytes
+        .chunks(4096)
+        .any(|c| c.iter().fold(false, |hit, &b| hit | c0(b)))
+        || memchr::memchr_iter(0xc2, bytes)
+            .any(|i| bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)));
+    (!control).then_some(text)
 }
 
 /// Cuts every line over [`LONG_LINE`] bytes to windows around `points`,
@@ -303,6 +329,22 @@ pub fn label(range: std::ops::Range<usize>, text: Option<String>, primary: bool)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_text_is_what_display_text_leaves_unchanged() {
+        for bytes in [
+            "a\tb\r\nc é ☃ 𝄞".as_bytes(),
+            b"a\x1bb",
+            b"a\x7fb",
+            "a\u{85}b".as_bytes(),
+            b"a\xffb",
+            b"a\x00",
+        ] {
+            let shown = crate::source::display_text(bytes);
+            let same = shown.as_bytes() == bytes;
+            assert_eq!(plain_text(bytes).is_some(), same, "{bytes:?}");
+        }
+    }
 
     #[test]
     fn long_lines_are_cut_around_labels() {
