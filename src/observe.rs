@@ -234,8 +234,12 @@ fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
         {
             continue;
         }
-        prefixes.insert(prefix.to_string());
         let pattern = rest.replace("<*>", "<id>");
+        // Nor one the contract cannot read (`job><id>`: a `>` with no `<`).
+        if crate::contract::parse_pattern(&pattern).is_err() {
+            continue;
+        }
+        prefixes.insert(prefix.to_string());
         let lead = rest.split([':', '<']).next().unwrap_or(rest);
         let mut tname = ident(lead);
         while types.get(&tname).is_some_and(|p| *p != pattern) {
