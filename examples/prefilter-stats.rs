@@ -17,7 +17,12 @@ use wirelint::pipeline::prefilter::Prefilter;
 fn main() {
     let root = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".into()));
     let mut notes = Vec::new();
-    let cands = discover(&root, std::slice::from_ref(&root), &mut notes);
+    let cands = discover(
+        &root,
+        std::slice::from_ref(&root),
+        wirelint::input::DEFAULT_LIMIT,
+        &mut notes,
+    );
     let contract = Contract::embedded();
     let pf = Prefilter::new(Some(&contract));
     let mut projects = ProjectFinder::default();

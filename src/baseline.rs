@@ -122,8 +122,9 @@ impl Baseline {
         s
     }
 
-    pub fn read(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
+    /// Reads a baseline file of at most `limit` bytes.
+    pub fn read(path: &Path, limit: u64) -> Result<Baseline, String> {
+        let text = crate::input::read_text(path, limit)
             .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
         let b: Baseline = serde_json::from_str(&text)
             .map_err(|e| format!("baseline {} is malformed: {e}", path.display()))?;

@@ -16,6 +16,7 @@ use crate::pipeline::{
     analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
 };
 use crate::report::diff::DiffRun;
+use crate::report::error::RunError;
 use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
 
 #[derive(Parser, Debug)]
@@ -246,24 +247,82 @@ fn options(
     }
 }
 
-fn run_analysis(opts: &Options) -> Result<Analysis, i32> {
-    match analyze(opts) {
-        Ok(x) => Ok(x),
-        Err(AnalyzeError::Contract(e)) => Err(contract_error(*e)),
-        Err(AnalyzeError::Usage(m)) => Err(error(&m)),
-    }
+fn run_analysis(opts: &Options) -> Result<Analysis, RunError> {
+    analyze(opts).map_err(|e| match e {
+        AnalyzeError::Contract(e) => RunError::contract(e),
+        AnalyzeError::Usage(m) => RunError::usage(m),
+    })
 }
 
 /// Says `error: {m}` on stderr; exit 2.
 fn error(m: &str) -> i32 {
-    let _ = writeln!(std::io::stderr().lock(), "error: {m}");
+    fail(ErrorDoc::None, RunError::usage(m.to_string()))
+}
+
+/// Where an error that ends a run goes besides stderr: the document of the
+/// machine format asked for, so that it still parses (`report::error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ErrorDoc {
+    None,
+    Json,
+    JsonLines,
+    Sarif,
+    Github,
+}
+
+impl From<Format> for ErrorDoc {
+    fn from(f: Format) -> ErrorDoc {
+        match f {
+            Format::Full | Format::Concise => ErrorDoc::None,
+            Format::Json | Format::Gitlab => ErrorDoc::Json,
+            Format::JsonLines => ErrorDoc::JsonLines,
+            Format::Sarif => ErrorDoc::Sarif,
+            Format::Github => ErrorDoc::Github,
+        }
+    }
+}
+
+impl From<DiffFormat> for ErrorDoc {
+    fn from(f: DiffFormat) -> ErrorDoc {
+        match f {
+            DiffFormat::Full | DiffFormat::Concise => ErrorDoc::None,
+            DiffFormat::Json => ErrorDoc::Json,
+            DiffFormat::Github => ErrorDoc::Github,
+        }
+    }
+}
+
+/// Reports an error that ends the run; exit 2.
+fn fail(doc: ErrorDoc, e: RunError) -> i32 {
+    let _ = write!(std::io::stderr().lock(), "{}", e.text());
+    let stdout = match doc {
+        ErrorDoc::None => None,
+        ErrorDoc::Json => Some(e.json(false)),
+        ErrorDoc::JsonLines => Some(e.json(true)),
+        ErrorDoc::Sarif => Some(e.sarif()),
+        ErrorDoc::Github => Some(e.github()),
+    };
+    if let Some(s) = stdout {
+        write_stdout(&s);
+    }
     2
 }
 
-/// A contract or `wirelint.toml` error, pointing into the file; exit 2.
-fn contract_error(e: crate::contract::ContractError) -> i32 {
-    let _ = writeln!(std::io::stderr().lock(), "{:?}", miette::Report::new(e));
-    2
+/// Runs a command; an error, or a panic (a bug: never an exit 101 and a
+/// half-written document), ends it with exit 2 and the error document.
+fn guarded(doc: ErrorDoc, run: impl FnOnce() -> Result<i32, RunError>) -> i32 {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => fail(doc, e),
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            fail(doc, RunError::internal(message))
+        }
+    }
 }
 
 fn extract(a: ExtractArgs) -> i32 {
@@ -276,7 +335,7 @@ fn extract(a: ExtractArgs) -> i32 {
     );
     let analysis = match run_analysis(&opts) {
         Ok(x) => x,
-        Err(code) => return code,
+        Err(e) => return fail(ErrorDoc::None, e),
     };
     if a.as_contract {
         let name = std::fs::canonicalize(&opts.root)
@@ -306,9 +365,9 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     match cli.command {
         Command::Rules { audit } => rules(audit),
         Command::Explain { code } => explain(&code),
-        Command::Check(a) => check(a),
+        Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),
-        Command::Diff(a) => diff(a),
+        Command::Diff(a) => guarded(a.format.into(), || diff(&a)),
         Command::Audit(a) => crate::audit::run_args(a),
         Command::Server => crate::server::run(),
         Command::Facts { file } => facts(&file),
@@ -364,9 +423,11 @@ fn facts(file: &Path) -> i32 {
     let Some(lang) = crate::facts::Lang::from_path(file) else {
         return error("not an Elixir, Rust or Lua file");
     };
-    let Ok(bytes) = std::fs::read(file) else {
-        return error(&format!("cannot read {}", file.display()));
-    };
+    let bytes =
+        match crate::input::read_file(file, crate::input::Links::Follow, DEFAULT_MAX_FILE_BYTES) {
+            Ok(b) => b,
+            Err(e) => return error(&format!("cannot read {}: {e}", file.display())),
+        };
     let Ok(mut parsers) = crate::parse::Parsers::new() else {
         return 2;
     };
@@ -378,41 +439,50 @@ fn facts(file: &Path) -> i32 {
     write_stdout(&format!("{facts:#?}\n"))
 }
 
-fn check(a: CheckArgs) -> i32 {
-    let buffer = match a.stdin_filename.as_ref().map(|_| read_stdin()).transpose() {
-        Ok(b) => b,
-        Err(code) => return code,
-    };
-    let (opts, only) = match check_options(&a, buffer) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
-    let mut analysis = match run_analysis(&opts) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+fn check(a: &CheckArgs) -> Result<i32, RunError> {
+    if let Some(p) = &a.stdin_filename {
+        stdin_target(p).map_err(RunError::usage)?;
+    }
+    let buffer = a
+        .stdin_filename
+        .as_ref()
+        .map(|_| read_stdin(a.read.max_file_size))
+        .transpose()?;
+    let (opts, only) = check_options(a, buffer)?;
+    let mut analysis = run_analysis(&opts)?;
     let post = Post {
         settings: &opts.settings,
         only: only.as_ref(),
         baseline: a.baseline.as_deref(),
+        max_bytes: a.read.max_file_size,
     };
-    let baselined = match post::apply(&mut analysis, &post) {
-        Ok(n) => n,
-        Err(m) => return error(&m),
-    };
+    let baselined = post::apply(&mut analysis, &post).map_err(RunError::usage)?;
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
-    report_check(&a, &analysis, baselined)
+    Ok(report_check(a, &analysis, baselined))
 }
 
-/// `--stdin-filename`: the buffer's text.
-fn read_stdin() -> Result<Vec<u8>, i32> {
-    let mut buf = Vec::new();
-    match std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buf) {
-        Ok(_) => Ok(buf),
-        Err(e) => Err(error(&format!("cannot read stdin: {e}"))),
+/// `--stdin-filename PATH` must name a source file, existing or not: a
+/// directory or another kind of file would drop the buffer unread.
+fn stdin_target(p: &Path) -> Result<(), String> {
+    let shown = crate::source::display_name(p.as_os_str());
+    match std::fs::metadata(p) {
+        Ok(m) if !m.is_file() => Err(format!(
+            "--stdin-filename {shown} is not a file ({})",
+            crate::input::kind(&m)
+        )),
+        _ if crate::facts::Lang::from_path(p).is_none() => Err(format!(
+            "--stdin-filename {shown} is not an Elixir, Rust or Lua file"
+        )),
+        _ => Ok(()),
     }
+}
+
+/// `--stdin-filename`: the buffer's text, at most `max` bytes.
+fn read_stdin(max: u64) -> Result<Vec<u8>, RunError> {
+    crate::input::read_bounded(std::io::stdin().lock(), max, None)
+        .map_err(|e| RunError::usage(format!("cannot read stdin: {e}")))
 }
 
 /// The options of `check`, and the files whose findings are reported
@@ -422,7 +492,7 @@ fn read_stdin() -> Result<Vec<u8>, i32> {
 fn check_options(
     a: &CheckArgs,
     buffer: Option<Vec<u8>>,
-) -> Result<(Options, Option<BTreeSet<String>>), i32> {
+) -> Result<(Options, Option<BTreeSet<String>>), RunError> {
     let paths = match (&a.stdin_filename, a.paths.is_empty()) {
         (Some(p), true) if p.is_file() => vec![p.clone()],
         (_, true) => vec![PathBuf::from(".")],
@@ -434,10 +504,10 @@ fn check_options(
         (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
         _ => (PathBuf::from("."), paths.clone()),
     };
-    let settings = match Config::find(&root) {
-        Ok(c) => c.map(|c| c.settings).unwrap_or_default(),
-        Err(e) => return Err(contract_error(*e)),
-    };
+    let settings = Config::find_limited(&root, a.read.max_file_size)
+        .map_err(RunError::contract)?
+        .map(|c| c.settings)
+        .unwrap_or_default();
     let stdin = match (&a.stdin_filename, buffer) {
         (Some(p), Some(bytes)) => Some((buffer_rel(&root, p), bytes)),
         _ => None,
@@ -457,19 +527,15 @@ fn check_options(
 }
 
 /// `--write-baseline FILE`: records the findings and exits 0.
-fn write_baseline(analysis: &Analysis, path: &Path) -> i32 {
-    match post::write_baseline(analysis, path) {
-        Ok(n) => {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "wirelint: baseline {} records {n} finding{}; exit 0",
-                path.display(),
-                if n == 1 { "" } else { "s" }
-            );
-            0
-        }
-        Err(m) => error(&m),
-    }
+fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
+    let n = post::write_baseline(analysis, path).map_err(RunError::usage)?;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "wirelint: baseline {} records {n} finding{}; exit 0",
+        path.display(),
+        if n == 1 { "" } else { "s" }
+    );
+    Ok(0)
 }
 
 /// Reports the findings in the chosen format, with the closing line; the
@@ -504,7 +570,7 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
     }
 }
 
-fn diff(a: DiffArgs) -> i32 {
+fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     let opts = options(
         &a.paths,
         a.contract.as_ref(),
@@ -512,28 +578,21 @@ fn diff(a: DiffArgs) -> i32 {
         a.read.threads,
         a.read.max_file_size,
     );
-    if let Err(m) = files::check_paths(&opts.paths) {
-        return error(&m);
-    }
-    if let Err(e) = Config::find(&opts.root) {
-        return contract_error(*e);
-    }
-    let rev = match crate::pipeline::git::read_revision(&opts.root, &opts.paths, &a.against) {
-        Ok(r) => r,
-        Err(m) => return error(&m),
-    };
-    let head = match run_analysis(&opts) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    files::check_paths(&opts.paths).map_err(RunError::usage)?;
+    Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
+    let rev = crate::pipeline::git::read_revision(
+        &opts.root,
+        &opts.paths,
+        &a.against,
+        opts.max_file_bytes,
+    )
+    .map_err(RunError::usage)?;
+    let head = run_analysis(&opts)?;
     let base_opts = Options {
         tree: Some(rev.tree),
         ..opts
     };
-    let base = match run_analysis(&base_opts) {
-        Ok(x) => x,
-        Err(code) => return code,
-    };
+    let base = run_analysis(&base_opts)?;
     let changes = crate::diff::compare(&base, &head);
     let run = DiffRun {
         base: &base,
@@ -547,10 +606,10 @@ fn diff(a: DiffArgs) -> i32 {
     let failing = changes.iter().any(|c| c.kind().severity >= fail_on);
     let code = exit_code(failing, a.exit_zero);
     let closing = report::diff::closing_line(&run, code, fail_on);
-    match emit(a.format.reporter().report(&run), &closing) {
+    Ok(match emit(a.format.reporter().report(&run), &closing) {
         0 => code,
         written => written,
-    }
+    })
 }
 
 /// Writes a report: its stdout document, then its stderr text and the
@@ -573,5 +632,23 @@ fn write_stdout(s: &str) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => error(&format!("cannot write output: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic is an internal error: exit 2, never 101.
+    #[test]
+    fn a_panic_is_an_internal_error_with_exit_2() {
+        let code = guarded(ErrorDoc::None, || -> Result<i32, RunError> {
+            panic!("boom")
+        });
+        assert_eq!(code, 2);
+        let doc: serde_json::Value =
+            serde_json::from_str(&RunError::internal("boom".into()).json(false)).unwrap();
+        assert_eq!(doc["error"]["kind"], "internal");
+        assert_eq!(doc["error"]["message"], "boom");
     }
 }

@@ -43,7 +43,11 @@ pub enum ContractSetting {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub path: PathBuf,
+    /// The file's text.
+    pub text: String,
     pub contract: ContractSetting,
+    /// Where `contract = …` is, in the file.
+    pub contract_span: Option<std::ops::Range<usize>>,
     /// select, ignore, severity, exclude, speakers, generated.
     pub settings: crate::settings::Settings,
 }
@@ -75,14 +79,22 @@ enum RawContractSetting {
 }
 
 impl Config {
-    /// The nearest `wirelint.toml` at or above `root`, parsed.
+    /// The nearest `wirelint.toml` at or above `root`, parsed; read with
+    /// the default size limit.
     pub fn find(root: &Path) -> Result<Option<Config>, Box<ContractError>> {
+        Config::find_limited(root, crate::input::DEFAULT_LIMIT)
+    }
+
+    /// The nearest `wirelint.toml` at or above `root`, at most `limit`
+    /// bytes. A `wirelint.toml` that is not a regular file (a FIFO, a link
+    /// to a device) is an error, never skipped or waited on.
+    pub fn find_limited(root: &Path, limit: u64) -> Result<Option<Config>, Box<ContractError>> {
         let start = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         let mut dir = Some(start.as_path());
         while let Some(d) = dir {
             let candidate = d.join(FILE_NAME);
-            if candidate.is_file() {
-                return Config::load(&candidate).map(Some);
+            if std::fs::symlink_metadata(&candidate).is_ok() {
+                return Config::load_limited(&candidate, limit).map(Some);
             }
             dir = d.parent();
         }
@@ -90,10 +102,14 @@ impl Config {
     }
 
     pub fn load(path: &Path) -> Result<Config, Box<ContractError>> {
-        let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        Config::load_limited(path, crate::input::DEFAULT_LIMIT)
+    }
+
+    /// Reads and parses `path` (at most `limit` bytes).
+    pub fn load_limited(path: &Path, limit: u64) -> Result<Config, Box<ContractError>> {
+        let text = crate::input::read_text(path, limit).map_err(|e| {
             Box::new(ContractError {
-                origin: origin.clone(),
+                origin: path.display().to_string(),
                 text: String::new(),
                 message: format!("cannot read: {e}"),
                 span: None,
@@ -102,6 +118,34 @@ impl Config {
             })
         })?;
         Config::parse(&text, path)
+    }
+
+    /// The contract file this names, which must lie inside its repository
+    /// ([`repository_of`]): a tree under review must not make wirelint read,
+    /// and echo in its errors, a file elsewhere on the machine. (`--contract`
+    /// on the command line can name any file.)
+    pub fn contract_path(&self) -> Result<Option<&Path>, Box<ContractError>> {
+        let (ContractSetting::Path(p), Some(span)) = (&self.contract, &self.contract_span) else {
+            return Ok(None);
+        };
+        let repo = repository_of(self.path.parent().unwrap_or(Path::new(".")));
+        if inside(p, &repo) {
+            return Ok(Some(p));
+        }
+        Err(Box::new(ContractError {
+            origin: self.path.display().to_string(),
+            text: self.text.clone(),
+            message: format!(
+                "the contract it names is outside the repository ({})",
+                repo.display()
+            ),
+            span: Some(span.clone()),
+            label: "outside the repository".into(),
+            help: Some(
+                "name a contract outside the repository on the command line: --contract FILE"
+                    .into(),
+            ),
+        }))
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Config, Box<ContractError>> {
@@ -118,6 +162,7 @@ impl Config {
             })
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
+        let contract_span = raw.contract.as_ref().map(|c| c.span());
         let contract = match raw.contract.map(|c| c.into_inner()) {
             None => ContractSetting::Embedded { named: false },
             Some(RawContractSetting::Flag(true)) => ContractSetting::Embedded { named: true },
@@ -147,9 +192,34 @@ impl Config {
         })?;
         Ok(Config {
             path: path.to_path_buf(),
+            text: text.to_string(),
             contract,
+            contract_span,
             settings,
         })
+    }
+}
+
+/// The repository holding `dir`: its nearest ancestor (itself included)
+/// with a `.git`, else `dir` itself; canonical.
+pub fn repository_of(dir: &Path) -> PathBuf {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+        .unwrap_or(&dir)
+        .to_path_buf()
+}
+
+/// Whether `path`, with every link resolved (its directory's when it does
+/// not exist), lies under `repo`.
+fn inside(path: &Path, repo: &Path) -> bool {
+    let resolved = std::fs::canonicalize(path).or_else(|_| {
+        let parent = path.parent().unwrap_or(Path::new("."));
+        std::fs::canonicalize(parent).map(|d| d.join(path.file_name().unwrap_or_default()))
+    });
+    match resolved {
+        Ok(p) => p.starts_with(repo),
+        Err(_) => false,
     }
 }
 

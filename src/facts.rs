@@ -567,6 +567,11 @@ pub struct LuaFacts {
     pub header_keys: Vec<KeyDecl>,
     /// Syntax errors inside the script.
     pub errors: Vec<Span>,
+    /// The part of the script the parser gave up on (its budget ran out):
+    /// nothing in it is checked.
+    pub unchecked: Option<Span>,
+    /// The script's comments (where a suppression may sit).
+    pub comments: Vec<Span>,
     /// `--- @include "includes/x"` directives: the path as written.
     pub includes: Vec<(String, Span)>,
     /// What the script does with its ARGV.
@@ -574,6 +579,9 @@ pub struct LuaFacts {
     /// The whole script body.
     pub span: Span,
 }
+
+/// What starts an inline suppression, in a comment: `wirelint: allow(..)`.
+pub const SUPPRESSION_MARK: &[u8] = b"wirelint:";
 
 /// Everything one extractor found in one file.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -595,4 +603,11 @@ pub struct FileFacts {
     /// Regions of test code inside a source file (a `#[cfg(test)]` module,
     /// a `#[test]` function): coverage counts what runs there apart.
     pub test_regions: Vec<Span>,
+    /// The part of the file the parser gave up on (its budget ran out):
+    /// nothing in it is checked.
+    pub unchecked: Option<Span>,
+    /// The file's own comments (where a suppression may sit), listed only
+    /// when the file holds `wirelint:`; the comments of Lua in its strings
+    /// are in the scripts' facts.
+    pub comments: Vec<Span>,
 }

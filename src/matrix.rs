@@ -59,13 +59,9 @@ pub fn build(a: &Analysis) -> Matrix {
     let mut uses = uses(a);
     // The speakers that take part in the protocol, as the checks count
     // them: a project that only caches in Redis is no column.
-    let active = crate::checks::CheckContext {
-        model: m,
-        contract: a.contract.as_ref(),
-        contract_file: a.contract_file,
-        sources: &a.sources,
-    }
-    .active_speakers();
+    let active =
+        crate::checks::CheckContext::new(m, a.contract.as_ref(), a.contract_file, &a.sources)
+            .active_speakers();
     uses.retain(|_, by| {
         by.retain(|sp, _| active.contains(sp));
         !by.is_empty()

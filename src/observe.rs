@@ -269,11 +269,22 @@ fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
         let Some((prefix, rest)) = shape.split_once("{<*>}:") else {
             continue;
         };
-        if prefix.contains(['{', '}', '<']) || rest.is_empty() || rest.starts_with("<*>") {
+        // A contract's key holds no white space or control character (it
+        // could match no key wirelint reads, and the contract is refused).
+        let unmatchable = shape.chars().any(|c| c.is_whitespace() || c.is_control());
+        if prefix.contains(['{', '}', '<'])
+            || rest.is_empty()
+            || rest.starts_with("<*>")
+            || unmatchable
+        {
+            continue;
+        }
+        let pattern = rest.replace("<*>", "<id>");
+        // Nor one the contract cannot read (`job><id>`: a `>` with no `<`).
+        if crate::contract::parse_pattern(&pattern).is_err() {
             continue;
         }
         prefixes.insert(prefix.to_string());
-        let pattern = rest.replace("<*>", "<id>");
         let lead = rest.split([':', '<']).next().unwrap_or(rest);
         let mut tname = ident(lead);
         while types.get(&tname).is_some_and(|p| *p != pattern) {
@@ -306,13 +317,15 @@ fn write_keyspace(text: &mut String, m: &Model, prefix: &str, types: &BTreeMap<S
     let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in &m.records {
         if let Some(t) = type_of_shape.get(&r.key) {
+            // A field name the contract cannot hold (empty) is left out,
+            // so that the contract is one wirelint accepts.
             records
                 .entry(t.clone())
                 .or_default()
-                .extend(r.fields.keys().cloned());
+                .extend(r.fields.keys().filter(|f| !f.is_empty()).cloned());
         }
     }
-    for (t, fields) in records {
+    for (t, fields) in records.into_iter().filter(|(_, f)| !f.is_empty()) {
         text.push_str(&format!("\n[records.{t}]\ntype = {}\n", quote(&t)));
         let list: Vec<String> = fields.iter().map(|f| quote(f)).collect();
         text.push_str(&format!("fields = [{}]\n", list.join(", ")));

@@ -6,7 +6,9 @@
 //! stack.
 
 use crate::facts::Lang;
-use tree_sitter::{Language, Node, Parser, Range, Tree};
+use std::cell::Cell;
+
+use tree_sitter::{Language, Node, Parser, Tree};
 
 pub fn language(lang: Lang) -> Language {
     match lang {
@@ -23,13 +25,65 @@ pub struct Parsers {
     lua: Parser,
 }
 
-/// Parsing gives up on one file after this long plus
-/// [`PARSE_MICROS_PER_MIB`] per MiB of input, so that no input hangs a run
-/// while a large file (parsing is linear, about 0.7 s per MiB of minified
-/// Lua) still finishes. Files are size-limited before this point, so only
-/// pathological inputs reach it.
-const PARSE_TIMEOUT_MICROS: u64 = 20_000_000;
-const PARSE_MICROS_PER_MIB: u64 = 2_000_000;
+/// The parse of one text under a budget ([`Parsers::parse_bounded`]).
+pub struct Parsed {
+    /// The tree of `text[..checked]`; `None` when nothing could be parsed.
+    pub tree: Option<Tree>,
+    /// How much of the text the tree covers: the whole text, or, when the
+    /// budget ran out, a prefix ending at a line start. `text[checked..]`
+    /// was not checked.
+    pub checked: usize,
+}
+
+/// A parse may read the text through the lexer at most this many times
+/// over (plus [`SERVE_SLACK`]). Real code is read 1 to 2 times over; the
+/// Lua grammar's block-string scanner, in error recovery, rescans to the end
+/// of the file at every token (25 KB of junk: 3,000 times over, 1 s), and
+/// this is where such a parse stops: a bound that does not depend on the
+/// machine's speed or load.
+const SERVE_FACTOR: u64 = 16;
+const SERVE_SLACK: u64 = 1 << 20;
+/// The lexer reads the text in pieces of this size.
+const CHUNK: usize = 4096;
+/// The CPU time a parse may take: [`CPU_BASE_NANOS`] plus
+/// [`CPU_NANOS_PER_MIB`] per MiB. Valid code parses at 0.1 to 0.7 s per MiB
+/// (minified Lua is the slowest measured); some invalid input makes the
+/// parser's stack versions multiply (100 KB of `a + ` in Elixir: 3 s). The
+/// thread's CPU time, not the wall clock, so that a loaded machine does not
+/// cut a parse short.
+const CPU_BASE_NANOS: u64 = 200_000_000;
+const CPU_NANOS_PER_MIB: u64 = 1_000_000_000;
+
+/// What one parse attempt may spend.
+#[derive(Clone, Copy)]
+struct Budget {
+    served: u64,
+    cpu_nanos: u64,
+}
+
+impl Budget {
+    fn of(len: usize) -> Budget {
+        let len = len as u64;
+        Budget {
+            served: SERVE_FACTOR * len + SERVE_SLACK,
+            cpu_nanos: CPU_BASE_NANOS + ((len * CPU_NANOS_PER_MIB) >> 20),
+        }
+    }
+
+    fn part(self, num: u64, den: u64) -> Budget {
+        Budget {
+            served: self.served * num / den,
+            cpu_nanos: self.cpu_nanos * num / den,
+        }
+    }
+}
+
+/// How one attempt went: its tree if it finished within the budget, and
+/// the parser's position when a quarter of the budget was spent.
+struct Attempt {
+    tree: Option<Tree>,
+    quarter_offset: usize,
+}
 
 impl Parsers {
     pub fn new() -> Result<Parsers, String> {
@@ -54,95 +108,138 @@ impl Parsers {
         }
     }
 
-    /// Parses a whole file. `None` only when parsing was cancelled (timeout).
+    /// Parses a whole file; `None` when it cannot be parsed within its
+    /// budget ([`Parsers::parse_bounded`] says how much could).
     pub fn parse(&mut self, lang: Lang, text: &[u8]) -> Option<Tree> {
-        let parser = self.parser(lang);
-        parse_with_deadline(parser, text)
+        let parsed = self.parse_bounded(lang, text);
+        (parsed.checked == text.len())
+            .then_some(parsed.tree)
+            .flatten()
     }
 
-    /// Parses the Lua held in pieces of a host file, in place: `ranges` are
-    /// byte ranges of `host` (string content and escapes, without
-    /// interpolations). Every node of the result is in host coordinates.
-    pub fn parse_lua_in(&mut self, host: &[u8], ranges: &[(usize, usize)]) -> Option<Tree> {
-        let ranges = to_ts_ranges(host, ranges);
-        if ranges.is_empty() {
-            return None;
+    /// Parses a text within a budget (see [`SERVE_FACTOR`] and
+    /// [`CPU_BASE_NANOS`]). When the budget runs out, the text up to the
+    /// line start before where the parser stood a quarter of the way in is
+    /// parsed again, with half the budget; if that runs out too, nothing is
+    /// checked. So a parse costs at most one and a half budgets.
+    pub fn parse_bounded(&mut self, lang: Lang, text: &[u8]) -> Parsed {
+        let budget = Budget::of(text.len());
+        let parser = self.parser(lang);
+        let first = attempt(parser, text, budget);
+        if let Some(tree) = first.tree {
+            return Parsed {
+                tree: Some(tree),
+                checked: text.len(),
+            };
         }
-        let parser = &mut self.lua;
-        if parser.set_included_ranges(&ranges).is_err() {
-            return None;
+        let cut = line_start_before(text, first.quarter_offset);
+        if cut == 0 {
+            return Parsed {
+                tree: None,
+                checked: 0,
+            };
         }
-        let tree = parse_with_deadline(parser, host);
-        // Ranges stay on the parser; reset them for the next user.
-        let _ = parser.set_included_ranges(&[]);
-        tree
+        let second = attempt(parser, &text[..cut], budget.part(1, 2));
+        match second.tree {
+            Some(tree) => Parsed {
+                tree: Some(tree),
+                checked: cut,
+            },
+            None => Parsed {
+                tree: None,
+                checked: 0,
+            },
+        }
     }
 }
 
-fn parse_with_deadline(parser: &mut Parser, text: &[u8]) -> Option<Tree> {
-    let start = std::time::Instant::now();
-    let budget = PARSE_TIMEOUT_MICROS + (text.len() as u64 >> 20) * PARSE_MICROS_PER_MIB;
-    let mut callback = |_: &tree_sitter::ParseState| {
-        if start.elapsed().as_micros() as u64 > budget {
+/// The start of the line holding `at` (0 when it is on the first line).
+fn line_start_before(text: &[u8], at: usize) -> usize {
+    let at = at.min(text.len());
+    memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1)
+}
+
+/// One parse of `text` that stops when `budget` is spent: the lexer is fed
+/// [`CHUNK`]-byte pieces and counted, and the end of the text is signalled
+/// early once it has been served `budget.served` bytes (the progress
+/// callback then cancels, and a tree finished on that false end is dropped).
+/// The parser's position is known from the progress callback and, when the
+/// lexer rescans (no callback may come then), from where each rescan
+/// starts: a read that does not continue the previous one.
+fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
+    let start = thread_cpu_nanos();
+    let len = text.len();
+    let quarter = budget.part(1, 4);
+    let served = Cell::new(0u64);
+    let exhausted = Cell::new(false);
+    let position = Cell::new(0usize);
+    let quarter_offset: Cell<Option<usize>> = Cell::new(None);
+    let note_quarter = |cpu: u64| {
+        if quarter_offset.get().is_none()
+            && (served.get() >= quarter.served || cpu >= quarter.cpu_nanos)
+        {
+            quarter_offset.set(Some(position.get()));
+        }
+    };
+    let mut callback = |state: &tree_sitter::ParseState| {
+        position.set(position.get().max(state.current_byte_offset()));
+        let cpu = thread_cpu_nanos().saturating_sub(start);
+        note_quarter(cpu);
+        if exhausted.get() || cpu > budget.cpu_nanos {
+            exhausted.set(true);
             std::ops::ControlFlow::Break(())
         } else {
             std::ops::ControlFlow::Continue(())
         }
     };
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut callback);
-    let len = text.len();
-    let tree = parser.parse_with_options(
-        &mut |i, _| if i < len { &text[i..] } else { &[] as &[u8] },
-        None,
-        Some(options),
-    );
+    let previous_end = Cell::new(0usize);
+    let mut read = |i: usize, _: tree_sitter::Point| -> &[u8] {
+        if i >= len || exhausted.get() {
+            return &[];
+        }
+        if i != previous_end.get() {
+            position.set(position.get().max(i));
+        }
+        let end = (i + CHUNK).min(len);
+        previous_end.set(end);
+        served.set(served.get() + (end - i) as u64);
+        note_quarter(0);
+        if served.get() > budget.served {
+            exhausted.set(true);
+        }
+        &text[i..end]
+    };
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
     parser.reset();
-    tree
+    let tree = tree.filter(|_| !exhausted.get());
+    Attempt {
+        tree,
+        quarter_offset: quarter_offset.get().unwrap_or(position.get()),
+    }
 }
 
-/// Converts byte ranges to tree-sitter ranges (sorted, non-overlapping,
-/// non-empty), computing row/column points.
-fn to_ts_ranges(host: &[u8], ranges: &[(usize, usize)]) -> Vec<Range> {
-    let mut sorted: Vec<(usize, usize)> = ranges
-        .iter()
-        .copied()
-        .filter(|(s, e)| s < e && *e <= host.len())
-        .collect();
-    sorted.sort_unstable();
-    let mut out: Vec<Range> = Vec::with_capacity(sorted.len());
-    let mut row = 0usize;
-    let mut line_start = 0usize;
-    let mut pos = 0usize;
-    let mut point_at = |target: usize| {
-        while pos < target {
-            if host[pos] == b'\n' {
-                row += 1;
-                line_start = pos + 1;
-            }
-            pos += 1;
+/// The CPU time this thread has used, in nanoseconds (the wall clock where
+/// the platform has no per-thread clock).
+fn thread_cpu_nanos() -> u64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `clock_gettime` writes one `timespec` through a valid
+        // pointer to a local; CLOCK_THREAD_CPUTIME_ID is a valid clock.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+        if ok {
+            return ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64;
         }
-        tree_sitter::Point {
-            row,
-            column: target - line_start,
-        }
-    };
-    let mut last_end = 0usize;
-    for (s, e) in sorted {
-        let s = s.max(last_end);
-        if s >= e {
-            continue;
-        }
-        let sp = point_at(s);
-        let ep = point_at(e);
-        out.push(Range {
-            start_byte: s,
-            end_byte: e,
-            start_point: sp,
-            end_point: ep,
-        });
-        last_end = e;
     }
-    out
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    EPOCH
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
 }
 
 /// Visits every node of the subtree rooted at `root` in document order,
@@ -229,22 +326,26 @@ mod tests {
         }
     }
 
+    /// Junk that makes the Lua scanner rescan to the end of the file at
+    /// every token: the read budget stops the parse (in a fraction of a
+    /// second, not seconds), and the lines before the junk are parsed again
+    /// and checked; the junk is not.
     #[test]
-    fn lua_in_place_keeps_host_coordinates() {
-        let host = b"@s \"\"\"\nredis.call('HSET', KEYS[1], 'state', 'x')\n\"\"\"\n";
-        let start = 7;
-        let end = host.len() - 5;
+    fn a_parse_over_budget_keeps_the_lines_before() {
+        let head = "redis.call('GET', KEYS[1])\n".repeat(10);
+        let text = format!("{head}{}\n", "a + ".repeat(50_000));
         let mut p = Parsers::new().unwrap();
-        let tree = p.parse_lua_in(host, &[(start, end)]).unwrap();
-        let mut found = None;
-        walk(tree.root_node(), |n| {
-            if n.kind() == "string_content" && text(n, host) == "state" {
-                found = Some(n.start_byte());
-            }
-            true
-        });
-        let at = found.expect("the field string is parsed");
-        assert_eq!(&host[at..at + 5], b"state");
+        let parsed = p.parse_bounded(Lang::Lua, text.as_bytes());
+        assert_eq!(parsed.checked, head.len());
+        let tree = parsed.tree.expect("the head parses");
+        assert!(!tree.root_node().has_error());
+        assert!(p.parse(Lang::Lua, text.as_bytes()).is_none());
+        // Valid code of the same size parses whole.
+        let valid = "local a = 1 + 2\n".repeat(12_500);
+        assert_eq!(
+            p.parse_bounded(Lang::Lua, valid.as_bytes()).checked,
+            valid.len()
+        );
     }
 
     #[test]

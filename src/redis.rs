@@ -215,3 +215,66 @@ mod tests {
         assert!(!is_command("state"));
     }
 }
+
+/// Whether bytes that wirelint could not read (a region a parser gave up
+/// on) could hold protocol code: a Redis command name as a word (any
+/// case), `KEYS[`, `ARGV[`, `redis`, or a key-like literal (a word, a `:`
+/// and another word or a `{`). Errs towards yes: such a region fails the
+/// run rather than hide a divergence.
+pub fn could_hold_protocol(bytes: &[u8]) -> bool {
+    let lower = bytes.to_ascii_lowercase();
+    let has = |needle: &[u8]| memchr::memmem::find(&lower, needle).is_some();
+    if has(b"keys[") || has(b"argv[") || has(b"redis") {
+        return true;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < lower.len() {
+        if !word(lower[i]) {
+            // `a:b`, `a:{`: a key-like literal.
+            if lower[i] == b':'
+                && i > 0
+                && word(lower[i - 1])
+                && lower.get(i + 1).is_some_and(|&b| word(b) || b == b'{')
+            {
+                return true;
+            }
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lower.len() && word(lower[i]) {
+            i += 1;
+        }
+        let w = &lower[start..i];
+        if w.len() <= 16 && is_command(&String::from_utf8_lossy(w).to_ascii_uppercase()) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod protocol_tests {
+    use super::could_hold_protocol;
+
+    #[test]
+    fn commands_keys_and_key_like_literals_could_be_protocol() {
+        for yes in [
+            &b"x = hset(1)"[..],
+            b"local k = KEYS[1]",
+            b"'emq:{q}:job'",
+            b"MyApp.Redis.command",
+            b"(( get ))",
+        ] {
+            assert!(could_hold_protocol(yes), "{}", String::from_utf8_lossy(yes));
+        }
+        for no in [
+            &b"a + a + a + "[..],
+            b"(((( ]]]] ,,,,",
+            b"hello world 12: 3",
+        ] {
+            assert!(!could_hold_protocol(no), "{}", String::from_utf8_lossy(no));
+        }
+    }
+}

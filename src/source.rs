@@ -7,24 +7,121 @@ use std::path::{Path, PathBuf};
 use crate::facts::{FileId, Lang, Span};
 
 /// `path` relative to `root`, with `/` separators; the path as given when it
-/// is not under `root`.
+/// is not under `root` (an absolute path keeps its one leading `/`). Made
+/// for display: see [`display_name`].
 pub fn rel_path(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let mut out = String::new();
-    for (i, c) in rel.components().enumerate() {
-        if matches!(c, std::path::Component::CurDir) {
-            continue;
+    let mut sep = false;
+    for c in rel.components() {
+        match c {
+            std::path::Component::CurDir => continue,
+            std::path::Component::RootDir => {
+                out.push('/');
+                sep = false;
+                continue;
+            }
+            std::path::Component::Prefix(p) => {
+                out.push_str(&display_name(p.as_os_str()));
+                continue;
+            }
+            _ => {}
         }
-        if i > 0 && !out.is_empty() {
+        if sep {
             out.push('/');
         }
-        out.push_str(&c.as_os_str().to_string_lossy());
+        out.push_str(&display_name(c.as_os_str()));
+        sep = true;
     }
     if out.is_empty() {
         ".".into()
     } else {
         out
     }
+}
+
+/// A file name as every report shows it: UTF-8 as is, but a byte that is
+/// not UTF-8 as `\xNN` (so that names differing only there stay distinct),
+/// control characters (a newline, an escape) as `\u{..}`, so that no name
+/// can break a line or drive a terminal, and `\` as `\\`, so that the
+/// escaping can be undone ([`name_bytes`]).
+pub fn display_name(name: &std::ffi::OsStr) -> String {
+    #[cfg(unix)]
+    let bytes = std::os::unix::ffi::OsStrExt::as_bytes(name);
+    #[cfg(not(unix))]
+    let lossy = name.to_string_lossy();
+    #[cfg(not(unix))]
+    let bytes = lossy.as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for ch in chunk.valid().chars() {
+            if ch == '\\' {
+                out.push_str("\\\\");
+            } else if ch.is_control() {
+                out.extend(ch.escape_unicode());
+            } else {
+                out.push(ch);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Source bytes as a terminal may show them: invalid UTF-8 replaced (`�`),
+/// and control characters other than tab and line ends shown as their
+/// Unicode pictures (`␛` for an escape), so that no file under review can
+/// drive the terminal or the CI log that shows a snippet of it. One
+/// character stays one character, so columns do not move.
+pub fn display_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    let text = String::from_utf8_lossy(bytes);
+    let shown = |c: char| !c.is_control() || matches!(c, '\t' | '\n' | '\r');
+    if text.chars().all(shown) {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c {
+            c if shown(c) => c,
+            '\u{7f}' => '\u{2421}',
+            c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            _ => '\u{fffd}',
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// The bytes of a name [`display_name`] (or [`rel_path`]) shows.
+pub fn name_bytes(shown: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(shown.len());
+    let mut rest = shown;
+    while let Some(i) = rest.find('\\') {
+        out.extend_from_slice(&rest.as_bytes()[..i]);
+        let esc = &rest[i..];
+        let (bytes, len) = if esc.starts_with("\\\\") {
+            (vec![b'\\'], 2)
+        } else if let Some(hex) = esc.strip_prefix("\\x").and_then(|h| h.get(..2)) {
+            match u8::from_str_radix(hex, 16) {
+                Ok(b) => (vec![b], 4),
+                Err(_) => (vec![b'\\'], 1),
+            }
+        } else if let Some(body) = esc.strip_prefix("\\u{").and_then(|b| b.split_once('}')) {
+            match u32::from_str_radix(body.0, 16)
+                .ok()
+                .and_then(char::from_u32)
+            {
+                Some(c) => (c.to_string().into_bytes(), 4 + body.0.len()),
+                None => (vec![b'\\'], 1),
+            }
+        } else {
+            (vec![b'\\'], 1)
+        };
+        out.extend_from_slice(&bytes);
+        rest = &esc[len..];
+    }
+    out.extend_from_slice(rest.as_bytes());
+    out
 }
 
 /// One file known to the run.
@@ -39,6 +136,20 @@ pub struct SourceFile {
     /// Byte offset of the start of each line. A line ends at `\n`, `\r\n`
     /// or a lone `\r`.
     line_starts: Vec<u32>,
+    /// Scalar values before each [`BLOCK`]-byte block, built on first use:
+    /// a column is then counted over at most two blocks, not over the whole
+    /// line (thousands of findings on one minified line made that
+    /// quadratic).
+    scalars: std::sync::OnceLock<Vec<u32>>,
+}
+
+/// The block size of [`SourceFile`]'s column index.
+const BLOCK: usize = 1024;
+
+/// Bytes that start a scalar value (every byte that does not continue a
+/// UTF-8 sequence; an invalid byte counts as one).
+fn scalar_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
 }
 
 /// A 1-based line and column; the column counts Unicode scalar values.
@@ -66,13 +177,45 @@ impl SourceFile {
             lang,
             bytes,
             line_starts,
+            scalars: std::sync::OnceLock::new(),
         }
     }
 
-    /// The text for display; invalid UTF-8 is replaced, which is only used
-    /// when bytes are not UTF-8 (see [`SourceFile::display_offset`]).
-    pub fn text_lossy(&self) -> std::borrow::Cow<'_, str> {
-        String::from_utf8_lossy(&self.bytes)
+    /// Scalar values in `bytes[..offset]`, from the block index.
+    fn scalars_before(&self, offset: usize) -> usize {
+        let index = self.scalars.get_or_init(|| {
+            let mut acc = 0u32;
+            let mut out = vec![0u32];
+            for block in self.bytes.chunks(BLOCK) {
+                acc += scalar_starts(block) as u32;
+                out.push(acc);
+            }
+            out
+        });
+        let b = offset / BLOCK;
+        index[b] as usize + scalar_starts(&self.bytes[b * BLOCK..offset])
+    }
+
+    /// The 1-based line of a byte offset (cheaper than [`SourceFile::line_col`]).
+    pub fn line(&self, offset: u32) -> usize {
+        let offset = offset.min(self.bytes.len() as u32);
+        match self.line_starts.binary_search(&offset) {
+            Ok(i) => i + 1,
+            Err(i) => i.max(1),
+        }
+    }
+
+    /// The byte offset where a line (0-based) starts; the end of the file
+    /// past the last line.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line)
+            .map_or(self.bytes.len(), |&s| s as usize)
+    }
+
+    /// The byte offset just past a line (0-based), its line end included.
+    pub fn line_end(&self, line: usize) -> usize {
+        self.line_start(line + 1)
     }
 
     /// Line and column of a byte offset. Offsets inside a multi-byte
@@ -84,10 +227,13 @@ impl SourceFile {
             Err(i) => i.saturating_sub(1),
         };
         let start = self.line_starts[line_idx] as usize;
-        let slice = &self.bytes[start..offset];
         // Count scalar values: every byte that does not continue a UTF-8
         // sequence starts one (invalid bytes count as one each).
-        let mut column = slice.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1;
+        let mut column = if offset - start <= 2 * BLOCK {
+            scalar_starts(&self.bytes[start..offset]) + 1
+        } else {
+            self.scalars_before(offset) - self.scalars_before(start) + 1
+        };
         // A UTF-8 byte order mark is not a column, as in editors.
         if line_idx == 0 && offset >= 3 && self.bytes.starts_with(b"\xEF\xBB\xBF") {
             column -= 1;
@@ -96,16 +242,6 @@ impl SourceFile {
             line: line_idx + 1,
             column,
         }
-    }
-
-    /// The byte offset of the same position in [`SourceFile::text_lossy`]
-    /// (they differ only after invalid UTF-8).
-    pub fn display_offset(&self, offset: u32) -> usize {
-        let offset = (offset as usize).min(self.bytes.len());
-        if std::str::from_utf8(&self.bytes).is_ok() {
-            return offset;
-        }
-        String::from_utf8_lossy(&self.bytes[..offset]).len()
     }
 
     /// The source bytes of a span, lossily as text.
@@ -154,6 +290,37 @@ mod tests {
     }
 
     #[test]
+    fn paths_outside_the_root_keep_one_leading_slash() {
+        assert_eq!(
+            rel_path(Path::new("."), Path::new("/tmp/a.ex")),
+            "/tmp/a.ex"
+        );
+        assert_eq!(rel_path(Path::new("/r"), Path::new("/r/x/a.ex")), "x/a.ex");
+        assert_eq!(rel_path(Path::new("."), Path::new("./x/./a.ex")), "x/a.ex");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_escape_invalid_bytes_and_control_characters() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |b: &[u8]| display_name(std::ffi::OsStr::from_bytes(b));
+        assert_eq!(name(b"caf\xe9"), "caf\\xE9");
+        assert_eq!(name(b"caf\xe8"), "caf\\xE8");
+        assert_eq!(name(b"a\nb\x1b[31m"), "a\\u{a}b\\u{1b}[31m");
+        assert_eq!(name("é€😀".as_bytes()), "é€😀");
+        assert_eq!(name(b"a\\xE9"), "a\\\\xE9");
+        for b in [
+            &b"caf\xe9"[..],
+            b"a\nb\x1b",
+            b"a\\xE9",
+            b"\\",
+            "é\u{85}".as_bytes(),
+        ] {
+            assert_eq!(name_bytes(&name(b)), b, "{b:?}");
+        }
+    }
+
+    #[test]
     fn lines_end_at_lf_crlf_and_lone_cr() {
         let f = file(b"a\nb\r\nc\rd");
         assert_eq!(f.line_col(0), LineCol { line: 1, column: 1 });
@@ -168,6 +335,22 @@ mod tests {
         assert_eq!(f.line_col(3), LineCol { line: 1, column: 1 });
         assert_eq!(f.line_col(4), LineCol { line: 1, column: 2 });
         assert_eq!(f.line_col(6), LineCol { line: 2, column: 1 });
+    }
+
+    #[test]
+    fn columns_on_long_lines_come_from_the_block_index() {
+        let text = format!("x\n{}é{}", "a".repeat(5000), "b".repeat(3000));
+        let f = file(text.as_bytes());
+        let at = 2 + 5000 + 2 + 2999;
+        assert_eq!(
+            f.line_col(at as u32),
+            LineCol {
+                line: 2,
+                column: 8001
+            }
+        );
+        assert_eq!(f.line(at as u32), 2);
+        assert_eq!(f.line(0), 1);
     }
 
     #[test]

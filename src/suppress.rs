@@ -16,7 +16,7 @@ use crate::facts::{Lang, Span};
 use crate::pipeline::Analysis;
 use crate::settings::Settings;
 
-const MARK: &[u8] = b"wirelint:";
+use crate::facts::SUPPRESSION_MARK as MARK;
 
 /// One `wirelint: allow(...)` comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,15 +29,23 @@ pub struct Suppression {
     pub codes: Vec<(String, Span)>,
 }
 
-/// Finds the suppressions of one file.
+/// Finds the suppressions of one file: in its `comments` only (the spans
+/// the extractors found, host and embedded Lua), so that a string that
+/// reads `# wirelint: allow(..)` suppresses nothing.
 pub fn scan(
     file: u32,
     bytes: &[u8],
     lang: Lang,
+    comments: &[Span],
     line_of: impl Fn(u32) -> usize,
 ) -> Vec<Suppression> {
     let mut out = Vec::new();
     let markers = lang.host().comment_markers();
+    let in_comment = |s: usize, e: usize| {
+        comments
+            .iter()
+            .any(|c| c.file == file && c.start as usize <= s && e <= c.end as usize)
+    };
     for at in memmem::find_iter(bytes, MARK) {
         // A comment marker, then only spaces, right before `wirelint:`.
         let line_start = bytes[..at]
@@ -54,6 +62,9 @@ pub fn scan(
             continue;
         };
         let start = line_start + trimmed_len - marker.len();
+        if !in_comment(start, at + MARK.len()) {
+            continue;
+        }
         // `allow(` codes `)`.
         let mut i = at + MARK.len();
         while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
@@ -107,13 +118,20 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
         if memmem::find(&f.bytes, MARK).is_none() {
             continue;
         }
-        let sups = scan(id, &f.bytes, lang, |o| f.line_col(o).line);
+        let comments: Vec<Span> = a
+            .model
+            .comments
+            .iter()
+            .filter(|c| c.file == id)
+            .copied()
+            .collect();
+        let sups = scan(id, &f.bytes, lang, &comments, |o| f.line(o));
         for s in sups {
             for (code, code_span) in &s.codes {
                 let mut used = false;
                 a.diagnostics.retain(|d| {
                     let hit = d.code == code && d.primary.span.file == id && {
-                        let l = f.line_col(d.primary.span.start).line;
+                        let l = f.line(d.primary.span.start);
                         l == s.line || l == s.line + 1
                     };
                     used |= hit;
@@ -133,12 +151,12 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
                     } else {
                         "name a rule code such as WL201 (`wirelint rules` lists them)"
                     };
-                    let cx = CheckContext {
-                        model: &a.model,
-                        contract: a.contract.as_ref(),
-                        contract_file: a.contract_file,
-                        sources: &a.sources,
-                    };
+                    let cx = CheckContext::new(
+                        &a.model,
+                        a.contract.as_ref(),
+                        a.contract_file,
+                        &a.sources,
+                    );
                     cx.finish_input(&mut d, help.into());
                     unused.push(d);
                 }
@@ -155,9 +173,18 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
 mod tests {
     use super::*;
 
+    /// The suppressions of a file whose comments are found by parsing it.
     fn codes(bytes: &str, lang: Lang) -> Vec<(usize, Vec<String>)> {
         let b = bytes.as_bytes();
-        scan(0, b, lang, |o| {
+        let mut parsers = crate::parse::Parsers::new().unwrap();
+        let facts = crate::extract::extract_file(&mut parsers, lang, 0, b, "x");
+        let mut comments = facts.comments.clone();
+        for s in &facts.scripts {
+            if let crate::facts::ScriptSource::Inline(lua) = &s.source {
+                comments.extend(lua.comments.iter().copied());
+            }
+        }
+        scan(0, b, lang, &comments, |o| {
             b[..o as usize].iter().filter(|c| **c == b'\n').count() + 1
         })
         .into_iter()
@@ -180,12 +207,20 @@ mod tests {
             [(1, vec!["WL302".to_string()])]
         );
         // Lua embedded in a host string uses Lua's comment.
-        assert_eq!(codes("  -- wirelint: allow(WL201)", Lang::Elixir).len(), 1);
+        let heredoc =
+            "@s \"\"\"\n  -- wirelint: allow(WL201)\n  redis.call('GET', KEYS[1])\n\"\"\"\n";
+        assert_eq!(codes(heredoc, Lang::Elixir).len(), 1);
     }
 
     #[test]
     fn only_in_comments_and_well_formed() {
         assert!(codes("s = \"wirelint: allow(WL201)\"", Lang::Elixir).is_empty());
+        // A string that reads like a comment is a string.
+        assert!(codes("s = \"# wirelint: allow(WL103)\"\n", Lang::Elixir).is_empty());
+        assert!(codes("let s = \"// wirelint: allow(WL103)\";\n", Lang::Rust).is_empty());
+        assert!(codes("local s = '-- wirelint: allow(WL103)'\n", Lang::Lua).is_empty());
+        let in_lua_string = "@s \"\"\"\n  redis.call('GET', '-- wirelint: allow(WL201)')\n\"\"\"\n";
+        assert!(codes(in_lua_string, Lang::Elixir).is_empty());
         assert!(codes("# wirelint: allow(WL201", Lang::Elixir).is_empty());
         assert!(codes("# wirelint: deny(WL201)", Lang::Elixir).is_empty());
         assert!(codes("# wirelint: allow(WL201)", Lang::Rust).is_empty());
@@ -193,7 +228,14 @@ mod tests {
 
     #[test]
     fn spans_cover_the_comment_and_each_code() {
-        let s = scan(3, b"a # wirelint: allow(WL1, WL2)", Lang::Elixir, |_| 1);
+        let comment = [Span::new(3, 2, 29)];
+        let s = scan(
+            3,
+            b"a # wirelint: allow(WL1, WL2)",
+            Lang::Elixir,
+            &comment,
+            |_| 1,
+        );
         assert_eq!(s[0].span, Span::new(3, 2, 29));
         assert_eq!(s[0].codes[1].1, Span::new(3, 25, 28));
     }

@@ -86,12 +86,12 @@ fn findings(r: &'static Rule, mut a: Analysis, settings: &Settings) -> (Analysis
         let found = found.collect();
         return (a, found);
     }
-    let found = r.check(&CheckContext {
-        model: &a.model,
-        contract: a.contract.as_ref(),
-        contract_file: a.contract_file,
-        sources: &a.sources,
-    });
+    let found = r.check(&CheckContext::new(
+        &a.model,
+        a.contract.as_ref(),
+        a.contract_file,
+        &a.sources,
+    ));
     (a, found)
 }
 

@@ -25,8 +25,11 @@ use std::path::Path;
 /// above them all.
 const LAYERS: &[(&str, &[&str])] = &[
     // The language-neutral model: facts, Redis commands, the file table,
-    // findings and the rule codes.
-    ("model", &["facts", "redis", "source", "diagnostic"]),
+    // findings and the rule codes; bounded reads of regular files.
+    (
+        "model",
+        &["facts", "redis", "source", "diagnostic", "input"],
+    ),
     // The contract and the reading of keys against its keyspace;
     // `wirelint.toml`.
     ("contract", &["contract", "keyshape", "config", "settings"]),

@@ -13,8 +13,10 @@ fuzz_target!(|data: &[u8]| {
         if let Some(s) = &e.span {
             assert!(s.start <= s.end && s.end <= text.len(), "{s:?} in {} bytes", text.len());
         }
-        // Rendering must not panic either.
-        let _ = format!("{:?}", miette::Report::new(*e));
+        // Rendering must not panic either (as the command line renders it).
+        let e = wirelint::report::error::RunError::contract(e);
+        let _ = e.text();
+        let _ = e.json(false);
     }
     let _ = wirelint::config::Config::parse(text, std::path::Path::new("/r/wirelint.toml"));
 });

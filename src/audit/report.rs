@@ -67,7 +67,9 @@ pub fn run(opts: &Options) -> i32 {
 /// observes. Errors are printed; the `Err` is the exit code.
 fn load(source: &ContractSource) -> Result<Contract, i32> {
     let loaded = match source {
-        ContractSource::Choice(choice) => load_contract(choice, Path::new(".")),
+        ContractSource::Choice(choice) => {
+            load_contract(choice, Path::new("."), crate::input::DEFAULT_LIMIT)
+        }
         ContractSource::FromCode(path) => from_code(path).map(Some),
     };
     match loaded {

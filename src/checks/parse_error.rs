@@ -10,6 +10,12 @@
 //! Lua is always a script, so its errors are always listed. The facts found
 //! in a file's valid parts are still checked.
 //!
+//! When the parser gives up on a file (it has a budget of lexer reads and
+//! CPU time, so that no input can hang a run), the finding names the exact
+//! bytes that were not checked; it is an error, failing the run, when those
+//! bytes could hold protocol code (a Redis command name, `KEYS[`, a
+//! key-like literal, a script).
+//!
 //! ## Why it breaks the wire
 //! It does not by itself; but what sits inside the broken region cannot be
 //! read, so a divergence there may go unreported.
@@ -42,6 +48,43 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    syntax_errors(cx, out);
+    let scripts = cx.model.scripts.iter().filter_map(|s| s.lua.unchecked);
+    for span in cx.model.unchecked.iter().copied().chain(scripts) {
+        out.push(unchecked(cx, span));
+    }
+}
+
+/// A region the parser gave up on: never checked.
+fn unchecked(cx: &CheckContext<'_>, span: Span) -> Diagnostic {
+    let f = cx.sources.get(span.file);
+    let bytes = f
+        .bytes
+        .get(span.start as usize..span.end as usize)
+        .unwrap_or_default();
+    let protocol = crate::redis::could_hold_protocol(bytes);
+    let mut d = RULE.diagnostic(
+        format!(
+            "bytes {}..{} were not checked: the parser gave up on them (its time or read budget ran out){}",
+            span.start,
+            span.end,
+            if protocol {
+                ", and they could hold protocol code"
+            } else {
+                ""
+            }
+        ),
+        Label::new(span, "not checked"),
+    );
+    if protocol {
+        d.severity = Severity::Error;
+    }
+    let help = "nothing in this region is checked; split or simplify the file so that it parses";
+    cx.finish_input(&mut d, help.into());
+    d
+}
+
+fn syntax_errors(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let hides = Hides::new(cx);
     let mut groups: Vec<(&[Span], &str, Option<Span>)> = Vec::new();
     for (f, spans) in &cx.model.parse_errors {

@@ -41,12 +41,17 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(record) = cx.record_of_command(cmd) else {
             continue;
         };
-        for arg in cx.field_args(cmd) {
-            let Some((field, span)) = arg.literal() else {
-                continue;
-            };
-            if !record.has_field(&field) {
-                out.push(in_command(cx, cmd, record, &field, span));
+        // Once per command, not per field: an HSET with 8,000 unknown
+        // fields made this quadratic.
+        let named: Vec<(String, Span)> = cx
+            .field_args(cmd)
+            .iter()
+            .filter_map(|a| a.literal())
+            .collect();
+        let stands_for = renamed(&named, record);
+        for (field, span) in &named {
+            if !record.has_field(field) {
+                out.push(in_command(cx, cmd, record, field, *span, stands_for));
             }
         }
     }
@@ -60,6 +65,7 @@ fn in_command(
     record: &Record,
     field: &str,
     span: Span,
+    stands_for: Option<&str>,
 ) -> Diagnostic {
     let writes = matches!(
         hash_access(&cmd.name),
@@ -73,7 +79,10 @@ fn in_command(
         Label::new(span, format!("`{}` {verb} `{field}`", cmd.name)),
     );
     let help = if writes {
-        let mean = renamed(cx, cmd, record, field).unwrap_or_else(|| did_you_mean(record, field));
+        let mean = match stands_for {
+            Some(only) => format!("`{field}` stands where the contract has `{only}`: "),
+            None => did_you_mean(record, field),
+        };
         format!("{mean}{}", unread_write(cx, cmd.speaker))
     } else {
         format!(
@@ -135,31 +144,18 @@ fn unknown(cx: &CheckContext<'_>, record: &Record, field: &str, primary: Label) 
     d
 }
 
-/// A write that leaves out exactly one field and names exactly one unknown
-/// field renamed it.
-fn renamed(
-    cx: &CheckContext<'_>,
-    cmd: &CommandUse,
-    record: &Record,
-    field: &str,
-) -> Option<String> {
-    let named: Vec<String> = cx
-        .field_args(cmd)
-        .iter()
-        .filter_map(|a| a.literal())
-        .map(|(f, _)| f)
-        .collect();
-    let missing: Vec<&str> = record
+/// The field a write renamed, when it leaves out exactly one field of the
+/// record and names exactly one unknown field.
+fn renamed<'r>(named: &[(String, Span)], record: &'r Record) -> Option<&'r str> {
+    let names: std::collections::HashSet<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+    let mut missing = record
         .fields
         .iter()
         .map(|(f, _)| f.as_str())
-        .filter(|f| !named.iter().any(|n| n == f))
-        .collect();
-    let unknown = named.iter().filter(|n| !record.has_field(n)).count();
-    match missing.as_slice() {
-        [only] if unknown == 1 => Some(format!(
-            "`{field}` stands where the contract has `{only}`: "
-        )),
+        .filter(|f| !names.contains(f));
+    let unknown = named.iter().filter(|(n, _)| !record.has_field(n)).count();
+    match (missing.next(), missing.next()) {
+        (Some(only), None) if unknown == 1 => Some(only),
         _ => None,
     }
 }

@@ -39,7 +39,7 @@ pub enum LuaIn {
     /// The whole file is one script, named by its stem (`.lua`).
     File,
     /// Scripts sit in the language's strings (Elixir, Rust): they are parsed
-    /// in place ([`crate::extract::embedded_lua`]) and their syntax errors
+    /// from the decoded string ([`crate::extract::embedded_lua`]) and their syntax errors
     /// are reported as embedded Lua.
     Strings,
 }
@@ -50,6 +50,9 @@ pub trait HostLanguage: Sync {
 
     /// What starts a line comment: `#`, `//`, `--`.
     fn line_comment(&self) -> &'static str;
+
+    /// The grammar's node kinds of comments.
+    fn comment_kinds(&self) -> &'static [&'static str];
 
     /// Where Lua sits in this language's files.
     fn lua(&self) -> LuaIn;
@@ -123,6 +126,10 @@ impl HostLanguage for Elixir {
         "#"
     }
 
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["comment"]
+    }
+
     fn lua(&self) -> LuaIn {
         LuaIn::Strings
     }
@@ -157,6 +164,10 @@ impl HostLanguage for Rust {
         "//"
     }
 
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["line_comment", "block_comment"]
+    }
+
     fn lua(&self) -> LuaIn {
         LuaIn::Strings
     }
@@ -188,6 +199,10 @@ impl HostLanguage for Lua {
 
     fn line_comment(&self) -> &'static str {
         "--"
+    }
+
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["comment"]
     }
 
     fn lua(&self) -> LuaIn {

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use crate::extract::embedded::{Decoded, Hole};
 use crate::extract::push_lit;
 use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Sink, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
@@ -18,22 +19,50 @@ use crate::parse::{error_ranges, named_children, text, walk};
 /// stack.
 const MAX_DEPTH: usize = 64;
 
-/// Extracts the facts of one Lua chunk. `root` is the tree's root (a
-/// `chunk`), which for embedded Lua spans only the included ranges.
+/// Extracts the facts of one Lua chunk (a `.lua` file). `root` is the
+/// tree's root (a `chunk`).
 pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
+    extract(root, src, file, None)
+}
+
+/// Extracts the facts of Lua embedded in a host string, parsed from its
+/// decoded text: every span is mapped back to host bytes, and a string an
+/// interpolation falls in holds a hole.
+pub fn extract_embedded(root: Node<'_>, decoded: &Decoded, file: FileId) -> LuaFacts {
+    extract(root, &decoded.text, file, Some(decoded))
+}
+
+fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> LuaFacts {
     let mut cx = Cx {
         src,
         file,
+        map,
         locals: HashMap::new(),
-        facts: LuaFacts {
-            span: Span::new(file, root.start_byte(), root.end_byte()),
-            ..LuaFacts::default()
-        },
+        facts: LuaFacts::default(),
     };
+    cx.facts.span = cx.at(root.start_byte(), root.end_byte());
     for (s, e) in error_ranges(root, 16) {
-        cx.facts.errors.push(Span::new(file, s, e));
+        let span = cx.at(s, e);
+        cx.facts.errors.push(span);
     }
-    cx.facts.argv = super::lua_argv::argv_facts(root, src, file);
+    let mut argv = super::lua_argv::argv_facts(root, src, file);
+    // Spans in the decoded text of a host string go back to host bytes.
+    if let Some(m) = map {
+        let back = |s: &mut Span| *s = m.span(file, s.start as usize, s.end as usize);
+        let a = &mut argv;
+        for (_, s) in a
+            .reads
+            .iter_mut()
+            .chain(&mut a.required)
+            .chain(&mut a.numeric)
+        {
+            back(s);
+        }
+        for c in &mut a.compared {
+            back(&mut c.span);
+        }
+    }
+    cx.facts.argv = argv;
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),
@@ -51,14 +80,24 @@ pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
 struct Cx<'s> {
     src: &'s [u8],
     file: FileId,
+    /// For embedded Lua: the map from `src` (the decoded text) to host bytes.
+    map: Option<&'s Decoded>,
     /// `local name = value` bindings seen so far, in document order.
     locals: HashMap<String, Value>,
     facts: LuaFacts,
 }
 
 impl<'s> Cx<'s> {
+    /// The span of `src[s..e]`, in the file's bytes.
+    fn at(&self, s: usize, e: usize) -> Span {
+        match self.map {
+            Some(m) => m.span(self.file, s, e),
+            None => Span::new(self.file, s, e),
+        }
+    }
+
     fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
+        self.at(n.start_byte(), n.end_byte())
     }
 
     fn text(&self, n: Node<'_>) -> String {
@@ -67,6 +106,8 @@ impl<'s> Cx<'s> {
 
     /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
     fn comment(&mut self, n: Node<'_>) {
+        let span = self.span(n);
+        self.facts.comments.push(span);
         let content = n.child_by_field_name("content").unwrap_or(n);
         let base = content.start_byte().min(self.src.len());
         let end = content.end_byte().clamp(base, self.src.len());
@@ -78,10 +119,9 @@ impl<'s> Cx<'s> {
             let text = String::from_utf8_lossy(line);
             if let Some((path, ps, pe)) = parse_include(&text) {
                 let (ps, pe) = (ps.min(line.len()), pe.min(line.len()));
-                self.facts.includes.push((
-                    path,
-                    Span::new(self.file, base + line_off + ps, base + line_off + pe),
-                ));
+                self.facts
+                    .includes
+                    .push((path, self.at(base + line_off + ps, base + line_off + pe)));
             }
             for (index, role, rs, re) in parse_slot_headers(&text, "ARGV[") {
                 let (rs, re) = (rs.min(line.len()), re.min(line.len()));
@@ -96,7 +136,7 @@ impl<'s> Cx<'s> {
                 self.facts.header_keys.push(KeyDecl {
                     index,
                     role,
-                    span: Span::new(self.file, base + line_off + rs, base + line_off + re),
+                    span: self.at(base + line_off + rs, base + line_off + re),
                 });
             }
             line_off += line.len();
@@ -385,37 +425,64 @@ impl<'s> Cx<'s> {
         Value::Str(Template { segs, span })
     }
 
-    /// A Lua string literal: decoded bytes, spanning the content.
+    /// A Lua string literal: decoded bytes, spanning the content; an
+    /// interpolation of the host string inside it is a hole.
     fn string(&self, n: Node<'_>) -> Template {
         let span = self.span(n);
         let start_kind = n
             .child_by_field_name("start")
             .map(|s| s.kind())
             .unwrap_or("\"");
-        let Some(content) = n.child_by_field_name("content") else {
+        let content = n.child_by_field_name("content");
+        let (cs, ce) = match content {
+            Some(c) => (c.start_byte(), c.end_byte()),
             // The empty string.
-            let at = n.start_byte() + 1;
+            None => {
+                let at = (n.start_byte() + 1).min(n.end_byte());
+                (at, at)
+            }
+        };
+        let holes: Vec<&Hole> = self
+            .map
+            .map(|m| {
+                m.holes
+                    .iter()
+                    .filter(|h| h.at >= cs && h.at <= ce)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let slice = |a: usize, b: usize| {
+            let a = a.min(self.src.len());
+            String::from_utf8_lossy(&self.src[a..b.clamp(a, self.src.len())]).into_owned()
+        };
+        let decode = |t: &str| {
+            if start_kind == "[[" {
+                t.strip_prefix('\n').unwrap_or(t).to_string()
+            } else {
+                decode_lua_escapes(t)
+            }
+        };
+        if holes.is_empty() {
             return Template {
                 segs: vec![Seg::Lit {
-                    text: String::new(),
-                    span: Span::new(self.file, at.min(n.end_byte()), at.min(n.end_byte())),
+                    text: decode(&slice(cs, ce)),
+                    span: self.at(cs, ce),
                 }],
                 span,
             };
-        };
-        let raw = self.text(content);
-        let text = if start_kind == "[[" {
-            raw.strip_prefix('\n').unwrap_or(&raw).to_string()
-        } else {
-            decode_lua_escapes(&raw)
-        };
-        Template {
-            segs: vec![Seg::Lit {
-                text,
-                span: self.span(content),
-            }],
-            span,
         }
+        let mut segs = Vec::new();
+        let mut prev = cs;
+        for h in holes {
+            push_lit(&mut segs, &decode(&slice(prev, h.at)), self.at(prev, h.at));
+            segs.push(Seg::Hole {
+                label: h.label.clone(),
+                span: Span::new(self.file, h.span.0, h.span.1),
+            });
+            prev = h.at;
+        }
+        push_lit(&mut segs, &decode(&slice(prev, ce)), self.at(prev, ce));
+        Template { segs, span }
     }
 }
 

@@ -2,12 +2,13 @@
 //!
 //! Each extractor takes one parsed file and returns [`FileFacts`] in the
 //! language-neutral model of `crate::facts`. Lua embedded in Elixir or Rust
-//! strings is parsed in place (see [`embedded_lua`]) and read by the same
+//! strings is parsed from the string's decoded text (see [`embedded_lua`]) and read by the same
 //! Lua extractor as `.lua` files. What the rest of wirelint asks of a
 //! language (fact needles, comment syntax, where Lua sits, the extractor
 //! to run) it asks `lang.host()` ([`lang::HostLanguage`]).
 
 pub mod elixir;
+pub mod embedded;
 pub mod lang;
 pub mod lua;
 mod lua_argv;
@@ -15,6 +16,7 @@ pub mod rust;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
 use crate::parse::{error_ranges, Parsers};
+use embedded::Decoded;
 
 /// Extracts the facts of one file. `stem` is the file name without its
 /// extension (a `.lua` file's script name).
@@ -27,10 +29,14 @@ pub fn extract_file(
 ) -> FileFacts {
     let normalized = normalize_lone_cr(src);
     let src = normalized.as_deref().unwrap_or(src);
-    let Some(tree) = parsers.parse(lang, src) else {
-        let mut facts = FileFacts::default();
-        facts.errors.push(Span::new(file, 0, src.len().min(1)));
-        return facts;
+    let parsed = parsers.parse_bounded(lang, src);
+    let unchecked =
+        (parsed.checked < src.len()).then(|| Span::new(file, parsed.checked, src.len()));
+    let Some(tree) = parsed.tree else {
+        return FileFacts {
+            unchecked,
+            ..FileFacts::default()
+        };
     };
     let root = tree.root_node();
     let mut facts = lang.host().extract(root, src, file, parsers, stem);
@@ -38,6 +44,19 @@ pub fn extract_file(
         for (s, e) in error_ranges(root, 16) {
             facts.errors.push(Span::new(file, s, e));
         }
+    }
+    facts.unchecked = unchecked;
+    if memchr::memmem::find(src, crate::facts::SUPPRESSION_MARK).is_some() {
+        let kinds = lang.host().comment_kinds();
+        crate::parse::walk(root, |n| {
+            if kinds.contains(&n.kind()) {
+                facts
+                    .comments
+                    .push(Span::new(file, n.start_byte(), n.end_byte()));
+                return false;
+            }
+            true
+        });
     }
     facts
 }
@@ -58,16 +77,25 @@ pub fn normalize_lone_cr(src: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// Parses the Lua held in byte ranges of a host file and extracts its facts,
-/// in host coordinates.
-pub fn embedded_lua(
-    parsers: &mut Parsers,
-    host: &[u8],
-    file: FileId,
-    ranges: &[(usize, usize)],
-) -> Option<LuaFacts> {
-    let tree = parsers.parse_lua_in(host, ranges)?;
-    Some(lua::extract_chunk(tree.root_node(), host, file))
+/// Parses Lua embedded in a host string from its decoded text
+/// ([`embedded::Decoded`]) and extracts its facts, in host coordinates.
+/// `None` when there is no text.
+pub fn embedded_lua(parsers: &mut Parsers, decoded: &Decoded, file: FileId) -> Option<LuaFacts> {
+    if decoded.is_empty() {
+        return None;
+    }
+    let parsed = parsers.parse_bounded(Lang::Lua, &decoded.text);
+    let unchecked = (parsed.checked < decoded.text.len())
+        .then(|| decoded.span(file, parsed.checked, decoded.text.len()));
+    let mut facts = match parsed.tree {
+        Some(tree) => lua::extract_embedded(tree.root_node(), decoded, file),
+        None => LuaFacts {
+            span: decoded.span(file, 0, decoded.text.len()),
+            ..LuaFacts::default()
+        },
+    };
+    facts.unchecked = unchecked;
+    Some(facts)
 }
 
 /// `moveToActive-11` → `moveToActive`: the script name without a trailing

@@ -168,6 +168,11 @@ pub struct Model {
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
     /// Regions of test code inside source files.
     pub test_regions: Vec<Span>,
+    /// Regions of files that a parser gave up on (outside scripts, whose
+    /// own are in their facts).
+    pub unchecked: Vec<Span>,
+    /// Comments, host and embedded Lua, where suppressions may sit.
+    pub comments: Vec<Span>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
     /// Command-shaped lists that never reach Redis (compared, asserted,
@@ -297,6 +302,13 @@ fn link_file(
     model
         .test_regions
         .extend(facts.test_regions.iter().copied());
+    model.unchecked.extend(facts.unchecked);
+    model.comments.extend(facts.comments.iter().copied());
+    for s in &facts.scripts {
+        if let crate::facts::ScriptSource::Inline(lua) = &s.source {
+            model.comments.extend(lua.comments.iter().copied());
+        }
+    }
     for t in &facts.templates {
         for template in resolver.templates(&Value::Str(t.clone()), cx) {
             model.keys.push(KeyUse {

@@ -20,10 +20,12 @@ use super::read::{Read, Reader};
 use super::select::read_all;
 use super::{Analysis, AnalyzeError, ContractChoice, Options};
 
-/// Reads the chosen contract.
+/// Reads the chosen contract, at most `limit` bytes of it (and of
+/// `wirelint.toml`).
 pub fn load_contract(
     choice: &ContractChoice,
     root: &Path,
+    limit: u64,
 ) -> Result<Option<Contract>, AnalyzeError> {
     let chosen = |mut c: Contract| {
         c.chosen = true;
@@ -31,24 +33,25 @@ pub fn load_contract(
     };
     match choice {
         ContractChoice::None => Ok(None),
-        ContractChoice::File(p) => read_contract(p).map(chosen),
-        ContractChoice::Default => match Config::find(root)? {
-            Some(cfg) => match cfg.contract {
+        ContractChoice::File(p) => read_contract(p, limit).map(chosen),
+        ContractChoice::Default => match Config::find_limited(root, limit)? {
+            Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
                 ContractSetting::Embedded { named: false } => Ok(Some(Contract::embedded())),
                 ContractSetting::Off => Ok(None),
-                ContractSetting::Path(p) => read_contract(&p).map(chosen),
+                ContractSetting::Path(_) => match cfg.contract_path()? {
+                    Some(p) => read_contract(p, limit).map(chosen),
+                    None => Ok(None),
+                },
             },
             None => Ok(Some(Contract::embedded())),
         },
     }
 }
 
-fn read_contract(p: &Path) -> Result<Contract, AnalyzeError> {
-    let text = std::fs::read(p)
+fn read_contract(p: &Path, limit: u64) -> Result<Contract, AnalyzeError> {
+    let text = crate::input::read_text(p, limit)
         .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
-    let text = String::from_utf8(text)
-        .map_err(|_| AnalyzeError::Usage(format!("contract {} is not UTF-8 text", p.display())))?;
     Ok(Contract::parse(&text, &p.display().to_string())?)
 }
 
@@ -63,7 +66,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     files
         .check_paths(&opts.paths)
         .map_err(AnalyzeError::Usage)?;
-    let mut contract = load_contract(&opts.contract, &opts.root)?;
+    let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
     let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes);
@@ -75,7 +78,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files: &files,
         prefilter: &prefilter,
     };
-    let (reads, selected) = in_pool(opts.threads, || {
+    let threads = opts.threads.map(|n| capped_threads(n, &mut notes));
+    let (reads, selected) = in_pool(threads, || {
         read_all(
             &reader,
             !opts.prefilter,
@@ -119,12 +123,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             message: msg.clone(),
         });
     }
-    let cx = CheckContext {
-        model: &model,
-        contract: contract.as_ref(),
-        contract_file,
-        sources: &sources,
-    };
+    let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = run_all(&cx);
     let unlisted = crate::checks::parse_error::unlisted(&cx);
     if unlisted > 0 {
@@ -171,6 +170,27 @@ fn speakers(
         }
     }
     assign_speakers(&rels, &opts.root, &specs)
+}
+
+/// Threads per core at most: more only adds start-up time and memory (the
+/// work is parsing, bound by the cores).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// `--threads N`, capped at [`THREADS_PER_CORE`] per core (with a note).
+fn capped_threads(n: usize, notes: &mut Vec<Note>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let cap = cores.saturating_mul(THREADS_PER_CORE);
+    if n <= cap {
+        return n.max(1);
+    }
+    notes.push(Note {
+        path: ".".into(),
+        message: format!(
+            "--threads {n} capped at {cap} ({THREADS_PER_CORE} per core, {cores} core{})",
+            if cores == 1 { "" } else { "s" }
+        ),
+    });
+    cap
 }
 
 /// Runs `work` on `threads` worker threads (`None`: one per core).
@@ -221,6 +241,7 @@ fn file_table(
                 // whether or not the prefilter ran.
                 if !selected {
                     f.errors.clear();
+                    f.unchecked = None;
                 }
                 (b, Some(*f))
             }

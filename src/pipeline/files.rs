@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use crate::discover::{discover, Candidate, Note, ProjectFinder, PROJECT_FILES};
 use crate::facts::Lang;
+use crate::input::Links;
 use crate::settings::Settings;
 use crate::source::rel_path;
 
@@ -79,7 +80,7 @@ impl<'a> Files<'a> {
     ) -> Vec<Candidate> {
         let mut candidates = match self.tree {
             Some(tree) => tree_candidates(self.root, tree),
-            None => discover(self.root, paths, notes),
+            None => discover(self.root, paths, self.max_bytes, notes),
         };
         candidates.retain(|c| !settings.excludes(&c.path));
         if let Some((rel, _)) = self.buffer {
@@ -111,17 +112,12 @@ impl<'a> Files<'a> {
                 Err(_) => Err("internal error: not in the tree".into()),
             };
         }
-        let meta = std::fs::metadata(&c.path).map_err(|e| format!("cannot read: {e}"))?;
-        if meta.len() > self.max_bytes {
-            return Err(format!(
-                "skipped: {} bytes is over the {} byte limit (--max-file-size)",
-                meta.len(),
-                self.max_bytes
-            ));
-        }
-        std::fs::read(&c.path)
+        // A regular file only, checked on the opened descriptor, and never
+        // more than the limit: the file may have been swapped for a FIFO or
+        // a link to a device since discovery (`crate::input`).
+        crate::input::read_file(&c.path, Links::Follow, self.max_bytes)
             .map(Contents::File)
-            .map_err(|e| format!("cannot read: {e}"))
+            .map_err(|e| e.note())
     }
 
     /// A file's bytes; `None` when they cannot be had.
@@ -133,11 +129,30 @@ impl<'a> Files<'a> {
     }
 }
 
-/// Fails on a path that does not exist on disk.
+/// Fails on a path that does not exist on disk, or that is neither a
+/// regular file nor a directory (`/dev/null`, a FIFO): such a path would
+/// otherwise give a clean run over nothing.
 pub fn check_paths(paths: &[PathBuf]) -> Result<(), String> {
     for p in paths {
-        if std::fs::symlink_metadata(p).is_err() {
-            return Err(format!("path does not exist: {}", p.display()));
+        let shown = crate::source::display_name(p.as_os_str());
+        let Ok(meta) = std::fs::symlink_metadata(p) else {
+            return Err(format!("path does not exist: {shown}"));
+        };
+        if meta.is_file() || meta.is_dir() {
+            continue;
+        }
+        // A link names what it points at; a dangling one or a loop is
+        // walked (and noted) as before.
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_file() || m.is_dir() => {}
+            Ok(m) => {
+                return Err(format!(
+                    "{shown} is not a regular file or a directory ({})",
+                    crate::input::kind(&m)
+                ))
+            }
+            Err(_) if meta.file_type().is_symlink() => {}
+            Err(e) => return Err(format!("cannot read {shown}: {e}")),
         }
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! are never written. Its files go through [`super::files`] as a [`Tree`].
 
 use std::ffi::OsString;
-use std::io::{Read as _, Write as _};
+use std::io::{BufRead as _, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -48,8 +48,15 @@ fn wanted(name: &str) -> bool {
 
 /// Reads the files under `paths` at revision `rev` from git, without
 /// touching the work tree or the index. `root` is the scanned root (inside
-/// the repository); `paths` are as given on the command line.
-pub fn read_revision(root: &Path, paths: &[PathBuf], rev: &str) -> Result<Revision, String> {
+/// the repository); `paths` are as given on the command line. A blob over
+/// `max` bytes is kept as its first `max + 1` bytes only (the reader then
+/// skips it with a note), never held whole.
+pub fn read_revision(
+    root: &Path,
+    paths: &[PathBuf],
+    rev: &str,
+    max: u64,
+) -> Result<Revision, String> {
     let prefix = git(root, &["rev-parse".into(), "--show-prefix".into()])
         .map_err(|e| format!("{} is not inside a git work tree: {e}", root.display()))?;
     let prefix = String::from_utf8_lossy(&prefix).trim_end().to_string();
@@ -113,7 +120,7 @@ pub fn read_revision(root: &Path, paths: &[PathBuf], rev: &str) -> Result<Revisi
     }
     entries.sort();
     entries.dedup();
-    let blobs = cat_blobs(root, entries.iter().map(|(_, o)| o.as_str()))?;
+    let blobs = cat_blobs(root, entries.iter().map(|(_, o)| o.as_str()), max)?;
     let tree = entries.into_iter().map(|(r, _)| r).zip(blobs).collect();
     Ok(Revision {
         name: rev.to_string(),
@@ -122,8 +129,13 @@ pub fn read_revision(root: &Path, paths: &[PathBuf], rev: &str) -> Result<Revisi
     })
 }
 
-/// The bytes of each blob, in order, through one `git cat-file --batch`.
-fn cat_blobs<'a>(root: &Path, oids: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, String> {
+/// The bytes of each blob, in order, through one `git cat-file --batch`,
+/// read as a stream: at most `max + 1` bytes of each are kept.
+fn cat_blobs<'a>(
+    root: &Path,
+    oids: impl Iterator<Item = &'a str>,
+    max: u64,
+) -> Result<Vec<Vec<u8>>, String> {
     let input: String = oids.map(|o| format!("{o}\n")).collect();
     if input.is_empty() {
         return Ok(Vec::new());
@@ -135,18 +147,13 @@ fn cat_blobs<'a>(root: &Path, oids: impl Iterator<Item = &'a str>) -> Result<Vec
         .env("GIT_OPTIONAL_LOCKS", "0")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot run git: {e}"))?;
     let mut stdin = child.stdin.take().ok_or("git cat-file has no stdin")?;
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let mut out = Vec::new();
-    child
-        .stdout
-        .take()
-        .ok_or("git cat-file has no stdout")?
-        .read_to_end(&mut out)
-        .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
+    let stdout = child.stdout.take().ok_or("git cat-file has no stdout")?;
+    let blobs = read_batch(std::io::BufReader::new(stdout), max);
     let status = child
         .wait()
         .map_err(|e| format!("git cat-file failed: {e}"))?;
@@ -154,33 +161,59 @@ fn cat_blobs<'a>(root: &Path, oids: impl Iterator<Item = &'a str>) -> Result<Vec
     if !status.success() {
         return Err("git cat-file failed".into());
     }
-    // `<oid> SP blob SP <size> LF <bytes> LF`
+    blobs
+}
+
+/// `<oid> SP blob SP <size> LF <bytes> LF`, repeated.
+fn read_batch(mut out: impl std::io::BufRead, max: u64) -> Result<Vec<Vec<u8>>, String> {
     let mut blobs = Vec::new();
-    let mut at = 0usize;
-    while at < out.len() {
-        let nl = memchr::memchr(b'\n', &out[at..]).ok_or("git cat-file: a truncated header")?;
-        let header = String::from_utf8_lossy(&out[at..at + nl]).to_string();
-        at += nl + 1;
-        let mut parts = header.split(' ');
+    let mut header = Vec::new();
+    loop {
+        header.clear();
+        let n = (&mut out)
+            .take(4096)
+            .read_until(b'\n', &mut header)
+            .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
+        if n == 0 {
+            return Ok(blobs);
+        }
+        let line = String::from_utf8_lossy(&header).trim_end().to_string();
+        let mut parts = line.split(' ');
         let (_, kind, size) = (parts.next(), parts.next(), parts.next());
         if kind != Some("blob") {
-            return Err(format!("git cat-file: unexpected `{header}`"));
+            return Err(format!("git cat-file: unexpected `{line}`"));
         }
-        let size: usize = size
+        let size: u64 = size
             .and_then(|s| s.parse().ok())
-            .ok_or_else(|| format!("git cat-file: bad header `{header}`"))?;
-        if at + size > out.len() {
+            .ok_or_else(|| format!("git cat-file: bad header `{line}`"))?;
+        let keep = size.min(max.saturating_add(1));
+        let mut blob = Vec::with_capacity(keep.min(64 << 20) as usize);
+        let got = (&mut out)
+            .take(keep)
+            .read_to_end(&mut blob)
+            .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
+        // The rest of an over-size blob, and the newline after each.
+        let rest = size - got as u64 + 1;
+        let skipped = std::io::copy(&mut (&mut out).take(rest), &mut std::io::sink())
+            .map_err(|e| format!("cannot read from git cat-file: {e}"))?;
+        if (got as u64) < keep || skipped < rest {
             return Err("git cat-file: truncated output".into());
         }
-        blobs.push(out[at..at + size].to_vec());
-        at += size + 1;
+        blobs.push(blob);
     }
-    Ok(blobs)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_keeps_at_most_max_plus_one_bytes_of_a_blob() {
+        let batch = b"a blob 3\nabc\nb blob 10\n0123456789\nc blob 0\n\n";
+        let blobs = read_batch(&batch[..], 4).unwrap();
+        assert_eq!(blobs, vec![b"abc".to_vec(), b"01234".to_vec(), Vec::new()]);
+        assert!(read_batch(&b"a blob 9\nabc"[..], 4).is_err());
+    }
 
     #[test]
     fn wanted_files() {

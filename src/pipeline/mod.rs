@@ -32,7 +32,7 @@ mod select;
 pub use analyze::{analyze, load_contract};
 
 /// Files larger than this are skipped with a note.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 8 * 1024 * 1024;
+pub const DEFAULT_MAX_FILE_BYTES: u64 = crate::input::DEFAULT_LIMIT;
 
 /// Which contract to check against.
 #[derive(Debug, Clone, PartialEq)]

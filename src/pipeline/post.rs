@@ -29,6 +29,8 @@ pub struct Post<'a> {
     pub only: Option<&'a BTreeSet<String>>,
     /// `--baseline FILE`.
     pub baseline: Option<&'a Path>,
+    /// The most bytes read of the baseline (`--max-file-size`).
+    pub max_bytes: u64,
 }
 
 /// Runs the chain on `a`'s findings. Returns how many findings the baseline
@@ -44,7 +46,7 @@ pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<usize, String> {
     let Some(path) = post.baseline else {
         return Ok(0);
     };
-    let b = Baseline::read(path)?;
+    let b = Baseline::read(path, post.max_bytes)?;
     let all: Vec<_> = a.diagnostics.iter().collect();
     let new = b.new_findings(&a.sources, &all);
     let mut it = new.iter();

@@ -64,7 +64,7 @@
 //! are written in one literal (not `"em" <> "q:"`, not escaped as
 //! `\x65mq:`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
@@ -467,73 +467,101 @@ impl FileNames {
 /// protocol looks up, followed through the definitions it reaches, and every
 /// name of a definition that may carry the protocol.
 pub fn speaker_needles(files: &[&FileNames]) -> BTreeSet<String> {
+    // Each closure below is a graph search over an index built once, not a
+    // loop over every definition until nothing changes: a chain of N
+    // builders, each naming the one before (self-similar names), made that
+    // N passes over N definitions, comparing long names each time.
     // Wrappers: functions that run a script, or call a wrapper.
-    let mut wrappers: BTreeSet<String> = files
-        .iter()
-        .flat_map(|f| f.runners.iter().cloned())
-        .collect();
-    loop {
-        let mut added = false;
-        for c in files.iter().flat_map(|f| &f.calls) {
-            if let Some(w) = c.within.as_ref().filter(|_| wrappers.contains(&c.callee)) {
-                added |= wrappers.insert(w.clone());
-            }
-        }
-        if !added {
-            break;
+    let mut callers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for c in files.iter().flat_map(|f| &f.calls) {
+        if let Some(w) = &c.within {
+            callers
+                .entry(c.callee.as_str())
+                .or_default()
+                .push(w.as_str());
         }
     }
+    let runners = files
+        .iter()
+        .flat_map(|f| f.runners.iter().map(String::as_str));
+    let wrappers = closure(runners, |w| callers.get(w).into_iter().flatten().copied());
     // Definitions that may carry the protocol: those of a marked file, the
     // wrappers, and those that use one of them.
-    let mut carriers: BTreeSet<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
-    for f in files.iter().filter(|f| f.marks) {
-        for d in f.defs.iter().filter(|d| d.keyish) {
-            carriers.insert(d.needle.clone());
+    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
+    for d in files.iter().flat_map(|f| &f.defs).filter(|d| d.keyish) {
+        for r in &d.refs {
+            users.entry(r.as_str()).or_default().push(d.needle.as_str());
         }
     }
-    loop {
-        let mut added = false;
-        for d in files.iter().flat_map(|f| &f.defs) {
-            if d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(&carriers) {
-                carriers.insert(d.needle.clone());
-                added = true;
-            }
-        }
-        if !added {
-            break;
-        }
-    }
+    let wrapper_needles: Vec<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
+    let marked = files
+        .iter()
+        .filter(|f| f.marks)
+        .flat_map(|f| f.defs.iter().filter(|d| d.keyish))
+        .map(|d| d.needle.as_str());
+    let carriers = closure(
+        wrapper_needles.iter().map(String::as_str).chain(marked),
+        |c| users.get(c).into_iter().flatten().copied(),
+    );
     // Names resolved in full: what Redis facts send, what wrapper calls
     // pass, what templates that may carry the protocol look up; then
     // through the definitions they reach.
-    let mut needed: BTreeSet<String> = BTreeSet::new();
+    let mut seeds: BTreeSet<String> = BTreeSet::new();
     for f in files {
-        needed.extend(f.seeds.iter().cloned());
-        for c in f.calls.iter().filter(|c| wrappers.contains(&c.callee)) {
-            needed.extend(needle_of(&c.callee));
-            needed.extend(c.refs.iter().cloned());
+        seeds.extend(f.seeds.iter().cloned());
+        for c in f
+            .calls
+            .iter()
+            .filter(|c| wrappers.contains(c.callee.as_str()))
+        {
+            seeds.extend(needle_of(&c.callee));
+            seeds.extend(c.refs.iter().cloned());
         }
         for t in &f.templates {
-            if f.marks || !t.is_disjoint(&carriers) {
-                needed.extend(t.iter().cloned());
+            if f.marks || t.iter().any(|n| carriers.contains(n.as_str())) {
+                seeds.extend(t.iter().cloned());
             }
         }
     }
-    loop {
-        let mut added = false;
-        for d in files.iter().flat_map(|f| &f.defs) {
-            if needed.contains(&d.needle) {
-                for r in &d.refs {
-                    added |= needed.insert(r.clone());
-                }
-            }
-        }
-        if !added {
-            break;
-        }
+    let mut refs: HashMap<&str, Vec<&str>> = HashMap::new();
+    for d in files.iter().flat_map(|f| &f.defs) {
+        refs.entry(d.needle.as_str())
+            .or_default()
+            .extend(d.refs.iter().map(String::as_str));
     }
-    needed.extend(carriers);
+    let needed = closure(seeds.iter().map(String::as_str), |n| {
+        refs.get(n).into_iter().flatten().copied()
+    });
     needed
+        .into_iter()
+        .chain(carriers)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Everything reachable from `start` through `next`: one graph search.
+fn closure<'a, I>(
+    start: impl Iterator<Item = &'a str>,
+    next: impl Fn(&'a str) -> I,
+) -> HashSet<&'a str>
+where
+    I: Iterator<Item = &'a str>,
+{
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut stack: Vec<&str> = Vec::new();
+    for s in start {
+        if seen.insert(s) {
+            stack.push(s);
+        }
+    }
+    while let Some(n) = stack.pop() {
+        for m in next(n) {
+            if seen.insert(m) {
+                stack.push(m);
+            }
+        }
+    }
+    seen
 }
 
 /// Normalised names a script may be identified by (`link::calls::identify`):

@@ -131,4 +131,40 @@ mod tests {
             _ => panic!("a missing file must be skipped with a note"),
         }
     }
+
+    /// A file swapped, between discovery and reading, for a FIFO (which
+    /// would block the open) or a link to `/dev/zero` (which would never
+    /// end) is a note; it is never waited on or read.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_swapped_for_a_fifo_or_a_device_is_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("swapped.ex");
+        let c = Candidate {
+            path: path.clone(),
+            rel: "swapped.ex".into(),
+            lang: Lang::Elixir,
+        };
+        let prefilter = Prefilter::new(None);
+        let mut parsers = Parsers::new().ok();
+        let files = Files::new(dir.path(), None, None, DEFAULT_MAX_FILE_BYTES);
+        let reader = Reader {
+            files: &files,
+            prefilter: &prefilter,
+        };
+        let mut read = || match reader.read(&mut parsers, &c, 0, true) {
+            Read::Skipped(why) => why,
+            _ => panic!("a swapped file must be skipped with a note"),
+        };
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+        assert_eq!(read(), "skipped: not a regular file (a FIFO)");
+        std::fs::remove_file(&path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert_eq!(read(), "skipped: not a regular file (a character device)");
+    }
 }

@@ -1,6 +1,7 @@
 //! `--format concise`: one line per finding, `path:line:col: CODE message`,
 //! on stdout. Line and column are 1-based; the column counts Unicode scalar
-//! values.
+//! values. Control characters in a message are written as `\u{..}`
+//! (`super::one_line`): one finding is always one line.
 
 use super::span_lines;
 use super::{CheckRun, Output, Reporter};
@@ -16,7 +17,7 @@ pub fn line(a: &Analysis, d: &Diagnostic) -> String {
         s.line,
         s.column,
         d.code,
-        d.message
+        super::one_line(&d.message)
     )
 }
 

@@ -4,10 +4,9 @@
 //! from git and exist nowhere on disk. Formats only; `crate::diff`
 //! computes.
 
-use miette::NamedSource;
 use serde::Serialize;
 
-use super::graphical::{self, Part};
+use super::graphical::{self, Excerpt, Part};
 use super::json::{span_out, SpanOut};
 use super::{span_lines, Output, Reporter};
 use crate::diagnostic::Severity;
@@ -132,7 +131,9 @@ pub fn render_concise(run: &DiffRun) -> String {
         };
         out.push_str(&format!(
             "{where_}: {} {} [{}]{was}\n",
-            k.code, c.message, c.speaker
+            k.code,
+            super::one_line(&c.message),
+            c.speaker
         ));
     }
     out
@@ -275,7 +276,8 @@ pub fn render_github(run: &DiffRun) -> String {
     out
 }
 
-/// A snippet of one side: its file's text named `name`, one label.
+/// A snippet of one side: its file's lines around the span, named `name`,
+/// one label.
 fn snippet(
     a: &Analysis,
     span: Span,
@@ -283,14 +285,12 @@ fn snippet(
     message: String,
     text: String,
     primary: bool,
-) -> Part<NamedSource<String>> {
+) -> Part<Excerpt> {
     let f = a.sources.get(span.file);
-    let label = graphical::label(f, span, Some(text), primary);
-    Part::advice(
-        message,
-        NamedSource::new(name, f.text_lossy().into_owned()),
-        vec![label],
-    )
+    let (src, ranges) = Excerpt::new(name, f, &[span], 2);
+    let text = crate::source::display_text(text.as_bytes()).into_owned();
+    let label = graphical::label(ranges[0].clone(), Some(text), primary);
+    Part::advice(message, src, vec![label])
 }
 
 fn help(c: &Change) -> Option<String> {
@@ -354,7 +354,9 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
             (None, Some(b)) => b,
             (None, None) => continue,
         };
-        part.message = format!("{} [{}]", c.message, c.speaker);
+        part.message =
+            crate::source::display_text(format!("{} [{}]", c.message, c.speaker).as_bytes())
+                .into_owned();
         part.code = Some(format!("{} {}", k.code, k.name));
         part.severity = graphical::severity(k.severity);
         part.help = help(c);

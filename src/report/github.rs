@@ -13,8 +13,12 @@
 //!   CR and LF, so a multi-line message (the help) stays one command.
 //! - GitHub shows at most 10 annotations of each level per step. The first
 //!   [`CAP`] of each level are annotations; the rest are printed as plain
-//!   `path:line:col: CODE message` lines in the step's log, and a notice
-//!   says how many there were and where to find them.
+//!   `path:line:col: CODE message` lines in the step's log, between
+//!   `::stop-commands::` and its token so that none can be read as a
+//!   command ([`plain_lines`]), and a notice says how many there were and
+//!   where to find them.
+//! - Every line is escaped: control characters in a name or a message can
+//!   neither end the command nor start another.
 
 use super::span_lines;
 use super::{CheckRun, Output, Reporter};
@@ -25,11 +29,14 @@ use crate::source::LineCol;
 /// Annotations per level that GitHub displays for one step.
 pub const CAP: usize = 10;
 
-/// Escapes the message part (after `::`).
+/// Escapes the message part (after `::`): `%`, CR and LF as GitHub
+/// decodes them, and any other control character as `\u{..}`.
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    let s = s
+        .replace('%', "%25")
         .replace('\r', "%0D")
-        .replace('\n', "%0A")
+        .replace('\n', "%0A");
+    super::one_line(&s).into_owned()
 }
 
 /// Escapes a property value (`file=`, `title=`).
@@ -116,10 +123,9 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
             .filter(|d| d.severity == Severity::Error)
             .count();
         let warnings = held.len() - errors;
-        for d in &held {
-            out.push_str(&super::concise::line(a, d));
-            out.push('\n');
-        }
+        out.push_str(&plain_lines(
+            held.iter().map(|d| super::concise::line(a, d)),
+        ));
         let notice = format!(
             "wirelint: {} more not annotated ({errors} {}, {warnings} {}): GitHub shows {CAP} annotations per level; they are listed in this step's log above, and `wirelint check` prints them all",
             held.len(),
@@ -132,6 +138,19 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
         ));
     }
     out
+}
+
+/// Lines for the step's log that GitHub must not read as commands: each is
+/// one line (`concise::line` escapes control characters), and the block is
+/// framed by `::stop-commands::TOKEN` and `::TOKEN::`, so that a line that
+/// starts with `::` (a file named `::error x.ex`) is printed, not run. The
+/// token is the SHA-1 of the block: deterministic, and no line of the block
+/// can hold it.
+pub fn plain_lines(lines: impl Iterator<Item = String>) -> String {
+    use sha1::Digest;
+    let block: String = lines.map(|l| format!("{l}\n")).collect();
+    let token = format!("wirelint-{:x}", sha1::Sha1::digest(block.as_bytes()));
+    format!("::stop-commands::{token}\n{block}::{token}::\n")
 }
 
 #[cfg(test)]

@@ -36,10 +36,11 @@ pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SRCROOT: &str = "%SRCROOT%";
 pub const EMBEDDED: &str = "WIRELINT_EMBEDDED";
 
-/// Percent-encodes a relative path for a URI reference (keeps `/`).
+/// Percent-encodes a path for a URI reference (keeps `/`): the bytes of
+/// the name, not its escaped display (`crate::source::name_bytes`).
 pub fn uri_path(rel: &str) -> String {
     let mut out = String::new();
-    for b in rel.bytes() {
+    for b in crate::source::name_bytes(rel) {
         match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
                 out.push(b as char)
@@ -110,6 +111,11 @@ fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) ->
         ArtifactLocation::builder()
             .uri(uri_path(rel))
             .uri_base_id(EMBEDDED)
+            .build()
+    } else if file.rel.starts_with('/') {
+        // Outside the scanned root: an absolute `file:` URI.
+        ArtifactLocation::builder()
+            .uri(format!("file://{}", uri_path(&file.rel)))
             .build()
     } else {
         ArtifactLocation::builder()

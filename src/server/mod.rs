@@ -272,6 +272,7 @@ impl State {
             settings: &settings,
             only: None,
             baseline: None,
+            max_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
         };
         post::apply(&mut a, &post).map_err(AnalyzeError::Usage)?;
         Ok(a)

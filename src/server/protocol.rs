@@ -97,7 +97,7 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
 
 /// The leading spaces and tabs of a 0-based line.
 pub fn indent_of(f: &SourceFile, line: usize) -> String {
-    let text = f.text_lossy();
+    let text = String::from_utf8_lossy(&f.bytes);
     let l = text.lines().nth(line).unwrap_or("");
     l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
 }

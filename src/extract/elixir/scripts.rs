@@ -3,7 +3,9 @@
 
 use tree_sitter::Node;
 
+use super::strings::decode_escape;
 use super::{arguments, is_string_node, Cx};
+use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::facts::{LuaFacts, ScriptDef, ScriptSource, Span, Value};
 use crate::parse::named_children;
@@ -63,14 +65,22 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
     }
 
-    /// Parses the Lua inside a host string, in place.
+    /// Parses the Lua inside a host string from the text Elixir sends:
+    /// escapes decoded (kept in a `~S` sigil), interpolations as holes.
     fn inline_lua(&mut self, n: Node<'_>) -> LuaFacts {
-        let ranges: Vec<(usize, usize)> = named_children(n)
-            .into_iter()
-            .filter(|c| matches!(c.kind(), "quoted_content" | "escape_sequence"))
-            .map(|c| (c.start_byte(), c.end_byte()))
-            .collect();
-        embedded_lua(self.parsers, self.src, self.file, &ranges).unwrap_or_else(|| LuaFacts {
+        let raw = n.kind() == "sigil" && self.sigil_name(n) == "S";
+        let mut decoded = Decoded::default();
+        for k in named_children(n) {
+            let (s, e) = (k.start_byte(), k.end_byte());
+            match k.kind() {
+                "quoted_content" => decoded.raw(self.src, s, e),
+                "escape_sequence" if raw => decoded.raw(self.src, s, e),
+                "escape_sequence" => decoded.escape(decode_escape(&self.text(k)).as_bytes(), s, e),
+                "interpolation" => decoded.hole(self.text(k), s, e),
+                _ => {}
+            }
+        }
+        embedded_lua(self.parsers, &decoded, self.file).unwrap_or_else(|| LuaFacts {
             span: Span::new(self.file, n.start_byte(), n.end_byte()),
             ..LuaFacts::default()
         })

@@ -16,7 +16,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match self.sigil_name(n).as_str() {
             "s" | "S" => Value::Str(self.string(n, env, depth)),
             "w" | "W" => self.word_list(n),
-            _ => Value::unknown(self.text(n), self.span(n)),
+            _ => Value::unknown(self.label(n), self.span(n)),
         }
     }
 
@@ -37,7 +37,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .iter()
             .any(|k| matches!(k.kind(), "interpolation" | "escape_sequence"))
         {
-            return Value::unknown(self.text(n), span);
+            return Value::unknown(self.label(n), span);
         }
         let atoms = kids
             .iter()

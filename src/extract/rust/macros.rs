@@ -16,7 +16,7 @@ use super::client::is_typed_command;
 use super::paths::path_segments;
 use super::strings::Unit;
 use super::values::append_value;
-use super::{is_comment, node_key, Cx, MAX_DEPTH};
+use super::{is_comment, node_key, Cx, MAX_DEPTH, MAX_MACRO_NESTING};
 
 /// Macros whose arguments are a format string and its arguments.
 const FORMAT_MACROS: &[&str] = &[
@@ -119,9 +119,23 @@ impl<'s, 'p> Cx<'s, 'p> {
         else {
             return Value::unknown(self.label(n), span);
         };
-        if d > MAX_DEPTH {
+        if d > MAX_DEPTH || self.macro_nesting >= MAX_MACRO_NESTING {
             return Value::unknown(self.label(n), span);
         }
+        self.macro_nesting += 1;
+        let v = self.macro_value_parsed(n, tt, &name, span, d);
+        self.macro_nesting -= 1;
+        v
+    }
+
+    fn macro_value_parsed(
+        &mut self,
+        n: Node<'_>,
+        tt: Node<'_>,
+        name: &str,
+        span: Span,
+        d: usize,
+    ) -> Value {
         let Some(tree) = self.reparse(tt) else {
             return Value::unknown(self.label(n), span);
         };
@@ -129,7 +143,6 @@ impl<'s, 'p> Cx<'s, 'p> {
         let Some(items) = items else {
             return Value::unknown(self.label(n), span);
         };
-        let name = name.as_str();
         if FORMAT_MACROS.contains(&name) {
             let skip = usize::from(matches!(name, "write" | "writeln"));
             return self.format_value(&items, skip, span, d);

@@ -63,6 +63,12 @@ use self::strings::placeholders_of;
 /// items, nested macros).
 const MAX_DEPTH: usize = 64;
 
+/// Format-like macros evaluated inside one another deeper than this are
+/// holes: each level parses its arguments again, all the levels below it
+/// included, so 4,000 nested `format!` took 5 s and 0.7 GB at the value
+/// depth bound alone.
+const MAX_MACRO_NESTING: usize = 8;
+
 /// The facts of one parsed Rust file.
 /// Assertion macros: the strings they compare are expectations, not keys.
 const ASSERT_MACROS: &[&str] = &[
@@ -91,6 +97,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         unsent: Vec::new(),
         pending_let: None,
         macro_cache: HashMap::new(),
+        macro_nesting: 0,
         impl_types: Vec::new(),
         cur_func: None,
         hash_maps: HashMap::new(),
@@ -178,6 +185,9 @@ struct Cx<'s, 'p> {
     /// Values of format-like macros already evaluated, by node: a `let`
     /// value is both walked and evaluated.
     macro_cache: HashMap<NodeKey, Value>,
+    /// Macros being evaluated inside one another, each parsed again
+    /// ([`MAX_MACRO_NESTING`]).
+    macro_nesting: usize,
     /// The `impl`/`trait` types around the current item, innermost last.
     impl_types: Vec<String>,
     /// The enclosing function: an index into `facts.functions`.

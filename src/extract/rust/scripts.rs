@@ -5,6 +5,7 @@
 
 use tree_sitter::Node;
 
+use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::facts::{ScriptDef, ScriptSource, Span};
 use crate::parse::{children, named_children};
@@ -146,12 +147,23 @@ impl<'s, 'p> Cx<'s, 'p> {
         if !looks_lua(&self.text(n)) {
             return None;
         }
-        let ranges: Vec<(usize, usize)> = named_children(n)
-            .into_iter()
-            .filter(|c| matches!(c.kind(), "string_content" | "escape_sequence"))
-            .map(|c| (c.start_byte(), c.end_byte()))
-            .collect();
-        let lua = embedded_lua(self.parsers, self.src, self.file, &ranges)?;
+        // The text Rust compiles the literal to (escapes and `\`-newline
+        // continuations decoded), each character mapped to its host bytes.
+        let (units, _) = self.literal_units(n);
+        let mut decoded = Decoded::default();
+        for u in &units {
+            let raw = u.e - u.s == u.ch.len_utf8()
+                && self
+                    .src
+                    .get(u.s..u.e)
+                    .is_some_and(|b| b.starts_with(u.ch.encode_utf8(&mut [0; 4]).as_bytes()));
+            if raw {
+                decoded.raw(self.src, u.s, u.e);
+            } else {
+                decoded.escape(u.ch.encode_utf8(&mut [0; 4]).as_bytes(), u.s, u.e);
+            }
+        }
+        let lua = embedded_lua(self.parsers, &decoded, self.file)?;
         let (name, name_span, local) = match self.binding_name(n) {
             Some((name, span, local)) => (Some(name), span, local),
             None => (None, self.span(n), false),

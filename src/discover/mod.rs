@@ -1,17 +1,21 @@
 //! Discovery: which files a run reads, and which speaker each belongs to.
 //!
 //! Walks the given paths with the `ignore` crate (honouring `.gitignore`
-//! even outside a git checkout), keeps `.ex`, `.exs`, `.rs` and `.lua`
-//! files, and never follows symbolic links. A file named on the command line
+//! even outside a git checkout, read by [`ignores`] rather than by the
+//! walker), keeps `.ex`, `.exs`, `.rs` and `.lua` files, and never follows
+//! symbolic links. A file named on the command line
 //! is read even when it is ignored. Nothing is skipped silently: every path
 //! passed over for a reason other than "not a source file" or "ignored"
 //! becomes a [`Note`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::facts::Lang;
 use crate::source::rel_path;
+
+mod ignores;
 
 /// A file to read.
 #[derive(Debug, Clone)]
@@ -43,10 +47,20 @@ pub struct Note {
     pub message: String,
 }
 
-/// Lists the source files under `paths`, sorted by relative path.
-pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Candidate> {
-    let mut found: BTreeMap<String, Candidate> = BTreeMap::new();
+/// Lists the source files under `paths`, sorted by relative path. Ignore
+/// files are read with at most `limit` bytes (`ignores`).
+pub fn discover(
+    root: &Path,
+    paths: &[PathBuf],
+    limit: u64,
+    notes: &mut Vec<Note>,
+) -> Vec<Candidate> {
+    // Keyed by display path and then the path itself: two names that
+    // differ only in bytes that are not UTF-8 stay two files.
+    let mut found: BTreeMap<(String, PathBuf), Candidate> = BTreeMap::new();
+    let mut walked: Vec<PathBuf> = Vec::new();
     for p in paths {
+        let p = &under_root(root, p);
         let meta = match std::fs::symlink_metadata(p) {
             Ok(m) => m,
             Err(e) => {
@@ -60,17 +74,7 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
         if meta.is_file() || (meta.file_type().is_symlink() && p.is_file()) {
             // Named explicitly: read it even if ignored, if it is source.
             match Lang::from_path(p) {
-                Some(lang) => {
-                    let rel = rel_path(root, p);
-                    found.insert(
-                        rel.clone(),
-                        Candidate {
-                            path: p.clone(),
-                            rel,
-                            lang,
-                        },
-                    );
-                }
+                Some(lang) => add(&mut found, root, p, lang),
                 None => notes.push(Note {
                     path: rel_path(root, p),
                     message: "not an Elixir, Rust or Lua file; skipped".into(),
@@ -78,19 +82,81 @@ pub fn discover(root: &Path, paths: &[PathBuf], notes: &mut Vec<Note>) -> Vec<Ca
             }
             continue;
         }
-        walk(root, p, &mut found, notes);
+        // A directory already walked, or inside one, adds nothing.
+        if walked.iter().any(|w| p.starts_with(w)) {
+            continue;
+        }
+        walked.push(p.clone());
+        walk(root, p, limit, &mut found, notes);
     }
     found.into_values().collect()
 }
 
-/// Walks a directory (honouring `.gitignore`, never following symbolic
-/// links) and adds its source files.
-fn walk(root: &Path, dir: &Path, found: &mut BTreeMap<String, Candidate>, notes: &mut Vec<Note>) {
+/// A path named on the command line in the root's terms: `sub/..` is the
+/// root itself and `./sub/../sub/a.ex` is `sub/a.ex`, so that no file is
+/// listed twice under two names. Resolved by the file system (a `..` after
+/// a symbolic link is the link target's parent), except the last component
+/// when it is a name: a link named on the command line keeps its name.
+fn under_root(root: &Path, p: &Path) -> PathBuf {
+    let resolved = match p.components().next_back() {
+        Some(std::path::Component::Normal(name)) => {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            std::fs::canonicalize(parent.unwrap_or(Path::new("."))).map(|d| d.join(name))
+        }
+        _ => std::fs::canonicalize(p),
+    };
+    let (Ok(abs), Ok(canon_root)) = (resolved, std::fs::canonicalize(root)) else {
+        return p.to_path_buf();
+    };
+    match abs.strip_prefix(&canon_root) {
+        Ok(rest) if rest.as_os_str().is_empty() => root.to_path_buf(),
+        Ok(rest) => root.join(rest),
+        Err(_) => abs,
+    }
+}
+
+fn add(found: &mut BTreeMap<(String, PathBuf), Candidate>, root: &Path, p: &Path, lang: Lang) {
+    let rel = rel_path(root, p);
+    found.insert(
+        (rel.clone(), p.to_path_buf()),
+        Candidate {
+            path: p.to_path_buf(),
+            rel,
+            lang,
+        },
+    );
+}
+
+/// Walks a directory (honouring ignore files, never following symbolic
+/// links) and adds its source files. The walker reads no file itself:
+/// ignore files are read by [`ignores::Ignores`].
+fn walk(
+    root: &Path,
+    dir: &Path,
+    limit: u64,
+    found: &mut BTreeMap<(String, PathBuf), Candidate>,
+    notes: &mut Vec<Note>,
+) {
+    let ignores = Arc::new(Mutex::new(ignores::Ignores::new(dir, limit)));
+    let filter = Arc::clone(&ignores);
     let walker = ignore::WalkBuilder::new(dir)
+        .standard_filters(false)
+        .hidden(true)
         .follow_links(false)
-        .require_git(false)
-        .git_global(false)
         .sort_by_file_path(|a, b| a.cmp(b))
+        .filter_entry(move |e| {
+            let Ok(mut ig) = filter.lock() else {
+                return true;
+            };
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if ig.skips(e.path(), is_dir) {
+                return false;
+            }
+            if is_dir {
+                ig.enter(e.path());
+            }
+            true
+        })
         .build();
     for entry in walker {
         let entry = match entry {
@@ -117,21 +183,35 @@ fn walk(root: &Path, dir: &Path, found: &mut BTreeMap<String, Candidate>, notes:
             }
             continue;
         }
-        if !ft.is_file() {
+        if ft.is_dir() {
             continue;
         }
         let Some(lang) = Lang::from_path(entry.path()) else {
             continue;
         };
-        let rel = rel_path(root, entry.path());
-        found.insert(
-            rel.clone(),
-            Candidate {
-                path: entry.path().to_path_buf(),
-                rel,
-                lang,
-            },
-        );
+        if !ft.is_file() {
+            // A FIFO, a socket or a device with a source file's name.
+            let what = entry.metadata().map(|m| crate::input::kind(&m));
+            notes.push(Note {
+                path: rel_path(root, entry.path()),
+                message: format!(
+                    "skipped: not a regular file ({})",
+                    what.unwrap_or("not a regular file")
+                ),
+            });
+            continue;
+        }
+        add(found, root, entry.path(), lang);
+    }
+    let ignored = match ignores.lock() {
+        Ok(mut ig) => std::mem::take(&mut ig.notes),
+        Err(_) => Vec::new(),
+    };
+    for (p, message) in ignored {
+        notes.push(Note {
+            path: rel_path(root, &p),
+            message,
+        });
     }
 }
 

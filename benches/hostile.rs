@@ -1,0 +1,197 @@
+//! Issue 16: inputs an attacker would write, each run through the whole
+//! pipeline (`analyze` on a tree held in memory, then every finding through
+//! the `full` report): the quadratic cases (one bad key in thousands of
+//! files, a 32k-step pipe, 4k nested `format!`, one HSET with 8k unknown
+//! fields, self-similar builders), and 1 MB inputs of the kinds that used
+//! to take seconds (junk that makes a parser rescan or multiply its stacks,
+//! minified Lua). Figures before and after: `docs/robustness.md`.
+//!
+//! ```sh
+//! cargo bench --bench hostile
+//! ```
+
+use divan::Bencher;
+use wirelint::pipeline::{analyze, ContractChoice, Options};
+use wirelint::report::{CheckRun, Format, Summary};
+
+fn main() {
+    divan::main();
+}
+
+type Tree = Vec<(String, Vec<u8>)>;
+
+fn tree(files: Vec<(String, String)>) -> Tree {
+    let mut t: Tree = files
+        .into_iter()
+        .map(|(p, b)| (p, b.into_bytes()))
+        .collect();
+    t.sort();
+    t
+}
+
+/// The whole run on a tree: the analysis and the `full` report.
+fn check(b: Bencher, t: Tree) {
+    let root = tempfile::tempdir().unwrap();
+    b.bench_local(|| {
+        let opts = Options {
+            root: root.path().to_path_buf(),
+            paths: vec![root.path().to_path_buf()],
+            contract: ContractChoice::Default,
+            threads: Some(1),
+            max_file_bytes: 8 << 20,
+            settings: Default::default(),
+            stdin: None,
+            prefilter: true,
+            tree: Some(t.clone()),
+        };
+        let a = analyze(&opts).unwrap();
+        let diagnostics: Vec<_> = a.diagnostics.iter().collect();
+        let run = CheckRun {
+            analysis: &a,
+            diagnostics: &diagnostics,
+            summary: Summary::of(&a),
+            matrix: None,
+            coverage: &Default::default(),
+            list_coverage: false,
+            color: false,
+        };
+        divan::black_box(Format::Full.reporter().report(&run));
+    });
+}
+
+const MIX: &str = "defmodule Q.MixProject do\nend\n";
+
+/// N `.lua` files that all use one key of an unknown type: N findings.
+#[divan::bench(args = [1000, 4000], sample_count = 3)]
+fn files_sharing_one_bad_key(b: Bencher, n: usize) {
+    let files = (0..n)
+        .map(|i| {
+            (
+                format!("lib/f{i}.lua"),
+                "redis.call('GET', 'emq:{q}:jobz')\n".to_string(),
+            )
+        })
+        .collect();
+    check(b, tree(files));
+}
+
+/// One Elixir expression of N `|>` steps.
+#[divan::bench(args = [8000, 32000], sample_count = 3)]
+fn long_pipe(b: Bencher, n: usize) {
+    let body = format!(
+        "defmodule P do\n  def f(x), do: x{}\n  def k(q), do: Redix.command(:r, [\"GET\", \"emq:{{#{{q}}}}:pending\"])\nend\n",
+        " |> g()".repeat(n)
+    );
+    check(
+        b,
+        tree(vec![
+            ("mix.exs".into(), MIX.into()),
+            ("lib/p.ex".into(), body),
+        ]),
+    );
+}
+
+/// N `format!` calls nested in one another.
+#[divan::bench(args = [1000, 4000], sample_count = 3)]
+fn nested_format(b: Bencher, n: usize) {
+    let body = format!(
+        "fn k(q: &str) -> String {{ {}\"emq:{{q}}:pending\"{} }}\nfn r(c: &mut redis::Connection) {{ redis::cmd(\"GET\").arg(k(\"q\")); }}\n",
+        "format!(\"{}\", ".repeat(n),
+        ")".repeat(n)
+    );
+    check(
+        b,
+        tree(vec![
+            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
+            ("src/lib.rs".into(), body),
+        ]),
+    );
+}
+
+/// One HSET on a contract record with N unknown fields: N findings.
+#[divan::bench(args = [2000, 8000], sample_count = 3)]
+fn hset_with_unknown_fields(b: Bencher, n: usize) {
+    let fields: Vec<String> = (0..n).map(|i| format!("'f{i}', 1")).collect();
+    let body = format!(
+        "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
+        fields.join(", ")
+    );
+    check(b, tree(vec![("s.lua".into(), body)]));
+}
+
+/// N builders whose names are prefixes of one another (`k`, `k_k`,
+/// `k_k_k`, ...), each calling the one before: the prefilter's name search
+/// went round once per builder, comparing long names each time.
+#[divan::bench(args = [500, 2000], sample_count = 3)]
+fn self_similar_builders(b: Bencher, n: usize) {
+    let name = |i: usize| format!("k{}", "_k".repeat(i));
+    let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");
+    for i in 1..n {
+        body.push_str(&format!(
+            "  def {}(q), do: \"#{{{}(q)}}\"\n",
+            name(i),
+            name(i - 1)
+        ));
+    }
+    body.push_str(&format!(
+        "  def run(c, q), do: Redix.command(c, [\"GET\", {}(q)])\nend\n",
+        name(n - 1)
+    ));
+    check(
+        b,
+        tree(vec![
+            ("mix.exs".into(), MIX.into()),
+            ("lib/s.ex".into(), body),
+        ]),
+    );
+}
+
+const MB: usize = 1 << 20;
+
+fn repeat_to(unit: &str, head: &str, size: usize) -> String {
+    let mut s = String::with_capacity(size + unit.len());
+    s.push_str(head);
+    while s.len() < size {
+        s.push_str(unit);
+    }
+    s
+}
+
+/// 1 MB files of the kinds that make a parser slow, each after a real
+/// finding: Lua junk that makes the block-string scanner rescan to the end
+/// at every token, Elixir and Rust junk that multiplies the parser's stack
+/// versions, valid minified Lua (the slowest valid code measured).
+#[divan::bench(args = ["lua-rescan", "elixir-stacks", "rust-stacks", "minified-lua"], sample_count = 3)]
+fn one_megabyte(b: Bencher, kind: &str) {
+    let (path, text) = match kind {
+        "lua-rescan" => (
+            "junk.lua",
+            repeat_to("a + ", "redis.call('GET', 'emq:{q}:jobz')\n", MB),
+        ),
+        "elixir-stacks" => (
+            "lib/junk.ex",
+            repeat_to(
+                "a + ",
+                "defmodule J do\n  def k(q), do: \"emq:{#{q}}:jobz\"\nend\n",
+                MB,
+            ),
+        ),
+        "rust-stacks" => (
+            "src/junk.rs",
+            repeat_to(
+                "a, ",
+                "fn k(q: &str) -> String { format!(\"emq:{{{q}}}:jobz\") }\n",
+                MB,
+            ),
+        ),
+        _ => (
+            "min.lua",
+            repeat_to(
+                "local a=redis.call('HGET',KEYS[1],'state');if a=='x' then redis.call('ZADD',KEYS[2],0,ARGV[1]) end;local t={1,2,{3,'y'}};",
+                "redis.call('GET','emq:{'..ARGV[1]..'}:jobz');",
+                MB,
+            ),
+        ),
+    };
+    check(b, tree(vec![(path.into(), text)]));
+}

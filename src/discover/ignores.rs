@@ -1,0 +1,202 @@
+//! Ignore files (`.ignore`, `.gitignore`, a git directory's `info/exclude`),
+//! read by wirelint itself rather than by the `ignore` crate's walker.
+//!
+//! The walker would open them with a plain `File::open` and read them whole:
+//! a FIFO named `.gitignore` hangs the run, a link to `/dev/zero` eats the
+//! memory. Here each is read as any other input (`crate::input`): a regular
+//! file, links not followed, at most `--max-file-size` bytes. One that
+//! cannot be read so is not applied, and a note says so: a tree can hide
+//! files with a `.gitignore` anyway, so refusing one can only show more.
+//!
+//! Precedence is the walker's: for each kind, the nearest directory's match
+//! wins (a `!pattern` there re-includes); `.ignore` beats `.gitignore`,
+//! which beats `info/exclude`; the parents of the walked directory count,
+//! up to the file system's root.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
+
+use crate::input::{read_file, Links, ReadError};
+
+/// One directory's matchers.
+#[derive(Default)]
+struct Level {
+    ignore: Option<Gitignore>,
+    git: Option<Gitignore>,
+    exclude: Option<Gitignore>,
+}
+
+impl Level {
+    fn is_empty(&self) -> bool {
+        self.ignore.is_none() && self.git.is_none() && self.exclude.is_none()
+    }
+}
+
+/// The matchers of one walk.
+pub(super) struct Ignores {
+    limit: u64,
+    walk_root: PathBuf,
+    /// The walk root's canonical path, against which `parents` match.
+    canon_root: Option<PathBuf>,
+    /// Directories of the walk, by the path the walker gives them.
+    dirs: HashMap<PathBuf, Level>,
+    /// The walk root's parents, nearest first.
+    parents: Vec<Level>,
+    /// Ignore files not applied, and why.
+    pub notes: Vec<(PathBuf, String)>,
+}
+
+impl Ignores {
+    /// The matchers of the walk root and of its parents.
+    pub fn new(walk_root: &Path, limit: u64) -> Ignores {
+        let mut ig = Ignores {
+            limit,
+            walk_root: walk_root.to_path_buf(),
+            canon_root: std::fs::canonicalize(walk_root).ok(),
+            dirs: HashMap::new(),
+            parents: Vec::new(),
+            notes: Vec::new(),
+        };
+        if let Some(canon) = ig.canon_root.clone() {
+            for dir in canon.ancestors().skip(1) {
+                let level = ig.level(dir);
+                if !level.is_empty() {
+                    ig.parents.push(level);
+                }
+            }
+        }
+        ig.enter(walk_root);
+        ig
+    }
+
+    /// Reads a directory's ignore files, before its entries are matched.
+    pub fn enter(&mut self, dir: &Path) {
+        let level = self.level(dir);
+        if !level.is_empty() {
+            self.dirs.insert(dir.to_path_buf(), level);
+        }
+    }
+
+    /// Whether the walk skips `path` (a file, or a directory with `is_dir`).
+    pub fn skips(&self, path: &Path, is_dir: bool) -> bool {
+        let mut found: [Option<bool>; 3] = [None; 3];
+        let mut take = |level: &Level, p: &Path| {
+            let kinds = [&level.ignore, &level.git, &level.exclude];
+            for (slot, m) in found.iter_mut().zip(kinds) {
+                if slot.is_none() {
+                    *slot = m.as_ref().and_then(|g| verdict(g.matched(p, is_dir)));
+                }
+            }
+        };
+        for dir in path.ancestors().skip(1) {
+            if let Some(level) = self.dirs.get(dir) {
+                take(level, path);
+            }
+            if dir == self.walk_root {
+                break;
+            }
+        }
+        if let Some(canon) = &self.canon_root {
+            let rel = path.strip_prefix(&self.walk_root).unwrap_or(path);
+            let abs = canon.join(rel);
+            for level in &self.parents {
+                take(level, &abs);
+            }
+        }
+        found.into_iter().flatten().next().unwrap_or(false)
+    }
+
+    fn level(&mut self, dir: &Path) -> Level {
+        Level {
+            ignore: self.matcher(dir, &dir.join(".ignore"), Links::Refuse),
+            git: self.matcher(dir, &dir.join(".gitignore"), Links::Refuse),
+            exclude: git_exclude(dir).and_then(|p| self.matcher(dir, &p, Links::Follow)),
+        }
+    }
+
+    /// The patterns of `file`, anchored at `dir`; `None` when it does not
+    /// exist or is not applied (with a note).
+    fn matcher(&mut self, dir: &Path, file: &Path, links: Links) -> Option<Gitignore> {
+        std::fs::symlink_metadata(file).ok()?;
+        let bytes = match read_file(file, links, self.limit) {
+            Ok(b) => b,
+            Err(ReadError::Io(e)) => {
+                self.note(
+                    file,
+                    format!("ignore file not read ({e}); its patterns are not applied"),
+                );
+                return None;
+            }
+            Err(e) => {
+                self.note(
+                    file,
+                    format!("ignore file not read: {e}; its patterns are not applied"),
+                );
+                return None;
+            }
+        };
+        let mut builder = GitignoreBuilder::new(dir);
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        for (i, line) in text.lines().enumerate() {
+            if builder.add_line(None, line).is_err() {
+                // The pattern is not echoed: the file may not be the tree's.
+                self.note(
+                    file,
+                    format!(
+                        "line {} is not a valid ignore pattern; it is not applied",
+                        i + 1
+                    ),
+                );
+            }
+        }
+        match builder.build() {
+            Ok(g) if !g.is_empty() => Some(g),
+            Ok(_) => None,
+            Err(_) => {
+                self.note(
+                    file,
+                    "ignore file not applied: its patterns cannot be compiled".into(),
+                );
+                None
+            }
+        }
+    }
+
+    fn note(&mut self, file: &Path, message: String) {
+        self.notes.push((file.to_path_buf(), message));
+    }
+}
+
+/// `Some(true)` for an ignore match, `Some(false)` for a `!` re-include.
+fn verdict<T>(m: Match<T>) -> Option<bool> {
+    match m {
+        Match::None => None,
+        Match::Ignore(_) => Some(true),
+        Match::Whitelist(_) => Some(false),
+    }
+}
+
+/// The `info/exclude` of a git directory at `dir`: `dir/.git/info/exclude`,
+/// or, when `.git` is a file (a worktree), that of the common directory it
+/// names.
+fn git_exclude(dir: &Path) -> Option<PathBuf> {
+    let dotgit = dir.join(".git");
+    let meta = std::fs::symlink_metadata(&dotgit).ok()?;
+    if meta.is_dir() {
+        return Some(dotgit.join("info/exclude"));
+    }
+    let first_line = |p: &Path| -> Option<String> {
+        let bytes = read_file(p, Links::Refuse, 4096).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        Some(text.lines().next()?.trim().to_string())
+    };
+    let gitdir = dir.join(first_line(&dotgit)?.strip_prefix("gitdir: ")?);
+    let common = first_line(&gitdir.join("commondir"))
+        .map(|c| gitdir.join(c))
+        .unwrap_or(gitdir);
+    Some(common.join("info/exclude"))
+}
