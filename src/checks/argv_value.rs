@@ -83,8 +83,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     at,
                     call: u.span,
                 };
+                // A literal the script compares the slot with is one it
+                // expects (`if ARGV[3] ~= '' then tonumber(ARGV[3])`).
+                let expected = argv
+                    .compared
+                    .iter()
+                    .any(|c| c.index == n && c.literal == p.lit);
                 if let Some(read) = argv.numeric.iter().find(|r| r.0 == n) {
-                    if !lua_number(&p.lit) {
+                    if !lua_number(&p.lit) && !expected {
                         out.push(not_a_number(cx, &p, n, read.1));
                     }
                 }
