@@ -107,6 +107,10 @@ pub struct CheckArgs {
     /// (the output must be the same; for testing).
     #[arg(long, hide = true)]
     pub no_prefilter: bool,
+    /// Say on stderr, last, how many files were read, parsed and taken
+    /// from the cache (for tests and benchmarks).
+    #[arg(long, hide = true)]
+    pub stats: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -385,7 +389,15 @@ fn check(a: CheckArgs) -> i32 {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
-    report_check(&a, &analysis, baselined)
+    let code = report_check(&a, &analysis, baselined);
+    if a.stats {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "wirelint stats: {}",
+            analysis.stats
+        );
+    }
+    code
 }
 
 /// `--stdin-filename`: the buffer's text.

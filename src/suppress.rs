@@ -15,8 +15,7 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::facts::{Lang, Span};
 use crate::pipeline::Analysis;
 use crate::settings::Settings;
-
-const MARK: &[u8] = b"wirelint:";
+use crate::source::SUPPRESSION_MARK as MARK;
 
 /// One `wirelint: allow(...)` comment.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,10 +103,11 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
         let Some(lang) = f.lang else {
             continue;
         };
-        if memmem::find(&f.bytes, MARK).is_none() {
+        // Only files whose scan found the mark are read again.
+        if !f.may_suppress || memmem::find(f.bytes(), MARK).is_none() {
             continue;
         }
-        let sups = scan(id, &f.bytes, lang, |o| f.line_col(o).line);
+        let sups = scan(id, f.bytes(), lang, |o| f.line_col(o).line);
         for s in sups {
             for (code, code_span) in &s.codes {
                 let mut used = false;

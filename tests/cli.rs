@@ -82,13 +82,14 @@ fn explain_an_unknown_code_exits_2() {
 
 // ---- --fail-on and --exit-zero ----
 
-/// A Lua syntax error gives a WL001 warning and nothing else.
+/// A Lua syntax error in a Redis script gives a WL001 warning and nothing
+/// else. (A `.lua` file that holds no Redis call and no `KEYS` is not read.)
 fn warning_only() -> tempfile::TempDir {
     let dir = variant("");
     write(
         dir.path(),
         "peers/worker/lua/broken.lua",
-        "local y = 1\n\nlocal x = = 1\n",
+        "local y = redis.call('GET', KEYS[1])\n\nlocal x = = 1\n",
     );
     dir
 }

@@ -168,6 +168,7 @@ fn print(
         contract: Some(contract),
         contract_file: Some(file),
         files_checked: 0,
+        stats: Default::default(),
     };
     let diags: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(&analysis);

@@ -10,6 +10,7 @@
 pub mod elixir;
 pub mod lang;
 pub mod lua;
+pub mod needles;
 pub mod rust;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
