@@ -406,7 +406,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     );
     closure(&mut carriers, |carriers| {
         all_defs()
-            .filter(|d| d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(&carriers))
+            .filter(|d| d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(carriers))
             .map(|d| d.needle.clone())
             .collect::<Vec<_>>()
     });
