@@ -31,7 +31,11 @@ pub const FILE_NAME: &str = "wirelint.toml";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContractSetting {
-    Embedded,
+    /// The embedded contract; `named` when the file says `contract = true`
+    /// (it then applies whatever the tree holds).
+    Embedded {
+        named: bool,
+    },
     Off,
     Path(PathBuf),
 }
@@ -115,7 +119,8 @@ impl Config {
         })?;
         let base = path.parent().unwrap_or(Path::new("."));
         let contract = match raw.contract.map(|c| c.into_inner()) {
-            None | Some(RawContractSetting::Flag(true)) => ContractSetting::Embedded,
+            None => ContractSetting::Embedded { named: false },
+            Some(RawContractSetting::Flag(true)) => ContractSetting::Embedded { named: true },
             Some(RawContractSetting::Flag(false)) => ContractSetting::Off,
             Some(RawContractSetting::Path(p)) => ContractSetting::Path(base.join(p)),
         };
@@ -157,7 +162,7 @@ mod tests {
         let p = Path::new("/r/wirelint.toml");
         assert_eq!(
             Config::parse("", p).unwrap().contract,
-            ContractSetting::Embedded
+            ContractSetting::Embedded { named: false }
         );
         assert_eq!(
             Config::parse("contract = false", p).unwrap().contract,

@@ -299,6 +299,41 @@ pub struct Command {
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,
+    /// Where the command goes: only what reaches Redis is a fact.
+    pub sink: Sink,
+}
+
+/// Where a command goes, as far as the code shows.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Sink {
+    /// Handed to a Redis client: `Redix.command(conn, [..])`, a redis-rs
+    /// query, `redis.call(..)`.
+    #[default]
+    Client,
+    /// Argument `arg` of a call of the code base with `arity` arguments
+    /// (`Store.q(conn, ["HSET", ..])`): a command when the link step proves
+    /// that function sends that argument to Redis.
+    Call {
+        path: Vec<String>,
+        arg: usize,
+        arity: usize,
+    },
+    /// Held where the code cannot be followed further (a variable, an
+    /// attribute, a function's result): kept, as the code may send it.
+    Held,
+    /// Compared, asserted, or handed to code that only reads it: never sent.
+    Unsent,
+}
+
+/// A client call whose command the extractor could not read as a list:
+/// `Redix.command(conn, command)`. What makes a wrapper a sender.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Send {
+    /// The command (or, for a pipeline, the list of commands) as a value.
+    pub command: Value,
+    pub span: Span,
+    /// The enclosing function: an index into `FileFacts::functions`.
+    pub func: Option<usize>,
 }
 
 /// A script run with its keys and args, when the code does not spell an
@@ -364,6 +399,9 @@ pub struct FunctionDef {
     pub name_span: Span,
     /// Clause number (0-based) for multi-clause functions.
     pub clause: usize,
+    /// How many trailing parameters have a default (`opts \\ []`): a call
+    /// may leave them out.
+    pub defaults: usize,
 }
 
 // A `FunctionDef` is emitted for every function; `returns` is
@@ -412,6 +450,9 @@ pub struct ScriptDef {
     /// A key count written next to the script where it is registered:
     /// `("moveToActive", 11, include_str!(..))`.
     pub declared_keys: Option<(u32, Span)>,
+    /// The name is a local variable's (`let script = Script::new(..)`): it
+    /// names the script only in its own file, never a copy elsewhere.
+    pub local: bool,
 }
 
 /// A header-comment or alias declaration of `KEYS[n]`'s role.
@@ -453,6 +494,8 @@ pub struct FileFacts {
     pub scripts: Vec<ScriptDef>,
     pub script_calls: Vec<ScriptCall>,
     pub calls: Vec<CallFact>,
+    /// Client calls sending a command held in a variable or parameter.
+    pub sends: Vec<Send>,
     pub field_reads: Vec<FieldRead>,
     /// Maximal string-building expressions that look like keys
     /// (`"emq:{#{q}}:pending"`, `format!(...)`), wherever they appear.

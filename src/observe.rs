@@ -11,7 +11,7 @@ use crate::extract::script_name_from_stem;
 use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
-use crate::link::scripts::role_alternatives;
+use crate::link::roles::role_alternatives;
 use crate::link::{normalize_name, Model, SpeakerId};
 use crate::pipeline::Analysis;
 

@@ -1,5 +1,5 @@
 //! The embedded contract steps aside for a repository that speaks another
-//! protocol, and stays for a near miss of its own.
+//! protocol, applies where its keyspace is used, and always when named.
 
 mod common;
 
@@ -37,11 +37,13 @@ fn a_foreign_keyspace_is_not_an_echomq_divergence() {
     assert!(notes[0]["message"]
         .as_str()
         .unwrap()
-        .contains("embedded contract steps aside"));
+        .contains("so it steps aside"));
 }
 
+/// A near miss meets the contract where the contract's keyspace is used:
+/// another speaker builds `emq:` keys, so `emk:` is a moved prefix.
 #[test]
-fn a_near_miss_still_meets_the_contract() {
+fn a_near_miss_meets_the_contract_where_its_keyspace_is_used() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
@@ -53,6 +55,40 @@ fn a_near_miss_still_meets_the_contract() {
         "app/lib/keys.ex",
         "defmodule App.Keys do\n  def job(q, id), do: \"emk:{#{q}}:job:#{id}\"\nend\n",
     );
+    write(
+        dir.path(),
+        "peer/Cargo.toml",
+        "[package]\nname = \"peer\"\n",
+    );
+    write(
+        dir.path(),
+        "peer/src/keys.rs",
+        "pub fn job(q: &str, id: &str) -> String {\n    format!(\"emq:{{{q}}}:job:{id}\")\n}\n",
+    );
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), vec!["WL101 app/lib/keys.ex:2"]);
+    assert_eq!(code, 1);
+}
+
+/// A near miss alone is another protocol (`exq:` is not a moved `emq:`):
+/// the embedded contract steps aside; named in `wirelint.toml`, it applies.
+#[test]
+fn a_near_miss_alone_is_another_protocol_unless_the_contract_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app/mix.exs",
+        "defmodule App.MixProject do\nend\n",
+    );
+    write(
+        dir.path(),
+        "app/lib/keys.ex",
+        "defmodule App.Keys do\n  def job(q, id), do: \"emk:{#{q}}:job:#{id}\"\nend\n",
+    );
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), Vec::<String>::new());
+    assert_eq!(code, 0);
+    write(dir.path(), "wirelint.toml", "contract = true\n");
     let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
     assert_eq!(json_findings(&stdout), vec!["WL101 app/lib/keys.ex:2"]);
     assert_eq!(code, 1);

@@ -254,6 +254,6 @@ fn github_annotations_are_capped_at_ten_per_level() {
     );
     assert_eq!(
         lines[0],
-        "::error file=peers/rust/src/many.rs,line=4,endLine=4,col=14,endColumn=19,title=WL101 key-prefix::key prefix `emk:` differs from the contract's `emq:` [peers/rust]%0Ahelp: write `emq:` (the key is `emk:{<q>}:pending`): rows that `peers/rust` writes at `emk:` are unfindable to the other 2 speakers (`echo_mq`, `peers/worker`), and it cannot find theirs. 2 of 3 speakers can still find the row; `peers/rust` cannot%0Arules/echomq.toml (embedded):14: the contract builds every key as `emq:{<queue>}:<type>`"
+        "::error file=peers/rust/src/many.rs,line=4,endLine=4,col=14,endColumn=19,title=WL101 key-prefix::key prefix `emk:` differs from the contract's `emq:` [peers/rust]%0Ahelp: write `emq:` (the key is `emk:{<q>}:pending`): rows that `peers/rust` writes at `emk:` are unfindable to the other 2 speakers (`echo_mq`, `peers/worker`), and it cannot find theirs. 2 of 3 speakers still agree on where the row lives; `peers/rust` alone diverges%0Arules/echomq.toml (embedded):14: the contract builds every key as `emq:{<queue>}:<type>`"
     );
 }

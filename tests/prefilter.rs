@@ -21,20 +21,6 @@ fn same_both_ways(root: &Path, what: &str) -> String {
     out_on
 }
 
-/// The files with a WL001 finding in a JSON report.
-fn wl001(json: &str) -> Vec<String> {
-    let v: serde_json::Value = serde_json::from_str(json).unwrap();
-    let mut out: Vec<String> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == "WL001")
-        .map(|d| d["path"].as_str().unwrap().to_string())
-        .collect();
-    out.dedup();
-    out
-}
-
 fn variants() -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(repo().join("fixtures/variants"))
         .unwrap()
@@ -118,10 +104,8 @@ fn unrelated_neighbours_change_nothing() {
             out.contains("shared/lua/ack.lua"),
             "{name}: the include_str! target was not read\n{out}"
         );
-        // Syntax errors are reported where the protocol may be spoken: the
-        // HTTP `["GET", url]` list reads as a command, the Rust client call
-        // in a file that names no client crate does not.
-        assert_eq!(wl001(&out), ["apps/web/lib/web.ex"], "{name}");
+        // The syntax errors sit in projects that do not speak the protocol.
+        assert!(!out.contains("\"WL001\""), "{name}\n{out}");
     }
 }
 

@@ -334,7 +334,7 @@ fn binary_empty_and_oversized_files() {
     assert_eq!(
         notes,
         strs(&[
-            ".: no key here has the shape of the `echomq` contract's keys, so the embedded contract steps aside and only agreement between speakers is checked (pass --contract FILE to check against one)",
+            ".: no speaker here builds a key with the `emq:` prefix of the embedded `echomq` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
             "big.lua: skipped: 2035 bytes is over the 1000 byte limit (--max-file-size)",
             "bin.rs: skipped: binary file (it has NUL bytes)",
         ])

@@ -105,8 +105,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 &mut d,
                 u.speaker,
                 help.into(),
-                "run",
-                "the script on a cluster",
+                "the cluster slot of the call",
             );
             out.push(d);
         }

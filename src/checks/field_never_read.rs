@@ -79,7 +79,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     "{advice} readers look for `{other}` and find nil in rows that `{}` writes",
                     cx.speaker_name(w.speaker)
                 );
-                cx.blame(&mut d, w.speaker, help, "read", "the job");
+                cx.blame(&mut d, w.speaker, help, "the job's fields");
                 out.push(d);
             }
         }

@@ -78,7 +78,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     "{mean}the writers write {list}; `{}` reads nil here",
                     cx.speaker_name(u.speaker)
                 );
-                cx.blame(&mut d, u.speaker, help, "read", "the field");
+                cx.blame(&mut d, u.speaker, help, "the record's fields");
                 out.push(d);
             }
         }

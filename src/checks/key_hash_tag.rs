@@ -55,7 +55,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             cx.speaker_name(key.speaker),
             cx.others_phrase(key.speaker)
         );
-        cx.blame(&mut d, key.speaker, help, "find", "the row");
+        cx.blame(&mut d, key.speaker, help, "where the row lives");
         out.push(d);
     }
 }

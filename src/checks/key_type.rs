@@ -62,7 +62,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             key.template,
             cx.others_phrase(key.speaker)
         );
-        cx.blame(&mut d, key.speaker, help, "find", "the row");
+        cx.blame(&mut d, key.speaker, help, "where the row lives");
         out.push(d);
     }
 }

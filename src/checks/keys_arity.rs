@@ -25,7 +25,7 @@
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
-use crate::link::scripts::{compare_roles, passed_role, RoleMatch};
+use crate::link::roles::{passed_type, same_type, KeyTypes};
 use crate::link::Script;
 
 pub static RULE: Rule = Rule {
@@ -87,7 +87,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));
         }
         let help = format!("pass exactly {d} keys: {shift}");
-        cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
+        cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
         out.push(diag);
     }
 }
@@ -136,15 +136,16 @@ fn slot_shift(
         .iter()
         .map(|k| format!("`{}`", k.value.describe()))
         .collect();
+    let types = KeyTypes::of(cx.model, cx.contract);
     let first_off = (0..d as usize).find_map(|i| {
         let role = script.slot_role(i as u32 + 1, cx.contract)?;
-        let got = passed_role(&u.keys[i]);
-        (compare_roles(&got, &role.text) == RoleMatch::Different).then(|| {
+        let declared = types.declared(&role, cx.contract);
+        let got = passed_type(&u.keys[i])?;
+        (!declared.is_empty() && !declared.iter().any(|w| same_type(&got, w))).then(|| {
             format!(
-                "from KEYS[{}] on, keys land one slot off (KEYS[{}] receives `{}` where `{name}` declares `{}`), and ",
+                "from KEYS[{}] on, keys land one slot off (KEYS[{}] receives `{got}` where `{name}` declares `{}`), and ",
                 i + 1,
                 i + 1,
-                got.join(" "),
                 role.text.replace(['\'', '"'], "")
             )
         })

@@ -64,13 +64,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             other.source.describe(),
             other.count
         );
-        cx.blame(
-            &mut d,
-            script.speaker,
-            help,
-            "run",
-            "the script as declared",
-        );
+        cx.blame(&mut d, script.speaker, help, "the script's KEYS");
         out.push(d);
     }
 }

@@ -70,7 +70,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 "use `KEYS[{n}]`: callers pass the `{role}` key and expect `{}` to act on it; in `{}` it is dropped",
                 spec.name, cx.speaker_name(script.speaker)
             );
-            cx.blame(&mut d, script.speaker, help, "queue", "the job");
+            cx.blame(&mut d, script.speaker, help, "the script's KEYS");
             out.push(d);
         }
     }

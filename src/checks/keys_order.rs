@@ -1,12 +1,18 @@
 //! # WL304 keys-order
 //!
 //! ## What it does
-//! Flags a key passed in slot n of a script call whose role (from its key
-//! builder's name, or its type suffix) is not the role the script declares
-//! for `KEYS[n]` (in its header comment, a `local x = KEYS[n]` alias, or the
-//! contract). Roles compare as words: case, `_`, `-`, a plural `s` and a
-//! trailing `key` do not matter. When either side is unknown, or the words
-//! only partly overlap, nothing is said.
+//! Flags a key passed in slot n of a script call when there is positive
+//! evidence that it is another key than the script declares for `KEYS[n]`:
+//! the key's type (the last word of its resolved template, `…:pc`) is not
+//! the key type the slot's role names, or the slot names no type but
+//! another slot declares exactly this key's type (two such keys: a swap).
+//! A role names a key type when the contract gives it, when a header
+//! comment quotes it (`KEYS[1] 'wait'`), or when its words (`meta key`,
+//! `local waitKey = KEYS[2]`) are a key type the code base builds. Free
+//! descriptions (`producer key`), key patterns (`ns:qname`), type notes
+//! (`(sorted set key)`) and generic aliases (`local key = KEYS[1]`) say
+//! nothing, and neither does a key whose template is not resolved: then
+//! nothing is reported.
 //!
 //! ## Why it breaks the wire
 //! The script writes to whatever key sits in the slot. Two keys swapped make
@@ -25,7 +31,9 @@
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
-use crate::link::scripts::{compare_roles, passed_role, RoleMatch, SlotRole};
+use crate::link::roles::{
+    passed_type, same_type, slot_verdicts, template_suffix, KeyTypes, SlotRole, SlotVerdict,
+};
 use crate::link::Script;
 
 pub static RULE: Rule = Rule {
@@ -39,6 +47,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let types = KeyTypes::of(cx.model, cx.contract);
     for u in &cx.model.script_calls {
         let script = &cx.model.scripts[u.script];
         // A wrong count is WL303's finding; the slots after it are its
@@ -47,22 +56,26 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let name = cx.script_name(u.script);
-        let slots = Slots::of(cx, u, script);
-        let mut done = vec![false; slots.0.len()];
-        for i in 0..slots.0.len() {
-            if done[i] || !slots.wrong(i) {
+        let slots = Slots::of(cx, &types, u, script);
+        let mut done = vec![false; slots.len()];
+        for i in 0..slots.len() {
+            if done[i] {
                 continue;
             }
-            let Some(role) = &slots.0[i].role else {
-                continue;
+            let misplaced = match slots.verdicts[i] {
+                SlotVerdict::Differs => Misplaced::Declared,
+                SlotVerdict::BelongsIn(j) => Misplaced::BelongsIn(j),
+                SlotVerdict::Agrees | SlotVerdict::Unknown => continue,
             };
             // Two keys that each belong in the other's slot: one swap.
-            let partner = (i + 1..slots.0.len())
-                .find(|&j| !done[j] && slots.wrong(j) && slots.fits(i, j) && slots.fits(j, i));
+            let partner = (i + 1..slots.len()).find(|&j| {
+                !done[j] && slots.verdicts[j] == SlotVerdict::Differs && slots.swapped(i, j)
+            });
             if let Some(j) = partner {
                 done[j] = true;
             }
-            out.push(misplaced(cx, u, &name, &slots, i, role, partner));
+            let how = partner.map_or(misplaced, Misplaced::SwappedWith);
+            out.push(finding(cx, u, &name, &slots, i, how));
         }
     }
 }
@@ -80,112 +93,175 @@ fn count_differs(cx: &CheckContext<'_>, u: &ScriptCallUse, script: &Script) -> b
     n.is_some_and(|n| n != d.count)
 }
 
-/// One slot of a call: the role of the key passed, and the role the script
-/// declares for it.
-struct Slot {
-    passed: Vec<String>,
-    role: Option<SlotRole>,
+/// The slots of one call, `KEYS[1]` first: the type of the key passed, the
+/// role the script declares, the types that role names, and the verdict.
+struct Slots {
+    passed: Vec<Option<String>>,
+    /// The passed keys' suffixes as written, for messages.
+    shown: Vec<String>,
+    roles: Vec<Option<SlotRole>>,
+    declared: Vec<Vec<String>>,
+    verdicts: Vec<SlotVerdict>,
 }
-
-/// The slots of one call, `KEYS[1]` first.
-struct Slots(Vec<Slot>);
 
 impl Slots {
-    fn of(cx: &CheckContext<'_>, u: &ScriptCallUse, script: &Script) -> Slots {
-        Slots(
-            u.keys
-                .iter()
-                .enumerate()
-                .map(|(i, k)| Slot {
-                    passed: passed_role(k),
-                    role: script.slot_role(i as u32 + 1, cx.contract),
-                })
-                .collect(),
-        )
+    fn of(cx: &CheckContext<'_>, types: &KeyTypes, u: &ScriptCallUse, script: &Script) -> Slots {
+        let passed: Vec<Option<String>> = u.keys.iter().map(passed_type).collect();
+        let shown = u
+            .keys
+            .iter()
+            .map(|k| {
+                k.alts
+                    .first()
+                    .and_then(template_suffix)
+                    .unwrap_or_else(|| "?".into())
+            })
+            .collect();
+        let n = passed.len().max(
+            script
+                .declared_count(cx.contract)
+                .map_or(0, |d| d.count as usize),
+        );
+        let roles: Vec<Option<SlotRole>> = (0..n)
+            .map(|i| script.slot_role(i as u32 + 1, cx.contract))
+            .collect();
+        let declared: Vec<Vec<String>> = roles
+            .iter()
+            .map(|r| {
+                r.as_ref()
+                    .map_or_else(Vec::new, |r| types.declared(r, cx.contract))
+            })
+            .collect();
+        let verdicts = slot_verdicts(&passed, &declared);
+        Slots {
+            passed,
+            shown,
+            roles,
+            declared,
+            verdicts,
+        }
     }
 
-    /// The key in slot `i` has another role than the slot's.
-    fn wrong(&self, i: usize) -> bool {
-        let s = &self.0[i];
-        s.role
+    fn len(&self) -> usize {
+        self.passed.len()
+    }
+
+    /// The key in slot `i` is of the type slot `j` declares, and the other
+    /// way round.
+    fn swapped(&self, i: usize, j: usize) -> bool {
+        let fits = |a: usize, b: usize| {
+            self.passed[a]
+                .as_ref()
+                .is_some_and(|t| self.declared[b].iter().any(|d| same_type(t, d)))
+        };
+        fits(i, j) && fits(j, i)
+    }
+
+    fn passed(&self, i: usize) -> &str {
+        &self.shown[i]
+    }
+
+    fn role_text(&self, i: usize) -> String {
+        self.roles[i]
             .as_ref()
-            .is_some_and(|r| compare_roles(&s.passed, &r.text) == RoleMatch::Different)
-    }
-
-    /// The key in slot `i` has the role of slot `j`.
-    fn fits(&self, i: usize, j: usize) -> bool {
-        self.0[j]
-            .role
-            .as_ref()
-            .is_some_and(|r| compare_roles(&self.0[i].passed, &r.text) == RoleMatch::Same)
-    }
-
-    fn passed(&self, i: usize) -> String {
-        self.0[i].passed.join(" ")
+            .map(|r| r.text.replace(['\'', '"'], ""))
+            .unwrap_or_default()
     }
 }
 
-/// The finding on the key in slot `i` (0-based), swapped with the key in
-/// slot `partner` when there is one.
-fn misplaced(
+/// How the key in a slot is out of place.
+#[derive(Clone, Copy)]
+enum Misplaced {
+    /// Its type is not the one the slot's role names.
+    Declared,
+    /// The slot's role names nothing, but another slot declares its type.
+    BelongsIn(usize),
+    /// It and the key of another slot each belong in the other's slot.
+    SwappedWith(usize),
+}
+
+/// The finding on the key in slot `i` (0-based).
+fn finding(
     cx: &CheckContext<'_>,
     u: &ScriptCallUse,
     name: &str,
     slots: &Slots,
     i: usize,
-    role: &SlotRole,
-    partner: Option<usize>,
+    how: Misplaced,
 ) -> Diagnostic {
     let slot = i + 1;
-    let passed_text = slots.passed(i);
+    let passed = slots.passed(i);
     // The key as the call passes it: at the call when the key was built
     // elsewhere (a local variable, a wrapper's argument).
     let (at, built_elsewhere) = at_call(u.span, u.keys[i].value.span());
-    let role_text = role.text.replace(['\'', '"'], "");
-    let primary = Label::new(at, format!("the `{passed_text}` key in slot {slot}"));
-    let mut diag = match partner {
-        Some(j) => RULE.diagnostic(
+    let primary = Label::new(at, format!("the `{passed}` key in slot {slot}"));
+    let (message, help) = match how {
+        Misplaced::SwappedWith(j) => (
             format!(
-                "KEYS[{slot}] and KEYS[{}] of `{name}` are swapped: the `{passed_text}` key is in slot {slot}, the `{}` key in slot {}",
+                "KEYS[{slot}] and KEYS[{}] of `{name}` are swapped: the `{passed}` key is in slot {slot}, the `{}` key in slot {}",
                 j + 1,
                 slots.passed(j),
                 j + 1
             ),
-            primary,
-        ),
-        None => RULE.diagnostic(
             format!(
-                "KEYS[{slot}] of `{name}` receives the `{passed_text}` key, but the script declares it as `{role_text}`"
+                "pass the keys in the order `{name}` declares them; as written it acts on the `{passed}` key where it means `{}`",
+                slots.role_text(i)
             ),
-            primary,
+        ),
+        Misplaced::Declared => (
+            format!(
+                "KEYS[{slot}] of `{name}` receives the `{passed}` key, but the script declares it as `{}`",
+                slots.role_text(i)
+            ),
+            format!(
+                "pass the keys in the order `{name}` declares them; as written it acts on the `{passed}` key where it means `{}`",
+                slots.role_text(i)
+            ),
+        ),
+        Misplaced::BelongsIn(j) => (
+            format!(
+                "KEYS[{slot}] of `{name}` receives the `{passed}` key, which the script declares as KEYS[{}] (`{}`)",
+                j + 1,
+                slots.role_text(j)
+            ),
+            format!(
+                "pass the `{passed}` key as KEYS[{}], where `{name}` declares it; in slot {slot} the script acts on it as something else",
+                j + 1
+            ),
         ),
     };
+    let mut diag = RULE.diagnostic(message, primary);
     if let Some(s) = built_elsewhere {
-        diag.related.push(Label::new(
-            s,
-            format!("the `{passed_text}` key is built here"),
-        ));
+        diag.related
+            .push(Label::new(s, format!("the `{passed}` key is built here")));
     }
-    if let Some(j) = partner {
+    if let Misplaced::SwappedWith(j) = how {
         diag.related.push(Label::new(
             u.keys[j].value.span(),
             format!("the `{}` key in slot {}", slots.passed(j), j + 1),
         ));
     }
-    let decl = role.span.or_else(|| {
-        role.contract_span
-            .as_ref()
-            .and_then(|r| cx.contract_span(r))
-    });
-    if let Some(s) = decl {
-        diag.related.push(Label::new(
-            s,
-            format!("`{name}` declares KEYS[{slot}] as `{role_text}`"),
-        ));
+    let declaring = match how {
+        Misplaced::BelongsIn(j) => j,
+        _ => i,
+    };
+    if let Some(role) = &slots.roles[declaring] {
+        let decl = role.span.or_else(|| {
+            role.contract_span
+                .as_ref()
+                .and_then(|r| cx.contract_span(r))
+        });
+        if let Some(s) = decl {
+            diag.related.push(Label::new(
+                s,
+                format!(
+                    "`{name}` declares KEYS[{}] as `{}`",
+                    declaring + 1,
+                    slots.role_text(declaring)
+                ),
+            ));
+        }
     }
-    let help = format!(
-        "pass the keys in the order `{name}` declares them; as written it acts on the `{passed_text}` key where it means `{role_text}`"
-    );
-    cx.blame(&mut diag, u.speaker, help, "run", "the script as declared");
+    cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
     diag
 }

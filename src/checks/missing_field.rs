@@ -136,6 +136,6 @@ fn finding(
         quoted(record.fields.iter().map(|(f, _)| f)),
         cx.speaker_name(script.speaker)
     );
-    cx.blame(&mut d, script.speaker, help, "read", "the job");
+    cx.blame(&mut d, script.speaker, help, "the job's fields");
     d
 }

@@ -22,7 +22,7 @@ mod keys_missing;
 mod keys_order;
 mod keys_undeclared;
 mod missing_field;
-mod parse_error;
+pub mod parse_error;
 mod script_drift;
 mod unknown_field;
 mod unused_suppression;
@@ -247,8 +247,8 @@ impl<'a> CheckContext<'a> {
         }
     }
 
-    /// "the other 2 speakers (`a`, `b`)", or "no other speaker".
-    pub fn others_phrase(&self, speaker: SpeakerId) -> String {
+    /// The other speakers that take part in the protocol, quoted, sorted.
+    pub fn others(&self, speaker: SpeakerId) -> Vec<String> {
         let mut others: Vec<String> = self
             .active_speakers()
             .into_iter()
@@ -256,26 +256,26 @@ impl<'a> CheckContext<'a> {
             .map(|s| format!("`{}`", self.speaker_name(s)))
             .collect();
         others.sort();
+        others
+    }
+
+    /// "the other 2 speakers (`a`, `b`)", "the other speaker (`a`)", or,
+    /// alone, "every other speaker of the protocol".
+    pub fn others_phrase(&self, speaker: SpeakerId) -> String {
+        let others = self.others(speaker);
         match others.len() {
-            0 => "no other speaker".into(),
+            0 => "every other speaker of the protocol".into(),
             1 => format!("the other speaker ({})", others[0]),
             n => format!("the other {n} speakers ({})", others.join(", ")),
         }
     }
 
     /// Completes a finding about one speaker's divergence: its help line,
-    /// closed by how many speakers can still `verb` `what`, its speaker, and
-    /// who breaks. With [`CheckContext::blame_without_count`] and
+    /// closed by who still agrees on `subject` and who does not, its
+    /// speaker, and who breaks. With [`CheckContext::blame_without_count`] and
     /// [`CheckContext::finish_input`], the only way a finding gets them.
-    pub fn blame(
-        &self,
-        d: &mut Diagnostic,
-        speaker: SpeakerId,
-        help: String,
-        verb: &str,
-        what: &str,
-    ) {
-        self.complete(d, speaker, help, Some((verb, what)));
+    pub fn blame(&self, d: &mut Diagnostic, speaker: SpeakerId, help: String, subject: &str) {
+        self.complete(d, speaker, help, Some(subject));
     }
 
     /// As [`CheckContext::blame`], for a help line that names who breaks
@@ -289,12 +289,15 @@ impl<'a> CheckContext<'a> {
         d: &mut Diagnostic,
         speaker: SpeakerId,
         help: String,
-        still: Option<(&str, &str)>,
+        subject: Option<&str>,
     ) {
         let impact = self.impact_of(speaker);
-        d.help = Some(match still {
-            Some((verb, what)) => {
-                format!("{help}. {}", self.impact_sentence(&impact, verb, what))
+        d.help = Some(match subject {
+            Some(subject) => {
+                format!(
+                    "{help}. {}",
+                    self.impact_sentence(speaker, &impact, subject)
+                )
             }
             None => help,
         });
@@ -328,22 +331,41 @@ impl<'a> CheckContext<'a> {
         })
     }
 
-    /// "2 of 3 speakers can still read the job; `peers/rust` cannot."
-    fn impact_sentence(&self, impact: &Impact, verb: &str, what: &str) -> String {
+    /// Who still agrees on `subject` after `speaker` diverged, in words
+    /// that agree with the help before them: "2 of 3 speakers still agree
+    /// on the job's fields; `peers/rust` alone diverges", or, when the
+    /// canonical speaker changed, who did not follow it.
+    fn impact_sentence(&self, speaker: SpeakerId, impact: &Impact, subject: &str) -> String {
         let total = impact.breaks.len() + impact.unaffected.len();
-        let broken = impact
-            .breaks
-            .iter()
-            .map(|s| format!("`{s}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let quoted = |names: &[String]| {
+            names
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let me = format!("`{}`", self.speaker_name(speaker));
         if total <= 1 {
-            // One speaker: no one else to break, and no count to give.
-            return format!("{broken} is the only speaker here; every speaker that follows the protocol will disagree with it");
+            // One speaker: no one else here to break, and no count to give.
+            return format!("{me} is the only speaker here; every speaker that follows the protocol will disagree with it on {subject}");
         }
+        if impact.breaks.len() == 1 && impact.breaks[0] == self.speaker_name(speaker) {
+            let agree = match impact.unaffected.len() {
+                1 => "agrees",
+                _ => "agree",
+            };
+            return format!(
+                "{} of {total} speakers still {agree} on {subject}; {me} alone diverges",
+                impact.unaffected.len()
+            );
+        }
+        let verb = match impact.breaks.len() {
+            1 => "disagrees",
+            _ => "disagree",
+        };
         format!(
-            "{} of {total} speakers can still {verb} {what}; {broken} cannot",
-            impact.unaffected.len()
+            "{} did not follow the canonical {me} and now {verb} with it on {subject}",
+            quoted(&impact.breaks)
         )
     }
 

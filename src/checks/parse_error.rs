@@ -2,7 +2,13 @@
 //!
 //! ## What it does
 //! Warns that a file (or a Lua script embedded in a host string) has syntax
-//! errors. The facts found in its valid parts are still checked.
+//! errors where the broken region could hide protocol facts: the lines it
+//! covers hold a Redis command name in quotes, `KEYS[`/`ARGV[`, `redis`, a
+//! script reference (`include_str!`, `File.read`), the contract's prefix or
+//! a hash-tagged key literal. A syntax error elsewhere (a grammar gap in
+//! code that speaks no Redis) is counted in one note, not listed. Embedded
+//! Lua is always a script, so its errors are always listed. The facts found
+//! in a file's valid parts are still checked.
 //!
 //! ## Why it breaks the wire
 //! It does not by itself; but what sits inside the broken region cannot be
@@ -22,7 +28,8 @@
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::extract::lang::LuaIn;
-use crate::facts::{Lang, Span};
+use crate::facts::{FileId, Lang, Span};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 pub static RULE: Rule = Rule {
     code: "WL001",
@@ -35,26 +42,23 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let mut groups: Vec<(&[Span], &str)> = cx
-        .model
-        .parse_errors
-        .iter()
-        .map(|(f, spans)| {
-            (
-                spans.as_slice(),
-                cx.sources.get(*f).lang.map(Lang::name).unwrap_or(""),
-            )
-        })
-        .collect();
+    let hides = Hides::new(cx);
+    let mut groups: Vec<(&[Span], &str, Option<Span>)> = Vec::new();
+    for (f, spans) in &cx.model.parse_errors {
+        if let Some(at) = hides.first_hiding(cx, *f, spans) {
+            let lang = cx.sources.get(*f).lang.map(Lang::name).unwrap_or("");
+            groups.push((spans.as_slice(), lang, Some(at)));
+        }
+    }
     for s in &cx.model.scripts {
         let file_lang = cx.sources.get(s.def_span.file).lang;
         let embedded = file_lang.is_none_or(|l| l.host().lua() == LuaIn::Strings);
         if !s.lua.errors.is_empty() && embedded {
-            groups.push((s.lua.errors.as_slice(), "embedded lua"));
+            groups.push((s.lua.errors.as_slice(), "embedded lua", None));
         }
     }
-    for (spans, lang) in groups {
-        let Some(first) = spans.first() else {
+    for (spans, lang, at) in groups {
+        let Some(first) = at.or_else(|| spans.first().copied()) else {
             continue;
         };
         let more = match spans.len() {
@@ -63,11 +67,82 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         let mut d = RULE.diagnostic(
             format!("{lang} syntax error{more}; facts from the rest of the file are still checked"),
-            Label::new(*first, "cannot parse this"),
+            Label::new(first, "cannot parse this"),
         );
         let help =
             "what this region says about keys, fields and scripts is not checked until it parses";
         cx.finish_input(&mut d, help.into());
         out.push(d);
+    }
+}
+
+/// How many files have syntax errors only where no protocol fact can hide:
+/// counted in a note, not listed.
+pub fn unlisted(cx: &CheckContext<'_>) -> usize {
+    let hides = Hides::new(cx);
+    cx.model
+        .parse_errors
+        .iter()
+        .filter(|(f, spans)| hides.first_hiding(cx, *f, spans).is_none())
+        .count()
+}
+
+/// What a broken region must hold to possibly hide a protocol fact.
+struct Hides(AhoCorasick);
+
+impl Hides {
+    fn new(cx: &CheckContext<'_>) -> Hides {
+        let mut needles: Vec<String> = ["redis", "Redis", "REDIS", "KEYS[", "ARGV[", ":{"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["include_str!", "File.read", "Script::new"].map(String::from))
+            .collect();
+        for c in crate::redis::commands() {
+            let upper = c.to_ascii_uppercase();
+            needles.push(format!("\"{upper}\""));
+            needles.push(format!("'{upper}'"));
+        }
+        if let Some(ks) = cx.contract.and_then(|c| c.keyspace.as_ref()) {
+            if !ks.prefix.is_empty() {
+                needles.push(ks.prefix.clone());
+            }
+        }
+        Hides(
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&needles)
+                .expect("the needles are short literals"),
+        )
+    }
+
+    /// The first error whose lines could hide a protocol fact; any error
+    /// of a script file that speaks Redis (its valid parts call Redis or
+    /// read KEYS).
+    fn first_hiding(&self, cx: &CheckContext<'_>, file: FileId, spans: &[Span]) -> Option<Span> {
+        let script_file = cx.sources.get(file).lang.is_some_and(Lang::is_script);
+        if script_file
+            && cx
+                .model
+                .scripts
+                .iter()
+                .any(|s| s.def_span.file == file && s.is_redis())
+        {
+            return spans.first().copied();
+        }
+        let bytes = cx.sources.get(file).bytes();
+        spans.iter().copied().find(|s| {
+            let (start, end) = (s.start as usize, (s.end as usize).max(s.start as usize));
+            let from = bytes[..start.min(bytes.len())]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let to = bytes
+                .get(end..)
+                .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+                .map_or(bytes.len(), |i| end + i);
+            bytes
+                .get(from..to)
+                .is_some_and(|region| self.0.is_match(region))
+        })
     }
 }

@@ -149,8 +149,7 @@ fn drift(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Diagnostic 
         &mut d,
         copy.speaker,
         help,
-        "run",
-        &format!("the same `{name}`"),
+        &format!("the bytes of `{name}`"),
     );
     d
 }

@@ -82,7 +82,7 @@ fn in_command(
             unwritten_read(cx, field, cmd.speaker)
         )
     };
-    cx.blame(&mut d, cmd.speaker, help, "read", "the job");
+    cx.blame(&mut d, cmd.speaker, help, "the job's fields");
     d
 }
 
@@ -108,7 +108,7 @@ fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             did_you_mean(record, field),
             unwritten_read(cx, field, r.speaker)
         );
-        cx.blame(&mut d, r.speaker, help, "read", "the job");
+        cx.blame(&mut d, r.speaker, help, "the job's fields");
         out.push(d);
     }
 }
@@ -173,13 +173,14 @@ fn did_you_mean(record: &Record, field: &str) -> String {
 
 /// What a write of an unknown field does to the readers.
 fn unread_write(cx: &CheckContext<'_>, speaker: SpeakerId) -> String {
-    let agree = if cx.impact_of(speaker).unaffected.len() == 1 {
-        "s"
-    } else {
-        ""
+    // The verbs agree with the phrase: "the other speaker reads", "every
+    // other speaker reads", "the other 2 speakers read".
+    let (read, find) = match cx.others(speaker).len() {
+        0 | 1 => ("reads", "finds"),
+        _ => ("read", "find"),
     };
     format!(
-        "{} read{agree} the contract's fields and find nothing in rows that `{}` writes",
+        "{} {read} the contract's fields and {find} nothing in rows that `{}` writes",
         cx.others_phrase(speaker),
         cx.speaker_name(speaker)
     )

@@ -138,6 +138,7 @@ pub(super) fn compile(
         name,
         origin: origin.to_string(),
         embedded: false,
+        chosen: false,
         text: text.to_string(),
         keyspace,
         records,

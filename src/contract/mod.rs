@@ -20,6 +20,10 @@ pub struct Contract {
     /// Where it came from: a path, or `rules/echomq.toml (embedded)`.
     pub origin: String,
     pub embedded: bool,
+    /// Named by the command line or `wirelint.toml`: it applies to the tree
+    /// whatever the tree holds. The embedded default, unnamed, applies only
+    /// where some speaker uses its keyspace.
+    pub chosen: bool,
     /// The TOML text; contract spans index into it.
     pub text: String,
     pub keyspace: Option<Keyspace>,

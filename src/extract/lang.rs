@@ -224,6 +224,7 @@ impl HostLanguage for Lua {
                 source: ScriptSource::Inline(Box::new(lua)),
                 text: Some(String::from_utf8_lossy(src).into_owned()),
                 declared_keys: None,
+                local: false,
             }],
             ..FileFacts::default()
         }

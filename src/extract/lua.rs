@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::extract::push_lit;
-use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Span, Template, Value};
+use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Sink, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
 
 /// Value evaluation (parentheses, `..` chains, `string.format` arguments)
@@ -166,6 +166,7 @@ impl<'s> Cx<'s> {
             tail: Vec::new(),
             span: self.span(n),
             func: None,
+            sink: Sink::Client,
         });
     }
 

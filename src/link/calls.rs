@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::identify::{identify, unidentified};
 use super::{Arg, Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Template, Value};
 
@@ -41,6 +42,19 @@ pub struct ScriptCallUse {
     pub keys_complete: bool,
     /// The args passed after the keys, as far as visible.
     pub args: Vec<Value>,
+    /// The body of a wrapper that its callers bind: its call sites are the
+    /// invocations; this one is checked for what it passes besides its
+    /// parameters, and not counted.
+    pub in_wrapper: bool,
+}
+
+/// A place a script is run that could not be linked to its script.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnlinkedCall {
+    pub speaker: SpeakerId,
+    pub span: Span,
+    /// Why: what the script value is, in words.
+    pub reason: String,
 }
 
 /// A call site not yet bound to its arguments.
@@ -173,18 +187,24 @@ fn bind(p: &Proto, args: &[Value], span: Span, file: FileId) -> Proto {
 }
 
 /// Functions by (speaker, name, arity): (file, index, module).
-type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
+pub(super) type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
 
-fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
+pub(super) fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
     let mut out: FnIndex<'a> = HashMap::new();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
         for (i, f) in facts.functions.iter().enumerate() {
-            out.entry((sp, f.name.as_str(), f.params.len()))
-                .or_default()
-                .push((*file, i, f.module.as_str()));
+            // A call may leave out the parameters that have defaults.
+            let least = f.params.len().saturating_sub(f.defaults);
+            for arity in least..=f.params.len() {
+                out.entry((sp, f.name.as_str(), arity)).or_default().push((
+                    *file,
+                    i,
+                    f.module.as_str(),
+                ));
+            }
         }
     }
     out
@@ -192,7 +212,7 @@ fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
 
 /// The functions a call may mean: the same file, then the module named in
 /// the path, then a unique module.
-fn targets(
+pub(super) fn targets(
     index: &FnIndex<'_>,
     speaker: SpeakerId,
     path: &[String],
@@ -238,9 +258,15 @@ fn direct_protos(
     file: FileId,
     speaker: SpeakerId,
     facts: &FileFacts,
+    sent: &super::sends::Sent,
 ) -> Vec<(Option<usize>, Proto)> {
     let mut out = Vec::new();
-    for c in &facts.commands {
+    for (_, c) in facts
+        .commands
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| sent.keeps(file, *i))
+    {
         if !matches!(
             c.name.as_str(),
             "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
@@ -289,155 +315,147 @@ fn direct_protos(
 const MAX_SUMMARY: usize = 16;
 const MAX_ROUNDS: usize = 8;
 
-/// Links every script call site, through wrappers.
-pub(super) fn link_calls(
-    resolver: &Resolver<'_>,
-    input: &LinkInput<'_>,
-    model: &Model,
-    script_at: &HashMap<(FileId, usize), ScriptId>,
-) -> Vec<ScriptCallUse> {
-    let fns = index_functions(input);
-    let mut summaries: HashMap<(FileId, usize), Vec<Proto>> = HashMap::new();
-    let mut finals: Vec<Proto> = Vec::new();
-    for (file, facts) in input.facts {
-        let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
-            continue;
-        };
-        for (func, p) in direct_protos(*file, sp, facts) {
-            match func {
-                Some(f) if proto_has_params(&p) => summaries.entry((*file, f)).or_default().push(p),
-                _ => finals.push(p),
+/// Protos on their way through wrappers: the summaries of functions whose
+/// call sites still have parameters, and the call sites that do not.
+#[derive(Default)]
+struct Binding {
+    summaries: HashMap<(FileId, usize), Vec<Proto>>,
+    finals: Vec<Proto>,
+    seen_finals: HashSet<(Span, Span)>,
+    /// Wrappers with at least one caller that binds them.
+    called: HashSet<(FileId, usize)>,
+}
+
+impl Binding {
+    /// The call sites each file states itself.
+    fn start(input: &LinkInput<'_>, sent: &super::sends::Sent) -> Binding {
+        let mut b = Binding::default();
+        for (file, facts) in input.facts {
+            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+                continue;
+            };
+            for (func, p) in direct_protos(*file, sp, facts, sent) {
+                match func {
+                    Some(f) if proto_has_params(&p) => {
+                        b.summaries.entry((*file, f)).or_default().push(p)
+                    }
+                    _ => b.finals.push(p),
+                }
             }
         }
+        b.seen_finals = b.finals.iter().map(|p| (p.span, p.origin)).collect();
+        b
     }
-    let mut seen_finals: HashSet<(Span, Span)> =
-        finals.iter().map(|p| (p.span, p.origin)).collect();
-    for _ in 0..MAX_ROUNDS {
+
+    /// One round: every call of a summarized function binds its arguments
+    /// into the summary. Returns whether a summary grew.
+    fn round(&mut self, input: &LinkInput<'_>, fns: &FnIndex<'_>) -> bool {
         let mut changed = false;
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
             };
             for call in &facts.calls {
-                for target in targets(&fns, sp, &call.path, call.args.len(), *file) {
-                    let Some(protos) = summaries.get(&target).cloned() else {
+                for target in targets(fns, sp, &call.path, call.args.len(), *file) {
+                    let Some(protos) = self.summaries.get(&target).cloned() else {
                         continue;
                     };
+                    self.called.insert(target);
                     for p in protos {
                         let q = bind(&p, &call.args, call.span, *file);
-                        match call.func {
-                            Some(f) if proto_has_params(&q) => {
-                                let list = summaries.entry((*file, f)).or_default();
-                                if list.len() < MAX_SUMMARY
-                                    && !list
-                                        .iter()
-                                        .any(|x| x.span == q.span && x.origin == q.origin)
-                                {
-                                    list.push(q);
-                                    changed = true;
-                                }
-                            }
-                            _ => {
-                                if seen_finals.insert((q.span, q.origin)) {
-                                    finals.push(q);
-                                }
-                            }
-                        }
+                        changed |= self.take(q, call.func.map(|f| (*file, f)));
                     }
                 }
             }
         }
-        if !changed {
+        changed
+    }
+
+    /// A bound proto: still a summary of the calling function when it has
+    /// parameters left, else a call site. Returns whether a summary grew.
+    fn take(&mut self, q: Proto, caller: Option<(FileId, usize)>) -> bool {
+        match caller {
+            Some(key) if proto_has_params(&q) => {
+                let list = self.summaries.entry(key).or_default();
+                let known = list
+                    .iter()
+                    .any(|x| x.span == q.span && x.origin == q.origin);
+                if list.len() < MAX_SUMMARY && !known {
+                    list.push(q);
+                    return true;
+                }
+                false
+            }
+            _ => {
+                if self.seen_finals.insert((q.span, q.origin)) {
+                    self.finals.push(q);
+                }
+                false
+            }
+        }
+    }
+
+    /// Every call site, each with whether it is the body of a wrapper that
+    /// callers bind. A wrapper is also a call site in its own right, its
+    /// parameters unknown: what it passes besides them is still checked.
+    fn call_sites(mut self) -> Vec<(Proto, bool)> {
+        let called = &self.called;
+        let mut unbound: Vec<(Proto, bool)> = std::mem::take(&mut self.summaries)
+            .into_iter()
+            .flat_map(|(key, list)| {
+                let bound = called.contains(&key);
+                list.into_iter().map(move |p| (p, bound))
+            })
+            .collect();
+        unbound.sort_by_key(|(p, _)| (p.file, p.span.start, p.span.end));
+        let mut out: Vec<(Proto, bool)> = self.finals.into_iter().map(|p| (p, false)).collect();
+        for (p, bound) in unbound {
+            if self.seen_finals.insert((p.span, p.origin)) {
+                out.push((p, bound));
+            }
+        }
+        out
+    }
+}
+
+/// Links every script call site, through wrappers; the call sites whose
+/// script cannot be told are returned apart, with the reason.
+pub(super) fn link_calls(
+    resolver: &Resolver<'_>,
+    input: &LinkInput<'_>,
+    model: &Model,
+    script_at: &HashMap<(FileId, usize), ScriptId>,
+    sent: &super::sends::Sent,
+) -> (Vec<ScriptCallUse>, Vec<UnlinkedCall>) {
+    let fns = index_functions(input);
+    let mut binding = Binding::start(input, sent);
+    for _ in 0..MAX_ROUNDS {
+        if !binding.round(input, &fns) {
             break;
         }
     }
-    // A wrapper is also a call site in its own right, its parameters
-    // unknown: what it passes besides them is still checked.
-    let mut unbound: Vec<Proto> = summaries.into_values().flatten().collect();
-    unbound.sort_by_key(|p| (p.file, p.span.start, p.span.end));
-    for p in unbound {
-        if seen_finals.insert((p.span, p.origin)) {
-            finals.push(p);
-        }
-    }
     let mut out = Vec::new();
-    for p in finals {
+    let mut unlinked = Vec::new();
+    for (p, in_wrapper) in binding.call_sites() {
         // Parameters no call binds stay unknown (holes).
-        let Some(script) = identify(&p.script, p.speaker, p.file, model, script_at, 0) else {
-            continue;
-        };
-        out.push(use_of(resolver, p, script));
+        match identify(&p.script, p.speaker, p.file, model, script_at, 0) {
+            Some(script) => {
+                let mut u = use_of(resolver, p, script);
+                u.in_wrapper = in_wrapper;
+                out.push(u);
+            }
+            None if !in_wrapper => unlinked.push(UnlinkedCall {
+                speaker: p.speaker,
+                span: p.span,
+                reason: unidentified(&p.script),
+            }),
+            None => {}
+        }
     }
     out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
-    out
-}
-
-/// Which script a value names: an embedded body, a const or attribute
-/// holding it (or its SHA), its name in any case convention, or its SHA1.
-fn identify(
-    v: &Value,
-    speaker: SpeakerId,
-    file: FileId,
-    model: &Model,
-    script_at: &HashMap<(FileId, usize), ScriptId>,
-    depth: usize,
-) -> Option<ScriptId> {
-    if depth > 4 {
-        return None;
-    }
-    let by_name = |name: &str| -> Option<ScriptId> {
-        let exact = model
-            .scripts
-            .iter()
-            .position(|s| s.speaker == speaker && s.names.iter().any(|n| n == name));
-        let norm = super::normalize_name(name);
-        if norm.is_empty() {
-            return exact;
-        }
-        exact
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.speaker == speaker && s.norm_names.contains(&norm))
-            })
-            // Then a shared `.lua` file, then any copy.
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.is_file && s.norm_names.contains(&norm))
-            })
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.norm_names.contains(&norm))
-            })
-    };
-    match v {
-        Value::ScriptRef { index, .. } => script_at.get(&(file, *index)).copied(),
-        Value::Const { path, .. } => by_name(path.last()?),
-        Value::Atom { name, .. } => by_name(name),
-        Value::Str(_) => {
-            let s = v.as_str()?;
-            if s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
-                let lower = s.to_ascii_lowercase();
-                return model
-                    .scripts
-                    .iter()
-                    .position(|x| x.sha1.as_deref() == Some(lower.as_str()));
-            }
-            if s.len() > 64 || s.contains(char::is_whitespace) {
-                return None;
-            }
-            by_name(&s)
-        }
-        Value::Call { args, .. } => args
-            .iter()
-            .find_map(|a| identify(a, speaker, file, model, script_at, depth + 1)),
-        _ => None,
-    }
+    unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
+    unlinked.dedup();
+    (out, unlinked)
 }
 
 /// Flattens visible items and appended collections; `false` when a part
@@ -540,6 +558,7 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
         }
     };
     ScriptCallUse {
+        in_wrapper: false,
         script,
         speaker: p.speaker,
         span: p.span,

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{
-    command_use, normalize_name, normalize_path, push_command, scripts, Ctx, LinkInput, Model,
-    Resolver, Script, ScriptId,
+    command_use, normalize_name, normalize_path, push_command, scripts, shares_identity, Ctx,
+    LinkInput, Model, Resolver, Script, ScriptId,
 };
 use crate::facts::{FileId, ScriptDef, ScriptSource, Span};
 use crate::source::SourceMap;
@@ -19,6 +19,10 @@ struct FileRef {
     file: FileId,
     /// The name the code gives it (an attribute, a const).
     name: Option<String>,
+    /// That name is a local variable's.
+    local: bool,
+    /// Where the reference is written.
+    span: Span,
     /// The path as written, and as resolved.
     written: String,
     path: PathBuf,
@@ -62,8 +66,13 @@ impl Inventory {
                 } else {
                     None
                 };
+                let (shared, local): (Vec<String>, Vec<String>) = names
+                    .iter()
+                    .map(|n| normalize_name(n))
+                    .partition(|n| shares_identity(n, s.local));
                 model.scripts.push(Script {
-                    norm_names: names.iter().map(|n| normalize_name(n)).collect(),
+                    norm_names: shared.into_iter().collect(),
+                    local_names: local.into_iter().map(|n| (cx.file, n)).collect(),
                     names,
                     speaker: cx.speaker,
                     def_span: s.name_span,
@@ -74,6 +83,8 @@ impl Inventory {
                     file_count,
                     registration: s.declared_keys,
                     is_file,
+                    included: false,
+                    body: true,
                 });
                 self.script_at.insert((cx.file, index), id);
                 if is_file {
@@ -98,6 +109,8 @@ impl Inventory {
                     Some(b) => self.refs.push(FileRef {
                         file: cx.file,
                         name: s.name.clone(),
+                        local: s.local,
+                        span: s.name_span,
                         written: path.clone(),
                         path: normalize_path(&b.join(path)),
                         registration: s.declared_keys,
@@ -115,18 +128,28 @@ impl Inventory {
     /// and registration count join the script.
     pub fn resolve_file_refs(&mut self, model: &mut Model) {
         for r in std::mem::take(&mut self.refs) {
-            let Some(&id) = self.lua_files.get(&r.path) else {
-                model.notes.push((
-                    r.file,
-                    format!("script file `{}` is not among the scanned files; its facts are not checked", r.written),
-                ));
-                continue;
+            let id = match self.lua_files.get(&r.path) {
+                Some(&id) => id,
+                None => {
+                    model.notes.push((
+                        r.file,
+                        format!("script file `{}` is not among the scanned files; its body is not checked, only the keys its callers pass", r.written),
+                    ));
+                    let id = self.missing_file(model, &r);
+                    self.lua_files.insert(r.path.clone(), id);
+                    id
+                }
             };
             self.script_at.insert((r.file, r.index), id);
             let script = &mut model.scripts[id];
             if let Some(n) = r.name {
+                let norm = normalize_name(&n);
+                if shares_identity(&norm, r.local) {
+                    script.norm_names.insert(norm);
+                } else {
+                    script.local_names.insert((r.file, norm));
+                }
                 if !script.names.contains(&n) {
-                    script.norm_names.insert(normalize_name(&n));
                     script.names.push(n);
                 }
             }
@@ -134,6 +157,49 @@ impl Inventory {
                 script.registration = r.registration;
             }
         }
+    }
+
+    /// A script whose file is not in the tree (generated at build time, or
+    /// left out): known by its name, its registration and its file name's
+    /// key count; its body may touch any key.
+    fn missing_file(&mut self, model: &mut Model, r: &FileRef) -> ScriptId {
+        let speaker = model
+            .file_speaker
+            .get(r.file as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(0);
+        let stem = r.path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let names: Vec<String> = stem
+            .map(|s| crate::extract::script_name_from_stem(&s))
+            .into_iter()
+            .collect();
+        let lua = crate::facts::LuaFacts {
+            dynamic_keys: true,
+            span: r.span,
+            ..Default::default()
+        };
+        model.scripts.push(Script {
+            norm_names: names
+                .iter()
+                .map(|n| normalize_name(n))
+                .filter(|n| shares_identity(n, false))
+                .collect(),
+            local_names: Default::default(),
+            names,
+            speaker,
+            def_span: r.span,
+            lua,
+            contract: None,
+            sha1: None,
+            text: None,
+            file_count: scripts::file_name_count(&r.path, r.span),
+            registration: None,
+            is_file: true,
+            included: false,
+            body: false,
+        });
+        model.scripts.len() - 1
     }
 
     /// `--- @include "includes/x"`: the included file's Lua is part of the
@@ -148,6 +214,7 @@ impl Inventory {
         type Merge = (ScriptId, Vec<(u32, Span)>, bool);
         let mut merges: Vec<Merge> = Vec::new();
         let mut notes = Vec::new();
+        let mut included = Vec::new();
         for (id, s) in model.scripts.iter().enumerate() {
             if s.lua.includes.is_empty() {
                 continue;
@@ -163,6 +230,7 @@ impl Inventory {
                     Some(&inc) if inc != id => {
                         let lua = &model.scripts[inc].lua;
                         merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
+                        included.push(inc);
                     }
                     Some(_) => {}
                     None => {
@@ -174,6 +242,9 @@ impl Inventory {
                     }
                 }
             }
+        }
+        for inc in included {
+            model.scripts[inc].included = true;
         }
         for (id, uses, dynamic) in merges {
             let lua = &mut model.scripts[id].lua;

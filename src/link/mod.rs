@@ -19,10 +19,13 @@ use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
 pub mod calls;
+mod identify;
 mod inventory;
 pub mod records;
 mod resolve;
+pub mod roles;
 pub mod scripts;
+mod sends;
 
 use inventory::Inventory;
 
@@ -113,8 +116,13 @@ pub struct Script {
     /// Names the code gives it: the file stem, attributes and consts that
     /// hold it.
     pub names: Vec<String>,
-    /// [`normalize_name`] of each name.
+    /// [`normalize_name`] of each name that identifies the script across
+    /// files and speakers: a file stem, a const or an attribute with a
+    /// specific name ([`shares_identity`]).
     pub norm_names: BTreeSet<String>,
+    /// Names that identify it only in one file: a local variable
+    /// (`let script = ..`) or a generic name (`@script`, `LUA`).
+    pub local_names: BTreeSet<(FileId, String)>,
     pub speaker: SpeakerId,
     /// Where the script is defined (a `.lua` file's first line, or the
     /// attribute or const holding it).
@@ -131,6 +139,11 @@ pub struct Script {
     pub registration: Option<(u32, Span)>,
     /// Whether the Lua lives in a `.lua` file (else in a host string).
     pub is_file: bool,
+    /// Another script `@include`s it: a fragment, not run on its own.
+    pub included: bool,
+    /// Whether its Lua is known (false for a file the tree does not hold:
+    /// then it may touch any key, and only its callers are checked).
+    pub body: bool,
 }
 
 /// The whole repository, linked.
@@ -144,6 +157,8 @@ pub struct Model {
     pub scripts: Vec<Script>,
     /// Every place a script is run, with what it is passed.
     pub script_calls: Vec<calls::ScriptCallUse>,
+    /// Places a script is run that could not be linked to their script.
+    pub unlinked_calls: Vec<calls::UnlinkedCall>,
     /// Fields read from a whole hash after HGETALL.
     pub field_reads: Vec<FieldReadUse>,
     /// Records as the code uses them (hash commands grouped by key).
@@ -152,6 +167,9 @@ pub struct Model {
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
+    /// Command-shaped lists that never reach Redis (compared, asserted,
+    /// handed to code not proven to send them): counted, not checked.
+    pub unsent_commands: usize,
 }
 
 impl Model {
@@ -190,6 +208,20 @@ pub fn normalize_name(name: &str) -> String {
     }
 }
 
+/// Names too generic to say which script they hold: two `@script`
+/// attributes in two modules are two scripts.
+const GENERIC_NAMES: &[&str] = &[
+    "script", "lua", "sha", "source", "body", "src", "code", "cmd", "command", "text", "content",
+    "s", "eval", "hash", "redis", "program", "query",
+];
+
+/// Whether a name the code gives a script identifies it beyond its own
+/// file: not a local variable's, and specific (`ENQUEUE_SCRIPT`, `@enqueue`,
+/// `enqueue.lua`), not generic (`script`).
+pub fn shares_identity(norm: &str, local: bool) -> bool {
+    !local && !norm.is_empty() && !GENERIC_NAMES.contains(&norm)
+}
+
 /// Input to linking: each file's facts, with its speaker already assigned.
 pub struct LinkInput<'a> {
     pub sources: &'a SourceMap,
@@ -212,6 +244,8 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     // The module a fact sits in is not recorded on templates and commands;
     // resolution falls back to file, then unique definitions.
     let mut inventory = Inventory::default();
+    let sent = sends::Sent::of(input);
+    model.unsent_commands = sent.dropped();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
@@ -221,7 +255,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
             module: String::new(),
             file: *file,
         };
-        link_file(&resolver, &mut model, facts, &cx);
+        link_file(&resolver, &mut model, facts, &cx, &sent);
         for (si, s) in facts.scripts.iter().enumerate() {
             inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
@@ -236,7 +270,8 @@ pub fn link(input: &LinkInput<'_>) -> Model {
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
         }
     }
-    model.script_calls = calls::link_calls(&resolver, input, &model, &inventory.script_at);
+    (model.script_calls, model.unlinked_calls) =
+        calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);
@@ -245,7 +280,13 @@ pub fn link(input: &LinkInput<'_>) -> Model {
 
 /// One file's facts outside its scripts: syntax errors, the key templates
 /// it builds, the fields it reads after HGETALL, its commands.
-fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: &Ctx) {
+fn link_file(
+    resolver: &Resolver<'_>,
+    model: &mut Model,
+    facts: &FileFacts,
+    cx: &Ctx,
+    sent: &sends::Sent,
+) {
     if !facts.errors.is_empty() {
         model.parse_errors.push((cx.file, facts.errors.clone()));
     }
@@ -268,8 +309,10 @@ fn link_file(resolver: &Resolver<'_>, model: &mut Model, facts: &FileFacts, cx: 
             });
         }
     }
-    for c in &facts.commands {
-        push_command(model, command_use(resolver, c, cx, None));
+    for (i, c) in facts.commands.iter().enumerate() {
+        if sent.keeps(cx.file, i) {
+            push_command(model, command_use(resolver, c, cx, None));
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use sha1::{Digest, Sha1};
 
+use super::roles::{RoleSource, SlotRole};
 use super::Script;
 use crate::contract::Contract;
 use crate::facts::Span;
@@ -115,6 +116,7 @@ impl Script {
                 text: d.role.clone(),
                 span: Some(d.span),
                 contract_span: None,
+                source: RoleSource::Header,
             });
         }
         if let Some(d) = self.lua.aliases.iter().find(|d| d.index == n) {
@@ -122,6 +124,7 @@ impl Script {
                 text: d.role.clone(),
                 span: Some(d.span),
                 contract_span: None,
+                source: RoleSource::Alias,
             });
         }
         let c = contract?;
@@ -131,6 +134,7 @@ impl Script {
             text: role.clone(),
             span: None,
             contract_span: Some(range.clone()),
+            source: RoleSource::Contract,
         })
     }
 
@@ -148,151 +152,6 @@ impl Script {
     pub fn body_max(&self) -> Option<u32> {
         self.lua.key_uses.iter().map(|(n, _)| *n).max()
     }
-}
-
-/// A declared role of one key slot.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SlotRole {
-    pub text: String,
-    /// Where the script's code declares it.
-    pub span: Option<Span>,
-    /// Where the contract declares it.
-    pub contract_span: Option<std::ops::Range<usize>>,
-}
-
-/// Words that say what kind of value a key holds, not which key it is.
-const TYPE_WORDS: &[&str] = &[
-    "set", "zset", "sorted", "list", "hash", "string", "stream", "key", "keys", "the", "a", "an",
-    "of", "for", "hll", "value",
-];
-
-/// Words that builder names add around the role: `get_pending_key`.
-const BUILDER_WORDS: &[&str] = &[
-    "get", "build", "make", "key", "keys", "name", "for", "to", "redis", "new",
-];
-
-/// Splits `stalledCheckKey`, `stalled_check`, `'stalled-check'` into
-/// `{stalled, check}`: lower case, a plural `s` dropped, `drop` words out.
-pub fn words(text: &str, drop: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    let flush = |cur: &mut String, out: &mut Vec<String>| {
-        if cur.is_empty() {
-            return;
-        }
-        let mut w = cur.to_lowercase();
-        if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
-            w.pop();
-        }
-        if !drop.contains(&w.as_str())
-            && !w.chars().all(|c| c.is_ascii_digit())
-            && !out.contains(&w)
-        {
-            out.push(w);
-        }
-        cur.clear();
-    };
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && prev_lower {
-                flush(&mut cur, &mut out);
-            }
-            prev_lower = c.is_lowercase() || c.is_ascii_digit();
-            cur.push(c);
-        } else {
-            flush(&mut cur, &mut out);
-            prev_lower = false;
-        }
-    }
-    flush(&mut cur, &mut out);
-    out
-}
-
-/// The alternative names a declared role gives: `'jobschedulers' (repeat)`
-/// gives `{jobscheduler}` and `{repeat}`; `pending set (ZSET)` gives
-/// `{pending}` (the type in parentheses says nothing).
-pub fn role_alternatives(text: &str) -> Vec<Vec<String>> {
-    let mut groups: Vec<String> = Vec::new();
-    let mut rest = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '(' | '\'' | '"' | '`' => {
-                let close = match c {
-                    '(' => ')',
-                    other => other,
-                };
-                let mut g = String::new();
-                for d in chars.by_ref() {
-                    if d == close {
-                        break;
-                    }
-                    g.push(d);
-                }
-                groups.push(g);
-            }
-            _ => rest.push(c),
-        }
-    }
-    groups.push(rest);
-    groups
-        .iter()
-        .map(|g| words(g, TYPE_WORDS))
-        .filter(|w| !w.is_empty())
-        .collect()
-}
-
-/// The role a builder name gives a passed key: `Keys.pending` → `{pending}`.
-pub fn builder_role(name: &str) -> Vec<String> {
-    words(name, BUILDER_WORDS)
-}
-
-/// The role of a key passed to a script: the builder's name
-/// (`Keys.pending(ctx)`, `self.keys.wait()`), else the last literal word of
-/// its template (`…:pending`, `…:job:<id>` → `job`).
-pub fn passed_role(arg: &super::Arg) -> Vec<String> {
-    use crate::facts::Value;
-    let from_name = match &arg.value {
-        Value::Call { path, .. } => path.last().map(|n| builder_role(n)),
-        Value::Const { path, .. } => path.last().map(|n| builder_role(n)),
-        _ => None,
-    };
-    if let Some(w) = from_name.filter(|w| !w.is_empty()) {
-        return w;
-    }
-    let mut found: Option<Vec<String>> = None;
-    for t in &arg.alts {
-        let w = template_role(t);
-        if w.is_empty() || found.as_ref().is_some_and(|f| *f != w) {
-            return Vec::new();
-        }
-        found = Some(w);
-    }
-    found.unwrap_or_default()
-}
-
-/// The last all-literal, `:`-separated word of a key template, outside any
-/// hash tag.
-pub fn template_role(t: &crate::facts::Template) -> Vec<String> {
-    use crate::facts::Seg;
-    let mut text = String::new();
-    for s in &t.segs {
-        match s {
-            Seg::Lit { text: l, .. } => text.push_str(l),
-            _ => text.push('\0'),
-        }
-    }
-    for piece in text.rsplit(':') {
-        if piece.is_empty() || piece.contains('\0') {
-            continue;
-        }
-        if piece.contains(['{', '}']) {
-            return Vec::new();
-        }
-        return words(piece, BUILDER_WORDS);
-    }
-    Vec::new()
 }
 
 /// The hash tag of a key template: `Some(tag)` with holes as `\0<label>`,
@@ -320,34 +179,6 @@ pub fn hash_tag(t: &crate::facts::Template) -> Option<String> {
     Some(text[open + 1..close].to_string())
 }
 
-/// How a passed key's role compares with the declared one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoleMatch {
-    Same,
-    Different,
-    /// Unknown on one side, or only a partial overlap: say nothing.
-    Unclear,
-}
-
-pub fn compare_roles(passed: &[String], declared: &str) -> RoleMatch {
-    let alts = role_alternatives(declared);
-    if passed.is_empty() || alts.is_empty() {
-        return RoleMatch::Unclear;
-    }
-    let joined = passed.concat();
-    if alts.iter().any(|a| a == passed || a.concat() == joined) {
-        return RoleMatch::Same;
-    }
-    let unrelated = |a: &Vec<String>| {
-        let c = a.concat();
-        a.iter().all(|w| !passed.contains(w)) && !c.contains(&joined) && !joined.contains(&c)
-    };
-    if alts.iter().all(unrelated) {
-        return RoleMatch::Different;
-    }
-    RoleMatch::Unclear
-}
-
 /// The first line where two texts differ (1-based), with both lines.
 pub fn first_difference(a: &str, b: &str) -> Option<(usize, String, String)> {
     let mut la = a.lines();
@@ -366,38 +197,6 @@ pub fn first_difference(a: &str, b: &str) -> Option<(usize, String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn roles_normalize_across_conventions() {
-        let w = |s: &str| words(s, BUILDER_WORDS);
-        assert_eq!(w("stalled_check"), w("stalledCheckKey"));
-        assert_eq!(w("'stalled-check'"), w("stalled_check"));
-        assert_eq!(builder_role("pending_key"), words("pending", &[]));
-    }
-
-    #[test]
-    fn role_comparison_is_precise() {
-        let passed = builder_role("pending_key");
-        assert_eq!(
-            compare_roles(&passed, "pending set (ZSET)"),
-            RoleMatch::Same
-        );
-        assert_eq!(compare_roles(&passed, "'wait'"), RoleMatch::Different);
-        assert_eq!(
-            compare_roles(&builder_role("repeat"), "'jobschedulers' (repeat)"),
-            RoleMatch::Same
-        );
-        assert_eq!(
-            compare_roles(&builder_role("jobSchedulers"), "'jobschedulers' (repeat)"),
-            RoleMatch::Same
-        );
-        // Partial overlap: unclear.
-        assert_eq!(
-            compare_roles(&builder_role("job"), "job row"),
-            RoleMatch::Unclear
-        );
-        assert_eq!(compare_roles(&[], "wait"), RoleMatch::Unclear);
-    }
 
     #[test]
     fn sha1_is_what_evalsha_names() {

@@ -27,14 +27,19 @@ pub fn load_contract(
     choice: &ContractChoice,
     root: &Path,
 ) -> Result<Option<Contract>, AnalyzeError> {
+    let chosen = |mut c: Contract| {
+        c.chosen = true;
+        Some(c)
+    };
     match choice {
         ContractChoice::None => Ok(None),
-        ContractChoice::File(p) => read_contract(p).map(Some),
+        ContractChoice::File(p) => read_contract(p).map(chosen),
         ContractChoice::Default => match Config::find(root)? {
             Some(cfg) => match cfg.contract {
-                ContractSetting::Embedded => Ok(Some(Contract::embedded())),
+                ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
+                ContractSetting::Embedded { named: false } => Ok(Some(Contract::embedded())),
                 ContractSetting::Off => Ok(None),
-                ContractSetting::Path(p) => read_contract(&p).map(Some),
+                ContractSetting::Path(p) => read_contract(&p).map(chosen),
             },
             None => Ok(Some(Contract::embedded())),
         },
@@ -120,12 +125,14 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             message: msg.clone(),
         });
     }
-    let diagnostics = run_all(&CheckContext {
+    let cx = CheckContext {
         model: &model,
         contract: contract.as_ref(),
         contract_file,
         sources: &sources,
-    });
+    };
+    let diagnostics = run_all(&cx);
+    notes.extend(unlisted_errors_note(&cx));
     notes.sort();
     notes.dedup();
     hold_what_reports_read(&sources, &diagnostics);
@@ -138,6 +145,19 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         contract_file,
         files_checked,
         stats,
+    })
+}
+
+/// The note that counts the files whose syntax errors are not listed as
+/// WL001.
+fn unlisted_errors_note(cx: &CheckContext<'_>) -> Option<Note> {
+    let unlisted = crate::checks::parse_error::unlisted(cx);
+    (unlisted > 0).then(|| Note {
+        path: ".".into(),
+        message: format!(
+            "{unlisted} file{} with syntax errors only in code that holds no protocol fact (no Redis command, KEYS[, script or key literal): counted here, not listed as WL001",
+            if unlisted == 1 { "" } else { "s" }
+        ),
     })
 }
 
@@ -293,41 +313,47 @@ fn add_contract_file(
 }
 
 /// Whether the embedded default steps aside, for a repository that speaks
-/// another protocol: no key in it could be an EchoMQ key. Says so in a note.
+/// another protocol: no speaker builds a key with its exact prefix (a near
+/// miss alone is not enough: `exq:` in a tree that never writes `emq:` is
+/// another protocol, not a moved EchoMQ key). Says so in a note.
 fn steps_aside(
     opts: &Options,
     model: &Model,
     contract: Option<&Contract>,
     notes: &mut Vec<Note>,
 ) -> bool {
-    let Some(c) = contract.filter(|c| c.embedded && opts.contract == ContractChoice::Default)
+    let Some(c) =
+        contract.filter(|c| c.embedded && !c.chosen && opts.contract == ContractChoice::Default)
     else {
         return false;
     };
-    if could_speak(model, c) {
+    if uses_keyspace(model, c) {
         return false;
     }
     notes.push(Note {
         path: ".".into(),
         message: format!(
-            "no key here has the shape of the `{}` contract's keys, so the embedded contract steps aside and only agreement between speakers is checked (pass --contract FILE to check against one)",
+            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            c.keyspace.as_ref().map(|k| k.prefix.as_str()).unwrap_or_default(),
             c.name
         ),
     });
     true
 }
 
-/// Whether any key in the model could be a key of the contract's keyspace:
-/// its prefix or a near miss of it, in the contract's shape. A contract
-/// without a keyspace always applies.
-fn could_speak(model: &Model, c: &Contract) -> bool {
+/// Whether some key in the model is built with the contract's exact prefix
+/// (whatever else it gets wrong). A contract without a keyspace always
+/// applies.
+fn uses_keyspace(model: &Model, c: &Contract) -> bool {
     let Some(ks) = c.keyspace.as_ref() else {
         return true;
     };
-    model
-        .keys
-        .iter()
-        .any(|k| read_key(&k.template, ks) != KeyVerdict::Skip)
+    model.keys.iter().any(|k| {
+        !matches!(
+            read_key(&k.template, ks),
+            KeyVerdict::Skip | KeyVerdict::Prefix { .. }
+        )
+    })
 }
 
 #[cfg(test)]

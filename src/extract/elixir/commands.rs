@@ -4,8 +4,9 @@
 
 use tree_sitter::Node;
 
-use super::Cx;
-use crate::facts::{Command, Span, Value};
+use super::known::client_command_arg;
+use super::{call_args, Cx};
+use crate::facts::{Command, Sink, Span, Value};
 use crate::parse::named_children;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
@@ -134,6 +135,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             tail,
             span: self.span(whole),
             func: self.func_of(env),
+            sink: self.sink_of(whole, self.module_of(env)),
         })
     }
 
@@ -176,4 +178,138 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             _ => None,
         }
     }
+}
+
+/// Operators that compare or match a value: a command on either side is
+/// never sent.
+const COMPARISONS: &[&str] = &[
+    "==", "!=", "===", "!==", "=~", "in", "not in", "<", ">", "<=", ">=",
+];
+
+/// Nodes a command list passes through unchanged on its way to a consumer.
+const CARRIERS: &[&str] = &[
+    "list",
+    "tuple",
+    "map",
+    "map_content",
+    "keywords",
+    "pair",
+    "block",
+];
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// Whether a value is (inside lists and tuples) one side of a
+    /// comparison or a match pattern: what tests assert, never sent.
+    pub(super) fn compared(&self, n: Node<'_>) -> bool {
+        let mut node = n;
+        for _ in 0..64 {
+            let Some(parent) = node.parent() else {
+                return false;
+            };
+            match parent.kind() {
+                k if CARRIERS.contains(&k) => node = parent,
+                "binary_operator" => {
+                    let op = self.op(parent);
+                    return COMPARISONS.contains(&op.as_str())
+                        || (op == "=" && parent.child_by_field_name("left") == Some(node));
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Where a command list goes: up through the lists, tuples and `++`
+    /// holding it to the first call that takes it. A Redis client sends
+    /// it; a function of the code base may (the link step proves it); a
+    /// library call passes it on; a comparison or a match never sends it;
+    /// a variable, an attribute or a function's result holds it.
+    pub(super) fn sink_of(&self, whole: Node<'_>, module: &str) -> Sink {
+        let mut node = whole;
+        // The climb is bounded: a command nested deeper than this is held.
+        for _ in 0..64 {
+            let Some(parent) = node.parent() else {
+                return Sink::Held;
+            };
+            match parent.kind() {
+                k if CARRIERS.contains(&k) => node = parent,
+                "binary_operator" => {
+                    let op = self.op(parent);
+                    let left = parent.child_by_field_name("left");
+                    match op.as_str() {
+                        o if COMPARISONS.contains(&o) => return Sink::Unsent,
+                        "=" if left == Some(node) => return Sink::Unsent,
+                        "=" => return Sink::Held,
+                        "|>" if left == Some(node) => {
+                            let right = parent.child_by_field_name("right");
+                            match right.filter(|r| r.kind() == "call") {
+                                Some(call) => match self.call_sink(call, 0, true, module) {
+                                    Some(sink) => return sink,
+                                    None => node = parent,
+                                },
+                                None => node = parent,
+                            }
+                        }
+                        _ => node = parent,
+                    }
+                }
+                "arguments" => {
+                    let Some(call) = parent.parent().filter(|c| c.kind() == "call") else {
+                        return Sink::Held;
+                    };
+                    let piped = is_piped(call);
+                    let index = crate::parse::named_children(parent)
+                        .into_iter()
+                        .filter(|k| k.kind() != "comment")
+                        .position(|k| k.id() == node.id())
+                        .unwrap_or(0)
+                        + usize::from(piped);
+                    match self.call_sink(call, index, piped, module) {
+                        Some(sink) => return sink,
+                        None => node = call,
+                    }
+                }
+                "unary_operator" if self.op(parent) == "@" => return Sink::Held,
+                _ => return Sink::Held,
+            }
+        }
+        Sink::Held
+    }
+
+    /// What a call does with its argument `index`: `None` when it is a
+    /// library call that passes it on (its result carries the command).
+    fn call_sink(&self, call: Node<'_>, index: usize, piped: bool, module: &str) -> Option<Sink> {
+        let target = call.child_by_field_name("target")?;
+        let path = self.callee(target, module)?;
+        if let Some(at) = client_command_arg(&path) {
+            return Some(if at == index {
+                Sink::Client
+            } else {
+                Sink::Unsent
+            });
+        }
+        if !Self::is_codebase(&path) {
+            return None;
+        }
+        let arity = call_args(call, None)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .count()
+            + usize::from(piped);
+        Some(Sink::Call {
+            path,
+            arg: index,
+            arity,
+        })
+    }
+}
+
+/// Whether a call is the right side of a `|>` (its first argument piped).
+fn is_piped(call: Node<'_>) -> bool {
+    call.parent().is_some_and(|p| {
+        p.kind() == "binary_operator"
+            && p.child_by_field_name("right").map(|r| r.id()) == Some(call.id())
+            && p.child_by_field_name("operator")
+                .is_some_and(|o| o.kind() == "|>")
+    })
 }

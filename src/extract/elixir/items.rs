@@ -136,6 +136,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let args_kids = arguments(n).map(named_children).unwrap_or_default();
         let params: Vec<String> = param_nodes.iter().map(|p| self.param_name(*p)).collect();
         let module = self.module(scope);
+        let defaults = param_nodes
+            .iter()
+            .filter(|p| p.kind() == "binary_operator" && self.op(**p) == "\\\\")
+            .count();
+        if defaults > 0 {
+            // A head (with or without a body) gives every clause of the
+            // function its defaults.
+            let key = (module.clone(), self.text(name_node), params.len());
+            let d = self.defaults.entry(key).or_insert(0);
+            *d = (*d).max(defaults);
+        }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
         let inner = self.open_scope(Env {
@@ -174,6 +185,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             returns: Value::unknown(self.text(body), self.span(body)),
             name_span: self.span(name_node),
             clause,
+            defaults: 0,
         });
         self.facts.functions.len() - 1
     }

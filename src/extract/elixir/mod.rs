@@ -58,6 +58,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         envs: vec![Env::default()],
         pending: Vec::new(),
         clauses: HashMap::new(),
+        defaults: HashMap::new(),
         attr_strs: HashMap::new(),
         attr_lists: HashMap::new(),
         handled: HashSet::new(),
@@ -79,6 +80,10 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         }
     }
     cx.finish_functions();
+    for f in &mut cx.facts.functions {
+        let key = (f.module.clone(), f.name.clone(), f.params.len());
+        f.defaults = cx.defaults.get(&key).copied().unwrap_or(0);
+    }
     cx.facts
 }
 
@@ -127,6 +132,8 @@ struct Cx<'s, 't, 'p> {
     pending: Vec<Pending<'t>>,
     /// Clause counters by (module, name, arity).
     clauses: HashMap<(String, String, usize), usize>,
+    /// Parameters with defaults, by (module, name, arity).
+    defaults: HashMap<(String, String, usize), usize>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
     /// List-literal attributes by (module, `@name`), spliced into command
@@ -257,6 +264,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         env: Option<usize>,
     ) {
         self.call_fact(n, piped, span, env);
+        self.client_send(n, piped, span, env);
         self.field_read_call(n, piped, env);
     }
 

@@ -3,9 +3,9 @@
 
 use tree_sitter::Node;
 
-use super::known::{NOT_CALLS, STDLIB};
+use super::known::{client_command_arg, NOT_CALLS, STDLIB};
 use super::{arguments, call_args, do_block, sides, Cx};
-use crate::facts::{CallFact, Span, Value};
+use crate::facts::{CallFact, Send, Span, Value};
 use crate::parse::named_children;
 
 /// An `import`: the module's path and its `only:` names, if any.
@@ -210,6 +210,46 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.calls.push(CallFact {
             path,
             args,
+            span,
+            func: self.func_of(env),
+        });
+    }
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// Records a Redis client call whose command is not a list written in
+    /// place (`Redix.command(conn, command)`): what makes the enclosing
+    /// function a sender of its parameter.
+    pub(super) fn client_send(
+        &mut self,
+        n: Node<'_>,
+        piped: Option<Node<'_>>,
+        span: Span,
+        env: Option<usize>,
+    ) {
+        let Some(target) = n.child_by_field_name("target") else {
+            return;
+        };
+        let module = self.module_of(env).to_string();
+        let Some(at) = self
+            .callee(target, &module)
+            .and_then(|p| client_command_arg(&p))
+        else {
+            return;
+        };
+        let args: Vec<Node<'_>> = call_args(n, piped)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        let Some(arg) = args.get(at) else {
+            return;
+        };
+        if arg.kind() == "list" {
+            return;
+        }
+        let command = self.value(*arg, env, 0);
+        self.facts.sends.push(Send {
+            command,
             span,
             func: self.func_of(env),
         });

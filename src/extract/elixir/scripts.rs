@@ -26,6 +26,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             source,
             text,
             declared_keys: None,
+            local: false,
         });
         self.facts.scripts.len() - 1
     }

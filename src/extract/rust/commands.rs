@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use crate::facts::{Command, FieldRead, ScriptCall, Span, Value};
+use crate::facts::{Command, FieldRead, ScriptCall, Sink, Span, Value};
 use crate::parse::named_children;
 
 use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
@@ -253,6 +253,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             tail: Vec::new(),
             span,
             func: self.cur_func,
+            sink: Sink::Client,
         });
         self.facts.commands.len() - 1
     }
@@ -582,6 +583,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             tail,
             span: self.span(call),
             func: self.cur_func,
+            sink: Sink::Client,
         })
     }
 

@@ -55,6 +55,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             returns: Value::unknown(self.text(name), self.span(name)),
             name_span: self.span(name),
             clause: 0,
+            defaults: 0,
         });
         let saved = std::mem::replace(
             &mut self.scope,

@@ -66,6 +66,18 @@ use self::strings::placeholders_of;
 const MAX_DEPTH: usize = 64;
 
 /// The facts of one parsed Rust file.
+/// Assertion macros: the strings they compare are expectations, not keys.
+const ASSERT_MACROS: &[&str] = &[
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "assert_matches",
+    "assert_str_eq",
+];
+
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
     let mut cx = Cx {
         src,
@@ -78,6 +90,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         depth: 0,
         scripts_at: HashMap::new(),
         inner: HashSet::new(),
+        unsent: Vec::new(),
         pending_let: None,
         macro_cache: HashMap::new(),
         impl_types: Vec::new(),
@@ -118,6 +131,9 @@ struct Cx<'s, 'p> {
     /// Inner nodes of chains already handled at their top (`+` chains,
     /// method chains). Kept because `Node::parent` costs the tree's depth.
     inner: HashSet<NodeKey>,
+    /// Byte ranges whose strings are never sent: assertions and the sides
+    /// of `==`/`!=` (a test's expected key is not a key on the wire).
+    unsent: Vec<(usize, usize)>,
     /// The `let` whose value is being walked: (value node, variable).
     pending_let: Option<(NodeKey, String)>,
     /// Values of format-like macros already evaluated, by node: a `let`
@@ -244,8 +260,18 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.include_in_tokens(n);
                 true
             }
-            "macro_invocation" => self.macro_invocation(n),
-            "binary_expression" => self.plus_chain(n),
+            "macro_invocation" => {
+                if ASSERT_MACROS.contains(&self.macro_name(n).as_str()) {
+                    self.unsent.push((n.start_byte(), n.end_byte()));
+                }
+                self.macro_invocation(n)
+            }
+            "binary_expression" => {
+                if matches!(self.operator(n).as_str(), "==" | "!=") {
+                    self.unsent.push((n.start_byte(), n.end_byte()));
+                }
+                self.plus_chain(n)
+            }
             "index_expression" => {
                 self.index_read(n);
                 true
@@ -280,6 +306,10 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     fn push_template(&mut self, v: Value) {
         if let Value::Str(t) = v {
+            let (start, end) = (t.span.start as usize, t.span.end as usize);
+            if self.unsent.iter().any(|&(s, e)| s <= start && end <= e) {
+                return;
+            }
             let t = t.normalized();
             if is_key_candidate(&t) {
                 self.facts.templates.push(t);

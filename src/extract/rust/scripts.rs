@@ -83,15 +83,16 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// The binding a script literal is held in: `const`, `static`, `let`,
-    /// or `static ref NAME` inside `lazy_static!`.
-    fn binding_name(&self, n: Node<'_>) -> Option<(String, Span)> {
+    /// or `static ref NAME` inside `lazy_static!`; and whether it is a local
+    /// (`let`).
+    fn binding_name(&self, n: Node<'_>) -> Option<(String, Span, bool)> {
         let mut cur = n;
         for _ in 0..512 {
             let p = cur.parent()?;
             match p.kind() {
                 "const_item" | "static_item" => {
                     let name = p.child_by_field_name("name")?;
-                    return Some((self.text(name), self.span(name)));
+                    return Some((self.text(name), self.span(name), false));
                 }
                 "let_declaration" => {
                     let pat = p.child_by_field_name("pattern")?;
@@ -105,11 +106,11 @@ impl<'s, 'p> Cx<'s, 'p> {
                             .map(|c| self.span(c))
                             .unwrap_or_else(|| self.span(pat))
                     };
-                    return Some((name, span));
+                    return Some((name, span, true));
                 }
                 "token_tree" if p.parent().is_some_and(|m| m.kind() == "macro_invocation") => {
-                    if let Some(found) = self.static_ref_name(p, n.start_byte()) {
-                        return Some(found);
+                    if let Some((name, span)) = self.static_ref_name(p, n.start_byte()) {
+                        return Some((name, span, false));
                     }
                 }
                 "function_item" | "source_file" | "mod_item" | "impl_item" | "declaration_list" => {
@@ -157,9 +158,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             .map(|c| (c.start_byte(), c.end_byte()))
             .collect();
         let lua = embedded_lua(self.parsers, self.src, self.file, &ranges)?;
-        let (name, name_span) = match self.binding_name(n) {
-            Some((name, span)) => (Some(name), span),
-            None => (None, self.span(n)),
+        let (name, name_span, local) = match self.binding_name(n) {
+            Some((name, span, local)) => (Some(name), span, local),
+            None => (None, self.span(n), false),
         };
         let index = self.facts.scripts.len();
         let text = self.literal_template(n).as_literal();
@@ -169,6 +170,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             source: ScriptSource::Inline(Box::new(lua)),
             text,
             declared_keys: None,
+            local,
         });
         self.scripts_at.insert(n.start_byte(), index);
         self.register(index, n);
@@ -181,9 +183,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         if let Some(i) = self.scripts_at.get(&key.start_byte()) {
             return *i;
         }
-        let (name, name_span) = match self.binding_name(key) {
-            Some((name, span)) => (Some(name), span),
-            None => (None, span),
+        let (name, name_span, local) = match self.binding_name(key) {
+            Some((name, span, local)) => (Some(name), span, local),
+            None => (None, span, false),
         };
         let index = self.facts.scripts.len();
         self.facts.scripts.push(ScriptDef {
@@ -196,6 +198,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             },
             text: None,
             declared_keys: None,
+            local,
         });
         self.scripts_at.insert(key.start_byte(), index);
         index

@@ -188,7 +188,8 @@ async fn f(con: &mut C, q: &str) {
         got,
         vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"data\"]"]
     );
-    assert_eq!(tpls(&f), vec!["emq:{<q>}:wait", "emq:x:y", "emq:{q}:wait"]);
+    // The expected key of an assertion is not a key on the wire.
+    assert_eq!(tpls(&f), vec!["emq:{<q>}:wait", "emq:x:y"]);
 }
 
 #[test]

@@ -1,0 +1,125 @@
+//! The real corpus: every finding wirelint reports on the pinned public
+//! repositories is listed in `tests/realcode/expected/` with its reason, and
+//! every listed finding is still reported. Runs when `WIRELINT_CORPUS` names
+//! the directory holding the repositories (`OWNER+NAME/`); says that it
+//! skipped otherwise. See `tests/realcode/README.md`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realcode")
+}
+
+/// `(directory name, kind)` of every pinned repository.
+fn pinned() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(here().join("corpus.tsv")).expect("corpus.tsv");
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols[0].replacen('/', "+", 1), cols[3].to_string())
+        })
+        .collect()
+}
+
+/// `CODE path:line` of every expected finding, each with a reason.
+fn expected(repo: &str) -> BTreeSet<String> {
+    let path = here().join("expected").join(format!("{repo}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (every pinned repository has a file)",
+            path.display()
+        )
+    });
+    let mut out = BTreeSet::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (finding, reason) = line.split_once("  ").unwrap_or((line, ""));
+        assert!(
+            !reason.trim().is_empty(),
+            "{}: `{finding}` has no reason",
+            path.display()
+        );
+        out.insert(finding.trim().to_string());
+    }
+    out
+}
+
+/// `CODE path:line` of every finding `wirelint check` reports in `dir`.
+fn reported(dir: &Path) -> BTreeSet<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args(["check", ".", "--format", "json", "--exit-zero"])
+        .current_dir(dir)
+        .output()
+        .expect("runs wirelint");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}:{}",
+                d["code"].as_str().unwrap_or(""),
+                d["path"].as_str().unwrap_or(""),
+                d["span"]["start"]["line"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_finding_on_the_real_corpus_is_expected_and_every_expected_one_is_found() {
+    let Some(corpus) = std::env::var_os("WIRELINT_CORPUS") else {
+        // Past the harness's capture, so that a plain `cargo test` says it.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED realcode: WIRELINT_CORPUS is not set (see tests/realcode/README.md)"
+        );
+        return;
+    };
+    let corpus = PathBuf::from(corpus);
+    let mut problems = Vec::new();
+    let mut totals = (0usize, 0usize);
+    for (repo, kind) in pinned() {
+        let dir = corpus.join(&repo);
+        if !dir.is_dir() {
+            problems.push(format!("{repo}: not found under {}", corpus.display()));
+            continue;
+        }
+        let want = expected(&repo);
+        let got = reported(&dir);
+        if kind == "other" && !want.is_empty() {
+            problems.push(format!(
+                "{repo}: a repository that is no Redis queue expects findings"
+            ));
+        }
+        for f in got.difference(&want) {
+            problems.push(format!("{repo}: unexpected {f}"));
+        }
+        for f in want.difference(&got) {
+            problems.push(format!("{repo}: lost {f}"));
+        }
+        totals.0 += got.len();
+        totals.1 += want.len();
+        eprintln!("realcode: {repo}: {} findings", got.len());
+    }
+    eprintln!(
+        "realcode: {} findings reported, {} expected",
+        totals.0, totals.1
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
