@@ -99,6 +99,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         stdin: None,
         prefilter: true,
         tree: None,
+        cache_dir: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()

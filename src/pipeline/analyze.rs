@@ -16,6 +16,7 @@ use crate::keyshape::{analyze as read_key, KeyVerdict};
 use crate::link::{assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
 use crate::source::{SourceFile, SourceMap};
 
+use super::cache::Cache;
 use super::files::Files;
 use super::prefilter::Prefilter;
 use super::read::{Counts, Read, Reader};
@@ -73,10 +74,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         speakers(opts, &files, &candidates, contract.as_ref());
 
     let prefilter = Prefilter::new(contract.as_ref());
+    let cache = open_cache(opts, &prefilter);
     let reader = Reader {
         files: &files,
         prefilter: &prefilter,
         counts: Counts::default(),
+        cache: cache.as_ref(),
     };
     let (reads, selected) = in_pool(opts.threads, || {
         read_all(
@@ -90,6 +93,9 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let stats = reader
         .counts
         .stats(candidates.len(), selected.iter().filter(|s| **s).count());
+    if let Some(c) = cache {
+        c.save();
+    }
     let FileTable {
         mut sources,
         facts,
@@ -146,6 +152,15 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files_checked,
         stats,
     })
+}
+
+/// The facts cache of a run that reads the disk with the prefilter on.
+fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
+    let dir = opts.cache_dir.as_deref()?;
+    if !opts.prefilter || opts.tree.is_some() {
+        return None;
+    }
+    Cache::open(dir, &opts.root, prefilter.fingerprint())
 }
 
 /// The note that counts the files whose syntax errors are not listed as
@@ -419,6 +434,7 @@ mod tests {
                 stdin: None,
                 prefilter,
                 tree: Some(tree.clone()),
+                cache_dir: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

@@ -22,6 +22,7 @@ use crate::link::Model;
 use crate::source::SourceMap;
 
 pub mod analyze;
+pub mod cache;
 pub mod files;
 pub mod git;
 pub mod names;
@@ -67,6 +68,9 @@ pub struct Options {
     /// marks a project. `paths` is then ignored (the caller selects the
     /// files).
     pub tree: Option<files::Tree>,
+    /// The facts cache's directory ([`cache`]); `None`: no cache. Used
+    /// only for files read from the disk, with the prefilter on.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Everything a reporter needs.

@@ -107,6 +107,9 @@ pub struct Prefilter {
     keys: Option<KeyMarkers>,
     /// Normalised names of the contract's scripts.
     script_names: BTreeSet<String>,
+    /// What the marks depend on, as text (the facts cache keys its index
+    /// by it).
+    fingerprint: String,
 }
 
 /// What a literal of a key of the keyspace holds (see the module docs).
@@ -125,6 +128,7 @@ const MAX_NS: usize = 64;
 
 impl Prefilter {
     pub fn new(contract: Option<&Contract>) -> Prefilter {
+        let mut fingerprint = String::new();
         let keys = contract.and_then(|c| c.keyspace.as_ref()).and_then(|ks| {
             let ns = ks
                 .prefix
@@ -143,6 +147,7 @@ impl Prefilter {
             }
             needles.sort();
             needles.dedup();
+            fingerprint = format!("{ns}\0{needles:?}\0{openings:?}\0{}", ks.hash_tag);
             Some(KeyMarkers {
                 needles: AhoCorasickBuilder::new()
                     .ascii_case_insensitive(true)
@@ -157,7 +162,17 @@ impl Prefilter {
         let script_names = contract
             .map(|c| c.scripts.iter().map(|s| normalize_name(&s.name)).collect())
             .unwrap_or_default();
-        Prefilter { keys, script_names }
+        let fingerprint = format!("{fingerprint}\0{script_names:?}");
+        Prefilter {
+            keys,
+            script_names,
+            fingerprint,
+        }
+    }
+
+    /// What its marks depend on, as text.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// What a file's bytes hold (see the module docs). `stem` is the file

@@ -8,6 +8,7 @@ use crate::facts::{FileFacts, FileId};
 use crate::parse::Parsers;
 use crate::source::SUPPRESSION_MARK;
 
+use super::cache::{content_hash, Cache, FactsKey, Stamp};
 use super::files::{Contents, Files};
 use super::prefilter::{Marks, Prefilter};
 use super::Stats;
@@ -34,6 +35,8 @@ pub(crate) struct Reader<'a> {
     pub files: &'a Files<'a>,
     pub prefilter: &'a Prefilter,
     pub counts: Counts,
+    /// The facts cache, if the run keeps one.
+    pub cache: Option<&'a Cache>,
 }
 
 /// What the reader did, counted across threads.
@@ -60,6 +63,10 @@ impl Counts {
         Counts::add(&self.parsed, &self.parsed_bytes, len);
     }
 
+    pub fn cached(&self) {
+        self.cached.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The counts as run statistics.
     pub fn stats(&self, files: usize, selected: usize) -> Stats {
         Stats {
@@ -76,7 +83,8 @@ impl Counts {
 
 impl Reader<'_> {
     /// Reads a file and scans it. With `parse_unmarked` false, a file the
-    /// prefilter passes over is not parsed.
+    /// prefilter passes over is not parsed. A file the cache's index knows
+    /// unchanged is not read: passed over, or its stored facts.
     pub fn read(
         &self,
         parsers: &mut Option<Parsers>,
@@ -84,20 +92,59 @@ impl Reader<'_> {
         file: FileId,
         parse_unmarked: bool,
     ) -> Read {
+        let stamp = self.stamp(c);
+        if let Some(r) = stamp.and_then(|s| self.indexed(c, file, s, parse_unmarked)) {
+            return r;
+        }
         match self.files.read(c) {
             Ok(Contents::Buffer(bytes)) => {
                 self.counts.read(bytes.len());
-                self.parse(parsers, c, file, bytes.to_vec(), ALL)
+                self.parse(parsers, c, file, bytes.to_vec(), ALL, None)
             }
             Ok(Contents::File(bytes)) => {
                 self.counts.read(bytes.len());
-                self.scan(parsers, c, file, bytes, parse_unmarked)
+                self.scan(parsers, c, file, bytes, parse_unmarked, stamp)
             }
             Err(why) => Read::Skipped(why),
         }
     }
 
-    /// Checks and parses one file's bytes, wherever they came from.
+    /// A file's size and time, when the cache's index may know it.
+    fn stamp(&self, c: &Candidate) -> Option<Stamp> {
+        self.cache?;
+        if !self.files.on_disk(c) {
+            return None;
+        }
+        Stamp::of(&std::fs::metadata(&c.path).ok()?)
+    }
+
+    /// What the index says of an unchanged file: passed over, or parsed
+    /// with its facts stored.
+    fn indexed(
+        &self,
+        c: &Candidate,
+        file: FileId,
+        stamp: Stamp,
+        parse_unmarked: bool,
+    ) -> Option<Read> {
+        let cache = self.cache?;
+        if stamp.size() > self.files.max_bytes() {
+            return None;
+        }
+        let e = cache.lookup(&c.rel, stamp)?;
+        let marks = e.marks();
+        if !marks.parse() && !parse_unmarked {
+            cache.keep(&c.rel, e);
+            return Some(Read::Unparsed);
+        }
+        let facts = cache.facts(&FactsKey::new(&e.hash()?, c.lang, &c.stem()), file)?;
+        cache.keep(&c.rel, e);
+        self.counts.cached();
+        Some(Read::Facts(Vec::new(), Box::new(facts), marks))
+    }
+
+    /// Checks and parses one file's bytes, wherever they came from;
+    /// `stamp` when they are the disk's, for the cache's index.
     pub fn scan(
         &self,
         parsers: &mut Option<Parsers>,
@@ -105,6 +152,7 @@ impl Reader<'_> {
         file: FileId,
         bytes: Vec<u8>,
         parse_unmarked: bool,
+        stamp: Option<Stamp>,
     ) -> Read {
         let max = self.files.max_bytes();
         if bytes.len() as u64 > max {
@@ -115,11 +163,16 @@ impl Reader<'_> {
         }
         let marks = self.prefilter.scan(c.lang, &c.stem(), &bytes);
         if !marks.parse() && !parse_unmarked {
+            if let (Some(cache), Some(s)) = (self.cache, stamp) {
+                cache.record(&c.rel, s, marks, None);
+            }
             return Read::Unparsed;
         }
-        self.parse(parsers, c, file, bytes, marks)
+        self.parse(parsers, c, file, bytes, marks, stamp)
     }
 
+    /// Parses one file's bytes, or takes the facts the cache holds for
+    /// them.
     fn parse(
         &self,
         parsers: &mut Option<Parsers>,
@@ -127,16 +180,38 @@ impl Reader<'_> {
         file: FileId,
         bytes: Vec<u8>,
         marks: Marks,
+        stamp: Option<Stamp>,
     ) -> Read {
         let Some(p) = parsers.as_mut() else {
             return Read::Skipped("internal error: the grammars did not load".into());
         };
-        self.counts.parsed(bytes.len());
-        let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
+        let hash = self.cache.map(|_| content_hash(&bytes));
+        let key = hash.map(|h| FactsKey::new(&h, c.lang, &c.stem()));
+        let stored = self
+            .cache
+            .zip(key.as_ref())
+            .and_then(|(cache, k)| cache.facts(k, file));
+        let facts = match stored {
+            Some(f) => {
+                self.counts.cached();
+                f
+            }
+            None => {
+                self.counts.parsed(bytes.len());
+                let f = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
+                if let (Some(cache), Some(k)) = (self.cache, &key) {
+                    cache.store_facts(k, &f);
+                }
+                f
+            }
+        };
         let marks = Marks {
             suppress: memchr::memmem::find(&bytes, SUPPRESSION_MARK).is_some(),
             ..marks
         };
+        if let (Some(cache), Some(s)) = (self.cache, stamp) {
+            cache.record(&c.rel, s, marks, hash);
+        }
         Read::Facts(bytes, Box::new(facts), marks)
     }
 }
@@ -167,6 +242,7 @@ mod tests {
             files: &files,
             prefilter: &prefilter,
             counts: Counts::default(),
+            cache: None,
         };
         match reader.read(&mut parsers, &c, 0, true) {
             Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),

@@ -84,7 +84,7 @@ fn parse_more(
                 let (c, file) = (&candidates[i], i as FileId);
                 let r = match (&reads[i], bytes) {
                     (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => {
-                        Some(reader.scan(parsers, c, file, bytes, true))
+                        Some(reader.scan(parsers, c, file, bytes, true, None))
                     }
                     (Read::Unparsed, _) => Some(reader.read(parsers, c, file, true)),
                     _ => None,
