@@ -53,6 +53,9 @@ pub enum Command {
     /// Hold a live Redis or Valkey keyspace against the contract: read only
     /// (SCAN, TYPE, HKEYS...), never write (docs/audit.md).
     Audit(crate::audit::Args),
+    /// A Language Server Protocol server over stdio: diagnostics for every
+    /// file a change affects, as you type (docs/editors.md).
+    Server,
     /// Print the raw facts extracted from one file (for debugging extractors).
     #[command(hide = true)]
     Facts { file: PathBuf },
@@ -131,6 +134,11 @@ pub struct CheckArgs {
     /// scripts by speaker (a table on stdout, or `matrix` in the JSON).
     #[arg(long)]
     pub matrix: bool,
+    /// List every script call that no KEYS check covers, with the reason,
+    /// and the scripts no speaker runs (on stderr; always `coverage` in the
+    /// JSON).
+    #[arg(long)]
+    pub coverage: bool,
     /// Parse every file, even where the prefilter finds nothing to read
     /// (the output must be the same; for testing).
     #[arg(long, hide = true)]
@@ -335,6 +343,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Extract(a) => extract(a),
         Command::Diff(a) => diff(a),
         Command::Audit(a) => crate::audit::run_args(a),
+        Command::Server => crate::server::run(),
         Command::Facts { file } => facts(&file),
     }
 }
@@ -345,10 +354,12 @@ fn rules(audit: bool) -> i32 {
     } else {
         RULES
     };
+    // Columns as wide as their longest entry: every row lines up.
+    let name_w = rules.iter().map(|r| r.name.len()).max().unwrap_or(0);
     let mut s = String::new();
     for r in rules {
         s.push_str(&format!(
-            "{:<6} {:<20} {:<6} {:<8} {}
+            "{:<6} {:<name_w$} {:<6} {:<8} {}
 ",
             r.code,
             r.name,
@@ -361,6 +372,12 @@ fn rules(audit: bool) -> i32 {
 }
 
 fn explain(code: &str) -> i32 {
+    let change = crate::diff::KINDS
+        .iter()
+        .find(|k| k.code.eq_ignore_ascii_case(code));
+    if let Some(k) = change {
+        return write_stdout(&k.doc());
+    }
     match rule(code).or_else(|| crate::audit::rules::rule(code)) {
         Some(r) => write_stdout(&r.doc()),
         None => {
@@ -368,6 +385,7 @@ fn explain(code: &str) -> i32 {
                 .iter()
                 .chain(crate::audit::rules::RULES)
                 .map(|r| r.code)
+                .chain(crate::diff::KINDS.iter().map(|k| k.code))
                 .collect();
             error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
         }
@@ -516,11 +534,14 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
         );
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
+    let coverage = crate::coverage::build(analysis);
     let run = CheckRun {
         analysis,
         diagnostics: &diagnostics,
         summary,
         matrix: matrix.as_ref(),
+        coverage: &coverage,
+        list_coverage: a.coverage,
         color: a.format == Format::Full && report::human::want_color(),
     };
     match emit(a.format.reporter().report(&run), &closing) {

@@ -102,6 +102,31 @@ pub const KINDS: &[Kind] = &[
     },
 ];
 
+impl Kind {
+    /// What `wirelint explain WDxxx` prints.
+    pub fn doc(&self) -> String {
+        format!(
+            "# {} {}\n\n\
+             Layer {}, {} by default.\n\n\
+             ## What it reports\n\
+             `wirelint diff --against REF`: {}.\n\n\
+             ## Why it breaks the wire\n\
+             What sits below the line (key bytes, hash fields, a script's KEYS and bytes) is \
+             what every speaker agrees on: a change there leaves the data the others wrote, or \
+             will read, where they no longer look.\n\n\
+             ## How to fix\n\
+             Change every speaker in the same pull request, with a migration for the data \
+             already written; or, when the removal is meant, list it under `[retired]` in the \
+             contract so that `diff` accepts it.\n",
+            self.code,
+            self.name,
+            self.layer.as_str(),
+            self.severity.as_str(),
+            self.summary
+        )
+    }
+}
+
 pub fn kind(code: &str) -> &'static Kind {
     KINDS
         .iter()

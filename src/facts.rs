@@ -415,10 +415,17 @@ pub struct CallFact {
     /// `["self", "run"]` for a method on self, `["run"]` for another method.
     pub path: Vec<String>,
     pub args: Vec<Value>,
+    /// A method call's receiver (`script` in `script.run(..)`), bound to
+    /// the method's [`RECEIVER`] parameter.
+    pub receiver: Option<Value>,
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,
 }
+
+/// The index of [`Value::Param`] that stands for a method's receiver
+/// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
+pub const RECEIVER: usize = usize::MAX;
 
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
@@ -536,4 +543,7 @@ pub struct FileFacts {
     pub templates: Vec<Template>,
     /// Spans of syntax errors in the host file.
     pub errors: Vec<Span>,
+    /// Regions of test code inside a source file (a `#[cfg(test)]` module,
+    /// a `#[test]` function): coverage counts what runs there apart.
+    pub test_regions: Vec<Span>,
 }

@@ -108,6 +108,32 @@ pub fn build(a: &Analysis) -> Matrix {
     }
 }
 
+/// The rows whose item is used at `at` (a point or a range of one file),
+/// narrowest use first: what hovering there is about.
+pub fn rows_at<'m>(a: &Analysis, matrix: &'m Matrix, at: Span) -> Vec<&'m Row> {
+    let mut hits: Vec<(u32, &'static str, String)> = Vec::new();
+    for ((kind, item), by) in uses(a) {
+        let narrowest = by
+            .values()
+            .flatten()
+            .filter(|u| overlaps(**u, at))
+            .map(|u| u.end - u.start)
+            .min();
+        if let Some(w) = narrowest {
+            hits.push((w, kind, item));
+        }
+    }
+    hits.sort();
+    hits.iter()
+        .filter_map(|(_, kind, item)| {
+            matrix
+                .rows
+                .iter()
+                .find(|r| r.kind == *kind && r.item == *item)
+        })
+        .collect()
+}
+
 /// Every key shape, record field and script, with who uses it where.
 fn uses(a: &Analysis) -> Uses {
     let m = &a.model;

@@ -143,6 +143,7 @@ const COMMANDS: &[&str] = &[
     "RPUSHX",
     "SADD",
     "SCARD",
+    "SCRIPT",
     "SDIFF",
     "SET",
     "SETEX",

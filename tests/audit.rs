@@ -527,7 +527,7 @@ fn explain_and_rules_know_the_audit_codes() {
     );
     assert_eq!(
         out.lines().last().unwrap(),
-        "WA302  key-without-holder   L1     warning  live keys that no queue holds: written, never taken (warning)"
+        "WA302  key-without-holder L1     warning  live keys that no queue holds: written, never taken (warning)"
     );
 }
 

@@ -39,12 +39,18 @@ fn rules_lists_every_rule() {
     assert_eq!(lines.len(), wirelint::checks::RULES.len());
     assert_eq!(
         lines[0],
-        "WL001  parse-error          input  warning  the file has syntax errors; facts from its valid parts are still checked"
+        "WL001  parse-error               input  warning  the file has syntax errors; facts from its valid parts are still checked"
     );
     assert_eq!(
         lines[1],
-        "WL002  unused-suppression   input  warning  an inline suppression suppresses nothing"
+        "WL002  unused-suppression        input  warning  an inline suppression suppresses nothing"
     );
+    // Every row lines up, the longest name's too.
+    let layer_at: Vec<usize> = lines
+        .iter()
+        .map(|l| l.find(" L").or(l.find(" input")).unwrap())
+        .collect();
+    assert!(layer_at.iter().all(|c| *c == layer_at[0]), "{stdout}");
     let codes: Vec<&str> = lines.iter().map(|l| &l[..5]).collect();
     assert_eq!(
         codes,
@@ -67,6 +73,13 @@ fn explain_prints_the_rule_doc() {
     let (code, stdout, _) = run(&["explain", "WL002"], &common::repo());
     assert_eq!(code, 0);
     assert!(stdout.starts_with("# WL002 unused-suppression\n"));
+    // The changes `diff` reports have their own documentation.
+    let (code, stdout, _) = run(&["explain", "WD202"], &common::repo());
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("# WD202 field-renamed\n\nLayer L1, error by default.\n\n## What it reports\n`wirelint diff --against REF`: a written field of a record has another name than at the base.\n"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -89,7 +89,7 @@ fn the_echomq_fixture_is_clean() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(
         stderr.trim(),
-        "wirelint: 0 errors, 0 warnings in 8 files; exit 0: clean"
+        "wirelint: 3 of 3 script calls checked\nwirelint: 0 errors, 0 warnings in 8 files; exit 0: clean"
     );
 }
 

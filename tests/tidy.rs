@@ -45,14 +45,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     // What happens to the findings after the checks.
     ("post", &["pipeline::post", "suppress", "scope", "baseline"]),
     // Views of an analysis: the observed contract, the matrix, a diff of
-    // two analyses.
-    ("views", &["observe", "matrix", "diff"]),
+    // two analyses, coverage.
+    ("views", &["observe", "matrix", "diff", "coverage"]),
     // Formats; they never decide.
     ("report", &["report"]),
     // `wirelint audit`: a live keyspace against the contract (it reads a
     // code base through the pipeline only for `--from-code`, and prints
     // through the reporters).
     ("audit", &["audit"]),
+    // `wirelint server`: the pipeline behind the Language Server Protocol.
+    ("server", &["server"]),
     // The command line.
     ("cli", &["cli", "main"]),
 ];

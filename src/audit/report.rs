@@ -205,7 +205,7 @@ fn print(
         )),
         Format::Github => Some(report::github::render(&analysis, &diags)),
         Format::Gitlab => Some(report::gitlab::render(&analysis, &diags)),
-        Format::Json => Some(report::json::render_with(&analysis, &diags, &summary, None)),
+        Format::Json => Some(report::json::render(&analysis, &diags, &summary)),
     };
     if let Some(text) = text {
         let mut out = std::io::stdout().lock();

@@ -49,7 +49,7 @@ fn tag_of(alts: &[Template]) -> Option<Option<String>> {
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let keyspace = cx.contract.and_then(|c| c.keyspace.as_ref());
     let contract_clustered = keyspace.map(|k| k.clustered);
-    for u in &cx.model.script_calls {
+    for u in cx.model.script_calls.iter().filter(|u| !u.echo) {
         if u.keys.len() < 2 {
             continue;
         }

@@ -39,7 +39,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    for u in &cx.model.script_calls {
+    for u in cx.model.script_calls.iter().filter(|u| !u.echo) {
         let script = &cx.model.scripts[u.script];
         let Some(declared) = script.declared_count(cx.contract) else {
             continue;

@@ -82,7 +82,7 @@ impl<'s> Cx<'s> {
                     Span::new(self.file, base + line_off + ps, base + line_off + pe),
                 ));
             }
-            if let Some((index, role, rs, re)) = parse_key_header(&text) {
+            for (index, role, rs, re) in parse_key_headers(&text) {
                 let (rs, re) = (rs.min(line.len()), re.min(line.len()));
                 self.facts.header_keys.push(KeyDecl {
                     index,
@@ -486,8 +486,24 @@ fn parse_include(line: &str) -> Option<(String, usize, usize)> {
 
 /// Parses one comment line declaring a key: returns the 1-based index, the
 /// role text and the role's byte range within the line.
-fn parse_key_header(line: &str) -> Option<(u32, String, usize, usize)> {
-    let at = line.find("KEYS[")?;
+/// Every `KEYS[n] role` of a comment line: one line may declare several
+/// (`KEYS[1] the row, KEYS[2] the index`), each role ending where the next
+/// declaration starts.
+fn parse_key_headers(line: &str) -> Vec<(u32, String, usize, usize)> {
+    let starts: Vec<usize> = line.match_indices("KEYS[").map(|(i, _)| i).collect();
+    let mut out = Vec::new();
+    for (k, &at) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(line.len());
+        let piece =
+            line[..end].trim_end_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
+        if let Some(d) = parse_key_header(piece, at) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn parse_key_header(line: &str, at: usize) -> Option<(u32, String, usize, usize)> {
     let after = &line[at + 5..];
     let close = after.find(']')?;
     let index: u32 = after[..close].trim().parse().ok()?;

@@ -10,9 +10,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::identify::{identify, unidentified};
+use super::identify::{identify, unidentified, Loaders, Lookup};
 use super::{Arg, Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
-use crate::facts::{FileFacts, FileId, Seg, Span, Template, Value};
+use crate::facts::{FileFacts, FileId, Seg, Span, Template, Value, RECEIVER};
 
 /// How numkeys is given at a call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +46,16 @@ pub struct ScriptCallUse {
     /// invocations; this one is checked for what it passes besides its
     /// parameters, and not counted.
     pub in_wrapper: bool,
+    /// The same script, numkeys and keys as a use fewer wrappers away (a
+    /// caller of a wrapper that passes the wrapper's own key list on):
+    /// counted in coverage, not checked again.
+    pub echo: bool,
+    /// How many wrapper calls bound it.
+    depth: u8,
+    /// The invocation this use comes from: the innermost place where the
+    /// script is known (a call of `script.run(..)`, an EVALSHA whose SHA is
+    /// computed there); `None` when no call binds the script.
+    pub site: Option<Span>,
 }
 
 /// A place a script is run that could not be linked to its script.
@@ -55,6 +65,8 @@ pub struct UnlinkedCall {
     pub span: Span,
     /// Why: what the script value is, in words.
     pub reason: String,
+    /// The invocation (see [`ScriptCallUse::site`]).
+    pub site: Span,
 }
 
 /// A call site not yet bound to its arguments.
@@ -74,6 +86,11 @@ struct Proto {
     origin: Span,
     file: FileId,
     speaker: SpeakerId,
+    /// How many wrapper calls bound it.
+    depth: u8,
+    /// The invocation: the innermost place where the script is known (no
+    /// parameter left in it), once binding reaches it.
+    site: Option<Span>,
 }
 
 fn has_params(v: &Value, depth: usize) -> bool {
@@ -103,16 +120,31 @@ fn proto_has_params(p: &Proto) -> bool {
         || p.items.iter().chain(&p.tail).any(|v| has_params(v, 0))
 }
 
-/// Replaces parameters by the call's arguments.
-fn substitute(v: &Value, args: &[Value], depth: usize) -> Value {
+/// A call's arguments, and its receiver when it is a method call.
+#[derive(Clone, Copy)]
+struct Args<'a> {
+    args: &'a [Value],
+    receiver: Option<&'a Value>,
+}
+
+/// Replaces parameters by the call's arguments (the receiver for
+/// [`RECEIVER`]: `self.sha` becomes the value the method is called on).
+fn substitute(v: &Value, args: Args<'_>, depth: usize) -> Value {
     if depth > 32 {
         return Value::unknown(v.describe(), v.span());
     }
     match v {
-        Value::Param { index, name, span } => match args.get(*index) {
-            Some(a) => a.clone(),
-            None => Value::unknown(name.clone(), *span),
-        },
+        Value::Param { index, name, span } => {
+            let bound = if *index == RECEIVER {
+                args.receiver
+            } else {
+                args.args.get(*index)
+            };
+            match bound {
+                Some(a) => a.clone(),
+                None => Value::unknown(name.clone(), *span),
+            }
+        }
         Value::Str(t) => Value::Str(Template {
             segs: t
                 .segs
@@ -171,9 +203,9 @@ fn substitute(v: &Value, args: &[Value], depth: usize) -> Value {
     }
 }
 
-fn bind(p: &Proto, args: &[Value], span: Span, file: FileId) -> Proto {
+fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
+    let script = substitute(&p.script, args, 0);
     Proto {
-        script: substitute(&p.script, args, 0),
         numkeys: p.numkeys.as_ref().map(|n| substitute(n, args, 0)),
         items: p.items.iter().map(|v| substitute(v, args, 0)).collect(),
         tail: p.tail.iter().map(|v| substitute(v, args, 0)).collect(),
@@ -183,6 +215,9 @@ fn bind(p: &Proto, args: &[Value], span: Span, file: FileId) -> Proto {
         origin: p.origin,
         file,
         speaker: p.speaker,
+        depth: p.depth.saturating_add(1),
+        site: p.site,
+        script,
     }
 }
 
@@ -289,6 +324,8 @@ fn direct_protos(
                 origin: c.span,
                 file,
                 speaker,
+                depth: 0,
+                site: None,
             },
         ));
     }
@@ -306,10 +343,23 @@ fn direct_protos(
                 origin: sc.span,
                 file,
                 speaker,
+                depth: 0,
+                site: None,
             },
         ));
     }
     out
+}
+
+/// Whether a proto's script is identified where it stands.
+type Known<'a> = &'a dyn Fn(&Proto) -> bool;
+
+/// The invocation is the innermost place where the script is known: once
+/// there, it stays.
+fn mark_site(p: &mut Proto, known: Known<'_>) {
+    if p.site.is_none() && (!has_params(&p.script, 0) || known(p)) {
+        p.site = Some(p.span);
+    }
 }
 
 const MAX_SUMMARY: usize = 16;
@@ -328,13 +378,14 @@ struct Binding {
 
 impl Binding {
     /// The call sites each file states itself.
-    fn start(input: &LinkInput<'_>, sent: &super::sends::Sent) -> Binding {
+    fn start(input: &LinkInput<'_>, sent: &super::sends::Sent, known: Known<'_>) -> Binding {
         let mut b = Binding::default();
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
             };
-            for (func, p) in direct_protos(*file, sp, facts, sent) {
+            for (func, mut p) in direct_protos(*file, sp, facts, sent) {
+                mark_site(&mut p, known);
                 match func {
                     Some(f) if proto_has_params(&p) => {
                         b.summaries.entry((*file, f)).or_default().push(p)
@@ -349,26 +400,61 @@ impl Binding {
 
     /// One round: every call of a summarized function binds its arguments
     /// into the summary. Returns whether a summary grew.
-    fn round(&mut self, input: &LinkInput<'_>, fns: &FnIndex<'_>) -> bool {
+    fn round(&mut self, input: &LinkInput<'_>, fns: &FnIndex<'_>, known: Known<'_>) -> bool {
         let mut changed = false;
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
             };
             for call in &facts.calls {
-                for target in targets(fns, sp, &call.path, call.args.len(), *file) {
+                let mut found = targets(fns, sp, &call.path, call.args.len(), *file);
+                if found.is_empty() && call.receiver.is_some() {
+                    found = self.wrapper_methods(fns, sp, &call.path, call.args.len());
+                }
+                for target in found {
                     let Some(protos) = self.summaries.get(&target).cloned() else {
                         continue;
                     };
                     self.called.insert(target);
                     for p in protos {
-                        let q = bind(&p, &call.args, call.span, *file);
+                        let args = Args {
+                            args: &call.args,
+                            receiver: call.receiver.as_ref(),
+                        };
+                        let mut q = bind(&p, args, call.span, *file);
+                        mark_site(&mut q, known);
                         changed |= self.take(q, call.func.map(|f| (*file, f)));
                     }
                 }
             }
         }
         changed
+    }
+
+    /// A method call whose name several types define (`script.run(..)`):
+    /// the one that runs a script, when only one type's does.
+    fn wrapper_methods(
+        &self,
+        fns: &FnIndex<'_>,
+        speaker: SpeakerId,
+        path: &[String],
+        arity: usize,
+    ) -> Vec<(FileId, usize)> {
+        let Some(cands) = path
+            .last()
+            .and_then(|name| fns.get(&(speaker, name.as_str(), arity)))
+        else {
+            return Vec::new();
+        };
+        let wrappers: Vec<_> = cands
+            .iter()
+            .filter(|c| self.summaries.contains_key(&(c.0, c.1)))
+            .collect();
+        let modules: HashSet<&str> = wrappers.iter().map(|c| c.2).collect();
+        if modules.len() != 1 {
+            return Vec::new();
+        }
+        wrappers.iter().map(|c| (c.0, c.1)).collect()
     }
 
     /// A bound proto: still a summary of the calling function when it has
@@ -428,9 +514,17 @@ pub(super) fn link_calls(
     sent: &super::sends::Sent,
 ) -> (Vec<ScriptCallUse>, Vec<UnlinkedCall>) {
     let fns = index_functions(input);
-    let mut binding = Binding::start(input, sent);
+    let loaders = Loaders::of(input);
+    let lk = Lookup {
+        model,
+        script_at,
+        loaders: &loaders,
+        resolver,
+    };
+    let known = |p: &Proto| identify(&p.script, p.speaker, p.file, &lk, 0).is_some();
+    let mut binding = Binding::start(input, sent, &known);
     for _ in 0..MAX_ROUNDS {
-        if !binding.round(input, &fns) {
+        if !binding.round(input, &fns, &known) {
             break;
         }
     }
@@ -438,24 +532,49 @@ pub(super) fn link_calls(
     let mut unlinked = Vec::new();
     for (p, in_wrapper) in binding.call_sites() {
         // Parameters no call binds stay unknown (holes).
-        match identify(&p.script, p.speaker, p.file, model, script_at, 0) {
+        match identify(&p.script, p.speaker, p.file, &lk, 0) {
             Some(script) => {
-                let mut u = use_of(resolver, p, script);
+                let registered = registered_count(&p, script, &lk);
+                let mut u = use_of(resolver, p, script, registered);
                 u.in_wrapper = in_wrapper;
                 out.push(u);
             }
             None if !in_wrapper => unlinked.push(UnlinkedCall {
                 speaker: p.speaker,
                 span: p.span,
+                site: p.site.unwrap_or(p.span),
                 reason: unidentified(&p.script),
             }),
             None => {}
         }
     }
     out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
+    mark_echoes(&mut out);
     unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
     unlinked.dedup();
     (out, unlinked)
+}
+
+/// Marks the uses that repeat a use fewer wrappers away: the same script,
+/// numkeys and keys (by where each key is written).
+fn mark_echoes(uses: &mut [ScriptCallUse]) {
+    type Sig = (ScriptId, String, Vec<Span>, bool);
+    let sig = |u: &ScriptCallUse| -> Sig {
+        (
+            u.script,
+            format!("{:?}", u.numkeys),
+            u.keys.iter().map(|k| k.value.span()).collect(),
+            u.keys_complete,
+        )
+    };
+    let mut nearest: HashMap<Sig, u8> = HashMap::new();
+    for u in uses.iter().filter(|u| !u.keys.is_empty()) {
+        let d = nearest.entry(sig(u)).or_insert(u.depth);
+        *d = (*d).min(u.depth);
+    }
+    for u in uses.iter_mut().filter(|u| !u.keys.is_empty()) {
+        u.echo = nearest.get(&sig(u)).is_some_and(|d| *d < u.depth);
+    }
 }
 
 /// Flattens visible items and appended collections; `false` when a part
@@ -493,7 +612,17 @@ fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value>, bool) {
 
 fn literal_count(v: &Value) -> Option<(u32, Span)> {
     match v {
+        // `to_string(1)`, `Integer.to_string(2)`: the same count as text.
+        Value::Call { path, args, .. }
+            if path.last().is_some_and(|l| l == "to_string") && args.len() == 1 =>
+        {
+            literal_count(&args[0])
+        }
         Value::Int { value, span } => u32::try_from(*value).ok().map(|n| (n, *span)),
+        Value::Str(t) if t.as_literal().is_none() => match t.segs.as_slice() {
+            [Seg::Value(inner)] => literal_count(inner),
+            _ => None,
+        },
         Value::Str(t) => {
             let s = t.as_literal()?;
             let n = s.trim().parse::<u32>().ok()?;
@@ -503,7 +632,29 @@ fn literal_count(v: &Value) -> Option<(u32, Span)> {
     }
 }
 
-fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse {
+/// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
+/// numkeys is the count the same script is registered with.
+fn registered_count(p: &Proto, script: ScriptId, lk: &Lookup<'_>) -> Option<(u32, Span)> {
+    let Some(Value::Call { path, args, .. }) = &p.numkeys else {
+        return None;
+    };
+    let [entry] = args.as_slice() else {
+        return None;
+    };
+    if !path.last().is_some_and(|l| l.starts_with('.')) {
+        return None;
+    }
+    let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
+    same.then(|| lk.model.scripts[script].registration)
+        .flatten()
+}
+
+fn use_of(
+    resolver: &Resolver<'_>,
+    p: Proto,
+    script: ScriptId,
+    registered: Option<(u32, Span)>,
+) -> ScriptCallUse {
     let (flat, complete) = flatten(&p.items, &p.tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
@@ -514,7 +665,13 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
         value: v.clone(),
         alts: resolver.templates(v, &cx),
     };
+    // Keys and args appended as separate parts say where the keys end
+    // better than a count that travels with the script.
+    let parts = !p.keys_only && p.items.is_empty() && p.tail.len() >= 2;
     let numkeys = match &p.numkeys {
+        _ if registered.is_some() && !parts => registered
+            .map(|(n, span)| NumKeys::Literal(n, span))
+            .unwrap_or(NumKeys::Unknown),
         None if p.keys_only => NumKeys::FromKeys,
         None => NumKeys::Unknown,
         Some(v) => match literal_count(v) {
@@ -542,8 +699,18 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
             },
         },
     };
+    let split_by_parts = !matches!(numkeys, NumKeys::Literal(..) | NumKeys::Counted(..))
+        && p.items.is_empty()
+        && p.tail.len() >= 2;
     let (keys, keys_complete, args) = if p.keys_only {
         (flat.iter().map(arg).collect(), complete, Vec::new())
+    } else if split_by_parts {
+        // `numkeys | keys ++ args`, or a loop over the keys then one over
+        // the args, with numkeys the script's own count: the first part
+        // appended after numkeys is the keys.
+        let (keys, complete) = flatten(&[], &p.tail[..1], false);
+        let (args, _) = flatten(&[], &p.tail[1..], false);
+        (keys.iter().map(arg).collect(), complete, args)
     } else {
         match &numkeys {
             NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
@@ -559,6 +726,9 @@ fn use_of(resolver: &Resolver<'_>, p: Proto, script: ScriptId) -> ScriptCallUse 
     };
     ScriptCallUse {
         in_wrapper: false,
+        echo: false,
+        depth: p.depth,
+        site: p.site,
         script,
         speaker: p.speaker,
         span: p.span,

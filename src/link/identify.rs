@@ -4,8 +4,78 @@
 
 use std::collections::HashMap;
 
-use super::{Model, ScriptId, SpeakerId};
+use super::{Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileId, Value};
+
+/// Functions that return a script's SHA from `SCRIPT LOAD`, by speaker and
+/// name: the script they load and the file it is written in. A function
+/// whose only calls into the code base are to such functions of one script
+/// returns the same SHA (`get_hash` calling `load_script` on a cache miss).
+#[derive(Default)]
+pub(super) struct Loaders(HashMap<(SpeakerId, String), Option<(FileId, Value)>>);
+
+impl Loaders {
+    pub(super) fn of(input: &LinkInput<'_>) -> Loaders {
+        let mut map: HashMap<(SpeakerId, String), Option<(FileId, Value)>> = HashMap::new();
+        let put = |map: &mut HashMap<_, Option<(FileId, Value)>>, key, v: (FileId, Value)| {
+            let e = map.entry(key).or_insert_with(|| Some(v.clone()));
+            if e.as_ref()
+                .is_some_and(|(f, x)| *f != v.0 || x.span() != v.1.span())
+            {
+                *e = None; // two different scripts: ambiguous
+            }
+        };
+        let each = |f: &mut dyn FnMut(SpeakerId, FileId, &crate::facts::FileFacts)| {
+            for (file, facts) in input.facts {
+                if let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() {
+                    f(sp, *file, facts);
+                }
+            }
+        };
+        each(&mut |sp, file, facts| {
+            for c in &facts.commands {
+                let load = c.name == "SCRIPT"
+                    && c.args
+                        .first()
+                        .and_then(Value::as_str)
+                        .is_some_and(|s| s.eq_ignore_ascii_case("load"));
+                let (true, Some(body), Some(func)) = (load, c.args.get(1), c.func) else {
+                    continue;
+                };
+                let name = facts.functions[func].name.clone();
+                put(&mut map, (sp, name), (file, body.clone()));
+            }
+        });
+        for _ in 0..4 {
+            let known = map.clone();
+            each(&mut |sp, _, facts| {
+                // Per function: the one loaded script its calls all reach.
+                let mut reach: HashMap<usize, Option<&(FileId, Value)>> = HashMap::new();
+                for call in &facts.calls {
+                    let (Some(func), Some(callee)) = (call.func, call.path.last()) else {
+                        continue;
+                    };
+                    let v = known.get(&(sp, callee.clone())).and_then(Option::as_ref);
+                    let e = reach.entry(func).or_insert(v);
+                    if e.is_some_and(|x| v.is_none_or(|y| x.1.span() != y.1.span())) {
+                        *e = None;
+                    }
+                }
+                for (func, v) in reach {
+                    let name = facts.functions[func].name.clone();
+                    if let (Some(v), false) = (v, known.contains_key(&(sp, name.clone()))) {
+                        put(&mut map, (sp, name), v.clone());
+                    }
+                }
+            });
+        }
+        Loaders(map)
+    }
+
+    fn get(&self, speaker: SpeakerId, name: &str) -> Option<&(FileId, Value)> {
+        self.0.get(&(speaker, name.to_string()))?.as_ref()
+    }
+}
 
 /// Why a script value names no script, in words.
 pub(super) fn unidentified(v: &Value) -> String {
@@ -39,19 +109,29 @@ pub(super) fn unidentified(v: &Value) -> String {
     }
 }
 
+/// What identifying a script may consult.
+pub(super) struct Lookup<'a> {
+    pub model: &'a Model,
+    pub script_at: &'a HashMap<(FileId, usize), ScriptId>,
+    pub loaders: &'a Loaders,
+    pub resolver: &'a Resolver<'a>,
+}
+
 /// Which script a value names: an embedded body, a const or attribute
-/// holding it (or its SHA), its name in any case convention, or its SHA1.
+/// holding it (or its SHA), its name in any case convention, or its SHA1;
+/// a constant whose own name names none is followed to its value
+/// (`@sha Scripts.sha("requeue")`).
 pub(super) fn identify(
     v: &Value,
     speaker: SpeakerId,
     file: FileId,
-    model: &Model,
-    script_at: &HashMap<(FileId, usize), ScriptId>,
+    lk: &Lookup<'_>,
     depth: usize,
 ) -> Option<ScriptId> {
-    if depth > 4 {
+    if depth > 6 {
         return None;
     }
+    let (model, script_at, loaders) = (lk.model, lk.script_at, lk.loaders);
     let by_name = |name: &str| -> Option<ScriptId> {
         let norm = super::normalize_name(name);
         // A name that holds a script only in this file (a local, a generic
@@ -91,7 +171,15 @@ pub(super) fn identify(
     };
     match v {
         Value::ScriptRef { index, .. } => script_at.get(&(file, *index)).copied(),
-        Value::Const { path, .. } => by_name(path.last()?),
+        Value::Const { path, .. } => by_name(path.last()?).or_else(|| {
+            let cx = Ctx {
+                speaker,
+                module: String::new(),
+                file,
+            };
+            let (f, value) = lk.resolver.const_def(path, &cx)?;
+            identify(value, speaker, f, lk, depth + 1)
+        }),
         Value::Atom { name, .. } => by_name(name),
         Value::Str(_) => {
             let s = v.as_str()?;
@@ -107,9 +195,13 @@ pub(super) fn identify(
             }
             by_name(&s)
         }
-        Value::Call { args, .. } => args
-            .iter()
-            .find_map(|a| identify(a, speaker, file, model, script_at, depth + 1)),
+        Value::Call { path, args, .. } => {
+            if let Some((f, body)) = path.last().and_then(|n| loaders.get(speaker, n)) {
+                return identify(body, speaker, *f, lk, depth + 1);
+            }
+            args.iter()
+                .find_map(|a| identify(a, speaker, file, lk, depth + 1))
+        }
         _ => None,
     }
 }

@@ -3,7 +3,7 @@
 //! to a `.lua` file (`include_str!`, `File.read!`) names the file's script
 //! (an alias), and `@include`d files add their key uses to the script.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use super::{
@@ -127,14 +127,13 @@ impl Inventory {
     /// Each reference to a `.lua` file names the file's script: its name
     /// and registration count join the script.
     pub fn resolve_file_refs(&mut self, model: &mut Model) {
+        // Missing script files, by the file naming them: one note each.
+        let mut missing: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
         for r in std::mem::take(&mut self.refs) {
             let id = match self.lua_files.get(&r.path) {
                 Some(&id) => id,
                 None => {
-                    model.notes.push((
-                        r.file,
-                        format!("script file `{}` is not among the scanned files; its body is not checked, only the keys its callers pass", r.written),
-                    ));
+                    missing.entry(r.file).or_default().push(r.written.clone());
                     let id = self.missing_file(model, &r);
                     self.lua_files.insert(r.path.clone(), id);
                     id
@@ -156,6 +155,20 @@ impl Inventory {
             if script.registration.is_none() {
                 script.registration = r.registration;
             }
+        }
+        for (file, mut names) in missing {
+            names.sort();
+            names.dedup();
+            let message = match names.as_slice() {
+                [one] => format!("script file `{one}` is not among the scanned files; its body is not checked, only the keys its callers pass"),
+                [first, ..] => format!(
+                    "{} script files it names are not among the scanned files (`{first}` and {} more); their bodies are not checked, only the keys their callers pass",
+                    names.len(),
+                    names.len() - 1
+                ),
+                [] => continue,
+            };
+            model.notes.push((file, message));
         }
     }
 

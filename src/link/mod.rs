@@ -165,6 +165,8 @@ pub struct Model {
     pub records: Vec<records::RecordUse>,
     /// Syntax errors per file.
     pub parse_errors: Vec<(FileId, Vec<Span>)>,
+    /// Regions of test code inside source files.
+    pub test_regions: Vec<Span>,
     /// Things worth saying that are not findings (unresolved script files).
     pub notes: Vec<(FileId, String)>,
     /// Command-shaped lists that never reach Redis (compared, asserted,
@@ -290,6 +292,9 @@ fn link_file(
     if !facts.errors.is_empty() {
         model.parse_errors.push((cx.file, facts.errors.clone()));
     }
+    model
+        .test_regions
+        .extend(facts.test_regions.iter().copied());
     for t in &facts.templates {
         for template in resolver.templates(&Value::Str(t.clone()), cx) {
             model.keys.push(KeyUse {

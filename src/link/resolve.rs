@@ -158,6 +158,14 @@ impl<'a> Resolver<'a> {
         alts
     }
 
+    /// The value a constant is defined as, with the file of the definition
+    /// (the pick a reference from `cx` would make).
+    pub(crate) fn const_def(&self, path: &[String], cx: &Ctx) -> Option<(FileId, &'a Value)> {
+        let cands = self.consts.get(&(cx.speaker, path.last()?.as_str()))?;
+        let picked = Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx);
+        picked.first().map(|(f, d)| (*f, &d.value))
+    }
+
     /// A constant: its definition's value, resolved where it is defined.
     fn resolve_const(&self, path: &[String], span: Span, cx: &Ctx, depth: usize) -> Alts {
         let Some(name) = path.last() else {

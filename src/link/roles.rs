@@ -167,6 +167,12 @@ fn type_word(text: &str, drop: &[&str]) -> Option<String> {
 /// tag, normalized: `emq:{<q>}:job:<id>` → `job`; `None` when the template
 /// has no literal `:` before a literal word.
 pub fn template_type(t: &Template) -> Option<String> {
+    // A literal `queue:default` is `type:name` as often as `ns:type`: no
+    // evidence which piece is the type.
+    let literal = t.as_literal();
+    if literal.as_ref().is_some_and(|l| l.split(':').count() <= 2) {
+        return None;
+    }
     type_word(&template_suffix(t)?, CODE_WORDS)
 }
 
@@ -255,10 +261,16 @@ impl KeyTypes {
                     .iter()
                     .partition(|q| !q.trim().contains(char::is_whitespace));
                 out.extend(token.iter().filter_map(|q| type_word(q, &[])));
+                // Unquoted prose alone names a key type only as one word
+                // (`meta key`); several (`job schedulers key`) describe,
+                // even when they run together into a type's name. Next to
+                // a quoted token they spell it out (`'pc' priority counter`).
+                let rest = Some(&parts.rest)
+                    .filter(|r| !token.is_empty() || words(r, TYPE_WORDS).len() == 1);
                 let known = described
                     .into_iter()
                     .chain(&parts.parenthesized)
-                    .chain(std::iter::once(&parts.rest))
+                    .chain(rest)
                     .filter_map(|g| type_word(g, TYPE_WORDS))
                     .filter(|w| self.holds(w));
                 out.extend(known);

@@ -25,7 +25,15 @@ pub struct Concise;
 
 impl Reporter<CheckRun<'_>> for Concise {
     fn report(&self, run: &CheckRun<'_>) -> Output {
-        Output::stdout(render(run.analysis, run.diagnostics))
+        Output {
+            stdout: Some(render(run.analysis, run.diagnostics)),
+            // Terse: coverage only when asked for.
+            stderr: if run.list_coverage {
+                super::coverage::listing(run)
+            } else {
+                String::new()
+            },
+        }
     }
 }
 

@@ -134,7 +134,8 @@ impl Reporter<CheckRun<'_>> for Human {
     fn report(&self, run: &CheckRun<'_>) -> Output {
         Output {
             stdout: run.matrix.map(super::matrix::render_text),
-            stderr: render(run.analysis, run.diagnostics, run.color),
+            stderr: render(run.analysis, run.diagnostics, run.color)
+                + &super::coverage::listing(run),
         }
     }
 }

@@ -20,6 +20,9 @@ struct Doc<'a> {
     /// `check --matrix`: the agreement matrix.
     #[serde(skip_serializing_if = "Option::is_none")]
     matrix: Option<serde_json::Value>,
+    /// What the script checks saw (`check`; absent from other documents).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coverage: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -143,12 +146,13 @@ impl Reporter<CheckRun<'_>> for Json {
             run.diagnostics,
             &run.summary,
             run.matrix.map(super::matrix::to_json),
+            Some(super::coverage::to_json(run.analysis, run.coverage)),
         ))
     }
 }
 
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], summary: &Summary) -> String {
-    render_with(a, diagnostics, summary, None)
+    render_with(a, diagnostics, summary, None, None)
 }
 
 /// The document with the agreement matrix (`check --matrix`).
@@ -157,6 +161,7 @@ pub fn render_with(
     diagnostics: &[&Diagnostic],
     summary: &Summary,
     matrix: Option<serde_json::Value>,
+    coverage: Option<serde_json::Value>,
 ) -> String {
     let doc = Doc {
         version: 1,
@@ -183,6 +188,7 @@ pub fn render_with(
             })
             .collect(),
         matrix,
+        coverage,
     };
     let mut s =
         serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));

@@ -8,6 +8,7 @@
 //! graphical reports share.
 
 pub mod concise;
+pub mod coverage;
 pub mod diff;
 pub mod extract;
 pub mod github;
@@ -64,6 +65,10 @@ pub struct CheckRun<'a> {
     pub summary: Summary,
     /// `check --matrix`.
     pub matrix: Option<&'a Matrix>,
+    /// What the script checks saw: always in the JSON; listed in the human
+    /// formats when `list_coverage` (`check --coverage`).
+    pub coverage: &'a crate::coverage::Coverage,
+    pub list_coverage: bool,
     /// Whether stderr is a colour terminal (the full format).
     pub color: bool,
 }

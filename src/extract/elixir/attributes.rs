@@ -16,6 +16,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return false;
         };
         let name = self.text(target);
+        // A typespec (`@spec run(conn(), String.t()) :: ...`) names types,
+        // not calls: nothing in it is visited.
+        if matches!(
+            name.as_str(),
+            "spec" | "type" | "typep" | "opaque" | "callback" | "macrocallback"
+        ) {
+            return true;
+        }
         if RESERVED_ATTRS.contains(&name.as_str()) {
             return false;
         }
@@ -25,8 +33,81 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             self.push_script(Some(name), name_span, script);
             return true;
         }
+        if self.registry_scripts(value_node, scope) {
+            return true;
+        }
         self.const_attribute(format!("@{name}"), name_span, value_node, scope);
         false
+    }
+
+    /// `@scripts %{enqueue: Prep.script("""lua"""), ack: "lua"}`: a
+    /// registry by name. Each entry whose value is a script (itself, or
+    /// the first argument of a call) is recorded under its key, which is
+    /// the name callers look it up by (`@scripts[:enqueue]`).
+    fn registry_scripts(&mut self, value_node: Node<'_>, scope: usize) -> bool {
+        if value_node.kind() != "map" {
+            return false;
+        }
+        let mut pairs: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+        for content in named_children(value_node) {
+            for part in named_children(content) {
+                match part.kind() {
+                    "keywords" => pairs.extend(named_children(part).into_iter().filter_map(|p| {
+                        Some((
+                            p.child_by_field_name("key")?,
+                            p.child_by_field_name("value")?,
+                        ))
+                    })),
+                    "binary_operator" if self.op(part) == "=>" => {
+                        if let (Some(k), Some(v)) = (
+                            part.child_by_field_name("left"),
+                            part.child_by_field_name("right"),
+                        ) {
+                            pairs.push((k, v));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut found = false;
+        for (key, value) in pairs {
+            let name = self
+                .text(key)
+                .trim()
+                .trim_end_matches(':')
+                .trim_start_matches(':')
+                .trim_matches('"')
+                .to_string();
+            if name.is_empty() {
+                continue;
+            }
+            // `{body, 2}`: the body and the key count it is registered with.
+            let (body, count) = match value.kind() {
+                "call" => (
+                    arguments(value).and_then(|a| named_children(a).into_iter().next()),
+                    None,
+                ),
+                "tuple" => {
+                    let kids = named_children(value);
+                    let count = kids.get(1).filter(|k| k.kind() == "integer").and_then(|k| {
+                        let n: u32 = self.text(*k).replace('_', "").parse().ok()?;
+                        Some((n, self.span(*k)))
+                    });
+                    (kids.first().copied(), count)
+                }
+                _ => (Some(value), None),
+            };
+            let Some(body) = body else {
+                continue;
+            };
+            if let Some(script) = self.script_in(body, self.env_of(scope)) {
+                let i = self.push_script(Some(name), self.span(key), script);
+                self.facts.scripts[i].declared_keys = count;
+                found = true;
+            }
+        }
+        found
     }
 
     /// `@name value`: the name node and the value node.

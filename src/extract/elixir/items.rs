@@ -1,7 +1,7 @@
 //! Definitions: `defmodule` scopes, `def`/`defp` clauses (every clause a
 //! `FunctionDef`, with its parameters, local bindings and return value).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -149,11 +149,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        let locals = self.tuple_params(&param_nodes);
         let inner = self.open_scope(Env {
             module,
             func,
             params,
             body_start: body.map_or(usize::MAX, |b| b.start_byte()),
+            locals,
             ..Env::default()
         });
         if let (Some(body), Some(func)) = (body, func) {
@@ -188,6 +190,37 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             defaults: 0,
         });
         self.facts.functions.len() - 1
+    }
+
+    /// `def run(conn, {_name, sha, body}, keys)`: each variable of a tuple
+    /// parameter holds its element of the argument (`.1` of parameter 1).
+    fn tuple_params(&self, param_nodes: &[Node<'_>]) -> HashMap<String, Value> {
+        let mut out = HashMap::new();
+        for (index, p) in param_nodes.iter().enumerate() {
+            if p.kind() != "tuple" {
+                continue;
+            }
+            for (i, el) in named_children(*p).into_iter().enumerate() {
+                let name = self.text(el);
+                if el.kind() != "identifier" || name.starts_with('_') {
+                    continue;
+                }
+                let param = Value::Param {
+                    index,
+                    name: "_".into(),
+                    span: self.span(*p),
+                };
+                out.insert(
+                    name,
+                    Value::Call {
+                        path: vec![format!(".{i}")],
+                        args: vec![param],
+                        span: self.span(el),
+                    },
+                );
+            }
+        }
+        out
     }
 
     /// A parameter's variable name, or `_` for a pattern.
@@ -279,6 +312,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         }
         self.row_binding(l, r, env);
+        if l.kind() == "tuple" {
+            let v = self.value(r, Some(env), 0);
+            self.bind_tuple(l, &v, env);
+            return;
+        }
         if l.kind() != "identifier" {
             return;
         }
@@ -293,6 +331,76 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Some(e) = self.envs.get_mut(env) {
             e.locals.insert(name, v);
+        }
+    }
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `{script, count} = Scripts.get(:name)`: each variable holds its
+    /// element of what the call returns (`.0`, `.1`, …), so that a script
+    /// looked up by name stays linked to that name.
+    pub(super) fn bind_tuple(&mut self, pat: Node<'_>, v: &Value, env: usize) {
+        if !matches!(v, Value::Call { .. }) {
+            return;
+        }
+        for (i, el) in named_children(pat).into_iter().enumerate() {
+            if el.kind() != "identifier" {
+                continue;
+            }
+            let name = self.text(el);
+            if name.starts_with('_') {
+                continue;
+            }
+            let elem = Value::Call {
+                path: vec![format!(".{i}")],
+                args: vec![v.clone()],
+                span: self.span(el),
+            };
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, elem);
+            }
+        }
+    }
+
+    /// `case get_sha(:name) do nil -> ..; sha -> .. end`: a clause that
+    /// binds the whole subject to a variable, or its elements to a tuple's.
+    pub(super) fn case_bindings(&mut self, n: Node<'_>, env: Option<usize>) {
+        let Some(env) = env else {
+            return;
+        };
+        let Some(subject) = arguments(n).and_then(|a| named_children(a).into_iter().next()) else {
+            return;
+        };
+        let Some(block) = do_block(n) else {
+            return;
+        };
+        let v = self.value(subject, Some(env), 0);
+        if !matches!(v, Value::Call { .. }) {
+            return;
+        }
+        for clause in named_children(block) {
+            if clause.kind() != "stab_clause" {
+                continue;
+            }
+            let Some(pat) = clause
+                .child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+            else {
+                continue;
+            };
+            match pat.kind() {
+                "identifier" => {
+                    let name = self.text(pat);
+                    if name.starts_with('_') {
+                        continue;
+                    }
+                    if let Some(e) = self.envs.get_mut(env) {
+                        e.locals.insert(name, v.clone());
+                    }
+                }
+                "tuple" => self.bind_tuple(pat, &v, env),
+                _ => {}
+            }
         }
     }
 }

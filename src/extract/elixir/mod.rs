@@ -218,7 +218,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 self.import(n, scope);
                 return None;
             }
-            "case" => self.case_rows(n, env),
+            "case" => {
+                self.case_rows(n, env);
+                self.case_bindings(n, env);
+            }
             _ => {}
         }
         if !self.not_calls.contains(&n.id()) {

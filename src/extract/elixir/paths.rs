@@ -210,6 +210,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.calls.push(CallFact {
             path,
             args,
+            receiver: None,
             span,
             func: self.func_of(env),
         });

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::templates::is_builder_callee;
 use super::{call_args, do_block, sides, Cx};
-use crate::facts::{Template, Value};
+use crate::facts::{Seg, Template, Value};
 use crate::parse::named_children;
 
 /// Expressions nested deeper than this evaluate to `Value::Unknown`.
@@ -53,6 +53,19 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
+            // `@scripts[name]`: a lookup by key, which names a script when
+            // the key does.
+            "access_call" => match (
+                n.child_by_field_name("target"),
+                n.child_by_field_name("key"),
+            ) {
+                (Some(t), Some(k)) => Value::Call {
+                    path: vec!["[]".into()],
+                    args: vec![self.value(t, env, depth + 1), self.value(k, env, depth + 1)],
+                    span,
+                },
+                _ => Value::unknown(self.text(n), span),
+            },
             _ => Value::unknown(self.text(n), span),
         }
     }
@@ -277,6 +290,21 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         if do_block(n).is_some() {
             return unknown();
+        }
+        // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
+        if matches!(
+            self.text(target).as_str(),
+            "to_string" | "Integer.to_string"
+        ) {
+            if let [arg] = call_args(n, piped).as_slice() {
+                if let Value::Int { value, .. } = self.value(*arg, env, depth + 1) {
+                    let text = value.to_string();
+                    return Value::Str(Template {
+                        segs: vec![Seg::Lit { text, span }],
+                        span,
+                    });
+                }
+            }
         }
         let Some(path) = self.callee(target, self.module_of(env)) else {
             return unknown();

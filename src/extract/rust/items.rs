@@ -28,8 +28,10 @@ impl<'s, 'p> Cx<'s, 'p> {
             return;
         };
         let mut params = Vec::new();
+        let mut has_self = false;
         if let Some(ps) = n.child_by_field_name("parameters") {
             for p in named_children(ps) {
+                has_self |= p.kind() == "self_parameter";
                 if p.kind() != "parameter" {
                     continue;
                 }
@@ -61,6 +63,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             &mut self.scope,
             Scope {
                 params,
+                has_self,
                 ..Scope::default()
             },
         );

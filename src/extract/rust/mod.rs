@@ -110,8 +110,49 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
 #[derive(Default)]
 struct Scope {
     params: Vec<String>,
+    /// The function is a method taking `self`.
+    has_self: bool,
     locals: HashMap<String, Value>,
     builders: HashMap<String, Builder>,
+}
+
+/// Methods that change a list in ways a push does not describe.
+const MUTATORS: &[&str] = &[
+    "push",
+    "extend",
+    "extend_from_slice",
+    "append",
+    "insert",
+    "remove",
+    "pop",
+    "retain",
+    "clear",
+    "truncate",
+    "drain",
+    "dedup",
+    "sort",
+    "reverse",
+    "swap",
+    "split_off",
+    "resize",
+];
+
+/// Whether `n` runs exactly once where its function runs: no loop, branch
+/// or closure between it and the function body.
+fn straight_line(n: Node<'_>) -> bool {
+    let mut cur = n;
+    for _ in 0..256 {
+        let Some(p) = cur.parent() else {
+            return false;
+        };
+        match p.kind() {
+            "function_item" => return true,
+            "for_expression" | "while_expression" | "loop_expression" | "closure_expression"
+            | "if_expression" | "match_expression" | "else_clause" | "match_arm" => return false,
+            _ => cur = p,
+        }
+    }
+    false
 }
 
 /// The extraction context: the file, the facts found so far, and what the
@@ -219,16 +260,36 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.depth -= 1;
     }
 
+    /// An item marked as test code by the attributes just before it
+    /// (`#[cfg(test)]`, `#[test]`, `#[tokio::test]`).
+    fn note_test_region(&mut self, n: Node<'_>) {
+        let mut prev = n.prev_named_sibling();
+        for _ in 0..64 {
+            let Some(a) = prev.filter(|a| a.kind() == "attribute_item") else {
+                return;
+            };
+            let t = self.text(a);
+            let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+            if t == "#[cfg(test)]" || t == "#[test]" || t.ends_with("::test]") {
+                self.facts.test_regions.push(self.span(n));
+                return;
+            }
+            prev = a.prev_named_sibling();
+        }
+    }
+
     /// The visitor: sends each node kind to the module that reads it, and
     /// returns whether to descend.
     fn visit(&mut self, n: Node<'_>) -> bool {
         match n.kind() {
             "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
             "mod_item" => {
+                self.note_test_region(n);
                 self.mod_item(n);
                 false
             }
             "function_item" | "function_signature_item" => {
+                self.note_test_region(n);
                 self.function(n);
                 false
             }
@@ -277,6 +338,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                 true
             }
             "call_expression" => self.call(n),
+            "assignment_expression" | "compound_assignment_expr" => {
+                self.list_reassigned(n);
+                true
+            }
             _ => true,
         }
     }
@@ -285,6 +350,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// top of a method chain (commands, script calls), a key built by
     /// `.replace(..)` or `.join(..)`. Returns whether to descend.
     fn call(&mut self, n: Node<'_>) -> bool {
+        self.vec_push(n);
         self.field_read(n);
         self.call_fact(n);
         if self.inner.contains(&node_key(n)) {
@@ -302,6 +368,72 @@ impl<'s, 'p> Cx<'s, 'p> {
             return false;
         }
         true
+    }
+
+    /// `keys.push(k)` on a local list: in straight-line code, the list
+    /// grows by `k`; in a loop, a branch or a closure, or after any other
+    /// change (`extend`, `insert`, `&mut keys` handed on), what it holds
+    /// is no longer known (an unknown part in its tail).
+    fn vec_push(&mut self, n: Node<'_>) {
+        let Some((method, recv)) = method_of(n, self.src) else {
+            self.vec_handed_on(n);
+            return;
+        };
+        let recv = peel_ref(recv);
+        if recv.kind() != "identifier" {
+            return;
+        }
+        let name = self.text(recv);
+        if !matches!(self.scope.locals.get(&name), Some(Value::List { .. })) {
+            return;
+        }
+        let args = args_of(n);
+        let grows = method == "push" && args.len() == 1 && straight_line(n);
+        let v = if grows {
+            Some(self.value(args[0], 0))
+        } else if MUTATORS.contains(&method.as_str()) {
+            None
+        } else {
+            return;
+        };
+        if let Some(Value::List { items, tail, span }) = self.scope.locals.get_mut(&name) {
+            match v {
+                Some(v) if tail.is_empty() && items.len() < 64 => items.push(v),
+                _ if tail.is_empty() => tail.push(Value::unknown(name.clone(), *span)),
+                _ => {}
+            }
+        }
+    }
+
+    /// `keys = other`: a local list assigned again is no longer known.
+    fn list_reassigned(&mut self, n: Node<'_>) {
+        let Some(left) = n.child_by_field_name("left") else {
+            return;
+        };
+        let name = self.text(left);
+        if let Some(Value::List { tail, span, .. }) = self.scope.locals.get_mut(&name) {
+            if tail.is_empty() {
+                tail.push(Value::unknown(name.clone(), *span));
+            }
+        }
+    }
+
+    /// `fill(&mut keys)`: a list handed on mutably is no longer known.
+    fn vec_handed_on(&mut self, n: Node<'_>) {
+        for a in args_of(n) {
+            if a.kind() != "reference_expression" || !self.text(a).starts_with("&mut") {
+                continue;
+            }
+            let Some(inner) = a.child_by_field_name("value") else {
+                continue;
+            };
+            let name = self.text(inner);
+            if let Some(Value::List { tail, span, .. }) = self.scope.locals.get_mut(&name) {
+                if tail.is_empty() {
+                    tail.push(Value::unknown(name.clone(), *span));
+                }
+            }
+        }
     }
 
     fn push_template(&mut self, v: Value) {

@@ -35,6 +35,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let Some(func) = callee(n) else {
             return;
         };
+        let mut receiver = None;
         let path = match func.kind() {
             "identifier" | "scoped_identifier" => {
                 let written = path_segments(&self.text(func));
@@ -64,6 +65,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if peel_ref(recv).kind() == "self" {
                     vec!["self".to_string(), method]
                 } else {
+                    receiver = Some(self.value(recv, 0));
                     vec![method]
                 }
             }
@@ -73,6 +75,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.facts.calls.push(CallFact {
             path,
             args,
+            receiver,
             span: self.span(n),
             func: self.cur_func,
         });

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use crate::extract::push_lit;
-use crate::facts::{Seg, Span, Template, Value};
+use crate::facts::{Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::paths::path_segments;
@@ -15,6 +15,17 @@ use super::{
 };
 
 /// Method calls that send their receiver unchanged.
+/// Methods whose arguments only say what happens on failure.
+const ERROR_ONLY_METHODS: &[&str] = &[
+    "ok_or",
+    "ok_or_else",
+    "expect",
+    "unwrap",
+    "map_err",
+    "context",
+    "with_context",
+];
+
 const TRANSPARENT_METHODS: &[&str] = &[
     "as_str",
     "as_ref",
@@ -28,6 +39,8 @@ const TRANSPARENT_METHODS: &[&str] = &[
     "as_deref",
     "to_vec",
     "into_owned",
+    "cloned",
+    "copied",
 ];
 
 /// Appends a value to a template: strings are spliced in, integers become
@@ -94,6 +107,18 @@ impl<'s, 'p> Cx<'s, 'p> {
                     None => Value::unknown(self.label(n), span),
                 }
             }
+            "self" if self.scope.has_self => Value::Param {
+                index: RECEIVER,
+                name: "self".into(),
+                span,
+            },
+            "field_expression" => self.field_value(n, span, d),
+            // `match lookup(..) { Some(s) => s, None => return }`: the value
+            // an arm unwraps is the scrutinee's.
+            "match_expression" => match n.child_by_field_name("value") {
+                Some(v) if self.unwraps(n) => self.value(v, d),
+                _ => Value::unknown(self.label(n), span),
+            },
             "type_cast_expression" => match n.child_by_field_name("value") {
                 Some(inner) => self.value(inner, d),
                 None => Value::unknown(self.label(n), span),
@@ -137,6 +162,70 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 }
             }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `self.sha` in a method: the receiver's field, bound at call sites;
+    /// any other field access is unknown.
+    /// Whether a `match` has an arm `Some(x) => x` (or `Ok(x) => x.clone()`):
+    /// what it gives is what its scrutinee holds.
+    fn unwraps(&self, m: Node<'_>) -> bool {
+        let Some(block) = m.child_by_field_name("body") else {
+            return false;
+        };
+        named_children(block)
+            .into_iter()
+            .filter(|a| a.kind() == "match_arm")
+            .any(|arm| {
+                let (Some(p), Some(v)) = (
+                    arm.child_by_field_name("pattern"),
+                    arm.child_by_field_name("value"),
+                ) else {
+                    return false;
+                };
+                let pat: String = self
+                    .text(p)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                let Some(x) = pat
+                    .strip_prefix("Some(")
+                    .or_else(|| pat.strip_prefix("Ok("))
+                    .and_then(|r| r.strip_suffix(')'))
+                else {
+                    return false;
+                };
+                let body = self.text(v);
+                let body = body.trim();
+                let body = body
+                    .trim_end_matches(".clone()")
+                    .trim_end_matches(".to_owned()");
+                !x.is_empty() && body == x
+            })
+    }
+
+    /// `script.sha` where `script` holds a script looked up by name: a
+    /// projection (`.sha` of that value), which still names the script.
+    fn field_value(&mut self, n: Node<'_>, span: Span, d: usize) -> Value {
+        let recv = n.child_by_field_name("value").map(peel_ref);
+        let field = n.child_by_field_name("field").map(|f| self.text(f));
+        match (recv, field) {
+            (Some(r), Some(f)) if r.kind() == "self" && self.scope.has_self => Value::Param {
+                index: RECEIVER,
+                name: f,
+                span,
+            },
+            (Some(r), Some(f)) if r.kind() == "identifier" => match self.value(r, d) {
+                v @ (Value::Call { .. } | Value::ScriptRef { .. } | Value::Param { .. }) => {
+                    Value::Call {
+                        path: vec![format!(".{f}")],
+                        args: vec![v],
+                        span,
+                    }
+                }
+                _ => Value::unknown(self.label(n), span),
+            },
             _ => Value::unknown(self.label(n), span),
         }
     }
@@ -242,6 +331,11 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
                     return self.value(recv, d);
                 }
+                // `Option`/`Result` adapters whose arguments only say what
+                // happens on failure: the value is the receiver's.
+                if ERROR_ONLY_METHODS.contains(&method.as_str()) {
+                    return self.value(recv, d);
+                }
                 if method == "replace" && args.len() == 2 {
                     return self.replace_value(recv, args[0], args[1], span, d);
                 }
@@ -293,6 +387,15 @@ impl<'s, 'p> Cx<'s, 'p> {
                 );
                 if transparent && args.len() == 1 {
                     return self.value(args[0], d);
+                }
+                // `Vec::new()`: a list the straight-line pushes that
+                // follow fill (see `vec_push`).
+                if matches!(strs.as_slice(), ["Vec", "new"] | ["Vec", "with_capacity"]) {
+                    return Value::List {
+                        items: Vec::new(),
+                        tail: Vec::new(),
+                        span,
+                    };
                 }
                 if strs.contains(&"Script") && matches!(last, "new" | "from_lua") {
                     if let Some(index) = args.first().and_then(|a| self.script_of(*a)) {

@@ -1,0 +1,223 @@
+//! Coverage: what the script checks could and could not see
+//! (`wirelint check --coverage`, and `coverage` in the JSON).
+//!
+//! Silence from wirelint should mean "checked and fine". Every place a
+//! script is run is counted per speaker: **checked** when it is linked to a
+//! script whose key count is known (declared, or read from a body that uses
+//! fixed `KEYS[n]`) and the call's own key count can be told; otherwise it
+//! is listed with the reason. Scripts that no speaker runs (and no other
+//! script includes) are listed too, so that a dead copy does not pass for a
+//! contract. Computes only; reporters render.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::facts::Span;
+use crate::link::calls::{NumKeys, ScriptCallUse};
+use crate::link::{ScriptId, SpeakerId};
+use crate::pipeline::Analysis;
+
+/// Coverage of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// One entry per speaker that runs at least one script, in speaker order.
+    pub speakers: Vec<SpeakerCoverage>,
+    /// Scripts that no call site runs, in definition order.
+    pub unused: Vec<Unused>,
+}
+
+/// The script calls of one speaker.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SpeakerCoverage {
+    pub speaker: SpeakerId,
+    /// Every place the speaker runs a script.
+    pub calls: usize,
+    /// Those in test code.
+    pub test_calls: usize,
+    /// Those whose keys were checked against the script.
+    pub checked: usize,
+    /// The others, in file and offset order.
+    pub unchecked: Vec<Unchecked>,
+}
+
+/// A script call site that no KEYS check covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unchecked {
+    pub span: Span,
+    /// Whether it was linked to a script at all.
+    pub linked: bool,
+    /// Why it is not checked, in words.
+    pub reason: String,
+    /// Whether the file is test code (a `test`/`tests`/`spec` directory
+    /// or a `_test`/`_spec` file).
+    pub test: bool,
+}
+
+/// A script no speaker runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unused {
+    pub script: ScriptId,
+    pub name: String,
+    pub span: Span,
+}
+
+impl Coverage {
+    /// All calls, over every speaker.
+    pub fn calls(&self) -> usize {
+        self.speakers.iter().map(|s| s.calls).sum()
+    }
+
+    /// All checked calls.
+    pub fn checked(&self) -> usize {
+        self.speakers.iter().map(|s| s.checked).sum()
+    }
+
+    /// All calls not linked to a script.
+    pub fn unlinked(&self) -> usize {
+        self.unchecked().filter(|u| !u.linked).count()
+    }
+
+    /// Every call not checked, speaker by speaker.
+    pub fn unchecked(&self) -> impl Iterator<Item = &Unchecked> {
+        self.speakers.iter().flat_map(|s| &s.unchecked)
+    }
+}
+
+/// Whether a path is test code.
+pub fn is_test_path(rel: &str) -> bool {
+    let mut parts = rel.split('/');
+    let file = parts.next_back().unwrap_or("");
+    let dir_test = rel.split('/').rev().skip(1).any(|d| {
+        matches!(
+            d,
+            "test" | "tests" | "spec" | "specs" | "__tests__" | "testing" | "benches"
+        )
+    });
+    let stem = file.split('.').next().unwrap_or("");
+    dir_test
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.starts_with("test_")
+        || stem == "tests"
+}
+
+/// Why a linked call is not checked, if it is not.
+fn why_unchecked(a: &Analysis, u: &ScriptCallUse) -> Option<String> {
+    let script = &a.model.scripts[u.script];
+    let name = script.display_name(a.contract.as_ref());
+    let declared = script.declared_count(a.contract.as_ref()).is_some();
+    if !declared && !script.body {
+        return Some(format!(
+            "script `{name}` is not in the tree and declares no key count"
+        ));
+    }
+    if !declared && script.lua.dynamic_keys {
+        return Some(format!(
+            "script `{name}` reads KEYS by a computed index and declares no key count"
+        ));
+    }
+    let countable = match u.numkeys {
+        NumKeys::Literal(..) | NumKeys::Counted(..) => true,
+        NumKeys::FromKeys | NumKeys::Unknown => u.keys_complete,
+    };
+    (!countable).then(|| "the keys passed cannot be counted".to_string())
+}
+
+/// Coverage of an analysis.
+pub fn build(a: &Analysis) -> Coverage {
+    let m = &a.model;
+    let mut per: Vec<SpeakerCoverage> = (0..m.speakers.len())
+        .map(|speaker| SpeakerCoverage {
+            speaker,
+            ..SpeakerCoverage::default()
+        })
+        .collect();
+    let test = |span: Span| {
+        is_test_path(&a.sources.get(span.file).rel)
+            || m.test_regions
+                .iter()
+                .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
+    };
+    // One verdict per call site: checked when any script it may run is
+    // checked there (a wrapper's call may run several).
+    let mut sites: BTreeMap<(SpeakerId, Span), Option<(bool, String)>> = BTreeMap::new();
+    for u in &m.script_calls {
+        // A wrapper's own body is no invocation unless it knows its script.
+        let Some(site) = u.site.or((!u.in_wrapper).then_some(u.span)) else {
+            continue;
+        };
+        let verdict = why_unchecked(a, u).map(|r| (true, r));
+        let e = sites.entry((u.speaker, site)).or_insert(verdict.clone());
+        if verdict.is_none() {
+            *e = None;
+        }
+    }
+    for u in &m.unlinked_calls {
+        sites
+            .entry((u.speaker, u.site))
+            .or_insert(Some((false, u.reason.clone())));
+    }
+    for ((speaker, span), verdict) in sites {
+        let Some(s) = per.get_mut(speaker) else {
+            continue;
+        };
+        s.calls += 1;
+        s.test_calls += usize::from(test(span));
+        match verdict {
+            None => s.checked += 1,
+            Some((linked, reason)) => s.unchecked.push(Unchecked {
+                span,
+                linked,
+                reason,
+                test: test(span),
+            }),
+        }
+    }
+    for s in &mut per {
+        s.unchecked
+            .sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
+    }
+    per.retain(|s| s.calls > 0);
+    let run: HashSet<ScriptId> = m.script_calls.iter().map(|u| u.script).collect();
+    let unused = m
+        .scripts
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| s.is_redis() && s.body && !s.included && !run.contains(i))
+        .map(|(i, s)| Unused {
+            script: i,
+            name: s.display_name(a.contract.as_ref()),
+            span: s.def_span,
+        })
+        .collect();
+    Coverage {
+        speakers: per,
+        unused,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_test_path;
+
+    #[test]
+    fn test_paths() {
+        for p in [
+            "test/q_test.exs",
+            "lib/tests/a.rs",
+            "src/foo_test.rs",
+            "spec/x.ex",
+            "src/tests.rs",
+            "apps/a/test/support/helper.ex",
+        ] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in [
+            "lib/q.ex",
+            "src/contest.rs",
+            "src/testing_util.rs",
+            "test.rs",
+        ] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Coverage as text (`check --coverage`, and the one summary line of the
+//! human formats) and as the JSON document's `coverage` object.
+
+use serde::Serialize;
+
+use super::json::{span_out, SpanOut};
+use crate::coverage::Coverage;
+use crate::facts::Span;
+use crate::pipeline::Analysis;
+
+#[derive(Serialize)]
+struct Doc {
+    calls: usize,
+    checked: usize,
+    speakers: Vec<SpeakerOut>,
+    unused_scripts: Vec<UnusedOut>,
+}
+
+#[derive(Serialize)]
+struct SpeakerOut {
+    speaker: String,
+    calls: usize,
+    test_calls: usize,
+    checked: usize,
+    unchecked: Vec<UncheckedOut>,
+}
+
+#[derive(Serialize)]
+struct UncheckedOut {
+    path: String,
+    span: SpanOut,
+    linked: bool,
+    test: bool,
+    reason: String,
+}
+
+#[derive(Serialize)]
+struct UnusedOut {
+    script: String,
+    path: String,
+    span: SpanOut,
+}
+
+/// The `coverage` object of the JSON document.
+pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
+    let doc = Doc {
+        calls: c.calls(),
+        checked: c.checked(),
+        speakers: c
+            .speakers
+            .iter()
+            .map(|s| SpeakerOut {
+                speaker: a.model.speaker_name(s.speaker).to_string(),
+                calls: s.calls,
+                test_calls: s.test_calls,
+                checked: s.checked,
+                unchecked: s
+                    .unchecked
+                    .iter()
+                    .map(|u| UncheckedOut {
+                        path: a.sources.get(u.span.file).rel.clone(),
+                        span: span_out(a, u.span),
+                        linked: u.linked,
+                        test: u.test,
+                        reason: u.reason.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        unused_scripts: c
+            .unused
+            .iter()
+            .map(|u| UnusedOut {
+                script: u.name.clone(),
+                path: a.sources.get(u.span.file).rel.clone(),
+                span: span_out(a, u.span),
+            })
+            .collect(),
+    };
+    serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
+}
+
+fn at(a: &Analysis, span: Span) -> String {
+    let f = a.sources.get(span.file);
+    let lc = f.line_col(span.start);
+    format!("{}:{}:{}", f.rel, lc.line, lc.column)
+}
+
+/// The one line of the human formats; `None` when no script is run.
+pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
+    let calls = c.calls();
+    if calls == 0 {
+        return None;
+    }
+    let checked = c.checked();
+    let mut line = format!(
+        "wirelint: {checked} of {calls} script call{} checked",
+        if calls == 1 { "" } else { "s" }
+    );
+    let unlinked = c.unlinked();
+    let other = calls - checked - unlinked;
+    if unlinked > 0 {
+        line.push_str(&format!("; {unlinked} not linked"));
+    }
+    if other > 0 {
+        line.push_str(&format!("; {other} linked but not countable"));
+    }
+    if checked < calls && !listed {
+        line.push_str(": --coverage lists them");
+    }
+    Some(line)
+}
+
+/// `check --coverage`: each speaker's calls, every call not checked with
+/// its reason, and the scripts no speaker runs.
+pub fn render_text(a: &Analysis, c: &Coverage) -> String {
+    let mut out = String::new();
+    for s in &c.speakers {
+        out.push_str(&format!(
+            "coverage: {}: {} of {} script calls checked\n",
+            a.model.speaker_name(s.speaker),
+            s.checked,
+            s.calls
+        ));
+        for u in &s.unchecked {
+            out.push_str(&format!(
+                "  {}: {}{}: {}\n",
+                at(a, u.span),
+                if u.linked {
+                    "not checked"
+                } else {
+                    "not linked"
+                },
+                if u.test { " (test code)" } else { "" },
+                u.reason
+            ));
+        }
+    }
+    for u in &c.unused {
+        out.push_str(&format!(
+            "coverage: script `{}` ({}) is run by no speaker\n",
+            u.name,
+            at(a, u.span)
+        ));
+    }
+    out
+}
+
+/// What the human formats add on stderr: the listing when asked for, then
+/// the summary line.
+pub fn listing(run: &super::CheckRun<'_>) -> String {
+    let mut out = String::new();
+    if run.list_coverage {
+        out.push_str(&render_text(run.analysis, run.coverage));
+    }
+    if let Some(line) = summary_line(run.coverage, run.list_coverage) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}

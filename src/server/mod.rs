@@ -1,0 +1,280 @@
+//! `wirelint server`: the Language Server Protocol over stdio.
+//!
+//! The server reads the workspace once at `initialize` and again after each
+//! change: an edited buffer takes the place of its file on disk (the same
+//! overlay `--stdin-filename` uses), the whole pipeline runs, and
+//! diagnostics are published for **every file whose findings changed**,
+//! not only the edited one: renaming a field in a shared script lights up
+//! the readers in other files, and clears them when undone.
+//!
+//! Framing and the initialize handshake come from `lsp-server` (the crate
+//! rust-analyzer is built on); payloads are plain JSON (`protocol.rs`).
+//! Requests the server does not know get `MethodNotFound`; a broken
+//! `wirelint.toml` or contract is one diagnostic on that file, never an
+//! exit.
+
+mod protocol;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use serde_json::{json, Value};
+
+use crate::config::Config;
+use crate::matrix::Matrix;
+use crate::pipeline::post::{self, Post};
+use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
+
+/// Runs the server on stdin/stdout until `exit`; the process exit code.
+pub fn run() -> i32 {
+    let (conn, io) = Connection::stdio();
+    let code = match serve(&conn) {
+        Ok(()) => 0,
+        Err(m) => {
+            eprintln!("wirelint server: {m}");
+            2
+        }
+    };
+    drop(conn);
+    let _ = io.join();
+    code
+}
+
+fn serve(conn: &Connection) -> Result<(), String> {
+    let caps = json!({
+        // Full text on every change: the buffers are small next to a run.
+        "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
+        "hoverProvider": true,
+        "definitionProvider": true,
+        "codeActionProvider": true,
+        "positionEncoding": "utf-16",
+    });
+    let init = conn.initialize(caps).map_err(|e| e.to_string())?;
+    let mut st = State::new(protocol::workspace_root(&init));
+    st.refresh(conn, None);
+    for msg in &conn.receiver {
+        match msg {
+            Message::Request(req) => {
+                if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                    return Ok(());
+                }
+                match req.method.as_str() {
+                    "textDocument/hover" => reply(conn, req.id, st.hover(&req.params)),
+                    "textDocument/definition" => reply(conn, req.id, st.definition(&req.params)),
+                    "textDocument/codeAction" => reply(conn, req.id, st.code_actions(&req.params)),
+                    _ => reply_unknown(conn, req),
+                }
+            }
+            Message::Notification(n) => st.notification(conn, n),
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn reply(conn: &Connection, id: lsp_server::RequestId, result: Value) {
+    let _ = conn
+        .sender
+        .send(Message::Response(Response::new_ok(id, result)));
+}
+
+fn reply_unknown(conn: &Connection, req: Request) {
+    let resp = Response::new_err(
+        req.id,
+        ErrorCode::MethodNotFound as i32,
+        format!("wirelint server does not handle `{}`", req.method),
+    );
+    let _ = conn.sender.send(Message::Response(resp));
+}
+
+/// The workspace, the open buffers, and what was last published.
+struct State {
+    root: PathBuf,
+    /// Open buffers by absolute path.
+    docs: BTreeMap<PathBuf, Vec<u8>>,
+    /// Diagnostics last published, by document URI.
+    published: BTreeMap<String, Value>,
+    /// The last analysis and its agreement matrix (hover, definition).
+    last: Option<(Analysis, Matrix)>,
+}
+
+impl State {
+    fn new(root: PathBuf) -> State {
+        State {
+            root,
+            docs: BTreeMap::new(),
+            published: BTreeMap::new(),
+            last: None,
+        }
+    }
+
+    fn notification(&mut self, conn: &Connection, n: Notification) {
+        // `wirelint.toml`, the contract or a file changed on disk.
+        if n.method == "workspace/didChangeWatchedFiles" {
+            self.refresh(conn, None);
+            return;
+        }
+        let Some(path) = protocol::document_path(&n.params) else {
+            return;
+        };
+        match n.method.as_str() {
+            "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didSave" => {
+                if let Some(text) = protocol::document_text(&n.method, &n.params) {
+                    self.docs.insert(path.clone(), text.into_bytes());
+                }
+                self.refresh(conn, Some(&path));
+            }
+            "textDocument/didClose" => {
+                self.docs.remove(&path);
+                self.refresh(conn, None);
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs the pipeline with `changed` over its file on disk, and
+    /// publishes every document whose diagnostics differ from what was
+    /// last published (an empty list clears one).
+    fn refresh(&mut self, conn: &Connection, changed: Option<&Path>) {
+        let now = match self.analysis(changed) {
+            Ok(a) => {
+                let now = protocol::diagnostics_by_uri(&a, &self.root);
+                let matrix = crate::matrix::build(&a);
+                self.last = Some((a, matrix));
+                now
+            }
+            Err(e) => protocol::config_error(&self.root, &e),
+        };
+        let mut uris: Vec<&String> = now.keys().chain(self.published.keys()).collect();
+        uris.sort();
+        uris.dedup();
+        let mut sent = BTreeMap::new();
+        for uri in uris {
+            let new = now.get(uri).cloned().unwrap_or_else(|| json!([]));
+            if self.published.get(uri) != Some(&new) {
+                let params = json!({"uri": uri, "diagnostics": new});
+                let note = Notification::new("textDocument/publishDiagnostics".into(), params);
+                let _ = conn.sender.send(Message::Notification(note));
+            }
+            if new.as_array().is_some_and(|a| !a.is_empty()) {
+                sent.insert(uri.clone(), new);
+            }
+        }
+        self.published = sent;
+    }
+
+    /// What the agreement matrix says of the key, field or script under
+    /// the cursor: who uses it, who diverges.
+    fn hover(&self, params: &Value) -> Value {
+        let Some((a, matrix)) = &self.last else {
+            return Value::Null;
+        };
+        let Some(at) = protocol::point(a, &self.root, params) else {
+            return Value::Null;
+        };
+        let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() else {
+            return Value::Null;
+        };
+        let mut text = format!("**{}** `{}`\n", row.kind, row.item);
+        for (sp, cell) in matrix.speakers.iter().zip(&row.cells) {
+            text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
+        }
+        json!({"contents": {"kind": "markdown", "value": text}})
+    }
+
+    /// For each wirelint diagnostic in the request: a suppression comment
+    /// on the line before it, in the file's own comment syntax, with room
+    /// for the reason.
+    fn code_actions(&self, params: &Value) -> Value {
+        let Some((a, _)) = &self.last else {
+            return json!([]);
+        };
+        let point =
+            json!({"textDocument": params["textDocument"], "position": params["range"]["start"]});
+        let Some(at) = protocol::point(a, &self.root, &point) else {
+            return json!([]);
+        };
+        let f = a.sources.get(at.file);
+        let Some(comment) = f.lang.map(|l| l.host().line_comment()) else {
+            return json!([]);
+        };
+        let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
+        let mut out = Vec::new();
+        for d in params["context"]["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let (Some("wirelint"), Some(code), Some(line)) = (
+                d["source"].as_str(),
+                d["code"].as_str(),
+                d["range"]["start"]["line"].as_u64(),
+            ) else {
+                continue;
+            };
+            let indent = protocol::indent_of(f, line as usize);
+            let text = format!("{indent}{comment} wirelint: allow({code}) reason: \n");
+            let pos = json!({"line": line, "character": 0});
+            out.push(json!({
+                "title": format!("Suppress {code} on this line (with a reason)"),
+                "kind": "quickfix",
+                "diagnostics": [d],
+                "edit": {"changes": {uri: [{"range": {"start": pos, "end": pos}, "newText": text}]}},
+            }));
+        }
+        Value::Array(out)
+    }
+
+    /// From a call site to the script it runs.
+    fn definition(&self, params: &Value) -> Value {
+        let Some((a, _)) = &self.last else {
+            return Value::Null;
+        };
+        let Some(at) = protocol::point(a, &self.root, params) else {
+            return Value::Null;
+        };
+        let inside =
+            |s: crate::facts::Span| s.file == at.file && s.start <= at.start && at.start <= s.end;
+        a.model
+            .script_calls
+            .iter()
+            .filter(|u| inside(u.span))
+            .min_by_key(|u| u.span.end - u.span.start)
+            .and_then(|u| protocol::location(a, &self.root, a.model.scripts[u.script].def_span))
+            .unwrap_or(Value::Null)
+    }
+
+    fn analysis(&self, changed: Option<&Path>) -> Result<Analysis, AnalyzeError> {
+        let settings = Config::find(&self.root)?
+            .map(|c| c.settings)
+            .unwrap_or_default();
+        let overlay = changed
+            .or_else(|| self.docs.keys().next_back().map(PathBuf::as_path))
+            .and_then(|p| {
+                let rel = p.strip_prefix(&self.root).ok()?;
+                let bytes = self.docs.get(p)?.clone();
+                Some((rel.to_string_lossy().replace('\\', "/"), bytes))
+            });
+        let opts = Options {
+            root: self.root.clone(),
+            paths: vec![self.root.clone()],
+            contract: ContractChoice::Default,
+            threads: None,
+            max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
+            settings: settings.clone(),
+            stdin: overlay,
+            prefilter: true,
+            tree: None,
+            cache_dir: None,
+        };
+        let mut a = analyze(&opts)?;
+        let post = Post {
+            settings: &settings,
+            only: None,
+            baseline: None,
+        };
+        post::apply(&mut a, &post).map_err(AnalyzeError::Usage)?;
+        Ok(a)
+    }
+}

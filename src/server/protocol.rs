@@ -1,0 +1,214 @@
+//! The JSON of the few LSP messages the server reads and writes: document
+//! paths and texts in, diagnostics out. Positions are LSP's: 0-based lines
+//! and UTF-16 code units, converted from byte spans here, at the edge.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::facts::Span;
+use crate::pipeline::{Analysis, AnalyzeError};
+use crate::source::SourceFile;
+
+/// The workspace root `initialize` names (`rootUri`, else the first
+/// workspace folder), else the current directory.
+pub fn workspace_root(init: &Value) -> PathBuf {
+    let uri = init["rootUri"]
+        .as_str()
+        .or_else(|| init["workspaceFolders"][0]["uri"].as_str());
+    uri.and_then(path_of_uri)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+fn path_of_uri(uri: &str) -> Option<PathBuf> {
+    url::Url::parse(uri).ok()?.to_file_path().ok()
+}
+
+fn uri_of_path(p: &Path) -> Option<String> {
+    url::Url::from_file_path(p).ok().map(String::from)
+}
+
+/// The file a document notification is about.
+pub fn document_path(params: &Value) -> Option<PathBuf> {
+    path_of_uri(params["textDocument"]["uri"].as_str()?)
+}
+
+/// The full text a notification carries (open, full-sync change, save with
+/// text).
+pub fn document_text(method: &str, params: &Value) -> Option<String> {
+    let text = match method {
+        "textDocument/didOpen" => &params["textDocument"]["text"],
+        "textDocument/didChange" => {
+            let changes = params["contentChanges"].as_array()?;
+            &changes.last()?["text"]
+        }
+        _ => &params["text"],
+    };
+    text.as_str().map(str::to_string)
+}
+
+/// The file and byte offset an LSP position (`textDocument`, `position`)
+/// points at, in the analysis's file table.
+pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
+    let path = document_path(params)?;
+    let rel = path
+        .strip_prefix(root)
+        .ok()?
+        .to_string_lossy()
+        .replace('\\', "/");
+    let (id, f) = a.sources.iter().find(|(_, f)| f.rel == rel)?;
+    let line = params["position"]["line"].as_u64()? as usize;
+    let character = params["position"]["character"].as_u64()? as usize;
+    // The line's first byte: after the `line`-th line break.
+    let mut start = 0usize;
+    let mut seen = 0usize;
+    let b = f.bytes();
+    let mut i = 0usize;
+    while seen < line && i < b.len() {
+        if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            seen += 1;
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if seen < line {
+        return None;
+    }
+    let mut units = 0usize;
+    let mut offset = start;
+    for (k, ch) in String::from_utf8_lossy(&b[start..]).char_indices() {
+        if units >= character || ch == '\n' || ch == '\r' {
+            offset = start + k;
+            break;
+        }
+        units += ch.len_utf16();
+        offset = start + k + ch.len_utf8();
+    }
+    let offset = offset.min(b.len()) as u32;
+    Some(Span {
+        file: id,
+        start: offset,
+        end: offset,
+    })
+}
+
+/// The leading spaces and tabs of a 0-based line.
+pub fn indent_of(f: &SourceFile, line: usize) -> String {
+    let text = f.text_lossy();
+    let l = text.lines().nth(line).unwrap_or("");
+    l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+}
+
+/// A location in the workspace, for go to definition.
+pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
+    let uri = file_uri(a, root, span)?;
+    Some(json!({"uri": uri, "range": range(a.sources.get(span.file), span)}))
+}
+
+/// An LSP position: 0-based line, UTF-16 units from the line's start.
+fn position(f: &SourceFile, offset: u32) -> Value {
+    let lc = f.line_col(offset);
+    let end = (offset as usize).min(f.bytes().len());
+    let start = f.bytes()[..end]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
+    let units = String::from_utf8_lossy(&f.bytes()[start..end])
+        .encode_utf16()
+        .count();
+    json!({"line": lc.line.saturating_sub(1), "character": units})
+}
+
+fn range(f: &SourceFile, span: Span) -> Value {
+    json!({"start": position(f, span.start), "end": position(f, span.end)})
+}
+
+/// The URI of a source file, when it is a file in the workspace (not the
+/// embedded contract).
+fn file_uri(a: &Analysis, root: &Path, span: Span) -> Option<String> {
+    let f = a.sources.get(span.file);
+    let p = root.join(&f.rel);
+    if f.rel.starts_with("..") || !p.is_file() {
+        return None;
+    }
+    uri_of_path(&p)
+}
+
+fn lsp_diagnostic(a: &Analysis, root: &Path, d: &Diagnostic) -> Value {
+    let f = a.sources.get(d.primary.span.file);
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            let uri = file_uri(a, root, r.span)?;
+            Some(json!({
+                "location": {"uri": uri, "range": range(a.sources.get(r.span.file), r.span)},
+                "message": r.message,
+            }))
+        })
+        .collect();
+    let mut message = d.message.clone();
+    if let Some(h) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(h);
+    }
+    json!({
+        "range": range(f, d.primary.span),
+        "severity": match d.severity { Severity::Error => 1, Severity::Warning => 2 },
+        "code": d.code,
+        "source": "wirelint",
+        "message": message,
+        "relatedInformation": related,
+        "data": {"explain": format!("wirelint explain {}", d.code)},
+    })
+}
+
+/// Every finding as LSP diagnostics, by document URI, in output order.
+pub fn diagnostics_by_uri(a: &Analysis, root: &Path) -> BTreeMap<String, Value> {
+    let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for d in &a.diagnostics {
+        if let Some(uri) = file_uri(a, root, d.primary.span) {
+            out.entry(uri).or_default().push(lsp_diagnostic(a, root, d));
+        }
+    }
+    out.into_iter().map(|(k, v)| (k, Value::Array(v))).collect()
+}
+
+/// A run that could not start (a broken `wirelint.toml` or contract): one
+/// diagnostic on the file at fault, or on `wirelint.toml`.
+pub fn config_error(root: &Path, e: &AnalyzeError) -> BTreeMap<String, Value> {
+    let (origin, message, line) = match e {
+        AnalyzeError::Contract(c) => {
+            let line = c
+                .span
+                .as_ref()
+                .map(|s| c.text[..s.start.min(c.text.len())].matches('\n').count())
+                .unwrap_or(0);
+            (c.origin.clone(), c.message.clone(), line)
+        }
+        AnalyzeError::Usage(m) => ("wirelint.toml".to_string(), m.clone(), 0),
+    };
+    let p = Path::new(&origin);
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    };
+    let mut out = BTreeMap::new();
+    if let Some(uri) = uri_of_path(&p) {
+        let pos = json!({"line": line, "character": 0});
+        out.insert(
+            uri,
+            json!([{
+                "range": {"start": pos, "end": pos},
+                "severity": 1,
+                "source": "wirelint",
+                "message": message,
+            }]),
+        );
+    }
+    out
+}

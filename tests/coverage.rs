@@ -1,0 +1,138 @@
+//! Coverage: every form of running a script that `fixtures/coverage/` holds
+//! is linked to its script with the exact numkeys and key templates that
+//! `extract --format json` shows, and `check --coverage` lists exactly what
+//! is not checked and which scripts nobody runs.
+
+mod common;
+
+use common::{repo, run};
+
+/// `path:line script numkeys [keys]` of every linked call `extract` shows.
+fn linked_calls(fixture: &str) -> Vec<String> {
+    let dir = repo().join("fixtures/coverage").join(fixture);
+    let (code, stdout, stderr) = run(
+        &["extract", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut out = Vec::new();
+    for s in v["speakers"].as_array().unwrap() {
+        for c in s["calls"].as_array().unwrap() {
+            let keys: Vec<&str> = c["keys"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_str().unwrap())
+                .collect();
+            out.push(format!(
+                "{}:{} {} {} [{}]{}",
+                c["at"]["path"].as_str().unwrap(),
+                c["at"]["line"],
+                c["script"].as_str().unwrap(),
+                c["numkeys"],
+                keys.join(", "),
+                if c["keys_complete"] == true {
+                    ""
+                } else {
+                    " incomplete"
+                }
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_script_object_from_a_registry_runs_its_script() {
+    // `table.get("bumpTally")` then `script.call(conn, &keys, &args)`, the
+    // method building EVALSHA from `self.digest` and `self.key_count`.
+    assert_eq!(
+        linked_calls("rust-registry"),
+        ["src/tally.rs:13 bumpTally 2 [tl:{<*>}:row, tl:{<*>}:index]"]
+    );
+}
+
+#[test]
+fn statics_matches_and_pushed_vecs_are_linked() {
+    assert_eq!(
+        linked_calls("rust-statics"),
+        [
+            // A LazyLock script, keys pushed into a Vec, then a loop of `.key(k)`.
+            "src/lib.rs:28 tick 2 [mt:{<*>}:counter, mt:{<*>}:log]",
+            // `RESET.key(&[..])`.
+            "src/lib.rs:37 RESET 1 [mt:{<*>}:counter]",
+            // `match name { "tick" => Some(&TICK), .. }` looked up by name.
+            "src/lib.rs:45 tick 2 [mt:{<*>}:counter, mt:{<*>}:log]",
+        ]
+    );
+}
+
+#[test]
+fn elixir_registries_loaders_and_tuples_are_linked() {
+    assert_eq!(
+        linked_calls("elixir-registry"),
+        [
+            // `"2"` as numkeys.
+            "lib/relay/claims.ex:6 claim 2 [rl:{<*>}:ready, rl:{<*>}:taken]",
+            // `case get_sha(name) do sha -> ["EVALSHA", sha, length(keys) | ..]`.
+            "lib/relay/claims.ex:10 claim 2 [rl:{<*>}:ready, rl:{<*>}:taken]",
+            // A SHA from `SCRIPT LOAD` kept by a function; `to_string(1)`.
+            "lib/relay/claims.ex:15 expire_all 1 [rl:{<*>}:parked]",
+            // A `{name, sha, body}` tuple parameter.
+            "lib/relay/packed.ex:10 claim 2 [rl:{<*>}:ready, rl:{<*>}:taken]",
+            // `{body, _} = Scripts.get(:park)` through a wrapper that counts.
+            "lib/relay/parking.ex:7 park 2 [rl:{<*>}:parked, rl:{<*>}:car:<*>]",
+            // `{body, count} = ..` with the count the registry holds.
+            "lib/relay/parking.ex:13 drop 1 [rl:{<*>}:parked]",
+        ]
+    );
+}
+
+#[test]
+fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
+    let dir = repo().join("fixtures/coverage/unlinked");
+    let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            "coverage: (root): 1 of 2 script calls checked",
+            "  lib/loose.ex:7:25: not linked: the script comes from `fetch_body(..)`, which wirelint cannot follow to a script",
+            "coverage: script `sweep` (priv/sweep.lua:1:1) is run by no speaker",
+            "wirelint: 1 of 2 script calls checked; 1 not linked",
+            "wirelint: 0 errors, 0 warnings in 4 files; exit 0: clean",
+        ]
+    );
+    // Without --coverage: one line that says where to look.
+    let (_, _, stderr) = run(&["check", dir.to_str().unwrap()], &repo());
+    assert_eq!(
+        stderr.lines().next(),
+        Some("wirelint: 1 of 2 script calls checked; 1 not linked: --coverage lists them")
+    );
+}
+
+#[test]
+fn the_json_coverage_object_says_the_same() {
+    let dir = repo().join("fixtures/coverage/unlinked");
+    let (_, stdout, _) = run(
+        &["check", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let c = &v["coverage"];
+    assert_eq!(
+        (c["calls"].as_u64(), c["checked"].as_u64()),
+        (Some(2), Some(1))
+    );
+    let u = &c["speakers"][0]["unchecked"];
+    assert_eq!(u.as_array().unwrap().len(), 1);
+    assert_eq!(u[0]["path"], "lib/loose.ex");
+    assert_eq!(u[0]["span"]["start"]["line"], 7);
+    assert_eq!(u[0]["linked"], false);
+    assert_eq!(u[0]["test"], false);
+    let unused = c["unused_scripts"].as_array().unwrap();
+    assert_eq!(unused.len(), 1);
+    assert_eq!(unused[0]["script"], "sweep");
+    assert_eq!(unused[0]["path"], "priv/sweep.lua");
+}

@@ -1,0 +1,3 @@
+defmodule T.MixProject do
+  use Mix.Project
+end

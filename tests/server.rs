@@ -1,0 +1,291 @@
+//! `wirelint server` spoken to over stdio as an editor would: initialize,
+//! open, change, shutdown. A field renamed in a shared script lights up its
+//! readers in three other files of three speakers, and undoing the rename
+//! clears them.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(root: &Path) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+            .arg("server")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        len = n.parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; len];
+                if r.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if tx.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            rx,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                return m;
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn recv(&self) -> Value {
+        self.rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the server answers within a minute")
+    }
+
+    /// The next `n` publishDiagnostics, as `file: [CODE line, ..]` sorted.
+    fn published(&self, root: &Path, n: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        while out.len() < n {
+            let m = self.recv();
+            if m["method"] != "textDocument/publishDiagnostics" {
+                continue;
+            }
+            let uri = m["params"]["uri"].as_str().unwrap();
+            let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let diags: Vec<String> = m["params"]["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    format!(
+                        "{} {}",
+                        d["code"].as_str().unwrap(),
+                        d["range"]["start"]["line"]
+                    )
+                })
+                .collect();
+            out.push(format!("{rel}: [{}]", diags.join(", ")));
+        }
+        out.sort();
+        out
+    }
+}
+
+fn uri(p: &Path) -> String {
+    url::Url::from_file_path(p).unwrap().to_string()
+}
+
+#[test]
+fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let script = root.join("scripts/claim.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let renamed = text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    assert_ne!(text, renamed);
+
+    let mut c = Client::start(&root);
+    let init = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    assert_eq!(
+        init["result"]["capabilities"]["textDocumentSync"]["change"],
+        1
+    );
+    c.notify("initialized", json!({}));
+    let doc = json!({"uri": uri(&script), "languageId": "lua", "version": 1, "text": text});
+    c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&script), "version": 2},
+               "contentChanges": [{"text": renamed}]}),
+    );
+    assert_eq!(
+        c.published(&root, 3),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+
+    // A quick fix: a suppression, with a reason to write, on the line before.
+    let dash = root.join("tq_dash/lib/dash.ex");
+    let pos = json!({"line": 4, "character": 0});
+    let d = json!({"source": "wirelint", "code": "WL203", "message": "m",
+                   "range": {"start": pos, "end": pos}});
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&dash)}, "range": {"start": pos, "end": pos},
+               "context": {"diagnostics": [d]}}),
+    );
+    let action = &r["result"][0];
+    assert_eq!(
+        action["title"],
+        "Suppress WL203 on this line (with a reason)"
+    );
+    assert_eq!(
+        action["edit"]["changes"][uri(&dash)][0]["newText"],
+        "    # wirelint: allow(WL203) reason: \n"
+    );
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(&script), "version": 3},
+               "contentChanges": [{"text": text}]}),
+    );
+    assert_eq!(
+        c.published(&root, 3),
+        [
+            "tq_dash/lib/dash.ex: []",
+            "tq_ex/lib/tq.ex: []",
+            "tq_rs/src/lib.rs: []",
+        ]
+    );
+
+    // Hover on a field a speaker writes: who uses it, who diverges.
+    let tq = root.join("tq_ex/lib/tq.ex");
+    let line = std::fs::read_to_string(&tq)
+        .unwrap()
+        .lines()
+        .nth(9)
+        .unwrap()
+        .to_string();
+    let character = line.find("\"status\"").unwrap() + 1;
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&tq)}, "position": {"line": 9, "character": character}}),
+    );
+    assert_eq!(
+        r["result"]["contents"]["value"],
+        "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees"
+    );
+    // Go to definition: from a call site to the script it runs.
+    let rs = root.join("tq_rs/src/lib.rs");
+    let r = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": uri(&rs)}, "position": {"line": 28, "character": 8}}),
+    );
+    assert_eq!(r["result"]["uri"], uri(&script));
+    assert_eq!(r["result"]["range"]["start"]["line"], 0);
+
+    // An unknown request is a protocol error, not an exit.
+    let r = c.request("wirelint/unknown", json!({}));
+    assert_eq!(r["error"]["code"], -32601);
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    let status = c.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    // The file on disk was never written.
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+}
+
+/// A real client: headless Neovim (0.7 or later) attaches the server to the
+/// shared script, renames a field in the buffer, and reads back the
+/// diagnostics it received for the other files. Skips, saying so, where
+/// `nvim` is not installed.
+#[test]
+fn neovim_reads_back_the_diagnostics_of_other_files() {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        eprintln!("SKIPPED neovim: `nvim` is not installed (apt-get install neovim)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let out = root.join("diagnostics.txt");
+    let init = common::repo().join("tests/server/nvim_init.lua");
+    let status = Command::new("nvim")
+        .args(["--headless", "-u", "NONE", "-c"])
+        .arg(format!("luafile {}", init.display()))
+        .current_dir(&root)
+        .env("WL_ROOT", &root)
+        .env("WL_OUT", &out)
+        .env("WL_BIN", env!("CARGO_BIN_EXE_wirelint"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The Lua waits at most 30 s; never let a stuck editor hang the suite.
+    let mut child = status;
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("neovim did not finish within two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "tq_dash/lib/dash.ex:5 WL203\ntq_ex/lib/tq.ex:16 WL203\ntq_rs/src/lib.rs:38 WL203\n"
+    );
+}
