@@ -249,6 +249,9 @@ pub enum Value {
     /// The script defined at `FileFacts::scripts[index]` of the same file
     /// (`Script::new(r"...")` used in place).
     ScriptRef { index: usize, span: Span },
+    /// One of several values, as a conditional expression gives them:
+    /// `if(f, do: "force", else: "")`, `if f { "1" } else { "0" }`.
+    OneOf { alts: Vec<Value>, span: Span },
     /// Anything else.
     Unknown { label: String, span: Span },
 }
@@ -267,6 +270,7 @@ impl Value {
             | Value::Keys { span, .. }
             | Value::Argv { span, .. }
             | Value::ScriptRef { span, .. }
+            | Value::OneOf { span, .. }
             | Value::Unknown { span, .. } => *span,
         }
     }
@@ -307,6 +311,11 @@ impl Value {
                 None => "ARGV[?]".into(),
             },
             Value::ScriptRef { .. } => "script".into(),
+            Value::OneOf { alts, .. } => alts
+                .iter()
+                .map(Value::describe)
+                .collect::<Vec<_>>()
+                .join(" | "),
             Value::Unknown { label, .. } => short_label(label),
         }
     }
@@ -385,6 +394,9 @@ pub struct ScriptCall {
     pub args: Vec<Value>,
     /// More keys are added that the analysis cannot count.
     pub open_keys: bool,
+    /// More args are added that the analysis cannot count (`.arg(x)` in a
+    /// loop, a collection spread whole).
+    pub open_args: bool,
     /// The collection those keys come from, when the code shows it
     /// (`for k in keys { inv.key(k); }` gives `keys`).
     pub keys_from: Option<Value>,
@@ -504,6 +516,75 @@ pub struct KeyDecl {
     pub span: Span,
 }
 
+/// `ARGV[n] == "x"` (or `~=`) in a script: the literal a slot is told
+/// apart by.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ArgvCompare {
+    pub index: u32,
+    pub literal: String,
+    /// The literal's span.
+    pub span: Span,
+}
+
+/// What a script does with its ARGV, read from its own code.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct ArgvFacts {
+    /// Every `ARGV[n]` with a literal index, read directly or through a
+    /// `local x = ARGV[n]` alias.
+    pub reads: Vec<(u32, Span)>,
+    /// Reads that fail on `nil` (a Redis argument, arithmetic, `..`,
+    /// `tonumber`, a string function) on every path: in a top-level
+    /// statement of the script, outside any branch, loop or function, and
+    /// before any statement that may return.
+    pub required: Vec<(u32, Span)>,
+    /// `tonumber(ARGV[n])`: the slot is read as a number.
+    pub numeric: Vec<(u32, Span)>,
+    /// `ARGV[n] == "x"` and `ARGV[n] ~= "x"`.
+    pub compared: Vec<ArgvCompare>,
+    /// Indexes read as anything but a comparison with a literal (as data,
+    /// a key part, a truth value, a number): each read once.
+    pub data: Vec<u32>,
+    /// `#ARGV`, `ARGV[i]` with a computed index, `unpack(ARGV, n)`, `ARGV`
+    /// passed whole: the script may read any number of values.
+    pub variadic: bool,
+    /// `-- ARGV[1] job id` header comments.
+    pub header: Vec<KeyDecl>,
+}
+
+impl ArgvFacts {
+    /// The highest index read on every path (0 when none is).
+    pub fn required_count(&self) -> u32 {
+        self.required.iter().map(|r| r.0).max().unwrap_or(0)
+    }
+
+    /// The literals a slot is told apart by, when the script reads it only
+    /// to compare it with them (a flag): sorted, without duplicates.
+    pub fn flag_values(&self, n: u32) -> Option<Vec<&str>> {
+        if self.variadic || self.data.contains(&n) {
+            return None;
+        }
+        let mut v: Vec<&str> = self
+            .compared
+            .iter()
+            .filter(|c| c.index == n)
+            .map(|c| c.literal.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        (!v.is_empty()).then_some(v)
+    }
+
+    /// The highest index the script reads anywhere or its header names.
+    pub fn max_read(&self) -> u32 {
+        self.reads
+            .iter()
+            .map(|r| r.0)
+            .chain(self.header.iter().map(|h| h.index))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// What the Lua extractor finds in one script.
 #[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct LuaFacts {
@@ -522,6 +603,8 @@ pub struct LuaFacts {
     pub errors: Vec<Span>,
     /// `--- @include "includes/x"` directives: the path as written.
     pub includes: Vec<(String, Span)>,
+    /// What the script does with its ARGV.
+    pub argv: ArgvFacts,
     /// The whole script body.
     pub span: Span,
 }

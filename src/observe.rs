@@ -36,7 +36,23 @@ pub struct ObservedScript {
     pub declared: Option<(u32, &'static str)>,
     /// Slot roles, 1-based order.
     pub roles: Vec<Option<String>>,
+    pub argv: ObservedArgv,
     pub span: Span,
+}
+
+/// What a script does with its ARGV.
+#[derive(Debug, Clone)]
+pub struct ObservedArgv {
+    /// The highest index read on every path.
+    pub required: u32,
+    /// The most it may read; `None` when variadic or unknown.
+    pub upper: Option<u32>,
+    /// ARGV roles, 1-based order, up to the highest index read or named.
+    pub roles: Vec<Option<String>>,
+    /// Slots read with `tonumber`.
+    pub numeric: Vec<u32>,
+    /// Flag slots and the literals they are told apart by.
+    pub flags: Vec<(u32, Vec<String>)>,
 }
 
 #[derive(Debug, Clone)]
@@ -46,6 +62,10 @@ pub struct ObservedCall {
     /// The key shapes passed; `None` where a key is not visible.
     pub keys: Vec<Option<String>>,
     pub keys_complete: bool,
+    /// The ARGV passed: the literal of each slot, `None` where a value is not
+    /// one literal.
+    pub argv: Vec<Option<String>>,
+    pub argv_complete: bool,
     pub span: Span,
 }
 
@@ -143,12 +163,35 @@ fn observe_scripts(a: &Analysis, out: &mut [ObservedSpeaker]) {
         let roles = (1..=count)
             .map(|n| s.slot_role(n, contract).map(|r| r.text))
             .collect();
+        let argv = &s.lua.argv;
+        let upper = s.argv_upper(contract);
+        let last = upper.unwrap_or_else(|| argv.max_read());
         out[s.speaker].scripts.push(ObservedScript {
             name: s.display_name(contract),
             names: s.names.clone(),
             sha1: s.sha1.clone(),
             declared: declared.map(|d| (d.count, d.source.describe())),
             roles,
+            argv: ObservedArgv {
+                required: argv.required_count(),
+                upper,
+                roles: (1..=last)
+                    .map(|n| s.argv_role(n, contract).map(|r| r.text))
+                    .collect(),
+                numeric: argv
+                    .numeric
+                    .iter()
+                    .map(|r| r.0)
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect(),
+                flags: (1..=argv.max_read())
+                    .filter_map(|n| {
+                        let v = argv.flag_values(n)?;
+                        Some((n, v.into_iter().map(str::to_string).collect()))
+                    })
+                    .collect(),
+            },
             span: s.def_span,
         });
     }
@@ -174,6 +217,8 @@ fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
                 })
                 .collect(),
             keys_complete: u.keys_complete,
+            argv: u.argv.iter().map(|a| a.literal().map(|l| l.0)).collect(),
+            argv_complete: u.args_complete,
             span: u.span,
         });
     }
@@ -304,5 +349,12 @@ fn write_scripts(text: &mut String, a: &Analysis) {
         text.push_str(&format!("\n[scripts.{sname}]\n"));
         let list: Vec<String> = roles.iter().map(|r| quote(r)).collect();
         text.push_str(&format!("keys = [{}]\n", list.join(", ")));
+        // ARGV roles, when the script names every slot it reads.
+        let argv: Option<Vec<String>> = (1..=s.lua.argv.max_read())
+            .map(|n| s.argv_role(n, contract).map(|r| quote(&r.text)))
+            .collect();
+        if let Some(argv) = argv.filter(|a| !a.is_empty()) {
+            text.push_str(&format!("argv = [{}]\n", argv.join(", ")));
+        }
     }
 }

@@ -56,7 +56,8 @@ fn rules_lists_every_rule() {
         codes,
         [
             "WL001", "WL002", "WL101", "WL102", "WL103", "WL104", "WL201", "WL202", "WL203",
-            "WL204", "WL301", "WL302", "WL303", "WL304", "WL305", "WL306", "WL307"
+            "WL204", "WL301", "WL302", "WL303", "WL304", "WL305", "WL306", "WL307", "WL308",
+            "WL309", "WL310", "WL311"
         ]
     );
 }
@@ -367,4 +368,17 @@ fn a_malformed_baseline_exits_2() {
     let (code, _, stderr) = run(&["check", ".", "--baseline", "b.json"], dir.path());
     assert_eq!(code, 2);
     assert!(stderr.contains("baseline b.json is malformed"), "{stderr}");
+}
+
+/// An error in `wirelint.toml` is about the settings, not a contract.
+#[test]
+fn a_broken_wirelint_toml_is_headed_as_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("wirelint.toml"), "selekt = [\"WL101\"]\n").unwrap();
+    let (code, _, stderr) = run(&["check", "."], dir.path());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("invalid settings ") && !stderr.contains("invalid contract"),
+        "{stderr}"
+    );
 }

@@ -206,6 +206,10 @@ rule_tests! {
     wl305_script_drift: "WL305",
     wl306_cross_slot: "WL306",
     wl307_keys_declaration_conflict: "WL307",
+    wl308_argv_arity: "WL308",
+    wl309_argv_value: "WL309",
+    wl310_id_gate_missing: "WL310",
+    wl311_id_shape: "WL311",
 }
 
 /// Every folder is a rule's, and every snapshot has its case (a renamed or

@@ -9,9 +9,13 @@
 /// The key reader the key and field rules share (moved down to the model).
 pub use crate::keyshape;
 
+mod argv_arity;
+mod argv_value;
 mod cross_slot;
 mod field_never_read;
 mod field_never_written;
+mod id_gate_missing;
+mod id_shape;
 mod key_hash_tag;
 mod key_orphan;
 mod key_prefix;
@@ -118,6 +122,10 @@ pub static RULES: &[&Rule] = &[
     &script_drift::RULE,
     &cross_slot::RULE,
     &keys_declaration_conflict::RULE,
+    &argv_arity::RULE,
+    &argv_value::RULE,
+    &id_gate_missing::RULE,
+    &id_shape::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {

@@ -78,8 +78,33 @@ fn copies(cx: &CheckContext<'_>) -> BTreeMap<String, Vec<ScriptId>> {
     groups
 }
 
+/// A copy's identity: the SHA1 of its bytes, without wirelint's own
+/// `-- wirelint: allow(..)` comments (a suppression in one copy is no
+/// drift).
 fn sha(cx: &CheckContext<'_>, i: ScriptId) -> String {
-    cx.model.scripts[i].sha1.clone().unwrap_or_default()
+    let s = &cx.model.scripts[i];
+    match s.text.as_deref() {
+        Some(t) if t.contains("wirelint:") => {
+            let mut text = String::new();
+            for line in t.split_inclusive('\n') {
+                match line.find("--") {
+                    Some(at) if line[at..].contains("wirelint:") => {
+                        let code = line[..at].trim_end_matches([' ', '\t']);
+                        // A comment alone on its line goes with its line.
+                        if !code.trim().is_empty() {
+                            text.push_str(code);
+                            if line.ends_with('\n') {
+                                text.push('\n');
+                            }
+                        }
+                    }
+                    _ => text.push_str(line),
+                }
+            }
+            crate::link::scripts::sha1_hex(&text)
+        }
+        _ => s.sha1.clone().unwrap_or_default(),
+    }
 }
 
 /// The copy the others are compared with, when the copies differ: the

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    live, parse_pattern, suggest, Contract, KeyType, Keyspace, Record, Retired, ScriptSpec,
+    live, parse_pattern, suggest, Contract, IdSpec, KeyType, Keyspace, Record, Retired, ScriptSpec,
     SpeakerSpec,
 };
 
@@ -28,6 +28,16 @@ pub(super) struct RawContract {
     speakers: BTreeMap<String, Spanned<RawSpeaker>>,
     #[serde(default)]
     retired: Option<RawRetired>,
+    #[serde(default)]
+    ids: BTreeMap<String, Spanned<RawId>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawId {
+    bytes: Spanned<u32>,
+    kind: Spanned<String>,
+    gate: Spanned<String>,
 }
 
 #[derive(Deserialize)]
@@ -127,6 +137,11 @@ pub(super) fn compile(
         })
         .collect();
     let retired = compile_retired(raw.retired, &records)?;
+    let ids = raw
+        .ids
+        .into_iter()
+        .map(|(rname, id)| compile_id(rname, id, &records))
+        .collect::<Result<Vec<_>, _>>()?;
     if keyspace.is_none() && records.is_empty() && scripts.is_empty() {
         return Err((
             "the contract is empty: it declares no [keyspace], [records] or [scripts]".into(),
@@ -145,6 +160,46 @@ pub(super) fn compile(
         scripts,
         speakers,
         retired,
+        ids,
+    })
+}
+
+/// `[ids.NAME]`: a record of `[records]`, a length that can hold the brand,
+/// a brand and a gate.
+fn compile_id(
+    rname: String,
+    id: Spanned<RawId>,
+    records: &[Record],
+) -> Result<IdSpec, CompileError> {
+    let span = id.span();
+    let id = id.into_inner();
+    if !records.iter().any(|r| r.name == rname) {
+        return Err((
+            format!("ids of record `{rname}`, which [records] does not define"),
+            span,
+            suggest(&rname, records.iter().map(|r| r.name.as_str())),
+        ));
+    }
+    let kind = id.kind.get_ref().clone();
+    if kind.is_empty() || kind.len() as u32 > *id.bytes.get_ref() {
+        return Err((
+            format!(
+                "the brand `{kind}` cannot start an id of {} bytes",
+                id.bytes.get_ref()
+            ),
+            id.kind.span(),
+            None,
+        ));
+    }
+    if id.gate.get_ref().trim().is_empty() {
+        return Err(("the gate's error is empty".into(), id.gate.span(), None));
+    }
+    Ok(IdSpec {
+        record: rname,
+        bytes: *id.bytes.get_ref(),
+        kind,
+        gate: id.gate.into_inner(),
+        span,
     })
 }
 

@@ -32,6 +32,22 @@ pub struct Contract {
     pub speakers: Vec<SpeakerSpec>,
     /// `[retired]`: what `wirelint diff` lets a change remove.
     pub retired: Retired,
+    /// `[ids.RECORD]`: the branded ids of gated records.
+    pub ids: Vec<IdSpec>,
+}
+
+/// `[ids.job]`: the id of a record's rows is `bytes` long and starts with
+/// its brand `kind`; scripts admit it only through a check whose failure
+/// raises `gate`.
+#[derive(Debug, Clone)]
+pub struct IdSpec {
+    /// The record whose `<id>` this is.
+    pub record: String,
+    pub bytes: u32,
+    pub kind: String,
+    pub gate: String,
+    /// The `[ids.NAME]` table.
+    pub span: Range<usize>,
 }
 
 /// `[retired]`: keys, fields and scripts that are no longer part of the
@@ -236,7 +252,13 @@ pub struct ContractError {
 
 impl std::fmt::Display for ContractError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invalid contract {}: {}", self.origin, self.message)
+        // `wirelint.toml` is the settings, not a contract.
+        let what = if self.origin.ends_with("wirelint.toml") {
+            "invalid settings"
+        } else {
+            "invalid contract"
+        };
+        write!(f, "{what} {}: {}", self.origin, self.message)
     }
 }
 
@@ -461,6 +483,35 @@ mod tests {
         let text = "name = \"x\"\n[records.job]\ntype = \"jbo\"\nfields = [\"a\"]\n[keyspace]\nkey = \"p:<queue>:<type>\"\ntypes = { job = \"job\" }\n";
         let e = Contract::parse(text, "c.toml").unwrap_err();
         assert_eq!(e.help.as_deref(), Some("did you mean `job`?"));
+    }
+
+    #[test]
+    fn ids_name_a_record_and_a_brand_that_fits() {
+        let base =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/echomq.toml"))
+                .unwrap();
+        let ok = format!("{base}\n[ids.job]\nbytes = 14\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let c = Contract::parse(&ok, "c.toml").unwrap();
+        let id = &c.ids[0];
+        assert_eq!(
+            (
+                id.record.as_str(),
+                id.bytes,
+                id.kind.as_str(),
+                id.gate.as_str()
+            ),
+            ("job", 14, "JOB", "EMQKIND")
+        );
+        let text = format!("{base}\n[ids.jobs]\nbytes = 14\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let e = Contract::parse(&text, "c.toml").unwrap_err();
+        assert_eq!(
+            e.message,
+            "ids of record `jobs`, which [records] does not define"
+        );
+        assert_eq!(e.help.as_deref(), Some("did you mean `job`?"));
+        let text = format!("{base}\n[ids.job]\nbytes = 2\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
+        let e = Contract::parse(&text, "c.toml").unwrap_err();
+        assert_eq!(&text[e.span.clone().unwrap()], "\"JOB\"");
     }
 
     #[test]

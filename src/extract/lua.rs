@@ -33,6 +33,7 @@ pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
     for (s, e) in error_ranges(root, 16) {
         cx.facts.errors.push(Span::new(file, s, e));
     }
+    cx.facts.argv = super::lua_argv::argv_facts(root, src, file);
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),
@@ -82,7 +83,15 @@ impl<'s> Cx<'s> {
                     Span::new(self.file, base + line_off + ps, base + line_off + pe),
                 ));
             }
-            for (index, role, rs, re) in parse_key_headers(&text) {
+            for (index, role, rs, re) in parse_slot_headers(&text, "ARGV[") {
+                let (rs, re) = (rs.min(line.len()), re.min(line.len()));
+                self.facts.argv.header.push(KeyDecl {
+                    index,
+                    role,
+                    span: Span::new(self.file, base + line_off + rs, base + line_off + re),
+                });
+            }
+            for (index, role, rs, re) in parse_slot_headers(&text, "KEYS[") {
                 let (rs, re) = (rs.min(line.len()), re.min(line.len()));
                 self.facts.header_keys.push(KeyDecl {
                     index,
@@ -484,30 +493,30 @@ fn parse_include(line: &str) -> Option<(String, usize, usize)> {
     Some((rest[q + 1..q + 1 + len].to_string(), start, start + len))
 }
 
-/// Parses one comment line declaring a key: returns the 1-based index, the
-/// role text and the role's byte range within the line.
-/// Every `KEYS[n] role` of a comment line: one line may declare several
-/// (`KEYS[1] the row, KEYS[2] the index`), each role ending where the next
-/// declaration starts.
-fn parse_key_headers(line: &str) -> Vec<(u32, String, usize, usize)> {
-    let starts: Vec<usize> = line.match_indices("KEYS[").map(|(i, _)| i).collect();
+/// Every `KEYS[n] role` (`open` is `KEYS[`) or `ARGV[n] role` of a
+/// comment line: one line may declare several (`KEYS[1] the row, KEYS[2]
+/// the index`), each role ending where the next declaration starts.
+fn parse_slot_headers(line: &str, open: &str) -> Vec<(u32, String, usize, usize)> {
+    let starts: Vec<usize> = line.match_indices(open).map(|(i, _)| i).collect();
     let mut out = Vec::new();
     for (k, &at) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(line.len());
         let piece =
             line[..end].trim_end_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
-        if let Some(d) = parse_key_header(piece, at) {
+        if let Some(d) = parse_slot_header(piece, at, open) {
             out.push(d);
         }
     }
     out
 }
 
-fn parse_key_header(line: &str, at: usize) -> Option<(u32, String, usize, usize)> {
-    let after = &line[at + 5..];
+/// One declaration at byte `at` of a line: the 1-based index, the role
+/// text and the role's byte range within the line.
+fn parse_slot_header(line: &str, at: usize, open: &str) -> Option<(u32, String, usize, usize)> {
+    let after = line.get(at + open.len()..)?;
     let close = after.find(']')?;
     let index: u32 = after[..close].trim().parse().ok()?;
-    let rest_start = at + 5 + close + 1;
+    let rest_start = at + open.len() + close + 1;
     let rest = &line[rest_start..];
     let trimmed_start = rest
         .find(|c: char| !(c.is_whitespace() || c == ':' || c == '-' || c == '=' || c == ','))

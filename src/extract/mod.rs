@@ -10,6 +10,7 @@
 pub mod elixir;
 pub mod lang;
 pub mod lua;
+mod lua_argv;
 pub mod needles;
 pub mod rust;
 

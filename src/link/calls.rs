@@ -42,6 +42,10 @@ pub struct ScriptCallUse {
     pub keys_complete: bool,
     /// The args passed after the keys, as far as visible.
     pub args: Vec<Value>,
+    /// Whether `args` holds every arg passed (ARGV), in order.
+    pub args_complete: bool,
+    /// `args` resolved, slot by slot (`argv.rs`).
+    pub argv: Vec<Arg>,
     /// The body of a wrapper that its callers bind: its call sites are the
     /// invocations; this one is checked for what it passes besides its
     /// parameters, and not counted.
@@ -81,6 +85,9 @@ struct Proto {
     open: bool,
     /// `items` are keys only (a `Script` invocation).
     keys_only: bool,
+    /// A `Script` invocation's args, and whether more are added unseen.
+    argv: Vec<Value>,
+    argv_open: bool,
     span: Span,
     /// The command or invocation this came from, for de-duplication.
     origin: Span,
@@ -118,6 +125,7 @@ fn proto_has_params(p: &Proto) -> bool {
     has_params(&p.script, 0)
         || p.numkeys.as_ref().is_some_and(|n| has_params(n, 0))
         || p.items.iter().chain(&p.tail).any(|v| has_params(v, 0))
+        || p.argv.iter().any(|v| has_params(v, 0))
 }
 
 /// A call's arguments, and its receiver when it is a method call.
@@ -211,6 +219,8 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         tail: p.tail.iter().map(|v| substitute(v, args, 0)).collect(),
         open: p.open,
         keys_only: p.keys_only,
+        argv: p.argv.iter().map(|v| substitute(v, args, 0)).collect(),
+        argv_open: p.argv_open,
         span,
         origin: p.origin,
         file,
@@ -320,6 +330,8 @@ fn direct_protos(
                 tail: c.tail.clone(),
                 open: c.open_tail,
                 keys_only: false,
+                argv: Vec::new(),
+                argv_open: false,
                 span: c.span,
                 origin: c.span,
                 file,
@@ -339,6 +351,8 @@ fn direct_protos(
                 tail: sc.keys_from.iter().cloned().collect(),
                 open: sc.open_keys,
                 keys_only: true,
+                argv: sc.args.clone(),
+                argv_open: sc.open_args,
                 span: sc.span,
                 origin: sc.span,
                 file,
@@ -702,15 +716,21 @@ fn use_of(
     let split_by_parts = !matches!(numkeys, NumKeys::Literal(..) | NumKeys::Counted(..))
         && p.items.is_empty()
         && p.tail.len() >= 2;
-    let (keys, keys_complete, args) = if p.keys_only {
-        (flat.iter().map(arg).collect(), complete, Vec::new())
+    let (keys, keys_complete, args, args_complete) = if p.keys_only {
+        let argv = super::argv::flat_args(&p.argv, p.argv_open);
+        (flat.iter().map(arg).collect(), complete, argv.0, argv.1)
     } else if split_by_parts {
         // `numkeys | keys ++ args`, or a loop over the keys then one over
         // the args, with numkeys the script's own count: the first part
         // appended after numkeys is the keys.
         let (keys, complete) = flatten(&[], &p.tail[..1], false);
-        let (args, _) = flatten(&[], &p.tail[1..], false);
-        (keys.iter().map(arg).collect(), complete, args)
+        let (args, args_complete) = flatten(&[], &p.tail[1..], false);
+        (
+            keys.iter().map(arg).collect(),
+            complete,
+            args,
+            args_complete,
+        )
     } else {
         match &numkeys {
             NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
@@ -719,9 +739,10 @@ fn use_of(
                     flat[..n].iter().map(arg).collect(),
                     true,
                     flat[n..].to_vec(),
+                    complete,
                 )
             }
-            _ => (flat.iter().map(arg).collect(), false, Vec::new()),
+            _ => (flat.iter().map(arg).collect(), false, Vec::new(), false),
         }
     };
     ScriptCallUse {
@@ -736,5 +757,7 @@ fn use_of(
         keys,
         keys_complete,
         args,
+        args_complete,
+        argv: Vec::new(),
     }
 }

@@ -94,10 +94,23 @@ pub(super) fn unidentified(v: &Value) -> String {
             None => format!("the script is built at run time (`{t}`)"),
         },
         Value::Atom { name, .. } => format!("no script is named `:{name}`"),
+        Value::OneOf { alts, .. } => format!(
+            "the script is chosen at run time among {}",
+            alts.iter()
+                .map(|a| format!("`{}`", a.describe()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Value::Const { path, .. } => format!(
             "`{}` holds no script wirelint can see",
             path.last().map(String::as_str).unwrap_or("?")
         ),
+        // `get(if delay > 0 { "a" } else { "b" })`: a choice, not a name.
+        Value::Call { args, .. } if args.iter().any(|a| matches!(a, Value::OneOf { .. })) => args
+            .iter()
+            .find(|a| matches!(a, Value::OneOf { .. }))
+            .map(unidentified)
+            .unwrap_or_default(),
         Value::Call { path, .. } => format!(
             "the script comes from `{}(..)`, which wirelint cannot follow to a script",
             path.join(".")

@@ -18,6 +18,7 @@ use crate::facts::{Command, FileFacts, FileId, LuaFacts, Seg, Span, Template, Va
 use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
+pub mod argv;
 pub mod calls;
 mod identify;
 mod inventory;
@@ -274,6 +275,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     }
     (model.script_calls, model.unlinked_calls) =
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
+    argv::resolve(&resolver, &mut model);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);

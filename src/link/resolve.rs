@@ -123,6 +123,17 @@ impl<'a> Resolver<'a> {
             Value::Call { path, args, span } => {
                 self.resolve_call(path, args, *span, cx, env, depth)
             }
+            Value::OneOf { alts, .. } => {
+                let mut out: Alts = Vec::new();
+                for a in alts {
+                    for r in self.resolve(a, cx, env, depth + 1) {
+                        if out.len() < MAX_ALTS && !out.contains(&r) {
+                            out.push(r);
+                        }
+                    }
+                }
+                out
+            }
             other => hole(other.describe(), other.span()),
         }
     }
@@ -234,6 +245,7 @@ impl<'a> Resolver<'a> {
             | Value::Const { .. }
             | Value::Call { .. }
             | Value::Atom { .. }
+            | Value::OneOf { .. }
             | Value::Int { .. } => self
                 .resolve(v, cx, None, 0)
                 .into_iter()

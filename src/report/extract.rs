@@ -33,6 +33,13 @@ pub fn render_json(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
                     "sha1": x.sha1,
                     "declared_keys": x.declared.map(|(n, src)| json!({"count": n, "source": src})),
                     "keys": x.roles.iter().enumerate().map(|(i, r)| json!({"slot": i + 1, "role": r})).collect::<Vec<_>>(),
+                    "argv": {
+                        "required": x.argv.required,
+                        "at_most": x.argv.upper,
+                        "roles": x.argv.roles.iter().enumerate().map(|(i, r)| json!({"slot": i + 1, "role": r})).collect::<Vec<_>>(),
+                        "numeric": x.argv.numeric,
+                        "flags": x.argv.flags.iter().map(|(n, v)| json!({"slot": n, "values": v})).collect::<Vec<_>>(),
+                    },
                     "at": loc(a, x.span),
                 })).collect::<Vec<_>>(),
                 "calls": s.calls.iter().map(|c| json!({
@@ -40,6 +47,8 @@ pub fn render_json(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
                     "numkeys": c.numkeys,
                     "keys": c.keys,
                     "keys_complete": c.keys_complete,
+                    "argv": c.argv,
+                    "argv_complete": c.argv_complete,
                     "at": loc(a, c.span),
                 })).collect::<Vec<_>>(),
             })

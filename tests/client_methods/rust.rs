@@ -19,9 +19,9 @@ async fn chains(con: &mut C, k: &str, keys: &[String]) {
     SCRIPT.key(keys).invoke_async(con).await?; // script <SCRIPT> keys(..) args()
     let mut inv = SCRIPT.prepare_invoke(); // script <SCRIPT> keys() args()
     client.eval::<(), _, _, _>(LUA, vec![k], vec![1]).await?; // script <LUA> keys(<k>) args(<1>)
-    client.evalsha::<(), _, _, _>(SHA, vec![k], ()).await?; // script <SHA> keys(<k>) args(<_>)
+    client.evalsha::<(), _, _, _>(SHA, vec![k], ()).await?; // script <SHA> keys(<k>) args()
     script.evalsha_with_reload(&client, vec![k], vec!["x"]).await?; // script <script> keys(<k>) args(x)
-    script.eval_with_reload(&client, keys, ()).await?; // script <script> keys(..) args(<_>)
+    script.eval_with_reload(&client, keys, ()).await?; // script <script> keys(..) args()
 }
 
 async fn typed(con: &mut C, client: &Client, k: &str, d: &str, ids: &[String], map: HashMap<String, String>) {

@@ -70,6 +70,34 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// `if(c, do: a, else: b)` (or `unless`): one of `a` and `b`.
+    fn if_value(
+        &self,
+        n: Node<'_>,
+        target: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if !matches!(self.text(target).as_str(), "if" | "unless") {
+            return None;
+        }
+        let args = call_args(n, None);
+        let kw = args.iter().find(|a| a.kind() == "keywords")?;
+        let mut alts = Vec::new();
+        for pair in named_children(*kw) {
+            let key = pair.child_by_field_name("key").map(|k| self.text(k))?;
+            let key = key.trim().trim_end_matches(':').trim();
+            if key != "do" && key != "else" {
+                return None;
+            }
+            alts.push(self.value(pair.child_by_field_name("value")?, env, depth + 1));
+        }
+        (alts.len() == 2).then(|| Value::OneOf {
+            alts,
+            span: self.span(n),
+        })
+    }
+
     /// An integer, a `?c` character (its code), an atom, a boolean or `nil`.
     fn scalar(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
@@ -305,6 +333,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     });
                 }
             }
+        }
+        if let Some(v) = self.if_value(n, target, env, depth) {
+            return v;
         }
         let Some(path) = self.callee(target, self.module_of(env)) else {
             return unknown();

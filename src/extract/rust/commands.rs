@@ -434,10 +434,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
             Some(Target::Invoke(i)) => {
-                let mut vals = Vec::new();
-                self.spread(arg, &mut vals);
+                let added = self.added(arg, st);
                 if let Some(c) = self.facts.script_calls.get_mut(i) {
-                    c.args.extend(vals);
+                    match added {
+                        Added::Open(_) => c.open_args = true,
+                        Added::Values(vals) => c.args.extend(vals),
+                    }
                 }
             }
             _ => {}
@@ -506,6 +508,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             keys: Vec::new(),
             args: Vec::new(),
             open_keys: false,
+            open_args: false,
             keys_from: None,
             span: st.span,
             func: self.cur_func,
@@ -536,9 +539,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                 Vec::new()
             }
         };
+        let mut open_args = false;
+        // `()` passes no args.
         let args = match self.value(link.args[2], 0) {
+            _ if link.args[2].kind() == "unit_expression" => Vec::new(),
             Value::List { items, .. } => items,
-            v => vec![v],
+            v @ (Value::Str(_) | Value::Int { .. }) => vec![v],
+            _ => {
+                open_args = true;
+                Vec::new()
+            }
         };
         self.facts.script_calls.push(ScriptCall {
             script,
@@ -546,6 +556,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             keys,
             args,
             open_keys,
+            open_args,
             keys_from,
             span,
             func: self.cur_func,

@@ -150,6 +150,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             "macro_invocation" => self.macro_value(n, d),
             "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
+            "if_expression" => self.if_value(n, d),
             "array_expression" | "tuple_expression" => {
                 let items = named_children(n)
                     .into_iter()
@@ -251,6 +252,19 @@ impl<'s, 'p> Cx<'s, 'p> {
             };
         }
         Value::unknown(name, span)
+    }
+
+    /// `if c { a } else { b }`: one of the two blocks' values.
+    fn if_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(a), Some(b)) = (
+            block_tail(n.child_by_field_name("consequence")),
+            block_tail(n.child_by_field_name("alternative")),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let alts = vec![self.value(a, d), self.value(b, d)];
+        Value::OneOf { alts, span }
     }
 
     /// `a + &b + "c"` (left-nested) as one template.
@@ -463,4 +477,26 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         Value::Str(Template { segs, span })
     }
+}
+
+/// The value expression that ends a block (or an `else` block): `None`
+/// when the block ends in a statement.
+fn block_tail(b: Option<Node<'_>>) -> Option<Node<'_>> {
+    let b = b?;
+    let b = if b.kind() == "else_clause" {
+        named_children(b).into_iter().next()?
+    } else {
+        b
+    };
+    if b.kind() != "block" {
+        return None;
+    }
+    let last = named_children(b)
+        .into_iter()
+        .rev()
+        .find(|c| !is_comment(*c))?;
+    let statement = last.kind().ends_with("_statement")
+        || last.kind() == "let_declaration"
+        || last.kind().ends_with("_item");
+    (!statement).then_some(last)
 }

@@ -40,7 +40,7 @@ fn read_by_line(src: &str, f: &FileFacts) -> Vec<(usize, u32, String)> {
             "script {} keys({}) args({})",
             show(&c.script),
             show_all(&c.keys, c.open_keys),
-            show_all(&c.args, false)
+            show_all(&c.args, c.open_args)
         );
         out.push((line(c.span.start), c.span.start, s));
     }

@@ -1,0 +1,156 @@
+//! # WL308 argv-arity
+//!
+//! ## What it does
+//! Flags a call site that passes fewer ARGV values than its script reads on
+//! every path (an error), or more than the script ever reads when it reads
+//! a fixed number of them (a warning). What the script reads comes from its
+//! own code: `ARGV[n]` handed to Redis, to arithmetic, to `..` or to a
+//! string function, in a statement that no branch or early return can skip.
+//! The contract's `argv` and `-- ARGV[n]` header comments count as reads.
+//!
+//! ## Why it breaks the wire
+//! ARGV carries no names: a value left out makes every later one `nil`, and
+//! `nil` reaches Redis (`Lua redis lib command arguments must be strings or
+//! integers`) or arithmetic (`attempt to perform arithmetic on a nil
+//! value`) only when the script runs, in the one runtime that dropped it.
+//! A value too many is read by nobody: usually the caller and the script
+//! disagree on which slot holds what.
+//!
+//! ## Example
+//! ```elixir
+//! # enqueue: HSET ... 'payload', ARGV[2]
+//! Redix.command(conn, ["EVALSHA", sha, 2, row, pending, id])
+//! ```
+//!
+//! ## How to fix
+//! Pass every value the script reads, in its order (`id, payload`), and no
+//! more; when a value is optional, make the script read it as optional
+//! (`ARGV[3] or '0'`).
+
+use super::{at_call, CheckContext, Rule};
+use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::facts::Span;
+use crate::link::calls::ScriptCallUse;
+
+pub static RULE: Rule = Rule {
+    code: "WL308",
+    name: "argv-arity",
+    layer: Layer::L2,
+    severity: Severity::Error,
+    summary:
+        "a call site passes fewer ARGV values than its script reads, or more than it ever reads",
+    source: include_str!("argv_arity.rs"),
+    run,
+};
+
+fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    for u in &cx.model.script_calls {
+        if u.in_wrapper || !u.args_complete {
+            continue;
+        }
+        let script = &cx.model.scripts[u.script];
+        if !script.body {
+            continue;
+        }
+        let n = u.args.len() as u32;
+        let argv = &script.lua.argv;
+        if n < argv.required_count() {
+            out.push(too_few(cx, u, n));
+        } else if let Some(upper) = script.argv_upper(cx.contract).filter(|up| n > *up) {
+            out.push(too_many(cx, u, n, upper));
+        }
+    }
+}
+
+fn values(n: u32) -> String {
+    format!("{n} ARGV value{}", if n == 1 { "" } else { "s" })
+}
+
+/// The span of the args a call passes (or the call).
+fn args_span(u: &ScriptCallUse) -> (Span, Option<Span>) {
+    match (u.args.first(), u.args.last()) {
+        (Some(a), Some(b)) => at_call(u.span, a.span().join(b.span())),
+        _ => (u.span, None),
+    }
+}
+
+fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
+    let script = &cx.model.scripts[u.script];
+    let name = cx.script_name(u.script);
+    // The first read past what the call passes.
+    let (k, read_at) = script
+        .lua
+        .argv
+        .required
+        .iter()
+        .filter(|r| r.0 > n)
+        .min_by_key(|r| (r.0, r.1.start))
+        .copied()
+        .unwrap_or((n + 1, script.def_span));
+    let (span, built_at) = args_span(u);
+    let mut d = RULE.diagnostic(
+        format!(
+            "{} passed, but script `{name}` reads `ARGV[{k}]` on every path",
+            if n == 1 {
+                "1 ARGV value is".to_string()
+            } else {
+                format!("{n} ARGV values are")
+            }
+        ),
+        Label::new(span, values(n)),
+    );
+    if let Some(s) = built_at {
+        d.related.push(Label::new(s, "the values are listed here"));
+    }
+    d.related.push(Label::new(
+        read_at,
+        format!("`{name}` reads `ARGV[{k}]` here, and `nil` fails"),
+    ));
+    let role = script
+        .argv_role(k, cx.contract)
+        .map(|r| format!(" (`{}`)", r.text))
+        .unwrap_or_default();
+    let help = format!(
+        "pass `ARGV[{k}]`{role}: inside `{name}` it is `nil`, which Redis refuses as an argument and arithmetic cannot use, so the script fails when `{}` runs it",
+        cx.speaker_name(u.speaker)
+    );
+    cx.blame(&mut d, u.speaker, help, "the script's ARGV");
+    d
+}
+
+fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Diagnostic {
+    let name = cx.script_name(u.script);
+    let extra = &u.args[upper as usize..];
+    let span = match (extra.first(), extra.last()) {
+        (Some(a), Some(b)) => a.span().join(b.span()),
+        _ => u.span,
+    };
+    let (span, built_at) = at_call(u.span, span);
+    let mut d = RULE.diagnostic(
+        format!(
+            "{} passed, but script `{name}` never reads past `ARGV[{upper}]`",
+            if n == 1 {
+                "1 ARGV value is".to_string()
+            } else {
+                format!("{n} ARGV values are")
+            }
+        ),
+        Label::new(
+            span,
+            format!(
+                "never read: {}",
+                super::quoted(extra.iter().map(|v| v.describe()))
+            ),
+        ),
+    );
+    d.severity = Severity::Warning;
+    if let Some(s) = built_at {
+        d.related.push(Label::new(s, "the values are listed here"));
+    }
+    let help = format!(
+        "pass exactly {}: a value nobody reads usually means the caller and `{name}` disagree on which slot holds what",
+        values(upper)
+    );
+    cx.blame(&mut d, u.speaker, help, "the script's ARGV");
+    d
+}

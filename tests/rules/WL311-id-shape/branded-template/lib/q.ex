@@ -1,0 +1,11 @@
+defmodule Q do
+  @enqueue """
+if string.sub(ARGV[1], 1, 3) ~= 'JOB' then return redis.error_reply('EMQKIND') end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+  """
+  def enqueue(conn, q, n, payload) do
+    id = "JOB#{n}"
+    Redix.command(conn, ["EVAL", @enqueue, 2, "emq:{#{q}}:job:#{id}", "emq:{#{q}}:pending", id, payload])
+  end
+end
