@@ -89,5 +89,5 @@ fn prefilter(b: Bencher, lang: Lang) {
     let src = unrelated(lang);
     let pf = Prefilter::new(Some(&Contract::embedded()));
     b.counter(BytesCount::of_slice(&src))
-        .bench_local(|| pf.marks(lang, "x", divan::black_box(&src)));
+        .bench_local(|| pf.scan(lang, "x", divan::black_box(&src)));
 }

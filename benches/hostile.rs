@@ -43,6 +43,7 @@ fn check(b: Bencher, t: Tree) {
             stdin: None,
             prefilter: true,
             tree: Some(t.clone()),
+            cache_dir: None,
         };
         let a = analyze(&opts).unwrap();
         let diagnostics: Vec<_> = a.diagnostics.iter().collect();

@@ -36,7 +36,7 @@ fn main() {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let m = pf.marks(c.lang, &stem, &b);
+        let m = pf.scan(c.lang, &stem, &b).parse();
         bytes += b.len() as u64;
         if m {
             marked_files += 1;

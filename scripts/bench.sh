@@ -8,8 +8,14 @@
 # The corpus lives outside the repository and is reused when its file count
 # matches. Peers are installed the way a user would, and skipped when that
 # fails: apt-get install ripgrep; npm i -g @ast-grep/cli.
+#
+# With WIRELINT_CORPUS set (the real corpus, one OWNER+NAME directory per
+# repository of tests/realcode/corpus.tsv), measures that instead:
+# scripts/bench-real.sh (WIRELINT_BEFORE=path/to/an/older/wirelint adds it
+# to every loop).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if [ -n "${WIRELINT_CORPUS:-}" ]; then exec scripts/bench-real.sh "$@"; fi
 FILES=${1:-20000}
 CORPUS=${2:-/tmp/wirelint-corpus}
 RUNS=${RUNS:-5}

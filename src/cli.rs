@@ -71,6 +71,34 @@ pub struct ReadArgs {
     /// Skip files larger than this many bytes.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_BYTES)]
     pub max_file_size: u64,
+    /// Keep the facts cache in DIR (default: `$XDG_CACHE_HOME/wirelint`,
+    /// else `~/.cache/wirelint`): unchanged files are not read or parsed
+    /// again.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the facts cache.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl ReadArgs {
+    /// The facts cache's directory for a run over `root`: the one given,
+    /// else the default one unless it lies under `root` (wirelint never
+    /// writes under the tree it scans unless asked).
+    fn cache_dir(&self, root: &Path) -> Option<PathBuf> {
+        if self.no_cache {
+            return None;
+        }
+        if let Some(d) = &self.cache_dir {
+            return Some(d.clone());
+        }
+        let dir = crate::pipeline::cache::default_dir()?;
+        let root = std::fs::canonicalize(root).ok()?;
+        let inside = std::fs::canonicalize(&dir)
+            .or_else(|_| dir.parent().map_or(Ok(dir.clone()), std::fs::canonicalize))
+            .is_ok_and(|d| d.starts_with(&root));
+        (!inside).then_some(dir)
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -116,6 +144,10 @@ pub struct CheckArgs {
     /// (the output must be the same; for testing).
     #[arg(long, hide = true)]
     pub no_prefilter: bool,
+    /// Say on stderr, last, how many files were read, parsed and taken
+    /// from the cache (for tests and benchmarks).
+    #[arg(long, hide = true)]
+    pub stats: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -244,6 +276,7 @@ fn options(
         stdin: None,
         prefilter: true,
         tree: None,
+        cache_dir: None,
     }
 }
 
@@ -460,7 +493,15 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
-    Ok(report_check(a, &analysis, baselined))
+    let code = report_check(a, &analysis, baselined);
+    if a.stats {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "wirelint stats: {}",
+            analysis.stats
+        );
+    }
+    Ok(code)
 }
 
 /// `--stdin-filename PATH` must name a source file, existing or not: a
@@ -522,6 +563,11 @@ fn check_options(
         stdin,
         prefilter: !a.no_prefilter,
         tree: None,
+        cache_dir: None,
+    };
+    let opts = Options {
+        cache_dir: a.read.cache_dir(&opts.root),
+        ..opts
     };
     Ok((opts, only.and_then(|(_, files)| files)))
 }
@@ -571,13 +617,14 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
 }
 
 fn diff(a: &DiffArgs) -> Result<i32, RunError> {
-    let opts = options(
+    let mut opts = options(
         &a.paths,
         a.contract.as_ref(),
         a.no_contract,
         a.read.threads,
         a.read.max_file_size,
     );
+    opts.cache_dir = a.read.cache_dir(&opts.root);
     files::check_paths(&opts.paths).map_err(RunError::usage)?;
     Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
     let rev = crate::pipeline::git::read_revision(

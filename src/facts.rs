@@ -50,6 +50,40 @@ impl Span {
     }
 }
 
+thread_local! {
+    /// The file whose facts are being read back (see [`read_in_file`]).
+    static READING: std::cell::Cell<FileId> = const { std::cell::Cell::new(0) };
+}
+
+/// A span is stored without its file: stored facts are one file's
+/// (`crate::pipeline::cache`), and the file's id is the run's.
+impl serde::Serialize for Span {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (self.start, self.end).serialize(s)
+    }
+}
+
+/// A stored span comes back in the file [`read_in_file`] names.
+impl<'de> serde::Deserialize<'de> for Span {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Span, D::Error> {
+        let (start, end) = <(u32, u32)>::deserialize(d)?;
+        Ok(Span {
+            file: READING.with(|f| f.get()),
+            start,
+            end: end.max(start),
+        })
+    }
+}
+
+/// Runs `read` (a deserialization of one file's stored facts) with every
+/// span it reads placed in `file`.
+pub fn read_in_file<R>(file: FileId, read: impl FnOnce() -> R) -> R {
+    let before = READING.with(|f| f.replace(file));
+    let out = read();
+    READING.with(|f| f.set(before));
+    out
+}
+
 /// The programming language of a file or an embedded region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
@@ -78,7 +112,7 @@ impl Lang {
 }
 
 /// One piece of a string template.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Seg {
     /// Literal bytes as the runtime sends them (escapes decoded), with the
     /// span of their source text.
@@ -103,7 +137,7 @@ impl Seg {
 
 /// A string built from literal bytes and holes: a key, a field name, a
 /// command name.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Template {
     pub segs: Vec<Seg>,
     /// The whole expression that builds the string.
@@ -173,7 +207,7 @@ pub fn short_label(label: &str) -> String {
 }
 
 /// An expression as far as the wire cares: what value it sends.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     /// A string (literal, interpolated, concatenated, formatted).
     Str(Template),
@@ -290,7 +324,7 @@ impl Value {
 /// A Redis command as sent: `["HSET", key, "state", s]`,
 /// `cmd("HSET").arg(key)...`, `conn.hset(key, f, v)`,
 /// `redis.call('HSET', KEYS[1], ...)`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Command {
     /// The command name, upper-cased (`HSET`, `EVALSHA`).
     pub name: String,
@@ -313,7 +347,7 @@ pub struct Command {
 }
 
 /// Where a command goes, as far as the code shows.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Sink {
     /// Handed to a Redis client: `Redix.command(conn, [..])`, a redis-rs
     /// query, `redis.call(..)`.
@@ -336,7 +370,7 @@ pub enum Sink {
 
 /// A client call whose command the extractor could not read as a list:
 /// `Redix.command(conn, command)`. What makes a wrapper a sender.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Send {
     /// The command (or, for a pipeline, the list of commands) as a value.
     pub command: Value,
@@ -349,7 +383,7 @@ pub struct Send {
 /// `EVAL`/`EVALSHA` command list: `Script::new(..).key(a).arg(b).invoke()`,
 /// fred's `evalsha(hash, keys, args)`. EVAL/EVALSHA command lists stay
 /// [`Command`]s; the link step reads them the same way.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScriptCall {
     /// What identifies the script: a [`Value::ScriptRef`], a const or
     /// attribute holding its body or SHA, or its name.
@@ -374,7 +408,7 @@ pub struct ScriptCall {
 /// A field read from a whole hash after `HGETALL`: `Map.get(row,
 /// "payload")`, `row["payload"]`, `%{"payload" => p} = row`,
 /// `fields.get("payload")`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FieldRead {
     /// The key the `HGETALL` read (as its command argument was written).
     pub key: Value,
@@ -387,7 +421,7 @@ pub struct FieldRead {
 
 /// A call to a function of the code base (not a Redis command), with its
 /// arguments: what wrapper summaries are bound through.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CallFact {
     /// The callee as written: `["Scripts", "execute"]`, `["execute"]`,
     /// `["self", "run"]` for a method on self, `["run"]` for another method.
@@ -407,7 +441,7 @@ pub const RECEIVER: usize = usize::MAX;
 
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FunctionDef {
     /// The enclosing module (`EchoMQ.Keyspace`, `crate::keys`), or empty.
     pub module: String,
@@ -427,7 +461,7 @@ pub struct FunctionDef {
 // `Value::Unknown` when the body does not return a string-like value.
 
 /// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ConstDef {
     pub module: String,
     /// As referenced: `@prefix` for Elixir attributes, `PREFIX` for Rust.
@@ -437,7 +471,7 @@ pub struct ConstDef {
 }
 
 /// Where a script's Lua text lives.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ScriptSource {
     /// Lua parsed in place inside this file (a `.lua` file, or a host string).
     Inline(Box<LuaFacts>),
@@ -453,7 +487,7 @@ pub enum ScriptSource {
 }
 
 /// A Lua script found in the code.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScriptDef {
     /// Its name as the code gives it: file stem, attribute, const; `None`
     /// when the code names it nowhere.
@@ -475,7 +509,7 @@ pub struct ScriptDef {
 }
 
 /// A header-comment or alias declaration of `KEYS[n]`'s role.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KeyDecl {
     pub index: u32,
     pub role: String,
@@ -484,7 +518,7 @@ pub struct KeyDecl {
 
 /// `ARGV[n] == "x"` (or `~=`) in a script: the literal a slot is told
 /// apart by.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ArgvCompare {
     pub index: u32,
     pub literal: String,
@@ -493,7 +527,7 @@ pub struct ArgvCompare {
 }
 
 /// What a script does with its ARGV, read from its own code.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ArgvFacts {
     /// Every `ARGV[n]` with a literal index, read directly or through a
     /// `local x = ARGV[n]` alias.
@@ -552,7 +586,7 @@ impl ArgvFacts {
 }
 
 /// What the Lua extractor finds in one script.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct LuaFacts {
     /// `redis.call` / `redis.pcall` commands.
     pub commands: Vec<Command>,
@@ -584,7 +618,7 @@ pub struct LuaFacts {
 pub const SUPPRESSION_MARK: &[u8] = b"wirelint:";
 
 /// Everything one extractor found in one file.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileFacts {
     pub functions: Vec<FunctionDef>,
     pub consts: Vec<ConstDef>,

@@ -1,10 +1,20 @@
 //! The run's file table: every scanned file and the contract, their bytes,
 //! and the conversion from byte offsets to lines and columns (used only by
 //! reporters).
+//!
+//! A file read from the disk keeps no bytes after the scan: they are read
+//! again the first time something asks for them (a reporter showing a
+//! finding in it, a suppression in it), so a run holds the bytes of the
+//! files its findings are in, not of every file it read.
 
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
 use crate::facts::{FileId, Lang, Span};
+
+/// The comment that starts an inline suppression (`crate::suppress`).
+pub use crate::facts::SUPPRESSION_MARK;
 
 /// `path` relative to `root`, with `/` separators; the path as given when it
 /// is not under `root` (an absolute path keeps its one leading `/`). Made
@@ -132,15 +142,17 @@ pub struct SourceFile {
     /// Where it was read from.
     pub path: PathBuf,
     pub lang: Option<Lang>,
-    pub bytes: Vec<u8>,
+    /// Its bytes hold [`SUPPRESSION_MARK`] (found when it was scanned).
+    pub may_suppress: bool,
+    bytes: OnceLock<Vec<u8>>,
     /// Byte offset of the start of each line. A line ends at `\n`, `\r\n`
     /// or a lone `\r`.
-    line_starts: Vec<u32>,
+    line_starts: OnceLock<Vec<u32>>,
     /// Scalar values before each [`BLOCK`]-byte block, built on first use:
     /// a column is then counted over at most two blocks, not over the whole
     /// line (thousands of findings on one minified line made that
     /// quadratic).
-    scalars: std::sync::OnceLock<Vec<u32>>,
+    scalars: OnceLock<Vec<u32>>,
 }
 
 /// The block size of [`SourceFile`]'s column index.
@@ -160,25 +172,57 @@ pub struct LineCol {
 }
 
 impl SourceFile {
+    /// A file whose bytes are held from the start.
     pub fn new(rel: String, path: PathBuf, lang: Option<Lang>, bytes: Vec<u8>) -> SourceFile {
-        let mut line_starts = vec![0u32];
-        let mut i = 0usize;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push((i + 1) as u32),
-                b'\r' if bytes.get(i + 1) != Some(&b'\n') => line_starts.push((i + 1) as u32),
-                _ => {}
-            }
-            i += 1;
-        }
+        let may_suppress = memchr::memmem::find(&bytes, SUPPRESSION_MARK).is_some();
+        let f = SourceFile::on_disk(rel, path, lang, may_suppress);
+        let _ = f.bytes.set(bytes);
+        f
+    }
+
+    /// A file on the disk whose bytes are read when first asked for (empty
+    /// if it cannot be read then). `may_suppress` is what its scan found.
+    pub fn on_disk(
+        rel: String,
+        path: PathBuf,
+        lang: Option<Lang>,
+        may_suppress: bool,
+    ) -> SourceFile {
         SourceFile {
             rel,
             path,
             lang,
-            bytes,
-            line_starts,
-            scalars: std::sync::OnceLock::new(),
+            may_suppress,
+            bytes: OnceLock::new(),
+            line_starts: OnceLock::new(),
+            scalars: OnceLock::new(),
         }
+    }
+
+    /// Its bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes
+            .get_or_init(|| std::fs::read(&self.path).unwrap_or_default())
+    }
+
+    /// Whether its bytes are held now (read, or given).
+    pub fn is_loaded(&self) -> bool {
+        self.bytes.get().is_some()
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let bytes = self.bytes();
+            let mut starts = vec![0u32];
+            for (i, b) in bytes.iter().enumerate() {
+                match b {
+                    b'\n' => starts.push((i + 1) as u32),
+                    b'\r' if bytes.get(i + 1) != Some(&b'\n') => starts.push((i + 1) as u32),
+                    _ => {}
+                }
+            }
+            starts
+        })
     }
 
     /// Scalar values in `bytes[..offset]`, from the block index.
@@ -186,20 +230,20 @@ impl SourceFile {
         let index = self.scalars.get_or_init(|| {
             let mut acc = 0u32;
             let mut out = vec![0u32];
-            for block in self.bytes.chunks(BLOCK) {
+            for block in self.bytes().chunks(BLOCK) {
                 acc += scalar_starts(block) as u32;
                 out.push(acc);
             }
             out
         });
         let b = offset / BLOCK;
-        index[b] as usize + scalar_starts(&self.bytes[b * BLOCK..offset])
+        index[b] as usize + scalar_starts(&self.bytes()[b * BLOCK..offset])
     }
 
     /// The 1-based line of a byte offset (cheaper than [`SourceFile::line_col`]).
     pub fn line(&self, offset: u32) -> usize {
-        let offset = offset.min(self.bytes.len() as u32);
-        match self.line_starts.binary_search(&offset) {
+        let offset = offset.min(self.bytes().len() as u32);
+        match self.line_starts().binary_search(&offset) {
             Ok(i) => i + 1,
             Err(i) => i.max(1),
         }
@@ -208,9 +252,9 @@ impl SourceFile {
     /// The byte offset where a line (0-based) starts; the end of the file
     /// past the last line.
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts
+        self.line_starts()
             .get(line)
-            .map_or(self.bytes.len(), |&s| s as usize)
+            .map_or(self.bytes().len(), |&s| s as usize)
     }
 
     /// The byte offset just past a line (0-based), its line end included.
@@ -221,21 +265,21 @@ impl SourceFile {
     /// Line and column of a byte offset. Offsets inside a multi-byte
     /// character or past the end are clamped.
     pub fn line_col(&self, offset: u32) -> LineCol {
-        let offset = (offset as usize).min(self.bytes.len());
-        let line_idx = match self.line_starts.binary_search(&(offset as u32)) {
+        let offset = (offset as usize).min(self.bytes().len());
+        let line_idx = match self.line_starts().binary_search(&(offset as u32)) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
         };
-        let start = self.line_starts[line_idx] as usize;
+        let start = self.line_starts()[line_idx] as usize;
         // Count scalar values: every byte that does not continue a UTF-8
         // sequence starts one (invalid bytes count as one each).
         let mut column = if offset - start <= 2 * BLOCK {
-            scalar_starts(&self.bytes[start..offset]) + 1
+            scalar_starts(&self.bytes()[start..offset]) + 1
         } else {
             self.scalars_before(offset) - self.scalars_before(start) + 1
         };
         // A UTF-8 byte order mark is not a column, as in editors.
-        if line_idx == 0 && offset >= 3 && self.bytes.starts_with(b"\xEF\xBB\xBF") {
+        if line_idx == 0 && offset >= 3 && self.bytes().starts_with(b"\xEF\xBB\xBF") {
             column -= 1;
         }
         LineCol {
@@ -246,9 +290,9 @@ impl SourceFile {
 
     /// The source bytes of a span, lossily as text.
     pub fn snippet(&self, span: Span) -> String {
-        let s = (span.start as usize).min(self.bytes.len());
-        let e = (span.end as usize).min(self.bytes.len()).max(s);
-        String::from_utf8_lossy(&self.bytes[s..e]).into_owned()
+        let s = (span.start as usize).min(self.bytes().len());
+        let e = (span.end as usize).min(self.bytes().len()).max(s);
+        String::from_utf8_lossy(&self.bytes()[s..e]).into_owned()
     }
 }
 

@@ -115,7 +115,8 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
         let Some(lang) = f.lang else {
             continue;
         };
-        if memmem::find(&f.bytes, MARK).is_none() {
+        // Only files whose scan found the mark are read again.
+        if !f.may_suppress || memmem::find(f.bytes(), MARK).is_none() {
             continue;
         }
         let comments: Vec<Span> = a
@@ -125,7 +126,7 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
             .filter(|c| c.file == id)
             .copied()
             .collect();
-        let sups = scan(id, &f.bytes, lang, &comments, |o| f.line(o));
+        let sups = scan(id, f.bytes(), lang, &comments, |o| f.line(o));
         for s in sups {
             for (code, code_span) in &s.codes {
                 let mut used = false;

@@ -1,5 +1,6 @@
-//! The prefilter never changes results: every fixture, every variant, and
-//! the fixture with unrelated projects around it give byte-identical JSON
+//! The prefilter never changes results: every fixture, every variant, the
+//! fixture with unrelated projects around it, and (when `WIRELINT_CORPUS`
+//! names it) every repository of the real corpus give byte-identical JSON
 //! (and exit codes) with the prefilter on and off (`--no-prefilter`).
 
 mod common;
@@ -32,7 +33,9 @@ fn variants() -> Vec<String> {
 
 #[test]
 fn every_fixture_is_the_same_with_and_without_the_prefilter() {
-    same_both_ways(&repo().join("fixtures/echomq"), "echomq");
+    for name in common::clean_fixtures() {
+        same_both_ways(&repo().join("fixtures").join(&name), &name);
+    }
     for name in variants() {
         let dir = variant(&name);
         same_both_ways(dir.path(), &name);
@@ -180,5 +183,96 @@ fn the_matrix_is_the_same_with_and_without_the_prefilter() {
         );
         assert_eq!(on, off, "{name:?}");
         assert!(on.contains("\"matrix\""));
+    }
+}
+
+/// A speaker whose keys have no hash tag, with no contract, using Redix
+/// (whose name holds no `redis`): its command lists are read both ways.
+#[test]
+fn redix_speakers_without_a_contract_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "apps/producer/mix.exs",
+        "defmodule Producer.MixProject do\nend\n",
+    );
+    write(
+        root,
+        "apps/consumer/mix.exs",
+        "defmodule Consumer.MixProject do\nend\n",
+    );
+    write(
+        root,
+        "apps/producer/lib/tasks.ex",
+        "defmodule Producer.Tasks do\n  def put(conn, id, payload) do\n    Redix.command(conn, [\"HSET\", \"tq:task:#{id}\", \"state\", \"queued\", \"payload\", payload])\n  end\nend\n",
+    );
+    write(
+        root,
+        "apps/consumer/lib/worker.ex",
+        "defmodule Consumer.Worker do\n  def finish(conn, id) do\n    Redix.command(conn, [\"HSET\", \"tq:task:#{id}\", \"status\", \"done\"])\n  end\n\n  def status(conn, id) do\n    Redix.pipeline(conn, [\n      [\"HGET\", \"tq:task:#{id}\", \"status\"],\n      [\"HGET\", \"tq:task:#{id}\", \"progress\"]\n    ])\n  end\nend\n",
+    );
+    for extra in [&["--no-contract"][..], &[]] {
+        let r = root.to_str().unwrap();
+        let args: Vec<&str> = ["check", r, "--format", "concise"]
+            .into_iter()
+            .chain(extra.iter().copied())
+            .collect();
+        let (code_on, on, _) = run(&args, root);
+        let off_args: Vec<&str> = args.iter().copied().chain(["--no-prefilter"]).collect();
+        let (code_off, off, _) = run(&off_args, root);
+        assert_eq!(on, off, "{extra:?}");
+        assert_eq!(code_on, code_off, "{extra:?}");
+        let found: Vec<&str> = on
+            .lines()
+            .map(|l| l.split(": ").next().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            found,
+            ["apps/consumer/lib/worker.ex:9:34"],
+            "{extra:?}\n{on}"
+        );
+        assert!(on.contains("WL203 field `progress`"), "{on}");
+    }
+}
+
+/// On the real corpus (`WIRELINT_CORPUS`: one directory per repository),
+/// every repository gives the same JSON and exit code with and without the
+/// prefilter, with the default contract and with none.
+#[test]
+fn the_real_corpus_is_the_same_with_and_without_the_prefilter() {
+    let Some(corpus) = std::env::var_os("WIRELINT_CORPUS") else {
+        // Past the harness's capture, so that a plain `cargo test` says it.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED prefilter on the real corpus: WIRELINT_CORPUS is not set (see tests/realcode/README.md)"
+        );
+        return;
+    };
+    let mut repos: Vec<std::path::PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    repos.sort();
+    assert!(!repos.is_empty(), "no repository under {corpus:?}");
+    for repo in &repos {
+        for extra in [&[][..], &["--no-contract"]] {
+            let args: Vec<&str> = ["check", ".", "--format", "json"]
+                .into_iter()
+                .chain(extra.iter().copied())
+                .collect();
+            let (code_on, on, err) = run(&args, repo);
+            let off_args: Vec<&str> = args.iter().copied().chain(["--no-prefilter"]).collect();
+            let (code_off, off, _) = run(&off_args, repo);
+            assert!(on.starts_with('{'), "{repo:?}: {err}");
+            assert_eq!(code_on, code_off, "{repo:?} {extra:?}: exit code differs");
+            assert!(
+                on == off,
+                "{repo:?} {extra:?}: JSON differs with the prefilter"
+            );
+        }
+        eprintln!("{}: the same both ways", repo.display());
     }
 }

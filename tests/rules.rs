@@ -71,6 +71,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         stdin: None,
         prefilter: true,
         tree: None,
+        cache_dir: None,
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

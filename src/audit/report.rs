@@ -101,6 +101,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         stdin: None,
         prefilter: true,
         tree: None,
+        cache_dir: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()
@@ -170,6 +171,7 @@ fn print(
         contract: Some(contract),
         contract_file: Some(file),
         files_checked: 0,
+        stats: Default::default(),
     };
     let diags: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(&analysis);

@@ -119,7 +119,7 @@ fn gated_before(
     kind: &str,
     gate: &str,
 ) -> bool {
-    let bytes = &cx.sources.get(body.file).bytes;
+    let bytes = cx.sources.get(body.file).bytes();
     let end = (before as usize).min(bytes.len());
     let start = (body.start as usize).min(end);
     let text = String::from_utf8_lossy(&bytes[start..end]);

@@ -215,11 +215,14 @@ impl<'a> CheckContext<'a> {
         let ks = self.contract.and_then(|c| c.keyspace.as_ref());
         if ks.is_none() {
             // No keyspace to read keys against: the speakers that hold a
-            // script, run one, or use a record's fields.
+            // Redis script, run a script, or use a record's fields (a `.lua`
+            // file that is no Redis script, an editor's or a game's, takes
+            // no part).
             let m = self.model;
             let mut ids: Vec<SpeakerId> = m
                 .scripts
                 .iter()
+                .filter(|s| s.is_redis())
                 .map(|s| s.speaker)
                 .chain(m.script_calls.iter().map(|u| u.speaker))
                 .chain(

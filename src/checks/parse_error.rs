@@ -59,7 +59,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 fn unchecked(cx: &CheckContext<'_>, span: Span) -> Diagnostic {
     let f = cx.sources.get(span.file);
     let bytes = f
-        .bytes
+        .bytes()
         .get(span.start as usize..span.end as usize)
         .unwrap_or_default();
     let protocol = crate::redis::could_hold_protocol(bytes);
@@ -172,7 +172,7 @@ impl Hides {
         {
             return spans.first().copied();
         }
-        let bytes = &cx.sources.get(file).bytes;
+        let bytes = cx.sources.get(file).bytes();
         spans.iter().copied().find(|s| {
             let (start, end) = (s.start as usize, (s.end as usize).max(s.start as usize));
             let from = bytes[..start.min(bytes.len())]

@@ -192,8 +192,8 @@ fn line_span(cx: &CheckContext<'_>, def: Span, lua: Span, line: &str) -> Option<
     }
     let file = cx.sources.get(def.file);
     let start = lua.start as usize;
-    let end = (lua.end as usize).min(file.bytes.len());
-    let hay = file.bytes.get(start..end)?;
+    let end = (lua.end as usize).min(file.bytes().len());
+    let hay = file.bytes().get(start..end)?;
     let at = memchr::memmem::find(hay, needle.as_bytes())?;
     Some(Span::new(def.file, start + at, start + at + needle.len()))
 }

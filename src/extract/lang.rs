@@ -16,13 +16,12 @@
 
 use tree_sitter::Node;
 
-use crate::extract::{elixir, lua, rust, script_name_from_stem};
+use crate::extract::{elixir, lua, needles, rust, script_name_from_stem};
 use crate::facts::{FileFacts, FileId, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
-/// What a file that can yield a Redis fact of its own (a command, a script
-/// call, a field read after HGETALL) necessarily holds, matched without
-/// regard to case.
+/// What a Rust file that calls Redis through a client holds, matched
+/// without regard to case (the client method table's needles).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FactNeedles {
     /// Any one of these.
@@ -57,9 +56,16 @@ pub trait HostLanguage: Sync {
     /// Where Lua sits in this language's files.
     fn lua(&self) -> LuaIn;
 
-    /// What a file of this language that can yield a Redis fact of its own
-    /// holds (the prefilter's fact needles).
-    fn fact_needles(&self) -> FactNeedles;
+    /// Whether a file of this language can yield a protocol fact of its
+    /// own (a command, a script call, a field read, a script): a superset,
+    /// from its bytes alone (`super::needles`).
+    fn speaks(&self, bytes: &[u8]) -> bool;
+
+    /// Whether `{name}` in this language's strings may be a format
+    /// placeholder rather than literal braces (Rust's `format!`).
+    fn format_braces(&self) -> bool {
+        false
+    }
 
     /// The facts of one parsed file; `stem` is the file name without its
     /// extension.
@@ -108,15 +114,6 @@ impl Lang {
     }
 }
 
-/// Every command name in quotes, as a host's command list or `cmd("X")`
-/// writes it: `"HSET"`, `'GET'`.
-fn quoted_commands() -> Vec<String> {
-    crate::redis::commands()
-        .iter()
-        .flat_map(|c| [format!("\"{c}\""), format!("'{c}'")])
-        .collect()
-}
-
 impl HostLanguage for Elixir {
     fn lang(&self) -> Lang {
         Lang::Elixir
@@ -134,13 +131,10 @@ impl HostLanguage for Elixir {
         LuaIn::Strings
     }
 
-    /// `["HSET", key, ..]` and every other command list start with a quoted
-    /// command name.
-    fn fact_needles(&self) -> FactNeedles {
-        FactNeedles {
-            any: quoted_commands(),
-            ..FactNeedles::default()
-        }
+    /// A command list starts with a quoted command name (or an attribute
+    /// holding one); scripts sit in strings or `.lua` files.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::command_head(bytes) || needles::holds_scripts(bytes)
     }
 
     fn extract(
@@ -172,14 +166,19 @@ impl HostLanguage for Rust {
         LuaIn::Strings
     }
 
-    /// `cmd("HSET")` quotes its command; every other Redis call is a client
-    /// method of the table in `rust/client.rs`.
-    fn fact_needles(&self) -> FactNeedles {
-        let mut out = rust::fact_needles();
-        out.any.extend(quoted_commands());
-        out
+    /// Scripts sit in strings or `.lua` files; every Redis call is a client
+    /// call (`cmd("HSET")`, a method of the table in `rust/client.rs`) in a
+    /// file that names the client.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::holds_scripts(bytes) || (needles::names_client(bytes) && rust::client_calls(bytes))
     }
 
+    fn format_braces(&self) -> bool {
+        true
+    }
+
+    /// The facts of the tree; client calls only when the file names a
+    /// client crate ([`needles::names_client`]).
     fn extract(
         &self,
         root: Node<'_>,
@@ -188,7 +187,13 @@ impl HostLanguage for Rust {
         parsers: &mut Parsers,
         _stem: &str,
     ) -> FileFacts {
-        rust::extract(root, src, file, parsers)
+        let mut facts = rust::extract(root, src, file, parsers);
+        if !needles::names_client(src) {
+            facts.commands.clear();
+            facts.script_calls.clear();
+            facts.field_reads.clear();
+        }
+        facts
     }
 }
 
@@ -209,12 +214,10 @@ impl HostLanguage for Lua {
         LuaIn::File
     }
 
-    /// A script sends Redis commands through `redis.call` or `redis.pcall`.
-    fn fact_needles(&self) -> FactNeedles {
-        FactNeedles {
-            any: vec!["redis.call".into(), "redis.pcall".into()],
-            ..FactNeedles::default()
-        }
+    /// A script sends Redis commands through `redis.call` or `redis.pcall`
+    /// and reads `KEYS`; an `@include` brings in another file's.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::lua_file_speaks(bytes)
     }
 
     /// The file is one script, named by its stem without a key-count
@@ -264,14 +267,25 @@ mod tests {
     }
 
     #[test]
-    fn only_rust_guards_needles_with_receiver_words() {
-        let rust = Lang::Rust.host().fact_needles();
+    fn rust_guards_generic_methods_with_receiver_words() {
+        let rust = rust::fact_needles();
         assert!(rust.any.iter().any(|n| n == ".hset"));
-        assert!(rust.any.iter().any(|n| n == "\"HSET\""));
         assert!(rust.guarded.iter().any(|n| n == ".get"));
         assert!(rust.guards.iter().any(|n| n == "con"));
-        for lang in [Lang::Elixir, Lang::Lua] {
-            assert!(lang.host().fact_needles().guarded.is_empty());
-        }
+    }
+
+    /// Client calls count only in a Rust file that names a client crate.
+    #[test]
+    fn rust_client_calls_need_the_client_named() {
+        let mut p = Parsers::new().unwrap();
+        let mut facts =
+            |src: &str| crate::extract::extract_file(&mut p, Lang::Rust, 0, src.as_bytes(), "x");
+        let call = "fn f(con: &mut C) { con.hset(\"q:1\", \"state\", 1); }\n";
+        assert_eq!(facts(call).commands.len(), 0);
+        let named = format!("use redis::Commands;\n{call}");
+        assert_eq!(facts(&named).commands.len(), 1);
+        assert!(Lang::Rust.host().speaks(named.as_bytes()));
+        assert!(!Lang::Rust.host().speaks(call.as_bytes()));
+        assert!(!Lang::Rust.host().speaks(b"use redis::Client; fn f() {}"));
     }
 }

@@ -12,6 +12,7 @@ pub mod embedded;
 pub mod lang;
 pub mod lua;
 mod lua_argv;
+pub mod needles;
 pub mod rust;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};

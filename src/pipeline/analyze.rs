@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::checks::{run_all, CheckContext};
 use crate::config::{Config, ContractSetting};
 use crate::contract::Contract;
@@ -14,9 +16,10 @@ use crate::keyshape::{analyze as read_key, KeyVerdict};
 use crate::link::{assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
 use crate::source::{SourceFile, SourceMap};
 
+use super::cache::Cache;
 use super::files::Files;
 use super::prefilter::Prefilter;
-use super::read::{Read, Reader};
+use super::read::{Counts, Read, Reader};
 use super::select::read_all;
 use super::{Analysis, AnalyzeError, ContractChoice, Options};
 
@@ -74,9 +77,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         speakers(opts, &files, &candidates, contract.as_ref());
 
     let prefilter = Prefilter::new(contract.as_ref());
+    let cache = open_cache(opts, &prefilter);
     let reader = Reader {
         files: &files,
         prefilter: &prefilter,
+        counts: Counts::default(),
+        cache: cache.as_ref(),
     };
     let threads = opts.threads.map(|n| capped_threads(n, &mut notes));
     let (reads, selected) = in_pool(threads, || {
@@ -88,11 +94,17 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             &speaker_dirs,
         )
     })?;
+    let stats = reader
+        .counts
+        .stats(candidates.len(), selected.iter().filter(|s| **s).count());
+    if let Some(c) = cache {
+        c.save();
+    }
     let FileTable {
         mut sources,
         facts,
         live,
-    } = file_table(&candidates, reads, selected, &mut notes);
+    } = file_table(&files, &candidates, reads, selected, &mut notes);
     let files_checked = live.iter().filter(|l| **l).count();
     for (i, l) in live.iter().enumerate() {
         if !l {
@@ -125,18 +137,10 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     }
     let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = run_all(&cx);
-    let unlisted = crate::checks::parse_error::unlisted(&cx);
-    if unlisted > 0 {
-        notes.push(Note {
-            path: ".".into(),
-            message: format!(
-                "{unlisted} file{} with syntax errors only in code that holds no protocol fact (no Redis command, KEYS[, script or key literal): counted here, not listed as WL001",
-                if unlisted == 1 { "" } else { "s" }
-            ),
-        });
-    }
+    notes.extend(unlisted_errors_note(&cx));
     notes.sort();
     notes.dedup();
+    hold_what_reports_read(&sources, &diagnostics);
     Ok(Analysis {
         sources,
         model,
@@ -145,6 +149,29 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         contract,
         contract_file,
         files_checked,
+        stats,
+    })
+}
+
+/// The facts cache of a run that reads the disk with the prefilter on.
+fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
+    let dir = opts.cache_dir.as_deref()?;
+    if !opts.prefilter || opts.tree.is_some() {
+        return None;
+    }
+    Cache::open(dir, &opts.root, prefilter.fingerprint())
+}
+
+/// The note that counts the files whose syntax errors are not listed as
+/// WL001.
+fn unlisted_errors_note(cx: &CheckContext<'_>) -> Option<Note> {
+    let unlisted = crate::checks::parse_error::unlisted(cx);
+    (unlisted > 0).then(|| Note {
+        path: ".".into(),
+        message: format!(
+            "{unlisted} file{} with syntax errors only in code that holds no protocol fact (no Redis command, KEYS[, script or key literal): counted here, not listed as WL001",
+            if unlisted == 1 { "" } else { "s" }
+        ),
     })
 }
 
@@ -222,8 +249,10 @@ struct FileTable {
 }
 
 /// Every file read goes into the file table; files keep their candidate
-/// index as id, so facts' spans stay valid. A skipped file is a note.
+/// index as id, so facts' spans stay valid. A skipped file is a note. Files
+/// of the disk keep no bytes: a reporter reads them again if it needs them.
 fn file_table(
+    files: &Files<'_>,
     candidates: &[Candidate],
     reads: Vec<Read>,
     selected: Vec<bool>,
@@ -234,33 +263,36 @@ fn file_table(
     let mut live = Vec::new();
     for ((c, r), selected) in candidates.iter().zip(reads).zip(selected) {
         live.push(!matches!(r, Read::Skipped(_)));
-        let (bytes, ok) = match r {
-            Read::Facts(b, mut f, _) => {
-                // Syntax errors matter in the files the protocol is
-                // spoken in (those the prefilter parses); the same rule
-                // whether or not the prefilter ran.
+        let (bytes, suppress, ok) = match r {
+            Read::Facts(b, mut f, marks) => {
+                // Syntax errors and suppressions matter in the files the
+                // protocol may be spoken in (those the selection parses);
+                // the same rule whether or not the prefilter ran.
                 if !selected {
                     f.errors.clear();
                     f.unchecked = None;
                 }
-                (b, Some(*f))
+                (b, selected && marks.suppress, Some(*f))
             }
             // Read and found silent: no bytes kept, no facts.
-            Read::Unparsed => (Vec::new(), None),
+            Read::Unparsed => (Vec::new(), false, None),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),
                     message: why,
                 });
-                (Vec::new(), None)
+                (Vec::new(), false, None)
             }
         };
-        let id = sources.add(SourceFile::new(
-            c.rel.clone(),
-            c.path.clone(),
-            Some(c.lang),
-            bytes,
-        ));
+        let (rel, path, lang) = (c.rel.clone(), c.path.clone(), Some(c.lang));
+        let file = if files.on_disk(c) && live.last() == Some(&true) {
+            SourceFile::on_disk(rel, path, lang, suppress)
+        } else {
+            let mut f = SourceFile::new(rel, path, lang, bytes);
+            f.may_suppress &= suppress;
+            f
+        };
+        let id = sources.add(file);
         if let Some(f) = ok {
             facts.push((id, f));
         }
@@ -270,6 +302,28 @@ fn file_table(
         facts,
         live,
     }
+}
+
+/// Reads again, now, the bytes of the files the findings point into and of
+/// those whose suppressions the post-processing reads: what reporters show
+/// is then what was checked, even if the files change or go away later.
+fn hold_what_reports_read(sources: &SourceMap, diagnostics: &[crate::diagnostic::Diagnostic]) {
+    let mut files: Vec<FileId> = diagnostics
+        .iter()
+        .flat_map(|d| std::iter::once(&d.primary).chain(&d.related))
+        .map(|l| l.span.file)
+        .collect();
+    files.extend(
+        sources
+            .iter()
+            .filter(|(_, f)| f.may_suppress)
+            .map(|(id, _)| id),
+    );
+    files.sort_unstable();
+    files.dedup();
+    files.par_iter().for_each(|&f| {
+        sources.get(f).bytes();
+    });
 }
 
 /// The contract's text joins the file table (no speaker), so that labels
@@ -401,11 +455,12 @@ mod tests {
                 stdin: None,
                 prefilter,
                 tree: Some(tree.clone()),
+                cache_dir: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources
                 .iter()
-                .filter(|(_, s)| s.lang.is_some() && !s.bytes.is_empty())
+                .filter(|(_, s)| s.lang.is_some() && !s.bytes().is_empty())
                 .map(|(_, s)| s.rel.clone())
                 .collect()
         };

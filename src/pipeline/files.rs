@@ -120,6 +120,12 @@ impl<'a> Files<'a> {
             .map_err(|e| e.note())
     }
 
+    /// Whether a file's bytes come from the disk (not from a tree held in
+    /// memory or the editor's buffer), so they can be read again later.
+    pub fn on_disk(&self, c: &Candidate) -> bool {
+        self.tree.is_none() && self.buffer.is_none_or(|(rel, _)| *rel != c.rel)
+    }
+
     /// A file's bytes; `None` when they cannot be had.
     pub fn bytes(&self, c: &Candidate) -> Option<Vec<u8>> {
         match self.read(c).ok()? {

@@ -22,8 +22,10 @@ use crate::link::Model;
 use crate::source::SourceMap;
 
 pub mod analyze;
+pub mod cache;
 pub mod files;
 pub mod git;
+pub mod names;
 pub mod post;
 pub mod prefilter;
 mod read;
@@ -66,6 +68,9 @@ pub struct Options {
     /// marks a project. `paths` is then ignored (the caller selects the
     /// files).
     pub tree: Option<files::Tree>,
+    /// The facts cache's directory ([`cache`]); `None`: no cache. Used
+    /// only for files read from the disk, with the prefilter on.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Everything a reporter needs.
@@ -78,6 +83,42 @@ pub struct Analysis {
     pub contract_file: Option<FileId>,
     /// Source files read and checked.
     pub files_checked: usize,
+    /// What the run read and parsed.
+    pub stats: Stats,
+}
+
+/// What one run read and parsed (`check --stats`, the benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Source files listed.
+    pub files: usize,
+    /// Files whose bytes this run read, and how many bytes.
+    pub read: usize,
+    pub read_bytes: u64,
+    /// Files this run parsed, and their bytes.
+    pub parsed: usize,
+    pub parsed_bytes: u64,
+    /// Files whose facts came from the cache.
+    pub cached: usize,
+    /// Files whose facts the run uses (the selection).
+    pub selected: usize,
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mb = |b: u64| b as f64 / 1e6;
+        write!(
+            f,
+            "{} files: {} read ({:.1} MB), {} parsed ({:.1} MB), {} from the cache, {} selected",
+            self.files,
+            self.read,
+            mb(self.read_bytes),
+            self.parsed,
+            mb(self.parsed_bytes),
+            self.cached,
+            self.selected
+        )
+    }
 }
 
 /// Why a run could not produce an analysis (exit code 2).

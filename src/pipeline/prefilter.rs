@@ -1,92 +1,126 @@
 //! The prefilter: decides from a file's bytes, before any parse, whether the
-//! file can be where a speaker of the protocol shows itself.
+//! file can hold the protocol; and, after a parse, which literals can.
 //!
-//! A file *marks* its speaker when its bytes hold one of:
+//! # What is parsed
 //!
-//! - `redis` (any case) or `KEYS[`: Redis calls, embedded Lua
-//!   (`looks_like_lua` needs `redis.call`, `redis.pcall` or `KEYS[`);
-//! - `include_str!` or `File.read`: a script held in a `.lua` file;
-//! - the contract prefix's namespace (`emq`, any case);
-//! - a namespace followed by `:` that is a near miss of the prefix's
-//!   (`emk:`, `eq:`), found by looking behind every `:`; the same rule as
-//!   WL101's (`keyshape::near_namespace`);
-//! - `:{` not preceded by `:` (a namespace then a hash tag, the shape WL101
-//!   reads under a foreign prefix; Rust's `::{` is not it);
-//! - `}` + separator + a type's lead, or a quote + separator + a type's lead
-//!   (`}:job`, `":pending`): a key's tail in a literal of its own;
-//! - for a `.lua` file, a stem that names a contract script.
+//! A file is parsed first when its bytes ([`Prefilter::scan`]):
 //!
-//! A file may yield a Redis fact of its own (a command, a script call, a
-//! field read after HGETALL) only if it holds a *fact needle*
-//! ([`Prefilter::fact_marks`]): a quoted command name (`"HSET"`, `'GET'`,
-//! what Elixir command lists and `cmd("X")` start with), a typed command
-//! method (`.hset`; the generic `.get`, `.set`, … only in a file that holds a
-//! receiver word the Rust extractor requires), `cmd`, `.key`, `.invoke`,
-//! `.eval`. Field reads need their HGETALL in the same file.
+//! - may yield a protocol fact of its own: a Redis command, a script call,
+//!   a field read after HGETALL, or a script. Its language says so
+//!   (`HostLanguage::speaks`, `crate::extract::needles`): a quoted command
+//!   name at the head of an Elixir list; a client call in a Rust file that
+//!   names a client crate (`redis`, `fred`; the Rust host reads client
+//!   calls nowhere else); `redis.call`, `redis.pcall` or `KEYS[` (Lua in a
+//!   host string); a `.lua` path; in a `.lua` file, `redis.call`,
+//!   `redis.pcall`, `KEYS` or `@include`;
+//! - or may hold a key of the contract's keyspace ([`KeyMarkers`], with a
+//!   contract that has one): the prefix's namespace (`emq`, any case), a
+//!   near miss of it before a `:` (`emk:`; the rule of WL101,
+//!   `keyshape::near_namespace`), a namespace then a hash tag (`bull:{`),
+//!   a type's tail after a hash tag (`}:job`, or a literal opening with
+//!   `:job`); not in `.lua` files, whose keys sit in Redis calls;
+//! - or is a `.lua` file named for a contract script.
 //!
-//! `select.rs` then parses, in each marked speaker: the files that mark it,
-//! its `.lua` files, the files with a fact needle, the script files and
-//! `@include`s parsed files name (whose speakers they mark), and, to a
-//! fixpoint, every file whose bytes hold, as a whole identifier
-//! ([`Names`]), a name of [`speaker_needles`]:
+//! Then `select.rs` parses, to a fixpoint: the `.lua` files parsed files
+//! name (`include_str!`, `File.read!`, `@include`), identify by name or
+//! SHA1 (the script of an EVAL, of a script call, or an argument of a
+//! wrapper call), and, per speaker, every host file whose bytes hold, as a
+//! whole identifier, a name the parsed files need or carry
+//! (`super::names`): the names the values their Redis facts send look up,
+//! the wrappers and what their calls pass, the definitions whose values
+//! hold a key-marked literal ([`Prefilter::literal_marks`]) and those that
+//! look one up, the names key-marked templates look up; then the names the
+//! definitions of needed names look up.
 //!
-//! - *needed* names: the last segment of every constant or call looked up
-//!   by a value a Redis fact sends (command arguments, script calls, field
-//!   reads), by a call of a wrapper (a function that runs a script, or calls
-//!   a wrapper) and its arguments, by a template of a marked file or one
-//!   that uses a carrier; then the names the definitions of needed names
-//!   look up;
-//! - *carriers*: the constants and string-returning functions of marked
-//!   files, the wrappers, and the definitions that look up a carrier.
+//! # Why this is sound
 //!
-//! A `.lua` file anywhere whose stem a call may identify a script by
-//! (`link::calls::identify`) marks its speaker.
+//! The output is made of what the link step builds from Redis facts,
+//! scripts and key templates; the rest of a file only feeds resolution.
 //!
-//! Why this is sound. The link step resolves a constant or a function by
-//! its speaker and its last name only (`link::Resolver::pick`,
-//! `link::calls::targets`), and every definition of a name holds that name
-//! in its file's bytes; so each needed name has all its definitions parsed,
-//! and every value that can reach a finding resolves exactly as it would
-//! with every file parsed. A file left out defines no needed name or
-//! carrier and uses none, marks nothing and yields no Redis fact: its own
-//! templates, and the values of its definitions, are built from literals
-//! that hold no marker and from definitions of the same kind, so the keys
-//! they make read as `Skip` to the key rules, are never sent (WL104 and the
-//! records read only commands and script calls), and take no speaker into
-//! `active_speakers`. Syntax errors (WL001) are reported only in the files
-//! this selection parses, with the prefilter on or off.
+//! - Every file that can yield a Redis fact or a script is parsed: its
+//!   language's needles are a superset of what its extractor reads.
+//! - A `.lua` file left out is no Redis script (`Script::is_redis`: it
+//!   calls no Redis, reads no `KEYS`, is no contract script), nothing names
+//!   it by path, name or SHA1, and it includes nothing; the rules, the
+//!   views and the speakers that take part (`active_speakers`) read only
+//!   Redis scripts and scripts that are run.
+//! - A key template matters only when its verdict against the keyspace is
+//!   not `Skip`; its leading bytes then hold the prefix, a near miss of it
+//!   or our shape, so one of the literals it resolves to is key-marked.
+//!   That literal's file is parsed, its definition is a carrier, and every
+//!   file that holds the name of a carrier (a template or a definition that
+//!   looks it up) is parsed, up the chain to the template.
+//! - The link step resolves a constant or a function by its speaker and
+//!   its last name only (`link::Resolver::pick`, `link::calls::targets`),
+//!   and every definition of a name holds that name in its file's bytes:
+//!   each needed name has all its definitions parsed, so every value that
+//!   reaches a finding resolves as it would with every file parsed, and
+//!   every call of a wrapper is seen.
 //!
-//! A speaker with no marked file is not read at all: resolution never leaves
-//! a speaker, so its keys' leading bytes come from its own literals, none of
-//! which holds the prefix, a near miss of it or a hash-tag shape. The
-//! differential test (`tests/prefilter.rs`) checks all of this on every
-//! fixture and a generated corpus. What it assumes: a namespace and its `:`
-//! are written in one literal (not `"em" <> "q:"`, not escaped as
-//! `\x65mq:`).
+//! A file left out yields nothing that reaches the output: its templates
+//! read as `Skip`, its definitions are looked up by nothing that does.
+//! Syntax errors (WL001) are reported only in the files this selection
+//! parses, with the prefilter on or off. The differential test
+//! (`tests/prefilter.rs`) checks all of this on every fixture, neighbours
+//! full of near misses, and the real corpus when `WIRELINT_CORPUS` is set.
+//!
+//! What it assumes, in literals: a key's namespace and its `:` are written
+//! in one literal (not `"em" <> "q:"`, not escaped as `\x65mq:`); so are a
+//! `:` and the `{` after it, and `}`, the separator and a type's first
+//! letters; a hash tag is never written empty (`{}`) or as a name in braces
+//! in a Rust string (`"bull:{name}:"`, which `format!` reads as a
+//! placeholder) with the type from elsewhere; a command name is written
+//! whole between quotes.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use crate::contract::Contract;
 use crate::extract::lang::LuaIn;
-use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
+use crate::facts::Lang;
 use crate::keyshape::{is_namespace_char, near_namespace};
 use crate::link::normalize_name;
 
+/// What the prefilter found in one file's bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Marks {
+    /// It may yield a protocol fact of its own, or is a `.lua` file named
+    /// for a contract script.
+    pub speaks: bool,
+    /// It may hold a key of the contract's keyspace.
+    pub keys: bool,
+    /// It holds an inline suppression's mark (`wirelint:`); looked for only
+    /// in the files that are parsed, where suppressions are read.
+    pub suppress: bool,
+}
+
+impl Marks {
+    /// Whether the file is parsed before the name pass.
+    pub fn parse(self) -> bool {
+        self.speaks || self.keys
+    }
+}
+
 /// A prefilter built for one contract (or none).
 pub struct Prefilter {
-    needles: AhoCorasick,
-    /// What a file that yields a Redis fact (a command, a script call, a
-    /// field read after HGETALL) necessarily holds: see [`Prefilter::fact_marks`].
-    fact_needles: AhoCorasick,
-    /// Per language, needles that count only together with a guard (Rust
-    /// methods that are commands only on some receivers).
-    guarded: Vec<(Lang, AhoCorasick, AhoCorasick)>,
-    /// The prefix's namespace without trailing punctuation (`emq`).
-    prefix_ns: Option<String>,
+    keys: Option<KeyMarkers>,
     /// Normalised names of the contract's scripts.
     script_names: BTreeSet<String>,
+    /// What the marks depend on, as text (the facts cache keys its index
+    /// by it).
+    fingerprint: String,
+}
+
+/// What a literal of a key of the keyspace holds (see the module docs).
+struct KeyMarkers {
+    /// The prefix's namespace and, with a hash tag, the types' tails.
+    needles: AhoCorasick,
+    /// The tails a literal may open with (`:job`), with a hash tag.
+    openings: Vec<String>,
+    /// The prefix's namespace without trailing punctuation (`emq`).
+    prefix_ns: String,
+    hash_tag: bool,
 }
 
 /// Longest word looked at behind a `:`.
@@ -94,509 +128,178 @@ const MAX_NS: usize = 64;
 
 impl Prefilter {
     pub fn new(contract: Option<&Contract>) -> Prefilter {
-        let mut needles: Vec<String> = vec![
-            "redis".into(),
-            "keys[".into(),
-            "include_str!".into(),
-            "file.read".into(),
-        ];
-        let mut prefix_ns = None;
-        let mut script_names = BTreeSet::new();
-        if let Some(c) = contract {
-            if let Some(ks) = &c.keyspace {
-                let ns = ks
-                    .prefix
-                    .trim_end_matches(|c: char| !c.is_alphanumeric())
-                    .to_string();
-                if !ns.is_empty() {
-                    needles.push(ns.clone());
-                    prefix_ns = Some(ns);
-                }
-                for t in &ks.types {
-                    let lead = t.lead();
-                    if lead.is_empty() {
-                        continue;
-                    }
-                    for open in ["}", "\"", "'"] {
-                        needles.push(format!("{open}{}{lead}", ks.separator));
-                    }
+        let mut fingerprint = String::new();
+        let keys = contract.and_then(|c| c.keyspace.as_ref()).and_then(|ks| {
+            let ns = ks
+                .prefix
+                .trim_end_matches(|c: char| !c.is_alphanumeric())
+                .to_string();
+            if ns.is_empty() {
+                return None;
+            }
+            let mut needles = vec![ns.clone()];
+            let mut openings = Vec::new();
+            if ks.hash_tag {
+                for t in ks.types.iter().map(|t| t.lead()).filter(|l| !l.is_empty()) {
+                    needles.push(format!("}}{}{t}", ks.separator));
+                    openings.push(format!("{}{t}", ks.separator).to_ascii_lowercase());
                 }
             }
-            for s in &c.scripts {
-                script_names.insert(normalize_name(&s.name));
-            }
-        }
-        needles.sort();
-        needles.dedup();
-        let needles = AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(&needles)
-            .expect("the needles are a few short literals");
-        let build = |words: &[String]| {
-            AhoCorasickBuilder::new()
-                .ascii_case_insensitive(true)
-                .match_kind(MatchKind::LeftmostFirst)
-                .build(words)
-                .expect("the needles are short literals")
-        };
-        // Every language's needles, in every file: a superset.
-        let mut facts: Vec<String> = Vec::new();
-        let mut guarded = Vec::new();
-        for host in crate::extract::lang::HOSTS {
-            let n = host.fact_needles();
-            facts.extend(n.any);
-            if !n.guarded.is_empty() {
-                guarded.push((host.lang(), build(&n.guarded), build(&n.guards)));
-            }
-        }
+            needles.sort();
+            needles.dedup();
+            fingerprint = format!("{ns}\0{needles:?}\0{openings:?}\0{}", ks.hash_tag);
+            Some(KeyMarkers {
+                needles: AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .build(&needles)
+                    .expect("the needles are a few short literals"),
+                openings,
+                prefix_ns: ns,
+                hash_tag: ks.hash_tag,
+            })
+        });
+        let script_names = contract
+            .map(|c| c.scripts.iter().map(|s| normalize_name(&s.name)).collect())
+            .unwrap_or_default();
+        let fingerprint = format!("{fingerprint}\0{script_names:?}");
         Prefilter {
-            fact_needles: build(&facts),
-            guarded,
-            needles,
-            prefix_ns,
+            keys,
             script_names,
+            fingerprint,
         }
     }
 
-    /// Whether a file marks its speaker (see the module docs). `stem` is the
-    /// file name without its extension.
-    pub fn marks(&self, lang: Lang, stem: &str, bytes: &[u8]) -> bool {
-        if lang.host().lua() == LuaIn::File
-            && self
-                .script_names
-                .contains(&normalize_name(&crate::extract::script_name_from_stem(
-                    stem,
-                )))
-        {
+    /// What its marks depend on, as text.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// What a file's bytes hold (see the module docs). `stem` is the file
+    /// name without its extension.
+    pub fn scan(&self, lang: Lang, stem: &str, bytes: &[u8]) -> Marks {
+        let host = lang.host();
+        if host.lua() == LuaIn::File {
+            let named = self.script_names.contains(&normalize_name(
+                &crate::extract::script_name_from_stem(stem),
+            ));
+            return Marks {
+                speaks: named || host.speaks(bytes),
+                ..Marks::default()
+            };
+        }
+        Marks {
+            speaks: host.speaks(bytes),
+            keys: self
+                .keys
+                .as_ref()
+                .is_some_and(|k| k.in_file(bytes, host.format_braces())),
+            suppress: false,
+        }
+    }
+
+    /// Whether one literal's text (as the runtime sends it) may be part of
+    /// a key of the keyspace that does not read as `Skip`: a superset of
+    /// what [`Prefilter::scan`] looks for in a file's bytes.
+    pub fn literal_marks(&self, text: &str) -> bool {
+        self.keys.as_ref().is_some_and(|k| k.in_literal(text))
+    }
+}
+
+impl KeyMarkers {
+    fn in_file(&self, bytes: &[u8], format_braces: bool) -> bool {
+        if self.needles.is_match(bytes) || self.opening_in_file(bytes) {
             return true;
         }
+        memchr::memchr_iter(b':', bytes).any(|i| {
+            self.near_miss_at(bytes, i)
+                || (self.hash_tag && hash_tag_in_file(bytes, i, format_braces))
+        })
+    }
+
+    /// A literal opening with a type's tail: a quote, then `:job`.
+    fn opening_in_file(&self, bytes: &[u8]) -> bool {
+        if self.openings.is_empty() {
+            return false;
+        }
+        memchr::memchr2_iter(b'"', b'\'', bytes).any(|q| {
+            let rest = &bytes[q + 1..];
+            self.openings.iter().any(|o| {
+                rest.len() >= o.len() && rest[..o.len()].eq_ignore_ascii_case(o.as_bytes())
+            })
+        })
+    }
+
+    fn in_literal(&self, text: &str) -> bool {
+        let bytes = text.as_bytes();
         if self.needles.is_match(bytes) {
             return true;
         }
-        self.colon_scan(bytes)
+        let opens = self
+            .openings
+            .iter()
+            .any(|o| bytes.len() >= o.len() && bytes[..o.len()].eq_ignore_ascii_case(o.as_bytes()));
+        opens
+            || memchr::memchr_iter(b':', bytes).any(|i| {
+                self.near_miss_at(bytes, i)
+                    || (self.hash_tag
+                        && bytes.get(i + 1) == Some(&b'{')
+                        && (i == 0 || is_ns_byte(bytes[i - 1])))
+            })
     }
 
-    /// Whether a file may yield a Redis fact of its own: a command list
-    /// whose head is a command name (`["HSET", ..]`, `'GET'`, `cmd("X")`), a
-    /// typed command method (`.hset(..)`; `.get(..)` and the other generic
-    /// ones only in a file that names a Redis-like receiver), a script
-    /// invocation (`.key(..)`, `.invoke(..)`, fred's `.eval*`). Field reads
-    /// after HGETALL need the HGETALL in the same file. Case-blind, and a
-    /// superset: `"get"` in an HTTP list counts.
-    pub fn fact_marks(&self, lang: Lang, bytes: &[u8]) -> bool {
-        if self.fact_needles.is_match(bytes) {
-            return true;
-        }
-        self.guarded.iter().any(|(l, needles, guards)| {
-            *l == lang && needles.is_match(bytes) && guards.is_match(bytes)
-        })
-    }
-
-    /// Looks behind and after every `:` for a near miss of the prefix's
-    /// namespace, or a hash tag after a namespace.
-    fn colon_scan(&self, bytes: &[u8]) -> bool {
-        for i in memchr::memchr_iter(b':', bytes) {
-            let before = if i > 0 { bytes[i - 1] } else { 0 };
-            let after = bytes.get(i + 1).copied().unwrap_or(0);
-            if before == b':' || after == b':' {
-                continue;
-            }
-            if after == b'{' {
-                return true;
-            }
-            let Some(ns) = &self.prefix_ns else {
-                continue;
-            };
-            let mut start = i;
-            while start > 0 && i - start <= MAX_NS && is_ns_byte(bytes[start - 1]) {
-                start -= 1;
-            }
-            if start == i {
-                continue;
-            }
-            if let Ok(word) = std::str::from_utf8(&bytes[start..i]) {
-                if near_namespace(word, ns) {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-}
-
-/// Names searched for as whole identifiers: a byte before and after a hit
-/// must not be `[A-Za-z0-9_]`.
-pub struct Names {
-    ac: Option<AhoCorasick>,
-}
-
-impl Names {
-    /// `names` as [`needle_of`] gives them.
-    pub fn new<'a>(names: impl IntoIterator<Item = &'a String>) -> Names {
-        let names: Vec<&String> = names.into_iter().collect();
-        if names.is_empty() {
-            return Names { ac: None };
-        }
-        let ac = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .build(names)
-            .expect("names are short literals");
-        Names { ac: Some(ac) }
-    }
-
-    /// Whether `bytes` hold one of the names as a whole identifier.
-    pub fn hit(&self, bytes: &[u8]) -> bool {
-        let Some(ac) = &self.ac else {
+    /// A namespace that is a near miss of the prefix's right before the `:`
+    /// at `i` (not a `::`).
+    fn near_miss_at(&self, bytes: &[u8], i: usize) -> bool {
+        let before = if i > 0 { bytes[i - 1] } else { 0 };
+        if before == b':' || bytes.get(i + 1) == Some(&b':') {
             return false;
-        };
-        ac.find_overlapping_iter(bytes).any(|m| {
-            let before = m.start().checked_sub(1).map(|i| bytes[i]);
-            let after = bytes.get(m.end()).copied();
-            !before.is_some_and(is_ident_byte) && !after.is_some_and(is_ident_byte)
-        })
+        }
+        let mut start = i;
+        while start > 0 && i - start <= MAX_NS && is_ns_byte(bytes[start - 1]) {
+            start -= 1;
+        }
+        start < i
+            && std::str::from_utf8(&bytes[start..i])
+                .is_ok_and(|w| near_namespace(w, &self.prefix_ns))
     }
 }
 
-fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The identifier a definition or reference of `name` holds in the bytes of
-/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
-/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
-/// spellings: searching for less finds more files.
-pub fn needle_of(name: &str) -> Option<String> {
-    let n = name.trim_start_matches('@');
-    let n = n.strip_prefix("r#").unwrap_or(n);
-    let n = n.trim_end_matches(['?', '!']);
-    let core: &str = n
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .find(|s| !s.is_empty())?;
-    Some(core.to_string())
-}
-
-/// Calls `f` on `v` and every value inside it.
-fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
-    if depth > 64 {
-        return;
+/// A namespace then a hash tag at the `:` at `i`, in a file's bytes: the
+/// `:` follows a namespace byte, a quote that opens a literal, or (in a
+/// format string) a placeholder's `}`; the `{` is no placeholder and no
+/// empty pair (`{}`, `{:?}`, and with `format_braces` `{name}` and
+/// `{name:..}`).
+fn hash_tag_in_file(bytes: &[u8], i: usize, format_braces: bool) -> bool {
+    if bytes.get(i + 1) != Some(&b'{') {
+        return false;
     }
-    f(v);
-    match v {
-        Value::Str(t) => walk_template(t, depth + 1, f),
-        Value::List { items, tail, .. } => {
-            for x in items.iter().chain(tail) {
-                walk(x, depth + 1, f);
-            }
-        }
-        Value::Map { pairs, .. } => {
-            for (a, b) in pairs {
-                walk(a, depth + 1, f);
-                walk(b, depth + 1, f);
-            }
-        }
-        Value::Call { args, .. } => {
-            for x in args {
-                walk(x, depth + 1, f);
-            }
-        }
+    let after = &bytes[i + 2..];
+    match after.first() {
+        None | Some(b'}') | Some(b':') => return false,
         _ => {}
     }
-}
-
-fn walk_template(t: &Template, depth: usize, f: &mut impl FnMut(&Value)) {
-    for s in &t.segs {
-        if let Seg::Value(v) = s {
-            walk(v, depth, f);
-        }
-    }
-}
-
-/// The names (as [`needle_of`] gives them) that resolving `v` looks up.
-fn refs_of(v: &Value, out: &mut BTreeSet<String>) {
-    walk(v, 0, &mut |v| {
-        if let Value::Const { path, .. } | Value::Call { path, .. } = v {
-            if let Some(n) = path.last().and_then(|n| needle_of(n)) {
-                out.insert(n);
-            }
-        }
-    });
-}
-
-fn template_refs(t: &Template) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for s in &t.segs {
-        if let Seg::Value(v) = s {
-            refs_of(v, &mut out);
-        }
-    }
-    out
-}
-
-fn is_eval(name: &str) -> bool {
-    matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
-}
-
-/// A call of the code base, as the name pass sees it.
-struct CallNames {
-    /// The callee's last segment, as written (wrappers are matched on it).
-    callee: String,
-    /// The names its arguments look up.
-    refs: BTreeSet<String>,
-    /// The enclosing function's name.
-    within: Option<String>,
-}
-
-/// A definition, as the name pass sees it.
-struct DefNames {
-    needle: String,
-    /// A constant, or a function that returns a string-like value.
-    keyish: bool,
-    /// The names its value looks up.
-    refs: BTreeSet<String>,
-}
-
-/// What one parsed file gives the name pass (see the module docs).
-pub struct FileNames {
-    /// The file marks its speaker: its literals may hold the protocol.
-    marks: bool,
-    /// Names the values its Redis facts send look up (command arguments,
-    /// script calls, field reads): always resolved in full.
-    seeds: BTreeSet<String>,
-    calls: Vec<CallNames>,
-    /// Per key-like template, the names it looks up.
-    templates: Vec<BTreeSet<String>>,
-    defs: Vec<DefNames>,
-    /// Functions that run a script in their body (wrappers start there).
-    runners: BTreeSet<String>,
-}
-
-impl FileNames {
-    pub fn of(facts: &FileFacts, marks: bool) -> FileNames {
-        let mut seeds = BTreeSet::new();
-        let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
-            ScriptSource::Inline(lua) => lua.commands.as_slice(),
-            ScriptSource::File { .. } => &[],
-        });
-        for c in facts.commands.iter().chain(lua_commands) {
-            for v in c.args.iter().chain(&c.tail) {
-                refs_of(v, &mut seeds);
-            }
-        }
-        for c in &facts.script_calls {
-            let vals = std::iter::once(&c.script)
-                .chain(&c.numkeys)
-                .chain(&c.keys)
-                .chain(&c.args)
-                .chain(&c.keys_from);
-            for v in vals {
-                refs_of(v, &mut seeds);
-            }
-        }
-        for r in &facts.field_reads {
-            refs_of(&r.key, &mut seeds);
-            refs_of(&r.field, &mut seeds);
-        }
-        let fn_name = |f: Option<usize>| {
-            f.and_then(|f| facts.functions.get(f))
-                .map(|d| d.name.clone())
-        };
-        let calls = facts
-            .calls
+    if format_braces {
+        let name = after
             .iter()
-            .filter_map(|c| {
-                let mut refs = BTreeSet::new();
-                for v in &c.args {
-                    refs_of(v, &mut refs);
-                }
-                Some(CallNames {
-                    callee: c.path.last()?.clone(),
-                    refs,
-                    within: fn_name(c.func),
-                })
-            })
-            .collect();
-        let templates = facts.templates.iter().map(template_refs).collect();
-        let mut defs = Vec::new();
-        for c in &facts.consts {
-            if let Some(needle) = needle_of(&c.name) {
-                let mut refs = BTreeSet::new();
-                refs_of(&c.value, &mut refs);
-                defs.push(DefNames {
-                    needle,
-                    keyish: true,
-                    refs,
-                });
-            }
-        }
-        for d in &facts.functions {
-            if let Some(needle) = needle_of(&d.name) {
-                let mut refs = BTreeSet::new();
-                refs_of(&d.returns, &mut refs);
-                defs.push(DefNames {
-                    needle,
-                    keyish: !matches!(d.returns, Value::Unknown { .. }),
-                    refs,
-                });
-            }
-        }
-        let mut runners = BTreeSet::new();
-        let evals = facts
-            .commands
-            .iter()
-            .filter(|c| is_eval(&c.name))
-            .map(|c| c.func);
-        for f in evals.chain(facts.script_calls.iter().map(|c| c.func)) {
-            if let Some(n) = fn_name(f) {
-                runners.insert(n);
-            }
-        }
-        FileNames {
-            marks,
-            seeds,
-            calls,
-            templates,
-            defs,
-            runners,
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if name > 0 && matches!(after.get(name), Some(b'}') | Some(b':')) {
+            return false;
         }
     }
-}
-
-/// The names whose files one speaker's parsed files need, as whole
-/// identifiers (see the module docs): every name a value that may carry the
-/// protocol looks up, followed through the definitions it reaches, and every
-/// name of a definition that may carry the protocol.
-pub fn speaker_needles(files: &[&FileNames]) -> BTreeSet<String> {
-    // Each closure below is a graph search over an index built once, not a
-    // loop over every definition until nothing changes: a chain of N
-    // builders, each naming the one before (self-similar names), made that
-    // N passes over N definitions, comparing long names each time.
-    // Wrappers: functions that run a script, or call a wrapper.
-    let mut callers: HashMap<&str, Vec<&str>> = HashMap::new();
-    for c in files.iter().flat_map(|f| &f.calls) {
-        if let Some(w) = &c.within {
-            callers
-                .entry(c.callee.as_str())
-                .or_default()
-                .push(w.as_str());
-        }
-    }
-    let runners = files
-        .iter()
-        .flat_map(|f| f.runners.iter().map(String::as_str));
-    let wrappers = closure(runners, |w| callers.get(w).into_iter().flatten().copied());
-    // Definitions that may carry the protocol: those of a marked file, the
-    // wrappers, and those that use one of them.
-    let mut users: HashMap<&str, Vec<&str>> = HashMap::new();
-    for d in files.iter().flat_map(|f| &f.defs).filter(|d| d.keyish) {
-        for r in &d.refs {
-            users.entry(r.as_str()).or_default().push(d.needle.as_str());
-        }
-    }
-    let wrapper_needles: Vec<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
-    let marked = files
-        .iter()
-        .filter(|f| f.marks)
-        .flat_map(|f| f.defs.iter().filter(|d| d.keyish))
-        .map(|d| d.needle.as_str());
-    let carriers = closure(
-        wrapper_needles.iter().map(String::as_str).chain(marked),
-        |c| users.get(c).into_iter().flatten().copied(),
-    );
-    // Names resolved in full: what Redis facts send, what wrapper calls
-    // pass, what templates that may carry the protocol look up; then
-    // through the definitions they reach.
-    let mut seeds: BTreeSet<String> = BTreeSet::new();
-    for f in files {
-        seeds.extend(f.seeds.iter().cloned());
-        for c in f
-            .calls
-            .iter()
-            .filter(|c| wrappers.contains(c.callee.as_str()))
-        {
-            seeds.extend(needle_of(&c.callee));
-            seeds.extend(c.refs.iter().cloned());
-        }
-        for t in &f.templates {
-            if f.marks || t.iter().any(|n| carriers.contains(n.as_str())) {
-                seeds.extend(t.iter().cloned());
-            }
-        }
-    }
-    let mut refs: HashMap<&str, Vec<&str>> = HashMap::new();
-    for d in files.iter().flat_map(|f| &f.defs) {
-        refs.entry(d.needle.as_str())
-            .or_default()
-            .extend(d.refs.iter().map(String::as_str));
-    }
-    let needed = closure(seeds.iter().map(String::as_str), |n| {
-        refs.get(n).into_iter().flatten().copied()
-    });
-    needed
-        .into_iter()
-        .chain(carriers)
-        .map(str::to_string)
-        .collect()
-}
-
-/// Everything reachable from `start` through `next`: one graph search.
-fn closure<'a, I>(
-    start: impl Iterator<Item = &'a str>,
-    next: impl Fn(&'a str) -> I,
-) -> HashSet<&'a str>
-where
-    I: Iterator<Item = &'a str>,
-{
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut stack: Vec<&str> = Vec::new();
-    for s in start {
-        if seen.insert(s) {
-            stack.push(s);
-        }
-    }
-    while let Some(n) = stack.pop() {
-        for m in next(n) {
-            if seen.insert(m) {
-                stack.push(m);
-            }
-        }
-    }
-    seen
-}
-
-/// Normalised names a script may be identified by (`link::calls::identify`):
-/// atoms, short literal strings and constant names in the script position of
-/// an EVAL or script call, or in any call's arguments (a wrapper's parameter
-/// may hold the script).
-pub fn identity_names(facts: &FileFacts, out: &mut BTreeSet<String>) {
-    let mut add = |v: &Value| {
-        let name = match v {
-            Value::Atom { name, .. } => Some(name.clone()),
-            Value::Const { path, .. } => path.last().cloned(),
-            Value::Str(_) => v.as_str().filter(|s| s.len() <= 64),
-            _ => None,
-        };
-        if let Some(n) = name {
-            out.insert(normalize_name(&n));
-        }
+    let Some(&before) = i.checked_sub(1).map(|j| &bytes[j]) else {
+        return false;
     };
-    for c in &facts.commands {
-        if matches!(
-            c.name.as_str(),
-            "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
-        ) {
-            if let Some(v) = c.args.first() {
-                walk(v, 0, &mut add);
-            }
+    match before {
+        b'"' | b'\'' => {
+            // An opening quote: not after a word or a backslash (`"a":{`,
+            // `\":{` close a JSON key).
+            let prev = i.checked_sub(2).map(|j| bytes[j]);
+            !prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_' || p == b'\\' || p == b'"')
         }
-    }
-    for c in &facts.script_calls {
-        walk(&c.script, 0, &mut add);
-    }
-    for c in &facts.calls {
-        for v in &c.args {
-            walk(v, 0, &mut add);
-        }
+        b'}' => true,
+        b => is_ns_byte(b),
     }
 }
 
@@ -608,7 +311,7 @@ fn is_ns_byte(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::Span;
+    use crate::facts::{Seg, Span, Template};
     use crate::keyshape::{analyze, KeyVerdict};
 
     fn pf() -> Prefilter {
@@ -616,47 +319,80 @@ mod tests {
     }
 
     #[test]
-    fn markers_are_found() {
+    fn key_markers_are_found() {
         let p = pf();
         for text in [
-            "use redis::AsyncCommands;",
-            "local k = KEYS[1]",
-            "const S: &str = include_str!(\"x.lua\");",
-            "@s File.read!(\"priv/x.lua\")",
             "@prefix \"emq:\"",
             "pub const PREFIX: &str = \"EMQ\";",
             "x = \"emk:\" <> q",
             "x = \"bull:{\" <> q",
+            "x = \"#{ns}:{#{q}}\"",
+            "format!(\"{}:{{{}}}:{}\", P, q, T)",
             "format!(\"{}{{{}}}:job:{}\", P, q, id)",
             "[p, q, \":pending\"]",
+            "local k = 'bull:{' .. q",
+            "x = @ns <> \":{\" <> q",
         ] {
-            assert!(p.marks(Lang::Elixir, "x", text.as_bytes()), "{text}");
+            assert!(p.scan(Lang::Elixir, "x", text.as_bytes()).keys, "{text}");
         }
     }
 
     #[test]
-    fn ordinary_code_is_not_marked() {
+    fn ordinary_code_holds_no_key_marker() {
         let p = pf();
-        for text in [
-            "use std::collections::{HashMap, BTreeMap};",
-            "fn f(x: u32) -> Option<String> { None }",
-            "defmodule A do\n  def f(%{a: 1}), do: :ok\nend",
-            "Logger.info(\"took #{ms}ms\")",
-            "{:ok, state} = GenServer.call(pid, :pending)",
+        for (lang, text) in [
+            (Lang::Rust, "use std::collections::{HashMap, BTreeMap};"),
+            (Lang::Rust, "format!(\"{}:{}\", host, port)"),
+            (Lang::Rust, "format!(\"http://localhost:{port}/{}\", x)"),
+            (Lang::Rust, "write!(f, \"{header}Status:{header:#} {n}\")"),
+            (Lang::Rust, "println!(\"{x}:{:?}\", y)"),
+            (
+                Lang::Elixir,
+                "defmodule A do\n  def f(%{a: 1}), do: :ok\nend",
+            ),
+            (Lang::Elixir, "Logger.info(\"took #{ms}ms\")"),
+            (Lang::Elixir, "{:ok, state} = GenServer.call(pid, :pending)"),
+            (Lang::Elixir, "~s({\"a\":{\"b\":1}})"),
+            (Lang::Elixir, "quote do: {:{}, [], []}"),
         ] {
-            assert!(!p.marks(Lang::Rust, "x", text.as_bytes()), "{text}");
+            assert!(!p.scan(lang, "x", text.as_bytes()).keys, "{text}");
         }
     }
 
     #[test]
-    fn lua_files_named_for_a_contract_script_are_marked() {
+    fn literals_are_marked_as_keyshape_reads_them() {
         let p = pf();
-        assert!(p.marks(Lang::Lua, "enqueue-2", b"return 1"));
-        assert!(!p.marks(Lang::Lua, "init", b"return 1"));
+        for yes in [
+            "emq:",
+            "EMQ",
+            "emk:",
+            ":{",
+            "}:job:",
+            ":pending",
+            "bull:{q}:job",
+        ] {
+            assert!(p.literal_marks(yes), "{yes}");
+        }
+        for no in ["session:", "::{", "http://x:80", "job", "{}:{}"] {
+            assert!(!p.literal_marks(no), "{no}");
+        }
+        assert!(!Prefilter::new(None).literal_marks("emq:"));
     }
 
-    /// Every namespace WL101 flags as a near miss is marked: all words of up
-    /// to four letters over a small alphabet.
+    #[test]
+    fn lua_files_speak_by_name_or_by_redis() {
+        let p = pf();
+        assert!(p.scan(Lang::Lua, "enqueue-2", b"return 1").speaks);
+        assert!(
+            p.scan(Lang::Lua, "init", b"return redis.call('GET', KEYS[1])")
+                .speaks
+        );
+        let m = p.scan(Lang::Lua, "init", b"local emq = 'emq:{x}:job'\nreturn 1");
+        assert!(!m.parse(), "{m:?}");
+    }
+
+    /// Every namespace WL101 flags as a near miss is marked, in a file and
+    /// in a literal: all words of up to four letters over a small alphabet.
     #[test]
     fn agrees_with_wl101_near_misses() {
         let c = Contract::embedded();
@@ -684,10 +420,9 @@ mod tests {
                 span: Span::new(0, 0, text.len()),
             };
             if matches!(analyze(&t, ks), KeyVerdict::Prefix { .. }) {
-                assert!(
-                    p.marks(Lang::Rust, "x", format!("\"{text}\"").as_bytes()),
-                    "{w}"
-                );
+                let file = format!("\"{text}\"");
+                assert!(p.scan(Lang::Rust, "x", file.as_bytes()).keys, "{w}");
+                assert!(p.literal_marks(&text), "{w}");
             }
         }
     }

@@ -1,37 +1,31 @@
 //! Reading one file: its bytes from the file source, the prefilter's marks,
 //! and its facts when it is parsed.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 use crate::discover::Candidate;
 use crate::facts::{FileFacts, FileId};
 use crate::parse::Parsers;
+use crate::source::SUPPRESSION_MARK;
 
+use super::cache::{content_hash, Cache, FactsKey, Stamp};
 use super::files::{Contents, Files};
-use super::prefilter::Prefilter;
+use super::prefilter::{Marks, Prefilter};
+use super::Stats;
 
-/// What the prefilter found in one file's bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Marks {
-    /// It marks its speaker ([`Prefilter::marks`]).
-    pub speaker: bool,
-    /// It may yield a Redis fact of its own ([`Prefilter::fact_marks`]).
-    pub facts: bool,
-}
-
-impl Marks {
-    /// An editor's buffer is read in full.
-    const ALL: Marks = Marks {
-        speaker: true,
-        facts: true,
-    };
-}
+/// An editor's buffer is read in full.
+const ALL: Marks = Marks {
+    speaks: true,
+    keys: true,
+    suppress: false,
+};
 
 /// What reading one file gave.
 pub(crate) enum Read {
     /// Parsed: its bytes, its facts, and what it marks.
     Facts(Vec<u8>, Box<FileFacts>, Marks),
     /// Read and scanned, not parsed (the prefilter passed it over); its
-    /// bytes are not kept. Whether it may yield a Redis fact is asked only
-    /// if its speaker turns out to be marked.
+    /// bytes are not kept.
     Unparsed,
     Skipped(String),
 }
@@ -40,11 +34,57 @@ pub(crate) enum Read {
 pub(crate) struct Reader<'a> {
     pub files: &'a Files<'a>,
     pub prefilter: &'a Prefilter,
+    pub counts: Counts,
+    /// The facts cache, if the run keeps one.
+    pub cache: Option<&'a Cache>,
+}
+
+/// What the reader did, counted across threads.
+#[derive(Default)]
+pub(crate) struct Counts {
+    read: AtomicUsize,
+    read_bytes: AtomicU64,
+    parsed: AtomicUsize,
+    parsed_bytes: AtomicU64,
+    cached: AtomicUsize,
+}
+
+impl Counts {
+    fn add(n: &AtomicUsize, bytes: &AtomicU64, len: usize) {
+        n.fetch_add(1, Ordering::Relaxed);
+        bytes.fetch_add(len as u64, Ordering::Relaxed);
+    }
+
+    pub fn read(&self, len: usize) {
+        Counts::add(&self.read, &self.read_bytes, len);
+    }
+
+    pub fn parsed(&self, len: usize) {
+        Counts::add(&self.parsed, &self.parsed_bytes, len);
+    }
+
+    pub fn cached(&self) {
+        self.cached.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The counts as run statistics.
+    pub fn stats(&self, files: usize, selected: usize) -> Stats {
+        Stats {
+            files,
+            read: self.read.load(Ordering::Relaxed),
+            read_bytes: self.read_bytes.load(Ordering::Relaxed),
+            parsed: self.parsed.load(Ordering::Relaxed),
+            parsed_bytes: self.parsed_bytes.load(Ordering::Relaxed),
+            cached: self.cached.load(Ordering::Relaxed),
+            selected,
+        }
+    }
 }
 
 impl Reader<'_> {
-    /// Reads a file and scans it. With `parse_unmarked` false, a file that
-    /// does not mark its speaker is not parsed.
+    /// Reads a file and scans it. With `parse_unmarked` false, a file the
+    /// prefilter passes over is not parsed. A file the cache's index knows
+    /// unchanged is not read: passed over, or its stored facts.
     pub fn read(
         &self,
         parsers: &mut Option<Parsers>,
@@ -52,14 +92,59 @@ impl Reader<'_> {
         file: FileId,
         parse_unmarked: bool,
     ) -> Read {
+        let stamp = self.stamp(c);
+        if let Some(r) = stamp.and_then(|s| self.indexed(c, file, s, parse_unmarked)) {
+            return r;
+        }
         match self.files.read(c) {
-            Ok(Contents::Buffer(bytes)) => parse(parsers, c, file, bytes.to_vec(), Marks::ALL),
-            Ok(Contents::File(bytes)) => self.scan(parsers, c, file, bytes, parse_unmarked),
+            Ok(Contents::Buffer(bytes)) => {
+                self.counts.read(bytes.len());
+                self.parse(parsers, c, file, bytes.to_vec(), ALL, None)
+            }
+            Ok(Contents::File(bytes)) => {
+                self.counts.read(bytes.len());
+                self.scan(parsers, c, file, bytes, parse_unmarked, stamp)
+            }
             Err(why) => Read::Skipped(why),
         }
     }
 
-    /// Checks and parses one file's bytes, wherever they came from.
+    /// A file's size and time, when the cache's index may know it.
+    fn stamp(&self, c: &Candidate) -> Option<Stamp> {
+        self.cache?;
+        if !self.files.on_disk(c) {
+            return None;
+        }
+        Stamp::of(&std::fs::metadata(&c.path).ok()?)
+    }
+
+    /// What the index says of an unchanged file: passed over, or parsed
+    /// with its facts stored.
+    fn indexed(
+        &self,
+        c: &Candidate,
+        file: FileId,
+        stamp: Stamp,
+        parse_unmarked: bool,
+    ) -> Option<Read> {
+        let cache = self.cache?;
+        if stamp.size() > self.files.max_bytes() {
+            return None;
+        }
+        let e = cache.lookup(&c.rel, stamp)?;
+        let marks = e.marks();
+        if !marks.parse() && !parse_unmarked {
+            cache.keep(&c.rel, e);
+            return Some(Read::Unparsed);
+        }
+        let facts = cache.facts(&FactsKey::new(&e.hash()?, c.lang, &c.stem()), file)?;
+        cache.keep(&c.rel, e);
+        self.counts.cached();
+        Some(Read::Facts(Vec::new(), Box::new(facts), marks))
+    }
+
+    /// Checks and parses one file's bytes, wherever they came from;
+    /// `stamp` when they are the disk's, for the cache's index.
     pub fn scan(
         &self,
         parsers: &mut Option<Parsers>,
@@ -67,6 +152,7 @@ impl Reader<'_> {
         file: FileId,
         bytes: Vec<u8>,
         parse_unmarked: bool,
+        stamp: Option<Stamp>,
     ) -> Read {
         let max = self.files.max_bytes();
         if bytes.len() as u64 > max {
@@ -75,36 +161,66 @@ impl Reader<'_> {
         if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
             return Read::Skipped("skipped: binary file (it has NUL bytes)".into());
         }
-        let speaker = self.prefilter.marks(c.lang, &c.stem(), &bytes);
-        if !speaker && !parse_unmarked {
+        let marks = self.prefilter.scan(c.lang, &c.stem(), &bytes);
+        if !marks.parse() && !parse_unmarked {
+            if let (Some(cache), Some(s)) = (self.cache, stamp) {
+                cache.record(&c.rel, s, marks, None);
+            }
             return Read::Unparsed;
         }
-        let marks = Marks {
-            speaker,
-            facts: speaker || self.prefilter.fact_marks(c.lang, &bytes),
-        };
-        parse(parsers, c, file, bytes, marks)
+        self.parse(parsers, c, file, bytes, marks, stamp)
     }
-}
 
-fn parse(
-    parsers: &mut Option<Parsers>,
-    c: &Candidate,
-    file: FileId,
-    bytes: Vec<u8>,
-    marks: Marks,
-) -> Read {
-    let Some(p) = parsers.as_mut() else {
-        return Read::Skipped("internal error: the grammars did not load".into());
-    };
-    let facts = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
-    Read::Facts(bytes, Box::new(facts), marks)
+    /// Parses one file's bytes, or takes the facts the cache holds for
+    /// them.
+    fn parse(
+        &self,
+        parsers: &mut Option<Parsers>,
+        c: &Candidate,
+        file: FileId,
+        bytes: Vec<u8>,
+        marks: Marks,
+        stamp: Option<Stamp>,
+    ) -> Read {
+        let Some(p) = parsers.as_mut() else {
+            return Read::Skipped("internal error: the grammars did not load".into());
+        };
+        let hash = self.cache.map(|_| content_hash(&bytes));
+        let key = hash.map(|h| FactsKey::new(&h, c.lang, &c.stem()));
+        let stored = self
+            .cache
+            .zip(key.as_ref())
+            .and_then(|(cache, k)| cache.facts(k, file));
+        let facts = match stored {
+            Some(f) => {
+                self.counts.cached();
+                f
+            }
+            None => {
+                self.counts.parsed(bytes.len());
+                let f = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
+                if let (Some(cache), Some(k)) = (self.cache, &key) {
+                    cache.store_facts(k, &f);
+                }
+                f
+            }
+        };
+        let marks = Marks {
+            suppress: memchr::memmem::find(&bytes, SUPPRESSION_MARK).is_some(),
+            ..marks
+        };
+        if let (Some(cache), Some(s)) = (self.cache, stamp) {
+            cache.record(&c.rel, s, marks, hash);
+        }
+        Read::Facts(bytes, Box::new(facts), marks)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::facts::Lang;
+    use crate::pipeline::read::Counts;
     use crate::pipeline::DEFAULT_MAX_FILE_BYTES;
 
     /// A file deleted between discovery and read is a note, not a failure.
@@ -125,6 +241,8 @@ mod tests {
         let reader = Reader {
             files: &files,
             prefilter: &prefilter,
+            counts: Counts::default(),
+            cache: None,
         };
         match reader.read(&mut parsers, &c, 0, true) {
             Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),
@@ -151,6 +269,8 @@ mod tests {
         let reader = Reader {
             files: &files,
             prefilter: &prefilter,
+            counts: Counts::default(),
+            cache: None,
         };
         let mut read = || match reader.read(&mut parsers, &c, 0, true) {
             Read::Skipped(why) => why,

@@ -1,10 +1,9 @@
-//! The selection of the files to parse, to a fixpoint (the prefilter's
-//! name pass; its soundness argument is in `super::prefilter`): first the
-//! files that mark their speaker; then, in marked speakers, the `.lua`
-//! files, the files that may yield a Redis fact of their own, the script
-//! files parsed files name, and the files that hold a name a parsed file of
-//! their speaker references or defines, until nothing new is reached.
-//! Files are read in parallel, one set of parsers per worker.
+//! The selection of the files to parse, to a fixpoint (its soundness
+//! argument is in `super::prefilter`): first the files the prefilter
+//! marks; then the `.lua` files parsed files name or identify, and, per
+//! speaker, the host files that hold a name its parsed files need or carry
+//! (`super::names`), until nothing new is reached. Files are read in
+//! parallel, one set of parsers per worker.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -14,10 +13,11 @@ use rayon::prelude::*;
 use crate::discover::Candidate;
 use crate::extract::script_name_from_stem;
 use crate::facts::{FileId, ScriptSource};
+use crate::link::scripts::sha1_hex;
 use crate::link::{normalize_name, normalize_path, SpeakerId};
 use crate::parse::Parsers;
 
-use super::prefilter::{identity_names, speaker_needles, FileNames, Names, Prefilter};
+use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
 
 /// Reads every candidate and parses what the link step needs (see the
@@ -33,13 +33,14 @@ pub(crate) fn read_all(
 ) -> (Vec<Read>, Vec<bool>) {
     let mut reads = first_reads(reader, candidates, parse_all);
     let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
-    sel.mark(&reads);
-    // Bytes of files not parsed yet, in marked speakers, for the name scan.
+    sel.select_marked(&reads);
+    // Bytes of files not parsed yet that a name or a SHA1 may reach.
     let mut held: Vec<Option<Vec<u8>>> = (0..reads.len()).map(|_| None).collect();
     loop {
-        sel.harvest(&reads);
-        sel.hold(reader, &reads, &mut held);
-        let todo = sel.todo(reader.prefilter, &reads, &held);
+        sel.harvest(reader, &reads);
+        let names = sel.names_by_speaker();
+        sel.hold(reader, &reads, &names, &mut held);
+        let todo = sel.todo(&reads, &held, &names);
         if todo.is_empty() {
             break;
         }
@@ -53,8 +54,8 @@ pub(crate) fn read_all(
     (reads, sel.selected)
 }
 
-/// Every candidate read and scanned; parsed when it marks its speaker (or
-/// with `parse_all`).
+/// Every candidate read and scanned; parsed when the prefilter marks it
+/// (or with `parse_all`).
 fn first_reads(reader: &Reader<'_>, candidates: &[Candidate], parse_all: bool) -> Vec<Read> {
     candidates
         .par_iter()
@@ -83,7 +84,7 @@ fn parse_more(
                 let (c, file) = (&candidates[i], i as FileId);
                 let r = match (&reads[i], bytes) {
                     (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => {
-                        Some(reader.scan(parsers, c, file, bytes, true))
+                        Some(reader.scan(parsers, c, file, bytes, true, None))
                     }
                     (Read::Unparsed, _) => Some(reader.read(parsers, c, file, true)),
                     _ => None,
@@ -94,12 +95,11 @@ fn parse_more(
         .collect()
 }
 
-/// The name-driven selection of the files to parse (`super::prefilter`).
+/// The selection of the files to parse (`super::prefilter`).
 struct Selection<'a> {
     candidates: &'a [Candidate],
     file_speaker: &'a [Option<SpeakerId>],
     speaker_dirs: &'a [Option<PathBuf>],
-    marked: Vec<bool>,
     selected: Vec<bool>,
     harvested: Vec<bool>,
     /// `.lua` files by normalised path, as the link step finds them.
@@ -110,6 +110,8 @@ struct Selection<'a> {
     names: Vec<Option<FileNames>>,
     /// Normalised names scripts may be identified by, in any speaker.
     idents: BTreeSet<String>,
+    /// SHA1s scripts may be identified by.
+    shas: BTreeSet<String>,
 }
 
 impl<'a> Selection<'a> {
@@ -128,65 +130,40 @@ impl<'a> Selection<'a> {
             candidates,
             file_speaker,
             speaker_dirs,
-            marked: vec![false; speaker_dirs.len()],
             selected: vec![false; candidates.len()],
             harvested: vec![false; candidates.len()],
             lua_by_path,
             named: BTreeSet::new(),
             names: (0..candidates.len()).map(|_| None).collect(),
             idents: BTreeSet::new(),
+            shas: BTreeSet::new(),
         }
     }
 
-    /// Selects the files that mark their speaker, and marks it.
-    fn mark(&mut self, reads: &[Read]) {
+    /// Selects the files the prefilter marks.
+    fn select_marked(&mut self, reads: &[Read]) {
         for (i, r) in reads.iter().enumerate() {
-            if let (Read::Facts(_, _, m), Some(sp)) = (r, self.file_speaker[i]) {
-                if m.speaker {
-                    self.marked[sp] = true;
-                    self.selected[i] = true;
-                }
+            if let Read::Facts(_, _, m) = r {
+                self.selected[i] |= m.parse();
             }
-        }
-    }
-
-    /// Holds the bytes of the unparsed files of newly marked speakers, for
-    /// the name scan (empty when they cannot be read).
-    fn hold(&self, reader: &Reader<'_>, reads: &[Read], held: &mut [Option<Vec<u8>>]) {
-        let load: Vec<usize> = (0..reads.len())
-            .filter(|&i| {
-                matches!(reads[i], Read::Unparsed)
-                    && held[i].is_none()
-                    && self.file_speaker[i].is_some_and(|s| self.marked[s])
-            })
-            .collect();
-        let loaded: Vec<(usize, Option<Vec<u8>>)> = load
-            .par_iter()
-            .map(|&i| (i, reader.files.bytes(&self.candidates[i])))
-            .collect();
-        for (i, b) in loaded {
-            held[i] = b.or(Some(Vec::new()));
         }
     }
 
     fn name_lua(&mut self, path: &Path) {
         if let Some(&j) = self.lua_by_path.get(&normalize_path(path)) {
             self.named.insert(j);
-            if let Some(tsp) = self.file_speaker[j] {
-                self.marked[tsp] = true;
-            }
         }
     }
 
     /// Takes in the facts of newly selected files: the script files they
-    /// name (whose speakers they mark), the names they reference, the
-    /// names scripts may be identified by.
-    fn harvest(&mut self, reads: &[Read]) {
+    /// name, what they give the name pass, the names and SHA1s scripts may
+    /// be identified by.
+    fn harvest(&mut self, reader: &Reader<'_>, reads: &[Read]) {
         for (i, r) in reads.iter().enumerate() {
             if self.harvested[i] || !self.selected[i] {
                 continue;
             }
-            let Read::Facts(_, facts, marks) = r else {
+            let Read::Facts(_, facts, _) = r else {
                 continue;
             };
             self.harvested[i] = true;
@@ -220,73 +197,117 @@ impl<'a> Selection<'a> {
                     }
                 }
             }
-            self.names[i] = Some(FileNames::of(facts, marks.speaker));
-            identity_names(facts, &mut self.idents);
-        }
-        // A `.lua` file a call may identify by its name marks its speaker.
-        for (&_, &j) in &self.lua_by_path {
-            let Some(tsp) = self.file_speaker[j] else {
-                continue;
-            };
-            if self.marked[tsp] {
-                continue;
-            }
-            let name = normalize_name(&script_name_from_stem(&self.candidates[j].stem()));
-            if self.idents.contains(&name) {
-                self.marked[tsp] = true;
-            }
+            let names = FileNames::of(facts, reader.prefilter);
+            self.idents.extend(names.idents.iter().cloned());
+            self.shas.extend(names.shas.iter().cloned());
+            self.names[i] = Some(names);
         }
     }
 
-    /// The files of marked speakers to parse next.
-    fn todo(&self, prefilter: &Prefilter, reads: &[Read], held: &[Option<Vec<u8>>]) -> Vec<usize> {
-        // Per marked speaker: the names its selected files reference or
-        // define (wrappers included, to a fixpoint).
-        let n_sp = self.marked.len();
-        let mut names: Vec<Option<Names>> = (0..n_sp).map(|_| None).collect();
-        let pending = |i: usize| {
-            !self.selected[i]
-                && !matches!(reads[i], Read::Skipped(_))
-                && self.file_speaker[i].is_some_and(|s| self.marked[s])
-        };
-        let mut wanted: BTreeSet<SpeakerId> = BTreeSet::new();
-        for i in (0..reads.len()).filter(|&i| pending(i)) {
-            if let Some(sp) = self.file_speaker[i] {
-                wanted.insert(sp);
+    /// Per speaker with parsed host files: the names its other host files
+    /// are searched for (and the script names its wrapper calls pass, kept
+    /// in `idents`).
+    fn names_by_speaker(&mut self) -> Vec<Option<Names>> {
+        let n_sp = self.speaker_dirs.len();
+        let mut files: Vec<Vec<&FileNames>> = (0..n_sp).map(|_| Vec::new()).collect();
+        for (i, n) in self.names.iter().enumerate() {
+            if let (Some(n), Some(sp)) = (n, self.file_speaker[i]) {
+                if !self.candidates[i].lang.is_script() {
+                    files[sp].push(n);
+                }
             }
         }
-        for &sp in &wanted {
-            let files: Vec<&FileNames> = (0..reads.len())
-                .filter(|&i| self.selected[i] && self.file_speaker[i] == Some(sp))
-                .filter_map(|i| self.names[i].as_ref())
-                .collect();
-            let all = speaker_needles(&files);
-            names[sp] = Some(Names::new(&all));
+        let mut out: Vec<Option<Names>> = (0..n_sp).map(|_| None).collect();
+        let mut idents = BTreeSet::new();
+        for (sp, files) in files.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
+            let s = speaker_names(files);
+            idents.extend(s.idents);
+            let names = Names::new(&s.used, &s.defined);
+            out[sp] = (!names.is_empty()).then_some(names);
         }
-        let out: Vec<usize> = (0..reads.len())
-            .into_par_iter()
-            .filter(|&i| {
-                if !pending(i) {
-                    return false;
-                }
-                if self.candidates[i].lang.is_script() || self.named.contains(&i) {
-                    return true;
-                }
-                let (bytes, fact_marks) = match &reads[i] {
-                    Read::Facts(b, _, m) => (b.as_slice(), m.facts),
-                    Read::Unparsed => {
-                        let b = held[i].as_deref().unwrap_or(&[]);
-                        (b, prefilter.fact_marks(self.candidates[i].lang, b))
-                    }
-                    Read::Skipped(_) => return false,
-                };
-                if fact_marks {
-                    return true;
-                }
-                let sp = self.file_speaker[i].unwrap_or(0);
-                names[sp].as_ref().is_some_and(|n| n.hit(bytes))
-            })
-            .collect();
+        self.idents.extend(idents);
         out
     }
+
+    fn pending(&self, reads: &[Read], i: usize) -> bool {
+        !self.selected[i] && !matches!(reads[i], Read::Skipped(_))
+    }
+
+    /// Holds the bytes of the unparsed files a name pass searches (host
+    /// files of speakers with names) or a SHA1 may identify (`.lua` files);
+    /// empty when they cannot be read.
+    fn hold(
+        &self,
+        reader: &Reader<'_>,
+        reads: &[Read],
+        names: &[Option<Names>],
+        held: &mut [Option<Vec<u8>>],
+    ) {
+        let load: Vec<usize> = (0..reads.len())
+            .filter(|&i| {
+                matches!(reads[i], Read::Unparsed)
+                    && held[i].is_none()
+                    && !self.selected[i]
+                    && if self.candidates[i].lang.is_script() {
+                        !self.shas.is_empty()
+                    } else {
+                        self.file_speaker[i].is_some_and(|s| names[s].is_some())
+                    }
+            })
+            .collect();
+        let loaded: Vec<(usize, Option<Vec<u8>>)> = load
+            .par_iter()
+            .map(|&i| {
+                let b = reader.files.bytes(&self.candidates[i]);
+                reader.counts.read(b.as_ref().map_or(0, Vec::len));
+                (i, b)
+            })
+            .collect();
+        for (i, b) in loaded {
+            held[i] = b.or(Some(Vec::new()));
+        }
+    }
+
+    /// The files to parse next.
+    fn todo(
+        &self,
+        reads: &[Read],
+        held: &[Option<Vec<u8>>],
+        names: &[Option<Names>],
+    ) -> Vec<usize> {
+        (0..reads.len())
+            .into_par_iter()
+            .filter(|&i| {
+                if !self.pending(reads, i) {
+                    return false;
+                }
+                let bytes = match &reads[i] {
+                    Read::Facts(b, _, _) => Some(b.as_slice()),
+                    _ => held[i].as_deref(),
+                };
+                let c = &self.candidates[i];
+                if c.lang.is_script() {
+                    return self.named.contains(&i)
+                        || self
+                            .idents
+                            .contains(&normalize_name(&script_name_from_stem(&c.stem())))
+                        || (!self.shas.is_empty()
+                            && bytes.is_some_and(|b| self.shas.contains(&lua_file_sha1(b))));
+                }
+                let Some(n) = self.file_speaker[i].and_then(|sp| names[sp].as_ref()) else {
+                    return false;
+                };
+                bytes.is_some_and(|b| n.hit(b))
+            })
+            .collect()
+    }
+}
+
+/// The SHA1 of a `.lua` file's text as the link step computes it (the
+/// extractor reads lone `\r`s as line ends).
+fn lua_file_sha1(bytes: &[u8]) -> String {
+    let normalized = crate::extract::normalize_lone_cr(bytes);
+    sha1_hex(&String::from_utf8_lossy(
+        normalized.as_deref().unwrap_or(bytes),
+    ))
 }

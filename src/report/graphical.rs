@@ -148,20 +148,20 @@ impl Excerpt {
         // Text that displays as itself (the common case) is not decoded
         // again per label: thousands of findings on one long line made that
         // quadratic (one HSET with 8,000 unknown fields: 9 s).
-        let plain = plain_text(&f.bytes[from..to]);
+        let plain = plain_text(&f.bytes()[from..to]);
         let shown = |a: u32, b: u32| {
             let (a, b) = ((a as usize).clamp(from, to), (b as usize).clamp(from, to));
             if plain.is_some() {
                 return (a - from, b.max(a) - from);
             }
             (
-                crate::source::display_text(&f.bytes[from..a]).len(),
-                crate::source::display_text(&f.bytes[from..b.max(a)]).len(),
+                crate::source::display_text(&f.bytes()[from..a]).len(),
+                crate::source::display_text(&f.bytes()[from..b.max(a)]).len(),
             )
         };
         let text = match plain {
             Some(t) => t.to_owned(),
-            None => crate::source::display_text(&f.bytes[from..to]).into_owned(),
+            None => crate::source::display_text(&f.bytes()[from..to]).into_owned(),
         };
         let ranges: Vec<(usize, usize)> = spans.iter().map(|s| shown(s.start, s.end)).collect();
         let points: Vec<usize> = ranges.iter().flat_map(|&(a, b)| [a, b]).collect();

@@ -266,6 +266,7 @@ impl State {
             stdin: overlay,
             prefilter: true,
             tree: None,
+            cache_dir: None,
         };
         let mut a = analyze(&opts)?;
         let post = Post {

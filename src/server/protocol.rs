@@ -65,7 +65,7 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
     // The line's first byte: after the `line`-th line break.
     let mut start = 0usize;
     let mut seen = 0usize;
-    let b = &f.bytes;
+    let b = f.bytes();
     let mut i = 0usize;
     while seen < line && i < b.len() {
         if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
@@ -97,7 +97,7 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
 
 /// The leading spaces and tabs of a 0-based line.
 pub fn indent_of(f: &SourceFile, line: usize) -> String {
-    let text = String::from_utf8_lossy(&f.bytes);
+    let text = String::from_utf8_lossy(f.bytes());
     let l = text.lines().nth(line).unwrap_or("");
     l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
 }
@@ -111,12 +111,12 @@ pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
 /// An LSP position: 0-based line, UTF-16 units from the line's start.
 fn position(f: &SourceFile, offset: u32) -> Value {
     let lc = f.line_col(offset);
-    let end = (offset as usize).min(f.bytes.len());
-    let start = f.bytes[..end]
+    let end = (offset as usize).min(f.bytes().len());
+    let start = f.bytes()[..end]
         .iter()
         .rposition(|&b| b == b'\n' || b == b'\r')
         .map_or(0, |i| i + 1);
-    let units = String::from_utf8_lossy(&f.bytes[start..end])
+    let units = String::from_utf8_lossy(&f.bytes()[start..end])
         .encode_utf16()
         .count();
     json!({"line": lc.line.saturating_sub(1), "character": units})

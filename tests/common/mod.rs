@@ -16,6 +16,11 @@ pub fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        // The facts cache of test runs stays under target/, shared by them.
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        )
         .output()
         .expect("the binary runs");
     (

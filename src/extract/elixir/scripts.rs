@@ -40,6 +40,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return Some(inline);
         }
         let (path, relative_to_file, span) = self.file_read(n, env)?;
+        // A file that is not Lua (a template, a Python helper) is no script.
+        if !path.ends_with(".lua") {
+            return None;
+        }
         let source = ScriptSource::File {
             path,
             relative_to_file,

@@ -328,6 +328,25 @@ pub(crate) fn fact_needles() -> FactNeedles {
     out
 }
 
+/// Whether a Rust file holds one of [`fact_needles`]: a call that may begin
+/// a Redis fact (the prefilter asks it of files that name a client).
+pub(crate) fn client_calls(bytes: &[u8]) -> bool {
+    static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
+        std::sync::LazyLock::new(|| {
+            let n = fact_needles();
+            let build = |w: &[String]| {
+                aho_corasick::AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                    .build(w)
+                    .expect("the needles are short literals")
+            };
+            [build(&n.any), build(&n.guarded), build(&n.guards)]
+        });
+    let [any, guarded, guards] = &*NEEDLES;
+    any.is_match(bytes) || (guarded.is_match(bytes) && guards.is_match(bytes))
+}
+
 /// The method table of `docs/rust-clients.md`, with its legend.
 #[cfg(test)]
 pub(super) fn markdown_table() -> String {

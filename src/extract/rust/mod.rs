@@ -26,7 +26,7 @@
 //!   table to its cases and its doc.
 //!
 //! The rest of wirelint reaches this extractor through the Rust host
-//! language (`src/extract/lang.rs`): [`extract`] and `fact_needles`.
+//! language (`src/extract/lang.rs`): [`extract`] and `client_calls`.
 //!
 //! The tree is walked without recursion proportional to its depth: the
 //! visitor runs under [`walk`], and the few places that recurse (expression
@@ -46,6 +46,8 @@ mod scripts;
 mod strings;
 mod values;
 
+pub(crate) use client::client_calls;
+#[cfg(test)]
 pub(crate) use client::fact_needles;
 
 use std::collections::{HashMap, HashSet};

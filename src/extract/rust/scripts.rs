@@ -41,8 +41,14 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// The script path an `include_str!(..)` or a wrapper macro's token tree
     /// names: `"x.lua"`, `concat!("../lua/", "x.lua")`, or a wrapper's
     /// argument inside its own `concat!`. Returns the literal that keys the
-    /// script, the path and the span of its text.
+    /// script, the path and the span of its text. A path that does not end
+    /// in `.lua` (a README, a template) names no script.
     fn path_in_tokens<'t>(&self, tt: Node<'t>, mac: &str) -> Option<(Node<'t>, String, Span)> {
+        self.any_path_in_tokens(tt, mac)
+            .filter(|(_, path, _)| path.ends_with(".lua"))
+    }
+
+    fn any_path_in_tokens<'t>(&self, tt: Node<'t>, mac: &str) -> Option<(Node<'t>, String, Span)> {
         let kids = children(tt);
         let lit = kids
             .iter()

@@ -1,0 +1,182 @@
+//! What a file's bytes hold when its extractor can find a protocol fact of
+//! the file's own in it: a Redis command, a script call, a field read after
+//! HGETALL, or a script (Lua in a host string, a reference to a `.lua`
+//! file, a `.lua` file that is a Redis script). Each language's
+//! [`super::lang::HostLanguage::speaks`] is one of the functions here; the
+//! prefilter (`crate::pipeline::prefilter`) asks it before any parse, so
+//! each must be a superset of what its extractor reads:
+//!
+//! - Lua in a host string is read only when the string holds `redis.call`,
+//!   `redis.pcall` or `KEYS[` (`looks_like_lua`, `looks_lua`); a script
+//!   file is read from a path ending in `.lua`;
+//! - Elixir: a command is a list whose head is a quoted command name
+//!   (`["HSET", ..]`, `['get', ..]`), or an attribute holding one
+//!   (`@hset "HSET"`, then `[@hset, ..]`); [`command_head`] finds both;
+//! - Rust: client calls count only in a file that names a client crate
+//!   ([`names_client`], applied by the Rust host to its facts), and then
+//!   only with one of the client table's needles (`rust::fact_needles`);
+//! - a `.lua` file: `redis.call`, `redis.pcall`, `KEYS` (`KEYS[n]`,
+//!   `#KEYS`, `unpack(KEYS)`, header comments), or an `@include`.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+fn automaton(words: &[String], case_blind: bool) -> AhoCorasick {
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(case_blind)
+        .match_kind(MatchKind::LeftmostFirst)
+        .build(words)
+        .expect("the needles are short literals")
+}
+
+fn words(w: &[&str]) -> Vec<String> {
+    w.iter().map(|s| s.to_string()).collect()
+}
+
+/// Lua for Redis in a host string, or the path of a script file.
+static SCRIPTS_IN_HOST: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    automaton(
+        &words(&["redis.call", "redis.pcall", "KEYS[", ".lua"]),
+        false,
+    )
+});
+
+/// What a `.lua` file that is a Redis script, or includes one, holds.
+static LUA_FILE: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    automaton(
+        &words(&["redis.call", "redis.pcall", "KEYS", "@include"]),
+        false,
+    )
+});
+
+/// The client crates a Rust file names when it calls Redis.
+const CLIENT_WORDS: &[&str] = &["redis", "fred"];
+
+static CLIENTS: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(&words(CLIENT_WORDS), true));
+
+/// Whether a host file holds a script: Lua for Redis in a string, or a
+/// `.lua` path.
+pub fn holds_scripts(bytes: &[u8]) -> bool {
+    SCRIPTS_IN_HOST.is_match(bytes)
+}
+
+/// Whether a `.lua` file can be a Redis script, or include one.
+pub fn lua_file_speaks(bytes: &[u8]) -> bool {
+    LUA_FILE.is_match(bytes)
+}
+
+/// Whether a Rust file names a Redis client crate (`redis`, `fred`, in any
+/// case): the client's command traits and types (`Commands`, `Script`,
+/// `Cmd`, fred's interfaces) must be in scope for a call of them, and they
+/// come from there. A file that reaches them only through a glob import of
+/// a module of its own is not read as calling Redis.
+pub fn names_client(bytes: &[u8]) -> bool {
+    CLIENTS.is_match(bytes)
+}
+
+/// Whether an Elixir file holds a command list: `[` then a quoted command
+/// name (blank space between them allowed), or an attribute whose value is
+/// a quoted command name (`@hset "HSET"`, `@hset("HSET")`), which a list
+/// may start with.
+pub fn command_head(bytes: &[u8]) -> bool {
+    for i in memchr::memchr2_iter(b'[', b'@', bytes) {
+        let j = skip_blank(bytes, i + 1);
+        let at = if bytes[i] == b'[' {
+            j
+        } else {
+            let k = skip_ident(bytes, j);
+            if k == j {
+                continue;
+            }
+            let k = skip_blank(bytes, k);
+            if bytes.get(k) == Some(&b'(') {
+                skip_blank(bytes, k + 1)
+            } else {
+                k
+            }
+        };
+        if quoted_command_at(bytes, at) {
+            return true;
+        }
+    }
+    false
+}
+
+fn skip_blank(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+        i += 1;
+    }
+    i
+}
+
+fn skip_ident(bytes: &[u8], mut i: usize) -> usize {
+    while bytes
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    {
+        i += 1;
+    }
+    i
+}
+
+/// A command name (any case) between quotes at `at`.
+fn quoted_command_at(bytes: &[u8], at: usize) -> bool {
+    let Some(&q) = bytes.get(at) else {
+        return false;
+    };
+    if q != b'"' && q != b'\'' {
+        return false;
+    }
+    let rest = &bytes[at + 1..bytes.len().min(at + 18)];
+    let Some(end) = memchr::memchr(q, rest) else {
+        return false;
+    };
+    std::str::from_utf8(&rest[..end]).is_ok_and(crate::redis::is_command)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_heads_are_list_heads_or_attributes() {
+        for yes in [
+            "Redix.command(c, [\"HSET\", k, \"f\", v])",
+            "[\n    'get', key]",
+            "@hset \"HSET\"",
+            "@ hset(\"hset\")",
+            "cmd = [\"EVALSHA\", sha, 2]",
+        ] {
+            assert!(command_head(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "%{\"type\" => \"GET\"}",
+            "def get(\"GET\"), do: 1",
+            "[\"GETX\", 1]",
+            "[\"HSET",
+            "@doc \"Sets a key\"",
+            "[a, \"HSET\"]",
+        ] {
+            assert!(!command_head(no.as_bytes()), "{no}");
+        }
+    }
+
+    #[test]
+    fn scripts_in_host_strings_and_lua_files() {
+        assert!(holds_scripts(b"x = \"return redis.call('GET', KEYS[1])\""));
+        assert!(holds_scripts(b"include_str!(\"../lua/enqueue.lua\")"));
+        assert!(!holds_scripts(b"include_str!(\"README.md\")"));
+        assert!(lua_file_speaks(b"return #KEYS"));
+        assert!(lua_file_speaks(b"--- @include \"includes/x\""));
+        assert!(!lua_file_speaks(b"local keys = {}\nreturn vim.g.x"));
+    }
+
+    #[test]
+    fn clients_are_named_in_any_case() {
+        assert!(names_client(b"use redis::AsyncCommands;"));
+        assert!(names_client(b"use fred::prelude::*;"));
+        assert!(names_client(b"// talks to Redis"));
+        assert!(!names_client(b"use reqwest::Client;"));
+    }
+}

@@ -1,0 +1,359 @@
+//! The facts cache: what a run learned of each file, kept for the next run
+//! so that unchanged files are neither read nor parsed again.
+//!
+//! It lives in a directory of its own (`--cache-dir`, else
+//! `$XDG_CACHE_HOME/wirelint`, else `~/.cache/wirelint`), never under the
+//! scanned root unless asked, in a subdirectory per build of wirelint
+//! (`WIRELINT_BUILD_ID`, a hash of the sources and `Cargo.lock` made by
+//! `build.rs`): a new version never reads an older one's entries. Two
+//! levels:
+//!
+//! - **the index**, one file per scanned root and prefilter (its contract's
+//!   markers): for each file, its size and modification time, what the
+//!   prefilter found in it, and the hash of its bytes when it was parsed.
+//!   A file whose size and time match, and whose time is older than the
+//!   run that recorded it by a margin (a file changed in the same second
+//!   as it was recorded is read again), is not read: its marks and hash
+//!   are the index's;
+//! - **the facts**, one file per content: the SHA1 of the bytes, the
+//!   language and the file's stem (extraction depends on nothing else)
+//!   name the facts extracted from them, stored without file ids
+//!   (`crate::facts::read_in_file` puts them back).
+//!
+//! Every write goes to a temporary file in the same directory and is
+//! renamed into place, so concurrent runs see a whole entry or none (the
+//! last index written wins; an entry it lacks is only a miss). An entry
+//! that cannot be read back (wrong magic, wrong checksum, a format that no
+//! longer decodes) is a miss and is written again. The cache changes
+//! timing, never output: `tests/cache.rs` compares cold and warm runs.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use sha1::{Digest, Sha1};
+
+use crate::facts::{FileFacts, FileId, Lang};
+
+use super::prefilter::Marks;
+
+/// Magic bytes that open every cache file, with the format's version.
+const MAGIC: &[u8; 4] = b"WLC1";
+
+/// A file changed less than this before the run that recorded it is read
+/// again (its time may not tell a later change in the same tick).
+const RACY: Duration = Duration::from_secs(2);
+
+/// What the index knows of one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    size: u64,
+    /// Modification time, in nanoseconds since the epoch.
+    mtime: u64,
+    /// When the run that recorded it started, same unit.
+    seen: u64,
+    speaks: bool,
+    keys: bool,
+    suppress: bool,
+    /// SHA1 of the bytes, for a parsed file.
+    hash: Option<[u8; 20]>,
+}
+
+impl Entry {
+    pub fn marks(&self) -> Marks {
+        Marks {
+            speaks: self.speaks,
+            keys: self.keys,
+            suppress: self.suppress,
+        }
+    }
+
+    pub fn hash(&self) -> Option<[u8; 20]> {
+        self.hash
+    }
+}
+
+/// A file's size and modification time, as the index compares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    size: u64,
+    mtime: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+        Some(Stamp {
+            size: meta.len(),
+            mtime: nanos(meta.modified().ok()?)?,
+        })
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+fn nanos(t: SystemTime) -> Option<u64> {
+    u64::try_from(t.duration_since(UNIX_EPOCH).ok()?.as_nanos()).ok()
+}
+
+/// One run's view of the cache.
+pub struct Cache {
+    /// This build's directory.
+    dir: PathBuf,
+    index_path: PathBuf,
+    /// The index as the run found it, by path relative to the root.
+    old: HashMap<String, Entry>,
+    /// What this run recorded.
+    new: Mutex<HashMap<String, Entry>>,
+    started: u64,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct Index {
+    entries: Vec<(String, Entry)>,
+}
+
+impl Cache {
+    /// The cache under `base` for files under `root` read with a prefilter
+    /// of `fingerprint`; `None` when its directory cannot be made.
+    pub fn open(base: &Path, root: &Path, fingerprint: &str) -> Option<Cache> {
+        let dir = base.join(env!("WIRELINT_BUILD_ID"));
+        std::fs::create_dir_all(dir.join("facts")).ok()?;
+        let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let mut h = Sha1::new();
+        h.update(root.to_string_lossy().as_bytes());
+        h.update([0]);
+        h.update(fingerprint.as_bytes());
+        let index_path = dir.join(format!("index-{}", hex(&h.finalize())));
+        let old = read_entry(&index_path)
+            .and_then(|b| postcard::from_bytes::<Index>(&b).ok())
+            .map(|i| i.entries.into_iter().collect())
+            .unwrap_or_default();
+        Some(Cache {
+            dir,
+            index_path,
+            old,
+            new: Mutex::new(HashMap::new()),
+            started: nanos(SystemTime::now()).unwrap_or(0),
+        })
+    }
+
+    /// What the index knows of a file, if its stamp still holds.
+    pub fn lookup(&self, rel: &str, stamp: Stamp) -> Option<Entry> {
+        let e = self.old.get(rel)?;
+        let racy = RACY.as_nanos() as u64;
+        (e.size == stamp.size && e.mtime == stamp.mtime && e.mtime.saturating_add(racy) < e.seen)
+            .then_some(*e)
+    }
+
+    /// Records what this run found in a file.
+    pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {
+        let e = Entry {
+            size: stamp.size,
+            mtime: stamp.mtime,
+            seen: self.started,
+            speaks: marks.speaks,
+            keys: marks.keys,
+            suppress: marks.suppress,
+            hash,
+        };
+        if let Ok(mut new) = self.new.lock() {
+            new.insert(rel.to_string(), e);
+        }
+    }
+
+    /// Carries an entry the run trusted into the next index as it was.
+    pub fn keep(&self, rel: &str, e: Entry) {
+        if let Ok(mut new) = self.new.lock() {
+            new.insert(rel.to_string(), e);
+        }
+    }
+
+    /// The facts stored for these bytes, read into `file`.
+    pub fn facts(&self, key: &FactsKey, file: FileId) -> Option<FileFacts> {
+        let bytes = read_entry(&self.facts_path(key))?;
+        crate::facts::read_in_file(file, || postcard::from_bytes(&bytes).ok())
+    }
+
+    /// Stores the facts of these bytes (errors are ignored: a miss later).
+    pub fn store_facts(&self, key: &FactsKey, facts: &FileFacts) {
+        if let Ok(bytes) = postcard::to_stdvec(facts) {
+            write_entry(&self.facts_path(key), &bytes);
+        }
+    }
+
+    fn facts_path(&self, key: &FactsKey) -> PathBuf {
+        let name = hex(&key.0);
+        self.dir.join("facts").join(&name[..2]).join(&name[2..])
+    }
+
+    /// Writes the index: the entries found, with this run's over them;
+    /// nothing when this run changed none.
+    pub fn save(self) {
+        let new = self.new.into_inner().unwrap_or_default();
+        if new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
+            return;
+        }
+        let mut all = self.old;
+        all.extend(new);
+        let mut entries: Vec<(String, Entry)> = all.into_iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Ok(bytes) = postcard::to_stdvec(&Index { entries }) {
+            write_entry(&self.index_path, &bytes);
+        }
+    }
+}
+
+/// What names one file's stored facts: the hash of its bytes, its
+/// language and its stem.
+pub struct FactsKey([u8; 20]);
+
+impl FactsKey {
+    pub fn new(content: &[u8; 20], lang: Lang, stem: &str) -> FactsKey {
+        let mut h = Sha1::new();
+        h.update(content);
+        h.update(lang.name().as_bytes());
+        h.update([0]);
+        h.update(stem.as_bytes());
+        FactsKey(h.finalize().into())
+    }
+}
+
+/// The SHA1 of a file's bytes.
+pub fn content_hash(bytes: &[u8]) -> [u8; 20] {
+    Sha1::digest(bytes).into()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A cache file's payload: after [`MAGIC`] and the payload's SHA1.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    if rest.len() < 20 {
+        return None;
+    }
+    let (sum, payload) = rest.split_at(20);
+    (Sha1::digest(payload).as_slice() == sum).then(|| payload.to_vec())
+}
+
+/// Writes a cache file whole: to a temporary file beside it, then renamed
+/// over it.
+fn write_entry(path: &Path, payload: &[u8]) {
+    let Some(dir) = path.parent() else {
+        return;
+    };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let tmp = dir.join(format!(
+        ".tmp-{}-{:?}-{}",
+        std::process::id(),
+        std::thread::current().id(),
+        nanos(SystemTime::now()).unwrap_or(0)
+    ));
+    let written = std::fs::File::create(&tmp).and_then(|mut f| {
+        f.write_all(MAGIC)?;
+        f.write_all(&Sha1::digest(payload))?;
+        f.write_all(payload)
+    });
+    if written.is_err() || std::fs::rename(&tmp, path).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+}
+
+/// The cache directory a run uses when none is given:
+/// `$XDG_CACHE_HOME/wirelint`, else `$HOME/.cache/wirelint`.
+pub fn default_dir() -> Option<PathBuf> {
+    let from = |v: &str| {
+        std::env::var_os(v)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    };
+    from("XDG_CACHE_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| from("HOME").map(|h| h.join(".cache")))
+        .map(|d| d.join("wirelint"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::{Span, Template};
+
+    fn stamp(size: u64, mtime: u64) -> Stamp {
+        Stamp { size, mtime }
+    }
+
+    #[test]
+    fn facts_come_back_in_the_file_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
+        let mut facts = FileFacts::default();
+        facts
+            .templates
+            .push(Template::lit("emq:{q}:job", Span::new(3, 10, 21)));
+        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "keys");
+        c.store_facts(&key, &facts);
+        let back = c.facts(&key, 7).unwrap();
+        assert_eq!(back.templates[0].span, Span::new(7, 10, 21));
+        assert_eq!(
+            back.templates[0].as_literal().as_deref(),
+            Some("emq:{q}:job")
+        );
+        // Another stem or language is another entry.
+        assert!(c
+            .facts(&FactsKey::new(&content_hash(b"x"), Lang::Lua, "keys"), 7)
+            .is_none());
+    }
+
+    #[test]
+    fn a_corrupt_entry_is_a_miss() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
+        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "a");
+        c.store_facts(&key, &FileFacts::default());
+        let path = c.facts_path(&key);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(c.facts(&key, 0).is_none());
+        std::fs::write(&path, b"garbage").unwrap();
+        assert!(c.facts(&key, 0).is_none());
+    }
+
+    #[test]
+    fn the_index_trusts_only_settled_unchanged_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
+        let settled = c.started - 10_000_000_000;
+        let marks = Marks {
+            speaks: true,
+            keys: false,
+            suppress: true,
+        };
+        c.record("a.rs", stamp(5, settled), marks, Some([1; 20]));
+        c.record("racy.rs", stamp(5, c.started), marks, None);
+        c.save();
+        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
+        let e = c.lookup("a.rs", stamp(5, settled)).unwrap();
+        assert_eq!((e.marks(), e.hash()), (marks, Some([1; 20])));
+        assert!(c.lookup("a.rs", stamp(6, settled)).is_none());
+        assert!(c.lookup("a.rs", stamp(5, settled + 1)).is_none());
+        assert!(c.lookup("racy.rs", stamp(5, c.started)).is_none());
+        // Another prefilter has its own index.
+        let other = Cache::open(dir.path(), dir.path(), "q").unwrap();
+        assert!(other.lookup("a.rs", stamp(5, settled)).is_none());
+        // A corrupt index is an empty one.
+        std::fs::write(&c.index_path, b"WLC1 not an index").unwrap();
+        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
+        assert!(c.lookup("a.rs", stamp(5, settled)).is_none());
+    }
+}

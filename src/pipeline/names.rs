@@ -1,0 +1,475 @@
+//! The name pass of the selection (`super::select`): what one parsed file
+//! gives it ([`FileNames`]), and the names a speaker's parsed files need or
+//! carry ([`speaker_names`]), searched for as whole identifiers in the
+//! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
+
+use std::collections::BTreeSet;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use crate::facts::{FileFacts, ScriptSource, Seg, Template, Value};
+use crate::link::normalize_name;
+
+use super::prefilter::Prefilter;
+
+/// Names searched for as whole identifiers (a byte before and after a hit
+/// must not be `[A-Za-z0-9_]`): *used* names anywhere, *defined* names only
+/// where a definition of them starts (see [`defines_at`]).
+pub struct Names {
+    ac: Option<AhoCorasick>,
+    /// Per pattern: whether any use of it counts (else only a definition).
+    used: Vec<bool>,
+}
+
+impl Names {
+    /// `used` and `defined` as [`needle_of`] gives them.
+    pub fn new(used: &BTreeSet<String>, defined: &BTreeSet<String>) -> Names {
+        let mut pats: Vec<&String> = used.iter().collect();
+        let mut kinds = vec![true; pats.len()];
+        for d in defined.difference(used) {
+            pats.push(d);
+            kinds.push(false);
+        }
+        if pats.is_empty() {
+            return Names {
+                ac: None,
+                used: kinds,
+            };
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::Standard)
+            .build(pats)
+            .expect("names are short literals");
+        Names {
+            ac: Some(ac),
+            used: kinds,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ac.is_none()
+    }
+
+    /// Whether `bytes` hold a used name as a whole identifier, or a
+    /// definition of a defined one.
+    pub fn hit(&self, bytes: &[u8]) -> bool {
+        let Some(ac) = &self.ac else {
+            return false;
+        };
+        ac.find_overlapping_iter(bytes).any(|m| {
+            let before = m.start().checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(m.end()).copied();
+            !before.is_some_and(is_ident_byte)
+                && !after.is_some_and(is_ident_byte)
+                && (self.used[m.pattern().as_usize()] || defines_at(bytes, m.start()))
+        })
+    }
+}
+
+/// Words a definition the extractors read starts with, right before its
+/// name: Rust's `fn`, `const`, `static` (`static mut`), Elixir's `def`
+/// family; an Elixir attribute (`@name`, its definition or a use) counts
+/// too.
+const DEF_WORDS: &[&[u8]] = &[
+    b"fn",
+    b"const",
+    b"static",
+    b"mut",
+    b"def",
+    b"defp",
+    b"defmacro",
+    b"defmacrop",
+    b"defdelegate",
+];
+
+/// Whether the identifier at `at` is the name of a definition: after
+/// blank space (and a raw identifier's `r#`), `@` or one of [`DEF_WORDS`].
+fn defines_at(bytes: &[u8], at: usize) -> bool {
+    let mut i = at;
+    if i >= 2 && &bytes[i - 2..i] == b"r#" {
+        i -= 2;
+    }
+    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] == b'@' {
+        return true;
+    }
+    let end = i;
+    while i > 0 && is_ident_byte(bytes[i - 1]) {
+        i -= 1;
+    }
+    DEF_WORDS.contains(&&bytes[i..end])
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The identifier a definition or reference of `name` holds in the bytes of
+/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
+/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
+/// spellings: searching for less finds more files.
+pub fn needle_of(name: &str) -> Option<String> {
+    let n = name.trim_start_matches('@');
+    let n = n.strip_prefix("r#").unwrap_or(n);
+    let n = n.trim_end_matches(['?', '!']);
+    let core: &str = n
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())?;
+    Some(core.to_string())
+}
+
+/// Calls `f` on `v` and every value inside it.
+fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
+    if depth > 64 {
+        return;
+    }
+    f(v);
+    match v {
+        Value::Str(t) => {
+            for s in &t.segs {
+                if let Seg::Value(v) = s {
+                    walk(v, depth + 1, f);
+                }
+            }
+        }
+        Value::List { items, tail, .. } => {
+            for x in items.iter().chain(tail) {
+                walk(x, depth + 1, f);
+            }
+        }
+        Value::Map { pairs, .. } => {
+            for (a, b) in pairs {
+                walk(a, depth + 1, f);
+                walk(b, depth + 1, f);
+            }
+        }
+        Value::Call { args, .. } => {
+            for x in args {
+                walk(x, depth + 1, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The names (as [`needle_of`] gives them) that resolving `v` looks up.
+fn refs_of(v: &Value, out: &mut BTreeSet<String>) {
+    walk(v, 0, &mut |v| {
+        if let Value::Const { path, .. } | Value::Call { path, .. } = v {
+            if let Some(n) = path.last().and_then(|n| needle_of(n)) {
+                out.insert(n);
+            }
+        }
+    });
+}
+
+/// Whether a literal inside `v` (a string's literal bytes, an atom's name)
+/// may be part of a key of the keyspace ([`Prefilter::literal_marks`]).
+fn holds_key_literal(v: &Value, pf: &Prefilter) -> bool {
+    let mut found = false;
+    walk(v, 0, &mut |v| match v {
+        Value::Str(t) => found |= template_marks(t, pf),
+        Value::Atom { name, .. } => found |= pf.literal_marks(name),
+        _ => {}
+    });
+    found
+}
+
+fn template_marks(t: &Template, pf: &Prefilter) -> bool {
+    t.segs
+        .iter()
+        .any(|s| matches!(s, Seg::Lit { text, .. } if pf.literal_marks(text)))
+}
+
+fn is_eval(name: &str) -> bool {
+    matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
+}
+
+/// A call of the code base, as the name pass sees it.
+struct CallNames {
+    /// The callee's last segment, as written (wrappers are matched on it).
+    callee: String,
+    /// The names its arguments look up.
+    refs: BTreeSet<String>,
+    /// The names a script may be identified by among its arguments (when
+    /// the callee is a wrapper).
+    idents: BTreeSet<String>,
+    /// The enclosing function's name.
+    within: Option<String>,
+}
+
+/// A definition, as the name pass sees it.
+struct DefNames {
+    needle: String,
+    /// A constant, or a function that returns a string-like value.
+    keyish: bool,
+    /// Its value holds a key-marked literal.
+    marked: bool,
+    /// The names its value looks up.
+    refs: BTreeSet<String>,
+}
+
+/// A template that builds a key-like string, as the name pass sees it.
+struct TemplateNames {
+    /// One of its literals is key-marked.
+    marked: bool,
+    refs: BTreeSet<String>,
+}
+
+/// What one parsed file gives the name pass (see the module docs).
+pub struct FileNames {
+    /// Names the values its Redis facts send look up (command arguments,
+    /// script calls, field reads): always resolved in full.
+    seeds: BTreeSet<String>,
+    calls: Vec<CallNames>,
+    templates: Vec<TemplateNames>,
+    defs: Vec<DefNames>,
+    /// Functions that run a script in their body (wrappers start there).
+    runners: BTreeSet<String>,
+    /// Normalised names its EVALs and script calls may identify a script by.
+    pub idents: BTreeSet<String>,
+    /// Lower-case SHA1s its EVALs and script calls may identify a script by.
+    pub shas: BTreeSet<String>,
+}
+
+impl FileNames {
+    pub fn of(facts: &FileFacts, pf: &Prefilter) -> FileNames {
+        let mut seeds = BTreeSet::new();
+        let mut idents = BTreeSet::new();
+        let mut shas = BTreeSet::new();
+        let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
+            ScriptSource::Inline(lua) => lua.commands.as_slice(),
+            ScriptSource::File { .. } => &[],
+        });
+        for c in facts.commands.iter().chain(lua_commands) {
+            for v in c.args.iter().chain(&c.tail) {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for c in facts.commands.iter().filter(|c| is_eval(&c.name)) {
+            if let Some(v) = c.args.first() {
+                identities(v, &mut idents, &mut shas);
+            }
+        }
+        for c in &facts.script_calls {
+            identities(&c.script, &mut idents, &mut shas);
+            let vals = std::iter::once(&c.script)
+                .chain(&c.numkeys)
+                .chain(&c.keys)
+                .chain(&c.args)
+                .chain(&c.keys_from);
+            for v in vals {
+                refs_of(v, &mut seeds);
+            }
+        }
+        for r in &facts.field_reads {
+            refs_of(&r.key, &mut seeds);
+            refs_of(&r.field, &mut seeds);
+        }
+        FileNames {
+            seeds,
+            calls: calls(facts, &mut shas),
+            templates: facts
+                .templates
+                .iter()
+                .map(|t| TemplateNames {
+                    marked: template_marks(t, pf),
+                    refs: t
+                        .segs
+                        .iter()
+                        .filter_map(|s| match s {
+                            Seg::Value(v) => Some(v),
+                            _ => None,
+                        })
+                        .fold(BTreeSet::new(), |mut acc, v| {
+                            refs_of(v, &mut acc);
+                            acc
+                        }),
+                })
+                .collect(),
+            defs: defs(facts, pf),
+            runners: runners(facts),
+            idents,
+            shas,
+        }
+    }
+}
+
+fn fn_name(facts: &FileFacts, f: Option<usize>) -> Option<String> {
+    f.and_then(|f| facts.functions.get(f))
+        .map(|d| d.name.clone())
+}
+
+fn calls(facts: &FileFacts, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
+    facts
+        .calls
+        .iter()
+        .filter_map(|c| {
+            let mut refs = BTreeSet::new();
+            let mut idents = BTreeSet::new();
+            for v in &c.args {
+                refs_of(v, &mut refs);
+                identities(v, &mut idents, shas);
+            }
+            Some(CallNames {
+                callee: c.path.last()?.clone(),
+                refs,
+                idents,
+                within: fn_name(facts, c.func),
+            })
+        })
+        .collect()
+}
+
+fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
+    let mut out = Vec::new();
+    for c in &facts.consts {
+        if let Some(needle) = needle_of(&c.name) {
+            let mut refs = BTreeSet::new();
+            refs_of(&c.value, &mut refs);
+            out.push(DefNames {
+                needle,
+                keyish: true,
+                marked: holds_key_literal(&c.value, pf),
+                refs,
+            });
+        }
+    }
+    for d in &facts.functions {
+        if let Some(needle) = needle_of(&d.name) {
+            let mut refs = BTreeSet::new();
+            refs_of(&d.returns, &mut refs);
+            out.push(DefNames {
+                needle,
+                keyish: !matches!(d.returns, Value::Unknown { .. }),
+                marked: holds_key_literal(&d.returns, pf),
+                refs,
+            });
+        }
+    }
+    out
+}
+
+/// Functions that run a script: an EVAL command or a script call in their
+/// body.
+fn runners(facts: &FileFacts) -> BTreeSet<String> {
+    let evals = facts
+        .commands
+        .iter()
+        .filter(|c| is_eval(&c.name))
+        .map(|c| c.func);
+    evals
+        .chain(facts.script_calls.iter().map(|c| c.func))
+        .filter_map(|f| fn_name(facts, f))
+        .collect()
+}
+
+/// What one speaker's parsed files need from its other files.
+pub struct SpeakerNames {
+    /// Names whose every use matters: carriers (a template or a definition
+    /// that looks one up may carry the protocol) and wrappers (their calls
+    /// run scripts).
+    pub used: BTreeSet<String>,
+    /// Names resolved in full: every definition of them matters.
+    pub defined: BTreeSet<String>,
+    /// Normalised names that calls of its wrappers may identify a script by.
+    pub idents: BTreeSet<String>,
+}
+
+/// The names one speaker's parsed files need, as whole identifiers (see
+/// the module docs of `super::prefilter`): every name a value that may
+/// carry the protocol looks up, followed through the definitions it
+/// reaches, and every name of a definition that may carry the protocol.
+pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
+    let all_calls = || files.iter().flat_map(|f| &f.calls);
+    let all_defs = || files.iter().flat_map(|f| &f.defs);
+    // Wrappers: functions that run a script, or call a wrapper.
+    let mut wrappers: BTreeSet<String> = files
+        .iter()
+        .flat_map(|f| f.runners.iter().cloned())
+        .collect();
+    closure(&mut wrappers, |wrappers| {
+        all_calls()
+            .filter(|c| wrappers.contains(&c.callee))
+            .filter_map(|c| c.within.clone())
+            .collect::<Vec<_>>()
+    });
+    // Carriers: definitions whose value holds a key-marked literal, the
+    // wrappers, and the key-like definitions that look one up.
+    let mut carriers: BTreeSet<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
+    carriers.extend(
+        all_defs()
+            .filter(|d| d.keyish && d.marked)
+            .map(|d| d.needle.clone()),
+    );
+    closure(&mut carriers, |carriers| {
+        all_defs()
+            .filter(|d| d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(carriers))
+            .map(|d| d.needle.clone())
+            .collect::<Vec<_>>()
+    });
+    // Names resolved in full: what Redis facts send, what wrapper calls
+    // pass, what templates that may carry the protocol look up; then
+    // through the definitions they reach.
+    let mut needed: BTreeSet<String> = BTreeSet::new();
+    let mut idents = BTreeSet::new();
+    for f in files {
+        needed.extend(f.seeds.iter().cloned());
+        for c in f.calls.iter().filter(|c| wrappers.contains(&c.callee)) {
+            needed.extend(needle_of(&c.callee));
+            needed.extend(c.refs.iter().cloned());
+            idents.extend(c.idents.iter().cloned());
+        }
+        for t in &f.templates {
+            if t.marked || !t.refs.is_disjoint(&carriers) {
+                needed.extend(t.refs.iter().cloned());
+            }
+        }
+    }
+    closure(&mut needed, |needed| {
+        all_defs()
+            .filter(|d| needed.contains(&d.needle))
+            .flat_map(|d| d.refs.iter().cloned())
+            .collect::<Vec<_>>()
+    });
+    SpeakerNames {
+        used: carriers,
+        defined: needed,
+        idents,
+    }
+}
+
+/// Adds what `more` returns for `set` to it until it adds nothing new.
+fn closure(set: &mut BTreeSet<String>, more: impl Fn(&BTreeSet<String>) -> Vec<String>) {
+    loop {
+        let before = set.len();
+        let new = more(set);
+        set.extend(new);
+        if set.len() == before {
+            return;
+        }
+    }
+}
+
+/// Normalised names and SHA1s a script may be identified by in `v`
+/// (`link::calls::identify`): atoms, constant names and short literal
+/// strings, anywhere inside it.
+fn identities(v: &Value, names: &mut BTreeSet<String>, shas: &mut BTreeSet<String>) {
+    walk(v, 0, &mut |v| {
+        let name = match v {
+            Value::Atom { name, .. } => Some(name.clone()),
+            Value::Const { path, .. } => path.last().cloned(),
+            Value::Str(_) => v.as_str().filter(|s| s.len() <= 64),
+            _ => None,
+        };
+        let Some(n) = name else {
+            return;
+        };
+        if n.len() == 40 && n.bytes().all(|b| b.is_ascii_hexdigit()) {
+            shas.insert(n.to_ascii_lowercase());
+        }
+        names.insert(normalize_name(&n));
+    });
+}

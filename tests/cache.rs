@@ -1,0 +1,152 @@
+//! The facts cache changes timing, never output: a cold run, a warm run
+//! (nothing parsed again, only the files the name pass searches read), a run after a file changed, and a run
+//! over a corrupt cache all report what a run without the cache reports;
+//! and the cache is written where it is told, never under the scanned root.
+
+mod common;
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use common::{run, variant, walk};
+
+/// `wirelint stats: ...` of a run's stderr.
+fn stats(stderr: &str) -> String {
+    stderr
+        .lines()
+        .find(|l| l.starts_with("wirelint stats: "))
+        .unwrap_or_else(|| panic!("no stats line in\n{stderr}"))
+        .to_string()
+}
+
+/// A count of the stats line: `N parsed`, `N from the cache`, `N read`.
+fn count(stats: &str, what: &str) -> usize {
+    let at = stats
+        .find(what)
+        .unwrap_or_else(|| panic!("{what} in {stats}"));
+    stats[..at]
+        .trim_end()
+        .rsplit([' ', ',', ':'])
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+/// Every file under `root` last changed a minute ago (the cache's index
+/// does not trust a file changed just before the run that saw it).
+fn settle(root: &Path) {
+    let past = SystemTime::now() - Duration::from_secs(60);
+    for f in walk(root) {
+        let file = std::fs::File::options().append(true).open(&f).unwrap();
+        file.set_modified(past).unwrap();
+    }
+}
+
+/// `check` with the cache in `cache`: (exit code, JSON, stats line).
+fn check(root: &Path, cache: &Path) -> (i32, String, String) {
+    let (r, c) = (root.to_str().unwrap(), cache.to_str().unwrap());
+    let (code, out, err) = run(
+        &["check", r, "--format", "json", "--cache-dir", c, "--stats"],
+        root,
+    );
+    (code, out, stats(&err))
+}
+
+fn uncached(root: &Path) -> (i32, String) {
+    let r = root.to_str().unwrap();
+    let (code, out, _) = run(&["check", r, "--format", "json", "--no-cache"], root);
+    (code, out)
+}
+
+#[test]
+fn cold_warm_changed_and_corrupt_runs_report_the_same() {
+    for name in ["", "payload-renamed", "prefix-changed", "pending-dropped"] {
+        let dir = variant(name);
+        let root = dir.path();
+        settle(root);
+        let cache = tempfile::tempdir().unwrap();
+        let want = uncached(root);
+
+        let (code, out, cold) = check(root, cache.path());
+        assert_eq!((code, out), want, "{name:?}: cold");
+        assert!(count(&cold, "parsed") > 0, "{name:?}: {cold}");
+
+        let (code, out, warm) = check(root, cache.path());
+        assert_eq!((code, out), want, "{name:?}: warm");
+        assert_eq!(count(&warm, "parsed"), 0, "{name:?}: {warm}");
+        // Only the files passed over that the name pass searches are read.
+        assert!(
+            count(&warm, "read") < count(&cold, "read"),
+            "{name:?}: {cold} / {warm}"
+        );
+        assert_eq!(
+            count(&warm, "from the cache"),
+            count(&cold, "parsed"),
+            "{name:?}: {warm}"
+        );
+
+        // A changed file is read and parsed again, and only it.
+        let keys = root.join("peers/rust/src/keys.rs");
+        let text = std::fs::read_to_string(&keys).unwrap();
+        std::fs::write(&keys, text.replace("emq:", "emk:")).unwrap();
+        let want = uncached(root);
+        let (code, out, changed) = check(root, cache.path());
+        assert_eq!((code, out), want, "{name:?}: changed");
+        assert_eq!(count(&changed, "parsed"), 1, "{name:?}: {changed}");
+        assert!(want.1.contains("WL101"), "{name:?}: {}", want.1);
+
+        // Every cache file garbled: a miss each, the same report.
+        for f in walk(cache.path()) {
+            std::fs::write(&f, b"WLC1 garbled").unwrap();
+        }
+        let (code, out, corrupt) = check(root, cache.path());
+        assert_eq!((code, out), want, "{name:?}: corrupt");
+        assert!(count(&corrupt, "parsed") > 0, "{name:?}: {corrupt}");
+    }
+}
+
+#[test]
+fn the_cache_is_written_only_where_it_is_told() {
+    let dir = variant("");
+    let root = dir.path();
+    let before = walk(root);
+    let cache = tempfile::tempdir().unwrap();
+    check(root, cache.path());
+    assert_eq!(walk(root), before, "nothing written under the root");
+    let written = walk(cache.path());
+    assert!(written
+        .iter()
+        .any(|p| p.to_string_lossy().contains("index-")));
+    assert!(written
+        .iter()
+        .any(|p| p.to_string_lossy().contains("/facts/")));
+    assert!(
+        !written
+            .iter()
+            .any(|p| p.to_string_lossy().contains(".tmp-")),
+        "temporary files are renamed into place: {written:?}"
+    );
+
+    // --no-cache writes nothing, under the default directory either.
+    let home = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args(["check", ".", "--no-cache"])
+        .current_dir(root)
+        .env("XDG_CACHE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(walk(home.path()).is_empty());
+    // Without it, the default directory is $XDG_CACHE_HOME/wirelint.
+    std::process::Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args(["check", "."])
+        .current_dir(root)
+        .env("XDG_CACHE_HOME", home.path())
+        .output()
+        .unwrap();
+    assert!(walk(home.path())
+        .iter()
+        .all(|p| p.starts_with(home.path().join("wirelint"))));
+    assert!(!walk(home.path()).is_empty());
+}
