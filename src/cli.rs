@@ -92,12 +92,7 @@ impl ReadArgs {
         if let Some(d) = &self.cache_dir {
             return Some(d.clone());
         }
-        let dir = crate::pipeline::cache::default_dir()?;
-        let root = std::fs::canonicalize(root).ok()?;
-        let inside = std::fs::canonicalize(&dir)
-            .or_else(|_| dir.parent().map_or(Ok(dir.clone()), std::fs::canonicalize))
-            .is_ok_and(|d| d.starts_with(&root));
-        (!inside).then_some(dir)
+        crate::pipeline::cache::default_dir_outside(root)
     }
 }
 

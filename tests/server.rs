@@ -25,6 +25,10 @@ impl Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wirelint"))
             .arg("server")
             .current_dir(root)
+            .env(
+                "XDG_CACHE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+            )
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -265,6 +269,10 @@ fn neovim_reads_back_the_diagnostics_of_other_files() {
         .env("WL_ROOT", &root)
         .env("WL_OUT", &out)
         .env("WL_BIN", env!("CARGO_BIN_EXE_wirelint"))
+        .env(
+            "XDG_CACHE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
+        )
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -282,6 +282,17 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(|d| d.join("wirelint"))
 }
 
+/// [`default_dir`], unless it lies inside `root`: the cache is never
+/// written into the tree under review unless asked for by name.
+pub fn default_dir_outside(root: &Path) -> Option<PathBuf> {
+    let dir = default_dir()?;
+    let root = std::fs::canonicalize(root).ok()?;
+    let inside = std::fs::canonicalize(&dir)
+        .or_else(|_| dir.parent().map_or(Ok(dir.clone()), std::fs::canonicalize))
+        .is_ok_and(|d| d.starts_with(&root));
+    (!inside).then_some(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

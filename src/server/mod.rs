@@ -266,7 +266,9 @@ impl State {
             stdin: overlay,
             prefilter: true,
             tree: None,
-            cache_dir: None,
+            // Unchanged files come from the facts cache (the edited buffer
+            // is never cached: it is not on disk).
+            cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
         };
         let mut a = analyze(&opts)?;
         let post = Post {
