@@ -11,7 +11,9 @@
 //!   another speaker passes the script's own (`"1"` where the others pass
 //!   `"force"`): the speakers use different vocabularies for one slot;
 //! - the script reads the slot with `tonumber` and uses the number, and a
-//!   speaker passes a literal that is not a number (`tonumber` gives `nil`).
+//!   speaker passes a literal that is not a number (`tonumber` gives `nil`)
+//!   and that the script does not compare the slot with (`if ARGV[3] ~= ''
+//!   then tonumber(ARGV[3])` handles `""`).
 //!
 //! ## Why it breaks the wire
 //! ARGV values are bytes; the script gives them their meaning. A port that
@@ -84,7 +86,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     call: u.span,
                 };
                 if let Some(read) = argv.numeric.iter().find(|r| r.0 == n) {
-                    if !lua_number(&p.lit) {
+                    // A literal the script compares the slot with is one
+                    // it tells apart (`if ARGV[3] ~= '' then tonumber(..)`).
+                    let handled = argv
+                        .compared
+                        .iter()
+                        .any(|c| c.index == n && c.literal == p.lit);
+                    if !lua_number(&p.lit) && !handled {
                         out.push(not_a_number(cx, &p, n, read.1));
                     }
                 }
