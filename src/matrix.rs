@@ -1,7 +1,8 @@
 //! The agreement matrix (`wirelint check --matrix`): the seed's "who can
 //! still read the job?" table for a real repository.
 //!
-//! Rows are the key templates, record fields and scripts that speakers use;
+//! Rows are the key templates, record fields, scripts and script ARGV
+//! slots that speakers use;
 //! columns are speakers. A cell says whether the speaker agrees (uses the
 //! item and no finding of its own points at that use), diverges (a finding
 //! of its own does), or does not use the item. Computes only; reporters
@@ -34,7 +35,7 @@ impl Cell {
 
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// `key`, `field` or `script`.
+    /// `key`, `field`, `script` or `argv`.
     pub kind: &'static str,
     pub item: String,
     /// One per speaker, in `Matrix::speakers` order.
@@ -176,7 +177,52 @@ fn uses(a: &Analysis) -> Uses {
         spans.extend(u.keys.iter().map(|k| k.value.span()));
         add("script", script_row(a, u.script), u.speaker, spans);
     }
+    argv_uses(a, &mut add);
     uses
+}
+
+/// One row per ARGV slot of a script: the copies that read the slot and
+/// the calls that pass it. A call that passes every value it has and still
+/// leaves a slot the script reads empty uses that slot at the call itself
+/// (where WL308 points).
+fn argv_uses(a: &Analysis, add: &mut impl FnMut(&'static str, String, SpeakerId, Vec<Span>)) {
+    let m = &a.model;
+    let contract = a.contract.as_ref();
+    let row = |id: usize, n: u32| {
+        let name = script_row(a, id);
+        match m.scripts[id].argv_role(n, contract) {
+            Some(r) if r.source == crate::link::argv::ArgvRoleSource::Contract => {
+                format!("{name} ARGV[{n}] {}", r.text)
+            }
+            _ => format!("{name} ARGV[{n}]"),
+        }
+    };
+    for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
+        if !s.body {
+            continue;
+        }
+        for (n, span) in &s.lua.argv.reads {
+            add("argv", row(id, *n), s.speaker, vec![*span]);
+        }
+    }
+    for u in &m.script_calls {
+        for (j, arg) in u.argv.iter().enumerate() {
+            add(
+                "argv",
+                row(u.script, j as u32 + 1),
+                u.speaker,
+                vec![arg.value.span()],
+            );
+        }
+        if !u.args_complete {
+            continue;
+        }
+        let script = &m.scripts[u.script];
+        let upper = script.argv_upper(contract).unwrap_or(0);
+        for n in (u.argv.len() as u32 + 1)..=upper {
+            add("argv", row(u.script, n), u.speaker, vec![u.span]);
+        }
+    }
 }
 
 fn script_row(a: &Analysis, id: usize) -> String {

@@ -134,8 +134,8 @@ fn exit_zero_forces_zero() {
     assert_eq!(
         f,
         [
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:9",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:9"
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:10"
         ]
     );
 }
@@ -286,8 +286,8 @@ fn suppression_of_another_code_does_not_hide_and_is_unused() {
         [
             "WL002 echo_mq/lib/echo_mq/jobs.ex:4",
             "WL002 echo_mq/lib/echo_mq/jobs.ex:4",
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:10"
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:11",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:11"
         ]
     );
     let (_, stdout, _) = run(&["check", ".", "--format", "concise"], dir.path());

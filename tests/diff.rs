@@ -85,7 +85,7 @@ fn field_rename_in_one_speakers_script() {
     assert_eq!(
         found,
         [
-            "WD202 echo_mq/lib/echo_mq/jobs.ex:9 < echo_mq/lib/echo_mq/jobs.ex:9",
+            "WD202 echo_mq/lib/echo_mq/jobs.ex:10 < echo_mq/lib/echo_mq/jobs.ex:10",
             "WD302 echo_mq/lib/echo_mq/jobs.ex:6 < echo_mq/lib/echo_mq/jobs.ex:6",
         ]
     );
@@ -110,9 +110,9 @@ fn field_rename_human_shows_both_sides() {
     let (code, _, err) = run(&["diff", "--against", "main"], dir.path());
     assert_eq!(code, 1);
     assert!(err.contains("WD202 field-renamed"), "{err}");
-    assert!(err.contains("[echo_mq/lib/echo_mq/jobs.ex:9:69]"), "{err}");
+    assert!(err.contains("[echo_mq/lib/echo_mq/jobs.ex:10:69]"), "{err}");
     assert!(
-        err.contains("[main:echo_mq/lib/echo_mq/jobs.ex:9:69]"),
+        err.contains("[main:echo_mq/lib/echo_mq/jobs.ex:10:69]"),
         "{err}"
     );
     assert!(err.contains("now: data"), "{err}");
@@ -185,7 +185,7 @@ fn script_no_longer_using_a_declared_key() {
     assert_eq!(
         found,
         [
-            "WD301 peers/worker/lua/enqueue.lua:1 < peers/worker/lua/enqueue.lua:4",
+            "WD301 peers/worker/lua/enqueue.lua:1 < peers/worker/lua/enqueue.lua:5",
             "WD302 peers/worker/lua/enqueue.lua:1 < peers/worker/lua/enqueue.lua:1",
         ]
     );
@@ -393,7 +393,7 @@ fn retired_field_removal_is_allowed() {
     std::fs::write(&file, &original).unwrap();
     let (code, found, _) = diff_json(dir.path(), &["--no-contract"]);
     assert_eq!(code, 1);
-    assert_eq!(found, ["WD201 - < peers/rust/src/jobs.rs:29"]);
+    assert_eq!(found, ["WD201 - < peers/rust/src/jobs.rs:30"]);
     let (_c, contract) = contract_with("[retired]\nfields = { job = [\"legacy\"] }\n");
     let (code, found, err) = diff_json(dir.path(), &["--contract", &contract]);
     assert_eq!(code, 0, "{err}");
@@ -450,6 +450,6 @@ fn renamed_read_is_reported() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(
         found,
-        ["WD204 echo_mq/lib/echo_mq/jobs.ex:23 < echo_mq/lib/echo_mq/jobs.ex:23"]
+        ["WD204 echo_mq/lib/echo_mq/jobs.ex:24 < echo_mq/lib/echo_mq/jobs.ex:24"]
     );
 }

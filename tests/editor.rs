@@ -48,8 +48,8 @@ fn the_buffer_replaces_the_file_on_disk() {
     assert_eq!(
         json_findings(&stdout),
         [
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:9",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:9"
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:10"
         ]
     );
     // The disk is untouched and clean.
@@ -125,7 +125,7 @@ fn json_lines_keys_come_in_the_documented_order() {
     let line = stdout.lines().nth(1).unwrap();
     assert!(
         line.starts_with(
-            "{\"code\":\"WL201\",\"name\":\"unknown-field\",\"severity\":\"error\",\"layer\":\"L1\",\"message\":\"field `data` is not a field of the `job` record\",\"path\":\"echo_mq/lib/echo_mq/jobs.ex\",\"span\":{\"start\":{\"line\":9,\"column\":69,\"offset\":248},\"end\":{\"line\":9,\"column\":73,"
+            "{\"code\":\"WL201\",\"name\":\"unknown-field\",\"severity\":\"error\",\"layer\":\"L1\",\"message\":\"field `data` is not a field of the `job` record\",\"path\":\"echo_mq/lib/echo_mq/jobs.ex\",\"span\":{\"start\":{\"line\":10,\"column\":69,\"offset\":333},\"end\":{\"line\":10,\"column\":73,"
         ),
         "{line}"
     );

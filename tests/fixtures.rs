@@ -323,6 +323,20 @@ fn elixir_passes_an_argv_value_nobody_reads() {
     check_variant("elixir-extra-argv");
 }
 
+/// The worker's copy of `enqueue` writes the row without first checking
+/// the id's `JOB` brand (and so also drifts from the other copies).
+#[test]
+fn worker_enqueue_without_the_id_gate() {
+    check_variant("id-gate-missing");
+}
+
+/// The worker mints its own ids as `job-<n>`: not the 14-byte `JOB` ids
+/// the gate admits.
+#[test]
+fn worker_mints_ids_of_the_wrong_brand() {
+    check_variant("id-shape");
+}
+
 /// Every variant directory has a test above.
 #[test]
 fn every_variant_is_tested() {

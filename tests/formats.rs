@@ -90,7 +90,7 @@ fn sarif_header_and_rules() {
         "echo_mq/lib/echo_mq/jobs.ex"
     );
     assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
-    assert_eq!(loc["region"]["startLine"], 9);
+    assert_eq!(loc["region"]["startLine"], 10);
     let rel = &r["relatedLocations"][0]["physicalLocation"];
     assert_eq!(rel["artifactLocation"]["uri"], "rules/echomq.toml");
     assert_eq!(rel["artifactLocation"]["uriBaseId"], "WIRELINT_EMBEDDED");
@@ -120,7 +120,7 @@ fn fingerprints_do_not_depend_on_lines() {
     let r = &after_doc["runs"][0]["results"][0];
     assert_eq!(
         r["locations"][0]["physicalLocation"]["region"]["startLine"],
-        12
+        13
     );
     assert_eq!(r["partialFingerprints"], before);
     let (_, gl_after, _) = run(&["check", ".", "--format", "gitlab"], dir.path());

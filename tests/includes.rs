@@ -27,7 +27,7 @@ fn check(dir: &std::path::Path) -> (i32, String, String) {
     )
 }
 
-const ENQUEUE: &str = "-- KEYS[1] job row\n-- KEYS[2] pending set\n--- @include \"includes/push\"\nredis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])\npush(ARGV[1])\n";
+const ENQUEUE: &str = "-- KEYS[1] job row\n-- KEYS[2] pending set\n--- @include \"includes/push\"\nif string.sub(ARGV[1], 1, 3) ~= 'JOB' then return redis.error_reply('EMQKIND') end\nredis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])\npush(ARGV[1])\n";
 
 #[test]
 fn keys_used_in_an_include_count_for_the_script() {

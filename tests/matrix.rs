@@ -28,6 +28,13 @@ fn a_renamed_field_diverges_in_its_speaker() {
     );
 }
 
+/// A row per ARGV slot: the Rust peer that drops the payload diverges on
+/// its call's slots, the others agree.
+#[test]
+fn an_argv_value_dropped_diverges_in_its_speaker() {
+    insta::assert_snapshot!("matrix_argv_payload_dropped", table("argv-payload-dropped"));
+}
+
 #[test]
 fn the_matrix_is_in_the_json_and_fits_the_schema() {
     let dir = variant("prefix-changed");

@@ -79,8 +79,8 @@ fn a_staged_divergence_is_reported() {
         (
             1,
             vec![
-                "WL305 echo_mq/lib/echo_mq/jobs.ex:9".to_string(),
-                "WL201 echo_mq/lib/echo_mq/jobs.ex:9".to_string()
+                "WL305 echo_mq/lib/echo_mq/jobs.ex:10".to_string(),
+                "WL201 echo_mq/lib/echo_mq/jobs.ex:10".to_string()
             ]
         )
     );

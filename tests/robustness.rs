@@ -87,8 +87,8 @@ fn rust_syntax_error_next_to_a_divergence() {
     assert_eq!(
         findings,
         strs(&[
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:9",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:9",
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:10",
             "WL001 peers/rust/src/broken.rs:1",
             "WL103 peers/rust/src/broken.rs:2",
         ])
@@ -111,8 +111,8 @@ fn elixir_syntax_error_next_to_a_divergence() {
         strs(&[
             "WL001 echo_mq/lib/broken.ex:1",
             "WL103 echo_mq/lib/broken.ex:2",
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:9",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:9",
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:10",
         ])
     );
 }
@@ -130,8 +130,8 @@ fn lua_syntax_error_next_to_a_divergence() {
     assert_eq!(
         findings,
         strs(&[
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:9",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:9",
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:10",
             "WL103 scripts/broken.lua:1",
             "WL001 scripts/broken.lua:2",
         ])
@@ -193,9 +193,9 @@ fn one_broken_enqueue_heredoc_in_valid_elixir() {
     assert_eq!(
         json_positions(&stdout),
         strs(&[
-            "WL305 echo_mq/lib/echo_mq/jobs.ex:10:3",
-            "WL001 echo_mq/lib/echo_mq/jobs.ex:10:41",
-            "WL201 echo_mq/lib/echo_mq/jobs.ex:11:32",
+            "WL305 echo_mq/lib/echo_mq/jobs.ex:11:3",
+            "WL001 echo_mq/lib/echo_mq/jobs.ex:11:41",
+            "WL201 echo_mq/lib/echo_mq/jobs.ex:12:32",
         ])
     );
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();

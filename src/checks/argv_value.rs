@@ -11,7 +11,9 @@
 //!   another speaker passes the script's own (`"1"` where the others pass
 //!   `"force"`): the speakers use different vocabularies for one slot;
 //! - the script reads the slot with `tonumber` and uses the number, and a
-//!   speaker passes a literal that is not a number (`tonumber` gives `nil`).
+//!   speaker passes a literal that is not a number (`tonumber` gives `nil`)
+//!   and that the script does not compare the slot with (`if ARGV[3] ~= ''
+//!   then tonumber(ARGV[3])` handles `""`).
 //!
 //! ## Why it breaks the wire
 //! ARGV values are bytes; the script gives them their meaning. A port that

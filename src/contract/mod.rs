@@ -490,6 +490,10 @@ mod tests {
         let base =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/echomq.toml"))
                 .unwrap();
+        // The embedded contract gates job ids; each case below replaces that.
+        let c = Contract::parse(&base, "echomq.toml").unwrap();
+        assert_eq!((c.ids[0].record.as_str(), c.ids[0].bytes), ("job", 14));
+        let base = &base[..base.find("\n[ids.job]").unwrap()];
         let ok = format!("{base}\n[ids.job]\nbytes = 14\nkind = \"JOB\"\ngate = \"EMQKIND\"\n");
         let c = Contract::parse(&ok, "c.toml").unwrap();
         let id = &c.ids[0];

@@ -6,7 +6,9 @@
 //! argument, arithmetic, `..`, `tonumber`, a string function, an index)
 //! and nothing can skip it: it sits in a top-level statement, outside any
 //! block (branch, loop, function), not on the right of `and`/`or`, and
-//! no earlier top-level statement may return or raise.
+//! no earlier top-level statement may return or raise. A `return` of an
+//! error reply (an id gate's `return redis.error_reply('EMQKIND')`) is no
+//! way out: the call fails on that path too.
 
 use std::collections::HashMap;
 
@@ -160,7 +162,10 @@ fn exit_at(root: Node<'_>, src: &[u8]) -> usize {
         walk(stmt, |n| {
             match n.kind() {
                 "function_definition" | "function_declaration" => return false,
-                "return_statement" => exits = true,
+                // A return that only fails the call (a gate's
+                // `return redis.error_reply('EMQKIND')`) is no way out:
+                // the call fails on that path anyway.
+                "return_statement" => exits = !fails(n, src),
                 "function_call" => {
                     let callee = n
                         .child_by_field_name("name")
@@ -179,6 +184,25 @@ fn exit_at(root: Node<'_>, src: &[u8]) -> usize {
         }
     }
     usize::MAX
+}
+
+/// Whether a `return` statement returns only an error reply.
+fn fails(ret: Node<'_>, src: &[u8]) -> bool {
+    let mut values = named_children(ret);
+    if let [list] = values.as_slice() {
+        if list.kind() == "expression_list" {
+            values = named_children(*list);
+        }
+    }
+    let [value] = values.as_slice() else {
+        return false;
+    };
+    let t = text(*value, src);
+    let t = t.trim();
+    let callee = t.split('(').next().unwrap_or("").trim();
+    (value.kind() == "function_call" && callee == "redis.error_reply")
+        || (value.kind() == "table_constructor"
+            && t.trim_start_matches('{').trim_start().starts_with("err"))
 }
 
 struct Cx<'s> {
@@ -451,6 +475,21 @@ mod tests {
             src.find("\"\"").unwrap() + 1
         );
         assert!(!f.variadic);
+    }
+
+    #[test]
+    fn a_gate_that_fails_the_call_keeps_later_reads_required() {
+        let gate =
+            "if string.sub(ARGV[1], 1, 3) ~= 'JOB' then return redis.error_reply('EMQKIND') end\n";
+        let f = facts(&format!(
+            "{gate}redis.call('HSET', KEYS[1], 'payload', ARGV[2])\n"
+        ));
+        assert_eq!(idx(&f.required), vec![1, 2]);
+        let f = facts("if ARGV[1] == '' then return {err = 'x'} end\nredis.call('GET', ARGV[2])\n");
+        assert_eq!(idx(&f.required), vec![2]);
+        // A return of a value is a way out: what follows may be skipped.
+        let f = facts("if ARGV[1] == '' then return 0 end\nredis.call('GET', ARGV[2])\n");
+        assert!(f.required.is_empty());
     }
 
     #[test]

@@ -1,0 +1,1 @@
+defmodule Q.MixProject do end
