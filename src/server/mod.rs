@@ -14,6 +14,7 @@
 //! exit.
 
 mod protocol;
+mod transport;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,7 @@ use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 
 /// Runs the server on stdin/stdout until `exit`; the process exit code.
 pub fn run() -> i32 {
-    let (conn, io) = Connection::stdio();
+    let (conn, io) = transport::stdio();
     let code = match serve(&conn) {
         Ok(()) => 0,
         Err(m) => {
@@ -37,7 +38,9 @@ pub fn run() -> i32 {
         }
     };
     drop(conn);
-    let _ = io.join();
+    for t in io {
+        let _ = t.join();
+    }
     code
 }
 
