@@ -62,24 +62,14 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
     let (id, f) = a.sources.iter().find(|(_, f)| f.rel == rel)?;
     let line = params["position"]["line"].as_u64()? as usize;
     let character = params["position"]["character"].as_u64()? as usize;
-    // The line's first byte: after the `line`-th line break.
-    let mut start = 0usize;
-    let mut seen = 0usize;
     let b = f.bytes();
-    let mut i = 0usize;
-    while seen < line && i < b.len() {
-        if b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')) {
-            seen += 1;
-            start = i + 1;
-        }
-        i += 1;
-    }
-    if seen < line {
+    if line + 1 > f.line(b.len() as u32) {
         return None;
     }
+    let start = f.line_start(line);
     let mut units = 0usize;
     let mut offset = start;
-    for (k, ch) in String::from_utf8_lossy(&b[start..]).char_indices() {
+    for (k, ch) in String::from_utf8_lossy(&b[start..f.line_end(line)]).char_indices() {
         if units >= character || ch == '\n' || ch == '\r' {
             offset = start + k;
             break;
@@ -97,9 +87,12 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
 
 /// The leading spaces and tabs of a 0-based line.
 pub fn indent_of(f: &SourceFile, line: usize) -> String {
-    let text = String::from_utf8_lossy(f.bytes());
-    let l = text.lines().nth(line).unwrap_or("");
-    l.chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+    let b = f.bytes();
+    b[f.line_start(line).min(b.len())..]
+        .iter()
+        .take_while(|c| matches!(c, b' ' | b'\t'))
+        .map(|&c| c as char)
+        .collect()
 }
 
 /// A location in the workspace, for go to definition.
@@ -110,16 +103,14 @@ pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
 
 /// An LSP position: 0-based line, UTF-16 units from the line's start.
 fn position(f: &SourceFile, offset: u32) -> Value {
-    let lc = f.line_col(offset);
-    let end = (offset as usize).min(f.bytes().len());
-    let start = f.bytes()[..end]
-        .iter()
-        .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |i| i + 1);
-    let units = String::from_utf8_lossy(&f.bytes()[start..end])
+    let b = f.bytes();
+    let line = f.line(offset).saturating_sub(1);
+    let end = (offset as usize).min(b.len());
+    let start = f.line_start(line).min(end);
+    let units = String::from_utf8_lossy(&b[start..end])
         .encode_utf16()
         .count();
-    json!({"line": lc.line.saturating_sub(1), "character": units})
+    json!({"line": line, "character": units})
 }
 
 fn range(f: &SourceFile, span: Span) -> Value {

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{arguments, do_block, sides, Cx, Env, Pending, Scope};
+use super::{arguments, clause_patterns, do_block, sides, Cx, Env, Pending, Scope};
 use crate::facts::{Command, FunctionDef, Seg, Value};
 use crate::parse::named_children;
 
@@ -378,16 +378,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !matches!(v, Value::Call { .. }) {
             return;
         }
-        for clause in named_children(block) {
-            if clause.kind() != "stab_clause" {
-                continue;
-            }
-            let Some(pat) = clause
-                .child_by_field_name("left")
-                .and_then(|a| named_children(a).into_iter().next())
-            else {
-                continue;
-            };
+        for pat in clause_patterns(block) {
             match pat.kind() {
                 "identifier" => {
                     let name = self.text(pat);

@@ -374,6 +374,18 @@ fn sides(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     ))
 }
 
+/// The first pattern of each clause of a `do` block (`{:ok, row} -> ..`).
+fn clause_patterns(block: Node<'_>) -> Vec<Node<'_>> {
+    named_children(block)
+        .into_iter()
+        .filter(|c| c.kind() == "stab_clause")
+        .filter_map(|c| {
+            c.child_by_field_name("left")
+                .and_then(|a| named_children(a).into_iter().next())
+        })
+        .collect()
+}
+
 /// A string, charlist or sigil: a node that may hold Lua.
 fn is_string_node(n: Node<'_>) -> bool {
     matches!(n.kind(), "string" | "sigil" | "charlist")

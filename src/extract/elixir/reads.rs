@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::{arguments, call_args, do_block, sides, Cx};
+use super::{arguments, call_args, clause_patterns, do_block, sides, Cx};
 use crate::facts::{FieldRead, Value};
 use crate::parse::named_children;
 
@@ -103,16 +103,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let mut vars = Vec::new();
-        for clause in named_children(block) {
-            if clause.kind() != "stab_clause" {
-                continue;
-            }
-            let Some(pat) = clause
-                .child_by_field_name("left")
-                .and_then(|a| named_children(a).into_iter().next())
-            else {
-                continue;
-            };
+        for pat in clause_patterns(block) {
             if let Some(v) = self.ok_var(pat) {
                 vars.push(v);
             }

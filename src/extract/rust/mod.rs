@@ -421,9 +421,15 @@ impl<'s, 'p> Cx<'s, 'p> {
             return;
         };
         let name = self.text(left);
-        if let Some(Value::List { tail, span, .. }) = self.scope.locals.get_mut(&name) {
+        self.forget_list(&name);
+    }
+
+    /// A local list whose items are no longer all known: an unknown part in
+    /// its tail.
+    fn forget_list(&mut self, name: &str) {
+        if let Some(Value::List { tail, span, .. }) = self.scope.locals.get_mut(name) {
             if tail.is_empty() {
-                tail.push(Value::unknown(name.clone(), *span));
+                tail.push(Value::unknown(name, *span));
             }
         }
     }
@@ -438,11 +444,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 continue;
             };
             let name = self.text(inner);
-            if let Some(Value::List { tail, span, .. }) = self.scope.locals.get_mut(&name) {
-                if tail.is_empty() {
-                    tail.push(Value::unknown(name.clone(), *span));
-                }
-            }
+            self.forget_list(&name);
         }
     }
 
