@@ -227,9 +227,9 @@ fn deep_and_long_inputs_are_safe() {
         "f(".repeat(20_000),
         ")".repeat(20_000)
     );
-    let start = std::time::Instant::now();
-    let _ = facts(&calls);
-    assert!(start.elapsed().as_secs() < 5);
+    // Speed is the benchmarks' to measure (benches/hostile.rs); here the
+    // walk must end, with no template out of a call chain.
+    assert!(facts(&calls).templates.is_empty());
 }
 
 #[test]
