@@ -136,3 +136,45 @@ fn the_json_coverage_object_says_the_same() {
     assert_eq!(unused[0]["script"], "sweep");
     assert_eq!(unused[0]["path"], "priv/sweep.lua");
 }
+
+/// The notes of a `check --format json` run on a rule case.
+fn notes_of(case: &str) -> Vec<String> {
+    let dir = repo().join("tests/rules/WL309-argv-value").join(case);
+    let (_, stdout, stderr) = run(
+        &[
+            "check",
+            "--no-contract",
+            "--format",
+            "json",
+            dir.to_str().unwrap(),
+        ],
+        &repo(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            format!(
+                "{}: {}",
+                n["path"].as_str().unwrap(),
+                n["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_generated_script_file_is_read_from_its_one_namesake_and_says_so() {
+    assert_eq!(
+        notes_of("port-flag-generated-copy"),
+        ["rust/src/lib.rs: script file `commands/obliterate-1.lua` is not among the scanned files (generated at build time?); `scripts/obliterate-1.lua`, the one scanned file of that name, is read in its place"]
+    );
+    // Two files of that name: no guess, the body is not checked, and the
+    // note says so.
+    assert_eq!(
+        notes_of("port-flag-generated-two-namesakes"),
+        ["rust/src/lib.rs: script file `commands/obliterate-1.lua` is not among the scanned files; its body is not checked, only the keys its callers pass"]
+    );
+}

@@ -106,7 +106,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     for ((_, n), mut passed) in flags {
-        passed.sort_by_key(|p| (p.at.file, p.at.start, p.call.start));
+        // The call in the literal's own file first: the bug is where the
+        // literal is written, not at a caller of its wrapper.
+        passed.sort_by_key(|p| {
+            let elsewhere = p.call.file != p.at.file;
+            (p.at.file, p.at.start, elsewhere, p.call.file, p.call.start)
+        });
         flag_findings(cx, n, &passed, out);
     }
 }

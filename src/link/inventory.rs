@@ -126,18 +126,29 @@ impl Inventory {
 
     /// Each reference to a `.lua` file names the file's script: its name
     /// and registration count join the script.
-    pub fn resolve_file_refs(&mut self, model: &mut Model) {
+    pub fn resolve_file_refs(&mut self, model: &mut Model, sources: &SourceMap) {
         // Missing script files, by the file naming them: one note each.
         let mut missing: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
+        let mut stand_ins: BTreeMap<FileId, Vec<(String, String)>> = BTreeMap::new();
         for r in std::mem::take(&mut self.refs) {
             let id = match self.lua_files.get(&r.path) {
                 Some(&id) => id,
-                None => {
-                    missing.entry(r.file).or_default().push(r.written.clone());
-                    let id = self.missing_file(model, &r);
-                    self.lua_files.insert(r.path.clone(), id);
-                    id
-                }
+                None => match self.stand_in(&r.path) {
+                    Some(id) => {
+                        let found = sources.get(model.scripts[id].def_span.file).rel.clone();
+                        stand_ins
+                            .entry(r.file)
+                            .or_default()
+                            .push((r.written.clone(), found));
+                        id
+                    }
+                    None => {
+                        missing.entry(r.file).or_default().push(r.written.clone());
+                        let id = self.missing_file(model, &r);
+                        self.lua_files.insert(r.path.clone(), id);
+                        id
+                    }
+                },
             };
             self.script_at.insert((r.file, r.index), id);
             let script = &mut model.scripts[id];
@@ -156,6 +167,19 @@ impl Inventory {
                 script.registration = r.registration;
             }
         }
+        for (file, mut pairs) in stand_ins {
+            pairs.sort();
+            pairs.dedup();
+            let (written, found) = &pairs[0];
+            let more = match pairs.len() {
+                1 => String::new(),
+                n => format!(" ({} more files the same way)", n - 1),
+            };
+            model.notes.push((
+                file,
+                format!("script file `{written}` is not among the scanned files (generated at build time?); `{found}`, the one scanned file of that name, is read in its place{more}"),
+            ));
+        }
         for (file, mut names) in missing {
             names.sort();
             names.dedup();
@@ -170,6 +194,21 @@ impl Inventory {
             };
             model.notes.push((file, message));
         }
+    }
+
+    /// A missing script file's stand-in: the one scanned `.lua` file with the
+    /// same file name (`commands/obliterate-2.lua`, copied from
+    /// `src/commands/` by a build step). Scripts are identified by name
+    /// across speakers already; a file name that only one file in the tree
+    /// carries names the same script. Two candidates, or none: no stand-in.
+    fn stand_in(&self, path: &Path) -> Option<ScriptId> {
+        let name = path.file_name()?;
+        let mut found = self
+            .lua_files
+            .iter()
+            .filter(|(p, _)| p.file_name() == Some(name));
+        let (_, &id) = found.next()?;
+        found.next().is_none().then_some(id)
     }
 
     /// A script whose file is not in the tree (generated at build time, or

@@ -268,7 +268,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
             inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
     }
-    inventory.resolve_file_refs(&mut model);
+    inventory.resolve_file_refs(&mut model, input.sources);
     inventory.resolve_includes(&mut model, input.sources);
     if let Some(contract) = input.contract {
         for script in &mut model.scripts {
