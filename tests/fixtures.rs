@@ -323,6 +323,14 @@ fn elixir_passes_an_argv_value_nobody_reads() {
     check_variant("elixir-extra-argv");
 }
 
+/// The canonical speaker and the Rust peer share a `retry` script that
+/// reads its delay with `tonumber`; the peer passes `"now"`, which is nil
+/// there.
+#[test]
+fn rust_peer_passes_a_word_where_the_script_reads_a_number() {
+    check_variant("argv-retry-not-a-number");
+}
+
 /// The worker's copy of `enqueue` writes the row without first checking
 /// the id's `JOB` brand (and so also drifts from the other copies).
 #[test]

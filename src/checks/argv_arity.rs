@@ -88,6 +88,10 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
         .copied()
         .unwrap_or((n + 1, script.def_span));
     let (span, built_at) = args_span(u);
+    let role = script
+        .argv_role(k, cx.contract)
+        .map(|r| format!(" (`{}`)", r.text))
+        .unwrap_or_default();
     let mut d = RULE.diagnostic(
         format!(
             "{} passed, but script `{name}` reads `ARGV[{k}]` on every path",
@@ -97,7 +101,7 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
                 format!("{n} ARGV values are")
             }
         ),
-        Label::new(span, values(n)),
+        Label::new(span, format!("{}; `ARGV[{k}]`{role} is missing", values(n))),
     );
     if let Some(s) = built_at {
         d.related.push(Label::new(s, "the values are listed here"));
@@ -106,10 +110,6 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
         read_at,
         format!("`{name}` reads `ARGV[{k}]` here, and `nil` fails"),
     ));
-    let role = script
-        .argv_role(k, cx.contract)
-        .map(|r| format!(" (`{}`)", r.text))
-        .unwrap_or_default();
     let help = format!(
         "pass `ARGV[{k}]`{role}: inside `{name}` it is `nil`, which Redis refuses as an argument and arithmetic cannot use, so the script fails when `{}` runs it",
         cx.speaker_name(u.speaker)
