@@ -612,6 +612,24 @@ fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value>, bool) {
                     queue.push(t);
                 }
             }
+            // `Enum.map(args, &encode/1)`: as many values as the list, each
+            // one unknown (the function may change it).
+            Value::Call { path, args, .. } if is_enum_map(&path) => {
+                let Some(Value::List { items, tail, .. }) = args.first() else {
+                    complete = false;
+                    break;
+                };
+                let (mapped, c) = flatten(items, tail, false);
+                out.extend(
+                    mapped
+                        .iter()
+                        .map(|v| Value::unknown("a mapped value", v.span())),
+                );
+                if !c {
+                    complete = false;
+                    break;
+                }
+            }
             _ => {
                 complete = false;
                 break;
@@ -622,6 +640,11 @@ fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value>, bool) {
         complete = false;
     }
     (out, complete)
+}
+
+/// `Enum.map/2`: a list of the same length.
+fn is_enum_map(path: &[String]) -> bool {
+    matches!(path, [m, f] if m == "Enum" && f == "map")
 }
 
 fn literal_count(v: &Value) -> Option<(u32, Span)> {

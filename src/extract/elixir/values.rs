@@ -381,6 +381,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 _ => Value::Call { path, args, span },
             };
         }
+        // `Enum.map(list, fun)`: a list as long as `list` (the link counts
+        // it; its items are unknown).
+        if path == ["Enum", "map"] && args.len() == 2 {
+            return Value::Call {
+                path,
+                args: args.into_iter().take(1).collect(),
+                span,
+            };
+        }
         if !Self::is_codebase(&path) {
             return unknown();
         }
