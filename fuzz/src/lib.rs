@@ -138,6 +138,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             stdin: None,
             prefilter: true,
             tree: Some(files),
+            cache_dir: None,
         };
         let mut analysis = match analyze(&opts) {
             Ok(a) => a,
@@ -180,16 +181,19 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
         for span in std::iter::once(&d.primary.span).chain(d.related.iter().map(|r| &r.span)) {
             let f = a.sources.get(span.file);
             let (s, e) = (span.start as usize, span.end as usize);
-            assert!(s <= e && e <= f.bytes.len(), "{}: {s}..{e} in {}", d.code, f.rel);
+            assert!(s <= e && e <= f.bytes().len(), "{}: {s}..{e} in {}", d.code, f.rel);
         }
     }
     let diagnostics: Vec<_> = a.diagnostics.iter().collect();
     let matrix = wirelint::matrix::build(a);
+    let coverage = wirelint::coverage::build(a);
     let run = CheckRun {
         analysis: a,
         diagnostics: &diagnostics,
         summary: Summary::of(a),
         matrix: Some(&matrix),
+        coverage: &coverage,
+        list_coverage: true,
         color: false,
     };
     for format in [
