@@ -175,7 +175,7 @@ pub struct DiffArgs {
 pub enum DiffFormat {
     /// miette graphical reports on stderr.
     Full,
-    /// One line per change on stdout: `path:line:col: CODE message (was REF:path:line)`.
+    /// One line per change on stdout: `path:line:col: SEVERITY[CODE]: message (was REF:path:line)`.
     Concise,
     /// One JSON document on stdout.
     Json,

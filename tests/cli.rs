@@ -293,7 +293,7 @@ fn suppression_of_another_code_does_not_hide_and_is_unused() {
     let (_, stdout, _) = run(&["check", ".", "--format", "concise"], dir.path());
     assert_eq!(
         stdout.lines().next().unwrap(),
-        "echo_mq/lib/echo_mq/jobs.ex:4:21: WL002 `allow(WL101)` suppresses nothing: no WL101 finding on this line or the next"
+        "echo_mq/lib/echo_mq/jobs.ex:4:21: warning[WL002]: `allow(WL101)` suppresses nothing: no WL101 finding on this line or the next"
     );
 }
 

@@ -134,7 +134,7 @@ fn concise_names_the_base_side() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "peers/rust/src/keys.rs:3:27: WD102 key `emq:{<*>}:job:<*>` is now `emk:{<*>}:job:<*>` [peers/rust] (was main:peers/rust/src/keys.rs:3)\n"
+        "peers/rust/src/keys.rs:3:27: error[WD102]: key `emq:{<*>}:job:<*>` is now `emk:{<*>}:job:<*>` [peers/rust] (was main:peers/rust/src/keys.rs:3)\n"
     );
 }
 
@@ -241,7 +241,7 @@ fn removed_key_is_breaking() {
     );
     assert_eq!(
         out,
-        "main:peers/rust/src/keys.rs:18:27: WD101 key `emq:{<*>}:old:<*>` is no longer sent [peers/rust]\n"
+        "main:peers/rust/src/keys.rs:18:27: error[WD101]: key `emq:{<*>}:old:<*>` is no longer sent [peers/rust]\n"
     );
 }
 

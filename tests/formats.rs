@@ -242,7 +242,7 @@ fn github_annotations_are_capped_at_ten_per_level() {
     assert_eq!(plain.len(), 13);
     assert_eq!(
         plain[0],
-        &"peers/rust/src/many.rs:44:14: WL101 key prefix `emk:` differs from the contract's `emq:`"
+        &"peers/rust/src/many.rs:44:14: error[WL101]: key prefix `emk:` differs from the contract's `emq:`"
     );
     assert_eq!(
         lines.last().unwrap(),

@@ -97,8 +97,9 @@ pub fn closing_line(run: &DiffRun, exit_code: i32, fail_on: Severity) -> String 
     )
 }
 
-/// `path:line:col: CODE message (was REF:path:line)`; a removal, which has
-/// no work-tree side, is located at `REF:path:line:col`.
+/// `path:line:col: SEVERITY[CODE]: message [speaker] (was REF:path:line)`,
+/// as `check --format concise`; a removal, which has no work-tree side, is
+/// located at `REF:path:line:col`.
 pub fn render_concise(run: &DiffRun) -> String {
     let mut out = String::new();
     for c in run.changes {
@@ -130,7 +131,8 @@ pub fn render_concise(run: &DiffRun) -> String {
             _ => String::new(),
         };
         out.push_str(&format!(
-            "{where_}: {} {} [{}]{was}\n",
+            "{where_}: {}[{}]: {} [{}]{was}\n",
+            k.severity.as_str(),
             k.code,
             super::one_line(&c.message),
             c.speaker
