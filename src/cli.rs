@@ -181,6 +181,10 @@ pub enum DiffFormat {
     Json,
     /// GitHub Actions workflow annotations on stdout.
     Github,
+    /// SARIF 2.1.0 on stdout (GitHub code scanning).
+    Sarif,
+    /// GitLab Code Quality JSON on stdout.
+    Gitlab,
 }
 
 #[derive(clap::Args, Debug)]
@@ -215,6 +219,8 @@ impl DiffFormat {
             DiffFormat::Concise => &report::diff::Concise,
             DiffFormat::Json => &report::diff::Json,
             DiffFormat::Github => &report::diff::Github,
+            DiffFormat::Sarif => &report::diff::Sarif,
+            DiffFormat::Gitlab => &report::diff::Gitlab,
         }
     }
 }
@@ -314,8 +320,9 @@ impl From<DiffFormat> for ErrorDoc {
     fn from(f: DiffFormat) -> ErrorDoc {
         match f {
             DiffFormat::Full | DiffFormat::Concise => ErrorDoc::None,
-            DiffFormat::Json => ErrorDoc::Json,
+            DiffFormat::Json | DiffFormat::Gitlab => ErrorDoc::Json,
             DiffFormat::Github => ErrorDoc::Github,
+            DiffFormat::Sarif => ErrorDoc::Sarif,
         }
     }
 }
