@@ -37,8 +37,11 @@ pub enum Command {
     /// List every rule: code, name, layer, default severity.
     Rules {
         /// List the rules of `wirelint audit` (WA codes) instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "diff")]
         audit: bool,
+        /// List the changes `wirelint diff` reports (WD codes) instead.
+        #[arg(long)]
+        diff: bool,
     },
     /// Print a rule's documentation.
     Explain {
@@ -175,12 +178,16 @@ pub struct DiffArgs {
 pub enum DiffFormat {
     /// miette graphical reports on stderr.
     Full,
-    /// One line per change on stdout: `path:line:col: CODE message (was REF:path:line)`.
+    /// One line per change on stdout: `path:line:col: SEVERITY[CODE]: message (was REF:path:line)`.
     Concise,
     /// One JSON document on stdout.
     Json,
     /// GitHub Actions workflow annotations on stdout.
     Github,
+    /// SARIF 2.1.0 on stdout (GitHub code scanning).
+    Sarif,
+    /// GitLab Code Quality JSON on stdout.
+    Gitlab,
 }
 
 #[derive(clap::Args, Debug)]
@@ -215,6 +222,8 @@ impl DiffFormat {
             DiffFormat::Concise => &report::diff::Concise,
             DiffFormat::Json => &report::diff::Json,
             DiffFormat::Github => &report::diff::Github,
+            DiffFormat::Sarif => &report::diff::Sarif,
+            DiffFormat::Gitlab => &report::diff::Gitlab,
         }
     }
 }
@@ -314,8 +323,9 @@ impl From<DiffFormat> for ErrorDoc {
     fn from(f: DiffFormat) -> ErrorDoc {
         match f {
             DiffFormat::Full | DiffFormat::Concise => ErrorDoc::None,
-            DiffFormat::Json => ErrorDoc::Json,
+            DiffFormat::Json | DiffFormat::Gitlab => ErrorDoc::Json,
             DiffFormat::Github => ErrorDoc::Github,
+            DiffFormat::Sarif => ErrorDoc::Sarif,
         }
     }
 }
@@ -391,7 +401,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Rules { audit } => rules(audit),
+        Command::Rules { audit, diff } => rules(audit, diff),
         Command::Explain { code } => explain(&code),
         Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),
@@ -402,24 +412,45 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     }
 }
 
-fn rules(audit: bool) -> i32 {
-    let rules = if audit {
-        crate::audit::rules::RULES
+fn rules(audit: bool, diff: bool) -> i32 {
+    let rows: Vec<[&str; 5]> = if diff {
+        crate::diff::KINDS
+            .iter()
+            .map(|k| {
+                [
+                    k.code,
+                    k.name,
+                    k.layer.as_str(),
+                    k.severity.as_str(),
+                    k.summary,
+                ]
+            })
+            .collect()
     } else {
-        RULES
+        let rules = if audit {
+            crate::audit::rules::RULES
+        } else {
+            RULES
+        };
+        rules
+            .iter()
+            .map(|r| {
+                [
+                    r.code,
+                    r.name,
+                    r.layer.as_str(),
+                    r.severity.as_str(),
+                    r.summary,
+                ]
+            })
+            .collect()
     };
     // Columns as wide as their longest entry: every row lines up.
-    let name_w = rules.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    let name_w = rows.iter().map(|r| r[1].len()).max().unwrap_or(0);
     let mut s = String::new();
-    for r in rules {
+    for [code, name, layer, severity, summary] in rows {
         s.push_str(&format!(
-            "{:<6} {:<name_w$} {:<6} {:<8} {}
-",
-            r.code,
-            r.name,
-            r.layer.as_str(),
-            r.severity.as_str(),
-            r.summary
+            "{code:<6} {name:<name_w$} {layer:<6} {severity:<8} {summary}\n"
         ));
     }
     write_stdout(&s)

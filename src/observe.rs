@@ -12,7 +12,7 @@ use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
 use crate::link::roles::role_alternatives;
-use crate::link::{normalize_name, Model, SpeakerId};
+use crate::link::{normalize_name, Model, ScriptId, SpeakerId};
 use crate::pipeline::Analysis;
 
 #[derive(Debug, Clone)]
@@ -250,11 +250,26 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
     );
     text.push_str("# Review it before adopting it as the canonical contract.\n\n");
     text.push_str(&format!("name = {}\n", quote(name)));
+    let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
     if let Some((prefix, types)) = inferred_keyspace(&a.model) {
-        write_keyspace(&mut text, &a.model, &prefix, &types);
+        type_of_shape = shape_types(&prefix, &types);
+        write_keyspace(&mut text, &a.model, &prefix, &types, &type_of_shape);
     }
-    write_scripts(&mut text, a);
+    write_scripts(&mut text, a, &type_of_shape);
     text
+}
+
+/// Each type's key shape (`emq:{<*>}:job:<*>`) → the type's name.
+fn shape_types(prefix: &str, types: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    types
+        .iter()
+        .map(|(t, p)| {
+            (
+                format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
+                t.clone(),
+            )
+        })
+        .collect()
 }
 
 /// The keyspace, when every tagged key shape `P{<*>}:T` has one prefix P:
@@ -299,20 +314,21 @@ fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
 }
 
 /// `[keyspace]`, its types, and the records at those types.
-fn write_keyspace(text: &mut String, m: &Model, prefix: &str, types: &BTreeMap<String, String>) {
+fn write_keyspace(
+    text: &mut String,
+    m: &Model,
+    prefix: &str,
+    types: &BTreeMap<String, String>,
+    type_of_shape: &BTreeMap<String, String>,
+) {
     text.push_str("\n[keyspace]\n");
     text.push_str(&format!(
         "key = {}\n",
         quote(&format!("{prefix}{{<queue>}}:<type>"))
     ));
     text.push_str("\n[keyspace.types]\n");
-    let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
     for (t, p) in types {
         text.push_str(&format!("{t} = {}\n", quote(p)));
-        type_of_shape.insert(
-            format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
-            t.clone(),
-        );
     }
     let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in &m.records {
@@ -333,7 +349,7 @@ fn write_keyspace(text: &mut String, m: &Model, prefix: &str, types: &BTreeMap<S
 }
 
 /// `[scripts.NAME]` for the scripts whose body uses every key they declare.
-fn write_scripts(text: &mut String, a: &Analysis) {
+fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<String, String>) {
     let contract = a.contract.as_ref();
     let mut done: BTreeSet<String> = BTreeSet::new();
     for s in &a.model.scripts {
@@ -351,11 +367,26 @@ fn write_scripts(text: &mut String, a: &Analysis) {
         if !s.lua.dynamic_keys && (1..=d.count).any(|n| !used.contains(&n)) {
             continue;
         }
+        let copies: Vec<ScriptId> = (0..a.model.scripts.len())
+            .filter(|&i| {
+                a.model.scripts[i].names.first().is_some_and(|f| {
+                    normalize_name(&ident(&script_name_from_stem(f.trim_start_matches('@'))))
+                        == normalize_name(&sname)
+                })
+            })
+            .collect();
         let roles: Vec<String> = (1..=d.count)
             .map(|n| {
-                s.slot_role(n, contract)
-                    .and_then(|r| role_alternatives(&r.text).into_iter().next())
-                    .map(|w| ident(&w.join("_")))
+                passed_type(&a.model, &copies, n, type_of_shape)
+                    .or_else(|| {
+                        let words = s
+                            .slot_role(n, contract)
+                            .and_then(|r| role_alternatives(&r.text).into_iter().next())?;
+                        let named = words
+                            .iter()
+                            .find(|w| type_of_shape.values().any(|t| t == *w));
+                        Some(named.cloned().unwrap_or_else(|| ident(&words.join("_"))))
+                    })
                     .unwrap_or_else(|| format!("key{n}"))
             })
             .collect();
@@ -369,5 +400,32 @@ fn write_scripts(text: &mut String, a: &Analysis) {
         if let Some(argv) = argv.filter(|a| !a.is_empty()) {
             text.push_str(&format!("argv = [{}]\n", argv.join(", ")));
         }
+    }
+}
+
+/// The keyspace type of the keys the callers of a script (any of its
+/// `copies`) pass as `KEYS[n]`, when they agree on one. Written as the
+/// slot's role, it holds `KEYS[n]` to that type's record when the contract
+/// is adopted: a script's write of a renamed field is WL201 against the
+/// extracted contract as against the canonical one.
+fn passed_type(
+    m: &Model,
+    copies: &[ScriptId],
+    n: u32,
+    type_of_shape: &BTreeMap<String, String>,
+) -> Option<String> {
+    let mut found: BTreeSet<&String> = BTreeSet::new();
+    for u in m.script_calls.iter().filter(|u| copies.contains(&u.script)) {
+        let Some(k) = u.keys.get((n as usize).checked_sub(1)?) else {
+            continue;
+        };
+        for t in &k.alts {
+            found.extend(type_of_shape.get(&key_shape(t)));
+        }
+    }
+    let mut it = found.into_iter();
+    match (it.next(), it.next()) {
+        (Some(t), None) => Some(t.clone()),
+        _ => None,
     }
 }

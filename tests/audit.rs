@@ -169,15 +169,15 @@ fn findings_point_into_the_contract_in_every_format() {
     assert_eq!(lines.len(), 12);
     assert_eq!(
         lines[0],
-        "rules/echomq.toml (embedded):14:7: WA101 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
+        "rules/echomq.toml (embedded):14:7: error[WA101]: 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
     );
     assert_eq!(
         lines[9],
-        "rules/echomq.toml (embedded):25:32: WA202 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
+        "rules/echomq.toml (embedded):25:32: error[WA202]: 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
     );
     assert_eq!(
         lines[11],
-        "rules/echomq.toml (embedded):42:11: WA302 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
+        "rules/echomq.toml (embedded):42:11: warning[WA302]: 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
     );
     let (_, sarif, _) = wirelint(&["audit", "--url", &url, "--format", "sarif"], &[]);
     let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
@@ -555,15 +555,15 @@ fn from_code_audits_against_the_observed_contract() {
     assert_eq!(code, 1, "{err}");
     let c = "fixtures/echomq (observed contract)";
     let expected = [
-        format!("{c}:7:7: WA101 1 key at `emk:{{<queue>}}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"),
-        format!("{c}:7:7: WA101 4 keys at `emk:{{<queue>}}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them"),
-        format!("{c}:7:7: WA102 1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{{…}}`, so no speaker finds it"),
-        format!("{c}:7:7: WA103 1 key at `emq:{{<queue>}}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it"),
-        format!("{c}:13:1: WA104 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
-        format!("{c}:15:10: WA201 1 `job` row at `emq:{{<queue>}}:job:<id>` has field `x:<n>`, which the `job` record does not have"),
-        format!("{c}:15:10: WA201 3 `job` rows at `emq:{{<queue>}}:job:<id>` have field `data`, which the `job` record does not have"),
-        format!("{c}:15:11: WA202 1 `job` row at `emq:{{<queue>}}:job:<id>` lacks field `attempts`"),
-        format!("{c}:15:23: WA202 3 `job` rows at `emq:{{<queue>}}:job:<id>` lack field `payload`"),
+        format!("{c}:7:7: error[WA101]: 1 key at `emk:{{<queue>}}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"),
+        format!("{c}:7:7: error[WA101]: 4 keys at `emk:{{<queue>}}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them"),
+        format!("{c}:7:7: error[WA102]: 1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{{…}}`, so no speaker finds it"),
+        format!("{c}:7:7: error[WA103]: 1 key at `emq:{{<queue>}}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it"),
+        format!("{c}:13:1: error[WA104]: 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
+        format!("{c}:15:10: error[WA201]: 1 `job` row at `emq:{{<queue>}}:job:<id>` has field `x:<n>`, which the `job` record does not have"),
+        format!("{c}:15:10: error[WA201]: 3 `job` rows at `emq:{{<queue>}}:job:<id>` have field `data`, which the `job` record does not have"),
+        format!("{c}:15:11: error[WA202]: 1 `job` row at `emq:{{<queue>}}:job:<id>` lacks field `attempts`"),
+        format!("{c}:15:23: error[WA202]: 3 `job` rows at `emq:{{<queue>}}:job:<id>` lack field `payload`"),
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected);
 }

@@ -62,6 +62,36 @@ fn rules_lists_every_rule() {
     );
 }
 
+/// `rules --diff` lists the changes `diff` reports, lined up, and each is
+/// one `explain` knows.
+#[test]
+fn rules_diff_lists_every_change_code() {
+    let (code, stdout, _) = run(&["rules", "--diff"], &common::repo());
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let codes: Vec<&str> = lines.iter().map(|l| &l[..5]).collect();
+    assert_eq!(
+        codes,
+        [
+            "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301", "WD302",
+            "WD303", "WD304"
+        ]
+    );
+    assert_eq!(
+        lines[6],
+        "WD204  field-read-renamed  L1     error    a speaker reads a field of a record under another name than at the base"
+    );
+    let layer_at: Vec<usize> = lines.iter().map(|l| l.find(" L").unwrap()).collect();
+    assert!(layer_at.iter().all(|c| *c == layer_at[0]), "{stdout}");
+    for c in codes {
+        let (code, doc, _) = run(&["explain", c], &common::repo());
+        assert_eq!(code, 0, "{c}");
+        assert!(doc.starts_with(&format!("# {c} ")), "{doc}");
+    }
+    let (code, _, _) = run(&["rules", "--diff", "--audit"], &common::repo());
+    assert_eq!(code, 2);
+}
+
 #[test]
 fn explain_prints_the_rule_doc() {
     let (code, stdout, _) = run(&["explain", "wl201"], &common::repo());
@@ -293,7 +323,7 @@ fn suppression_of_another_code_does_not_hide_and_is_unused() {
     let (_, stdout, _) = run(&["check", ".", "--format", "concise"], dir.path());
     assert_eq!(
         stdout.lines().next().unwrap(),
-        "echo_mq/lib/echo_mq/jobs.ex:4:21: WL002 `allow(WL101)` suppresses nothing: no WL101 finding on this line or the next"
+        "echo_mq/lib/echo_mq/jobs.ex:4:21: warning[WL002]: `allow(WL101)` suppresses nothing: no WL101 finding on this line or the next"
     );
 }
 

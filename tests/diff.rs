@@ -134,7 +134,7 @@ fn concise_names_the_base_side() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "peers/rust/src/keys.rs:3:27: WD102 key `emq:{<*>}:job:<*>` is now `emk:{<*>}:job:<*>` [peers/rust] (was main:peers/rust/src/keys.rs:3)\n"
+        "peers/rust/src/keys.rs:3:27: error[WD102]: key `emq:{<*>}:job:<*>` is now `emk:{<*>}:job:<*>` [peers/rust] (was main:peers/rust/src/keys.rs:3)\n"
     );
 }
 
@@ -241,7 +241,7 @@ fn removed_key_is_breaking() {
     );
     assert_eq!(
         out,
-        "main:peers/rust/src/keys.rs:18:27: WD101 key `emq:{<*>}:old:<*>` is no longer sent [peers/rust]\n"
+        "main:peers/rust/src/keys.rs:18:27: error[WD101]: key `emq:{<*>}:old:<*>` is no longer sent [peers/rust]\n"
     );
 }
 
@@ -292,6 +292,19 @@ fn bad_ref_exits_2() {
     );
     let (code, _, err) = run(&["diff", "--against", "--all"], dir.path());
     assert_eq!(code, 2, "{err}");
+    // A machine format still gets its document: SARIF says the run failed.
+    let (code, out, _) = run(
+        &["diff", "--against", "no-such-branch", "--format", "sarif"],
+        dir.path(),
+    );
+    assert_eq!(code, 2);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let inv = &doc["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    assert_eq!(
+        inv["toolExecutionNotifications"][0]["message"]["text"],
+        "`no-such-branch` does not name a commit in this repository"
+    );
 }
 
 #[test]
@@ -452,4 +465,178 @@ fn renamed_read_is_reported() {
         found,
         ["WD204 echo_mq/lib/echo_mq/jobs.ex:24 < echo_mq/lib/echo_mq/jobs.ex:24"]
     );
+}
+
+/// `diff --format sarif`: the change kinds are the rules, with their
+/// `explain` text as help; a change sits at its work-tree side with the
+/// base side related; the log is valid SARIF 2.1.0.
+#[test]
+fn diff_speaks_sarif() {
+    let dir = changed("payload-renamed");
+    let (code, out, err) = run(
+        &["diff", "--against", "main", "--format", "sarif"],
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    assert_eq!(common::sarif_schema_errors(&doc), Vec::<String>::new());
+    let run0 = &doc["runs"][0];
+    let rules = run0["tool"]["driver"]["rules"].as_array().unwrap();
+    let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301", "WD302",
+            "WD303", "WD304"
+        ]
+    );
+    for r in rules {
+        let (_, explained, _) = run(&["explain", r["id"].as_str().unwrap()], dir.path());
+        assert_eq!(r["help"]["text"], explained.as_str());
+        assert_eq!(r["help"]["markdown"], explained.as_str());
+    }
+    assert_eq!(rules[4]["name"], "field-renamed");
+    assert_eq!(
+        rules[4]["shortDescription"]["text"],
+        "a written field of a record has another name than at the base"
+    );
+    assert_eq!(rules[4]["defaultConfiguration"]["level"], "error");
+    let commit = git(dir.path(), &["rev-parse", "main"]);
+    let short = &commit[..12];
+    let results = run0["results"].as_array().unwrap();
+    let found: Vec<String> = results
+        .iter()
+        .map(|r| {
+            let at = |l: &serde_json::Value| {
+                let p = &l["physicalLocation"];
+                format!(
+                    "{}:{}",
+                    p["artifactLocation"]["uri"].as_str().unwrap(),
+                    p["region"]["startLine"]
+                )
+            };
+            format!(
+                "{} {} {} < {} {}",
+                r["ruleId"].as_str().unwrap(),
+                r["level"].as_str().unwrap(),
+                at(&r["locations"][0]),
+                at(&r["relatedLocations"][0]),
+                r["relatedLocations"][0]["message"]["text"]
+                    .as_str()
+                    .unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            format!("WD202 error echo_mq/lib/echo_mq/jobs.ex:10 < echo_mq/lib/echo_mq/jobs.ex:10 at main ({short}): was payload"),
+            format!("WD302 error echo_mq/lib/echo_mq/jobs.ex:6 < echo_mq/lib/echo_mq/jobs.ex:6 at main ({short}): was 1abdf3e91b7517bf3b896b64185582763ea1a339"),
+        ]
+    );
+    assert_eq!(results[0]["ruleIndex"], 4);
+    assert_eq!(
+        results[0]["message"]["text"],
+        format!("field `payload` of `emq:{{<*>}}:job:<*>` is now written as `data` [echo_mq]\n\nhelp: every other speaker must change with it, or rows become unfindable, unreadable or never queued\n\n[at main ({short}): was payload](1)")
+    );
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"],
+        "%SRCROOT%"
+    );
+}
+
+/// A removal has no work-tree side: SARIF and GitLab place it at the base
+/// file's path and line.
+#[test]
+fn diff_sarif_and_gitlab_place_a_removal_at_the_base() {
+    let dir = repo_dropping_old_key();
+    let (code, out, _) = run(
+        &["diff", "--against", "main", "--format", "sarif"],
+        dir.path(),
+    );
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let r = &doc["runs"][0]["results"];
+    assert_eq!(r.as_array().unwrap().len(), 1);
+    assert_eq!(r[0]["ruleId"], "WD101");
+    let loc = &r[0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "peers/rust/src/keys.rs");
+    assert_eq!(loc["region"]["startLine"], 18);
+    assert_eq!(r[0]["relatedLocations"], serde_json::json!([]));
+    let (code, out, _) = run(
+        &["diff", "--against", "main", "--format", "gitlab"],
+        dir.path(),
+    );
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc[0]["description"],
+        "WD101 key-removed: key `emq:{<*>}:old:<*>` is no longer sent [peers/rust]"
+    );
+    assert_eq!(doc[0]["location"]["path"], "peers/rust/src/keys.rs");
+    assert_eq!(doc[0]["location"]["lines"]["begin"], 18);
+}
+
+/// `diff --format gitlab`: a Code Quality report, one issue per change,
+/// with the SARIF fingerprints; neither moves when the change moves down
+/// a few lines.
+#[test]
+fn diff_speaks_gitlab_with_stable_fingerprints() {
+    let dir = changed("payload-renamed");
+    let gitlab = |dir: &Path| {
+        let (code, out, err) = run(&["diff", "--against", "main", "--format", "gitlab"], dir);
+        assert_eq!(code, 1, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).expect("GitLab report is JSON")
+    };
+    let sarif_fps = |dir: &Path| -> Vec<serde_json::Value> {
+        let (_, out, _) = run(&["diff", "--against", "main", "--format", "sarif"], dir);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        doc["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["partialFingerprints"]["wirelintFact/v1"].clone())
+            .collect()
+    };
+    let before = gitlab(dir.path());
+    let fps: Vec<serde_json::Value> = before
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["fingerprint"].clone())
+        .collect();
+    assert_eq!(fps, sarif_fps(dir.path()));
+    assert_ne!(fps[0], fps[1]);
+    assert_eq!(
+        before,
+        serde_json::json!([
+            {
+                "description": "WD202 field-renamed: field `payload` of `emq:{<*>}:job:<*>` is now written as `data` [echo_mq] (was main:echo_mq/lib/echo_mq/jobs.ex:10)",
+                "check_name": "WD202",
+                "fingerprint": fps[0],
+                "severity": "major",
+                "location": {"path": "echo_mq/lib/echo_mq/jobs.ex", "lines": {"begin": 10, "end": 10}}
+            },
+            {
+                "description": "WD302 script-body-changed: script `enqueue` changed: SHA1 1abdf3e91b75 is now a4eb5d308064 [echo_mq] (was main:echo_mq/lib/echo_mq/jobs.ex:6)",
+                "check_name": "WD302",
+                "fingerprint": fps[1],
+                "severity": "major",
+                "location": {"path": "echo_mq/lib/echo_mq/jobs.ex", "lines": {"begin": 6, "end": 6}}
+            }
+        ])
+    );
+    let jobs = dir.path().join("echo_mq/lib/echo_mq/jobs.ex");
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    std::fs::write(&jobs, format!("# one\n# two\n{text}")).unwrap();
+    let after = gitlab(dir.path());
+    assert_eq!(after[0]["location"]["lines"]["begin"], 12);
+    let moved: Vec<serde_json::Value> = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["fingerprint"].clone())
+        .collect();
+    assert_eq!(moved, fps);
+    assert_eq!(sarif_fps(dir.path()), fps);
 }

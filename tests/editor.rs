@@ -113,7 +113,7 @@ fn a_new_file_not_yet_on_disk() {
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(
         stdout,
-        "peers/rust/src/extra.rs:2:22: WL103 key type `pendng` is not in the contract (it knows `job:<id>`, `pending`)\n"
+        "peers/rust/src/extra.rs:2:22: error[WL103]: key type `pendng` is not in the contract (it knows `job:<id>`, `pending`)\n"
     );
 }
 

@@ -76,3 +76,80 @@ fn the_observed_contract_of_each_speaker() {
     assert_eq!(claim["name"], "claim");
     assert_eq!(claim["declared_keys"]["count"], 3);
 }
+
+/// Writes `extract --as-contract DIR` to a file in `keep` and returns its
+/// path.
+fn extracted_contract(dir: &std::path::Path, keep: &std::path::Path) -> String {
+    let (code, contract, stderr) = run(
+        &["extract", "--as-contract", dir.to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let file = keep.join("contract.toml");
+    std::fs::write(&file, &contract).unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+/// The round trip of roles: a contract extracted from `fixtures/echomq`
+/// names each script slot by the keyspace type its callers pass (`job`,
+/// not the header's `job row`), so a field renamed in one speaker's script
+/// is WL201 against it, as against the embedded contract.
+#[test]
+fn an_extracted_contract_keeps_wl201_on_a_renamed_field() {
+    let keep = tempfile::tempdir().unwrap();
+    let file = extracted_contract(&repo().join("fixtures/echomq"), keep.path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[scripts.enqueue]\nkeys = [\"job\", \"pending\"]\n"),
+        "{text}"
+    );
+    let dir = common::variant("payload-renamed");
+    let d = dir.path().to_str().unwrap();
+    let (code, embedded, _) = run(&["check", d, "--format", "json"], &repo());
+    assert_eq!(code, 1);
+    let want = [
+        "WL305 echo_mq/lib/echo_mq/jobs.ex:10",
+        "WL201 echo_mq/lib/echo_mq/jobs.ex:10",
+    ];
+    assert_eq!(json_findings(&embedded), want);
+    let (code, written, stderr) = run(
+        &["check", d, "--format", "json", "--contract", &file],
+        &repo(),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(json_findings(&written), want);
+}
+
+/// A script nobody calls: its slot's role is the keyspace type its header
+/// names (`-- KEYS[1] job row` gives `job`), so its writes are still read
+/// against the `job` record.
+#[test]
+fn an_uncalled_scripts_roles_are_the_types_its_header_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("src")).unwrap();
+    std::fs::create_dir_all(d.join("lua")).unwrap();
+    std::fs::write(
+        d.join("Cargo.toml"),
+        "[package]\nname = \"nc\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("src/lib.rs"),
+        "pub fn save(con: &mut redis::Connection, q: &str, id: &str) -> redis::RedisResult<i64> {\n    redis::cmd(\"HSET\").arg(format!(\"emq:{{{}}}:job:{}\", q, id)).arg(\"state\").arg(\"new\").query(con)?;\n    redis::cmd(\"ZADD\").arg(format!(\"emq:{{{}}}:pending\", q)).arg(0).arg(id).query(con)\n}\n",
+    )
+    .unwrap();
+    let script = "-- KEYS[1] job row\n-- KEYS[2] pending set\nredis.call('HSET', KEYS[1], 'state', 'touched')\nredis.call('ZADD', KEYS[2], 0, ARGV[1])\nreturn 1\n";
+    std::fs::write(d.join("lua/touch.lua"), script).unwrap();
+    let keep = tempfile::tempdir().unwrap();
+    let file = extracted_contract(d, keep.path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.ends_with("[scripts.touch]\nkeys = [\"job\", \"pending\"]\n"),
+        "{text}"
+    );
+    std::fs::write(d.join("lua/touch.lua"), script.replace("'state'", "'stat'")).unwrap();
+    let (code, out, stderr) = run(&["check", ".", "--format", "json", "--contract", &file], d);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(json_findings(&out), ["WL201 lua/touch.lua:3"]);
+}

@@ -388,7 +388,7 @@ fn a_path_outside_the_root_has_one_leading_slash() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
     assert!(
-        lines[0].starts_with(&format!("{abs}:1:28: WL103")),
+        lines[0].starts_with(&format!("{abs}:1:28: error[WL103]: ")),
         "{stdout}"
     );
     assert!(!abs.starts_with("//"));
@@ -890,7 +890,7 @@ fn every_format_escapes_hostile_names() {
     assert_eq!(stdout.lines().count(), 12, "{stdout}");
     assert!(clean(&stdout), "{stdout:?}");
     assert!(
-        stdout.starts_with("x0\\u{a}::error file=a.ex::injected\\u{1b}[31m.lua:1:52: WL201 field `f0\\u{a}::add-mask::secret\\u{1b}[0m`"),
+        stdout.starts_with("x0\\u{a}::error file=a.ex::injected\\u{1b}[31m.lua:1:52: error[WL201]: field `f0\\u{a}::add-mask::secret\\u{1b}[0m`"),
         "{stdout}"
     );
     // full: names and messages escaped, no escape character.

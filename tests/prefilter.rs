@@ -232,7 +232,7 @@ fn redix_speakers_without_a_contract_are_read() {
             ["apps/consumer/lib/worker.ex:9:34"],
             "{extra:?}\n{on}"
         );
-        assert!(on.contains("WL203 field `progress`"), "{on}");
+        assert!(on.contains("error[WL203]: field `progress`"), "{on}");
     }
 }
 

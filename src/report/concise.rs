@@ -1,6 +1,8 @@
-//! `--format concise`: one line per finding, `path:line:col: CODE message`,
-//! on stdout. Line and column are 1-based; the column counts Unicode scalar
-//! values. Control characters in a message are written as `\u{..}`
+//! `--format concise`: one line per finding,
+//! `path:line:col: SEVERITY[CODE]: message`, on stdout, as rustc's
+//! `--error-format=short` writes it (`error[WL201]: ...`,
+//! `warning[WL002]: ...`). Line and column are 1-based; the column counts
+//! Unicode scalar values. Control characters in a message are written as `\u{..}`
 //! (`super::one_line`): one finding is always one line.
 
 use super::span_lines;
@@ -12,10 +14,11 @@ use crate::pipeline::Analysis;
 pub fn line(a: &Analysis, d: &Diagnostic) -> String {
     let (s, _) = span_lines(a, d.primary.span);
     format!(
-        "{}:{}:{}: {} {}",
+        "{}:{}:{}: {}[{}]: {}",
         a.sources.get(d.primary.span.file).rel,
         s.line,
         s.column,
+        d.severity.as_str(),
         d.code,
         super::one_line(&d.message)
     )

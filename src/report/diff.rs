@@ -1,14 +1,17 @@
 //! `wirelint diff` output: the changes between a git revision and the work
-//! tree, in four formats. The work-tree side of a change is a path into the
+//! tree, in six formats. The work-tree side of a change is a path into the
 //! work tree; the base side is `REF:path:line`, since its bytes are read
 //! from git and exist nowhere on disk. Formats only; `crate::diff`
 //! computes.
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::graphical::{self, Excerpt, Part};
 use super::json::{span_out, SpanOut};
 use super::{span_lines, Output, Reporter};
+use crate::baseline::{normalize, Key};
 use crate::diagnostic::Severity;
 use crate::diff::Change;
 use crate::facts::Span;
@@ -34,6 +37,11 @@ pub struct Concise;
 pub struct Json;
 /// `diff --format github`: workflow annotations on stdout.
 pub struct Github;
+/// `diff --format sarif`: SARIF 2.1.0 on stdout (`super::sarif::render_diff`).
+pub struct Sarif;
+/// `diff --format gitlab`: a GitLab Code Quality report on stdout
+/// (`super::gitlab::render_diff`).
+pub struct Gitlab;
 
 impl Reporter<DiffRun<'_>> for Full {
     fn report(&self, run: &DiffRun<'_>) -> Output {
@@ -57,6 +65,58 @@ impl Reporter<DiffRun<'_>> for Github {
     fn report(&self, run: &DiffRun<'_>) -> Output {
         Output::stdout(render_github(run))
     }
+}
+
+impl Reporter<DiffRun<'_>> for Sarif {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stdout(super::sarif::render_diff(run))
+    }
+}
+
+impl Reporter<DiffRun<'_>> for Gitlab {
+    fn report(&self, run: &DiffRun<'_>) -> Output {
+        Output::stdout(super::gitlab::render_diff(run))
+    }
+}
+
+/// Where a change is reported: its work-tree side, else (a removal) its
+/// base side; with the analysis the span belongs to.
+pub fn primary<'a>(run: &DiffRun<'a>, c: &Change) -> Option<(&'a Analysis, Span)> {
+    match (c.head, c.base) {
+        (Some(h), _) => Some((run.head, h)),
+        (None, Some(b)) => Some((run.base, b)),
+        (None, None) => None,
+    }
+}
+
+/// Each change's identity for the SARIF and GitLab fingerprints, as
+/// `check`'s ([`crate::baseline::Key`]): code, the path it is reported at,
+/// the normalized bytes there, and the message with the speaker; never a
+/// line number. The index counts equal keys before it.
+pub fn change_keys(run: &DiffRun) -> Vec<(Key, usize)> {
+    let mut seen: BTreeMap<Key, usize> = BTreeMap::new();
+    run.changes
+        .iter()
+        .map(|c| {
+            let (path, fact) = match primary(run, c) {
+                Some((a, span)) => {
+                    let f = a.sources.get(span.file);
+                    (f.rel.clone(), normalize(&f.snippet(span)))
+                }
+                None => (String::new(), String::new()),
+            };
+            let key = Key {
+                code: c.code.to_string(),
+                path,
+                fact,
+                message: normalize(&format!("{} [{}]", c.message, c.speaker)),
+            };
+            let n = seen.entry(key.clone()).or_insert(0);
+            let i = *n;
+            *n += 1;
+            (key, i)
+        })
+        .collect()
 }
 
 impl DiffRun<'_> {
@@ -97,8 +157,9 @@ pub fn closing_line(run: &DiffRun, exit_code: i32, fail_on: Severity) -> String 
     )
 }
 
-/// `path:line:col: CODE message (was REF:path:line)`; a removal, which has
-/// no work-tree side, is located at `REF:path:line:col`.
+/// `path:line:col: SEVERITY[CODE]: message [speaker] (was REF:path:line)`,
+/// as `check --format concise`; a removal, which has no work-tree side, is
+/// located at `REF:path:line:col`.
 pub fn render_concise(run: &DiffRun) -> String {
     let mut out = String::new();
     for c in run.changes {
@@ -130,7 +191,8 @@ pub fn render_concise(run: &DiffRun) -> String {
             _ => String::new(),
         };
         out.push_str(&format!(
-            "{where_}: {} {} [{}]{was}\n",
+            "{where_}: {}[{}]: {} [{}]{was}\n",
+            k.severity.as_str(),
             k.code,
             super::one_line(&c.message),
             c.speaker
@@ -293,7 +355,7 @@ fn snippet(
     Part::advice(message, src, vec![label])
 }
 
-fn help(c: &Change) -> Option<String> {
+pub fn help(c: &Change) -> Option<String> {
     let retire = |what: &str| {
         Some(format!(
             "if no speaker sends or reads it any more, list it under [retired] {what} in the contract"

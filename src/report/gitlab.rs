@@ -5,13 +5,17 @@
 //! [`crate::baseline`]), `severity` (`major` for errors, `minor` for
 //! warnings) and `location.path` with `lines.begin`/`lines.end`. Paths are
 //! relative to the scanned root: run wirelint from the repository root.
+//! `diff --format gitlab` ([`render_diff`]) writes one issue per change,
+//! its `check_name` the change code (WDxxx).
 
 use super::{CheckRun, Output, Reporter};
 use serde::Serialize;
 
+use super::diff::DiffRun;
 use super::span_lines;
-use crate::baseline::{fingerprint, keys_with_occurrence};
+use crate::baseline::{fingerprint, keys_with_occurrence, Key};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::facts::Span;
 use crate::pipeline::Analysis;
 
 #[derive(Serialize)]
@@ -50,26 +54,68 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
         .iter()
         .zip(keys)
         .map(|(d, (k, n))| {
-            let (s, e) = span_lines(a, d.primary.span);
-            Issue {
-                description: format!("{} {}: {}", d.code, d.name, d.message),
-                check_name: d.code.to_string(),
-                fingerprint: fingerprint(&k, n),
-                severity: match d.severity {
-                    Severity::Error => "major",
-                    Severity::Warning => "minor",
-                },
-                location: Location {
-                    path: k.path,
-                    lines: Lines {
-                        begin: s.line,
-                        end: e.line,
-                    },
-                },
-            }
+            let description = format!("{} {}: {}", d.code, d.name, d.message);
+            issue(a, d.primary.span, description, d.code, d.severity, &k, n)
         })
         .collect();
-    let mut s = serde_json::to_string_pretty(&issues).unwrap_or_else(|_| "[]".into());
+    document(&issues)
+}
+
+/// `diff --format gitlab`: one issue per change, at its work-tree side (a
+/// removal at the base file's path and line); fingerprints as `check`'s,
+/// never on lines ([`super::diff::change_keys`]).
+pub fn render_diff(run: &DiffRun) -> String {
+    let keys = super::diff::change_keys(run);
+    let issues: Vec<Issue> = run
+        .changes
+        .iter()
+        .zip(keys)
+        .filter_map(|(c, (k, n))| {
+            let (a, span) = super::diff::primary(run, c)?;
+            let kind = c.kind();
+            let mut description =
+                format!("{} {}: {} [{}]", kind.code, kind.name, c.message, c.speaker);
+            if let (Some(_), Some(b)) = (c.head, c.base) {
+                let (s, _) = span_lines(run.base, b);
+                let path = &run.base.sources.get(b.file).rel;
+                description.push_str(&format!(" (was {}:{path}:{})", run.against, s.line));
+            }
+            Some(issue(a, span, description, kind.code, kind.severity, &k, n))
+        })
+        .collect();
+    document(&issues)
+}
+
+fn issue(
+    a: &Analysis,
+    span: Span,
+    description: String,
+    code: &str,
+    severity: Severity,
+    key: &Key,
+    occurrence: usize,
+) -> Issue {
+    let (s, e) = span_lines(a, span);
+    Issue {
+        description,
+        check_name: code.to_string(),
+        fingerprint: fingerprint(key, occurrence),
+        severity: match severity {
+            Severity::Error => "major",
+            Severity::Warning => "minor",
+        },
+        location: Location {
+            path: key.path.clone(),
+            lines: Lines {
+                begin: s.line,
+                end: e.line,
+            },
+        },
+    }
+}
+
+fn document(issues: &[Issue]) -> String {
+    let mut s = serde_json::to_string_pretty(issues).unwrap_or_else(|_| "[]".into());
     s.push('\n');
     s
 }

@@ -12,6 +12,8 @@
 //!   in `relatedLocations`.
 //! - Columns count Unicode scalar values (`columnKind`
 //!   `unicodeCodePoints`); `endColumn` is exclusive, as SARIF defines it.
+//! - `diff --format sarif` ([`render_diff`]) describes the change kinds
+//!   (WDxxx) instead, and puts a change's base side in `relatedLocations`.
 //! - Fingerprints never use lines: `partialFingerprints` holds
 //!   `wirelintFact/v1`, the hash of code, path and normalized fact
 //!   ([`crate::baseline`]).
@@ -25,10 +27,12 @@ use serde_sarif::sarif::{
     Sarif as SarifLog, Tool, ToolComponent,
 };
 
+use super::diff::DiffRun;
 use super::span_lines;
 use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::checks::{Rule, RULES};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::diff::{Change, KINDS};
 use crate::facts::Span;
 use crate::pipeline::Analysis;
 
@@ -79,15 +83,25 @@ fn level(s: Severity) -> ResultLevel {
 
 fn descriptor(r: &Rule) -> ReportingDescriptor {
     let doc = r.doc();
+    let full = what_it_does(&doc);
+    describe(r.code, r.name, r.summary, full, doc, r.severity)
+}
+
+/// A `tool.driver.rules[]` entry: a check's, an audit rule's or a diff
+/// change kind's (`doc` is what `wirelint explain CODE` prints).
+fn describe(
+    code: &str,
+    name: &str,
+    summary: &str,
+    full: String,
+    doc: String,
+    severity: Severity,
+) -> ReportingDescriptor {
     ReportingDescriptor::builder()
-        .id(r.code)
-        .name(r.name)
-        .short_description(MultiformatMessageString::builder().text(r.summary).build())
-        .full_description(
-            MultiformatMessageString::builder()
-                .text(what_it_does(&doc))
-                .build(),
-        )
+        .id(code)
+        .name(name)
+        .short_description(MultiformatMessageString::builder().text(summary).build())
+        .full_description(MultiformatMessageString::builder().text(full).build())
         .help(
             MultiformatMessageString::builder()
                 .text(doc.clone())
@@ -96,7 +110,7 @@ fn descriptor(r: &Rule) -> ReportingDescriptor {
         )
         .default_configuration(
             ReportingConfiguration::builder()
-                .level(serde_json::json!(r.severity.as_str()))
+                .level(serde_json::json!(severity.as_str()))
                 .build(),
         )
         .build()
@@ -205,6 +219,17 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
         .zip(keys)
         .map(|(d, (k, n))| result(a, d, fingerprint(&k, n), rules))
         .collect();
+    let descriptors = rules.iter().map(|r| descriptor(r)).collect();
+    log(
+        descriptors,
+        results,
+        a.contract.as_ref().is_some_and(|c| c.embedded),
+    )
+}
+
+/// The SARIF log of one run: the driver with its rules, the base URIs
+/// (`WIRELINT_EMBEDDED` when a location may use it), the results.
+fn log(rules: Vec<ReportingDescriptor>, results: Vec<SarifResult>, embedded: bool) -> String {
     let mut bases = BTreeMap::new();
     bases.insert(
         SRCROOT.to_string(),
@@ -216,7 +241,7 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
             )
             .build(),
     );
-    if a.contract.as_ref().is_some_and(|c| c.embedded) {
+    if embedded {
         bases.insert(
             EMBEDDED.to_string(),
             ArtifactLocation::builder()
@@ -232,7 +257,7 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
         .name("wirelint")
         .version(env!("CARGO_PKG_VERSION"))
         .semantic_version(env!("CARGO_PKG_VERSION"))
-        .rules(rules.iter().map(|r| descriptor(r)).collect::<Vec<_>>())
+        .rules(rules)
         .build();
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
@@ -249,6 +274,73 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
         serde_json::to_string_pretty(&log).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
+}
+
+/// `diff --format sarif`: one result per change, at its work-tree side
+/// (a removal at the base file's path and line), the base side in
+/// `relatedLocations`; the rules are the change kinds (`crate::diff::KINDS`)
+/// with their `explain` text as help; fingerprints as `check`'s, never on
+/// lines ([`super::diff::change_keys`]).
+pub fn render_diff(run: &DiffRun) -> String {
+    let rules: Vec<ReportingDescriptor> = KINDS
+        .iter()
+        .map(|k| {
+            let full = format!("`wirelint diff --against REF`: {}.", k.summary);
+            describe(k.code, k.name, k.summary, full, k.doc(), k.severity)
+        })
+        .collect();
+    let keys = super::diff::change_keys(run);
+    let results = run
+        .changes
+        .iter()
+        .zip(keys)
+        .filter_map(|(c, (k, n))| diff_result(run, c, fingerprint(&k, n)))
+        .collect();
+    let embedded = [run.head, run.base]
+        .iter()
+        .any(|a| a.contract.as_ref().is_some_and(|c| c.embedded));
+    log(rules, results, embedded)
+}
+
+fn diff_result(run: &DiffRun, c: &Change, fp: String) -> Option<SarifResult> {
+    let k = c.kind();
+    let (a, span) = super::diff::primary(run, c)?;
+    let mut text = format!("{} [{}]", c.message, c.speaker);
+    if let Some(h) = super::diff::help(c) {
+        text.push_str(&format!("\n\nhelp: {h}"));
+    }
+    let mut related = Vec::new();
+    if let (Some(_), Some(b)) = (c.head, c.base) {
+        let at = format!(
+            "at {} ({})",
+            run.against,
+            &run.commit[..run.commit.len().min(12)]
+        );
+        let was = match &c.before {
+            Some(w) => format!("{at}: was {w}"),
+            None => at,
+        };
+        text.push_str(&format!(
+            "\n\n[{}](1)",
+            was.replace('[', "\\[").replace(']', "\\]")
+        ));
+        related.push(location(run.base, b, Some(&was), Some(1)));
+    }
+    let mut fps = BTreeMap::new();
+    fps.insert("wirelintFact/v1".to_string(), fp);
+    let mut r = SarifResult::builder()
+        .rule_id(k.code)
+        .level(level(k.severity))
+        .message(Message::builder().text(text).build())
+        .locations(vec![location(a, span, None, None)])
+        .partial_fingerprints(fps)
+        .related_locations(related)
+        .build();
+    r.rule_index = KINDS
+        .iter()
+        .position(|x| x.code == k.code)
+        .map(|i| i as i64);
+    Some(r)
 }
 
 #[cfg(test)]

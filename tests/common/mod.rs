@@ -140,3 +140,23 @@ pub fn human_findings(stderr: &str) -> Vec<String> {
     }
     out
 }
+
+/// Where `doc` breaks the vendored OASIS SARIF 2.1.0 JSON schema
+/// (`tests/sarif-schema-2.1.0.json`, verbatim as shipped in the
+/// `serde-sarif` crate's sources): `error at /path` per violation.
+pub fn sarif_schema_errors(doc: &serde_json::Value) -> Vec<String> {
+    let text = std::fs::read_to_string(repo().join("tests/sarif-schema-2.1.0.json")).unwrap();
+    // The published schema's `language` pattern has a stray `]` that an
+    // ECMA-262 regex (what `format: regex` checks) rejects; it constrains a
+    // field wirelint does not emit. Use the intended pattern.
+    let text = text.replace(
+        "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$",
+        "^[a-zA-Z]{2}(-[a-zA-Z]{2})?$",
+    );
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    validator
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
