@@ -268,7 +268,7 @@ fn options(
         threads,
         max_file_bytes: max,
         settings,
-        stdin: None,
+        buffers: Vec::new(),
         prefilter: true,
         tree: None,
         cache_dir: None,
@@ -544,9 +544,9 @@ fn check_options(
         .map_err(RunError::contract)?
         .map(|c| c.settings)
         .unwrap_or_default();
-    let stdin = match (&a.stdin_filename, buffer) {
-        (Some(p), Some(bytes)) => Some((buffer_rel(&root, p), bytes)),
-        _ => None,
+    let buffers = match (&a.stdin_filename, buffer) {
+        (Some(p), Some(bytes)) => vec![(buffer_rel(&root, p), bytes)],
+        _ => Vec::new(),
     };
     let opts = Options {
         root,
@@ -555,7 +555,7 @@ fn check_options(
         threads: a.read.threads,
         max_file_bytes: a.read.max_file_size,
         settings,
-        stdin,
+        buffers,
         prefilter: !a.no_prefilter,
         tree: None,
         cache_dir: None,

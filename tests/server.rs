@@ -107,29 +107,54 @@ impl Client {
             if m["method"] != "textDocument/publishDiagnostics" {
                 continue;
             }
-            let uri = m["params"]["uri"].as_str().unwrap();
-            let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let diags: Vec<String> = m["params"]["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{} {}",
-                        d["code"].as_str().unwrap(),
-                        d["range"]["start"]["line"]
-                    )
-                })
-                .collect();
-            out.push(format!("{rel}: [{}]", diags.join(", ")));
+            out.push(Client::shown(root, &m));
         }
         out.sort();
         out
+    }
+
+    /// Every publishDiagnostics sent before the answer to a request sent
+    /// now (the server handles messages in order, so this is all that the
+    /// notifications before it published), as `published` shows them.
+    fn all_published(&mut self, root: &Path) -> Vec<String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "wirelint/unknown", "params": {}}));
+        let mut out = Vec::new();
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                break;
+            }
+            if m["method"] == "textDocument/publishDiagnostics" {
+                out.push(Client::shown(root, &m));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn shown(root: &Path, m: &Value) -> String {
+        let uri = m["params"]["uri"].as_str().unwrap();
+        let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let diags: Vec<String> = m["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}",
+                    d["code"].as_str().unwrap(),
+                    d["range"]["start"]["line"]
+                )
+            })
+            .collect();
+        format!("{rel}: [{}]", diags.join(", "))
     }
 }
 
@@ -254,6 +279,78 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     assert_eq!(status.code(), Some(0));
     // The file on disk was never written.
     assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+}
+
+/// Two documents changed in the editor and not saved: the script renames a
+/// field and one reader follows it. Each is overlaid on its file, so the
+/// reader that follows is clean while the others still break, and saving
+/// nothing leaves the disk as it was.
+#[test]
+fn two_unsaved_buffers_are_read_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let script = root.join("scripts/claim.lua");
+    let tq = root.join("tq_ex/lib/tq.ex");
+    let script_text = std::fs::read_to_string(&script).unwrap();
+    let tq_text = std::fs::read_to_string(&tq).unwrap();
+    let renamed = script_text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    let followed = tq_text.replace("\"tries\", \"pb\"]", "\"tries\", \"picked_by\"]");
+    assert_ne!(script_text, renamed);
+    assert_ne!(tq_text, followed);
+
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    for (p, text, lang) in [(&script, &script_text, "lua"), (&tq, &tq_text, "elixir")] {
+        let doc = json!({"uri": uri(p), "languageId": lang, "version": 1, "text": text});
+        c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    }
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+
+    let change = |c: &mut Client, p: &Path, version: i64, text: &str| {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(p), "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+    };
+    change(&mut c, &script, 2, &renamed);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+    // The reader follows the rename: clean, as long as the script's buffer
+    // still stands in for the script; the other readers still break.
+    change(&mut c, &tq, 2, &followed);
+    assert_eq!(c.all_published(&root), ["tq_ex/lib/tq.ex: []"]);
+    // The script's rename undone, the reader that followed is the one
+    // that breaks.
+    change(&mut c, &script, 3, &script_text);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: []",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: []",
+        ]
+    );
+    change(&mut c, &tq, 3, &tq_text);
+    assert_eq!(c.all_published(&root), ["tq_ex/lib/tq.ex: []"]);
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), script_text);
+    assert_eq!(std::fs::read_to_string(&tq).unwrap(), tq_text);
 }
 
 /// A real client: headless Neovim (0.7 or later) attaches the server to the

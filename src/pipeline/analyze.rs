@@ -63,7 +63,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let files = Files::new(
         &opts.root,
         opts.tree.as_deref(),
-        opts.stdin.as_ref(),
+        &opts.buffers,
         opts.max_file_bytes,
     );
     files
@@ -452,7 +452,7 @@ mod tests {
                 threads: Some(1),
                 max_file_bytes: DEFAULT_MAX_FILE_BYTES,
                 settings: Default::default(),
-                stdin: None,
+                buffers: Vec::new(),
                 prefilter,
                 tree: Some(tree.clone()),
                 cache_dir: None,

@@ -1,8 +1,9 @@
 //! `wirelint server`: the Language Server Protocol over stdio.
 //!
 //! The server reads the workspace once at `initialize` and again after each
-//! change: an edited buffer takes the place of its file on disk (the same
-//! overlay `--stdin-filename` uses), the whole pipeline runs, and
+//! change: every open document whose text differs from its file on disk
+//! takes that file's place (the overlay `--stdin-filename` uses for one
+//! buffer), the whole pipeline runs, and
 //! diagnostics are published for **every file whose findings changed**,
 //! not only the edited one: renaming a field in a shared script lights up
 //! the readers in other files, and clears them when undone.
@@ -55,7 +56,7 @@ fn serve(conn: &Connection) -> Result<(), String> {
     });
     let init = conn.initialize(caps).map_err(|e| e.to_string())?;
     let mut st = State::new(protocol::workspace_root(&init));
-    st.refresh(conn, None);
+    st.refresh(conn);
     for msg in &conn.receiver {
         match msg {
             Message::Request(req) => {
@@ -91,11 +92,25 @@ fn reply_unknown(conn: &Connection, req: Request) {
     let _ = conn.sender.send(Message::Response(resp));
 }
 
+/// An open document: its text, and whether it differs from its file on
+/// disk (only those stand in for their files).
+struct Doc {
+    text: Vec<u8>,
+    modified: bool,
+}
+
+impl Doc {
+    fn new(path: &Path, text: Vec<u8>) -> Doc {
+        let modified = std::fs::read(path).ok().as_deref() != Some(text.as_slice());
+        Doc { text, modified }
+    }
+}
+
 /// The workspace, the open buffers, and what was last published.
 struct State {
     root: PathBuf,
     /// Open buffers by absolute path.
-    docs: BTreeMap<PathBuf, Vec<u8>>,
+    docs: BTreeMap<PathBuf, Doc>,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
     /// The last analysis and its agreement matrix (hover, definition).
@@ -113,9 +128,14 @@ impl State {
     }
 
     fn notification(&mut self, conn: &Connection, n: Notification) {
-        // `wirelint.toml`, the contract or a file changed on disk.
+        // `wirelint.toml`, the contract or a file changed on disk: an open
+        // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
-            self.refresh(conn, None);
+            for (path, doc) in self.docs.iter_mut() {
+                let text = std::mem::take(&mut doc.text);
+                *doc = Doc::new(path, text);
+            }
+            self.refresh(conn);
             return;
         }
         let Some(path) = protocol::document_path(&n.params) else {
@@ -123,24 +143,28 @@ impl State {
         };
         match n.method.as_str() {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didSave" => {
-                if let Some(text) = protocol::document_text(&n.method, &n.params) {
-                    self.docs.insert(path.clone(), text.into_bytes());
+                let text = protocol::document_text(&n.method, &n.params)
+                    .map(String::into_bytes)
+                    .or_else(|| self.docs.remove(&path).map(|d| d.text));
+                if let Some(text) = text {
+                    let doc = Doc::new(&path, text);
+                    self.docs.insert(path, doc);
                 }
-                self.refresh(conn, Some(&path));
+                self.refresh(conn);
             }
             "textDocument/didClose" => {
                 self.docs.remove(&path);
-                self.refresh(conn, None);
+                self.refresh(conn);
             }
             _ => {}
         }
     }
 
-    /// Runs the pipeline with `changed` over its file on disk, and
-    /// publishes every document whose diagnostics differ from what was
-    /// last published (an empty list clears one).
-    fn refresh(&mut self, conn: &Connection, changed: Option<&Path>) {
-        let now = match self.analysis(changed) {
+    /// Runs the pipeline with every modified open document over its file
+    /// on disk, and publishes every document whose diagnostics differ from
+    /// what was last published (an empty list clears one).
+    fn refresh(&mut self, conn: &Connection) {
+        let now = match self.analysis() {
             Ok(a) => {
                 let now = protocol::diagnostics_by_uri(&a, &self.root);
                 let matrix = crate::matrix::build(&a);
@@ -248,17 +272,19 @@ impl State {
             .unwrap_or(Value::Null)
     }
 
-    fn analysis(&self, changed: Option<&Path>) -> Result<Analysis, AnalyzeError> {
+    fn analysis(&self) -> Result<Analysis, AnalyzeError> {
         let settings = Config::find(&self.root)?
             .map(|c| c.settings)
             .unwrap_or_default();
-        let overlay = changed
-            .or_else(|| self.docs.keys().next_back().map(PathBuf::as_path))
-            .and_then(|p| {
+        let buffers = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.modified)
+            .filter_map(|(p, d)| {
                 let rel = p.strip_prefix(&self.root).ok()?;
-                let bytes = self.docs.get(p)?.clone();
-                Some((rel.to_string_lossy().replace('\\', "/"), bytes))
-            });
+                Some((rel.to_string_lossy().replace('\\', "/"), d.text.clone()))
+            })
+            .collect();
         let opts = Options {
             root: self.root.clone(),
             paths: vec![self.root.clone()],
@@ -266,11 +292,11 @@ impl State {
             threads: None,
             max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
             settings: settings.clone(),
-            stdin: overlay,
+            buffers,
             prefilter: true,
             tree: None,
-            // Unchanged files come from the facts cache (the edited buffer
-            // is never cached: it is not on disk).
+            // Unchanged files come from the facts cache (the edited
+            // buffers are never cached: they are not on disk).
             cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
         };
         let mut a = analyze(&opts)?;
