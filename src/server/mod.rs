@@ -210,9 +210,10 @@ impl State {
         json!({"contents": {"kind": "markdown", "value": text}})
     }
 
-    /// For each wirelint diagnostic in the request: a suppression comment
-    /// on the line before it, in the file's own comment syntax, with room
-    /// for the reason.
+    /// For each wirelint diagnostic in the request: the replacement of a
+    /// near miss where the fix is certain, and a suppression comment on the
+    /// line before it, in the file's own comment syntax, with room for the
+    /// reason.
     fn code_actions(&self, params: &Value) -> Value {
         let Some((a, _)) = &self.last else {
             return json!([]);
@@ -240,6 +241,7 @@ impl State {
             ) else {
                 continue;
             };
+            out.extend(protocol::fix_action(a, &self.root, uri, d));
             let indent = protocol::indent_of(f, line as usize);
             let text = format!("{indent}{comment} wirelint: allow({code}) reason: \n");
             let pos = json!({"line": line, "character": 0});
