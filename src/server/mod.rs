@@ -92,6 +92,43 @@ fn reply_unknown(conn: &Connection, req: Request) {
     let _ = conn.sender.send(Message::Response(resp));
 }
 
+/// Where a refresh spends its time, on stderr when `WIRELINT_SERVER_TIMING`
+/// is set (the benchmark's profile, `docs/performance.md`).
+struct Clock {
+    on: bool,
+    at: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Clock {
+    fn new() -> Clock {
+        Clock {
+            on: std::env::var_os("WIRELINT_SERVER_TIMING").is_some(),
+            at: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, what: &'static str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            self.laps.push((what, now - self.at));
+            self.at = now;
+        }
+    }
+
+    fn report(&self) {
+        if self.on {
+            let laps: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(w, d)| format!("{w} {:.1} ms", d.as_secs_f64() * 1e3))
+                .collect();
+            eprintln!("wirelint server: refresh: {}", laps.join(", "));
+        }
+    }
+}
+
 /// An open document: its text, and whether it differs from its file on
 /// disk (only those stand in for their files).
 struct Doc {
@@ -164,15 +201,31 @@ impl State {
     /// on disk, and publishes every document whose diagnostics differ from
     /// what was last published (an empty list clears one).
     fn refresh(&mut self, conn: &Connection) {
-        let now = match self.analysis() {
+        let mut clock = Clock::new();
+        let (now, analysis) = match self.analysis() {
             Ok(a) => {
-                let now = protocol::diagnostics_by_uri(&a, &self.root);
-                let matrix = crate::matrix::build(&a);
-                self.last = Some((a, matrix));
-                now
+                clock.lap("analysis");
+                (protocol::diagnostics_by_uri(&a, &self.root), Some(a))
             }
-            Err(e) => protocol::config_error(&self.root, &e),
+            Err(e) => (protocol::config_error(&self.root, &e), None),
         };
+        clock.lap("to LSP");
+        self.publish(conn, now);
+        clock.lap("publish");
+        // The diagnostics are out; hover and definition wait for the matrix
+        // (messages are handled in order), and the last analysis is let go
+        // only now. A run that could not start keeps the last one.
+        if let Some(a) = analysis {
+            let matrix = crate::matrix::build(&a);
+            drop(self.last.replace((a, matrix)));
+        }
+        clock.lap("matrix");
+        clock.report();
+    }
+
+    /// Publishes every document whose diagnostics differ from what was
+    /// last published (an empty list clears one).
+    fn publish(&mut self, conn: &Connection, now: BTreeMap<String, Value>) {
         let mut uris: Vec<&String> = now.keys().chain(self.published.keys()).collect();
         uris.sort();
         uris.dedup();
