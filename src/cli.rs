@@ -272,6 +272,7 @@ fn options(
         prefilter: true,
         tree: None,
         cache_dir: None,
+        memo: None,
     }
 }
 
@@ -559,6 +560,7 @@ fn check_options(
         prefilter: !a.no_prefilter,
         tree: None,
         cache_dir: None,
+        memo: None,
     };
     let opts = Options {
         cache_dir: a.read.cache_dir(&opts.root),

@@ -159,7 +159,7 @@ fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
     if !opts.prefilter || opts.tree.is_some() {
         return None;
     }
-    Cache::open(dir, &opts.root, prefilter.fingerprint())
+    Cache::open(dir, &opts.root, prefilter.fingerprint()).map(|c| c.with_memo(opts.memo.clone()))
 }
 
 /// The note that counts the files whose syntax errors are not listed as
@@ -456,6 +456,7 @@ mod tests {
                 prefilter,
                 tree: Some(tree.clone()),
                 cache_dir: None,
+                memo: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

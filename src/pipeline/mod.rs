@@ -73,6 +73,9 @@ pub struct Options {
     /// The facts cache's directory ([`cache`]); `None`: no cache. Used
     /// only for files read from the disk, with the prefilter on.
     pub cache_dir: Option<PathBuf>,
+    /// Facts kept in memory across runs over the cache ([`cache::Memo`]):
+    /// the server's, which runs again on every change.
+    pub memo: Option<std::sync::Arc<cache::Memo>>,
 }
 
 /// Everything a reporter needs.

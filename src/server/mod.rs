@@ -152,6 +152,8 @@ struct State {
     published: BTreeMap<String, Value>,
     /// The last analysis and its agreement matrix (hover, definition).
     last: Option<(Analysis, Matrix)>,
+    /// The facts of unchanged files, kept between runs.
+    memo: std::sync::Arc<crate::pipeline::cache::Memo>,
 }
 
 impl State {
@@ -161,6 +163,7 @@ impl State {
             docs: BTreeMap::new(),
             published: BTreeMap::new(),
             last: None,
+            memo: Default::default(),
         }
     }
 
@@ -353,6 +356,8 @@ impl State {
             // Unchanged files come from the facts cache (the edited
             // buffers are never cached: they are not on disk).
             cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
+            // ...and, after the first run, from memory.
+            memo: Some(self.memo.clone()),
         };
         let mut a = analyze(&opts)?;
         let post = Post {
