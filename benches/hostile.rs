@@ -40,10 +40,11 @@ fn check(b: Bencher, t: Tree) {
             threads: Some(1),
             max_file_bytes: 8 << 20,
             settings: Default::default(),
-            stdin: None,
+            buffers: Vec::new(),
             prefilter: true,
             tree: Some(t.clone()),
             cache_dir: None,
+            memo: None,
         };
         let a = analyze(&opts).unwrap();
         let diagnostics: Vec<_> = a.diagnostics.iter().collect();

@@ -1,10 +1,15 @@
 # Times `wirelint server` on a repository: startup, then didChange until the
-# diagnostics are published (a hover request queued behind the change
-# answers once the re-check is done). Usage:
-#   python3 scripts/lsp-bench.py ROOT REL_PATH_OF_AN_OPEN_FILE path/to/wirelint
+# diagnostics are published (a request the server does not know, queued
+# behind the change, is answered once the re-check is done and its
+# diagnostics are sent), then a hover, and the server's memory (VmRSS now,
+# VmHWM its peak, from /proc). Each change appends a comment in the file's
+# own syntax. Usage:
+#   python3 scripts/lsp-bench.py ROOT REL_PATH_OF_AN_OPEN_FILE path/to/wirelint [RUNS]
 import json, subprocess, sys, time, os
 root = sys.argv[1]; rel = sys.argv[2]; binp = sys.argv[3]
-p = subprocess.Popen([binp, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root)
+runs = int(sys.argv[4]) if len(sys.argv) > 4 else 11
+comment = {".lua": "--", ".rs": "//"}.get(os.path.splitext(rel)[1], "#")
+p = subprocess.Popen([binp, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None if os.environ.get("WIRELINT_SERVER_TIMING") else subprocess.DEVNULL, cwd=root)
 def send(m):
     b = json.dumps(m).encode()
     p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(b) + b); p.stdin.flush()
@@ -28,13 +33,26 @@ text = open(os.path.join(root, rel)).read()
 send({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":uri,"languageId":"elixir","version":1,"text":text}}})
 req(2, "textDocument/hover", {"textDocument":{"uri":uri},"position":{"line":0,"character":0}})
 print("startup+open: %.3f s" % (time.time()-t0))
-times = []
-for k in range(5):
+def cpu():
+    f = open("/proc/%d/stat" % p.pid).read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+times = []; hovers = []
+cpu0 = cpu()
+for k in range(runs):
     t = time.time()
-    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + ("\n# edit %d\n" % k)}]}})
-    req(10+k, "textDocument/hover", {"textDocument":{"uri":uri},"position":{"line":0,"character":0}})
+    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + ("\n%s edit %d\n" % (comment, k))}]}})
+    req(100+k, "wirelint/barrier", {})
     times.append(time.time()-t)
-times.sort()
-print("didChange -> diagnostics published: median %.3f s, min %.3f s (5 runs)" % (times[2], times[0]))
-req(99, "shutdown", None); send({"jsonrpc":"2.0","method":"exit","params":None})
+    t = time.time()
+    req(200+k, "textDocument/hover", {"textDocument":{"uri":uri},"position":{"line":0,"character":0}})
+    hovers.append(time.time()-t)
+def show(what, ts):
+    ts.sort()
+    print("%s: median %.1f ms, min %.1f ms, max %.1f ms (%d runs)" % (what, 1e3*ts[len(ts)//2], 1e3*ts[0], 1e3*ts[-1], len(ts)))
+show("didChange -> diagnostics published", times)
+show("then a hover", hovers)
+print("server CPU time per change and hover: %.1f ms" % (1e3 * (cpu() - cpu0) / runs))
+mem = dict(l.split(":", 1) for l in open("/proc/%d/status" % p.pid) if l.startswith(("VmRSS", "VmHWM")))
+print("server memory: RSS %s, peak %s" % (mem["VmRSS"].strip(), mem["VmHWM"].strip()))
+req(999, "shutdown", None); send({"jsonrpc":"2.0","method":"exit","params":None})
 p.wait()

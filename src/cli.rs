@@ -277,10 +277,11 @@ fn options(
         threads,
         max_file_bytes: max,
         settings,
-        stdin: None,
+        buffers: Vec::new(),
         prefilter: true,
         tree: None,
         cache_dir: None,
+        memo: None,
     }
 }
 
@@ -575,9 +576,9 @@ fn check_options(
         .map_err(RunError::contract)?
         .map(|c| c.settings)
         .unwrap_or_default();
-    let stdin = match (&a.stdin_filename, buffer) {
-        (Some(p), Some(bytes)) => Some((buffer_rel(&root, p), bytes)),
-        _ => None,
+    let buffers = match (&a.stdin_filename, buffer) {
+        (Some(p), Some(bytes)) => vec![(buffer_rel(&root, p), bytes)],
+        _ => Vec::new(),
     };
     let opts = Options {
         root,
@@ -586,10 +587,11 @@ fn check_options(
         threads: a.read.threads,
         max_file_bytes: a.read.max_file_size,
         settings,
-        stdin,
+        buffers,
         prefilter: !a.no_prefilter,
         tree: None,
         cache_dir: None,
+        memo: None,
     };
     let opts = Options {
         cache_dir: a.read.cache_dir(&opts.root),

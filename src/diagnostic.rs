@@ -61,6 +61,15 @@ impl Label {
     }
 }
 
+/// A certain fix: `text` in place of the bytes of `span` (a near miss of
+/// the contract's one spelling). Checks compute it; reporters and the
+/// server offer it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    pub span: Span,
+    pub text: String,
+}
+
 /// Who can still find or read the data after the divergence.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Impact {
@@ -84,6 +93,8 @@ pub struct Diagnostic {
     /// The speaker whose code holds the primary span.
     pub speaker: Option<String>,
     pub impact: Option<Impact>,
+    /// The edit that fixes it, where the fix is certain.
+    pub fix: Option<Replacement>,
 }
 
 impl Diagnostic {

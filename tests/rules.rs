@@ -68,10 +68,11 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         threads: Some(1),
         max_file_bytes: DEFAULT_MAX_FILE_BYTES,
         settings: settings.clone(),
-        stdin: None,
+        buffers: Vec::new(),
         prefilter: true,
         tree: None,
         cache_dir: None,
+        memo: None,
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

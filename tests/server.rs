@@ -107,29 +107,72 @@ impl Client {
             if m["method"] != "textDocument/publishDiagnostics" {
                 continue;
             }
-            let uri = m["params"]["uri"].as_str().unwrap();
-            let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
-            let rel = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            let diags: Vec<String> = m["params"]["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| {
-                    format!(
-                        "{} {}",
-                        d["code"].as_str().unwrap(),
-                        d["range"]["start"]["line"]
-                    )
-                })
-                .collect();
-            out.push(format!("{rel}: [{}]", diags.join(", ")));
+            out.push(Client::shown(root, &m));
         }
         out.sort();
         out
+    }
+
+    /// Every publishDiagnostics sent before the answer to a request sent
+    /// now (the server handles messages in order, so this is all that the
+    /// notifications before it published), as `published` shows them.
+    fn all_published(&mut self, root: &Path) -> Vec<String> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "wirelint/unknown", "params": {}}));
+        let mut out = Vec::new();
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                break;
+            }
+            if m["method"] == "textDocument/publishDiagnostics" {
+                out.push(Client::shown(root, &m));
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The params of every publishDiagnostics sent before the answer to a
+    /// request sent now, as they came.
+    fn raw_published(&mut self) -> Vec<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "wirelint/unknown", "params": {}}));
+        let mut out = Vec::new();
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                return out;
+            }
+            if m["method"] == "textDocument/publishDiagnostics" {
+                out.push(m["params"].clone());
+            }
+        }
+    }
+
+    fn shown(root: &Path, m: &Value) -> String {
+        let uri = m["params"]["uri"].as_str().unwrap();
+        let path = url::Url::parse(uri).unwrap().to_file_path().unwrap();
+        let rel = path
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        let diags: Vec<String> = m["params"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}",
+                    d["code"].as_str().unwrap(),
+                    d["range"]["start"]["line"]
+                )
+            })
+            .collect();
+        format!("{rel}: [{}]", diags.join(", "))
     }
 }
 
@@ -254,6 +297,190 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     assert_eq!(status.code(), Some(0));
     // The file on disk was never written.
     assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+}
+
+/// Two documents changed in the editor and not saved: the script renames a
+/// field and one reader follows it. Each is overlaid on its file, so the
+/// reader that follows is clean while the others still break, and saving
+/// nothing leaves the disk as it was.
+#[test]
+fn two_unsaved_buffers_are_read_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let script = root.join("scripts/claim.lua");
+    let tq = root.join("tq_ex/lib/tq.ex");
+    let script_text = std::fs::read_to_string(&script).unwrap();
+    let tq_text = std::fs::read_to_string(&tq).unwrap();
+    let renamed = script_text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    let followed = tq_text.replace("\"tries\", \"pb\"]", "\"tries\", \"picked_by\"]");
+    assert_ne!(script_text, renamed);
+    assert_ne!(tq_text, followed);
+
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    for (p, text, lang) in [(&script, &script_text, "lua"), (&tq, &tq_text, "elixir")] {
+        let doc = json!({"uri": uri(p), "languageId": lang, "version": 1, "text": text});
+        c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    }
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+
+    let change = |c: &mut Client, p: &Path, version: i64, text: &str| {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(p), "version": version},
+                   "contentChanges": [{"text": text}]}),
+        );
+    };
+    change(&mut c, &script, 2, &renamed);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+    // The reader follows the rename: clean, as long as the script's buffer
+    // still stands in for the script; the other readers still break.
+    change(&mut c, &tq, 2, &followed);
+    assert_eq!(c.all_published(&root), ["tq_ex/lib/tq.ex: []"]);
+    // The script's rename undone, the reader that followed is the one
+    // that breaks.
+    change(&mut c, &script, 3, &script_text);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: []",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: []",
+        ]
+    );
+    change(&mut c, &tq, 3, &tq_text);
+    assert_eq!(c.all_published(&root), ["tq_ex/lib/tq.ex: []"]);
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), script_text);
+    assert_eq!(std::fs::read_to_string(&tq).unwrap(), tq_text);
+}
+
+/// The code actions for the one diagnostic of `code` published on `file`
+/// after `text` replaces its buffer.
+fn actions_after_change(c: &mut Client, file: &Path, text: &str, code: &str) -> Vec<Value> {
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri(file), "version": 2},
+               "contentChanges": [{"text": text}]}),
+    );
+    let published = c.raw_published();
+    let diags: Vec<&Value> = published
+        .iter()
+        .filter(|p| p["uri"] == uri(file))
+        .flat_map(|p| p["diagnostics"].as_array().unwrap())
+        .filter(|d| d["code"] == code)
+        .collect();
+    assert_eq!(diags.len(), 1, "{published:?}");
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(file)}, "range": diags[0]["range"],
+               "context": {"diagnostics": [diags[0]]}}),
+    );
+    r["result"].as_array().unwrap().clone()
+}
+
+/// Where the fix is certain, a quick fix replaces exactly the misspelt
+/// bytes with the contract's spelling: a field one edit from `payload`, a
+/// prefix one edit from `emq:`. A field as near to two of the record's
+/// fields (`stape`: `state`, `stage`) gets no replacement, only the
+/// suppression.
+#[test]
+fn a_near_miss_of_the_contract_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/echomq"), &root);
+    let contract = std::fs::read_to_string(common::repo().join("rules/echomq.toml")).unwrap();
+    let contract = contract.replace(
+        r#"fields = ["state", "attempts", "payload"]"#,
+        r#"fields = ["state", "stage", "attempts", "payload"]"#,
+    );
+    std::fs::write(root.join("contract.toml"), contract).unwrap();
+    std::fs::write(root.join("wirelint.toml"), "contract = \"contract.toml\"\n").unwrap();
+    let worker = root.join("peers/worker/src/main.rs");
+    let keyspace = root.join("echo_mq/lib/echo_mq/keyspace.ex");
+    let worker_text = std::fs::read_to_string(&worker).unwrap();
+    let keyspace_text = std::fs::read_to_string(&keyspace).unwrap();
+
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    for (p, text, lang) in [
+        (&worker, &worker_text, "rust"),
+        (&keyspace, &keyspace_text, "elixir"),
+    ] {
+        let doc = json!({"uri": uri(p), "languageId": lang, "version": 1, "text": text});
+        c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    }
+
+    let misspelt = worker_text.replace(r#"arg("payload")"#, r#"arg("payloud")"#);
+    assert_ne!(misspelt, worker_text);
+    let actions = actions_after_change(&mut c, &worker, &misspelt, "WL201");
+    assert_eq!(actions.len(), 2);
+    assert_eq!(
+        actions[0]["title"],
+        "Replace `payloud` with the contract's `payload`"
+    );
+    assert_eq!(actions[0]["kind"], "quickfix");
+    assert_eq!(actions[0]["isPreferred"], true);
+    assert_eq!(
+        actions[0]["edit"]["changes"],
+        json!({uri(&worker): [{"range": {"start": {"line": 22, "character": 52},
+                                         "end": {"line": 22, "character": 59}},
+                               "newText": "payload"}]})
+    );
+    assert!(actions[1]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("Suppress WL201"));
+
+    let misspelt = keyspace_text.replace(r#""emq:{""#, r#""emk:{""#);
+    assert_ne!(misspelt, keyspace_text);
+    let actions = actions_after_change(&mut c, &keyspace, &misspelt, "WL101");
+    assert_eq!(actions.len(), 2);
+    assert_eq!(
+        actions[0]["title"],
+        "Replace `emk:` with the contract's `emq:`"
+    );
+    assert_eq!(actions[0]["isPreferred"], true);
+    assert_eq!(
+        actions[0]["edit"]["changes"],
+        json!({uri(&keyspace): [{"range": {"start": {"line": 8, "character": 30},
+                                           "end": {"line": 8, "character": 34}},
+                                 "newText": "emq:"}]})
+    );
+
+    let tied = worker_text.replace(r#"arg("payload")"#, r#"arg("stape")"#);
+    let actions = actions_after_change(&mut c, &worker, &tied, "WL201");
+    assert_eq!(actions.len(), 1);
+    assert!(actions[0]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("Suppress WL201"));
+    assert!(actions[0].get("isPreferred").is_none());
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
 }
 
 /// A real client: headless Neovim (0.7 or later) attaches the server to the

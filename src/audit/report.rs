@@ -98,10 +98,11 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         threads: None,
         max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
         settings,
-        stdin: None,
+        buffers: Vec::new(),
         prefilter: true,
         tree: None,
         cache_dir: None,
+        memo: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()

@@ -18,9 +18,10 @@
 //!
 //! ## How to fix
 //! Build the key with the contract's prefix (`emq:`), or change the contract
-//! and every speaker together.
+//! and every speaker together. A near miss of the prefix's namespace
+//! carries the replacement (`fix`).
 
-use super::keyshape::{analyze, KeyVerdict};
+use super::keyshape::{analyze, near_namespace, KeyVerdict};
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -58,6 +59,23 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             cx.others_phrase(key.speaker)
         );
         cx.blame(&mut d, key.speaker, help, "where the row lives");
+        d.fix = fix(cx, ks, &found, span);
         out.push(d);
     }
+}
+
+/// The contract's prefix in place of a near miss of its namespace (`emk:`
+/// for `emq:`); a key under another namespace altogether is not a typo.
+fn fix(
+    cx: &CheckContext<'_>,
+    ks: &crate::contract::Keyspace,
+    found: &str,
+    span: crate::facts::Span,
+) -> Option<crate::diagnostic::Replacement> {
+    let prefix_ns = ks.prefix.strip_suffix(':')?;
+    let ns = found.strip_suffix(':')?;
+    if !near_namespace(ns, prefix_ns) {
+        return None;
+    }
+    cx.replacement(span, found, &ks.prefix)
 }

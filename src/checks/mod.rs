@@ -121,6 +121,7 @@ impl Rule {
             help: None,
             speaker: None,
             impact: None,
+            fix: None,
         }
     }
 }
@@ -508,6 +509,34 @@ impl<'a> CheckContext<'a> {
     pub fn contract_span(&self, range: &std::ops::Range<usize>) -> Option<crate::facts::Span> {
         self.contract_file
             .map(|f| crate::facts::Span::new(f, range.start, range.end))
+    }
+
+    /// `text` in place of `found`, when the source bytes of `span` hold
+    /// `found` exactly once (spelt as is: no escape or interpolation stands
+    /// between the fact and the bytes), so the edit is certain.
+    pub fn replacement(
+        &self,
+        span: crate::facts::Span,
+        found: &str,
+        text: &str,
+    ) -> Option<crate::diagnostic::Replacement> {
+        if found.is_empty() {
+            return None;
+        }
+        let bytes = self
+            .sources
+            .get(span.file)
+            .bytes()
+            .get(span.start as usize..span.end as usize)?;
+        let mut at = memchr::memmem::find_iter(bytes, found.as_bytes());
+        let (Some(i), None) = (at.next(), at.next()) else {
+            return None;
+        };
+        let start = span.start + i as u32;
+        Some(crate::diagnostic::Replacement {
+            span: crate::facts::Span::new(span.file, start as usize, start as usize + found.len()),
+            text: text.to_string(),
+        })
     }
 }
 

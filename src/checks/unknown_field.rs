@@ -17,10 +17,11 @@
 //!
 //! ## How to fix
 //! Use the contract's field name (`payload`), or rename the field in the
-//! contract and in every speaker at once.
+//! contract and in every speaker at once. When one field of the record is
+//! the closest near miss, the finding carries the replacement (`fix`).
 
 use super::{quoted, CheckContext, Rule};
-use crate::contract::{suggest, Record};
+use crate::contract::{closest, suggest, Record};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::facts::Span;
 use crate::link::{CommandUse, SpeakerId};
@@ -92,6 +93,7 @@ fn in_command(
         )
     };
     cx.blame(&mut d, cmd.speaker, help, "the job's fields");
+    d.fix = fix(cx, record, field, span);
     d
 }
 
@@ -118,6 +120,7 @@ fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             unwritten_read(cx, field, r.speaker)
         );
         cx.blame(&mut d, r.speaker, help, "the job's fields");
+        d.fix = fix(cx, record, field, r.span);
         out.push(d);
     }
 }
@@ -165,6 +168,18 @@ fn did_you_mean(record: &Record, field: &str) -> String {
     suggest(field, record.fields.iter().map(|(f, _)| f.as_str()))
         .map(|m| format!("{m} "))
         .unwrap_or_default()
+}
+
+/// The record's one field closest to `field`, in place of it, when the
+/// source spells `field` as is.
+fn fix(
+    cx: &CheckContext<'_>,
+    record: &Record,
+    field: &str,
+    span: Span,
+) -> Option<crate::diagnostic::Replacement> {
+    let best = closest(field, record.fields.iter().map(|(f, _)| f.as_str()))?;
+    cx.replacement(span, field, best)
 }
 
 /// What a write of an unknown field does to the readers.

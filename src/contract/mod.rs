@@ -393,14 +393,36 @@ pub fn describe_toml_error(msg: &str) -> (String, Option<String>) {
     (msg.to_string(), None)
 }
 
+/// The candidates within a small edit distance of `word`, with their
+/// distances.
+fn near<'a, 'w>(
+    word: &'w str,
+    candidates: impl Iterator<Item = &'a str> + 'w,
+) -> impl Iterator<Item = (usize, &'a str)> + 'w {
+    candidates
+        .map(move |c| (edit_distance(word, c), c))
+        .filter(move |(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
+}
+
 /// "did you mean `x`?" for the closest candidate within a small edit
 /// distance.
 pub fn suggest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<String> {
-    let best = candidates
-        .map(|c| (edit_distance(word, c), c))
-        .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
-        .min()?;
+    let best = near(word, candidates).min()?;
     Some(format!("did you mean `{}`?", best.1))
+}
+
+/// The one candidate closest to `word` within a small edit distance (as
+/// [`suggest`] reads it), or `None` when none is near or two tie: a fix
+/// that is certain.
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut near: Vec<(usize, &str)> = near(word, candidates).collect();
+    near.sort();
+    near.dedup();
+    match near.as_slice() {
+        [(_, only)] => Some(only),
+        [(d, best), (next, _), ..] if d < next => Some(best),
+        _ => None,
+    }
 }
 
 /// Edit distance over chars (optimal string alignment: insertions,
@@ -456,6 +478,16 @@ mod tests {
             ["job", "pending"]
         );
         assert_eq!(enqueue.creates.as_deref(), Some("job"));
+    }
+
+    #[test]
+    fn closest_is_the_one_nearest_or_none() {
+        let fields = ["state", "stage", "attempts", "payload"];
+        assert_eq!(closest("payloud", fields.into_iter()), Some("payload"));
+        assert_eq!(closest("statee", fields.into_iter()), Some("state"));
+        // As near to `state` as to `stage`: no certain fix.
+        assert_eq!(closest("stape", fields.into_iter()), None);
+        assert_eq!(closest("data", fields.into_iter()), None);
     }
 
     #[test]

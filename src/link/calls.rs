@@ -365,6 +365,29 @@ fn direct_protos(
     out
 }
 
+/// The functions each call of each file may mean ([`targets`]), by file
+/// and call, in the order of `LinkInput::facts`: they do not change from
+/// one round to the next.
+type CallTargets = Vec<Vec<Vec<(FileId, usize)>>>;
+
+fn call_targets(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> CallTargets {
+    input
+        .facts
+        .iter()
+        .map(|(file, facts)| {
+            let sp = input.file_speaker.get(*file as usize).copied().flatten();
+            facts
+                .calls
+                .iter()
+                .map(|call| match sp {
+                    Some(sp) => targets(fns, sp, &call.path, call.args.len(), *file),
+                    None => Vec::new(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Whether a proto's script is identified where it stands.
 type Known<'a> = &'a dyn Fn(&Proto) -> bool;
 
@@ -414,28 +437,39 @@ impl Binding {
 
     /// One round: every call of a summarized function binds its arguments
     /// into the summary. Returns whether a summary grew.
-    fn round(&mut self, input: &LinkInput<'_>, fns: &FnIndex<'_>, known: Known<'_>) -> bool {
+    fn round(
+        &mut self,
+        input: &LinkInput<'_>,
+        fns: &FnIndex<'_>,
+        found: &CallTargets,
+        known: Known<'_>,
+    ) -> bool {
         let mut changed = false;
-        for (file, facts) in input.facts {
+        for ((file, facts), found) in input.facts.iter().zip(found) {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
             };
-            for call in &facts.calls {
-                let mut found = targets(fns, sp, &call.path, call.args.len(), *file);
-                if found.is_empty() && call.receiver.is_some() {
-                    found = self.wrapper_methods(fns, sp, &call.path, call.args.len());
-                }
+            for (call, found) in facts.calls.iter().zip(found) {
+                let methods;
+                let found = if found.is_empty() && call.receiver.is_some() {
+                    methods = self.wrapper_methods(fns, sp, &call.path, call.args.len());
+                    &methods
+                } else {
+                    found
+                };
                 for target in found {
-                    let Some(protos) = self.summaries.get(&target).cloned() else {
+                    // The summary as it stands before this call binds it
+                    // (a recursive wrapper grows its own).
+                    let Some(n) = self.summaries.get(target).map(Vec::len) else {
                         continue;
                     };
-                    self.called.insert(target);
-                    for p in protos {
+                    self.called.insert(*target);
+                    for i in 0..n {
                         let args = Args {
                             args: &call.args,
                             receiver: call.receiver.as_ref(),
                         };
-                        let mut q = bind(&p, args, call.span, *file);
+                        let mut q = bind(&self.summaries[target][i], args, call.span, *file);
                         mark_site(&mut q, known);
                         changed |= self.take(q, call.func.map(|f| (*file, f)));
                     }
@@ -537,8 +571,9 @@ pub(super) fn link_calls(
     };
     let known = |p: &Proto| identify(&p.script, p.speaker, p.file, &lk, 0).is_some();
     let mut binding = Binding::start(input, sent, &known);
+    let found = call_targets(input, &fns);
     for _ in 0..MAX_ROUNDS {
-        if !binding.round(input, &fns, &known) {
+        if !binding.round(input, &fns, &found, &known) {
             break;
         }
     }

@@ -47,6 +47,11 @@ impl Loaders {
             }
         });
         for _ in 0..4 {
+            // Nothing loaded, or nothing new last round: the rounds left
+            // would add nothing.
+            if map.is_empty() {
+                break;
+            }
             let known = map.clone();
             each(&mut |sp, _, facts| {
                 // Per function: the one loaded script its calls all reach.
@@ -68,6 +73,10 @@ impl Loaders {
                     }
                 }
             });
+            // A round puts only names it did not know, each a new entry.
+            if map.len() == known.len() {
+                break;
+            }
         }
         Loaders(map)
     }

@@ -82,25 +82,34 @@ fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, 
             }
         }
     }
-    for _ in 0..MAX_ROUNDS {
-        let mut more = Vec::new();
-        for (file, facts) in input.facts {
-            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+    // The calls made inside functions, with what each may call: the same
+    // in every round.
+    let mut calls = Vec::new();
+    for (file, facts) in input.facts {
+        let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+            continue;
+        };
+        for call in &facts.calls {
+            let Some(f) = call.func else {
                 continue;
             };
-            for call in &facts.calls {
-                let Some(f) = call.func else {
-                    continue;
-                };
-                for (tf, ti) in targets(fns, sp, &call.path, call.args.len(), *file) {
-                    for (j, a) in call.args.iter().enumerate() {
-                        if !out.contains(&(tf, ti, j)) {
-                            continue;
-                        }
-                        for p in params(a) {
-                            if !out.contains(&(*file, f, p)) {
-                                more.push((*file, f, p));
-                            }
+            let found = targets(fns, sp, &call.path, call.args.len(), *file);
+            if !found.is_empty() {
+                calls.push((*file, f, &call.args, found));
+            }
+        }
+    }
+    for _ in 0..MAX_ROUNDS {
+        let mut more = Vec::new();
+        for (file, f, args, found) in &calls {
+            for (tf, ti) in found {
+                for (j, a) in args.iter().enumerate() {
+                    if !out.contains(&(*tf, *ti, j)) {
+                        continue;
+                    }
+                    for p in params(a) {
+                        if !out.contains(&(*file, *f, p)) {
+                            more.push((*file, *f, p));
                         }
                     }
                 }

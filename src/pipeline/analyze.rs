@@ -63,7 +63,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let files = Files::new(
         &opts.root,
         opts.tree.as_deref(),
-        opts.stdin.as_ref(),
+        &opts.buffers,
         opts.max_file_bytes,
     );
     files
@@ -159,7 +159,7 @@ fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
     if !opts.prefilter || opts.tree.is_some() {
         return None;
     }
-    Cache::open(dir, &opts.root, prefilter.fingerprint())
+    Cache::open(dir, &opts.root, prefilter.fingerprint()).map(|c| c.with_memo(opts.memo.clone()))
 }
 
 /// The note that counts the files whose syntax errors are not listed as
@@ -452,10 +452,11 @@ mod tests {
                 threads: Some(1),
                 max_file_bytes: DEFAULT_MAX_FILE_BYTES,
                 settings: Default::default(),
-                stdin: None,
+                buffers: Vec::new(),
                 prefilter,
                 tree: Some(tree.clone()),
                 cache_dir: None,
+                memo: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

@@ -30,7 +30,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -100,6 +100,51 @@ fn nanos(t: SystemTime) -> Option<u64> {
     u64::try_from(t.duration_since(UNIX_EPOCH).ok()?.as_nanos()).ok()
 }
 
+/// Facts already decoded, kept in memory across runs by a long-lived
+/// process (`wirelint server`): a hit skips reading and decoding the
+/// entry. Keyed as the stored facts are, with the file id they were read
+/// into (their spans carry it; another id is a miss). It holds what the
+/// last run took from the cache, so it never outgrows one workspace.
+#[derive(Default)]
+pub struct Memo {
+    /// What the last run used.
+    last: Mutex<HashMap<[u8; 20], (FileId, FileFacts)>>,
+    /// What this run used so far.
+    now: Mutex<HashMap<[u8; 20], (FileId, FileFacts)>>,
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.last.lock().map(|m| m.len()).unwrap_or(0);
+        write!(f, "Memo({n} files)")
+    }
+}
+
+impl Memo {
+    fn get(&self, key: &FactsKey, file: FileId) -> Option<FileFacts> {
+        let (id, facts) = self.last.lock().ok()?.remove(&key.0)?;
+        if id != file {
+            return None;
+        }
+        let out = facts.clone();
+        self.put(key, file, facts);
+        Some(out)
+    }
+
+    fn put(&self, key: &FactsKey, file: FileId, facts: FileFacts) {
+        if let Ok(mut now) = self.now.lock() {
+            now.insert(key.0, (file, facts));
+        }
+    }
+
+    /// The run is over: what it used is what the next one may reuse.
+    fn turn(&self) {
+        if let (Ok(mut last), Ok(mut now)) = (self.last.lock(), self.now.lock()) {
+            *last = std::mem::take(&mut *now);
+        }
+    }
+}
+
 /// One run's view of the cache.
 pub struct Cache {
     /// This build's directory.
@@ -110,6 +155,7 @@ pub struct Cache {
     /// What this run recorded.
     new: Mutex<HashMap<String, Entry>>,
     started: u64,
+    memo: Option<Arc<Memo>>,
 }
 
 #[derive(Serialize, Deserialize, Default)]
@@ -139,7 +185,13 @@ impl Cache {
             old,
             new: Mutex::new(HashMap::new()),
             started: nanos(SystemTime::now()).unwrap_or(0),
+            memo: None,
         })
+    }
+
+    /// The same cache, with facts kept in memory across runs.
+    pub fn with_memo(self, memo: Option<Arc<Memo>>) -> Cache {
+        Cache { memo, ..self }
     }
 
     /// What the index knows of a file, if its stamp still holds.
@@ -175,8 +227,16 @@ impl Cache {
 
     /// The facts stored for these bytes, read into `file`.
     pub fn facts(&self, key: &FactsKey, file: FileId) -> Option<FileFacts> {
+        if let Some(f) = self.memo.as_ref().and_then(|m| m.get(key, file)) {
+            return Some(f);
+        }
         let bytes = read_entry(&self.facts_path(key))?;
-        crate::facts::read_in_file(file, || postcard::from_bytes(&bytes).ok())
+        let facts: FileFacts =
+            crate::facts::read_in_file(file, || postcard::from_bytes(&bytes).ok())?;
+        if let Some(m) = &self.memo {
+            m.put(key, file, facts.clone());
+        }
+        Some(facts)
     }
 
     /// Stores the facts of these bytes (errors are ignored: a miss later).
@@ -194,6 +254,9 @@ impl Cache {
     /// Writes the index: the entries found, with this run's over them;
     /// nothing when this run changed none.
     pub fn save(self) {
+        if let Some(m) = &self.memo {
+            m.turn();
+        }
         let new = self.new.into_inner().unwrap_or_default();
         if new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
             return;
@@ -322,6 +385,41 @@ mod tests {
         assert!(c
             .facts(&FactsKey::new(&content_hash(b"x"), Lang::Lua, "keys"), 7)
             .is_none());
+    }
+
+    /// The memo serves the facts the last run used, in the same file only,
+    /// without reading the entry; a file it cannot serve is read as before.
+    #[test]
+    fn the_memo_serves_last_runs_facts_in_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = Arc::new(Memo::default());
+        let open = || {
+            Cache::open(dir.path(), dir.path(), "p")
+                .unwrap()
+                .with_memo(Some(memo.clone()))
+        };
+        let mut facts = FileFacts::default();
+        facts
+            .templates
+            .push(Template::lit("emq:{q}:job", Span::new(3, 10, 21)));
+        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "keys");
+        let c = open();
+        c.store_facts(&key, &facts);
+        assert_eq!(c.facts(&key, 7).unwrap().templates[0].span.file, 7);
+        c.save();
+        // The entry on disk is gone: only the memo can serve it now.
+        std::fs::remove_file(open().facts_path(&key)).unwrap();
+        let c = open();
+        assert_eq!(
+            c.facts(&key, 7).unwrap().templates[0].span,
+            Span::new(7, 10, 21)
+        );
+        c.save();
+        let c = open();
+        assert!(c.facts(&key, 8).is_none());
+        c.save();
+        // Not used by the last run: forgotten.
+        assert!(open().facts(&key, 7).is_none());
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //!   [`Tree`] held in memory (`wirelint diff` reads a git revision this way,
 //!   `super::git`): its file list replaces discovery, its bytes the disk,
 //!   and its `mix.exs`/`Cargo.toml` mark projects;
-//! - over either, an editor's unsaved [`Buffer`] (`--stdin-filename PATH`):
-//!   its text stands in for PATH's bytes, and PATH need not exist yet (it is
-//!   then added to the files read, unless `wirelint.toml` excludes it).
+//! - over either, an editor's unsaved [`Buffer`]s (`--stdin-filename PATH`
+//!   gives one, `wirelint server` one per modified open document): each
+//!   text stands in for its file's bytes, and the file need not exist yet
+//!   (it is then added to the files read, unless `wirelint.toml` excludes
+//!   it).
 
 use std::path::{Path, PathBuf};
 
@@ -36,7 +38,8 @@ pub enum Contents<'a> {
 pub struct Files<'a> {
     root: &'a Path,
     tree: Option<&'a [(String, Vec<u8>)]>,
-    buffer: Option<&'a Buffer>,
+    /// Sorted by path, one per path.
+    buffers: Vec<&'a Buffer>,
     max_bytes: u64,
 }
 
@@ -44,15 +47,31 @@ impl<'a> Files<'a> {
     pub fn new(
         root: &'a Path,
         tree: Option<&'a [(String, Vec<u8>)]>,
-        buffer: Option<&'a Buffer>,
+        buffers: &'a [Buffer],
         max_bytes: u64,
     ) -> Files<'a> {
+        // The last buffer given for a path wins.
+        let mut by_path: Vec<&'a Buffer> = Vec::with_capacity(buffers.len());
+        for b in buffers.iter().rev() {
+            if !by_path.iter().any(|o| o.0 == b.0) {
+                by_path.push(b);
+            }
+        }
+        by_path.sort_by(|x, y| x.0.cmp(&y.0));
         Files {
             root,
             tree,
-            buffer,
+            buffers: by_path,
             max_bytes,
         }
+    }
+
+    /// The buffer standing in for a file, if any.
+    fn buffer(&self, rel: &str) -> Option<&'a Buffer> {
+        self.buffers
+            .binary_search_by(|b| b.0.as_str().cmp(rel))
+            .ok()
+            .map(|at| self.buffers[at])
     }
 
     /// The size over which a file is skipped.
@@ -70,7 +89,7 @@ impl<'a> Files<'a> {
     }
 
     /// The files to read, sorted by path: those discovered under `paths`,
-    /// or the tree's source files; without the excluded ones; with the
+    /// or the tree's source files; without the excluded ones; with each
     /// buffer's file when it is new.
     pub fn candidates(
         &self,
@@ -83,7 +102,7 @@ impl<'a> Files<'a> {
             None => discover(self.root, paths, self.max_bytes, notes),
         };
         candidates.retain(|c| !settings.excludes(&c.path));
-        if let Some((rel, _)) = self.buffer {
+        for (rel, _) in &self.buffers {
             add_buffer(&mut candidates, self.root, rel, settings);
         }
         candidates
@@ -103,7 +122,7 @@ impl<'a> Files<'a> {
 
     /// A file's bytes, or why they cannot be had.
     pub fn read(&self, c: &Candidate) -> Result<Contents<'a>, String> {
-        if let Some((_, bytes)) = self.buffer.filter(|(rel, _)| *rel == c.rel) {
+        if let Some((_, bytes)) = self.buffer(&c.rel) {
             return Ok(Contents::Buffer(bytes));
         }
         if let Some(tree) = self.tree {
@@ -121,9 +140,9 @@ impl<'a> Files<'a> {
     }
 
     /// Whether a file's bytes come from the disk (not from a tree held in
-    /// memory or the editor's buffer), so they can be read again later.
+    /// memory or an editor's buffer), so they can be read again later.
     pub fn on_disk(&self, c: &Candidate) -> bool {
-        self.tree.is_none() && self.buffer.is_none_or(|(rel, _)| *rel != c.rel)
+        self.tree.is_none() && self.buffer(&c.rel).is_none()
     }
 
     /// A file's bytes; `None` when they cannot be had.

@@ -2,7 +2,7 @@
 //!
 //! - [`files`]: where the files and their bytes come from (the disk, a tree
 //!   held in memory such as a git revision read by [`git`], and an editor's
-//!   unsaved buffer over either);
+//!   unsaved buffers over either);
 //! - [`prefilter`], `read` and `select`: which files are parsed, read in
 //!   parallel and merged in path order, so output never depends on the
 //!   thread count;
@@ -56,9 +56,11 @@ pub struct Options {
     pub max_file_bytes: u64,
     /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
     pub settings: crate::settings::Settings,
-    /// `--stdin-filename`: this file's text (path relative to `root`, and
-    /// bytes) in place of the file on disk ([`files::Buffer`]).
-    pub stdin: Option<files::Buffer>,
+    /// Editors' unsaved buffers (`--stdin-filename` gives one, `wirelint
+    /// server` every modified open document): each file's text (path
+    /// relative to `root`, and bytes) in place of the file on disk
+    /// ([`files::Buffer`]); for a path given twice, the last one.
+    pub buffers: Vec<files::Buffer>,
     /// Skip parsing files of speakers that do not speak the protocol
     /// ([`prefilter`]). Off only to check that it changes nothing.
     pub prefilter: bool,
@@ -71,6 +73,9 @@ pub struct Options {
     /// The facts cache's directory ([`cache`]); `None`: no cache. Used
     /// only for files read from the disk, with the prefilter on.
     pub cache_dir: Option<PathBuf>,
+    /// Facts kept in memory across runs over the cache ([`cache::Memo`]):
+    /// the server's, which runs again on every change.
+    pub memo: Option<std::sync::Arc<cache::Memo>>,
 }
 
 /// Everything a reporter needs.

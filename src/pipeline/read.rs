@@ -237,7 +237,7 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let prefilter = Prefilter::new(None);
         let mut parsers = Parsers::new().ok();
-        let files = Files::new(dir.path(), None, None, DEFAULT_MAX_FILE_BYTES);
+        let files = Files::new(dir.path(), None, &[], DEFAULT_MAX_FILE_BYTES);
         let reader = Reader {
             files: &files,
             prefilter: &prefilter,
@@ -265,7 +265,7 @@ mod tests {
         };
         let prefilter = Prefilter::new(None);
         let mut parsers = Parsers::new().ok();
-        let files = Files::new(dir.path(), None, None, DEFAULT_MAX_FILE_BYTES);
+        let files = Files::new(dir.path(), None, &[], DEFAULT_MAX_FILE_BYTES);
         let reader = Reader {
             files: &files,
             prefilter: &prefilter,

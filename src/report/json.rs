@@ -65,6 +65,12 @@ struct Related {
 }
 
 #[derive(Serialize)]
+struct FixOut {
+    span: SpanOut,
+    text: String,
+}
+
+#[derive(Serialize)]
 struct ImpactOut {
     breaks: Vec<String>,
     unaffected: Vec<String>,
@@ -84,6 +90,8 @@ pub struct DiagOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     impact: Option<ImpactOut>,
     related: Vec<Related>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<FixOut>,
 }
 
 #[derive(Serialize)]
@@ -132,6 +140,10 @@ pub fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
                 message: r.message.clone(),
             })
             .collect(),
+        fix: d.fix.as_ref().map(|f| FixOut {
+            span: span_out(a, f.span),
+            text: f.text.clone(),
+        }),
     }
 }
 

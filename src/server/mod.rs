@@ -1,8 +1,9 @@
 //! `wirelint server`: the Language Server Protocol over stdio.
 //!
 //! The server reads the workspace once at `initialize` and again after each
-//! change: an edited buffer takes the place of its file on disk (the same
-//! overlay `--stdin-filename` uses), the whole pipeline runs, and
+//! change: every open document whose text differs from its file on disk
+//! takes that file's place (the overlay `--stdin-filename` uses for one
+//! buffer), the whole pipeline runs, and
 //! diagnostics are published for **every file whose findings changed**,
 //! not only the edited one: renaming a field in a shared script lights up
 //! the readers in other files, and clears them when undone.
@@ -55,7 +56,7 @@ fn serve(conn: &Connection) -> Result<(), String> {
     });
     let init = conn.initialize(caps).map_err(|e| e.to_string())?;
     let mut st = State::new(protocol::workspace_root(&init));
-    st.refresh(conn, None);
+    st.refresh(conn);
     for msg in &conn.receiver {
         match msg {
             Message::Request(req) => {
@@ -91,15 +92,68 @@ fn reply_unknown(conn: &Connection, req: Request) {
     let _ = conn.sender.send(Message::Response(resp));
 }
 
+/// Where a refresh spends its time, on stderr when `WIRELINT_SERVER_TIMING`
+/// is set (the benchmark's profile, `docs/performance.md`).
+struct Clock {
+    on: bool,
+    at: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Clock {
+    fn new() -> Clock {
+        Clock {
+            on: std::env::var_os("WIRELINT_SERVER_TIMING").is_some(),
+            at: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, what: &'static str) {
+        if self.on {
+            let now = std::time::Instant::now();
+            self.laps.push((what, now - self.at));
+            self.at = now;
+        }
+    }
+
+    fn report(&self) {
+        if self.on {
+            let laps: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(w, d)| format!("{w} {:.1} ms", d.as_secs_f64() * 1e3))
+                .collect();
+            eprintln!("wirelint server: refresh: {}", laps.join(", "));
+        }
+    }
+}
+
+/// An open document: its text, and whether it differs from its file on
+/// disk (only those stand in for their files).
+struct Doc {
+    text: Vec<u8>,
+    modified: bool,
+}
+
+impl Doc {
+    fn new(path: &Path, text: Vec<u8>) -> Doc {
+        let modified = std::fs::read(path).ok().as_deref() != Some(text.as_slice());
+        Doc { text, modified }
+    }
+}
+
 /// The workspace, the open buffers, and what was last published.
 struct State {
     root: PathBuf,
     /// Open buffers by absolute path.
-    docs: BTreeMap<PathBuf, Vec<u8>>,
+    docs: BTreeMap<PathBuf, Doc>,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
     /// The last analysis and its agreement matrix (hover, definition).
     last: Option<(Analysis, Matrix)>,
+    /// The facts of unchanged files, kept between runs.
+    memo: std::sync::Arc<crate::pipeline::cache::Memo>,
 }
 
 impl State {
@@ -109,13 +163,19 @@ impl State {
             docs: BTreeMap::new(),
             published: BTreeMap::new(),
             last: None,
+            memo: Default::default(),
         }
     }
 
     fn notification(&mut self, conn: &Connection, n: Notification) {
-        // `wirelint.toml`, the contract or a file changed on disk.
+        // `wirelint.toml`, the contract or a file changed on disk: an open
+        // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
-            self.refresh(conn, None);
+            for (path, doc) in self.docs.iter_mut() {
+                let text = std::mem::take(&mut doc.text);
+                *doc = Doc::new(path, text);
+            }
+            self.refresh(conn);
             return;
         }
         let Some(path) = protocol::document_path(&n.params) else {
@@ -123,32 +183,52 @@ impl State {
         };
         match n.method.as_str() {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didSave" => {
-                if let Some(text) = protocol::document_text(&n.method, &n.params) {
-                    self.docs.insert(path.clone(), text.into_bytes());
+                let text = protocol::document_text(&n.method, &n.params)
+                    .map(String::into_bytes)
+                    .or_else(|| self.docs.remove(&path).map(|d| d.text));
+                if let Some(text) = text {
+                    let doc = Doc::new(&path, text);
+                    self.docs.insert(path, doc);
                 }
-                self.refresh(conn, Some(&path));
+                self.refresh(conn);
             }
             "textDocument/didClose" => {
                 self.docs.remove(&path);
-                self.refresh(conn, None);
+                self.refresh(conn);
             }
             _ => {}
         }
     }
 
-    /// Runs the pipeline with `changed` over its file on disk, and
-    /// publishes every document whose diagnostics differ from what was
-    /// last published (an empty list clears one).
-    fn refresh(&mut self, conn: &Connection, changed: Option<&Path>) {
-        let now = match self.analysis(changed) {
+    /// Runs the pipeline with every modified open document over its file
+    /// on disk, and publishes every document whose diagnostics differ from
+    /// what was last published (an empty list clears one).
+    fn refresh(&mut self, conn: &Connection) {
+        let mut clock = Clock::new();
+        let (now, analysis) = match self.analysis() {
             Ok(a) => {
-                let now = protocol::diagnostics_by_uri(&a, &self.root);
-                let matrix = crate::matrix::build(&a);
-                self.last = Some((a, matrix));
-                now
+                clock.lap("analysis");
+                (protocol::diagnostics_by_uri(&a, &self.root), Some(a))
             }
-            Err(e) => protocol::config_error(&self.root, &e),
+            Err(e) => (protocol::config_error(&self.root, &e), None),
         };
+        clock.lap("to LSP");
+        self.publish(conn, now);
+        clock.lap("publish");
+        // The diagnostics are out; hover and definition wait for the matrix
+        // (messages are handled in order), and the last analysis is let go
+        // only now. A run that could not start keeps the last one.
+        if let Some(a) = analysis {
+            let matrix = crate::matrix::build(&a);
+            drop(self.last.replace((a, matrix)));
+        }
+        clock.lap("matrix");
+        clock.report();
+    }
+
+    /// Publishes every document whose diagnostics differ from what was
+    /// last published (an empty list clears one).
+    fn publish(&mut self, conn: &Connection, now: BTreeMap<String, Value>) {
         let mut uris: Vec<&String> = now.keys().chain(self.published.keys()).collect();
         uris.sort();
         uris.dedup();
@@ -186,9 +266,10 @@ impl State {
         json!({"contents": {"kind": "markdown", "value": text}})
     }
 
-    /// For each wirelint diagnostic in the request: a suppression comment
-    /// on the line before it, in the file's own comment syntax, with room
-    /// for the reason.
+    /// For each wirelint diagnostic in the request: the replacement of a
+    /// near miss where the fix is certain, and a suppression comment on the
+    /// line before it, in the file's own comment syntax, with room for the
+    /// reason.
     fn code_actions(&self, params: &Value) -> Value {
         let Some((a, _)) = &self.last else {
             return json!([]);
@@ -216,6 +297,7 @@ impl State {
             ) else {
                 continue;
             };
+            out.extend(protocol::fix_action(a, &self.root, uri, d));
             let indent = protocol::indent_of(f, line as usize);
             let text = format!("{indent}{comment} wirelint: allow({code}) reason: \n");
             let pos = json!({"line": line, "character": 0});
@@ -248,17 +330,19 @@ impl State {
             .unwrap_or(Value::Null)
     }
 
-    fn analysis(&self, changed: Option<&Path>) -> Result<Analysis, AnalyzeError> {
+    fn analysis(&self) -> Result<Analysis, AnalyzeError> {
         let settings = Config::find(&self.root)?
             .map(|c| c.settings)
             .unwrap_or_default();
-        let overlay = changed
-            .or_else(|| self.docs.keys().next_back().map(PathBuf::as_path))
-            .and_then(|p| {
+        let buffers = self
+            .docs
+            .iter()
+            .filter(|(_, d)| d.modified)
+            .filter_map(|(p, d)| {
                 let rel = p.strip_prefix(&self.root).ok()?;
-                let bytes = self.docs.get(p)?.clone();
-                Some((rel.to_string_lossy().replace('\\', "/"), bytes))
-            });
+                Some((rel.to_string_lossy().replace('\\', "/"), d.text.clone()))
+            })
+            .collect();
         let opts = Options {
             root: self.root.clone(),
             paths: vec![self.root.clone()],
@@ -266,12 +350,14 @@ impl State {
             threads: None,
             max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
             settings: settings.clone(),
-            stdin: overlay,
+            buffers,
             prefilter: true,
             tree: None,
-            // Unchanged files come from the facts cache (the edited buffer
-            // is never cached: it is not on disk).
+            // Unchanged files come from the facts cache (the edited
+            // buffers are never cached: they are not on disk).
             cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
+            // ...and, after the first run, from memory.
+            memo: Some(self.memo.clone()),
         };
         let mut a = analyze(&opts)?;
         let post = Post {

@@ -157,6 +157,32 @@ fn lsp_diagnostic(a: &Analysis, root: &Path, d: &Diagnostic) -> Value {
     })
 }
 
+/// The quick fix that replaces a near miss with the contract's spelling,
+/// for the finding that `shown` (a diagnostic of the request's context)
+/// stands for: same code, same range, a certain fix. Preferred: there is
+/// one candidate (a check carries a fix only then).
+pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option<Value> {
+    let d = a.diagnostics.iter().find(|d| {
+        d.fix.is_some()
+            && shown["code"].as_str() == Some(d.code)
+            && file_uri(a, root, d.primary.span).as_deref() == Some(uri)
+            && shown["range"] == range(a.sources.get(d.primary.span.file), d.primary.span)
+    })?;
+    let fix = d.fix.as_ref()?;
+    let f = a.sources.get(fix.span.file);
+    let found = String::from_utf8_lossy(
+        f.bytes()
+            .get(fix.span.start as usize..fix.span.end as usize)?,
+    );
+    Some(json!({
+        "title": format!("Replace `{found}` with the contract's `{}`", fix.text),
+        "kind": "quickfix",
+        "diagnostics": [shown],
+        "isPreferred": true,
+        "edit": {"changes": {uri: [{"range": range(f, fix.span), "newText": fix.text}]}},
+    }))
+}
+
 /// Every finding as LSP diagnostics, by document URI, in output order.
 pub fn diagnostics_by_uri(a: &Analysis, root: &Path) -> BTreeMap<String, Value> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
