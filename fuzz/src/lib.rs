@@ -135,10 +135,11 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             threads: Some(1),
             max_file_bytes: wirelint::input::DEFAULT_LIMIT,
             settings,
-            stdin: None,
+            buffers: Vec::new(),
             prefilter: true,
             tree: Some(files),
             cache_dir: None,
+            memo: None,
         };
         let mut analysis = match analyze(&opts) {
             Ok(a) => a,

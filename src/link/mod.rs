@@ -22,6 +22,7 @@ pub mod argv;
 pub mod calls;
 mod identify;
 mod inventory;
+mod lists;
 pub mod records;
 mod resolve;
 pub mod roles;
