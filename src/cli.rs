@@ -2,7 +2,6 @@
 //! and decides the exit code (0 clean, 1 findings at or above the failing
 //! severity, 2 usage, contract or internal error).
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -123,9 +122,16 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
     /// Read PATH's text from stdin instead of the disk (an editor's unsaved
-    /// buffer); with no PATHS, report only PATH's findings.
+    /// buffer); with no PATHS, report PATH's findings and those the buffer
+    /// introduces elsewhere (the base is the disk).
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Report what the change since the git revision REF introduces: the
+    /// findings in the changed files, and the new findings wherever they
+    /// land (the base is read from git's objects, never checked out). With
+    /// files alone, the base is HEAD (docs/ci.md).
+    #[arg(long, value_name = "REF", conflicts_with = "stdin_filename")]
+    pub changed_since: Option<String>,
     /// Also print the agreement matrix: key templates, record fields and
     /// scripts by speaker (a table on stdout, or `matrix` in the JSON).
     #[arg(long)]
@@ -276,10 +282,14 @@ fn options(
 }
 
 fn run_analysis(opts: &Options) -> Result<Analysis, RunError> {
-    analyze(opts).map_err(|e| match e {
+    analyze(opts).map_err(analyze_error)
+}
+
+fn analyze_error(e: AnalyzeError) -> RunError {
+    match e {
         AnalyzeError::Contract(e) => RunError::contract(e),
         AnalyzeError::Usage(m) => RunError::usage(m),
-    })
+    }
 }
 
 /// Says `error: {m}` on stderr; exit 2.
@@ -476,8 +486,11 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .as_ref()
         .map(|_| read_stdin(a.read.max_file_size))
         .transpose()?;
-    let (opts, only) = check_options(a, buffer)?;
-    let mut analysis = run_analysis(&opts)?;
+    let (opts, plan) = check_options(a, buffer)?;
+    let (mut analysis, only) = match &plan {
+        Some(plan) => crate::scope::run(&opts, plan).map_err(analyze_error)?,
+        None => (run_analysis(&opts)?, None),
+    };
     let post = Post {
         settings: &opts.settings,
         only: only.as_ref(),
@@ -488,6 +501,11 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
+    let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
+    crate::scope::relocate(
+        &mut analysis,
+        &crate::scope::report_prefix(&opts.root, repo_relative),
+    );
     let code = report_check(a, &analysis, baselined);
     if a.stats {
         let _ = writeln!(
@@ -521,23 +539,33 @@ fn read_stdin(max: u64) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::usage(format!("cannot read stdin: {e}")))
 }
 
-/// The options of `check`, and the files whose findings are reported
-/// (`None`: all). Reports are relative to the one directory checked, else
-/// to the current directory. Files only (pre-commit): the whole repository
-/// is read, and the findings in the passed files are reported.
+/// The options of `check`, and its change-aware plan (`crate::scope`):
+/// files alone (pre-commit), `--changed-since REF`, or an editor's buffer
+/// with no PATHS. Files alone are read in the git repository that holds
+/// them; otherwise reports are relative to the one directory checked, else
+/// to the current directory.
 fn check_options(
     a: &CheckArgs,
     buffer: Option<Vec<u8>>,
-) -> Result<(Options, Option<BTreeSet<String>>), RunError> {
-    let paths = match (&a.stdin_filename, a.paths.is_empty()) {
-        (Some(p), true) if p.is_file() => vec![p.clone()],
-        (_, true) => vec![PathBuf::from(".")],
-        _ => a.paths.clone(),
+) -> Result<(Options, Option<crate::scope::Plan>), RunError> {
+    use crate::scope::{Base, Plan};
+    let paths = if a.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        a.paths.clone()
     };
-    let only = crate::scope::files_only(&paths);
-    let (root, paths) = match (&only, paths.as_slice()) {
-        (Some((root, _)), _) => (root.clone(), vec![root.clone()]),
-        (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
+    let buffer_alone = a.stdin_filename.as_ref().filter(|_| a.paths.is_empty());
+    let only = match buffer_alone {
+        Some(_) => None,
+        None => crate::scope::files_only(&paths).map_err(RunError::usage)?,
+    };
+    let (root, paths) = match (&only, buffer_alone, paths.as_slice()) {
+        (Some(f), _, _) => (f.root.clone(), vec![f.root.clone()]),
+        (None, Some(p), _) => {
+            let root = stdin_root(p);
+            (root.clone(), vec![root])
+        }
+        (None, None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
         _ => (PathBuf::from("."), paths.clone()),
     };
     let settings = Config::find_limited(&root, a.read.max_file_size)
@@ -546,6 +574,33 @@ fn check_options(
         .unwrap_or_default();
     let stdin = match (&a.stdin_filename, buffer) {
         (Some(p), Some(bytes)) => Some((buffer_rel(&root, p), bytes)),
+        _ => None,
+    };
+    let plan = match (only, &a.changed_since, &stdin) {
+        (Some(f), rev, _) => Some(Plan {
+            base: match (f.in_git, rev) {
+                (false, _) => Base::Unavailable(
+                    "not in a git repository: only the findings in the passed files are reported"
+                        .into(),
+                ),
+                (true, Some(r)) => Base::Rev(r.clone()),
+                (true, None) => match crate::pipeline::git::commit_of(&root, "HEAD") {
+                    Ok(_) => Base::Rev("HEAD".into()),
+                    Err(_) => Base::Unavailable(
+                        "no commit yet: only the findings in the passed files are reported".into(),
+                    ),
+                },
+            },
+            files: Some(f.files),
+        }),
+        (None, Some(rev), _) => Some(Plan {
+            files: None,
+            base: Base::Rev(rev.clone()),
+        }),
+        (None, None, Some((rel, _))) if buffer_alone.is_some() => Some(Plan {
+            files: Some([rel.clone()].into()),
+            base: Base::Disk,
+        }),
         _ => None,
     };
     let opts = Options {
@@ -564,7 +619,18 @@ fn check_options(
         cache_dir: a.read.cache_dir(&opts.root),
         ..opts
     };
-    Ok((opts, only.and_then(|(_, files)| files)))
+    Ok((opts, plan))
+}
+
+/// The root of `--stdin-filename PATH` with no PATHS: the git repository
+/// that holds PATH, else the current directory's.
+fn stdin_root(p: &Path) -> PathBuf {
+    let dir = std::env::current_dir()
+        .map(|d| d.join(p))
+        .ok()
+        .and_then(|abs| abs.parent().map(Path::to_path_buf));
+    dir.and_then(|d| crate::scope::git_root(&d))
+        .unwrap_or_else(|| crate::scope::repo_root(Path::new(".")))
 }
 
 /// `--write-baseline FILE`: records the findings and exits 0.

@@ -153,10 +153,13 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     })
 }
 
-/// The facts cache of a run that reads the disk with the prefilter on.
+/// The facts cache of a run with the prefilter on. A tree held in memory
+/// uses only its facts, by the hash of the bytes (its files have no stamp
+/// for the index): a git revision's files equal to the disk's are not
+/// parsed again.
 fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
     let dir = opts.cache_dir.as_deref()?;
-    if !opts.prefilter || opts.tree.is_some() {
+    if !opts.prefilter {
         return None;
     }
     Cache::open(dir, &opts.root, prefilter.fingerprint())

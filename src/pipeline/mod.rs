@@ -69,7 +69,7 @@ pub struct Options {
     /// files).
     pub tree: Option<files::Tree>,
     /// The facts cache's directory ([`cache`]); `None`: no cache. Used
-    /// only for files read from the disk, with the prefilter on.
+    /// with the prefilter on; a tree's files use only its facts, by hash.
     pub cache_dir: Option<PathBuf>,
 }
 

@@ -4,7 +4,8 @@
 //! `fingerprint` that does not depend on line numbers (see
 //! [`crate::baseline`]), `severity` (`major` for errors, `minor` for
 //! warnings) and `location.path` with `lines.begin`/`lines.end`. Paths are
-//! relative to the scanned root: run wirelint from the repository root.
+//! relative to the git repository's root, whatever directory is scanned
+//! (`crate::scope::report_prefix`).
 
 use super::{CheckRun, Output, Reporter};
 use serde::Serialize;
