@@ -44,6 +44,7 @@ fn check(b: Bencher, t: Tree) {
             prefilter: true,
             tree: Some(t.clone()),
             cache_dir: None,
+            speaker_prefix: None,
         };
         let a = analyze(&opts).unwrap();
         let diagnostics: Vec<_> = a.diagnostics.iter().collect();

@@ -278,6 +278,7 @@ fn options(
         prefilter: true,
         tree: None,
         cache_dir: None,
+        speaker_prefix: None,
     }
 }
 
@@ -501,11 +502,8 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
-    let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
-    crate::scope::relocate(
-        &mut analysis,
-        &crate::scope::report_prefix(&opts.root, repo_relative),
-    );
+    // Paths as the speakers are named (`check_options`).
+    crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     let code = report_check(a, &analysis, baselined);
     if a.stats {
         let _ = writeln!(
@@ -614,9 +612,12 @@ fn check_options(
         prefilter: !a.no_prefilter,
         tree: None,
         cache_dir: None,
+        speaker_prefix: None,
     };
+    let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
     let opts = Options {
         cache_dir: a.read.cache_dir(&opts.root),
+        speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
         ..opts
     };
     Ok((opts, plan))

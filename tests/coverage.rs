@@ -97,7 +97,7 @@ fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     assert_eq!(
         stderr.lines().collect::<Vec<_>>(),
         [
-            "coverage: (root): 1 of 2 script calls checked",
+            "coverage: fixtures/coverage/unlinked: 1 of 2 script calls checked",
             "  fixtures/coverage/unlinked/lib/loose.ex:7:25: not linked: the script comes from `fetch_body(..)`, which wirelint cannot follow to a script",
             "coverage: script `sweep` (fixtures/coverage/unlinked/priv/sweep.lua:1:1) is run by no speaker",
             "wirelint: 1 of 2 script calls checked; 1 not linked",

@@ -57,6 +57,11 @@ fn annotations_and_sarif_point_at_files_of_the_repository() {
     ] {
         let (code, stdout, _) = run(&["check", path, "--format", "github"], &cwd);
         assert_eq!((code, github_files(&stdout)), (1, want.clone()), "{path}");
+        // The speaker is named as its paths are shown.
+        assert!(
+            stdout.contains("(it knows `job:<id>`, `pending`) [peers/rust]%0A"),
+            "{path}: {stdout}"
+        );
         let (_, stdout, _) = run(&["check", path, "--format", "sarif"], &cwd);
         let sarif: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         let loc = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
@@ -95,6 +100,19 @@ fn other_formats_print_paths_as_typed() {
         ),
     ] {
         let (code, stdout, _) = run(&["check", path, "--format", "concise"], &cwd);
+        let (_, json, _) = run(&["check", path, "--format", "json"], &cwd);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let speaker = shown.strip_suffix("/src/keys.rs").unwrap_or(shown);
+        let speaker = if speaker == "src/keys.rs" {
+            "(root)"
+        } else {
+            speaker
+        };
+        assert_eq!(
+            doc["diagnostics"][0]["speaker"].as_str(),
+            Some(speaker),
+            "{path}"
+        );
         let at: Vec<&str> = stdout
             .lines()
             .filter_map(|l| l.split(": ").next())

@@ -72,6 +72,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         prefilter: true,
         tree: None,
         cache_dir: None,
+        speaker_prefix: None,
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

@@ -102,6 +102,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         prefilter: true,
         tree: None,
         cache_dir: None,
+        speaker_prefix: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()

@@ -199,7 +199,8 @@ fn speakers(
             specs.push(s);
         }
     }
-    assign_speakers(&rels, &opts.root, &specs)
+    let prefix = opts.speaker_prefix.as_deref().unwrap_or(".");
+    assign_speakers(&rels, &opts.root, &specs, prefix)
 }
 
 /// Threads per core at most: more only adds start-up time and memory (the
@@ -459,6 +460,7 @@ mod tests {
                 prefilter,
                 tree: Some(tree.clone()),
                 cache_dir: None,
+                speaker_prefix: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

@@ -71,6 +71,10 @@ pub struct Options {
     /// The facts cache's directory ([`cache`]); `None`: no cache. Used
     /// with the prefilter on; a tree's files use only its facts, by hash.
     pub cache_dir: Option<PathBuf>,
+    /// Projects are named by their directory as reports show it: this
+    /// goes before their path from the root (`crate::scope::report_prefix`;
+    /// `None`: named from the root, which is then `(root)`).
+    pub speaker_prefix: Option<String>,
 }
 
 /// Everything a reporter needs.

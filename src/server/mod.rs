@@ -272,6 +272,7 @@ impl State {
             // Unchanged files come from the facts cache (the edited buffer
             // is never cached: it is not on disk).
             cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
+            speaker_prefix: None,
         };
         let mut a = analyze(&opts)?;
         let post = Post {
