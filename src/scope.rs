@@ -17,6 +17,12 @@
 //! (or when git fails) a files-only run reports the findings in the passed
 //! files, and `--changed-since` every finding, each with a note saying so.
 //!
+//! The base is needed only when a finding lies outside the changed files
+//! (or a file there may hold a suppression); it is then analysed after the
+//! head, and a git commit's findings are kept in the facts cache, named by
+//! the commit, the options and the bytes of `wirelint.toml` and the
+//! contract, so the next run on the same `HEAD` does not analyse it again.
+//!
 //! Files passed alone: the root is the git repository that holds them (all
 //! must lie in one), else the current directory's. Files excluded by
 //! `wirelint.toml` are never read, passed or not.
@@ -158,7 +164,7 @@ impl Scope {
 
 /// Runs a change-aware check: the head's analysis (settings and
 /// suppressions not yet applied) and what to report of it (`None`: every
-/// finding). The base is analysed on another thread meanwhile.
+/// finding).
 pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), AnalyzeError> {
     let mut notes = Vec::new();
     // In a repository, a REF that names no commit is a mistake to say, not
@@ -183,33 +189,38 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
     if touches_contract(opts, &files) {
         return Ok((analyze(opts)?, None));
     }
-    let (head, base) = match &plan.base {
+    let mut head = analyze(opts)?;
+    let base = match &plan.base {
         Base::Unavailable(why) => {
             notes.push(note(why.clone()));
-            (analyze(opts)?, None)
-        }
-        base => std::thread::scope(|s| {
-            let b = s.spawn(|| base_keys(opts, base));
-            let head = analyze(opts);
-            let base = b.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            head.map(|h| (h, base))
-        })?,
-    };
-    let mut head = head;
-    let base = match base {
-        Some(Ok(keys)) => Some(keys),
-        Some(Err(why)) => {
-            notes.push(note(format!(
-                "{why}: only the findings in the changed files are reported"
-            )));
             None
         }
-        None => None,
+        // Every finding lies in a changed file, and no other file can hold
+        // an unused suppression: whatever the base, all are reported.
+        _ if all_in(&head, &files) => Some(BTreeMap::new()),
+        base => match base_keys(opts, base) {
+            Some(Ok(keys)) => Some(keys),
+            Some(Err(why)) => {
+                notes.push(note(format!(
+                    "{why}: only the findings in the changed files are reported"
+                )));
+                None
+            }
+            None => None,
+        },
     };
     head.notes.extend(notes);
     head.notes.sort();
     head.notes.dedup();
     Ok((head, Some(Scope { files, base })))
+}
+
+/// Whether every finding of `a`, and every file that may hold a
+/// suppression, lies in `files`.
+fn all_in(a: &Analysis, files: &BTreeSet<String>) -> bool {
+    let file = |id| files.contains(&a.sources.get(id).rel);
+    a.diagnostics.iter().all(|d| file(d.primary.span.file))
+        && a.sources.iter().all(|(id, f)| !f.may_suppress || file(id))
 }
 
 fn note(message: String) -> Note {
@@ -229,25 +240,83 @@ fn base_keys(opts: &Options, base: &Base) -> Option<Result<BTreeMap<Key, usize>,
             ..opts.clone()
         },
         Base::Rev(rev) => {
-            let read = crate::pipeline::git::read_revision(
-                &opts.root,
-                &opts.paths,
-                rev,
-                opts.max_file_bytes,
-            );
-            match read {
-                Ok(r) => Options {
-                    tree: Some(r.tree),
-                    stdin: None,
-                    ..opts.clone()
-                },
-                Err(e) => return Some(Err(format!("cannot read the base {rev} ({e})"))),
+            let stored = stored_base(opts, rev);
+            if let Some(keys) = stored.as_ref().and_then(|(_, k)| k.clone()) {
+                return Some(Ok(keys));
             }
+            let keys = rev_keys(opts, rev);
+            if let (Ok(k), Some((parts, _)), Some(dir)) = (&keys, &stored, &opts.cache_dir) {
+                let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+                let list: Vec<(&Key, &usize)> = k.iter().collect();
+                if let Ok(bytes) = serde_json::to_vec(&list) {
+                    crate::pipeline::cache::store_value(dir, &parts, &bytes);
+                }
+            }
+            return Some(keys);
         }
     };
-    let mut a = match analyze(&base_opts) {
+    Some(keys_of(&base_opts, opts))
+}
+
+/// The base's findings at revision `rev`, read from git.
+fn rev_keys(opts: &Options, rev: &str) -> Result<BTreeMap<Key, usize>, String> {
+    let read =
+        crate::pipeline::git::read_revision(&opts.root, &opts.paths, rev, opts.max_file_bytes)
+            .map_err(|e| format!("cannot read the base {rev} ({e})"))?;
+    let base_opts = Options {
+        tree: Some(read.tree),
+        stdin: None,
+        ..opts.clone()
+    };
+    keys_of(&base_opts, opts)
+}
+
+/// What names a commit's findings in the facts cache: the commit and all
+/// else the run reads besides it (the options, `wirelint.toml` and the
+/// contract's bytes; the build is in the cache's path), and the findings
+/// if they are stored.
+type Stored = (Vec<Vec<u8>>, Option<BTreeMap<Key, usize>>);
+
+fn stored_base(opts: &Options, rev: &str) -> Option<Stored> {
+    let dir = opts.cache_dir.as_ref()?;
+    let commit = crate::pipeline::git::commit_of(&opts.root, rev).ok()?;
+    let root = std::fs::canonicalize(&opts.root).ok()?;
+    let mut parts = vec![
+        b"base findings v1".to_vec(),
+        commit.into_bytes(),
+        root.to_string_lossy().into_owned().into_bytes(),
+        format!(
+            "{:?} {:?} {:?} {} {} {:?}",
+            opts.paths,
+            opts.contract,
+            opts.settings,
+            opts.max_file_bytes,
+            opts.prefilter,
+            opts.speaker_prefix
+        )
+        .into_bytes(),
+    ];
+    let config = Config::find_limited(&opts.root, opts.max_file_bytes).ok()?;
+    parts.push(config.map(|c| c.text.into_bytes()).unwrap_or_default());
+    if let Some(p) = contract_path(opts) {
+        parts.push(
+            crate::input::read_text(&p, opts.max_file_bytes)
+                .ok()?
+                .into_bytes(),
+        );
+    }
+    let slices: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let keys = crate::pipeline::cache::load_value(dir, &slices)
+        .and_then(|b| serde_json::from_slice::<Vec<(Key, usize)>>(&b).ok())
+        .map(|l| l.into_iter().collect());
+    Some((parts, keys))
+}
+
+/// Analyses a base and keys its findings as the head's are reported.
+fn keys_of(base_opts: &Options, opts: &Options) -> Result<BTreeMap<Key, usize>, String> {
+    let mut a = match analyze(base_opts) {
         Ok(a) => a,
-        Err(_) => return Some(Err("cannot analyse the base".into())),
+        Err(_) => return Err("cannot analyse the base".into()),
     };
     opts.settings.apply(&mut a.diagnostics);
     crate::suppress::apply(&mut a, &opts.settings);
@@ -256,21 +325,25 @@ fn base_keys(opts: &Options, base: &Base) -> Option<Result<BTreeMap<Key, usize>,
     for (k, _) in keys_with_occurrence(&a.sources, &all) {
         *counts.entry(k).or_insert(0) += 1;
     }
-    Some(Ok(counts))
+    Ok(counts)
 }
 
-/// Whether a changed file is `wirelint.toml` or the contract in use: what
-/// every file means may have changed.
-fn touches_contract(opts: &Options, files: &BTreeSet<String>) -> bool {
-    let contract = match &opts.contract {
+/// The contract file the run reads, if any.
+fn contract_path(opts: &Options) -> Option<PathBuf> {
+    match &opts.contract {
         ContractChoice::File(p) => Some(p.clone()),
         ContractChoice::Default => Config::find_limited(&opts.root, opts.max_file_bytes)
             .ok()
             .flatten()
             .and_then(|c| c.contract_path().ok().flatten().map(Path::to_path_buf)),
         ContractChoice::None => None,
-    };
-    let contract = contract.and_then(|p| std::fs::canonicalize(p).ok());
+    }
+}
+
+/// Whether a changed file is `wirelint.toml` or the contract in use: what
+/// every file means may have changed.
+fn touches_contract(opts: &Options, files: &BTreeSet<String>) -> bool {
+    let contract = contract_path(opts).and_then(|p| std::fs::canonicalize(p).ok());
     files.iter().any(|f| {
         let p = opts.root.join(f);
         p.file_name().is_some_and(|n| n == crate::config::FILE_NAME)

@@ -460,3 +460,48 @@ fn the_real_pre_commit_hook_catches_a_cross_file_rename() {
     assert_eq!((code, findings), (0, vec![]), "{text}");
     assert!(text.contains("Passed"), "{text}");
 }
+
+/// A commit's findings are stored once per commit (and `wirelint.toml`):
+/// the hook run again on the same `HEAD` reads them; a new commit or a new
+/// `wirelint.toml` stores anew; the results never change.
+#[test]
+fn a_commits_findings_are_stored_by_commit_and_settings() {
+    let dir = pick_repo();
+    let cache = tempfile::tempdir().unwrap();
+    let stored = || -> usize {
+        std::fs::read_dir(cache.path())
+            .unwrap()
+            .flatten()
+            .filter_map(|build| std::fs::read_dir(build.path().join("values")).ok())
+            .map(|d| d.count())
+            .sum()
+    };
+    let check = |file: &str| {
+        let c = cache.path().to_str().unwrap();
+        let (code, stdout, stderr) = run(
+            &["check", "--format", "json", "--cache-dir", c, file],
+            dir.path(),
+        );
+        assert!(!stdout.is_empty(), "{stderr}");
+        (code, json_findings(&stdout))
+    };
+    rename_pb(dir.path());
+    git(dir.path(), &["commit", "-q", "-am", "rename"]);
+    // Old findings outside the changed file: the base is needed.
+    let ops = dir.path().join("ops/lib/audit.ex");
+    let text = std::fs::read_to_string(&ops).unwrap();
+    std::fs::write(&ops, format!("{text}\n")).unwrap();
+    let clean = (0, vec![]);
+    let broken_ops = (1, vec!["WL203 ops/lib/audit.ex:2".to_string()]);
+    assert_eq!((check("rs/Cargo.toml"), stored()), (clean.clone(), 1));
+    assert_eq!((check("rs/Cargo.toml"), stored()), (clean.clone(), 1));
+    assert_eq!(
+        (check("ops/lib/audit.ex"), stored()),
+        (broken_ops.clone(), 1)
+    );
+    std::fs::write(dir.path().join("wirelint.toml"), "exclude = [\"app/**\"]\n").unwrap();
+    assert_eq!((check("rs/Cargo.toml"), stored()), (clean.clone(), 2));
+    std::fs::remove_file(dir.path().join("wirelint.toml")).unwrap();
+    git(dir.path(), &["commit", "-q", "-am", "ops"]);
+    assert_eq!((check("rs/Cargo.toml"), stored()), (clean, 3));
+}
