@@ -687,6 +687,9 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         a.read.max_file_size,
     );
     opts.cache_dir = a.read.cache_dir(&opts.root);
+    // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
+    let prefix = crate::scope::report_prefix(&opts.root, matches!(a.format, DiffFormat::Github));
+    opts.speaker_prefix = Some(prefix.clone());
     files::check_paths(&opts.paths).map_err(RunError::usage)?;
     Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
     let rev = crate::pipeline::git::read_revision(
@@ -696,12 +699,14 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         opts.max_file_bytes,
     )
     .map_err(RunError::usage)?;
-    let head = run_analysis(&opts)?;
+    let mut head = run_analysis(&opts)?;
     let base_opts = Options {
         tree: Some(rev.tree),
         ..opts
     };
-    let base = run_analysis(&base_opts)?;
+    let mut base = run_analysis(&base_opts)?;
+    crate::scope::relocate(&mut head, &prefix);
+    crate::scope::relocate(&mut base, &prefix);
     let changes = crate::diff::compare(&base, &head);
     let run = DiffRun {
         base: &base,

@@ -124,3 +124,33 @@ fn other_formats_print_paths_as_typed() {
         );
     }
 }
+
+/// `diff --format github` from a subdirectory annotates files of the
+/// repository; its other formats print paths as typed.
+#[test]
+fn diff_paths_resolve_too() {
+    let parent = parent_with_repo();
+    let repo = parent.path().join("repo");
+    let keys = repo.join("peers/rust/src/keys.rs");
+    let text = std::fs::read_to_string(&keys).unwrap();
+    std::fs::write(&keys, text.replace("jobs:", "task:")).unwrap();
+    let peers = repo.join("peers");
+    let (code, stdout, stderr) = run(
+        &["diff", "--against", "HEAD", "rust", "--format", "github"],
+        &peers,
+    );
+    assert_eq!(
+        (code, github_files(&stdout)),
+        (1, vec!["peers/rust/src/keys.rs,line=10".to_string()]),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(
+        &["diff", "--against", "HEAD", "rust", "--format", "concise"],
+        &peers,
+    );
+    let at: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split(": ").next())
+        .collect();
+    assert_eq!(at, ["rust/src/keys.rs:10:32"], "{stdout}");
+}
