@@ -45,6 +45,7 @@ fn check(b: Bencher, t: Tree) {
             tree: Some(t.clone()),
             cache_dir: None,
             memo: None,
+            speaker_prefix: None,
         };
         let a = analyze(&opts).unwrap();
         let diagnostics: Vec<_> = a.diagnostics.iter().collect();

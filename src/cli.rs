@@ -2,7 +2,6 @@
 //! and decides the exit code (0 clean, 1 findings at or above the failing
 //! severity, 2 usage, contract or internal error).
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -126,9 +125,16 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub write_baseline: Option<PathBuf>,
     /// Read PATH's text from stdin instead of the disk (an editor's unsaved
-    /// buffer); with no PATHS, report only PATH's findings.
+    /// buffer); with no PATHS, report PATH's findings and those the buffer
+    /// introduces elsewhere (the base is the disk).
     #[arg(long, value_name = "PATH")]
     pub stdin_filename: Option<PathBuf>,
+    /// Report what the change since the git revision REF introduces: the
+    /// findings in the changed files, and the new findings wherever they
+    /// land (the base is read from git's objects, never checked out). With
+    /// files alone, the base is HEAD (docs/ci.md).
+    #[arg(long, value_name = "REF", conflicts_with = "stdin_filename")]
+    pub changed_since: Option<String>,
     /// Also print the agreement matrix: key templates, record fields and
     /// scripts by speaker (a table on stdout, or `matrix` in the JSON).
     #[arg(long)]
@@ -282,14 +288,19 @@ fn options(
         tree: None,
         cache_dir: None,
         memo: None,
+        speaker_prefix: None,
     }
 }
 
 fn run_analysis(opts: &Options) -> Result<Analysis, RunError> {
-    analyze(opts).map_err(|e| match e {
+    analyze(opts).map_err(analyze_error)
+}
+
+fn analyze_error(e: AnalyzeError) -> RunError {
+    match e {
         AnalyzeError::Contract(e) => RunError::contract(e),
         AnalyzeError::Usage(m) => RunError::usage(m),
-    })
+    }
 }
 
 /// Says `error: {m}` on stderr; exit 2.
@@ -508,8 +519,11 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .as_ref()
         .map(|_| read_stdin(a.read.max_file_size))
         .transpose()?;
-    let (opts, only) = check_options(a, buffer)?;
-    let mut analysis = run_analysis(&opts)?;
+    let (opts, plan) = check_options(a, buffer)?;
+    let (mut analysis, only) = match &plan {
+        Some(plan) => crate::scope::run(&opts, plan).map_err(analyze_error)?,
+        None => (run_analysis(&opts)?, None),
+    };
     let post = Post {
         settings: &opts.settings,
         only: only.as_ref(),
@@ -520,6 +534,8 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
+    // Paths as the speakers are named (`check_options`).
+    crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     let code = report_check(a, &analysis, baselined);
     if a.stats {
         let _ = writeln!(
@@ -553,23 +569,32 @@ fn read_stdin(max: u64) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::usage(format!("cannot read stdin: {e}")))
 }
 
-/// The options of `check`, and the files whose findings are reported
-/// (`None`: all). Reports are relative to the one directory checked, else
-/// to the current directory. Files only (pre-commit): the whole repository
-/// is read, and the findings in the passed files are reported.
+/// The options of `check`, and its change-aware plan (`crate::scope`):
+/// files alone (pre-commit), `--changed-since REF`, or an editor's buffer
+/// with no PATHS. Files alone are read in the git repository that holds
+/// them; otherwise reports are relative to the one directory checked, else
+/// to the current directory.
 fn check_options(
     a: &CheckArgs,
     buffer: Option<Vec<u8>>,
-) -> Result<(Options, Option<BTreeSet<String>>), RunError> {
-    let paths = match (&a.stdin_filename, a.paths.is_empty()) {
-        (Some(p), true) if p.is_file() => vec![p.clone()],
-        (_, true) => vec![PathBuf::from(".")],
-        _ => a.paths.clone(),
+) -> Result<(Options, Option<crate::scope::Plan>), RunError> {
+    let paths = if a.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        a.paths.clone()
     };
-    let only = crate::scope::files_only(&paths);
-    let (root, paths) = match (&only, paths.as_slice()) {
-        (Some((root, _)), _) => (root.clone(), vec![root.clone()]),
-        (None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
+    let buffer_alone = a.stdin_filename.as_ref().filter(|_| a.paths.is_empty());
+    let only = match buffer_alone {
+        Some(_) => None,
+        None => crate::scope::files_only(&paths).map_err(RunError::usage)?,
+    };
+    let (root, paths) = match (&only, buffer_alone, paths.as_slice()) {
+        (Some(f), _, _) => (f.root.clone(), vec![f.root.clone()]),
+        (None, Some(p), _) => {
+            let root = crate::scope::stdin_root(p);
+            (root.clone(), vec![root])
+        }
+        (None, None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
         _ => (PathBuf::from("."), paths.clone()),
     };
     let settings = Config::find_limited(&root, a.read.max_file_size)
@@ -580,6 +605,12 @@ fn check_options(
         (Some(p), Some(bytes)) => vec![(buffer_rel(&root, p), bytes)],
         _ => Vec::new(),
     };
+    // An editor's buffer is compared with the disk only when it comes alone.
+    let buffer_rel = buffers
+        .first()
+        .filter(|_| buffer_alone.is_some())
+        .map(|(rel, _)| rel.clone());
+    let plan = crate::scope::plan(only, a.changed_since.as_ref(), buffer_rel, &root);
     let opts = Options {
         root,
         paths,
@@ -592,12 +623,15 @@ fn check_options(
         tree: None,
         cache_dir: None,
         memo: None,
+        speaker_prefix: None,
     };
+    let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
     let opts = Options {
         cache_dir: a.read.cache_dir(&opts.root),
+        speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
         ..opts
     };
-    Ok((opts, only.and_then(|(_, files)| files)))
+    Ok((opts, plan))
 }
 
 /// `--write-baseline FILE`: records the findings and exits 0.
@@ -653,6 +687,15 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         a.read.max_file_size,
     );
     opts.cache_dir = a.read.cache_dir(&opts.root);
+    // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
+    let prefix = crate::scope::report_prefix(
+        &opts.root,
+        matches!(
+            a.format,
+            DiffFormat::Github | DiffFormat::Sarif | DiffFormat::Gitlab
+        ),
+    );
+    opts.speaker_prefix = Some(prefix.clone());
     files::check_paths(&opts.paths).map_err(RunError::usage)?;
     Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
     let rev = crate::pipeline::git::read_revision(
@@ -662,12 +705,14 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         opts.max_file_bytes,
     )
     .map_err(RunError::usage)?;
-    let head = run_analysis(&opts)?;
+    let mut head = run_analysis(&opts)?;
     let base_opts = Options {
         tree: Some(rev.tree),
         ..opts
     };
-    let base = run_analysis(&base_opts)?;
+    let mut base = run_analysis(&base_opts)?;
+    crate::scope::relocate(&mut head, &prefix);
+    crate::scope::relocate(&mut base, &prefix);
     let changes = crate::diff::compare(&base, &head);
     let run = DiffRun {
         base: &base,

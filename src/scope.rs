@@ -1,46 +1,471 @@
-//! What a run reports on. When every path on the command line is a file
-//! (as pre-commit passes them), the analysis still needs the whole
-//! repository for facts: the run reads the repository root (the nearest
-//! directory above the current one that holds `.git`, else the current
-//! directory) and reports only the findings located in the passed files.
-//! Files excluded by `wirelint.toml` are never read, passed or not.
+//! What a run reports on. A change-aware run (files passed, as pre-commit
+//! passes them; `check --changed-since REF`; an editor's buffer with
+//! `--stdin-filename` and no PATHS) reads the whole repository, computes the
+//! findings at a *base* as well, and reports:
 //!
-//! A passed `.toml` file (the contract, `wirelint.toml`) can change what
-//! every file means, so a run passed one reports every finding.
+//! - every finding located in a changed file, and
+//! - every finding the change introduces, wherever it lands: its key
+//!   ([`crate::baseline::Key`]: code, path, normalized fact and message, no
+//!   line) is not among the base's findings.
+//!
+//! The base is `HEAD` for files passed alone (pre-commit stashes what is
+//! not staged, so the work tree is what is committed), `REF` for
+//! `--changed-since REF` (both read from git's objects, never checked out:
+//! [`crate::pipeline::git::read_revision`]), and the disk for an editor's
+//! buffer. A changed `wirelint.toml` or contract file can change what every
+//! file means: the run then reports every finding. Outside a git repository
+//! (or when git fails) a files-only run reports the findings in the passed
+//! files, and `--changed-since` every finding, each with a note saying so.
+//!
+//! The base is needed only when a finding lies outside the changed files
+//! (or a file there may hold a suppression); it is then analysed after the
+//! head, and a git commit's findings are kept in the facts cache, named by
+//! the commit, the options and the bytes of `wirelint.toml` and the
+//! contract, so the next run on the same `HEAD` does not analyse it again.
+//!
+//! Files passed alone: the root is the git repository that holds them (all
+//! must lie in one), else the current directory's. Files excluded by
+//! `wirelint.toml` are never read, passed or not.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use crate::baseline::{keys_with_occurrence, Key};
+use crate::config::Config;
+use crate::discover::Note;
+use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 
 /// The repository root: the nearest directory at or above `start` holding
 /// `.git` (a directory, or a file in a worktree), else `start`.
 pub fn repo_root(start: &Path) -> PathBuf {
     let start = std::fs::canonicalize(start).unwrap_or_else(|_| start.to_path_buf());
+    git_root(&start).unwrap_or(start)
+}
+
+/// The nearest directory at or above `start` (canonicalized) holding `.git`.
+pub fn git_root(start: &Path) -> Option<PathBuf> {
+    let start = std::fs::canonicalize(start).ok()?;
     let mut d = Some(start.as_path());
     while let Some(dir) = d {
         if dir.join(".git").exists() {
-            return dir.to_path_buf();
+            return Some(dir.to_path_buf());
         }
         d = dir.parent();
     }
-    start
+    None
 }
 
-/// Files-only mode: the root to read and the passed files, relative to it.
-/// `None` when a path is a directory, or a file lies outside the root.
-/// The set is `None` when every finding is to be reported.
-pub fn files_only(paths: &[PathBuf]) -> Option<(PathBuf, Option<BTreeSet<String>>)> {
+/// The root of a files-only run and the passed files, relative to it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FilesOnly {
+    pub root: PathBuf,
+    pub files: BTreeSet<String>,
+    /// Whether `root` is a git repository's (else the current directory).
+    pub in_git: bool,
+}
+
+/// Files-only mode, when every path is a file: the repository that holds
+/// them all. `Ok(None)` when a path is not a file, or (outside git) a file
+/// lies outside the current directory's root: the paths are then checked
+/// as given. An error when the files lie in different repositories.
+pub fn files_only(paths: &[PathBuf]) -> Result<Option<FilesOnly>, String> {
     if paths.is_empty() || !paths.iter().all(|p| p.is_file()) {
-        return None;
+        return Ok(None);
     }
-    let root = repo_root(Path::new("."));
-    let mut rels = BTreeSet::new();
-    let any_toml = paths
-        .iter()
-        .any(|p| p.extension().is_some_and(|e| e == "toml"));
+    let mut abs = Vec::new();
+    let mut roots = BTreeSet::new();
     for p in paths {
-        let abs = std::fs::canonicalize(p).ok()?;
-        abs.strip_prefix(&root).ok()?;
-        rels.insert(crate::source::rel_path(&root, &abs));
+        let Ok(a) = std::fs::canonicalize(p) else {
+            return Ok(None);
+        };
+        roots.insert(a.parent().and_then(git_root));
+        abs.push(a);
     }
-    Some((root, if any_toml { None } else { Some(rels) }))
+    let mut roots = roots.into_iter();
+    let (root, in_git) = match (roots.next(), roots.next()) {
+        (Some(Some(r)), None) => (r, true),
+        (Some(None), None) => (repo_root(Path::new(".")), false),
+        (Some(a), Some(b)) => {
+            let shown = |r: Option<PathBuf>| match r {
+                Some(r) => format!("the repository {}", r.display()),
+                None => "no git repository".to_string(),
+            };
+            return Err(format!(
+                "the files passed lie in {} and {}: pass files of one repository",
+                shown(a),
+                shown(b)
+            ));
+        }
+        (None, _) => return Ok(None),
+    };
+    let mut files = BTreeSet::new();
+    for a in &abs {
+        if a.strip_prefix(&root).is_err() {
+            return Ok(None);
+        }
+        files.insert(crate::source::rel_path(&root, a));
+    }
+    Ok(Some(FilesOnly {
+        root,
+        files,
+        in_git,
+    }))
+}
+
+/// Where a change-aware run takes its base from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// A git revision (`HEAD`, or `--changed-since REF`).
+    Rev(String),
+    /// The disk, under an editor's buffer.
+    Disk,
+    /// None to be had; the note says why.
+    Unavailable(String),
+}
+
+/// A change-aware run: the changed files (`None`: those git lists between
+/// the base revision and the work tree) and the base.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub files: Option<BTreeSet<String>>,
+    pub base: Base,
+}
+
+/// What step 3 of [`crate::pipeline::post`] keeps.
+#[derive(Debug, Default)]
+pub struct Scope {
+    /// Every finding located in these files (relative to the root).
+    pub files: BTreeSet<String>,
+    /// The base's findings by key, with how many times each occurs: a
+    /// finding beyond them is new, and reported wherever it lands. `None`:
+    /// no base, only the findings in `files`.
+    pub base: Option<BTreeMap<Key, usize>>,
+}
+
+impl Scope {
+    /// Keeps the findings in the changed files and the new ones.
+    pub fn retain(&self, a: &mut Analysis) {
+        let all: Vec<_> = a.diagnostics.iter().collect();
+        let keys = keys_with_occurrence(&a.sources, &all);
+        let keep: Vec<bool> = keys
+            .iter()
+            .map(|(k, n)| {
+                self.files.contains(&k.path)
+                    || self
+                        .base
+                        .as_ref()
+                        .is_some_and(|b| *n >= b.get(k).copied().unwrap_or(0))
+            })
+            .collect();
+        let mut it = keep.into_iter();
+        a.diagnostics.retain(|_| it.next().unwrap_or(true));
+    }
+}
+
+/// Runs a change-aware check: the head's analysis (settings and
+/// suppressions not yet applied) and what to report of it (`None`: every
+/// finding).
+pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), AnalyzeError> {
+    let mut notes = Vec::new();
+    // In a repository, a REF that names no commit is a mistake to say, not
+    // a base to do without.
+    if let (Base::Rev(rev), Some(_)) = (&plan.base, git_root(&opts.root)) {
+        crate::pipeline::git::commit_of(&opts.root, rev).map_err(AnalyzeError::Usage)?;
+    }
+    let files = match (&plan.files, &plan.base) {
+        (Some(f), _) => f.clone(),
+        (None, Base::Rev(rev)) => match crate::pipeline::git::changed_files(&opts.root, rev) {
+            Ok(f) => f.into_iter().collect(),
+            Err(e) => {
+                let mut a = analyze(opts)?;
+                a.notes.push(note(format!(
+                    "cannot list the files changed since {rev} ({e}): every finding is reported"
+                )));
+                return Ok((a, None));
+            }
+        },
+        (None, _) => BTreeSet::new(),
+    };
+    if touches_contract(opts, &files) {
+        return Ok((analyze(opts)?, None));
+    }
+    let mut head = analyze(opts)?;
+    let base = match &plan.base {
+        Base::Unavailable(why) => {
+            notes.push(note(why.clone()));
+            None
+        }
+        // Every finding lies in a changed file, and no other file can hold
+        // an unused suppression: whatever the base, all are reported.
+        _ if all_in(&head, &files) => Some(BTreeMap::new()),
+        base => match base_keys(opts, base) {
+            Some(Ok(keys)) => Some(keys),
+            Some(Err(why)) => {
+                notes.push(note(format!(
+                    "{why}: only the findings in the changed files are reported"
+                )));
+                None
+            }
+            None => None,
+        },
+    };
+    head.notes.extend(notes);
+    head.notes.sort();
+    head.notes.dedup();
+    Ok((head, Some(Scope { files, base })))
+}
+
+/// Whether every finding of `a`, and every file that may hold a
+/// suppression, lies in `files`.
+fn all_in(a: &Analysis, files: &BTreeSet<String>) -> bool {
+    let file = |id| files.contains(&a.sources.get(id).rel);
+    a.diagnostics.iter().all(|d| file(d.primary.span.file))
+        && a.sources.iter().all(|(id, f)| !f.may_suppress || file(id))
+}
+
+fn note(message: String) -> Note {
+    Note {
+        path: ".".into(),
+        message,
+    }
+}
+
+/// The findings at the base, as the head's are reported: settings and
+/// inline suppressions applied. `None` when there is no base to read.
+fn base_keys(opts: &Options, base: &Base) -> Option<Result<BTreeMap<Key, usize>, String>> {
+    let base_opts = match base {
+        Base::Unavailable(_) => return None,
+        Base::Disk => Options {
+            buffers: Vec::new(),
+            ..opts.clone()
+        },
+        Base::Rev(rev) => {
+            let stored = stored_base(opts, rev);
+            if let Some(keys) = stored.as_ref().and_then(|(_, k)| k.clone()) {
+                return Some(Ok(keys));
+            }
+            let keys = rev_keys(opts, rev);
+            if let (Ok(k), Some((parts, _)), Some(dir)) = (&keys, &stored, &opts.cache_dir) {
+                let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+                let list: Vec<(&Key, &usize)> = k.iter().collect();
+                if let Ok(bytes) = serde_json::to_vec(&list) {
+                    crate::pipeline::cache::store_value(dir, &parts, &bytes);
+                }
+            }
+            return Some(keys);
+        }
+    };
+    Some(keys_of(&base_opts, opts))
+}
+
+/// The base's findings at revision `rev`, read from git.
+fn rev_keys(opts: &Options, rev: &str) -> Result<BTreeMap<Key, usize>, String> {
+    let read =
+        crate::pipeline::git::read_revision(&opts.root, &opts.paths, rev, opts.max_file_bytes)
+            .map_err(|e| format!("cannot read the base {rev} ({e})"))?;
+    let base_opts = Options {
+        tree: Some(read.tree),
+        buffers: Vec::new(),
+        ..opts.clone()
+    };
+    keys_of(&base_opts, opts)
+}
+
+/// What names a commit's findings in the facts cache: the commit and all
+/// else the run reads besides it (the options, `wirelint.toml` and the
+/// contract's bytes; the build is in the cache's path), and the findings
+/// if they are stored.
+type Stored = (Vec<Vec<u8>>, Option<BTreeMap<Key, usize>>);
+
+fn stored_base(opts: &Options, rev: &str) -> Option<Stored> {
+    let dir = opts.cache_dir.as_ref()?;
+    let commit = crate::pipeline::git::commit_of(&opts.root, rev).ok()?;
+    let root = std::fs::canonicalize(&opts.root).ok()?;
+    let mut parts = vec![
+        b"base findings v1".to_vec(),
+        commit.into_bytes(),
+        root.to_string_lossy().into_owned().into_bytes(),
+        format!(
+            "{:?} {:?} {:?} {} {} {:?}",
+            opts.paths,
+            opts.contract,
+            opts.settings,
+            opts.max_file_bytes,
+            opts.prefilter,
+            opts.speaker_prefix
+        )
+        .into_bytes(),
+    ];
+    let config = Config::find_limited(&opts.root, opts.max_file_bytes).ok()?;
+    parts.push(config.map(|c| c.text.into_bytes()).unwrap_or_default());
+    if let Some(p) = contract_path(opts) {
+        parts.push(
+            crate::input::read_text(&p, opts.max_file_bytes)
+                .ok()?
+                .into_bytes(),
+        );
+    }
+    let slices: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let keys = crate::pipeline::cache::load_value(dir, &slices)
+        .and_then(|b| serde_json::from_slice::<Vec<(Key, usize)>>(&b).ok())
+        .map(|l| l.into_iter().collect());
+    Some((parts, keys))
+}
+
+/// Analyses a base and keys its findings as the head's are reported.
+fn keys_of(base_opts: &Options, opts: &Options) -> Result<BTreeMap<Key, usize>, String> {
+    let mut a = match analyze(base_opts) {
+        Ok(a) => a,
+        Err(_) => return Err("cannot analyse the base".into()),
+    };
+    opts.settings.apply(&mut a.diagnostics);
+    crate::suppress::apply(&mut a, &opts.settings);
+    let mut counts = BTreeMap::new();
+    let all: Vec<_> = a.diagnostics.iter().collect();
+    for (k, _) in keys_with_occurrence(&a.sources, &all) {
+        *counts.entry(k).or_insert(0) += 1;
+    }
+    Ok(counts)
+}
+
+/// The contract file the run reads, if any.
+fn contract_path(opts: &Options) -> Option<PathBuf> {
+    match &opts.contract {
+        ContractChoice::File(p) => Some(p.clone()),
+        ContractChoice::Default => Config::find_limited(&opts.root, opts.max_file_bytes)
+            .ok()
+            .flatten()
+            .and_then(|c| c.contract_path().ok().flatten().map(Path::to_path_buf)),
+        ContractChoice::None => None,
+    }
+}
+
+/// Whether a changed file is `wirelint.toml` or the contract in use: what
+/// every file means may have changed.
+fn touches_contract(opts: &Options, files: &BTreeSet<String>) -> bool {
+    let contract = contract_path(opts).and_then(|p| std::fs::canonicalize(p).ok());
+    files.iter().any(|f| {
+        let p = opts.root.join(f);
+        p.file_name().is_some_and(|n| n == crate::config::FILE_NAME)
+            || contract
+                .as_ref()
+                .is_some_and(|c| std::fs::canonicalize(&p).ok().as_ref() == Some(c))
+    })
+}
+
+/// Where reported paths start from. Relative to the git repository's root
+/// (the nearest `.git` above the scanned root) when `repo_relative` (SARIF,
+/// GitHub and GitLab: their paths must resolve in the repository) and the
+/// root lies in one; else relative to the current directory when the root
+/// lies under it (paths as typed: they resolve where the command ran); else
+/// relative to the scanned root. The prefix that turns a path relative to
+/// the scanned root into one relative to that base (`.`: none).
+pub fn report_prefix(root: &Path, repo_relative: bool) -> String {
+    let Ok(root) = std::fs::canonicalize(root) else {
+        return ".".into();
+    };
+    let base = match git_root(&root).filter(|_| repo_relative) {
+        Some(g) => Some(g),
+        None => std::env::current_dir()
+            .ok()
+            .and_then(|d| std::fs::canonicalize(d).ok()),
+    };
+    match base {
+        Some(b) if root.starts_with(&b) => crate::source::rel_path(&b, &root),
+        _ => ".".into(),
+    }
+}
+
+/// Reports `a`'s paths with `prefix` before them ([`report_prefix`]): its
+/// files (but the embedded contract's name) and its notes.
+pub fn relocate(a: &mut Analysis, prefix: &str) {
+    if prefix == "." {
+        return;
+    }
+    let embedded = a
+        .contract_file
+        .filter(|_| a.contract.as_ref().is_some_and(|c| c.embedded));
+    a.sources.relocate(prefix, embedded);
+    for n in &mut a.notes {
+        if n.path != "." {
+            n.path = crate::source::under(prefix, &n.path);
+        }
+    }
+}
+
+/// What a `check` run compares against: files alone (pre-commit) against
+/// `HEAD` (or `--changed-since REF`), `--changed-since REF` alone against
+/// REF, an editor's buffer (given with no PATHS) against the disk; `None`:
+/// a plain run.
+pub fn plan(
+    only: Option<FilesOnly>,
+    changed_since: Option<&String>,
+    buffer: Option<String>,
+    root: &Path,
+) -> Option<Plan> {
+    match (only, changed_since, buffer) {
+        (Some(f), rev, _) => Some(Plan {
+            base: match (f.in_git, rev) {
+                (false, _) => Base::Unavailable(
+                    "not in a git repository: only the findings in the passed files are reported"
+                        .into(),
+                ),
+                (true, Some(r)) => Base::Rev(r.clone()),
+                (true, None) => match crate::pipeline::git::commit_of(root, "HEAD") {
+                    Ok(_) => Base::Rev("HEAD".into()),
+                    Err(_) => Base::Unavailable(
+                        "no commit yet: only the findings in the passed files are reported".into(),
+                    ),
+                },
+            },
+            files: Some(f.files),
+        }),
+        (None, Some(rev), _) => Some(Plan {
+            files: None,
+            base: Base::Rev(rev.clone()),
+        }),
+        (None, None, Some(rel)) => Some(Plan {
+            files: Some([rel].into()),
+            base: Base::Disk,
+        }),
+        _ => None,
+    }
+}
+
+/// The root of `--stdin-filename PATH` with no PATHS: the git repository
+/// that holds PATH, else the current directory's.
+pub fn stdin_root(p: &Path) -> PathBuf {
+    let dir = std::env::current_dir()
+        .map(|d| d.join(p))
+        .ok()
+        .and_then(|abs| abs.parent().map(Path::to_path_buf));
+    dir.and_then(|d| crate::scope::git_root(&d))
+        .unwrap_or_else(|| crate::scope::repo_root(Path::new(".")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_of_two_repositories_are_refused() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        for d in [a.path(), b.path()] {
+            std::fs::create_dir(d.join(".git")).unwrap();
+            std::fs::write(d.join("x.lua"), "return 1\n").unwrap();
+        }
+        let err = files_only(&[a.path().join("x.lua"), b.path().join("x.lua")]).unwrap_err();
+        assert!(err.ends_with(": pass files of one repository"), "{err}");
+        let one = files_only(&[a.path().join("x.lua")]).unwrap().unwrap();
+        let root = std::fs::canonicalize(a.path()).unwrap();
+        assert_eq!(
+            one,
+            FilesOnly {
+                root,
+                files: ["x.lua".to_string()].into(),
+                in_git: true
+            }
+        );
+    }
 }

@@ -323,11 +323,55 @@ impl SourceMap {
     pub fn iter(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
         self.files.iter().enumerate().map(|(i, f)| (i as FileId, f))
     }
+
+    /// Reports paths relative to another directory: `prefix` (the root as
+    /// seen from it, `/`-separated) goes before every relative path but
+    /// `keep`'s (the embedded contract's name).
+    pub fn relocate(&mut self, prefix: &str, keep: Option<FileId>) {
+        for (i, f) in self.files.iter_mut().enumerate() {
+            if keep != Some(i as FileId) {
+                f.rel = under(prefix, &f.rel);
+            }
+        }
+    }
+}
+
+/// `rel` as seen from the directory where `prefix` names the root: joined,
+/// with `.` and `..` resolved by name. An absolute `rel` is kept.
+pub fn under(prefix: &str, rel: &str) -> String {
+    if rel.starts_with('/') || prefix == "." || prefix.is_empty() {
+        return rel.to_string();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for p in prefix.split('/').chain(rel.split('/')) {
+        match p {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_under_a_prefix() {
+        assert_eq!(under("peers", "rust/src/jobs.rs"), "peers/rust/src/jobs.rs");
+        assert_eq!(under(".", "a.rs"), "a.rs");
+        assert_eq!(under("peers", "../rules/x.toml"), "rules/x.toml");
+        assert_eq!(under("a/b", "."), "a/b");
+        assert_eq!(under("..", "../x.rs"), "../../x.rs");
+        assert_eq!(under("peers", "/abs/x.rs"), "/abs/x.rs");
+    }
 
     fn file(text: &[u8]) -> SourceFile {
         SourceFile::new("f".into(), "f".into(), None, text.to_vec())

@@ -97,9 +97,9 @@ fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     assert_eq!(
         stderr.lines().collect::<Vec<_>>(),
         [
-            "coverage: (root): 1 of 2 script calls checked",
-            "  lib/loose.ex:7:25: not linked: the script comes from `fetch_body(..)`, which wirelint cannot follow to a script",
-            "coverage: script `sweep` (priv/sweep.lua:1:1) is run by no speaker",
+            "coverage: fixtures/coverage/unlinked: 1 of 2 script calls checked",
+            "  fixtures/coverage/unlinked/lib/loose.ex:7:25: not linked: the script comes from `fetch_body(..)`, which wirelint cannot follow to a script",
+            "coverage: script `sweep` (fixtures/coverage/unlinked/priv/sweep.lua:1:1) is run by no speaker",
             "wirelint: 1 of 2 script calls checked; 1 not linked",
             "wirelint: 0 errors, 0 warnings in 4 files; exit 0: clean",
         ]
@@ -127,29 +127,25 @@ fn the_json_coverage_object_says_the_same() {
     );
     let u = &c["speakers"][0]["unchecked"];
     assert_eq!(u.as_array().unwrap().len(), 1);
-    assert_eq!(u[0]["path"], "lib/loose.ex");
+    // Paths are relative to the current directory (the repository).
+    assert_eq!(u[0]["path"], "fixtures/coverage/unlinked/lib/loose.ex");
     assert_eq!(u[0]["span"]["start"]["line"], 7);
     assert_eq!(u[0]["linked"], false);
     assert_eq!(u[0]["test"], false);
     let unused = c["unused_scripts"].as_array().unwrap();
     assert_eq!(unused.len(), 1);
     assert_eq!(unused[0]["script"], "sweep");
-    assert_eq!(unused[0]["path"], "priv/sweep.lua");
+    assert_eq!(
+        unused[0]["path"],
+        "fixtures/coverage/unlinked/priv/sweep.lua"
+    );
 }
 
-/// The notes of a `check --format json` run on a rule case.
+/// The notes of a `check --format json` run on a rule case, from its
+/// directory.
 fn notes_of(case: &str) -> Vec<String> {
     let dir = repo().join("tests/rules/WL309-argv-value").join(case);
-    let (_, stdout, stderr) = run(
-        &[
-            "check",
-            "--no-contract",
-            "--format",
-            "json",
-            dir.to_str().unwrap(),
-        ],
-        &repo(),
-    );
+    let (_, stdout, stderr) = run(&["check", "--no-contract", "--format", "json", "."], &dir);
     let v: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
     v["notes"]
         .as_array()

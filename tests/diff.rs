@@ -318,7 +318,7 @@ fn not_a_git_repository_exits_2() {
 #[test]
 fn subdirectory_root_and_paths() {
     // Run from the repository's parent, naming the repository: paths are
-    // relative to the scanned root on both sides.
+    // as typed (relative to the current directory) on both sides.
     let dir = changed("prefix-changed");
     let parent = dir.path().parent().unwrap();
     let name = dir.path().file_name().unwrap().to_str().unwrap();
@@ -329,7 +329,9 @@ fn subdirectory_root_and_paths() {
     assert_eq!(code, 1, "{err}");
     assert_eq!(
         changes(&out),
-        ["WD102 peers/rust/src/keys.rs:3 < peers/rust/src/keys.rs:3"]
+        [format!(
+            "WD102 {name}/peers/rust/src/keys.rs:3 < {name}/peers/rust/src/keys.rs:3"
+        )]
     );
     // Only the Elixir speaker: nothing changed there.
     let (code, found, err) = diff_json(dir.path(), &["echo_mq"]);

@@ -130,3 +130,46 @@ fn json_lines_keys_come_in_the_documented_order() {
         "{line}"
     );
 }
+
+/// With no PATHS the base is the disk: the buffer's own findings, and what
+/// it breaks in other files (a reader of the field it renames), but not
+/// the findings already on disk elsewhere.
+#[test]
+fn the_buffer_learns_what_it_breaks_in_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "app/lib/store.ex",
+            "defmodule App.Store do\n  def pick(c, q, id, w), do: Redix.command(c, [\"HSET\", \"tq:{#{q}}:task:#{id}\", \"state\", \"active\", \"pb\", w])\nend\n",
+        ),
+        ("app/mix.exs", "defmodule App.MixProject do\nend\n"),
+        (
+            "app/lib/jobs.ex",
+            "defmodule App.Jobs do\n  def owner(c, q, id), do: Redix.command(c, [\"HGET\", \"tq:{#{q}}:task:#{id}\", \"pb\"])\n  def old(c, q, id), do: Redix.command(c, [\"HGET\", \"tq:{#{q}}:task:#{id}\", \"gone\"])\nend\n",
+        ),
+    ];
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let (_, stdout, _) = common::run(&["check", "--format", "json", "."], dir.path());
+    assert_eq!(json_findings(&stdout), ["WL203 app/lib/jobs.ex:3"]);
+    let buffer = files[0].1.replace("\"pb\"", "\"picked_by\"");
+    let (code, stdout, stderr) = run_stdin(
+        &[
+            "check",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "app/lib/store.ex",
+        ],
+        dir.path(),
+        &buffer,
+    );
+    assert_eq!(
+        (code, json_findings(&stdout)),
+        (1, vec!["WL203 app/lib/jobs.ex:2".to_string()]),
+        "{stderr}"
+    );
+}

@@ -266,8 +266,10 @@ fn the_documented_commands_use_flags_that_exist() {
                         text.contains(&format!("--{flag}")),
                         "{rel}: `wirelint {sub} --{flag}` does not exist: {line}"
                     );
-                    if flag == "format" {
-                        let value = words[i + 1].trim_matches(|c: char| !c.is_ascii_alphanumeric());
+                    // `--format` with its value on the same line (a line
+                    // may also end at the flag: `wirelint check --format`).
+                    if let (true, Some(next)) = (flag == "format", words.get(i + 1)) {
+                        let value = next.trim_matches(|c: char| !c.is_ascii_alphanumeric());
                         assert!(
                             text.contains(&format!("- {value}:")),
                             "{rel}: `wirelint {sub} --format {value}`: {line}"

@@ -73,6 +73,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         tree: None,
         cache_dir: None,
         memo: None,
+        speaker_prefix: None,
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

@@ -140,6 +140,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             tree: Some(files),
             cache_dir: None,
             memo: None,
+            speaker_prefix: None,
         };
         let mut analysis = match analyze(&opts) {
             Ok(a) => a,

@@ -103,6 +103,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         tree: None,
         cache_dir: None,
         memo: None,
+        speaker_prefix: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()

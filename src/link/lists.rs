@@ -82,4 +82,3 @@ pub(super) fn literal_count(v: &Value) -> Option<(u32, Span)> {
         _ => None,
     }
 }
-

@@ -491,10 +491,14 @@ pub fn normalize_path(p: &Path) -> PathBuf {
 
 /// Assigns speakers: the contract's speakers by path first (longest path
 /// wins), then each file's project directory, then shared scripts.
+/// A project is named by its directory as reports show it: `prefix` (the
+/// root as seen from where paths are reported; `.` for the root itself)
+/// goes before its path; the project at the reported base is `(root)`.
 pub fn assign_speakers(
     rels: &[(String, Option<PathBuf>)],
     root: &Path,
     specs: &[crate::contract::SpeakerSpec],
+    prefix: &str,
 ) -> (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>) {
     let mut speakers: Vec<Speaker> = Vec::new();
     let mut dirs: Vec<Option<PathBuf>> = Vec::new();
@@ -515,11 +519,10 @@ pub fn assign_speakers(
             ),
             (None, Some(p)) => {
                 let d = crate::source::rel_path(root, p);
-                // The scanned root is itself a project.
-                let name = if d == "." {
-                    "(root)".to_string()
-                } else {
-                    d.clone()
+                // The reported base is itself a project.
+                let name = match crate::source::under(prefix, &d) {
+                    n if n == "." => "(root)".to_string(),
+                    n => n,
                 };
                 (format!("dir:{d}"), name, d, false, Some(p.clone()))
             }

@@ -153,10 +153,13 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     })
 }
 
-/// The facts cache of a run that reads the disk with the prefilter on.
+/// The facts cache of a run with the prefilter on. A tree held in memory
+/// uses only its facts, by the hash of the bytes (its files have no stamp
+/// for the index): a git revision's files equal to the disk's are not
+/// parsed again.
 fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
     let dir = opts.cache_dir.as_deref()?;
-    if !opts.prefilter || opts.tree.is_some() {
+    if !opts.prefilter {
         return None;
     }
     Cache::open(dir, &opts.root, prefilter.fingerprint()).map(|c| c.with_memo(opts.memo.clone()))
@@ -196,7 +199,8 @@ fn speakers(
             specs.push(s);
         }
     }
-    assign_speakers(&rels, &opts.root, &specs)
+    let prefix = opts.speaker_prefix.as_deref().unwrap_or(".");
+    assign_speakers(&rels, &opts.root, &specs, prefix)
 }
 
 /// Threads per core at most: more only adds start-up time and memory (the
@@ -457,6 +461,7 @@ mod tests {
                 tree: Some(tree.clone()),
                 cache_dir: None,
                 memo: None,
+                speaker_prefix: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

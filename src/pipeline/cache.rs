@@ -291,6 +291,30 @@ pub fn content_hash(bytes: &[u8]) -> [u8; 20] {
     Sha1::digest(bytes).into()
 }
 
+/// A value stored under `base` by a name made of `parts` (hashed), for
+/// this build: what a pure function of those parts gave (the findings of
+/// a git commit, `crate::scope`). `None` when it is not stored or is
+/// damaged.
+pub fn load_value(base: &Path, parts: &[&[u8]]) -> Option<Vec<u8>> {
+    read_entry(&value_path(base, parts))
+}
+
+/// Stores a value for [`load_value`] (errors are ignored: a miss later).
+pub fn store_value(base: &Path, parts: &[&[u8]], payload: &[u8]) {
+    write_entry(&value_path(base, parts), payload);
+}
+
+fn value_path(base: &Path, parts: &[&[u8]]) -> PathBuf {
+    let mut h = Sha1::new();
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    base.join(env!("WIRELINT_BUILD_ID"))
+        .join("values")
+        .join(hex(&h.finalize()))
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -46,6 +46,24 @@ fn wanted(name: &str) -> bool {
     PROJECT_FILES.contains(&base) || Lang::from_path(Path::new(name)).is_some()
 }
 
+/// The commit that `rev` names in the repository holding `root`.
+pub fn commit_of(root: &Path, rev: &str) -> Result<String, String> {
+    if rev.starts_with('-') || rev.is_empty() {
+        return Err(format!("`{rev}` is not a git revision"));
+    }
+    let commit = git(
+        root,
+        &[
+            "rev-parse".into(),
+            "--verify".into(),
+            "--quiet".into(),
+            format!("{rev}^{{commit}}").into(),
+        ],
+    )
+    .map_err(|_| format!("`{rev}` does not name a commit in this repository"))?;
+    Ok(String::from_utf8_lossy(&commit).trim().to_string())
+}
+
 /// Reads the files under `paths` at revision `rev` from git, without
 /// touching the work tree or the index. `root` is the scanned root (inside
 /// the repository); `paths` are as given on the command line. A blob over
@@ -60,20 +78,7 @@ pub fn read_revision(
     let prefix = git(root, &["rev-parse".into(), "--show-prefix".into()])
         .map_err(|e| format!("{} is not inside a git work tree: {e}", root.display()))?;
     let prefix = String::from_utf8_lossy(&prefix).trim_end().to_string();
-    if rev.starts_with('-') || rev.is_empty() {
-        return Err(format!("`{rev}` is not a git revision"));
-    }
-    let commit = git(
-        root,
-        &[
-            "rev-parse".into(),
-            "--verify".into(),
-            "--quiet".into(),
-            format!("{rev}^{{commit}}").into(),
-        ],
-    )
-    .map_err(|_| format!("`{rev}` does not name a commit in this repository"))?;
-    let commit = String::from_utf8_lossy(&commit).trim().to_string();
+    let commit = commit_of(root, rev)?;
     let mut args: Vec<OsString> = vec![
         "ls-tree".into(),
         "-r".into(),
@@ -127,6 +132,46 @@ pub fn read_revision(
         commit,
         tree,
     })
+}
+
+/// The files under `root` that differ between revision `rev` and the work
+/// tree (`git diff --name-only`, staged or not, deleted included), and the
+/// untracked files git does not ignore: paths relative to `root`, sorted.
+pub fn changed_files(root: &Path, rev: &str) -> Result<Vec<String>, String> {
+    let rev = commit_of(root, rev)?;
+    let rev = rev.as_str();
+    let diff = git(
+        root,
+        &[
+            "diff".into(),
+            "--name-only".into(),
+            "-z".into(),
+            "--relative".into(),
+            "--no-renames".into(),
+            rev.into(),
+            "--".into(),
+        ],
+    )?;
+    let untracked = git(
+        root,
+        &[
+            "ls-files".into(),
+            "--others".into(),
+            "--exclude-standard".into(),
+            "-z".into(),
+            "--".into(),
+            ".".into(),
+        ],
+    )?;
+    let mut files: Vec<String> = diff
+        .split(|b| *b == 0)
+        .chain(untracked.split(|b| *b == 0))
+        .filter(|r| !r.is_empty())
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect();
+    files.sort();
+    files.dedup();
+    Ok(files)
 }
 
 /// The bytes of each blob, in order, through one `git cat-file --batch`,

@@ -71,11 +71,15 @@ pub struct Options {
     /// files).
     pub tree: Option<files::Tree>,
     /// The facts cache's directory ([`cache`]); `None`: no cache. Used
-    /// only for files read from the disk, with the prefilter on.
+    /// with the prefilter on; a tree's files use only its facts, by hash.
     pub cache_dir: Option<PathBuf>,
     /// Facts kept in memory across runs over the cache ([`cache::Memo`]):
     /// the server's, which runs again on every change.
     pub memo: Option<std::sync::Arc<cache::Memo>>,
+    /// Projects are named by their directory as reports show it: this
+    /// goes before their path from the root (`crate::scope::report_prefix`;
+    /// `None`: named from the root, which is then `(root)`).
+    pub speaker_prefix: Option<String>,
 }
 
 /// Everything a reporter needs.

@@ -5,18 +5,18 @@
 //!    ([`Settings::apply`]);
 //! 2. inline suppressions, and WL002 for the unused ones
 //!    ([`crate::suppress`]);
-//! 3. the files-only scope: only the findings in the files passed
-//!    ([`crate::scope`]);
+//! 3. a change-aware run's scope: the findings in the changed files and
+//!    those the change introduces ([`crate::scope`]);
 //! 4. the baseline: only the findings it does not record
 //!    ([`crate::baseline`]).
 //!
 //! `cli` runs the chain once ([`apply`]); `--write-baseline` records what is
 //! left after step 3 ([`write_baseline`]).
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::baseline::Baseline;
+use crate::scope::Scope;
 use crate::settings::Settings;
 
 use super::Analysis;
@@ -24,9 +24,8 @@ use super::Analysis;
 /// What the chain needs besides the analysis.
 pub struct Post<'a> {
     pub settings: &'a Settings,
-    /// Files-only runs: the files whose findings are reported, relative to
-    /// the root (`None`: every file).
-    pub only: Option<&'a BTreeSet<String>>,
+    /// Change-aware runs: what is reported (`None`: every finding).
+    pub only: Option<&'a Scope>,
     /// `--baseline FILE`.
     pub baseline: Option<&'a Path>,
     /// The most bytes read of the baseline (`--max-file-size`).
@@ -38,10 +37,8 @@ pub struct Post<'a> {
 pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<usize, String> {
     post.settings.apply(&mut a.diagnostics);
     crate::suppress::apply(a, post.settings);
-    if let Some(files) = post.only {
-        let sources = &a.sources;
-        a.diagnostics
-            .retain(|d| files.contains(&sources.get(d.primary.span.file).rel));
+    if let Some(scope) = post.only {
+        scope.retain(a);
     }
     let Some(path) = post.baseline else {
         return Ok(0);

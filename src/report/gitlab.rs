@@ -4,9 +4,9 @@
 //! `fingerprint` that does not depend on line numbers (see
 //! [`crate::baseline`]), `severity` (`major` for errors, `minor` for
 //! warnings) and `location.path` with `lines.begin`/`lines.end`. Paths are
-//! relative to the scanned root: run wirelint from the repository root.
-//! `diff --format gitlab` ([`render_diff`]) writes one issue per change,
-//! its `check_name` the change code (WDxxx).
+//! relative to the git repository's root, whatever directory is scanned
+//! (`crate::scope::report_prefix`). `diff --format gitlab` ([`render_diff`])
+//! writes one issue per change, its `check_name` the change code (WDxxx).
 
 use super::{CheckRun, Output, Reporter};
 use serde::Serialize;

@@ -5,8 +5,10 @@
 //!   summary), `fullDescription` (the *What it does* section of its doc),
 //!   `help` (the whole doc, as text and Markdown) and
 //!   `defaultConfiguration.level`.
-//! - Locations are relative `uri`s with `uriBaseId` `%SRCROOT%` (the
-//!   scanned root). A span in the embedded contract uses the base
+//! - Locations are relative `uri`s with `uriBaseId` `%SRCROOT%`: the git
+//!   repository's root, whatever directory is scanned (else the current
+//!   directory; `crate::scope::report_prefix`), as code scanning resolves
+//!   them. A span in the embedded contract uses the base
 //!   `WIRELINT_EMBEDDED` instead, described in `originalUriBaseIds`.
 //! - The contract side of a finding (and any agreeing speaker's code) goes
 //!   in `relatedLocations`.
@@ -236,7 +238,7 @@ fn log(rules: Vec<ReportingDescriptor>, results: Vec<SarifResult>, embedded: boo
         ArtifactLocation::builder()
             .description(
                 Message::builder()
-                    .text("the scanned root: the directory given to wirelint, or the current directory")
+                    .text("the root of the git repository that holds the scanned directory, else the current directory")
                     .build(),
             )
             .build(),

@@ -358,6 +358,7 @@ impl State {
             cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
             // ...and, after the first run, from memory.
             memo: Some(self.memo.clone()),
+            speaker_prefix: None,
         };
         let mut a = analyze(&opts)?;
         let post = Post {
