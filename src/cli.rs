@@ -425,18 +425,15 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
 }
 
 fn rules(audit: bool, diff: bool) -> i32 {
+    // Check, audit and change codes share one row shape.
+    use crate::diagnostic::{Layer, Severity};
+    let row = |code, name, layer: Layer, severity: Severity, summary| {
+        [code, name, layer.as_str(), severity.as_str(), summary]
+    };
     let rows: Vec<[&str; 5]> = if diff {
         crate::diff::KINDS
             .iter()
-            .map(|k| {
-                [
-                    k.code,
-                    k.name,
-                    k.layer.as_str(),
-                    k.severity.as_str(),
-                    k.summary,
-                ]
-            })
+            .map(|k| row(k.code, k.name, k.layer, k.severity, k.summary))
             .collect()
     } else {
         let rules = if audit {
@@ -446,15 +443,7 @@ fn rules(audit: bool, diff: bool) -> i32 {
         };
         rules
             .iter()
-            .map(|r| {
-                [
-                    r.code,
-                    r.name,
-                    r.layer.as_str(),
-                    r.severity.as_str(),
-                    r.summary,
-                ]
-            })
+            .map(|r| row(r.code, r.name, r.layer, r.severity, r.summary))
             .collect()
     };
     // Columns as wide as their longest entry: every row lines up.

@@ -5,20 +5,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{copy_tree, repo, run, walk};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::{copy_tree, git, repo, run, walk};
 
 /// `fixtures/echomq` committed as the base of a fresh repository.
 fn base_repo() -> tempfile::TempDir {

@@ -10,7 +10,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{json_findings, run};
+use common::{git, json_findings, run};
 
 const KEY_LUA: &[u8] = b"redis.call('GET', 'emq:{q}:jobz')\n";
 
@@ -501,17 +501,6 @@ fn a_finding_past_column_65535_is_reported_in_every_format() {
             "{format}: {stdout}"
         );
     }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let ok = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "git {args:?}");
 }
 
 /// `diff` on a change past column 65,535.

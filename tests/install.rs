@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{copy_tree, repo};
+use common::{copy_tree, git, repo};
 
 fn read(rel: &str) -> String {
     std::fs::read_to_string(repo().join(rel)).unwrap()
@@ -349,16 +349,6 @@ fn pre_commit_validates_the_manifest_and_the_readme_snippets() {
     ] {
         assert!(manifest.contains(key) && snippets[0].contains(key), "{key}");
     }
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
 /// The README's local hook, as written, run by the real framework with

@@ -5,23 +5,7 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::Command;
-
-use common::{run, variant};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}");
-}
+use common::{git, run, variant};
 
 /// `type-misspelled` (WL103 in `peers/rust/src/keys.rs`, line 10) as the
 /// git repository `repo` inside a folder that is not one.

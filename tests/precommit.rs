@@ -6,25 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{json_findings, repo, run, variant};
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::{git, json_findings, repo, run, variant};
 
 /// A repository holding `variant`'s tree, committed.
 fn repo_of(name: &str) -> tempfile::TempDir {

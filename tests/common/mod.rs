@@ -160,3 +160,23 @@ pub fn sarif_schema_errors(doc: &serde_json::Value) -> Vec<String> {
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect()
 }
+
+/// Runs git in `dir` with a fixed identity; its stdout. Fails the test
+/// with git's stderr when git fails.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
