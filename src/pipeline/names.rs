@@ -3,7 +3,7 @@
 //! carry ([`speaker_names`]), searched for as whole identifiers in the
 //! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
@@ -386,54 +386,66 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     let all_calls = || files.iter().flat_map(|f| &f.calls);
     let all_defs = || files.iter().flat_map(|f| &f.defs);
     // Wrappers: functions that run a script, or call a wrapper.
-    let mut wrappers: BTreeSet<String> = files
-        .iter()
-        .flat_map(|f| f.runners.iter().cloned())
-        .collect();
-    closure(&mut wrappers, |wrappers| {
-        all_calls()
-            .filter(|c| wrappers.contains(&c.callee))
-            .filter_map(|c| c.within.clone())
-            .collect::<Vec<_>>()
-    });
+    let mut callers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for c in all_calls() {
+        if let Some(w) = &c.within {
+            callers.entry(c.callee.as_str()).or_default().push(w);
+        }
+    }
+    let wrappers = closure(
+        files
+            .iter()
+            .flat_map(|f| f.runners.iter().map(String::as_str)),
+        |w| callers.get(w).into_iter().flatten().copied(),
+    );
     // Carriers: definitions whose value holds a key-marked literal, the
     // wrappers, and the key-like definitions that look one up.
-    let mut carriers: BTreeSet<String> = wrappers.iter().filter_map(|w| needle_of(w)).collect();
-    carriers.extend(
-        all_defs()
-            .filter(|d| d.keyish && d.marked)
-            .map(|d| d.needle.clone()),
+    let mut keyish_by_ref: HashMap<&str, Vec<&str>> = HashMap::new();
+    for d in all_defs().filter(|d| d.keyish) {
+        for r in &d.refs {
+            keyish_by_ref.entry(r).or_default().push(&d.needle);
+        }
+    }
+    let marked_defs = all_defs()
+        .filter(|d| d.keyish && d.marked)
+        .map(|d| d.needle.clone());
+    let carriers = closure(
+        wrappers
+            .iter()
+            .filter_map(|w| needle_of(w))
+            .chain(marked_defs),
+        |c| keyish_by_ref.get(c).into_iter().flatten().copied(),
     );
-    closure(&mut carriers, |carriers| {
-        all_defs()
-            .filter(|d| d.keyish && !carriers.contains(&d.needle) && !d.refs.is_disjoint(carriers))
-            .map(|d| d.needle.clone())
-            .collect::<Vec<_>>()
-    });
     // Names resolved in full: what Redis facts send, what wrapper calls
     // pass, what templates that may carry the protocol look up; then
     // through the definitions they reach.
-    let mut needed: BTreeSet<String> = BTreeSet::new();
+    let mut seeds: Vec<String> = Vec::new();
     let mut idents = BTreeSet::new();
     for f in files {
-        needed.extend(f.seeds.iter().cloned());
-        for c in f.calls.iter().filter(|c| wrappers.contains(&c.callee)) {
-            needed.extend(needle_of(&c.callee));
-            needed.extend(c.refs.iter().cloned());
+        seeds.extend(f.seeds.iter().cloned());
+        for c in f
+            .calls
+            .iter()
+            .filter(|c| wrappers.contains(c.callee.as_str()))
+        {
+            seeds.extend(needle_of(&c.callee));
+            seeds.extend(c.refs.iter().cloned());
             idents.extend(c.idents.iter().cloned());
         }
         for t in &f.templates {
             if t.marked || !t.refs.is_disjoint(&carriers) {
-                needed.extend(t.refs.iter().cloned());
+                seeds.extend(t.refs.iter().cloned());
             }
         }
     }
-    closure(&mut needed, |needed| {
-        all_defs()
-            .filter(|d| needed.contains(&d.needle))
-            .flat_map(|d| d.refs.iter().cloned())
-            .collect::<Vec<_>>()
-    });
+    let mut refs_by_def: HashMap<&str, Vec<&str>> = HashMap::new();
+    for d in all_defs() {
+        refs_by_def
+            .entry(&d.needle)
+            .or_default()
+            .extend(d.refs.iter().map(String::as_str));
+    }
+    let needed = closure(seeds, |n| refs_by_def.get(n).into_iter().flatten().copied());
     SpeakerNames {
         used: carriers,
         defined: needed,
@@ -441,16 +453,33 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     }
 }
 
-/// Adds what `more` returns for `set` to it until it adds nothing new.
-fn closure(set: &mut BTreeSet<String>, more: impl Fn(&BTreeSet<String>) -> Vec<String>) {
-    loop {
-        let before = set.len();
-        let new = more(set);
-        set.extend(new);
-        if set.len() == before {
-            return;
+/// The least set that holds `start` and, with a name, every name `next`
+/// gives for it (a worklist: each name is expanded once).
+fn closure<'a, S, I>(
+    start: impl IntoIterator<Item = S>,
+    next: impl Fn(&str) -> I,
+) -> BTreeSet<String>
+where
+    S: Into<String>,
+    I: Iterator<Item = &'a str>,
+{
+    let mut set = BTreeSet::new();
+    let mut todo: Vec<String> = Vec::new();
+    for s in start {
+        let s: String = s.into();
+        if set.insert(s.clone()) {
+            todo.push(s);
         }
     }
+    while let Some(n) = todo.pop() {
+        for m in next(&n) {
+            if !set.contains(m) {
+                set.insert(m.to_string());
+                todo.push(m.to_string());
+            }
+        }
+    }
+    set
 }
 
 /// Normalised names and SHA1s a script may be identified by in `v`
