@@ -78,8 +78,9 @@ fn files_sharing_one_bad_key(b: Bencher, n: usize) {
     check(b, tree(files));
 }
 
-/// One Elixir expression of N `|>` steps.
-#[divan::bench(args = [8000, 32000], sample_count = 3)]
+/// One Elixir expression of N `|>` steps (150,000 is 1 MB, issue 16's
+/// bound).
+#[divan::bench(args = [8000, 32000, 150000], sample_count = 3)]
 fn long_pipe(b: Bencher, n: usize) {
     let body = format!(
         "defmodule P do\n  def f(x), do: x{}\n  def k(q), do: Redix.command(:r, [\"GET\", \"emq:{{#{{q}}}}:pending\"])\nend\n",

@@ -4,9 +4,10 @@
 use tree_sitter::Node;
 
 use super::known::{client_command_arg, NOT_CALLS, STDLIB};
-use super::{arguments, call_args, do_block, sides, Cx};
+use super::{arguments, call_args, do_block, sides, CallHead, Cx};
 use crate::facts::{CallFact, Send, Span, Value};
 use crate::parse::named_children;
+use std::rc::Rc;
 
 /// An `import`: the module's path and its `only:` names, if any.
 pub(super) struct Import {
@@ -28,6 +29,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(full) = self.aliased_paths(first, &module) else {
             return;
         };
+        self.heads.get_mut().clear();
         let map = self.aliases.entry(module).or_default();
         for p in full {
             let short = match (&as_name, p.last()) {
@@ -86,6 +88,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             });
             names
         });
+        self.heads.get_mut().clear();
         self.imports
             .entry(module)
             .or_default()
@@ -146,6 +149,21 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
+    /// A call's head (its `do` block, its callee), once per call node and
+    /// environment.
+    pub(super) fn call_head(&self, n: Node<'_>, target: Node<'_>, env: Option<usize>) -> CallHead {
+        let key = (n.id(), env);
+        if let Some(h) = self.heads.borrow().get(&key) {
+            return h.clone();
+        }
+        let head = CallHead {
+            do_block: do_block(n).is_some(),
+            path: self.callee(target, self.module_of(env)).map(Rc::from),
+        };
+        self.heads.borrow_mut().insert(key, head.clone());
+        head
+    }
+
     /// A bare call's path when one `import` of the module brings the name
     /// (and the module neither defines it nor is it a Kernel form).
     fn imported(&self, name: &str, module: &str) -> Option<Vec<String>> {
@@ -192,16 +210,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_name("target") else {
             return;
         };
-        if do_block(n).is_some() {
+        let head = self.call_head(n, target, env);
+        if head.do_block {
             return;
         }
-        let module = self.module_of(env).to_string();
-        let Some(path) = self.callee(target, &module) else {
+        let Some(path) = head.path else {
             return;
         };
         if !Self::is_codebase(&path) {
             return;
         }
+        let path = path.to_vec();
         let args: Vec<Value> = call_args(n, piped)
             .into_iter()
             .filter(|k| k.kind() != "comment")

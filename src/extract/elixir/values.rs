@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::templates::is_builder_callee;
-use super::{call_args, do_block, sides, Cx};
+use super::{call_args, sides, Cx};
 use crate::facts::{Seg, Template, Value};
 use crate::parse::named_children;
 
@@ -332,7 +332,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_name("target") else {
             return unknown();
         };
-        if do_block(n).is_some() {
+        let head = self.call_head(n, target, env);
+        if head.do_block {
             return unknown();
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
@@ -353,7 +354,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if let Some(v) = self.if_value(n, target, env, depth) {
             return v;
         }
-        let Some(path) = self.callee(target, self.module_of(env)) else {
+        let Some(path) = head.path.as_deref().map(<[String]>::to_vec) else {
             return unknown();
         };
         let arg_nodes: Vec<Node<'_>> = call_args(n, piped)
