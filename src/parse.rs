@@ -8,6 +8,8 @@
 use crate::facts::Lang;
 use std::cell::Cell;
 
+mod alloc;
+
 use tree_sitter::{Language, Node, Parser, Tree};
 
 pub fn language(lang: Lang) -> Language {
@@ -53,12 +55,22 @@ const CHUNK: usize = 4096;
 /// cut a parse short.
 const CPU_BASE_NANOS: u64 = 200_000_000;
 const CPU_NANOS_PER_MIB: u64 = 1_000_000_000;
+/// The memory a parse may hold: [`MEM_BASE`] plus [`MEM_PER_BYTE`] per byte
+/// of input, counted by [`alloc`]. A tree takes 13 to 55 bytes per byte of
+/// the largest files of the real corpus, 100 to 140 for dense valid code
+/// made up (minified Lua, a list of one-letter names), and 250 for the
+/// densest (a Lua table or Rust array of one-digit numbers, `1,1,1,`); junk
+/// that multiplies the parser's stack versions held 900 (2 GB for 1 MB of
+/// Elixir), and so does a valid chain of thousands of `a + a` in Elixir.
+const MEM_BASE: i64 = 48 << 20;
+const MEM_PER_BYTE: i64 = 320;
 
 /// What one parse attempt may spend.
 #[derive(Clone, Copy)]
 struct Budget {
     served: u64,
     cpu_nanos: u64,
+    bytes: i64,
 }
 
 impl Budget {
@@ -67,6 +79,7 @@ impl Budget {
         Budget {
             served: SERVE_FACTOR * len + SERVE_SLACK,
             cpu_nanos: CPU_BASE_NANOS + ((len * CPU_NANOS_PER_MIB) >> 20),
+            bytes: MEM_BASE.saturating_add((len as i64).saturating_mul(MEM_PER_BYTE)),
         }
     }
 
@@ -74,6 +87,7 @@ impl Budget {
         Budget {
             served: self.served * num / den,
             cpu_nanos: self.cpu_nanos * num / den,
+            bytes: self.bytes / den as i64 * num as i64,
         }
     }
 }
@@ -87,6 +101,7 @@ struct Attempt {
 
 impl Parsers {
     pub fn new() -> Result<Parsers, String> {
+        alloc::install();
         let make = |lang: Lang| -> Result<Parser, String> {
             let mut p = Parser::new();
             p.set_language(&language(lang))
@@ -168,15 +183,17 @@ fn line_start_before(text: &[u8], at: usize) -> usize {
 /// starts: a read that does not continue the previous one.
 fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
     let start = thread_cpu_nanos();
+    let held_before = alloc::live();
+    let held = || alloc::live().saturating_sub(held_before).max(0);
     let len = text.len();
     let quarter = budget.part(1, 4);
     let served = Cell::new(0u64);
     let exhausted = Cell::new(false);
     let position = Cell::new(0usize);
     let quarter_offset: Cell<Option<usize>> = Cell::new(None);
-    let note_quarter = |cpu: u64| {
+    let note_quarter = |cpu: u64, mem: i64| {
         if quarter_offset.get().is_none()
-            && (served.get() >= quarter.served || cpu >= quarter.cpu_nanos)
+            && (served.get() >= quarter.served || cpu >= quarter.cpu_nanos || mem >= quarter.bytes)
         {
             quarter_offset.set(Some(position.get()));
         }
@@ -184,8 +201,15 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
     let mut callback = |state: &tree_sitter::ParseState| {
         position.set(position.get().max(state.current_byte_offset()));
         let cpu = thread_cpu_nanos().saturating_sub(start);
-        note_quarter(cpu);
-        if exhausted.get() || cpu > budget.cpu_nanos {
+        let mem = held();
+        note_quarter(cpu, mem);
+        let at = position.get();
+        if exhausted.get()
+            || cpu > budget.cpu_nanos
+            || mem > budget.bytes
+            || hopeless(cpu, at, len, budget.cpu_nanos)
+            || hopeless(mem.unsigned_abs(), at, len, budget.bytes.unsigned_abs())
+        {
             exhausted.set(true);
             std::ops::ControlFlow::Break(())
         } else {
@@ -204,8 +228,9 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
         let end = (i + CHUNK).min(len);
         previous_end.set(end);
         served.set(served.get() + (end - i) as u64);
-        note_quarter(0);
-        if served.get() > budget.served {
+        let mem = held();
+        note_quarter(0, mem);
+        if served.get() > budget.served || mem > budget.bytes {
             exhausted.set(true);
         }
         &text[i..end]
@@ -222,6 +247,25 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
         tree,
         quarter_offset: quarter_offset.get().unwrap_or(position.get()),
     }
+}
+
+/// Whether an attempt that has `spent` of a `budget` (CPU time or memory)
+/// to reach `position` of `len` bytes cannot finish within it: after a
+/// quarter of the budget, at its rate so far it would need more than
+/// [`HOPELESS`] times the whole. Stopping then gives the same cut as running
+/// the budget out (the cut is where the parser stood at a quarter), for a
+/// quarter of the cost: 1 MB of Elixir junk that multiplies the parser's
+/// stack versions holds about 900 bytes per byte read (2 GB and 20 s to
+/// parse whole), and held 400 MB when its whole time budget was spent on
+/// it. Valid code stays well inside: see [`MEM_PER_BYTE`] and
+/// [`CPU_NANOS_PER_MIB`].
+fn hopeless(spent: u64, position: usize, len: usize, budget: u64) -> bool {
+    const HOPELESS: u128 = 2;
+    if spent < budget / 4 {
+        return false;
+    }
+    let projected = u128::from(spent) * len as u128 / position.max(1) as u128;
+    projected > HOPELESS * u128::from(budget)
 }
 
 /// Puts a fresh parser in place of one whose attempt ran out of budget, and
@@ -375,6 +419,42 @@ mod tests {
             p.parse_bounded(Lang::Lua, valid.as_bytes()).checked,
             valid.len()
         );
+    }
+
+    /// Elixir junk that multiplies the parser's stack versions (900 bytes
+    /// held per byte read) is stopped by the memory budget alone (time and
+    /// reads unbounded here): deterministic, whatever the machine's load.
+    /// Dense valid code (a Lua table of one-digit numbers, the densest tree
+    /// measured) parses whole under the same budget.
+    #[test]
+    fn a_parse_that_holds_too_much_memory_stops() {
+        let memory_only = |bytes: i64| Budget {
+            served: u64::MAX,
+            cpu_nanos: u64::MAX,
+            bytes,
+        };
+        let mut p = Parsers::new().unwrap();
+        let junk = format!("defmodule J do\nend\n{}", "a + ".repeat(150_000));
+        let stopped = attempt(
+            p.parser(Lang::Elixir),
+            junk.as_bytes(),
+            memory_only(32 << 20),
+        );
+        assert!(stopped.tree.is_none());
+        assert!(stopped.quarter_offset < junk.len() / 4, "stopped early");
+        let dense = format!("local t = {{{}1}}\n", "1,".repeat(50_000));
+        let budget = memory_only(MEM_BASE + dense.len() as i64 * MEM_PER_BYTE);
+        let before = alloc::live();
+        let whole = attempt(p.parser(Lang::Lua), dense.as_bytes(), budget);
+        let tree = whole.tree.expect("dense valid code parses whole");
+        assert!(!tree.root_node().has_error());
+        let held = alloc::live() - before;
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            assert!(
+                held > dense.len() as i64,
+                "the tree's blocks are counted: {held}"
+            );
+        }
     }
 
     #[test]
