@@ -210,7 +210,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 k if CARRIERS.contains(&k) => node = parent,
                 "binary_operator" => {
                     let op = self.op(parent);
-                    return COMPARISONS.contains(&op.as_str())
+                    return COMPARISONS.contains(&op)
                         || (op == "=" && parent.child_by_field_name("left") == Some(node));
                 }
                 _ => return false,
@@ -236,7 +236,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 "binary_operator" => {
                     let op = self.op(parent);
                     let left = parent.child_by_field_name("left");
-                    match op.as_str() {
+                    match op {
                         o if COMPARISONS.contains(&o) => return Sink::Unsent,
                         "=" if left == Some(node) => return Sink::Unsent,
                         "=" => return Sink::Held,

@@ -403,3 +403,28 @@ end
     assert_eq!(f.calls.len(), 1);
     assert_eq!(f.calls[0].path, vec!["job_key".to_string()]);
 }
+
+/// A pipe is followed for its first 1,000 steps (`values::MAX_PIPE_STEPS`):
+/// every step is still a call, with its piped value as first argument, but
+/// past that step the piped value is not known. Near the head, it is.
+#[test]
+fn a_pipe_is_followed_for_its_first_thousand_steps() {
+    let src = format!(
+        "defmodule P do\n  def f(q), do: q{}\nend\n",
+        " |> g()".repeat(1002)
+    );
+    let f = facts(&src);
+    assert_eq!(f.calls.len(), 1002);
+    assert!(f
+        .calls
+        .iter()
+        .all(|c| c.path == path(&["g"]) && c.args.len() == 1));
+    // Step 2 takes step 1's value: `g(q)`.
+    assert!(
+        matches!(&f.calls[1001 - 1].args[0], Value::Call { path: p, .. } if p == &path(&["g"]))
+    );
+    // Step 1001 takes step 1000's: the last one followed.
+    assert!(matches!(&f.calls[1].args[0], Value::Call { .. }));
+    // Step 1002 takes step 1001's, which is past the bound.
+    assert!(matches!(&f.calls[0].args[0], Value::Unknown { .. }));
+}

@@ -105,7 +105,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         while let Some((n, module)) = stack.pop() {
             let mut inner = module.clone();
             if n.kind() == "call" {
-                match self.target(n).as_str() {
+                match &*self.target(n) {
                     "defmodule" => {
                         if let Some(name) = self.module_name(n) {
                             inner = nested(&module, name);
@@ -233,7 +233,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     p.child_by_field_name("left"),
                     p.child_by_field_name("right"),
                 );
-                match op.as_str() {
+                match op {
                     // `queue \\ "default"`
                     "\\\\" => l.map(|l| self.param_name(l)).unwrap_or_else(|| "_".into()),
                     // `%{q: q} = ctx` or `ctx = %{...}`

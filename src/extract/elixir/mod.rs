@@ -37,6 +37,7 @@ mod strings;
 mod templates;
 mod values;
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -67,6 +68,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         not_calls: HashSet::new(),
         covered_end: 0,
         heads: RefCell::new(HashMap::new()),
+        pipe_steps: RefCell::new(HashMap::new()),
         aliases: HashMap::new(),
         imports: HashMap::new(),
         defined: HashSet::new(),
@@ -161,6 +163,9 @@ struct Cx<'s, 't, 'p> {
     /// each), and resolving its callee was a third of the work (150,000
     /// steps). Cleared when an `alias` or `import` is read.
     heads: RefCell<HashMap<(usize, Option<usize>), CallHead>>,
+    /// Each `|>` node's step count from the head of its chain
+    /// ([`Cx::pipe_step`]), found once per chain.
+    pipe_steps: RefCell<HashMap<usize, u32>>,
 }
 
 /// What a call's value needs from its head: whether it has a `do` block,
@@ -169,6 +174,12 @@ struct Cx<'s, 't, 'p> {
 struct CallHead {
     do_block: bool,
     path: Option<Rc<[String]>>,
+    /// The callee builds a string (`templates::is_builder_callee`).
+    builder: bool,
+    /// The callee is a function of the code base ([`Cx::is_codebase`]).
+    codebase: bool,
+    /// `to_string(..)` or `Integer.to_string(..)` as written.
+    to_string: bool,
 }
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
@@ -233,7 +244,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// or piped) and may build a template.
     fn visit_call(&mut self, n: Node<'t>, scope: usize) -> Option<usize> {
         let env = self.env_of(scope);
-        match self.target(n).as_str() {
+        match &*self.target(n) {
             "defmodule" => return Some(self.defmodule(n, scope)),
             "def" | "defp" => return Some(self.def(n, scope)),
             "alias" => {
@@ -263,7 +274,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// any operator may build a template.
     fn visit_operator(&mut self, n: Node<'t>, scope: usize) {
         let env = self.env_of(scope);
-        match self.op(n).as_str() {
+        match self.op(n) {
             "=" => self.binding(n, env),
             "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
             "|>" => {
@@ -334,16 +345,19 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// A call's target as written (`Map.get`, `def`).
-    fn target(&self, n: Node<'_>) -> String {
+    fn target(&self, n: Node<'_>) -> Cow<'s, str> {
         n.child_by_field_name("target")
-            .map(|t| self.text(t))
+            .map(|t| text(t, self.src))
             .unwrap_or_default()
     }
 
-    fn op(&self, n: Node<'_>) -> String {
+    /// An operator as written (`|>`, `=`): a slice of the source, as every
+    /// operator is ASCII (this runs for every operator node, several times).
+    fn op(&self, n: Node<'_>) -> &'s str {
         n.child_by_field_name("operator")
-            .map(|o| self.text(o))
-            .unwrap_or_default()
+            .and_then(|o| self.src.get(o.byte_range()))
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("")
     }
 
     fn func_of(&self, env: Option<usize>) -> Option<usize> {
@@ -371,6 +385,19 @@ fn call_args<'n>(n: Node<'n>, piped: Option<Node<'n>>) -> Vec<Node<'n>> {
     let mut args: Vec<Node<'n>> = piped.into_iter().collect();
     if let Some(a) = arguments(n) {
         args.extend(named_children(a));
+    }
+    args
+}
+
+/// [`call_args`] without comments.
+fn call_arg_values<'n>(n: Node<'n>, piped: Option<Node<'n>>) -> Vec<Node<'n>> {
+    let mut args: Vec<Node<'n>> = piped.into_iter().collect();
+    if let Some(a) = arguments(n) {
+        let mut cursor = a.walk();
+        args.extend(
+            a.named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment"),
+        );
     }
     args
 }

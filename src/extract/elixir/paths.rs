@@ -4,9 +4,10 @@
 use tree_sitter::Node;
 
 use super::known::{client_command_arg, NOT_CALLS, STDLIB};
-use super::{arguments, call_args, do_block, sides, CallHead, Cx};
+use super::templates::is_builder_callee;
+use super::{arguments, call_arg_values, call_args, do_block, sides, CallHead, Cx};
 use crate::facts::{CallFact, Send, Span, Value};
-use crate::parse::named_children;
+use crate::parse::{named_children, text};
 use std::rc::Rc;
 
 /// An `import`: the module's path and its `only:` names, if any.
@@ -156,9 +157,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if let Some(h) = self.heads.borrow().get(&key) {
             return h.clone();
         }
+        let path: Option<Rc<[String]>> = self.callee(target, self.module_of(env)).map(Rc::from);
         let head = CallHead {
             do_block: do_block(n).is_some(),
-            path: self.callee(target, self.module_of(env)).map(Rc::from),
+            builder: path
+                .as_deref()
+                .is_some_and(|p| is_builder_callee(&p.join("."))),
+            codebase: path.as_deref().is_some_and(Self::is_codebase),
+            to_string: matches!(&*text(target, self.src), "to_string" | "Integer.to_string"),
+            path,
         };
         self.heads.borrow_mut().insert(key, head.clone());
         head
@@ -214,16 +221,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if head.do_block {
             return;
         }
-        let Some(path) = head.path else {
+        let Some(path) = head.path.filter(|_| head.codebase) else {
             return;
         };
-        if !Self::is_codebase(&path) {
-            return;
-        }
         let path = path.to_vec();
-        let args: Vec<Value> = call_args(n, piped)
+        let args: Vec<Value> = call_arg_values(n, piped)
             .into_iter()
-            .filter(|k| k.kind() != "comment")
             .map(|k| self.value(k, env, 0))
             .collect();
         self.facts.calls.push(CallFact {

@@ -99,7 +99,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match n.kind() {
             "string" | "charlist" | "bitstring" => true,
             "sigil" => matches!(self.sigil_name(n).as_str(), "s" | "S"),
-            "binary_operator" => match self.op(n).as_str() {
+            "binary_operator" => match self.op(n) {
                 "<>" => true,
                 "|>" => n
                     .child_by_field_name("right")

@@ -3,8 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::templates::is_builder_callee;
-use super::{call_args, sides, Cx};
+use super::{call_arg_values, call_args, sides, Cx};
 use crate::facts::{Seg, Template, Value};
 use crate::parse::named_children;
 
@@ -22,7 +21,39 @@ const MAX_CALL_DEPTH: usize = 16;
 /// one).
 const PIPE_STEP: usize = 4;
 
+/// How many steps of one pipe chain are followed: the value of a step
+/// further from the chain's head is not known. Real pipes have a few steps;
+/// each step's value is built afresh (its piped value is followed back
+/// [`MAX_CALL_DEPTH`] / [`PIPE_STEP`] steps), and 150,000 steps in 1 MB took
+/// 2 s with every step followed.
+const MAX_PIPE_STEPS: u32 = 1000;
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// How many `|>` steps a pipe node is from its chain's head (`a |> f()`
+    /// is 1). Each chain is walked once, iteratively, down its left sides to
+    /// the head or to a step already counted.
+    fn pipe_step(&self, n: Node<'_>) -> u32 {
+        let is_pipe = |x: Node<'_>| x.kind() == "binary_operator" && self.op(x) == "|>";
+        let mut above = Vec::new();
+        let mut x = n;
+        let mut base = loop {
+            if let Some(&k) = self.pipe_steps.borrow().get(&x.id()) {
+                break k;
+            }
+            above.push(x.id());
+            match x.child_by_field_name("left").filter(|l| is_pipe(*l)) {
+                Some(l) => x = l,
+                None => break 0,
+            }
+        };
+        let mut steps = self.pipe_steps.borrow_mut();
+        for id in above.into_iter().rev() {
+            base = base.saturating_add(1);
+            steps.insert(id, base);
+        }
+        base
+    }
+
     /// What an expression sends.
     pub(super) fn value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
@@ -250,11 +281,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some((l, r)) = sides(n) else {
             return Value::unknown(self.label(n), span);
         };
-        match op.as_str() {
+        match op {
             "<>" => self.concat(n, env, depth),
             "++" => self.appended(n, env, depth),
             "|>" => {
-                if r.kind() == "call" {
+                if r.kind() == "call" && self.pipe_step(n) <= MAX_PIPE_STEPS {
                     // A pipe step counts as [`PIPE_STEP`] calls, so a chain
                     // is followed [`MAX_CALL_DEPTH`] / `PIPE_STEP` steps back.
                     self.call(r, Some(l), env, depth + PIPE_STEP - 1)
@@ -337,10 +368,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return unknown();
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
-        if matches!(
-            self.text(target).as_str(),
-            "to_string" | "Integer.to_string"
-        ) {
+        if head.to_string {
             if let [arg] = call_args(n, piped).as_slice() {
                 if let Value::Int { value, .. } = self.value(*arg, env, depth + 1) {
                     let text = value.to_string();
@@ -354,16 +382,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if let Some(v) = self.if_value(n, target, env, depth) {
             return v;
         }
-        let Some(path) = head.path.as_deref().map(<[String]>::to_vec) else {
+        let Some(path) = head.path.as_deref() else {
             return unknown();
         };
-        let arg_nodes: Vec<Node<'_>> = call_args(n, piped)
-            .into_iter()
-            .filter(|c| c.kind() != "comment")
-            .collect();
-        let joined = path.join(".");
-        if is_builder_callee(&joined) {
-            return match self.built(&joined, &arg_nodes, env, depth) {
+        let arg_nodes = call_arg_values(n, piped);
+        if head.builder {
+            return match self.built(&path.join("."), &arg_nodes, env, depth) {
                 Some(segs) => Value::Str(Template { segs, span }),
                 None => unknown(),
             };
@@ -372,29 +396,38 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .into_iter()
             .map(|a| self.value(a, env, depth + 1))
             .collect();
-        if path == ["length"] {
+        let named = |p: &[&str]| path.iter().map(String::as_str).eq(p.iter().copied());
+        if named(&["length"]) {
             // `length(keys)` of a list the code shows is its count.
             return match args.as_slice() {
                 [Value::List { items, tail, .. }] if tail.is_empty() => Value::Int {
                     value: items.len() as i64,
                     span,
                 },
-                _ => Value::Call { path, args, span },
+                _ => Value::Call {
+                    path: path.to_vec(),
+                    args,
+                    span,
+                },
             };
         }
         // `Enum.map(list, fun)`: a list as long as `list` (the link counts
         // it; its items are unknown).
-        if path == ["Enum", "map"] && args.len() == 2 {
+        if named(&["Enum", "map"]) && args.len() == 2 {
             return Value::Call {
-                path,
+                path: path.to_vec(),
                 args: args.into_iter().take(1).collect(),
                 span,
             };
         }
-        if !Self::is_codebase(&path) {
+        if !head.codebase {
             return unknown();
         }
-        Value::Call { path, args, span }
+        Value::Call {
+            path: path.to_vec(),
+            args,
+            span,
+        }
     }
 }
 
