@@ -288,4 +288,30 @@ mod tests {
         assert!(!Lang::Rust.host().speaks(call.as_bytes()));
         assert!(!Lang::Rust.host().speaks(b"use redis::Client; fn f() {}"));
     }
+
+    /// Header comments of Lua in a host string point at the host's bytes:
+    /// `ARGV[n]` (as `KEYS[n]` already did) went through the decoded text's
+    /// offsets unmapped, so its span was off by where the string starts and
+    /// by every escape before it (found by fuzzing `extract_rust`; it was
+    /// `Script;\nco` here).
+    #[test]
+    fn argv_headers_of_embedded_lua_point_at_the_host() {
+        let src = "use redis::Script;\nconst S: &str = \"-- ARGV[1] the job id\\n-- KEYS[1] the row\\nreturn redis.call('GET', KEYS[1])\";\n";
+        let mut p = Parsers::new().unwrap();
+        let f = crate::extract::extract_file(&mut p, Lang::Rust, 0, src.as_bytes(), "x");
+        let Some(crate::facts::ScriptSource::Inline(lua)) = f.scripts.first().map(|s| &s.source)
+        else {
+            panic!("an inline script: {f:?}");
+        };
+        let argv = &lua.argv.header[0];
+        assert_eq!(
+            &src[argv.span.start as usize..argv.span.end as usize],
+            "the job id"
+        );
+        let keys = &lua.header_keys[0];
+        assert_eq!(
+            &src[keys.span.start as usize..keys.span.end as usize],
+            "the row"
+        );
+    }
 }

@@ -128,7 +128,7 @@ impl<'s> Cx<'s> {
                 self.facts.argv.header.push(KeyDecl {
                     index,
                     role,
-                    span: Span::new(self.file, base + line_off + rs, base + line_off + re),
+                    span: self.at(base + line_off + rs, base + line_off + re),
                 });
             }
             for (index, role, rs, re) in parse_slot_headers(&text, "KEYS[") {
