@@ -20,6 +20,11 @@
 //! writer at once.
 
 use super::{quoted, CheckContext, Rule};
+use std::collections::HashSet;
+
+/// The most written fields a misread field is compared with for a
+/// suggestion.
+const MAX_COMPARED: usize = 1000;
 use crate::contract::suggest;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -45,16 +50,25 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             .filter(|(_, uses)| uses.iter().any(|u| u.write))
             .map(|(f, _)| f.as_str())
             .collect();
+        let is_written: HashSet<&str> = written.iter().copied().collect();
+        let list = quoted(&written);
         for (field, uses) in &rec.fields {
-            if written.contains(&field.as_str()) || hidden.contains(field) {
+            if is_written.contains(field.as_str()) || hidden.contains(field) {
                 continue;
             }
             // A field the contract's record lacks is WL201's finding.
             if cx.contract_record_lacks(&rec.example, field) {
                 continue;
             }
+            // A record of more written fields than any real one has
+            // (hostile input) gets no suggestion: each is a comparison with
+            // every written field.
+            let mean = (written.len() <= MAX_COMPARED)
+                .then(|| suggest(field, written.iter().copied()))
+                .flatten()
+                .map(|m| format!("{m} "))
+                .unwrap_or_default();
             for u in uses.iter().filter(|u| !u.write) {
-                let list = quoted(&written);
                 let mut d = RULE.diagnostic(
                     format!(
                         "field `{field}` of `{}` is read here, but no speaker writes it",
@@ -71,9 +85,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                         format!("`{}` writes the record here", cx.speaker_name(w.speaker)),
                     ));
                 }
-                let mean = suggest(field, written.iter().copied())
-                    .map(|m| format!("{m} "))
-                    .unwrap_or_default();
                 let help = format!(
                     "{mean}the writers write {list}; `{}` reads nil here",
                     cx.speaker_name(u.speaker)

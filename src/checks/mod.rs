@@ -182,13 +182,27 @@ fn at_call(call: Span, value: Span) -> (Span, Option<Span>) {
 }
 
 /// "`a`, `b`, `c`": names as a finding lists them.
+/// Names in backticks, joined: at most [`MAX_LISTED`], then how many more.
 fn quoted<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
-    names
-        .into_iter()
-        .map(|n| format!("`{}`", n.as_ref()))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut shown = Vec::new();
+    let mut more = 0usize;
+    for n in names {
+        if shown.len() < MAX_LISTED {
+            shown.push(format!("`{}`", n.as_ref()));
+        } else {
+            more += 1;
+        }
+    }
+    let mut list = shown.join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    list
 }
+
+/// How many names a message lists: a list of thousands (hostile input)
+/// made each message as long as the list, and their total quadratic.
+const MAX_LISTED: usize = 16;
 
 /// Output order, and one finding per rule and span.
 fn sort_and_dedup(out: &mut Vec<Diagnostic>) {
@@ -543,6 +557,15 @@ impl<'a> CheckContext<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_list_of_names_is_cut() {
+        assert_eq!(quoted(["a", "b"]), "`a`, `b`");
+        let many: Vec<String> = (0..20).map(|i| format!("f{i}")).collect();
+        let list = quoted(&many);
+        assert!(list.starts_with("`f0`, `f1`, "), "{list}");
+        assert!(list.ends_with("`f15` and 4 more"), "{list}");
+    }
 
     #[test]
     fn every_rule_documents_itself() {

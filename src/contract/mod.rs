@@ -399,10 +399,23 @@ fn near<'a, 'w>(
     word: &'w str,
     candidates: impl Iterator<Item = &'a str> + 'w,
 ) -> impl Iterator<Item = (usize, &'a str)> + 'w {
+    // The distance is at least the difference in length, so most
+    // candidates are ruled out without computing it; names longer than
+    // [`MAX_SUGGESTED`] are never suggested (the distance is quadratic in
+    // the length).
+    let bound = move |c: &str| (c.len().max(word.len()) / 3).max(1);
     candidates
+        .filter(move |c| {
+            word.len() <= MAX_SUGGESTED
+                && c.len() <= MAX_SUGGESTED
+                && c.len().abs_diff(word.len()) <= bound(c)
+        })
         .map(move |c| (edit_distance(word, c), c))
-        .filter(move |(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
+        .filter(move |(d, c)| *d <= bound(c))
 }
+
+/// The longest name a suggestion compares (bytes).
+const MAX_SUGGESTED: usize = 256;
 
 /// "did you mean `x`?" for the closest candidate within a small edit
 /// distance.
@@ -456,6 +469,22 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Suggestions compare names of a near length only, and never huge ones.
+    #[test]
+    fn suggestions_skip_far_lengths_and_huge_names() {
+        assert_eq!(
+            suggest("payloda", ["payload", "p"].into_iter()).as_deref(),
+            Some("did you mean `payload`?")
+        );
+        assert_eq!(
+            closest("stat", ["state", "statestatestate"].into_iter()),
+            Some("state")
+        );
+        let huge = "s".repeat(MAX_SUGGESTED + 1);
+        let near_huge = format!("{huge}x");
+        assert_eq!(closest(&huge, [near_huge.as_str()].into_iter()), None);
+    }
 
     #[test]
     fn embedded_contract_loads() {

@@ -145,6 +145,8 @@ impl Excerpt {
             .saturating_sub(context);
         let last = lines.iter().map(|l| l.1).max().unwrap_or(0) + context;
         let (from, to) = (f.line_start(first), f.line_end(last));
+        let clip = clip(f, from, to, spans);
+        let (from, to, first) = (clip.from, clip.to, clip.first_line.unwrap_or(first));
         // Text that displays as itself (the common case) is not decoded
         // again per label: thousands of findings on one long line made that
         // quadratic (one HSET with 8,000 unknown fields: 9 s).
@@ -159,10 +161,17 @@ impl Excerpt {
                 crate::source::display_text(&f.bytes()[from..b.max(a)]).len(),
             )
         };
-        let text = match plain {
-            Some(t) => t.to_owned(),
-            None => crate::source::display_text(&f.bytes()[from..to]).into_owned(),
-        };
+        let mut text = String::with_capacity(to - from + 1);
+        match plain {
+            Some(t) => text.push_str(t),
+            None => text.push_str(&crate::source::display_text(&f.bytes()[from..to])),
+        }
+        // A clipped line is still cut to windows [`MARGIN`] inside its
+        // ends, which `cut_long_lines` marks with `…` as it does the line's
+        // own ends; it needs the line's end to mark the last.
+        if clip.tail {
+            text.push('\n');
+        }
         let ranges: Vec<(usize, usize)> = spans.iter().map(|s| shown(s.start, s.end)).collect();
         let points: Vec<usize> = ranges.iter().flat_map(|&(a, b)| [a, b]).collect();
         let (text, map) = cut_long_lines(&text, &points);
@@ -214,6 +223,58 @@ impl miette::SourceCode for Excerpt {
             column,
             inner.line_count(),
         )))
+    }
+}
+
+/// An excerpt's bytes when its lines are longer than [`CLIP_AT`]: only
+/// [`MARGIN`] bytes around its spans are read, decoded and copied. Each of
+/// 87,000 findings on one 1 MB line read the whole line (28 s).
+struct Clip {
+    from: usize,
+    to: usize,
+    /// It ends inside a line.
+    tail: bool,
+    /// The file's line (0-based) of `from`, when clipped.
+    first_line: Option<usize>,
+}
+
+const CLIP_AT: usize = 16 << 10;
+const MARGIN: usize = 1 << 10;
+
+fn clip(f: &SourceFile, from: usize, to: usize, spans: &[Span]) -> Clip {
+    let whole = Clip {
+        from,
+        to,
+        tail: false,
+        first_line: None,
+    };
+    let bytes = f.bytes();
+    let (Some(lo), Some(hi)) = (
+        spans.iter().map(|s| s.start as usize).min(),
+        spans.iter().map(|s| s.end as usize).max(),
+    ) else {
+        return whole;
+    };
+    if to.saturating_sub(from) <= CLIP_AT || to > bytes.len() {
+        return whole;
+    }
+    // On character boundaries: never inside a UTF-8 sequence.
+    let boundary = |i: usize| bytes.get(i).is_none_or(|b| b & 0xc0 != 0x80);
+    let mut a = lo.saturating_sub(MARGIN).clamp(from, to);
+    while a > from && !boundary(a) {
+        a -= 1;
+    }
+    let mut b = hi.saturating_add(MARGIN).clamp(a, to);
+    while b < to && !boundary(b) {
+        b += 1;
+    }
+    let line = f.line_col(a as u32).line - 1;
+    let end_line = f.line_col(b as u32).line - 1;
+    Clip {
+        from: a,
+        to: b,
+        tail: b < f.line_end(end_line) && !bytes[..b].ends_with(b"\n"),
+        first_line: Some(line),
     }
 }
 
@@ -381,5 +442,30 @@ mod tests {
         assert!(out.contains("[min.lua:1:70027]"), "{out}");
         assert!(out.contains("jobz"), "{out}");
         assert!(out.lines().all(|l| l.chars().count() < 200), "{out}");
+    }
+
+    /// On a line longer than [`CLIP_AT`], an excerpt reads only the bytes
+    /// around its span, and shows what the whole line would have shown.
+    #[test]
+    fn an_excerpt_of_a_long_line_reads_only_around_its_span() {
+        let bytes = format!(
+            "x = 1\n{}KEY{}\nnext\n",
+            "a".repeat(70_000),
+            "b".repeat(70_000)
+        );
+        let f = SourceFile::new("l.lua".into(), "l.lua".into(), None, bytes.into_bytes());
+        let span = Span {
+            file: 0,
+            start: 70_006,
+            end: 70_009,
+        };
+        let (src, ranges) = Excerpt::new("l.lua".into(), &f, &[span], 1);
+        assert_eq!(src.first_line, 1);
+        assert_eq!(
+            src.text,
+            format!("…{}KEY{}…\n", "a".repeat(60), "b".repeat(60))
+        );
+        assert_eq!(&src.text[ranges[0].clone()], "KEY");
+        assert_eq!(src.columns, vec![(ranges[0].start, 70_000)]);
     }
 }
