@@ -46,7 +46,9 @@ pub fn extract_file(
             facts.errors.push(Span::new(file, s, e));
         }
     }
-    facts.unchecked = unchecked;
+    // The parse's cut first; else a region the extractor could not check
+    // (Rust macro arguments past their reparse budget).
+    facts.unchecked = unchecked.or(facts.unchecked);
     if memchr::memmem::find(src, crate::facts::SUPPRESSION_MARK).is_some() {
         let kinds = lang.host().comment_kinds();
         crate::parse::walk(root, |n| {

@@ -16,7 +16,9 @@ use super::client::is_typed_command;
 use super::paths::path_segments;
 use super::strings::Unit;
 use super::values::append_value;
-use super::{is_comment, node_key, Cx, MAX_DEPTH, MAX_MACRO_NESTING};
+use super::{
+    is_comment, node_key, Cx, MAX_DEPTH, MAX_MACRO_NESTING, REPARSE_FACTOR, REPARSE_SLACK,
+};
 
 /// Macros whose arguments are a format string and its arguments.
 const FORMAT_MACROS: &[&str] = &[
@@ -289,6 +291,18 @@ impl<'s, 'p> Cx<'s, 'p> {
         if range.start_byte >= range.end_byte {
             return None;
         }
+        let budget = self
+            .src
+            .len()
+            .saturating_mul(REPARSE_FACTOR)
+            .saturating_add(REPARSE_SLACK);
+        let reparsed = self.reparsed + (range.end_byte - range.start_byte);
+        if reparsed > budget {
+            let span = Span::new(self.file, range.start_byte, range.end_byte);
+            self.facts.unchecked.get_or_insert(span);
+            return None;
+        }
+        self.reparsed = reparsed;
         parser.set_included_ranges(&[range]).ok()?;
         let src = self.src;
         let len = src.len();

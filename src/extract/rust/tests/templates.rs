@@ -373,3 +373,29 @@ fn other(con: &mut C, id: &str) {
     assert_eq!(tpls(&f), vec!["emq:<ns>:active", "emq:q1:job:<id>"]);
     assert_eq!(f.commands[0].args[0].describe(), "emq:q1:job:<id>");
 }
+
+/// Nested macros parse their arguments once per level; past the file's
+/// reparse budget (its length plus 256 KB) a macro is not checked, and the
+/// facts say which bytes (WL001), instead of taking seconds and gigabytes.
+#[test]
+fn nested_macros_past_the_reparse_budget_are_reported_unchecked() {
+    let n = 10_000;
+    let src = format!(
+        "fn k(q: &str) -> String {{ {}\"emq:{{q}}:pending\"{} }}\n",
+        "format!(\"{}\", ".repeat(n),
+        ")".repeat(n)
+    );
+    let f = facts(&src);
+    let span = f.unchecked.expect("a region left unchecked");
+    // The first level parsed again is the outermost macro's arguments;
+    // the budget runs out a few levels in.
+    let level = "format!(\"{}\", ".len();
+    let tt_start = |i: usize| "fn k(q: &str) -> String { ".len() + i * level + "format!".len();
+    assert!(span.start as usize > tt_start(1), "{span:?}");
+    assert!((span.start as usize) < tt_start(8), "{span:?}");
+    assert!(span.end as usize <= src.len());
+    // An ordinary file stays within it.
+    let ok =
+        facts("fn k(q: &str) -> String { format!(\"emq:{{{}}}:{}\", q, format!(\"x{}\", 1)) }\n");
+    assert_eq!(ok.unchecked, None);
+}
