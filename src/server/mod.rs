@@ -155,8 +155,10 @@ struct State {
     docs: BTreeMap<PathBuf, Doc>,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
-    /// The last analysis and its agreement matrix (hover, definition).
-    last: Option<(Analysis, Matrix)>,
+    /// The last analysis (hover, definition, code actions) and its
+    /// agreement matrix, built at the first hover after a change: typing
+    /// changes the buffer more often than the user hovers.
+    last: Option<(Analysis, std::cell::OnceCell<Matrix>)>,
     /// The facts of unchanged files, kept between runs.
     memo: std::sync::Arc<crate::pipeline::cache::Memo>,
     /// The file list and the linked speakers, kept between runs.
@@ -249,14 +251,12 @@ impl State {
         clock.lap("to LSP");
         self.publish(conn, now);
         clock.lap("publish");
-        // The diagnostics are out; hover and definition wait for the matrix
-        // (messages are handled in order), and the last analysis is let go
-        // only now. A run that could not start keeps the last one.
+        // The diagnostics are out; the last analysis is let go only now. A
+        // run that could not start keeps the last one.
         if let Some(a) = analysis {
-            let matrix = crate::matrix::build(&a);
-            drop(self.last.replace((a, matrix)));
+            drop(self.last.replace((a, Default::default())));
         }
-        clock.lap("matrix");
+        clock.lap("let go");
         clock.report();
     }
 
@@ -290,6 +290,7 @@ impl State {
         let Some(at) = protocol::point(a, &self.root, params) else {
             return Value::Null;
         };
+        let matrix = matrix.get_or_init(|| crate::matrix::build(a));
         let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() else {
             return Value::Null;
         };
