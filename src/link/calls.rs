@@ -523,12 +523,16 @@ pub(super) fn link_calls(
                     a
                 };
                 let sites = bind_speaker(input, sent, &fns, &known, sp);
-                let facts = memo.map(|_| SpeakerFacts::of(input, sent, sp));
+                // A speaker without call sites (the shared scripts) is
+                // bound again at no cost: nothing is kept of it.
+                let worth = memo.is_some() && !sites.is_empty();
+                let facts = worth.then(|| SpeakerFacts::of(input, sent, sp));
                 Kept::new(facts.unwrap_or_default(), log.into_inner(), sites)
             }
         };
-        link_sites(&lk, &mut entry, memo.is_some(), &mut out, &mut unlinked);
-        if memo.is_some() {
+        let keeps = memo.is_some() && !entry.sites.is_empty();
+        link_sites(&lk, &mut entry, keeps, &mut out, &mut unlinked);
+        if keeps {
             keep.insert(sp, entry);
         }
     }
