@@ -798,6 +798,13 @@ fn a_new_file_is_read_once_the_client_says_so() {
     let doc = json!({"uri": uri(&tq), "languageId": "elixir", "version": 1, "text": tq_text});
     c.notify("textDocument/didOpen", json!({"textDocument": doc}));
     assert_eq!(c.all_published(&root), Vec::<String>::new());
+    // A file changed in place leaves the list as it is (the refresh reads
+    // the files it lists again); one created makes it stale.
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&extra), "type": 2}]}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
     c.notify(
         "workspace/didChangeWatchedFiles",
         json!({"changes": [{"uri": uri(&extra), "type": 1}]}),

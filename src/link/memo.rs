@@ -12,7 +12,9 @@
 //! means a function of its own speaker), and resolution stays inside it
 //! too, so an entry that holds gives what a link without the memo gives:
 //! an edit re-binds only the speaker it is in, and an edited script shared
-//! by several speakers re-links only their call sites that name it.
+//! by several speakers re-binds none of its callers (each of their call
+//! sites is linked again only when the script it names, or that script's
+//! registered key count, is another than last time).
 
 use std::collections::HashMap;
 use std::sync::Mutex;

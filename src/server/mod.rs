@@ -181,8 +181,11 @@ impl State {
         // `wirelint.toml`, the contract or a file changed on disk: an open
         // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
-            // Files may have come or gone: discovery runs again.
-            self.session.discovered.forget();
+            // Files came or went: discovery runs again (a file changed in
+            // place is read again by the refresh anyway).
+            if protocol::files_came_or_went(&n.params) {
+                self.session.discovered.forget();
+            }
             for (path, doc) in self.docs.iter_mut() {
                 let text = std::mem::take(&mut doc.text);
                 *doc = Doc::new(path, text);

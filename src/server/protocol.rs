@@ -64,6 +64,16 @@ pub fn register_watchers() -> lsp_server::Request {
     )
 }
 
+/// Whether a `didChangeWatchedFiles` says that files came or went (a
+/// change type other than "changed": created, deleted), or that an ignore
+/// file changed: then the file list is stale.
+pub fn files_came_or_went(params: &Value) -> bool {
+    params["changes"].as_array().into_iter().flatten().any(|c| {
+        let uri = c["uri"].as_str().unwrap_or_default();
+        c["type"].as_u64() != Some(2) || uri.ends_with("/.gitignore") || uri.ends_with("/.ignore")
+    })
+}
+
 /// The file a document notification is about.
 pub fn document_path(params: &Value) -> Option<PathBuf> {
     path_of_uri(params["textDocument"]["uri"].as_str()?)
