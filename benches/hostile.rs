@@ -46,6 +46,7 @@ fn check(b: Bencher, t: Tree) {
             cache_dir: None,
             memo: None,
             speaker_prefix: None,
+            session: None,
         };
         let a = analyze(&opts).unwrap();
         let diagnostics: Vec<_> = a.diagnostics.iter().collect();

@@ -289,6 +289,7 @@ fn options(
         cache_dir: None,
         memo: None,
         speaker_prefix: None,
+        session: None,
     }
 }
 
@@ -613,6 +614,7 @@ fn check_options(
         cache_dir: None,
         memo: None,
         speaker_prefix: None,
+        session: None,
     };
     let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
     let opts = Options {

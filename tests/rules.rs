@@ -74,6 +74,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         cache_dir: None,
         memo: None,
         speaker_prefix: None,
+        session: None,
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

@@ -533,3 +533,304 @@ fn neovim_reads_back_the_diagnostics_of_other_files() {
         "tq_dash/lib/dash.ex:5 WL203\ntq_ex/lib/tq.ex:16 WL203\ntq_rs/src/lib.rs:38 WL203\n"
     );
 }
+
+/// The server's diagnostics, file by file, as the last publish of each left
+/// them (an empty list clears a file), kept up to date by `track`.
+#[derive(Default)]
+struct Shown(std::collections::BTreeMap<String, Vec<String>>);
+
+impl Shown {
+    /// Takes in every publish sent before the answer to a request sent now.
+    fn track(&mut self, c: &mut Client, root: &Path) {
+        for p in c.raw_published() {
+            let path = url::Url::parse(p["uri"].as_str().unwrap())
+                .unwrap()
+                .to_file_path()
+                .unwrap();
+            let rel = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let diags: Vec<String> = p["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| lsp_line(&rel, d, &format!("{}/", uri(root))))
+                .collect();
+            self.0.insert(rel, diags);
+        }
+        self.0.retain(|_, d| !d.is_empty());
+    }
+
+    fn all(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.0.values().flatten().cloned().collect();
+        out.sort();
+        out
+    }
+}
+
+/// One diagnostic as a line: where, code, severity, message (with its
+/// help), and its related spans (their URIs without `base`). Positions are
+/// 0-based; the fixtures are ASCII, so a character is a byte.
+fn lsp_line(rel: &str, d: &Value, base: &str) -> String {
+    let at = |r: &Value| {
+        format!(
+            "{}:{}-{}:{}",
+            r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]
+        )
+    };
+    let related: Vec<String> = d["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let uri = r["location"]["uri"].as_str().unwrap();
+            let file = uri.strip_prefix(base).unwrap_or(uri);
+            format!("{file} {} {}", at(&r["location"]["range"]), r["message"])
+        })
+        .collect();
+    format!(
+        "{rel} {} {} {} {} | {}",
+        at(&d["range"]),
+        d["code"],
+        d["severity"],
+        d["message"],
+        related.join("; ")
+    )
+}
+
+/// What `wirelint check --format json` finds in `dir`, as `lsp_line` shows
+/// the server's.
+fn check_lines(dir: &Path) -> Vec<String> {
+    let (_, out, _) = common::run(&["check", "--format", "json", "--no-cache", "."], dir);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let pos = |s: &Value| {
+        json!({
+            "start": {"line": s["start"]["line"].as_u64().unwrap() - 1,
+                      "character": s["start"]["column"].as_u64().unwrap() - 1},
+            "end": {"line": s["end"]["line"].as_u64().unwrap() - 1,
+                    "character": s["end"]["column"].as_u64().unwrap() - 1},
+        })
+    };
+    let mut out: Vec<String> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let mut message = d["message"].as_str().unwrap().to_string();
+            if let Some(h) = d["help"].as_str() {
+                message.push_str("\nhelp: ");
+                message.push_str(h);
+            }
+            let related: Vec<Value> = d["related"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| {
+                    json!({"location": {"uri": r["path"],
+                                        "range": pos(&r["span"])},
+                           "message": r["message"]})
+                })
+                .collect();
+            let lsp = json!({
+                "range": pos(&d["span"]),
+                "code": d["code"],
+                "severity": if d["severity"] == "error" { 1 } else { 2 },
+                "message": message,
+                "relatedInformation": related,
+            });
+            lsp_line(d["path"].as_str().unwrap(), &lsp, "")
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The four speakers, and `tq_ex`'s own copy of the shared claim script,
+/// run through a wrapper of its own.
+fn five_copies(root: &Path) {
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), root);
+    let lua = std::fs::read_to_string(root.join("scripts/claim.lua")).unwrap();
+    let body: String = lua.lines().map(|l| format!("    {l}\n")).collect();
+    let claim = format!(
+        "defmodule TQ.Claim do\n  @moduledoc \"tq's own copy of the claim script.\"\n\n  @claim ~S\"\"\"\n{body}    \"\"\"\n\n  def claim(conn, queue, worker) do\n    keys = [TQ.ready_key(queue), TQ.inflight_key(queue, worker), \"tq:{{#{{queue}}}}:task:\"]\n    run(conn, @claim, keys, [worker])\n  end\n\n  defp run(conn, script, keys, args) do\n    Redix.command(conn, [\"EVAL\", script, length(keys) | keys ++ args])\n  end\nend\n"
+    );
+    std::fs::write(root.join("tq_ex/lib/claim.ex"), claim).unwrap();
+}
+
+/// After each of a sequence of edits, the server's diagnostics (kept
+/// between runs: the facts, the file list, each speaker's linked call
+/// sites) are those of a fresh `check` of the same texts on disk: an edit
+/// of the shared script that makes `tq_ex`'s copy diverge, an edit of
+/// `tq_ex`'s wrapper call, of a reader in another speaker, and their undos.
+#[test]
+fn after_each_edit_the_server_shows_what_a_fresh_check_finds() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    five_copies(&root);
+    let fresh = tempfile::tempdir().unwrap();
+    five_copies(fresh.path());
+    let script = "scripts/claim.lua";
+    let claim = "tq_ex/lib/claim.ex";
+    let reader = "tq_rs/src/lib.rs";
+    let text = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
+    let (script0, claim0, reader0) = (text(script), text(claim), text(reader));
+    let diverged = script0.replace("'tries', 1)", "'tries', 2)");
+    let short = claim0.replace(", \"tq:{#{queue}}:task:\"]", "]");
+    let misread = reader0.replace("id), \"pb\")", "id), \"pbx\")");
+    for (a, b) in [
+        (&script0, &diverged),
+        (&claim0, &short),
+        (&reader0, &misread),
+    ] {
+        assert_ne!(a, b);
+    }
+
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let mut shown = Shown::default();
+    let mut versions = std::collections::BTreeMap::new();
+    for rel in [script, claim, reader] {
+        let doc = json!({"uri": uri(&root.join(rel)), "languageId": "x", "version": 1, "text": text(rel)});
+        c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+        versions.insert(rel, 1);
+    }
+    shown.track(&mut c, &root);
+    assert_eq!(shown.all(), check_lines(fresh.path()));
+    assert_eq!(shown.all(), Vec::<String>::new());
+
+    let steps: [(&str, &str, &[&str]); 7] = [
+        (script, &diverged, &["WL305"]),
+        (claim, &short, &["WL305", "WL"]),
+        (reader, &misread, &["WL305", "WL"]),
+        (script, &script0, &["WL"]),
+        (claim, &claim0, &["WL"]),
+        (reader, &reader0, &[]),
+        (script, &diverged, &["WL305"]),
+    ];
+    for (rel, new, codes) in steps {
+        let v = versions.get_mut(rel).unwrap();
+        *v += 1;
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(&root.join(rel)), "version": *v},
+                   "contentChanges": [{"text": new}]}),
+        );
+        std::fs::write(fresh.path().join(rel), new).unwrap();
+        shown.track(&mut c, &root);
+        let expected = check_lines(fresh.path());
+        assert_eq!(shown.all(), expected, "after {rel} became version {v}");
+        // Each step shows the findings it is about, not merely no change.
+        for code in codes {
+            assert!(
+                expected.iter().any(|l| l.contains(&format!("\"{code}"))),
+                "{code} after {rel} version {v}: {expected:#?}"
+            );
+        }
+        if codes.is_empty() {
+            assert_eq!(expected, Vec::<String>::new());
+        }
+    }
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+    assert_eq!(text(script), script0);
+}
+
+/// The file list is kept between runs: a file created on disk is read once
+/// the client says files changed (`didChangeWatchedFiles`, which the
+/// server asks a client that can to send), or when a document at its path
+/// is saved; until then it is not.
+#[test]
+fn a_new_file_is_read_once_the_client_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
+    let mut c = Client::start(&root);
+    let caps = json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    c.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                  "params": {"processId": null, "rootUri": uri(&root), "capabilities": caps}}));
+    loop {
+        if c.recv()["id"] == 0 {
+            break;
+        }
+    }
+    c.notify("initialized", json!({}));
+    let reg = c.recv();
+    assert_eq!(reg["method"], "client/registerCapability");
+    let r = &reg["params"]["registrations"][0];
+    assert_eq!(r["method"], "workspace/didChangeWatchedFiles");
+    let globs: Vec<&str> = r["registerOptions"]["watchers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["globPattern"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        globs,
+        [
+            "**/*.{ex,exs,rs,lua}",
+            "**/*.toml",
+            "**/.gitignore",
+            "**/.ignore"
+        ]
+    );
+    c.send(json!({"jsonrpc": "2.0", "id": reg["id"], "result": null}));
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+
+    // A reader of a field nobody writes, written to disk behind the
+    // server's back: not seen while nothing says the files changed.
+    let extra = root.join("tq_dash/lib/extra.ex");
+    std::fs::write(
+        &extra,
+        "defmodule TQDash.Extra do\n  def owner(conn, queue, id) do\n    Redix.command(conn, [\"HGET\", \"tq:{#{queue}}:task:#{id}\", \"owner\"])\n  end\nend\n",
+    )
+    .unwrap();
+    let tq = root.join("tq_ex/lib/tq.ex");
+    let tq_text = std::fs::read_to_string(&tq).unwrap();
+    let doc = json!({"uri": uri(&tq), "languageId": "elixir", "version": 1, "text": tq_text});
+    c.notify("textDocument/didOpen", json!({"textDocument": doc}));
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    // A file changed in place leaves the list as it is (the refresh reads
+    // the files it lists again); one created makes it stale.
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&extra), "type": 2}]}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&extra), "type": 1}]}),
+    );
+    assert_eq!(c.all_published(&root), ["tq_dash/lib/extra.ex: [WL203 2]"]);
+
+    // Gone again, and another one saved from the editor: the save alone
+    // makes the server list the files again.
+    std::fs::remove_file(&extra).unwrap();
+    let other = root.join("tq_dash/lib/other.ex");
+    let other_text = "defmodule TQDash.Other do\n  def owner(conn, queue, id), do: Redix.command(conn, [\"HGET\", \"tq:{#{queue}}:task:#{id}\", \"holder\"])\nend\n";
+    std::fs::write(&other, other_text).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&other)}, "text": other_text}),
+    );
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/extra.ex: []",
+            "tq_dash/lib/other.ex: [WL203 1]"
+        ]
+    );
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+}

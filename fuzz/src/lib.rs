@@ -141,6 +141,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             cache_dir: None,
             memo: None,
             speaker_prefix: None,
+            session: None,
         };
         let mut analysis = match analyze(&opts) {
             Ok(a) => a,

@@ -104,6 +104,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         cache_dir: None,
         memo: None,
         speaker_prefix: None,
+        session: None,
     })?;
     let name = std::fs::canonicalize(path)
         .ok()

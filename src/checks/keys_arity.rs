@@ -25,7 +25,7 @@
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
-use crate::link::roles::{passed_type, same_type, KeyTypes};
+use crate::link::roles::{passed_type, same_type};
 use crate::link::Script;
 
 pub static RULE: Rule = Rule {
@@ -136,7 +136,7 @@ fn slot_shift(
         .iter()
         .map(|k| format!("`{}`", k.value.describe()))
         .collect();
-    let types = KeyTypes::of(cx.model, cx.contract);
+    let types = cx.key_types();
     let first_off = (0..d as usize).find_map(|i| {
         let role = script.slot_role(i as u32 + 1, cx.contract)?;
         let declared = types.declared(&role, cx.contract);

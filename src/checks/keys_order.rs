@@ -47,7 +47,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let types = KeyTypes::of(cx.model, cx.contract);
+    let types = cx.key_types();
     for u in cx.model.script_calls.iter().filter(|u| !u.echo) {
         let script = &cx.model.scripts[u.script];
         // A wrong count is WL303's finding; the slots after it are its
@@ -56,7 +56,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         let name = cx.script_name(u.script);
-        let slots = Slots::of(cx, &types, u, script);
+        let slots = Slots::of(cx, types, u, script);
         let mut done = vec![false; slots.len()];
         for i in 0..slots.len() {
             if done[i] {

@@ -53,6 +53,9 @@ pub struct CheckContext<'a> {
     /// computing it per finding made one bad key shared by 4,000 files
     /// quadratic (30 s).
     active: std::cell::OnceCell<Vec<SpeakerId>>,
+    /// [`CheckContext::key_types`], computed once: it reads every key of
+    /// the model, and two rules ask (one per finding).
+    key_types: std::cell::OnceCell<crate::link::roles::KeyTypes>,
 }
 
 impl<'a> CheckContext<'a> {
@@ -68,7 +71,14 @@ impl<'a> CheckContext<'a> {
             contract_file,
             sources,
             active: std::cell::OnceCell::new(),
+            key_types: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The key types the code builds and the contract declares.
+    pub fn key_types(&self) -> &crate::link::roles::KeyTypes {
+        self.key_types
+            .get_or_init(|| crate::link::roles::KeyTypes::of(self.model, self.contract))
     }
 }
 

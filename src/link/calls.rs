@@ -12,8 +12,10 @@ use std::collections::{HashMap, HashSet};
 
 use super::identify::{identify, unidentified, Loaders, Lookup};
 use super::lists::{flatten, literal_count};
+use super::memo::{Kept, LinkMemo, SpeakerFacts};
+use super::substitute::{substitute, Args};
 use super::{Arg, Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
-use crate::facts::{FileFacts, FileId, Seg, Span, Template, Value, RECEIVER};
+use crate::facts::{FileFacts, FileId, Seg, Span, Value};
 
 /// How numkeys is given at a call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +78,7 @@ pub struct UnlinkedCall {
 
 /// A call site not yet bound to its arguments.
 #[derive(Clone, Debug, PartialEq)]
-struct Proto {
+pub(super) struct Proto {
     script: Value,
     numkeys: Option<Value>,
     /// Visible items after numkeys (keys, then args), or the keys alone.
@@ -127,89 +129,6 @@ fn proto_has_params(p: &Proto) -> bool {
         || p.numkeys.as_ref().is_some_and(|n| has_params(n, 0))
         || p.items.iter().chain(&p.tail).any(|v| has_params(v, 0))
         || p.argv.iter().any(|v| has_params(v, 0))
-}
-
-/// A call's arguments, and its receiver when it is a method call.
-#[derive(Clone, Copy)]
-struct Args<'a> {
-    args: &'a [Value],
-    receiver: Option<&'a Value>,
-}
-
-/// Replaces parameters by the call's arguments (the receiver for
-/// [`RECEIVER`]: `self.sha` becomes the value the method is called on).
-fn substitute(v: &Value, args: Args<'_>, depth: usize) -> Value {
-    if depth > 32 {
-        return Value::unknown(v.describe(), v.span());
-    }
-    match v {
-        Value::Param { index, name, span } => {
-            let bound = if *index == RECEIVER {
-                args.receiver
-            } else {
-                args.args.get(*index)
-            };
-            match bound {
-                Some(a) => a.clone(),
-                None => Value::unknown(name.clone(), *span),
-            }
-        }
-        Value::Str(t) => Value::Str(Template {
-            segs: t
-                .segs
-                .iter()
-                .map(|s| match s {
-                    Seg::Value(inner) => match substitute(inner, args, depth + 1) {
-                        Value::Str(t2) if t2.segs.len() == 1 => {
-                            t2.segs.into_iter().next().unwrap_or(Seg::Hole {
-                                label: String::new(),
-                                span: t.span,
-                            })
-                        }
-                        other => Seg::Value(Box::new(other)),
-                    },
-                    other => other.clone(),
-                })
-                .collect(),
-            span: t.span,
-        }),
-        Value::List { items, tail, span } => Value::List {
-            items: items
-                .iter()
-                .map(|x| substitute(x, args, depth + 1))
-                .collect(),
-            tail: tail
-                .iter()
-                .map(|x| substitute(x, args, depth + 1))
-                .collect(),
-            span: *span,
-        },
-        Value::Map { pairs, span } => Value::Map {
-            pairs: pairs
-                .iter()
-                .map(|(a, b)| {
-                    (
-                        substitute(a, args, depth + 1),
-                        substitute(b, args, depth + 1),
-                    )
-                })
-                .collect(),
-            span: *span,
-        },
-        Value::Call {
-            path,
-            args: cargs,
-            span,
-        } => Value::Call {
-            path: path.clone(),
-            args: cargs
-                .iter()
-                .map(|x| substitute(x, args, depth + 1))
-                .collect(),
-            span: *span,
-        },
-        other => other.clone(),
-    }
 }
 
 fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
@@ -366,27 +285,32 @@ fn direct_protos(
     out
 }
 
-/// The functions each call of each file may mean ([`targets`]), by file
-/// and call, in the order of `LinkInput::facts`: they do not change from
-/// one round to the next.
+/// The functions each call of each file of one speaker may mean
+/// ([`targets`]), by file and call, in the order of `LinkInput::facts`
+/// (none for the other speakers' files): they do not change from one round
+/// to the next.
 type CallTargets = Vec<Vec<Vec<(FileId, usize)>>>;
 
-fn call_targets(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> CallTargets {
+fn call_targets(input: &LinkInput<'_>, fns: &FnIndex<'_>, speaker: SpeakerId) -> CallTargets {
     input
         .facts
         .iter()
         .map(|(file, facts)| {
-            let sp = input.file_speaker.get(*file as usize).copied().flatten();
+            if speaker_of(input, *file) != Some(speaker) {
+                return Vec::new();
+            }
             facts
                 .calls
                 .iter()
-                .map(|call| match sp {
-                    Some(sp) => targets(fns, sp, &call.path, call.args.len(), *file),
-                    None => Vec::new(),
-                })
+                .map(|call| targets(fns, speaker, &call.path, call.args.len(), *file))
                 .collect()
         })
         .collect()
+}
+
+/// A file's speaker (none for the contract file).
+fn speaker_of(input: &LinkInput<'_>, file: FileId) -> Option<SpeakerId> {
+    input.file_speaker.get(file as usize).copied().flatten()
 }
 
 /// Whether a proto's script is identified where it stands.
@@ -415,14 +339,19 @@ struct Binding {
 }
 
 impl Binding {
-    /// The call sites each file states itself.
-    fn start(input: &LinkInput<'_>, sent: &super::sends::Sent, known: Known<'_>) -> Binding {
+    /// The call sites each file of the speaker states itself.
+    fn start(
+        input: &LinkInput<'_>,
+        sent: &super::sends::Sent,
+        known: Known<'_>,
+        speaker: SpeakerId,
+    ) -> Binding {
         let mut b = Binding::default();
         for (file, facts) in input.facts {
-            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+            if speaker_of(input, *file) != Some(speaker) {
                 continue;
-            };
-            for (func, mut p) in direct_protos(*file, sp, facts, sent) {
+            }
+            for (func, mut p) in direct_protos(*file, speaker, facts, sent) {
                 mark_site(&mut p, known);
                 match func {
                     Some(f) if proto_has_params(&p) => {
@@ -447,7 +376,7 @@ impl Binding {
     ) -> bool {
         let mut changed = false;
         for ((file, facts), found) in input.facts.iter().zip(found) {
-            let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
+            let Some(sp) = speaker_of(input, *file) else {
                 continue;
             };
             for (call, found) in facts.calls.iter().zip(found) {
@@ -555,6 +484,11 @@ impl Binding {
 
 /// Links every script call site, through wrappers; the call sites whose
 /// script cannot be told are returned apart, with the reason.
+///
+/// Wrappers bind within a speaker (a call means a function of its own
+/// speaker), so each speaker's call sites are bound on their own; with a
+/// [`LinkMemo`], a speaker whose facts are those of the last run keeps its
+/// call sites and what they pass ([`super::memo`]).
 pub(super) fn link_calls(
     resolver: &Resolver<'_>,
     input: &LinkInput<'_>,
@@ -570,23 +504,94 @@ pub(super) fn link_calls(
         loaders: &loaders,
         resolver,
     };
-    let known = |p: &Proto| identify(&p.script, p.speaker, p.file, &lk, 0).is_some();
-    let mut binding = Binding::start(input, sent, &known);
-    let found = call_targets(input, &fns);
+    let memo = input.memo;
+    let mut kept = memo.map(LinkMemo::take).unwrap_or_default();
+    let mut keep = HashMap::new();
+    let mut out = Vec::new();
+    let mut unlinked = Vec::new();
+    for sp in 0..input.speakers.len() {
+        let still = |v: &Value, f: FileId| identify(v, sp, f, &lk, 0).is_some();
+        let mut entry = match kept.remove(&sp) {
+            Some(k) if k.holds(input, sent, sp, &still) => k,
+            _ => {
+                let log = std::cell::RefCell::new(Vec::new());
+                let known = |p: &Proto| {
+                    let a = identify(&p.script, p.speaker, p.file, &lk, 0).is_some();
+                    if memo.is_some() {
+                        log.borrow_mut().push((p.script.clone(), p.file, a));
+                    }
+                    a
+                };
+                let sites = bind_speaker(input, sent, &fns, &known, sp);
+                // A speaker without call sites (the shared scripts) is
+                // bound again at no cost: nothing is kept of it.
+                let worth = memo.is_some() && !sites.is_empty();
+                let facts = worth.then(|| SpeakerFacts::of(input, sent, sp));
+                Kept::new(facts.unwrap_or_default(), log.into_inner(), sites)
+            }
+        };
+        let keeps = memo.is_some() && !entry.sites.is_empty();
+        link_sites(&lk, &mut entry, keeps, &mut out, &mut unlinked);
+        if keeps {
+            keep.insert(sp, entry);
+        }
+    }
+    if let Some(m) = memo {
+        m.put(keep);
+    }
+    out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
+    mark_echoes(&mut out);
+    unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
+    unlinked.dedup();
+    (out, unlinked)
+}
+
+/// One speaker's call sites, bound through its wrappers.
+fn bind_speaker(
+    input: &LinkInput<'_>,
+    sent: &super::sends::Sent,
+    fns: &FnIndex<'_>,
+    known: Known<'_>,
+    speaker: SpeakerId,
+) -> Vec<(Proto, bool)> {
+    let mut binding = Binding::start(input, sent, known, speaker);
+    if binding.finals.is_empty() && binding.summaries.is_empty() {
+        return Vec::new();
+    }
+    let found = call_targets(input, fns, speaker);
     for _ in 0..MAX_ROUNDS {
-        if !binding.round(input, &fns, &found, &known) {
+        if !binding.round(input, fns, &found, known) {
             break;
         }
     }
-    let mut out = Vec::new();
-    let mut unlinked = Vec::new();
-    for (p, in_wrapper) in binding.call_sites() {
+    binding.call_sites()
+}
+
+/// Each call site of a speaker linked to its script, with what it passes
+/// (kept in the entry, when `keep`, for the next run); the others apart.
+fn link_sites(
+    lk: &Lookup<'_>,
+    entry: &mut Kept,
+    keep: bool,
+    out: &mut Vec<ScriptCallUse>,
+    unlinked: &mut Vec<UnlinkedCall>,
+) {
+    for (i, (p, in_wrapper)) in entry.sites.iter().enumerate() {
         // Parameters no call binds stay unknown (holes).
-        match identify(&p.script, p.speaker, p.file, &lk, 0) {
+        match identify(&p.script, p.speaker, p.file, lk, 0) {
             Some(script) => {
-                let registered = registered_count(&p, script, &lk);
-                let mut u = use_of(resolver, p, script, registered);
-                u.in_wrapper = in_wrapper;
+                let registered = registered_count(p, script, lk);
+                let mut u = match entry.uses.get(i) {
+                    Some(Some((s, r, u))) if (*s, *r) == (script, registered) => u.clone(),
+                    _ => {
+                        let u = use_of(lk.resolver, p, script, registered);
+                        if keep {
+                            entry.uses[i] = Some((script, registered, u.clone()));
+                        }
+                        u
+                    }
+                };
+                u.in_wrapper = *in_wrapper;
                 out.push(u);
             }
             None if !in_wrapper => unlinked.push(UnlinkedCall {
@@ -598,11 +603,6 @@ pub(super) fn link_calls(
             None => {}
         }
     }
-    out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
-    mark_echoes(&mut out);
-    unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
-    unlinked.dedup();
-    (out, unlinked)
 }
 
 /// Marks the uses that repeat a use fewer wrappers away: the same script,
@@ -646,7 +646,7 @@ fn registered_count(p: &Proto, script: ScriptId, lk: &Lookup<'_>) -> Option<(u32
 
 fn use_of(
     resolver: &Resolver<'_>,
-    p: Proto,
+    p: &Proto,
     script: ScriptId,
     registered: Option<(u32, Span)>,
 ) -> ScriptCallUse {

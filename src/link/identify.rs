@@ -158,10 +158,12 @@ pub(super) fn identify(
         let norm = super::normalize_name(name);
         // A name that holds a script only in this file (a local, a generic
         // `@script`) names that definition here, and nothing elsewhere.
+        let local = (file, norm);
         let here = model
             .scripts
             .iter()
-            .position(|s| s.local_names.contains(&(file, norm.clone())));
+            .position(|s| s.local_names.contains(&local));
+        let norm = local.1;
         if here.is_some() || !super::shares_identity(&norm, false) {
             return here;
         }

@@ -23,13 +23,16 @@ pub mod calls;
 mod identify;
 mod inventory;
 mod lists;
+pub mod memo;
 pub mod records;
 mod resolve;
 pub mod roles;
 pub mod scripts;
 mod sends;
+mod substitute;
 
 use inventory::Inventory;
+pub use memo::LinkMemo;
 
 pub(crate) use resolve::{Ctx, Resolver, MAX_ALTS};
 
@@ -240,6 +243,8 @@ pub struct LinkInput<'a> {
     /// Absolute project directory of each speaker (for `File.read!` paths).
     pub speaker_dirs: Vec<Option<PathBuf>>,
     pub contract: Option<&'a Contract>,
+    /// What the last link of a long-lived process kept ([`LinkMemo`]).
+    pub memo: Option<&'a LinkMemo>,
 }
 
 /// Links all facts into a [`Model`].

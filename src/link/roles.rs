@@ -213,7 +213,7 @@ pub fn same_type(a: &str, b: &str) -> bool {
 }
 
 /// The key types the code builds (and the contract declares).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct KeyTypes(BTreeSet<String>);
 
 impl KeyTypes {

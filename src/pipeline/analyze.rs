@@ -72,7 +72,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
-    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes);
+    let kept = opts.session.as_deref().map(|s| &s.discovered);
+    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes, kept);
     let (speakers, mut file_speaker, speaker_dirs) =
         speakers(opts, &files, &candidates, contract.as_ref());
 
@@ -121,6 +122,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         file_speaker,
         speaker_dirs,
         contract: contract.as_ref(),
+        memo: opts.session.as_deref().map(|s| &s.link),
     });
     if steps_aside(opts, &model, contract.as_ref(), &mut notes) {
         for s in &mut model.scripts {
@@ -462,6 +464,7 @@ mod tests {
                 cache_dir: None,
                 memo: None,
                 speaker_prefix: None,
+                session: None,
             };
             let a = analyze(&opts).unwrap();
             a.sources

@@ -91,15 +91,20 @@ impl<'a> Files<'a> {
     /// The files to read, sorted by path: those discovered under `paths`,
     /// or the tree's source files; without the excluded ones; with each
     /// buffer's file when it is new.
+    ///
+    /// `kept`: a long-lived process's last discovery, used again while it
+    /// holds (same root, paths and size limit, and not forgotten).
     pub fn candidates(
         &self,
         paths: &[PathBuf],
         settings: &Settings,
         notes: &mut Vec<Note>,
+        kept: Option<&Discovered>,
     ) -> Vec<Candidate> {
-        let mut candidates = match self.tree {
-            Some(tree) => tree_candidates(self.root, tree),
-            None => discover(self.root, paths, self.max_bytes, notes),
+        let mut candidates = match (self.tree, kept) {
+            (Some(tree), _) => tree_candidates(self.root, tree),
+            (None, Some(k)) => k.discover(self.root, paths, self.max_bytes, notes),
+            (None, None) => discover(self.root, paths, self.max_bytes, notes),
         };
         candidates.retain(|c| !settings.excludes(&c.path));
         for (rel, _) in &self.buffers {
@@ -151,6 +156,74 @@ impl<'a> Files<'a> {
             Contents::Buffer(b) => Some(b.to_vec()),
             Contents::File(b) => Some(b),
         }
+    }
+}
+
+/// What discovery found, kept by a long-lived process (`wirelint server`,
+/// `super::session`) until it is told that the file list changed
+/// ([`Discovered::forget`]): a walk of the tree per run is what it saves.
+/// Files changed in place need no word: each run reads them again (or
+/// finds their stamps changed in the facts cache's index).
+#[derive(Debug, Default)]
+pub struct Discovered(std::sync::Mutex<Option<Found>>);
+
+#[derive(Debug)]
+struct Found {
+    /// What discovery was asked.
+    root: PathBuf,
+    paths: Vec<PathBuf>,
+    max_bytes: u64,
+    /// What it answered.
+    candidates: Vec<Candidate>,
+    notes: Vec<Note>,
+}
+
+impl Discovered {
+    /// The next run walks the tree again.
+    pub fn forget(&self) {
+        if let Ok(mut f) = self.0.lock() {
+            *f = None;
+        }
+    }
+
+    /// Whether the kept discovery lists the file (its path relative to the
+    /// root); `None` when nothing is kept.
+    pub fn lists(&self, rel: &str) -> Option<bool> {
+        let f = self.0.lock().ok()?;
+        let found = f.as_ref()?;
+        Some(found.candidates.iter().any(|c| c.rel == rel))
+    }
+
+    /// Discovery's answer: the kept one when it was asked the same, else
+    /// a walk, then kept.
+    fn discover(
+        &self,
+        root: &Path,
+        paths: &[PathBuf],
+        max_bytes: u64,
+        notes: &mut Vec<Note>,
+    ) -> Vec<Candidate> {
+        let Ok(mut kept) = self.0.lock() else {
+            return discover(root, paths, max_bytes, notes);
+        };
+        if let Some(f) = kept
+            .as_ref()
+            .filter(|f| f.root == root && f.paths == paths && f.max_bytes == max_bytes)
+        {
+            notes.extend(f.notes.iter().cloned());
+            return f.candidates.clone();
+        }
+        let mut found = Vec::new();
+        let candidates = discover(root, paths, max_bytes, &mut found);
+        notes.extend(found.iter().cloned());
+        *kept = Some(Found {
+            root: root.to_path_buf(),
+            paths: paths.to_vec(),
+            max_bytes,
+            candidates: candidates.clone(),
+            notes: found,
+        });
+        candidates
     }
 }
 

@@ -30,6 +30,7 @@ pub mod post;
 pub mod prefilter;
 mod read;
 mod select;
+pub mod session;
 
 pub use analyze::{analyze, load_contract};
 
@@ -80,6 +81,9 @@ pub struct Options {
     /// goes before their path from the root (`crate::scope::report_prefix`;
     /// `None`: named from the root, which is then `(root)`).
     pub speaker_prefix: Option<String>,
+    /// The file list and the linked speakers kept across runs
+    /// ([`session::Session`]): the server's.
+    pub session: Option<std::sync::Arc<session::Session>>,
 }
 
 /// Everything a reporter needs.

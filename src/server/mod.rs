@@ -55,6 +55,11 @@ fn serve(conn: &Connection) -> Result<(), String> {
         "positionEncoding": "utf-16",
     });
     let init = conn.initialize(caps).map_err(|e| e.to_string())?;
+    if protocol::watches_files(&init) {
+        let _ = conn
+            .sender
+            .send(Message::Request(protocol::register_watchers()));
+    }
     let mut st = State::new(protocol::workspace_root(&init));
     st.refresh(conn);
     for msg in &conn.receiver {
@@ -150,10 +155,14 @@ struct State {
     docs: BTreeMap<PathBuf, Doc>,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
-    /// The last analysis and its agreement matrix (hover, definition).
-    last: Option<(Analysis, Matrix)>,
+    /// The last analysis (hover, definition, code actions) and its
+    /// agreement matrix, built at the first hover after a change: typing
+    /// changes the buffer more often than the user hovers.
+    last: Option<(Analysis, std::cell::OnceCell<Matrix>)>,
     /// The facts of unchanged files, kept between runs.
     memo: std::sync::Arc<crate::pipeline::cache::Memo>,
+    /// The file list and the linked speakers, kept between runs.
+    session: std::sync::Arc<crate::pipeline::session::Session>,
 }
 
 impl State {
@@ -164,6 +173,7 @@ impl State {
             published: BTreeMap::new(),
             last: None,
             memo: Default::default(),
+            session: Default::default(),
         }
     }
 
@@ -171,6 +181,11 @@ impl State {
         // `wirelint.toml`, the contract or a file changed on disk: an open
         // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
+            // Files came or went: discovery runs again (a file changed in
+            // place is read again by the refresh anyway).
+            if protocol::files_came_or_went(&n.params) {
+                self.session.discovered.forget();
+            }
             for (path, doc) in self.docs.iter_mut() {
                 let text = std::mem::take(&mut doc.text);
                 *doc = Doc::new(path, text);
@@ -183,6 +198,9 @@ impl State {
         };
         match n.method.as_str() {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didSave" => {
+                if n.method != "textDocument/didChange" {
+                    self.see(&path);
+                }
                 let text = protocol::document_text(&n.method, &n.params)
                     .map(String::into_bytes)
                     .or_else(|| self.docs.remove(&path).map(|d| d.text));
@@ -197,6 +215,27 @@ impl State {
                 self.refresh(conn);
             }
             _ => {}
+        }
+    }
+
+    /// A document opened or saved: discovery runs again when it is a
+    /// source file discovery did not list (new since, or it would have
+    /// been), or an ignore file (what discovery skips may have changed).
+    /// A client that watches files says so anyway; one that does not
+    /// misses only the files that come and go outside the editor.
+    fn see(&self, path: &Path) {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let ignore = matches!(name, ".gitignore" | ".ignore");
+        let source = crate::facts::Lang::from_path(path).is_some();
+        let Ok(rel) = path.strip_prefix(&self.root) else {
+            return;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        if ignore || (source && self.session.discovered.lists(&rel) == Some(false)) {
+            self.session.discovered.forget();
         }
     }
 
@@ -215,14 +254,12 @@ impl State {
         clock.lap("to LSP");
         self.publish(conn, now);
         clock.lap("publish");
-        // The diagnostics are out; hover and definition wait for the matrix
-        // (messages are handled in order), and the last analysis is let go
-        // only now. A run that could not start keeps the last one.
+        // The diagnostics are out; the last analysis is let go only now. A
+        // run that could not start keeps the last one.
         if let Some(a) = analysis {
-            let matrix = crate::matrix::build(&a);
-            drop(self.last.replace((a, matrix)));
+            drop(self.last.replace((a, Default::default())));
         }
-        clock.lap("matrix");
+        clock.lap("let go");
         clock.report();
     }
 
@@ -256,6 +293,7 @@ impl State {
         let Some(at) = protocol::point(a, &self.root, params) else {
             return Value::Null;
         };
+        let matrix = matrix.get_or_init(|| crate::matrix::build(a));
         let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() else {
             return Value::Null;
         };
@@ -359,6 +397,8 @@ impl State {
             // ...and, after the first run, from memory.
             memo: Some(self.memo.clone()),
             speaker_prefix: None,
+            // ...and the file list and the speakers an edit cannot reach.
+            session: Some(self.session.clone()),
         };
         let mut a = analyze(&opts)?;
         let post = Post {

@@ -31,6 +31,49 @@ fn uri_of_path(p: &Path) -> Option<String> {
     url::Url::from_file_path(p).ok().map(String::from)
 }
 
+/// Whether the client lets the server register file watchers
+/// (`workspace/didChangeWatchedFiles` with dynamic registration).
+pub fn watches_files(init: &Value) -> bool {
+    init["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"]
+        .as_bool()
+        .unwrap_or(false)
+}
+
+/// The request that asks the client to watch the files a run reads: the
+/// sources, the projects' files, `wirelint.toml` and a TOML contract, and
+/// the ignore files discovery honours.
+pub fn register_watchers() -> lsp_server::Request {
+    let watchers: Vec<Value> = [
+        "**/*.{ex,exs,rs,lua}",
+        "**/*.toml",
+        "**/.gitignore",
+        "**/.ignore",
+    ]
+    .iter()
+    .map(|g| json!({"globPattern": g}))
+    .collect();
+    let params = json!({"registrations": [{
+        "id": "wirelint-files",
+        "method": "workspace/didChangeWatchedFiles",
+        "registerOptions": {"watchers": watchers},
+    }]});
+    lsp_server::Request::new(
+        "wirelint/watch".to_string().into(),
+        "client/registerCapability".into(),
+        params,
+    )
+}
+
+/// Whether a `didChangeWatchedFiles` says that files came or went (a
+/// change type other than "changed": created, deleted), or that an ignore
+/// file changed: then the file list is stale.
+pub fn files_came_or_went(params: &Value) -> bool {
+    params["changes"].as_array().into_iter().flatten().any(|c| {
+        let uri = c["uri"].as_str().unwrap_or_default();
+        c["type"].as_u64() != Some(2) || uri.ends_with("/.gitignore") || uri.ends_with("/.ignore")
+    })
+}
+
 /// The file a document notification is about.
 pub fn document_path(params: &Value) -> Option<PathBuf> {
     path_of_uri(params["textDocument"]["uri"].as_str()?)
