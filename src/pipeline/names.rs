@@ -3,9 +3,10 @@
 //! carry ([`speaker_names`]), searched for as whole identifiers in the
 //! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use serde::{Deserialize, Serialize};
 
 use crate::facts::{FileFacts, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
@@ -19,6 +20,11 @@ pub struct Names {
     ac: Option<AhoCorasick>,
     /// Per pattern: whether any use of it counts (else only a definition).
     used: Vec<bool>,
+    /// [`ident_hash`] of the used names, and of every name.
+    used_hashes: HashSet<u32>,
+    all_hashes: HashSet<u32>,
+    /// Whether a name holds a byte outside ASCII ([`Idents`] cannot tell).
+    wide: bool,
 }
 
 impl Names {
@@ -30,20 +36,31 @@ impl Names {
             pats.push(d);
             kinds.push(false);
         }
-        if pats.is_empty() {
-            return Names {
-                ac: None,
-                used: kinds,
-            };
-        }
-        let ac = AhoCorasickBuilder::new()
-            .match_kind(MatchKind::Standard)
-            .build(pats)
-            .expect("names are short literals");
+        let hash = |n: &&String| ident_hash(n.as_bytes());
+        let used_hashes = used.iter().map(|n| hash(&n)).collect();
+        let all_hashes = pats.iter().map(hash).collect();
+        let wide = pats.iter().any(|p| !p.is_ascii());
+        let ac = (!pats.is_empty()).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::Standard)
+                .build(pats)
+                .expect("names are short literals")
+        });
         Names {
-            ac: Some(ac),
+            ac,
             used: kinds,
+            used_hashes,
+            all_hashes,
+            wide,
         }
+    }
+
+    /// Whether the file whose identifiers are `ids` may be [`Names::hit`]:
+    /// never false when it is (its bytes then tell).
+    pub fn may_hit(&self, ids: &Idents) -> bool {
+        (self.wide && ids.wide)
+            || ids.all.iter().any(|h| self.used_hashes.contains(h))
+            || ids.defs.iter().any(|h| self.all_hashes.contains(h))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -64,6 +81,64 @@ impl Names {
                 && (self.used[m.pattern().as_usize()] || defines_at(bytes, m.start()))
         })
     }
+}
+
+/// What [`Names::hit`] needs of a file, kept in the facts cache's index
+/// so that an unchanged file is never read again to be searched: the
+/// [`ident_hash`] of every whole identifier it holds (a longest run of
+/// `[A-Za-z0-9_]`), and of those found where a definition starts
+/// ([`defines_at`]); and whether it holds a byte outside ASCII.
+///
+/// A name made of those bytes is a hit exactly when it is one of the
+/// identifiers (or of the defined ones), so a hash missing is a sure
+/// miss; a hash found may be a collision, and the file is then read.
+/// Hashes of 32 bits: a file of the real corpus holds 192 distinct
+/// identifiers on average (a Vec of them is 0.8 kB; the strings would be
+/// 1.4 kB), and a collision costs only a read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Idents {
+    /// Sorted, without repeats.
+    all: Vec<u32>,
+    defs: Vec<u32>,
+    wide: bool,
+}
+
+impl Idents {
+    pub fn of(bytes: &[u8]) -> Idents {
+        let (mut all, mut defs) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_ident_byte(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
+            }
+            let h = ident_hash(&bytes[start..i]);
+            all.push(h);
+            if defines_at(bytes, start) {
+                defs.push(h);
+            }
+        }
+        for v in [&mut all, &mut defs] {
+            v.sort_unstable();
+            v.dedup();
+        }
+        Idents {
+            all,
+            defs,
+            wide: !bytes.is_ascii(),
+        }
+    }
+}
+
+/// FNV-1a: stable across runs and builds (the index stores it).
+fn ident_hash(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5, |h, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
 }
 
 /// Words a definition the extractors read starts with, right before its
@@ -501,4 +576,48 @@ fn identities(v: &Value, names: &mut BTreeSet<String>, shas: &mut BTreeSet<Strin
         }
         names.insert(normalize_name(&n));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// What the index holds of a file answers as its bytes do: a hit is
+    /// never ruled out, and a name the file does not hold (as a whole
+    /// identifier, or as a definition) is.
+    #[test]
+    fn identifiers_answer_as_the_bytes_do() {
+        let src = "defmodule Q do\n  @prefix \"emq\"\n  def key_of(id), do: \"#{@prefix}:#{id}\"\n  \
+                   defp r#type(x), do: x\nend\nfn make_key() {}\nconst  LIMIT: u32 = 3;\ncall(keyspace_x)\n";
+        let ids = Idents::of(src.as_bytes());
+        let cases: &[(&[&str], &[&str])] = &[
+            (&["key_of"], &[]),
+            (&[], &["key_of"]),
+            (&[], &["prefix"]),
+            (&[], &["type"]),
+            (&[], &["make_key"]),
+            (&[], &["LIMIT"]),
+            (&["keyspace_x"], &[]),
+            // Not whole identifiers, or used but never defined.
+            (&["key"], &[]),
+            (&["keyspace"], &[]),
+            (&[], &["keyspace_x"]),
+            (&[], &["call"]),
+            (&["absent", "nothere"], &["other"]),
+        ];
+        for (used, defined) in cases {
+            let n = Names::new(&set(used), &set(defined));
+            let hit = n.hit(src.as_bytes());
+            assert_eq!(n.may_hit(&ids), hit, "{used:?} {defined:?}");
+        }
+        // A name outside ASCII: only a file outside ASCII may hold it.
+        let n = Names::new(&set(&["clé"]), &set(&[]));
+        assert!(!n.may_hit(&ids));
+        let wide = "x = clé(1)";
+        assert!(n.hit(wide.as_bytes()) && n.may_hit(&Idents::of(wide.as_bytes())));
+    }
 }

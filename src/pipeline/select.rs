@@ -83,10 +83,10 @@ fn parse_more(
             |parsers, (i, bytes)| {
                 let (c, file) = (&candidates[i], i as FileId);
                 let r = match (&reads[i], bytes) {
-                    (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => {
+                    (Read::Unparsed(_), Some(bytes)) if !bytes.is_empty() => {
                         Some(reader.scan(parsers, c, file, bytes, true, None))
                     }
-                    (Read::Unparsed, _) => Some(reader.read(parsers, c, file, true)),
+                    (Read::Unparsed(_), _) => Some(reader.read(parsers, c, file, true)),
                     _ => None,
                 };
                 (i, r)
@@ -234,8 +234,9 @@ impl<'a> Selection<'a> {
     }
 
     /// Holds the bytes of the unparsed files a name pass searches (host
-    /// files of speakers with names) or a SHA1 may identify (`.lua` files);
-    /// empty when they cannot be read.
+    /// files of speakers with names, unless the identifiers the cache's
+    /// index holds for them rule a hit out) or a SHA1 may identify (`.lua`
+    /// files); empty when they cannot be read.
     fn hold(
         &self,
         reader: &Reader<'_>,
@@ -245,22 +246,25 @@ impl<'a> Selection<'a> {
     ) {
         let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
-                matches!(reads[i], Read::Unparsed)
-                    && held[i].is_none()
+                let Read::Unparsed(idents) = &reads[i] else {
+                    return false;
+                };
+                held[i].is_none()
                     && !self.selected[i]
                     && if self.candidates[i].lang.is_script() {
                         !self.shas.is_empty()
                     } else {
-                        self.file_speaker[i].is_some_and(|s| names[s].is_some())
+                        let n = self.file_speaker[i].and_then(|s| names[s].as_ref());
+                        n.is_some_and(|n| idents.as_ref().is_none_or(|ids| n.may_hit(ids)))
                     }
             })
             .collect();
         let loaded: Vec<(usize, Option<Vec<u8>>)> = load
             .par_iter()
             .map(|&i| {
-                let b = reader.files.bytes(&self.candidates[i]);
-                reader.counts.read(b.as_ref().map_or(0, Vec::len));
-                (i, b)
+                let c = &self.candidates[i];
+                let fresh = matches!(reads[i], Read::Unparsed(None));
+                (i, reader.hold(c, fresh && !c.lang.is_script()))
             })
             .collect();
         for (i, b) in loaded {
