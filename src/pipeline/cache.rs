@@ -247,8 +247,16 @@ impl Cache {
             .then(|| e.clone())
     }
 
-    /// Records what this run found in a file.
+    /// Records what this run found in a file (with the identifiers this
+    /// run recorded or kept of it, if of the same size and time).
     pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {
+        let Ok(mut new) = self.new.lock() else {
+            return;
+        };
+        let idents = new
+            .get(rel)
+            .filter(|e| e.size == stamp.size && e.mtime == stamp.mtime)
+            .and_then(|e| e.idents.clone());
         let e = Entry {
             size: stamp.size,
             mtime: stamp.mtime,
@@ -257,11 +265,9 @@ impl Cache {
             keys: marks.keys,
             suppress: marks.suppress,
             hash,
-            idents: None,
+            idents,
         };
-        if let Ok(mut new) = self.new.lock() {
-            new.insert(rel.to_string(), e);
-        }
+        new.insert(rel.to_string(), e);
     }
 
     /// Carries an entry the run trusted into the next index as it was.

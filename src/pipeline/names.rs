@@ -20,9 +20,9 @@ pub struct Names {
     ac: Option<AhoCorasick>,
     /// Per pattern: whether any use of it counts (else only a definition).
     used: Vec<bool>,
-    /// [`ident_hash`] of the used names, and of every name.
-    used_hashes: HashSet<u32>,
-    all_hashes: HashSet<u32>,
+    /// The used names, and every name.
+    used_set: HashSet<String>,
+    all_set: HashSet<String>,
     /// Whether a name holds a byte outside ASCII ([`Idents`] cannot tell).
     wide: bool,
 }
@@ -36,9 +36,8 @@ impl Names {
             pats.push(d);
             kinds.push(false);
         }
-        let hash = |n: &&String| ident_hash(n.as_bytes());
-        let used_hashes = used.iter().map(|n| hash(&n)).collect();
-        let all_hashes = pats.iter().map(hash).collect();
+        let used_set = used.iter().cloned().collect();
+        let all_set = pats.iter().map(|p| p.to_string()).collect();
         let wide = pats.iter().any(|p| !p.is_ascii());
         let ac = (!pats.is_empty()).then(|| {
             AhoCorasickBuilder::new()
@@ -49,18 +48,20 @@ impl Names {
         Names {
             ac,
             used: kinds,
-            used_hashes,
-            all_hashes,
+            used_set,
+            all_set,
             wide,
         }
     }
 
-    /// Whether the file whose identifiers are `ids` may be [`Names::hit`]:
-    /// never false when it is (its bytes then tell).
-    pub fn may_hit(&self, ids: &Idents) -> bool {
-        (self.wide && ids.wide)
-            || ids.all.iter().any(|h| self.used_hashes.contains(h))
-            || ids.defs.iter().any(|h| self.all_hashes.contains(h))
+    /// [`Names::hit`] of the file whose identifiers are `ids`; `None` when
+    /// only its bytes can tell (a name and the file outside ASCII).
+    pub fn hit_in(&self, ids: &Idents) -> Option<bool> {
+        if self.wide && ids.wide {
+            return None;
+        }
+        let any = |list: &str, set: &HashSet<String>| list.split('\n').any(|t| set.contains(t));
+        Some(any(&ids.all, &self.used_set) || any(&ids.defs, &self.all_set))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -84,22 +85,24 @@ impl Names {
 }
 
 /// What [`Names::hit`] needs of a file, kept in the facts cache's index
-/// so that an unchanged file is never read again to be searched: the
-/// [`ident_hash`] of every whole identifier it holds (a longest run of
-/// `[A-Za-z0-9_]`), and of those found where a definition starts
-/// ([`defines_at`]); and whether it holds a byte outside ASCII.
+/// so that an unchanged file is never read again to be searched: every
+/// whole identifier it holds (a longest run of `[A-Za-z0-9_]`), those
+/// found where a definition starts ([`defines_at`]), and whether it holds
+/// a byte outside ASCII.
 ///
 /// A name made of those bytes is a hit exactly when it is one of the
-/// identifiers (or of the defined ones), so a hash missing is a sure
-/// miss; a hash found may be a collision, and the file is then read.
-/// Hashes of 32 bits: a file of the real corpus holds 192 distinct
-/// identifiers on average (a Vec of them is 0.8 kB; the strings would be
-/// 1.4 kB), and a collision costs only a read.
+/// identifiers (or of the defined ones): the answer is exact, and a file
+/// the name pass selects this way is not read either (its facts are the
+/// cache's). The identifiers themselves rather than hashes of them: a
+/// file of the real corpus holds 192 distinct ones on average, 1.4 kB as
+/// text against 0.8 kB as 32-bit hashes, which would collide now and then
+/// and need the bytes to confirm a hit. One string each, `\n` between
+/// them: one allocation to decode, not one per identifier.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Idents {
-    /// Sorted, without repeats.
-    all: Vec<u32>,
-    defs: Vec<u32>,
+    /// Sorted, without repeats, `\n` between them.
+    all: String,
+    defs: String,
     wide: bool,
 }
 
@@ -116,29 +119,24 @@ impl Idents {
             while i < bytes.len() && is_ident_byte(bytes[i]) {
                 i += 1;
             }
-            let h = ident_hash(&bytes[start..i]);
-            all.push(h);
+            let id = &bytes[start..i];
+            all.push(id);
             if defines_at(bytes, start) {
-                defs.push(h);
+                defs.push(id);
             }
         }
-        for v in [&mut all, &mut defs] {
+        let join = |mut v: Vec<&[u8]>| {
             v.sort_unstable();
             v.dedup();
-        }
+            // ASCII only: `is_ident_byte`.
+            String::from_utf8_lossy(&v.join(&b'\n')).into_owned()
+        };
         Idents {
-            all,
-            defs,
+            all: join(all),
+            defs: join(defs),
             wide: !bytes.is_ascii(),
         }
     }
-}
-
-/// FNV-1a: stable across runs and builds (the index stores it).
-fn ident_hash(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811c_9dc5, |h, &b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
 }
 
 /// Words a definition the extractors read starts with, right before its
@@ -612,12 +610,14 @@ mod tests {
         for (used, defined) in cases {
             let n = Names::new(&set(used), &set(defined));
             let hit = n.hit(src.as_bytes());
-            assert_eq!(n.may_hit(&ids), hit, "{used:?} {defined:?}");
+            assert_eq!(n.hit_in(&ids), Some(hit), "{used:?} {defined:?}");
         }
-        // A name outside ASCII: only a file outside ASCII may hold it.
+        // A name outside ASCII: only a file outside ASCII may hold it, and
+        // only its bytes tell.
         let n = Names::new(&set(&["clé"]), &set(&[]));
-        assert!(!n.may_hit(&ids));
+        assert_eq!(n.hit_in(&ids), Some(false));
         let wide = "x = clé(1)";
-        assert!(n.hit(wide.as_bytes()) && n.may_hit(&Idents::of(wide.as_bytes())));
+        assert!(n.hit(wide.as_bytes()));
+        assert_eq!(n.hit_in(&Idents::of(wide.as_bytes())), None);
     }
 }

@@ -147,17 +147,18 @@ impl Reader<'_> {
         Some(Read::Facts(Vec::new(), Box::new(facts), marks))
     }
 
-    /// The bytes of a file the name pass searches; its identifiers go to
-    /// the cache's index (with `idents`), so that the next run need not
-    /// read it while it stays unchanged.
-    pub fn hold(&self, c: &Candidate, idents: bool) -> Option<Vec<u8>> {
-        let stamp = self.stamp(c).filter(|_| idents);
+    /// The bytes of a file the name pass searches, and their stamp when
+    /// the cache's index may record them; its identifiers go to the index
+    /// (with `idents`), so that the next run need not read it while it
+    /// stays unchanged.
+    pub fn hold(&self, c: &Candidate, idents: bool) -> (Option<Stamp>, Option<Vec<u8>>) {
+        let stamp = self.stamp(c);
         let bytes = self.files.bytes(c);
         self.counts.read(bytes.as_ref().map_or(0, Vec::len));
-        if let (Some(cache), Some(s), Some(b)) = (self.cache, stamp, &bytes) {
+        if let (Some(cache), Some(s), Some(b), true) = (self.cache, stamp, &bytes, idents) {
             cache.record_idents(&c.rel, s, Idents::of(b));
         }
-        bytes
+        (stamp, bytes)
     }
 
     /// Checks and parses one file's bytes, wherever they came from;
