@@ -54,10 +54,16 @@ impl Names {
         }
     }
 
+    /// Whether only the bytes of the file whose identifiers are `ids` can
+    /// tell [`Names::hit`]: a name and the file outside ASCII.
+    pub fn needs_bytes(&self, ids: &Idents) -> bool {
+        self.wide && ids.wide
+    }
+
     /// [`Names::hit`] of the file whose identifiers are `ids`; `None` when
     /// only its bytes can tell (a name and the file outside ASCII).
     pub fn hit_in(&self, ids: &Idents) -> Option<bool> {
-        if self.wide && ids.wide {
+        if self.needs_bytes(ids) {
             return None;
         }
         let any = |list: &str, set: &HashSet<String>| list.split('\n').any(|t| set.contains(t));

@@ -260,7 +260,7 @@ impl<'a> Selection<'a> {
                         !self.shas.is_empty()
                     } else {
                         let n = self.file_speaker[i].and_then(|s| names[s].as_ref());
-                        n.is_some_and(|n| idents.as_ref().is_none_or(|ids| n.hit_in(ids).is_none()))
+                        n.is_some_and(|n| idents.as_ref().is_none_or(|ids| n.needs_bytes(ids)))
                     }
             })
             .collect();
