@@ -1,5 +1,5 @@
 //! The facts cache changes timing, never output: a cold run, a warm run
-//! (nothing parsed again, only the files the name pass searches read), a run after a file changed, and a run
+//! (nothing read or parsed again), a run after a file changed, and a run
 //! over a corrupt cache all report what a run without the cache reports;
 //! and the cache is written where it is told, never under the scanned root.
 
@@ -75,11 +75,10 @@ fn cold_warm_changed_and_corrupt_runs_report_the_same() {
         let (code, out, warm) = check(root, cache.path());
         assert_eq!((code, out), want, "{name:?}: warm");
         assert_eq!(count(&warm, "parsed"), 0, "{name:?}: {warm}");
-        // Only the files passed over that the name pass searches are read.
-        assert!(
-            count(&warm, "read") < count(&cold, "read"),
-            "{name:?}: {cold} / {warm}"
-        );
+        // Nothing is read: the index holds the identifiers of the files
+        // the name pass searches, and the hash of those it selects.
+        assert!(count(&cold, "read") > 0, "{name:?}: {cold}");
+        assert_eq!(count(&warm, "read"), 0, "{name:?}: {cold} / {warm}");
         assert_eq!(
             count(&warm, "from the cache"),
             count(&cold, "parsed"),
@@ -104,6 +103,41 @@ fn cold_warm_changed_and_corrupt_runs_report_the_same() {
         assert_eq!((code, out), want, "{name:?}: corrupt");
         assert!(count(&corrupt, "parsed") > 0, "{name:?}: {corrupt}");
     }
+}
+
+/// A file the prefilter passes over that the name pass selects (it
+/// defines a function a script call's argument calls) is read and parsed
+/// by the cold run only: the warm one knows from the index that it holds
+/// the name, and takes its facts from the cache.
+#[test]
+fn a_warm_run_reads_no_file_the_name_pass_searches() {
+    let dir = variant("");
+    let root = dir.path();
+    let jobs = root.join("peers/rust/src/jobs.rs");
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    std::fs::write(&jobs, text.replace(".arg(id)", ".arg(crate::ids::tag(id))")).unwrap();
+    std::fs::write(
+        root.join("peers/rust/src/ids.rs"),
+        "pub fn tag(id: &str) -> String {\n    id.to_uppercase()\n}\n",
+    )
+    .unwrap();
+    settle(root);
+    let cache = tempfile::tempdir().unwrap();
+    let want = uncached(root);
+    let (code, out, cold) = check(root, cache.path());
+    assert_eq!((code, out), want, "cold");
+    // The 6 files of the fixture's run, and ids.rs.
+    assert_eq!(count(&cold, "selected"), 7, "{cold}");
+    assert_eq!(count(&cold, "parsed"), 7, "{cold}");
+    let (code, out, warm) = check(root, cache.path());
+    assert_eq!((code, out), want, "warm");
+    assert_eq!(
+        (count(&warm, "read"), count(&warm, "parsed")),
+        (0, 0),
+        "{warm}"
+    );
+    assert_eq!(count(&warm, "from the cache"), 7, "{warm}");
+    assert_eq!(count(&warm, "selected"), 7, "{warm}");
 }
 
 #[test]

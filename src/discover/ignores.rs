@@ -41,8 +41,14 @@ pub(super) struct Ignores {
     walk_root: PathBuf,
     /// The walk root's canonical path, against which `parents` match.
     canon_root: Option<PathBuf>,
-    /// Directories of the walk, by the path the walker gives them.
-    dirs: HashMap<PathBuf, Level>,
+    /// Directories of the walk, by the path the walker gives them: their
+    /// index in `levels`.
+    dirs: HashMap<PathBuf, usize>,
+    levels: Vec<Level>,
+    /// The last directory whose entries were matched, and the `levels`
+    /// of it and its parents in the walk, nearest first (the walker lists
+    /// a directory's entries together).
+    last: Option<(PathBuf, Vec<usize>)>,
     /// The walk root's parents, nearest first.
     parents: Vec<Level>,
     /// Ignore files not applied, and why.
@@ -57,6 +63,8 @@ impl Ignores {
             walk_root: walk_root.to_path_buf(),
             canon_root: std::fs::canonicalize(walk_root).ok(),
             dirs: HashMap::new(),
+            levels: Vec::new(),
+            last: None,
             parents: Vec::new(),
             notes: Vec::new(),
         };
@@ -76,12 +84,31 @@ impl Ignores {
     pub fn enter(&mut self, dir: &Path) {
         let level = self.level(dir);
         if !level.is_empty() {
-            self.dirs.insert(dir.to_path_buf(), level);
+            self.dirs.insert(dir.to_path_buf(), self.levels.len());
+            self.levels.push(level);
+            self.last = None;
+        }
+    }
+
+    /// Makes `last` that of `dir`.
+    fn levels_of(&mut self, dir: &Path) {
+        let known = matches!(&self.last, Some((d, _)) if d.as_os_str() == dir.as_os_str());
+        if !known {
+            let mut found = Vec::new();
+            for d in dir.ancestors() {
+                if let Some(&i) = self.dirs.get(d) {
+                    found.push(i);
+                }
+                if d == self.walk_root {
+                    break;
+                }
+            }
+            self.last = Some((dir.to_path_buf(), found));
         }
     }
 
     /// Whether the walk skips `path` (a file, or a directory with `is_dir`).
-    pub fn skips(&self, path: &Path, is_dir: bool) -> bool {
+    pub fn skips(&mut self, path: &Path, is_dir: bool) -> bool {
         let mut found: [Option<bool>; 3] = [None; 3];
         let mut take = |level: &Level, p: &Path| {
             let kinds = [&level.ignore, &level.git, &level.exclude];
@@ -91,15 +118,15 @@ impl Ignores {
                 }
             }
         };
-        for dir in path.ancestors().skip(1) {
-            if let Some(level) = self.dirs.get(dir) {
-                take(level, path);
-            }
-            if dir == self.walk_root {
-                break;
+        if let Some(dir) = path.parent() {
+            self.levels_of(dir);
+            if let Some((_, list)) = &self.last {
+                for &i in list {
+                    take(&self.levels[i], path);
+                }
             }
         }
-        if let Some(canon) = &self.canon_root {
+        if let (Some(canon), false) = (&self.canon_root, self.parents.is_empty()) {
             let rel = path.strip_prefix(&self.walk_root).unwrap_or(path);
             let abs = canon.join(rel);
             for level in &self.parents {

@@ -255,13 +255,28 @@ pub const SHARED_SCRIPTS: &str = "(shared scripts)";
 #[derive(Default)]
 pub struct ProjectFinder {
     cache: BTreeMap<PathBuf, bool>,
+    /// The last file's directory and its answer: files come sorted, a
+    /// directory's together, and the answer depends on the directory only.
+    last: Option<(PathBuf, Option<PathBuf>)>,
 }
 
 impl ProjectFinder {
     /// The project directory of `file`, or `None` when no enclosing directory
     /// up to `root` is a project.
     pub fn project_of(&mut self, root: &Path, file: &Path) -> Option<PathBuf> {
-        let mut dir = file.parent();
+        let parent = file.parent()?;
+        if let Some((d, answer)) = &self.last {
+            if d.as_os_str() == parent.as_os_str() {
+                return answer.clone();
+            }
+        }
+        let answer = self.walk_up(root, parent);
+        self.last = Some((parent.to_path_buf(), answer.clone()));
+        answer
+    }
+
+    fn walk_up(&mut self, root: &Path, parent: &Path) -> Option<PathBuf> {
+        let mut dir = Some(parent);
         while let Some(d) = dir {
             let is_project = *self
                 .cache

@@ -336,6 +336,11 @@ struct Binding {
     seen_finals: HashSet<(Span, Span)>,
     /// Wrappers with at least one caller that binds them.
     called: HashSet<(FileId, usize)>,
+    /// Per summary, its length when the last round started: every call
+    /// has bound the entries before that in an earlier round, and binding
+    /// one again only finds it known (lists never shrink), so a round
+    /// binds from there on (the same appends, in the same order).
+    bound: HashMap<(FileId, usize), usize>,
 }
 
 impl Binding {
@@ -375,6 +380,9 @@ impl Binding {
         known: Known<'_>,
     ) -> bool {
         let mut changed = false;
+        let starts: HashMap<(FileId, usize), usize> =
+            self.summaries.iter().map(|(k, v)| (*k, v.len())).collect();
+        let bound = std::mem::replace(&mut self.bound, starts);
         for ((file, facts), found) in input.facts.iter().zip(found) {
             let Some(sp) = speaker_of(input, *file) else {
                 continue;
@@ -394,7 +402,7 @@ impl Binding {
                         continue;
                     };
                     self.called.insert(*target);
-                    for i in 0..n {
+                    for i in bound.get(target).copied().unwrap_or(0)..n {
                         let args = Args {
                             args: &call.args,
                             receiver: call.receiver.as_ref(),

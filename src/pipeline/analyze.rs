@@ -164,7 +164,7 @@ fn open_cache(opts: &Options, prefilter: &Prefilter) -> Option<Cache> {
     if !opts.prefilter {
         return None;
     }
-    Cache::open(dir, &opts.root, prefilter.fingerprint()).map(|c| c.with_memo(opts.memo.clone()))
+    Cache::open_with(dir, &opts.root, prefilter.fingerprint(), opts.memo.clone())
 }
 
 /// The note that counts the files whose syntax errors are not listed as
@@ -281,7 +281,7 @@ fn file_table(
                 (b, selected && marks.suppress, Some(*f))
             }
             // Read and found silent: no bytes kept, no facts.
-            Read::Unparsed => (Vec::new(), false, None),
+            Read::Unparsed(_) => (Vec::new(), false, None),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),

@@ -11,10 +11,11 @@
 //! - **the index**, one file per scanned root and prefilter (its contract's
 //!   markers): for each file, its size and modification time, what the
 //!   prefilter found in it, and the hash of its bytes when it was parsed.
-//!   A file whose size and time match, and whose time is older than the
+//!   and, for a file the name pass searched, its identifiers
+//!   (`super::names::Idents`). A file whose size and time match, and whose time is older than the
 //!   run that recorded it by a margin (a file changed in the same second
-//!   as it was recorded is read again), is not read: its marks and hash
-//!   are the index's;
+//!   as it was recorded is read again), is not read: its marks, hash and
+//!   identifiers are the index's;
 //! - **the facts**, one file per content: the SHA1 of the bytes, the
 //!   language and the file's stem (extraction depends on nothing else)
 //!   name the facts extracted from them, stored without file ids
@@ -38,6 +39,7 @@ use sha1::{Digest, Sha1};
 
 use crate::facts::{FileFacts, FileId, Lang};
 
+use super::names::Idents;
 use super::prefilter::Marks;
 
 /// Magic bytes that open every cache file, with the format's version.
@@ -48,7 +50,7 @@ const MAGIC: &[u8; 4] = b"WLC1";
 const RACY: Duration = Duration::from_secs(2);
 
 /// What the index knows of one file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     size: u64,
     /// Modification time, in nanoseconds since the epoch.
@@ -60,6 +62,8 @@ pub struct Entry {
     suppress: bool,
     /// SHA1 of the bytes, for a parsed file.
     hash: Option<[u8; 20]>,
+    /// Its identifiers, for a file the name pass searched.
+    idents: Option<Arc<Idents>>,
 }
 
 impl Entry {
@@ -74,7 +78,14 @@ impl Entry {
     pub fn hash(&self) -> Option<[u8; 20]> {
         self.hash
     }
+
+    pub fn idents(&self) -> Option<Arc<Idents>> {
+        self.idents.clone()
+    }
 }
+
+/// The index's entries, by path relative to the root.
+type Entries = Arc<HashMap<String, Entry>>;
 
 /// A file's size and modification time, as the index compares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,9 +115,13 @@ fn nanos(t: SystemTime) -> Option<u64> {
 /// process (`wirelint server`): a hit skips reading and decoding the
 /// entry. Keyed as the stored facts are, with the file id they were read
 /// into (their spans carry it; another id is a miss). It holds what the
-/// last run took from the cache, so it never outgrows one workspace.
+/// last run took from the cache, so it never outgrows one workspace; and
+/// the last run's index, so that it is not read and decoded again (its
+/// entries are checked against the files as the disk's are).
 #[derive(Default)]
 pub struct Memo {
+    /// The index the last run saved, by its path.
+    index: Mutex<Option<(PathBuf, Entries)>>,
     /// What the last run used.
     last: Mutex<HashMap<[u8; 20], (FileId, FileFacts)>>,
     /// What this run used so far.
@@ -138,10 +153,21 @@ impl Memo {
     }
 
     /// The run is over: what it used is what the next one may reuse.
-    fn turn(&self) {
+    fn turn(&self, index_path: &Path, index: Entries) {
         if let (Ok(mut last), Ok(mut now)) = (self.last.lock(), self.now.lock()) {
             *last = std::mem::take(&mut *now);
         }
+        if let Ok(mut i) = self.index.lock() {
+            *i = Some((index_path.to_path_buf(), index));
+        }
+    }
+
+    /// The index the last run saved at `path`.
+    fn index(&self, path: &Path) -> Option<Entries> {
+        let i = self.index.lock().ok()?;
+        i.as_ref()
+            .filter(|(p, _)| p == path)
+            .map(|(_, m)| m.clone())
     }
 }
 
@@ -151,22 +177,39 @@ pub struct Cache {
     dir: PathBuf,
     index_path: PathBuf,
     /// The index as the run found it, by path relative to the root.
-    old: HashMap<String, Entry>,
+    old: Entries,
     /// What this run recorded.
     new: Mutex<HashMap<String, Entry>>,
     started: u64,
     memo: Option<Arc<Memo>>,
 }
 
-#[derive(Serialize, Deserialize, Default)]
+#[derive(Deserialize, Default)]
 struct Index {
     entries: Vec<(String, Entry)>,
+}
+
+/// [`Index`], as written.
+#[derive(Serialize)]
+struct IndexRef<'a> {
+    entries: Vec<(&'a String, &'a Entry)>,
 }
 
 impl Cache {
     /// The cache under `base` for files under `root` read with a prefilter
     /// of `fingerprint`; `None` when its directory cannot be made.
     pub fn open(base: &Path, root: &Path, fingerprint: &str) -> Option<Cache> {
+        Cache::open_with(base, root, fingerprint, None)
+    }
+
+    /// [`Cache::open`], with facts and the index kept in memory across
+    /// runs.
+    pub fn open_with(
+        base: &Path,
+        root: &Path,
+        fingerprint: &str,
+        memo: Option<Arc<Memo>>,
+    ) -> Option<Cache> {
         let dir = base.join(env!("WIRELINT_BUILD_ID"));
         std::fs::create_dir_all(dir.join("facts")).ok()?;
         let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
@@ -175,23 +218,25 @@ impl Cache {
         h.update([0]);
         h.update(fingerprint.as_bytes());
         let index_path = dir.join(format!("index-{}", hex(&h.finalize())));
-        let old = read_entry(&index_path)
-            .and_then(|b| postcard::from_bytes::<Index>(&b).ok())
-            .map(|i| i.entries.into_iter().collect())
-            .unwrap_or_default();
+        let old = memo
+            .as_ref()
+            .and_then(|m| m.index(&index_path))
+            .unwrap_or_else(|| {
+                Arc::new(
+                    read_entry(&index_path)
+                        .and_then(|b| postcard::from_bytes::<Index>(&b).ok())
+                        .map(|i| i.entries.into_iter().collect())
+                        .unwrap_or_default(),
+                )
+            });
         Some(Cache {
             dir,
             index_path,
             old,
             new: Mutex::new(HashMap::new()),
             started: nanos(SystemTime::now()).unwrap_or(0),
-            memo: None,
+            memo,
         })
-    }
-
-    /// The same cache, with facts kept in memory across runs.
-    pub fn with_memo(self, memo: Option<Arc<Memo>>) -> Cache {
-        Cache { memo, ..self }
     }
 
     /// What the index knows of a file, if its stamp still holds.
@@ -199,11 +244,19 @@ impl Cache {
         let e = self.old.get(rel)?;
         let racy = RACY.as_nanos() as u64;
         (e.size == stamp.size && e.mtime == stamp.mtime && e.mtime.saturating_add(racy) < e.seen)
-            .then_some(*e)
+            .then(|| e.clone())
     }
 
-    /// Records what this run found in a file.
+    /// Records what this run found in a file (with the identifiers this
+    /// run recorded or kept of it, if of the same size and time).
     pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {
+        let Ok(mut new) = self.new.lock() else {
+            return;
+        };
+        let idents = new
+            .get(rel)
+            .filter(|e| e.size == stamp.size && e.mtime == stamp.mtime)
+            .and_then(|e| e.idents.clone());
         let e = Entry {
             size: stamp.size,
             mtime: stamp.mtime,
@@ -212,16 +265,27 @@ impl Cache {
             keys: marks.keys,
             suppress: marks.suppress,
             hash,
+            idents,
         };
-        if let Ok(mut new) = self.new.lock() {
-            new.insert(rel.to_string(), e);
-        }
+        new.insert(rel.to_string(), e);
     }
 
     /// Carries an entry the run trusted into the next index as it was.
     pub fn keep(&self, rel: &str, e: Entry) {
         if let Ok(mut new) = self.new.lock() {
             new.insert(rel.to_string(), e);
+        }
+    }
+
+    /// Adds a file's identifiers to what this run recorded or kept of it,
+    /// if that is of the same size and time.
+    pub fn record_idents(&self, rel: &str, stamp: Stamp, idents: Idents) {
+        if let Ok(mut new) = self.new.lock() {
+            if let Some(e) = new.get_mut(rel) {
+                if e.size == stamp.size && e.mtime == stamp.mtime {
+                    e.idents = Some(Arc::new(idents));
+                }
+            }
         }
     }
 
@@ -254,19 +318,22 @@ impl Cache {
     /// Writes the index: the entries found, with this run's over them;
     /// nothing when this run changed none.
     pub fn save(self) {
-        if let Some(m) = &self.memo {
-            m.turn();
-        }
         let new = self.new.into_inner().unwrap_or_default();
         if new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
+            if let Some(m) = &self.memo {
+                m.turn(&self.index_path, self.old);
+            }
             return;
         }
-        let mut all = self.old;
+        let mut all = Arc::unwrap_or_clone(self.old);
         all.extend(new);
-        let mut entries: Vec<(String, Entry)> = all.into_iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        if let Ok(bytes) = postcard::to_stdvec(&Index { entries }) {
+        let mut entries: Vec<(&String, &Entry)> = all.iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        if let Ok(bytes) = postcard::to_stdvec(&IndexRef { entries }) {
             write_entry(&self.index_path, &bytes);
+        }
+        if let Some(m) = &self.memo {
+            m.turn(&self.index_path, Arc::new(all));
         }
     }
 }
@@ -417,11 +484,7 @@ mod tests {
     fn the_memo_serves_last_runs_facts_in_the_same_file() {
         let dir = tempfile::tempdir().unwrap();
         let memo = Arc::new(Memo::default());
-        let open = || {
-            Cache::open(dir.path(), dir.path(), "p")
-                .unwrap()
-                .with_memo(Some(memo.clone()))
-        };
+        let open = || Cache::open_with(dir.path(), dir.path(), "p", Some(memo.clone())).unwrap();
         let mut facts = FileFacts::default();
         facts
             .templates
@@ -444,6 +507,43 @@ mod tests {
         c.save();
         // Not used by the last run: forgotten.
         assert!(open().facts(&key, 7).is_none());
+    }
+
+    /// The memo keeps the index a run saved, identifiers and all: the
+    /// next run does not read it again, and checks its entries as ever.
+    #[test]
+    fn the_memo_keeps_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = Arc::new(Memo::default());
+        let open = || Cache::open_with(dir.path(), dir.path(), "p", Some(memo.clone())).unwrap();
+        let c = open();
+        let settled = c.started - 10_000_000_000;
+        let marks = Marks {
+            speaks: false,
+            keys: false,
+            suppress: false,
+        };
+        c.record("a.rs", stamp(5, settled), marks, None);
+        c.record_idents("a.rs", stamp(5, settled), Idents::of(b"fn a"));
+        // Another stamp than the one recorded: not taken.
+        c.record("b.rs", stamp(5, settled), marks, None);
+        c.record_idents("b.rs", stamp(6, settled), Idents::of(b"fn b"));
+        c.save();
+        std::fs::remove_file(c_index(dir.path())).unwrap();
+        let c = open();
+        let e = c.lookup("a.rs", stamp(5, settled)).unwrap();
+        assert_eq!(e.idents().as_deref(), Some(&Idents::of(b"fn a")));
+        assert_eq!(c.lookup("b.rs", stamp(5, settled)).unwrap().idents(), None);
+        assert!(c.lookup("a.rs", stamp(6, settled)).is_none());
+        // Without the memo, the index is the disk's: gone.
+        assert!(Cache::open(dir.path(), dir.path(), "p")
+            .unwrap()
+            .lookup("a.rs", stamp(5, settled))
+            .is_none());
+    }
+
+    fn c_index(base: &Path) -> PathBuf {
+        Cache::open(base, base, "p").unwrap().index_path
     }
 
     #[test]

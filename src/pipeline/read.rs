@@ -2,6 +2,7 @@
 //! and its facts when it is parsed.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use crate::discover::Candidate;
 use crate::facts::{FileFacts, FileId};
@@ -10,6 +11,7 @@ use crate::source::SUPPRESSION_MARK;
 
 use super::cache::{content_hash, Cache, FactsKey, Stamp};
 use super::files::{Contents, Files};
+use super::names::Idents;
 use super::prefilter::{Marks, Prefilter};
 use super::Stats;
 
@@ -25,8 +27,9 @@ pub(crate) enum Read {
     /// Parsed: its bytes, its facts, and what it marks.
     Facts(Vec<u8>, Box<FileFacts>, Marks),
     /// Read and scanned, not parsed (the prefilter passed it over); its
-    /// bytes are not kept.
-    Unparsed,
+    /// bytes are not kept. Its identifiers when the cache's index holds
+    /// them.
+    Unparsed(Option<Arc<Idents>>),
     Skipped(String),
 }
 
@@ -134,13 +137,28 @@ impl Reader<'_> {
         let e = cache.lookup(&c.rel, stamp)?;
         let marks = e.marks();
         if !marks.parse() && !parse_unmarked {
+            let idents = e.idents();
             cache.keep(&c.rel, e);
-            return Some(Read::Unparsed);
+            return Some(Read::Unparsed(idents));
         }
         let facts = cache.facts(&FactsKey::new(&e.hash()?, c.lang, &c.stem()), file)?;
         cache.keep(&c.rel, e);
         self.counts.cached();
         Some(Read::Facts(Vec::new(), Box::new(facts), marks))
+    }
+
+    /// The bytes of a file the name pass searches, and their stamp when
+    /// the cache's index may record them; its identifiers go to the index
+    /// (with `idents`), so that the next run need not read it while it
+    /// stays unchanged.
+    pub fn hold(&self, c: &Candidate, idents: bool) -> (Option<Stamp>, Option<Vec<u8>>) {
+        let stamp = self.stamp(c);
+        let bytes = self.files.bytes(c);
+        self.counts.read(bytes.as_ref().map_or(0, Vec::len));
+        if let (Some(cache), Some(s), Some(b), true) = (self.cache, stamp, &bytes, idents) {
+            cache.record_idents(&c.rel, s, Idents::of(b));
+        }
+        (stamp, bytes)
     }
 
     /// Checks and parses one file's bytes, wherever they came from;
@@ -166,7 +184,7 @@ impl Reader<'_> {
             if let (Some(cache), Some(s)) = (self.cache, stamp) {
                 cache.record(&c.rel, s, marks, None);
             }
-            return Read::Unparsed;
+            return Read::Unparsed(None);
         }
         self.parse(parsers, c, file, bytes, marks, stamp)
     }

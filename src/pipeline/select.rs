@@ -17,8 +17,13 @@ use crate::link::scripts::sha1_hex;
 use crate::link::{normalize_name, normalize_path, SpeakerId};
 use crate::parse::Parsers;
 
+use super::cache::Stamp;
 use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
+
+/// The bytes of a file not parsed yet that the selection read (empty when
+/// they cannot be read), and their stamp for the cache's index.
+type Held = Option<(Option<Stamp>, Vec<u8>)>;
 
 /// Reads every candidate and parses what the link step needs (see the
 /// module docs). Returns the reads and, per file, whether it is one of
@@ -35,7 +40,7 @@ pub(crate) fn read_all(
     let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
     sel.select_marked(&reads);
     // Bytes of files not parsed yet that a name or a SHA1 may reach.
-    let mut held: Vec<Option<Vec<u8>>> = (0..reads.len()).map(|_| None).collect();
+    let mut held: Vec<Held> = (0..reads.len()).map(|_| None).collect();
     loop {
         sel.harvest(reader, &reads);
         let names = sel.names_by_speaker();
@@ -74,19 +79,19 @@ fn parse_more(
     candidates: &[Candidate],
     reads: &[Read],
     todo: &[usize],
-    held: &mut [Option<Vec<u8>>],
+    held: &mut [Held],
 ) -> Vec<(usize, Option<Read>)> {
-    let jobs: Vec<(usize, Option<Vec<u8>>)> = todo.iter().map(|&i| (i, held[i].take())).collect();
+    let jobs: Vec<(usize, Held)> = todo.iter().map(|&i| (i, held[i].take())).collect();
     jobs.into_par_iter()
         .map_init(
             || Parsers::new().ok(),
             |parsers, (i, bytes)| {
                 let (c, file) = (&candidates[i], i as FileId);
                 let r = match (&reads[i], bytes) {
-                    (Read::Unparsed, Some(bytes)) if !bytes.is_empty() => {
-                        Some(reader.scan(parsers, c, file, bytes, true, None))
+                    (Read::Unparsed(_), Some((stamp, bytes))) if !bytes.is_empty() => {
+                        Some(reader.scan(parsers, c, file, bytes, true, stamp))
                     }
-                    (Read::Unparsed, _) => Some(reader.read(parsers, c, file, true)),
+                    (Read::Unparsed(_), _) => Some(reader.read(parsers, c, file, true)),
                     _ => None,
                 };
                 (i, r)
@@ -234,47 +239,47 @@ impl<'a> Selection<'a> {
     }
 
     /// Holds the bytes of the unparsed files a name pass searches (host
-    /// files of speakers with names) or a SHA1 may identify (`.lua` files);
+    /// files of speakers with names, unless the identifiers the cache's
+    /// index holds for them tell) or a SHA1 may identify (`.lua` files);
     /// empty when they cannot be read.
     fn hold(
         &self,
         reader: &Reader<'_>,
         reads: &[Read],
         names: &[Option<Names>],
-        held: &mut [Option<Vec<u8>>],
+        held: &mut [Held],
     ) {
         let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
-                matches!(reads[i], Read::Unparsed)
-                    && held[i].is_none()
+                let Read::Unparsed(idents) = &reads[i] else {
+                    return false;
+                };
+                held[i].is_none()
                     && !self.selected[i]
                     && if self.candidates[i].lang.is_script() {
                         !self.shas.is_empty()
                     } else {
-                        self.file_speaker[i].is_some_and(|s| names[s].is_some())
+                        let n = self.file_speaker[i].and_then(|s| names[s].as_ref());
+                        n.is_some_and(|n| idents.as_ref().is_none_or(|ids| n.needs_bytes(ids)))
                     }
             })
             .collect();
-        let loaded: Vec<(usize, Option<Vec<u8>>)> = load
+        let loaded: Vec<(usize, Held)> = load
             .par_iter()
             .map(|&i| {
-                let b = reader.files.bytes(&self.candidates[i]);
-                reader.counts.read(b.as_ref().map_or(0, Vec::len));
-                (i, b)
+                let c = &self.candidates[i];
+                let fresh = matches!(reads[i], Read::Unparsed(None));
+                let (stamp, b) = reader.hold(c, fresh && !c.lang.is_script());
+                (i, Some((stamp, b.unwrap_or_default())))
             })
             .collect();
-        for (i, b) in loaded {
-            held[i] = b.or(Some(Vec::new()));
+        for (i, h) in loaded {
+            held[i] = h;
         }
     }
 
     /// The files to parse next.
-    fn todo(
-        &self,
-        reads: &[Read],
-        held: &[Option<Vec<u8>>],
-        names: &[Option<Names>],
-    ) -> Vec<usize> {
+    fn todo(&self, reads: &[Read], held: &[Held], names: &[Option<Names>]) -> Vec<usize> {
         (0..reads.len())
             .into_par_iter()
             .filter(|&i| {
@@ -283,7 +288,7 @@ impl<'a> Selection<'a> {
                 }
                 let bytes = match &reads[i] {
                     Read::Facts(b, _, _) => Some(b.as_slice()),
-                    _ => held[i].as_deref(),
+                    _ => held[i].as_ref().map(|(_, b)| b.as_slice()),
                 };
                 let c = &self.candidates[i];
                 if c.lang.is_script() {
@@ -297,7 +302,11 @@ impl<'a> Selection<'a> {
                 let Some(n) = self.file_speaker[i].and_then(|sp| names[sp].as_ref()) else {
                     return false;
                 };
-                bytes.is_some_and(|b| n.hit(b))
+                match (bytes, &reads[i]) {
+                    (Some(b), _) => n.hit(b),
+                    (None, Read::Unparsed(Some(ids))) => n.hit_in(ids) == Some(true),
+                    _ => false,
+                }
             })
             .collect()
     }
