@@ -614,6 +614,19 @@ pub struct LuaFacts {
     pub span: Span,
 }
 
+impl FileFacts {
+    /// Whether a parse gave up on part of the file or of a script in it.
+    /// Such facts depend on a budget that may be of time, so on the
+    /// machine's load: they are never stored in the facts cache.
+    pub fn was_cut(&self) -> bool {
+        self.unchecked.is_some()
+            || self
+                .scripts
+                .iter()
+                .any(|s| matches!(&s.source, ScriptSource::Inline(l) if l.unchecked.is_some()))
+    }
+}
+
 /// What starts an inline suppression, in a comment: `wirelint: allow(..)`.
 pub const SUPPRESSION_MARK: &[u8] = b"wirelint:";
 

@@ -184,3 +184,35 @@ fn the_cache_is_written_only_where_it_is_told() {
         .all(|p| p.starts_with(home.path().join("wirelint"))));
     assert!(!walk(home.path()).is_empty());
 }
+
+/// Facts of a parse that gave up (its budget may be of time, so of the
+/// machine's load) are never stored: a warm run parses such a file again,
+/// and reports what an uncached run does.
+#[test]
+fn facts_of_a_parse_that_gave_up_are_not_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("junk.lua"),
+        format!(
+            "redis.call('GET', 'emq:{{q}}:jobz')\n{}\n",
+            "a + ".repeat(50_000)
+        ),
+    )
+    .unwrap();
+    std::fs::write(root.join("ok.lua"), "redis.call('GET', 'emq:{q}:jobs')\n").unwrap();
+    settle(root);
+    let cache = tempfile::tempdir().unwrap();
+    let want = uncached(root);
+    assert!(want.1.contains("\"WL001\""), "{}", want.1);
+    let (code, out, cold) = check(root, cache.path());
+    assert_eq!((code, out), want, "cold");
+    assert_eq!(count(&cold, "parsed"), 2, "{cold}");
+    let (code, out, warm) = check(root, cache.path());
+    assert_eq!((code, out), want, "warm");
+    assert_eq!(
+        (count(&warm, "parsed"), count(&warm, "from the cache")),
+        (1, 1),
+        "{warm}"
+    );
+}

@@ -218,7 +218,9 @@ impl Reader<'_> {
                 self.counts.parsed(bytes.len());
                 let f = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
                 if let (Some(cache), Some(k)) = (self.cache, &key) {
-                    cache.store_facts(k, &f);
+                    if !f.was_cut() {
+                        cache.store_facts(k, &f);
+                    }
                 }
                 f
             }
