@@ -644,3 +644,37 @@ fn human_output_of_a_crlf_file_names_the_right_line() {
     assert_eq!(code, 1);
     assert_eq!(human_findings(&stderr), strs(&["WL103 crlf.lua:3"]));
 }
+
+/// The `full` format shows the first 1,000 findings in full and the rest
+/// one line each: 87,000 findings from one 1 MB HSET took 4 s to lay out.
+#[test]
+fn past_a_thousand_findings_the_full_format_gives_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let fields: Vec<String> = (0..1100).map(|i| format!("'f{i}', 1")).collect();
+    std::fs::write(
+        dir.path().join("s.lua"),
+        format!(
+            "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
+            fields.join(", ")
+        ),
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["check", "."], dir.path());
+    assert_eq!(code, 1, "{stderr}");
+    let full = stderr.lines().filter(|l| l.starts_with("WL")).count();
+    assert_eq!(full, 1000, "{stderr}");
+    assert!(
+        stderr.contains("\n101 more findings, one line each (the first 1000 are shown in full):\n")
+    );
+    let short: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("s.lua:1:"))
+        .collect();
+    assert_eq!(short.len(), 101);
+    assert!(
+        short[0].contains(": error[WL201]: field `f999` is not a field of the `job` record"),
+        "{}",
+        short[0]
+    );
+    assert!(short[100].contains("field `f1099`"), "{}", short[100]);
+}

@@ -80,15 +80,31 @@ impl Reporter<CheckRun<'_>> for Human {
     }
 }
 
-/// Renders every finding, then the notes. The closing line is added by the
-/// caller.
+/// How many findings one run shows in full; the rest get one line each.
+/// Laying out a report takes about 50 µs, and 87,000 findings from one
+/// hostile 1 MB file took 4 s to print as 1.6 million lines nobody reads.
+const MAX_FULL: usize = 1000;
+
+/// Renders every finding (past [`MAX_FULL`], one line each, as `concise`
+/// does), then the notes. The closing line is added by the caller.
 pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], color: bool) -> String {
     let handler = graphical::handler(color, 100);
     let mut out = String::new();
-    for d in diagnostics {
+    for d in diagnostics.iter().take(MAX_FULL) {
         let part = to_part(a, d);
         if handler.render_report(&mut out, &part).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
+        }
+        out.push('\n');
+    }
+    if diagnostics.len() > MAX_FULL {
+        out.push_str(&format!(
+            "{} more findings, one line each (the first {MAX_FULL} are shown in full):\n",
+            diagnostics.len() - MAX_FULL
+        ));
+        for d in &diagnostics[MAX_FULL..] {
+            out.push_str(&super::concise::line(a, d));
+            out.push('\n');
         }
         out.push('\n');
     }
