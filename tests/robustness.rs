@@ -678,3 +678,31 @@ fn past_a_thousand_findings_the_full_format_gives_one_line_each() {
     );
     assert!(short[100].contains("field `f1099`"), "{}", short[100]);
 }
+
+/// SARIF keeps 25,000 results (GitHub code scanning rejects a run of more)
+/// and says in a notification how many it left out; errors are kept first.
+#[test]
+fn sarif_keeps_at_most_twenty_five_thousand_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let fields: Vec<String> = (0..25_050).map(|i| format!("'f{i}', 1")).collect();
+    std::fs::write(
+        dir.path().join("s.lua"),
+        format!(
+            "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
+            fields.join(", ")
+        ),
+    )
+    .unwrap();
+    let (code, out, stderr) = run(&["check", ".", "--format", "sarif"], dir.path());
+    assert_eq!(code, 1, "{stderr}");
+    let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let run0 = &sarif["runs"][0];
+    assert_eq!(run0["results"].as_array().unwrap().len(), 25_000);
+    let note = &run0["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"];
+    assert!(
+        note.as_str()
+            .unwrap()
+            .starts_with("51 more findings were left out"),
+        "{note}"
+    );
+}

@@ -24,9 +24,9 @@ use super::{CheckRun, Output, Reporter};
 use std::collections::BTreeMap;
 
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
-    Sarif as SarifLog, Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
+    PhysicalLocation, Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult,
+    ResultLevel, Run, Sarif as SarifLog, Tool, ToolComponent,
 };
 
 use super::diff::DiffRun;
@@ -216,22 +216,46 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
 /// As [`render`], describing `rules` (`wirelint audit` has its own).
 pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Rule]) -> String {
     let keys = keys_with_occurrence(&a.sources, diagnostics);
+    let kept = kept(diagnostics);
     let results: Vec<SarifResult> = diagnostics
         .iter()
         .zip(keys)
-        .map(|(d, (k, n))| result(a, d, fingerprint(&k, n), rules))
+        .enumerate()
+        .filter(|(i, _)| kept.as_ref().is_none_or(|k| k.contains(i)))
+        .map(|(_, (d, (k, n)))| result(a, d, fingerprint(&k, n), rules))
         .collect();
+    let left_out = diagnostics.len() - results.len();
     let descriptors = rules.iter().map(|r| descriptor(r)).collect();
     log(
         descriptors,
         results,
         a.contract.as_ref().is_some_and(|c| c.embedded),
+        left_out,
     )
+}
+
+/// GitHub code scanning rejects a run of more than 25,000 results (and
+/// shows 5,000): past that, the results kept are the errors first, then the
+/// warnings, each in output order. `None` when all are kept.
+const MAX_RESULTS: usize = 25_000;
+
+fn kept(diagnostics: &[&Diagnostic]) -> Option<std::collections::BTreeSet<usize>> {
+    if diagnostics.len() <= MAX_RESULTS {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
+    order.sort_by_key(|&i| (diagnostics[i].severity != Severity::Error, i));
+    Some(order.into_iter().take(MAX_RESULTS).collect())
 }
 
 /// The SARIF log of one run: the driver with its rules, the base URIs
 /// (`WIRELINT_EMBEDDED` when a location may use it), the results.
-fn log(rules: Vec<ReportingDescriptor>, results: Vec<SarifResult>, embedded: bool) -> String {
+fn log(
+    rules: Vec<ReportingDescriptor>,
+    results: Vec<SarifResult>,
+    embedded: bool,
+    left_out: usize,
+) -> String {
     let mut bases = BTreeMap::new();
     bases.insert(
         SRCROOT.to_string(),
@@ -261,12 +285,25 @@ fn log(rules: Vec<ReportingDescriptor>, results: Vec<SarifResult>, embedded: boo
         .semantic_version(env!("CARGO_PKG_VERSION"))
         .rules(rules)
         .build();
-    let run = Run::builder()
+    let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .original_uri_base_ids(bases)
         .column_kind(serde_json::json!("unicodeCodePoints"))
         .results(results)
         .build();
+    if left_out > 0 {
+        let text = format!(
+            "{left_out} more findings were left out: GitHub code scanning rejects a run of more than {MAX_RESULTS} results (`--format json` gives every one)"
+        );
+        let note = Notification::builder()
+            .level(serde_json::json!("warning"))
+            .message(Message::builder().text(text).build())
+            .build();
+        run.invocations = Some(vec![Invocation::builder()
+            .execution_successful(true)
+            .tool_execution_notifications(vec![note])
+            .build()]);
+    }
     let log = SarifLog::builder()
         .schema(SCHEMA)
         .version(serde_json::json!("2.1.0"))
@@ -301,7 +338,7 @@ pub fn render_diff(run: &DiffRun) -> String {
     let embedded = [run.head, run.base]
         .iter()
         .any(|a| a.contract.as_ref().is_some_and(|c| c.embedded));
-    log(rules, results, embedded)
+    log(rules, results, embedded, 0)
 }
 
 fn diff_result(run: &DiffRun, c: &Change, fp: String) -> Option<SarifResult> {
