@@ -8,7 +8,7 @@
 use crate::facts::Lang;
 use std::cell::Cell;
 
-mod alloc;
+pub mod alloc;
 
 use tree_sitter::{Language, Node, Parser, Tree};
 

@@ -105,3 +105,17 @@ mod counting {
         unsafe { libc::free(p) }
     }
 }
+
+/// Gives back to the system the memory the C library holds free. Parsing
+/// runs on worker threads, whose freed trees stay in their own arenas of
+/// the C library's allocator, where the rest of the run (on another
+/// thread) never reuses them: after 1 MB of hostile input, the report was
+/// allocated on top of the 200 MB the tree had left.
+pub fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator's own
+    // arenas to the system; it takes no pointer.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -98,6 +98,11 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let stats = reader
         .counts
         .stats(candidates.len(), selected.iter().filter(|s| **s).count());
+    // Trees of a megabyte or more of parsed text (about 100 bytes a byte)
+    // leave that much free in the parsing threads' arenas.
+    if stats.parsed_bytes >= 1 << 20 {
+        crate::parse::alloc::release_free_memory();
+    }
     if let Some(c) = cache {
         c.save();
     }
