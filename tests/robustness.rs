@@ -649,16 +649,7 @@ fn human_output_of_a_crlf_file_names_the_right_line() {
 /// one line each: 87,000 findings from one 1 MB HSET took 4 s to lay out.
 #[test]
 fn past_a_thousand_findings_the_full_format_gives_one_line_each() {
-    let dir = tempfile::tempdir().unwrap();
-    let fields: Vec<String> = (0..1100).map(|i| format!("'f{i}', 1")).collect();
-    std::fs::write(
-        dir.path().join("s.lua"),
-        format!(
-            "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
-            fields.join(", ")
-        ),
-    )
-    .unwrap();
+    let dir = hset_of_unknown_fields(1100);
     let (code, _, stderr) = run(&["check", "."], dir.path());
     assert_eq!(code, 1, "{stderr}");
     let full = stderr.lines().filter(|l| l.starts_with("WL")).count();
@@ -683,16 +674,7 @@ fn past_a_thousand_findings_the_full_format_gives_one_line_each() {
 /// and says in a notification how many it left out; errors are kept first.
 #[test]
 fn sarif_keeps_at_most_twenty_five_thousand_results() {
-    let dir = tempfile::tempdir().unwrap();
-    let fields: Vec<String> = (0..25_050).map(|i| format!("'f{i}', 1")).collect();
-    std::fs::write(
-        dir.path().join("s.lua"),
-        format!(
-            "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
-            fields.join(", ")
-        ),
-    )
-    .unwrap();
+    let dir = hset_of_unknown_fields(25_050);
     let (code, out, stderr) = run(&["check", ".", "--format", "sarif"], dir.path());
     assert_eq!(code, 1, "{stderr}");
     let sarif: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -705,4 +687,20 @@ fn sarif_keeps_at_most_twenty_five_thousand_results() {
             .starts_with("51 more findings were left out"),
         "{note}"
     );
+}
+
+/// A tree of one `s.lua` whose HSET writes `n` fields the contract's `job`
+/// record lacks: `n` WL201 findings and one WL310.
+fn hset_of_unknown_fields(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fields: Vec<String> = (0..n).map(|i| format!("'f{i}', 1")).collect();
+    std::fs::write(
+        dir.path().join("s.lua"),
+        format!(
+            "redis.call('HSET', 'emq:{{q}}:job:1', {})\n",
+            fields.join(", ")
+        ),
+    )
+    .unwrap();
+    dir
 }

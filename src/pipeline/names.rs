@@ -114,26 +114,12 @@ impl Names {
     /// longest run of identifier bytes of the text (a hit of the automaton
     /// must be one too) looked up in the sets.
     fn word_hit(&self, bytes: &[u8]) -> bool {
-        let mut i = 0;
-        while i < bytes.len() {
-            if !is_ident_byte(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && is_ident_byte(bytes[i]) {
-                i += 1;
-            }
-            let Ok(word) = std::str::from_utf8(&bytes[start..i]) else {
-                continue;
-            };
-            if self.used_set.contains(word)
+        ident_runs(bytes).any(|(start, end)| {
+            // Identifier bytes are ASCII.
+            let word = std::str::from_utf8(&bytes[start..end]).unwrap_or_default();
+            self.used_set.contains(word)
                 || (self.all_set.contains(word) && defines_at(bytes, start))
-            {
-                return true;
-            }
-        }
-        false
+        })
     }
 }
 
@@ -162,17 +148,8 @@ pub struct Idents {
 impl Idents {
     pub fn of(bytes: &[u8]) -> Idents {
         let (mut all, mut defs) = (Vec::new(), Vec::new());
-        let mut i = 0;
-        while i < bytes.len() {
-            if !is_ident_byte(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && is_ident_byte(bytes[i]) {
-                i += 1;
-            }
-            let id = &bytes[start..i];
+        for (start, end) in ident_runs(bytes) {
+            let id = &bytes[start..end];
             all.push(id);
             if defines_at(bytes, start) {
                 defs.push(id);
@@ -226,6 +203,21 @@ fn defines_at(bytes: &[u8], at: usize) -> bool {
         i -= 1;
     }
     DEF_WORDS.contains(&&bytes[i..end])
+}
+
+/// The longest runs of identifier bytes in `bytes`, as `(start, end)`.
+fn ident_runs(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() && !is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        let start = i;
+        while i < bytes.len() && is_ident_byte(bytes[i]) {
+            i += 1;
+        }
+        (i > start).then_some((start, i))
+    })
 }
 
 fn is_ident_byte(b: u8) -> bool {
