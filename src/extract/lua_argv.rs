@@ -35,6 +35,13 @@ const NIL_FAILS_OP: &[&str] = &[
 
 /// Reads the ARGV facts of one chunk.
 pub fn argv_facts(root: Node<'_>, src: &[u8], file: FileId) -> ArgvFacts {
+    // Every fact here is about a use of the name `ARGV` (Lua names are
+    // case-sensitive): a chunk without those bytes has none, and its three
+    // walks are not made (15% of a hostile 1 MB HSET's run).
+    let chunk = src.get(root.byte_range()).unwrap_or_default();
+    if memchr::memmem::find(chunk, b"ARGV").is_none() {
+        return ArgvFacts::default();
+    }
     let names = Names::of(root, src);
     let cx = Cx {
         src,
