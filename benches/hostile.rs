@@ -124,6 +124,41 @@ fn hset_with_unknown_fields(b: Bencher, n: usize) {
     check(b, tree(vec![("s.lua".into(), body)]));
 }
 
+/// One HSET of N fields on a key outside the contract: WL204 compared
+/// every field with every other, looking for a rival name.
+#[divan::bench(args = [2000, 8000], sample_count = 3)]
+fn hset_outside_the_contract(b: Bencher, n: usize) {
+    let fields: Vec<String> = (0..n).map(|i| format!("'f{i}', 1")).collect();
+    let body = format!("redis.call('HSET', 'other:1', {})\n", fields.join(", "));
+    check(b, tree(vec![("s.lua".into(), body)]));
+}
+
+/// A key of N concatenated parts: the link step cloned every part so far
+/// at each one.
+#[divan::bench(args = [5000, 20000], sample_count = 3)]
+fn long_concatenation(b: Bencher, n: usize) {
+    let parts = vec!["ARGV[1]"; n].join(" .. ");
+    let body = format!("redis.call('GET', 'emq:{{' .. {parts} .. '}}:jobz')\n");
+    check(b, tree(vec![("s.lua".into(), body)]));
+}
+
+/// A script literal under N chained `.key(..)` calls: finding its binding
+/// climbed the tree by `parent()`, each call a descent from the root.
+#[divan::bench(args = [2000, 8000], sample_count = 3)]
+fn long_key_chain(b: Bencher, n: usize) {
+    let body = format!(
+        "pub fn f(c: &mut redis::Connection) {{ let _: () = redis::Script::new(\"return redis.call('GET', KEYS[1])\"){}.invoke(c).unwrap(); }}\n",
+        ".key(\"emq:{q}:pending\")".repeat(n)
+    );
+    check(
+        b,
+        tree(vec![
+            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
+            ("src/lib.rs".into(), body),
+        ]),
+    );
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.

@@ -339,6 +339,24 @@ pub fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
     }
 }
 
+/// The ancestors of `node` in the tree of `root`, nearest first, at most
+/// `max` of them; `None` when `node` is not in that tree (a node of a tree
+/// parsed again from a macro's tokens). One descent from the root: each
+/// `Node::parent` call is itself a descent, so climbing a deep tree by
+/// `parent()` costs its depth squared.
+pub fn ancestors<'t>(root: Node<'t>, node: Node<'t>, max: usize) -> Option<Vec<Node<'t>>> {
+    let mut path = Vec::new();
+    let mut cur = root;
+    while cur != node {
+        path.push(cur);
+        cur = cur.child_with_descendant(node)?;
+    }
+    let keep = path.len().saturating_sub(max);
+    path.drain(..keep);
+    path.reverse();
+    Some(path)
+}
+
 /// Byte ranges of syntax errors (`ERROR` and missing nodes) in a tree, at
 /// most `limit` of them.
 pub fn error_ranges(root: Node<'_>, limit: usize) -> Vec<(usize, usize)> {

@@ -683,8 +683,10 @@ fn a_parse_over_budget_names_the_bytes_not_checked() {
 /// The inputs that were quadratic keep their exact findings (their time and
 /// memory are measured in `benches/hostile.rs`): every file sharing one bad
 /// key has its WL103, every unknown field of one HSET its WL201, and a key
-/// after a long pipe, after deeply nested `format!` and at the end of a
-/// chain of builders whose names are prefixes of one another is found.
+/// after a long pipe, after deeply nested `format!`, built of thousands of
+/// concatenated parts, passed at the end of thousands of chained `.key()`
+/// calls and at the end of a chain of builders whose names are prefixes of
+/// one another is found.
 #[test]
 fn inputs_that_were_quadratic_keep_their_findings() {
     let dir = tempfile::tempdir().unwrap();
@@ -743,6 +745,22 @@ fn inputs_that_were_quadratic_keep_their_findings() {
         (code, findings),
         (1, strs(&["WL103 src/lib.rs:1", "WL103 src/lib.rs:3"]))
     );
+
+    // A key of 2,000 concatenated parts, and a script literal at the
+    // bottom of 2,000 chained `.key(..)` calls.
+    let parts = vec!["ARGV[1]"; 2_000].join(" .. ");
+    let concat = format!("redis.call('GET', 'emq:{{' .. {parts} .. '}}:jobz')\n");
+    write(d, "concat/s.lua", concat.as_bytes());
+    let (code, findings, _) = check_json(&d.join("concat"), &["."]);
+    assert_eq!((code, findings), (1, strs(&["WL103 s.lua:1"])));
+    write(d, "keys/Cargo.toml", b"[package]\nname = \"c\"\n");
+    let keys = format!(
+        "pub fn f(c: &mut redis::Connection) {{\n    let _: () = redis::Script::new(\"return redis.call('GET', KEYS[1])\")\n        .key(\"emq:{{q}}:jobz\"){}\n        .invoke(c).unwrap();\n}}\n",
+        ".key(\"emq:{q}:pending\")".repeat(2_000)
+    );
+    write(d, "keys/src/lib.rs", keys.as_bytes());
+    let (code, findings, _) = check_json(&d.join("keys"), &["."]);
+    assert_eq!((code, findings), (1, strs(&["WL103 src/lib.rs:3"])));
 
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));

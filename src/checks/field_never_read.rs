@@ -20,6 +20,9 @@
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::link::records::{FieldUse, RecordUse};
+use crate::link::SpeakerId;
+use std::collections::HashMap;
 
 pub static RULE: Rule = Rule {
     code: "WL204",
@@ -31,13 +34,19 @@ pub static RULE: Rule = Rule {
     run,
 };
 
+/// A field some speaker reads, with its uses.
+type Read<'m> = (&'m String, &'m Vec<FieldUse>);
+
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     for rec in &cx.model.records {
         if rec.unclear || rec.read_whole {
             continue;
         }
+        let contract_record = cx.contract_record_at(&rec.example);
+        let mut rivals = Rivals::of(rec);
         for (field, uses) in &rec.fields {
-            if uses.iter().any(|u| !u.write) || cx.contract_record_lacks(&rec.example, field) {
+            if uses.iter().any(|u| !u.write) || contract_record.is_some_and(|r| !r.has_field(field))
+            {
                 continue;
             }
             for w in uses.iter().filter(|u| u.write) {
@@ -46,15 +55,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 };
                 // Another name, written by other speakers in the same place
                 // of a write of the same width, and read by someone.
-                let rival = rec.fields.iter().find(|(g, guses)| {
-                    *g != field
-                        && guses.iter().any(|u| !u.write)
-                        && guses
-                            .iter()
-                            .any(|u| u.write && u.slot == Some(slot) && u.speaker != w.speaker)
-                        && !guses.iter().any(|u| u.write && u.speaker == w.speaker)
-                });
-                let Some((other, ouses)) = rival else {
+                let Some((other, ouses)) = rivals.find(slot, w.speaker) else {
                     continue;
                 };
                 let mut d = RULE.diagnostic(
@@ -83,5 +84,52 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 out.push(d);
             }
         }
+    }
+}
+
+/// The read fields of a record by the places they are written in, so that
+/// finding the rival of a write looks only at the fields written in its
+/// place, and each place and speaker is looked up once (a write of many
+/// fields is otherwise a comparison of every field with every other).
+struct Rivals<'m> {
+    /// Per place (position, width): the read fields written there, in the
+    /// record's order.
+    by_slot: HashMap<(usize, usize), Vec<Read<'m>>>,
+    found: HashMap<((usize, usize), SpeakerId), Option<Read<'m>>>,
+}
+
+impl<'m> Rivals<'m> {
+    fn of(rec: &'m RecordUse) -> Self {
+        let mut by_slot: HashMap<(usize, usize), Vec<Read<'m>>> = HashMap::new();
+        for (g, guses) in &rec.fields {
+            if !guses.iter().any(|u| !u.write) {
+                continue;
+            }
+            let mut slots: Vec<(usize, usize)> = guses.iter().filter_map(|u| u.slot).collect();
+            slots.sort_unstable();
+            slots.dedup();
+            for slot in slots {
+                by_slot.entry(slot).or_default().push((g, guses));
+            }
+        }
+        Rivals {
+            by_slot,
+            found: HashMap::new(),
+        }
+    }
+
+    /// The first read field that another speaker writes in `slot` and
+    /// `speaker` never writes. (A field `speaker` writes unread is never
+    /// among them: every field here is read.)
+    fn find(&mut self, slot: (usize, usize), speaker: SpeakerId) -> Option<Read<'m>> {
+        let by_slot = &self.by_slot;
+        *self.found.entry((slot, speaker)).or_insert_with(|| {
+            by_slot.get(&slot)?.iter().copied().find(|(_, guses)| {
+                guses
+                    .iter()
+                    .any(|u| u.write && u.slot == Some(slot) && u.speaker != speaker)
+                    && !guses.iter().any(|u| u.write && u.speaker == speaker)
+            })
+        })
     }
 }

@@ -518,15 +518,10 @@ impl<'a> CheckContext<'a> {
         out
     }
 
-    /// Whether the contract has a record at this key that lacks `field`.
-    pub fn contract_record_lacks(&self, key: &crate::facts::Template, field: &str) -> bool {
-        let Some(c) = self.contract else {
-            return false;
-        };
-        let Some(ks) = c.keyspace.as_ref() else {
-            return false;
-        };
-        keyshape::record_of(key, ks, &c.records).is_some_and(|r| !r.has_field(field))
+    /// The contract's record at this key, if it has one.
+    pub fn contract_record_at(&self, key: &crate::facts::Template) -> Option<&'a Record> {
+        let c = self.contract?;
+        keyshape::record_of(key, c.keyspace.as_ref()?, &c.records)
     }
 
     /// A span in the contract file.

@@ -151,6 +151,15 @@ impl<'a> Resolver<'a> {
                 }
                 Seg::Value(inner) => {
                     let r = self.resolve(inner, cx, env, depth + 1);
+                    if let [only] = r.as_slice() {
+                        // One alternative: extended in place (a clone of
+                        // every part so far for each value made a long
+                        // concatenation quadratic).
+                        for a in &mut alts {
+                            a.extend(only.iter().cloned());
+                        }
+                        continue;
+                    }
                     let mut next = Vec::new();
                     'outer: for a in &alts {
                         for b in &r {

@@ -85,7 +85,7 @@ enum Added {
     Open(Option<Value>),
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
     /// `HGETALL`.
     pub(super) fn field_read(&mut self, n: Node<'_>) {

@@ -10,7 +10,7 @@ use crate::parse::named_children;
 use super::paths::path_segments;
 use super::{is_comment, node_key, Cx, Scope, MAX_DEPTH};
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `mod keys { .. }`: walks the body inside the module's path.
     pub(super) fn mod_item(&mut self, n: Node<'_>) {
         let (Some(name), Some(body)) =

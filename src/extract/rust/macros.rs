@@ -79,7 +79,7 @@ impl LitRun {
     }
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A macro met by the walk: a script (`include_str!` or a wrapper), a
     /// template (`format!`, `concat!`), or arguments to walk as expressions.
     /// Returns whether to descend into its tokens.

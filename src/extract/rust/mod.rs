@@ -96,6 +96,7 @@ const ASSERT_MACROS: &[&str] = &[
 
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
     let mut cx = Cx {
+        root,
         src,
         file,
         parsers,
@@ -176,7 +177,10 @@ fn straight_line(n: Node<'_>) -> bool {
 /// The extraction context: the file, the facts found so far, and what the
 /// walk knows at the current node. Every module of this folder adds methods
 /// to it.
-struct Cx<'s, 'p> {
+struct Cx<'s, 'r, 'p> {
+    /// The file's tree, for climbs from a node in one descent
+    /// ([`crate::parse::ancestors`]).
+    root: Node<'r>,
     src: &'s [u8],
     file: FileId,
     parsers: &'p mut Parsers,
@@ -249,7 +253,7 @@ fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn span(&self, n: Node<'_>) -> Span {
         Span::new(self.file, n.start_byte(), n.end_byte())
     }

@@ -9,7 +9,7 @@ use crate::facts::CallFact;
 use super::client::is_client_method;
 use super::{args_of, callee, peel_ref, Cx};
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `use a::{b, c as d};`: remembers the full path of each name.
     pub(super) fn use_declaration(&mut self, n: Node<'_>) {
         if let Some(arg) = n.child_by_field_name("argument") {

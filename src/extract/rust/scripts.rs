@@ -18,7 +18,10 @@ pub(super) fn looks_lua(t: &str) -> bool {
     t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+/// How far up from a script literal its binding is looked for.
+const MAX_BINDING_CLIMB: usize = 512;
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `include_str!("x.lua")` among a token tree's tokens (a real macro
     /// invocation's token tree, or tokens inside another macro).
     pub(super) fn include_in_tokens(&mut self, tt: Node<'_>) {
@@ -87,9 +90,13 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// or `static ref NAME` inside `lazy_static!`; and whether it is a local
     /// (`let`).
     fn binding_name(&self, n: Node<'_>) -> Option<(String, Span, bool)> {
-        let mut cur = n;
-        for _ in 0..512 {
-            let p = cur.parent()?;
+        let climb = match crate::parse::ancestors(self.root, n, MAX_BINDING_CLIMB) {
+            Some(up) => up,
+            None => std::iter::successors(n.parent(), |p| p.parent())
+                .take(MAX_BINDING_CLIMB)
+                .collect(),
+        };
+        for p in climb {
             match p.kind() {
                 "const_item" | "static_item" => {
                     let name = p.child_by_field_name("name")?;
@@ -119,7 +126,6 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 _ => {}
             }
-            cur = p;
         }
         None
     }

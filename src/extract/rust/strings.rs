@@ -57,7 +57,7 @@ pub(super) fn parse_int(t: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The decoded characters of a string literal and the span of its
     /// content (without quotes).
     pub(super) fn literal_units(&self, n: Node<'_>) -> (Vec<Unit>, Span) {

@@ -54,7 +54,7 @@ pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
     }
 }
 
-impl<'s, 'p> Cx<'s, 'p> {
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A `+` met by the walk: the top of a chain that builds a string is a
     /// template. Returns whether to descend.
     pub(super) fn plus_chain(&mut self, n: Node<'_>) -> bool {
