@@ -159,6 +159,50 @@ fn long_key_chain(b: Bencher, n: usize) {
     );
 }
 
+/// N commands nested in one another (Elixir lists and `if`s, Rust `if`s
+/// with a push each): each climb to what holds a command was a descent
+/// from the root per step.
+#[divan::bench(args = ["lists", "ifs", "pushes"], sample_count = 3)]
+fn nested_commands(b: Bencher, kind: &str) {
+    let n = 3000;
+    let files = match kind {
+        "lists" => vec![
+            ("mix.exs".into(), MIX.into()),
+            (
+                "lib/n.ex".into(),
+                format!(
+                    "defmodule N do\n  def f(c), do: Redix.pipeline(c, {}[]{})\nend\n",
+                    "[[\"GET\", \"emq:{q}:jobz\"], ".repeat(n),
+                    "]".repeat(n)
+                ),
+            ),
+        ],
+        "ifs" => vec![
+            ("mix.exs".into(), MIX.into()),
+            (
+                "lib/i.ex".into(),
+                format!(
+                    "defmodule I do\n  def f(c) do\n{}{}  end\nend\n",
+                    "if c do Redix.command(c, [\"GET\", \"emq:{q}:jobz\"])\n".repeat(n),
+                    "end\n".repeat(n)
+                ),
+            ),
+        ],
+        _ => vec![
+            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
+            (
+                "src/lib.rs".into(),
+                format!(
+                    "pub fn f(c: &mut redis::Connection) {{ let mut v = Vec::new(); {}{} redis::cmd(\"DEL\").arg(v).query::<()>(c).unwrap(); }}\n",
+                    "if true { v.push(\"emq:{q}:jobz\"); ".repeat(n),
+                    "}".repeat(n)
+                ),
+            ),
+        ],
+    };
+    check(b, tree(files));
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.

@@ -339,22 +339,86 @@ pub fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
     }
 }
 
-/// The ancestors of `node` in the tree of `root`, nearest first, at most
-/// `max` of them; `None` when `node` is not in that tree (a node of a tree
-/// parsed again from a macro's tokens). One descent from the root: each
-/// `Node::parent` call is itself a descent, so climbing a deep tree by
-/// `parent()` costs its depth squared.
-pub fn ancestors<'t>(root: Node<'t>, node: Node<'t>, max: usize) -> Option<Vec<Node<'t>>> {
-    let mut path = Vec::new();
-    let mut cur = root;
-    while cur != node {
-        path.push(cur);
-        cur = cur.child_with_descendant(node)?;
+/// Parents found by descents from the root, for the climbs an extractor
+/// makes from one node after another. Each `Node::parent` call is itself a
+/// descent from the root, so climbing from every command of a deep tree
+/// was quadratic; here the path of the last descent is kept, a climb along
+/// it costs nothing, and a node below it costs only the rest of the way
+/// down. A node of another tree gets its `parent()`.
+pub struct Climb<'t> {
+    /// `path[0]` is the root; each next node a child of the one before.
+    path: Vec<Node<'t>>,
+    /// Nodes the descent did not find, answered by `parent()`.
+    missed: usize,
+}
+
+impl<'t> Climb<'t> {
+    pub fn new(root: Node<'t>) -> Self {
+        Climb {
+            path: vec![root],
+            missed: 0,
+        }
     }
-    let keep = path.len().saturating_sub(max);
-    path.drain(..keep);
-    path.reverse();
-    Some(path)
+
+    /// `n`'s parent. `n` may come from another tree (the tokens of a macro
+    /// parsed again): the descent then fails and `parent()` answers.
+    pub fn parent<'n>(&mut self, n: Node<'n>) -> Option<Node<'n>>
+    where
+        't: 'n,
+    {
+        let (s, e, id) = (n.start_byte(), n.end_byte(), n.id());
+        // Back up the path to `n` itself or to a node that holds more than
+        // `n` (a node of `n`'s range may be above or below it).
+        while self.path.len() > 1 {
+            let last = self.path[self.path.len() - 1];
+            if last.id() == id {
+                return Some(self.path[self.path.len() - 2]);
+            }
+            let (ls, le) = (last.start_byte(), last.end_byte());
+            if ls <= s && e <= le && (ls, le) != (s, e) {
+                break;
+            }
+            self.path.pop();
+        }
+        if self.path[0].id() == id {
+            return None;
+        }
+        let depth = self.path.len();
+        loop {
+            let cur = self.path[self.path.len() - 1];
+            match child_holding(cur, s, e, id) {
+                Some(c) if c.id() == id => return Some(cur),
+                Some(c) => self.path.push(c),
+                None => {
+                    self.path.truncate(depth);
+                    self.missed += 1;
+                    return n.parent();
+                }
+            }
+        }
+    }
+}
+
+/// The child of `p` that is node `id` or holds the range `s..e`.
+fn child_holding(p: Node<'_>, s: usize, e: usize, id: usize) -> Option<Node<'_>> {
+    let mut cursor = p.walk();
+    cursor.goto_first_child_for_byte(s)?;
+    loop {
+        let c = cursor.node();
+        if c.id() == id {
+            return Some(c);
+        }
+        let (cs, ce) = (c.start_byte(), c.end_byte());
+        if cs > s {
+            return None;
+        }
+        if e <= ce {
+            return Some(c);
+        }
+        if !cursor.goto_next_sibling() {
+            return None;
+        }
+    }
 }
 
 /// Byte ranges of syntax errors (`ERROR` and missing nodes) in a tree, at
@@ -400,6 +464,54 @@ pub fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Climb::parent` answers what `Node::parent` answers, for every node
+    /// of trees with missing nodes, empty nodes and errors, asked in
+    /// document order, in reverse and climbing, and for a node of another
+    /// tree.
+    #[test]
+    fn climb_agrees_with_parent() {
+        let mut p = Parsers::new().expect("grammars load");
+        for (lang, src) in [
+            (
+                Lang::Elixir,
+                "defmodule A do\n  def f(c), do: [[\"GET\", k] | t] |> g(\n",
+            ),
+            (
+                Lang::Rust,
+                "fn f() { if a { v.push(\"x\"); m!(a, b) } let = ; }\n",
+            ),
+            (
+                Lang::Lua,
+                "local t = {redis.call('GET', KEYS[1]), f(,) .. 'x'}\n",
+            ),
+        ] {
+            let tree = p.parse(lang, src.as_bytes()).expect("parses");
+            let root = tree.root_node();
+            let mut nodes = Vec::new();
+            walk(root, |n| {
+                nodes.push(n);
+                true
+            });
+            let mut climb = Climb::new(root);
+            for n in nodes.iter().chain(nodes.iter().rev()) {
+                assert_eq!(climb.parent(*n), n.parent(), "{lang:?} {n:?}");
+            }
+            for n in &nodes {
+                let mut cur = *n;
+                while let Some(up) = climb.parent(cur) {
+                    assert_eq!(Some(up), cur.parent(), "{lang:?} {cur:?}");
+                    cur = up;
+                }
+                assert_eq!(cur, root);
+            }
+            let other = p.parse(lang, src.as_bytes()).expect("parses");
+            assert_eq!(climb.missed, 0, "{lang:?}: every node found by descent");
+            let leaf = other.root_node().child(0).and_then(|c| c.child(0)).unwrap();
+            assert_eq!(climb.parent(leaf), leaf.parent());
+            assert_eq!(climb.missed, 1);
+        }
+    }
 
     /// Grammars carry their own ABI version and cargo cannot see a mismatch:
     /// only loading them at run time proves they fit this tree-sitter.

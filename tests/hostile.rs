@@ -762,6 +762,44 @@ fn inputs_that_were_quadratic_keep_their_findings() {
     let (code, findings, _) = check_json(&d.join("keys"), &["."]);
     assert_eq!((code, findings), (1, strs(&["WL103 src/lib.rs:3"])));
 
+    // Commands nested 300 deep: in lists, in `if`s, and pushes in Rust
+    // `if`s; each climb from one of them to what holds it was a descent
+    // from the root per step.
+    write(d, "nest/mix.exs", mix);
+    let nest = format!(
+        "defmodule N do\n  def f(c), do: Redix.pipeline(c, {}[]{})\nend\n",
+        "[[\"GET\", \"emq:{q}:jobz\"], ".repeat(300),
+        "]".repeat(300)
+    );
+    write(d, "nest/lib/n.ex", nest.as_bytes());
+    let (code, findings, _) = check_json(&d.join("nest"), &["."]);
+    assert_eq!(
+        (code, findings),
+        (1, vec!["WL103 lib/n.ex:2".to_string(); 300])
+    );
+    write(d, "ifs/mix.exs", mix);
+    let ifs = format!(
+        "defmodule I do\n  def f(c) do\n{}{}  end\nend\n",
+        "if c do Redix.command(c, [\"GET\", \"emq:{q}:jobz\"])\n".repeat(300),
+        "end\n".repeat(300)
+    );
+    write(d, "ifs/lib/i.ex", ifs.as_bytes());
+    let (code, findings, _) = check_json(&d.join("ifs"), &["."]);
+    let want: Vec<String> = (3..303).map(|l| format!("WL103 lib/i.ex:{l}")).collect();
+    assert_eq!((code, findings), (1, want));
+    write(d, "push/Cargo.toml", b"[package]\nname = \"c\"\n");
+    let push = format!(
+        "pub fn f(c: &mut redis::Connection) {{ let mut v = Vec::new(); {}{} redis::cmd(\"DEL\").arg(v).query::<()>(c).unwrap(); }}\n",
+        "if true { v.push(\"emq:{q}:jobz\"); ".repeat(300),
+        "}".repeat(300)
+    );
+    write(d, "push/src/lib.rs", push.as_bytes());
+    let (code, findings, _) = check_json(&d.join("push"), &["."]);
+    assert_eq!(
+        (code, findings),
+        (1, vec!["WL103 src/lib.rs:1".to_string(); 300])
+    );
+
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));
     let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");

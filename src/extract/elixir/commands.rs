@@ -14,7 +14,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `["EVALSHA", sha, n | rest]`. `whole` is the list or the `++`
     /// expression, `list` the list literal holding the command name.
     /// Returns whether a command was recorded.
-    pub(super) fn command(&mut self, whole: Node<'_>, list: Node<'_>, scope: usize) -> bool {
+    pub(super) fn command(&mut self, whole: Node<'t>, list: Node<'_>, scope: usize) -> bool {
         let env = self.env_of(scope);
         let Some(c) = self.build_command(whole, list, env) else {
             return false;
@@ -25,7 +25,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `[..] ++ rest` or `cmd ++ keys ++ args`: records the command, and
     /// marks the pieces read so that they are not recorded again.
-    pub(super) fn appended_command(&mut self, n: Node<'_>, scope: usize) {
+    pub(super) fn appended_command(&mut self, n: Node<'t>, scope: usize) {
         let Some(l) = n.child_by_field_name("left") else {
             return;
         };
@@ -42,7 +42,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `cmd = ["EVALSHA", sha, 2]`: remembers a command head, recorded where
     /// it is appended to (or at the end).
-    pub(super) fn bind_head(&mut self, name: &str, r: Node<'_>, env: usize) {
+    pub(super) fn bind_head(&mut self, name: &str, r: Node<'t>, env: usize) {
         if r.kind() != "list" {
             return;
         }
@@ -56,7 +56,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `cmd ++ keys ++ args` where `cmd` holds a command head: records the
     /// command with everything appended.
-    fn appended_head(&mut self, whole: Node<'_>, env: Option<usize>) -> bool {
+    fn appended_head(&mut self, whole: Node<'t>, env: Option<usize>) -> bool {
         let mut left = whole;
         while left.kind() == "binary_operator" && self.op(left) == "++" {
             match left.child_by_field_name("left") {
@@ -87,7 +87,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// Reads a command list without recording it.
     fn build_command(
         &mut self,
-        whole: Node<'_>,
+        whole: Node<'t>,
         list: Node<'_>,
         env: Option<usize>,
     ) -> Option<Command> {
@@ -114,7 +114,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         &self,
         name: String,
         name_span: Span,
-        whole: Node<'_>,
+        whole: Node<'t>,
         env: Option<usize>,
     ) -> Option<Command> {
         let Value::List {
@@ -198,12 +198,27 @@ const CARRIERS: &[&str] = &[
 ];
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `n`'s parent, by the file's [`crate::parse::Climb`].
+    pub(super) fn parent_of(&self, n: Node<'t>) -> Option<Node<'t>> {
+        self.climb.borrow_mut().parent(n)
+    }
+
+    /// Whether a call is the right side of a `|>` (its first argument piped).
+    fn is_piped(&self, call: Node<'t>) -> bool {
+        self.parent_of(call).is_some_and(|p| {
+            p.kind() == "binary_operator"
+                && p.child_by_field_name("right").map(|r| r.id()) == Some(call.id())
+                && p.child_by_field_name("operator")
+                    .is_some_and(|o| o.kind() == "|>")
+        })
+    }
+
     /// Whether a value is (inside lists and tuples) one side of a
     /// comparison or a match pattern: what tests assert, never sent.
-    pub(super) fn compared(&self, n: Node<'_>) -> bool {
+    pub(super) fn compared(&self, n: Node<'t>) -> bool {
         let mut node = n;
         for _ in 0..64 {
-            let Some(parent) = node.parent() else {
+            let Some(parent) = self.parent_of(node) else {
                 return false;
             };
             match parent.kind() {
@@ -224,11 +239,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// it; a function of the code base may (the link step proves it); a
     /// library call passes it on; a comparison or a match never sends it;
     /// a variable, an attribute or a function's result holds it.
-    pub(super) fn sink_of(&self, whole: Node<'_>, module: &str) -> Sink {
+    pub(super) fn sink_of(&self, whole: Node<'t>, module: &str) -> Sink {
         let mut node = whole;
         // The climb is bounded: a command nested deeper than this is held.
         for _ in 0..64 {
-            let Some(parent) = node.parent() else {
+            let Some(parent) = self.parent_of(node) else {
                 return Sink::Held;
             };
             match parent.kind() {
@@ -254,10 +269,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     }
                 }
                 "arguments" => {
-                    let Some(call) = parent.parent().filter(|c| c.kind() == "call") else {
+                    let Some(call) = self.parent_of(parent).filter(|c| c.kind() == "call") else {
                         return Sink::Held;
                     };
-                    let piped = is_piped(call);
+                    let piped = self.is_piped(call);
                     let index = crate::parse::named_children(parent)
                         .into_iter()
                         .filter(|k| k.kind() != "comment")
@@ -302,14 +317,4 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             arity,
         })
     }
-}
-
-/// Whether a call is the right side of a `|>` (its first argument piped).
-fn is_piped(call: Node<'_>) -> bool {
-    call.parent().is_some_and(|p| {
-        p.kind() == "binary_operator"
-            && p.child_by_field_name("right").map(|r| r.id()) == Some(call.id())
-            && p.child_by_field_name("operator")
-                .is_some_and(|o| o.kind() == "|>")
-    })
 }

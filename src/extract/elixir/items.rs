@@ -297,7 +297,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `var = expr` inside a function: remembers the bound value.
-    pub(super) fn binding(&mut self, n: Node<'_>, env: Option<usize>) {
+    pub(super) fn binding(&mut self, n: Node<'t>, env: Option<usize>) {
         let Some(env) = env else {
             return;
         };

@@ -69,6 +69,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         covered_end: 0,
         heads: RefCell::new(HashMap::new()),
         pipe_steps: RefCell::new(HashMap::new()),
+        climb: RefCell::new(crate::parse::Climb::new(root)),
         aliases: HashMap::new(),
         imports: HashMap::new(),
         defined: HashSet::new(),
@@ -166,6 +167,9 @@ struct Cx<'s, 't, 'p> {
     /// Each `|>` node's step count from the head of its chain
     /// ([`Cx::pipe_step`]), found once per chain.
     pipe_steps: RefCell<HashMap<usize, u32>>,
+    /// Parents, for the climbs from commands and strings to what holds
+    /// them ([`crate::parse::Climb`]).
+    climb: RefCell<crate::parse::Climb<'t>>,
 }
 
 /// What a call's value needs from its head: whether it has a `do` block,

@@ -169,7 +169,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// Records a maximal string-building expression when it looks like a key.
-    pub(super) fn template(&mut self, n: Node<'_>, env: Option<usize>) {
+    pub(super) fn template(&mut self, n: Node<'t>, env: Option<usize>) {
         self.covered_end = self.covered_end.max(n.end_byte());
         if self.compared(n) {
             // `assert key == "emq:{q}:job:1"`: a string compared is never

@@ -198,10 +198,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// The loop or closure between `n` and its function that does not
     /// contain byte `created` (a builder made outside it, added to inside).
-    fn loop_since<'t>(&self, n: Node<'t>, created: usize) -> Option<Node<'t>> {
-        let mut cur = n;
-        for _ in 0..256 {
-            let p = cur.parent()?;
+    fn loop_since<'t>(&self, n: Node<'t>, created: usize) -> Option<Node<'t>>
+    where
+        'r: 't,
+    {
+        for p in self.ancestors(n, 256) {
             match p.kind() {
                 "for_expression" | "while_expression" | "loop_expression"
                 | "closure_expression"
@@ -212,7 +213,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 "function_item" | "source_file" => return None,
                 _ => {}
             }
-            cur = p;
         }
         None
     }

@@ -50,6 +50,7 @@ pub(crate) use client::client_calls;
 #[cfg(test)]
 pub(crate) use client::fact_needles;
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
@@ -96,7 +97,7 @@ const ASSERT_MACROS: &[&str] = &[
 
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
     let mut cx = Cx {
-        root,
+        climb: RefCell::new(crate::parse::Climb::new(root)),
         src,
         file,
         parsers,
@@ -156,31 +157,13 @@ const MUTATORS: &[&str] = &[
     "resize",
 ];
 
-/// Whether `n` runs exactly once where its function runs: no loop, branch
-/// or closure between it and the function body.
-fn straight_line(n: Node<'_>) -> bool {
-    let mut cur = n;
-    for _ in 0..256 {
-        let Some(p) = cur.parent() else {
-            return false;
-        };
-        match p.kind() {
-            "function_item" => return true,
-            "for_expression" | "while_expression" | "loop_expression" | "closure_expression"
-            | "if_expression" | "match_expression" | "else_clause" | "match_arm" => return false,
-            _ => cur = p,
-        }
-    }
-    false
-}
-
 /// The extraction context: the file, the facts found so far, and what the
 /// walk knows at the current node. Every module of this folder adds methods
 /// to it.
 struct Cx<'s, 'r, 'p> {
-    /// The file's tree, for climbs from a node in one descent
-    /// ([`crate::parse::ancestors`]).
-    root: Node<'r>,
+    /// Parents, for the climbs from a node to what holds it
+    /// ([`crate::parse::Climb`]).
+    climb: RefCell<crate::parse::Climb<'r>>,
     src: &'s [u8],
     file: FileId,
     parsers: &'p mut Parsers,
@@ -254,6 +237,40 @@ fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// The ancestors of `n`, nearest first, at most `max`, by the file's
+    /// [`crate::parse::Climb`].
+    fn ancestors<'n>(&self, n: Node<'n>, max: usize) -> Vec<Node<'n>>
+    where
+        'r: 'n,
+    {
+        let mut climb = self.climb.borrow_mut();
+        let mut out = Vec::new();
+        let mut cur = n;
+        while out.len() < max {
+            let Some(p) = climb.parent(cur) else {
+                break;
+            };
+            out.push(p);
+            cur = p;
+        }
+        out
+    }
+
+    /// Whether `n` runs exactly once where its function runs: no loop,
+    /// branch or closure between it and the function body.
+    fn straight_line(&self, n: Node<'_>) -> bool {
+        for p in self.ancestors(n, 256) {
+            match p.kind() {
+                "function_item" => return true,
+                "for_expression" | "while_expression" | "loop_expression"
+                | "closure_expression" | "if_expression" | "match_expression" | "else_clause"
+                | "match_arm" => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
     fn span(&self, n: Node<'_>) -> Span {
         Span::new(self.file, n.start_byte(), n.end_byte())
     }
@@ -415,7 +432,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         }
         let args = args_of(n);
-        let grows = method == "push" && args.len() == 1 && straight_line(n);
+        let grows = method == "push" && args.len() == 1 && self.straight_line(n);
         let v = if grows {
             Some(self.value(args[0], 0))
         } else if MUTATORS.contains(&method.as_str()) {

@@ -90,13 +90,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// or `static ref NAME` inside `lazy_static!`; and whether it is a local
     /// (`let`).
     fn binding_name(&self, n: Node<'_>) -> Option<(String, Span, bool)> {
-        let climb = match crate::parse::ancestors(self.root, n, MAX_BINDING_CLIMB) {
-            Some(up) => up,
-            None => std::iter::successors(n.parent(), |p| p.parent())
-                .take(MAX_BINDING_CLIMB)
-                .collect(),
-        };
-        for p in climb {
+        for p in self.ancestors(n, MAX_BINDING_CLIMB) {
             match p.kind() {
                 "const_item" | "static_item" => {
                     let name = p.child_by_field_name("name")?;
