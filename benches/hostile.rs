@@ -203,6 +203,26 @@ fn nested_commands(b: Bencher, kind: &str) {
     check(b, tree(files));
 }
 
+/// A builder matching over N arms, each a `format!`: every `format!`
+/// was a parser run on its tokens.
+#[divan::bench(args = [3000, 30000], sample_count = 3)]
+fn many_format_macros(b: Bencher, n: usize) {
+    let arms: String = (0..n)
+        .map(|i| format!("{i} => format!(\"emq:{{{{{{q}}}}}}:t{i}\"), "))
+        .collect();
+    let body = format!(
+        "pub fn k(q: &str, i: u32) -> String {{ match i {{ {arms}_ => String::new() }} }}\n\
+         pub fn r(c: &mut redis::Connection) {{ redis::cmd(\"GET\").arg(k(\"q\", 1)).query::<()>(c).unwrap(); }}\n"
+    );
+    check(
+        b,
+        tree(vec![
+            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
+            ("src/lib.rs".into(), body),
+        ]),
+    );
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.
