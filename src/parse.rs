@@ -7,6 +7,7 @@
 
 use crate::facts::Lang;
 use std::cell::Cell;
+use std::collections::HashMap;
 
 pub mod alloc;
 
@@ -350,13 +351,21 @@ pub struct Climb<'t> {
     path: Vec<Node<'t>>,
     /// Nodes the descent did not find, answered by `parent()`.
     missed: usize,
+    /// The children of nodes with more than [`WIDE`], by node id: a
+    /// descent through a wide node (an `ERROR` of every token of a broken
+    /// file) finds its child by binary search.
+    wide: HashMap<usize, Vec<Node<'t>>>,
 }
+
+/// The child count from which a node's children are kept for the climbs.
+const WIDE: u32 = 32;
 
 impl<'t> Climb<'t> {
     pub fn new(root: Node<'t>) -> Self {
         Climb {
             path: vec![root],
             missed: 0,
+            wide: HashMap::new(),
         }
     }
 
@@ -386,7 +395,7 @@ impl<'t> Climb<'t> {
         let depth = self.path.len();
         loop {
             let cur = self.path[self.path.len() - 1];
-            match child_holding(cur, s, e, id) {
+            match self.child_holding(cur, s, e, id) {
                 Some(c) if c.id() == id => return Some(cur),
                 Some(c) => self.path.push(c),
                 None => {
@@ -397,28 +406,48 @@ impl<'t> Climb<'t> {
             }
         }
     }
-}
 
-/// The child of `p` that is node `id` or holds the range `s..e`.
-fn child_holding(p: Node<'_>, s: usize, e: usize, id: usize) -> Option<Node<'_>> {
-    let mut cursor = p.walk();
-    cursor.goto_first_child_for_byte(s)?;
-    loop {
-        let c = cursor.node();
-        if c.id() == id {
-            return Some(c);
+    /// The child of `p` that is node `id` or holds the range `s..e`.
+    fn child_holding(&mut self, p: Node<'t>, s: usize, e: usize, id: usize) -> Option<Node<'t>> {
+        if p.child_count() > WIDE {
+            let kids = self.wide.entry(p.id()).or_insert_with(|| {
+                let mut cursor = p.walk();
+                p.children(&mut cursor).collect()
+            });
+            let from = kids.partition_point(|c| c.end_byte() < s);
+            return kids[from..]
+                .iter()
+                .copied()
+                .find_map(|c| holds(c, s, e, id))
+                .flatten();
         }
-        let (cs, ce) = (c.start_byte(), c.end_byte());
-        if cs > s {
-            return None;
-        }
-        if e <= ce {
-            return Some(c);
-        }
-        if !cursor.goto_next_sibling() {
-            return None;
+        // From the child that holds the byte before `s`: an empty node at
+        // `s` may end a child that does not hold the byte `s` itself.
+        let mut cursor = p.walk();
+        cursor.goto_first_child_for_byte(s.saturating_sub(1))?;
+        loop {
+            if let Some(found) = holds(cursor.node(), s, e, id) {
+                return found;
+            }
+            if !cursor.goto_next_sibling() {
+                return None;
+            }
         }
     }
+}
+
+/// For a child `c` in order: `Some(Some(c))` when it is node `id` or holds
+/// `s..e`, `Some(None)` when it starts past `s` (no later child can hold
+/// it), `None` to look further.
+fn holds(c: Node<'_>, s: usize, e: usize, id: usize) -> Option<Option<Node<'_>>> {
+    if c.id() == id {
+        return Some(Some(c));
+    }
+    let (cs, ce) = (c.start_byte(), c.end_byte());
+    if cs > s {
+        return Some(None);
+    }
+    (e <= ce).then_some(Some(c))
 }
 
 /// Byte ranges of syntax errors (`ERROR` and missing nodes) in a tree, at
@@ -472,7 +501,12 @@ mod tests {
     #[test]
     fn climb_agrees_with_parent() {
         let mut p = Parsers::new().expect("grammars load");
+        // Wide nodes too: a chunk of 100 statements, a list of 100 items.
+        let wide_lua = format!("{}f(,)\n", "local a = 1\n".repeat(100));
+        let wide_ex = format!("x = [{}1\n", "a, ".repeat(100));
         for (lang, src) in [
+            (Lang::Lua, wide_lua.as_str()),
+            (Lang::Elixir, wide_ex.as_str()),
             (
                 Lang::Elixir,
                 "defmodule A do\n  def f(c), do: [[\"GET\", k] | t] |> g(\n",
