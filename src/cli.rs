@@ -534,6 +534,9 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
             analysis.stats
         );
     }
+    // The process ends after this: freeing an analysis of many findings
+    // piece by piece only costs time (a tenth of a run of 87,000).
+    std::mem::forget(analysis);
     Ok(code)
 }
 

@@ -15,7 +15,7 @@ struct Doc<'a> {
     tool: Tool,
     contract: Option<ContractRef<'a>>,
     summary: SummaryOut,
-    diagnostics: Vec<DiagOut>,
+    diagnostics: Diagnostics<'a>,
     notes: Vec<NoteOut<'a>>,
     /// `check --matrix`: the agreement matrix.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,7 +190,7 @@ pub fn render_with(
             errors: summary.errors,
             warnings: summary.warnings,
         },
-        diagnostics: diagnostics.iter().map(|d| diag_out(a, d)).collect(),
+        diagnostics: Diagnostics(a, diagnostics),
         notes: a
             .notes
             .iter()
@@ -202,8 +202,15 @@ pub fn render_with(
         matrix,
         coverage,
     };
-    let mut s =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
-    s
+    super::pretty(&doc, diagnostics.len())
+}
+
+/// The findings, each laid out as it is written (a list of them all laid
+/// out first held a second copy of every text of 87,000 findings).
+struct Diagnostics<'a>(&'a Analysis, &'a [&'a Diagnostic]);
+
+impl Serialize for Diagnostics<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.1.iter().map(|d| diag_out(self.0, d)))
+    }
 }

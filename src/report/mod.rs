@@ -100,6 +100,34 @@ impl Summary {
     }
 }
 
+/// A document as pretty JSON and a newline, in a buffer sized for `items`
+/// findings up front (growing one of 100 MB by doubling copied it over
+/// and over).
+pub(crate) fn pretty<T: serde::Serialize>(doc: &T, items: usize) -> String {
+    let mut buf = Vec::with_capacity(items.saturating_mul(1536).min(1 << 30) + 4096);
+    match serde_json::to_writer_pretty(&mut buf, doc) {
+        Ok(()) => {
+            buf.push(b'\n');
+            String::from_utf8(buf).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}\n"))
+        }
+        Err(e) => format!("{{\"error\": \"{e}\"}}\n"),
+    }
+}
+
+/// Drops a document already written out on another thread: freeing one of
+/// many findings piece by piece is a tenth of such a run, and the output
+/// need not wait for it. Small documents are dropped here.
+pub(crate) fn drop_later<T: Send + 'static>(doc: T, items: usize) {
+    if items < 1_000 {
+        return;
+    }
+    // If no thread can be started, the closure (and the document) is
+    // dropped here.
+    let _ = std::thread::Builder::new()
+        .name("wirelint-free".into())
+        .spawn(move || drop(doc));
+}
+
 /// Text for a format with one finding per line: every control character
 /// (a newline, a carriage return, an escape) written as `\u{..}`, so that
 /// no message or name from the code under review can start a line of its

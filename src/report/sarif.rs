@@ -285,6 +285,7 @@ fn log(
         .semantic_version(env!("CARGO_PKG_VERSION"))
         .rules(rules)
         .build();
+    let count = results.len();
     let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .original_uri_base_ids(bases)
@@ -309,9 +310,8 @@ fn log(
         .version(serde_json::json!("2.1.0"))
         .runs(vec![run])
         .build();
-    let mut s =
-        serde_json::to_string_pretty(&log).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
-    s.push('\n');
+    let s = super::pretty(&log, count);
+    super::drop_later(log, count);
     s
 }
 
