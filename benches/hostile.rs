@@ -223,6 +223,26 @@ fn many_format_macros(b: Bencher, n: usize) {
     );
 }
 
+/// N scripts in module attributes, each run by its own function: each
+/// call's script was looked up among all of them.
+#[divan::bench(args = [1000, 6000], sample_count = 3)]
+fn many_scripts_each_run(b: Bencher, n: usize) {
+    let mut body = String::from("defmodule S do\n");
+    for i in 0..n {
+        body.push_str(&format!(
+            "  @s{i} \"return redis.call('GET', KEYS[1])\"\n  def f{i}(c), do: Redix.command(c, [\"EVAL\", @s{i}, 1, \"emq:{{q}}:jobz\"])\n"
+        ));
+    }
+    body.push_str("end\n");
+    check(
+        b,
+        tree(vec![
+            ("mix.exs".into(), MIX.into()),
+            ("lib/s.ex".into(), body),
+        ]),
+    );
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.

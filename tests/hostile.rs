@@ -800,6 +800,23 @@ fn inputs_that_were_quadratic_keep_their_findings() {
         (1, vec!["WL103 src/lib.rs:1".to_string(); 300])
     );
 
+    // 300 scripts, each run by its own function: each call's script was
+    // looked up among all of them.
+    write(d, "scripts/mix.exs", mix);
+    let mut scripts = String::from("defmodule S do\n");
+    for i in 0..300 {
+        scripts.push_str(&format!(
+            "  @s{i} \"return redis.call('GET', KEYS[1])\"\n  def f{i}(c), do: Redix.command(c, [\"EVAL\", @s{i}, 1, \"emq:{{q}}:jobz\"])\n"
+        ));
+    }
+    scripts.push_str("end\n");
+    write(d, "scripts/lib/s.ex", scripts.as_bytes());
+    let (code, findings, _) = check_json(&d.join("scripts"), &["."]);
+    let want: Vec<String> = (0..300)
+        .map(|i| format!("WL103 lib/s.ex:{}", 3 + 2 * i))
+        .collect();
+    assert_eq!((code, findings), (1, want));
+
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));
     let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");

@@ -511,6 +511,7 @@ pub(super) fn link_calls(
         script_at,
         loaders: &loaders,
         resolver,
+        names: super::identify::ScriptNames::of(model),
     };
     let memo = input.memo;
     let mut kept = memo.map(LinkMemo::take).unwrap_or_default();

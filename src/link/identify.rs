@@ -137,6 +137,33 @@ pub(super) struct Lookup<'a> {
     pub script_at: &'a HashMap<(FileId, usize), ScriptId>,
     pub loaders: &'a Loaders,
     pub resolver: &'a Resolver<'a>,
+    pub names: ScriptNames<'a>,
+}
+
+/// The scripts by the names they go by, each list in script order: a
+/// name looked up among every script for every call site was quadratic
+/// (6,000 scripts each run once: a second).
+#[derive(Default)]
+pub(super) struct ScriptNames<'a> {
+    /// (file, normalized name) → the first script with that local name.
+    local: HashMap<(FileId, &'a str), ScriptId>,
+    /// Normalized name → the scripts that go by it.
+    by_norm: HashMap<&'a str, Vec<ScriptId>>,
+}
+
+impl<'a> ScriptNames<'a> {
+    pub(super) fn of(model: &'a Model) -> Self {
+        let mut names = ScriptNames::default();
+        for (id, s) in model.scripts.iter().enumerate() {
+            for (f, n) in &s.local_names {
+                names.local.entry((*f, n.as_str())).or_insert(id);
+            }
+            for n in &s.norm_names {
+                names.by_norm.entry(n.as_str()).or_default().push(id);
+            }
+        }
+        names
+    }
 }
 
 /// Which script a value names: an embedded body, a const or attribute
@@ -158,40 +185,19 @@ pub(super) fn identify(
         let norm = super::normalize_name(name);
         // A name that holds a script only in this file (a local, a generic
         // `@script`) names that definition here, and nothing elsewhere.
-        let local = (file, norm);
-        let here = model
-            .scripts
-            .iter()
-            .position(|s| s.local_names.contains(&local));
-        let norm = local.1;
+        let here = lk.names.local.get(&(file, norm.as_str())).copied();
         if here.is_some() || !super::shares_identity(&norm, false) {
             return here;
         }
-        let exact = model.scripts.iter().position(|s| {
-            s.speaker == speaker
-                && s.norm_names.contains(&norm)
-                && s.names.iter().any(|n| n == name)
-        });
-        exact
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.speaker == speaker && s.norm_names.contains(&norm))
-            })
+        let cands = lk.names.by_norm.get(norm.as_str())?;
+        let first = |ok: &dyn Fn(&super::Script) -> bool| {
+            cands.iter().copied().find(|&i| ok(&model.scripts[i]))
+        };
+        first(&|s| s.speaker == speaker && s.names.iter().any(|n| n == name))
+            .or_else(|| first(&|s| s.speaker == speaker))
             // Then a shared `.lua` file, then any copy.
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.is_file && s.norm_names.contains(&norm))
-            })
-            .or_else(|| {
-                model
-                    .scripts
-                    .iter()
-                    .position(|s| s.norm_names.contains(&norm))
-            })
+            .or_else(|| first(&|s| s.is_file))
+            .or_else(|| cands.first().copied())
     };
     match v {
         Value::ScriptRef { index, .. } => script_at.get(&(file, *index)).copied(),
