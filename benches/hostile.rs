@@ -243,6 +243,41 @@ fn many_scripts_each_run(b: Bencher, n: usize) {
     );
 }
 
+/// N suppressions, each of the finding on its next line: each one went
+/// over every finding.
+#[divan::bench(args = [2000, 15000], sample_count = 3)]
+fn many_suppressions(b: Bencher, n: usize) {
+    let body: String = (0..n)
+        .map(|i| {
+            format!("-- wirelint: allow(WL103) case {i}\nredis.call('GET', 'emq:{{q}}:jobz')\n")
+        })
+        .collect();
+    check(b, tree(vec![("s.lua".into(), body)]));
+}
+
+/// N keys written by one speaker and N/2 others read by another: each
+/// read was matched against every written key.
+#[divan::bench(args = [2000, 10000], sample_count = 3)]
+fn reads_among_many_written_keys(b: Bencher, n: usize) {
+    let lua: String = (0..n)
+        .map(|i| format!("redis.call('HSET', 'r{i}:{{q}}:x', 'a', 1, 'b', 2)\n"))
+        .collect();
+    let reads: String = (0..n / 2)
+        .map(|i| format!("    Redix.command(c, [\"HGET\", \"r{i}:{{q}}:y\", \"c\"])\n"))
+        .collect();
+    check(
+        b,
+        tree(vec![
+            ("mix.exs".into(), MIX.into()),
+            ("s.lua".into(), lua),
+            (
+                "lib/r.ex".into(),
+                format!("defmodule R do\n  def r(c) do\n{reads}  end\nend\n"),
+            ),
+        ]),
+    );
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.

@@ -12,9 +12,10 @@ use memchr::memmem;
 
 use crate::checks::{CheckContext, UNUSED_SUPPRESSION};
 use crate::diagnostic::{Diagnostic, Label};
-use crate::facts::{Lang, Span};
+use crate::facts::{FileId, Lang, Span};
 use crate::pipeline::Analysis;
 use crate::settings::Settings;
+use std::collections::HashMap;
 
 use crate::facts::SUPPRESSION_MARK as MARK;
 
@@ -111,6 +112,14 @@ pub fn scan(
 /// code that silenced nothing. Keeps the output order.
 pub fn apply(a: &mut Analysis, settings: &Settings) {
     let mut unused: Vec<Diagnostic> = Vec::new();
+    // The findings by file, and those suppressed so far: each suppression
+    // looks only at its two lines (a pass over every finding for each one
+    // was quadratic: 15,000 suppressions took 5 s).
+    let mut by_file: HashMap<FileId, Vec<usize>> = HashMap::new();
+    for (i, d) in a.diagnostics.iter().enumerate() {
+        by_file.entry(d.primary.span.file).or_default().push(i);
+    }
+    let mut suppressed = vec![false; a.diagnostics.len()];
     for (id, f) in a.sources.iter() {
         let Some(lang) = f.lang else {
             continue;
@@ -127,17 +136,22 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
             .copied()
             .collect();
         let sups = scan(id, f.bytes(), lang, &comments, |o| f.line(o));
+        let mut by_line: HashMap<usize, Vec<usize>> = HashMap::new();
+        for &i in by_file.get(&id).into_iter().flatten() {
+            let line = f.line(a.diagnostics[i].primary.span.start);
+            by_line.entry(line).or_default().push(i);
+        }
         for s in sups {
             for (code, code_span) in &s.codes {
                 let mut used = false;
-                a.diagnostics.retain(|d| {
-                    let hit = d.code == code && d.primary.span.file == id && {
-                        let l = f.line(d.primary.span.start);
-                        l == s.line || l == s.line + 1
-                    };
-                    used |= hit;
-                    !hit
-                });
+                for line in [s.line, s.line + 1] {
+                    for &i in by_line.get(&line).into_iter().flatten() {
+                        if !suppressed[i] && a.diagnostics[i].code == code {
+                            suppressed[i] = true;
+                            used = true;
+                        }
+                    }
+                }
                 let known = crate::checks::rule(code).is_some();
                 if !used && (!known || settings.enabled(code)) {
                     let message = if known {
@@ -164,6 +178,11 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
             }
         }
     }
+    let mut at = 0;
+    a.diagnostics.retain(|_| {
+        at += 1;
+        !suppressed[at - 1]
+    });
     settings.apply(&mut unused);
     a.diagnostics.extend(unused);
     a.diagnostics

@@ -817,6 +817,36 @@ fn inputs_that_were_quadratic_keep_their_findings() {
         .collect();
     assert_eq!((code, findings), (1, want));
 
+    // 300 suppressions, each of the finding on its next line; and 300
+    // keys read that nothing writes, beside 600 written: each suppression
+    // and each read went over every finding or every written key.
+    let sup: String = (0..300)
+        .map(|i| {
+            format!("-- wirelint: allow(WL103) case {i}\nredis.call('GET', 'emq:{{q}}:jobz')\n")
+        })
+        .collect();
+    write(d, "sup/s.lua", sup.as_bytes());
+    let (code, findings, _) = check_json(&d.join("sup"), &["."]);
+    assert_eq!((code, findings), (0, Vec::<String>::new()));
+    write(d, "orphan/mix.exs", mix);
+    let lua: String = (0..300)
+        .map(|i| format!("redis.call('HSET', 'r{i}:{{q}}:x', 'a', 1)\nredis.call('SET', 'r{i}:{{q}}:w:' .. ARGV[1], 1)\n"))
+        .collect();
+    write(d, "orphan/s.lua", lua.as_bytes());
+    let reads: String = (0..300)
+        .map(|i| format!("    Redix.command(c, [\"GET\", \"r{i}:{{q}}:y\"])\n    Redix.command(c, [\"GET\", \"r{i}:{{q}}:w:#{{id}}\"])\n"))
+        .collect();
+    write(
+        d,
+        "orphan/lib/r.ex",
+        format!("defmodule R do\n  def r(c, id) do\n{reads}  end\nend\n").as_bytes(),
+    );
+    let (code, findings, _) = check_json(&d.join("orphan"), &["."]);
+    let want: Vec<String> = (0..300)
+        .map(|i| format!("WL104 lib/r.ex:{}", 3 + 2 * i))
+        .collect();
+    assert_eq!((code, findings), (0, want));
+
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));
     let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");
