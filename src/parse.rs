@@ -269,6 +269,17 @@ fn hopeless(spent: u64, position: usize, len: usize, budget: u64) -> bool {
     projected > HOPELESS * u128::from(budget)
 }
 
+/// Drops `value` on another thread: freeing a large structure piece by
+/// piece (a parser's stacks after a hostile input, the document of many
+/// findings) is time the run need not wait for, and a process that exits
+/// first never frees it at all. If no thread can be started, `value` is
+/// dropped here.
+pub fn free_later<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("wirelint-free".into())
+        .spawn(move || drop(value));
+}
+
 /// Puts a fresh parser in place of one whose attempt ran out of budget, and
 /// frees the old one's stacks and the tree of its false end on another
 /// thread: input that multiplies the parser's stack versions leaves
@@ -286,11 +297,7 @@ fn discard(parser: &mut Parser, tree: Option<Tree>) {
         }
     }
     let old = std::mem::replace(parser, fresh);
-    // If no thread can be started, the closure (and with it the parser and
-    // the tree) is dropped here.
-    let _ = std::thread::Builder::new()
-        .name("wirelint-free".into())
-        .spawn(move || drop((old, tree)));
+    free_later((old, tree));
 }
 
 /// The CPU time this thread has used, in nanoseconds (the wall clock where

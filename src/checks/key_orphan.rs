@@ -62,15 +62,9 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let namespaces: BTreeSet<String> = written.iter().filter_map(namespace).collect();
     let keyspace = cx.contract.and_then(|c| c.keyspace.as_ref());
     let index = Written::of(&written);
-    let mut shapes: HashMap<String, Vec<String>> = HashMap::new();
-    for w in &written {
-        let shape = key_shape(w);
-        let ns = shape.split(':').next().unwrap_or_default().to_string();
-        let list = shapes.entry(ns).or_default();
-        if !list.contains(&shape) && list.len() <= MAX_COMPARED {
-            list.push(shape);
-        }
-    }
+    // The written shapes by namespace, for the suggestions: built at the
+    // first key reported.
+    let mut shapes: Option<HashMap<String, Vec<String>>> = None;
     let mut reported: BTreeSet<(String, Span)> = BTreeSet::new();
     for (t, span, speaker) in read {
         let Some(ns) = unwritten_namespace(&t, keyspace, &namespaces, &index) else {
@@ -83,6 +77,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         // A namespace of more written shapes than any real one has
         // (hostile input) gets no suggestion.
         let near = shapes
+            .get_or_insert_with(|| written_shapes(&written))
             .get(&ns)
             .filter(|l| l.len() <= MAX_COMPARED)
             .and_then(|l| {
@@ -106,6 +101,22 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         cx.blame_without_count(&mut d, speaker, help);
         out.push(d);
     }
+}
+
+/// The shapes of the written keys by namespace, in the order first
+/// written, each once; a namespace of more than [`MAX_COMPARED`] is cut
+/// just past it (and gets no suggestion).
+fn written_shapes(written: &[Template]) -> HashMap<String, Vec<String>> {
+    let mut shapes: HashMap<String, Vec<String>> = HashMap::new();
+    for w in written {
+        let shape = key_shape(w);
+        let ns = shape.split(':').next().unwrap_or_default().to_string();
+        let list = shapes.entry(ns).or_default();
+        if list.len() <= MAX_COMPARED && !list.contains(&shape) {
+            list.push(shape);
+        }
+    }
+    shapes
 }
 
 /// The most written shapes of one namespace a read is compared with for a

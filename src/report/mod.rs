@@ -114,18 +114,12 @@ pub(crate) fn pretty<T: serde::Serialize>(doc: &T, items: usize) -> String {
     }
 }
 
-/// Drops a document already written out on another thread: freeing one of
-/// many findings piece by piece is a tenth of such a run, and the output
-/// need not wait for it. Small documents are dropped here.
+/// Frees a document already written out on another thread
+/// ([`crate::parse::free_later`]) when it holds many findings.
 pub(crate) fn drop_later<T: Send + 'static>(doc: T, items: usize) {
-    if items < 1_000 {
-        return;
+    if items >= 1_000 {
+        crate::parse::free_later(doc);
     }
-    // If no thread can be started, the closure (and the document) is
-    // dropped here.
-    let _ = std::thread::Builder::new()
-        .name("wirelint-free".into())
-        .spawn(move || drop(doc));
 }
 
 /// Text for a format with one finding per line: every control character
