@@ -278,6 +278,29 @@ fn reads_among_many_written_keys(b: Bencher, n: usize) {
     );
 }
 
+/// N modules that each define `k`, each called by its module's name: each
+/// call picked its definition from all of them.
+#[divan::bench(args = [1000, 8000], sample_count = 3)]
+fn same_named_builders(b: Bencher, n: usize) {
+    let mut body: String = (0..n)
+        .map(|i| format!("defmodule M{i} do\n  def k(q), do: \"emq:{{#{{q}}}}:t{i}\"\nend\n"))
+        .collect();
+    body.push_str("defmodule Run do\n");
+    for i in 0..n {
+        body.push_str(&format!(
+            "  def r{i}(c), do: Redix.command(c, [\"GET\", M{i}.k(1)])\n"
+        ));
+    }
+    body.push_str("end\n");
+    check(
+        b,
+        tree(vec![
+            ("mix.exs".into(), MIX.into()),
+            ("lib/a.ex".into(), body),
+        ]),
+    );
+}
+
 /// N builders whose names are prefixes of one another (`k`, `k_k`,
 /// `k_k_k`, ...), each calling the one before: the prefilter's name search
 /// went round once per builder, comparing long names each time.

@@ -847,6 +847,26 @@ fn inputs_that_were_quadratic_keep_their_findings() {
         .collect();
     assert_eq!((code, findings), (0, want));
 
+    // 100 modules that each define `k`, each called by its module's name:
+    // each call picked its definition from all of them.
+    write(d, "same/mix.exs", mix);
+    let mut same: String = (0..100)
+        .map(|i| format!("defmodule M{i} do\n  def k(q), do: \"emq:{{#{{q}}}}:t{i}\"\nend\n"))
+        .collect();
+    same.push_str("defmodule Run do\n");
+    for i in 0..100 {
+        same.push_str(&format!(
+            "  def r{i}(c), do: Redix.command(c, [\"GET\", M{i}.k(1)])\n"
+        ));
+    }
+    same.push_str("end\n");
+    write(d, "same/lib/a.ex", same.as_bytes());
+    let (code, findings, _) = check_json(&d.join("same"), &["."]);
+    let want: Vec<String> = (0..100)
+        .map(|i| format!("WL103 lib/a.ex:{}", 2 + 3 * i))
+        .collect();
+    assert_eq!((code, findings), (1, want));
+
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));
     let mut body = String::from("defmodule S do\n  def k(q), do: \"emq:{#{q}}:jobz\"\n");

@@ -26,6 +26,44 @@ type Defs<'a, T> = Vec<(FileId, &'a T)>;
 pub(crate) struct Resolver<'a> {
     consts: HashMap<(SpeakerId, &'a str), Defs<'a, ConstDef>>,
     functions: HashMap<(SpeakerId, &'a str, usize), Defs<'a, FunctionDef>>,
+    /// Indexes of the longer lists of `consts` and `functions`.
+    const_index: HashMap<(SpeakerId, &'a str), DefIndex<'a>>,
+    function_index: HashMap<(SpeakerId, &'a str, usize), DefIndex<'a>>,
+}
+
+/// The definitions of one name from which an index is kept: below it, a
+/// pick goes over the list.
+const INDEXED: usize = 16;
+
+/// Where the definitions of one name are, by position in their list, so
+/// that a pick among thousands of same-named definitions (a `k` in each of
+/// 8,000 modules) does not go over all of them for each reference.
+struct DefIndex<'a> {
+    by_module: HashMap<&'a str, Vec<usize>>,
+    /// By the module's last segment (`B` of `A.B` or `a::b::B`).
+    by_last: HashMap<&'a str, Vec<usize>>,
+    by_file: HashMap<FileId, Vec<usize>>,
+    modules: usize,
+}
+
+impl<'a> DefIndex<'a> {
+    fn of<T>(defs: &[(FileId, &'a T)], module_of: impl Fn(&'a T) -> &'a str) -> DefIndex<'a> {
+        let mut ix = DefIndex {
+            by_module: HashMap::new(),
+            by_last: HashMap::new(),
+            by_file: HashMap::new(),
+            modules: 0,
+        };
+        for (i, (f, d)) in defs.iter().enumerate() {
+            let m = module_of(d);
+            ix.by_module.entry(m).or_default().push(i);
+            let last = m.rsplit(['.', ':']).next().unwrap_or(m);
+            ix.by_last.entry(last).or_default().push(i);
+            ix.by_file.entry(*f).or_default().push(i);
+        }
+        ix.modules = ix.by_module.len();
+        ix
+    }
 }
 
 impl<'a> Resolver<'a> {
@@ -49,7 +87,72 @@ impl<'a> Resolver<'a> {
                     .push((*file, f));
             }
         }
-        Resolver { consts, functions }
+        let const_index = consts
+            .iter()
+            .filter(|(_, d)| d.len() > INDEXED)
+            .map(|(k, d)| (*k, DefIndex::of(d, |c: &'a ConstDef| c.module.as_str())))
+            .collect();
+        let function_index = functions
+            .iter()
+            .filter(|(_, d)| d.len() > INDEXED)
+            .map(|(k, d)| (*k, DefIndex::of(d, |f: &'a FunctionDef| f.module.as_str())))
+            .collect();
+        Resolver {
+            consts,
+            functions,
+            const_index,
+            function_index,
+        }
+    }
+
+    /// [`Resolver::pick`] through an index.
+    fn pick_indexed<'d, T>(
+        cands: &'d [(FileId, &'a T)],
+        ix: &DefIndex<'_>,
+        path: &[String],
+        cx: &Ctx,
+    ) -> Vec<&'d (FileId, &'a T)> {
+        let at = |ids: &[usize]| ids.iter().map(|&i| &cands[i]).collect::<Vec<_>>();
+        let qualifier: Option<&str> = if path.len() >= 2 {
+            Some(path[path.len() - 2].as_str())
+        } else {
+            None
+        };
+        if let None | Some("self") | Some("Self") | Some("__MODULE__") = qualifier {
+            let same_module: Vec<usize> = ix
+                .by_module
+                .get(cx.module.as_str())
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| cands[i].0 == cx.file || !cx.module.is_empty())
+                .collect();
+            if !same_module.is_empty() {
+                return at(&same_module);
+            }
+        }
+        if let Some(q) = qualifier {
+            let mut ids: Vec<usize> = ix
+                .by_last
+                .get(q)
+                .into_iter()
+                .chain(ix.by_module.get(q))
+                .flatten()
+                .copied()
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            if !ids.is_empty() {
+                return at(&ids);
+            }
+        }
+        if let Some(ids) = ix.by_file.get(&cx.file) {
+            return at(ids);
+        }
+        if ix.modules == 1 {
+            return cands.iter().collect();
+        }
+        Vec::new()
     }
 
     /// Picks the definitions a reference means: the same module (or file)
@@ -181,8 +284,12 @@ impl<'a> Resolver<'a> {
     /// The value a constant is defined as, with the file of the definition
     /// (the pick a reference from `cx` would make).
     pub(crate) fn const_def(&self, path: &[String], cx: &Ctx) -> Option<(FileId, &'a Value)> {
-        let cands = self.consts.get(&(cx.speaker, path.last()?.as_str()))?;
-        let picked = Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx);
+        let key = (cx.speaker, path.last()?.as_str());
+        let cands = self.consts.get(&key)?;
+        let picked = match self.const_index.get(&key) {
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
+            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+        };
         picked.first().map(|(f, d)| (*f, &d.value))
     }
 
@@ -191,10 +298,14 @@ impl<'a> Resolver<'a> {
         let Some(name) = path.last() else {
             return hole(String::new(), span);
         };
-        let Some(cands) = self.consts.get(&(cx.speaker, name.as_str())) else {
+        let key = (cx.speaker, name.as_str());
+        let Some(cands) = self.consts.get(&key) else {
             return hole(path.join("::"), span);
         };
-        let picked = Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx);
+        let picked = match self.const_index.get(&key) {
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
+            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+        };
         let Some((file, def)) = picked.first() else {
             return hole(path.join("::"), span);
         };
@@ -221,10 +332,14 @@ impl<'a> Resolver<'a> {
         let Some(name) = path.last() else {
             return hole(label, span);
         };
-        let Some(cands) = self.functions.get(&(cx.speaker, name.as_str(), args.len())) else {
+        let key = (cx.speaker, name.as_str(), args.len());
+        let Some(cands) = self.functions.get(&key) else {
             return hole(label, span);
         };
-        let picked = Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx);
+        let picked = match self.function_index.get(&key) {
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
+            None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
+        };
         if picked.is_empty() {
             return hole(label, span);
         }
@@ -273,4 +388,53 @@ impl<'a> Resolver<'a> {
 
 fn hole(label: String, span: Span) -> Alts {
     vec![vec![Seg::Hole { label, span }]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The indexed pick answers what the pick over the list answers, for
+    /// references from every module and file, qualified or not.
+    #[test]
+    fn indexed_pick_agrees_with_the_list() {
+        let modules = ["A", "B.C", "a::b::C", "", "Dup", "Dup"];
+        let defs: Vec<ConstDef> = (0..40)
+            .map(|i| ConstDef {
+                module: modules[i % modules.len()].to_string(),
+                name: "K".into(),
+                value: Value::Int {
+                    value: i as i64,
+                    span: Span::new(0, 0, 0),
+                },
+                name_span: Span::new(0, 0, 0),
+            })
+            .collect();
+        let cands: Vec<(FileId, &ConstDef)> = defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| ((i % 3) as FileId, d))
+            .collect();
+        let ix = DefIndex::of(&cands, |c: &ConstDef| c.module.as_str());
+        let quals = ["", "self", "C", "B.C", "A", "Dup", "Z", "__MODULE__"];
+        for module in modules.iter().chain(["Other"].iter()) {
+            for file in 0..4 {
+                for q in quals {
+                    let path: Vec<String> = [q, "K"]
+                        .iter()
+                        .filter(|s| !s.is_empty())
+                        .map(|s| s.to_string())
+                        .collect();
+                    let cx = Ctx {
+                        speaker: 0,
+                        module: module.to_string(),
+                        file,
+                    };
+                    let list = Resolver::pick(&cands, |c: &ConstDef| c.module.as_str(), &path, &cx);
+                    let indexed = Resolver::pick_indexed(&cands, &ix, &path, &cx);
+                    assert_eq!(list, indexed, "{module} {file} {q}");
+                }
+            }
+        }
+    }
 }
