@@ -886,6 +886,41 @@ fn inputs_that_were_quadratic_keep_their_findings() {
     assert_eq!((code, findings), (1, strs(&["WL103 lib/s.ex:2"])));
 }
 
+/// Twelve speakers, each writing a field the contract lacks: each finding
+/// names ten of the eleven others and counts the rest (thousands of
+/// speakers made every finding name every other: 3,000 crates, 1 GB),
+/// while the counts stay whole.
+#[test]
+fn a_finding_names_ten_other_speakers_and_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for i in 0..12 {
+        write(
+            d,
+            &format!("c{i:02}/Cargo.toml"),
+            format!("[package]\nname = \"c{i:02}\"\n").as_bytes(),
+        );
+        write(
+            d,
+            &format!("c{i:02}/src/lib.rs"),
+            format!("pub fn f(c: &mut redis::Connection) {{ let _: () = redis::cmd(\"HSET\").arg(\"emq:{{q}}:job:1\").arg(\"state\").arg(1).arg(\"f{i}\").arg(2).query(c).unwrap(); }}\n").as_bytes(),
+        );
+    }
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], d);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let first = &v["diagnostics"][0];
+    assert_eq!(
+        (first["code"].as_str(), first["path"].as_str()),
+        (Some("WL201"), Some("c00/src/lib.rs"))
+    );
+    assert_eq!(
+        first["help"].as_str().unwrap(),
+        "the other 11 speakers (`c01`, `c02`, `c03`, `c04`, `c05`, `c06`, `c07`, `c08`, `c09`, `c10`, … and 1 more) read the contract's fields and find nothing in rows that `c00` writes. 11 of 12 speakers still agree on the job's fields; `c00` alone diverges"
+    );
+    assert_eq!(first["impact"]["unaffected"].as_array().unwrap().len(), 11);
+}
+
 // ------------------------------------------------------- 6. fooled results
 
 /// `'#{@field}'` inside an Elixir heredoc is a hole, not a field with an

@@ -56,7 +56,18 @@ pub struct CheckContext<'a> {
     /// [`CheckContext::key_types`], computed once: it reads every key of
     /// the model, and two rules ask (one per finding).
     key_types: std::cell::OnceCell<crate::link::roles::KeyTypes>,
+    /// The active speakers' names with their ids, sorted by name, computed
+    /// once: every finding names the others.
+    named: std::cell::OnceCell<Vec<(String, SpeakerId)>>,
+    /// The same, each name quoted (`` `a` ``), sorted as quoted.
+    quoted: std::cell::OnceCell<Vec<(String, SpeakerId)>>,
 }
+
+/// The other speakers a finding's help names (past them, a count).
+const NAMED_IN_TEXT: usize = 10;
+/// The other speakers a finding's `impact` lists: a tree of thousands of
+/// speakers made every finding list every other (3,000 crates: 1 GB).
+const NAMED_IN_IMPACT: usize = 100;
 
 impl<'a> CheckContext<'a> {
     pub fn new(
@@ -72,6 +83,8 @@ impl<'a> CheckContext<'a> {
             sources,
             active: std::cell::OnceCell::new(),
             key_types: std::cell::OnceCell::new(),
+            named: std::cell::OnceCell::new(),
+            quoted: std::cell::OnceCell::new(),
         }
     }
 
@@ -288,13 +301,13 @@ impl<'a> CheckContext<'a> {
     /// When the canonical speaker changes, everyone who did not follow it
     /// breaks.
     pub fn impact_of(&self, speaker: SpeakerId) -> Impact {
-        let mut others: Vec<String> = self
-            .active_speakers()
-            .into_iter()
-            .filter(|s| *s != speaker)
-            .map(|s| self.speaker_name(s))
+        let others: Vec<String> = self
+            .named()
+            .iter()
+            .filter(|(_, s)| *s != speaker)
+            .take(NAMED_IN_IMPACT)
+            .map(|(n, _)| n.clone())
             .collect();
-        others.sort();
         if self.model.speakers[speaker].canonical {
             Impact {
                 breaks: others,
@@ -308,26 +321,57 @@ impl<'a> CheckContext<'a> {
         }
     }
 
-    /// The other speakers that take part in the protocol, quoted, sorted.
+    /// The active speakers' names, sorted, with their ids.
+    fn named(&self) -> &[(String, SpeakerId)] {
+        self.named.get_or_init(|| {
+            let mut named: Vec<(String, SpeakerId)> = self
+                .active_speakers()
+                .into_iter()
+                .map(|s| (self.speaker_name(s), s))
+                .collect();
+            named.sort();
+            named
+        })
+    }
+
+    /// How many other speakers take part in the protocol.
+    pub fn other_count(&self, speaker: SpeakerId) -> usize {
+        self.named().iter().filter(|(_, s)| *s != speaker).count()
+    }
+
+    /// The other speakers that take part in the protocol, quoted, sorted,
+    /// at most [`NAMED_IN_TEXT`] of them ([`CheckContext::other_count`]
+    /// counts them all).
     pub fn others(&self, speaker: SpeakerId) -> Vec<String> {
-        let mut others: Vec<String> = self
-            .active_speakers()
-            .into_iter()
-            .filter(|s| *s != speaker)
-            .map(|s| format!("`{}`", self.speaker_name(s)))
-            .collect();
-        others.sort();
-        others
+        let quoted = self.quoted.get_or_init(|| {
+            let mut q: Vec<(String, SpeakerId)> = self
+                .named()
+                .iter()
+                .map(|(n, s)| (format!("`{n}`"), *s))
+                .collect();
+            q.sort();
+            q
+        });
+        quoted
+            .iter()
+            .filter(|(_, s)| *s != speaker)
+            .take(NAMED_IN_TEXT)
+            .map(|(n, _)| n.clone())
+            .collect()
     }
 
     /// "the other 2 speakers (`a`, `b`)", "the other speaker (`a`)", or,
     /// alone, "every other speaker of the protocol".
     pub fn others_phrase(&self, speaker: SpeakerId) -> String {
         let others = self.others(speaker);
-        match others.len() {
+        match self.other_count(speaker) {
             0 => "every other speaker of the protocol".into(),
             1 => format!("the other speaker ({})", others[0]),
-            n => format!("the other {n} speakers ({})", others.join(", ")),
+            n => format!(
+                "the other {n} speakers ({}{})",
+                others.join(", "),
+                more(n, others.len())
+            ),
         }
     }
 
@@ -397,13 +441,19 @@ impl<'a> CheckContext<'a> {
     /// on the job's fields; `peers/rust` alone diverges", or, when the
     /// canonical speaker changed, who did not follow it.
     fn impact_sentence(&self, speaker: SpeakerId, impact: &Impact, subject: &str) -> String {
-        let total = impact.breaks.len() + impact.unaffected.len();
+        let others = self.other_count(speaker);
+        let total = others + 1;
         let quoted = |names: &[String]| {
-            names
+            let shown: Vec<String> = names
                 .iter()
+                .take(NAMED_IN_TEXT)
                 .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+                .collect();
+            format!(
+                "{}{}",
+                shown.join(", "),
+                more(names.len().max(others), shown.len())
+            )
         };
         let me = format!("`{}`", self.speaker_name(speaker));
         if total <= 1 {
@@ -411,16 +461,15 @@ impl<'a> CheckContext<'a> {
             return format!("{me} is the only speaker here; every speaker that follows the protocol will disagree with it on {subject}");
         }
         if impact.breaks.len() == 1 && impact.breaks[0] == self.speaker_name(speaker) {
-            let agree = match impact.unaffected.len() {
+            let agree = match others {
                 1 => "agrees",
                 _ => "agree",
             };
             return format!(
-                "{} of {total} speakers still {agree} on {subject}; {me} alone diverges",
-                impact.unaffected.len()
+                "{others} of {total} speakers still {agree} on {subject}; {me} alone diverges"
             );
         }
-        let verb = match impact.breaks.len() {
+        let verb = match others {
             1 => "disagrees",
             _ => "disagree",
         };
@@ -556,6 +605,14 @@ impl<'a> CheckContext<'a> {
             span: crate::facts::Span::new(span.file, start as usize, start as usize + found.len()),
             text: text.to_string(),
         })
+    }
+}
+
+/// ", … and 2,989 more" after `shown` names of `all`, or nothing.
+fn more(all: usize, shown: usize) -> String {
+    match all.saturating_sub(shown) {
+        0 => String::new(),
+        n => format!(", … and {n} more"),
     }
 }
 
