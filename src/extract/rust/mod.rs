@@ -238,22 +238,17 @@ fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The ancestors of `n`, nearest first, at most `max`, by the file's
-    /// [`crate::parse::Climb`].
-    fn ancestors<'n>(&self, n: Node<'n>, max: usize) -> Vec<Node<'n>>
+    /// [`crate::parse::Climb`] (each found as the climb reaches it).
+    fn ancestors<'a, 'n>(
+        &'a self,
+        n: Node<'n>,
+        max: usize,
+    ) -> impl Iterator<Item = Node<'n>> + use<'a, 'n, 's, 'r, 'p>
     where
         'r: 'n,
     {
-        let mut climb = self.climb.borrow_mut();
-        let mut out = Vec::new();
-        let mut cur = n;
-        while out.len() < max {
-            let Some(p) = climb.parent(cur) else {
-                break;
-            };
-            out.push(p);
-            cur = p;
-        }
-        out
+        let first = self.climb.borrow_mut().parent(n);
+        std::iter::successors(first, move |p| self.climb.borrow_mut().parent(*p)).take(max)
     }
 
     /// Whether `n` runs exactly once where its function runs: no loop,
