@@ -19,7 +19,7 @@ struct Doc<'a> {
     notes: Vec<NoteOut<'a>>,
     /// `check --matrix`: the agreement matrix.
     #[serde(skip_serializing_if = "Option::is_none")]
-    matrix: Option<serde_json::Value>,
+    matrix: Option<super::matrix::JsonMatrix<'a>>,
     /// What the script checks saw (`check`; absent from other documents).
     #[serde(skip_serializing_if = "Option::is_none")]
     coverage: Option<serde_json::Value>,
@@ -157,7 +157,7 @@ impl Reporter<CheckRun<'_>> for Json {
             run.analysis,
             run.diagnostics,
             &run.summary,
-            run.matrix.map(super::matrix::to_json),
+            run.matrix,
             Some(super::coverage::to_json(run.analysis, run.coverage)),
         ))
     }
@@ -172,7 +172,7 @@ pub fn render_with(
     a: &Analysis,
     diagnostics: &[&Diagnostic],
     summary: &Summary,
-    matrix: Option<serde_json::Value>,
+    matrix: Option<&crate::matrix::Matrix>,
     coverage: Option<serde_json::Value>,
 ) -> String {
     let doc = Doc {
@@ -199,7 +199,7 @@ pub fn render_with(
                 message: &n.message,
             })
             .collect(),
-        matrix,
+        matrix: matrix.map(super::matrix::JsonMatrix),
         coverage,
     };
     super::pretty(&doc, diagnostics.len())
