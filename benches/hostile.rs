@@ -10,6 +10,9 @@
 //! cargo bench --bench hostile
 //! ```
 
+#[path = "../tests/shapes/mod.rs"]
+mod shapes;
+
 use divan::Bencher;
 use wirelint::pipeline::{analyze, ContractChoice, Options};
 use wirelint::report::{CheckRun, Format, Summary};
@@ -133,76 +136,6 @@ fn hset_outside_the_contract(b: Bencher, n: usize) {
     check(b, tree(vec![("s.lua".into(), body)]));
 }
 
-/// A key of N concatenated parts: the link step cloned every part so far
-/// at each one.
-#[divan::bench(args = [5000, 20000], sample_count = 3)]
-fn long_concatenation(b: Bencher, n: usize) {
-    let parts = vec!["ARGV[1]"; n].join(" .. ");
-    let body = format!("redis.call('GET', 'emq:{{' .. {parts} .. '}}:jobz')\n");
-    check(b, tree(vec![("s.lua".into(), body)]));
-}
-
-/// A script literal under N chained `.key(..)` calls: finding its binding
-/// climbed the tree by `parent()`, each call a descent from the root.
-#[divan::bench(args = [2000, 8000], sample_count = 3)]
-fn long_key_chain(b: Bencher, n: usize) {
-    let body = format!(
-        "pub fn f(c: &mut redis::Connection) {{ let _: () = redis::Script::new(\"return redis.call('GET', KEYS[1])\"){}.invoke(c).unwrap(); }}\n",
-        ".key(\"emq:{q}:pending\")".repeat(n)
-    );
-    check(
-        b,
-        tree(vec![
-            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
-            ("src/lib.rs".into(), body),
-        ]),
-    );
-}
-
-/// N commands nested in one another (Elixir lists and `if`s, Rust `if`s
-/// with a push each): each climb to what holds a command was a descent
-/// from the root per step.
-#[divan::bench(args = ["lists", "ifs", "pushes"], sample_count = 3)]
-fn nested_commands(b: Bencher, kind: &str) {
-    let n = 3000;
-    let files = match kind {
-        "lists" => vec![
-            ("mix.exs".into(), MIX.into()),
-            (
-                "lib/n.ex".into(),
-                format!(
-                    "defmodule N do\n  def f(c), do: Redix.pipeline(c, {}[]{})\nend\n",
-                    "[[\"GET\", \"emq:{q}:jobz\"], ".repeat(n),
-                    "]".repeat(n)
-                ),
-            ),
-        ],
-        "ifs" => vec![
-            ("mix.exs".into(), MIX.into()),
-            (
-                "lib/i.ex".into(),
-                format!(
-                    "defmodule I do\n  def f(c) do\n{}{}  end\nend\n",
-                    "if c do Redix.command(c, [\"GET\", \"emq:{q}:jobz\"])\n".repeat(n),
-                    "end\n".repeat(n)
-                ),
-            ),
-        ],
-        _ => vec![
-            ("Cargo.toml".into(), "[package]\nname = \"c\"\n".into()),
-            (
-                "src/lib.rs".into(),
-                format!(
-                    "pub fn f(c: &mut redis::Connection) {{ let mut v = Vec::new(); {}{} redis::cmd(\"DEL\").arg(v).query::<()>(c).unwrap(); }}\n",
-                    "if true { v.push(\"emq:{q}:jobz\"); ".repeat(n),
-                    "}".repeat(n)
-                ),
-            ),
-        ],
-    };
-    check(b, tree(files));
-}
-
 /// A builder matching over N arms, each a `format!`: every `format!`
 /// was a parser run on its tokens.
 #[divan::bench(args = [3000, 30000], sample_count = 3)]
@@ -223,82 +156,32 @@ fn many_format_macros(b: Bencher, n: usize) {
     );
 }
 
-/// N scripts in module attributes, each run by its own function: each
-/// call's script was looked up among all of them.
-#[divan::bench(args = [1000, 6000], sample_count = 3)]
-fn many_scripts_each_run(b: Bencher, n: usize) {
-    let mut body = String::from("defmodule S do\n");
-    for i in 0..n {
-        body.push_str(&format!(
-            "  @s{i} \"return redis.call('GET', KEYS[1])\"\n  def f{i}(c), do: Redix.command(c, [\"EVAL\", @s{i}, 1, \"emq:{{q}}:jobz\"])\n"
-        ));
-    }
-    body.push_str("end\n");
-    check(
-        b,
-        tree(vec![
-            ("mix.exs".into(), MIX.into()),
-            ("lib/s.ex".into(), body),
-        ]),
-    );
-}
-
-/// N suppressions, each of the finding on its next line: each one went
-/// over every finding.
-#[divan::bench(args = [2000, 15000], sample_count = 3)]
-fn many_suppressions(b: Bencher, n: usize) {
-    let body: String = (0..n)
-        .map(|i| {
-            format!("-- wirelint: allow(WL103) case {i}\nredis.call('GET', 'emq:{{q}}:jobz')\n")
-        })
-        .collect();
-    check(b, tree(vec![("s.lua".into(), body)]));
-}
-
-/// N keys written by one speaker and N/2 others read by another: each
-/// read was matched against every written key.
-#[divan::bench(args = [2000, 10000], sample_count = 3)]
-fn reads_among_many_written_keys(b: Bencher, n: usize) {
-    let lua: String = (0..n)
-        .map(|i| format!("redis.call('HSET', 'r{i}:{{q}}:x', 'a', 1, 'b', 2)\n"))
-        .collect();
-    let reads: String = (0..n / 2)
-        .map(|i| format!("    Redix.command(c, [\"HGET\", \"r{i}:{{q}}:y\", \"c\"])\n"))
-        .collect();
-    check(
-        b,
-        tree(vec![
-            ("mix.exs".into(), MIX.into()),
-            ("s.lua".into(), lua),
-            (
-                "lib/r.ex".into(),
-                format!("defmodule R do\n  def r(c) do\n{reads}  end\nend\n"),
-            ),
-        ]),
-    );
-}
-
-/// N modules that each define `k`, each called by its module's name: each
-/// call picked its definition from all of them.
-#[divan::bench(args = [1000, 8000], sample_count = 3)]
-fn same_named_builders(b: Bencher, n: usize) {
-    let mut body: String = (0..n)
-        .map(|i| format!("defmodule M{i} do\n  def k(q), do: \"emq:{{#{{q}}}}:t{i}\"\nend\n"))
-        .collect();
-    body.push_str("defmodule Run do\n");
-    for i in 0..n {
-        body.push_str(&format!(
-            "  def r{i}(c), do: Redix.command(c, [\"GET\", M{i}.k(1)])\n"
-        ));
-    }
-    body.push_str("end\n");
-    check(
-        b,
-        tree(vec![
-            ("mix.exs".into(), MIX.into()),
-            ("lib/a.ex".into(), body),
-        ]),
-    );
+/// The shapes of `tests/shapes` (each was quadratic; `tests/hostile.rs`
+/// keeps their findings), at sizes where that showed.
+#[divan::bench(args = [
+    "long-concatenation",
+    "long-key-chain",
+    "nested-lists",
+    "nested-ifs",
+    "nested-pushes",
+    "scripts-each-run",
+    "suppressions",
+    "orphan-reads",
+    "same-named-builders",
+], sample_count = 3)]
+fn quadratic_shapes(b: Bencher, kind: &str) {
+    let files = match kind {
+        "long-concatenation" => shapes::long_concatenation(20_000),
+        "long-key-chain" => shapes::long_key_chain(8_000),
+        "nested-lists" => shapes::nested_lists(3_000),
+        "nested-ifs" => shapes::nested_ifs(3_000),
+        "nested-pushes" => shapes::nested_pushes(3_000),
+        "scripts-each-run" => shapes::scripts_each_run(6_000),
+        "suppressions" => shapes::suppressions(15_000),
+        "orphan-reads" => shapes::orphan_reads(5_000),
+        _ => shapes::same_named_builders(8_000),
+    };
+    check(b, tree(files));
 }
 
 /// N builders whose names are prefixes of one another (`k`, `k_k`,

@@ -5,6 +5,7 @@
 //! `docs/robustness.md` lists the cases.
 
 mod common;
+mod shapes;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -746,126 +747,74 @@ fn inputs_that_were_quadratic_keep_their_findings() {
         (1, strs(&["WL103 src/lib.rs:1", "WL103 src/lib.rs:3"]))
     );
 
-    // A key of 2,000 concatenated parts, and a script literal at the
-    // bottom of 2,000 chained `.key(..)` calls.
-    let parts = vec!["ARGV[1]"; 2_000].join(" .. ");
-    let concat = format!("redis.call('GET', 'emq:{{' .. {parts} .. '}}:jobz')\n");
-    write(d, "concat/s.lua", concat.as_bytes());
-    let (code, findings, _) = check_json(&d.join("concat"), &["."]);
-    assert_eq!((code, findings), (1, strs(&["WL103 s.lua:1"])));
-    write(d, "keys/Cargo.toml", b"[package]\nname = \"c\"\n");
-    let keys = format!(
-        "pub fn f(c: &mut redis::Connection) {{\n    let _: () = redis::Script::new(\"return redis.call('GET', KEYS[1])\")\n        .key(\"emq:{{q}}:jobz\"){}\n        .invoke(c).unwrap();\n}}\n",
-        ".key(\"emq:{q}:pending\")".repeat(2_000)
-    );
-    write(d, "keys/src/lib.rs", keys.as_bytes());
-    let (code, findings, _) = check_json(&d.join("keys"), &["."]);
-    assert_eq!((code, findings), (1, strs(&["WL103 src/lib.rs:3"])));
-
-    // Commands nested 300 deep: in lists, in `if`s, and pushes in Rust
-    // `if`s; each climb from one of them to what holds it was a descent
-    // from the root per step.
-    write(d, "nest/mix.exs", mix);
-    let nest = format!(
-        "defmodule N do\n  def f(c), do: Redix.pipeline(c, {}[]{})\nend\n",
-        "[[\"GET\", \"emq:{q}:jobz\"], ".repeat(300),
-        "]".repeat(300)
-    );
-    write(d, "nest/lib/n.ex", nest.as_bytes());
-    let (code, findings, _) = check_json(&d.join("nest"), &["."]);
-    assert_eq!(
-        (code, findings),
-        (1, vec!["WL103 lib/n.ex:2".to_string(); 300])
-    );
-    write(d, "ifs/mix.exs", mix);
-    let ifs = format!(
-        "defmodule I do\n  def f(c) do\n{}{}  end\nend\n",
-        "if c do Redix.command(c, [\"GET\", \"emq:{q}:jobz\"])\n".repeat(300),
-        "end\n".repeat(300)
-    );
-    write(d, "ifs/lib/i.ex", ifs.as_bytes());
-    let (code, findings, _) = check_json(&d.join("ifs"), &["."]);
-    let want: Vec<String> = (3..303).map(|l| format!("WL103 lib/i.ex:{l}")).collect();
-    assert_eq!((code, findings), (1, want));
-    write(d, "push/Cargo.toml", b"[package]\nname = \"c\"\n");
-    let push = format!(
-        "pub fn f(c: &mut redis::Connection) {{ let mut v = Vec::new(); {}{} redis::cmd(\"DEL\").arg(v).query::<()>(c).unwrap(); }}\n",
-        "if true { v.push(\"emq:{q}:jobz\"); ".repeat(300),
-        "}".repeat(300)
-    );
-    write(d, "push/src/lib.rs", push.as_bytes());
-    let (code, findings, _) = check_json(&d.join("push"), &["."]);
-    assert_eq!(
-        (code, findings),
-        (1, vec!["WL103 src/lib.rs:1".to_string(); 300])
-    );
-
-    // 300 scripts, each run by its own function: each call's script was
-    // looked up among all of them.
-    write(d, "scripts/mix.exs", mix);
-    let mut scripts = String::from("defmodule S do\n");
-    for i in 0..300 {
-        scripts.push_str(&format!(
-            "  @s{i} \"return redis.call('GET', KEYS[1])\"\n  def f{i}(c), do: Redix.command(c, [\"EVAL\", @s{i}, 1, \"emq:{{q}}:jobz\"])\n"
-        ));
+    // Shapes of `tests/shapes` (timed in `benches/hostile.rs`): a key of
+    // 2,000 concatenated parts; a script under 2,000 chained `.key(..)`;
+    // commands nested 300 deep in Elixir lists, in Elixir `if`s, and
+    // pushes in Rust `if`s; 300 scripts each run by its own function; 300
+    // suppressions; 300 keys read that nothing writes beside 600 written;
+    // 100 modules that each define `k`.
+    let lines = |path: &str, lines: Vec<usize>| -> Vec<String> {
+        lines.into_iter().map(|l| format!("{path}:{l}")).collect()
+    };
+    let wl103 = |path: &str, ls: Vec<usize>| -> Vec<String> { lines(&format!("WL103 {path}"), ls) };
+    let cases: Vec<(&str, shapes::Files, i32, Vec<String>)> = vec![
+        (
+            "concat",
+            shapes::long_concatenation(2_000),
+            1,
+            wl103("s.lua", vec![1]),
+        ),
+        (
+            "keys",
+            shapes::long_key_chain(2_000),
+            1,
+            wl103("src/lib.rs", vec![3]),
+        ),
+        (
+            "nest",
+            shapes::nested_lists(300),
+            1,
+            wl103("lib/n.ex", vec![2; 300]),
+        ),
+        (
+            "ifs",
+            shapes::nested_ifs(300),
+            1,
+            wl103("lib/i.ex", (3..303).collect()),
+        ),
+        (
+            "push",
+            shapes::nested_pushes(300),
+            1,
+            wl103("src/lib.rs", vec![1; 300]),
+        ),
+        (
+            "scripts",
+            shapes::scripts_each_run(300),
+            1,
+            wl103("lib/s.ex", (0..300).map(|i| 3 + 2 * i).collect()),
+        ),
+        ("sup", shapes::suppressions(300), 0, Vec::new()),
+        (
+            "orphan",
+            shapes::orphan_reads(300),
+            0,
+            lines("WL104 lib/r.ex", (0..300).map(|i| 3 + 2 * i).collect()),
+        ),
+        (
+            "same",
+            shapes::same_named_builders(100),
+            1,
+            wl103("lib/a.ex", (0..100).map(|i| 2 + 3 * i).collect()),
+        ),
+    ];
+    for (name, files, want_code, want) in cases {
+        for (rel, text) in &files {
+            write(&d.join(name), rel, text.as_bytes());
+        }
+        let (code, findings, _) = check_json(&d.join(name), &["."]);
+        assert_eq!((code, findings), (want_code, want), "{name}");
     }
-    scripts.push_str("end\n");
-    write(d, "scripts/lib/s.ex", scripts.as_bytes());
-    let (code, findings, _) = check_json(&d.join("scripts"), &["."]);
-    let want: Vec<String> = (0..300)
-        .map(|i| format!("WL103 lib/s.ex:{}", 3 + 2 * i))
-        .collect();
-    assert_eq!((code, findings), (1, want));
-
-    // 300 suppressions, each of the finding on its next line; and 300
-    // keys read that nothing writes, beside 600 written: each suppression
-    // and each read went over every finding or every written key.
-    let sup: String = (0..300)
-        .map(|i| {
-            format!("-- wirelint: allow(WL103) case {i}\nredis.call('GET', 'emq:{{q}}:jobz')\n")
-        })
-        .collect();
-    write(d, "sup/s.lua", sup.as_bytes());
-    let (code, findings, _) = check_json(&d.join("sup"), &["."]);
-    assert_eq!((code, findings), (0, Vec::<String>::new()));
-    write(d, "orphan/mix.exs", mix);
-    let lua: String = (0..300)
-        .map(|i| format!("redis.call('HSET', 'r{i}:{{q}}:x', 'a', 1)\nredis.call('SET', 'r{i}:{{q}}:w:' .. ARGV[1], 1)\n"))
-        .collect();
-    write(d, "orphan/s.lua", lua.as_bytes());
-    let reads: String = (0..300)
-        .map(|i| format!("    Redix.command(c, [\"GET\", \"r{i}:{{q}}:y\"])\n    Redix.command(c, [\"GET\", \"r{i}:{{q}}:w:#{{id}}\"])\n"))
-        .collect();
-    write(
-        d,
-        "orphan/lib/r.ex",
-        format!("defmodule R do\n  def r(c, id) do\n{reads}  end\nend\n").as_bytes(),
-    );
-    let (code, findings, _) = check_json(&d.join("orphan"), &["."]);
-    let want: Vec<String> = (0..300)
-        .map(|i| format!("WL104 lib/r.ex:{}", 3 + 2 * i))
-        .collect();
-    assert_eq!((code, findings), (0, want));
-
-    // 100 modules that each define `k`, each called by its module's name:
-    // each call picked its definition from all of them.
-    write(d, "same/mix.exs", mix);
-    let mut same: String = (0..100)
-        .map(|i| format!("defmodule M{i} do\n  def k(q), do: \"emq:{{#{{q}}}}:t{i}\"\nend\n"))
-        .collect();
-    same.push_str("defmodule Run do\n");
-    for i in 0..100 {
-        same.push_str(&format!(
-            "  def r{i}(c), do: Redix.command(c, [\"GET\", M{i}.k(1)])\n"
-        ));
-    }
-    same.push_str("end\n");
-    write(d, "same/lib/a.ex", same.as_bytes());
-    let (code, findings, _) = check_json(&d.join("same"), &["."]);
-    let want: Vec<String> = (0..100)
-        .map(|i| format!("WL103 lib/a.ex:{}", 2 + 3 * i))
-        .collect();
-    assert_eq!((code, findings), (1, want));
 
     write(d, "chain/mix.exs", mix);
     let name = |i: usize| format!("k{}", "_k".repeat(i));
