@@ -93,16 +93,13 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             &candidates,
             &file_speaker,
             &speaker_dirs,
+            opts.session.as_deref().map(|s| &s.names),
         )
     })?;
     let stats = reader
         .counts
         .stats(candidates.len(), selected.iter().filter(|s| **s).count());
-    // Trees of a megabyte or more of parsed text (about 100 bytes a byte)
-    // leave that much free in the parsing threads' arenas.
-    if stats.parsed_bytes >= 1 << 20 {
-        crate::parse::alloc::release_free_memory();
-    }
+    release_parse_memory(&stats);
     if let Some(c) = cache {
         c.save();
     }
@@ -158,6 +155,14 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files_checked,
         stats,
     })
+}
+
+/// Trees of a megabyte or more of parsed text (about 100 bytes a byte)
+/// leave that much free in the parsing threads' arenas.
+fn release_parse_memory(stats: &super::Stats) {
+    if stats.parsed_bytes >= 1 << 20 {
+        crate::parse::alloc::release_free_memory();
+    }
 }
 
 /// The facts cache of a run with the prefilter on. A tree held in memory
@@ -275,7 +280,7 @@ fn file_table(
     for ((c, r), selected) in candidates.iter().zip(reads).zip(selected) {
         live.push(!matches!(r, Read::Skipped(_)));
         let (bytes, suppress, ok) = match r {
-            Read::Facts(b, mut f, marks) => {
+            Read::Facts(b, mut f, marks, _) => {
                 // Syntax errors and suppressions matter in the files the
                 // protocol may be spoken in (those the selection parses);
                 // the same rule whether or not the prefilter ran.

@@ -351,6 +351,10 @@ impl FactsKey {
         h.update(stem.as_bytes());
         FactsKey(h.finalize().into())
     }
+
+    pub fn bytes(&self) -> [u8; 20] {
+        self.0
+    }
 }
 
 /// The SHA1 of a file's bytes.

@@ -13,6 +13,7 @@ use super::cache::{content_hash, Cache, FactsKey, Stamp};
 use super::files::{Contents, Files};
 use super::names::Idents;
 use super::prefilter::{Marks, Prefilter};
+use super::session::ContentKey;
 use super::Stats;
 
 /// An editor's buffer is read in full.
@@ -24,8 +25,10 @@ const ALL: Marks = Marks {
 
 /// What reading one file gave.
 pub(crate) enum Read {
-    /// Parsed: its bytes, its facts, and what it marks.
-    Facts(Vec<u8>, Box<FileFacts>, Marks),
+    /// Parsed: its bytes, its facts, what it marks, and the key of its
+    /// stored facts (when the run keeps a cache, and the facts are whole:
+    /// a parse cut by its deadline may give others next time).
+    Facts(Vec<u8>, Box<FileFacts>, Marks, Option<ContentKey>),
     /// Read and scanned, not parsed (the prefilter passed it over); its
     /// bytes are not kept. Its identifiers when the cache's index holds
     /// them.
@@ -141,10 +144,16 @@ impl Reader<'_> {
             cache.keep(&c.rel, e);
             return Some(Read::Unparsed(idents));
         }
-        let facts = cache.facts(&FactsKey::new(&e.hash()?, c.lang, &c.stem()), file)?;
+        let key = FactsKey::new(&e.hash()?, c.lang, &c.stem());
+        let facts = cache.facts(&key, file)?;
         cache.keep(&c.rel, e);
         self.counts.cached();
-        Some(Read::Facts(Vec::new(), Box::new(facts), marks))
+        Some(Read::Facts(
+            Vec::new(),
+            Box::new(facts),
+            marks,
+            Some(key.bytes()),
+        ))
     }
 
     /// The bytes of a file the name pass searches, and their stamp when
@@ -232,7 +241,8 @@ impl Reader<'_> {
         if let (Some(cache), Some(s)) = (self.cache, stamp) {
             cache.record(&c.rel, s, marks, hash);
         }
-        Read::Facts(bytes, Box::new(facts), marks)
+        let key = key.filter(|_| !facts.was_cut()).map(|k| k.bytes());
+        Read::Facts(bytes, Box::new(facts), marks, key)
     }
 }
 

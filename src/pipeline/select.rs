@@ -20,6 +20,8 @@ use crate::parse::Parsers;
 use super::cache::Stamp;
 use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
+use super::session::{ContentKey, KeptNames, Named, NamesMemo};
+use std::sync::Arc;
 
 /// The bytes of a file not parsed yet that the selection read (empty when
 /// they cannot be read), and their stamp for the cache's index.
@@ -35,17 +37,21 @@ pub(crate) fn read_all(
     candidates: &[Candidate],
     file_speaker: &[Option<SpeakerId>],
     speaker_dirs: &[Option<PathBuf>],
+    memo: Option<&NamesMemo>,
 ) -> (Vec<Read>, Vec<bool>) {
     let mut reads = first_reads(reader, candidates, parse_all);
-    let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
+    let fingerprint = reader.prefilter.fingerprint();
+    let last = memo.map_or_else(KeptNames::default, |m| m.take(fingerprint));
+    let mut sel = Selection::new(candidates, file_speaker, speaker_dirs, last);
+    sel.now = KeptNames::new(fingerprint);
     sel.select_marked(&reads);
     // Bytes of files not parsed yet that a name or a SHA1 may reach.
     let mut held: Vec<Held> = (0..reads.len()).map(|_| None).collect();
     loop {
         sel.harvest(reader, &reads);
-        let names = sel.names_by_speaker();
-        sel.hold(reader, &reads, &names, &mut held);
-        let todo = sel.todo(&reads, &held, &names);
+        sel.name_speakers();
+        sel.hold(reader, &reads, &mut held);
+        let todo = sel.todo(&reads, &held);
         if todo.is_empty() {
             break;
         }
@@ -55,6 +61,9 @@ pub(crate) fn read_all(
                 reads[i] = r;
             }
         }
+    }
+    if let Some(m) = memo {
+        m.put(std::mem::take(&mut sel.now));
     }
     (reads, sel.selected)
 }
@@ -111,8 +120,16 @@ struct Selection<'a> {
     lua_by_path: HashMap<PathBuf, usize>,
     /// `.lua` files parsed files name (script paths, `@include`s).
     named: BTreeSet<usize>,
-    /// Per selected file: what it gives the name pass.
-    names: Vec<Option<FileNames>>,
+    /// Per selected file: what it gives the name pass, and the key of its
+    /// content when it has one.
+    names: Vec<Option<(Arc<FileNames>, Option<ContentKey>)>>,
+    /// Per speaker: the names its other host files are searched for, and
+    /// whether a host file of it was harvested since they were made.
+    speaker_names: Vec<Option<Arc<Named>>>,
+    stale: Vec<bool>,
+    /// The names the last run made (a long-lived process), and this run's.
+    last: KeptNames,
+    now: KeptNames,
     /// Normalised names scripts may be identified by, in any speaker.
     idents: BTreeSet<String>,
     /// SHA1s scripts may be identified by.
@@ -124,6 +141,7 @@ impl<'a> Selection<'a> {
         candidates: &'a [Candidate],
         file_speaker: &'a [Option<SpeakerId>],
         speaker_dirs: &'a [Option<PathBuf>],
+        last: KeptNames,
     ) -> Selection<'a> {
         let lua_by_path = candidates
             .iter()
@@ -140,6 +158,10 @@ impl<'a> Selection<'a> {
             lua_by_path,
             named: BTreeSet::new(),
             names: (0..candidates.len()).map(|_| None).collect(),
+            speaker_names: (0..speaker_dirs.len()).map(|_| None).collect(),
+            stale: vec![false; speaker_dirs.len()],
+            last,
+            now: KeptNames::default(),
             idents: BTreeSet::new(),
             shas: BTreeSet::new(),
         }
@@ -148,7 +170,7 @@ impl<'a> Selection<'a> {
     /// Selects the files the prefilter marks.
     fn select_marked(&mut self, reads: &[Read]) {
         for (i, r) in reads.iter().enumerate() {
-            if let Read::Facts(_, _, m) = r {
+            if let Read::Facts(_, _, m, _) = r {
                 self.selected[i] |= m.parse();
             }
         }
@@ -168,7 +190,7 @@ impl<'a> Selection<'a> {
             if self.harvested[i] || !self.selected[i] {
                 continue;
             }
-            let Read::Facts(_, facts, _) = r else {
+            let Read::Facts(_, facts, _, key) = r else {
                 continue;
             };
             self.harvested[i] = true;
@@ -202,36 +224,71 @@ impl<'a> Selection<'a> {
                     }
                 }
             }
-            let names = FileNames::of(facts, reader.prefilter);
+            let names = self.file_names(facts, *key, reader);
             self.idents.extend(names.idents.iter().cloned());
             self.shas.extend(names.shas.iter().cloned());
-            self.names[i] = Some(names);
+            self.names[i] = Some((names, *key));
+            if !self.candidates[i].lang.is_script() {
+                if let Some(stale) = self.stale.get_mut(sp) {
+                    *stale = true;
+                }
+            }
         }
     }
 
     /// Per speaker with parsed host files: the names its other host files
     /// are searched for (and the script names its wrapper calls pass, kept
-    /// in `idents`).
-    fn names_by_speaker(&mut self) -> Vec<Option<Names>> {
+    /// in `idents`). Made again only for the speakers with newly harvested
+    /// host files: the names are a function of those files' names alone.
+    fn name_speakers(&mut self) {
         let n_sp = self.speaker_dirs.len();
-        let mut files: Vec<Vec<&FileNames>> = (0..n_sp).map(|_| Vec::new()).collect();
+        let mut files: Vec<Vec<&(Arc<FileNames>, Option<ContentKey>)>> =
+            (0..n_sp).map(|_| Vec::new()).collect();
         for (i, n) in self.names.iter().enumerate() {
             if let (Some(n), Some(sp)) = (n, self.file_speaker[i]) {
-                if !self.candidates[i].lang.is_script() {
+                if self.stale.get(sp) == Some(&true) && !self.candidates[i].lang.is_script() {
                     files[sp].push(n);
                 }
             }
         }
-        let mut out: Vec<Option<Names>> = (0..n_sp).map(|_| None).collect();
-        let mut idents = BTreeSet::new();
         for (sp, files) in files.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
-            let s = speaker_names(files);
-            idents.extend(s.idents);
-            let names = Names::new(&s.used, &s.defined);
-            out[sp] = (!names.is_empty()).then_some(names);
+            let keys: Option<Vec<ContentKey>> = files.iter().map(|(_, k)| *k).collect();
+            let kept = keys
+                .as_ref()
+                .and_then(|k| self.last.speakers.get(k))
+                .cloned();
+            let named = kept.unwrap_or_else(|| {
+                let names: Vec<&FileNames> = files.iter().map(|(n, _)| n.as_ref()).collect();
+                let s = speaker_names(&names);
+                let names = Names::new(&s.used, &s.defined);
+                Arc::new(Named {
+                    names: (!names.is_empty()).then_some(names),
+                    idents: s.idents,
+                })
+            });
+            self.idents.extend(named.idents.iter().cloned());
+            if let Some(k) = keys {
+                self.now.speakers.insert(k, named.clone());
+            }
+            self.speaker_names[sp] = Some(named);
         }
-        self.idents.extend(idents);
-        out
+        self.stale.iter_mut().for_each(|s| *s = false);
+    }
+
+    /// What a file gives the name pass: the last run's, when the file's
+    /// content is the same.
+    fn file_names(
+        &mut self,
+        facts: &crate::facts::FileFacts,
+        key: Option<ContentKey>,
+        reader: &Reader<'_>,
+    ) -> Arc<FileNames> {
+        let kept = key.and_then(|k| self.last.files.get(&k)).cloned();
+        let names = kept.unwrap_or_else(|| Arc::new(FileNames::of(facts, reader.prefilter)));
+        if let Some(k) = key {
+            self.now.files.insert(k, names.clone());
+        }
+        names
     }
 
     fn pending(&self, reads: &[Read], i: usize) -> bool {
@@ -242,13 +299,8 @@ impl<'a> Selection<'a> {
     /// files of speakers with names, unless the identifiers the cache's
     /// index holds for them tell) or a SHA1 may identify (`.lua` files);
     /// empty when they cannot be read.
-    fn hold(
-        &self,
-        reader: &Reader<'_>,
-        reads: &[Read],
-        names: &[Option<Names>],
-        held: &mut [Held],
-    ) {
+    fn hold(&self, reader: &Reader<'_>, reads: &[Read], held: &mut [Held]) {
+        let names = &self.speaker_names;
         let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
                 let Read::Unparsed(idents) = &reads[i] else {
@@ -259,7 +311,8 @@ impl<'a> Selection<'a> {
                     && if self.candidates[i].lang.is_script() {
                         !self.shas.is_empty()
                     } else {
-                        let n = self.file_speaker[i].and_then(|s| names[s].as_ref());
+                        let n =
+                            self.file_speaker[i].and_then(|s| names[s].as_ref()?.names.as_ref());
                         n.is_some_and(|n| idents.as_ref().is_none_or(|ids| n.needs_bytes(ids)))
                     }
             })
@@ -279,7 +332,8 @@ impl<'a> Selection<'a> {
     }
 
     /// The files to parse next.
-    fn todo(&self, reads: &[Read], held: &[Held], names: &[Option<Names>]) -> Vec<usize> {
+    fn todo(&self, reads: &[Read], held: &[Held]) -> Vec<usize> {
+        let names = &self.speaker_names;
         (0..reads.len())
             .into_par_iter()
             .filter(|&i| {
@@ -287,7 +341,7 @@ impl<'a> Selection<'a> {
                     return false;
                 }
                 let bytes = match &reads[i] {
-                    Read::Facts(b, _, _) => Some(b.as_slice()),
+                    Read::Facts(b, _, _, _) => Some(b.as_slice()),
                     _ => held[i].as_ref().map(|(_, b)| b.as_slice()),
                 };
                 let c = &self.candidates[i];
@@ -299,7 +353,9 @@ impl<'a> Selection<'a> {
                         || (!self.shas.is_empty()
                             && bytes.is_some_and(|b| self.shas.contains(&lua_file_sha1(b))));
                 }
-                let Some(n) = self.file_speaker[i].and_then(|sp| names[sp].as_ref()) else {
+                let Some(n) =
+                    self.file_speaker[i].and_then(|sp| names[sp].as_ref()?.names.as_ref())
+                else {
                     return false;
                 };
                 match (bytes, &reads[i]) {

@@ -1,11 +1,87 @@
 //! What a long-lived process (`wirelint server`) keeps between its runs
 //! besides the facts (`super::cache::Memo`): the files discovery found
 //! (`super::files::Discovered`), until it is told the file list changed,
-//! and what the last link kept per speaker (`crate::link::LinkMemo`).
+//! what the name pass made of unchanged files ([`NamesMemo`]), and what the
+//! last link kept per speaker (`crate::link::LinkMemo`).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+
+use super::names::{FileNames, Names};
 
 /// Passed to each run as `Options::session`.
 #[derive(Debug, Default)]
 pub struct Session {
     pub discovered: super::files::Discovered,
+    pub names: NamesMemo,
     pub link: crate::link::LinkMemo,
+}
+
+/// The key of a file's stored facts (`super::cache::FactsKey`): its bytes,
+/// language and stem.
+pub(crate) type ContentKey = [u8; 20];
+
+/// What the name pass of one speaker made of a list of files: the names
+/// its other files are searched for, and the script names its wrapper
+/// calls pass.
+pub(crate) struct Named {
+    pub names: Option<Names>,
+    pub idents: BTreeSet<String>,
+}
+
+/// What the name pass made in the last run, by content: each file's names
+/// ([`FileNames`] is a function of its facts and the prefilter, and the
+/// facts of the content key), and each speaker's, by the content keys of
+/// its files in order (the speaker's names are a function of its files'
+/// names). Only what a run used is kept for the next.
+#[derive(Default)]
+pub struct NamesMemo {
+    kept: Mutex<KeptNames>,
+}
+
+#[derive(Default)]
+pub(crate) struct KeptNames {
+    /// The prefilter the names were made with.
+    prefilter: String,
+    pub files: HashMap<ContentKey, Arc<FileNames>>,
+    pub speakers: HashMap<Vec<ContentKey>, Arc<Named>>,
+}
+
+impl std::fmt::Debug for NamesMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.kept.lock().map(|k| k.files.len()).unwrap_or(0);
+        write!(f, "NamesMemo({n} files)")
+    }
+}
+
+impl NamesMemo {
+    /// The last run's names, if they were made with this prefilter.
+    pub(crate) fn take(&self, prefilter: &str) -> KeptNames {
+        let kept = self
+            .kept
+            .lock()
+            .map(|mut k| std::mem::take(&mut *k))
+            .unwrap_or_default();
+        if kept.prefilter == prefilter {
+            kept
+        } else {
+            KeptNames::new(prefilter)
+        }
+    }
+
+    pub(crate) fn put(&self, kept: KeptNames) {
+        if let Ok(mut k) = self.kept.lock() {
+            *k = kept;
+        }
+    }
+}
+
+impl KeptNames {
+    /// An empty memo for this prefilter.
+    pub(crate) fn new(prefilter: &str) -> KeptNames {
+        KeptNames {
+            prefilter: prefilter.to_string(),
+            ..KeptNames::default()
+        }
+    }
 }
