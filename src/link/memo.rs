@@ -17,7 +17,7 @@
 //! registered key count, is another than last time).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::calls::{Proto, ScriptCallUse};
 use super::{LinkInput, ScriptId, SpeakerId};
@@ -55,7 +55,7 @@ impl LinkMemo {
 /// What a speaker's call sites are made from, besides the scripts.
 #[derive(Default)]
 pub(super) struct SpeakerFacts {
-    facts: Vec<(FileId, FileFacts)>,
+    facts: Vec<(FileId, Arc<FileFacts>)>,
     /// The commands of those files that do not reach Redis.
     dropped: Vec<(FileId, usize)>,
 }
@@ -72,11 +72,10 @@ impl SpeakerFacts {
     /// place: nothing is copied unless they differ).
     fn same(&self, input: &LinkInput<'_>, sent: &super::sends::Sent, sp: SpeakerId) -> bool {
         let mut now = files(input, sp);
-        let facts = self
-            .facts
-            .iter()
-            .all(|x| now.next().is_some_and(|y| x == y))
-            && now.next().is_none();
+        let facts = self.facts.iter().all(|x| {
+            now.next()
+                .is_some_and(|y| x.0 == y.0 && (Arc::ptr_eq(&x.1, &y.1) || x.1 == y.1))
+        }) && now.next().is_none();
         facts && self.dropped == dropped(input, sent, sp)
     }
 }
@@ -84,7 +83,7 @@ impl SpeakerFacts {
 fn files<'a>(
     input: &'a LinkInput<'_>,
     sp: SpeakerId,
-) -> impl Iterator<Item = &'a (FileId, FileFacts)> + 'a {
+) -> impl Iterator<Item = &'a (FileId, Arc<FileFacts>)> + 'a {
     let speakers = &input.file_speaker;
     input
         .facts

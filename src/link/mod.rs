@@ -237,7 +237,7 @@ pub fn shares_identity(norm: &str, local: bool) -> bool {
 /// Input to linking: each file's facts, with its speaker already assigned.
 pub struct LinkInput<'a> {
     pub sources: &'a SourceMap,
-    pub facts: &'a [(FileId, FileFacts)],
+    pub facts: &'a [(FileId, std::sync::Arc<FileFacts>)],
     pub speakers: Vec<Speaker>,
     pub file_speaker: Vec<Option<SpeakerId>>,
     /// Absolute project directory of each speaker (for `File.read!` paths).

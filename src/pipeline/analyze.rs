@@ -4,6 +4,7 @@
 //! and check.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -259,7 +260,7 @@ fn in_pool<T: Send>(
 struct FileTable {
     sources: SourceMap,
     /// The facts of the parsed files.
-    facts: Vec<(FileId, FileFacts)>,
+    facts: Vec<(FileId, Arc<FileFacts>)>,
     /// Per file: whether it was read (not skipped).
     live: Vec<bool>,
 }
@@ -275,7 +276,7 @@ fn file_table(
     notes: &mut Vec<Note>,
 ) -> FileTable {
     let mut sources = SourceMap::default();
-    let mut facts: Vec<(FileId, FileFacts)> = Vec::new();
+    let mut facts: Vec<(FileId, Arc<FileFacts>)> = Vec::new();
     let mut live = Vec::new();
     for ((c, r), selected) in candidates.iter().zip(reads).zip(selected) {
         live.push(!matches!(r, Read::Skipped(_)));
@@ -284,11 +285,12 @@ fn file_table(
                 // Syntax errors and suppressions matter in the files the
                 // protocol may be spoken in (those the selection parses);
                 // the same rule whether or not the prefilter ran.
-                if !selected {
+                if !selected && (!f.errors.is_empty() || f.unchecked.is_some()) {
+                    let f = Arc::make_mut(&mut f);
                     f.errors.clear();
                     f.unchecked = None;
                 }
-                (b, selected && marks.suppress, Some(*f))
+                (b, selected && marks.suppress, Some(f))
             }
             // Read and found silent: no bytes kept, no facts.
             Read::Unparsed(_) => (Vec::new(), false, None),

@@ -123,10 +123,13 @@ pub struct Memo {
     /// The index the last run saved, by its path.
     index: Mutex<Option<(PathBuf, Entries)>>,
     /// What the last run used.
-    last: Mutex<HashMap<[u8; 20], (FileId, FileFacts)>>,
+    last: Mutex<MemoFacts>,
     /// What this run used so far.
-    now: Mutex<HashMap<[u8; 20], (FileId, FileFacts)>>,
+    now: Mutex<MemoFacts>,
 }
+
+/// Facts by their key, each with the file it was read in.
+type MemoFacts = HashMap<[u8; 20], (FileId, Arc<FileFacts>)>;
 
 impl std::fmt::Debug for Memo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -136,7 +139,7 @@ impl std::fmt::Debug for Memo {
 }
 
 impl Memo {
-    fn get(&self, key: &FactsKey, file: FileId) -> Option<FileFacts> {
+    fn get(&self, key: &FactsKey, file: FileId) -> Option<Arc<FileFacts>> {
         let (id, facts) = self.last.lock().ok()?.remove(&key.0)?;
         if id != file {
             return None;
@@ -146,7 +149,7 @@ impl Memo {
         Some(out)
     }
 
-    fn put(&self, key: &FactsKey, file: FileId, facts: FileFacts) {
+    fn put(&self, key: &FactsKey, file: FileId, facts: Arc<FileFacts>) {
         if let Ok(mut now) = self.now.lock() {
             now.insert(key.0, (file, facts));
         }
@@ -290,13 +293,14 @@ impl Cache {
     }
 
     /// The facts stored for these bytes, read into `file`.
-    pub fn facts(&self, key: &FactsKey, file: FileId) -> Option<FileFacts> {
+    pub fn facts(&self, key: &FactsKey, file: FileId) -> Option<Arc<FileFacts>> {
         if let Some(f) = self.memo.as_ref().and_then(|m| m.get(key, file)) {
             return Some(f);
         }
         let bytes = read_entry(&self.facts_path(key))?;
-        let facts: FileFacts =
-            crate::facts::read_in_file(file, || postcard::from_bytes(&bytes).ok())?;
+        let facts: Arc<FileFacts> = Arc::new(crate::facts::read_in_file(file, || {
+            postcard::from_bytes(&bytes).ok()
+        })?);
         if let Some(m) = &self.memo {
             m.put(key, file, facts.clone());
         }

@@ -28,7 +28,7 @@ pub(crate) enum Read {
     /// Parsed: its bytes, its facts, what it marks, and the key of its
     /// stored facts (when the run keeps a cache, and the facts are whole:
     /// a parse cut by its deadline may give others next time).
-    Facts(Vec<u8>, Box<FileFacts>, Marks, Option<ContentKey>),
+    Facts(Vec<u8>, Arc<FileFacts>, Marks, Option<ContentKey>),
     /// Read and scanned, not parsed (the prefilter passed it over); its
     /// bytes are not kept. Its identifiers when the cache's index holds
     /// them.
@@ -148,12 +148,7 @@ impl Reader<'_> {
         let facts = cache.facts(&key, file)?;
         cache.keep(&c.rel, e);
         self.counts.cached();
-        Some(Read::Facts(
-            Vec::new(),
-            Box::new(facts),
-            marks,
-            Some(key.bytes()),
-        ))
+        Some(Read::Facts(Vec::new(), facts, marks, Some(key.bytes())))
     }
 
     /// The bytes of a file the name pass searches, and their stamp when
@@ -225,7 +220,13 @@ impl Reader<'_> {
             }
             None => {
                 self.counts.parsed(bytes.len());
-                let f = crate::extract::extract_file(p, c.lang, file, &bytes, &c.stem());
+                let f = Arc::new(crate::extract::extract_file(
+                    p,
+                    c.lang,
+                    file,
+                    &bytes,
+                    &c.stem(),
+                ));
                 if let (Some(cache), Some(k)) = (self.cache, &key) {
                     if !f.was_cut() {
                         cache.store_facts(k, &f);
@@ -242,7 +243,7 @@ impl Reader<'_> {
             cache.record(&c.rel, s, marks, hash);
         }
         let key = key.filter(|_| !facts.was_cut()).map(|k| k.bytes());
-        Read::Facts(bytes, Box::new(facts), marks, key)
+        Read::Facts(bytes, facts, marks, key)
     }
 }
 
