@@ -39,6 +39,7 @@ use crate::diagnostic::{Diagnostic, Impact, Layer, Severity};
 use crate::facts::{FileId, Span};
 use crate::link::{Arg, CommandUse, Model, SpeakerId};
 use crate::source::SourceMap;
+use rayon::prelude::*;
 
 /// What a check gets.
 #[derive(Clone)]
@@ -52,15 +53,15 @@ pub struct CheckContext<'a> {
     /// for it (who breaks), and it reads every key against the keyspace, so
     /// computing it per finding made one bad key shared by 4,000 files
     /// quadratic (30 s).
-    active: std::cell::OnceCell<Vec<SpeakerId>>,
+    active: std::sync::OnceLock<Vec<SpeakerId>>,
     /// [`CheckContext::key_types`], computed once: it reads every key of
     /// the model, and two rules ask (one per finding).
-    key_types: std::cell::OnceCell<crate::link::roles::KeyTypes>,
+    key_types: std::sync::OnceLock<crate::link::roles::KeyTypes>,
     /// The active speakers' names with their ids, sorted by name, computed
     /// once: every finding names the others.
-    named: std::cell::OnceCell<Vec<(String, SpeakerId)>>,
+    named: std::sync::OnceLock<Vec<(String, SpeakerId)>>,
     /// The same, each name quoted (`` `a` ``), sorted as quoted.
-    quoted: std::cell::OnceCell<Vec<(String, SpeakerId)>>,
+    quoted: std::sync::OnceLock<Vec<(String, SpeakerId)>>,
 }
 
 /// The other speakers a finding's help names (past them, a count).
@@ -81,10 +82,10 @@ impl<'a> CheckContext<'a> {
             contract,
             contract_file,
             sources,
-            active: std::cell::OnceCell::new(),
-            key_types: std::cell::OnceCell::new(),
-            named: std::cell::OnceCell::new(),
-            quoted: std::cell::OnceCell::new(),
+            active: std::sync::OnceLock::new(),
+            key_types: std::sync::OnceLock::new(),
+            named: std::sync::OnceLock::new(),
+            quoted: std::sync::OnceLock::new(),
         }
     }
 
@@ -184,10 +185,17 @@ pub fn rule(code: &str) -> Option<&'static Rule> {
 /// Runs every rule; sorted, without duplicates (one divergence seen through
 /// several call sites is reported once, at its bytes).
 pub fn run_all(cx: &CheckContext<'_>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for r in RULES {
-        (r.run)(cx, &mut out);
-    }
+    // Rules in parallel (on the run's thread pool); their findings joined
+    // in rule order, as one thread would make them.
+    let per_rule: Vec<Vec<Diagnostic>> = RULES
+        .par_iter()
+        .map(|r| {
+            let mut out = Vec::new();
+            (r.run)(cx, &mut out);
+            out
+        })
+        .collect();
+    let mut out: Vec<Diagnostic> = per_rule.into_iter().flatten().collect();
     sort_and_dedup(&mut out);
     out
 }

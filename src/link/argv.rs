@@ -5,7 +5,7 @@
 //! Call sites are found and bound through wrappers by `calls.rs`; this
 //! module only reads what they pass.
 
-use super::{Arg, Ctx, Model, Resolver, Script};
+use super::{Arg, Ctx, Resolver, Script};
 use crate::contract::Contract;
 use crate::facts::{Span, Value};
 
@@ -15,23 +15,25 @@ pub(super) fn flat_args(items: &[Value], open: bool) -> (Vec<Value>, bool) {
     (items.to_vec(), !open)
 }
 
-/// Resolves every call site's ARGV to the strings each slot may send.
-pub(super) fn resolve(resolver: &Resolver<'_>, model: &mut Model) {
-    for u in &mut model.script_calls {
-        let cx = Ctx {
-            speaker: u.speaker,
-            module: String::new(),
-            file: u.span.file,
-        };
-        u.argv = u
-            .args
-            .iter()
-            .map(|v| Arg {
-                value: v.clone(),
-                alts: resolver.templates(v, &cx),
-            })
-            .collect();
-    }
+/// A call site's ARGV resolved slot by slot, as a value passed in `file`
+/// of `speaker` (the call's span).
+pub(super) fn resolve(
+    resolver: &Resolver<'_>,
+    args: &[Value],
+    speaker: super::SpeakerId,
+    file: crate::facts::FileId,
+) -> Vec<Arg> {
+    let cx = Ctx {
+        speaker,
+        module: String::new(),
+        file,
+    };
+    args.iter()
+        .map(|v| Arg {
+            value: v.clone(),
+            alts: resolver.templates(v, &cx),
+        })
+        .collect()
 }
 
 impl Arg {

@@ -9,6 +9,7 @@
 //! changes. What stays unresolved stays unknown, and unknown says nothing.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::identify::{identify, unidentified, Loaders, Lookup};
 use super::lists::{flatten, literal_count};
@@ -39,16 +40,17 @@ pub struct ScriptCallUse {
     /// The call site.
     pub span: Span,
     pub numkeys: NumKeys,
-    /// The keys passed, in slot order, as far as the code shows them.
-    pub keys: Vec<Arg>,
+    /// The keys passed, in slot order, as far as the code shows them
+    /// (shared: a long-lived process keeps each use between runs).
+    pub keys: Arc<[Arg]>,
     /// Whether `keys` holds every key passed.
     pub keys_complete: bool,
     /// The args passed after the keys, as far as visible.
-    pub args: Vec<Value>,
+    pub args: Arc<[Value]>,
     /// Whether `args` holds every arg passed (ARGV), in order.
     pub args_complete: bool,
     /// `args` resolved, slot by slot (`argv.rs`).
-    pub argv: Vec<Arg>,
+    pub argv: Arc<[Arg]>,
     /// The body of a wrapper that its callers bind: its call sites are the
     /// invocations; this one is checked for what it passes besides its
     /// parameters, and not counted.
@@ -706,35 +708,36 @@ fn use_of(
     let split_by_parts = !matches!(numkeys, NumKeys::Literal(..) | NumKeys::Counted(..))
         && p.items.is_empty()
         && p.tail.len() >= 2;
-    let (keys, keys_complete, args, args_complete) = if p.keys_only {
-        let argv = super::argv::flat_args(&p.argv, p.argv_open);
-        (flat.iter().map(arg).collect(), complete, argv.0, argv.1)
-    } else if split_by_parts {
-        // `numkeys | keys ++ args`, or a loop over the keys then one over
-        // the args, with numkeys the script's own count: the first part
-        // appended after numkeys is the keys.
-        let (keys, complete) = flatten(&[], &p.tail[..1], false);
-        let (args, args_complete) = flatten(&[], &p.tail[1..], false);
-        (
-            keys.iter().map(arg).collect(),
-            complete,
-            args,
-            args_complete,
-        )
-    } else {
-        match &numkeys {
-            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
-                let n = *n as usize;
-                (
-                    flat[..n].iter().map(arg).collect(),
-                    true,
-                    flat[n..].to_vec(),
-                    complete,
-                )
+    let (keys, keys_complete, args, args_complete): (Vec<Arg>, bool, Vec<Value>, bool) =
+        if p.keys_only {
+            let argv = super::argv::flat_args(&p.argv, p.argv_open);
+            (flat.iter().map(arg).collect(), complete, argv.0, argv.1)
+        } else if split_by_parts {
+            // `numkeys | keys ++ args`, or a loop over the keys then one over
+            // the args, with numkeys the script's own count: the first part
+            // appended after numkeys is the keys.
+            let (keys, complete) = flatten(&[], &p.tail[..1], false);
+            let (args, args_complete) = flatten(&[], &p.tail[1..], false);
+            (
+                keys.iter().map(arg).collect(),
+                complete,
+                args,
+                args_complete,
+            )
+        } else {
+            match &numkeys {
+                NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
+                    let n = *n as usize;
+                    (
+                        flat[..n].iter().map(arg).collect(),
+                        true,
+                        flat[n..].to_vec(),
+                        complete,
+                    )
+                }
+                _ => (flat.iter().map(arg).collect(), false, Vec::new(), false),
             }
-            _ => (flat.iter().map(arg).collect(), false, Vec::new(), false),
-        }
-    };
+        };
     ScriptCallUse {
         in_wrapper: false,
         echo: false,
@@ -744,10 +747,10 @@ fn use_of(
         speaker: p.speaker,
         span: p.span,
         numkeys,
-        keys,
+        keys: keys.into(),
         keys_complete,
-        args,
+        argv: super::argv::resolve(resolver, &args, p.speaker, p.span.file).into(),
+        args: args.into(),
         args_complete,
-        argv: Vec::new(),
     }
 }

@@ -12,13 +12,17 @@ use crate::facts::{FileId, Value};
 /// whose only calls into the code base are to such functions of one script
 /// returns the same SHA (`get_hash` calling `load_script` on a cache miss).
 #[derive(Default)]
-pub(super) struct Loaders(HashMap<(SpeakerId, String), Option<(FileId, Value)>>);
+pub(super) struct Loaders(HashMap<SpeakerId, ByName>);
+
+/// A speaker's loaders by name (`None`: two different scripts).
+type ByName = HashMap<String, Option<(FileId, Value)>>;
 
 impl Loaders {
     pub(super) fn of(input: &LinkInput<'_>) -> Loaders {
-        let mut map: HashMap<(SpeakerId, String), Option<(FileId, Value)>> = HashMap::new();
-        let put = |map: &mut HashMap<_, Option<(FileId, Value)>>, key, v: (FileId, Value)| {
-            let e = map.entry(key).or_insert_with(|| Some(v.clone()));
+        let mut map: HashMap<SpeakerId, ByName> = HashMap::new();
+        let put = |map: &mut HashMap<SpeakerId, ByName>, (sp, name), v: (FileId, Value)| {
+            let by_name: &mut ByName = map.entry(sp).or_default();
+            let e = by_name.entry(name).or_insert_with(|| Some(v.clone()));
             if e.as_ref()
                 .is_some_and(|(f, x)| *f != v.0 || x.span() != v.1.span())
             {
@@ -53,28 +57,33 @@ impl Loaders {
                 break;
             }
             let known = map.clone();
+            let count =
+                |m: &HashMap<SpeakerId, ByName>| m.values().map(HashMap::len).sum::<usize>();
             each(&mut |sp, _, facts| {
+                let Some(known) = known.get(&sp) else {
+                    return;
+                };
                 // Per function: the one loaded script its calls all reach.
                 let mut reach: HashMap<usize, Option<&(FileId, Value)>> = HashMap::new();
                 for call in &facts.calls {
                     let (Some(func), Some(callee)) = (call.func, call.path.last()) else {
                         continue;
                     };
-                    let v = known.get(&(sp, callee.clone())).and_then(Option::as_ref);
+                    let v = known.get(callee.as_str()).and_then(Option::as_ref);
                     let e = reach.entry(func).or_insert(v);
                     if e.is_some_and(|x| v.is_none_or(|y| x.1.span() != y.1.span())) {
                         *e = None;
                     }
                 }
                 for (func, v) in reach {
-                    let name = facts.functions[func].name.clone();
-                    if let (Some(v), false) = (v, known.contains_key(&(sp, name.clone()))) {
-                        put(&mut map, (sp, name), v.clone());
+                    let name = &facts.functions[func].name;
+                    if let (Some(v), false) = (v, known.contains_key(name)) {
+                        put(&mut map, (sp, name.clone()), v.clone());
                     }
                 }
             });
             // A round puts only names it did not know, each a new entry.
-            if map.len() == known.len() {
+            if count(&map) == count(&known) {
                 break;
             }
         }
@@ -82,7 +91,7 @@ impl Loaders {
     }
 
     fn get(&self, speaker: SpeakerId, name: &str) -> Option<&(FileId, Value)> {
-        self.0.get(&(speaker, name.to_string()))?.as_ref()
+        self.0.get(&speaker)?.get(name)?.as_ref()
     }
 }
 

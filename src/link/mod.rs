@@ -286,7 +286,6 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     }
     (model.script_calls, model.unlinked_calls) =
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
-    argv::resolve(&resolver, &mut model);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);

@@ -86,8 +86,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         counts: Counts::default(),
         cache: cache.as_ref(),
     };
-    let threads = opts.threads.map(|n| capped_threads(n, &mut notes));
-    let (reads, selected) = in_pool(threads, || {
+    let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;
+    let (reads, selected) = in_pool(pool.as_ref(), || {
         read_all(
             &reader,
             !opts.prefilter,
@@ -96,7 +96,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             &speaker_dirs,
             opts.session.as_deref().map(|s| &s.names),
         )
-    })?;
+    });
     let stats = reader
         .counts
         .stats(candidates.len(), selected.iter().filter(|s| **s).count());
@@ -141,7 +141,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         });
     }
     let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
-    let diagnostics = run_all(&cx);
+    let diagnostics = in_pool(pool.as_ref(), || run_all(&cx));
     notes.extend(unlisted_errors_note(&cx));
     notes.sort();
     notes.dedup();
@@ -237,23 +237,25 @@ fn capped_threads(n: usize, notes: &mut Vec<Note>) -> usize {
     cap
 }
 
-/// Runs `work` on `threads` worker threads (`None`: one per core).
-fn in_pool<T: Send>(
-    threads: Option<usize>,
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, AnalyzeError> {
+/// Runs `work` on the run's pool (`None`: rayon's global pool, one thread
+/// per core).
+fn in_pool<T: Send>(pool: Option<&rayon::ThreadPool>, work: impl FnOnce() -> T + Send) -> T {
+    match pool {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// The pool of `--threads`, if given (else rayon's global pool).
+fn pool(threads: Option<usize>) -> Result<Option<rayon::ThreadPool>, AnalyzeError> {
     let Some(n) = threads else {
-        return Ok(work());
+        return Ok(None);
     };
-    match rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(n.max(1))
         .build()
-    {
-        Ok(pool) => Ok(pool.install(work)),
-        Err(e) => Err(AnalyzeError::Usage(format!(
-            "cannot start {n} threads: {e}"
-        ))),
-    }
+        .map(Some)
+        .map_err(|e| AnalyzeError::Usage(format!("cannot start {n} threads: {e}")))
 }
 
 /// The run's files, in candidate order.
