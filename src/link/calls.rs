@@ -8,15 +8,18 @@
 //! into the summary; summaries are carried up through calls until nothing
 //! changes. What stays unresolved stays unknown, and unknown says nothing.
 
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::identify::{identify, unidentified, Loaders, Lookup};
-use super::lists::{flatten, literal_count};
 use super::memo::{Kept, LinkMemo, SpeakerFacts};
 use super::substitute::{substitute, Args};
-use super::{Arg, Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
+use super::{Arg, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Value};
+use uses::{registered_count, use_of};
+
+mod uses;
 
 /// How numkeys is given at a call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -517,34 +520,22 @@ pub(super) fn link_calls(
     };
     let memo = input.memo;
     let mut kept = memo.map(LinkMemo::take).unwrap_or_default();
+    let jobs: Vec<(SpeakerId, Option<Kept>)> = (0..input.speakers.len())
+        .map(|sp| (sp, kept.remove(&sp)))
+        .collect();
+    // Speakers bind on their own, so in parallel; joined in speaker order.
+    let done: Vec<SpeakerLink> = jobs
+        .into_par_iter()
+        .map(|(sp, last)| link_speaker(input, sent, &fns, &lk, sp, last))
+        .collect();
     let mut keep = HashMap::new();
     let mut out = Vec::new();
     let mut unlinked = Vec::new();
-    for sp in 0..input.speakers.len() {
-        let still = |v: &Value, f: FileId| identify(v, sp, f, &lk, 0).is_some();
-        let mut entry = match kept.remove(&sp) {
-            Some(k) if k.holds(input, sent, sp, &still) => k,
-            _ => {
-                let log = std::cell::RefCell::new(Vec::new());
-                let known = |p: &Proto| {
-                    let a = identify(&p.script, p.speaker, p.file, &lk, 0).is_some();
-                    if memo.is_some() {
-                        log.borrow_mut().push((p.script.clone(), p.file, a));
-                    }
-                    a
-                };
-                let sites = bind_speaker(input, sent, &fns, &known, sp);
-                // A speaker without call sites (the shared scripts) is
-                // bound again at no cost: nothing is kept of it.
-                let worth = memo.is_some() && !sites.is_empty();
-                let facts = worth.then(|| SpeakerFacts::of(input, sent, sp));
-                Kept::new(facts.unwrap_or_default(), log.into_inner(), sites)
-            }
-        };
-        let keeps = memo.is_some() && !entry.sites.is_empty();
-        link_sites(&lk, &mut entry, keeps, &mut out, &mut unlinked);
-        if keeps {
-            keep.insert(sp, entry);
+    for (sp, (entry, uses, un)) in done.into_iter().enumerate() {
+        out.extend(uses);
+        unlinked.extend(un);
+        if let Some(e) = entry {
+            keep.insert(sp, e);
         }
     }
     if let Some(m) = memo {
@@ -555,6 +546,47 @@ pub(super) fn link_calls(
     unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
     unlinked.dedup();
     (out, unlinked)
+}
+
+/// What linking one speaker gives: its memo entry (when one is kept), its
+/// uses, and its call sites that could not be linked.
+type SpeakerLink = (Option<Kept>, Vec<ScriptCallUse>, Vec<UnlinkedCall>);
+
+/// One speaker's call sites linked: from the last run's entry when it
+/// holds, else bound again.
+fn link_speaker(
+    input: &LinkInput<'_>,
+    sent: &super::sends::Sent,
+    fns: &FnIndex<'_>,
+    lk: &Lookup<'_>,
+    sp: SpeakerId,
+    last: Option<Kept>,
+) -> SpeakerLink {
+    let memo = input.memo;
+    let still = |v: &Value, f: FileId| identify(v, sp, f, lk, 0).is_some();
+    let mut entry = match last {
+        Some(k) if k.holds(input, sent, sp, &still) => k,
+        _ => {
+            let log = std::cell::RefCell::new(Vec::new());
+            let known = |p: &Proto| {
+                let a = identify(&p.script, p.speaker, p.file, lk, 0).is_some();
+                if memo.is_some() {
+                    log.borrow_mut().push((p.script.clone(), p.file, a));
+                }
+                a
+            };
+            let sites = bind_speaker(input, sent, fns, &known, sp);
+            // A speaker without call sites (the shared scripts) is bound
+            // again at no cost: nothing is kept of it.
+            let worth = memo.is_some() && !sites.is_empty();
+            let facts = worth.then(|| SpeakerFacts::of(input, sent, sp));
+            Kept::new(facts.unwrap_or_default(), log.into_inner(), sites)
+        }
+    };
+    let keeps = memo.is_some() && !entry.sites.is_empty();
+    let (mut out, mut unlinked) = (Vec::new(), Vec::new());
+    link_sites(lk, &mut entry, keeps, &mut out, &mut unlinked);
+    (keeps.then_some(entry), out, unlinked)
 }
 
 /// One speaker's call sites, bound through its wrappers.
@@ -587,33 +619,66 @@ fn link_sites(
     out: &mut Vec<ScriptCallUse>,
     unlinked: &mut Vec<UnlinkedCall>,
 ) {
-    for (i, (p, in_wrapper)) in entry.sites.iter().enumerate() {
-        // Parameters no call binds stay unknown (holes).
-        match identify(&p.script, p.speaker, p.file, lk, 0) {
-            Some(script) => {
-                let registered = registered_count(p, script, lk);
-                let mut u = match entry.uses.get(i) {
-                    Some(Some((s, r, u))) if (*s, *r) == (script, registered) => u.clone(),
-                    _ => {
-                        let u = use_of(lk.resolver, p, script, registered);
-                        if keep {
-                            entry.uses[i] = Some((script, registered, u.clone()));
-                        }
-                        u
-                    }
-                };
-                u.in_wrapper = *in_wrapper;
+    // Each site on its own (in parallel), then taken in site order.
+    let linked: Vec<Site> = entry
+        .sites
+        .par_iter()
+        .zip(&entry.uses)
+        .map(|((p, in_wrapper), last)| link_site(lk, p, *in_wrapper, last.as_ref()))
+        .collect();
+    for (i, site) in linked.into_iter().enumerate() {
+        match site {
+            Site::Linked(linked) => {
+                let (u, made) = *linked;
+                if let (true, Some(made)) = (keep, made) {
+                    entry.uses[i] = Some(made);
+                }
                 out.push(u);
             }
-            None if !in_wrapper => unlinked.push(UnlinkedCall {
+            Site::Unlinked(u) => unlinked.push(u),
+            Site::Wrapper => {}
+        }
+    }
+}
+
+/// One call site linked: its use (and, when made anew, what the memo
+/// keeps of it), or why it is not.
+enum Site {
+    Linked(Box<(ScriptCallUse, Option<super::memo::Linked>)>),
+    Unlinked(UnlinkedCall),
+    /// The body of a wrapper whose script its callers name.
+    Wrapper,
+}
+
+fn link_site(
+    lk: &Lookup<'_>,
+    p: &Proto,
+    in_wrapper: bool,
+    last: Option<&super::memo::Linked>,
+) -> Site {
+    // Parameters no call binds stay unknown (holes).
+    let Some(script) = identify(&p.script, p.speaker, p.file, lk, 0) else {
+        return if in_wrapper {
+            Site::Wrapper
+        } else {
+            Site::Unlinked(UnlinkedCall {
                 speaker: p.speaker,
                 span: p.span,
                 site: p.site.unwrap_or(p.span),
                 reason: unidentified(&p.script),
-            }),
-            None => {}
+            })
+        };
+    };
+    let registered = registered_count(p, script, lk);
+    let (mut u, made) = match last {
+        Some((s, r, u)) if (*s, *r) == (script, registered) => (u.clone(), None),
+        _ => {
+            let u = use_of(lk.resolver, p, script, registered);
+            (u.clone(), Some((script, registered, u)))
         }
-    }
+    };
+    u.in_wrapper = in_wrapper;
+    Site::Linked(Box::new((u, made)))
 }
 
 /// Marks the uses that repeat a use fewer wrappers away: the same script,
@@ -635,122 +700,5 @@ fn mark_echoes(uses: &mut [ScriptCallUse]) {
     }
     for u in uses.iter_mut().filter(|u| !u.keys.is_empty()) {
         u.echo = nearest.get(&sig(u)).is_some_and(|d| *d < u.depth);
-    }
-}
-
-/// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
-/// numkeys is the count the same script is registered with.
-fn registered_count(p: &Proto, script: ScriptId, lk: &Lookup<'_>) -> Option<(u32, Span)> {
-    let Some(Value::Call { path, args, .. }) = &p.numkeys else {
-        return None;
-    };
-    let [entry] = args.as_slice() else {
-        return None;
-    };
-    if !path.last().is_some_and(|l| l.starts_with('.')) {
-        return None;
-    }
-    let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
-    same.then(|| lk.model.scripts[script].registration)
-        .flatten()
-}
-
-fn use_of(
-    resolver: &Resolver<'_>,
-    p: &Proto,
-    script: ScriptId,
-    registered: Option<(u32, Span)>,
-) -> ScriptCallUse {
-    let (flat, complete) = flatten(&p.items, &p.tail, p.open);
-    let cx = Ctx {
-        speaker: p.speaker,
-        module: String::new(),
-        file: p.file,
-    };
-    let arg = |v: &Value| Arg {
-        value: v.clone(),
-        alts: resolver.templates(v, &cx),
-    };
-    // Keys and args appended as separate parts say where the keys end
-    // better than a count that travels with the script.
-    let parts = !p.keys_only && p.items.is_empty() && p.tail.len() >= 2;
-    let numkeys = match &p.numkeys {
-        _ if registered.is_some() && !parts => registered
-            .map(|(n, span)| NumKeys::Literal(n, span))
-            .unwrap_or(NumKeys::Unknown),
-        None if p.keys_only => NumKeys::FromKeys,
-        None => NumKeys::Unknown,
-        Some(v) => match literal_count(v) {
-            Some((n, span)) => NumKeys::Literal(n, span),
-            None => match v {
-                Value::Call { path, args, .. }
-                    if matches!(
-                        path.last().map(String::as_str),
-                        Some("length" | "len" | "count" | "size")
-                    ) =>
-                {
-                    match args.first() {
-                        Some(Value::List { items, tail, span }) => {
-                            let (l, c) = flatten(items, tail, false);
-                            if c {
-                                NumKeys::Counted(l.len() as u32, *span)
-                            } else {
-                                NumKeys::FromKeys
-                            }
-                        }
-                        _ => NumKeys::FromKeys,
-                    }
-                }
-                _ => NumKeys::Unknown,
-            },
-        },
-    };
-    let split_by_parts = !matches!(numkeys, NumKeys::Literal(..) | NumKeys::Counted(..))
-        && p.items.is_empty()
-        && p.tail.len() >= 2;
-    let (keys, keys_complete, args, args_complete): (Vec<Arg>, bool, Vec<Value>, bool) =
-        if p.keys_only {
-            let argv = super::argv::flat_args(&p.argv, p.argv_open);
-            (flat.iter().map(arg).collect(), complete, argv.0, argv.1)
-        } else if split_by_parts {
-            // `numkeys | keys ++ args`, or a loop over the keys then one over
-            // the args, with numkeys the script's own count: the first part
-            // appended after numkeys is the keys.
-            let (keys, complete) = flatten(&[], &p.tail[..1], false);
-            let (args, args_complete) = flatten(&[], &p.tail[1..], false);
-            (
-                keys.iter().map(arg).collect(),
-                complete,
-                args,
-                args_complete,
-            )
-        } else {
-            match &numkeys {
-                NumKeys::Literal(n, _) | NumKeys::Counted(n, _) if flat.len() >= *n as usize => {
-                    let n = *n as usize;
-                    (
-                        flat[..n].iter().map(arg).collect(),
-                        true,
-                        flat[n..].to_vec(),
-                        complete,
-                    )
-                }
-                _ => (flat.iter().map(arg).collect(), false, Vec::new(), false),
-            }
-        };
-    ScriptCallUse {
-        in_wrapper: false,
-        echo: false,
-        depth: p.depth,
-        site: p.site,
-        script,
-        speaker: p.speaker,
-        span: p.span,
-        numkeys,
-        keys: keys.into(),
-        keys_complete,
-        argv: super::argv::resolve(resolver, &args, p.speaker, p.span.file).into(),
-        args: args.into(),
-        args_complete,
     }
 }

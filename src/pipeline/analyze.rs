@@ -118,7 +118,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut contract_file = contract
         .as_ref()
         .map(|c| add_contract_file(&mut sources, &mut file_speaker, c, &opts.root));
-    let mut model = link(&LinkInput {
+    let input = LinkInput {
         sources: &sources,
         facts: &facts,
         speakers,
@@ -126,7 +126,8 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         speaker_dirs,
         contract: contract.as_ref(),
         memo: opts.session.as_deref().map(|s| &s.link),
-    });
+    };
+    let mut model = in_pool(pool.as_ref(), || link(&input));
     if steps_aside(opts, &model, contract.as_ref(), &mut notes) {
         for s in &mut model.scripts {
             s.contract = None;
