@@ -306,6 +306,7 @@ fn is_eval(name: &str) -> bool {
 }
 
 /// A call of the code base, as the name pass sees it.
+#[derive(PartialEq, Eq, Hash)]
 struct CallNames {
     /// The callee's last segment, as written (wrappers are matched on it).
     callee: String,
@@ -319,6 +320,7 @@ struct CallNames {
 }
 
 /// A definition, as the name pass sees it.
+#[derive(PartialEq, Eq, Hash)]
 struct DefNames {
     needle: String,
     /// A constant, or a function that returns a string-like value.
@@ -330,6 +332,7 @@ struct DefNames {
 }
 
 /// A template that builds a key-like string, as the name pass sees it.
+#[derive(PartialEq, Eq, Hash)]
 struct TemplateNames {
     /// One of its literals is key-marked.
     marked: bool,
@@ -337,6 +340,7 @@ struct TemplateNames {
 }
 
 /// What one parsed file gives the name pass (see the module docs).
+#[derive(PartialEq, Eq, Hash)]
 pub struct FileNames {
     /// Names the values its Redis facts send look up (command arguments,
     /// script calls, field reads): always resolved in full.

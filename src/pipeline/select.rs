@@ -20,7 +20,7 @@ use crate::parse::Parsers;
 use super::cache::Stamp;
 use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
-use super::session::{ContentKey, KeptNames, Named, NamesMemo};
+use super::session::{ContentKey, KeptNames, Named, NamesMemo, SharedNames};
 use std::sync::Arc;
 
 /// The bytes of a file not parsed yet that the selection read (empty when
@@ -120,9 +120,8 @@ struct Selection<'a> {
     lua_by_path: HashMap<PathBuf, usize>,
     /// `.lua` files parsed files name (script paths, `@include`s).
     named: BTreeSet<usize>,
-    /// Per selected file: what it gives the name pass, and the key of its
-    /// content when it has one.
-    names: Vec<Option<(Arc<FileNames>, Option<ContentKey>)>>,
+    /// Per selected file: what it gives the name pass.
+    names: Vec<Option<SharedNames>>,
     /// Per speaker: the names its other host files are searched for, and
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
@@ -225,9 +224,9 @@ impl<'a> Selection<'a> {
                 }
             }
             let names = self.file_names(facts, *key, reader);
-            self.idents.extend(names.idents.iter().cloned());
-            self.shas.extend(names.shas.iter().cloned());
-            self.names[i] = Some((names, *key));
+            self.idents.extend(names.names.idents.iter().cloned());
+            self.shas.extend(names.names.shas.iter().cloned());
+            self.names[i] = Some(names);
             if !self.candidates[i].lang.is_script() {
                 if let Some(stale) = self.stale.get_mut(sp) {
                     *stale = true;
@@ -242,23 +241,18 @@ impl<'a> Selection<'a> {
     /// host files: the names are a function of those files' names alone.
     fn name_speakers(&mut self) {
         let n_sp = self.speaker_dirs.len();
-        let mut files: Vec<Vec<&(Arc<FileNames>, Option<ContentKey>)>> =
-            (0..n_sp).map(|_| Vec::new()).collect();
+        let mut files: Vec<Vec<SharedNames>> = (0..n_sp).map(|_| Vec::new()).collect();
         for (i, n) in self.names.iter().enumerate() {
             if let (Some(n), Some(sp)) = (n, self.file_speaker[i]) {
                 if self.stale.get(sp) == Some(&true) && !self.candidates[i].lang.is_script() {
-                    files[sp].push(n);
+                    files[sp].push(n.clone());
                 }
             }
         }
-        for (sp, files) in files.iter().enumerate().filter(|(_, f)| !f.is_empty()) {
-            let keys: Option<Vec<ContentKey>> = files.iter().map(|(_, k)| *k).collect();
-            let kept = keys
-                .as_ref()
-                .and_then(|k| self.last.speakers.get(k))
-                .cloned();
+        for (sp, files) in files.into_iter().enumerate().filter(|(_, f)| !f.is_empty()) {
+            let kept = self.last.speakers.get(&files).cloned();
             let named = kept.unwrap_or_else(|| {
-                let names: Vec<&FileNames> = files.iter().map(|(n, _)| n.as_ref()).collect();
+                let names: Vec<&FileNames> = files.iter().map(|n| n.names.as_ref()).collect();
                 let s = speaker_names(&names);
                 let names = Names::new(&s.used, &s.defined);
                 Arc::new(Named {
@@ -267,9 +261,7 @@ impl<'a> Selection<'a> {
                 })
             });
             self.idents.extend(named.idents.iter().cloned());
-            if let Some(k) = keys {
-                self.now.speakers.insert(k, named.clone());
-            }
+            self.now.speakers.insert(files, named.clone());
             self.speaker_names[sp] = Some(named);
         }
         self.stale.iter_mut().for_each(|s| *s = false);
@@ -282,9 +274,10 @@ impl<'a> Selection<'a> {
         facts: &crate::facts::FileFacts,
         key: Option<ContentKey>,
         reader: &Reader<'_>,
-    ) -> Arc<FileNames> {
+    ) -> SharedNames {
         let kept = key.and_then(|k| self.last.files.get(&k)).cloned();
-        let names = kept.unwrap_or_else(|| Arc::new(FileNames::of(facts, reader.prefilter)));
+        let names =
+            kept.unwrap_or_else(|| SharedNames::new(FileNames::of(facts, reader.prefilter)));
         if let Some(k) = key {
             self.now.files.insert(k, names.clone());
         }

@@ -29,11 +29,48 @@ pub(crate) struct Named {
     pub idents: BTreeSet<String>,
 }
 
+/// A file's names, shared, with their hash made once: a speaker's key
+/// hashes as its files' hashes, and compares by pointer first (a file whose
+/// names were kept is the same allocation), then by content.
+#[derive(Clone)]
+pub(crate) struct SharedNames {
+    pub names: Arc<FileNames>,
+    hash: u64,
+}
+
+impl SharedNames {
+    pub(crate) fn new(names: FileNames) -> SharedNames {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+            .hash_one(&names);
+        SharedNames {
+            names: Arc::new(names),
+            hash,
+        }
+    }
+}
+
+impl PartialEq for SharedNames {
+    fn eq(&self, other: &SharedNames) -> bool {
+        self.hash == other.hash
+            && (Arc::ptr_eq(&self.names, &other.names) || self.names == other.names)
+    }
+}
+
+impl Eq for SharedNames {}
+
+impl std::hash::Hash for SharedNames {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 /// What the name pass made in the last run, by content: each file's names
 /// ([`FileNames`] is a function of its facts and the prefilter, and the
-/// facts of the content key), and each speaker's, by the content keys of
-/// its files in order (the speaker's names are a function of its files'
-/// names). Only what a run used is kept for the next.
+/// facts of the content key), and each speaker's, by its files' names in
+/// order (the speaker's names are a function of them: an edit that leaves
+/// a file's names as they were, a comment, a literal, makes none again).
+/// Only what a run used is kept for the next.
 #[derive(Default)]
 pub struct NamesMemo {
     kept: Mutex<KeptNames>,
@@ -43,8 +80,8 @@ pub struct NamesMemo {
 pub(crate) struct KeptNames {
     /// The prefilter the names were made with.
     prefilter: String,
-    pub files: HashMap<ContentKey, Arc<FileNames>>,
-    pub speakers: HashMap<Vec<ContentKey>, Arc<Named>>,
+    pub files: HashMap<ContentKey, SharedNames>,
+    pub speakers: HashMap<Vec<SharedNames>, Arc<Named>>,
 }
 
 impl std::fmt::Debug for NamesMemo {
