@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 
 pub mod alloc;
+pub mod nesting;
 
 use tree_sitter::{Language, Node, Parser, Tree};
 
@@ -138,7 +139,25 @@ impl Parsers {
     /// line start before where the parser stood a quarter of the way in is
     /// parsed again, with half the budget; if that runs out too, nothing is
     /// checked. So a parse costs at most one and a half budgets.
+    ///
+    /// An Elixir text that nests deeper than [`nesting::MAX_NESTING`] is
+    /// parsed only up to the line where it does (see [`nesting`]).
     pub fn parse_bounded(&mut self, lang: Lang, text: &[u8]) -> Parsed {
+        let deep = match lang {
+            Lang::Elixir => nesting::too_deep_elixir(text),
+            Lang::Rust | Lang::Lua => None,
+        };
+        match deep.map(|at| line_start_before(text, at)) {
+            Some(0) => Parsed {
+                tree: None,
+                checked: 0,
+            },
+            Some(cut) => self.parse_budgeted(lang, &text[..cut]),
+            None => self.parse_budgeted(lang, text),
+        }
+    }
+
+    fn parse_budgeted(&mut self, lang: Lang, text: &[u8]) -> Parsed {
         let budget = Budget::of(text.len());
         let parser = self.parser(lang);
         let first = attempt(parser, text, budget);

@@ -656,7 +656,7 @@ fn a_parse_over_budget_names_the_bytes_not_checked() {
         found,
         vec![
             "WL201 error 51..59 field `payloadz` is not a field of the `job` record".to_string(),
-            format!("WL001 warning {s}..{e} bytes {s}..{e} were not checked: the parser gave up on them (its time or read budget ran out)"),
+            format!("WL001 warning {s}..{e} bytes {s}..{e} were not checked: the parser gave up on them (its time or read budget ran out, or its blocks nest too deep)"),
         ]
     );
     // Junk that could hold protocol code fails the run by itself.
@@ -752,7 +752,7 @@ fn inputs_that_were_quadratic_keep_their_findings() {
     // commands nested 300 deep in Elixir lists, in Elixir `if`s, and
     // pushes in Rust `if`s; 300 scripts each run by its own function; 300
     // suppressions; 300 keys read that nothing writes beside 600 written;
-    // 100 modules that each define `k`.
+    // 100 modules that each define `k`; Elixir blocks nested too deep.
     let lines = |path: &str, lines: Vec<usize>| -> Vec<String> {
         lines.into_iter().map(|l| format!("{path}:{l}")).collect()
     };
@@ -806,6 +806,20 @@ fn inputs_that_were_quadratic_keep_their_findings() {
             shapes::same_named_builders(100),
             1,
             wl103("lib/a.ex", (0..100).map(|i| 2 + 3 * i).collect()),
+        ),
+        // 1,200 nested `if`s (16,500 nested blocks took 4.6 s, inside
+        // tree-sitter): the file is parsed up to the line where the blocks
+        // nest 1,001 deep, the rest is named as not checked.
+        (
+            "deep",
+            shapes::nested_ifs(1_200),
+            1,
+            [
+                vec!["WL001 lib/i.ex:1".to_string()],
+                wl103("lib/i.ex", (3..1001).collect()),
+                vec!["WL001 lib/i.ex:1001".to_string()],
+            ]
+            .concat(),
         ),
     ];
     for (name, files, want_code, want) in cases {
