@@ -3,11 +3,13 @@
 # behind the change, is answered once the re-check is done and its
 # diagnostics are sent), then a hover, and the server's memory (VmRSS now,
 # VmHWM its peak, from /proc). Each change appends a comment in the file's
-# own syntax. Usage:
+# own syntax, with a nonce: each buffer is new content, never in the facts
+# cache from an earlier session (as a keystroke's is not). Usage:
 #   python3 scripts/lsp-bench.py ROOT REL_PATH_OF_AN_OPEN_FILE path/to/wirelint [RUNS]
 import json, subprocess, sys, time, os
 root = sys.argv[1]; rel = sys.argv[2]; binp = sys.argv[3]
 runs = int(sys.argv[4]) if len(sys.argv) > 4 else 11
+nonce = "%x" % int(time.time() * 1e6)
 comment = {".lua": "--", ".rs": "//"}.get(os.path.splitext(rel)[1], "#")
 p = subprocess.Popen([binp, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None if os.environ.get("WIRELINT_SERVER_TIMING") else subprocess.DEVNULL, cwd=root)
 def send(m):
@@ -40,7 +42,7 @@ times = []; hovers = []
 cpu0 = cpu()
 for k in range(runs):
     t = time.time()
-    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + ("\n%s edit %d\n" % (comment, k))}]}})
+    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + ("\n%s edit %d %s\n" % (comment, k, nonce))}]}})
     req(100+k, "wirelint/barrier", {})
     times.append(time.time()-t)
     t = time.time()
