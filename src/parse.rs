@@ -10,7 +10,10 @@ use std::cell::Cell;
 use std::collections::HashMap;
 
 pub mod alloc;
+mod incremental;
 pub mod nesting;
+
+pub use incremental::OldTree;
 
 use tree_sitter::{Language, Node, Parser, Tree};
 
@@ -143,11 +146,7 @@ impl Parsers {
     /// An Elixir text that nests deeper than [`nesting::MAX_NESTING`] is
     /// parsed only up to the line where it does (see [`nesting`]).
     pub fn parse_bounded(&mut self, lang: Lang, text: &[u8]) -> Parsed {
-        let deep = match lang {
-            Lang::Elixir => nesting::too_deep_elixir(text),
-            Lang::Rust | Lang::Lua => None,
-        };
-        match deep.map(|at| line_start_before(text, at)) {
+        match too_deep(lang, text).map(|at| line_start_before(text, at)) {
             Some(0) => Parsed {
                 tree: None,
                 checked: 0,
@@ -160,7 +159,7 @@ impl Parsers {
     fn parse_budgeted(&mut self, lang: Lang, text: &[u8]) -> Parsed {
         let budget = Budget::of(text.len());
         let parser = self.parser(lang);
-        let first = attempt(parser, text, budget);
+        let first = attempt(parser, text, budget, None);
         if let Some(tree) = first.tree {
             return Parsed {
                 tree: Some(tree),
@@ -174,7 +173,7 @@ impl Parsers {
                 checked: 0,
             };
         }
-        let second = attempt(parser, &text[..cut], budget.part(1, 2));
+        let second = attempt(parser, &text[..cut], budget.part(1, 2), None);
         match second.tree {
             Some(tree) => Parsed {
                 tree: Some(tree),
@@ -185,6 +184,15 @@ impl Parsers {
                 checked: 0,
             },
         }
+    }
+}
+
+/// Where the blocks of `text` first nest too deep to parse (Elixir's: see
+/// [`nesting`]).
+fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
+    match lang {
+        Lang::Elixir => nesting::too_deep_elixir(text),
+        Lang::Rust | Lang::Lua => None,
     }
 }
 
@@ -201,7 +209,7 @@ fn line_start_before(text: &[u8], at: usize) -> usize {
 /// The parser's position is known from the progress callback and, when the
 /// lexer rescans (no callback may come then), from where each rescan
 /// starts: a read that does not continue the previous one.
-fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
+fn attempt(parser: &mut Parser, text: &[u8], budget: Budget, old: Option<&Tree>) -> Attempt {
     let start = thread_cpu_nanos();
     let held_before = alloc::live();
     let held = || alloc::live().saturating_sub(held_before).max(0);
@@ -255,7 +263,7 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget) -> Attempt {
         }
         &text[i..end]
     };
-    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
     let tree = if exhausted.get() {
         discard(parser, tree);
         None
@@ -629,13 +637,14 @@ mod tests {
             p.parser(Lang::Elixir),
             junk.as_bytes(),
             memory_only(32 << 20),
+            None,
         );
         assert!(stopped.tree.is_none());
         assert!(stopped.quarter_offset < junk.len() / 4, "stopped early");
         let dense = format!("local t = {{{}1}}\n", "1,".repeat(50_000));
         let budget = memory_only(MEM_BASE + dense.len() as i64 * MEM_PER_BYTE);
         let before = alloc::live();
-        let whole = attempt(p.parser(Lang::Lua), dense.as_bytes(), budget);
+        let whole = attempt(p.parser(Lang::Lua), dense.as_bytes(), budget, None);
         let tree = whole.tree.expect("dense valid code parses whole");
         assert!(!tree.root_node().has_error());
         let held = alloc::live() - before;

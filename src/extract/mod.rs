@@ -28,17 +28,53 @@ pub fn extract_file(
     src: &[u8],
     stem: &str,
 ) -> FileFacts {
+    extract_file_from(parsers, lang, file, src, stem, None).0
+}
+
+/// [`extract_file`] of a text that was `old` a moment ago (an editor's
+/// buffer, parsed incrementally: [`Parsers::parse_bounded_from`]); also
+/// returns the text and its tree, for the next version, when the whole
+/// text was parsed.
+pub fn extract_file_from(
+    parsers: &mut Parsers,
+    lang: Lang,
+    file: FileId,
+    src: &[u8],
+    stem: &str,
+    old: Option<&crate::parse::OldTree>,
+) -> (FileFacts, Option<crate::parse::OldTree>) {
     let normalized = normalize_lone_cr(src);
     let src = normalized.as_deref().unwrap_or(src);
-    let parsed = parsers.parse_bounded(lang, src);
+    let parsed = parsers.parse_bounded_from(lang, src, old);
     let unchecked =
         (parsed.checked < src.len()).then(|| Span::new(file, parsed.checked, src.len()));
     let Some(tree) = parsed.tree else {
-        return FileFacts {
+        let facts = FileFacts {
             unchecked,
             ..FileFacts::default()
         };
+        return (facts, None);
     };
+    let facts = facts_of(parsers, lang, file, src, stem, &tree, unchecked);
+    let whole = unchecked.is_none() && !facts.was_cut();
+    let kept = whole.then(|| crate::parse::OldTree {
+        lang,
+        text: src.to_vec(),
+        tree,
+    });
+    (facts, kept)
+}
+
+/// The facts of a parsed file.
+fn facts_of(
+    parsers: &mut Parsers,
+    lang: Lang,
+    file: FileId,
+    src: &[u8],
+    stem: &str,
+    tree: &tree_sitter::Tree,
+    unchecked: Option<Span>,
+) -> FileFacts {
     let root = tree.root_node();
     let mut facts = lang.host().extract(root, src, file, parsers, stem);
     if facts.errors.is_empty() {

@@ -85,6 +85,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         prefilter: &prefilter,
         counts: Counts::default(),
         cache: cache.as_ref(),
+        trees: opts.session.as_deref().map(|s| &s.trees),
     };
     let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;
     let (reads, selected) = in_pool(pool.as_ref(), || {
@@ -100,7 +101,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let stats = reader
         .counts
         .stats(candidates.len(), selected.iter().filter(|s| **s).count());
-    release_parse_memory(&stats);
+    after_reading(opts, &stats);
     if let Some(c) = cache {
         c.save();
     }
@@ -159,9 +160,13 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     })
 }
 
-/// Trees of a megabyte or more of parsed text (about 100 bytes a byte)
-/// leave that much free in the parsing threads' arenas.
-fn release_parse_memory(stats: &super::Stats) {
+/// After the reads: the open buffers' trees of this run become the last
+/// run's, and trees of a megabyte or more of parsed text (about 100 bytes
+/// a byte) leave that much free in the parsing threads' arenas.
+fn after_reading(opts: &Options, stats: &super::Stats) {
+    if let Some(s) = opts.session.as_deref() {
+        s.trees.turn();
+    }
     if stats.parsed_bytes >= 1 << 20 {
         crate::parse::alloc::release_free_memory();
     }

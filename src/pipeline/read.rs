@@ -36,6 +36,13 @@ pub(crate) enum Read {
     Skipped(String),
 }
 
+/// Where the bytes a file is parsed from came from: the disk (with their
+/// stamp when the cache's index may record them), or an editor's buffer.
+enum From {
+    Disk(Option<Stamp>),
+    Buffer,
+}
+
 /// Reads files for the selection (`super::select`).
 pub(crate) struct Reader<'a> {
     pub files: &'a Files<'a>,
@@ -43,6 +50,8 @@ pub(crate) struct Reader<'a> {
     pub counts: Counts,
     /// The facts cache, if the run keeps one.
     pub cache: Option<&'a Cache>,
+    /// The open buffers' last trees (a long-lived process).
+    pub trees: Option<&'a super::session::BufferTrees>,
 }
 
 /// What the reader did, counted across threads.
@@ -105,7 +114,7 @@ impl Reader<'_> {
         match self.files.read(c) {
             Ok(Contents::Buffer(bytes)) => {
                 self.counts.read(bytes.len());
-                self.parse(parsers, c, file, bytes.to_vec(), ALL, None)
+                self.parse(parsers, c, file, bytes.to_vec(), ALL, From::Buffer)
             }
             Ok(Contents::File(bytes)) => {
                 self.counts.read(bytes.len());
@@ -190,7 +199,7 @@ impl Reader<'_> {
             }
             return Read::Unparsed(None);
         }
-        self.parse(parsers, c, file, bytes, marks, stamp)
+        self.parse(parsers, c, file, bytes, marks, From::Disk(stamp))
     }
 
     /// Parses one file's bytes, or takes the facts the cache holds for
@@ -202,8 +211,12 @@ impl Reader<'_> {
         file: FileId,
         bytes: Vec<u8>,
         marks: Marks,
-        stamp: Option<Stamp>,
+        from: From,
     ) -> Read {
+        let (stamp, buffer) = match from {
+            From::Disk(stamp) => (stamp, false),
+            From::Buffer => (None, true),
+        };
         let Some(p) = parsers.as_mut() else {
             return Read::Skipped("internal error: the grammars did not load".into());
         };
@@ -213,20 +226,32 @@ impl Reader<'_> {
             .cache
             .zip(key.as_ref())
             .and_then(|(cache, k)| cache.facts(k, file));
+        // An open buffer's last tree: kept while its facts come from the
+        // cache, replaced when it is parsed.
+        let trees = self.trees.filter(|_| buffer);
+        let old = trees.and_then(|t| t.get(&c.rel));
         let facts = match stored {
             Some(f) => {
                 self.counts.cached();
+                if let (Some(t), Some(o)) = (trees, old) {
+                    t.keep(&c.rel, o);
+                }
                 f
             }
             None => {
                 self.counts.parsed(bytes.len());
-                let f = Arc::new(crate::extract::extract_file(
+                let (f, tree) = crate::extract::extract_file_from(
                     p,
                     c.lang,
                     file,
                     &bytes,
                     &c.stem(),
-                ));
+                    old.as_deref(),
+                );
+                if let (Some(t), Some(tree)) = (trees, tree) {
+                    t.keep(&c.rel, Arc::new(tree));
+                }
+                let f = Arc::new(f);
                 if let (Some(cache), Some(k)) = (self.cache, &key) {
                     if !f.was_cut() {
                         cache.store_facts(k, &f);
@@ -274,6 +299,7 @@ mod tests {
             prefilter: &prefilter,
             counts: Counts::default(),
             cache: None,
+            trees: None,
         };
         match reader.read(&mut parsers, &c, 0, true) {
             Read::Skipped(why) => assert!(why.starts_with("cannot read: "), "{why}"),
@@ -302,6 +328,7 @@ mod tests {
             prefilter: &prefilter,
             counts: Counts::default(),
             cache: None,
+            trees: None,
         };
         let mut read = || match reader.read(&mut parsers, &c, 0, true) {
             Read::Skipped(why) => why,

@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 
 use super::names::{FileNames, Names};
+use crate::parse::OldTree;
 
 /// Passed to each run as `Options::session`.
 #[derive(Debug, Default)]
@@ -15,6 +16,45 @@ pub struct Session {
     pub discovered: super::files::Discovered,
     pub names: NamesMemo,
     pub link: crate::link::LinkMemo,
+    pub trees: BufferTrees,
+}
+
+/// The last tree of each open buffer, by path, to parse its next version
+/// incrementally (`crate::parse::Parsers::parse_bounded_from`). Only the
+/// buffers of the last run are kept.
+#[derive(Default)]
+pub struct BufferTrees {
+    last: Mutex<HashMap<String, Arc<OldTree>>>,
+    now: Mutex<HashMap<String, Arc<OldTree>>>,
+}
+
+impl std::fmt::Debug for BufferTrees {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.last.lock().map(|k| k.len()).unwrap_or(0);
+        write!(f, "BufferTrees({n} buffers)")
+    }
+}
+
+impl BufferTrees {
+    /// The last run's tree of the buffer at `rel`.
+    pub(crate) fn get(&self, rel: &str) -> Option<Arc<OldTree>> {
+        self.last.lock().ok()?.get(rel).cloned()
+    }
+
+    /// The tree of the buffer at `rel` for the next run.
+    pub(crate) fn keep(&self, rel: &str, tree: Arc<OldTree>) {
+        if let Ok(mut now) = self.now.lock() {
+            now.insert(rel.to_string(), tree);
+        }
+    }
+
+    /// This run's trees become the last run's.
+    pub(crate) fn turn(&self) {
+        let now = self.now.lock().map(|mut n| std::mem::take(&mut *n));
+        if let (Ok(now), Ok(mut last)) = (now, self.last.lock()) {
+            *last = now;
+        }
+    }
 }
 
 /// The key of a file's stored facts (`super::cache::FactsKey`): its bytes,
