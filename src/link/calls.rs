@@ -624,13 +624,13 @@ fn link_sites(
         .sites
         .par_iter()
         .zip(&entry.uses)
-        .map(|((p, in_wrapper), last)| link_site(lk, p, *in_wrapper, last.as_ref()))
+        .map(|((p, in_wrapper), last)| link_site(lk, p, *in_wrapper, last.as_ref(), keep))
         .collect();
     for (i, site) in linked.into_iter().enumerate() {
         match site {
             Site::Linked(linked) => {
                 let (u, made) = *linked;
-                if let (true, Some(made)) = (keep, made) {
+                if let Some(made) = made {
                     entry.uses[i] = Some(made);
                 }
                 out.push(u);
@@ -641,8 +641,8 @@ fn link_sites(
     }
 }
 
-/// One call site linked: its use (and, when made anew, what the memo
-/// keeps of it), or why it is not.
+/// One call site linked: its use (and, when made anew and a memo keeps it,
+/// what the memo keeps of it), or why it is not.
 enum Site {
     Linked(Box<(ScriptCallUse, Option<super::memo::Linked>)>),
     Unlinked(UnlinkedCall),
@@ -655,6 +655,7 @@ fn link_site(
     p: &Proto,
     in_wrapper: bool,
     last: Option<&super::memo::Linked>,
+    keep: bool,
 ) -> Site {
     // Parameters no call binds stay unknown (holes).
     let Some(script) = identify(&p.script, p.speaker, p.file, lk, 0) else {
@@ -674,7 +675,8 @@ fn link_site(
         Some((s, r, u)) if (*s, *r) == (script, registered) => (u.clone(), None),
         _ => {
             let u = use_of(lk.resolver, p, script, registered);
-            (u.clone(), Some((script, registered, u)))
+            let made = keep.then(|| (script, registered, u.clone()));
+            (u, made)
         }
     };
     u.in_wrapper = in_wrapper;

@@ -41,9 +41,11 @@ pub(crate) fn read_all(
 ) -> (Vec<Read>, Vec<bool>) {
     let mut reads = first_reads(reader, candidates, parse_all);
     let fingerprint = reader.prefilter.fingerprint();
-    let last = memo.map_or_else(KeptNames::default, |m| m.take(fingerprint));
-    let mut sel = Selection::new(candidates, file_speaker, speaker_dirs, last);
-    sel.now = KeptNames::new(fingerprint);
+    let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
+    if let Some(m) = memo {
+        sel.last = m.take(fingerprint);
+        sel.now = Some(KeptNames::new(fingerprint));
+    }
     sel.select_marked(&reads);
     // Bytes of files not parsed yet that a name or a SHA1 may reach.
     let mut held: Vec<Held> = (0..reads.len()).map(|_| None).collect();
@@ -62,8 +64,8 @@ pub(crate) fn read_all(
             }
         }
     }
-    if let Some(m) = memo {
-        m.put(std::mem::take(&mut sel.now));
+    if let (Some(m), Some(now)) = (memo, sel.now.take()) {
+        m.put(now);
     }
     (reads, sel.selected)
 }
@@ -126,9 +128,10 @@ struct Selection<'a> {
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
     stale: Vec<bool>,
-    /// The names the last run made (a long-lived process), and this run's.
+    /// The names the last run made, and this run's, kept for the next
+    /// (a long-lived process; else none).
     last: KeptNames,
-    now: KeptNames,
+    now: Option<KeptNames>,
     /// Normalised names scripts may be identified by, in any speaker.
     idents: BTreeSet<String>,
     /// SHA1s scripts may be identified by.
@@ -140,7 +143,6 @@ impl<'a> Selection<'a> {
         candidates: &'a [Candidate],
         file_speaker: &'a [Option<SpeakerId>],
         speaker_dirs: &'a [Option<PathBuf>],
-        last: KeptNames,
     ) -> Selection<'a> {
         let lua_by_path = candidates
             .iter()
@@ -159,8 +161,8 @@ impl<'a> Selection<'a> {
             names: (0..candidates.len()).map(|_| None).collect(),
             speaker_names: (0..speaker_dirs.len()).map(|_| None).collect(),
             stale: vec![false; speaker_dirs.len()],
-            last,
-            now: KeptNames::default(),
+            last: KeptNames::default(),
+            now: None,
             idents: BTreeSet::new(),
             shas: BTreeSet::new(),
         }
@@ -261,7 +263,9 @@ impl<'a> Selection<'a> {
                 })
             });
             self.idents.extend(named.idents.iter().cloned());
-            self.now.speakers.insert(files, named.clone());
+            if let Some(now) = &mut self.now {
+                now.speakers.insert(files, named.clone());
+            }
             self.speaker_names[sp] = Some(named);
         }
         self.stale.iter_mut().for_each(|s| *s = false);
@@ -278,8 +282,8 @@ impl<'a> Selection<'a> {
         let kept = key.and_then(|k| self.last.files.get(&k)).cloned();
         let names =
             kept.unwrap_or_else(|| SharedNames::new(FileNames::of(facts, reader.prefilter)));
-        if let Some(k) = key {
-            self.now.files.insert(k, names.clone());
+        if let (Some(now), Some(k)) = (&mut self.now, key) {
+            now.files.insert(k, names.clone());
         }
         names
     }
