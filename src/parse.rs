@@ -247,8 +247,22 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget, old: Option<&Tree>)
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut callback);
     let previous_end = Cell::new(0usize);
     let mut read = |i: usize, _: tree_sitter::Point| -> &[u8] {
-        if i >= len || exhausted.get() {
+        if i >= len {
             return &[];
+        }
+        if exhausted.get() {
+            // The end of the text is signalled early, except to a read of
+            // bytes already served: the lexer reads again from the start
+            // of a character cut at a chunk's end, and decodes what it gets
+            // without checking that it is empty (an empty answer there
+            // made tree-sitter read a null pointer: a crash found by
+            // fuzzing, `tests/fuzz_regressions/lua-cut-char-at-budget.lua`).
+            let served_end = previous_end.get();
+            return if i < served_end {
+                &text[i..served_end]
+            } else {
+                &[]
+            };
         }
         if i != previous_end.get() {
             position.set(position.get().max(i));
