@@ -257,12 +257,7 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget, old: Option<&Tree>)
             // without checking that it is empty (an empty answer there
             // made tree-sitter read a null pointer: a crash found by
             // fuzzing, `tests/fuzz_regressions/lua-cut-char-at-budget.lua`).
-            let served_end = previous_end.get();
-            return if i < served_end {
-                &text[i..served_end]
-            } else {
-                &[]
-            };
+            return served_again(text, i, previous_end.get());
         }
         if i != previous_end.get() {
             position.set(position.get().max(i));
@@ -288,6 +283,18 @@ fn attempt(parser: &mut Parser, text: &[u8], budget: Budget, old: Option<&Tree>)
     Attempt {
         tree,
         quarter_offset: quarter_offset.get().unwrap_or(position.get()),
+    }
+}
+
+/// What a read at `i` gets once the budget ran out: the bytes already
+/// served from `i` (never empty below `served_end`: see `attempt`), else
+/// the end of the text.
+fn served_again(text: &[u8], i: usize, served_end: usize) -> &[u8] {
+    let end = served_end.min(text.len());
+    if i < end {
+        &text[i..end]
+    } else {
+        &[]
     }
 }
 
@@ -541,6 +548,19 @@ pub fn children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// After the budget, a read of bytes already served is answered with
+    /// them (tree-sitter decodes a retried character's chunk without
+    /// checking its size), and a read past them ends the text.
+    #[test]
+    fn a_reread_after_the_budget_is_never_empty() {
+        let text = "ab\u{00e9}cd".as_bytes();
+        assert_eq!(served_again(text, 2, 4), &text[2..4]);
+        assert_eq!(served_again(text, 3, 4), &text[3..4]);
+        assert!(served_again(text, 4, 4).is_empty());
+        assert!(served_again(text, 6, 4).is_empty());
+        assert_eq!(served_again(text, 5, 99), &text[5..]);
+    }
 
     /// `Climb::parent` answers what `Node::parent` answers, for every node
     /// of trees with missing nodes, empty nodes and errors, asked in
