@@ -28,13 +28,13 @@ pub fn extract_file(
     src: &[u8],
     stem: &str,
 ) -> FileFacts {
-    extract_file_from(parsers, lang, file, src, stem, None).0
+    extract_file_from(parsers, lang, file, src, stem, None, false).0
 }
 
 /// [`extract_file`] of a text that was `old` a moment ago (an editor's
-/// buffer, parsed incrementally: [`Parsers::parse_bounded_from`]); also
-/// returns the text and its tree, for the next version, when the whole
-/// text was parsed.
+/// buffer, parsed incrementally: [`Parsers::parse_bounded_from`]); with
+/// `keep_tree`, also returns the text and its tree, for the next version,
+/// when the whole text was parsed (else no copy of the text is made).
 pub fn extract_file_from(
     parsers: &mut Parsers,
     lang: Lang,
@@ -42,6 +42,7 @@ pub fn extract_file_from(
     src: &[u8],
     stem: &str,
     old: Option<&crate::parse::OldTree>,
+    keep_tree: bool,
 ) -> (FileFacts, Option<crate::parse::OldTree>) {
     let normalized = normalize_lone_cr(src);
     let src = normalized.as_deref().unwrap_or(src);
@@ -56,7 +57,7 @@ pub fn extract_file_from(
         return (facts, None);
     };
     let facts = facts_of(parsers, lang, file, src, stem, &tree, unchecked);
-    let whole = unchecked.is_none() && !facts.was_cut();
+    let whole = keep_tree && unchecked.is_none() && !facts.was_cut();
     let kept = whole.then(|| crate::parse::OldTree {
         lang,
         text: src.to_vec(),

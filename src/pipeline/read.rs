@@ -247,6 +247,7 @@ impl Reader<'_> {
                     &bytes,
                     &c.stem(),
                     old.as_deref(),
+                    trees.is_some(),
                 );
                 if let (Some(t), Some(tree)) = (trees, tree) {
                     t.keep(&c.rel, Arc::new(tree));
