@@ -314,8 +314,9 @@ fn error(m: &str) -> i32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ErrorDoc {
     None,
-    Json,
-    JsonLines,
+    /// With the version of the command's document.
+    Json(u32),
+    JsonLines(u32),
     Sarif,
     Github,
 }
@@ -324,8 +325,8 @@ impl From<Format> for ErrorDoc {
     fn from(f: Format) -> ErrorDoc {
         match f {
             Format::Full | Format::Concise => ErrorDoc::None,
-            Format::Json | Format::Gitlab => ErrorDoc::Json,
-            Format::JsonLines => ErrorDoc::JsonLines,
+            Format::Json | Format::Gitlab => ErrorDoc::Json(report::json::VERSION),
+            Format::JsonLines => ErrorDoc::JsonLines(report::json::VERSION),
             Format::Sarif => ErrorDoc::Sarif,
             Format::Github => ErrorDoc::Github,
         }
@@ -336,7 +337,7 @@ impl From<DiffFormat> for ErrorDoc {
     fn from(f: DiffFormat) -> ErrorDoc {
         match f {
             DiffFormat::Full | DiffFormat::Concise => ErrorDoc::None,
-            DiffFormat::Json | DiffFormat::Gitlab => ErrorDoc::Json,
+            DiffFormat::Json | DiffFormat::Gitlab => ErrorDoc::Json(report::diff::VERSION),
             DiffFormat::Github => ErrorDoc::Github,
             DiffFormat::Sarif => ErrorDoc::Sarif,
         }
@@ -348,8 +349,8 @@ fn fail(doc: ErrorDoc, e: RunError) -> i32 {
     let _ = write!(std::io::stderr().lock(), "{}", e.text());
     let stdout = match doc {
         ErrorDoc::None => None,
-        ErrorDoc::Json => Some(e.json(false)),
-        ErrorDoc::JsonLines => Some(e.json(true)),
+        ErrorDoc::Json(v) => Some(e.json(false, v)),
+        ErrorDoc::JsonLines(v) => Some(e.json(true, v)),
         ErrorDoc::Sarif => Some(e.sarif()),
         ErrorDoc::Github => Some(e.github()),
     };
@@ -761,7 +762,7 @@ mod tests {
         });
         assert_eq!(code, 2);
         let doc: serde_json::Value =
-            serde_json::from_str(&RunError::internal("boom".into()).json(false)).unwrap();
+            serde_json::from_str(&RunError::internal("boom".into()).json(false, 2)).unwrap();
         assert_eq!(doc["error"]["kind"], "internal");
         assert_eq!(doc["error"]["message"], "boom");
     }

@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
         // Rendering must not panic either (as the command line renders it).
         let e = wirelint::report::error::RunError::contract(e);
         let _ = e.text();
-        let _ = e.json(false);
+        let _ = e.json(false, wirelint::report::json::VERSION);
     }
     let _ = wirelint::config::Config::parse(text, std::path::Path::new("/r/wirelint.toml"));
 });

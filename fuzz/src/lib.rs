@@ -108,7 +108,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
                     Err(e) => {
                         let e = RunError::contract(e);
                         let _ = e.text();
-                        check_json(&e.json(false), false);
+                        check_json(&e.json(false, wirelint::report::json::VERSION), false);
                         return;
                     }
                 }
@@ -148,11 +148,11 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             Err(wirelint::pipeline::AnalyzeError::Contract(e)) => {
                 let e = RunError::contract(e);
                 let _ = e.text();
-                check_json(&e.json(false), false);
+                check_json(&e.json(false, wirelint::report::json::VERSION), false);
                 return;
             }
             Err(wirelint::pipeline::AnalyzeError::Usage(m)) => {
-                check_json(&RunError::usage(m).json(false), false);
+                check_json(&RunError::usage(m).json(false, wirelint::report::json::VERSION), false);
                 return;
             }
         };

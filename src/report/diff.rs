@@ -17,6 +17,9 @@ use crate::diff::Change;
 use crate::facts::Span;
 use crate::pipeline::Analysis;
 
+/// The `wirelint diff --format json` document's `version`.
+pub const VERSION: u32 = 1;
+
 /// Everything a diff reporter needs.
 pub struct DiffRun<'a> {
     pub base: &'a Analysis,
@@ -258,7 +261,7 @@ pub fn render_json(run: &DiffRun) -> String {
         span: span_out(a, s),
     };
     let doc = Doc {
-        version: 1,
+        version: VERSION,
         tool: Tool {
             name: "wirelint",
             version: env!("CARGO_PKG_VERSION"),

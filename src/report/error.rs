@@ -5,7 +5,7 @@
 //! machine format was asked for, as a document on stdout that still parses:
 //!
 //! ```json
-//! {"version": 1, "tool": {...}, "error": {"kind": "contract", "message": "…",
+//! {"version": 2, "tool": {...}, "error": {"kind": "contract", "message": "…",
 //!  "path": "c.toml", "line": 2, "column": 10, "help": null}}
 //! ```
 //!
@@ -97,10 +97,11 @@ impl RunError {
         }
     }
 
-    /// The `--format json` document (one line with `lines`).
-    pub fn json(&self, lines: bool) -> String {
+    /// The `--format json` document (one line with `lines`), with the
+    /// `version` of the document the command would have printed.
+    pub fn json(&self, lines: bool, version: u32) -> String {
         let doc = json!({
-            "version": 1,
+            "version": version,
             "tool": {"name": "wirelint", "version": env!("CARGO_PKG_VERSION")},
             "error": self,
         });

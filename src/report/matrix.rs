@@ -1,10 +1,22 @@
 //! The agreement matrix, as a terminal table or JSON (`check --matrix`).
 
-use crate::matrix::{Cell, Matrix, Row};
+use super::one_line;
+use crate::matrix::{Cell, Matrix, Row, TABLE_MAX};
 
-/// A terminal table: `✓` agrees, `✗` diverges, `·` unused.
+/// A terminal table: `✓` agrees, `✗` diverges, `·` unused. Past
+/// [`TABLE_MAX`] speakers, one line per row naming the speakers that use
+/// its item: a table of thousands of columns is read by no one, and its
+/// size is speakers × rows.
 pub fn render_text(m: &Matrix) -> String {
-    let label = |r: &Row| format!("{} {}", r.kind, r.item);
+    if m.speakers.len() > TABLE_MAX {
+        return render_list(m);
+    }
+    let label = |r: &Row| one_line(&format!("{} {}", r.kind, r.item)).into_owned();
+    let names: Vec<String> = m
+        .speakers
+        .iter()
+        .map(|s| one_line(s).into_owned())
+        .collect();
     let first = m
         .rows
         .iter()
@@ -12,21 +24,17 @@ pub fn render_text(m: &Matrix) -> String {
         .max()
         .unwrap_or(4)
         .max(4);
-    let widths: Vec<usize> = m
-        .speakers
-        .iter()
-        .map(|s| s.chars().count().max(1))
-        .collect();
+    let widths: Vec<usize> = names.iter().map(|s| s.chars().count().max(1)).collect();
     let mut out = String::new();
     out.push_str(&format!("{:<first$}", "item"));
-    for (s, w) in m.speakers.iter().zip(&widths) {
+    for (s, w) in names.iter().zip(&widths) {
         out.push_str(&format!("  {s:^w$}"));
     }
     out.push('\n');
     for r in &m.rows {
         out.push_str(&format!("{:<first$}", label(r)));
-        for (c, w) in r.cells.iter().zip(&widths) {
-            let mark = match c {
+        for (i, w) in widths.iter().enumerate() {
+            let mark = match r.cell(i) {
                 Cell::Agrees => "✓",
                 Cell::Diverges => "✗",
                 Cell::Unused => "·",
@@ -36,6 +44,32 @@ pub fn render_text(m: &Matrix) -> String {
         out.push('\n');
     }
     out.push_str("✓ agrees   ✗ diverges (a finding points at this use)   · not used\n");
+    out
+}
+
+/// The matrix of many speakers: a line per row, `✓` and the speakers that
+/// agree, `✗` and those that diverge.
+fn render_list(m: &Matrix) -> String {
+    let mut out = format!(
+        "{} speakers, too many for a table: each row names the speakers that use its item\n",
+        m.speakers.len()
+    );
+    for r in &m.rows {
+        out.push_str(&one_line(&format!("{} {}", r.kind, r.item)));
+        for (mark, want) in [("✓", Cell::Agrees), ("✗", Cell::Diverges)] {
+            let names: Vec<&str> = r
+                .uses
+                .iter()
+                .filter(|(_, c)| *c == want)
+                .map(|(i, _)| m.speakers[*i].as_str())
+                .collect();
+            if !names.is_empty() {
+                out.push_str(&format!("  {mark} {}", one_line(&names.join(", "))));
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str("✓ agrees   ✗ diverges (a finding points at this use); a speaker not named does not use the item\n");
     out
 }
 
@@ -80,11 +114,10 @@ impl serde::Serialize for JsonMatrix<'_> {
         impl serde::Serialize for Cells<'_> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 let mut cells: Vec<(&String, &str)> = self
-                    .0
-                    .speakers
+                    .1
+                    .uses
                     .iter()
-                    .zip(&self.1.cells)
-                    .map(|(sp, c)| (sp, c.as_str()))
+                    .map(|(i, c)| (&self.0.speakers[*i], c.as_str()))
                     .collect();
                 cells.sort_unstable();
                 s.collect_map(cells)
@@ -101,11 +134,10 @@ pub fn to_json(m: &Matrix) -> serde_json::Value {
     serde_json::json!({
         "speakers": m.speakers,
         "rows": m.rows.iter().map(|r| {
-            let cells: serde_json::Map<String, serde_json::Value> = m
-                .speakers
+            let cells: serde_json::Map<String, serde_json::Value> = r
+                .uses
                 .iter()
-                .zip(&r.cells)
-                .map(|(s, c)| (s.clone(), serde_json::Value::from(c.as_str())))
+                .map(|(i, c)| (m.speakers[*i].clone(), serde_json::Value::from(c.as_str())))
                 .collect();
             serde_json::json!({"kind": r.kind, "item": r.item, "cells": cells})
         }).collect::<Vec<_>>(),

@@ -300,8 +300,17 @@ impl State {
             return Value::Null;
         };
         let mut text = format!("**{}** `{}`\n", row.kind, row.item);
-        for (sp, cell) in matrix.speakers.iter().zip(&row.cells) {
-            text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
+        if matrix.speakers.len() <= crate::matrix::TABLE_MAX {
+            for (i, sp) in matrix.speakers.iter().enumerate() {
+                text.push_str(&format!("\n- `{sp}`: {}", row.cell(i).as_str()));
+            }
+        } else {
+            for (i, cell) in &row.uses {
+                let sp = &matrix.speakers[*i];
+                text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
+            }
+            let others = matrix.speakers.len() - row.uses.len();
+            text.push_str(&format!("\n- {others} other speakers: unused"));
         }
         json!({"contents": {"kind": "markdown", "value": text}})
     }
