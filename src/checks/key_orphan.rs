@@ -59,7 +59,7 @@ fn namespace(t: &Template) -> Option<String> {
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let KeyUses { written, read } = KeyUses::of(cx.model);
-    let namespaces: BTreeSet<String> = written.iter().filter_map(namespace).collect();
+    let namespaces: BTreeSet<String> = written.iter().filter_map(|t| namespace(t)).collect();
     let keyspace = cx.contract.and_then(|c| c.keyspace.as_ref());
     let index = Written::of(&written);
     // The written shapes by namespace, for the suggestions: built at the
@@ -67,10 +67,10 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let mut shapes: Option<HashMap<String, Vec<String>>> = None;
     let mut reported: BTreeSet<(String, Span)> = BTreeSet::new();
     for (t, span, speaker) in read {
-        let Some(ns) = unwritten_namespace(&t, keyspace, &namespaces, &index) else {
+        let Some(ns) = unwritten_namespace(t, keyspace, &namespaces, &index) else {
             continue;
         };
-        let shape = key_shape(&t);
+        let shape = key_shape(t);
         if !reported.insert((shape.clone(), span)) {
             continue;
         }
@@ -106,7 +106,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 /// The shapes of the written keys by namespace, in the order first
 /// written, each once; a namespace of more than [`MAX_COMPARED`] is cut
 /// just past it (and gets no suggestion).
-fn written_shapes(written: &[Template]) -> HashMap<String, Vec<String>> {
+fn written_shapes(written: &[&Template]) -> HashMap<String, Vec<String>> {
     let mut shapes: HashMap<String, Vec<String>> = HashMap::new();
     for w in written {
         let shape = key_shape(w);
@@ -137,8 +137,8 @@ struct Written {
 const MAX_LEAD: usize = 256;
 
 impl Written {
-    fn of(written: &[Template]) -> Written {
-        let patterns: Vec<Vec<PatTok>> = written.iter().map(pattern).collect();
+    fn of(written: &[&Template]) -> Written {
+        let patterns: Vec<Vec<PatTok>> = written.iter().map(|t| pattern(t)).collect();
         let mut leads: Vec<(String, usize)> = patterns
             .iter()
             .enumerate()
@@ -201,13 +201,13 @@ impl Written {
 /// The keys the code uses: those a command or a script writes, and those
 /// only read, with where and by whom.
 #[derive(Default)]
-struct KeyUses {
-    written: Vec<Template>,
-    read: Vec<(Template, Span, SpeakerId)>,
+struct KeyUses<'m> {
+    written: Vec<&'m Template>,
+    read: Vec<(&'m Template, Span, SpeakerId)>,
 }
 
-impl KeyUses {
-    fn of(m: &Model) -> KeyUses {
+impl<'m> KeyUses<'m> {
+    fn of(m: &'m Model) -> KeyUses<'m> {
         let mut uses = KeyUses::default();
         uses.commands(m);
         uses.script_calls(m);
@@ -215,7 +215,7 @@ impl KeyUses {
         for c in m.commands.iter().filter(|c| c.script.is_some()) {
             for (i, a) in c.args.iter().enumerate() {
                 if writes_key(&c.name, i) {
-                    uses.written.extend(a.alts.iter().cloned());
+                    uses.written.extend(a.alts.iter());
                 }
             }
         }
@@ -223,7 +223,7 @@ impl KeyUses {
     }
 
     /// The key arguments of the commands outside scripts.
-    fn commands(&mut self, m: &Model) {
+    fn commands(&mut self, m: &'m Model) {
         for c in m.commands.iter().filter(|c| c.script.is_none()) {
             for (i, a) in c.args.iter().enumerate() {
                 let is_key = match crate::redis::key_positions(&c.name) {
@@ -235,9 +235,9 @@ impl KeyUses {
                 }
                 for t in &a.alts {
                     if writes_key(&c.name, i) {
-                        self.written.push(t.clone());
+                        self.written.push(t);
                     } else {
-                        self.read.push((t.clone(), a.value.span(), c.speaker));
+                        self.read.push((t, a.value.span(), c.speaker));
                     }
                 }
             }
@@ -246,7 +246,7 @@ impl KeyUses {
 
     /// The keys passed to scripts: written when the script writes their
     /// slot (or reads its keys by count), else read.
-    fn script_calls(&mut self, m: &Model) {
+    fn script_calls(&mut self, m: &'m Model) {
         let slots = written_slots(m);
         for u in &m.script_calls {
             for (i, k) in u.keys.iter().enumerate() {
@@ -254,9 +254,9 @@ impl KeyUses {
                     if slots.contains(&(u.script, i as u32 + 1))
                         || m.scripts[u.script].lua.dynamic_keys
                     {
-                        self.written.push(t.clone());
+                        self.written.push(t);
                     } else {
-                        self.read.push((t.clone(), k.value.span(), u.speaker));
+                        self.read.push((t, k.value.span(), u.speaker));
                     }
                 }
             }
