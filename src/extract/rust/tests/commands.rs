@@ -309,3 +309,30 @@ fn fred(client: &Client) { let m: HashMap<String, String> = client.hgetall("emq:
     assert_eq!(f.field_reads[0].span.len(), "payload".len() as u32);
     assert!(f.commands.iter().all(|c| c.name == "HGETALL"));
 }
+
+/// Macro tokens are parsed again inside a function body (so that they
+/// parse without an error), keeping every offset in the file; a token tree
+/// too near the start of the file for the body's opening is parsed bare.
+/// Both find the same command, at its bytes.
+#[test]
+fn calls_inside_assert_macros_keep_their_offsets() {
+    for src in [
+        "m!(con.hget(k, \"state\"));\n",
+        "fn t(con: &mut C, k: &str) {\n    assert_eq!(con.hget(k, \"state\").unwrap(), 1);\n}\n",
+    ] {
+        let f = facts(src);
+        let got: Vec<String> = f
+            .commands
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, lit_args(c)))
+            .collect();
+        assert_eq!(got, vec!["HGET [\"<k>\", \"state\"]"], "{src}");
+        assert_eq!(f.commands[0].name_span.start, at(src, "hget("), "{src}");
+        assert_eq!(
+            f.commands[0].args[1].span().start,
+            at(src, "\"state\""),
+            "{src}"
+        );
+        assert!(f.errors.is_empty(), "{src}");
+    }
+}
