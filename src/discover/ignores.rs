@@ -23,7 +23,7 @@ use crate::input::{read_file, Links, ReadError};
 
 /// One directory's matchers.
 #[derive(Default)]
-struct Level {
+pub(super) struct Level {
     ignore: Option<Gitignore>,
     git: Option<Gitignore>,
     exclude: Option<Gitignore>,
@@ -37,13 +37,14 @@ impl Level {
 
 /// The matchers of one walk.
 pub(super) struct Ignores {
-    limit: u64,
     walk_root: PathBuf,
     /// The walk root's canonical path, against which `parents` match.
     canon_root: Option<PathBuf>,
     /// Directories of the walk, by the path the walker gives them: their
     /// index in `levels`.
-    dirs: HashMap<PathBuf, usize>,
+    /// (By the path's bytes: hashing a `Path` goes component by component,
+    /// for each parent of each entry.)
+    dirs: HashMap<std::ffi::OsString, usize>,
     levels: Vec<Level>,
     /// The last directory whose entries were matched, and the `levels`
     /// of it and its parents in the walk, nearest first (the walker lists
@@ -59,7 +60,6 @@ impl Ignores {
     /// The matchers of the walk root and of its parents.
     pub fn new(walk_root: &Path, limit: u64) -> Ignores {
         let mut ig = Ignores {
-            limit,
             walk_root: walk_root.to_path_buf(),
             canon_root: std::fs::canonicalize(walk_root).ok(),
             dirs: HashMap::new(),
@@ -70,21 +70,25 @@ impl Ignores {
         };
         if let Some(canon) = ig.canon_root.clone() {
             for dir in canon.ancestors().skip(1) {
-                let level = ig.level(dir);
+                let level = level(dir, limit, &mut ig.notes);
                 if !level.is_empty() {
                     ig.parents.push(level);
                 }
             }
         }
-        ig.enter(walk_root);
+        let root = level(walk_root, limit, &mut ig.notes);
+        ig.enter(walk_root, root, Vec::new());
         ig
     }
 
     /// Reads a directory's ignore files, before its entries are matched.
-    pub fn enter(&mut self, dir: &Path) {
-        let level = self.level(dir);
+    /// Takes a directory's matchers ([`level`], read without the lock a
+    /// parallel walk holds this under), before its entries are matched.
+    pub fn enter(&mut self, dir: &Path, level: Level, notes: Vec<(PathBuf, String)>) {
+        self.notes.extend(notes);
         if !level.is_empty() {
-            self.dirs.insert(dir.to_path_buf(), self.levels.len());
+            self.dirs
+                .insert(dir.as_os_str().to_owned(), self.levels.len());
             self.levels.push(level);
             self.last = None;
         }
@@ -96,7 +100,7 @@ impl Ignores {
         if !known {
             let mut found = Vec::new();
             for d in dir.ancestors() {
-                if let Some(&i) = self.dirs.get(d) {
+                if let Some(&i) = self.dirs.get(d.as_os_str()) {
                     found.push(i);
                 }
                 if d == self.walk_root {
@@ -135,66 +139,71 @@ impl Ignores {
         }
         found.into_iter().flatten().next().unwrap_or(false)
     }
+}
 
-    fn level(&mut self, dir: &Path) -> Level {
-        Level {
-            ignore: self.matcher(dir, &dir.join(".ignore"), Links::Refuse),
-            git: self.matcher(dir, &dir.join(".gitignore"), Links::Refuse),
-            exclude: git_exclude(dir).and_then(|p| self.matcher(dir, &p, Links::Follow)),
+/// A directory's matchers: its `.ignore`, `.gitignore` and git exclude
+/// file (with a note in `notes` for each one not applied).
+pub(super) fn level(dir: &Path, limit: u64, notes: &mut Vec<(PathBuf, String)>) -> Level {
+    Level {
+        ignore: matcher(dir, &dir.join(".ignore"), Links::Refuse, limit, notes),
+        git: matcher(dir, &dir.join(".gitignore"), Links::Refuse, limit, notes),
+        exclude: git_exclude(dir).and_then(|p| matcher(dir, &p, Links::Follow, limit, notes)),
+    }
+}
+
+/// The patterns of `file`, anchored at `dir`; `None` when it does not
+/// exist or is not applied (with a note).
+fn matcher(
+    dir: &Path,
+    file: &Path,
+    links: Links,
+    limit: u64,
+    notes: &mut Vec<(PathBuf, String)>,
+) -> Option<Gitignore> {
+    let mut note = |file: &Path, message: String| notes.push((file.to_path_buf(), message));
+    std::fs::symlink_metadata(file).ok()?;
+    let bytes = match read_file(file, links, limit) {
+        Ok(b) => b,
+        Err(ReadError::Io(e)) => {
+            note(
+                file,
+                format!("ignore file not read ({e}); its patterns are not applied"),
+            );
+            return None;
+        }
+        Err(e) => {
+            note(
+                file,
+                format!("ignore file not read: {e}; its patterns are not applied"),
+            );
+            return None;
+        }
+    };
+    let mut builder = GitignoreBuilder::new(dir);
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    for (i, line) in text.lines().enumerate() {
+        if builder.add_line(None, line).is_err() {
+            // The pattern is not echoed: the file may not be the tree's.
+            note(
+                file,
+                format!(
+                    "line {} is not a valid ignore pattern; it is not applied",
+                    i + 1
+                ),
+            );
         }
     }
-
-    /// The patterns of `file`, anchored at `dir`; `None` when it does not
-    /// exist or is not applied (with a note).
-    fn matcher(&mut self, dir: &Path, file: &Path, links: Links) -> Option<Gitignore> {
-        std::fs::symlink_metadata(file).ok()?;
-        let bytes = match read_file(file, links, self.limit) {
-            Ok(b) => b,
-            Err(ReadError::Io(e)) => {
-                self.note(
-                    file,
-                    format!("ignore file not read ({e}); its patterns are not applied"),
-                );
-                return None;
-            }
-            Err(e) => {
-                self.note(
-                    file,
-                    format!("ignore file not read: {e}; its patterns are not applied"),
-                );
-                return None;
-            }
-        };
-        let mut builder = GitignoreBuilder::new(dir);
-        let text = String::from_utf8_lossy(&bytes);
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        for (i, line) in text.lines().enumerate() {
-            if builder.add_line(None, line).is_err() {
-                // The pattern is not echoed: the file may not be the tree's.
-                self.note(
-                    file,
-                    format!(
-                        "line {} is not a valid ignore pattern; it is not applied",
-                        i + 1
-                    ),
-                );
-            }
+    match builder.build() {
+        Ok(g) if !g.is_empty() => Some(g),
+        Ok(_) => None,
+        Err(_) => {
+            note(
+                file,
+                "ignore file not applied: its patterns cannot be compiled".into(),
+            );
+            None
         }
-        match builder.build() {
-            Ok(g) if !g.is_empty() => Some(g),
-            Ok(_) => None,
-            Err(_) => {
-                self.note(
-                    file,
-                    "ignore file not applied: its patterns cannot be compiled".into(),
-                );
-                None
-            }
-        }
-    }
-
-    fn note(&mut self, file: &Path, message: String) {
-        self.notes.push((file.to_path_buf(), message));
     }
 }
 
