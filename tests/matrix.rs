@@ -63,33 +63,10 @@ fn the_matrix_is_in_the_json_and_fits_the_schema() {
 /// 17 crates, one more than a table shows: a line per row naming the
 /// speakers that use its item, and in the JSON only those speakers. The
 /// dense form was speakers × rows (4,300 crates: 680 MB of JSON).
-fn crates(dir: &std::path::Path, n: usize) {
-    for i in 0..n {
-        let c = dir.join(format!("c{i:02}"));
-        std::fs::create_dir_all(c.join("src")).unwrap();
-        std::fs::write(
-            c.join("Cargo.toml"),
-            format!("[package]\nname = \"c{i:02}\"\nversion = \"0.1.0\"\n"),
-        )
-        .unwrap();
-        // Every crate writes `state`; the last also writes a field of its own.
-        let field = if i + 1 == n { "extra" } else { "state" };
-        std::fs::write(
-            c.join("src/lib.rs"),
-            format!(
-                "pub fn w(con: &mut redis::Connection, q: &str, id: &str) {{\n    \
-                 let _: () = redis::cmd(\"HSET\").arg(format!(\"emq:{{{{{{q}}}}}}:job:{{id}}\"))\
-                 .arg(\"{field}\").arg(1).query(con).unwrap();\n}}\n"
-            ),
-        )
-        .unwrap();
-    }
-}
-
 #[test]
 fn many_speakers_are_listed_by_row_not_tabled() {
     let dir = tempfile::tempdir().unwrap();
-    crates(dir.path(), 17);
+    common::crates(dir.path(), 17);
     let (code, stdout, _) = run(&["check", ".", "--matrix"], dir.path());
     assert_eq!(code, 1);
     let agree: Vec<String> = (0..17).map(|i| format!("c{i:02}")).collect();

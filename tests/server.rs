@@ -834,3 +834,39 @@ fn a_new_file_is_read_once_the_client_says_so() {
     c.notify("exit", json!(null));
     assert_eq!(c.child.wait().unwrap().code(), Some(0));
 }
+
+/// Past 16 speakers, a hover names the speakers that use the item and
+/// counts the others.
+#[test]
+fn a_hover_over_many_speakers_counts_those_not_using_the_item() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    common::crates(&root, 17);
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let lib = root.join("c00/src/lib.rs");
+    let line = std::fs::read_to_string(&lib)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let character = line.find("\"state\"").unwrap() + 1;
+    let r = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri(&lib)}, "position": {"line": 1, "character": character}}),
+    );
+    let agree: String = (0..16).map(|i| format!("\n- `c{i:02}`: agrees")).collect();
+    assert_eq!(
+        r["result"]["contents"]["value"],
+        format!("**field** `emq:{{<*>}}:job:<*> state`\n{agree}\n- 1 other speaker: unused")
+    );
+    let r = c.request("shutdown", json!(null));
+    assert!(r["error"].is_null());
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+}

@@ -310,7 +310,8 @@ impl State {
                 text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
             }
             let others = matrix.speakers.len() - row.uses.len();
-            text.push_str(&format!("\n- {others} other speakers: unused"));
+            let s = if others == 1 { "" } else { "s" };
+            text.push_str(&format!("\n- {others} other speaker{s}: unused"));
         }
         json!({"contents": {"kind": "markdown", "value": text}})
     }

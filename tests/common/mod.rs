@@ -180,3 +180,29 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// `n` crates (`c00`, `c01`, …), each writing the job's `state` through
+/// `redis::cmd`, the last a field the contract lacks (`extra`) instead:
+/// many speakers of one row.
+pub fn crates(dir: &std::path::Path, n: usize) {
+    for i in 0..n {
+        let c = dir.join(format!("c{i:02}"));
+        std::fs::create_dir_all(c.join("src")).unwrap();
+        std::fs::write(
+            c.join("Cargo.toml"),
+            format!("[package]\nname = \"c{i:02}\"\nversion = \"0.1.0\"\n"),
+        )
+        .unwrap();
+        // Every crate writes `state`; the last also writes a field of its own.
+        let field = if i + 1 == n { "extra" } else { "state" };
+        std::fs::write(
+            c.join("src/lib.rs"),
+            format!(
+                "pub fn w(con: &mut redis::Connection, q: &str, id: &str) {{\n    \
+                 let _: () = redis::cmd(\"HSET\").arg(format!(\"emq:{{{{{{q}}}}}}:job:{{id}}\"))\
+                 .arg(\"{field}\").arg(1).query(con).unwrap();\n}}\n"
+            ),
+        )
+        .unwrap();
+    }
+}
