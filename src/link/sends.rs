@@ -5,11 +5,11 @@
 //! command compared, matched or handed to code that only reads it (a
 //! command parser under test) is no fact.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::calls::{index_functions, targets, FnIndex};
 use super::LinkInput;
-use crate::facts::{FileId, Sink, Value};
+use crate::facts::{FileFacts, FileId, Sink, Value};
 
 /// Fixpoint rounds: a wrapper of a wrapper of … this deep.
 const MAX_ROUNDS: usize = 16;
@@ -23,6 +23,8 @@ impl Sent {
     pub fn of(input: &LinkInput<'_>) -> Sent {
         let fns = index_functions(input);
         let senders = senders(input, &fns);
+        // Only a function of a sender's name can be one.
+        let names = sender_names(input, &senders);
         let mut dropped = HashSet::new();
         for (file, facts) in input.facts {
             let sp = input.file_speaker.get(*file as usize).copied().flatten();
@@ -31,9 +33,10 @@ impl Sent {
                     Sink::Client | Sink::Held => true,
                     Sink::Unsent => false,
                     Sink::Call { path, arg, arity } => sp.is_some_and(|sp| {
-                        targets(&fns, sp, path, *arity, *file)
-                            .into_iter()
-                            .any(|(tf, ti)| senders.contains(&(tf, ti, *arg)))
+                        path.last().is_some_and(|n| names.contains(n.as_str()))
+                            && targets(&fns, sp, path, *arity, *file)
+                                .into_iter()
+                                .any(|(tf, ti)| senders.contains(&(tf, ti, *arg)))
                     }),
                 };
                 if !sent {
@@ -72,6 +75,36 @@ fn params(v: &Value) -> Vec<usize> {
     }
 }
 
+fn facts_by_file<'a>(input: &'a LinkInput<'_>) -> HashMap<FileId, &'a FileFacts> {
+    input.facts.iter().map(|(f, x)| (*f, x.as_ref())).collect()
+}
+
+fn function_name<'a>(
+    facts: &HashMap<FileId, &'a FileFacts>,
+    file: FileId,
+    f: usize,
+) -> Option<&'a str> {
+    facts
+        .get(&file)
+        .and_then(|x| x.functions.get(f))
+        .map(|d| d.name.as_str())
+}
+
+/// The names of the sender functions.
+fn sender_names<'a>(
+    input: &'a LinkInput<'_>,
+    senders: &HashSet<(FileId, usize, usize)>,
+) -> HashSet<&'a str> {
+    if senders.is_empty() {
+        return HashSet::new();
+    }
+    let facts = facts_by_file(input);
+    senders
+        .iter()
+        .filter_map(|(file, f, _)| function_name(&facts, *file, *f))
+        .collect()
+}
+
 /// `(file, function, parameter)`: the parameters functions send to Redis.
 fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, usize)> {
     let mut out: HashSet<(FileId, usize, usize)> = HashSet::new();
@@ -82,28 +115,40 @@ fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, 
             }
         }
     }
-    // The calls made inside functions, with what each may call: the same
-    // in every round.
+    if out.is_empty() {
+        return out;
+    }
+    // A call can reach a sender only through a function of the sender's
+    // name: only those calls are resolved (`targets`), once each, when a
+    // sender of their name is found (resolving every call of every file
+    // first was most of a warm run's link over the corpus).
+    let facts_of = facts_by_file(input);
+    let name_of = |file: FileId, f: usize| function_name(&facts_of, file, f);
+    let mut names: HashSet<&str> = out
+        .iter()
+        .filter_map(|(file, f, _)| name_of(*file, *f))
+        .collect();
     let mut calls = Vec::new();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
         for call in &facts.calls {
-            let Some(f) = call.func else {
-                continue;
-            };
-            let found = targets(fns, sp, &call.path, call.args.len(), *file);
-            if !found.is_empty() {
-                calls.push((*file, f, &call.args, found));
+            if let (Some(f), Some(name)) = (call.func, call.path.last()) {
+                calls.push((*file, f, sp, call, name.as_str(), None));
             }
         }
     }
     for _ in 0..MAX_ROUNDS {
         let mut more = Vec::new();
-        for (file, f, args, found) in &calls {
-            for (tf, ti) in found {
-                for (j, a) in args.iter().enumerate() {
+        for (file, f, sp, call, name, found) in &mut calls {
+            if !names.contains(*name) {
+                continue;
+            }
+            let found =
+                found.get_or_insert_with(|| targets(fns, *sp, &call.path, call.args.len(), *file));
+            for (tf, ti) in found.iter() {
+                for (j, a) in call.args.iter().enumerate() {
                     if !out.contains(&(*tf, *ti, j)) {
                         continue;
                     }
@@ -118,6 +163,7 @@ fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, 
         if more.is_empty() {
             break;
         }
+        names.extend(more.iter().filter_map(|(file, f, _)| name_of(*file, *f)));
         out.extend(more);
     }
     out
