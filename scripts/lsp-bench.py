@@ -2,15 +2,28 @@
 # diagnostics are published (a request the server does not know, queued
 # behind the change, is answered once the re-check is done and its
 # diagnostics are sent), then a hover, and the server's memory (VmRSS now,
-# VmHWM its peak, from /proc). Each change appends a comment in the file's
-# own syntax, with a nonce: each buffer is new content, never in the facts
-# cache from an earlier session (as a keystroke's is not). Usage:
-#   python3 scripts/lsp-bench.py ROOT REL_PATH_OF_AN_OPEN_FILE path/to/wirelint [RUNS]
+# VmHWM its peak, from /proc). Each change appends, with a nonce (so each
+# buffer is new content, never in the facts cache from an earlier session,
+# as a keystroke's is not), either a comment in the file's own syntax
+# (EDIT `comment`, the default: the file's facts stay the same) or a
+# definition (EDIT `code`: a constant, a function or a local, so the facts
+# of the file and its speaker change, as most keystrokes' do). Usage:
+#   python3 scripts/lsp-bench.py ROOT REL_PATH_OF_AN_OPEN_FILE path/to/wirelint [RUNS] [EDIT]
 import json, subprocess, sys, time, os
 root = sys.argv[1]; rel = sys.argv[2]; binp = sys.argv[3]
 runs = int(sys.argv[4]) if len(sys.argv) > 4 else 11
 nonce = "%x" % int(time.time() * 1e6)
-comment = {".lua": "--", ".rs": "//"}.get(os.path.splitext(rel)[1], "#")
+edit = sys.argv[5] if len(sys.argv) > 5 else "comment"
+ext = os.path.splitext(rel)[1]
+comment = {".lua": "--", ".rs": "//"}.get(ext, "#")
+def appended(k):
+    if edit == "comment":
+        return "\n%s edit %d %s\n" % (comment, k, nonce)
+    if ext == ".rs":
+        return "\nconst WL_BENCH_%d: &str = \"%s\";\n" % (k, nonce)
+    if ext == ".lua":
+        return "\nlocal wl_bench_%d = \"%s\"\n" % (k, nonce)
+    return "\ndefmodule WlBench%d do\n  def k, do: \"%s\"\nend\n" % (k, nonce)
 p = subprocess.Popen([binp, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=None if os.environ.get("WIRELINT_SERVER_TIMING") else subprocess.DEVNULL, cwd=root)
 def send(m):
     b = json.dumps(m).encode()
@@ -42,7 +55,7 @@ times = []; hovers = []
 cpu0 = cpu()
 for k in range(runs):
     t = time.time()
-    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + ("\n%s edit %d %s\n" % (comment, k, nonce))}]}})
+    send({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":uri,"version":k+2},"contentChanges":[{"text": text + appended(k)}]}})
     req(100+k, "wirelint/barrier", {})
     times.append(time.time()-t)
     t = time.time()
