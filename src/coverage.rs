@@ -9,7 +9,8 @@
 //! script includes) are listed too, so that a dead copy does not pass for a
 //! contract. Computes only; reporters render.
 
-use std::collections::{BTreeMap, HashSet};
+use crate::hash::HashSet;
+use std::collections::BTreeMap;
 
 use crate::facts::Span;
 use crate::link::calls::{NumKeys, ScriptCallUse};

@@ -112,7 +112,7 @@ impl Lang {
 }
 
 /// One piece of a string template.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Seg {
     /// Literal bytes as the runtime sends them (escapes decoded), with the
     /// span of their source text.
@@ -137,7 +137,7 @@ impl Seg {
 
 /// A string built from literal bytes and holes: a key, a field name, a
 /// command name.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Template {
     pub segs: Vec<Seg>,
     /// The whole expression that builds the string.
@@ -207,7 +207,7 @@ pub fn short_label(label: &str) -> String {
 }
 
 /// An expression as far as the wire cares: what value it sends.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     /// A string (literal, interpolated, concatenated, formatted).
     Str(Template),

@@ -8,7 +8,8 @@
 //! of its own does), or does not use the item. Computes only; reporters
 //! render.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeMap;
 
 use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
@@ -123,7 +124,7 @@ pub fn build(a: &Analysis) -> Matrix {
     let column: HashMap<SpeakerId, usize> =
         ids.iter().enumerate().map(|(c, id)| (*id, c)).collect();
     // Each speaker's findings, by name: a use diverges when one overlaps it.
-    let mut findings: HashMap<&str, Vec<Span>> = HashMap::new();
+    let mut findings: HashMap<&str, Vec<Span>> = HashMap::default();
     for d in a.diagnostics.iter().filter(|d| d.layer != Layer::Input) {
         if let Some(s) = d.speaker.as_deref() {
             findings.entry(s).or_default().push(d.primary.span);

@@ -25,10 +25,11 @@ use std::path::Path;
 /// above them all.
 const LAYERS: &[(&str, &[&str])] = &[
     // The language-neutral model: facts, Redis commands, the file table,
-    // findings and the rule codes; bounded reads of regular files.
+    // findings and the rule codes; bounded reads of regular files; the
+    // hash maps of the hot paths.
     (
         "model",
-        &["facts", "redis", "source", "diagnostic", "input"],
+        &["facts", "redis", "source", "diagnostic", "input", "hash"],
     ),
     // The contract and the reading of keys against its keyspace;
     // `wirelint.toml`.

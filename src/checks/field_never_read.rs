@@ -20,9 +20,9 @@
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::hash::HashMap;
 use crate::link::records::{FieldUse, RecordUse};
 use crate::link::SpeakerId;
-use std::collections::HashMap;
 
 pub static RULE: Rule = Rule {
     code: "WL204",
@@ -100,7 +100,7 @@ struct Rivals<'m> {
 
 impl<'m> Rivals<'m> {
     fn of(rec: &'m RecordUse) -> Self {
-        let mut by_slot: HashMap<(usize, usize), Vec<Read<'m>>> = HashMap::new();
+        let mut by_slot: HashMap<(usize, usize), Vec<Read<'m>>> = HashMap::default();
         for (g, guses) in &rec.fields {
             if !guses.iter().any(|u| !u.write) {
                 continue;
@@ -114,7 +114,7 @@ impl<'m> Rivals<'m> {
         }
         Rivals {
             by_slot,
-            found: HashMap::new(),
+            found: HashMap::default(),
         }
     }
 

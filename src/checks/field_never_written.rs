@@ -20,7 +20,7 @@
 //! writer at once.
 
 use super::{quoted, CheckContext, Rule};
-use std::collections::HashSet;
+use crate::hash::HashSet;
 
 /// The most written fields a misread field is compared with for a
 /// suggestion.

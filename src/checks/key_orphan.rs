@@ -18,7 +18,8 @@
 //! ## How to fix
 //! Build the key the way the writers do.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use super::keyshape::{analyze, atoms, matches, KeyVerdict};
 use super::{CheckContext, Rule};
@@ -107,7 +108,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 /// written, each once; a namespace of more than [`MAX_COMPARED`] is cut
 /// just past it (and gets no suggestion).
 fn written_shapes(written: &[&Template]) -> HashMap<String, Vec<String>> {
-    let mut shapes: HashMap<String, Vec<String>> = HashMap::new();
+    let mut shapes: HashMap<String, Vec<String>> = HashMap::default();
     for w in written {
         let shape = key_shape(w);
         let ns = shape.split(':').next().unwrap_or_default().to_string();
@@ -279,7 +280,7 @@ fn written_slots(m: &Model) -> HashSet<(ScriptId, u32)> {
         },
         _ => None,
     };
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for c in &m.commands {
         let Some(script) = c.script else {
             continue;

@@ -25,7 +25,7 @@ pub(super) fn resolve(
 ) -> Vec<Arg> {
     let cx = Ctx {
         speaker,
-        module: String::new(),
+        module: "",
         file,
     };
     args.iter()

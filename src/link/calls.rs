@@ -8,8 +8,8 @@
 //! into the summary; summaries are carried up through calls until nothing
 //! changes. What stays unresolved stays unknown, and unknown says nothing.
 
+use crate::hash::{HashMap, HashSet};
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::identify::{identify, unidentified, Loaders, Lookup};
@@ -17,7 +17,7 @@ use super::memo::{Kept, LinkMemo, SpeakerFacts};
 use super::substitute::{substitute, Args};
 use super::{Arg, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Value};
-use uses::{registered_count, use_of};
+use uses::{registered_count, use_of, KeyMemo};
 
 mod uses;
 
@@ -160,7 +160,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
 pub(super) type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
 
 pub(super) fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
-    let mut out: FnIndex<'a> = HashMap::new();
+    let mut out: FnIndex<'a> = HashMap::default();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
@@ -528,7 +528,7 @@ pub(super) fn link_calls(
         .into_par_iter()
         .map(|(sp, last)| link_speaker(input, sent, &fns, &lk, sp, last))
         .collect();
-    let mut keep = HashMap::new();
+    let mut keep = HashMap::default();
     let mut out = Vec::new();
     let mut unlinked = Vec::new();
     for (sp, (entry, uses, un)) in done.into_iter().enumerate() {
@@ -624,7 +624,9 @@ fn link_sites(
         .sites
         .par_iter()
         .zip(&entry.uses)
-        .map(|((p, in_wrapper), last)| link_site(lk, p, *in_wrapper, last.as_ref(), keep))
+        .map_init(KeyMemo::default, |memo, ((p, in_wrapper), last)| {
+            link_site(lk, p, *in_wrapper, last.as_ref(), keep, memo)
+        })
         .collect();
     for (i, site) in linked.into_iter().enumerate() {
         match site {
@@ -656,6 +658,7 @@ fn link_site(
     in_wrapper: bool,
     last: Option<&super::memo::Linked>,
     keep: bool,
+    memo: &mut KeyMemo,
 ) -> Site {
     // Parameters no call binds stay unknown (holes).
     let Some(script) = identify(&p.script, p.speaker, p.file, lk, 0) else {
@@ -674,7 +677,7 @@ fn link_site(
     let (mut u, made) = match last {
         Some((s, r, u)) if (*s, *r) == (script, registered) => (u.clone(), None),
         _ => {
-            let u = use_of(lk.resolver, p, script, registered);
+            let u = use_of(lk.resolver, p, script, registered, memo);
             let made = keep.then(|| (script, registered, u.clone()));
             (u, made)
         }
@@ -695,7 +698,7 @@ fn mark_echoes(uses: &mut [ScriptCallUse]) {
             u.keys_complete,
         )
     };
-    let mut nearest: HashMap<Sig, u8> = HashMap::new();
+    let mut nearest: HashMap<Sig, u8> = HashMap::default();
     for u in uses.iter().filter(|u| !u.keys.is_empty()) {
         let d = nearest.entry(sig(u)).or_insert(u.depth);
         *d = (*d).min(u.depth);

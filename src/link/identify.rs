@@ -2,7 +2,7 @@
 //! holding it (or its SHA), its name in any case convention, or its SHA1;
 //! and, when none fits, why, in words.
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 use super::{Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileId, Value};
@@ -19,7 +19,7 @@ type ByName = HashMap<String, Option<(FileId, Value)>>;
 
 impl Loaders {
     pub(super) fn of(input: &LinkInput<'_>) -> Loaders {
-        let mut map: HashMap<SpeakerId, ByName> = HashMap::new();
+        let mut map: HashMap<SpeakerId, ByName> = HashMap::default();
         let put = |map: &mut HashMap<SpeakerId, ByName>, (sp, name), v: (FileId, Value)| {
             let by_name: &mut ByName = map.entry(sp).or_default();
             let e = by_name.entry(name).or_insert_with(|| Some(v.clone()));
@@ -64,7 +64,7 @@ impl Loaders {
                     return;
                 };
                 // Per function: the one loaded script its calls all reach.
-                let mut reach: HashMap<usize, Option<&(FileId, Value)>> = HashMap::new();
+                let mut reach: HashMap<usize, Option<&(FileId, Value)>> = HashMap::default();
                 for call in &facts.calls {
                     let (Some(func), Some(callee)) = (call.func, call.path.last()) else {
                         continue;
@@ -213,7 +213,7 @@ pub(super) fn identify(
         Value::Const { path, .. } => by_name(path.last()?).or_else(|| {
             let cx = Ctx {
                 speaker,
-                module: String::new(),
+                module: "",
                 file,
             };
             let (f, value) = lk.resolver.const_def(path, &cx)?;

@@ -3,7 +3,8 @@
 //! to a `.lua` file (`include_str!`, `File.read!`) names the file's script
 //! (an alias), and `@include`d files add their key uses to the script.
 
-use std::collections::{BTreeMap, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::{

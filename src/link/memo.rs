@@ -16,7 +16,7 @@
 //! sites is linked again only when the script it names, or that script's
 //! registered key count, is another than last time).
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::calls::{Proto, ScriptCallUse};

@@ -266,7 +266,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         };
         let cx = Ctx {
             speaker: sp,
-            module: String::new(),
+            module: "",
             file: *file,
         };
         link_file(&resolver, &mut model, facts, &cx, &sent);

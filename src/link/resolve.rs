@@ -3,7 +3,8 @@
 //! arguments in place (a multi-clause builder gives alternatives, at most
 //! [`MAX_ALTS`]). Whatever cannot be resolved becomes a hole.
 
-use std::collections::{BTreeSet, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeSet;
 
 use super::{LinkInput, SpeakerId};
 use crate::facts::{ConstDef, FileId, FunctionDef, Seg, Span, Template, Value};
@@ -14,9 +15,9 @@ const MAX_DEPTH: usize = 12;
 
 type Alts = Vec<Vec<Seg>>;
 
-pub(crate) struct Ctx {
+pub(crate) struct Ctx<'m> {
     pub(crate) speaker: SpeakerId,
-    pub(crate) module: String,
+    pub(crate) module: &'m str,
     pub(crate) file: FileId,
 }
 
@@ -49,9 +50,9 @@ struct DefIndex<'a> {
 impl<'a> DefIndex<'a> {
     fn of<T>(defs: &[(FileId, &'a T)], module_of: impl Fn(&'a T) -> &'a str) -> DefIndex<'a> {
         let mut ix = DefIndex {
-            by_module: HashMap::new(),
-            by_last: HashMap::new(),
-            by_file: HashMap::new(),
+            by_module: HashMap::default(),
+            by_last: HashMap::default(),
+            by_file: HashMap::default(),
             modules: 0,
         };
         for (i, (f, d)) in defs.iter().enumerate() {
@@ -68,8 +69,8 @@ impl<'a> DefIndex<'a> {
 
 impl<'a> Resolver<'a> {
     pub(crate) fn new(input: &'a LinkInput<'a>) -> Resolver<'a> {
-        let mut consts: HashMap<_, Vec<_>> = HashMap::new();
-        let mut functions: HashMap<_, Vec<_>> = HashMap::new();
+        let mut consts: HashMap<_, Vec<_>> = HashMap::default();
+        let mut functions: HashMap<_, Vec<_>> = HashMap::default();
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
@@ -121,7 +122,7 @@ impl<'a> Resolver<'a> {
         if let None | Some("self") | Some("Self") | Some("__MODULE__") = qualifier {
             let same_module: Vec<usize> = ix
                 .by_module
-                .get(cx.module.as_str())
+                .get(cx.module)
                 .into_iter()
                 .flatten()
                 .copied()
@@ -311,7 +312,7 @@ impl<'a> Resolver<'a> {
         };
         let inner = Ctx {
             speaker: cx.speaker,
-            module: def.module.clone(),
+            module: def.module.as_str(),
             file: *file,
         };
         self.resolve(&def.value, &inner, None, depth + 1)
@@ -328,20 +329,20 @@ impl<'a> Resolver<'a> {
         env: Option<&[Alts]>,
         depth: usize,
     ) -> Alts {
-        let label = format!("{}(…)", path.join("."));
+        let label = || format!("{}(…)", path.join("."));
         let Some(name) = path.last() else {
-            return hole(label, span);
+            return hole(label(), span);
         };
         let key = (cx.speaker, name.as_str(), args.len());
         let Some(cands) = self.functions.get(&key) else {
-            return hole(label, span);
+            return hole(label(), span);
         };
         let picked = match self.function_index.get(&key) {
             Some(ix) => Self::pick_indexed(cands, ix, path, cx),
             None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
         };
         if picked.is_empty() {
-            return hole(label, span);
+            return hole(label(), span);
         }
         let arg_alts: Vec<Alts> = args
             .iter()
@@ -351,7 +352,7 @@ impl<'a> Resolver<'a> {
         for (file, def) in picked {
             let inner = Ctx {
                 speaker: cx.speaker,
-                module: def.module.clone(),
+                module: def.module.as_str(),
                 file: *file,
             };
             for alt in self.resolve(&def.returns, &inner, Some(&arg_alts), depth + 1) {
@@ -427,7 +428,7 @@ mod tests {
                         .collect();
                     let cx = Ctx {
                         speaker: 0,
-                        module: module.to_string(),
+                        module,
                         file,
                     };
                     let list = Resolver::pick(&cands, |c: &ConstDef| c.module.as_str(), &path, &cx);

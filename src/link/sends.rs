@@ -5,7 +5,7 @@
 //! command compared, matched or handed to code that only reads it (a
 //! command parser under test) is no fact.
 
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 
 use super::calls::{index_functions, targets, FnIndex};
 use super::LinkInput;
@@ -25,7 +25,7 @@ impl Sent {
         let senders = senders(input, &fns);
         // Only a function of a sender's name can be one.
         let names = sender_names(input, &senders);
-        let mut dropped = HashSet::new();
+        let mut dropped = HashSet::default();
         for (file, facts) in input.facts {
             let sp = input.file_speaker.get(*file as usize).copied().flatten();
             for (i, c) in facts.commands.iter().enumerate() {
@@ -96,7 +96,7 @@ fn sender_names<'a>(
     senders: &HashSet<(FileId, usize, usize)>,
 ) -> HashSet<&'a str> {
     if senders.is_empty() {
-        return HashSet::new();
+        return HashSet::default();
     }
     let facts = facts_by_file(input);
     senders
@@ -107,7 +107,7 @@ fn sender_names<'a>(
 
 /// `(file, function, parameter)`: the parameters functions send to Redis.
 fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, usize)> {
-    let mut out: HashSet<(FileId, usize, usize)> = HashSet::new();
+    let mut out: HashSet<(FileId, usize, usize)> = HashSet::default();
     for (file, facts) in input.facts {
         for s in &facts.sends {
             if let Some(f) = s.func {

@@ -3,7 +3,8 @@
 //! carry ([`speaker_names`]), searched for as whole identifiers in the
 //! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::{Deserialize, Serialize};
@@ -508,7 +509,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     let all_calls = || files.iter().flat_map(|f| &f.calls);
     let all_defs = || files.iter().flat_map(|f| &f.defs);
     // Wrappers: functions that run a script, or call a wrapper.
-    let mut callers: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut callers: HashMap<&str, Vec<&str>> = HashMap::default();
     for c in all_calls() {
         if let Some(w) = &c.within {
             callers.entry(c.callee.as_str()).or_default().push(w);
@@ -522,7 +523,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     );
     // Carriers: definitions whose value holds a key-marked literal, the
     // wrappers, and the key-like definitions that look one up.
-    let mut keyish_by_ref: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut keyish_by_ref: HashMap<&str, Vec<&str>> = HashMap::default();
     for d in all_defs().filter(|d| d.keyish) {
         for r in &d.refs {
             keyish_by_ref.entry(r).or_default().push(&d.needle);
@@ -560,7 +561,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
-    let mut refs_by_def: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut refs_by_def: HashMap<&str, Vec<&str>> = HashMap::default();
     for d in all_defs() {
         refs_by_def
             .entry(&d.needle)
