@@ -175,7 +175,7 @@ fn walk(
         })
     });
     let mut seen = seen.into_inner().unwrap_or_default();
-    seen.sort_by(|a, b| a.key().cmp(&b.key()));
+    seen.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
     for s in seen {
         match s {
             Seen::Source(p, lang) => add(found, root, &p, lang),
@@ -208,11 +208,15 @@ enum Seen {
 }
 
 impl Seen {
-    /// The order they are taken in: by path, then message.
-    fn key(&self) -> (Option<&Path>, &str) {
+    /// The order they are taken in: by the path's bytes (cheaper to
+    /// compare than its components, and as fixed), then message.
+    fn key(&self) -> (Option<&[u8]>, &str) {
+        fn bytes(p: &Path) -> &[u8] {
+            p.as_os_str().as_encoded_bytes()
+        }
         match self {
-            Seen::Source(p, _) => (Some(p), ""),
-            Seen::Note(p, m) => (p.as_deref(), m),
+            Seen::Source(p, _) => (Some(bytes(p)), ""),
+            Seen::Note(p, m) => (p.as_deref().map(bytes), m),
         }
     }
 }

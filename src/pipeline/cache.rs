@@ -396,13 +396,18 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A cache file's payload: after [`MAGIC`] and the payload's SHA1.
 fn read_entry(path: &Path) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(path).ok()?;
+    let mut bytes = std::fs::read(path).ok()?;
     let rest = bytes.strip_prefix(MAGIC.as_slice())?;
     if rest.len() < 20 {
         return None;
     }
     let (sum, payload) = rest.split_at(20);
-    (Sha1::digest(payload).as_slice() == sum).then(|| payload.to_vec())
+    if Sha1::digest(payload).as_slice() != sum {
+        return None;
+    }
+    // The payload in place: the header is dropped, the bytes not copied.
+    bytes.drain(..MAGIC.len() + 20);
+    Some(bytes)
 }
 
 /// Writes a cache file whole: to a temporary file beside it, then renamed
