@@ -4,6 +4,7 @@
 //! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
 
 use crate::hash::{HashMap, HashSet};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
@@ -518,7 +519,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     let wrappers = closure(
         files
             .iter()
-            .flat_map(|f| f.runners.iter().map(String::as_str)),
+            .flat_map(|f| f.runners.iter().map(|r| Cow::Borrowed(r.as_str()))),
         |w| callers.get(w).into_iter().flatten().copied(),
     );
     // Carriers: definitions whose value holds a key-marked literal, the
@@ -531,33 +532,34 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     }
     let marked_defs = all_defs()
         .filter(|d| d.keyish && d.marked)
-        .map(|d| d.needle.clone());
+        .map(|d| Cow::Borrowed(d.needle.as_str()));
     let carriers = closure(
         wrappers
             .iter()
             .filter_map(|w| needle_of(w))
+            .map(Cow::Owned)
             .chain(marked_defs),
         |c| keyish_by_ref.get(c).into_iter().flatten().copied(),
     );
     // Names resolved in full: what Redis facts send, what wrapper calls
     // pass, what templates that may carry the protocol look up; then
     // through the definitions they reach.
-    let mut seeds: Vec<String> = Vec::new();
+    let mut seeds: Vec<Cow<'_, str>> = Vec::new();
     let mut idents = BTreeSet::new();
     for f in files {
-        seeds.extend(f.seeds.iter().cloned());
+        seeds.extend(borrowed(&f.seeds));
         for c in f
             .calls
             .iter()
             .filter(|c| wrappers.contains(c.callee.as_str()))
         {
-            seeds.extend(needle_of(&c.callee));
-            seeds.extend(c.refs.iter().cloned());
+            seeds.extend(needle_of(&c.callee).map(Cow::Owned));
+            seeds.extend(borrowed(&c.refs));
             idents.extend(c.idents.iter().cloned());
         }
         for t in &f.templates {
-            if t.marked || !t.refs.is_disjoint(&carriers) {
-                seeds.extend(t.refs.iter().cloned());
+            if t.marked || t.refs.iter().any(|r| carriers.contains(r.as_str())) {
+                seeds.extend(borrowed(&t.refs));
             }
         }
     }
@@ -569,36 +571,44 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             .extend(d.refs.iter().map(String::as_str));
     }
     let needed = closure(seeds, |n| refs_by_def.get(n).into_iter().flatten().copied());
+    let owned = |set: HashSet<Cow<'_, str>>| set.into_iter().map(Cow::into_owned).collect();
     SpeakerNames {
-        used: carriers,
-        defined: needed,
+        used: owned(carriers),
+        defined: owned(needed),
         idents,
     }
 }
 
+/// The names of `set`, borrowed.
+fn borrowed(set: &BTreeSet<String>) -> impl Iterator<Item = Cow<'_, str>> {
+    set.iter().map(|n| Cow::Borrowed(n.as_str()))
+}
+
 /// The least set that holds `start` and, with a name, every name `next`
-/// gives for it (a worklist: each name is expanded once).
-fn closure<'a, S, I>(
-    start: impl IntoIterator<Item = S>,
+/// gives for it (a worklist: each name is expanded once). The names are
+/// borrowed from the files' where they can be, and hashed, not ordered:
+/// the sets are made again on each round of the name pass, and what leaves
+/// [`speaker_names`] is ordered.
+fn closure<'a, I>(
+    start: impl IntoIterator<Item = Cow<'a, str>>,
     next: impl Fn(&str) -> I,
-) -> BTreeSet<String>
+) -> HashSet<Cow<'a, str>>
 where
-    S: Into<String>,
     I: Iterator<Item = &'a str>,
 {
-    let mut set = BTreeSet::new();
-    let mut todo: Vec<String> = Vec::new();
+    let mut set: HashSet<Cow<'a, str>> = HashSet::default();
+    let mut todo: Vec<Cow<'a, str>> = Vec::new();
     for s in start {
-        let s: String = s.into();
-        if set.insert(s.clone()) {
+        if !set.contains(s.as_ref()) {
+            set.insert(s.clone());
             todo.push(s);
         }
     }
     while let Some(n) = todo.pop() {
         for m in next(&n) {
             if !set.contains(m) {
-                set.insert(m.to_string());
-                todo.push(m.to_string());
+                set.insert(Cow::Borrowed(m));
+                todo.push(Cow::Borrowed(m));
             }
         }
     }
