@@ -6,6 +6,7 @@
 use crate::hash::{HashMap, HashSet};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,11 @@ use super::prefilter::Prefilter;
 /// must not be `[A-Za-z0-9_]`): *used* names anywhere, *defined* names only
 /// where a definition of them starts (see [`defines_at`]).
 pub struct Names {
-    ac: Option<AhoCorasick>,
+    /// The automaton over `pats`, built on the first [`Names::hit`]: a
+    /// warm run answers from the cache's identifiers ([`Names::hit_in`])
+    /// and may never search bytes.
+    ac: OnceLock<Option<AhoCorasick>>,
+    pats: Vec<String>,
     /// Per pattern: whether any use of it counts (else only a definition).
     used: Vec<bool>,
     /// The used names, and every name.
@@ -58,14 +63,9 @@ impl Names {
                 .filter(|(p, _)| !word(p))
                 .unzip();
         }
-        let ac = (!pats.is_empty()).then(|| {
-            AhoCorasickBuilder::new()
-                .match_kind(MatchKind::Standard)
-                .build(pats)
-                .expect("names are short literals")
-        });
         Names {
-            ac,
+            ac: OnceLock::new(),
+            pats: pats.into_iter().cloned().collect(),
             used: kinds,
             used_set,
             all_set,
@@ -100,7 +100,15 @@ impl Names {
         if self.by_word && self.word_hit(bytes) {
             return true;
         }
-        let Some(ac) = &self.ac else {
+        let ac = self.ac.get_or_init(|| {
+            (!self.pats.is_empty()).then(|| {
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::Standard)
+                    .build(&self.pats)
+                    .expect("names are short literals")
+            })
+        });
+        let Some(ac) = ac else {
             return false;
         };
         ac.find_overlapping_iter(bytes).any(|m| {
