@@ -89,6 +89,17 @@ impl Client {
         }
     }
 
+    /// A hover on the first character of `needle` in line `line` (from 0)
+    /// of `file`, as the file is on disk.
+    fn hover(&mut self, file: &Path, line: usize, needle: &str) -> Value {
+        let text = std::fs::read_to_string(file).unwrap();
+        let character = text.lines().nth(line).unwrap().find(needle).unwrap() + 1;
+        self.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri(file)}, "position": {"line": line, "character": character}}),
+        )
+    }
+
     fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
@@ -253,17 +264,7 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
 
     // Hover on a field a speaker writes: who uses it, who diverges.
     let tq = root.join("tq_ex/lib/tq.ex");
-    let line = std::fs::read_to_string(&tq)
-        .unwrap()
-        .lines()
-        .nth(9)
-        .unwrap()
-        .to_string();
-    let character = line.find("\"status\"").unwrap() + 1;
-    let r = c.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&tq)}, "position": {"line": 9, "character": character}}),
-    );
+    let r = c.hover(&tq, 9, "\"status\"");
     assert_eq!(
         r["result"]["contents"]["value"],
         "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees"
@@ -849,17 +850,7 @@ fn a_hover_over_many_speakers_counts_those_not_using_the_item() {
     );
     c.notify("initialized", json!({}));
     let lib = root.join("c00/src/lib.rs");
-    let line = std::fs::read_to_string(&lib)
-        .unwrap()
-        .lines()
-        .nth(1)
-        .unwrap()
-        .to_string();
-    let character = line.find("\"state\"").unwrap() + 1;
-    let r = c.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri(&lib)}, "position": {"line": 1, "character": character}}),
-    );
+    let r = c.hover(&lib, 1, "\"state\"");
     let agree: String = (0..16).map(|i| format!("\n- `c{i:02}`: agrees")).collect();
     assert_eq!(
         r["result"]["contents"]["value"],

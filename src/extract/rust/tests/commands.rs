@@ -3,7 +3,7 @@
 
 use crate::facts::Value;
 
-use super::{at, facts, lit_args, path_of, tpls};
+use super::{at, command_lines, facts, lit_args, path_of, tpls};
 
 #[test]
 fn redis_rs_command_chains() {
@@ -116,11 +116,7 @@ fn f(con: &mut C, q: &str) -> serde_json::Value {
 }
 "#;
     let f = facts(src);
-    let got: Vec<String> = f
-        .commands
-        .iter()
-        .map(|c| format!("{} {:?}", c.name, lit_args(c)))
-        .collect();
+    let got = command_lines(&f);
     assert_eq!(
         got,
         vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"payload\"]"]
@@ -321,11 +317,7 @@ fn calls_inside_assert_macros_keep_their_offsets() {
         "fn t(con: &mut C, k: &str) {\n    assert_eq!(con.hget(k, \"state\").unwrap(), 1);\n}\n",
     ] {
         let f = facts(src);
-        let got: Vec<String> = f
-            .commands
-            .iter()
-            .map(|c| format!("{} {:?}", c.name, lit_args(c)))
-            .collect();
+        let got = command_lines(&f);
         assert_eq!(got, vec!["HGET [\"<k>\", \"state\"]"], "{src}");
         assert_eq!(f.commands[0].name_span.start, at(src, "hget("), "{src}");
         assert_eq!(

@@ -31,6 +31,14 @@ fn lit_args(c: &Command) -> Vec<String> {
         .collect()
 }
 
+/// Each command as `NAME [literal args]`, in order.
+fn command_lines(f: &FileFacts) -> Vec<String> {
+    f.commands
+        .iter()
+        .map(|c| format!("{} {:?}", c.name, lit_args(c)))
+        .collect()
+}
+
 fn inline(d: &ScriptDef) -> &crate::facts::LuaFacts {
     match &d.source {
         ScriptSource::Inline(l) => l,

@@ -4,7 +4,7 @@
 use crate::facts::{Lang, Seg, Value};
 use crate::parse::Parsers;
 
-use super::{at, facts, lit_args, tpls};
+use super::{at, command_lines, facts, lit_args, tpls};
 
 #[test]
 fn format_templates_with_escaped_braces() {
@@ -179,11 +179,7 @@ async fn f(con: &mut C, q: &str) {
 }
 "#;
     let f = facts(src);
-    let got: Vec<String> = f
-        .commands
-        .iter()
-        .map(|c| format!("{} {:?}", c.name, lit_args(c)))
-        .collect();
+    let got = command_lines(&f);
     assert_eq!(
         got,
         vec!["HGET [\"<q>\", \"state\"]", "HGET [\"<q>\", \"data\"]"]
