@@ -10,9 +10,17 @@ use super::extract;
 use crate::facts::{CallFact, Command, FileFacts, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
+/// The facts of `src`. The whole text is parsed with no CPU budget (the
+/// pipeline's budget has its own tests, and a loaded machine must not
+/// make a unit test of the extractor fail); the extractor's own reparses
+/// go through `Parsers` as in a run.
 fn facts(src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
-    let tree = p.parse(Lang::Rust, src.as_bytes()).unwrap();
+    let mut whole = tree_sitter::Parser::new();
+    whole
+        .set_language(&crate::parse::language(Lang::Rust))
+        .unwrap();
+    let tree = whole.parse(src.as_bytes(), None).unwrap();
     extract(tree.root_node(), src.as_bytes(), 0, &mut p)
 }
 
