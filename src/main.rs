@@ -1,3 +1,11 @@
+/// mimalloc: a run allocates millions of small blocks from two threads
+/// (facts, trees, the model), which the C library's allocator served from
+/// arenas that grew a page at a time. Built without transparent huge pages
+/// (`no_thp`), which doubled the peak RSS for no gain in time.
+/// Figures: `docs/performance.md` (seventh session).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let code = wirelint::cli::main_with_args(std::env::args_os().collect());
     std::process::exit(code);
