@@ -5,6 +5,7 @@
 //! Elixir or Rust string: in both cases every span is in the host file's
 //! bytes.
 
+use crate::extract::fields::LUA as F;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -108,7 +109,7 @@ impl<'s> Cx<'s> {
     fn comment(&mut self, n: Node<'_>) {
         let span = self.span(n);
         self.facts.comments.push(span);
-        let content = n.child_by_field_name("content").unwrap_or(n);
+        let content = n.child_by_field_id(F.content).unwrap_or(n);
         let base = content.start_byte().min(self.src.len());
         let end = content.end_byte().clamp(base, self.src.len());
         // Offsets are found per line in the bytes: a line that is not UTF-8
@@ -173,13 +174,13 @@ impl<'s> Cx<'s> {
 
     /// `redis.call('HSET', KEYS[1], 'state', 'pending')`.
     fn call(&mut self, n: Node<'_>) {
-        let Some(name) = n.child_by_field_name("name") else {
+        let Some(name) = n.child_by_field_id(F.name) else {
             return;
         };
         let callee = self.text(name);
         let callee = callee.trim();
         if matches!(callee, "unpack" | "table.unpack") {
-            if let Some(args) = n.child_by_field_name("arguments") {
+            if let Some(args) = n.child_by_field_id(F.arguments) {
                 if named_children(args)
                     .first()
                     .is_some_and(|a| self.text(*a) == "KEYS")
@@ -192,7 +193,7 @@ impl<'s> Cx<'s> {
         if callee != "redis.call" && callee != "redis.pcall" {
             return;
         }
-        let Some(args) = n.child_by_field_name("arguments") else {
+        let Some(args) = n.child_by_field_id(F.arguments) else {
             return;
         };
         let args = named_children(args);
@@ -242,10 +243,9 @@ impl<'s> Cx<'s> {
 
     fn index(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let (Some(table), Some(field)) = (
-            n.child_by_field_name("table"),
-            n.child_by_field_name("field"),
-        ) else {
+        let (Some(table), Some(field)) =
+            (n.child_by_field_id(F.table), n.child_by_field_id(F.field))
+        else {
             return Value::unknown(self.text(n), span);
         };
         let table = self.text(table);
@@ -302,7 +302,7 @@ impl<'s> Cx<'s> {
     fn concat(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let op = n
-            .child_by_field_name("operator")
+            .child_by_field_id(F.operator)
             .map(|o| self.text(o))
             .unwrap_or_default();
         if op != ".." {
@@ -315,12 +315,12 @@ impl<'s> Cx<'s> {
         while let Some(node) = stack.pop() {
             let is_concat = node.kind() == "binary_expression"
                 && node
-                    .child_by_field_name("operator")
+                    .child_by_field_id(F.operator)
                     .is_some_and(|o| self.text(o) == "..");
             if is_concat {
                 if let (Some(l), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
+                    node.child_by_field_id(F.left),
+                    node.child_by_field_id(F.right),
                 ) {
                     stack.push(r);
                     stack.push(l);
@@ -347,14 +347,14 @@ impl<'s> Cx<'s> {
     fn format_call(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
         let callee = n
-            .child_by_field_name("name")
+            .child_by_field_id(F.name)
             .map(|c| self.text(c))
             .unwrap_or_default();
         if callee != "string.format" {
             return Value::unknown(self.text(n), span);
         }
         let args = n
-            .child_by_field_name("arguments")
+            .child_by_field_id(F.arguments)
             .map(named_children)
             .unwrap_or_default();
         let Some(fmt_node) = args.first() else {
@@ -430,10 +430,10 @@ impl<'s> Cx<'s> {
     fn string(&self, n: Node<'_>) -> Template {
         let span = self.span(n);
         let start_kind = n
-            .child_by_field_name("start")
+            .child_by_field_id(F.start)
             .map(|s| s.kind())
             .unwrap_or("\"");
-        let content = n.child_by_field_name("content");
+        let content = n.child_by_field_id(F.content);
         let (cs, ce) = match content {
             Some(c) => (c.start_byte(), c.end_byte()),
             // The empty string.

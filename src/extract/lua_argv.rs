@@ -10,6 +10,7 @@
 //! error reply (an id gate's `return redis.error_reply('EMQKIND')`) is no
 //! way out: the call fails on that path too.
 
+use crate::extract::fields::LUA as F;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -175,7 +176,7 @@ fn exit_at(root: Node<'_>, src: &[u8]) -> usize {
                 "return_statement" => exits = !fails(n, src),
                 "function_call" => {
                     let callee = n
-                        .child_by_field_name("name")
+                        .child_by_field_id(F.name)
                         .map(|c| text(c, src).into_owned())
                         .unwrap_or_default();
                     if matches!(callee.trim(), "error" | "assert") {
@@ -236,7 +237,7 @@ impl Cx<'_> {
             "block" | "function_definition" | "function_declaration" => true,
             "binary_expression" => {
                 let op = p
-                    .child_by_field_name("operator")
+                    .child_by_field_id(F.operator)
                     .map(|o| self.text(o))
                     .unwrap_or_default();
                 (op == "and" || op == "or") && field == Some("right")
@@ -247,10 +248,9 @@ impl Cx<'_> {
 
     /// `ARGV[n]`, or `ARGV[i]` (variadic).
     fn index(&self, n: Node<'_>, anc: &[(Node<'_>, bool)], skip: bool, out: &mut ArgvFacts) {
-        let (Some(table), Some(field)) = (
-            n.child_by_field_name("table"),
-            n.child_by_field_name("field"),
-        ) else {
+        let (Some(table), Some(field)) =
+            (n.child_by_field_id(F.table), n.child_by_field_id(F.field))
+        else {
             return;
         };
         if self.text(table) != "ARGV" {
@@ -273,7 +273,7 @@ impl Cx<'_> {
         if t == "ARGV" {
             let indexed = parent.is_some_and(|p| {
                 p.kind() == "bracket_index_expression"
-                    && p.child_by_field_name("table")
+                    && p.child_by_field_id(F.table)
                         .is_some_and(|c| c.id() == n.id())
             });
             if !indexed {
@@ -315,7 +315,7 @@ impl Cx<'_> {
                 let callee = at
                     .checked_sub(1)
                     .and_then(|k| anc.get(k))
-                    .and_then(|c| c.0.child_by_field_name("name"))
+                    .and_then(|c| c.0.child_by_field_id(F.name))
                     .map(|c| self.text(c))
                     .unwrap_or_default();
                 if callee == "tonumber" && !self.defaulted(&anc[..at]) {
@@ -327,7 +327,7 @@ impl Cx<'_> {
             }
             "binary_expression" => {
                 let op = ctx
-                    .child_by_field_name("operator")
+                    .child_by_field_id(F.operator)
                     .map(|o| self.text(o))
                     .unwrap_or_default();
                 if (op == "==" || op == "~=") && self.compared(ctx, child, i, out) {
@@ -337,14 +337,14 @@ impl Cx<'_> {
             }
             "unary_expression" => {
                 let op = ctx
-                    .child_by_field_name("operator")
+                    .child_by_field_id(F.operator)
                     .map(|o| self.text(o))
                     .unwrap_or_default();
                 fails = op == "-" || op == "#";
             }
             "method_index_expression" | "dot_index_expression" | "bracket_index_expression" => {
                 fails = ctx
-                    .child_by_field_name("table")
+                    .child_by_field_id(F.table)
                     .is_some_and(|t| t.id() == child.id());
             }
             _ => {}
@@ -371,7 +371,7 @@ impl Cx<'_> {
             return false;
         };
         let op = ctx
-            .child_by_field_name("operator")
+            .child_by_field_id(F.operator)
             .map(|o| self.text(o))
             .unwrap_or_default();
         matches!(ctx.kind(), "binary_expression" | "unary_expression")
@@ -381,10 +381,8 @@ impl Cx<'_> {
     /// `ARGV[i] == "x"`: the literal on the other side. Returns whether
     /// the other side is a literal string.
     fn compared(&self, op: Node<'_>, side: Node<'_>, i: u32, out: &mut ArgvFacts) -> bool {
-        let (Some(l), Some(r)) = (
-            op.child_by_field_name("left"),
-            op.child_by_field_name("right"),
-        ) else {
+        let (Some(l), Some(r)) = (op.child_by_field_id(F.left), op.child_by_field_id(F.right))
+        else {
             return false;
         };
         let other = if l.id() == side.id() { r } else { l };
@@ -395,7 +393,7 @@ impl Cx<'_> {
             return false;
         };
         // The content's bytes; the empty string's, between its quotes.
-        let span = match other.child_by_field_name("content") {
+        let span = match other.child_by_field_id(F.content) {
             Some(c) => self.span(c),
             None => {
                 let at = (other.start_byte() + 1).min(other.end_byte());
@@ -427,8 +425,8 @@ fn context<'t>(n: Node<'t>, anc: &[(Node<'t>, bool)]) -> Option<(usize, Node<'t>
 
 /// The bytes of a Lua string literal.
 fn lua_string(n: Node<'_>, src: &[u8]) -> Option<String> {
-    let start = n.child_by_field_name("start").map(|s| s.kind())?;
-    let Some(content) = n.child_by_field_name("content") else {
+    let start = n.child_by_field_id(F.start).map(|s| s.kind())?;
+    let Some(content) = n.child_by_field_id(F.content) else {
         return Some(String::new());
     };
     let raw = text(content, src);

@@ -9,6 +9,7 @@
 
 pub mod elixir;
 pub mod embedded;
+pub(crate) mod fields;
 pub mod lang;
 pub mod lua;
 mod lua_argv;

@@ -1,6 +1,7 @@
 //! Module attributes: `@name value` definitions (constants, inline and
 //! file-backed scripts) and `@name` used as a value.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::known::RESERVED_ATTRS;
@@ -53,15 +54,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             for part in named_children(content) {
                 match part.kind() {
                     "keywords" => pairs.extend(named_children(part).into_iter().filter_map(|p| {
-                        Some((
-                            p.child_by_field_name("key")?,
-                            p.child_by_field_name("value")?,
-                        ))
+                        Some((p.child_by_field_id(F.key)?, p.child_by_field_id(F.value)?))
                     })),
                     "binary_operator" if self.op(part) == "=>" => {
                         if let (Some(k), Some(v)) = (
-                            part.child_by_field_name("left"),
-                            part.child_by_field_name("right"),
+                            part.child_by_field_id(F.left),
+                            part.child_by_field_id(F.right),
                         ) {
                             pairs.push((k, v));
                         }
@@ -116,10 +114,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let call = n
-            .child_by_field_name("operand")
+            .child_by_field_id(F.operand)
             .filter(|c| c.kind() == "call")?;
-        let (Some(target), Some(args)) = (call.child_by_field_name("target"), arguments(call))
-        else {
+        let (Some(target), Some(args)) = (call.child_by_field_id(F.target), arguments(call)) else {
             return None;
         };
         if target.kind() != "identifier" {
@@ -175,10 +172,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if n.kind() != "unary_operator" || self.op(n) != "@" {
             return None;
         }
-        let operand = n.child_by_field_name("operand")?;
+        let operand = n.child_by_field_id(F.operand)?;
         let ident = match operand.kind() {
             "identifier" => operand,
-            "call" if arguments(operand).is_none() => operand.child_by_field_name("target")?,
+            "call" if arguments(operand).is_none() => operand.child_by_field_id(F.target)?,
             _ => return None,
         };
         if ident.kind() != "identifier" {

@@ -2,6 +2,7 @@
 //! tails, heads bound to a variable and appended to later, and `EVAL`
 //! with its script inline.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::known::client_command_arg;
@@ -26,7 +27,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `[..] ++ rest` or `cmd ++ keys ++ args`: records the command, and
     /// marks the pieces read so that they are not recorded again.
     pub(super) fn appended_command(&mut self, n: Node<'t>, scope: usize) {
-        let Some(l) = n.child_by_field_name("left") else {
+        let Some(l) = n.child_by_field_id(F.left) else {
             return;
         };
         if l.kind() == "list" && self.command(n, l, scope) {
@@ -35,7 +36,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let mut left = Some(l);
             while let Some(x) = left {
                 self.handled.insert(x.id());
-                left = x.child_by_field_name("left");
+                left = x.child_by_field_id(F.left);
             }
         }
     }
@@ -59,7 +60,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn appended_head(&mut self, whole: Node<'t>, env: Option<usize>) -> bool {
         let mut left = whole;
         while left.kind() == "binary_operator" && self.op(left) == "++" {
-            match left.child_by_field_name("left") {
+            match left.child_by_field_id(F.left) {
                 Some(l) => left = l,
                 None => return false,
             }
@@ -207,8 +208,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn is_piped(&self, call: Node<'t>) -> bool {
         self.parent_of(call).is_some_and(|p| {
             p.kind() == "binary_operator"
-                && p.child_by_field_name("right").map(|r| r.id()) == Some(call.id())
-                && p.child_by_field_name("operator")
+                && p.child_by_field_id(F.right).map(|r| r.id()) == Some(call.id())
+                && p.child_by_field_id(F.operator)
                     .is_some_and(|o| o.kind() == "|>")
         })
     }
@@ -226,7 +227,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 "binary_operator" => {
                     let op = self.op(parent);
                     return COMPARISONS.contains(&op)
-                        || (op == "=" && parent.child_by_field_name("left") == Some(node));
+                        || (op == "=" && parent.child_by_field_id(F.left) == Some(node));
                 }
                 _ => return false,
             }
@@ -250,13 +251,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 k if CARRIERS.contains(&k) => node = parent,
                 "binary_operator" => {
                     let op = self.op(parent);
-                    let left = parent.child_by_field_name("left");
+                    let left = parent.child_by_field_id(F.left);
                     match op {
                         o if COMPARISONS.contains(&o) => return Sink::Unsent,
                         "=" if left == Some(node) => return Sink::Unsent,
                         "=" => return Sink::Held,
                         "|>" if left == Some(node) => {
-                            let right = parent.child_by_field_name("right");
+                            let right = parent.child_by_field_id(F.right);
                             match right.filter(|r| r.kind() == "call") {
                                 Some(call) => match self.call_sink(call, 0, true, module) {
                                     Some(sink) => return sink,
@@ -294,7 +295,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What a call does with its argument `index`: `None` when it is a
     /// library call that passes it on (its result carries the command).
     fn call_sink(&self, call: Node<'_>, index: usize, piped: bool, module: &str) -> Option<Sink> {
-        let target = call.child_by_field_name("target")?;
+        let target = call.child_by_field_id(F.target)?;
         let path = self.callee(target, module)?;
         if let Some(at) = client_command_arg(&path) {
             return Some(if at == index {

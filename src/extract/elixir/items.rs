@@ -1,6 +1,7 @@
 //! Definitions: `defmodule` scopes, `def`/`defp` clauses (every clause a
 //! `FunctionDef`, with its parameters, local bindings and return value).
 
+use crate::extract::fields::ELIXIR as F;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
@@ -82,12 +83,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let args = arguments(n)?;
         let mut head = named_children(args).first().copied()?;
         if head.kind() == "binary_operator" && self.op(head) == "when" {
-            head = head.child_by_field_name("left")?;
+            head = head.child_by_field_id(F.left)?;
         }
         match head.kind() {
             "identifier" => Some((head, Vec::new(), head)),
             "call" => {
-                let t = head.child_by_field_name("target")?;
+                let t = head.child_by_field_id(F.target)?;
                 if t.kind() != "identifier" {
                     return None;
                 }
@@ -229,10 +230,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "identifier" => self.text(p),
             "binary_operator" => {
                 let op = self.op(p);
-                let (l, r) = (
-                    p.child_by_field_name("left"),
-                    p.child_by_field_name("right"),
-                );
+                let (l, r) = (p.child_by_field_id(F.left), p.child_by_field_id(F.right));
                 match op {
                     // `queue \\ "default"`
                     "\\\\" => l.map(|l| self.param_name(l)).unwrap_or_else(|| "_".into()),

@@ -37,6 +37,7 @@ mod strings;
 mod templates;
 mod values;
 
+use crate::extract::fields::ELIXIR as F;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -223,7 +224,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match n.kind() {
             "call" => return self.visit_call(n, scope),
             "unary_operator" if self.op(n) == "@" => {
-                if let Some(o) = n.child_by_field_name("operand") {
+                if let Some(o) = n.child_by_field_id(F.operand) {
                     self.not_calls.insert(o.id());
                 }
                 if self.attribute_def(n, scope) {
@@ -282,12 +283,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "=" => self.binding(n, env),
             "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
             "|>" => {
-                if let Some(r) = n
-                    .child_by_field_name("right")
-                    .filter(|r| r.kind() == "call")
-                {
+                if let Some(r) = n.child_by_field_id(F.right).filter(|r| r.kind() == "call") {
                     self.not_calls.insert(r.id());
-                    let l = n.child_by_field_name("left");
+                    let l = n.child_by_field_id(F.left);
                     self.record_call(r, l, self.span(n), env);
                 }
             }
@@ -319,10 +317,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .filter(|k| k.kind() == "keywords")
             .flat_map(|k| named_children(*k))
             .find(|p| {
-                p.child_by_field_name("key")
+                p.child_by_field_id(F.key)
                     .is_some_and(|k| self.keyword_name(k) == name)
             })
-            .and_then(|p| p.child_by_field_name("value"))
+            .and_then(|p| p.child_by_field_id(F.value))
     }
 
     /// A keyword as a name: `as: ` is `as`.
@@ -350,7 +348,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A call's target as written (`Map.get`, `def`).
     fn target(&self, n: Node<'_>) -> Cow<'s, str> {
-        n.child_by_field_name("target")
+        n.child_by_field_id(F.target)
             .map(|t| text(t, self.src))
             .unwrap_or_default()
     }
@@ -358,7 +356,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// An operator as written (`|>`, `=`): a slice of the source, as every
     /// operator is ASCII (this runs for every operator node, several times).
     fn op(&self, n: Node<'_>) -> &'s str {
-        n.child_by_field_name("operator")
+        n.child_by_field_id(F.operator)
             .and_then(|o| self.src.get(o.byte_range()))
             .and_then(|b| std::str::from_utf8(b).ok())
             .unwrap_or("")
@@ -415,10 +413,7 @@ fn do_block(n: Node<'_>) -> Option<Node<'_>> {
 
 /// A binary operator's (or a dot's) left and right sides.
 fn sides(n: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
-    Some((
-        n.child_by_field_name("left")?,
-        n.child_by_field_name("right")?,
-    ))
+    Some((n.child_by_field_id(F.left)?, n.child_by_field_id(F.right)?))
 }
 
 /// The first pattern of each clause of a `do` block (`{:ok, row} -> ..`).
@@ -427,7 +422,7 @@ fn clause_patterns(block: Node<'_>) -> Vec<Node<'_>> {
         .into_iter()
         .filter(|c| c.kind() == "stab_clause")
         .filter_map(|c| {
-            c.child_by_field_name("left")
+            c.child_by_field_id(F.left)
                 .and_then(|a| named_children(a).into_iter().next())
         })
         .collect()

@@ -1,6 +1,7 @@
 //! Module paths: `alias` and `import` as written, names expanded to full
 //! paths, callees resolved, and calls to functions of the code base.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::known::{client_command_arg, NOT_CALLS, STDLIB};
@@ -214,7 +215,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         span: Span,
         env: Option<usize>,
     ) {
-        let Some(target) = n.child_by_field_name("target") else {
+        let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
         let head = self.call_head(n, target, env);
@@ -250,7 +251,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         span: Span,
         env: Option<usize>,
     ) {
-        let Some(target) = n.child_by_field_name("target") else {
+        let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
         let module = self.module_of(env).to_string();

@@ -2,6 +2,7 @@
 //! it) followed through matches, `case` clauses and pipes to the fields
 //! the code takes from it (`Map.get`, `row["f"]`, map patterns).
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::{arguments, call_args, clause_patterns, do_block, sides, Cx};
@@ -58,7 +59,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let module = self.module_of(env).to_string();
-        let path = self.callee(n.child_by_field_name("target")?, &module)?;
+        let path = self.callee(n.child_by_field_id(F.target)?, &module)?;
         let args = call_args(n, piped);
         let first = path.first().map(String::as_str).unwrap_or("");
         let last = path.last().map(String::as_str).unwrap_or("");
@@ -136,7 +137,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         piped: Option<Node<'_>>,
         env: Option<usize>,
     ) {
-        let Some(target) = n.child_by_field_name("target") else {
+        let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
         if !matches!(
@@ -158,10 +159,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `row["payload"]`.
     pub(super) fn field_read_access(&mut self, n: Node<'_>, env: Option<usize>) {
-        let (Some(target), Some(field)) = (
-            n.child_by_field_name("target"),
-            n.child_by_field_name("key"),
-        ) else {
+        let (Some(target), Some(field)) =
+            (n.child_by_field_id(F.target), n.child_by_field_id(F.key))
+        else {
             return;
         };
         let Some(key) = self.hgetall_source(target, env, 0) else {

@@ -1,6 +1,7 @@
 //! Lua scripts: Lua in host strings parsed in place, and script files read
 //! at compile time (`File.read!` of a path expression).
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::strings::decode_escape;
@@ -98,17 +99,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `Application.app_dir(:app, "priv/x.lua")`.
     fn file_read(&self, n: Node<'_>, env: Option<usize>) -> Option<(String, bool, Span)> {
         let (call, piped) = if n.kind() == "binary_operator" && self.op(n) == "|>" {
-            (
-                n.child_by_field_name("right")?,
-                n.child_by_field_name("left"),
-            )
+            (n.child_by_field_id(F.right)?, n.child_by_field_id(F.left))
         } else {
             (n, None)
         };
         if call.kind() != "call" {
             return None;
         }
-        let target = self.text(call.child_by_field_name("target")?);
+        let target = self.text(call.child_by_field_id(F.target)?);
         if target != "File.read!" && target != "File.read" {
             return None;
         }
@@ -139,7 +137,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Some((s.clone(), false, span))
             }
             "call" => {
-                let target = self.text(n.child_by_field_name("target")?);
+                let target = self.text(n.child_by_field_id(F.target)?);
                 let args: Vec<Node<'_>> = arguments(n).map(named_children).unwrap_or_default();
                 let parts: Vec<Node<'_>> = match (target.as_str(), args.as_slice()) {
                     (":code.priv_dir", [_]) => return Some(("priv".into(), false, span)),

@@ -1,6 +1,7 @@
 //! Strings as the code writes them: quoted strings, charlists, `~s`/`~S`
 //! and `~w` sigils, heredoc indentation and escape sequences.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::templates::interpolate;
@@ -97,7 +98,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         run.flush(&mut segs);
         if segs.is_empty() {
             let at = n
-                .child_by_field_name("quoted_start")
+                .child_by_field_id(F.quoted_start)
                 .map(|s| s.end_byte())
                 .unwrap_or(n.start_byte());
             segs.push(Seg::Lit {
@@ -130,14 +131,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// delimiter, which every line loses; `None` for other strings.
     fn heredoc_indent(&self, n: Node<'_>) -> Option<usize> {
         let start = n
-            .child_by_field_name("quoted_start")
+            .child_by_field_id(F.quoted_start)
             .map(|s| self.text(s))
             .unwrap_or_default();
         if start != "\"\"\"" && start != "'''" {
             return None;
         }
         Some(
-            n.child_by_field_name("quoted_end")
+            n.child_by_field_id(F.quoted_end)
                 .map(|e| self.closing_indent(e.start_byte()))
                 .unwrap_or(0),
         )

@@ -1,6 +1,7 @@
 //! String-building expressions as templates: `<>`, iodata, bitstrings,
 //! interpolated values, and the key-like templates recorded as facts.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::Cx;
@@ -102,7 +103,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "binary_operator" => match self.op(n) {
                 "<>" => true,
                 "|>" => n
-                    .child_by_field_name("right")
+                    .child_by_field_id(F.right)
                     .is_some_and(|r| r.kind() == "call" && self.is_builder_call(r)),
                 _ => false,
             },
@@ -194,13 +195,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 "comment" => {}
                 "binary_operator" if self.op(k) == "::" => {
                     let ty = k
-                        .child_by_field_name("right")
+                        .child_by_field_id(F.right)
                         .map(|r| self.text(r))
                         .unwrap_or_default();
                     let textual = ["binary", "bytes", "bitstring", "bits", "utf8"]
                         .iter()
                         .any(|t| ty.starts_with(t));
-                    match k.child_by_field_name("left") {
+                    match k.child_by_field_id(F.left) {
                         Some(l) if textual => interpolate(&mut segs, self.value(l, env, depth + 1)),
                         _ => segs.push(Seg::Hole {
                             label: self.text(k),

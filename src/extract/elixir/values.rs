@@ -1,6 +1,7 @@
 //! Expressions as the values they send: literals, locals and parameters,
 //! lists with `|` and `++` tails, maps, and calls.
 
+use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::{call_arg_values, call_args, sides, Cx};
@@ -41,7 +42,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 break k;
             }
             above.push(x.id());
-            match x.child_by_field_name("left").filter(|l| is_pipe(*l)) {
+            match x.child_by_field_id(F.left).filter(|l| is_pipe(*l)) {
                 Some(l) => x = l,
                 None => break 0,
             }
@@ -97,10 +98,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "call" => self.call(n, None, env, depth),
             // `@scripts[name]`: a lookup by key, which names a script when
             // the key does.
-            "access_call" => match (
-                n.child_by_field_name("target"),
-                n.child_by_field_name("key"),
-            ) {
+            "access_call" => match (n.child_by_field_id(F.target), n.child_by_field_id(F.key)) {
                 (Some(t), Some(k)) => Value::Call {
                     path: vec!["[]".into()],
                     args: vec![self.value(t, env, depth + 1), self.value(k, env, depth + 1)],
@@ -127,12 +125,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let kw = args.iter().find(|a| a.kind() == "keywords")?;
         let mut alts = Vec::new();
         for pair in named_children(*kw) {
-            let key = pair.child_by_field_name("key").map(|k| self.text(k))?;
+            let key = pair.child_by_field_id(F.key).map(|k| self.text(k))?;
             let key = key.trim().trim_end_matches(':').trim();
             if key != "do" && key != "else" {
                 return None;
             }
-            alts.push(self.value(pair.child_by_field_name("value")?, env, depth + 1));
+            alts.push(self.value(pair.child_by_field_id(F.value)?, env, depth + 1));
         }
         (alts.len() == 2).then(|| Value::OneOf {
             alts,
@@ -197,10 +195,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 continue;
             }
             if i == last && k.kind() == "binary_operator" && self.op(k) == "|" {
-                if let Some(l) = k.child_by_field_name("left") {
+                if let Some(l) = k.child_by_field_id(F.left) {
                     items.push(self.value(l, env, depth + 1));
                 }
-                if let Some(r) = k.child_by_field_name("right") {
+                if let Some(r) = k.child_by_field_id(F.right) {
                     // `[a | [b, c]]` is `[a, b, c]`; `[a | keys ++ args]`
                     // has the tail `[keys, args]`.
                     match self.appended(r, env, depth + 1) {
@@ -247,8 +245,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 "keywords" => {
                     for pair in named_children(entry) {
                         if let (Some(k), Some(v)) = (
-                            pair.child_by_field_name("key"),
-                            pair.child_by_field_name("value"),
+                            pair.child_by_field_id(F.key),
+                            pair.child_by_field_id(F.value),
                         ) {
                             pairs.push((self.keyword_atom(k), self.value(v, env, depth + 1)));
                         }
@@ -360,7 +358,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if depth > MAX_CALL_DEPTH {
             return unknown();
         }
-        let Some(target) = n.child_by_field_name("target") else {
+        let Some(target) = n.child_by_field_id(F.target) else {
             return unknown();
         };
         let head = self.call_head(n, target, env);

@@ -3,6 +3,7 @@
 //! (`SCRIPT.key(..).invoke(..)`, fred's `evalsha`), builders kept in a
 //! variable and added to in loops; and field reads of maps read by HGETALL.
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
 use crate::facts::{Command, FieldRead, ScriptCall, Sink, Span, Value};
@@ -159,8 +160,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         break;
                     }
                     let (Some(recv), Some(field)) = (
-                        func.child_by_field_name("value"),
-                        func.child_by_field_name("field"),
+                        func.child_by_field_id(F.value),
+                        func.child_by_field_id(F.field),
                     ) else {
                         break;
                     };
@@ -223,7 +224,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if lp.kind() != "for_expression" {
             return None;
         }
-        let v = lp.child_by_field_name("value")?;
+        let v = lp.child_by_field_id(F.value)?;
         Some(self.collection_value(v))
     }
 
@@ -346,7 +347,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if base.kind() != "call_expression" {
             return (None, None);
         }
-        let func = base.child_by_field_name("function");
+        let func = base.child_by_field_id(F.function);
         let path = func
             .filter(|f| matches!(f.kind(), "identifier" | "scoped_identifier"))
             .map(|f| path_segments(&self.text(f)))
@@ -362,7 +363,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         } else if (last == "pipe" && args.is_empty()) || owner == Some("Pipeline") {
             Some(Target::Pipe(None))
         } else if owner == Some("Cmd") {
-            let name_node = func.and_then(|f| f.child_by_field_name("name"));
+            let name_node = func.and_then(|f| f.child_by_field_id(F.name));
             let spec = lookup(last, args.len());
             match (name_node, spec) {
                 (Some(name_node), Some(spec)) => self

@@ -2,6 +2,7 @@
 //! `impl`/`trait` blocks (whose type names their methods), `const`/`static`
 //! items and `let` bindings.
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
 use crate::facts::{ConstDef, FunctionDef, Value};
@@ -13,8 +14,7 @@ use super::{is_comment, node_key, Cx, Scope, MAX_DEPTH};
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `mod keys { .. }`: walks the body inside the module's path.
     pub(super) fn mod_item(&mut self, n: Node<'_>) {
-        let (Some(name), Some(body)) =
-            (n.child_by_field_name("name"), n.child_by_field_name("body"))
+        let (Some(name), Some(body)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
         else {
             return;
         };
@@ -24,18 +24,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn function(&mut self, n: Node<'_>) {
-        let Some(name) = n.child_by_field_name("name") else {
+        let Some(name) = n.child_by_field_id(F.name) else {
             return;
         };
         let mut params = Vec::new();
         let mut has_self = false;
-        if let Some(ps) = n.child_by_field_name("parameters") {
+        if let Some(ps) = n.child_by_field_id(F.parameters) {
             for p in named_children(ps) {
                 has_self |= p.kind() == "self_parameter";
                 if p.kind() != "parameter" {
                     continue;
                 }
-                let pat = p.child_by_field_name("pattern");
+                let pat = p.child_by_field_id(F.pattern);
                 params.push(
                     pat.map(|x| self.pattern_name(x).unwrap_or_else(|| self.text(x)))
                         .unwrap_or_default(),
@@ -72,7 +72,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // Items nested in the body are not methods of the outer impl.
         let saved_impls = std::mem::take(&mut self.impl_types);
         let mut returns = None;
-        if let Some(body) = n.child_by_field_name("body") {
+        if let Some(body) = n.child_by_field_id(F.body) {
             self.walk_sub(body);
             returns = self.tail_value(body);
         }
@@ -94,17 +94,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// walks the body with the type's name.
     pub(super) fn impl_item(&mut self, n: Node<'_>) {
         let ty = n
-            .child_by_field_name("type")
-            .or_else(|| n.child_by_field_name("name"))
+            .child_by_field_id(F.ty)
+            .or_else(|| n.child_by_field_id(F.name))
             .map(|t| {
                 let t = match t.kind() {
-                    "generic_type" => t.child_by_field_name("type").unwrap_or(t),
+                    "generic_type" => t.child_by_field_id(F.ty).unwrap_or(t),
                     _ => t,
                 };
                 path_segments(&self.text(t)).pop().unwrap_or_default()
             })
             .unwrap_or_default();
-        let Some(body) = n.child_by_field_name("body") else {
+        let Some(body) = n.child_by_field_id(F.body) else {
             return;
         };
         self.impl_types.push(ty);
@@ -147,10 +147,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn const_item(&mut self, n: Node<'_>) {
-        let (Some(name), Some(value)) = (
-            n.child_by_field_name("name"),
-            n.child_by_field_name("value"),
-        ) else {
+        let (Some(name), Some(value)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.value))
+        else {
             return;
         };
         let v = self.value(value, 0);
@@ -163,7 +161,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn let_decl(&mut self, n: Node<'_>) {
-        let Some(value) = n.child_by_field_name("value") else {
+        let Some(value) = n.child_by_field_id(F.value) else {
             return;
         };
         let mut inner = value;
@@ -174,7 +172,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
         }
         let pattern = n
-            .child_by_field_name("pattern")
+            .child_by_field_id(F.pattern)
             .and_then(|p| self.pattern_name(p));
         let saved = std::mem::replace(
             &mut self.pending_let,
@@ -201,12 +199,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
             }
         }
-        if let Some(alt) = n.child_by_field_name("alternative") {
+        if let Some(alt) = n.child_by_field_id(F.alternative) {
             self.walk_sub(alt);
         }
         let v = self.value(value, 0);
         if let Some(name) = n
-            .child_by_field_name("pattern")
+            .child_by_field_id(F.pattern)
             .and_then(|p| self.pattern_name(p))
         {
             self.scope.locals.insert(name, v);

@@ -6,6 +6,7 @@
 //! A macro's token tree is parsed again, in place, as one expression: its
 //! nodes carry host-file offsets.
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::{Node, Parser, Range, Tree};
 
 use crate::extract::push_lit;
@@ -98,7 +99,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn macro_name(&self, n: Node<'_>) -> String {
-        n.child_by_field_name("macro")
+        n.child_by_field_id(F.macro_)
             .map(|m| path_segments(&self.text(m)).pop().unwrap_or_default())
             .unwrap_or_default()
     }
@@ -369,10 +370,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         for it in &items[fmt_pos + 1..] {
             if it.kind() == "assignment_expression" {
-                if let (Some(l), Some(r)) = (
-                    it.child_by_field_name("left"),
-                    it.child_by_field_name("right"),
-                ) {
+                if let (Some(l), Some(r)) =
+                    (it.child_by_field_id(F.left), it.child_by_field_id(F.right))
+                {
                     args.named.push((self.text(l).trim().to_string(), r));
                     continue;
                 }
@@ -429,7 +429,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `macro_rules! script { ($f:expr) => { include_str!(concat!("../lua/", $f)) } }`:
     /// remembers the wrapper's literal text around its argument.
     pub(super) fn macro_definition(&mut self, n: Node<'_>) {
-        let Some(name) = n.child_by_field_name("name") else {
+        let Some(name) = n.child_by_field_id(F.name) else {
             return;
         };
         let name = self.text(name);
@@ -437,7 +437,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             if rule.kind() != "macro_rule" {
                 continue;
             }
-            let Some(right) = rule.child_by_field_name("right") else {
+            let Some(right) = rule.child_by_field_id(F.right) else {
                 continue;
             };
             let body = self.text(right);

@@ -50,6 +50,7 @@ pub(crate) use client::client_calls;
 #[cfg(test)]
 pub(crate) use client::fact_needles;
 
+use crate::extract::fields::RUST as F;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
@@ -228,7 +229,7 @@ fn is_comment(n: Node<'_>) -> bool {
 }
 
 fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
-    call.child_by_field_name("arguments")
+    call.child_by_field_id(F.arguments)
         .map(named_children)
         .unwrap_or_default()
         .into_iter()
@@ -446,7 +447,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// `keys = other`: a local list assigned again is no longer known.
     fn list_reassigned(&mut self, n: Node<'_>) {
-        let Some(left) = n.child_by_field_name("left") else {
+        let Some(left) = n.child_by_field_id(F.left) else {
             return;
         };
         let name = self.text(left);
@@ -469,7 +470,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             if a.kind() != "reference_expression" || !self.text(a).starts_with("&mut") {
                 continue;
             }
-            let Some(inner) = a.child_by_field_name("value") else {
+            let Some(inner) = a.child_by_field_id(F.value) else {
                 continue;
             };
             let name = self.text(inner);
@@ -491,7 +492,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     fn operator(&self, n: Node<'_>) -> String {
-        n.child_by_field_name("operator")
+        n.child_by_field_id(F.operator)
             .map(|o| self.text(o))
             .unwrap_or_default()
     }
@@ -502,7 +503,7 @@ fn peel_ref(n: Node<'_>) -> Node<'_> {
     let mut cur = n;
     for _ in 0..MAX_DEPTH {
         match cur.kind() {
-            "reference_expression" => match cur.child_by_field_name("value") {
+            "reference_expression" => match cur.child_by_field_id(F.value) {
                 Some(v) => cur = v,
                 None => break,
             },
@@ -519,9 +520,9 @@ fn peel_ref(n: Node<'_>) -> Node<'_> {
 /// The function a call expression calls, without its turbofish
 /// (`f::<T>(..)` → `f`).
 fn callee(call: Node<'_>) -> Option<Node<'_>> {
-    let func = call.child_by_field_name("function")?;
+    let func = call.child_by_field_id(F.function)?;
     if func.kind() == "generic_function" {
-        return func.child_by_field_name("function");
+        return func.child_by_field_id(F.function);
     }
     Some(func)
 }
@@ -535,10 +536,10 @@ fn method_of<'t>(n: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>)> {
     if func.kind() != "field_expression" {
         return None;
     }
-    let field = func.child_by_field_name("field")?;
+    let field = func.child_by_field_id(F.field)?;
     Some((
         text(field, src).into_owned(),
-        func.child_by_field_name("value")?,
+        func.child_by_field_id(F.value)?,
     ))
 }
 

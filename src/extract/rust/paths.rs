@@ -2,6 +2,7 @@
 //! that may be calls of the code base (not of the standard library, the
 //! Redis clients or common crates).
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
 use crate::facts::CallFact;
@@ -12,7 +13,7 @@ use super::{args_of, callee, peel_ref, Cx};
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `use a::{b, c as d};`: remembers the full path of each name.
     pub(super) fn use_declaration(&mut self, n: Node<'_>) {
-        if let Some(arg) = n.child_by_field_name("argument") {
+        if let Some(arg) = n.child_by_field_id(F.argument) {
             let mut out = Vec::new();
             expand_use(&self.text(arg), &[], &mut out);
             self.uses.extend(out);
@@ -53,8 +54,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             "field_expression" => {
                 let (Some(recv), Some(field)) = (
-                    func.child_by_field_name("value"),
-                    func.child_by_field_name("field"),
+                    func.child_by_field_id(F.value),
+                    func.child_by_field_id(F.field),
                 ) else {
                     return;
                 };

@@ -3,6 +3,7 @@
 //! each is held in, and registration tables that give a script its name and
 //! key count (`("moveToActive", 11, include_str!(..))`).
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
 use crate::extract::embedded::Decoded;
@@ -93,11 +94,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         for p in self.ancestors(n, MAX_BINDING_CLIMB) {
             match p.kind() {
                 "const_item" | "static_item" => {
-                    let name = p.child_by_field_name("name")?;
+                    let name = p.child_by_field_id(F.name)?;
                     return Some((self.text(name), self.span(name), false));
                 }
                 "let_declaration" => {
-                    let pat = p.child_by_field_name("pattern")?;
+                    let pat = p.child_by_field_id(F.pattern)?;
                     let name = self.pattern_name(pat)?;
                     let span = if pat.kind() == "identifier" {
                         self.span(pat)
@@ -232,7 +233,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         return;
                     };
                     let f = call
-                        .child_by_field_name("function")
+                        .child_by_field_id(F.function)
                         .map(|f| self.text(f))
                         .unwrap_or_default();
                     let segs = path_segments(&f);
@@ -321,10 +322,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             if f.kind() != "field_initializer" {
                 continue;
             }
-            let (Some(field), Some(value)) = (
-                f.child_by_field_name("field"),
-                f.child_by_field_name("value"),
-            ) else {
+            let (Some(field), Some(value)) =
+                (f.child_by_field_id(F.field), f.child_by_field_id(F.value))
+            else {
                 continue;
             };
             let field = self.text(field).to_ascii_lowercase();

@@ -2,6 +2,7 @@
 //! `.join(..)`, `.replace(..)`, calls (transparent wrappers see through to
 //! their argument).
 
+use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
 use crate::extract::push_lit;
@@ -97,7 +98,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     Value::unknown(self.label(n), span)
                 }
             }
-            "reference_expression" => match n.child_by_field_name("value") {
+            "reference_expression" => match n.child_by_field_id(F.value) {
                 Some(inner) => self.value(inner, d),
                 None => Value::unknown(self.label(n), span),
             },
@@ -115,11 +116,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "field_expression" => self.field_value(n, span, d),
             // `match lookup(..) { Some(s) => s, None => return }`: the value
             // an arm unwraps is the scrutinee's.
-            "match_expression" => match n.child_by_field_name("value") {
+            "match_expression" => match n.child_by_field_id(F.value) {
                 Some(v) if self.unwraps(n) => self.value(v, d),
                 _ => Value::unknown(self.label(n), span),
             },
-            "type_cast_expression" => match n.child_by_field_name("value") {
+            "type_cast_expression" => match n.child_by_field_id(F.value) {
                 Some(inner) => self.value(inner, d),
                 None => Value::unknown(self.label(n), span),
             },
@@ -172,7 +173,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a `match` has an arm `Some(x) => x` (or `Ok(x) => x.clone()`):
     /// what it gives is what its scrutinee holds.
     fn unwraps(&self, m: Node<'_>) -> bool {
-        let Some(block) = m.child_by_field_name("body") else {
+        let Some(block) = m.child_by_field_id(F.body) else {
             return false;
         };
         named_children(block)
@@ -180,8 +181,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .filter(|a| a.kind() == "match_arm")
             .any(|arm| {
                 let (Some(p), Some(v)) = (
-                    arm.child_by_field_name("pattern"),
-                    arm.child_by_field_name("value"),
+                    arm.child_by_field_id(F.pattern),
+                    arm.child_by_field_id(F.value),
                 ) else {
                     return false;
                 };
@@ -209,8 +210,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `script.sha` where `script` holds a script looked up by name: a
     /// projection (`.sha` of that value), which still names the script.
     fn field_value(&mut self, n: Node<'_>, span: Span, d: usize) -> Value {
-        let recv = n.child_by_field_name("value").map(peel_ref);
-        let field = n.child_by_field_name("field").map(|f| self.text(f));
+        let recv = n.child_by_field_id(F.value).map(peel_ref);
+        let field = n.child_by_field_id(F.field).map(|f| self.text(f));
         match (recv, field) {
             (Some(r), Some(f)) if r.kind() == "self" && self.scope.has_self => Value::Param {
                 index: RECEIVER,
@@ -258,8 +259,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn if_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let (Some(a), Some(b)) = (
-            block_tail(n.child_by_field_name("consequence")),
-            block_tail(n.child_by_field_name("alternative")),
+            block_tail(n.child_by_field_id(F.consequence)),
+            block_tail(n.child_by_field_id(F.alternative)),
         ) else {
             return Value::unknown(self.label(n), span);
         };
@@ -274,8 +275,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut cur = n;
         while cur.kind() == "binary_expression" && self.operator(cur) == "+" {
             let (Some(l), Some(r)) = (
-                cur.child_by_field_name("left"),
-                cur.child_by_field_name("right"),
+                cur.child_by_field_id(F.left),
+                cur.child_by_field_id(F.right),
             ) else {
                 return Value::unknown(self.label(n), span);
             };
@@ -301,7 +302,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// them again.
     fn mark_plus_spine(&mut self, n: Node<'_>) {
         let mut cur = n;
-        while let Some(l) = cur.child_by_field_name("left") {
+        while let Some(l) = cur.child_by_field_id(F.left) {
             if l.kind() != "binary_expression" || self.operator(l) != "+" {
                 break;
             }
@@ -336,8 +337,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match func.kind() {
             "field_expression" => {
                 let (Some(recv), Some(field)) = (
-                    func.child_by_field_name("value"),
-                    func.child_by_field_name("field"),
+                    func.child_by_field_id(F.value),
+                    func.child_by_field_id(F.field),
                 ) else {
                     return Value::unknown(self.label(n), span);
                 };
