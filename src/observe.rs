@@ -211,7 +211,7 @@ fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
             keys: u
                 .keys
                 .iter()
-                .map(|k| match k.alts.as_slice() {
+                .map(|k| match &*k.alts {
                     [t] => Some(key_shape(t)),
                     _ => None,
                 })
@@ -419,7 +419,7 @@ fn passed_type(
         let Some(k) = u.keys.get((n as usize).checked_sub(1)?) else {
             continue;
         };
-        for t in &k.alts {
+        for t in k.alts.iter() {
             found.extend(type_of_shape.get(&key_shape(t)));
         }
     }

@@ -75,7 +75,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             .map(|(k, _)| k);
         for (i, (key, tag)) in u.keys.iter().zip(&tags).enumerate() {
             // A key that breaks the contract's hash tag is WL102's finding.
-            if let (Some(ks), [t]) = (keyspace, key.alts.as_slice()) {
+            if let (Some(ks), [t]) = (keyspace, &*key.alts) {
                 if matches!(analyze(t, ks), KeyVerdict::HashTag { .. }) {
                     continue;
                 }

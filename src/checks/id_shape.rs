@@ -71,7 +71,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 if role.is_none_or(|r| r.text != hole) {
                     continue;
                 }
-                for t in &a.alts {
+                for t in a.alts.iter() {
                     if let Some(why) = misshapen(t, spec) {
                         out.push(finding(cx, u, spec, t, j as u32 + 1, why));
                     }

@@ -234,7 +234,7 @@ impl<'m> KeyUses<'m> {
                 if !is_key {
                     continue;
                 }
-                for t in &a.alts {
+                for t in a.alts.iter() {
                     if writes_key(&c.name, i) {
                         self.written.push(t);
                     } else {
@@ -251,7 +251,7 @@ impl<'m> KeyUses<'m> {
         let slots = written_slots(m);
         for u in &m.script_calls {
             for (i, k) in u.keys.iter().enumerate() {
-                for t in &k.alts {
+                for t in k.alts.iter() {
                     if slots.contains(&(u.script, i as u32 + 1))
                         || m.scripts[u.script].lua.dynamic_keys
                     {

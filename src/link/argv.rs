@@ -31,7 +31,7 @@ pub(super) fn resolve(
     args.iter()
         .map(|v| Arg {
             value: v.clone(),
-            alts: resolver.templates(v, &cx),
+            alts: resolver.templates(v, &cx).into(),
         })
         .collect()
 }

@@ -63,8 +63,10 @@ pub struct KeyUse {
 #[derive(Debug, Clone)]
 pub struct Arg {
     pub value: Value,
-    /// The strings it may send (empty when it is not string-like).
-    pub alts: Vec<Template>,
+    /// The strings it may send (empty when it is not string-like). Shared:
+    /// a key in a wrapper is resolved once per file and passed by every
+    /// call of it.
+    pub alts: std::sync::Arc<[Template]>,
 }
 
 impl Arg {
@@ -77,7 +79,7 @@ impl Arg {
             };
             return Some((s, span));
         }
-        match self.alts.as_slice() {
+        match &*self.alts {
             [t] => t.as_literal().map(|s| (s, t.span)),
             _ => None,
         }
@@ -379,17 +381,17 @@ fn command_use(
                 for (k, v) in pairs {
                     args.push(Arg {
                         value: k.clone(),
-                        alts: resolver.templates(k, cx),
+                        alts: resolver.templates(k, cx).into(),
                     });
                     args.push(Arg {
                         value: v.clone(),
-                        alts: Vec::new(),
+                        alts: Vec::new().into(),
                     });
                 }
             }
             _ => args.push(Arg {
                 value: a.clone(),
-                alts: resolver.templates(a, cx),
+                alts: resolver.templates(a, cx).into(),
             }),
         }
     }
@@ -429,7 +431,7 @@ fn fill_script_keys(model: &mut Model) {
                 let Some(k) = u.keys.get((n as usize).saturating_sub(1)) else {
                     continue;
                 };
-                for t in &k.alts {
+                for t in k.alts.iter() {
                     let mut segs = t.segs.clone();
                     for r in rest {
                         segs.push(match r {
@@ -452,7 +454,7 @@ fn fill_script_keys(model: &mut Model) {
         }
     }
     for (ci, ai, alts) in updates {
-        model.commands[ci].args[ai].alts = alts;
+        model.commands[ci].args[ai].alts = alts.into();
     }
 }
 
@@ -464,7 +466,7 @@ fn push_command_keys(model: &mut Model, cu: &CommandUse) {
     };
     for p in positions {
         if let Some(arg) = cu.args.get(p) {
-            for t in &arg.alts {
+            for t in arg.alts.iter() {
                 model.keys.push(KeyUse {
                     template: t.clone(),
                     speaker: cu.speaker,

@@ -153,7 +153,7 @@ impl Inference {
         };
         let n = fields.len();
         let unclear = cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
-        for t in &key_arg.alts {
+        for t in key_arg.alts.iter() {
             let Some(key) = self.touch(t) else {
                 continue;
             };

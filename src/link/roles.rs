@@ -296,7 +296,7 @@ impl KeyTypes {
 /// every alternative agrees.
 pub fn passed_type(arg: &Arg) -> Option<String> {
     let mut found: Option<String> = None;
-    for t in &arg.alts {
+    for t in arg.alts.iter() {
         let w = template_type(t)?;
         if found.as_ref().is_some_and(|f| *f != w) {
             return None;

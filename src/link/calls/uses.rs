@@ -8,6 +8,7 @@ use crate::hash::HashMap;
 use crate::link::identify::{identify, Lookup};
 use crate::link::lists::{flatten, literal_count};
 use crate::link::{Arg, Ctx, Resolver, ScriptId};
+use std::sync::Arc;
 
 /// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
 /// numkeys is the count the same script is registered with.
@@ -35,7 +36,7 @@ pub(super) fn registered_count(
 /// the same file each time (BullMQ's call sites: 6,750 keys, 1,073 of them
 /// distinct by file and value).
 #[derive(Default)]
-pub(super) struct KeyMemo(HashMap<FileId, HashMap<Value, Vec<Template>>>);
+pub(super) struct KeyMemo(HashMap<FileId, HashMap<Value, Arc<[Template]>>>);
 
 impl KeyMemo {
     /// `v`, passed from `cx`'s file, with the strings it may send.
@@ -44,7 +45,7 @@ impl KeyMemo {
         let alts = match known.get(&v) {
             Some(alts) => alts.clone(),
             None => {
-                let alts = resolver.templates(&v, cx);
+                let alts: Arc<[Template]> = resolver.templates(&v, cx).into();
                 known.insert(v.clone(), alts.clone());
                 alts
             }
