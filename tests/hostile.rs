@@ -176,6 +176,41 @@ fn regular_ignore_files_still_apply() {
     );
 }
 
+/// A git directory's `info/exclude` applies to its tree: the scanned
+/// root's, a nested repository's (found by the `.git` its directory
+/// lists), and a worktree's, whose `.git` file names the common directory.
+#[test]
+fn git_exclude_files_apply_at_every_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        ".git/info/exclude",
+        b"root-x.lua
+",
+    );
+    write(d, "root-x.lua", KEY_LUA);
+    write(
+        d,
+        "nested/.git/info/exclude",
+        b"nested-x.lua
+",
+    );
+    write(d, "nested/nested-x.lua", KEY_LUA);
+    write(d, "nested/kept.lua", KEY_LUA);
+    write(d, "nested/.git/worktrees/w/commondir", b"../..\n");
+    write(d, "wt/.git", b"gitdir: ../nested/.git/worktrees/w\n");
+    write(d, "wt/nested-x.lua", KEY_LUA);
+    write(d, "wt/other.lua", KEY_LUA);
+    let (code, findings, notes) = check_json(d, &["."]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        findings,
+        strs(&["WL103 nested/kept.lua:1", "WL103 wt/other.lua:1"])
+    );
+    assert!(notes.is_empty(), "{notes:?}");
+}
+
 /// A FIFO named like a source file is noted, never opened.
 #[cfg(unix)]
 #[test]

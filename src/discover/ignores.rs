@@ -143,11 +143,65 @@ impl Ignores {
 
 /// A directory's matchers: its `.ignore`, `.gitignore` and git exclude
 /// file (with a note in `notes` for each one not applied).
-pub(super) fn level(dir: &Path, limit: u64, notes: &mut Vec<(PathBuf, String)>) -> Level {
+fn level(dir: &Path, limit: u64, notes: &mut Vec<(PathBuf, String)>) -> Level {
+    level_of(dir, &Present::all(), limit, notes)
+}
+
+/// Which of the names a directory's matchers come from its entries hold.
+#[derive(Default)]
+pub(super) struct Present {
+    ignore: bool,
+    git: bool,
+    dotgit: bool,
+}
+
+impl Present {
+    /// Every name, for a directory whose entries are not listed.
+    fn all() -> Present {
+        Present {
+            ignore: true,
+            git: true,
+            dotgit: true,
+        }
+    }
+
+    /// Takes note of one entry's name.
+    pub fn see(&mut self, name: &std::ffi::OsStr) {
+        match name.as_encoded_bytes() {
+            b".ignore" => self.ignore = true,
+            b".gitignore" => self.git = true,
+            b".git" => self.dotgit = true,
+            _ => {}
+        }
+    }
+
+    pub fn any(&self) -> bool {
+        self.ignore || self.git || self.dotgit
+    }
+}
+
+/// [`level`], reading only the files whose names `present` holds.
+pub(super) fn level_of(
+    dir: &Path,
+    present: &Present,
+    limit: u64,
+    notes: &mut Vec<(PathBuf, String)>,
+) -> Level {
+    let mut read = |on: bool, name: &str| {
+        on.then(|| matcher(dir, &dir.join(name), Links::Refuse, limit, notes))
+            .flatten()
+    };
+    let ignore = read(present.ignore, ".ignore");
+    let git = read(present.git, ".gitignore");
+    let exclude = present
+        .dotgit
+        .then(|| git_exclude(dir))
+        .flatten()
+        .and_then(|p| matcher(dir, &p, Links::Follow, limit, notes));
     Level {
-        ignore: matcher(dir, &dir.join(".ignore"), Links::Refuse, limit, notes),
-        git: matcher(dir, &dir.join(".gitignore"), Links::Refuse, limit, notes),
-        exclude: git_exclude(dir).and_then(|p| matcher(dir, &p, Links::Follow, limit, notes)),
+        ignore,
+        git,
+        exclude,
     }
 }
 

@@ -1,8 +1,8 @@
 //! Discovery: which files a run reads, and which speaker each belongs to.
 //!
-//! Walks the given paths with the `ignore` crate (honouring `.gitignore`
-//! even outside a git checkout, read by [`ignores`] rather than by the
-//! walker), keeps `.ex`, `.exs`, `.rs` and `.lua` files, and never follows
+//! Walks the given paths, a directory per job in parallel (honouring
+//! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
+//! read by [`ignores`]), passes over hidden entries, keeps `.ex`, `.exs`, `.rs` and `.lua` files, and never follows
 //! symbolic links. A file named on the command line
 //! is read even when it is ignored. Nothing is skipped silently: every path
 //! passed over for a reason other than "not a source file" or "ignored"
@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use crate::facts::Lang;
 use crate::source::rel_path;
@@ -137,44 +137,16 @@ fn walk(
     found: &mut BTreeMap<(String, PathBuf), Candidate>,
     notes: &mut Vec<Note>,
 ) {
-    let ignores = Arc::new(Mutex::new(ignores::Ignores::new(dir, limit)));
-    let filter = Arc::clone(&ignores);
+    let walk = Walk {
+        limit,
+        ignores: Mutex::new(ignores::Ignores::new(dir, limit)),
+        seen: Mutex::new(Vec::new()),
+    };
     // In parallel (the walk was a third of a warm run over the corpus):
-    // what each entry gives is gathered, then taken in path order.
-    let walker = ignore::WalkBuilder::new(dir)
-        .standard_filters(false)
-        .hidden(true)
-        .follow_links(false)
-        .threads(WALK_THREADS)
-        .filter_entry(move |e| {
-            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            let skips = filter.lock().map(|mut ig| ig.skips(e.path(), is_dir));
-            if skips.unwrap_or(false) {
-                return false;
-            }
-            if is_dir {
-                // The ignore files are read outside the lock.
-                let mut notes = Vec::new();
-                let level = ignores::level(e.path(), limit, &mut notes);
-                if let Ok(mut ig) = filter.lock() {
-                    ig.enter(e.path(), level, notes);
-                }
-            }
-            true
-        })
-        .build_parallel();
-    let seen: Mutex<Vec<Seen>> = Mutex::new(Vec::new());
-    walker.run(|| {
-        Box::new(|entry| {
-            if let Some(s) = seen_of(entry) {
-                if let Ok(mut all) = seen.lock() {
-                    all.push(s);
-                }
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut seen = seen.into_inner().unwrap_or_default();
+    // what each entry gives is gathered, then taken in path order. Each
+    // directory is a job of its own, so the walk's depth is not the stack's.
+    rayon::scope(|s| walk.visit(s, dir.to_path_buf()));
+    let mut seen = walk.seen.into_inner().unwrap_or_default();
     seen.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
     for s in seen {
         match s {
@@ -185,7 +157,7 @@ fn walk(
             }),
         }
     }
-    let mut ignored = match ignores.lock() {
+    let mut ignored = match walk.ignores.into_inner() {
         Ok(mut ig) => std::mem::take(&mut ig.notes),
         Err(_) => Vec::new(),
     };
@@ -198,8 +170,73 @@ fn walk(
     }
 }
 
-/// Threads of the walk (`ignore` picks the cores' count when 0).
-const WALK_THREADS: usize = 0;
+/// One walk of a directory: its ignore files, and what its entries gave.
+struct Walk {
+    limit: u64,
+    ignores: Mutex<ignores::Ignores>,
+    seen: Mutex<Vec<Seen>>,
+}
+
+impl Walk {
+    fn saw(&self, s: Seen) {
+        if let Ok(mut all) = self.seen.lock() {
+            all.push(s);
+        }
+    }
+
+    /// Reads `dir`'s entries, then its ignore files (only those its
+    /// entries name: a probe for each of the three names in every
+    /// directory was a fifth of a warm run over the corpus), then matches
+    /// the entries and walks the directories kept, each as a job.
+    fn visit<'s>(&'s self, s: &rayon::Scope<'s>, dir: PathBuf) {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd,
+            Err(e) => return self.saw(Seen::Note(Some(dir), format!("skipped: {e}"))),
+        };
+        let mut kept = Vec::new();
+        let mut names = ignores::Present::default();
+        for e in entries {
+            let e = match e {
+                Ok(e) => e,
+                Err(e) => {
+                    self.saw(Seen::Note(Some(dir.clone()), format!("skipped: {e}")));
+                    continue;
+                }
+            };
+            let name = e.file_name();
+            names.see(&name);
+            // Hidden entries are passed over (`.git` among them).
+            if name.as_encoded_bytes().starts_with(b".") {
+                continue;
+            }
+            match e.file_type() {
+                Ok(ft) => kept.push((e.path(), ft)),
+                Err(err) => self.saw(Seen::Note(Some(e.path()), format!("skipped: {err}"))),
+            }
+        }
+        if names.any() {
+            let mut notes = Vec::new();
+            let level = ignores::level_of(&dir, &names, self.limit, &mut notes);
+            if let Ok(mut ig) = self.ignores.lock() {
+                ig.enter(&dir, level, notes);
+            }
+        }
+        for (path, ft) in kept {
+            let skips = self
+                .ignores
+                .lock()
+                .map(|mut ig| ig.skips(&path, ft.is_dir()));
+            if skips.unwrap_or(false) {
+                continue;
+            }
+            if ft.is_dir() {
+                s.spawn(move |s| self.visit(s, path));
+            } else if let Some(seen) = seen_of(path, ft) {
+                self.saw(seen);
+            }
+        }
+    }
+}
 
 /// What one entry of the walk gives: a source file, or a note.
 enum Seen {
@@ -221,40 +258,27 @@ impl Seen {
     }
 }
 
-/// What the walk makes of one entry: a source file, a note (an error, a
-/// link that may hide source, a source name that is no regular file), or
-/// nothing.
-fn seen_of(entry: Result<ignore::DirEntry, ignore::Error>) -> Option<Seen> {
-    let entry = match entry {
-        Ok(e) => e,
-        Err(e) => {
-            return Some(Seen::Note(
-                error_path(&e),
-                format!("skipped: {}", strip_path_from_error(&e)),
-            ))
-        }
-    };
-    let ft = entry.file_type()?;
+/// What the walk makes of one entry that is not a directory: a source
+/// file, a note (a link that may hide source, a source name that is no
+/// regular file), or nothing.
+fn seen_of(path: PathBuf, ft: std::fs::FileType) -> Option<Seen> {
     if ft.is_symlink() {
-        let message = symlink_note(entry.path())?;
-        return Some(Seen::Note(Some(entry.path().to_path_buf()), message));
+        let message = symlink_note(&path)?;
+        return Some(Seen::Note(Some(path), message));
     }
-    if ft.is_dir() {
-        return None;
-    }
-    let lang = Lang::from_path(entry.path())?;
+    let lang = Lang::from_path(&path)?;
     if !ft.is_file() {
         // A FIFO, a socket or a device with a source file's name.
-        let what = entry.metadata().map(|m| crate::input::kind(&m));
+        let what = std::fs::symlink_metadata(&path).map(|m| crate::input::kind(&m));
         return Some(Seen::Note(
-            Some(entry.path().to_path_buf()),
+            Some(path),
             format!(
                 "skipped: not a regular file ({})",
                 what.unwrap_or("not a regular file")
             ),
         ));
     }
-    Some(Seen::Source(entry.path().to_path_buf(), lang))
+    Some(Seen::Source(path, lang))
 }
 
 /// Why a symbolic link is worth a note: when it may hide source (a source
@@ -267,25 +291,6 @@ fn symlink_note(path: &Path) -> Option<String> {
         Err(e) => Some(format!(
             "symbolic link not followed (its target cannot be resolved: {e})"
         )),
-    }
-}
-
-fn error_path(e: &ignore::Error) -> Option<PathBuf> {
-    match e {
-        ignore::Error::WithPath { path, .. } => Some(path.clone()),
-        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
-            error_path(err)
-        }
-        ignore::Error::Loop { child, .. } => Some(child.clone()),
-        _ => None,
-    }
-}
-
-fn strip_path_from_error(e: &ignore::Error) -> String {
-    match e {
-        ignore::Error::WithPath { err, .. } => err.to_string(),
-        ignore::Error::WithDepth { err, .. } => strip_path_from_error(err),
-        other => other.to_string(),
     }
 }
 
