@@ -178,6 +178,26 @@ fn only_extract_names_a_language() {
     );
 }
 
+/// Fields are read by id (`src/extract/fields.rs`): a lookup by name
+/// compares the grammar's field names on every call.
+#[test]
+fn fields_are_read_by_id() {
+    let bad: Vec<String> = sources()
+        .iter()
+        .flat_map(|f| {
+            let code = without_tests(&f.code);
+            code.match_indices("child_by_field_name")
+                .map(|(at, _)| format!("{}:{}", f.rel, line_at(&code, at)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "use child_by_field_id with extract::fields:\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn rule_codes_match_the_registry() {
     let registry: Vec<&str> = wirelint::checks::RULES.iter().map(|r| r.code).collect();
