@@ -461,6 +461,32 @@ fn symlinks_are_not_followed_and_are_noted() {
     );
 }
 
+/// A tree 1,500 directories deep (3,000 bytes of path, under the
+/// system's limit) is walked to its bottom, a directory per job: the
+/// walk's depth is never the stack's. A hidden directory on the way is
+/// passed over, as always.
+#[cfg(unix)]
+#[test]
+fn a_very_deep_directory_tree_is_walked_to_the_bottom() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let deep = "a/".repeat(1500);
+    write(
+        d,
+        &format!("{deep}k.lua"),
+        b"redis.call('GET', 'emq:{q}:jobz')\n",
+    );
+    write(
+        d,
+        &format!("{}.hidden/h.lua", "a/".repeat(700)),
+        b"redis.call('GET', 'emq:{q}:jobz')\n",
+    );
+    let (code, findings, notes) = check_json(d, &[]);
+    assert_eq!(code, 1);
+    assert_eq!(findings, vec![format!("WL103 {deep}k.lua:1")]);
+    assert!(notes.is_empty(), "{notes:?}");
+}
+
 fn running_as_root() -> bool {
     std::process::Command::new("id")
         .arg("-u")
