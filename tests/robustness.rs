@@ -487,6 +487,55 @@ fn a_very_deep_directory_tree_is_walked_to_the_bottom() {
     assert!(notes.is_empty(), "{notes:?}");
 }
 
+/// Each file's speaker is its nearest project (a `mix.exs` or
+/// `Cargo.toml` that is a regular file, or a link to one), at or below the
+/// run's root, whether the walk starts at the root or below it: the walk
+/// reads it from the directories' entries, and what is between the root
+/// and the walked directory is looked up.
+#[cfg(unix)]
+#[test]
+fn projects_are_found_from_the_walk_as_from_the_disk() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hget = |field: &str| {
+        format!(
+            "fn f(c: &mut redis::Connection) {{ let _: () = redis::cmd(\"HGET\").arg(\"emq:{{q}}:job:1\").arg(\"{field}\").query(c).unwrap(); }}\n"
+        )
+    };
+    write(d, "Cargo.toml", b"[package]\n");
+    write(d, "real_mix.exs", b"defmodule X do end\n");
+    std::fs::create_dir(d.join("a")).unwrap();
+    symlink("../real_mix.exs", d.join("a/mix.exs")).unwrap();
+    write(d, "a/x.ex", b"defmodule A do\n  def f(c), do: Redix.command(c, [\"HGET\", \"emq:{q}:job:1\", \"state\"])\nend\n");
+    std::fs::create_dir(d.join("b")).unwrap();
+    symlink("../nowhere", d.join("b/Cargo.toml")).unwrap();
+    write(d, "b/c/y.rs", hget("statez").as_bytes());
+    write(d, "e/Cargo.toml", b"[package]\n");
+    write(d, "e/f/w.rs", hget("attemptz").as_bytes());
+    let speakers = |paths: &[&str]| -> Vec<String> {
+        let mut args = vec!["check", "--format", "json", "--matrix"];
+        args.extend_from_slice(paths);
+        let (_, stdout, stderr) = run(&args, d);
+        let v: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+        v["matrix"]["speakers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    // From the root: `a`'s linked `mix.exs` counts, `b`'s dangling link
+    // does not.
+    assert_eq!(speakers(&["."]), strs(&["(root)", "a", "e"]));
+    // Two directories below the root (the root stays `.`): `b/c` is the
+    // root's, `e/f` is `e`'s.
+    assert_eq!(speakers(&["b/c", "e/f"]), strs(&["(root)", "e"]));
+    // One directory is the run's root: nothing above it counts.
+    assert_eq!(speakers(&["e/f"]), strs(&["(shared scripts)"]));
+    assert_eq!(speakers(&["a"]), strs(&["a"]));
+}
+
 fn running_as_root() -> bool {
     std::process::Command::new("id")
         .arg("-u")
