@@ -221,19 +221,20 @@ impl Walk {
                 ig.enter(&dir, level, notes);
             }
         }
+        // One lock for the directory's entries, not one per entry.
+        if let Ok(mut ig) = self.ignores.lock() {
+            kept.retain(|(path, ft)| !ig.skips(path, ft.is_dir()));
+        }
+        let mut seen = Vec::new();
         for (path, ft) in kept {
-            let skips = self
-                .ignores
-                .lock()
-                .map(|mut ig| ig.skips(&path, ft.is_dir()));
-            if skips.unwrap_or(false) {
-                continue;
-            }
             if ft.is_dir() {
                 s.spawn(move |s| self.visit(s, path));
-            } else if let Some(seen) = seen_of(path, ft) {
-                self.saw(seen);
+            } else {
+                seen.extend(seen_of(path, ft));
             }
+        }
+        if let Ok(mut all) = self.seen.lock() {
+            all.append(&mut seen);
         }
     }
 }
