@@ -1,7 +1,7 @@
 /// mimalloc: a run allocates millions of small blocks from two threads
 /// (facts, trees, the model), which the C library's allocator served from
 /// arenas that grew a page at a time. Built without transparent huge pages
-/// (`no_thp`), which doubled the peak RSS for no gain in time.
+/// (`no_thp`), which raised the peak RSS by half for no gain in time.
 /// Figures: `docs/performance.md` (seventh session).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -183,19 +183,9 @@ fn regular_ignore_files_still_apply() {
 fn git_exclude_files_apply_at_every_level() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write(
-        d,
-        ".git/info/exclude",
-        b"root-x.lua
-",
-    );
+    write(d, ".git/info/exclude", b"root-x.lua\n");
     write(d, "root-x.lua", KEY_LUA);
-    write(
-        d,
-        "nested/.git/info/exclude",
-        b"nested-x.lua
-",
-    );
+    write(d, "nested/.git/info/exclude", b"nested-x.lua\n");
     write(d, "nested/nested-x.lua", KEY_LUA);
     write(d, "nested/kept.lua", KEY_LUA);
     write(d, "nested/.git/worktrees/w/commondir", b"../..\n");

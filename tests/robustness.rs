@@ -489,12 +489,10 @@ fn a_very_deep_directory_tree_is_walked_to_the_bottom() {
 
 /// Each file's speaker is its nearest project (a `mix.exs` or
 /// `Cargo.toml` that is a regular file, or a link to one), at or below the
-/// run's root, whether the walk starts at the root or below it: the walk
-/// reads it from the directories' entries, and what is between the root
-/// and the walked directory is looked up.
+/// run's root, whether the walk starts at the root or below it.
 #[cfg(unix)]
 #[test]
-fn projects_are_found_from_the_walk_as_from_the_disk() {
+fn each_file_belongs_to_its_nearest_project_under_the_root() {
     use std::os::unix::fs::symlink;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

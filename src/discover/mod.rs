@@ -2,11 +2,11 @@
 //!
 //! Walks the given paths, a directory per job in parallel (honouring
 //! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
-//! read by [`ignores`]), passes over hidden entries, keeps `.ex`, `.exs`, `.rs` and `.lua` files, and never follows
-//! symbolic links. A file named on the command line
-//! is read even when it is ignored. Nothing is skipped silently: every path
-//! passed over for a reason other than "not a source file" or "ignored"
-//! becomes a [`Note`].
+//! read by [`ignores`]), passes over hidden entries, keeps `.ex`, `.exs`,
+//! `.rs` and `.lua` files, and never follows symbolic links. A file named
+//! on the command line is read even when it is ignored. Nothing is skipped
+//! silently: every path passed over for a reason other than "not a source
+//! file" or "ignored" becomes a [`Note`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
