@@ -128,6 +128,12 @@ struct Selection<'a> {
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
     stale: Vec<bool>,
+    /// Per speaker: how many times its names were made (they only grow).
+    generation: Vec<u32>,
+    /// Per host file: the generation of its speaker's names it was last
+    /// searched for and missed, and whether its bytes were there; searched
+    /// again only when either changed.
+    missed: Vec<Option<(u32, bool)>>,
     /// The names the last run made, and this run's, kept for the next
     /// (a long-lived process; else none).
     last: KeptNames,
@@ -161,6 +167,8 @@ impl<'a> Selection<'a> {
             names: (0..candidates.len()).map(|_| None).collect(),
             speaker_names: (0..speaker_dirs.len()).map(|_| None).collect(),
             stale: vec![false; speaker_dirs.len()],
+            generation: vec![0; speaker_dirs.len()],
+            missed: vec![None; candidates.len()],
             last: KeptNames::default(),
             now: None,
             idents: BTreeSet::new(),
@@ -267,6 +275,7 @@ impl<'a> Selection<'a> {
                 now.speakers.insert(files, named.clone());
             }
             self.speaker_names[sp] = Some(named);
+            self.generation[sp] += 1;
         }
         self.stale.iter_mut().for_each(|s| *s = false);
     }
@@ -328,14 +337,17 @@ impl<'a> Selection<'a> {
         }
     }
 
-    /// The files to parse next.
-    fn todo(&self, reads: &[Read], held: &[Held]) -> Vec<usize> {
+    /// The files to parse next. A host file searched for its speaker's
+    /// names and missed is searched again only once they or its bytes
+    /// changed (a round rebuilds only the names of the speakers it
+    /// harvested from).
+    fn todo(&mut self, reads: &[Read], held: &[Held]) -> Vec<usize> {
         let names = &self.speaker_names;
-        (0..reads.len())
+        let verdicts: Vec<(usize, Verdict)> = (0..reads.len())
             .into_par_iter()
-            .filter(|&i| {
+            .filter_map(|i| {
                 if !self.pending(reads, i) {
-                    return false;
+                    return None;
                 }
                 let bytes = match &reads[i] {
                     Read::Facts(b, _, _, _) => Some(b.as_slice()),
@@ -343,26 +355,49 @@ impl<'a> Selection<'a> {
                 };
                 let c = &self.candidates[i];
                 if c.lang.is_script() {
-                    return self.named.contains(&i)
+                    let hit = self.named.contains(&i)
                         || self
                             .idents
                             .contains(&normalize_name(&script_name_from_stem(&c.stem())))
                         || (!self.shas.is_empty()
                             && bytes.is_some_and(|b| self.shas.contains(&lua_file_sha1(b))));
+                    return hit.then_some((i, Verdict::Hit));
                 }
-                let Some(n) =
-                    self.file_speaker[i].and_then(|sp| names[sp].as_ref()?.names.as_ref())
-                else {
-                    return false;
-                };
-                match (bytes, &reads[i]) {
+                let sp = self.file_speaker[i]?;
+                let n = names[sp].as_ref()?.names.as_ref()?;
+                let now = (self.generation[sp], bytes.is_some());
+                if self.missed[i] == Some(now) {
+                    return None;
+                }
+                let hit = match (bytes, &reads[i]) {
                     (Some(b), _) => n.hit(b),
                     (None, Read::Unparsed(Some(ids))) => n.hit_in(ids) == Some(true),
                     _ => false,
-                }
+                };
+                let verdict = if hit {
+                    Verdict::Hit
+                } else {
+                    Verdict::Missed(now)
+                };
+                Some((i, verdict))
             })
-            .collect()
+            .collect();
+        let mut todo = Vec::new();
+        for (i, v) in verdicts {
+            match v {
+                Verdict::Hit => todo.push(i),
+                Verdict::Missed(at) => self.missed[i] = Some(at),
+            }
+        }
+        todo
     }
+}
+
+/// What a round's search made of one pending file.
+enum Verdict {
+    Hit,
+    /// Missed, at this generation of names and presence of bytes.
+    Missed((u32, bool)),
 }
 
 /// The SHA1 of a `.lua` file's text as the link step computes it (the
