@@ -179,23 +179,66 @@ fn only_extract_names_a_language() {
 }
 
 /// Fields are read by id (`src/extract/fields.rs`): a lookup by name
-/// compares the grammar's field names on every call.
+/// compares the grammar's field names on every call. And every field an
+/// extractor reads (`F.name`, `F` being its grammar's table) exists in
+/// that grammar: a name it lacks has id 0, which finds no child, silently.
 #[test]
-fn fields_are_read_by_id() {
-    let bad: Vec<String> = sources()
+fn fields_are_read_by_id_and_exist_in_their_grammar() {
+    let files = sources();
+    let mut bad: Vec<String> = files
         .iter()
         .flat_map(|f| {
             let code = without_tests(&f.code);
             code.match_indices("child_by_field_name")
-                .map(|(at, _)| format!("{}:{}", f.rel, line_at(&code, at)))
+                .map(|(at, _)| format!("{}:{}: read by name", f.rel, line_at(&code, at)))
                 .collect::<Vec<_>>()
         })
         .collect();
-    assert!(
-        bad.is_empty(),
-        "use child_by_field_id with extract::fields:\n{}",
-        bad.join("\n")
-    );
+    // The table's `ident = "name"` pairs, from its source.
+    let table = files
+        .iter()
+        .find(|f| f.rel == "src/extract/fields.rs")
+        .expect("src/extract/fields.rs");
+    let names: std::collections::HashMap<&str, &str> = table
+        .text
+        .lines()
+        .filter_map(|l| {
+            let (ident, name) = l.trim().trim_end_matches(',').split_once(" = \"")?;
+            Some((ident, name.strip_suffix('"')?))
+        })
+        .collect();
+    for f in &files {
+        let grammar: tree_sitter::Language = match f.text.lines().find_map(|l| {
+            l.strip_prefix("use crate::extract::fields::")?
+                .strip_suffix(" as F;")
+        }) {
+            Some("ELIXIR") => tree_sitter_elixir::LANGUAGE.into(),
+            Some("RUST") => tree_sitter_rust::LANGUAGE.into(),
+            Some("LUA") => tree_sitter_lua::LANGUAGE.into(),
+            _ => continue,
+        };
+        let code = without_tests(&f.code);
+        for (at, _) in code.match_indices("F.") {
+            if code[..at].ends_with(|c: char| is_ident(c)) {
+                continue;
+            }
+            let ident: String = code[at + 2..]
+                .chars()
+                .take_while(|c| is_ident(*c))
+                .collect();
+            let ok = names
+                .get(ident.as_str())
+                .is_some_and(|n| grammar.field_id_for_name(n).is_some());
+            if !ok {
+                bad.push(format!(
+                    "{}:{}: `F.{ident}` is no field of its grammar",
+                    f.rel,
+                    line_at(&code, at)
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 #[test]
