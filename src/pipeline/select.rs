@@ -128,7 +128,7 @@ struct Selection<'a> {
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
     stale: Vec<bool>,
-    /// Per speaker: how many times its names were made (they only grow).
+    /// Per speaker: how many times its names were made.
     generation: Vec<u32>,
     /// Per host file: the generation of its speaker's names it was last
     /// searched for and missed, and whether its bytes were there; searched
@@ -377,7 +377,7 @@ impl<'a> Selection<'a> {
                 let verdict = if hit {
                     Verdict::Hit
                 } else {
-                    Verdict::Missed(now)
+                    Verdict::Missed(now.0, now.1)
                 };
                 Some((i, verdict))
             })
@@ -386,7 +386,7 @@ impl<'a> Selection<'a> {
         for (i, v) in verdicts {
             match v {
                 Verdict::Hit => todo.push(i),
-                Verdict::Missed(at) => self.missed[i] = Some(at),
+                Verdict::Missed(generation, bytes) => self.missed[i] = Some((generation, bytes)),
             }
         }
         todo
@@ -397,7 +397,7 @@ impl<'a> Selection<'a> {
 enum Verdict {
     Hit,
     /// Missed, at this generation of names and presence of bytes.
-    Missed((u32, bool)),
+    Missed(u32, bool),
 }
 
 /// The SHA1 of a `.lua` file's text as the link step computes it (the
