@@ -140,6 +140,67 @@ fn a_warm_run_reads_no_file_the_name_pass_searches() {
     assert_eq!(count(&warm, "selected"), 7, "{warm}");
 }
 
+/// A changed file the last run parsed is parsed with the first reads,
+/// ahead of the name pass that selected it last time; the selection still
+/// decides. Edited to stay in the protocol, it is selected again; once the
+/// edit takes it out, its facts are dropped, and either run reports what a
+/// run without the cache reports.
+#[test]
+fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
+    let dir = variant("");
+    let root = dir.path();
+    let jobs = root.join("peers/rust/src/jobs.rs");
+    let ids = root.join("peers/rust/src/ids.rs");
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    std::fs::write(&jobs, text.replace(".arg(id)", ".arg(crate::ids::tag(id))")).unwrap();
+    std::fs::write(
+        &ids,
+        "pub fn tag(id: &str) -> String {\n    id.to_uppercase()\n}\n",
+    )
+    .unwrap();
+    settle(root);
+    let cache = tempfile::tempdir().unwrap();
+    let (_, _, cold) = check(root, cache.path());
+    assert_eq!(count(&cold, "selected"), 7, "{cold}");
+
+    // Still named: parsed ahead, and selected.
+    std::fs::write(
+        &ids,
+        "pub fn tag(id: &str) -> String {\n    id.to_lowercase()\n}\n",
+    )
+    .unwrap();
+    let want = uncached(root);
+    let (code, out, kept) = check(root, cache.path());
+    assert_eq!((code, out), want, "still named");
+    // Read once: not read again for the name pass to search.
+    assert_eq!(
+        (count(&kept, "read"), count(&kept, "parsed")),
+        (1, 1),
+        "{kept}"
+    );
+    assert_eq!(count(&kept, "selected"), 7, "{kept}");
+
+    // Named no more (`jobs.rs` calls `label`): parsed ahead, not selected.
+    std::fs::write(
+        &jobs,
+        text.replace(".arg(id)", ".arg(crate::ids::label(id))"),
+    )
+    .unwrap();
+    std::fs::write(
+        &ids,
+        "pub fn tag(id: &str) -> String {\n    id.to_string()\n}\n",
+    )
+    .unwrap();
+    let want = uncached(root);
+    let (code, out, dropped) = check(root, cache.path());
+    assert_eq!((code, out), want, "named no more");
+    assert_eq!(
+        (count(&dropped, "parsed"), count(&dropped, "selected")),
+        (2, 6),
+        "{dropped}"
+    );
+}
+
 #[test]
 fn the_cache_is_written_only_where_it_is_told() {
     let dir = variant("");

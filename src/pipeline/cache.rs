@@ -250,6 +250,12 @@ impl Cache {
             .then(|| e.clone())
     }
 
+    /// Whether the run that wrote the index parsed this file, whatever its
+    /// stamp now.
+    pub fn parsed_last(&self, rel: &str) -> bool {
+        self.old.get(rel).is_some_and(|e| e.hash.is_some())
+    }
+
     /// Records what this run found in a file (with the identifiers this
     /// run recorded or kept of it, if of the same size and time).
     pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {

@@ -118,7 +118,13 @@ impl Reader<'_> {
             }
             Ok(Contents::File(bytes)) => {
                 self.counts.read(bytes.len());
-                self.scan(parsers, c, file, bytes, parse_unmarked, stamp)
+                // A file the last run parsed that changed since is most
+                // likely parsed again (an edit seldom takes a file out of
+                // the protocol): parsed now, with the other first reads,
+                // rather than in a later round of the selection, which
+                // drops its facts if it does not select it.
+                let likely = self.cache.is_some_and(|k| k.parsed_last(&c.rel));
+                self.scan(parsers, c, file, bytes, parse_unmarked || likely, stamp)
             }
             Err(why) => Read::Skipped(why),
         }

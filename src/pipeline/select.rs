@@ -67,6 +67,15 @@ pub(crate) fn read_all(
     if let (Some(m), Some(now)) = (memo, sel.now.take()) {
         m.put(now);
     }
+    if !parse_all {
+        // Parsed ahead of the selection (`Reader::read`), and not selected:
+        // read as the prefilter would have left it.
+        for (r, selected) in reads.iter_mut().zip(&sel.selected) {
+            if !selected && matches!(r, Read::Facts(..)) {
+                *r = Read::Unparsed(None);
+            }
+        }
+    }
     (reads, sel.selected)
 }
 
