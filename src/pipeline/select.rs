@@ -20,7 +20,7 @@ use crate::parse::Parsers;
 use super::cache::Stamp;
 use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
-use super::session::{ContentKey, KeptNames, Named, NamesMemo, SharedNames};
+use super::session::{KeptNames, Named, NamesMemo, SharedNames};
 use std::sync::Arc;
 
 /// The bytes of a file not parsed yet that the selection read (empty when
@@ -201,54 +201,79 @@ impl<'a> Selection<'a> {
     }
 
     /// Takes in the facts of newly selected files: the script files they
-    /// name, what they give the name pass, the names and SHA1s scripts may
-    /// be identified by.
+    /// name, what they give the name pass (made in parallel), the names
+    /// and SHA1s scripts may be identified by.
     fn harvest(&mut self, reader: &Reader<'_>, reads: &[Read]) {
-        for (i, r) in reads.iter().enumerate() {
-            if self.harvested[i] || !self.selected[i] {
-                continue;
-            }
-            let Read::Facts(_, facts, _, key) = r else {
+        let fresh: Vec<usize> = (0..reads.len())
+            .filter(|&i| {
+                !self.harvested[i] && self.selected[i] && matches!(reads[i], Read::Facts(..))
+            })
+            .collect();
+        let last = &self.last;
+        let made: Vec<Option<SharedNames>> =
+            fresh
+                .par_iter()
+                .map(|&i| {
+                    let Read::Facts(_, facts, _, key) = &reads[i] else {
+                        return None;
+                    };
+                    self.file_speaker[i]?;
+                    let kept = key.and_then(|k| last.files.get(&k)).cloned();
+                    Some(kept.unwrap_or_else(|| {
+                        SharedNames::new(FileNames::of(facts, reader.prefilter))
+                    }))
+                })
+                .collect();
+        for (i, names) in fresh.into_iter().zip(made) {
+            let Read::Facts(_, facts, _, key) = &reads[i] else {
                 continue;
             };
             self.harvested[i] = true;
-            let Some(sp) = self.file_speaker[i] else {
+            let (Some(sp), Some(names)) = (self.file_speaker[i], names) else {
                 continue;
             };
-            let dir = self.candidates[i].path.parent().map(Path::to_path_buf);
-            for s in &facts.scripts {
-                match &s.source {
-                    ScriptSource::File {
-                        path,
-                        relative_to_file,
-                        ..
-                    } => {
-                        let base = if *relative_to_file {
-                            dir.clone()
-                        } else {
-                            self.speaker_dirs.get(sp).cloned().flatten()
-                        };
-                        if let Some(base) = base {
-                            self.name_lua(&base.join(path));
-                        }
-                    }
-                    ScriptSource::Inline(lua) => {
-                        if let Some(dir) = &dir {
-                            for (path, _) in &lua.includes {
-                                self.name_lua(&dir.join(path));
-                                self.name_lua(&dir.join(format!("{path}.lua")));
-                            }
-                        }
-                    }
-                }
+            self.name_scripts(i, sp, facts);
+            if let (Some(now), Some(k)) = (&mut self.now, key) {
+                now.files.insert(*k, names.clone());
             }
-            let names = self.file_names(facts, *key, reader);
             self.idents.extend(names.names.idents.iter().cloned());
             self.shas.extend(names.names.shas.iter().cloned());
             self.names[i] = Some(names);
             if !self.candidates[i].lang.is_script() {
                 if let Some(stale) = self.stale.get_mut(sp) {
                     *stale = true;
+                }
+            }
+        }
+    }
+
+    /// Takes in the script files one file names: by path, and by the
+    /// `@include`s of its inline scripts.
+    fn name_scripts(&mut self, i: usize, sp: SpeakerId, facts: &crate::facts::FileFacts) {
+        let dir = self.candidates[i].path.parent().map(Path::to_path_buf);
+        for s in &facts.scripts {
+            match &s.source {
+                ScriptSource::File {
+                    path,
+                    relative_to_file,
+                    ..
+                } => {
+                    let base = if *relative_to_file {
+                        dir.clone()
+                    } else {
+                        self.speaker_dirs.get(sp).cloned().flatten()
+                    };
+                    if let Some(base) = base {
+                        self.name_lua(&base.join(path));
+                    }
+                }
+                ScriptSource::Inline(lua) => {
+                    if let Some(dir) = &dir {
+                        for (path, _) in &lua.includes {
+                            self.name_lua(&dir.join(path));
+                            self.name_lua(&dir.join(format!("{path}.lua")));
+                        }
+                    }
                 }
             }
         }
@@ -268,17 +293,28 @@ impl<'a> Selection<'a> {
                 }
             }
         }
-        for (sp, files) in files.into_iter().enumerate().filter(|(_, f)| !f.is_empty()) {
-            let kept = self.last.speakers.get(&files).cloned();
-            let named = kept.unwrap_or_else(|| {
-                let names: Vec<&FileNames> = files.iter().map(|n| n.names.as_ref()).collect();
-                let s = speaker_names(&names);
-                let names = Names::new(&s.used, &s.defined);
-                Arc::new(Named {
-                    names: (!names.is_empty()).then_some(names),
-                    idents: s.idents,
-                })
-            });
+        let last = &self.last;
+        let made: Vec<(SpeakerId, Vec<SharedNames>, Arc<Named>)> = files
+            .into_iter()
+            .enumerate()
+            .filter(|(_, f)| !f.is_empty())
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(sp, files)| {
+                let kept = last.speakers.get(&files).cloned();
+                let named = kept.unwrap_or_else(|| {
+                    let names: Vec<&FileNames> = files.iter().map(|n| n.names.as_ref()).collect();
+                    let s = speaker_names(&names);
+                    let names = Names::new(&s.used, &s.defined);
+                    Arc::new(Named {
+                        names: (!names.is_empty()).then_some(names),
+                        idents: s.idents,
+                    })
+                });
+                (sp, files, named)
+            })
+            .collect();
+        for (sp, files, named) in made {
             self.idents.extend(named.idents.iter().cloned());
             if let Some(now) = &mut self.now {
                 now.speakers.insert(files, named.clone());
@@ -287,23 +323,6 @@ impl<'a> Selection<'a> {
             self.generation[sp] += 1;
         }
         self.stale.iter_mut().for_each(|s| *s = false);
-    }
-
-    /// What a file gives the name pass: the last run's, when the file's
-    /// content is the same.
-    fn file_names(
-        &mut self,
-        facts: &crate::facts::FileFacts,
-        key: Option<ContentKey>,
-        reader: &Reader<'_>,
-    ) -> SharedNames {
-        let kept = key.and_then(|k| self.last.files.get(&k)).cloned();
-        let names =
-            kept.unwrap_or_else(|| SharedNames::new(FileNames::of(facts, reader.prefilter)));
-        if let (Some(now), Some(k)) = (&mut self.now, key) {
-            now.files.insert(k, names.clone());
-        }
-        names
     }
 
     fn pending(&self, reads: &[Read], i: usize) -> bool {

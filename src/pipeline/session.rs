@@ -5,7 +5,7 @@
 //! last link kept per speaker (`crate::link::LinkMemo`).
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::names::{FileNames, Names};
 use crate::parse::OldTree;
@@ -69,31 +69,37 @@ pub(crate) struct Named {
     pub idents: BTreeSet<String>,
 }
 
-/// A file's names, shared, with their hash made once: a speaker's key
-/// hashes as its files' hashes, and compares by pointer first (a file whose
-/// names were kept is the same allocation), then by content.
+/// A file's names, shared, with their hash made once, when first asked
+/// (only a long-lived process keys anything by it): a speaker's key hashes
+/// as its files' hashes, and compares by pointer first (a file whose names
+/// were kept is the same allocation), then by content.
 #[derive(Clone)]
 pub(crate) struct SharedNames {
     pub names: Arc<FileNames>,
-    hash: u64,
+    hash: Arc<OnceLock<u64>>,
 }
 
 impl SharedNames {
     pub(crate) fn new(names: FileNames) -> SharedNames {
-        use std::hash::{BuildHasher, BuildHasherDefault};
-        let hash = BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
-            .hash_one(&names);
         SharedNames {
             names: Arc::new(names),
-            hash,
+            hash: Arc::default(),
         }
+    }
+
+    fn hash(&self) -> u64 {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        *self.hash.get_or_init(|| {
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default()
+                .hash_one(&*self.names)
+        })
     }
 }
 
 impl PartialEq for SharedNames {
     fn eq(&self, other: &SharedNames) -> bool {
-        self.hash == other.hash
-            && (Arc::ptr_eq(&self.names, &other.names) || self.names == other.names)
+        Arc::ptr_eq(&self.names, &other.names)
+            || (self.hash() == other.hash() && self.names == other.names)
     }
 }
 
@@ -101,7 +107,7 @@ impl Eq for SharedNames {}
 
 impl std::hash::Hash for SharedNames {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
+        state.write_u64(SharedNames::hash(self));
     }
 }
 
