@@ -73,8 +73,12 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
+    // `--threads` bounds the walk too (it makes one job per directory).
+    let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;
     let kept = opts.session.as_deref().map(|s| &s.discovered);
-    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes, kept);
+    let candidates = in_pool(pool.as_ref(), || {
+        files.candidates(&opts.paths, &opts.settings, &mut notes, kept)
+    });
     let (speakers, mut file_speaker, speaker_dirs) =
         speakers(opts, &files, &candidates, contract.as_ref());
 
@@ -87,7 +91,6 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         cache: cache.as_ref(),
         trees: opts.session.as_deref().map(|s| &s.trees),
     };
-    let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;
     let (reads, selected) = in_pool(pool.as_ref(), || {
         read_all(
             &reader,
@@ -146,7 +149,9 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     notes.extend(unlisted_errors_note(&cx));
     notes.sort();
     notes.dedup();
-    hold_what_reports_read(&sources, &diagnostics);
+    in_pool(pool.as_ref(), || {
+        hold_what_reports_read(&sources, &diagnostics)
+    });
     Ok(Analysis {
         sources,
         model,
