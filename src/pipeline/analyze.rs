@@ -61,15 +61,7 @@ fn read_contract(p: &Path, limit: u64) -> Result<Contract, AnalyzeError> {
 
 /// Runs the pipeline.
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
-    let files = Files::new(
-        &opts.root,
-        opts.tree.as_deref(),
-        &opts.buffers,
-        opts.max_file_bytes,
-    );
-    files
-        .check_paths(&opts.paths)
-        .map_err(AnalyzeError::Usage)?;
+    let files = files_of(opts)?;
     let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
     crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
@@ -162,6 +154,20 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files_checked,
         stats,
     })
+}
+
+/// Where the run's files come from, once its paths are known to be there.
+fn files_of(opts: &Options) -> Result<Files<'_>, AnalyzeError> {
+    let files = Files::new(
+        &opts.root,
+        opts.tree.as_deref(),
+        &opts.buffers,
+        opts.max_file_bytes,
+    );
+    files
+        .check_paths(&opts.paths)
+        .map_err(AnalyzeError::Usage)?;
+    Ok(files)
 }
 
 /// The link's notes, on their files.
