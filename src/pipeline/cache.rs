@@ -21,6 +21,9 @@
 //!   name the facts extracted from them, stored without file ids
 //!   (`crate::facts::read_in_file` puts them back).
 //!
+//! What no run wrote for a month, and no index names, is removed, at
+//! most once a day (`prune`): the cache does not grow without bound.
+//!
 //! Every write goes to a temporary file in the same directory and is
 //! renamed into place, so concurrent runs see a whole entry or none (the
 //! last index written wins; an entry it lacks is only a miss). An entry
@@ -41,6 +44,8 @@ use crate::facts::{FileFacts, FileId, Lang};
 
 use super::names::Idents;
 use super::prefilter::Marks;
+
+mod prune;
 
 /// Magic bytes that open every cache file, with the format's version.
 const MAGIC: &[u8; 4] = b"WLC1";
@@ -176,7 +181,8 @@ impl Memo {
 
 /// One run's view of the cache.
 pub struct Cache {
-    /// This build's directory.
+    /// The cache directory, and this build's directory in it.
+    base: PathBuf,
     dir: PathBuf,
     index_path: PathBuf,
     /// The index as the run found it, by path relative to the root.
@@ -233,6 +239,7 @@ impl Cache {
                 )
             });
         Some(Cache {
+            base: base.to_path_buf(),
             dir,
             index_path,
             old,
@@ -328,6 +335,7 @@ impl Cache {
     /// Writes the index: the entries found, with this run's over them;
     /// nothing when this run changed none.
     pub fn save(self) {
+        prune::maybe(&self.base, &self.dir, SystemTime::now());
         let new = self.new.into_inner().unwrap_or_default();
         if new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
             if let Some(m) = &self.memo {
