@@ -201,8 +201,9 @@ impl<'a> Selection<'a> {
     }
 
     /// Takes in the facts of newly selected files: the script files they
-    /// name, what they give the name pass (made in parallel), the names
-    /// and SHA1s scripts may be identified by.
+    /// name, what they give the name pass (made in parallel, or the last
+    /// run's for the same content), the names and SHA1s scripts may be
+    /// identified by.
     fn harvest(&mut self, reader: &Reader<'_>, reads: &[Read]) {
         let fresh: Vec<usize> = (0..reads.len())
             .filter(|&i| {
