@@ -199,6 +199,21 @@ fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
         (2, 6),
         "{dropped}"
     );
+
+    // Changed again: no longer parsed ahead.
+    std::fs::write(
+        &ids,
+        "pub fn tag(id: &str) -> String {\n    id.trim().to_string()\n}\n",
+    )
+    .unwrap();
+    let want = uncached(root);
+    let (code, out, again) = check(root, cache.path());
+    assert_eq!((code, out), want, "changed again");
+    assert_eq!(
+        (count(&again, "parsed"), count(&again, "selected")),
+        (0, 6),
+        "{again}"
+    );
 }
 
 #[test]

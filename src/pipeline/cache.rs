@@ -263,6 +263,16 @@ impl Cache {
         self.old.get(rel).is_some_and(|e| e.hash.is_some())
     }
 
+    /// Records that this run's parse of a file was not needed (parsed
+    /// ahead, and not selected): the next run does not parse it ahead.
+    pub fn unparsed(&self, rel: &str) {
+        if let Ok(mut new) = self.new.lock() {
+            if let Some(e) = new.get_mut(rel) {
+                e.hash = None;
+            }
+        }
+    }
+
     /// Records what this run found in a file (with the identifiers this
     /// run recorded or kept of it, if of the same size and time).
     pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {

@@ -69,10 +69,14 @@ pub(crate) fn read_all(
     }
     if !parse_all {
         // Parsed ahead of the selection (`Reader::read`), and not selected:
-        // read as the prefilter would have left it.
-        for (r, selected) in reads.iter_mut().zip(&sel.selected) {
+        // read as the prefilter would have left it, and not parsed ahead
+        // next time.
+        for ((r, selected), c) in reads.iter_mut().zip(&sel.selected).zip(candidates) {
             if !selected && matches!(r, Read::Facts(..)) {
                 *r = Read::Unparsed(None);
+                if let Some(cache) = reader.cache {
+                    cache.unparsed(&c.rel);
+                }
             }
         }
     }
