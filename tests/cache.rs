@@ -140,11 +140,25 @@ fn a_warm_run_reads_no_file_the_name_pass_searches() {
     assert_eq!(count(&warm, "selected"), 7, "{warm}");
 }
 
+/// A cached run after an edit: it reports what a run without the cache
+/// reports; its stats line.
+fn reports_as_uncached(root: &Path, cache: &Path, what: &str) -> String {
+    let want = uncached(root);
+    let (code, out, stats) = check(root, cache);
+    assert_eq!((code, out), want, "{what}");
+    stats
+}
+
+/// `ids.rs`, whose `tag` returns `body`.
+fn ids_with(body: &str) -> String {
+    format!("pub fn tag(id: &str) -> String {{\n    {body}\n}}\n")
+}
+
 /// A changed file the last run parsed is parsed with the first reads,
 /// ahead of the name pass that selected it last time; the selection still
 /// decides. Edited to stay in the protocol, it is selected again; once the
-/// edit takes it out, its facts are dropped, and either run reports what a
-/// run without the cache reports.
+/// edit takes it out, its facts are dropped, and it is no longer parsed
+/// ahead. Every run reports what a run without the cache reports.
 #[test]
 fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
     let dir = variant("");
@@ -152,26 +166,17 @@ fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
     let jobs = root.join("peers/rust/src/jobs.rs");
     let ids = root.join("peers/rust/src/ids.rs");
     let text = std::fs::read_to_string(&jobs).unwrap();
-    std::fs::write(&jobs, text.replace(".arg(id)", ".arg(crate::ids::tag(id))")).unwrap();
-    std::fs::write(
-        &ids,
-        "pub fn tag(id: &str) -> String {\n    id.to_uppercase()\n}\n",
-    )
-    .unwrap();
+    let calls = |f: &str| text.replace(".arg(id)", &format!(".arg(crate::ids::{f}(id))"));
+    std::fs::write(&jobs, calls("tag")).unwrap();
+    std::fs::write(&ids, ids_with("id.to_uppercase()")).unwrap();
     settle(root);
     let cache = tempfile::tempdir().unwrap();
-    let (_, _, cold) = check(root, cache.path());
+    let cold = reports_as_uncached(root, cache.path(), "cold");
     assert_eq!(count(&cold, "selected"), 7, "{cold}");
 
     // Still named: parsed ahead, and selected.
-    std::fs::write(
-        &ids,
-        "pub fn tag(id: &str) -> String {\n    id.to_lowercase()\n}\n",
-    )
-    .unwrap();
-    let want = uncached(root);
-    let (code, out, kept) = check(root, cache.path());
-    assert_eq!((code, out), want, "still named");
+    std::fs::write(&ids, ids_with("id.to_lowercase()")).unwrap();
+    let kept = reports_as_uncached(root, cache.path(), "still named");
     // Read once: not read again for the name pass to search.
     assert_eq!(
         (count(&kept, "read"), count(&kept, "parsed")),
@@ -181,19 +186,9 @@ fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
     assert_eq!(count(&kept, "selected"), 7, "{kept}");
 
     // Named no more (`jobs.rs` calls `label`): parsed ahead, not selected.
-    std::fs::write(
-        &jobs,
-        text.replace(".arg(id)", ".arg(crate::ids::label(id))"),
-    )
-    .unwrap();
-    std::fs::write(
-        &ids,
-        "pub fn tag(id: &str) -> String {\n    id.to_string()\n}\n",
-    )
-    .unwrap();
-    let want = uncached(root);
-    let (code, out, dropped) = check(root, cache.path());
-    assert_eq!((code, out), want, "named no more");
+    std::fs::write(&jobs, calls("label")).unwrap();
+    std::fs::write(&ids, ids_with("id.to_string()")).unwrap();
+    let dropped = reports_as_uncached(root, cache.path(), "named no more");
     assert_eq!(
         (count(&dropped, "parsed"), count(&dropped, "selected")),
         (2, 6),
@@ -201,14 +196,8 @@ fn a_changed_file_the_last_run_parsed_is_parsed_ahead_and_still_selected() {
     );
 
     // Changed again: no longer parsed ahead.
-    std::fs::write(
-        &ids,
-        "pub fn tag(id: &str) -> String {\n    id.trim().to_string()\n}\n",
-    )
-    .unwrap();
-    let want = uncached(root);
-    let (code, out, again) = check(root, cache.path());
-    assert_eq!((code, out), want, "changed again");
+    std::fs::write(&ids, ids_with("id.trim().to_string()")).unwrap();
+    let again = reports_as_uncached(root, cache.path(), "changed again");
     assert_eq!(
         (count(&again, "parsed"), count(&again, "selected")),
         (0, 6),

@@ -58,15 +58,13 @@ pub(super) fn prune(base: &Path, dir: &Path, now: SystemTime) {
             let _ = std::fs::remove_file(p);
         }
     };
-    for (sub, _) in entries(&dir.join("facts")) {
+    for (sub, prefix) in entries(&dir.join("facts")) {
         for (f, name) in entries(&sub) {
             if name.starts_with(".tmp-") {
                 remove_tmp(&f);
                 continue;
             }
-            let sub_name = sub.file_name().map(|s| s.to_string_lossy().into_owned());
-            let key = format!("{}{name}", sub_name.unwrap_or_default());
-            if !named.contains(&key) && stale(&f, MAX_AGE) {
+            if !named.contains(&format!("{prefix}{name}")) && stale(&f, MAX_AGE) {
                 let _ = std::fs::remove_file(&f);
             }
         }
