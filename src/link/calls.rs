@@ -508,8 +508,8 @@ pub(super) fn link_calls(
     model: &Model,
     script_at: &HashMap<(FileId, usize), ScriptId>,
     sent: &super::sends::Sent,
+    fns: &FnIndex<'_>,
 ) -> (Vec<ScriptCallUse>, Vec<UnlinkedCall>) {
-    let fns = index_functions(input);
     let loaders = Loaders::of(input);
     let lk = Lookup {
         model,
@@ -526,7 +526,7 @@ pub(super) fn link_calls(
     // Speakers bind on their own, so in parallel; joined in speaker order.
     let done: Vec<SpeakerLink> = jobs
         .into_par_iter()
-        .map(|(sp, last)| link_speaker(input, sent, &fns, &lk, sp, last))
+        .map(|(sp, last)| link_speaker(input, sent, fns, &lk, sp, last))
         .collect();
     let mut keep = HashMap::default();
     let mut out = Vec::new();

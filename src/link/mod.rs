@@ -260,7 +260,8 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     // The module a fact sits in is not recorded on templates and commands;
     // resolution falls back to file, then unique definitions.
     let mut inventory = Inventory::default();
-    let sent = sends::Sent::of(input);
+    let fns = calls::index_functions(input);
+    let sent = sends::Sent::of(input, &fns);
     model.unsent_commands = sent.dropped();
     for (file, facts) in input.facts {
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
@@ -287,7 +288,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         }
     }
     (model.script_calls, model.unlinked_calls) =
-        calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent);
+        calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
     fill_script_keys(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);

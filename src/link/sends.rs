@@ -7,7 +7,7 @@
 
 use crate::hash::{HashMap, HashSet};
 
-use super::calls::{index_functions, targets, FnIndex};
+use super::calls::{targets, FnIndex};
 use super::LinkInput;
 use crate::facts::{FileFacts, FileId, Sink, Value};
 
@@ -20,9 +20,8 @@ pub(crate) struct Sent {
 }
 
 impl Sent {
-    pub fn of(input: &LinkInput<'_>) -> Sent {
-        let fns = index_functions(input);
-        let senders = senders(input, &fns);
+    pub fn of(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> Sent {
+        let senders = senders(input, fns);
         // Only a function of a sender's name can be one.
         let names = sender_names(input, &senders);
         let mut dropped = HashSet::default();
@@ -34,7 +33,7 @@ impl Sent {
                     Sink::Unsent => false,
                     Sink::Call { path, arg, arity } => sp.is_some_and(|sp| {
                         path.last().is_some_and(|n| names.contains(n.as_str()))
-                            && targets(&fns, sp, path, *arity, *file)
+                            && targets(fns, sp, path, *arity, *file)
                                 .into_iter()
                                 .any(|(tf, ti)| senders.contains(&(tf, ti, *arg)))
                     }),
