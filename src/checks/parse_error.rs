@@ -86,10 +86,13 @@ fn unchecked(cx: &CheckContext<'_>, span: Span) -> Diagnostic {
 }
 
 fn syntax_errors(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
-    let hides = Hides::new(cx);
+    // Its automaton (two needles per Redis command) only when some file
+    // has syntax errors.
+    let hides = (!cx.model.parse_errors.is_empty()).then(|| Hides::new(cx));
     let mut groups: Vec<(&[Span], &str, Option<Span>)> = Vec::new();
     for (f, spans) in &cx.model.parse_errors {
-        if let Some(at) = hides.first_hiding(cx, *f, spans) {
+        let at = hides.as_ref().and_then(|h| h.first_hiding(cx, *f, spans));
+        if let Some(at) = at {
             let lang = cx.sources.get(*f).lang.map(Lang::name).unwrap_or("");
             groups.push((spans.as_slice(), lang, Some(at)));
         }
@@ -123,6 +126,9 @@ fn syntax_errors(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 /// How many files have syntax errors only where no protocol fact can hide:
 /// counted in a note, not listed.
 pub fn unlisted(cx: &CheckContext<'_>) -> usize {
+    if cx.model.parse_errors.is_empty() {
+        return 0;
+    }
     let hides = Hides::new(cx);
     cx.model
         .parse_errors
