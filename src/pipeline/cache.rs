@@ -184,6 +184,8 @@ pub struct Cache {
     /// The cache directory, and this build's directory in it.
     base: PathBuf,
     dir: PathBuf,
+    /// The scanned root (canonical), whose files the index names.
+    root: PathBuf,
     index_path: PathBuf,
     /// The index as the run found it, by path relative to the root.
     old: Entries,
@@ -241,6 +243,7 @@ impl Cache {
         Some(Cache {
             base: base.to_path_buf(),
             dir,
+            root,
             index_path,
             old,
             new: Mutex::new(HashMap::new()),
@@ -343,11 +346,12 @@ impl Cache {
     }
 
     /// Writes the index: the entries found, with this run's over them;
-    /// nothing when this run changed none.
+    /// nothing when this run changed none. The day's prune (`prune`) also
+    /// drops the entries of files gone from the root.
     pub fn save(self) {
-        prune::maybe(&self.base, &self.dir, SystemTime::now());
+        let pruned = prune::maybe(&self.base, &self.dir, SystemTime::now());
         let new = self.new.into_inner().unwrap_or_default();
-        if new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
+        if !pruned && new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
             if let Some(m) = &self.memo {
                 m.turn(&self.index_path, self.old);
             }
@@ -355,6 +359,13 @@ impl Cache {
         }
         let mut all = Arc::unwrap_or_clone(self.old);
         all.extend(new);
+        if pruned {
+            let root = &self.root;
+            all.retain(|rel, _| {
+                !std::fs::symlink_metadata(root.join(rel))
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+            });
+        }
         let mut entries: Vec<(&String, &Entry)> = all.iter().collect();
         entries.sort_by(|a, b| a.0.cmp(b.0));
         if let Ok(bytes) = postcard::to_stdvec(&IndexRef { entries }) {
@@ -560,6 +571,9 @@ mod tests {
             keys: false,
             suppress: false,
         };
+        // The files the index names are there (a save that prunes drops
+        // the entries of files gone).
+        files_in(dir.path(), &["a.rs", "b.rs"]);
         c.record("a.rs", stamp(5, settled), marks, None);
         c.record_idents("a.rs", stamp(5, settled), Idents::of(b"fn a"));
         // Another stamp than the one recorded: not taken.
@@ -577,6 +591,12 @@ mod tests {
             .unwrap()
             .lookup("a.rs", stamp(5, settled))
             .is_none());
+    }
+
+    fn files_in(root: &Path, names: &[&str]) {
+        for n in names {
+            std::fs::write(root.join(n), b"fn f() {}").unwrap();
+        }
     }
 
     fn c_index(base: &Path) -> PathBuf {
@@ -609,6 +629,7 @@ mod tests {
             keys: false,
             suppress: true,
         };
+        files_in(dir.path(), &["a.rs", "racy.rs"]);
         c.record("a.rs", stamp(5, settled), marks, Some([1; 20]));
         c.record("racy.rs", stamp(5, c.started), marks, None);
         c.save();

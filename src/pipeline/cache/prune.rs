@@ -7,6 +7,8 @@
 //! - the facts no index of its build names, not written for [`MAX_AGE`];
 //! - the stored values (`load_value`) not written for [`MAX_AGE`];
 //! - temporary files left by a run killed while writing, an hour old;
+//! - the index entries of files gone from the scanned root (`Cache::save`
+//!   drops them when this module says it pruned);
 //! - the directories of other builds not written to for [`MAX_AGE`] (a
 //!   build in use rewrites its stamp daily), and only directories named
 //!   and laid out as a build's: a cache directory given with
@@ -37,16 +39,18 @@ const TMP_AGE: Duration = Duration::from_secs(3600);
 pub(super) const STAMP: &str = "pruned";
 
 /// Prunes the cache under `base` (this build's directory `dir`) unless
-/// it was pruned less than a day before `now`.
-pub(super) fn maybe(base: &Path, dir: &Path, now: SystemTime) {
+/// it was pruned less than a day before `now`; whether it did (the run
+/// then also drops the index entries of files gone: `Cache::save`).
+pub(super) fn maybe(base: &Path, dir: &Path, now: SystemTime) -> bool {
     let stamp = dir.join(STAMP);
     if modified(&stamp).is_some_and(|t| older(now, t) < EVERY) {
-        return;
+        return false;
     }
     if std::fs::write(&stamp, b"").is_err() {
-        return;
+        return false;
     }
     prune(base, dir, now);
+    true
 }
 
 /// Removes what the module docs list.
@@ -199,6 +203,9 @@ mod tests {
             cache.store_facts(&key(h), &FileFacts::default());
         }
         let stamp = Stamp { size: 1, mtime: 1 };
+        // The index names a file of the root (a gone one's entry goes).
+        std::fs::create_dir_all(root.path().join("src")).unwrap();
+        std::fs::write(root.path().join("src/keys.rs"), b"fn k() {}").unwrap();
         cache.record("src/keys.rs", stamp, marks, Some(named));
         cache.save();
         let file = |h: &[u8; 20]| facts_file(&dir, &key(h));
@@ -242,6 +249,45 @@ mod tests {
         for d in [&mine, &recent, &not_ours, &no_facts, &odd_name] {
             assert!(d.exists(), "{}", d.display());
         }
+    }
+
+    /// The index entry of a file gone from the root is dropped by the save
+    /// that prunes, not by one within the day.
+    #[test]
+    fn the_days_save_drops_the_entries_of_files_gone() {
+        let base = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
+        let marks = Marks {
+            speaks: false,
+            keys: false,
+            suppress: false,
+        };
+        let stamp = Stamp { size: 1, mtime: 1 };
+        for f in ["a.rs", "b.rs"] {
+            std::fs::write(root.path().join(f), b"fn f() {}").unwrap();
+        }
+        let cache = Cache::open(base.path(), root.path(), "fp").unwrap();
+        let dir = cache.dir.clone();
+        cache.record("a.rs", stamp, marks, None);
+        cache.record("b.rs", stamp, marks, None);
+        cache.save();
+        std::fs::remove_file(root.path().join("b.rs")).unwrap();
+        let indexed = || {
+            let c = Cache::open(base.path(), root.path(), "fp").unwrap();
+            let mut rels: Vec<String> = c.old.keys().cloned().collect();
+            rels.sort();
+            (c, rels)
+        };
+
+        // Within the day: kept.
+        let (c, rels) = indexed();
+        assert_eq!(rels, ["a.rs", "b.rs"]);
+        c.save();
+        assert_eq!(indexed().1, ["a.rs", "b.rs"]);
+        // A day later: dropped.
+        age(&dir.join(STAMP), DAY + Duration::from_secs(60));
+        indexed().0.save();
+        assert_eq!(indexed().1, ["a.rs"]);
     }
 
     /// Temporary files an hour old go, younger ones stay (a run may be
