@@ -282,12 +282,38 @@ fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
     }
 }
 
+/// Where names are gathered: a set, or a list made a set at the end
+/// ([`sorted`]): most lists are empty or short, and a `BTreeSet` holds a
+/// node of room for eleven the moment it holds one.
+trait NameSink {
+    fn put(&mut self, name: String);
+}
+
+impl NameSink for BTreeSet<String> {
+    fn put(&mut self, name: String) {
+        self.insert(name);
+    }
+}
+
+impl NameSink for Vec<String> {
+    fn put(&mut self, name: String) {
+        self.push(name);
+    }
+}
+
+/// A list of names made a set: sorted, without repeats.
+fn sorted(mut names: Vec<String>) -> Vec<String> {
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 /// The names (as [`needle_of`] gives them) that resolving `v` looks up.
-fn refs_of(v: &Value, out: &mut BTreeSet<String>) {
+fn refs_of(v: &Value, out: &mut impl NameSink) {
     walk(v, 0, &mut |v| {
         if let Value::Const { path, .. } | Value::Call { path, .. } = v {
             if let Some(n) = path.last().and_then(|n| needle_of(n)) {
-                out.insert(n);
+                out.put(n);
             }
         }
     });
@@ -320,11 +346,12 @@ fn is_eval(name: &str) -> bool {
 struct CallNames {
     /// The callee's last segment, as written (wrappers are matched on it).
     callee: String,
-    /// The names its arguments look up.
-    refs: BTreeSet<String>,
+    /// The names its arguments look up (sorted, without repeats, as the
+    /// other lists of names here).
+    refs: Vec<String>,
     /// The names a script may be identified by among its arguments (when
     /// the callee is a wrapper).
-    idents: BTreeSet<String>,
+    idents: Vec<String>,
     /// The enclosing function's name.
     within: Option<String>,
 }
@@ -338,7 +365,7 @@ struct DefNames {
     /// Its value holds a key-marked literal.
     marked: bool,
     /// The names its value looks up.
-    refs: BTreeSet<String>,
+    refs: Vec<String>,
 }
 
 /// A template that builds a key-like string, as the name pass sees it.
@@ -346,7 +373,7 @@ struct DefNames {
 struct TemplateNames {
     /// One of its literals is key-marked.
     marked: bool,
-    refs: BTreeSet<String>,
+    refs: Vec<String>,
 }
 
 /// What one parsed file gives the name pass (see the module docs).
@@ -408,17 +435,18 @@ impl FileNames {
                 .iter()
                 .map(|t| TemplateNames {
                     marked: template_marks(t, pf),
-                    refs: t
-                        .segs
-                        .iter()
-                        .filter_map(|s| match s {
-                            Seg::Value(v) => Some(v),
-                            _ => None,
-                        })
-                        .fold(BTreeSet::new(), |mut acc, v| {
-                            refs_of(v, &mut acc);
-                            acc
-                        }),
+                    refs: sorted(
+                        t.segs
+                            .iter()
+                            .filter_map(|s| match s {
+                                Seg::Value(v) => Some(v),
+                                _ => None,
+                            })
+                            .fold(Vec::new(), |mut acc, v| {
+                                refs_of(v, &mut acc);
+                                acc
+                            }),
+                    ),
                 })
                 .collect(),
             defs: defs(facts, pf),
@@ -439,16 +467,16 @@ fn calls(facts: &FileFacts, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
         .calls
         .iter()
         .filter_map(|c| {
-            let mut refs = BTreeSet::new();
-            let mut idents = BTreeSet::new();
+            let mut refs = Vec::new();
+            let mut idents = Vec::new();
             for v in &c.args {
                 refs_of(v, &mut refs);
                 identities(v, &mut idents, shas);
             }
             Some(CallNames {
                 callee: c.path.last()?.clone(),
-                refs,
-                idents,
+                refs: sorted(refs),
+                idents: sorted(idents),
                 within: fn_name(facts, c.func),
             })
         })
@@ -459,8 +487,9 @@ fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
     let mut out = Vec::new();
     for c in &facts.consts {
         if let Some(needle) = needle_of(&c.name) {
-            let mut refs = BTreeSet::new();
+            let mut refs = Vec::new();
             refs_of(&c.value, &mut refs);
+            let refs = sorted(refs);
             out.push(DefNames {
                 needle,
                 keyish: true,
@@ -471,8 +500,9 @@ fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
     }
     for d in &facts.functions {
         if let Some(needle) = needle_of(&d.name) {
-            let mut refs = BTreeSet::new();
+            let mut refs = Vec::new();
             refs_of(&d.returns, &mut refs);
+            let refs = sorted(refs);
             out.push(DefNames {
                 needle,
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
@@ -587,9 +617,9 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     }
 }
 
-/// The names of `set`, borrowed.
-fn borrowed(set: &BTreeSet<String>) -> impl Iterator<Item = Cow<'_, str>> {
-    set.iter().map(|n| Cow::Borrowed(n.as_str()))
+/// The names of a set, borrowed.
+fn borrowed<'a>(set: impl IntoIterator<Item = &'a String>) -> impl Iterator<Item = Cow<'a, str>> {
+    set.into_iter().map(|n| Cow::Borrowed(n.as_str()))
 }
 
 /// The least set that holds `start` and, with a name, every name `next`
@@ -626,7 +656,7 @@ where
 /// Normalised names and SHA1s a script may be identified by in `v`
 /// (`link::calls::identify`): atoms, constant names and short literal
 /// strings, anywhere inside it.
-fn identities(v: &Value, names: &mut BTreeSet<String>, shas: &mut BTreeSet<String>) {
+fn identities(v: &Value, names: &mut impl NameSink, shas: &mut BTreeSet<String>) {
     walk(v, 0, &mut |v| {
         let name = match v {
             Value::Atom { name, .. } => Some(name.clone()),
@@ -640,7 +670,7 @@ fn identities(v: &Value, names: &mut BTreeSet<String>, shas: &mut BTreeSet<Strin
         if n.len() == 40 && n.bytes().all(|b| b.is_ascii_hexdigit()) {
             shas.insert(n.to_ascii_lowercase());
         }
-        names.insert(normalize_name(&n));
+        names.put(normalize_name(&n));
     });
 }
 
