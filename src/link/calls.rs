@@ -529,17 +529,28 @@ pub(super) fn link_calls(
         .map(|(sp, last)| link_speaker(input, sent, fns, &lk, sp, last))
         .collect();
     let mut keep = HashMap::default();
+    let mut spent = Vec::new();
     let mut out = Vec::new();
     let mut unlinked = Vec::new();
     for (sp, (entry, uses, un)) in done.into_iter().enumerate() {
         out.extend(uses);
         unlinked.extend(un);
-        if let Some(e) = entry {
-            keep.insert(sp, e);
+        if entry.sites.is_empty() {
+            continue;
+        }
+        if memo.is_some() {
+            keep.insert(sp, entry);
+        } else {
+            spent.push(entry);
         }
     }
     if let Some(m) = memo {
         m.put(keep);
+    }
+    // What no memo keeps (a one-shot run's bound call sites: 1,024 in one
+    // speaker of BullMQ) is freed off the run's path.
+    if !spent.is_empty() {
+        crate::parse::free_later(spent);
     }
     out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
     mark_echoes(&mut out);
@@ -548,9 +559,9 @@ pub(super) fn link_calls(
     (out, unlinked)
 }
 
-/// What linking one speaker gives: its memo entry (when one is kept), its
-/// uses, and its call sites that could not be linked.
-type SpeakerLink = (Option<Kept>, Vec<ScriptCallUse>, Vec<UnlinkedCall>);
+/// What linking one speaker gives: its memo entry (kept when a memo keeps
+/// it, else freed), its uses, and its call sites that could not be linked.
+type SpeakerLink = (Kept, Vec<ScriptCallUse>, Vec<UnlinkedCall>);
 
 /// One speaker's call sites linked: from the last run's entry when it
 /// holds, else bound again.
@@ -586,7 +597,7 @@ fn link_speaker(
     let keeps = memo.is_some() && !entry.sites.is_empty();
     let (mut out, mut unlinked) = (Vec::new(), Vec::new());
     link_sites(lk, &mut entry, keeps, &mut out, &mut unlinked);
-    (keeps.then_some(entry), out, unlinked)
+    (entry, out, unlinked)
 }
 
 /// One speaker's call sites, bound through its wrappers.
