@@ -29,6 +29,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use crate::baseline::{keys_with_occurrence, Key};
 use crate::config::Config;
@@ -115,13 +116,68 @@ pub fn files_only(paths: &[PathBuf]) -> Result<Option<FilesOnly>, String> {
 /// Where a change-aware run takes its base from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Base {
-    /// A git revision (`HEAD`, or `--changed-since REF`).
+    /// A git revision (`--changed-since REF`).
     Rev(String),
+    /// `HEAD` (files alone, in a repository), if it names a commit: not yet
+    /// known when the plan is made ([`HeadCommit`]).
+    Head(HeadCommit),
     /// The disk, under an editor's buffer.
     Disk,
     /// None to be had; the note says why.
     Unavailable(String),
 }
+
+/// The commit `HEAD` names, asked of git on a thread of its own when the
+/// plan is made and read once the head is analysed: the answer is needed
+/// only then, and git takes 2 ms to start, a fiftieth of a pre-commit run.
+#[derive(Clone)]
+pub struct HeadCommit(Arc<Mutex<Asked>>);
+
+enum Asked {
+    Asking(std::thread::JoinHandle<Result<String, String>>),
+    Known(Result<String, String>),
+}
+
+impl HeadCommit {
+    fn ask(root: &Path) -> HeadCommit {
+        let r = root.to_path_buf();
+        let asked = std::thread::Builder::new()
+            .name("wirelint-git".into())
+            .spawn(move || crate::pipeline::git::commit_of(&r, "HEAD"))
+            .map_or_else(
+                |_| Asked::Known(crate::pipeline::git::commit_of(root, "HEAD")),
+                Asked::Asking,
+            );
+        HeadCommit(Arc::new(Mutex::new(asked)))
+    }
+
+    /// The commit, or why there is none (waits for git's answer).
+    pub fn commit(&self) -> Result<String, String> {
+        let mut asked = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let failed = || Err("cannot run git".to_string());
+        let known = match std::mem::replace(&mut *asked, Asked::Known(failed())) {
+            Asked::Asking(h) => h.join().unwrap_or_else(|_| failed()),
+            Asked::Known(r) => r,
+        };
+        *asked = Asked::Known(known.clone());
+        known
+    }
+}
+
+impl std::fmt::Debug for HeadCommit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HeadCommit")
+    }
+}
+
+/// One question to git: the same only as itself.
+impl PartialEq for HeadCommit {
+    fn eq(&self, other: &HeadCommit) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for HeadCommit {}
 
 /// A change-aware run: the changed files (`None`: those git lists between
 /// the base revision and the work tree) and the base.
@@ -169,8 +225,10 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
     let mut notes = Vec::new();
     // In a repository, a REF that names no commit is a mistake to say, not
     // a base to do without.
+    let mut checked = None;
     if let (Base::Rev(rev), Some(_)) = (&plan.base, git_root(&opts.root)) {
-        crate::pipeline::git::commit_of(&opts.root, rev).map_err(AnalyzeError::Usage)?;
+        checked =
+            Some(crate::pipeline::git::commit_of(&opts.root, rev).map_err(AnalyzeError::Usage)?);
     }
     let files = match (&plan.files, &plan.base) {
         (Some(f), _) => f.clone(),
@@ -190,7 +248,19 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
         return Ok((analyze(opts)?, None));
     }
     let mut head = analyze(opts)?;
-    let base = match &plan.base {
+    let (base, commit) = match &plan.base {
+        Base::Head(h) => match h.commit() {
+            Ok(c) => (Base::Rev("HEAD".into()), Some(c)),
+            Err(_) => (
+                Base::Unavailable(
+                    "no commit yet: only the findings in the passed files are reported".into(),
+                ),
+                None,
+            ),
+        },
+        b => (b.clone(), checked),
+    };
+    let base = match &base {
         Base::Unavailable(why) => {
             notes.push(note(why.clone()));
             None
@@ -198,7 +268,7 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
         // Every finding lies in a changed file, and no other file can hold
         // an unused suppression: whatever the base, all are reported.
         _ if all_in(&head, &files) => Some(BTreeMap::new()),
-        base => match base_keys(opts, base) {
+        base => match base_keys(opts, base, commit.as_deref()) {
             Some(Ok(keys)) => Some(keys),
             Some(Err(why)) => {
                 notes.push(note(format!(
@@ -232,15 +302,19 @@ fn note(message: String) -> Note {
 
 /// The findings at the base, as the head's are reported: settings and
 /// inline suppressions applied. `None` when there is no base to read.
-fn base_keys(opts: &Options, base: &Base) -> Option<Result<BTreeMap<Key, usize>, String>> {
+fn base_keys(
+    opts: &Options,
+    base: &Base,
+    commit: Option<&str>,
+) -> Option<Result<BTreeMap<Key, usize>, String>> {
     let base_opts = match base {
-        Base::Unavailable(_) => return None,
+        Base::Unavailable(_) | Base::Head(_) => return None,
         Base::Disk => Options {
             buffers: Vec::new(),
             ..opts.clone()
         },
         Base::Rev(rev) => {
-            let stored = stored_base(opts, rev);
+            let stored = stored_base(opts, rev, commit);
             if let Some(keys) = stored.as_ref().and_then(|(_, k)| k.clone()) {
                 return Some(Ok(keys));
             }
@@ -277,9 +351,12 @@ fn rev_keys(opts: &Options, rev: &str) -> Result<BTreeMap<Key, usize>, String> {
 /// if they are stored.
 type Stored = (Vec<Vec<u8>>, Option<BTreeMap<Key, usize>>);
 
-fn stored_base(opts: &Options, rev: &str) -> Option<Stored> {
+fn stored_base(opts: &Options, rev: &str, commit: Option<&str>) -> Option<Stored> {
     let dir = opts.cache_dir.as_ref()?;
-    let commit = crate::pipeline::git::commit_of(&opts.root, rev).ok()?;
+    let commit = match commit {
+        Some(c) => c.to_string(),
+        None => crate::pipeline::git::commit_of(&opts.root, rev).ok()?,
+    };
     let root = std::fs::canonicalize(&opts.root).ok()?;
     let mut parts = vec![
         b"base findings v1".to_vec(),
@@ -411,12 +488,7 @@ pub fn plan(
                         .into(),
                 ),
                 (true, Some(r)) => Base::Rev(r.clone()),
-                (true, None) => match crate::pipeline::git::commit_of(root, "HEAD") {
-                    Ok(_) => Base::Rev("HEAD".into()),
-                    Err(_) => Base::Unavailable(
-                        "no commit yet: only the findings in the passed files are reported".into(),
-                    ),
-                },
+                (true, None) => Base::Head(HeadCommit::ask(root)),
             },
             files: Some(f.files),
         }),

@@ -137,11 +137,7 @@ fn a_staged_toml_reports_everything() {
 /// other files. Committed.
 fn pick_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for (path, text) in PICK {
-        let p = dir.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
+    write_pick(dir.path());
     git(dir.path(), &["init", "-q", "-b", "main"]);
     git(dir.path(), &["add", "-A"]);
     git(dir.path(), &["commit", "-q", "-m", "base"]);
@@ -278,12 +274,26 @@ fn files_of_two_repositories_are_a_usage_error() {
 #[test]
 fn outside_git_files_alone_report_their_own_findings_with_a_note() {
     let dir = tempfile::tempdir().unwrap();
+    write_pick(dir.path());
+    rename_pb(dir.path());
+    assert_eq!(
+        check_pick_files(dir.path()),
+        ["not in a git repository: only the findings in the passed files are reported"]
+    );
+}
+
+/// The pick tree's files, uncommitted.
+fn write_pick(dir: &Path) {
     for (path, text) in PICK {
-        let p = dir.path().join(path);
+        let p = dir.join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    rename_pb(dir.path());
+}
+
+/// Checks the pick tree's two files alone: the finding in them, and
+/// returns the notes that say only they are reported.
+fn check_pick_files(dir: &Path) -> Vec<String> {
     let (code, stdout, stderr) = run(
         &[
             "check",
@@ -292,24 +302,35 @@ fn outside_git_files_alone_report_their_own_findings_with_a_note() {
             "scripts/pick.lua",
             "rs/src/lib.rs",
         ],
-        dir.path(),
+        dir,
     );
     assert_eq!(
         (code, json_findings(&stdout)),
-        (1, vec!["WL203 rs/src/lib.rs:4".to_string()])
+        (1, vec!["WL203 rs/src/lib.rs:4".to_string()]),
+        "{stderr}"
     );
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    let notes: Vec<&str> = doc["notes"]
+    doc["notes"]
         .as_array()
         .unwrap()
         .iter()
         .filter_map(|n| n["message"].as_str())
-        .filter(|m| m.starts_with("not in a git"))
-        .collect();
+        .filter(|m| m.contains("only the findings in the passed files"))
+        .map(String::from)
+        .collect()
+}
+
+/// In a repository with no commit yet (a first commit), files alone report
+/// their own findings, with a note saying why: `HEAD` names nothing.
+#[test]
+fn before_the_first_commit_files_alone_report_their_own_findings_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    write_pick(dir.path());
+    git(dir.path(), &["init", "-q", "-b", "main"]);
+    rename_pb(dir.path());
     assert_eq!(
-        notes,
-        ["not in a git repository: only the findings in the passed files are reported"],
-        "{stderr}"
+        check_pick_files(dir.path()),
+        ["no commit yet: only the findings in the passed files are reported"]
     );
 }
 
