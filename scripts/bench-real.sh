@@ -11,7 +11,8 @@
 # directory, warm, and with --no-cache; the older binary if given); each
 # repository alone (ripgrep, wirelint --no-cache and warm, files and bytes
 # parsed); the pre-commit case (10 changed files in a copy of BullMQ, cache
-# warm). Nothing is written under WIRELINT_CORPUS: caches and the copy live
+# warm; in a copy with no commit, and in one with a commit, whose stored
+# findings at HEAD are the base). Nothing is written under WIRELINT_CORPUS: caches and the copy live
 # in a temporary directory.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -125,17 +126,31 @@ cp -r "$CORPUS/taskforcesh+bullmq" "$PC" && (cd "$PC" && git init -q .)
 (cd "$PC" && { find src/commands -name '*.lua' | sort | head -4; find elixir/lib -name '*.ex' | sort | head -3; find rust/src -name '*.rs' | sort | head -3; }) > "$TMP/staged"
 PCC=$TMP/cache-pc
 "$WL" check "$PC" --exit-zero --cache-dir "$PCC" >/dev/null 2>&1
-rm -f "$TMP/pre-commit-warm" "$TMP/pre-commit-nocache"
+# The same files in a copy with a commit, as a hook meets them: HEAD's
+# findings are the base (read back from the cache after the first run).
+PCG=$TMP/bullmq-committed
+cp -r "$CORPUS/taskforcesh+bullmq" "$PCG" && (cd "$PCG" && git init -q . && git add -A \
+  && git -c user.name=bench -c user.email=bench@localhost commit -q -m base)
+# A cache of its own: the edits are the same bytes, whose facts the first
+# copy's runs would have stored.
+PCCG=$TMP/cache-pc-committed
+(cd "$PCG" && "$WL" check . --exit-zero --cache-dir "$PCCG" >/dev/null 2>&1 \
+  && "$WL" check $(cat "$TMP/staged") --exit-zero --cache-dir "$PCCG" >/dev/null 2>&1)
+rm -f "$TMP/pre-commit-warm" "$TMP/pre-commit-nocache" "$TMP/pre-commit-committed"
 for i in $(seq "$RUNS"); do
   while read -r f; do
-    case $f in *.lua) echo "-- edit $i" >> "$PC/$f" ;; *.rs) echo "// edit $i" >> "$PC/$f" ;; *) echo "# edit $i" >> "$PC/$f" ;; esac
+    for d in "$PC" "$PCG"; do
+      case $f in *.lua) echo "-- edit $i" >> "$d/$f" ;; *.rs) echo "// edit $i" >> "$d/$f" ;; *) echo "# edit $i" >> "$d/$f" ;; esac
+    done
   done < "$TMP/staged"
   time_one pre-commit-warm "$PC" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC"
   time_one pre-commit-nocache "$PC" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --no-cache
+  time_one pre-commit-committed "$PCG" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCCG"
 done
 echo "| case | wall s | CPU s | peak RSS MB |"
 echo "|---|---|---|---|"
 report pre-commit-warm
 report pre-commit-nocache
+report pre-commit-committed
 while read -r f; do echo >> "$PC/$f"; done < "$TMP/staged"
 (cd "$PC" && "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC" --stats 2>&1 >/dev/null | grep '^wirelint stats')
