@@ -114,7 +114,7 @@ pub fn files_only(paths: &[PathBuf]) -> Result<Option<FilesOnly>, String> {
 }
 
 /// Where a change-aware run takes its base from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Base {
     /// A git revision (`--changed-since REF`).
     Rev(String),
@@ -169,15 +169,6 @@ impl std::fmt::Debug for HeadCommit {
         f.write_str("HeadCommit")
     }
 }
-
-/// One question to git: the same only as itself.
-impl PartialEq for HeadCommit {
-    fn eq(&self, other: &HeadCommit) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for HeadCommit {}
 
 /// A change-aware run: the changed files (`None`: those git lists between
 /// the base revision and the work tree) and the base.
