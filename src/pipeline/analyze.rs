@@ -13,7 +13,6 @@ use crate::config::{Config, ContractSetting};
 use crate::contract::Contract;
 use crate::discover::{Candidate, Note};
 use crate::facts::{FileFacts, FileId};
-use crate::keyshape::{analyze as read_key, KeyVerdict};
 use crate::link::{assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
 use crate::source::{SourceFile, SourceMap};
 
@@ -428,12 +427,10 @@ fn uses_keyspace(model: &Model, c: &Contract) -> bool {
     let Some(ks) = c.keyspace.as_ref() else {
         return true;
     };
-    model.keys.iter().any(|k| {
-        !matches!(
-            read_key(&k.template, ks),
-            KeyVerdict::Skip | KeyVerdict::Prefix { .. }
-        )
-    })
+    model
+        .keys
+        .iter()
+        .any(|k| crate::keyshape::in_keyspace(&k.template, ks))
 }
 
 #[cfg(test)]
