@@ -571,11 +571,16 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     let marked_defs = all_defs()
         .filter(|d| d.keyish && d.marked)
         .map(|d| Cow::Borrowed(d.needle.as_str()));
+    // Each wrapper's needle, made once (not once per call of it: a test
+    // suite calls its wrappers thousands of times).
+    let needles: HashMap<&str, String> = wrappers
+        .iter()
+        .filter_map(|w| Some((w.as_ref(), needle_of(w)?)))
+        .collect();
     let carriers = closure(
-        wrappers
-            .iter()
-            .filter_map(|w| needle_of(w))
-            .map(Cow::Owned)
+        needles
+            .values()
+            .map(|n| Cow::Borrowed(n.as_str()))
             .chain(marked_defs),
         |c| keyish_by_ref.get(c).into_iter().flatten().copied(),
     );
@@ -583,7 +588,8 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     // pass, what templates that may carry the protocol look up; then
     // through the definitions they reach.
     let mut seeds: Vec<Cow<'_, str>> = Vec::new();
-    let mut idents = BTreeSet::new();
+    // Borrowed until the end: the same names come from many calls.
+    let mut idents: HashSet<&str> = HashSet::default();
     for f in files {
         seeds.extend(borrowed(&f.seeds));
         for c in f
@@ -591,9 +597,13 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             .iter()
             .filter(|c| wrappers.contains(c.callee.as_str()))
         {
-            seeds.extend(needle_of(&c.callee).map(Cow::Owned));
+            seeds.extend(
+                needles
+                    .get(c.callee.as_str())
+                    .map(|n| Cow::Borrowed(n.as_str())),
+            );
             seeds.extend(borrowed(&c.refs));
-            idents.extend(c.idents.iter().cloned());
+            idents.extend(c.idents.iter().map(String::as_str));
         }
         for t in &f.templates {
             if t.marked || t.refs.iter().any(|r| carriers.contains(r.as_str())) {
@@ -613,7 +623,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     SpeakerNames {
         used: owned(carriers),
         defined: owned(needed),
-        idents,
+        idents: idents.into_iter().map(String::from).collect(),
     }
 }
 
