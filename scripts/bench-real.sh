@@ -117,7 +117,7 @@ for c in $CASES; do report "$c"; done
 RG=$(cut -d' ' -f1 "$TMP/ripgrep" | median)
 for c in $CASES; do
   [ "$c" = ripgrep ] && continue
-  printf '%s / ripgrep (wall): %.1fx\n' "$c" "$(echo "$(cut -d' ' -f1 "$TMP/$c" | median) / $RG" | bc -l)"
+  printf '%s / ripgrep (wall): %sx\n' "$c" "$(ratio "$(cut -d' ' -f1 "$TMP/$c" | median)" "$RG")"
 done
 echo "load after: $(cut -d' ' -f1 /proc/loadavg)"
 "$WL" check "$CORPUS" --format json --exit-zero --no-cache --stats 2>&1 >/dev/null | grep '^wirelint stats'
