@@ -10,6 +10,9 @@
 
 use std::ops::ControlFlow;
 
+mod lookalike;
+pub use lookalike::{looks_like, visible};
+
 use crate::contract::{edit_distance, KeyType, Keyspace, PatTok, Record};
 use crate::facts::{Seg, Span, Template};
 
@@ -128,7 +131,21 @@ pub fn near_namespace(ns: &str, prefix_ns: &str) -> bool {
 
 /// Reads a key template against the keyspace.
 pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
-    let atoms = atoms(t);
+    read_atoms(&atoms(t), ks)
+}
+
+/// The verdict on a key's atoms: as written, or, when that is not fine, a
+/// prefix that only looks like the keyspace's ([`lookalike`]).
+fn read_atoms(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
+    let verdict = exact_verdict(atoms, ks);
+    if matches!(verdict, KeyVerdict::Fine | KeyVerdict::Prefix { .. }) {
+        return verdict;
+    }
+    lookalike::lookalike_prefix(atoms, ks, |a| exact_verdict(a, ks)).unwrap_or(verdict)
+}
+
+/// The verdict on a key's atoms as written.
+fn exact_verdict(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
     let lead: String = atoms
         .iter()
         .map_while(|a| match a {
@@ -137,14 +154,14 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
         })
         .collect();
     if !lead.starts_with(&ks.prefix) {
-        return foreign_namespace(&atoms, &lead, ks);
+        return foreign_namespace(atoms, &lead, ks);
     }
     let i = ks.prefix.chars().count();
     if i >= atoms.len() {
         return KeyVerdict::Skip;
     }
     let key = Key {
-        atoms: &atoms,
+        atoms,
         sep: ks.separator.chars().collect(),
     };
     let queue_end = if ks.hash_tag {

@@ -131,6 +131,20 @@ fn prefix_changed_in_one_runtime() {
     check_variant("prefix-changed");
 }
 
+/// The separator after the namespace slips (`emq-` for `emq:`): the rest of
+/// the key is the keyspace's, so the prefix is a divergence.
+#[test]
+fn prefix_separator_changed_in_one_runtime() {
+    check_variant("prefix-separator-changed");
+}
+
+/// The namespace written with a Cyrillic `е`: it reads as `emq:` and sends
+/// other bytes.
+#[test]
+fn prefix_written_in_lookalike_letters() {
+    check_variant("prefix-lookalike-letter");
+}
+
 #[test]
 fn payload_renamed_in_one_enqueue() {
     check_variant("payload-renamed");

@@ -3,7 +3,13 @@
 //! ## What it does
 //! Flags a key whose namespace differs from the contract's prefix, when the
 //! key is otherwise shaped like one of the contract's keys or its namespace
-//! is a near miss of the prefix (`emk:` for `emq:`).
+//! is a near miss of the prefix (`emk:` for `emq:`). A prefix that only
+//! looks like the contract's is one too, when the rest of the key is a key
+//! of the keyspace: the separator one edit away (`emq-`, `emq;`, `emq.`,
+//! `emq_`, `emq::`), the namespace in another case (`EMQ:`), in letters of
+//! another script that render alike (`еmq:` with a Cyrillic `е`, `émq:`),
+//! or with invisible characters in it (a zero-width space, a soft hyphen,
+//! a no-break space, a direction override).
 //!
 //! ## Why it breaks the wire
 //! Every speaker finds a row by building its key byte for byte. A speaker
@@ -21,7 +27,7 @@
 //! and every speaker together. A near miss of the prefix's namespace
 //! carries the replacement (`fix`).
 
-use super::keyshape::{analyze, near_namespace, KeyVerdict};
+use super::keyshape::{analyze, looks_like, near_namespace, visible, KeyVerdict};
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 
@@ -43,18 +49,19 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let KeyVerdict::Prefix { found, span } = analyze(&key.template, ks) else {
             continue;
         };
+        let shown = visible(&found);
         let mut d = RULE.diagnostic(
             format!(
-                "key prefix `{found}` differs from the contract's `{}`",
+                "key prefix `{shown}` differs from the contract's `{}`",
                 ks.prefix
             ),
-            Label::new(span, format!("`{found}` here")),
+            Label::new(span, format!("`{shown}` here")),
         );
         d.related.extend(cx.keyspace_label(ks));
         let help = format!(
-            "write `{}` (the key is `{}`): rows that `{}` writes at `{found}` are unfindable to {}, and it cannot find theirs",
+            "write `{}` (the key is `{}`): rows that `{}` writes at `{shown}` are unfindable to {}, and it cannot find theirs",
             ks.prefix,
-            key.template,
+            visible(&key.template.to_string()),
             cx.speaker_name(key.speaker),
             cx.others_phrase(key.speaker)
         );
@@ -65,16 +72,20 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 }
 
 /// The contract's prefix in place of a near miss of its namespace (`emk:`
-/// for `emq:`); a key under another namespace altogether is not a typo.
+/// for `emq:`) or of a prefix that only looks like it (`emq-`, `EMQ:`,
+/// `еmq:` with a Cyrillic `е`); a key under another namespace altogether
+/// is not a typo.
 fn fix(
     cx: &CheckContext<'_>,
     ks: &crate::contract::Keyspace,
     found: &str,
     span: crate::facts::Span,
 ) -> Option<crate::diagnostic::Replacement> {
-    let prefix_ns = ks.prefix.strip_suffix(':')?;
-    let ns = found.strip_suffix(':')?;
-    if !near_namespace(ns, prefix_ns) {
+    let near = match (ks.prefix.strip_suffix(':'), found.strip_suffix(':')) {
+        (Some(prefix_ns), Some(ns)) => near_namespace(ns, prefix_ns),
+        _ => false,
+    };
+    if !near && !looks_like(found, &ks.prefix) {
         return None;
     }
     cx.replacement(span, found, &ks.prefix)

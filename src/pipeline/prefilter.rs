@@ -15,8 +15,9 @@
 //!   `redis.pcall`, `KEYS` or `@include`;
 //! - or may hold a key of the contract's keyspace ([`KeyMarkers`], with a
 //!   contract that has one): the prefix's namespace (`emq`, any case), a
-//!   near miss of it before a `:` (`emk:`; the rule of WL101,
-//!   `keyshape::near_namespace`), a namespace then a hash tag (`bull:{`),
+//!   near miss of it before a `:` (`emk:`, or letters that only look like
+//!   it: `еmq:`, `em\u{ad}q:`; the rules of WL101,
+//!   `keyshape::near_namespace`, `keyshape::looks_like`), a namespace then a hash tag (`bull:{`),
 //!   a type's tail after a hash tag (`}:job`, or a literal opening with
 //!   `:job`); not in `.lua` files, whose keys sit in Redis calls;
 //! - or is a `.lua` file named for a contract script.
@@ -79,7 +80,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use crate::contract::Contract;
 use crate::extract::lang::LuaIn;
 use crate::facts::Lang;
-use crate::keyshape::{is_namespace_char, near_namespace};
+use crate::keyshape::{is_namespace_char, looks_like, near_namespace};
 use crate::link::normalize_name;
 
 /// What the prefilter found in one file's bytes.
@@ -256,12 +257,28 @@ impl KeyMarkers {
             return false;
         }
         let mut start = i;
-        while start > 0 && i - start <= MAX_NS && is_ns_byte(bytes[start - 1]) {
+        let mut ascii = true;
+        while start > 0 && i - start <= MAX_NS && is_word_byte(bytes[start - 1]) {
             start -= 1;
+            ascii &= bytes[start].is_ascii();
         }
-        start < i
-            && std::str::from_utf8(&bytes[start..i])
-                .is_ok_and(|w| near_namespace(w, &self.prefix_ns))
+        if start == i {
+            return false;
+        }
+        let Ok(word) = std::str::from_utf8(&bytes[start..i]) else {
+            return false;
+        };
+        if ascii {
+            return near_namespace(word, &self.prefix_ns);
+        }
+        // Letters of another script, or invisible ones, that may read as
+        // the namespace (the rule of WL101, `keyshape::looks_like`): any
+        // suffix of the word may be the key's start.
+        let prefix = format!("{}:", self.prefix_ns);
+        word.char_indices().any(|(at, _)| {
+            let w = &word[at..];
+            near_namespace(w, &self.prefix_ns) || looks_like(&format!("{w}:"), &prefix)
+        })
     }
 }
 
@@ -306,6 +323,12 @@ fn hash_tag_in_file(bytes: &[u8], i: usize, format_braces: bool) -> bool {
 /// Bytes a namespace is made of (as `keyshape::analyze` reads one).
 fn is_ns_byte(b: u8) -> bool {
     b.is_ascii() && is_namespace_char(char::from(b))
+}
+
+/// Bytes a namespace may be written with, lookalikes included: its own, and
+/// any byte of a character beyond ASCII.
+fn is_word_byte(b: u8) -> bool {
+    !b.is_ascii() || is_ns_byte(b)
 }
 
 #[cfg(test)]

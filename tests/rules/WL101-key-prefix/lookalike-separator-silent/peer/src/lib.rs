@@ -1,0 +1,3 @@
+pub fn state(con: &mut redis::Connection, q: &str, id: &str) -> redis::RedisResult<String> {
+    redis::cmd("HGET").arg(format!("emq:{{{q}}}:job:{id}")).arg("state").query(con)
+}
