@@ -65,7 +65,7 @@ pub enum Command {
 }
 
 /// How `check` and `diff` read files.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ReadArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
@@ -98,7 +98,7 @@ impl ReadArgs {
     }
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct CheckArgs {
     /// Files or directories to check.
     pub paths: Vec<PathBuf>,
@@ -152,6 +152,18 @@ pub struct CheckArgs {
     /// from the cache (for tests and benchmarks).
     #[arg(long, hide = true)]
     pub stats: bool,
+    /// Apply the findings' safe fixes to the files under the checked root
+    /// (the one run that writes: docs/fixes.md), then report what remains.
+    #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
+    pub fix: bool,
+    /// With --fix or --diff, apply the suggestions too (fixes that may
+    /// change what the code means).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff on stdout instead of writing them
+    /// (exit 1 when there is one).
+    #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
+    pub diff: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -525,6 +537,9 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
+    if a.fix || a.diff {
+        return fix(a, &analysis, &opts);
+    }
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     let code = report_check(a, &analysis, baselined);
@@ -539,6 +554,54 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     // piece by piece only costs time (a tenth of a run of 87,000).
     std::mem::forget(analysis);
     Ok(code)
+}
+
+/// `--fix`: the fixes written, then the check again on the fixed files
+/// (exit 2 when a file could not be written); `--diff`: the fixes shown
+/// (exit 1 when there is one).
+fn fix(a: &CheckArgs, analysis: &Analysis, opts: &Options) -> Result<i32, RunError> {
+    let plan = crate::fix::plan(analysis, a.unsafe_fixes);
+    let show = |rel: &str| crate::source::under(opts.speaker_prefix.as_deref().unwrap_or("."), rel);
+    let s = |n: usize| if n == 1 { "" } else { "s" };
+    let more = match plan.unsafe_left {
+        0 => String::new(),
+        n => format!("; {n} more with --unsafe-fixes"),
+    };
+    let (n, files) = (plan.fixed, plan.files.len());
+    if a.diff {
+        let text = crate::fix::unified_diff(&plan, show);
+        let written = write_stdout(&text);
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "wirelint: {n} fix{} in {files} file{}, not written (--diff){more}",
+            if n == 1 { "" } else { "es" },
+            s(files)
+        );
+        return Ok(if written != 0 {
+            written
+        } else {
+            i32::from(!text.is_empty())
+        });
+    }
+    let (done, refused) = crate::fix::write(&plan, &opts.root);
+    {
+        let mut err = std::io::stderr().lock();
+        for (rel, why) in &refused {
+            let _ = writeln!(err, "wirelint: {} not fixed: {why}", show(rel));
+        }
+        let _ = writeln!(
+            err,
+            "wirelint: fixed {n} finding{} in {} file{}{more}",
+            s(n),
+            done.len(),
+            s(done.len())
+        );
+    }
+    let code = check(&CheckArgs {
+        fix: false,
+        ..a.clone()
+    })?;
+    Ok(if refused.is_empty() { code } else { 2 })
 }
 
 /// `--stdin-filename PATH` must name a source file, existing or not: a

@@ -19,11 +19,11 @@
 //! ## How to fix
 //! Build the key with the contract's prefix (`emq:`), or change the contract
 //! and every speaker together. A near miss of the prefix's namespace
-//! carries the replacement (`fix`).
+//! carries the replacement (`fix`, safe: `check --fix` applies it).
 
 use super::keyshape::{analyze, near_namespace, KeyVerdict};
 use super::{CheckContext, Rule};
-use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Label, Layer, Severity};
 
 pub static RULE: Rule = Rule {
     code: "WL101",
@@ -71,11 +71,16 @@ fn fix(
     ks: &crate::contract::Keyspace,
     found: &str,
     span: crate::facts::Span,
-) -> Option<crate::diagnostic::Replacement> {
+) -> Option<Fix> {
     let prefix_ns = ks.prefix.strip_suffix(':')?;
     let ns = found.strip_suffix(':')?;
     if !near_namespace(ns, prefix_ns) {
         return None;
     }
-    cx.replacement(span, found, &ks.prefix)
+    let edit = cx.replacement(span, found, &ks.prefix)?;
+    Some(Fix::one(
+        Applicability::Safe,
+        format!("replace `{found}` with the contract's `{}`", ks.prefix),
+        edit,
+    ))
 }
