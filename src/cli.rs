@@ -152,16 +152,13 @@ pub struct CheckArgs {
     /// from the cache (for tests and benchmarks).
     #[arg(long, hide = true)]
     pub stats: bool,
-    /// Apply the findings' safe fixes to the files under the checked root
-    /// (the one run that writes: docs/fixes.md), then report what remains.
+    /// Write the safe fixes to the checked files, then report the rest (docs/fixes.md).
     #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
     pub fix: bool,
-    /// With --fix or --diff, apply the suggestions too (fixes that may
-    /// change what the code means).
+    /// With --fix or --diff, the suggestions too (they may change meaning).
     #[arg(long)]
     pub unsafe_fixes: bool,
-    /// Print the fixes as a unified diff on stdout instead of writing them
-    /// (exit 1 when there is one).
+    /// Print the fixes as a unified diff instead (exit 1 when there is one).
     #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
     pub diff: bool,
 }
@@ -556,52 +553,22 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     Ok(code)
 }
 
-/// `--fix`: the fixes written, then the check again on the fixed files
-/// (exit 2 when a file could not be written); `--diff`: the fixes shown
-/// (exit 1 when there is one).
+/// `--fix`: write the fixes and check again (exit 2 if a write failed); `--diff`: show them.
 fn fix(a: &CheckArgs, analysis: &Analysis, opts: &Options) -> Result<i32, RunError> {
     let plan = crate::fix::plan(analysis, a.unsafe_fixes);
     let show = |rel: &str| crate::source::under(opts.speaker_prefix.as_deref().unwrap_or("."), rel);
-    let s = |n: usize| if n == 1 { "" } else { "s" };
-    let more = match plan.unsafe_left {
-        0 => String::new(),
-        n => format!("; {n} more with --unsafe-fixes"),
-    };
-    let (n, files) = (plan.fixed, plan.files.len());
     if a.diff {
-        let text = crate::fix::unified_diff(&plan, show);
+        let (text, line) = crate::fix::diff(&plan, show);
         let written = write_stdout(&text);
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "wirelint: {n} fix{} in {files} file{}, not written (--diff){more}",
-            if n == 1 { "" } else { "es" },
-            s(files)
-        );
-        return Ok(if written != 0 {
-            written
-        } else {
-            i32::from(!text.is_empty())
-        });
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        return Ok(written.max(i32::from(!text.is_empty())));
     }
-    let (done, refused) = crate::fix::write(&plan, &opts.root);
-    {
-        let mut err = std::io::stderr().lock();
-        for (rel, why) in &refused {
-            let _ = writeln!(err, "wirelint: {} not fixed: {why}", show(rel));
-        }
-        let _ = writeln!(
-            err,
-            "wirelint: fixed {n} finding{} in {} file{}{more}",
-            s(n),
-            done.len(),
-            s(done.len())
-        );
-    }
-    let code = check(&CheckArgs {
-        fix: false,
-        ..a.clone()
-    })?;
-    Ok(if refused.is_empty() { code } else { 2 })
+    let (said, all) = crate::fix::apply(&plan, &opts.root, show);
+    let _ = std::io::stderr().lock().write_all(said.as_bytes());
+    let mut again = a.clone();
+    again.fix = false;
+    let code = check(&again)?;
+    Ok(if all { code } else { 2 })
 }
 
 /// `--stdin-filename PATH` must name a source file, existing or not: a

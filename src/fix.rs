@@ -134,6 +134,54 @@ pub fn unified_diff(plan: &Plan, show: impl Fn(&str) -> String) -> String {
     out
 }
 
+/// `--diff`: the diff for stdout, and the line for stderr.
+pub fn diff(plan: &Plan, show: impl Fn(&str) -> String) -> (String, String) {
+    let (n, files) = (plan.fixed, plan.files.len());
+    let line = format!(
+        "wirelint: {n} fix{} in {files} file{}, not written (--diff){}\n",
+        if n == 1 { "" } else { "es" },
+        plural(files),
+        more(plan)
+    );
+    (unified_diff(plan, show), line)
+}
+
+/// `--fix`: writes the plan under `root`; what to say on stderr (each
+/// file refused and why, then what was fixed), and whether every file
+/// was written.
+pub fn apply(plan: &Plan, root: &Path, show: impl Fn(&str) -> String) -> (String, bool) {
+    let (done, refused) = write(plan, root);
+    let mut said = String::new();
+    for (rel, why) in &refused {
+        said.push_str(&format!("wirelint: {} not fixed: {why}\n", show(rel)));
+    }
+    let n = plan.fixed;
+    said.push_str(&format!(
+        "wirelint: fixed {n} finding{} in {} file{}{}\n",
+        plural(n),
+        done.len(),
+        plural(done.len()),
+        more(plan)
+    ));
+    (said, refused.is_empty())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// "; 2 more with --unsafe-fixes", or nothing.
+fn more(plan: &Plan) -> String {
+    match plan.unsafe_left {
+        0 => String::new(),
+        n => format!("; {n} more with --unsafe-fixes"),
+    }
+}
+
 /// Writes every planned file under `root`; the paths written, and for
 /// each file refused, its path and why.
 pub fn write(plan: &Plan, root: &Path) -> (Vec<String>, Vec<(String, String)>) {
