@@ -65,7 +65,7 @@ pub enum Command {
 }
 
 /// How `check` and `diff` read files.
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct ReadArgs {
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
@@ -98,7 +98,7 @@ impl ReadArgs {
     }
 }
 
-#[derive(clap::Args, Debug)]
+#[derive(clap::Args, Debug, Clone)]
 pub struct CheckArgs {
     /// Files or directories to check.
     pub paths: Vec<PathBuf>,
@@ -152,6 +152,15 @@ pub struct CheckArgs {
     /// from the cache (for tests and benchmarks).
     #[arg(long, hide = true)]
     pub stats: bool,
+    /// Write the safe fixes to the checked files, then report the rest (docs/fixes.md).
+    #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
+    pub fix: bool,
+    /// With --fix or --diff, the suggestions too (they may change meaning).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead (exit 1 when there is one).
+    #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
+    pub diff: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -525,6 +534,9 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
+    if a.fix || a.diff {
+        return fix(a, &analysis, &opts);
+    }
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     let code = report_check(a, &analysis, baselined);
@@ -539,6 +551,24 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     // piece by piece only costs time (a tenth of a run of 87,000).
     std::mem::forget(analysis);
     Ok(code)
+}
+
+/// `--fix`: write the fixes and check again (exit 2 if a write failed); `--diff`: show them.
+fn fix(a: &CheckArgs, analysis: &Analysis, opts: &Options) -> Result<i32, RunError> {
+    let plan = crate::fix::plan(analysis, a.unsafe_fixes);
+    let show = |rel: &str| crate::source::under(opts.speaker_prefix.as_deref().unwrap_or("."), rel);
+    if a.diff {
+        let (text, line) = crate::fix::diff(&plan, show);
+        let written = write_stdout(&text);
+        let _ = std::io::stderr().lock().write_all(line.as_bytes());
+        return Ok(written.max(i32::from(!text.is_empty())));
+    }
+    let (said, all) = crate::fix::apply(&plan, &opts.root, show);
+    let _ = std::io::stderr().lock().write_all(said.as_bytes());
+    let mut again = a.clone();
+    again.fix = false;
+    let code = check(&again)?;
+    Ok(if all { code } else { 2 })
 }
 
 /// `--stdin-filename PATH` must name a source file, existing or not: a

@@ -61,13 +61,55 @@ impl Label {
     }
 }
 
-/// A certain fix: `text` in place of the bytes of `span` (a near miss of
-/// the contract's one spelling). Checks compute it; reporters and the
-/// server offer it.
+/// One edit: `text` in place of the bytes of `span` (an empty `text`
+/// deletes them).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replacement {
+pub struct Edit {
     pub span: Span,
     pub text: String,
+}
+
+/// Whether a fix may be applied without asking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Applicability {
+    /// The contract, the canonical speaker or every other speaker names the
+    /// bytes: `check --fix` applies it.
+    Safe,
+    /// A suggestion that may change what the code means: only with
+    /// `--unsafe-fixes`.
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// The edits that fix a finding, in one or more files, applied together
+/// or not at all. Checks compute them; `check --fix`, the reporters and
+/// the server apply or offer them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// What the edits do, as a title: "replace `emk:` with `emq:`".
+    pub message: String,
+    /// Non-overlapping edits.
+    pub edits: Vec<Edit>,
+}
+
+impl Fix {
+    /// One edit.
+    pub fn one(applicability: Applicability, message: impl Into<String>, edit: Edit) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits: vec![edit],
+        }
+    }
 }
 
 /// Who can still find or read the data after the divergence.
@@ -93,8 +135,8 @@ pub struct Diagnostic {
     /// The speaker whose code holds the primary span.
     pub speaker: Option<String>,
     pub impact: Option<Impact>,
-    /// The edit that fixes it, where the fix is certain.
-    pub fix: Option<Replacement>,
+    /// The edits that fix it, where the fix has one right answer.
+    pub fix: Option<Fix>,
 }
 
 impl Diagnostic {

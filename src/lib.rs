@@ -13,6 +13,7 @@ pub mod diff;
 pub mod discover;
 pub mod extract;
 pub mod facts;
+pub mod fix;
 pub mod hash;
 pub mod input;
 pub mod keyshape;

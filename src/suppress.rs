@@ -11,7 +11,7 @@
 use memchr::memmem;
 
 use crate::checks::{CheckContext, UNUSED_SUPPRESSION};
-use crate::diagnostic::{Diagnostic, Label};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Label};
 use crate::facts::{FileId, Lang, Span};
 use crate::pipeline::Analysis;
 use crate::settings::Settings;
@@ -141,7 +141,9 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
             let line = f.line(a.diagnostics[i].primary.span.start);
             by_line.entry(line).or_default().push(i);
         }
+        let cx = CheckContext::new(&a.model, a.contract.as_ref(), a.contract_file, &a.sources);
         for s in sups {
+            let mut found: Vec<(String, Span, bool)> = Vec::new();
             for (code, code_span) in &s.codes {
                 let mut used = false;
                 for line in [s.line, s.line + 1] {
@@ -153,28 +155,27 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
                     }
                 }
                 let known = crate::checks::rule(code).is_some();
-                if !used && (!known || settings.enabled(code)) {
-                    let message = if known {
-                        format!("`allow({code})` suppresses nothing: no {code} finding on this line or the next")
-                    } else {
-                        format!("`allow({code})` names no rule")
-                    };
-                    let mut d =
-                        UNUSED_SUPPRESSION.diagnostic(message, Label::new(*code_span, "unused"));
-                    let help = if known {
-                        "remove it, or move it onto the line of the finding it is meant for (or just above)"
-                    } else {
-                        "name a rule code such as WL201 (`wirelint rules` lists them)"
-                    };
-                    let cx = CheckContext::new(
-                        &a.model,
-                        a.contract.as_ref(),
-                        a.contract_file,
-                        &a.sources,
-                    );
-                    cx.finish_input(&mut d, help.into());
-                    unused.push(d);
-                }
+                let report = !used && (!known || settings.enabled(code));
+                found.push((code.clone(), *code_span, report));
+            }
+            let fix = removal(f.bytes(), &s, &comments, &found);
+            for (code, code_span, _) in found.iter().filter(|c| c.2) {
+                let known = crate::checks::rule(code).is_some();
+                let message = if known {
+                    format!("`allow({code})` suppresses nothing: no {code} finding on this line or the next")
+                } else {
+                    format!("`allow({code})` names no rule")
+                };
+                let mut d =
+                    UNUSED_SUPPRESSION.diagnostic(message, Label::new(*code_span, "unused"));
+                let help = if known {
+                    "remove it, or move it onto the line of the finding it is meant for (or just above)"
+                } else {
+                    "name a rule code such as WL201 (`wirelint rules` lists them)"
+                };
+                cx.finish_input(&mut d, help.into());
+                d.fix = fix.clone();
+                unused.push(d);
             }
         }
     }
@@ -187,6 +188,77 @@ pub fn apply(a: &mut Analysis, settings: &Settings) {
     a.diagnostics.extend(unused);
     a.diagnostics
         .sort_by(|x, y| x.sort_key().cmp(&y.sort_key()));
+}
+
+/// The edit that takes the unused codes out of a suppression, the same for
+/// each of its WL002 findings: the whole comment when no code is left (its
+/// whole line when the comment stands alone on it), else the code list
+/// with the codes still in use.
+fn removal(
+    bytes: &[u8],
+    s: &Suppression,
+    comments: &[Span],
+    codes: &[(String, Span, bool)],
+) -> Option<Fix> {
+    let unused: Vec<&str> = codes.iter().filter(|c| c.2).map(|c| c.0.as_str()).collect();
+    if unused.is_empty() {
+        return None;
+    }
+    let message = format!("remove the unused `allow({})`", unused.join(", "));
+    let kept: Vec<&[u8]> = codes
+        .iter()
+        .filter(|c| !c.2)
+        .filter_map(|c| bytes.get(c.1.start as usize..c.1.end as usize))
+        .collect();
+    if !kept.is_empty() {
+        let (first, last) = (codes.first()?.1, codes.last()?.1);
+        let text = kept
+            .iter()
+            .map(|k| String::from_utf8_lossy(k))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let span = Span::new(s.span.file, first.start as usize, last.end as usize);
+        return Some(Fix::one(Applicability::Safe, message, Edit { span, text }));
+    }
+    let (mut start, mut end) = (s.span.start as usize, s.span.end as usize);
+    // The rest of a one-line comment goes with it (`# wirelint: allow(X) why`).
+    if let Some(c) = comments
+        .iter()
+        .find(|c| c.start <= s.span.start && s.span.end <= c.end)
+    {
+        let rest = bytes.get(end..c.end as usize)?;
+        if !rest.contains(&b'\n') {
+            end = c.end as usize;
+        }
+    }
+    let line_start = bytes[..start]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let blank = |b: &u8| *b == b' ' || *b == b'\t' || *b == b'\r';
+    let after = bytes.get(end..)?;
+    let line_rest = after.iter().position(|b| *b == b'\n');
+    let alone = bytes[line_start..start].iter().all(blank)
+        && after[..line_rest.unwrap_or(after.len())].iter().all(blank);
+    if alone {
+        start = line_start;
+        end = line_rest.map_or(bytes.len(), |p| end + p + 1);
+    } else {
+        start = line_start
+            + bytes[line_start..start]
+                .iter()
+                .rposition(|b| !blank(b))
+                .map_or(0, |i| i + 1);
+    }
+    let span = Span::new(s.span.file, start, end);
+    Some(Fix::one(
+        Applicability::Safe,
+        message,
+        Edit {
+            span,
+            text: String::new(),
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -54,27 +54,108 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
 }
 
 /// The README opens with its two commands, as they were, and the install
-/// steps come right after them.
+/// steps come right after them: from a clone, how a release tarball is
+/// made, and from the tarball, named for this version.
 #[test]
 fn the_readme_says_how_to_install_right_after_the_first_commands() {
     let text = read("README.md");
     let opening = "# wirelint\n\n```sh\n\
         cargo run --release -- check fixtures/echomq   # wirelint on the shipped fixture, embedded EchoMQ contract\n\
         cargo test                                     # the whole test suite\n\
-        ```\n\n## Install\n\n```sh\n";
+        ```\n\n## Install\n\n";
     assert!(text.starts_with(opening), "{}", &text[..400]);
-    let install = &blocks(&readme_section("Install"), "sh")[0];
-    let commands: Vec<&str> = install
-        .lines()
-        .map(|l| l.split(" #").next().unwrap().trim_end())
-        .collect();
+    let v = env!("CARGO_PKG_VERSION");
     assert_eq!(
-        commands,
+        blocks(&readme_section("Install"), "sh"),
         [
-            "cargo install --locked --git https://github.com/OWNER/wirelint wirelint",
-            "cargo install --locked --path .",
+            "cargo install --locked --path .\n".to_string(),
+            format!(
+                "git archive --format=tar.gz --prefix=wirelint-{v}/ -o wirelint-{v}.tar.gz v{v}\n"
+            ),
+            format!("tar -xzf wirelint-{v}.tar.gz\ncargo install --locked --path wirelint-{v}\n"),
         ]
     );
+}
+
+/// One line of a README block, run by `sh` in `dir`; `cargo install`
+/// offline, into `root`, building in a target directory of its own that
+/// later runs reuse.
+fn sh(dir: &Path, line: &str, root: &Path) {
+    let out = Command::new("sh")
+        .args(["-c", line])
+        .current_dir(dir)
+        .env("CARGO_INSTALL_ROOT", root)
+        .env("CARGO_NET_OFFLINE", "true")
+        .env("CARGO_TARGET_DIR", repo().join("target/install-test"))
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "`{line}` in {}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The README's install commands, as written: in a clone of this
+/// repository tagged for this version, the tarball is made and unpacked
+/// and holds every tracked file; with `WIRELINT_INSTALL_TEST=1` (a
+/// release build: minutes) both `cargo install` lines build a binary that
+/// checks the shipped fixture clean.
+#[test]
+fn the_readme_install_commands_run_as_written() {
+    let blocks = blocks(&readme_section("Install"), "sh");
+    let [from_clone, make, from_tarball] = blocks.as_slice() else {
+        panic!("three install blocks: {blocks:?}");
+    };
+    let v = env!("CARGO_PKG_VERSION");
+    let tmp = tempfile::tempdir().unwrap();
+    let clone = tmp.path().join("clone");
+    git(
+        tmp.path(),
+        &["clone", "-q", repo().to_str().unwrap(), "clone"],
+    );
+    git(&clone, &["tag", &format!("v{v}")]);
+    let root = tmp.path().join("root");
+    for line in make.lines() {
+        sh(&clone, line, &root);
+    }
+    let unpack = tmp.path().join("unpack");
+    std::fs::create_dir(&unpack).unwrap();
+    std::fs::rename(
+        clone.join(format!("wirelint-{v}.tar.gz")),
+        unpack.join(format!("wirelint-{v}.tar.gz")),
+    )
+    .unwrap();
+    let mut tarball = from_tarball.lines();
+    sh(&unpack, tarball.next().unwrap(), &root);
+    let tree = unpack.join(format!("wirelint-{v}"));
+    let tracked = git(&clone, &["ls-files"]);
+    let tracked: Vec<&str> = tracked.lines().collect();
+    assert!(tracked.contains(&"Cargo.lock") && tracked.contains(&"src/main.rs"));
+    for f in &tracked {
+        assert!(
+            tree.join(f).exists() || tree.join(f).is_symlink(),
+            "{f} not in the tarball"
+        );
+    }
+    if std::env::var_os("WIRELINT_INSTALL_TEST").is_none() {
+        eprintln!("the cargo install lines need WIRELINT_INSTALL_TEST=1 (a release build)");
+        return;
+    }
+    for (dir, line) in [
+        (&clone, from_clone.trim()),
+        (&unpack, tarball.next().unwrap()),
+    ] {
+        let _ = std::fs::remove_dir_all(&root);
+        sh(dir, line, &root);
+        let out = Command::new(root.join("bin/wirelint"))
+            .args(["check", "fixtures/echomq", "--no-cache"])
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{line}");
+    }
 }
 
 /// `docs/ci.md` installs wirelint from its own repository, never with

@@ -85,7 +85,7 @@ fn many_speakers_are_listed_by_row_not_tabled() {
     );
     let (_, stdout, _) = run(&["check", ".", "--matrix", "--format", "json"], dir.path());
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["version"], 2);
+    assert_eq!(doc["version"], 3);
     assert_eq!(doc["matrix"]["speakers"], serde_json::json!(agree));
     assert_eq!(
         doc["matrix"]["rows"][0],

@@ -3,7 +3,7 @@
 //! `tests/rules/<CODE>-<name>/<case>/` is a tiny tree. The test runs the
 //! whole pipeline on it as a library, then only that rule, and compares
 //! what the rule decides (code, place, message, labels, help, speaker,
-//! impact) with `tests/rules/<CODE>-<name>/<case>.snap`. A case is a folder
+//! impact, fix) with `tests/rules/<CODE>-<name>/<case>.snap`. A case is a folder
 //! and nothing else: the cases are read from the disk.
 
 mod common;
@@ -132,6 +132,18 @@ fn render(a: &Analysis, found: &[Diagnostic]) -> String {
                 names(&i.breaks),
                 names(&i.unaffected)
             ));
+        }
+        if let Some(f) = &d.fix {
+            let how = f.applicability.as_str();
+            out.push_str(&format!("  fix ({how}): {}\n", f.message));
+            for e in &f.edits {
+                let end = a.sources.get(e.span.file).line_col(e.span.end);
+                let at = place(a, &Label::new(e.span, ""));
+                out.push_str(&format!(
+                    "    {at}-{}:{} {:?}\n",
+                    end.line, end.column, e.text
+                ));
+            }
         }
     }
     out

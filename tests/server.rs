@@ -396,9 +396,10 @@ fn actions_after_change(c: &mut Client, file: &Path, text: &str, code: &str) -> 
     r["result"].as_array().unwrap().clone()
 }
 
-/// Where the fix is certain, a quick fix replaces exactly the misspelt
-/// bytes with the contract's spelling: a field one edit from `payload`, a
-/// prefix one edit from `emq:`. A field as near to two of the record's
+/// Where the fix has one right answer, a quick fix replaces exactly the
+/// misspelt bytes with the contract's spelling, from the same edits as
+/// `check --fix`: a field one edit from `payload` (a suggestion, not
+/// preferred), a prefix one edit from `emq:` (safe, preferred). A field as near to two of the record's
 /// fields (`stape`: `state`, `stage`) gets no replacement, only the
 /// suppression.
 #[test]
@@ -441,7 +442,7 @@ fn a_near_miss_of_the_contract_is_replaced() {
         "Replace `payloud` with the contract's `payload`"
     );
     assert_eq!(actions[0]["kind"], "quickfix");
-    assert_eq!(actions[0]["isPreferred"], true);
+    assert_eq!(actions[0]["isPreferred"], false);
     assert_eq!(
         actions[0]["edit"]["changes"],
         json!({uri(&worker): [{"range": {"start": {"line": 22, "character": 52},

@@ -47,7 +47,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The run: prefilter, reading, selection, analysis.
     ("pipeline", &["pipeline"]),
     // What happens to the findings after the checks.
-    ("post", &["pipeline::post", "suppress", "scope", "baseline"]),
+    (
+        "post",
+        &["pipeline::post", "suppress", "scope", "baseline", "fix"],
+    ),
     // Views of an analysis: the observed contract, the matrix, a diff of
     // two analyses, coverage.
     ("views", &["observe", "matrix", "diff", "coverage"]),

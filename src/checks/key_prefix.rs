@@ -25,11 +25,11 @@
 //! ## How to fix
 //! Build the key with the contract's prefix (`emq:`), or change the contract
 //! and every speaker together. A near miss of the prefix's namespace
-//! carries the replacement (`fix`).
+//! carries the replacement (`fix`, safe: `check --fix` applies it).
 
 use super::keyshape::{analyze, looks_like, near_namespace, visible, KeyVerdict};
 use super::{CheckContext, Rule};
-use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Label, Layer, Severity};
 
 pub static RULE: Rule = Rule {
     code: "WL101",
@@ -80,7 +80,7 @@ fn fix(
     ks: &crate::contract::Keyspace,
     found: &str,
     span: crate::facts::Span,
-) -> Option<crate::diagnostic::Replacement> {
+) -> Option<Fix> {
     let near = match (ks.prefix.strip_suffix(':'), found.strip_suffix(':')) {
         (Some(prefix_ns), Some(ns)) => near_namespace(ns, prefix_ns),
         _ => false,
@@ -88,5 +88,10 @@ fn fix(
     if !near && !looks_like(found, &ks.prefix) {
         return None;
     }
-    cx.replacement(span, found, &ks.prefix)
+    let edit = cx.replacement(span, found, &ks.prefix)?;
+    Some(Fix::one(
+        Applicability::Safe,
+        format!("replace `{}` with the contract's `{}`", visible(found), ks.prefix),
+        edit,
+    ))
 }

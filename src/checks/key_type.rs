@@ -15,12 +15,13 @@
 //!
 //! ## How to fix
 //! Use one of the contract's types (`[keyspace.types]`), or add the new type
-//! to the contract and to every speaker that reads it.
+//! to the contract and to every speaker that reads it. A near miss of one
+//! type (one closest) carries the replacement (`fix`, safe).
 
 use super::keyshape::{analyze, KeyVerdict};
 use super::{quoted, CheckContext, Rule};
-use crate::contract::suggest;
-use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::contract::{closest, suggest};
+use crate::diagnostic::{Applicability, Diagnostic, Fix, Label, Layer, Severity};
 
 pub static RULE: Rule = Rule {
     code: "WL103",
@@ -63,6 +64,28 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             cx.others_phrase(key.speaker)
         );
         cx.blame(&mut d, key.speaker, help, "where the row lives");
+        d.fix = fix(cx, ks, &found, span);
         out.push(d);
     }
+}
+
+/// The contract's one closest type in place of a near miss of it
+/// (`jobs:` for `job:`), when the source spells the suffix as is.
+fn fix(
+    cx: &CheckContext<'_>,
+    ks: &crate::contract::Keyspace,
+    found: &str,
+    span: crate::facts::Span,
+) -> Option<Fix> {
+    let best = closest(
+        found.trim_end_matches(':'),
+        ks.types.iter().map(|t| t.lead().trim_end_matches(':')),
+    )?;
+    let text = format!("{best}{}", &found[found.trim_end_matches(':').len()..]);
+    let edit = cx.replacement(span, found, &text)?;
+    Some(Fix::one(
+        Applicability::Safe,
+        format!("replace `{found}` with the contract's `{text}`"),
+        edit,
+    ))
 }

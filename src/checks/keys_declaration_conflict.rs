@@ -17,10 +17,15 @@
 //!
 //! ## How to fix
 //! Make every declaration state the count the body uses, and rename the
-//! file with it.
+//! file with it. When the header comment disagrees with the contract, the
+//! finding carries the header written again from the contract's keys
+//! (`fix`, safe), one line per key in the style of its first line; when
+//! it lists more keys than the registration, the lines past the count go.
 
 use super::{CheckContext, Rule};
-use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Label, Layer, Severity};
+use crate::facts::Span;
+use crate::link::scripts::{CountSource, DeclaredCount};
 
 pub static RULE: Rule = Rule {
     code: "WL307",
@@ -65,6 +70,106 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             other.count
         );
         cx.blame(&mut d, script.speaker, help, "the script's KEYS");
+        if other.source == CountSource::Header {
+            d.fix = regenerate(cx, script, strongest);
+        }
         out.push(d);
     }
+}
+
+/// The header's `KEYS[n]` lines written again for the strongest
+/// declaration: the contract's roles, or the header's own first `count`
+/// lines for a registration. Only for a header of one line per key,
+/// `KEYS[1]` to `KEYS[n]` in order on lines of their own.
+fn regenerate(
+    cx: &CheckContext<'_>,
+    script: &crate::link::Script,
+    strongest: &DeclaredCount,
+) -> Option<Fix> {
+    let mut decls: Vec<&crate::facts::KeyDecl> = script.lua.header_keys.iter().collect();
+    decls.sort_by_key(|d| d.index);
+    if decls
+        .iter()
+        .enumerate()
+        .any(|(i, d)| d.index as usize != i + 1)
+    {
+        return None;
+    }
+    let roles: Vec<String> = match strongest.source {
+        CountSource::Contract => {
+            let c = cx.contract?;
+            c.scripts[script.contract?]
+                .keys
+                .iter()
+                .map(|k| k.0.clone())
+                .collect()
+        }
+        CountSource::Registration if (strongest.count as usize) < decls.len() => decls
+            [..strongest.count as usize]
+            .iter()
+            .map(|d| d.role.clone())
+            .collect(),
+        _ => return None,
+    };
+    let first = decls.first()?;
+    let file = first.span.file;
+    let bytes = cx.sources.get(file).bytes();
+    let line = |at: u32| {
+        let at = at as usize;
+        let s = bytes[..at]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        let e = bytes[at..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| at + i);
+        (s, e)
+    };
+    let lines: Vec<(usize, usize)> = decls.iter().map(|d| line(d.span.start)).collect();
+    if lines.windows(2).any(|w| w[1].0 != w[0].1 + 1) || decls.iter().any(|d| d.span.file != file) {
+        return None;
+    }
+    // The first line is the template: `KEYS[1]` and its role's slot.
+    let (ls, le) = lines[0];
+    let template = std::str::from_utf8(&bytes[ls..le]).ok()?;
+    let (rs, re) = (first.span.start as usize - ls, first.span.end as usize - ls);
+    let keys = template.get(..rs)?.find("KEYS[1]")?;
+    let slot = template.get(rs..re)?;
+    let quote = slot.chars().next().filter(|c| *c == '\'' || *c == '"');
+    let mut text = String::new();
+    for (i, role) in roles.iter().enumerate() {
+        if !crate::extract::encode::plain(role) {
+            return None;
+        }
+        let role = match quote {
+            Some(q) => format!("{q}{role}{q}"),
+            None => role.clone(),
+        };
+        if i > 0 {
+            text.push('\n');
+        }
+        let head = &template[..keys];
+        let between = &template[keys + "KEYS[1]".len()..rs];
+        text.push_str(&format!(
+            "{head}KEYS[{}]{between}{role}{}",
+            i + 1,
+            &template[re..]
+        ));
+    }
+    let (start, mut end) = (ls, lines.last()?.1);
+    if roles.is_empty() && end < bytes.len() {
+        end += 1;
+    }
+    Some(Fix::one(
+        Applicability::Safe,
+        format!(
+            "write the header's KEYS lines from {}",
+            strongest.source.describe()
+        ),
+        Edit {
+            span: Span::new(file, start, end),
+            text,
+        },
+    ))
 }

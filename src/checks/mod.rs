@@ -589,14 +589,15 @@ impl<'a> CheckContext<'a> {
 
     /// `text` in place of `found`, when the source bytes of `span` hold
     /// `found` exactly once (spelt as is: no escape or interpolation stands
-    /// between the fact and the bytes), so the edit is certain.
+    /// between the fact and the bytes) and `text` reads the same in every
+    /// host string (`extract::encode::plain`), so the edit is certain.
     pub fn replacement(
         &self,
         span: crate::facts::Span,
         found: &str,
         text: &str,
-    ) -> Option<crate::diagnostic::Replacement> {
-        if found.is_empty() {
+    ) -> Option<crate::diagnostic::Edit> {
+        if found.is_empty() || !crate::extract::encode::plain(text) {
             return None;
         }
         let bytes = self
@@ -609,7 +610,7 @@ impl<'a> CheckContext<'a> {
             return None;
         };
         let start = span.start + i as u32;
-        Some(crate::diagnostic::Replacement {
+        Some(crate::diagnostic::Edit {
             span: crate::facts::Span::new(span.file, start as usize, start as usize + found.len()),
             text: text.to_string(),
         })

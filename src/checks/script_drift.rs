@@ -20,12 +20,16 @@
 //!
 //! ## How to fix
 //! Keep one source of truth for each script (a `.lua` file every speaker
-//! includes), or copy it byte for byte.
+//! includes), or copy it byte for byte. When a canonical speaker holds the
+//! reference copy, the finding carries the rewrite of this copy to its
+//! bytes (`fix`, safe), spelt for the copy's host string; a copy in a
+//! string kind that cannot hold them (a raw string holding its closing
+//! delimiter, a lowercase sigil) gets none.
 
 use std::collections::BTreeMap;
 
 use super::{CheckContext, Rule};
-use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
+use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Label, Layer, Severity};
 use crate::facts::Span;
 use crate::link::scripts::first_difference;
 use crate::link::ScriptId;
@@ -176,7 +180,35 @@ fn drift(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Diagnostic 
         help,
         &format!("the bytes of `{name}`"),
     );
+    d.fix = rewrite(cx, i, reference);
     d
+}
+
+/// The canonical speaker's bytes in place of this copy's, spelt for the
+/// copy's host string (`extract::encode`). Only from a canonical speaker:
+/// the most common bytes are a guess. Not when either copy holds a
+/// suppression (it would move or vanish) or the copy interpolates.
+fn rewrite(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Option<Fix> {
+    let (copy, r) = (&cx.model.scripts[i], &cx.model.scripts[reference]);
+    if !cx.model.speakers[r.speaker].canonical {
+        return None;
+    }
+    let (ours, text) = (copy.text.as_deref()?, r.text.as_deref()?);
+    if ours.contains("wirelint:") || text.contains("wirelint:") {
+        return None;
+    }
+    let file = cx.sources.get(copy.lua.span.file);
+    let (quoting, span) = crate::extract::encode::quoting(file.lang?, file.bytes(), copy.lua.span)?;
+    let new = crate::extract::encode::encode(&quoting, text)?;
+    Some(Fix::one(
+        Applicability::Safe,
+        format!(
+            "rewrite this copy of `{}` to the bytes of `{}`'s",
+            cx.script_name(reference),
+            cx.speaker_name(r.speaker)
+        ),
+        Edit { span, text: new },
+    ))
 }
 
 fn short(sha: &str) -> &str {

@@ -18,7 +18,9 @@
 //! ## How to fix
 //! Use the contract's field name (`payload`), or rename the field in the
 //! contract and in every speaker at once. When one field of the record is
-//! the closest near miss, the finding carries the replacement (`fix`).
+//! the closest near miss, one edit away, the finding carries the
+//! replacement as a suggestion (`check --fix --unsafe-fixes` applies it):
+//! rows already written under the old name stay where they are.
 
 use super::{quoted, CheckContext, Rule};
 use crate::contract::{closest, suggest, Record};
@@ -171,15 +173,24 @@ fn did_you_mean(record: &Record, field: &str) -> String {
 }
 
 /// The record's one field closest to `field`, in place of it, when the
-/// source spells `field` as is.
+/// source spells `field` as is: a suggestion (`--unsafe-fixes`), as rows
+/// already written under the old name stay there.
 fn fix(
     cx: &CheckContext<'_>,
     record: &Record,
     field: &str,
     span: Span,
-) -> Option<crate::diagnostic::Replacement> {
+) -> Option<crate::diagnostic::Fix> {
     let best = closest(field, record.fields.iter().map(|(f, _)| f.as_str()))?;
-    cx.replacement(span, field, best)
+    if crate::contract::edit_distance(field, best) != 1 {
+        return None;
+    }
+    let edit = cx.replacement(span, field, best)?;
+    Some(crate::diagnostic::Fix::one(
+        crate::diagnostic::Applicability::Unsafe,
+        format!("replace `{field}` with the contract's `{best}`"),
+        edit,
+    ))
 }
 
 /// What a write of an unknown field does to the readers.

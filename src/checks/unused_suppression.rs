@@ -21,7 +21,9 @@
 //!
 //! ## How to fix
 //! Delete the suppression, or move it onto the line of the finding it is
-//! meant for (or the line just above).
+//! meant for (or the line just above). The finding carries the deletion
+//! (`fix`, safe): the unused codes out of the list, or the whole comment,
+//! with its line when it stands alone.
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Layer, Severity};

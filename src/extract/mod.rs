@@ -9,6 +9,7 @@
 
 pub mod elixir;
 pub mod embedded;
+pub mod encode;
 pub(crate) mod fields;
 pub mod lang;
 pub mod lua;

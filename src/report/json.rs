@@ -9,10 +9,10 @@ use crate::diagnostic::Diagnostic;
 use crate::facts::Span;
 use crate::pipeline::Analysis;
 
-/// The document's `version`. 2: a matrix row's `cells` name only the
-/// speakers that use its item (version 1 also listed every other speaker
-/// as `unused`: speakers × rows cells, 680 MB for 4,300 crates).
-pub const VERSION: u32 = 2;
+/// The document's `version`. 3: a diagnostic's `fix` is a list of `edits`
+/// (each with its `path`) and an `applicability`. 2: a matrix row's
+/// `cells` name only the speakers that use its item.
+pub const VERSION: u32 = 3;
 
 #[derive(Serialize)]
 struct Doc<'a> {
@@ -71,6 +71,14 @@ struct Related {
 
 #[derive(Serialize)]
 struct FixOut {
+    applicability: &'static str,
+    message: String,
+    edits: Vec<EditOut>,
+}
+
+#[derive(Serialize)]
+struct EditOut {
+    path: String,
     span: SpanOut,
     text: String,
 }
@@ -146,8 +154,17 @@ pub fn diag_out(a: &Analysis, d: &Diagnostic) -> DiagOut {
             })
             .collect(),
         fix: d.fix.as_ref().map(|f| FixOut {
-            span: span_out(a, f.span),
-            text: f.text.clone(),
+            applicability: f.applicability.as_str(),
+            message: f.message.clone(),
+            edits: f
+                .edits
+                .iter()
+                .map(|e| EditOut {
+                    path: a.sources.get(e.span.file).rel.clone(),
+                    span: span_out(a, e.span),
+                    text: e.text.clone(),
+                })
+                .collect(),
         }),
     }
 }

@@ -177,7 +177,7 @@ pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
 pub enum Format {
     /// miette graphical reports on stderr.
     Full,
-    /// One line per finding on stdout: `path:line:col: CODE message`.
+    /// One line per finding on stdout: `path:line:col: severity[CODE]: message`.
     Concise,
     /// One JSON document on stdout.
     Json,

@@ -118,11 +118,12 @@ fn describe(
         .build()
 }
 
-fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) -> Location {
-    let file = a.sources.get(span.file);
-    let embedded =
-        a.contract_file == Some(span.file) && a.contract.as_ref().is_some_and(|c| c.embedded);
-    let artifact = if embedded {
+/// Where a file of the analysis is: under `%SRCROOT%`, the embedded
+/// contract's base, or an absolute `file:` URI.
+fn artifact(a: &Analysis, id: crate::facts::FileId) -> ArtifactLocation {
+    let file = a.sources.get(id);
+    let embedded = a.contract_file == Some(id) && a.contract.as_ref().is_some_and(|c| c.embedded);
+    if embedded {
         let rel = file.rel.trim_end_matches(" (embedded)");
         ArtifactLocation::builder()
             .uri(uri_path(rel))
@@ -138,7 +139,56 @@ fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) ->
             .uri(uri_path(&file.rel))
             .uri_base_id(SRCROOT)
             .build()
+    }
+}
+
+/// A span as a region: lines and columns, and its bytes.
+fn region(a: &Analysis, span: Span) -> Region {
+    let (s, e) = span_lines(a, span);
+    Region::builder()
+        .start_line(s.line as i64)
+        .start_column(s.column as i64)
+        .end_line(e.line as i64)
+        .end_column(e.column as i64)
+        .byte_offset(span.start as i64)
+        .byte_length((span.end - span.start) as i64)
+        .build()
+}
+
+/// A finding's fix as SARIF `fixes`: one change per file, its edits as
+/// replacements; a suggestion says so in its description.
+fn fixes(a: &Analysis, f: &crate::diagnostic::Fix) -> Vec<serde_sarif::sarif::Fix> {
+    use serde_sarif::sarif::{ArtifactChange, ArtifactContent, Replacement};
+    let mut by_file: BTreeMap<crate::facts::FileId, Vec<Replacement>> = BTreeMap::new();
+    for e in &f.edits {
+        by_file.entry(e.span.file).or_default().push(
+            Replacement::builder()
+                .deleted_region(region(a, e.span))
+                .inserted_content(ArtifactContent::builder().text(e.text.clone()).build())
+                .build(),
+        );
+    }
+    let changes: Vec<ArtifactChange> = by_file
+        .into_iter()
+        .map(|(file, replacements)| {
+            ArtifactChange::builder()
+                .artifact_location(artifact(a, file))
+                .replacements(replacements)
+                .build()
+        })
+        .collect();
+    let text = match f.applicability {
+        crate::diagnostic::Applicability::Safe => f.message.clone(),
+        crate::diagnostic::Applicability::Unsafe => format!("{} (a suggestion)", f.message),
     };
+    vec![serde_sarif::sarif::Fix::builder()
+        .description(Message::builder().text(text).build())
+        .artifact_changes(changes)
+        .build()]
+}
+
+fn location(a: &Analysis, span: Span, message: Option<&str>, id: Option<i64>) -> Location {
+    let artifact = artifact(a, span.file);
     let (s, e) = span_lines(a, span);
     let region = Region::builder()
         .start_line(s.line as i64)
@@ -190,14 +240,10 @@ fn result(a: &Analysis, d: &Diagnostic, fp: String, rules: &[&Rule]) -> SarifRes
         .locations(vec![location(a, d.primary.span, None, None)])
         .partial_fingerprints(fps)
         .related_locations(related);
-    match rule_index {
-        Some(i) => {
-            let mut r = base.build();
-            r.rule_index = Some(i as i64);
-            r
-        }
-        None => base.build(),
-    }
+    let mut r = base.build();
+    r.rule_index = rule_index.map(|i| i as i64);
+    r.fixes = d.fix.as_ref().map(|f| fixes(a, f));
+    r
 }
 
 /// `--format sarif`.

@@ -200,10 +200,9 @@ fn lsp_diagnostic(a: &Analysis, root: &Path, d: &Diagnostic) -> Value {
     })
 }
 
-/// The quick fix that replaces a near miss with the contract's spelling,
-/// for the finding that `shown` (a diagnostic of the request's context)
-/// stands for: same code, same range, a certain fix. Preferred: there is
-/// one candidate (a check carries a fix only then).
+/// The quick fix of the finding that `shown` (a diagnostic of the
+/// request's context) stands for: same code, same range, with a fix. Its
+/// edits are the ones `check --fix` applies; a safe fix is preferred.
 pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option<Value> {
     let d = a.diagnostics.iter().find(|d| {
         d.fix.is_some()
@@ -212,17 +211,24 @@ pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option
             && shown["range"] == range(a.sources.get(d.primary.span.file), d.primary.span)
     })?;
     let fix = d.fix.as_ref()?;
-    let f = a.sources.get(fix.span.file);
-    let found = String::from_utf8_lossy(
-        f.bytes()
-            .get(fix.span.start as usize..fix.span.end as usize)?,
-    );
+    let mut changes: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for e in &fix.edits {
+        let f = a.sources.get(e.span.file);
+        changes
+            .entry(file_uri(a, root, e.span)?)
+            .or_default()
+            .push(json!({"range": range(f, e.span), "newText": e.text}));
+    }
+    let mut title = fix.message.clone();
+    if let Some(first) = title.get(..1) {
+        title = first.to_uppercase() + &title[1..];
+    }
     Some(json!({
-        "title": format!("Replace `{found}` with the contract's `{}`", fix.text),
+        "title": title,
         "kind": "quickfix",
         "diagnostics": [shown],
-        "isPreferred": true,
-        "edit": {"changes": {uri: [{"range": range(f, fix.span), "newText": fix.text}]}},
+        "isPreferred": fix.applicability == crate::diagnostic::Applicability::Safe,
+        "edit": {"changes": changes},
     }))
 }
 

@@ -1,0 +1,7 @@
+defmodule D do
+  @touch """
+      redis.call('HSET', KEYS[1], 'seen', ARGV[1])
+      return 'ok'
+    """
+  def touch(conn, id, t), do: Redix.command(conn, ["EVAL", @touch, 1, "tq:task:#{id}", t])
+end
