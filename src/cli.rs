@@ -519,7 +519,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .as_ref()
         .map(|_| read_stdin(a.read.max_file_size))
         .transpose()?;
-    let (opts, plan) = check_options(a, buffer)?;
+    let (opts, plan, reported) = check_options(a, buffer)?;
     let (mut analysis, only) = match &plan {
         Some(plan) => crate::scope::run(&opts, plan).map_err(analyze_error)?,
         None => (run_analysis(&opts)?, None),
@@ -527,6 +527,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     let post = Post {
         settings: &opts.settings,
         only: only.as_ref(),
+        reported: reported.as_ref(),
         baseline: a.baseline.as_deref(),
         max_bytes: a.read.max_file_size,
     };
@@ -593,15 +594,19 @@ fn read_stdin(max: u64) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::usage(format!("cannot read stdin: {e}")))
 }
 
+/// The options of `check`, its change-aware plan and what it reports.
+type CheckPlan = (
+    Options,
+    Option<crate::scope::Plan>,
+    Option<crate::scope::root::Reported>,
+);
+
 /// The options of `check`, and its change-aware plan (`crate::scope`):
 /// files alone (pre-commit), `--changed-since REF`, or an editor's buffer
 /// with no PATHS. Files alone are read in the git repository that holds
-/// them; otherwise reports are relative to the one directory checked, else
-/// to the current directory.
-fn check_options(
-    a: &CheckArgs,
-    buffer: Option<Vec<u8>>,
-) -> Result<(Options, Option<crate::scope::Plan>), RunError> {
+/// them; other paths from the project above them (`scope::root`), else
+/// from the one directory checked, else from the current directory.
+fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<CheckPlan, RunError> {
     let paths = if a.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -612,15 +617,23 @@ fn check_options(
         Some(_) => None,
         None => crate::scope::files_only(&paths).map_err(RunError::usage)?,
     };
-    let (root, paths) = match (&only, buffer_alone, paths.as_slice()) {
-        (Some(f), _, _) => (f.root.clone(), vec![f.root.clone()]),
-        (None, Some(p), _) => {
+    // Other paths: the run starts at the project above them, and they
+    // choose what is reported (`scope::root`).
+    let widened = match (&only, buffer_alone) {
+        (None, None) => crate::scope::root::widen(&paths),
+        _ => None,
+    };
+    let (root, paths) = match (&only, buffer_alone, &widened, paths.as_slice()) {
+        (Some(f), ..) => (f.root.clone(), vec![f.root.clone()]),
+        (None, Some(p), ..) => {
             let root = crate::scope::stdin_root(p);
             (root.clone(), vec![root])
         }
-        (None, None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
+        (None, None, Some((r, _)), _) => (r.clone(), vec![r.clone()]),
+        (None, None, None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
         _ => (PathBuf::from("."), paths.clone()),
     };
+    let reported = widened.and_then(|(_, r)| r);
     let settings = Config::find_limited(&root, a.read.max_file_size)
         .map_err(RunError::contract)?
         .map(|c| c.settings)
@@ -656,7 +669,7 @@ fn check_options(
         speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
         ..opts
     };
-    Ok((opts, plan))
+    Ok((opts, plan, reported))
 }
 
 /// `--write-baseline FILE`: records the findings and exits 0.
@@ -711,6 +724,12 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         a.read.threads,
         a.read.max_file_size,
     );
+    files::check_paths(&opts.paths).map_err(RunError::usage)?;
+    // The run starts at the project above the paths (`scope::root`).
+    let mut reported = None;
+    if let Some((root, r)) = crate::scope::root::widen(&opts.paths) {
+        (opts.root, opts.paths, reported) = (root.clone(), vec![root], r);
+    }
     opts.cache_dir = a.read.cache_dir(&opts.root);
     // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
     let prefix = crate::scope::report_prefix(
@@ -721,7 +740,6 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         ),
     );
     opts.speaker_prefix = Some(prefix.clone());
-    files::check_paths(&opts.paths).map_err(RunError::usage)?;
     Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
     let rev = crate::pipeline::git::read_revision(
         &opts.root,
@@ -736,9 +754,13 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         ..opts
     };
     let mut base = run_analysis(&base_opts)?;
+    let only = reported.map(|r| crate::scope::root::ChangeFilter::new(&r, &base, &head));
     crate::scope::relocate(&mut head, &prefix);
     crate::scope::relocate(&mut base, &prefix);
-    let changes = crate::diff::compare(&base, &head);
+    let mut changes = crate::diff::compare(&base, &head);
+    if let Some(f) = only {
+        changes.retain(|c| f.keeps(c.base.as_ref(), c.head.as_ref()));
+    }
     let run = DiffRun {
         base: &base,
         head: &head,

@@ -36,6 +36,8 @@ use crate::config::Config;
 use crate::discover::Note;
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 
+pub mod root;
+
 /// The repository root: the nearest directory at or above `start` holding
 /// `.git` (a directory, or a file in a worktree), else `start`.
 pub fn repo_root(start: &Path) -> PathBuf {
@@ -43,18 +45,7 @@ pub fn repo_root(start: &Path) -> PathBuf {
     git_root(&start).unwrap_or(start)
 }
 
-/// The nearest directory at or above `start` (canonicalized) holding `.git`.
-pub fn git_root(start: &Path) -> Option<PathBuf> {
-    let start = std::fs::canonicalize(start).ok()?;
-    let mut d = Some(start.as_path());
-    while let Some(dir) = d {
-        if dir.join(".git").exists() {
-            return Some(dir.to_path_buf());
-        }
-        d = dir.parent();
-    }
-    None
-}
+pub use root::git_root;
 
 /// The root of a files-only run and the passed files, relative to it.
 #[derive(Debug, PartialEq, Eq)]
@@ -425,9 +416,10 @@ fn touches_contract(opts: &Options, files: &BTreeSet<String>) -> bool {
 /// (the nearest `.git` above the scanned root) when `repo_relative` (SARIF,
 /// GitHub and GitLab: their paths must resolve in the repository) and the
 /// root lies in one; else relative to the current directory when the root
-/// lies under it (paths as typed: they resolve where the command ran); else
-/// relative to the scanned root. The prefix that turns a path relative to
-/// the scanned root into one relative to that base (`.`: none).
+/// lies under it, or the current directory under the root (`../src/x.lua`
+/// from a subfolder: paths that open where the command ran); else relative
+/// to the scanned root. The prefix that turns a path relative to the
+/// scanned root into one relative to that base (`.`: none).
 pub fn report_prefix(root: &Path, repo_relative: bool) -> String {
     let Ok(root) = std::fs::canonicalize(root) else {
         return ".".into();
@@ -440,6 +432,11 @@ pub fn report_prefix(root: &Path, repo_relative: bool) -> String {
     };
     match base {
         Some(b) if root.starts_with(&b) => crate::source::rel_path(&b, &root),
+        Some(b) if b.starts_with(&root) => format!(
+            "{}{}",
+            crate::source::BELOW,
+            crate::source::rel_path(&root, &b)
+        ),
         _ => ".".into(),
     }
 }

@@ -337,10 +337,16 @@ impl SourceMap {
 }
 
 /// `rel` as seen from the directory where `prefix` names the root: joined,
-/// with `.` and `..` resolved by name. An absolute `rel` is kept.
+/// with `.` and `..` resolved by name. An absolute `rel` is kept. A prefix
+/// that starts with [`BELOW`] names instead a directory under the root
+/// (where a run from a subfolder stands): `rel` is then seen from there
+/// (`lib/x.ex`, `../src/y.lua`).
 pub fn under(prefix: &str, rel: &str) -> String {
     if rel.starts_with('/') || prefix == "." || prefix.is_empty() {
         return rel.to_string();
+    }
+    if let Some(base) = prefix.strip_prefix(BELOW) {
+        return from_below(base, rel);
     }
     let mut parts: Vec<&str> = Vec::new();
     for p in prefix.split('/').chain(rel.split('/')) {
@@ -359,9 +365,43 @@ pub fn under(prefix: &str, rel: &str) -> String {
     }
 }
 
+/// Marks a prefix of [`under`] that names a directory under the root (no
+/// path holds a NUL byte).
+pub const BELOW: char = '\0';
+
+/// `rel` (relative to the root) seen from `base`, a directory under it.
+fn from_below(base: &str, rel: &str) -> String {
+    let base: Vec<&str> = base
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let rel: Vec<&str> = rel
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let same = base.iter().zip(&rel).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; base.len() - same];
+    parts.extend(&rel[same..]);
+    if parts.is_empty() {
+        ".".into()
+    } else {
+        parts.join("/")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_seen_from_a_subfolder() {
+        let p = "\0elixir";
+        assert_eq!(under(p, "elixir/lib/x.ex"), "lib/x.ex");
+        assert_eq!(under(p, "elixir"), ".");
+        assert_eq!(under(p, "src/y.lua"), "../src/y.lua");
+        assert_eq!(under("\0a/b", "a/c/z.rs"), "../c/z.rs");
+        assert_eq!(under(p, "/abs/x.rs"), "/abs/x.rs");
+    }
 
     #[test]
     fn paths_under_a_prefix() {

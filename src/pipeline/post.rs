@@ -6,7 +6,8 @@
 //! 2. inline suppressions, and WL002 for the unused ones
 //!    ([`crate::suppress`]);
 //! 3. a change-aware run's scope: the findings in the changed files and
-//!    those the change introduces ([`crate::scope`]);
+//!    those the change introduces ([`crate::scope`]); and the paths given
+//!    when the run's root lies above them ([`crate::scope::root`]);
 //! 4. the baseline: only the findings it does not record
 //!    ([`crate::baseline`]).
 //!
@@ -16,6 +17,7 @@
 use std::path::Path;
 
 use crate::baseline::Baseline;
+use crate::scope::root::Reported;
 use crate::scope::Scope;
 use crate::settings::Settings;
 
@@ -26,6 +28,8 @@ pub struct Post<'a> {
     pub settings: &'a Settings,
     /// Change-aware runs: what is reported (`None`: every finding).
     pub only: Option<&'a Scope>,
+    /// The paths given, when the root lies above them: what is reported.
+    pub reported: Option<&'a Reported>,
     /// `--baseline FILE`.
     pub baseline: Option<&'a Path>,
     /// The most bytes read of the baseline (`--max-file-size`).
@@ -39,6 +43,9 @@ pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<usize, String> {
     crate::suppress::apply(a, post.settings);
     if let Some(scope) = post.only {
         scope.retain(a);
+    }
+    if let Some(r) = post.reported {
+        r.retain(a);
     }
     let Some(path) = post.baseline else {
         return Ok(0);

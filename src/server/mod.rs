@@ -415,6 +415,7 @@ impl State {
         let mut a = analyze(&opts)?;
         let post = Post {
             settings: &settings,
+            reported: None,
             only: None,
             baseline: None,
             max_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,

@@ -16,6 +16,9 @@ pub fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        // Fixtures checked in place are their own roots, not this
+        // repository (a run climbs to the nearest `.git`: `scope::root`).
+        .env("GIT_CEILING_DIRECTORIES", repo())
         // The facts cache of test runs stays under target/, shared by them.
         .env(
             "XDG_CACHE_HOME",
