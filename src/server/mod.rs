@@ -15,86 +15,196 @@
 //! exit.
 
 mod protocol;
-mod transport;
+pub mod transport;
 
 use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use crossbeam_channel::Sender;
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use serde_json::{json, Value};
 
 use crate::config::Config;
 use crate::matrix::Matrix;
 use crate::pipeline::post::{self, Post};
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
+use protocol::Ws;
 
-/// Runs the server on stdin/stdout until `exit`; the process exit code.
+/// The largest open document checked: `check`'s default `--max-file-size`.
+/// A larger buffer is not kept; one diagnostic on it says so.
+pub const MAX_DOCUMENT_BYTES: u64 = crate::pipeline::DEFAULT_MAX_FILE_BYTES;
+
+/// The most messages taken in one batch before the pending changes are
+/// analysed.
+const MAX_BATCH: usize = 100_000;
+
+/// Runs the server on stdin/stdout until `exit` or the end of stdin; the
+/// process exit code: 0 after `shutdown`, else 1 (as the protocol says).
 pub fn run() -> i32 {
-    let (conn, io) = transport::stdio();
-    let code = match serve(&conn) {
-        Ok(()) => 0,
-        Err(m) => {
-            eprintln!("wirelint server: {m}");
-            2
-        }
-    };
-    drop(conn);
-    for t in io {
-        let _ = t.join();
-    }
+    let (out, inbox, writer) = transport::stdio();
+    let code = serve(&out, &inbox);
+    drop(out);
+    let _ = writer.join();
     code
 }
 
-fn serve(conn: &Connection) -> Result<(), String> {
-    let caps = json!({
+/// Where messages come from (the transport's inbox; a list in tests).
+trait Source {
+    fn recv(&mut self) -> Option<Message>;
+    fn try_recv(&mut self) -> Option<Message>;
+}
+
+impl Source for &transport::Inbox {
+    fn recv(&mut self) -> Option<Message> {
+        transport::Inbox::recv(self)
+    }
+    fn try_recv(&mut self) -> Option<Message> {
+        transport::Inbox::try_recv(self)
+    }
+}
+
+fn capabilities() -> Value {
+    json!({
         // Full text on every change: the buffers are small next to a run.
         "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": true}},
         "hoverProvider": true,
         "definitionProvider": true,
         "codeActionProvider": true,
         "positionEncoding": "utf-16",
-    });
-    let init = conn.initialize(caps).map_err(|e| e.to_string())?;
+    })
+}
+
+fn serve(out: &Sender<Message>, inbox: &transport::Inbox) -> i32 {
+    let mut src = inbox;
+    let init = match handshake(out, &mut src) {
+        Ok(init) => init,
+        Err(code) => return code,
+    };
     if protocol::watches_files(&init) {
-        let _ = conn
-            .sender
-            .send(Message::Request(protocol::register_watchers()));
+        let _ = out.send(Message::Request(protocol::register_watchers()));
     }
-    let mut st = State::new(protocol::workspace_root(&init));
-    st.refresh(conn);
-    for msg in &conn.receiver {
-        match msg {
-            Message::Request(req) => {
-                if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
-                    return Ok(());
-                }
-                match req.method.as_str() {
-                    "textDocument/hover" => reply(conn, req.id, st.hover(&req.params)),
-                    "textDocument/definition" => reply(conn, req.id, st.definition(&req.params)),
-                    "textDocument/codeAction" => reply(conn, req.id, st.code_actions(&req.params)),
-                    _ => reply_unknown(conn, req),
-                }
+    let root = protocol::workspace_root(&init).or_else(fallback_root);
+    if root.is_none() {
+        let message = "wirelint: the editor named no workspace folder and the current directory is in no git repository, so nothing is checked; open a folder";
+        let params = json!({"type": 2, "message": message});
+        let note = Notification::new("window/showMessage".into(), params);
+        let _ = out.send(Message::Notification(note));
+    }
+    let mut st = State::new(root);
+    st.refresh_guarded(out);
+    serve_loop(&mut st, out, &mut src)
+}
+
+/// Without a workspace from the editor: the current directory when it is
+/// inside a git repository (never the whole disk from `/`).
+fn fallback_root() -> Option<PathBuf> {
+    let cwd = std::env::current_dir().ok()?;
+    crate::scope::git_root(&cwd).map(|_| cwd)
+}
+
+/// Waits for `initialize` and answers it; requests before it get
+/// `ServerNotInitialized`. `Err(exit code)` when the input ends or `exit`
+/// comes first.
+fn handshake(out: &Sender<Message>, src: &mut impl Source) -> Result<Value, i32> {
+    loop {
+        match src.recv().ok_or(1)? {
+            Message::Request(req) if req.method == "initialize" => {
+                let result = json!({"capabilities": capabilities()});
+                let _ = out.send(Message::Response(Response::new_ok(req.id, result)));
+                return Ok(req.params);
             }
-            Message::Notification(n) => st.notification(conn, n),
-            Message::Response(_) => {}
+            Message::Request(req) => {
+                let e = Response::new_err(
+                    req.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized yet".into(),
+                );
+                let _ = out.send(Message::Response(e));
+            }
+            Message::Notification(n) if n.method == "exit" => return Err(1),
+            _ => {}
         }
     }
-    Ok(())
 }
 
-fn reply(conn: &Connection, id: lsp_server::RequestId, result: Value) {
-    let _ = conn
-        .sender
-        .send(Message::Response(Response::new_ok(id, result)));
+/// Messages in order, taken in batches: document notifications only
+/// record the new text, and the workspace is analysed once the batch is
+/// taken or a request needs the analysis, so a queue of changes costs one
+/// run (the latest version of each document wins).
+fn serve_loop(st: &mut State, out: &Sender<Message>, src: &mut impl Source) -> i32 {
+    let mut shutdown = false;
+    loop {
+        let Some(first) = src.recv() else {
+            return if shutdown { 0 } else { 1 };
+        };
+        let mut dirty = false;
+        let mut next = Some(first);
+        let mut taken = 0usize;
+        while let Some(msg) = next {
+            match msg {
+                Message::Request(req) => {
+                    if dirty {
+                        st.refresh_guarded(out);
+                        dirty = false;
+                    }
+                    let resp = if shutdown {
+                        Response::new_err(
+                            req.id,
+                            ErrorCode::InvalidRequest as i32,
+                            "the server is shutting down (`shutdown` came before)".into(),
+                        )
+                    } else if req.method == "shutdown" {
+                        shutdown = true;
+                        Response::new_ok(req.id, Value::Null)
+                    } else {
+                        st.answer(&req)
+                    };
+                    let _ = out.send(Message::Response(resp));
+                }
+                Message::Notification(n) if n.method == "exit" => {
+                    return if shutdown { 0 } else { 1 };
+                }
+                Message::Notification(n) if !shutdown => dirty |= st.notification(n),
+                _ => {}
+            }
+            taken += 1;
+            next = if taken < MAX_BATCH {
+                src.try_recv()
+            } else {
+                None
+            };
+        }
+        if dirty {
+            st.refresh_guarded(out);
+        }
+    }
 }
 
-fn reply_unknown(conn: &Connection, req: Request) {
-    let resp = Response::new_err(
-        req.id,
-        ErrorCode::MethodNotFound as i32,
-        format!("wirelint server does not handle `{}`", req.method),
-    );
-    let _ = conn.sender.send(Message::Response(resp));
+/// What a panic says, for an internal error.
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// Runs one request's handler; a panic (a bug) is answered as an internal
+/// error, and the server goes on.
+fn guarded(id: RequestId, run: impl FnOnce() -> Result<Value, (ErrorCode, String)>) -> Response {
+    match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(Ok(v)) => Response::new_ok(id, v),
+        Ok(Err((code, m))) => Response::new_err(id, code as i32, m),
+        Err(p) => {
+            let m = panic_message(p.as_ref());
+            eprintln!("wirelint server: internal error: {m}");
+            Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("wirelint internal error: {m}"),
+            )
+        }
+    }
 }
 
 /// Where a refresh spends its time, on stderr when `WIRELINT_SERVER_TIMING`
@@ -135,22 +245,49 @@ impl Clock {
 }
 
 /// An open document: its text, and whether it differs from its file on
-/// disk (only those stand in for their files).
+/// disk (only those stand in for their files). A document over
+/// [`MAX_DOCUMENT_BYTES`] keeps only its size.
 struct Doc {
     text: Vec<u8>,
     modified: bool,
+    too_large: Option<usize>,
 }
 
 impl Doc {
     fn new(path: &Path, text: Vec<u8>) -> Doc {
-        let modified = std::fs::read(path).ok().as_deref() != Some(text.as_slice());
-        Doc { text, modified }
+        if text.len() as u64 > MAX_DOCUMENT_BYTES {
+            return Doc {
+                text: Vec::new(),
+                modified: false,
+                too_large: Some(text.len()),
+            };
+        }
+        // A regular file only, bounded: the editor may name a FIFO or a
+        // device (`crate::input`). A file that cannot be read is not the
+        // buffer's text.
+        let disk = crate::input::read_file(path, crate::input::Links::Follow, MAX_DOCUMENT_BYTES);
+        let modified = disk.ok().as_deref() != Some(text.as_slice());
+        Doc {
+            text,
+            modified,
+            too_large: None,
+        }
+    }
+
+    /// Compares the text with the file again (it changed on disk).
+    fn again(self, path: &Path) -> Doc {
+        match self.too_large {
+            Some(_) => self,
+            None => Doc::new(path, self.text),
+        }
     }
 }
 
 /// The workspace, the open buffers, and what was last published.
 struct State {
-    root: PathBuf,
+    /// `None`: the editor named no workspace and none could be found, so
+    /// nothing is checked.
+    root: Option<PathBuf>,
     /// Open buffers by absolute path.
     docs: BTreeMap<PathBuf, Doc>,
     /// Diagnostics last published, by document URI.
@@ -163,10 +300,12 @@ struct State {
     memo: std::sync::Arc<crate::pipeline::cache::Memo>,
     /// The file list and the linked speakers, kept between runs.
     session: std::sync::Arc<crate::pipeline::session::Session>,
+    /// Runs started (the tests count them).
+    runs: usize,
 }
 
 impl State {
-    fn new(root: PathBuf) -> State {
+    fn new(root: Option<PathBuf>) -> State {
         State {
             root,
             docs: BTreeMap::new(),
@@ -174,10 +313,26 @@ impl State {
             last: None,
             memo: Default::default(),
             session: Default::default(),
+            runs: 0,
         }
     }
 
-    fn notification(&mut self, conn: &Connection, n: Notification) {
+    /// The answer to a request, under the panic guard.
+    fn answer(&self, req: &Request) -> Response {
+        guarded(req.id.clone(), || match req.method.as_str() {
+            "textDocument/hover" => Ok(self.hover(&req.params)),
+            "textDocument/definition" => Ok(self.definition(&req.params)),
+            "textDocument/codeAction" => Ok(self.code_actions(&req.params)),
+            m => Err((
+                ErrorCode::MethodNotFound,
+                format!("wirelint server does not handle `{m}`"),
+            )),
+        })
+    }
+
+    /// Takes in a notification; whether the workspace must be analysed
+    /// again.
+    fn notification(&mut self, n: Notification) -> bool {
         // `wirelint.toml`, the contract or a file changed on disk: an open
         // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
@@ -186,35 +341,38 @@ impl State {
             if protocol::files_came_or_went(&n.params) {
                 self.session.discovered.forget();
             }
-            for (path, doc) in self.docs.iter_mut() {
-                let text = std::mem::take(&mut doc.text);
-                *doc = Doc::new(path, text);
-            }
-            self.refresh(conn);
-            return;
+            let docs = std::mem::take(&mut self.docs);
+            self.docs = docs
+                .into_iter()
+                .map(|(path, doc)| {
+                    let doc = doc.again(&path);
+                    (path, doc)
+                })
+                .collect();
+            return true;
         }
         let Some(path) = protocol::document_path(&n.params) else {
-            return;
+            return false;
         };
         match n.method.as_str() {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didSave" => {
                 if n.method != "textDocument/didChange" {
                     self.see(&path);
                 }
-                let text = protocol::document_text(&n.method, &n.params)
-                    .map(String::into_bytes)
-                    .or_else(|| self.docs.remove(&path).map(|d| d.text));
-                if let Some(text) = text {
-                    let doc = Doc::new(&path, text);
-                    self.docs.insert(path, doc);
-                }
-                self.refresh(conn);
+                let text = protocol::document_text(&n.method, &n.params).map(String::into_bytes);
+                let doc = match (text, self.docs.remove(&path)) {
+                    (Some(text), _) => Doc::new(&path, text),
+                    (None, Some(doc)) => doc.again(&path),
+                    (None, None) => return true,
+                };
+                self.docs.insert(path, doc);
+                true
             }
             "textDocument/didClose" => {
                 self.docs.remove(&path);
-                self.refresh(conn);
+                true
             }
-            _ => {}
+            _ => false,
         }
     }
 
@@ -230,7 +388,7 @@ impl State {
             .unwrap_or_default();
         let ignore = matches!(name, ".gitignore" | ".ignore");
         let source = crate::facts::Lang::from_path(path).is_some();
-        let Ok(rel) = path.strip_prefix(&self.root) else {
+        let Some(Ok(rel)) = self.root.as_deref().map(|r| path.strip_prefix(r)) else {
             return;
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
@@ -239,20 +397,43 @@ impl State {
         }
     }
 
+    /// [`State::refresh`] under the panic guard: a bug in a run is logged,
+    /// and the server goes on with what it last published.
+    fn refresh_guarded(&mut self, out: &Sender<Message>) {
+        self.runs += 1;
+        if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.refresh(out))) {
+            let m = panic_message(p.as_ref());
+            eprintln!("wirelint server: internal error in a run: {m}");
+        }
+    }
+
     /// Runs the pipeline with every modified open document over its file
     /// on disk, and publishes every document whose diagnostics differ from
     /// what was last published (an empty list clears one).
-    fn refresh(&mut self, conn: &Connection) {
+    fn refresh(&mut self, out: &Sender<Message>) {
+        let Some(root) = self.root.clone() else {
+            return;
+        };
         let mut clock = Clock::new();
-        let (now, analysis) = match self.analysis() {
+        let (mut now, analysis) = match self.analysis(&root) {
             Ok(a) => {
                 clock.lap("analysis");
-                (protocol::diagnostics_by_uri(&a, &self.root), Some(a))
+                let open = |p: &Path| self.docs.contains_key(p);
+                let ws = Ws {
+                    root: &root,
+                    open: &open,
+                };
+                (protocol::diagnostics_by_uri(&a, &ws), Some(a))
             }
-            Err(e) => (protocol::config_error(&self.root, &e), None),
+            Err(e) => (protocol::config_error(&root, &e), None),
         };
+        for (path, doc) in &self.docs {
+            if let Some(n) = doc.too_large {
+                protocol::too_large(&mut now, path, n, MAX_DOCUMENT_BYTES);
+            }
+        }
         clock.lap("to LSP");
-        self.publish(conn, now);
+        self.publish(out, now);
         clock.lap("publish");
         // The diagnostics are out; the last analysis is let go only now,
         // and freed on another thread (6 to 12 ms on BullMQ that the next
@@ -267,7 +448,7 @@ impl State {
 
     /// Publishes every document whose diagnostics differ from what was
     /// last published (an empty list clears one).
-    fn publish(&mut self, conn: &Connection, now: BTreeMap<String, Value>) {
+    fn publish(&mut self, out: &Sender<Message>, now: BTreeMap<String, Value>) {
         let mut uris: Vec<&String> = now.keys().chain(self.published.keys()).collect();
         uris.sort();
         uris.dedup();
@@ -277,7 +458,7 @@ impl State {
             if self.published.get(uri) != Some(&new) {
                 let params = json!({"uri": uri, "diagnostics": new});
                 let note = Notification::new("textDocument/publishDiagnostics".into(), params);
-                let _ = conn.sender.send(Message::Notification(note));
+                let _ = out.send(Message::Notification(note));
             }
             if new.as_array().is_some_and(|a| !a.is_empty()) {
                 sent.insert(uri.clone(), new);
@@ -289,10 +470,10 @@ impl State {
     /// What the agreement matrix says of the key, field or script under
     /// the cursor: who uses it, who diverges.
     fn hover(&self, params: &Value) -> Value {
-        let Some((a, matrix)) = &self.last else {
+        let (Some((a, matrix)), Some(root)) = (&self.last, &self.root) else {
             return Value::Null;
         };
-        let Some(at) = protocol::point(a, &self.root, params) else {
+        let Some(at) = protocol::point(a, root, params) else {
             return Value::Null;
         };
         let matrix = matrix.get_or_init(|| crate::matrix::build(a));
@@ -321,12 +502,12 @@ impl State {
     /// line before it, in the file's own comment syntax, with room for the
     /// reason.
     fn code_actions(&self, params: &Value) -> Value {
-        let Some((a, _)) = &self.last else {
+        let (Some((a, _)), Some(root)) = (&self.last, &self.root) else {
             return json!([]);
         };
         let point =
             json!({"textDocument": params["textDocument"], "position": params["range"]["start"]});
-        let Some(at) = protocol::point(a, &self.root, &point) else {
+        let Some(at) = protocol::point(a, root, &point) else {
             return json!([]);
         };
         let f = a.sources.get(at.file);
@@ -334,6 +515,8 @@ impl State {
             return json!([]);
         };
         let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
+        let open = |p: &Path| self.docs.contains_key(p);
+        let ws = Ws { root, open: &open };
         let mut out = Vec::new();
         for d in params["context"]["diagnostics"]
             .as_array()
@@ -347,7 +530,7 @@ impl State {
             ) else {
                 continue;
             };
-            out.extend(protocol::fix_action(a, &self.root, uri, d));
+            out.extend(protocol::fix_action(a, &ws, uri, d));
             let indent = protocol::indent_of(f, line as usize);
             let text = format!("{indent}{comment} wirelint: allow({code}) reason: \n");
             let pos = json!({"line": line, "character": 0});
@@ -363,10 +546,12 @@ impl State {
 
     /// From a call site to the script it runs.
     fn definition(&self, params: &Value) -> Value {
-        let Some((a, _)) = &self.last else {
+        let (Some((a, _)), Some(root)) = (&self.last, &self.root) else {
             return Value::Null;
         };
-        let Some(at) = protocol::point(a, &self.root, params) else {
+        let open = |p: &Path| self.docs.contains_key(p);
+        let ws = Ws { root, open: &open };
+        let Some(at) = protocol::point(a, root, params) else {
             return Value::Null;
         };
         let inside =
@@ -376,26 +561,24 @@ impl State {
             .iter()
             .filter(|u| inside(u.span))
             .min_by_key(|u| u.span.end - u.span.start)
-            .and_then(|u| protocol::location(a, &self.root, a.model.scripts[u.script].def_span))
+            .and_then(|u| protocol::location(a, &ws, a.model.scripts[u.script].def_span))
             .unwrap_or(Value::Null)
     }
 
-    fn analysis(&self) -> Result<Analysis, AnalyzeError> {
-        let settings = Config::find(&self.root)?
-            .map(|c| c.settings)
-            .unwrap_or_default();
+    fn analysis(&self, root: &Path) -> Result<Analysis, AnalyzeError> {
+        let settings = Config::find(root)?.map(|c| c.settings).unwrap_or_default();
         let buffers = self
             .docs
             .iter()
             .filter(|(_, d)| d.modified)
             .filter_map(|(p, d)| {
-                let rel = p.strip_prefix(&self.root).ok()?;
+                let rel = p.strip_prefix(root).ok()?;
                 Some((rel.to_string_lossy().replace('\\', "/"), d.text.clone()))
             })
             .collect();
         let opts = Options {
-            root: self.root.clone(),
-            paths: vec![self.root.clone()],
+            root: root.to_path_buf(),
+            paths: vec![root.to_path_buf()],
             contract: ContractChoice::Default,
             threads: None,
             max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
@@ -405,7 +588,7 @@ impl State {
             tree: None,
             // Unchanged files come from the facts cache (the edited
             // buffers are never cached: they are not on disk).
-            cache_dir: crate::pipeline::cache::default_dir_outside(&self.root),
+            cache_dir: crate::pipeline::cache::default_dir_outside(root),
             // ...and, after the first run, from memory.
             memo: Some(self.memo.clone()),
             speaker_prefix: None,
@@ -422,5 +605,83 @@ impl State {
         };
         post::apply(&mut a, &post).map_err(AnalyzeError::Usage)?;
         Ok(a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Queue(std::collections::VecDeque<Message>);
+
+    impl Source for Queue {
+        fn recv(&mut self) -> Option<Message> {
+            self.0.pop_front()
+        }
+        fn try_recv(&mut self) -> Option<Message> {
+            self.0.pop_front()
+        }
+    }
+
+    fn note(method: &str, params: Value) -> Message {
+        Message::Notification(Notification::new(method.into(), params))
+    }
+
+    fn request(id: i32, method: &str) -> Message {
+        Message::Request(Request::new(id.into(), method.into(), json!({})))
+    }
+
+    /// 2,000 changes queued, then a request and `exit`: one run, before
+    /// the request is answered; `exit` without `shutdown` is exit 1.
+    #[test]
+    fn queued_changes_make_one_run() {
+        let mut q = Queue(Default::default());
+        for v in 0..2000 {
+            let params = json!({"textDocument": {"uri": "file:///nowhere/a.lua", "version": v},
+                                "contentChanges": [{"text": format!("return {v}\n")}]});
+            q.0.push_back(note("textDocument/didChange", params));
+        }
+        q.0.push_back(request(1, "textDocument/hover"));
+        q.0.push_back(note("exit", Value::Null));
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut st = State::new(None);
+        assert_eq!(serve_loop(&mut st, &tx, &mut q), 1);
+        assert_eq!(st.runs, 1);
+        assert_eq!(st.docs[Path::new("/nowhere/a.lua")].text, b"return 1999\n");
+        let answers: Vec<Message> = rx.try_iter().collect();
+        assert_eq!(answers.len(), 1);
+    }
+
+    /// After `shutdown`, requests are errors and `exit` is exit 0.
+    #[test]
+    fn shutdown_then_exit() {
+        let mut q = Queue(
+            [
+                request(1, "shutdown"),
+                request(2, "textDocument/hover"),
+                note("exit", Value::Null),
+            ]
+            .into(),
+        );
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut st = State::new(None);
+        assert_eq!(serve_loop(&mut st, &tx, &mut q), 0);
+        let codes: Vec<Option<i32>> = rx
+            .try_iter()
+            .map(|m| match m {
+                Message::Response(r) => r.error.map(|e| e.code),
+                _ => Some(0),
+            })
+            .collect();
+        assert_eq!(codes, [None, Some(ErrorCode::InvalidRequest as i32)]);
+    }
+
+    /// A handler that panics is answered as an internal error.
+    #[test]
+    fn a_panic_in_a_request_is_an_internal_error() {
+        let r = guarded(7.into(), || panic!("boom"));
+        let e = r.error.unwrap();
+        assert_eq!(e.code, ErrorCode::InternalError as i32);
+        assert_eq!(e.message, "wirelint internal error: boom");
     }
 }

@@ -13,14 +13,19 @@ use crate::pipeline::{Analysis, AnalyzeError};
 use crate::source::SourceFile;
 
 /// The workspace root `initialize` names (`rootUri`, else the first
-/// workspace folder), else the current directory.
-pub fn workspace_root(init: &Value) -> PathBuf {
+/// workspace folder), if it names one.
+pub fn workspace_root(init: &Value) -> Option<PathBuf> {
     let uri = init["rootUri"]
         .as_str()
         .or_else(|| init["workspaceFolders"][0]["uri"].as_str());
     uri.and_then(path_of_uri)
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Where the workspace is, and which files are open in the editor (their
+/// diagnostics are published whether or not the file is on disk).
+pub struct Ws<'a> {
+    pub root: &'a Path,
+    pub open: &'a dyn Fn(&Path) -> bool,
 }
 
 fn path_of_uri(uri: &str) -> Option<PathBuf> {
@@ -94,7 +99,8 @@ pub fn document_text(method: &str, params: &Value) -> Option<String> {
 }
 
 /// The file and byte offset an LSP position (`textDocument`, `position`)
-/// points at, in the analysis's file table.
+/// points at, in the analysis's file table; `None` past the last line. A
+/// character past the line's end is its end.
 pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
     let path = document_path(params)?;
     let rel = path
@@ -103,29 +109,53 @@ pub fn point(a: &Analysis, root: &Path, params: &Value) -> Option<Span> {
         .to_string_lossy()
         .replace('\\', "/");
     let (id, f) = a.sources.iter().find(|(_, f)| f.rel == rel)?;
-    let line = params["position"]["line"].as_u64()? as usize;
-    let character = params["position"]["character"].as_u64()? as usize;
+    let line = usize::try_from(params["position"]["line"].as_u64()?).ok()?;
+    let character =
+        usize::try_from(params["position"]["character"].as_u64()?).unwrap_or(usize::MAX);
     let b = f.bytes();
-    if line + 1 > f.line(b.len() as u32) {
+    if line >= f.line(b.len() as u32) {
         return None;
     }
-    let start = f.line_start(line);
-    let mut units = 0usize;
-    let mut offset = start;
-    for (k, ch) in String::from_utf8_lossy(&b[start..f.line_end(line)]).char_indices() {
-        if units >= character || ch == '\n' || ch == '\r' {
-            offset = start + k;
-            break;
-        }
-        units += ch.len_utf16();
-        offset = start + k + ch.len_utf8();
-    }
-    let offset = offset.min(b.len()) as u32;
+    let start = f.line_start(line).min(b.len());
+    let end = f.line_end(line).clamp(start, b.len());
+    let offset = start + offset_of_units(&b[start..end], character);
     Some(Span {
         file: id,
-        start: offset,
-        end: offset,
+        start: offset as u32,
+        end: offset as u32,
     })
+}
+
+/// UTF-16 units of bytes as an editor decodes them: a character's own, and
+/// one (U+FFFD) for each invalid sequence (`String::from_utf8_lossy`'s).
+fn utf16_units(b: &[u8]) -> usize {
+    b.utf8_chunks()
+        .map(|c| c.valid().encode_utf16().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+/// The byte offset in a line's bytes where `units` UTF-16 units end (never
+/// inside a character, never past a line end).
+fn offset_of_units(line: &[u8], units: usize) -> usize {
+    let mut seen = 0usize;
+    let mut at = 0usize;
+    for chunk in line.utf8_chunks() {
+        for ch in chunk.valid().chars() {
+            if seen >= units || ch == '\n' || ch == '\r' {
+                return at;
+            }
+            seen += ch.len_utf16();
+            at += ch.len_utf8();
+        }
+        if !chunk.invalid().is_empty() {
+            if seen >= units {
+                return at;
+            }
+            seen += 1;
+            at += chunk.invalid().len();
+        }
+    }
+    at
 }
 
 /// The leading spaces and tabs of a 0-based line.
@@ -139,8 +169,8 @@ pub fn indent_of(f: &SourceFile, line: usize) -> String {
 }
 
 /// A location in the workspace, for go to definition.
-pub fn location(a: &Analysis, root: &Path, span: Span) -> Option<Value> {
-    let uri = file_uri(a, root, span)?;
+pub fn location(a: &Analysis, ws: &Ws, span: Span) -> Option<Value> {
+    let uri = file_uri(a, ws, span)?;
     Some(json!({"uri": uri, "range": range(a.sources.get(span.file), span)}))
 }
 
@@ -150,10 +180,7 @@ fn position(f: &SourceFile, offset: u32) -> Value {
     let line = f.line(offset).saturating_sub(1);
     let end = (offset as usize).min(b.len());
     let start = f.line_start(line).min(end);
-    let units = String::from_utf8_lossy(&b[start..end])
-        .encode_utf16()
-        .count();
-    json!({"line": line, "character": units})
+    json!({"line": line, "character": utf16_units(&b[start..end])})
 }
 
 fn range(f: &SourceFile, span: Span) -> Value {
@@ -161,23 +188,24 @@ fn range(f: &SourceFile, span: Span) -> Value {
 }
 
 /// The URI of a source file, when it is a file in the workspace (not the
-/// embedded contract).
-fn file_uri(a: &Analysis, root: &Path, span: Span) -> Option<String> {
+/// embedded contract): on disk, or open in the editor (a buffer whose file
+/// was deleted or never saved).
+fn file_uri(a: &Analysis, ws: &Ws, span: Span) -> Option<String> {
     let f = a.sources.get(span.file);
-    let p = root.join(&f.rel);
-    if f.rel.starts_with("..") || !p.is_file() {
+    let p = ws.root.join(&f.rel);
+    if f.rel.starts_with("..") || !((ws.open)(&p) || p.is_file()) {
         return None;
     }
     uri_of_path(&p)
 }
 
-fn lsp_diagnostic(a: &Analysis, root: &Path, d: &Diagnostic) -> Value {
+fn lsp_diagnostic(a: &Analysis, ws: &Ws, d: &Diagnostic) -> Value {
     let f = a.sources.get(d.primary.span.file);
     let related: Vec<Value> = d
         .related
         .iter()
         .filter_map(|r| {
-            let uri = file_uri(a, root, r.span)?;
+            let uri = file_uri(a, ws, r.span)?;
             Some(json!({
                 "location": {"uri": uri, "range": range(a.sources.get(r.span.file), r.span)},
                 "message": r.message,
@@ -203,11 +231,11 @@ fn lsp_diagnostic(a: &Analysis, root: &Path, d: &Diagnostic) -> Value {
 /// The quick fix of the finding that `shown` (a diagnostic of the
 /// request's context) stands for: same code, same range, with a fix. Its
 /// edits are the ones `check --fix` applies; a safe fix is preferred.
-pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option<Value> {
+pub fn fix_action(a: &Analysis, ws: &Ws, uri: &str, shown: &Value) -> Option<Value> {
     let d = a.diagnostics.iter().find(|d| {
         d.fix.is_some()
             && shown["code"].as_str() == Some(d.code)
-            && file_uri(a, root, d.primary.span).as_deref() == Some(uri)
+            && file_uri(a, ws, d.primary.span).as_deref() == Some(uri)
             && shown["range"] == range(a.sources.get(d.primary.span.file), d.primary.span)
     })?;
     let fix = d.fix.as_ref()?;
@@ -215,7 +243,7 @@ pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option
     for e in &fix.edits {
         let f = a.sources.get(e.span.file);
         changes
-            .entry(file_uri(a, root, e.span)?)
+            .entry(file_uri(a, ws, e.span)?)
             .or_default()
             .push(json!({"range": range(f, e.span), "newText": e.text}));
     }
@@ -233,11 +261,11 @@ pub fn fix_action(a: &Analysis, root: &Path, uri: &str, shown: &Value) -> Option
 }
 
 /// Every finding as LSP diagnostics, by document URI, in output order.
-pub fn diagnostics_by_uri(a: &Analysis, root: &Path) -> BTreeMap<String, Value> {
+pub fn diagnostics_by_uri(a: &Analysis, ws: &Ws) -> BTreeMap<String, Value> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for d in &a.diagnostics {
-        if let Some(uri) = file_uri(a, root, d.primary.span) {
-            out.entry(uri).or_default().push(lsp_diagnostic(a, root, d));
+        if let Some(uri) = file_uri(a, ws, d.primary.span) {
+            out.entry(uri).or_default().push(lsp_diagnostic(a, ws, d));
         }
     }
     out.into_iter().map(|(k, v)| (k, Value::Array(v))).collect()
@@ -277,4 +305,25 @@ pub fn config_error(root: &Path, e: &AnalyzeError) -> BTreeMap<String, Value> {
         );
     }
     out
+}
+
+/// In place of an open document's diagnostics: one warning that it is not
+/// checked, being over the size limit.
+pub fn too_large(out: &mut BTreeMap<String, Value>, path: &Path, size: usize, limit: u64) {
+    let Some(uri) = uri_of_path(path) else {
+        return;
+    };
+    let pos = json!({"line": 0, "character": 0});
+    let message = format!(
+        "not checked: this buffer's {size} bytes are over the {limit} byte limit (the default --max-file-size); the rest of the workspace is checked against the file on disk"
+    );
+    out.insert(
+        uri,
+        json!([{
+            "range": {"start": pos, "end": pos},
+            "severity": 2,
+            "source": "wirelint",
+            "message": message,
+        }]),
+    );
 }

@@ -209,3 +209,4 @@ pub fn crates(dir: &std::path::Path, n: usize) {
         .unwrap();
     }
 }
+pub mod lsp;
