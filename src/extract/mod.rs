@@ -12,7 +12,6 @@ pub mod embedded;
 pub(crate) mod fields;
 pub mod lang;
 pub mod lua;
-mod lua_argv;
 pub mod needles;
 pub mod rust;
 
