@@ -33,6 +33,8 @@ fields! {
     argument = "argument",
     arguments = "arguments",
     body = "body",
+    clause = "clause",
+    condition = "condition",
     consequence = "consequence",
     content = "content",
     field = "field",

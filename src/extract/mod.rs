@@ -13,7 +13,6 @@ pub mod encode;
 pub(crate) mod fields;
 pub mod lang;
 pub mod lua;
-mod lua_argv;
 pub mod needles;
 pub mod rust;
 

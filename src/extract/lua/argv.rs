@@ -1,14 +1,7 @@
-//! What a Lua script does with its ARGV: the indexes it reads, those it
-//! needs on every path, the slots it reads as numbers, the literals it
-//! tells a slot apart by, and whether it reads a variable number of them.
-//!
-//! A read is *required* when `nil` in its place fails the script (a Redis
-//! argument, arithmetic, `..`, `tonumber`, a string function, an index)
-//! and nothing can skip it: it sits in a top-level statement, outside any
-//! block (branch, loop, function), not on the right of `and`/`or`, and
-//! no earlier top-level statement may return or raise. A `return` of an
-//! error reply (an id gate's `return redis.error_reply('EMQKIND')`) is no
-//! way out: the call fails on that path too.
+//! What a Lua script does with its ARGV: the indexes it reads, the slots
+//! it reads as numbers, the literals it tells a slot apart by, and whether
+//! it reads a variable number of them. (Which reads every caller must
+//! supply is evaluation's to say: `eval.rs`.)
 
 use crate::extract::fields::LUA as F;
 use std::collections::HashMap;
@@ -17,22 +10,6 @@ use tree_sitter::Node;
 
 use crate::facts::{ArgvCompare, ArgvFacts, FileId, Span};
 use crate::parse::{named_children, text, walk};
-
-/// Functions that fail on a `nil` argument.
-/// (`tonumber(nil)` is `nil`: it fails only where its result is used, so
-/// a `local n = tonumber(ARGV[1])` is followed to its uses.)
-const NIL_FAILS: &[&str] = &[
-    "redis.call",
-    "redis.pcall",
-    "cjson.decode",
-    "cmsgpack.unpack",
-    "struct.unpack",
-];
-
-/// Binary operators that fail on a `nil` operand.
-const NIL_FAILS_OP: &[&str] = &[
-    "..", "+", "-", "*", "/", "//", "%", "^", "<", "<=", ">", ">=",
-];
 
 /// Reads the ARGV facts of one chunk.
 pub fn argv_facts(root: Node<'_>, src: &[u8], file: FileId) -> ArgvFacts {
@@ -44,30 +21,21 @@ pub fn argv_facts(root: Node<'_>, src: &[u8], file: FileId) -> ArgvFacts {
         return ArgvFacts::default();
     }
     let names = Names::of(root, src);
-    let cx = Cx {
-        src,
-        file,
-        names,
-        exit_at: exit_at(root, src),
-    };
+    let cx = Cx { src, file, names };
     let mut out = ArgvFacts::default();
-    // A walk that keeps every ancestor with whether it may be skipped
-    // (`parent()` costs the depth of the tree on each call).
+    // A walk that keeps every ancestor (`parent()` costs the depth of the
+    // tree on each call).
     let mut cursor = root.walk();
-    let mut anc: Vec<(Node<'_>, bool)> = Vec::new();
+    let mut anc: Vec<Node<'_>> = Vec::new();
     loop {
         let node = cursor.node();
-        let skippable = match anc.last() {
-            None => false,
-            Some((p, skip)) => *skip || cx.skips(*p, cursor.field_name()),
-        };
         match node.kind() {
-            "bracket_index_expression" => cx.index(node, &anc, skippable, &mut out),
-            "identifier" => cx.identifier(node, &anc, skippable, &mut out),
+            "bracket_index_expression" => cx.index(node, &anc, &mut out),
+            "identifier" => cx.identifier(node, &anc, &mut out),
             _ => {}
         }
         if cursor.goto_first_child() {
-            anc.push((node, skippable));
+            anc.push(node);
             continue;
         }
         loop {
@@ -84,11 +52,10 @@ pub fn argv_facts(root: Node<'_>, src: &[u8], file: FileId) -> ArgvFacts {
     }
 }
 
-/// The names bound once to `ARGV[n]` or to `redis.call`.
+/// The names bound once to `ARGV[n]`.
 #[derive(Default)]
 struct Names {
     argv: HashMap<String, u32>,
-    calls: Vec<String>,
 }
 
 impl Names {
@@ -106,7 +73,7 @@ impl Names {
                     for (i, name) in names.iter().enumerate() {
                         let t = text(*name, src).into_owned();
                         *assigned.entry(t.clone()).or_default() += 1;
-                        // `ARGV[12]`, `redis.call`, `tonumber(ARGV[3])`: short.
+                        // `ARGV[12]`, `tonumber(ARGV[3])`: short.
                         if let Some(v) = values.get(i).filter(|v| v.byte_range().len() < 64) {
                             bound.push((t, text(*v, src).trim().to_string()));
                         }
@@ -141,9 +108,7 @@ impl Names {
             if assigned.get(&name) != Some(&1) {
                 continue;
             }
-            if value == "redis.call" || value == "redis.pcall" {
-                out.calls.push(name);
-            } else if let Some(i) = literal_argv(&value) {
+            if let Some(i) = literal_argv(&value) {
                 out.argv.insert(name, i);
             }
         }
@@ -162,62 +127,10 @@ fn literal_argv(t: &str) -> Option<u32> {
     inner.trim().parse().ok()
 }
 
-/// The start of the first top-level statement that may return or raise
-/// (not counting the functions it declares).
-fn exit_at(root: Node<'_>, src: &[u8]) -> usize {
-    for stmt in named_children(root) {
-        let mut exits = false;
-        walk(stmt, |n| {
-            match n.kind() {
-                "function_definition" | "function_declaration" => return false,
-                // A return that only fails the call (a gate's
-                // `return redis.error_reply('EMQKIND')`) is no way out:
-                // the call fails on that path anyway.
-                "return_statement" => exits = !fails(n, src),
-                "function_call" => {
-                    let callee = n
-                        .child_by_field_id(F.name)
-                        .map(|c| text(c, src).into_owned())
-                        .unwrap_or_default();
-                    if matches!(callee.trim(), "error" | "assert") {
-                        exits = true;
-                    }
-                }
-                _ => {}
-            }
-            !exits
-        });
-        if exits {
-            return stmt.start_byte();
-        }
-    }
-    usize::MAX
-}
-
-/// Whether a `return` statement returns only an error reply.
-fn fails(ret: Node<'_>, src: &[u8]) -> bool {
-    let mut values = named_children(ret);
-    if let [list] = values.as_slice() {
-        if list.kind() == "expression_list" {
-            values = named_children(*list);
-        }
-    }
-    let [value] = values.as_slice() else {
-        return false;
-    };
-    let t = text(*value, src);
-    let t = t.trim();
-    let callee = t.split('(').next().unwrap_or("").trim();
-    (value.kind() == "function_call" && callee == "redis.error_reply")
-        || (value.kind() == "table_constructor"
-            && t.trim_start_matches('{').trim_start().starts_with("err"))
-}
-
 struct Cx<'s> {
     src: &'s [u8],
     file: FileId,
     names: Names,
-    exit_at: usize,
 }
 
 impl Cx<'_> {
@@ -229,25 +142,8 @@ impl Cx<'_> {
         text(n, self.src).trim().to_string()
     }
 
-    /// Whether a child of `p` (in `field`) may be skipped: `p` is a block
-    /// (of a branch, a loop, a function) or a function, or the child is the
-    /// right side of `and`/`or`.
-    fn skips(&self, p: Node<'_>, field: Option<&str>) -> bool {
-        match p.kind() {
-            "block" | "function_definition" | "function_declaration" => true,
-            "binary_expression" => {
-                let op = p
-                    .child_by_field_id(F.operator)
-                    .map(|o| self.text(o))
-                    .unwrap_or_default();
-                (op == "and" || op == "or") && field == Some("right")
-            }
-            _ => false,
-        }
-    }
-
     /// `ARGV[n]`, or `ARGV[i]` (variadic).
-    fn index(&self, n: Node<'_>, anc: &[(Node<'_>, bool)], skip: bool, out: &mut ArgvFacts) {
+    fn index(&self, n: Node<'_>, anc: &[Node<'_>], out: &mut ArgvFacts) {
         let (Some(table), Some(field)) =
             (n.child_by_field_id(F.table), n.child_by_field_id(F.field))
         else {
@@ -260,16 +156,16 @@ impl Cx<'_> {
             .then(|| self.text(field).parse::<u32>().ok())
             .flatten();
         match index {
-            Some(i) if i > 0 => self.read(n, i, anc, skip, out),
+            Some(i) if i > 0 => self.read(n, i, anc, out),
             _ => out.variadic = true,
         }
     }
 
     /// `ARGV` used whole (`#ARGV`, `unpack(ARGV, 2)`), or an alias of
     /// `ARGV[n]`.
-    fn identifier(&self, n: Node<'_>, anc: &[(Node<'_>, bool)], skip: bool, out: &mut ArgvFacts) {
+    fn identifier(&self, n: Node<'_>, anc: &[Node<'_>], out: &mut ArgvFacts) {
         let t = self.text(n);
-        let parent = anc.last().map(|a| a.0);
+        let parent = anc.last().copied();
         if t == "ARGV" {
             let indexed = parent.is_some_and(|p| {
                 p.kind() == "bracket_index_expression"
@@ -288,24 +184,23 @@ impl Cx<'_> {
         if parent.is_some_and(|p| p.kind() == "variable_list") {
             return;
         }
-        self.read(n, i, anc, skip, out);
+        self.read(n, i, anc, out);
     }
 
     /// One read of `ARGV[i]` at `n`, directly or through an alias; `anc`
     /// are its ancestors, `skip` whether it may be skipped.
-    fn read(&self, n: Node<'_>, i: u32, anc: &[(Node<'_>, bool)], skip: bool, out: &mut ArgvFacts) {
+    fn read(&self, n: Node<'_>, i: u32, anc: &[Node<'_>], out: &mut ArgvFacts) {
         let span = self.span(n);
         out.reads.push((i, span));
         let Some((at, ctx, child)) = context(n, anc) else {
             return;
         };
-        let mut fails = false;
         let mut data = true;
         match ctx.kind() {
             // `local flag = ARGV[2]`: the alias's uses say what it is.
             "expression_list" => {
                 let bound = at.checked_sub(1).and_then(|k| anc.get(k));
-                if bound.is_some_and(|b| b.0.kind() == "assignment_statement")
+                if bound.is_some_and(|b| b.kind() == "assignment_statement")
                     && self.names.argv.values().any(|v| *v == i)
                 {
                     data = false;
@@ -315,15 +210,12 @@ impl Cx<'_> {
                 let callee = at
                     .checked_sub(1)
                     .and_then(|k| anc.get(k))
-                    .and_then(|c| c.0.child_by_field_id(F.name))
+                    .and_then(|c| c.child_by_field_id(F.name))
                     .map(|c| self.text(c))
                     .unwrap_or_default();
                 if callee == "tonumber" && !self.defaulted(&anc[..at]) {
                     out.numeric.push((i, span));
                 }
-                fails = NIL_FAILS.contains(&callee.as_str())
-                    || callee.starts_with("string.")
-                    || self.names.calls.contains(&callee);
             }
             "binary_expression" => {
                 let op = ctx
@@ -333,41 +225,22 @@ impl Cx<'_> {
                 if (op == "==" || op == "~=") && self.compared(ctx, child, i, out) {
                     data = false;
                 }
-                fails = NIL_FAILS_OP.contains(&op.as_str());
-            }
-            "unary_expression" => {
-                let op = ctx
-                    .child_by_field_id(F.operator)
-                    .map(|o| self.text(o))
-                    .unwrap_or_default();
-                fails = op == "-" || op == "#";
-            }
-            "method_index_expression" | "dot_index_expression" | "bracket_index_expression" => {
-                fails = ctx
-                    .child_by_field_id(F.table)
-                    .is_some_and(|t| t.id() == child.id());
             }
             _ => {}
         }
         if data {
             out.data.push(i);
         }
-        // In a top-level statement (the child of the chunk) that no earlier
-        // statement may skip.
-        let top = anc.get(1).map(|a| a.0.start_byte()).unwrap_or(usize::MAX);
-        if fails && !skip && top <= self.exit_at {
-            out.required.push((i, span));
-        }
     }
 
     /// Whether the `tonumber(..)` call whose `arguments` end `anc` has a
     /// default or a test: `tonumber(x) or 0`, `not tonumber(x)`,
     /// `tonumber(x) == nil`.
-    fn defaulted(&self, anc: &[(Node<'_>, bool)]) -> bool {
+    fn defaulted(&self, anc: &[Node<'_>]) -> bool {
         let Some((call, rest)) = anc.split_last() else {
             return false;
         };
-        let Some((_, ctx, _)) = context(call.0, rest) else {
+        let Some((_, ctx, _)) = context(*call, rest) else {
             return false;
         };
         let op = ctx
@@ -411,10 +284,10 @@ impl Cx<'_> {
 
 /// The expression that uses `n` (past parentheses): its index in `anc`,
 /// itself, and the child of it that holds `n`.
-fn context<'t>(n: Node<'t>, anc: &[(Node<'t>, bool)]) -> Option<(usize, Node<'t>, Node<'t>)> {
+fn context<'t>(n: Node<'t>, anc: &[Node<'t>]) -> Option<(usize, Node<'t>, Node<'t>)> {
     let mut child = n;
     for k in (0..anc.len()).rev() {
-        let p = anc[k].0;
+        let p = anc[k];
         if p.kind() != "parenthesized_expression" {
             return Some((k, p, child));
         }
@@ -433,7 +306,7 @@ fn lua_string(n: Node<'_>, src: &[u8]) -> Option<String> {
     Some(if start == "[[" {
         raw.strip_prefix('\n').unwrap_or(&raw).to_string()
     } else {
-        super::lua::decode_lua_escapes(&raw)
+        super::decode_lua_escapes(&raw)
     })
 }
 
@@ -453,20 +326,12 @@ mod tests {
     }
 
     #[test]
-    fn required_reads_are_unconditional_and_nil_failing() {
-        let src = "local rcall = redis.call\n\
-                   local id = ARGV[1]\n\
+    fn reads_numbers_and_comparisons() {
+        let src = "local id = ARGV[1]\n\
                    local n = tonumber(ARGV[3]) or 0\n\
-                   local opt = ARGV[7] or 'x'\n\
                    if ARGV[2] == \"\" then redis.call('DEL', ARGV[8]) end\n\
-                   rcall('HSET', KEYS[1], 'id', id, 'n', n + 1)\n\
-                   local function f(a) return tonumber(ARGV[5]) end\n\
-                   if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n\
-                   redis.call('SET', KEYS[2], ARGV[6])\n";
+                   local function f(a) return tonumber(ARGV[5]) end\n";
         let f = facts(src);
-        // `tonumber(ARGV[3]) or 0` takes a nil; `ARGV[6]` may be skipped.
-        assert_eq!(idx(&f.required), vec![1]);
-        assert_eq!(f.required_count(), 1);
         // `tonumber(ARGV[3]) or 0` has a default.
         assert_eq!(idx(&f.numeric), vec![5]);
         assert_eq!(f.max_read(), 8);
@@ -483,33 +348,11 @@ mod tests {
     }
 
     #[test]
-    fn a_gate_that_fails_the_call_keeps_later_reads_required() {
-        let gate =
-            "if string.sub(ARGV[1], 1, 3) ~= 'JOB' then return redis.error_reply('EMQKIND') end\n";
-        let f = facts(&format!(
-            "{gate}redis.call('HSET', KEYS[1], 'payload', ARGV[2])\n"
-        ));
-        assert_eq!(idx(&f.required), vec![1, 2]);
-        let f = facts("if ARGV[1] == '' then return {err = 'x'} end\nredis.call('GET', ARGV[2])\n");
-        assert_eq!(idx(&f.required), vec![2]);
-        // A return of a value is a way out: what follows may be skipped.
-        let f = facts("if ARGV[1] == '' then return 0 end\nredis.call('GET', ARGV[2])\n");
-        assert!(f.required.is_empty());
-    }
-
-    #[test]
     fn variadic_uses() {
         assert!(facts("for i = 1, #ARGV do end").variadic);
         assert!(facts("local t = {unpack(ARGV, 2)}").variadic);
         assert!(facts("local i = 2\nreturn ARGV[i]").variadic);
         assert!(!facts("return ARGV[2]").variadic);
-    }
-
-    #[test]
-    fn a_reassigned_local_is_no_alias() {
-        let f = facts("local n = ARGV[1]\nif not n then n = '0' end\nredis.call('GET', n)\n");
-        assert!(f.required.is_empty());
-        assert_eq!(idx(&f.reads), vec![1]);
     }
 
     #[test]
@@ -521,10 +364,7 @@ mod tests {
         // Only compared: a flag.
         assert!(!f.data.contains(&2));
         assert_eq!(f.flag_values(2).unwrap(), vec!["force"]);
-        let f = facts("local k = ARGV[1]\nredis.call('GET', k .. ':x')\n");
-        assert_eq!(idx(&f.required), vec![1]);
         let f = facts("local n = tonumber(ARGV[2])\nredis.call('EXPIRE', KEYS[1], n * 2)\n");
-        assert_eq!(idx(&f.required), vec![2]);
         assert_eq!(idx(&f.numeric), vec![2]);
     }
 }

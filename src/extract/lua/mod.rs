@@ -1,12 +1,13 @@
-//! Lua extractor: `redis.call`/`redis.pcall` commands, `KEYS[n]` uses,
-//! `local k = KEYS[n]` aliases and `KEYS[n]` header comments.
+//! Lua extractor: the script is evaluated (`eval.rs`) for its Redis
+//! commands and the ARGV reads every caller must supply; `KEYS[n]` uses,
+//! `KEYS[n]`/`ARGV[n]` header comments and `@include`s are read from the
+//! tree; `argv.rs` reads what the script does with its ARGV.
 //!
 //! The same code reads a `.lua` file and Lua parsed in place inside an
 //! Elixir or Rust string: in both cases every span is in the host file's
 //! bytes.
 
 use crate::extract::fields::LUA as F;
-use std::collections::HashMap;
 
 use tree_sitter::Node;
 
@@ -15,10 +16,13 @@ use crate::extract::push_lit;
 use crate::facts::{Command, FileId, KeyDecl, LuaFacts, Seg, Sink, Span, Template, Value};
 use crate::parse::{error_ranges, named_children, text, walk};
 
-/// Value evaluation (parentheses, `..` chains, `string.format` arguments)
-/// stops at this depth and gives a hole, so nesting cannot overflow the
-/// stack.
-const MAX_DEPTH: usize = 64;
+mod argv;
+mod build;
+mod eval;
+mod expr;
+#[cfg(test)]
+mod tests_eval;
+mod value;
 
 /// Extracts the facts of one Lua chunk (a `.lua` file). `root` is the
 /// tree's root (a `chunk`).
@@ -34,61 +38,60 @@ pub fn extract_embedded(root: Node<'_>, decoded: &Decoded, file: FileId) -> LuaF
 }
 
 fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> LuaFacts {
+    let s = Src { src, file, map };
     let mut cx = Cx {
-        src,
-        file,
-        map,
-        locals: HashMap::new(),
+        s: &s,
         facts: LuaFacts::default(),
     };
-    cx.facts.span = cx.at(root.start_byte(), root.end_byte());
-    for (s, e) in error_ranges(root, 16) {
-        let span = cx.at(s, e);
+    cx.facts.span = s.at(root.start_byte(), root.end_byte());
+    for (a, b) in error_ranges(root, 16) {
+        let span = s.at(a, b);
         cx.facts.errors.push(span);
     }
-    let mut argv = super::lua_argv::argv_facts(root, src, file);
+    let mut argv = argv::argv_facts(root, src, file);
     // Spans in the decoded text of a host string go back to host bytes.
     if let Some(m) = map {
         let back = |s: &mut Span| *s = m.span(file, s.start as usize, s.end as usize);
         let a = &mut argv;
-        for (_, s) in a
-            .reads
-            .iter_mut()
-            .chain(&mut a.required)
-            .chain(&mut a.numeric)
-        {
+        for (_, s) in a.reads.iter_mut().chain(&mut a.numeric) {
             back(s);
         }
         for c in &mut a.compared {
             back(&mut c.span);
         }
     }
+    let found = eval::run(&s, root);
+    argv.required = found.required;
+    argv.required.sort_by_key(|r| (r.1.start, r.0));
     cx.facts.argv = argv;
+    cx.facts.commands = found.commands;
+    cx.facts.aliases = found.aliases;
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),
-            "assignment_statement" => cx.assignment(n),
-            "function_call" => cx.call(n),
+            "function_call" if !found.visited.contains(&n.id()) => cx.call(n),
             "bracket_index_expression" => cx.index_use(n),
             "identifier" => cx.bare_keys(n),
             _ => {}
         }
         true
     });
+    // Commands in the order of the calls that send them.
+    cx.facts
+        .commands
+        .sort_by_key(|c| (c.span.start, c.name_span.start));
     cx.facts
 }
 
-struct Cx<'s> {
+/// The text a chunk is read from, and where its bytes are in the file.
+pub(super) struct Src<'s> {
     src: &'s [u8],
     file: FileId,
     /// For embedded Lua: the map from `src` (the decoded text) to host bytes.
     map: Option<&'s Decoded>,
-    /// `local name = value` bindings seen so far, in document order.
-    locals: HashMap<String, Value>,
-    facts: LuaFacts,
 }
 
-impl<'s> Cx<'s> {
+impl Src<'_> {
     /// The span of `src[s..e]`, in the file's bytes.
     fn at(&self, s: usize, e: usize) -> Span {
         match self.map {
@@ -105,18 +108,110 @@ impl<'s> Cx<'s> {
         text(n, self.src).into_owned()
     }
 
+    /// Whether an expression is an error reply: `redis.error_reply(..)`,
+    /// `{err = ..}`.
+    fn is_error_reply(&self, n: Node<'_>) -> bool {
+        let t = self.text(n);
+        let t = t.trim();
+        let callee = t.split('(').next().unwrap_or("").trim();
+        (n.kind() == "function_call" && callee == "redis.error_reply")
+            || (n.kind() == "table_constructor"
+                && t.trim_start_matches('{').trim_start().starts_with("err"))
+    }
+
+    /// A Lua string literal: decoded bytes, spanning the content; an
+    /// interpolation of the host string inside it is a hole.
+    fn string(&self, n: Node<'_>) -> Template {
+        let span = self.span(n);
+        let start_kind = n
+            .child_by_field_id(F.start)
+            .map(|s| s.kind())
+            .unwrap_or("\"");
+        let content = n.child_by_field_id(F.content);
+        let (cs, ce) = match content {
+            Some(c) => (c.start_byte(), c.end_byte()),
+            // The empty string.
+            None => {
+                let at = (n.start_byte() + 1).min(n.end_byte());
+                (at, at)
+            }
+        };
+        let holes: Vec<&Hole> = self
+            .map
+            .map(|m| {
+                m.holes
+                    .iter()
+                    .filter(|h| h.at >= cs && h.at <= ce)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let slice = |a: usize, b: usize| {
+            let a = a.min(self.src.len());
+            String::from_utf8_lossy(&self.src[a..b.clamp(a, self.src.len())]).into_owned()
+        };
+        let decode = |t: &str| {
+            if start_kind == "[[" {
+                t.strip_prefix('\n').unwrap_or(t).to_string()
+            } else {
+                decode_lua_escapes(t)
+            }
+        };
+        if holes.is_empty() {
+            return Template {
+                segs: vec![Seg::Lit {
+                    text: decode(&slice(cs, ce)),
+                    span: self.at(cs, ce),
+                }],
+                span,
+            };
+        }
+        let mut segs = Vec::new();
+        let mut prev = cs;
+        for h in holes {
+            push_lit(&mut segs, &decode(&slice(prev, h.at)), self.at(prev, h.at));
+            segs.push(Seg::Hole {
+                label: h.label.clone(),
+                span: Span::new(self.file, h.span.0, h.span.1),
+            });
+            prev = h.at;
+        }
+        push_lit(&mut segs, &decode(&slice(prev, ce)), self.at(prev, ce));
+        Template { segs, span }
+    }
+}
+
+/// What is read from the tree, and the `redis.call`s evaluation did not
+/// reach (read as written).
+struct Cx<'s> {
+    s: &'s Src<'s>,
+    facts: LuaFacts,
+}
+
+impl Cx<'_> {
+    fn at(&self, a: usize, b: usize) -> Span {
+        self.s.at(a, b)
+    }
+
+    fn span(&self, n: Node<'_>) -> Span {
+        self.s.span(n)
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        self.s.text(n)
+    }
+
     /// `-- KEYS[1] 'wait'`, `-- KEYS[2]: the pending set`, `KEYS[3] stalled (SET)`.
     fn comment(&mut self, n: Node<'_>) {
         let span = self.span(n);
         self.facts.comments.push(span);
         let content = n.child_by_field_id(F.content).unwrap_or(n);
-        let base = content.start_byte().min(self.src.len());
-        let end = content.end_byte().clamp(base, self.src.len());
+        let base = content.start_byte().min(self.s.src.len());
+        let end = content.end_byte().clamp(base, self.s.src.len());
         // Offsets are found per line in the bytes: a line that is not UTF-8
         // is read lossily, and its offsets (in the lossy text, which may be
         // longer) are clamped to the line's bytes.
         let mut line_off = 0usize;
-        for line in self.src[base..end].split_inclusive(|&b| b == b'\n') {
+        for line in self.s.src[base..end].split_inclusive(|&b| b == b'\n') {
             let text = String::from_utf8_lossy(line);
             if let Some((path, ps, pe)) = parse_include(&text) {
                 let (ps, pe) = (ps.min(line.len()), pe.min(line.len()));
@@ -141,34 +236,6 @@ impl<'s> Cx<'s> {
                 });
             }
             line_off += line.len();
-        }
-    }
-
-    /// `local a, b = KEYS[1], KEYS[2]` and `local prefix = 'emq:'`.
-    fn assignment(&mut self, n: Node<'_>) {
-        let kids = named_children(n);
-        let (Some(names), Some(values)) = (
-            kids.iter().find(|c| c.kind() == "variable_list"),
-            kids.iter().find(|c| c.kind() == "expression_list"),
-        ) else {
-            return;
-        };
-        let names = named_children(*names);
-        let values = named_children(*values);
-        for (name, value) in names.iter().zip(values.iter()) {
-            if name.kind() != "identifier" {
-                continue;
-            }
-            let v = self.value(*value);
-            let name_text = self.text(*name);
-            if let Value::Keys { index: Some(i), .. } = v {
-                self.facts.aliases.push(KeyDecl {
-                    index: i,
-                    role: name_text.clone(),
-                    span: self.span(*name),
-                });
-            }
-            self.locals.insert(name_text, v);
         }
     }
 
@@ -261,234 +328,24 @@ impl<'s> Cx<'s> {
         }
     }
 
+    /// A value as written, without evaluation.
     fn value(&self, n: Node<'_>) -> Value {
-        self.value_at(n, 0)
-    }
-
-    fn value_at(&self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
-        if depth > MAX_DEPTH {
-            return Value::unknown(self.text(n), span);
-        }
-        let d = depth + 1;
         match n.kind() {
-            "string" => Value::Str(self.string(n)),
+            "string" => Value::Str(self.s.string(n)),
             "number" => match self.text(n).trim().parse::<i64>() {
                 Ok(v) => Value::Int { value: v, span },
                 Err(_) => Value::unknown(self.text(n), span),
             },
             "bracket_index_expression" => self.index(n),
-            "identifier" => match self.locals.get(&self.text(n)) {
-                // A use of a local: the bound value, but at the use's span
-                // for keys (the diagnostic points at the call site).
-                Some(Value::Keys { index, .. }) => Value::Keys {
-                    index: *index,
-                    span,
-                },
-                Some(Value::Str(t)) => Value::Str(t.clone()),
-                _ => Value::unknown(self.text(n), span),
-            },
-            "parenthesized_expression" => match named_children(n).first() {
-                Some(inner) => self.value_at(*inner, d),
-                None => Value::unknown("", span),
-            },
-            "binary_expression" => self.concat(n, d),
-            "function_call" => self.format_call(n, d),
             _ => Value::unknown(self.text(n), span),
         }
-    }
-
-    /// `a .. b .. c` (right-nested) flattened into one template.
-    fn concat(&self, n: Node<'_>, depth: usize) -> Value {
-        let span = self.span(n);
-        let op = n
-            .child_by_field_id(F.operator)
-            .map(|o| self.text(o))
-            .unwrap_or_default();
-        if op != ".." {
-            return Value::unknown(self.text(n), span);
-        }
-        let mut segs = Vec::new();
-        // Iterative flattening: the chain nests to the right.
-        let mut stack = vec![n];
-        let mut order = Vec::new();
-        while let Some(node) = stack.pop() {
-            let is_concat = node.kind() == "binary_expression"
-                && node
-                    .child_by_field_id(F.operator)
-                    .is_some_and(|o| self.text(o) == "..");
-            if is_concat {
-                if let (Some(l), Some(r)) = (
-                    node.child_by_field_id(F.left),
-                    node.child_by_field_id(F.right),
-                ) {
-                    stack.push(r);
-                    stack.push(l);
-                    continue;
-                }
-            }
-            order.push(node);
-        }
-        for part in order {
-            append_value(&mut segs, self.value_shallow(part, depth));
-        }
-        Value::Str(Template { segs, span })
-    }
-
-    /// A value that is not itself a `..` chain (avoids re-flattening).
-    fn value_shallow(&self, n: Node<'_>, depth: usize) -> Value {
-        if n.kind() == "binary_expression" {
-            return Value::unknown(self.text(n), self.span(n));
-        }
-        self.value_at(n, depth)
-    }
-
-    /// `string.format('emq:{%s}:%s', q, t)`.
-    fn format_call(&self, n: Node<'_>, depth: usize) -> Value {
-        let span = self.span(n);
-        let callee = n
-            .child_by_field_id(F.name)
-            .map(|c| self.text(c))
-            .unwrap_or_default();
-        if callee != "string.format" {
-            return Value::unknown(self.text(n), span);
-        }
-        let args = n
-            .child_by_field_id(F.arguments)
-            .map(named_children)
-            .unwrap_or_default();
-        let Some(fmt_node) = args.first() else {
-            return Value::unknown(self.text(n), span);
-        };
-        let Value::Str(fmt) = self.value_at(*fmt_node, depth) else {
-            return Value::unknown(self.text(n), span);
-        };
-        let (Some(fmt_text), Some(Seg::Lit { span: fspan, .. })) =
-            (fmt.as_literal(), fmt.segs.first())
-        else {
-            return Value::unknown(self.text(n), span);
-        };
-        let mut segs = Vec::new();
-        let mut next_arg = 1usize;
-        let bytes = fmt_text.as_bytes();
-        let mut lit_start = 0usize;
-        let mut i = 0usize;
-        let exact = fspan.len() as usize == bytes.len();
-        let sub = |a: usize, b: usize| {
-            if exact {
-                Span::new(
-                    fspan.file,
-                    fspan.start as usize + a,
-                    fspan.start as usize + b,
-                )
-            } else {
-                *fspan
-            }
-        };
-        while i < bytes.len() {
-            if bytes[i] == b'%' {
-                if bytes.get(i + 1) == Some(&b'%') {
-                    push_lit(
-                        &mut segs,
-                        &fmt_text[lit_start..i + 1],
-                        sub(lit_start, i + 1),
-                    );
-                    i += 2;
-                    lit_start = i;
-                    continue;
-                }
-                push_lit(&mut segs, &fmt_text[lit_start..i], sub(lit_start, i));
-                let mut j = i + 1;
-                while j < bytes.len() && !bytes[j].is_ascii_alphabetic() {
-                    j += 1;
-                }
-                let j = (j + 1).min(bytes.len());
-                match args.get(next_arg) {
-                    Some(a) => append_value(&mut segs, self.value_at(*a, depth)),
-                    None => segs.push(Seg::Hole {
-                        label: fmt_text[i..j].to_string(),
-                        span: sub(i, j),
-                    }),
-                }
-                next_arg += 1;
-                i = j;
-                lit_start = i;
-            } else {
-                i += 1;
-            }
-        }
-        push_lit(
-            &mut segs,
-            &fmt_text[lit_start..],
-            sub(lit_start, bytes.len()),
-        );
-        Value::Str(Template { segs, span })
-    }
-
-    /// A Lua string literal: decoded bytes, spanning the content; an
-    /// interpolation of the host string inside it is a hole.
-    fn string(&self, n: Node<'_>) -> Template {
-        let span = self.span(n);
-        let start_kind = n
-            .child_by_field_id(F.start)
-            .map(|s| s.kind())
-            .unwrap_or("\"");
-        let content = n.child_by_field_id(F.content);
-        let (cs, ce) = match content {
-            Some(c) => (c.start_byte(), c.end_byte()),
-            // The empty string.
-            None => {
-                let at = (n.start_byte() + 1).min(n.end_byte());
-                (at, at)
-            }
-        };
-        let holes: Vec<&Hole> = self
-            .map
-            .map(|m| {
-                m.holes
-                    .iter()
-                    .filter(|h| h.at >= cs && h.at <= ce)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let slice = |a: usize, b: usize| {
-            let a = a.min(self.src.len());
-            String::from_utf8_lossy(&self.src[a..b.clamp(a, self.src.len())]).into_owned()
-        };
-        let decode = |t: &str| {
-            if start_kind == "[[" {
-                t.strip_prefix('\n').unwrap_or(t).to_string()
-            } else {
-                decode_lua_escapes(t)
-            }
-        };
-        if holes.is_empty() {
-            return Template {
-                segs: vec![Seg::Lit {
-                    text: decode(&slice(cs, ce)),
-                    span: self.at(cs, ce),
-                }],
-                span,
-            };
-        }
-        let mut segs = Vec::new();
-        let mut prev = cs;
-        for h in holes {
-            push_lit(&mut segs, &decode(&slice(prev, h.at)), self.at(prev, h.at));
-            segs.push(Seg::Hole {
-                label: h.label.clone(),
-                span: Span::new(self.file, h.span.0, h.span.1),
-            });
-            prev = h.at;
-        }
-        push_lit(&mut segs, &decode(&slice(prev, ce)), self.at(prev, ce));
-        Template { segs, span }
     }
 }
 
 /// Appends a value to a template's segments: strings are spliced in, other
 /// values become holes (or stay as values to be linked).
-fn append_value(segs: &mut Vec<Seg>, v: Value) {
+pub(super) fn append_value(segs: &mut Vec<Seg>, v: Value) {
     match v {
         Value::Str(t) => segs.extend(t.segs),
         Value::Unknown { label, span } => segs.push(Seg::Hole { label, span }),

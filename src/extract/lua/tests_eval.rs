@@ -1,0 +1,211 @@
+//! Evaluation: aliases and wrappers of `redis.call`, strings built by the
+//! library, and the ARGV reads every caller must supply.
+
+use super::extract_chunk;
+use crate::facts::{Command, LuaFacts, Span, Value};
+use crate::parse::Parsers;
+
+fn facts(src: &str) -> LuaFacts {
+    let mut p = Parsers::new().unwrap();
+    let tree = p.parse(crate::facts::Lang::Lua, src.as_bytes()).unwrap();
+    extract_chunk(tree.root_node(), src.as_bytes(), 0)
+}
+
+fn at(src: &str, needle: &str) -> u32 {
+    src.find(needle).expect("needle") as u32
+}
+
+/// A command as `HSET <KEYS[1]> state pending`.
+fn show(c: &Command) -> String {
+    let mut out = c.name.clone();
+    for a in &c.args {
+        out.push(' ');
+        out.push_str(&a.describe());
+    }
+    if c.open_tail {
+        out.push_str(" …");
+    }
+    out
+}
+
+fn shown(f: &LuaFacts) -> Vec<String> {
+    f.commands.iter().map(show).collect()
+}
+
+fn required(f: &LuaFacts) -> Vec<u32> {
+    f.argv.required.iter().map(|r| r.0).collect()
+}
+
+#[test]
+fn aliases_of_redis_call_are_redis_call() {
+    let src = "local rcall = redis.call\n\
+               local r = redis\n\
+               local function touch(k)\n  rcall('HSET', k, 'seen', '1')\nend\n\
+               rcall('HSET', KEYS[1], 'data', ARGV[1])\n\
+               r.pcall('HGET', KEYS[1], 'state')\n\
+               touch(KEYS[2])\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "HSET KEYS[1] data ARGV[1]",
+            "HGET KEYS[1] state",
+            "HSET KEYS[2] seen 1",
+        ]
+    );
+    // The upvalue's call runs at `touch(KEYS[2])`: the command is there,
+    // its key at the call site, the field where the body names it.
+    let touch = &f.commands[2];
+    assert_eq!(touch.span.start, at(src, "touch(KEYS[2])"));
+    assert_eq!(touch.args[0].span().start, at(src, "KEYS[2]"));
+    assert_eq!(touch.args[1].span().start, at(src, "'seen'"));
+}
+
+#[test]
+fn wrappers_forward_their_arguments() {
+    let src = "local function hset(key, ...)\n  return redis.call('HSET', key, ...)\nend\n\
+               local function put(key, a, b)\n  redis.call('HSET', key, unpack({a, b}))\nend\n\
+               local function send(cmd, ...) return redis.call(cmd, ...) end\n\
+               hset(KEYS[1], 'payload', ARGV[2], 'attempts', 0)\n\
+               put(KEYS[1], 'state', 'pending')\n\
+               send('ZADD', KEYS[2], 0, ARGV[1])\n\
+               local fields = {'state', 'done'}\n\
+               redis.call('HSET', KEYS[1], unpack(fields))\n\
+               redis.call('HSET', KEYS[1], unpack(ARGV))\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "HSET KEYS[1] payload ARGV[2] attempts 0",
+            "HSET KEYS[1] state pending",
+            "ZADD KEYS[2] 0 ARGV[1]",
+            "HSET KEYS[1] state done",
+            "HSET KEYS[1] …",
+        ]
+    );
+    let hset = &f.commands[0];
+    assert_eq!(hset.span.start, at(src, "hset(KEYS[1]"));
+    assert_eq!(hset.args[1].span().start, at(src, "'payload'"));
+    assert_eq!(hset.name_span.start, at(src, "HSET', key, ..."));
+    assert_eq!(f.commands[2].name_span.start, at(src, "ZADD"));
+}
+
+#[test]
+fn strings_are_built_and_functions_return_them() {
+    let src = "local a, b = KEYS[1], 'emq:'\n\
+               local function job_key(id) return b .. '{' .. ARGV[1] .. '}:job:' .. id end\n\
+               redis.call('HGET', job_key(ARGV[2]), 'state')\n\
+               redis.call('GET', table.concat({b, 'x', ARGV[3]}, ':'))\n\
+               redis.call('GET', string.format('%s:%s', b, 'y'))\n\
+               redis.call('LPUSH', a, ARGV[2])\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "HGET emq:{<ARGV[1]>}:job:<ARGV[2]> state",
+            "GET emq::x:<ARGV[3]>",
+            "GET emq::y",
+            "LPUSH KEYS[1] ARGV[2]",
+        ]
+    );
+    let aliases: Vec<(u32, &str)> = f
+        .aliases
+        .iter()
+        .map(|d| (d.index, d.role.as_str()))
+        .collect();
+    assert_eq!(aliases, vec![(1, "a")]);
+}
+
+#[test]
+fn a_variable_set_in_both_arms_holds_either() {
+    let src = "local key\n\
+               if ARGV[1] == '' then key = KEYS[1] .. ':a' else key = KEYS[1] .. ':b' end\n\
+               local cmd = ARGV[2] == 'l' and 'LPUSH' or 'RPUSH'\n\
+               redis.call(cmd, key, 'x')\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "LPUSH <KEYS[1]>:a | <KEYS[1]>:b x",
+            "RPUSH <KEYS[1]>:a | <KEYS[1]>:b x"
+        ]
+    );
+}
+
+#[test]
+fn recursion_and_depth_are_bounded() {
+    let f = facts("local function f(x) redis.call('GET', x) return f(x) end\nf(KEYS[1])\n");
+    assert_eq!(shown(&f), vec!["GET KEYS[1]"]);
+    let deep = format!(
+        "{}redis.call('GET', KEYS[1]){}",
+        "do ".repeat(300),
+        " end".repeat(300)
+    );
+    // Past the depth bound the call is read as written.
+    assert_eq!(shown(&facts(&deep)), vec!["GET KEYS[1]"]);
+}
+
+#[test]
+fn a_function_nobody_calls_runs_with_unknown_parameters() {
+    let f = facts("local function g(k) redis.call('HSET', k, 'state', 'x') end\n");
+    assert_eq!(shown(&f), vec!["HSET k state x"]);
+    assert!(matches!(f.commands[0].args[0], Value::Unknown { .. }));
+}
+
+#[test]
+fn required_reads_follow_the_paths_that_run() {
+    let src = "local rcall = redis.call\n\
+               local id = ARGV[1]\n\
+               local n = tonumber(ARGV[3]) or 0\n\
+               local opt = ARGV[7] or 'x'\n\
+               if ARGV[2] == \"\" then redis.call('DEL', ARGV[8]) end\n\
+               rcall('HSET', KEYS[1], 'id', id, 'n', n + 1)\n\
+               local function f(a) return tonumber(ARGV[5]) end\n\
+               if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n\
+               redis.call('SET', KEYS[2], ARGV[6])\n";
+    let f = facts(src);
+    // `ARGV[8]` is behind a test of the caller's `ARGV[2]`; `ARGV[6]` is
+    // after a return on Redis state, which the normal path gets past.
+    assert_eq!(required(&f), vec![1, 6]);
+    assert_eq!(f.argv.required[0].1.start, at(src, "id, 'n'"));
+}
+
+#[test]
+fn a_return_chosen_by_the_caller_makes_the_rest_optional() {
+    let f = facts("if ARGV[1] == '' then return 0 end\nredis.call('GET', ARGV[2])\n");
+    assert!(required(&f).is_empty());
+    let f = facts("if #ARGV < 3 then return 0 end\nredis.call('GET', ARGV[3])\n");
+    assert!(required(&f).is_empty());
+    // A return of an error reply is no way out.
+    let f = facts("if ARGV[1] == '' then return {err = 'x'} end\nredis.call('GET', ARGV[2])\n");
+    assert_eq!(required(&f), vec![2]);
+    let gate =
+        "if string.sub(ARGV[1], 1, 3) ~= 'JOB' then return redis.error_reply('EMQKIND') end\n";
+    let f = facts(&format!(
+        "{gate}redis.call('HSET', KEYS[1], 'payload', ARGV[2])\n"
+    ));
+    assert_eq!(required(&f), vec![1, 2]);
+    // A lock held, a value read: Redis state, the normal path reads on.
+    let f = facts(
+        "local owner = redis.call('GET', KEYS[2])\n\
+         if owner then return 0 end\n\
+         local t = redis.call('TIME')\n\
+         if tonumber(t[1]) > 5 then redis.call('SET', KEYS[1], ARGV[3]) end\n",
+    );
+    assert_eq!(required(&f), vec![3]);
+}
+
+#[test]
+fn required_reads_through_wrappers_and_defaults() {
+    let src = "local function set(k, v) return redis.call('SET', k, v) end\n\
+               set(KEYS[1], ARGV[1])\n\
+               local x = ARGV[2]\n\
+               if x == nil then x = '0' end\n\
+               set(KEYS[2], x)\n\
+               local y = ARGV[4] or 'd'\n\
+               set(KEYS[3], y .. ':' .. ARGV[5])\n";
+    let f = facts(src);
+    assert_eq!(required(&f), vec![1, 5]);
+    let read: Vec<Span> = f.argv.required.iter().map(|r| r.1).collect();
+    assert_eq!(read[0].start, at(src, "ARGV[1]"));
+}
