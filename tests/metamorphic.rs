@@ -14,12 +14,14 @@
 //! or SHA1) is not rewritten: its bytes are on the wire, and a copy that
 //! differs is a drift the speakers must see (WL305).
 //!
-//! `tests/metamorphic/status.txt` says, per rewrite, `holds` or `breaks
+//! `tests/metamorphic/status.txt` says, per rewrite, `holds` or `breaks:
 //! REASON`; the test holds the file exact. A rewrite whose output does not
 //! parse (or gives a new WL001) is a bug of the rewrite.
 //!
 //! `WIRELINT_METAMORPHIC_TABLE=1 cargo test --test metamorphic -- --nocapture`
-//! prints the table per rewrite: applied, held, broke, first difference.
+//! prints the table per rewrite: applied, held, broke, first difference
+//! (`=full`: every difference); `WIRELINT_METAMORPHIC_SHOW=NAME[@TREE]`
+//! prints each case of one rewrite with its rewritten files.
 
 mod common;
 #[path = "metamorphic/edit.rs"]
@@ -78,7 +80,8 @@ fn sources(root: &Path) -> Vec<String> {
         .collect()
 }
 
-fn trees() -> Vec<Tree> {
+/// The trees, all or (`only`) those whose label is `only`.
+fn trees(only: Option<&str>) -> Vec<Tree> {
     let mut plan: Vec<(String, tempfile::TempDir, Vec<String>)> = Vec::new();
     for name in common::clean_fixtures() {
         let dir = tempfile::tempdir().unwrap();
@@ -97,6 +100,7 @@ fn trees() -> Vec<Tree> {
         let dir = common::variant(&name);
         plan.push((format!("variants/{name}"), dir, targets));
     }
+    plan.retain(|p| only.is_none_or(|o| p.0 == o));
     let snaps = par_map(&plan, |(label, dir, _)| {
         snapshot(dir.path()).unwrap_or_else(|e| panic!("{label}: {e}"))
     });
@@ -290,6 +294,8 @@ struct Tally {
     held: usize,
     broke: usize,
     first: Option<String>,
+    /// Every difference, with its tree.
+    all: Vec<String>,
     bugs: Vec<String>,
 }
 
@@ -311,6 +317,7 @@ fn tally(
                 if t.first.is_none() {
                     t.first = Some(format!("{at}: {}", diff[0]));
                 }
+                t.all.extend(diff.iter().map(|d| format!("{at}: {d}")));
             }
             Outcome::Bug(b) => t.bugs.push(format!("{at}: {b}")),
         }
@@ -318,7 +325,8 @@ fn tally(
     out
 }
 
-fn print_table(rewrites: &[Rewrite], tallies: &[Tally]) {
+/// The table; with `full`, every difference under its rewrite.
+fn print_table(rewrites: &[Rewrite], tallies: &[Tally], full: bool) {
     println!(
         "{:<28} {:>7} {:>5} {:>5}  first difference",
         "rewrite", "applied", "held", "broke"
@@ -332,10 +340,13 @@ fn print_table(rewrites: &[Rewrite], tallies: &[Tally]) {
             t.broke,
             t.first.as_deref().unwrap_or("")
         );
+        if full {
+            t.all.iter().for_each(|d| println!("    {d}"));
+        }
     }
 }
 
-/// `status.txt`: per rewrite, `holds` or `breaks REASON`, with its line.
+/// `status.txt`: per rewrite, `holds` or `breaks: REASON`, with its line.
 fn status() -> Vec<(usize, String, bool)> {
     let text = std::fs::read_to_string(repo().join("tests/metamorphic/status.txt")).unwrap();
     text.lines()
@@ -346,8 +357,8 @@ fn status() -> Vec<(usize, String, bool)> {
             let name = words.next().unwrap().to_string();
             let verdict = words.next().unwrap_or("");
             assert!(
-                verdict == "holds" || (verdict == "breaks" && words.next().is_some()),
-                "status.txt:{}: write `NAME holds` or `NAME breaks REASON`",
+                verdict == "holds" || (verdict == "breaks:" && words.next().is_some()),
+                "status.txt:{}: write `NAME holds` or `NAME breaks: REASON`",
                 i + 1
             );
             (i + 1, name, verdict == "holds")
@@ -395,15 +406,17 @@ fn status_errors(rewrites: &[Rewrite], tallies: &[Tally]) -> Vec<String> {
 #[test]
 fn rewrites_keep_the_findings() {
     let rewrites = catalog();
-    let trees = trees();
-    let cases = cases(&trees, &rewrites);
+    // `NAME` or `NAME@TREE` (a fixture's name, or `variants/NAME`).
     let show = std::env::var("WIRELINT_METAMORPHIC_SHOW").ok();
-    let cases: Vec<Case> = cases
+    let (show, only) = match show.as_deref().map(|s| s.split_once('@')) {
+        Some(Some((name, tree))) => (Some(name), Some(tree)),
+        Some(None) => (show.as_deref(), None),
+        None => (None, None),
+    };
+    let trees = trees(only);
+    let cases: Vec<Case> = cases(&trees, &rewrites)
         .into_iter()
-        .filter(|c| {
-            show.as_deref()
-                .is_none_or(|s| s == rewrites[c.rewrite].name)
-        })
+        .filter(|c| show.is_none_or(|s| s == rewrites[c.rewrite].name))
         .collect();
     let outcomes = par_map(&cases, |c| run_case(&trees, c));
     if show.is_some() {
@@ -413,8 +426,8 @@ fn rewrites_keep_the_findings() {
         return;
     }
     let tallies = tally(&trees, &rewrites, &cases, outcomes);
-    if std::env::var_os("WIRELINT_METAMORPHIC_TABLE").is_some() {
-        print_table(&rewrites, &tallies);
+    if let Some(table) = std::env::var_os("WIRELINT_METAMORPHIC_TABLE") {
+        print_table(&rewrites, &tallies, table == "full");
     }
     let errors = status_errors(&rewrites, &tallies);
     assert!(errors.is_empty(), "{}", errors.join("\n"));
@@ -477,4 +490,69 @@ fn dump() {
             depth -= 1;
         }
     }
+}
+
+/// The mapping of the edit model: a kept byte moves by what was inserted
+/// before it, a moved byte goes where its range went (a created file
+/// included), a replaced byte goes to the start of its replacement.
+#[test]
+fn the_edit_mapping_follows_the_bytes() {
+    use edit::{new, orig, Edits};
+    let src = b"aa BB cc DD";
+    let mut e = Edits::new(src);
+    e.insert(0, "++");
+    e.replace(3..5, vec![new("x")]);
+    e.replace(9..11, vec![new("y")]);
+    e.create("f".to_string(), vec![new("> "), orig(9..11)]);
+    let r = e.finish().unwrap();
+    assert_eq!(r.text(), b"++aa x cc y");
+    assert_eq!(r.map(0), (None, 2));
+    assert_eq!(r.map(4), (None, 5));
+    assert_eq!(r.map(6), (None, 7));
+    assert_eq!(r.map(10), (Some("f".to_string()), 3));
+    assert_eq!(r.created(), vec![("f".to_string(), b"> DD".to_vec())]);
+}
+
+/// Two rewrites on a small input, byte for byte.
+#[test]
+fn rewrites_write_what_they_say() {
+    let apply = |name: &str, path: &str, text: &str| {
+        let rewrite = catalog().into_iter().find(|r| r.name == name).unwrap();
+        let tree = rewrite.lang.parse(text.as_bytes());
+        let src = Source {
+            path,
+            text: text.as_bytes(),
+            tree: &tree,
+        };
+        String::from_utf8((rewrite.apply)(&src).unwrap().text()).unwrap()
+    };
+    assert_eq!(
+        apply(
+            "lua-rcall-alias",
+            "a.lua",
+            "-- KEYS[1] row\nredis.call('HSET', KEYS[1], 'state', ARGV[1])\nreturn 1\n"
+        ),
+        "-- KEYS[1] row\nlocal rcall = redis.call\nrcall('HSET', KEYS[1], 'state', ARGV[1])\nreturn 1\n"
+    );
+    assert_eq!(
+        apply(
+            "rust-format-concat",
+            "k.rs",
+            "fn k(q: &str) -> String {\n    format!(\"emq:{{{q}}}:pending\")\n}\n"
+        ),
+        "fn k(q: &str) -> String {\n    [\"emq:{\", q, \"}:pending\"].concat()\n}\n"
+    );
+    // A rewrite that finds no site does not apply.
+    let rewrite = catalog()
+        .into_iter()
+        .find(|r| r.name == "lua-key-helper")
+        .unwrap();
+    let text = b"return redis.call('GET', KEYS[1])\n";
+    let tree = rewrite.lang.parse(text);
+    let src = Source {
+        path: "a.lua",
+        text,
+        tree: &tree,
+    };
+    assert!((rewrite.apply)(&src).is_none());
 }
