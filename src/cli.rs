@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::checks::{rule, RULES};
+mod info;
+
 use crate::config::Config;
 use crate::pipeline::files::{self, buffer_rel};
 use crate::pipeline::post::{self, Post};
@@ -17,6 +18,7 @@ use crate::pipeline::{
 use crate::report::diff::DiffRun;
 use crate::report::error::RunError;
 use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
+use info::{explain, facts, rules};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -433,81 +435,6 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         Command::Server => crate::server::run(),
         Command::Facts { file } => facts(&file),
     }
-}
-
-fn rules(audit: bool, diff: bool) -> i32 {
-    // Check, audit and change codes share one row shape.
-    use crate::diagnostic::{Layer, Severity};
-    let row = |code, name, layer: Layer, severity: Severity, summary| {
-        [code, name, layer.as_str(), severity.as_str(), summary]
-    };
-    let rows: Vec<[&str; 5]> = if diff {
-        crate::diff::KINDS
-            .iter()
-            .map(|k| row(k.code, k.name, k.layer, k.severity, k.summary))
-            .collect()
-    } else {
-        let rules = if audit {
-            crate::audit::rules::RULES
-        } else {
-            RULES
-        };
-        rules
-            .iter()
-            .map(|r| row(r.code, r.name, r.layer, r.severity, r.summary))
-            .collect()
-    };
-    // Columns as wide as their longest entry: every row lines up.
-    let name_w = rows.iter().map(|r| r[1].len()).max().unwrap_or(0);
-    let mut s = String::new();
-    for [code, name, layer, severity, summary] in rows {
-        s.push_str(&format!(
-            "{code:<6} {name:<name_w$} {layer:<6} {severity:<8} {summary}\n"
-        ));
-    }
-    write_stdout(&s)
-}
-
-fn explain(code: &str) -> i32 {
-    let change = crate::diff::KINDS
-        .iter()
-        .find(|k| k.code.eq_ignore_ascii_case(code));
-    if let Some(k) = change {
-        return write_stdout(&k.doc());
-    }
-    match rule(code).or_else(|| crate::audit::rules::rule(code)) {
-        Some(r) => write_stdout(&r.doc()),
-        None => {
-            let codes: Vec<&str> = RULES
-                .iter()
-                .chain(crate::audit::rules::RULES)
-                .map(|r| r.code)
-                .chain(crate::diff::KINDS.iter().map(|k| k.code))
-                .collect();
-            error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
-        }
-    }
-}
-
-/// The raw facts of one file, for debugging extractors.
-fn facts(file: &Path) -> i32 {
-    let Some(lang) = crate::facts::Lang::from_path(file) else {
-        return error("not an Elixir, Rust or Lua file");
-    };
-    let bytes =
-        match crate::input::read_file(file, crate::input::Links::Follow, DEFAULT_MAX_FILE_BYTES) {
-            Ok(b) => b,
-            Err(e) => return error(&format!("cannot read {}: {e}", file.display())),
-        };
-    let Ok(mut parsers) = crate::parse::Parsers::new() else {
-        return 2;
-    };
-    let stem = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let facts = crate::extract::extract_file(&mut parsers, lang, 0, &bytes, &stem);
-    write_stdout(&format!("{facts:#?}\n"))
 }
 
 fn check(a: &CheckArgs) -> Result<i32, RunError> {

@@ -91,7 +91,11 @@ fn fix(
     let edit = cx.replacement(span, found, &ks.prefix)?;
     Some(Fix::one(
         Applicability::Safe,
-        format!("replace `{}` with the contract's `{}`", visible(found), ks.prefix),
+        format!(
+            "replace `{}` with the contract's `{}`",
+            visible(found),
+            ks.prefix
+        ),
         edit,
     ))
 }
