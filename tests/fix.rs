@@ -431,3 +431,27 @@ fn fix_writes_only_regular_files_under_the_root() {
         "{names:?}"
     );
 }
+
+/// A registration names a count, not the keys: the header's lines past
+/// it go.
+#[test]
+fn wl307_a_header_is_cut_to_the_registration() {
+    cycle(
+        "WL307-keys-declaration-conflict/header-past-registration",
+        &[],
+        "--- a/src/touch.lua
++++ b/src/touch.lua
+@@ -1,4 +1,3 @@
+ -- KEYS[1] 'task'
+--- KEYS[2] 'seen set'
+ redis.call('HSET', KEYS[1], 'seen', ARGV[1])
+ return 1
+",
+        "src/touch.lua",
+        "-- KEYS[1] 'task'
+redis.call('HSET', KEYS[1], 'seen', ARGV[1])
+return 1
+",
+        "",
+    );
+}

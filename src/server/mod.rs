@@ -497,8 +497,8 @@ impl State {
         json!({"contents": {"kind": "markdown", "value": text}})
     }
 
-    /// For each wirelint diagnostic in the request: the replacement of a
-    /// near miss where the fix is certain, and a suppression comment on the
+    /// For each wirelint diagnostic in the request: its fix's edits (those
+    /// `check --fix` applies), and a suppression comment on the
     /// line before it, in the file's own comment syntax, with room for the
     /// reason.
     fn code_actions(&self, params: &Value) -> Value {
