@@ -147,6 +147,40 @@ pub fn named(node: Node) -> Vec<Node> {
     node.named_children(&mut cursor).collect()
 }
 
+/// A value the value rewrites move: its node, and the name its new holder
+/// takes.
+pub struct Site<'t> {
+    pub node: Node<'t>,
+    pub stem: String,
+}
+
+/// The distinct stems of `sites`, each with its first site.
+pub fn distinct<'a, 't>(sites: &'a [Site<'t>]) -> Vec<&'a Site<'t>> {
+    let mut out: Vec<&Site> = Vec::new();
+    for s in sites {
+        if !out.iter().any(|o| o.stem == s.stem) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// One definition per site: `before` + the site's bytes + `after`, where
+/// `{}` in either is the stem (`{U}` the stem in upper case).
+pub fn each(sites: &[&Site], before: &str, after: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for s in sites {
+        let fill = |t: &str| {
+            t.replace("{U}", &s.stem.to_uppercase())
+                .replace("{}", &s.stem)
+        };
+        out.push(new(fill(before)));
+        out.push(orig(s.node.byte_range()));
+        out.push(new(fill(after)));
+    }
+    out
+}
+
 /// A part of a rewritten file.
 #[derive(Clone, Debug)]
 pub enum Piece {
@@ -195,6 +229,29 @@ impl<'a> Edits<'a> {
     /// A new file at `path` (relative to the tree's root).
     pub fn create(&mut self, path: String, pieces: Vec<Piece>) {
         self.created.push((path, pieces));
+    }
+
+    /// The bytes of `value` bound to `name` by a statement inserted at
+    /// `at` (`open` + value + `close`, then a new line at `indent`), and
+    /// `name` in their place.
+    pub fn hoist(
+        &mut self,
+        at: usize,
+        indent: &str,
+        value: Range<usize>,
+        open: String,
+        close: &str,
+        name: &str,
+    ) {
+        self.replace(
+            at..at,
+            vec![
+                new(open),
+                orig(value.clone()),
+                new(format!("{close}\n{indent}")),
+            ],
+        );
+        self.replace_text(value, name);
     }
 
     pub fn is_empty(&self) -> bool {

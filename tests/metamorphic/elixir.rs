@@ -8,7 +8,9 @@
 
 use tree_sitter::Node;
 
-use crate::edit::{inside, named, new, orig, Edits, Lang, Piece, Rewritten, Source};
+use crate::edit::{
+    distinct, each, inside, named, new, orig, Edits, Lang, Piece, Rewritten, Site, Source,
+};
 use crate::Rewrite;
 
 #[path = "elixir_forms.rs"]
@@ -157,11 +159,6 @@ pub fn attribute_read(src: &Source, n: Node) -> Option<String> {
     (operand.kind() == "identifier").then(|| src.text_of(operand).to_string())
 }
 
-struct Site<'t> {
-    node: Node<'t>,
-    stem: String,
-}
-
 /// The values passed in function bodies: plain strings and attribute
 /// reads, as call arguments or list items.
 fn sites<'t>(src: &'t Source, attributes: bool) -> Vec<Site<'t>> {
@@ -193,16 +190,6 @@ fn sites<'t>(src: &'t Source, attributes: bool) -> Vec<Site<'t>> {
     out
 }
 
-fn distinct<'a, 't>(sites: &'a [Site<'t>]) -> Vec<&'a Site<'t>> {
-    let mut out: Vec<&Site> = Vec::new();
-    for s in sites {
-        if !out.iter().any(|o| o.stem == s.stem) {
-            out.push(s);
-        }
-    }
-    out
-}
-
 /// Every site replaced by `fetch(stem)`; `define(sites)` inserted at the
 /// end of the sites' module (before its `end`).
 fn extract(
@@ -226,16 +213,6 @@ fn extract(
     let end = block.end_byte() - "end".len();
     e.replace(end..end, define(&distinct(&sites)));
     e.finish()
-}
-
-fn each(sites: &[&Site], before: &str, after: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for s in sites {
-        out.push(new(before.replace("{}", &s.stem)));
-        out.push(orig(s.node.byte_range()));
-        out.push(new(after.replace("{}", &s.stem)));
-    }
-    out
 }
 
 fn value_defp(src: &Source) -> Option<Rewritten> {
@@ -431,8 +408,10 @@ fn wrap(call: Node) -> bool {
     })
 }
 
-/// `f(a, b)` as `a |> f(b)`.
-fn pipe(src: &Source) -> Option<Rewritten> {
+/// Every call site rewritten as its first argument piped into `tail`
+/// (built from the call's target, arguments and node), in parentheses
+/// where the call's parent needs them.
+fn pipelines(src: &Source, tail: impl Fn(Node, Node, &[Node]) -> Vec<Piece>) -> Option<Rewritten> {
     let mut e = Edits::new(src.text);
     for (call, t, items) in call_sites(src) {
         let mut pieces = if wrap(call) {
@@ -441,9 +420,7 @@ fn pipe(src: &Source) -> Option<Rewritten> {
             Vec::new()
         };
         pieces.extend(term(src, items[0]));
-        pieces.push(new(" |> "));
-        pieces.push(orig(t.byte_range()));
-        pieces.extend(rest_args(&items, call));
+        pieces.extend(tail(call, t, &items));
         if wrap(call) {
             pieces.push(new(")"));
         }
@@ -452,36 +429,31 @@ fn pipe(src: &Source) -> Option<Rewritten> {
     e.finish()
 }
 
+/// `f(a, b)` as `a |> f(b)`.
+fn pipe(src: &Source) -> Option<Rewritten> {
+    pipelines(src, |call, t, items| {
+        let mut out = vec![new(" |> "), orig(t.byte_range())];
+        out.extend(rest_args(items, call));
+        out
+    })
+}
+
 /// `f(a, b)` as `a |> then(fn value -> f(value, b) end)`.
 fn then(src: &Source) -> Option<Rewritten> {
     if taken(src, "value") {
         return None;
     }
-    let mut e = Edits::new(src.text);
-    for (call, t, items) in call_sites(src) {
-        let mut pieces = if wrap(call) {
-            vec![new("(")]
-        } else {
-            Vec::new()
-        };
-        pieces.extend(term(src, items[0]));
-        pieces.push(new(" |> then(fn value -> "));
-        pieces.push(orig(t.byte_range()));
+    pipelines(src, |call, t, items| {
+        let mut out = vec![new(" |> then(fn value -> "), orig(t.byte_range())];
         match items.get(1) {
-            Some(second) => {
-                pieces.extend([
-                    new("(value, "),
-                    orig(second.start_byte()..call.end_byte() - 1),
-                    new(")"),
-                ]);
-            }
-            None => pieces.push(new("(value)")),
+            Some(second) => out.extend([
+                new("(value, "),
+                orig(second.start_byte()..call.end_byte() - 1),
+                new(")"),
+            ]),
+            None => out.push(new("(value)")),
         }
-        pieces.push(new(" end)"));
-        if wrap(call) {
-            pieces.push(new(")"));
-        }
-        e.replace(call.byte_range(), pieces);
-    }
-    e.finish()
+        out.push(new(" end)"));
+        out
+    })
 }

@@ -237,15 +237,14 @@ fn bind_list(src: &Source) -> Option<Rewritten> {
         }
         count += 1;
         let indent = src.indent_at(stmt.start_byte());
-        e.replace(
-            stmt.start_byte()..stmt.start_byte(),
-            vec![
-                new(format!("{name} = ")),
-                orig(n.byte_range()),
-                new(format!("\n{indent}")),
-            ],
+        e.hoist(
+            stmt.start_byte(),
+            &indent,
+            n.byte_range(),
+            format!("{name} = "),
+            "",
+            &name,
         );
-        e.replace_text(n.byte_range(), name);
         bound.push(n.byte_range());
     }
     e.finish()

@@ -8,7 +8,9 @@
 
 use tree_sitter::Node;
 
-use crate::edit::{inside, named, new, orig, Edits, Lang, Piece, Rewritten, Source};
+use crate::edit::{
+    distinct, each, inside, named, new, orig, Edits, Lang, Piece, Rewritten, Site, Source,
+};
 use crate::Rewrite;
 
 #[path = "rust_build.rs"]
@@ -93,12 +95,6 @@ fn str_constants(src: &Source) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// A value passed to a call: its node and the name a helper takes.
-struct Site<'t> {
-    node: Node<'t>,
-    stem: String,
-}
-
 /// The values the rewrites of this file move: string literals and `&str`
 /// constants of the file passed to a call inside a function.
 fn sites<'t>(src: &'t Source) -> Vec<Site<'t>> {
@@ -141,17 +137,6 @@ fn sites<'t>(src: &'t Source) -> Vec<Site<'t>> {
     out
 }
 
-/// The distinct stems of `sites`, each with its first site's node.
-fn distinct<'a, 't>(sites: &'a [Site<'t>]) -> Vec<&'a Site<'t>> {
-    let mut out: Vec<&Site> = Vec::new();
-    for s in sites {
-        if !out.iter().any(|o| o.stem == s.stem) {
-            out.push(s);
-        }
-    }
-    out
-}
-
 /// Every site replaced by `fetch(stem)`, and `define(sites)` appended to
 /// the file: the definitions hold the sites' original bytes.
 fn extract(
@@ -171,22 +156,6 @@ fn extract(
     tail.extend(define(&distinct(&sites)));
     e.replace(src.text.len()..src.text.len(), tail);
     e.finish()
-}
-
-/// One definition per site: `before` + the site's bytes + `after`, where
-/// `{}` in either is the stem (`{U}` the stem in upper case).
-fn each(sites: &[&Site], before: &str, after: &str) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for s in sites {
-        let fill = |t: &str| {
-            t.replace("{U}", &s.stem.to_uppercase())
-                .replace("{}", &s.stem)
-        };
-        out.push(new(fill(before)));
-        out.push(orig(s.node.byte_range()));
-        out.push(new(fill(after)));
-    }
-    out
 }
 
 fn value_fn(src: &Source) -> Option<Rewritten> {

@@ -480,15 +480,14 @@ fn let_argument(src: &Source) -> Option<Rewritten> {
         }
         count += 1;
         let indent = src.indent_at(stmt.start_byte());
-        e.replace(
-            stmt.start_byte()..stmt.start_byte(),
-            vec![
-                new(format!("let {name} = ")),
-                orig(arg.byte_range()),
-                new(format!(";\n{indent}")),
-            ],
+        e.hoist(
+            stmt.start_byte(),
+            &indent,
+            arg.byte_range(),
+            format!("let {name} = "),
+            ";",
+            &name,
         );
-        e.replace_text(arg.byte_range(), name);
         taken_ranges.push(arg.byte_range());
     }
     e.finish()
