@@ -708,7 +708,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     let mut base = run_analysis(&base_opts)?;
     crate::scope::relocate(&mut head, &prefix);
     crate::scope::relocate(&mut base, &prefix);
-    let changes = crate::diff::compare(&base, &head);
+    let changes = crate::diff::compare(&base, &head, &rev.name);
     let run = DiffRun {
         base: &base,
         head: &head,
