@@ -684,7 +684,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     let only = reported.map(|r| crate::scope::root::ChangeFilter::new(&r, &base, &head));
     crate::scope::relocate(&mut head, &prefix);
     crate::scope::relocate(&mut base, &prefix);
-    let mut changes = crate::diff::compare(&base, &head);
+    let mut changes = crate::diff::compare(&base, &head, &rev.name);
     if let Some(f) = only {
         changes.retain(|c| f.keeps(c.base.as_ref(), c.head.as_ref()));
     }

@@ -86,15 +86,38 @@ impl Config {
     }
 
     /// The nearest `wirelint.toml` at or above `root`, at most `limit`
-    /// bytes. A `wirelint.toml` that is not a regular file (a FIFO, a link
-    /// to a device) is an error, never skipped or waited on.
+    /// bytes, searched up to the top of the git repository holding `root`
+    /// (a file above it is not the repository's: it never applies), or up
+    /// to `/` outside any repository. A `wirelint.toml` that is not a
+    /// regular file (a FIFO, a link to a device) is an error, never
+    /// skipped or waited on; one that is a symbolic link to a file outside
+    /// its repository is an error too, and that file is never read.
     pub fn find_limited(root: &Path, limit: u64) -> Result<Option<Config>, Box<ContractError>> {
         let start = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let top = start
+            .ancestors()
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            .map(Path::to_path_buf);
         let mut dir = Some(start.as_path());
         while let Some(d) = dir {
             let candidate = d.join(FILE_NAME);
-            if std::fs::symlink_metadata(&candidate).is_ok() {
+            if let Ok(meta) = std::fs::symlink_metadata(&candidate) {
+                if meta.file_type().is_symlink() && !inside(&candidate, &repository_of(d)) {
+                    return Err(Box::new(ContractError {
+                        origin: candidate.display().to_string(),
+                        text: String::new(),
+                        message:
+                            "it is a symbolic link to a file outside the repository; it is not read"
+                                .into(),
+                        span: None,
+                        label: String::new(),
+                        help: Some("make wirelint.toml a file of the repository".into()),
+                    }));
+                }
                 return Config::load_limited(&candidate, limit).map(Some);
+            }
+            if Some(d) == top.as_deref() {
+                break;
             }
             dir = d.parent();
         }

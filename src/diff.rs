@@ -13,133 +13,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::contract::Contract;
-use crate::diagnostic::{Layer, Severity};
 use crate::facts::{Seg, Span, Template};
 use crate::link::normalize_name;
 use crate::link::records::key_shape;
 use crate::pipeline::Analysis;
 
-/// One kind of change: code, name, layer, severity, what it means.
-pub struct Kind {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub layer: Layer,
-    pub severity: Severity,
-    pub summary: &'static str,
-}
+mod kinds;
 
-pub const KINDS: &[Kind] = &[
-    Kind {
-        code: "WD101",
-        name: "key-removed",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary: "a speaker no longer sends a key template it sent at the base",
-    },
-    Kind {
-        code: "WD102",
-        name: "key-changed",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary:
-            "a key template differs from the base's in one `:` segment (prefix, hash tag, type)",
-    },
-    Kind {
-        code: "WD103",
-        name: "key-added",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary: "a speaker sends a key template it did not send at the base",
-    },
-    Kind {
-        code: "WD201",
-        name: "field-removed",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary: "a speaker no longer writes a field of a record it still uses",
-    },
-    Kind {
-        code: "WD202",
-        name: "field-renamed",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary: "a written field of a record has another name than at the base",
-    },
-    Kind {
-        code: "WD203",
-        name: "field-added",
-        layer: Layer::L1,
-        severity: Severity::Warning,
-        summary: "a speaker writes a new field in a record it already used",
-    },
-    Kind {
-        code: "WD204",
-        name: "field-read-renamed",
-        layer: Layer::L1,
-        severity: Severity::Error,
-        summary: "a speaker reads a field of a record under another name than at the base",
-    },
-    Kind {
-        code: "WD301",
-        name: "script-keys-changed",
-        layer: Layer::L2,
-        severity: Severity::Error,
-        summary: "a script's KEYS changed in number, order, role or use",
-    },
-    Kind {
-        code: "WD302",
-        name: "script-body-changed",
-        layer: Layer::L2,
-        severity: Severity::Error,
-        summary: "a script's bytes changed (another SHA1)",
-    },
-    Kind {
-        code: "WD303",
-        name: "script-removed",
-        layer: Layer::L2,
-        severity: Severity::Error,
-        summary: "a speaker no longer holds a script it held at the base",
-    },
-    Kind {
-        code: "WD304",
-        name: "script-added",
-        layer: Layer::L2,
-        severity: Severity::Warning,
-        summary: "a speaker holds a script it did not hold at the base",
-    },
-];
-
-impl Kind {
-    /// What `wirelint explain WDxxx` prints.
-    pub fn doc(&self) -> String {
-        format!(
-            "# {} {}\n\n\
-             Layer {}, {} by default.\n\n\
-             ## What it reports\n\
-             `wirelint diff --against REF`: {}.\n\n\
-             ## Why it breaks the wire\n\
-             What sits below the line (key bytes, hash fields, a script's KEYS and bytes) is \
-             what every speaker agrees on: a change there leaves the data the others wrote, or \
-             will read, where they no longer look.\n\n\
-             ## How to fix\n\
-             Change every speaker in the same pull request, with a migration for the data \
-             already written; or, when the removal is meant, list it under `[retired]` in the \
-             contract so that `diff` accepts it.\n",
-            self.code,
-            self.name,
-            self.layer.as_str(),
-            self.severity.as_str(),
-            self.summary
-        )
-    }
-}
-
-pub fn kind(code: &str) -> &'static Kind {
-    KINDS
-        .iter()
-        .find(|k| k.code == code)
-        .expect("a known change code")
-}
+pub use kinds::{kind, Kind, KINDS};
 
 /// One below-the-line change.
 #[derive(Debug, Clone)]
@@ -154,6 +35,26 @@ pub struct Change {
     /// Spans into the base analysis and the head (work tree) analysis.
     pub base: Option<Span>,
     pub head: Option<Span>,
+    /// The file a change with neither span is about (WD001: a file not
+    /// read), and whether it is the base's.
+    pub file: Option<Unread>,
+}
+
+/// A file one side did not read.
+#[derive(Debug, Clone)]
+pub struct Unread {
+    pub path: String,
+    pub at_base: bool,
+}
+
+impl Unread {
+    /// `REF:path` at the base, `path` in the work tree.
+    pub fn shown(&self, against: &str) -> String {
+        match self.at_base {
+            true => format!("{against}:{}", self.path),
+            false => self.path.clone(),
+        }
+    }
 }
 
 impl Change {
@@ -360,7 +261,7 @@ fn differing_span(t: &Template, other: &str) -> Span {
 }
 
 /// The changes from `base` to `head`, sorted by speaker, code and message.
-pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
+pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
     let contract = head.contract.as_ref();
     let retired = retired(contract);
     let b = observe(base, contract);
@@ -380,7 +281,46 @@ pub fn compare(base: &Analysis, head: &Analysis) -> Vec<Change> {
         d.fields(&moved);
         d.scripts();
     }
+    out.extend(not_compared(base, head, against));
     out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
+    out
+}
+
+/// WD001: each source file a side passed over (`skipped: …`, `cannot
+/// read: …`): whatever changed in it is not known, so it is said.
+fn not_compared(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
+    let mut out = Vec::new();
+    for (a, at_base) in [(base, true), (head, false)] {
+        for n in &a.notes {
+            let unread =
+                n.message.starts_with("skipped: ") || n.message.starts_with("cannot read: ");
+            if !unread || crate::facts::Lang::from_path(std::path::Path::new(&n.path)).is_none() {
+                continue;
+            }
+            let file = Unread {
+                path: n.path.clone(),
+                at_base,
+            };
+            let whose = match at_base {
+                true => format!("at {against}"),
+                false => "in the work tree".to_string(),
+            };
+            out.push(Change {
+                code: "WD001",
+                speaker: "(input)".into(),
+                message: format!(
+                    "{} is not compared: {whose}, {}",
+                    file.shown(against),
+                    n.message
+                ),
+                before: None,
+                after: None,
+                base: None,
+                head: None,
+                file: Some(file),
+            });
+        }
+    }
     out
 }
 
@@ -414,6 +354,7 @@ impl SpeakerDiff<'_> {
             after,
             base,
             head,
+            file: None,
         });
     }
 

@@ -259,6 +259,7 @@ fn an_audit_sends_only_read_commands() {
     assert_eq!(
         used,
         [
+            "dbsize",
             "exists",
             "hexists",
             "hrandfield",

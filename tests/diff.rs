@@ -476,8 +476,8 @@ fn diff_speaks_sarif() {
     assert_eq!(
         ids,
         [
-            "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301", "WD302",
-            "WD303", "WD304"
+            "WD001", "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301",
+            "WD302", "WD303", "WD304"
         ]
     );
     for r in rules {
@@ -485,12 +485,12 @@ fn diff_speaks_sarif() {
         assert_eq!(r["help"]["text"], explained.as_str());
         assert_eq!(r["help"]["markdown"], explained.as_str());
     }
-    assert_eq!(rules[4]["name"], "field-renamed");
+    assert_eq!(rules[5]["name"], "field-renamed");
     assert_eq!(
-        rules[4]["shortDescription"]["text"],
+        rules[5]["shortDescription"]["text"],
         "a written field of a record has another name than at the base"
     );
-    assert_eq!(rules[4]["defaultConfiguration"]["level"], "error");
+    assert_eq!(rules[5]["defaultConfiguration"]["level"], "error");
     let commit = git(dir.path(), &["rev-parse", "main"]);
     let short = &commit[..12];
     let results = run0["results"].as_array().unwrap();
@@ -524,7 +524,7 @@ fn diff_speaks_sarif() {
             format!("WD302 error echo_mq/lib/echo_mq/jobs.ex:6 < echo_mq/lib/echo_mq/jobs.ex:6 at main ({short}): was 1abdf3e91b7517bf3b896b64185582763ea1a339"),
         ]
     );
-    assert_eq!(results[0]["ruleIndex"], 4);
+    assert_eq!(results[0]["ruleIndex"], 5);
     assert_eq!(
         results[0]["message"]["text"],
         format!("field `payload` of `emq:{{<*>}}:job:<*>` is now written as `data` [echo_mq]\n\nhelp: every other speaker must change with it, or rows become unfindable, unreadable or never queued\n\n[at main ({short}): was payload](1)")

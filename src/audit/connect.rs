@@ -2,10 +2,11 @@
 //! `unix://` or `redis+unix://` for a socket), a password from the
 //! environment only, and with `--cluster` every primary of the cluster.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo};
 
+use super::conn::{Connection, WireError};
 use super::wire::{self, bytes, Read};
 
 /// A server to audit.
@@ -55,17 +56,16 @@ pub fn target(
     })
 }
 
-/// Opens a connection with the timeout on connect, reads and writes.
-pub fn connect(info: &ConnectionInfo, timeout: Duration) -> redis::RedisResult<redis::Connection> {
-    // TLS through rustls with its ring provider (the only one built in).
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let client = redis::Client::open(info.clone())?;
-    let con = client.get_connection_with_timeout(timeout)?;
-    con.set_read_timeout(Some(timeout))?;
-    con.set_write_timeout(Some(timeout))?;
+/// Opens a connection: the timeout bounds the connect and each reply, the
+/// end of the time budget every reply (`conn.rs`).
+pub fn connect(
+    info: &ConnectionInfo,
+    timeout: Duration,
+    budget_end: Option<Instant>,
+) -> Result<Connection, WireError> {
+    let mut con = Connection::open(info, timeout, budget_end)?;
     // Nothing is sent on connect without a password or a database: a PING
     // turns a refused login into a connection error, not a failed scan.
-    let mut con = con;
     wire::one(&mut con, Read::Ping, &[])?;
     Ok(con)
 }
@@ -73,7 +73,7 @@ pub fn connect(info: &ConnectionInfo, timeout: Duration) -> redis::RedisResult<r
 /// The primaries of a cluster, as `CLUSTER NODES` lists them (healthy
 /// ones, sorted by address), each with the connection settings of `base`.
 pub fn primaries(
-    con: &mut redis::Connection,
+    con: &mut Connection,
     base: &ConnectionInfo,
 ) -> Result<Vec<(String, ConnectionInfo)>, String> {
     let v = wire::one(con, Read::ClusterNodes, &[]).map_err(|e| {
@@ -105,7 +105,9 @@ pub fn primaries(
             },
             _ => return Err("--cluster needs a redis:// or rediss:// URL".into()),
         };
-        out.push((format!("{host}:{port}"), base.clone().set_addr(addr)));
+        // The server named the host: shown without control characters.
+        let shown = crate::report::one_line(&host);
+        out.push((format!("{shown}:{port}"), base.clone().set_addr(addr)));
     }
     if out.is_empty() {
         return Err("--cluster: CLUSTER NODES lists no healthy primary".into());

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use redis::Connection;
+use super::conn::Connection;
 
 use super::group::Kind;
 use super::keys::{render, Known};
@@ -76,9 +76,9 @@ pub(super) enum Check {
 
 /// Whether one element of a membership reply says the member is there
 /// (`ZMSCORE`'s score, `SMISMEMBER`'s 1).
-fn present(v: &redis::Value) -> bool {
-    use redis::Value;
-    !matches!(v, Value::Nil | Value::Int(0) | Value::Boolean(false))
+fn present(v: &super::wire::Value) -> bool {
+    use super::wire::Value;
+    !matches!(v, Value::Nil | Value::Int(0) | Value::Bool(false))
 }
 
 impl Scanner<'_> {

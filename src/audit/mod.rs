@@ -20,12 +20,14 @@
 //! - `seed.rs`: a generator of test keyspaces (tests and the benchmark).
 
 mod args;
+pub mod conn;
 pub mod connect;
 pub mod group;
 pub mod keys;
 mod look;
 mod node;
 mod report;
+pub mod resp;
 pub mod rules;
 pub mod scan;
 pub mod seed;
@@ -107,7 +109,8 @@ pub fn audit(
         .as_ref()
         .ok_or_else(|| fail(no_keyspace(contract)))?;
     let holders_checked = !cluster || ks.hash_tag;
-    let mut con = connect::connect(&target.info, timeout)
+    let budget_end = limits.budget.map(|b| started + b);
+    let mut con = connect::connect(&target.info, timeout, budget_end)
         .map_err(|e| fail(format!("cannot connect to {}: {e}", target.shown)))?;
     let nodes = match cluster {
         true => connect::primaries(&mut con, &target.info).map_err(fail)?,
@@ -136,6 +139,8 @@ pub fn audit(
         };
         match node::scan_node(&n, &mut progress, &mut tally) {
             Ok(s) => stop = s,
+            // A reply cut off by the time budget: the budget's stop.
+            Err(e) if e.ends_with(conn::BUDGET_RAN_OUT) => stop = Stop::Budget,
             Err(e) => {
                 return Err(Failure {
                     message: format!("the audit of {at} stopped mid-scan: {e}"),
@@ -192,6 +197,12 @@ pub fn notes(a: &Audit, limits: &Limits) -> Vec<String> {
             limits.max_keys.unwrap_or_default()
         )),
         Stop::Budget => out.push("stopped at the time budget: the counts are partial".into()),
+        Stop::CursorLoop => out.push(
+            "stopped: the server's SCAN cursor came back to a value it had given before (a loop), not to 0: the counts are partial".into(),
+        ),
+        Stop::ScanCalls(n) => out.push(format!(
+            "stopped after {n} SCAN calls on one node (10,000 and 10 per key DBSIZE counted) without the cursor coming back to 0: the counts are partial"
+        )),
         Stop::Done => {}
     }
     if t.vanished > 0 {

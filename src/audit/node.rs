@@ -29,6 +29,31 @@ pub struct Node<'a> {
     pub started: Instant,
 }
 
+impl Node<'_> {
+    /// When the time budget runs out, if there is one.
+    pub fn budget_end(&self) -> Option<Instant> {
+        self.limits.budget.map(|b| self.started + b)
+    }
+}
+
+/// The most `SCAN` calls on one node: [`SCAN_CALLS_BASE`] and
+/// [`SCAN_CALLS_PER_KEY`] per key `DBSIZE` counted when the scan started,
+/// at most [`MAX_SCAN_CALLS`]. A server whose cursor never comes back to 0
+/// (nor to a cursor it gave before, which stops the scan at once) is
+/// stopped there, whatever `--max-keys` and `--time-budget` say. A full
+/// scan makes about one call per `COUNT` keys, or per 10 × `COUNT` empty
+/// slots of the server's table.
+pub fn scan_calls(dbsize: u64) -> u64 {
+    dbsize
+        .saturating_mul(SCAN_CALLS_PER_KEY)
+        .saturating_add(SCAN_CALLS_BASE)
+        .min(MAX_SCAN_CALLS)
+}
+
+pub const SCAN_CALLS_BASE: u64 = 10_000;
+pub const SCAN_CALLS_PER_KEY: u64 = 10;
+pub const MAX_SCAN_CALLS: u64 = 100_000_000;
+
 /// Keys handed out so far (over every node): for `--max-keys` and the
 /// progress hook.
 pub struct Progress<'h> {
@@ -99,7 +124,7 @@ fn work(
         ready.wait();
         return (Tally::default(), Ok(()));
     };
-    let connected = connect::connect(node.info, node.timeout)
+    let connected = connect::connect(node.info, node.timeout, node.budget_end())
         .map_err(lost)
         .and_then(|mut con| scanner.probe(&mut con).map(|()| con));
     ready.wait();
@@ -134,11 +159,17 @@ fn dispatch(
     failed: &AtomicBool,
     mut send: impl FnMut(Vec<Vec<u8>>) -> bool,
 ) -> ScanResult<Stop> {
-    let mut con = connect::connect(node.info, node.timeout).map_err(lost)?;
+    let mut con = connect::connect(node.info, node.timeout, node.budget_end()).map_err(lost)?;
     let count = node.limits.count.max(1).to_string();
     let pattern = node.limits.pattern.as_bytes();
     let mut cursor = b"0".to_vec();
-    loop {
+    let mut seen = std::collections::HashSet::new();
+    let dbsize = wire::one(&mut con, Read::Dbsize, &[])
+        .ok()
+        .and_then(|v| wire::int(&v))
+        .unwrap_or(0);
+    let calls = scan_calls(dbsize.max(0) as u64);
+    for _ in 0..calls {
         let args: [&[u8]; 5] = [&cursor, b"MATCH", pattern, b"COUNT", count.as_bytes()];
         let v = wire::one(&mut con, Read::Scan, &args).map_err(lost)?;
         let (next, page) =
@@ -164,6 +195,20 @@ fn dispatch(
         if over(node.limits, node.started) {
             return Ok(Stop::Budget);
         }
+        // A cursor is a 64-bit number; one given twice is a loop.
+        let n = std::str::from_utf8(&next)
+            .ok()
+            .and_then(|c| c.parse::<u64>().ok())
+            .ok_or_else(|| {
+                format!(
+                    "SCAN answered the cursor `{}`, not a number",
+                    next.escape_ascii()
+                )
+            })?;
+        if !seen.insert(n) {
+            return Ok(Stop::CursorLoop);
+        }
         cursor = next;
     }
+    Ok(Stop::ScanCalls(calls))
 }

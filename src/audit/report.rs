@@ -17,6 +17,10 @@ use crate::report::{self, Summary};
 use crate::source::{SourceFile, SourceMap};
 
 fn error(message: &str) -> i32 {
+    // A message may hold the server's words: no control character goes
+    // out (a newline could start a workflow command, an escape drive the
+    // terminal).
+    let message = crate::report::one_line(message);
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
     2
 }
@@ -122,7 +126,7 @@ fn progress_bar(opts: &Options, target: &connect::Target) -> Option<indicatif::P
         return None;
     }
     let len = (!opts.cluster)
-        .then(|| connect::connect(&target.info, opts.timeout).ok())
+        .then(|| connect::connect(&target.info, opts.timeout, None).ok())
         .flatten()
         .and_then(|mut c| super::wire::one(&mut c, super::wire::Read::Dbsize, &[]).ok())
         .and_then(|v| super::wire::int(&v))
@@ -222,6 +226,7 @@ fn print(
     }
     let mut err = std::io::stderr().lock();
     if let Some(m) = failure {
+        let m = crate::report::one_line(m);
         let _ = writeln!(err, "error: {m}; the counts above are partial");
     }
     let _ = writeln!(err, "{closing}");

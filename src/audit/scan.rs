@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use redis::Connection;
+use super::conn::{Connection, WireError};
 
 use super::group::{Kind, Tally};
 use super::keys::{classify, Class, Known};
@@ -39,6 +39,11 @@ pub enum Stop {
     Done,
     MaxKeys,
     Budget,
+    /// The server gave a `SCAN` cursor it had given before.
+    CursorLoop,
+    /// This many calls (`node::scan_calls`), and the cursor never came
+    /// back to 0.
+    ScanCalls(u64),
 }
 
 /// What the contract says of one key type.
@@ -87,8 +92,8 @@ pub type ScanResult<T> = Result<T, String>;
 
 /// A failed command: the connection's loss, or the server's refusal (an
 /// ACL without a command, a cluster slot that moved).
-pub(super) fn lost(e: redis::RedisError) -> String {
-    if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() {
+pub(super) fn lost(e: WireError) -> String {
+    if e.is_lost() {
         format!("connection lost: {e}")
     } else {
         format!("the server refused a read: {e}")
@@ -440,9 +445,7 @@ impl<'c> Scanner<'c> {
         let probe = format!("{}wirelint-audit-probe", self.ks.prefix);
         match wire::one(con, Read::Hrandfield, &[probe.as_bytes(), b"1"]) {
             Ok(_) => self.modern = true,
-            Err(e) if e.is_io_error() || e.is_connection_dropped() || e.is_timeout() => {
-                return Err(lost(e))
-            }
+            Err(e) if e.is_lost() => return Err(lost(e)),
             Err(_) => self.modern = false,
         }
         Ok(())

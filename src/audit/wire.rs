@@ -6,7 +6,8 @@
 //! `INFO commandstats` lists only these commands, and `COMMAND INFO` flags
 //! none of them `write`.
 
-use redis::{Connection, Value};
+use super::conn::{Connection, WireError};
+pub use super::resp::Value;
 
 /// Every command an audit sends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,16 +80,11 @@ impl Read {
         }
     }
 
-    fn cmd(self, args: &[&[u8]]) -> redis::Cmd {
-        let words = self.words();
-        let mut c = redis::cmd(words[0]);
-        for w in &words[1..] {
-            c.arg(*w);
-        }
-        for a in args {
-            c.arg(*a);
-        }
-        c
+    /// The command's words and `args`, as RESP.
+    fn encode(self, args: &[&[u8]], out: &mut Vec<u8>) {
+        let mut words: Vec<&[u8]> = self.words().iter().map(|w| w.as_bytes()).collect();
+        words.extend_from_slice(args);
+        super::resp::encode(&words, out);
     }
 }
 
@@ -96,21 +92,23 @@ impl Read {
 /// code first, as the server wrote it).
 pub type Reply = Result<Value, String>;
 
-/// Sends one command.
-pub fn one(con: &mut Connection, read: Read, args: &[&[u8]]) -> redis::RedisResult<Value> {
-    read.cmd(args).query(con)
+/// Sends one command; an error reply is [`WireError::Refused`].
+pub fn one(con: &mut Connection, read: Read, args: &[&[u8]]) -> Result<Value, WireError> {
+    let mut words: Vec<&[u8]> = read.words().iter().map(|w| w.as_bytes()).collect();
+    words.extend_from_slice(args);
+    con.one(&words)
 }
 
 /// Commands to pipeline.
 #[derive(Default)]
 pub struct Batch {
-    pipe: redis::Pipeline,
+    buf: Vec<u8>,
     len: usize,
 }
 
 impl Batch {
     pub fn push(&mut self, read: Read, args: &[&[u8]]) {
-        self.pipe.add_command(read.cmd(args));
+        read.encode(args, &mut self.buf);
         self.len += 1;
     }
 
@@ -124,38 +122,26 @@ impl Batch {
 
     /// Sends the batch; an error reply to one command is that command's
     /// [`Reply`], a lost connection the whole batch's error.
-    pub fn send(mut self, con: &mut Connection) -> redis::RedisResult<Vec<Reply>> {
+    pub fn send(self, con: &mut Connection) -> Result<Vec<Reply>, WireError> {
         if self.len == 0 {
             return Ok(Vec::new());
         }
-        self.pipe.ignore_errors();
-        let replies: Vec<Value> = match self.pipe.query::<Value>(con)? {
-            Value::Array(v) => v,
-            other => vec![other],
-        };
-        let mut out: Vec<Reply> = replies
+        let replies = con.pipeline(&self.buf, self.len)?;
+        Ok(replies
             .into_iter()
             .map(|v| match v {
                 // As the server wrote it: `WRONGTYPE Operation against…`.
-                Value::ServerError(e) => Err(match e.details() {
-                    Some(d) => format!("{} {d}", e.code()),
-                    None => e.code().to_string(),
-                }),
+                Value::Error(e) => Err(crate::report::one_line(&e).into_owned()),
                 v => Ok(v),
             })
-            .collect();
-        out.resize(self.len, Err("no reply".into()));
-        Ok(out)
+            .collect())
     }
 }
 
 /// Bytes of a string reply.
 pub fn bytes(v: &Value) -> Option<&[u8]> {
     match v {
-        Value::BulkString(b) => Some(b),
-        Value::SimpleString(s) => Some(s.as_bytes()),
-        Value::Okay => Some(b"OK"),
-        Value::VerbatimString { text, .. } => Some(text.as_bytes()),
+        Value::Bytes(b) => Some(b),
         _ => None,
     }
 }
@@ -164,7 +150,7 @@ pub fn bytes(v: &Value) -> Option<&[u8]> {
 pub fn int(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
-        Value::Boolean(b) => Some(i64::from(*b)),
+        Value::Bool(b) => Some(i64::from(*b)),
         v => std::str::from_utf8(bytes(v)?).ok()?.parse().ok(),
     }
 }
@@ -172,7 +158,7 @@ pub fn int(v: &Value) -> Option<i64> {
 /// The elements of an array reply (RESP3 sets too).
 pub fn items(v: &Value) -> &[Value] {
     match v {
-        Value::Array(a) | Value::Set(a) => a,
+        Value::Array(a) => a,
         _ => &[],
     }
 }
@@ -192,7 +178,7 @@ mod tests {
     #[test]
     fn replies_of_unexpected_shapes_are_none() {
         assert_eq!(int(&Value::Nil), None);
-        assert_eq!(int(&Value::BulkString(b"12".to_vec())), Some(12));
+        assert_eq!(int(&Value::Bytes(b"12".to_vec())), Some(12));
         assert_eq!(bytes(&Value::Int(3)), None);
         assert!(items(&Value::Int(3)).is_empty());
         assert_eq!(cursor_page(&Value::Array(vec![Value::Nil])), None);

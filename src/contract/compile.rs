@@ -8,8 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    live, parse_pattern, suggest, Contract, IdSpec, KeyType, Keyspace, Record, Retired, ScriptSpec,
-    SpeakerSpec,
+    by_name, live, parse_pattern, suggest, Contract, IdSpec, KeyType, Keyspace, Record, Retired,
+    ScriptSpec, SpeakerSpec,
 };
 
 #[derive(Deserialize)]
@@ -173,7 +173,7 @@ fn compile_id(
 ) -> Result<IdSpec, CompileError> {
     let span = id.span();
     let id = id.into_inner();
-    if !records.iter().any(|r| r.name == rname) {
+    if by_name(records, &rname, |r| &r.name).is_none() {
         return Err((
             format!("ids of record `{rname}`, which [records] does not define"),
             span,
@@ -232,11 +232,12 @@ fn compile_record(
     if fields.is_empty() {
         return Err((format!("record `{rname}` has no fields"), fields_span, None));
     }
-    for (i, (f, s)) in fields.iter().enumerate() {
+    let mut seen = std::collections::HashSet::with_capacity(fields.len());
+    for (f, s) in &fields {
         if f.is_empty() {
             return Err(("a field name is empty".into(), s.clone(), None));
         }
-        if fields[..i].iter().any(|(g, _)| g == f) {
+        if !seen.insert(f.as_str()) {
             return Err((format!("field `{f}` is listed twice"), s.clone(), None));
         }
     }
@@ -265,7 +266,7 @@ fn compile_script(
         .unwrap_or(name_span.clone());
     let creates = match sc.creates {
         Some(c) => {
-            if !records.iter().any(|r| &r.name == c.get_ref()) {
+            if by_name(records, c.get_ref(), |r| &r.name).is_none() {
                 return Err((
                     format!(
                         "script `{sname}` creates record `{}`, which is not defined",
@@ -328,7 +329,7 @@ fn compile_retired(raw: Option<RawRetired>, records: &[Record]) -> Result<Retire
                     None,
                 )
             })?;
-        } else if !records.iter().any(|r| r.name == rec) {
+        } else if by_name(records, &rec, |r| &r.name).is_none() {
             return Err((
                 format!("retired fields of record `{rec}`, which [records] does not define"),
                 span,

@@ -7,7 +7,9 @@ use std::ops::Range;
 
 use toml::Spanned;
 
-use super::{suggest, Holds, KeyType, Keyspace, PatTok, Record, RedisTypeSpec, REDIS_TYPES};
+use super::{
+    by_name, suggest, Holds, KeyType, Keyspace, PatTok, Record, RedisTypeSpec, REDIS_TYPES,
+};
 
 type CompileError = (String, Range<usize>, Option<String>);
 
@@ -30,7 +32,7 @@ pub(super) fn compile_redis_types(
     let mut out = Vec::new();
     for (tname, r) in raw {
         let span = r.span();
-        if !types.iter().any(|t| t.name == tname) {
+        if by_name(types, &tname, |t| &t.name).is_none() {
             return Err(undefined_type("redis", &tname, span, types));
         }
         let redis = r.into_inner();
@@ -62,11 +64,11 @@ pub(super) fn compile_holds(
     let mut out = Vec::new();
     for (holder, h) in raw {
         let span = h.span();
-        if !types.iter().any(|t| t.name == holder) {
+        if by_name(types, &holder, |t| &t.name).is_none() {
             return Err(undefined_type("holds", &holder, span, types));
         }
         let held = h.into_inner();
-        let Some(t) = types.iter().find(|t| t.name == held) else {
+        let Some(t) = by_name(types, &held, |t| &t.name) else {
             return Err(undefined_type("holds", &held, span, types));
         };
         let vars = t
@@ -81,7 +83,7 @@ pub(super) fn compile_holds(
                 None,
             ));
         }
-        if let Some(r) = redis_types.iter().find(|r| r.type_name == holder) {
+        if let Some(r) = by_name(redis_types, &holder, |r| &r.type_name) {
             if !matches!(r.redis.as_str(), "list" | "set" | "zset") {
                 return Err((
                     format!(

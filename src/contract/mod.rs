@@ -83,11 +83,26 @@ impl Contract {
         if record.contains(':') {
             return Some(pattern_shape(record));
         }
-        let r = self.records.iter().find(|r| r.name == record)?;
+        let r = by_name(&self.records, record, |r| &r.name)?;
         let ks = self.keyspace.as_ref()?;
         let t = ks.type_named(&r.type_name)?;
         Some(pattern_shape(&ks.render(t)))
     }
+}
+
+/// The item named `name` among `items` sorted by name, as every table of a
+/// contract is (each is compiled from a TOML table, read in key order): a
+/// binary search, so that loading a contract of many types, records or
+/// fields stays linear in its size (times a logarithm).
+pub(crate) fn by_name<'a, T>(
+    items: &'a [T],
+    name: &str,
+    key: impl Fn(&T) -> &String,
+) -> Option<&'a T> {
+    items
+        .binary_search_by(|t| key(t).as_str().cmp(name))
+        .ok()
+        .map(|i| &items[i])
 }
 
 /// A piece of a key pattern.
@@ -190,12 +205,12 @@ impl Keyspace {
     }
 
     pub fn type_named(&self, name: &str) -> Option<&KeyType> {
-        self.types.iter().find(|t| t.name == name)
+        by_name(&self.types, name, |t| &t.name)
     }
 
     /// The Redis type `[keyspace.redis]` states for a key type.
     pub fn redis_type_of(&self, type_name: &str) -> Option<&RedisTypeSpec> {
-        self.redis_types.iter().find(|r| r.type_name == type_name)
+        by_name(&self.redis_types, type_name, |r| &r.type_name)
     }
 }
 

@@ -46,6 +46,36 @@ fn wanted(name: &str) -> bool {
     PROJECT_FILES.contains(&base) || Lang::from_path(Path::new(name)).is_some()
 }
 
+/// A path of git's, relative to the scanned root, as every report shows
+/// names (`crate::source::display_name` for each component: no control
+/// character, invalid UTF-8 as `\xNN`, as discovery names the same file);
+/// `None` for a name no checkout can hold: empty, `.` or `..` components,
+/// a leading `/`, or a `.git` directory (a hand-made tree object can name
+/// them).
+fn tree_name(name: &[u8]) -> Option<String> {
+    let mut out = String::new();
+    for c in name.split(|&b| b == b'/') {
+        if c.is_empty() || c == b"." || c == b".." || c.eq_ignore_ascii_case(b".git") {
+            return None;
+        }
+        if !out.is_empty() {
+            out.push('/');
+        }
+        out.push_str(&component(c));
+    }
+    Some(out)
+}
+
+#[cfg(unix)]
+fn component(c: &[u8]) -> String {
+    crate::source::display_name(std::os::unix::ffi::OsStrExt::from_bytes(c))
+}
+
+#[cfg(not(unix))]
+fn component(c: &[u8]) -> String {
+    crate::source::display_name(std::ffi::OsStr::new(&*String::from_utf8_lossy(c)))
+}
+
 /// The commit that `rev` names in the repository holding `root`.
 pub fn commit_of(root: &Path, rev: &str) -> Result<String, String> {
     if rev.starts_with('-') || rev.is_empty() {
@@ -77,7 +107,7 @@ pub fn read_revision(
 ) -> Result<Revision, String> {
     let prefix = git(root, &["rev-parse".into(), "--show-prefix".into()])
         .map_err(|e| format!("{} is not inside a git work tree: {e}", root.display()))?;
-    let prefix = String::from_utf8_lossy(&prefix).trim_end().to_string();
+    let prefix = prefix.trim_ascii_end().to_vec();
     let commit = commit_of(root, rev)?;
     let mut args: Vec<OsString> = vec![
         "ls-tree".into(),
@@ -103,10 +133,10 @@ pub fn read_revision(
     // `<mode> SP <type> SP <object> TAB <path>` NUL
     let mut entries: Vec<(String, String)> = Vec::new();
     for rec in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let rec = String::from_utf8_lossy(rec);
-        let Some((meta, name)) = rec.split_once('\t') else {
+        let Some(tab) = rec.iter().position(|&b| b == b'\t') else {
             continue;
         };
+        let (meta, name) = (String::from_utf8_lossy(&rec[..tab]), &rec[tab + 1..]);
         let mut parts = meta.split(' ');
         let (Some(mode), Some(kind), Some(oid)) = (parts.next(), parts.next(), parts.next()) else {
             continue;
@@ -116,11 +146,11 @@ pub fn read_revision(
         if kind != "blob" || !(mode == "100644" || mode == "100755") {
             continue;
         }
-        let Some(rel) = name.strip_prefix(&prefix) else {
+        let Some(rel) = name.strip_prefix(prefix.as_slice()).and_then(tree_name) else {
             continue;
         };
-        if wanted(rel) {
-            entries.push((rel.to_string(), oid.to_string()));
+        if wanted(&rel) {
+            entries.push((rel, oid.to_string()));
         }
     }
     entries.sort();
@@ -167,7 +197,7 @@ pub fn changed_files(root: &Path, rev: &str) -> Result<Vec<String>, String> {
         .split(|b| *b == 0)
         .chain(untracked.split(|b| *b == 0))
         .filter(|r| !r.is_empty())
-        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .filter_map(tree_name)
         .collect();
     files.sort();
     files.dedup();
@@ -258,6 +288,28 @@ mod tests {
         let blobs = read_batch(&batch[..], 4).unwrap();
         assert_eq!(blobs, vec![b"abc".to_vec(), b"01234".to_vec(), Vec::new()]);
         assert!(read_batch(&b"a blob 9\nabc"[..], 4).is_err());
+    }
+
+    #[test]
+    fn names_no_checkout_holds_are_not_files() {
+        for bad in [
+            &b""[..],
+            b"..",
+            b"../x.lua",
+            b"/abs.lua",
+            b"a//b.lua",
+            b"./a.lua",
+            b".git/x.lua",
+            b"a/.GIT/hooks.lua",
+        ] {
+            assert_eq!(tree_name(bad), None, "{}", bad.escape_ascii());
+        }
+        assert_eq!(tree_name(b"a/b.lua").as_deref(), Some("a/b.lua"));
+        assert_eq!(
+            tree_name(b"x\n::error file=x,line=1::INJECTED\x1b.lua").as_deref(),
+            Some("x\\u{a}::error file=x,line=1::INJECTED\\u{1b}.lua")
+        );
+        assert_eq!(tree_name(b"k\xe8.lua").as_deref(), Some("k\\xE8.lua"));
     }
 
     #[test]

@@ -166,42 +166,51 @@ pub fn closing_line(run: &DiffRun, exit_code: i32, fail_on: Severity) -> String 
 pub fn render_concise(run: &DiffRun) -> String {
     let mut out = String::new();
     for c in run.changes {
-        let k = c.kind();
-        let where_ = match (c.head, c.base) {
-            (Some(h), _) => {
-                let (s, _) = span_lines(run.head, h);
-                format!(
-                    "{}:{}:{}",
-                    run.head.sources.get(h.file).rel,
-                    s.line,
-                    s.column
-                )
-            }
-            (None, Some(b)) => {
-                let (s, _) = span_lines(run.base, b);
-                format!(
-                    "{}:{}:{}:{}",
-                    run.against,
-                    run.base.sources.get(b.file).rel,
-                    s.line,
-                    s.column
-                )
-            }
-            (None, None) => ".".to_string(),
-        };
-        let was = match (c.head, c.base) {
-            (Some(_), Some(b)) => format!(" (was {})", run.base_loc(b)),
-            _ => String::new(),
-        };
-        out.push_str(&format!(
-            "{where_}: {}[{}]: {} [{}]{was}\n",
-            k.severity.as_str(),
-            k.code,
-            super::one_line(&c.message),
-            c.speaker
-        ));
+        out.push_str(&concise_line(run, c));
+        out.push('\n');
     }
     out
+}
+
+/// One change as `render_concise` writes it, without the newline.
+fn concise_line(run: &DiffRun, c: &Change) -> String {
+    let k = c.kind();
+    let where_ = match (c.head, c.base) {
+        (Some(h), _) => {
+            let (s, _) = span_lines(run.head, h);
+            format!(
+                "{}:{}:{}",
+                run.head.sources.get(h.file).rel,
+                s.line,
+                s.column
+            )
+        }
+        (None, Some(b)) => {
+            let (s, _) = span_lines(run.base, b);
+            format!(
+                "{}:{}:{}:{}",
+                run.against,
+                run.base.sources.get(b.file).rel,
+                s.line,
+                s.column
+            )
+        }
+        (None, None) => match &c.file {
+            Some(f) => f.shown(run.against),
+            None => ".".to_string(),
+        },
+    };
+    let was = match (c.head, c.base) {
+        (Some(_), Some(b)) => format!(" (was {})", run.base_loc(b)),
+        _ => String::new(),
+    };
+    format!(
+        "{where_}: {}[{}]: {} [{}]{was}",
+        k.severity.as_str(),
+        k.code,
+        super::one_line(&c.message),
+        c.speaker
+    )
 }
 
 #[derive(Serialize)]
@@ -316,7 +325,12 @@ pub fn render_github(run: &DiffRun) -> String {
         let (a, span) = match (c.head, c.base) {
             (Some(h), _) => (run.head, h),
             (None, Some(b)) => (run.base, b),
-            (None, None) => continue,
+            (None, None) => {
+                let title = escape_property(&format!("{} {}", k.code, k.name));
+                let text = escape_data(&format!("{} [{}]", c.message, c.speaker));
+                out.push_str(&format!("::{level} title={title}::{text}\n"));
+                continue;
+            }
         };
         let (s, e) = span_lines(a, span);
         let mut props = vec![format!(
@@ -381,7 +395,8 @@ pub fn help(c: &Change) -> Option<String> {
 pub fn render_human(run: &DiffRun, color: bool) -> String {
     let handler = graphical::handler(color, 120);
     let mut out = String::new();
-    for c in run.changes {
+    let max = super::human::MAX_FULL;
+    for c in run.changes.iter().take(max) {
         let k = c.kind();
         let now = |what: &Option<String>| match what {
             Some(w) => format!("now: {w}"),
@@ -417,7 +432,11 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
                 p
             }
             (None, Some(b)) => b,
-            (None, None) => continue,
+            (None, None) => {
+                out.push_str(&concise_line(run, c));
+                out.push_str("\n\n");
+                continue;
+            }
         };
         part.message =
             crate::source::display_text(format!("{} [{}]", c.message, c.speaker).as_bytes())
@@ -426,7 +445,18 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
         part.severity = graphical::severity(k.severity);
         part.help = help(c);
         if handler.render_report(&mut out, &part).is_err() {
-            out.push_str(&format!("{}: {}\n", k.code, c.message));
+            out.push_str(&format!("{}: {}\n", k.code, super::one_line(&c.message)));
+        }
+        out.push('\n');
+    }
+    if run.changes.len() > max {
+        out.push_str(&format!(
+            "{} more changes, one line each (the first {max} are shown in full):\n",
+            run.changes.len() - max
+        ));
+        for c in &run.changes[max..] {
+            out.push_str(&concise_line(run, c));
+            out.push('\n');
         }
         out.push('\n');
     }

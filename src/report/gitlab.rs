@@ -71,8 +71,28 @@ pub fn render_diff(run: &DiffRun) -> String {
         .iter()
         .zip(keys)
         .filter_map(|(c, (k, n))| {
-            let (a, span) = super::diff::primary(run, c)?;
             let kind = c.kind();
+            let Some((a, span)) = super::diff::primary(run, c) else {
+                // A file not read (WD001): on its path, line 1.
+                let f = c.file.as_ref()?;
+                let key = Key {
+                    path: f.path.clone(),
+                    ..k
+                };
+                return Some(Issue {
+                    description: format!(
+                        "{} {}: {} [{}]",
+                        kind.code, kind.name, c.message, c.speaker
+                    ),
+                    check_name: kind.code.to_string(),
+                    fingerprint: fingerprint(&key, n),
+                    severity: "minor",
+                    location: Location {
+                        path: key.path.clone(),
+                        lines: Lines { begin: 1, end: 1 },
+                    },
+                });
+            };
             let mut description =
                 format!("{} {}: {} [{}]", kind.code, kind.name, c.message, c.speaker);
             if let (Some(_), Some(b)) = (c.head, c.base) {

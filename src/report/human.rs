@@ -83,7 +83,7 @@ impl Reporter<CheckRun<'_>> for Human {
 /// How many findings one run shows in full; the rest get one line each.
 /// Laying out a report takes about 50 µs, and 87,000 findings from one
 /// hostile 1 MB file took 4 s to print as 1.6 million lines nobody reads.
-const MAX_FULL: usize = 1000;
+pub const MAX_FULL: usize = 1000;
 
 /// Renders every finding (past [`MAX_FULL`], one line each, as `concise`
 /// does), then the notes. The closing line is added by the caller.

@@ -262,7 +262,7 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic]) -> String {
 /// As [`render`], describing `rules` (`wirelint audit` has its own).
 pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Rule]) -> String {
     let keys = keys_with_occurrence(&a.sources, diagnostics);
-    let kept = kept(diagnostics);
+    let kept = kept(diagnostics.iter().map(|d| d.severity));
     let results: Vec<SarifResult> = diagnostics
         .iter()
         .zip(keys)
@@ -277,6 +277,7 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
         results,
         a.contract.as_ref().is_some_and(|c| c.embedded),
         left_out,
+        Vec::new(),
     )
 }
 
@@ -285,22 +286,25 @@ pub fn render_with_rules(a: &Analysis, diagnostics: &[&Diagnostic], rules: &[&Ru
 /// warnings, each in output order. `None` when all are kept.
 const MAX_RESULTS: usize = 25_000;
 
-fn kept(diagnostics: &[&Diagnostic]) -> Option<std::collections::BTreeSet<usize>> {
-    if diagnostics.len() <= MAX_RESULTS {
+fn kept(severities: impl Iterator<Item = Severity>) -> Option<std::collections::BTreeSet<usize>> {
+    let severities: Vec<Severity> = severities.collect();
+    if severities.len() <= MAX_RESULTS {
         return None;
     }
-    let mut order: Vec<usize> = (0..diagnostics.len()).collect();
-    order.sort_by_key(|&i| (diagnostics[i].severity != Severity::Error, i));
+    let mut order: Vec<usize> = (0..severities.len()).collect();
+    order.sort_by_key(|&i| (severities[i] != Severity::Error, i));
     Some(order.into_iter().take(MAX_RESULTS).collect())
 }
 
 /// The SARIF log of one run: the driver with its rules, the base URIs
-/// (`WIRELINT_EMBEDDED` when a location may use it), the results.
+/// (`WIRELINT_EMBEDDED` when a location may use it), the results, and the
+/// warnings of the run (`notes`, and how many results were left out).
 fn log(
     rules: Vec<ReportingDescriptor>,
     results: Vec<SarifResult>,
     embedded: bool,
     left_out: usize,
+    mut notes: Vec<String>,
 ) -> String {
     let mut bases = BTreeMap::new();
     bases.insert(
@@ -339,16 +343,23 @@ fn log(
         .results(results)
         .build();
     if left_out > 0 {
-        let text = format!(
+        notes.push(format!(
             "{left_out} more findings were left out: GitHub code scanning rejects a run of more than {MAX_RESULTS} results (`--format json` gives every one)"
-        );
-        let note = Notification::builder()
-            .level(serde_json::json!("warning"))
-            .message(Message::builder().text(text).build())
-            .build();
+        ));
+    }
+    if !notes.is_empty() {
+        let notes: Vec<Notification> = notes
+            .into_iter()
+            .map(|text| {
+                Notification::builder()
+                    .level(serde_json::json!("warning"))
+                    .message(Message::builder().text(text).build())
+                    .build()
+            })
+            .collect();
         run.invocations = Some(vec![Invocation::builder()
             .execution_successful(true)
-            .tool_execution_notifications(vec![note])
+            .tool_execution_notifications(notes)
             .build()]);
     }
     let log = SarifLog::builder()
@@ -375,16 +386,31 @@ pub fn render_diff(run: &DiffRun) -> String {
         })
         .collect();
     let keys = super::diff::change_keys(run);
-    let results = run
+    let kept = kept(run.changes.iter().map(|c| c.kind().severity));
+    // A change with no location (WD001: a file not read) is a warning of
+    // the run.
+    let notes: Vec<String> = run
+        .changes
+        .iter()
+        .filter(|c| super::diff::primary(run, c).is_none())
+        .map(|c| format!("{} {}: {}", c.code, c.kind().name, c.message))
+        .collect();
+    let results: Vec<SarifResult> = run
         .changes
         .iter()
         .zip(keys)
-        .filter_map(|(c, (k, n))| diff_result(run, c, fingerprint(&k, n)))
+        .enumerate()
+        .filter(|(i, _)| kept.as_ref().is_none_or(|k| k.contains(i)))
+        .filter_map(|(_, (c, (k, n)))| diff_result(run, c, fingerprint(&k, n)))
         .collect();
+    let left_out = match &kept {
+        Some(k) => run.changes.len() - k.len(),
+        None => 0,
+    };
     let embedded = [run.head, run.base]
         .iter()
         .any(|a| a.contract.as_ref().is_some_and(|c| c.embedded));
-    log(rules, results, embedded, 0)
+    log(rules, results, embedded, left_out, notes)
 }
 
 fn diff_result(run: &DiffRun, c: &Change, fp: String) -> Option<SarifResult> {
@@ -431,6 +457,21 @@ fn diff_result(run: &DiffRun, c: &Change, fp: String) -> Option<SarifResult> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past 25,000 results (`check`'s findings or `diff`'s changes), the
+    /// errors are kept first, then the warnings, in output order.
+    #[test]
+    fn results_past_the_cap_keep_errors_first() {
+        let few = [Severity::Warning; 3];
+        assert_eq!(kept(few.into_iter()), None);
+        let mut many = vec![Severity::Warning; MAX_RESULTS];
+        many.push(Severity::Error);
+        many.push(Severity::Error);
+        let k = kept(many.into_iter()).unwrap();
+        assert_eq!(k.len(), MAX_RESULTS);
+        assert!(k.contains(&MAX_RESULTS) && k.contains(&(MAX_RESULTS + 1)));
+        assert!(k.contains(&0) && !k.contains(&(MAX_RESULTS - 1)));
+    }
 
     #[test]
     fn uris_are_percent_encoded() {
