@@ -7,6 +7,7 @@
 //! by the closing line. `graphical` is the miette adapter that the
 //! graphical reports share.
 
+pub mod brief;
 pub mod concise;
 pub mod coverage;
 pub mod diff;
@@ -70,6 +71,8 @@ pub struct CheckRun<'a> {
     /// formats when `list_coverage` (`check --coverage`).
     pub coverage: &'a crate::coverage::Coverage,
     pub list_coverage: bool,
+    /// `--quiet`: the findings alone (no coverage summary).
+    pub quiet: bool,
     /// Whether stderr is a colour terminal (the full format).
     pub color: bool,
 }
@@ -177,7 +180,7 @@ pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
 pub enum Format {
     /// miette graphical reports on stderr.
     Full,
-    /// One line per finding on stdout: `path:line:col: CODE message`.
+    /// One line per finding on stdout: `path:line:col: severity[CODE]: message`.
     Concise,
     /// One JSON document on stdout.
     Json,

@@ -1,0 +1,49 @@
+//! The short forms of `check`'s human output: `--statistics` (how many
+//! findings each rule has) and `--no-show-source` (the full format as one
+//! line per finding and its help, no source lines).
+
+use std::collections::BTreeMap;
+
+use super::{CheckRun, Output};
+use crate::diagnostic::Diagnostic;
+
+/// `--statistics`: one line per rule with findings, the most first (then
+/// by code): `COUNT<TAB>CODE<TAB>name`.
+pub fn statistics(diagnostics: &[&Diagnostic]) -> String {
+    let mut counts: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+    for d in diagnostics {
+        counts.entry(d.code).or_insert((0, d.name)).0 += 1;
+    }
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+    let width = rows.first().map_or(1, |r| r.1 .0.to_string().len());
+    rows.iter()
+        .map(|(code, (n, name))| format!("{n:>width$}\t{code}\t{name}\n"))
+        .collect()
+}
+
+/// `--no-show-source`: the full format's findings as concise lines, each
+/// with its help, then the notes and the coverage listing (on stderr).
+pub fn no_source(run: &CheckRun<'_>) -> Output {
+    let a = run.analysis;
+    let mut out = String::new();
+    for d in run.diagnostics {
+        out.push_str(&super::concise::line(a, d));
+        out.push('\n');
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {}\n", super::one_line(h)));
+        }
+    }
+    for n in &a.notes {
+        out.push_str(&format!(
+            "note: {}: {}\n",
+            n.path,
+            super::one_line(&n.message)
+        ));
+    }
+    out.push_str(&super::coverage::listing(run));
+    Output {
+        stdout: run.matrix.map(super::matrix::render_text),
+        stderr: out,
+    }
+}
