@@ -316,8 +316,9 @@ impl State {
         json!({"contents": {"kind": "markdown", "value": text}})
     }
 
-    /// For each wirelint diagnostic in the request: the replacement of a
-    /// near miss where the fix is certain, and a suppression comment on the
+    /// For each wirelint diagnostic in the request (else each of the
+    /// server's findings at its range): the replacement of a near miss
+    /// where the fix is certain, and a suppression comment on the
     /// line before it, in the file's own comment syntax, with room for the
     /// reason.
     fn code_actions(&self, params: &Value) -> Value {
@@ -335,11 +336,19 @@ impl State {
         };
         let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
         let mut out = Vec::new();
-        for d in params["context"]["diagnostics"]
+        let mut shown: Vec<Value> = params["context"]["diagnostics"]
             .as_array()
             .into_iter()
             .flatten()
-        {
+            .filter(|d| d["source"] == "wirelint")
+            .cloned()
+            .collect();
+        // A request without them (a client that sends none, a command run
+        // at the cursor): the server's own findings at the range.
+        if shown.is_empty() {
+            shown = protocol::diagnostics_at(a, &self.root, uri, &params["range"]);
+        }
+        for d in &shown {
             let (Some("wirelint"), Some(code), Some(line)) = (
                 d["source"].as_str(),
                 d["code"].as_str(),
