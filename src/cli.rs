@@ -463,16 +463,24 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         baseline: a.baseline.as_deref(),
         max_bytes: a.read.max_file_size,
     };
-    let baselined = post::apply(&mut analysis, &post).map_err(RunError::usage)?;
+    let applied = post::apply(&mut analysis, &post).map_err(RunError::usage)?;
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
+    }
+    let mut before = report::brief::baselined(applied.baselined);
+    if let Some(s) = only
+        .as_ref()
+        .filter(|s| s.base.is_some() && !s.base_name.is_empty())
+    {
+        crate::scope::mark_old(&mut analysis, &applied.old, &s.base_name);
+        before.push_str(&report::brief::introduced(&applied.old, &s.base_name));
     }
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     if a.report.quiet {
         analysis.notes.clear();
     }
-    let code = report_check(a, &analysis, baselined);
+    let code = report_check(a, &analysis, &before);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -601,7 +609,8 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
-fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
+/// `before`: lines that go before the closing line.
+fn report_check(a: &CheckArgs, analysis: &Analysis, before: &str) -> i32 {
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
@@ -610,11 +619,8 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
     let mut closing = closing_line(&summary, code, fail_on);
     if a.report.quiet {
         closing.clear();
-    } else if baselined > 0 {
-        closing = format!(
-            "wirelint: {baselined} finding{} in the baseline not reported\n{closing}",
-            if baselined == 1 { "" } else { "s" }
-        );
+    } else {
+        closing = format!("{before}{closing}");
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
     let coverage = crate::coverage::build(analysis);

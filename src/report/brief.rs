@@ -1,6 +1,7 @@
 //! The short forms of `check`'s human output: `--statistics` (how many
-//! findings each rule has) and `--no-show-source` (the full format as one
-//! line per finding and its help, no source lines).
+//! findings each rule has), `--no-show-source` (the full format as one
+//! line per finding and its help, no source lines), and the lines before
+//! the closing line.
 
 use std::collections::BTreeMap;
 
@@ -46,4 +47,31 @@ pub fn no_source(run: &CheckRun<'_>) -> Output {
         stdout: run.matrix.map(super::matrix::render_text),
         stderr: out,
     }
+}
+
+/// The line before the closing line when a baseline left findings out
+/// (empty when none).
+pub fn baselined(n: usize) -> String {
+    if n == 0 {
+        return String::new();
+    }
+    let s = if n == 1 { "" } else { "s" };
+    format!("wirelint: {n} finding{s} in the baseline not reported\n")
+}
+
+/// A change-aware run's line before the closing line: how many of the
+/// findings reported the change introduces, the others being marked
+/// `(already at HEAD)` (empty when none is reported).
+pub fn introduced(old: &[bool], base_name: &str) -> String {
+    let total = old.len();
+    if total == 0 {
+        return String::new();
+    }
+    let was = old.iter().filter(|o| **o).count();
+    let s = if total == 1 { "" } else { "s" };
+    format!(
+        "wirelint: the change introduces {} of {total} finding{s}; {was} {} already {base_name}\n",
+        total - was,
+        if was == 1 { "was" } else { "were" }
+    )
 }
