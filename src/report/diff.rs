@@ -329,6 +329,9 @@ pub fn render_github(run: &DiffRun) -> String {
             escape_property(&format!("{} {}", k.code, k.name))
         ));
         let mut text = format!("{} [{}]", c.message, c.speaker);
+        if let Some(h) = help(c) {
+            text.push_str(&format!("\nhelp: {h}"));
+        }
         if let Some(b) = c.base {
             text.push_str(&format!("\nat the base: {}", run.base_loc(b)));
         }
