@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::contract::Contract;
 use crate::diagnostic::{Layer, Severity};
 use crate::facts::{Seg, Span, Template};
+use crate::link::calls::NumKeys;
 use crate::link::normalize_name;
 use crate::link::records::key_shape;
 use crate::pipeline::Analysis;
@@ -154,6 +155,9 @@ pub struct Change {
     /// Spans into the base analysis and the head (work tree) analysis.
     pub base: Option<Span>,
     pub head: Option<Span>,
+    /// Work-tree call sites that still pass what the change took away (a
+    /// key dropped from a script's KEYS: the callers of the old count).
+    pub callers: Vec<Span>,
 }
 
 impl Change {
@@ -181,6 +185,9 @@ struct ScriptAt {
     /// KEYS dynamically.
     used: Option<BTreeMap<u32, Span>>,
     def: Span,
+    /// The invocations that run it, with the key count they pass where
+    /// the code shows it.
+    callers: Vec<(u32, Span)>,
 }
 
 #[derive(Default)]
@@ -236,7 +243,18 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
             }
         }
     }
-    for s in &m.scripts {
+    let mut callers: BTreeMap<usize, Vec<(u32, Span)>> = BTreeMap::new();
+    for c in m.script_calls.iter().filter(|c| !c.in_wrapper && !c.echo) {
+        let n = match c.numkeys {
+            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
+            NumKeys::FromKeys if c.keys_complete => u32::try_from(c.keys.len()).ok(),
+            _ => None,
+        };
+        if let Some(n) = n {
+            callers.entry(c.script).or_default().push((n, c.span));
+        }
+    }
+    for (id, s) in m.scripts.iter().enumerate() {
         let name_of = s.display_name(contract);
         let count = s
             .declared_counts(None)
@@ -270,6 +288,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
                 roles,
                 used,
                 def: s.def_span,
+                callers: callers.remove(&id).unwrap_or_default(),
             });
     }
     out
@@ -414,6 +433,7 @@ impl SpeakerDiff<'_> {
             after,
             base,
             head,
+            callers: Vec::new(),
         });
     }
 
@@ -599,8 +619,10 @@ impl SpeakerDiff<'_> {
                 }
                 continue;
             };
-            self.script_keys(bsc, hsc);
-            self.script_body(bsc, hsc);
+            // A key dropped is the change to say; its new bytes go with it.
+            if !self.script_keys(bsc, hsc) {
+                self.script_body(bsc, hsc);
+            }
         }
         for (key, hsc) in &hs.scripts {
             if !bs.scripts.contains_key(key) {
@@ -618,8 +640,12 @@ impl SpeakerDiff<'_> {
 
     /// A script's KEYS: their number, else their roles, else the ones its
     /// body uses.
-    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+    /// Whether a key was dropped ([`Self::dropped_key`]).
+    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) -> bool {
         let name = &hsc.name;
+        if self.dropped_key(bsc, hsc) {
+            return true;
+        }
         match (bsc.count, hsc.count) {
             (Some((n, bspan)), Some((m, hspan))) if n != m => self.push(
                 "WD301",
@@ -638,6 +664,59 @@ impl SpeakerDiff<'_> {
                 }
             }
         }
+        false
+    }
+
+    /// One key taken out of a script's KEYS, the others moving up a slot:
+    /// one change, naming the key and the callers that still pass the old
+    /// count (rather than a change per slot that moved). Whether it was so.
+    fn dropped_key(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) -> bool {
+        let names = |r: &[Option<(String, Option<Span>)>]| -> Vec<Option<String>> {
+            let mut v: Vec<_> = r.iter().map(|x| x.as_ref().map(|x| x.0.clone())).collect();
+            while v.last().is_some_and(Option::is_none) {
+                v.pop();
+            }
+            v
+        };
+        let (b, h) = (names(&bsc.roles), names(&hsc.roles));
+        let Some(was) = bsc.count.map(|c| c.0) else {
+            return false;
+        };
+        if b.len() != was as usize || h.len() + 1 != b.len() {
+            return false;
+        }
+        let i = b.iter().zip(&h).take_while(|(x, y)| x == y).count();
+        let (Some(gone), true) = (&b[i], b[i + 1..] == h[i..]) else {
+            return false;
+        };
+        let now = was - 1;
+        let callers: Vec<Span> = hsc
+            .callers
+            .iter()
+            .filter(|(n, _)| *n == was)
+            .map(|c| c.1)
+            .collect();
+        let still = match callers.len() {
+            0 => String::new(),
+            1 => format!("; this caller still passes {was}"),
+            n => format!("; these {n} callers still pass {was}"),
+        };
+        let bspan = bsc.roles[i].as_ref().and_then(|r| r.1).unwrap_or(bsc.def);
+        self.push(
+            "WD301",
+            format!(
+                "script `{}`: `{gone}` removed from KEYS ({was} \u{2192} {now}){still}",
+                hsc.name
+            ),
+            Some(format!("KEYS[{}] {gone}", i + 1)),
+            Some(format!("{now} KEYS")),
+            Some(bspan),
+            Some(hsc.count.and_then(|c| c.1).unwrap_or(hsc.def)),
+        );
+        if let Some(c) = self.out.last_mut() {
+            c.callers = callers;
+        }
+        true
     }
 
     /// Slots whose role changed; whether there was one.
