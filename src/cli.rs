@@ -149,7 +149,7 @@ pub struct CheckArgs {
     pub matrix: bool,
     /// List every script call that no KEYS check covers, with the reason,
     /// and the scripts no speaker runs (on stderr; always `coverage` in the
-    /// JSON).
+    /// JSON); and every note on test code (else one line says how many).
     #[arg(long)]
     pub coverage: bool,
     /// Parse every file, even where the prefilter finds nothing to read
@@ -479,6 +479,8 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     if a.report.quiet {
         analysis.notes.clear();
+    } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
+        report::brief::fold_test_notes(&mut analysis.notes);
     }
     let code = report_check(a, &analysis, &before);
     if a.stats {

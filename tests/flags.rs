@@ -165,3 +165,38 @@ fn help_describes_the_output_as_printed() {
         );
     }
 }
+
+/// Notes on test code (BullMQ's own script fixtures with includes that do
+/// not resolve) come as one line in the human formats; `--coverage` and the
+/// JSON keep each.
+#[test]
+fn notes_on_test_code_are_one_line() {
+    let dir = variant("");
+    let d = dir.path();
+    let fixtures = d.join("tests/fixtures/scripts");
+    std::fs::create_dir_all(&fixtures).unwrap();
+    for name in ["a", "b"] {
+        std::fs::write(
+            fixtures.join(format!("{name}.lua")),
+            "--- @include \"includes/missing\"\nreturn redis.call('GET', KEYS[1])\n",
+        )
+        .unwrap();
+    }
+    let (_, _, stderr) = run(&["check", "."], d);
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(
+        notes,
+        ["note: .: 2 notes on test code (the first on tests/fixtures/scripts/a.lua) not shown: --coverage shows them"],
+        "{stderr}"
+    );
+    let (_, _, stderr) = run(&["check", ".", "--coverage"], d);
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note: ")).collect();
+    assert_eq!(notes.len(), 2, "{stderr}");
+    assert!(
+        notes[0].starts_with("note: tests/fixtures/scripts/a.lua: cannot resolve"),
+        "{stderr}"
+    );
+    let (_, json, _) = run(&["check", ".", "--format", "json"], d);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["notes"].as_array().map(Vec::len), Some(2));
+}

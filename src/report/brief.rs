@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use super::{CheckRun, Output};
 use crate::diagnostic::Diagnostic;
+use crate::discover::Note;
 
 /// `--statistics`: one line per rule with findings, the most first (then
 /// by code): `COUNT<TAB>CODE<TAB>name`.
@@ -74,4 +75,28 @@ pub fn introduced(old: &[bool], base_name: &str) -> String {
         total - was,
         if was == 1 { "was" } else { "were" }
     )
+}
+
+/// The notes of the human formats: those on test code (a `tests/`
+/// directory, a `_test` file: [`crate::coverage::is_test_path`]), when
+/// there are two or more, as one line after the others (`--coverage`
+/// shows them all).
+pub fn fold_test_notes(notes: &mut Vec<Note>) {
+    let (test, mut other): (Vec<Note>, Vec<Note>) = notes
+        .drain(..)
+        .partition(|n| n.path != "." && crate::coverage::is_test_path(&n.path));
+    if test.len() < 2 {
+        *notes = test.into_iter().chain(other).collect();
+        notes.sort();
+        return;
+    }
+    other.push(Note {
+        path: ".".into(),
+        message: format!(
+            "{} notes on test code (the first on {}) not shown: --coverage shows them",
+            test.len(),
+            test[0].path
+        ),
+    });
+    *notes = other;
 }
