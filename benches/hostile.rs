@@ -60,6 +60,7 @@ fn check(b: Bencher, t: Tree) {
             matrix: None,
             coverage: &Default::default(),
             list_coverage: false,
+            quiet: false,
             color: false,
         };
         divan::black_box(Format::Full.reporter().report(&run));

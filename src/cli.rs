@@ -7,7 +7,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod failure;
+pub mod flags;
 mod info;
+
+use failure::{fail, guarded, ErrorDoc};
+use info::{explain, facts, rules};
 
 use crate::config::Config;
 use crate::pipeline::files::{self, buffer_rel};
@@ -18,7 +23,6 @@ use crate::pipeline::{
 use crate::report::diff::DiffRun;
 use crate::report::error::RunError;
 use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
-use info::{explain, facts, rules};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -102,7 +106,8 @@ impl ReadArgs {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// Files or directories to check.
+    /// Files or directories to report on; the run reads the whole project
+    /// above them (the nearest directory holding wirelint.toml or .git).
     pub paths: Vec<PathBuf>,
     /// Check against this contract file instead of the default.
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
@@ -120,6 +125,8 @@ pub struct CheckArgs {
     pub exit_zero: bool,
     #[command(flatten)]
     pub read: ReadArgs,
+    #[command(flatten)]
+    pub report: flags::ReportArgs,
     /// Report only findings that are not in this baseline file.
     #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
     pub baseline: Option<PathBuf>,
@@ -143,7 +150,7 @@ pub struct CheckArgs {
     pub matrix: bool,
     /// List every script call that no KEYS check covers, with the reason,
     /// and the scripts no speaker runs (on stderr; always `coverage` in the
-    /// JSON).
+    /// JSON); and every note on test code (else one line says how many).
     #[arg(long)]
     pub coverage: bool,
     /// Parse every file, even where the prefilter finds nothing to read
@@ -167,7 +174,8 @@ pub struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
-    /// Files or directories to compare (default: .).
+    /// Files or directories to report on (default: .); both sides are read
+    /// from the whole project above them.
     pub paths: Vec<PathBuf>,
     /// The git revision to compare the work tree with (a branch, tag or
     /// commit, such as origin/main).
@@ -320,74 +328,6 @@ fn error(m: &str) -> i32 {
     fail(ErrorDoc::None, RunError::usage(m.to_string()))
 }
 
-/// Where an error that ends a run goes besides stderr: the document of the
-/// machine format asked for, so that it still parses (`report::error`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ErrorDoc {
-    None,
-    /// With the version of the command's document.
-    Json(u32),
-    JsonLines(u32),
-    Sarif,
-    Github,
-}
-
-impl From<Format> for ErrorDoc {
-    fn from(f: Format) -> ErrorDoc {
-        match f {
-            Format::Full | Format::Concise => ErrorDoc::None,
-            Format::Json | Format::Gitlab => ErrorDoc::Json(report::json::VERSION),
-            Format::JsonLines => ErrorDoc::JsonLines(report::json::VERSION),
-            Format::Sarif => ErrorDoc::Sarif,
-            Format::Github => ErrorDoc::Github,
-        }
-    }
-}
-
-impl From<DiffFormat> for ErrorDoc {
-    fn from(f: DiffFormat) -> ErrorDoc {
-        match f {
-            DiffFormat::Full | DiffFormat::Concise => ErrorDoc::None,
-            DiffFormat::Json | DiffFormat::Gitlab => ErrorDoc::Json(report::diff::VERSION),
-            DiffFormat::Github => ErrorDoc::Github,
-            DiffFormat::Sarif => ErrorDoc::Sarif,
-        }
-    }
-}
-
-/// Reports an error that ends the run; exit 2.
-fn fail(doc: ErrorDoc, e: RunError) -> i32 {
-    let _ = write!(std::io::stderr().lock(), "{}", e.text());
-    let stdout = match doc {
-        ErrorDoc::None => None,
-        ErrorDoc::Json(v) => Some(e.json(false, v)),
-        ErrorDoc::JsonLines(v) => Some(e.json(true, v)),
-        ErrorDoc::Sarif => Some(e.sarif()),
-        ErrorDoc::Github => Some(e.github()),
-    };
-    if let Some(s) = stdout {
-        write_stdout(&s);
-    }
-    2
-}
-
-/// Runs a command; an error, or a panic (a bug: never an exit 101 and a
-/// half-written document), ends it with exit 2 and the error document.
-fn guarded(doc: ErrorDoc, run: impl FnOnce() -> Result<i32, RunError>) -> i32 {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
-        Ok(Ok(code)) => code,
-        Ok(Err(e)) => fail(doc, e),
-        Err(panic) => {
-            let message = panic
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "a panic".into());
-            fail(doc, RunError::internal(message))
-        }
-    }
-}
-
 fn extract(a: ExtractArgs) -> i32 {
     let opts = options(
         &a.paths,
@@ -458,16 +398,29 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         baseline: a.baseline.as_deref(),
         max_bytes: a.read.max_file_size,
     };
-    let baselined = post::apply(&mut analysis, &post).map_err(RunError::usage)?;
+    let applied = post::apply(&mut analysis, &post).map_err(RunError::usage)?;
     if let Some(path) = &a.write_baseline {
         return write_baseline(&analysis, path);
     }
     if a.fix || a.diff {
         return fix(a, &analysis, &opts);
     }
+    let mut before = report::brief::baselined(applied.baselined);
+    if let Some(s) = only
+        .as_ref()
+        .filter(|s| s.base.is_some() && !s.base_name.is_empty())
+    {
+        crate::scope::mark_old(&mut analysis, &applied.old, &s.base_name);
+        before.push_str(&report::brief::introduced(&applied.old, &s.base_name));
+    }
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
-    let code = report_check(a, &analysis, baselined);
+    if a.report.quiet {
+        analysis.notes.clear();
+    } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
+        report::brief::fold_test_notes(&mut analysis.notes);
+    }
+    let code = report_check(a, &analysis, &before);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -565,6 +518,7 @@ fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<CheckPlan, Ru
         .map_err(RunError::contract)?
         .map(|c| c.settings)
         .unwrap_or_default();
+    let settings = a.report.settings(settings).map_err(RunError::usage)?;
     let buffers = match (&a.stdin_filename, buffer) {
         (Some(p), Some(bytes)) => vec![(buffer_rel(&root, p), bytes)],
         _ => Vec::new(),
@@ -613,18 +567,18 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
-fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
+/// `before`: lines that go before the closing line.
+fn report_check(a: &CheckArgs, analysis: &Analysis, before: &str) -> i32 {
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
     let code = exit_code(failing, a.exit_zero);
     let mut closing = closing_line(&summary, code, fail_on);
-    if baselined > 0 {
-        closing = format!(
-            "wirelint: {baselined} finding{} in the baseline not reported\n{closing}",
-            if baselined == 1 { "" } else { "s" }
-        );
+    if a.report.quiet {
+        closing.clear();
+    } else {
+        closing = format!("{before}{closing}");
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
     let coverage = crate::coverage::build(analysis);
@@ -635,9 +589,18 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, baselined: usize) -> i32 {
         matrix: matrix.as_ref(),
         coverage: &coverage,
         list_coverage: a.coverage,
-        color: a.format == Format::Full && report::human::want_color(),
+        quiet: a.report.quiet,
+        color: a.format == Format::Full && a.report.color(),
     };
-    match emit(a.format.reporter().report(&run), &closing) {
+    let out = match a.format {
+        _ if a.report.statistics => Output {
+            stdout: Some(report::brief::statistics(&diagnostics)),
+            stderr: String::new(),
+        },
+        Format::Full if a.report.no_show_source => report::brief::no_source(&run),
+        f => f.reporter().report(&run),
+    };
+    match emit(out, &closing) {
         0 => code,
         written => written,
     }
@@ -715,7 +678,9 @@ fn emit(out: Output, closing: &str) -> i32 {
             return written;
         }
     }
-    let _ = writeln!(std::io::stderr().lock(), "{}{closing}", out.stderr);
+    // `--quiet` has no closing line: the findings end the output.
+    let newline = if closing.is_empty() { "" } else { "\n" };
+    let _ = write!(std::io::stderr().lock(), "{}{closing}{newline}", out.stderr);
     0
 }
 
@@ -726,23 +691,5 @@ fn write_stdout(s: &str) -> i32 {
         Ok(()) => 0,
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(e) => error(&format!("cannot write output: {e}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A panic is an internal error: exit 2, never 101.
-    #[test]
-    fn a_panic_is_an_internal_error_with_exit_2() {
-        let code = guarded(ErrorDoc::None, || -> Result<i32, RunError> {
-            panic!("boom")
-        });
-        assert_eq!(code, 2);
-        let doc: serde_json::Value =
-            serde_json::from_str(&RunError::internal("boom".into()).json(false, 2)).unwrap();
-        assert_eq!(doc["error"]["kind"], "internal");
-        assert_eq!(doc["error"]["message"], "boom");
     }
 }

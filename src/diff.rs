@@ -14,10 +14,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::contract::Contract;
 use crate::facts::{Seg, Span, Template};
+use crate::link::calls::NumKeys;
 use crate::link::normalize_name;
 use crate::link::records::key_shape;
 use crate::pipeline::Analysis;
 
+mod dropped;
 mod kinds;
 
 pub use kinds::{kind, Kind, KINDS};
@@ -38,6 +40,9 @@ pub struct Change {
     /// The file a change with neither span is about (WD001: a file not
     /// read), and whether it is the base's.
     pub file: Option<Unread>,
+    /// Work-tree call sites that still pass what the change took away (a
+    /// key dropped from a script's KEYS: the callers of the old count).
+    pub callers: Vec<Span>,
 }
 
 /// A file one side did not read.
@@ -82,6 +87,9 @@ struct ScriptAt {
     /// KEYS dynamically.
     used: Option<BTreeMap<u32, Span>>,
     def: Span,
+    /// The invocations that run it, with the key count they pass where
+    /// the code shows it.
+    callers: Vec<(u32, Span)>,
 }
 
 #[derive(Default)]
@@ -137,7 +145,18 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
             }
         }
     }
-    for s in &m.scripts {
+    let mut callers: BTreeMap<usize, Vec<(u32, Span)>> = BTreeMap::new();
+    for c in m.script_calls.iter().filter(|c| !c.in_wrapper && !c.echo) {
+        let n = match c.numkeys {
+            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
+            NumKeys::FromKeys if c.keys_complete => u32::try_from(c.keys.len()).ok(),
+            _ => None,
+        };
+        if let Some(n) = n {
+            callers.entry(c.script).or_default().push((n, c.span));
+        }
+    }
+    for (id, s) in m.scripts.iter().enumerate() {
         let name_of = s.display_name(contract);
         let count = s
             .declared_counts(None)
@@ -171,6 +190,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
                 roles,
                 used,
                 def: s.def_span,
+                callers: callers.remove(&id).unwrap_or_default(),
             });
     }
     out
@@ -318,6 +338,7 @@ fn not_compared(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> 
                 base: None,
                 head: None,
                 file: Some(file),
+                callers: Vec::new(),
             });
         }
     }
@@ -355,6 +376,7 @@ impl SpeakerDiff<'_> {
             base,
             head,
             file: None,
+            callers: Vec::new(),
         });
     }
 
@@ -540,8 +562,10 @@ impl SpeakerDiff<'_> {
                 }
                 continue;
             };
-            self.script_keys(bsc, hsc);
-            self.script_body(bsc, hsc);
+            // A key dropped is the change to say; its new bytes go with it.
+            if !self.script_keys(bsc, hsc) {
+                self.script_body(bsc, hsc);
+            }
         }
         for (key, hsc) in &hs.scripts {
             if !bs.scripts.contains_key(key) {
@@ -559,8 +583,12 @@ impl SpeakerDiff<'_> {
 
     /// A script's KEYS: their number, else their roles, else the ones its
     /// body uses.
-    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) {
+    /// Whether a key was dropped ([`Self::dropped_key`]).
+    fn script_keys(&mut self, bsc: &ScriptAt, hsc: &ScriptAt) -> bool {
         let name = &hsc.name;
+        if self.dropped_key(bsc, hsc) {
+            return true;
+        }
         match (bsc.count, hsc.count) {
             (Some((n, bspan)), Some((m, hspan))) if n != m => self.push(
                 "WD301",
@@ -579,6 +607,7 @@ impl SpeakerDiff<'_> {
                 }
             }
         }
+        false
     }
 
     /// Slots whose role changed; whether there was one.

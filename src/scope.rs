@@ -178,25 +178,48 @@ pub struct Scope {
     /// finding beyond them is new, and reported wherever it lands. `None`:
     /// no base, only the findings in `files`.
     pub base: Option<BTreeMap<Key, usize>>,
+    /// Where the base is, as a finding it holds is marked: `at HEAD`,
+    /// `at origin/main`; empty: not marked (an editor's buffer).
+    pub base_name: String,
 }
 
 impl Scope {
-    /// Keeps the findings in the changed files and the new ones.
-    pub fn retain(&self, a: &mut Analysis) {
+    /// Keeps the findings in the changed files and the new ones; says of
+    /// each finding kept whether the base holds it already.
+    pub fn retain(&self, a: &mut Analysis) -> Vec<bool> {
         let all: Vec<_> = a.diagnostics.iter().collect();
         let keys = keys_with_occurrence(&a.sources, &all);
-        let keep: Vec<bool> = keys
+        let at_base: Vec<bool> = keys
             .iter()
             .map(|(k, n)| {
-                self.files.contains(&k.path)
-                    || self
-                        .base
-                        .as_ref()
-                        .is_some_and(|b| *n >= b.get(k).copied().unwrap_or(0))
+                self.base
+                    .as_ref()
+                    .is_some_and(|b| *n < b.get(k).copied().unwrap_or(0))
             })
             .collect();
-        let mut it = keep.into_iter();
-        a.diagnostics.retain(|_| it.next().unwrap_or(true));
+        let keep: Vec<bool> = keys
+            .iter()
+            .zip(&at_base)
+            .map(|((k, _), old)| self.files.contains(&k.path) || (self.base.is_some() && !old))
+            .collect();
+        let mut it = keep.iter();
+        a.diagnostics.retain(|_| *it.next().unwrap_or(&true));
+        keep.iter()
+            .zip(at_base)
+            .filter(|(k, _)| **k)
+            .map(|(_, old)| old)
+            .collect()
+    }
+}
+
+/// Marks the findings the base already holds (`old`, one flag per
+/// finding): `(already at HEAD)` after the message. Done last, after the
+/// baseline is read or written, as the message is part of a finding's key.
+pub fn mark_old(a: &mut Analysis, old: &[bool], base_name: &str) {
+    for (d, old) in a.diagnostics.iter_mut().zip(old) {
+        if *old {
+            d.message.push_str(&format!(" (already {base_name})"));
+        }
     }
 }
 
@@ -247,9 +270,11 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
             notes.push(note(why.clone()));
             None
         }
-        // Every finding lies in a changed file, and no other file can hold
-        // an unused suppression: whatever the base, all are reported.
-        _ if all_in(&head, &files) => Some(BTreeMap::new()),
+        // No finding, and no file but the changed ones can hold an unused
+        // suppression: whatever the base, all are reported, and none is
+        // old. (A finding, even in a changed file, is marked when the base
+        // holds it: the base is read then.)
+        _ if head.diagnostics.is_empty() && all_in(&head, &files) => Some(BTreeMap::new()),
         base => match base_keys(opts, base, commit.as_deref()) {
             Some(Ok(keys)) => Some(keys),
             Some(Err(why)) => {
@@ -264,7 +289,20 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
     head.notes.extend(notes);
     head.notes.sort();
     head.notes.dedup();
-    Ok((head, Some(Scope { files, base })))
+    let base_name = match &plan.base {
+        Base::Rev(r) => format!("at {r}"),
+        Base::Head(_) => "at HEAD".into(),
+        // An editor's buffer: its findings are not marked.
+        Base::Disk | Base::Unavailable(_) => String::new(),
+    };
+    Ok((
+        head,
+        Some(Scope {
+            files,
+            base,
+            base_name,
+        }),
+    ))
 }
 
 /// Whether every finding of `a`, and every file that may hold a

@@ -243,6 +243,31 @@ impl Settings {
         }
     }
 
+    /// `--select` and `--ignore` on the command line, read as `select` and
+    /// `ignore` are: codes or code prefixes, the most specific entry
+    /// deciding. `--select` replaces `select`; `--ignore` adds to `ignore`.
+    pub fn with_command_line(
+        mut self,
+        select: Option<&[String]>,
+        ignore: &[String],
+    ) -> Result<Settings, String> {
+        let code = |flag: &str, s: &String| {
+            let spanned = Spanned::new(0..0, s.clone());
+            code_or_prefix(&spanned, flag).map_err(|(m, _, help)| match help {
+                Some(h) => format!("{m} ({h})"),
+                None => m,
+            })
+        };
+        if let Some(list) = select {
+            let codes = list.iter().map(|s| code("--select", s));
+            self.select = Some(codes.collect::<Result<_, _>>()?);
+        }
+        for s in ignore {
+            self.ignore.push(code("--ignore", s)?);
+        }
+        Ok(self)
+    }
+
     /// Drops the findings of rules that do not run and applies the
     /// per-code severities.
     pub fn apply(&self, diagnostics: &mut Vec<Diagnostic>) {

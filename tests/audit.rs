@@ -169,15 +169,15 @@ fn findings_point_into_the_contract_in_every_format() {
     assert_eq!(lines.len(), 12);
     assert_eq!(
         lines[0],
-        "rules/echomq.toml (embedded):14:7: error[WA101]: 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
+        "<embedded rules/echomq.toml>:14:7: error[WA101]: 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
     );
     assert_eq!(
         lines[9],
-        "rules/echomq.toml (embedded):25:32: error[WA202]: 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
+        "<embedded rules/echomq.toml>:25:32: error[WA202]: 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
     );
     assert_eq!(
         lines[11],
-        "rules/echomq.toml (embedded):42:11: warning[WA302]: 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
+        "<embedded rules/echomq.toml>:42:11: warning[WA302]: 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
     );
     let (_, sarif, _) = wirelint(&["audit", "--url", &url, "--format", "sarif"], &[]);
     let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();

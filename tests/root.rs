@@ -164,6 +164,17 @@ fn a_change_to_a_script_a_subfolder_runs_is_reported_there() {
         ),
         "{stderr}"
     );
+    // Its annotations carry the help line, as `check`'s do.
+    let (_, stdout, _) = run(
+        &["diff", "--against", "main", "--format", "github"],
+        &elixir,
+    );
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("::error file=src/commands/addJob-2.lua,line=1,")
+            && first.contains(" [(shared scripts)]%0Ahelp: every other speaker must change with it, or rows become unfindable, unreadable or never queued%0Aat the base: "),
+        "{stdout}"
+    );
     let (code, stdout, stderr) = run(
         &["check", "--changed-since", "main", "--format", "concise"],
         &elixir,

@@ -216,6 +216,14 @@ fn actions_after_change(c: &mut Client, file: &Path, text: &str, code: &str) -> 
         json!({"textDocument": {"uri": uri(file)}, "range": diags[0]["range"],
                "context": {"diagnostics": [diags[0]]}}),
     );
+    // A request that carries no diagnostic gets the same actions, from the
+    // server's own findings at the range.
+    let bare = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(file)}, "range": diags[0]["range"],
+               "context": {"diagnostics": []}}),
+    );
+    assert_eq!(bare["result"], r["result"]);
     r["result"].as_array().unwrap().clone()
 }
 

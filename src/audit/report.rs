@@ -136,15 +136,28 @@ fn progress_bar(opts: &Options, target: &connect::Target) -> Option<indicatif::P
         });
     let bar =
         indicatif::ProgressBar::with_draw_target(len, indicatif::ProgressDrawTarget::stderr());
+    // The rate in whole keys a second (indicatif's `{per_sec}` has four
+    // decimals).
     let template = if len.is_some() {
-        "{bar:40} {pos}/{len} keys ({per_sec}, {eta} left)"
+        "{bar:40} {pos}/{len} keys ({rate}, {eta} left)"
     } else {
-        "{spinner} {pos} keys ({per_sec})"
+        "{spinner} {pos} keys ({rate})"
     };
     if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        let style = style.with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate(s.per_sec()));
+            },
+        );
         bar.set_style(style);
     }
     Some(bar)
+}
+
+/// A progress rate as the bar shows it: whole keys a second.
+fn rate(per_sec: f64) -> String {
+    format!("{:.0} keys/s", per_sec.max(0.0))
 }
 
 /// Prints the findings and the closing line; returns the exit code.
@@ -256,4 +269,13 @@ fn closing_line(s: &Summary, a: &Audit, code: i32, fail_on: Severity) -> String 
         _ => "exit 2: the audit did not finish".to_string(),
     };
     format!("wirelint audit: {counts}; {reason}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_rate_is_in_whole_keys() {
+        assert_eq!(super::rate(1234.5678), "1235 keys/s");
+        assert_eq!(super::rate(0.25), "0 keys/s");
+    }
 }

@@ -36,26 +36,44 @@ pub struct Post<'a> {
     pub max_bytes: u64,
 }
 
-/// Runs the chain on `a`'s findings. Returns how many findings the baseline
-/// left out, or why the baseline cannot be read.
-pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<usize, String> {
+/// What the chain did besides keeping findings.
+#[derive(Debug, Default)]
+pub struct Applied {
+    /// How many findings the baseline left out.
+    pub baselined: usize,
+    /// A change-aware run: of each finding left, whether its base holds
+    /// it already ([`crate::scope::mark_old`]).
+    pub old: Vec<bool>,
+}
+
+/// Runs the chain on `a`'s findings, or says why the baseline cannot be
+/// read.
+pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<Applied, String> {
     post.settings.apply(&mut a.diagnostics);
     crate::suppress::apply(a, post.settings);
-    if let Some(scope) = post.only {
-        scope.retain(a);
-    }
+    let mut old = match post.only {
+        Some(scope) => scope.retain(a),
+        None => vec![false; a.diagnostics.len()],
+    };
     if let Some(r) = post.reported {
-        r.retain(a);
+        let kept = r.retain(a);
+        let mut it = kept.iter();
+        old.retain(|_| *it.next().unwrap_or(&true));
     }
     let Some(path) = post.baseline else {
-        return Ok(0);
+        return Ok(Applied { baselined: 0, old });
     };
     let b = Baseline::read(path, post.max_bytes)?;
     let all: Vec<_> = a.diagnostics.iter().collect();
     let new = b.new_findings(&a.sources, &all);
     let mut it = new.iter();
     a.diagnostics.retain(|_| *it.next().unwrap_or(&true));
-    Ok(new.iter().filter(|n| !**n).count())
+    let mut it = new.iter();
+    old.retain(|_| *it.next().unwrap_or(&true));
+    Ok(Applied {
+        baselined: new.iter().filter(|n| !**n).count(),
+        old,
+    })
 }
 
 /// Records `a`'s findings in a baseline file; returns how many, or why the

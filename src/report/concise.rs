@@ -10,12 +10,21 @@ use super::{CheckRun, Output, Reporter};
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::Analysis;
 
-/// One finding's line, without the newline.
+/// One finding's line, without the newline. A finding in the embedded
+/// contract (`audit`'s) names it `<embedded rules/echomq.toml>`: no file
+/// of that name is on disk.
 pub fn line(a: &Analysis, d: &Diagnostic) -> String {
     let (s, _) = span_lines(a, d.primary.span);
+    let file = d.primary.span.file;
+    let rel = &a.sources.get(file).rel;
+    let embedded = a.contract_file == Some(file) && a.contract.as_ref().is_some_and(|c| c.embedded);
+    let path = match rel.strip_suffix(" (embedded)") {
+        Some(r) if embedded => format!("<embedded {r}>"),
+        _ => rel.clone(),
+    };
     format!(
         "{}:{}:{}: {}[{}]: {}",
-        a.sources.get(d.primary.span.file).rel,
+        path,
         s.line,
         s.column,
         d.severity.as_str(),

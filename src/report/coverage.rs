@@ -153,7 +153,7 @@ pub fn listing(run: &super::CheckRun<'_>) -> String {
     if run.list_coverage {
         out.push_str(&render_text(run.analysis, run.coverage));
     }
-    if let Some(line) = summary_line(run.coverage, run.list_coverage) {
+    if let Some(line) = summary_line(run.coverage, run.list_coverage).filter(|_| !run.quiet) {
         out.push_str(&line);
         out.push('\n');
     }

@@ -343,6 +343,17 @@ pub fn render_github(run: &DiffRun) -> String {
             escape_property(&format!("{} {}", k.code, k.name))
         ));
         let mut text = format!("{} [{}]", c.message, c.speaker);
+        if let Some(h) = help(c) {
+            text.push_str(&format!("\nhelp: {h}"));
+        }
+        for &call in &c.callers {
+            let (cs, _) = span_lines(run.head, call);
+            let f = run.head.sources.get(call.file);
+            text.push_str(&format!(
+                "\nstill passes the old count: {}:{}",
+                f.rel, cs.line
+            ));
+        }
         if let Some(b) = c.base {
             text.push_str(&format!("\nat the base: {}", run.base_loc(b)));
         }
@@ -429,6 +440,17 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
                     true,
                 );
                 p.related.extend(base);
+                for &call in &c.callers {
+                    let f = run.head.sources.get(call.file);
+                    p.related.push(snippet(
+                        run.head,
+                        call,
+                        f.rel.clone(),
+                        "a caller".into(),
+                        "still passes the old count".into(),
+                        false,
+                    ));
+                }
                 p
             }
             (None, Some(b)) => b,

@@ -7,6 +7,7 @@
 //! by the closing line. `graphical` is the miette adapter that the
 //! graphical reports share.
 
+pub mod brief;
 pub mod concise;
 pub mod coverage;
 pub mod diff;
@@ -70,6 +71,8 @@ pub struct CheckRun<'a> {
     /// formats when `list_coverage` (`check --coverage`).
     pub coverage: &'a crate::coverage::Coverage,
     pub list_coverage: bool,
+    /// `--quiet`: the findings alone (no coverage summary).
+    pub quiet: bool,
     /// Whether stderr is a colour terminal (the full format).
     pub color: bool,
 }

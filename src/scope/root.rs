@@ -122,16 +122,24 @@ impl Reported {
     /// Keeps the findings that lie in the paths given or in a script a
     /// call there runs, or point into the paths given; and the notes about
     /// the paths (or about the run).
-    pub fn retain(&self, a: &mut Analysis) {
+    /// Returns, for each finding before, whether it is kept.
+    pub fn retain(&self, a: &mut Analysis) -> Vec<bool> {
         let files = self.files(a);
         let scripts = self.scripts_run(a);
         let at = |s: &Span| files.get(s.file as usize).copied().unwrap_or(false);
-        a.diagnostics.retain(|d| {
-            at(&d.primary.span)
-                || scripts.binary_search(&d.primary.span.file).is_ok()
-                || d.related.iter().any(|l| at(&l.span))
-        });
+        let kept: Vec<bool> = a
+            .diagnostics
+            .iter()
+            .map(|d| {
+                at(&d.primary.span)
+                    || scripts.binary_search(&d.primary.span.file).is_ok()
+                    || d.related.iter().any(|l| at(&l.span))
+            })
+            .collect();
+        let mut it = kept.iter();
+        a.diagnostics.retain(|_| *it.next().unwrap_or(&true));
         a.notes.retain(|n| n.path == "." || self.holds(&n.path));
+        kept
     }
 
     /// The files of the scripts that a call in the paths given runs:

@@ -497,7 +497,8 @@ impl State {
         json!({"contents": {"kind": "markdown", "value": text}})
     }
 
-    /// For each wirelint diagnostic in the request: its fix's edits (those
+    /// For each wirelint diagnostic in the request (else each of the
+    /// server's findings at its range): its fix's edits (those
     /// `check --fix` applies), and a suppression comment on the
     /// line before it, in the file's own comment syntax, with room for the
     /// reason.
@@ -518,11 +519,19 @@ impl State {
         let open = |p: &Path| self.docs.contains_key(p);
         let ws = Ws { root, open: &open };
         let mut out = Vec::new();
-        for d in params["context"]["diagnostics"]
+        let mut shown: Vec<Value> = params["context"]["diagnostics"]
             .as_array()
             .into_iter()
             .flatten()
-        {
+            .filter(|d| d["source"] == "wirelint")
+            .cloned()
+            .collect();
+        // A request without them (a client that sends none, a command run
+        // at the cursor): the server's own findings at the range.
+        if shown.is_empty() {
+            shown = protocol::diagnostics_at(a, &ws, uri, &params["range"]);
+        }
+        for d in &shown {
             let (Some("wirelint"), Some(code), Some(line)) = (
                 d["source"].as_str(),
                 d["code"].as_str(),

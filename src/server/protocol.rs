@@ -260,6 +260,25 @@ pub fn fix_action(a: &Analysis, ws: &Ws, uri: &str, shown: &Value) -> Option<Val
     }))
 }
 
+/// The server's own findings in the document `uri` whose range meets the
+/// LSP range `want`, as they were published: the diagnostics of a code
+/// action request that carries none of wirelint's.
+pub fn diagnostics_at(a: &Analysis, ws: &Ws, uri: &str, want: &Value) -> Vec<Value> {
+    let pos = |v: &Value| {
+        (
+            v["line"].as_u64().unwrap_or(0),
+            v["character"].as_u64().unwrap_or(0),
+        )
+    };
+    let (from, to) = (pos(&want["start"]), pos(&want["end"]));
+    a.diagnostics
+        .iter()
+        .filter(|d| file_uri(a, ws, d.primary.span).as_deref() == Some(uri))
+        .map(|d| lsp_diagnostic(a, ws, d))
+        .filter(|l| pos(&l["range"]["start"]) <= to && from <= pos(&l["range"]["end"]))
+        .collect()
+}
+
 /// Every finding as LSP diagnostics, by document URI, in output order.
 pub fn diagnostics_by_uri(a: &Analysis, ws: &Ws) -> BTreeMap<String, Value> {
     let mut out: BTreeMap<String, Vec<Value>> = BTreeMap::new();

@@ -1,0 +1,86 @@
+//! A key dropped from a script's KEYS is one change that names the key and
+//! the callers that still pass the old count, not a change per slot that
+//! moved up plus the new bytes.
+
+mod common;
+
+use common::{git, run};
+
+const BASE: &str = "-- KEYS[1] job row
+-- KEYS[2] paused set
+-- KEYS[3] pending set
+redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', KEYS[3], 0, ARGV[1])
+return 1
+";
+
+const DROPPED: &str = "-- KEYS[1] job row
+-- KEYS[2] pending set
+redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+return 1
+";
+
+const CALLER: &str = "defmodule Q.Scripts do
+  @add_job File.read!(Path.join(__DIR__, \"../../../src/commands/addJob-3.lua\"))
+
+  def add_job(conn, queue, id, payload) do
+    job = \"emq:{#{queue}}:job:#{id}\"
+    paused = \"emq:{#{queue}}:paused\"
+    pending = \"emq:{#{queue}}:pending\"
+    Redix.command(conn, [\"EVAL\", @add_job, 3, job, paused, pending, id, payload])
+  end
+end
+";
+
+#[test]
+fn a_dropped_key_is_one_change_with_its_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("src/commands")).unwrap();
+    std::fs::create_dir_all(d.join("elixir/lib/q")).unwrap();
+    std::fs::write(d.join("src/commands/addJob-3.lua"), BASE).unwrap();
+    std::fs::write(
+        d.join("elixir/mix.exs"),
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("elixir/lib/q/scripts.ex"), CALLER).unwrap();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    std::fs::write(d.join("src/commands/addJob-3.lua"), DROPPED).unwrap();
+
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "src/commands/addJob-3.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); this caller still passes 3 [(shared scripts)] (was main:src/commands/addJob-3.lua:2)\n"
+        ),
+        "{stderr}"
+    );
+    let (_, _, stderr) = run(&["diff", "--against", "main"], d);
+    assert!(
+        stderr.contains("╭─[elixir/lib/q/scripts.ex:8:25]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("still passes the old count"), "{stderr}");
+    let (_, stdout, _) = run(&["diff", "--against", "main", "--format", "github"], d);
+    assert!(
+        stdout.contains("%0Astill passes the old count: elixir/lib/q/scripts.ex:8%0A"),
+        "{stdout}"
+    );
+    // Its callers updated, the change still says what was removed.
+    std::fs::write(
+        d.join("elixir/lib/q/scripts.ex"),
+        CALLER.replace("3, job, paused, pending", "2, job, pending"),
+    )
+    .unwrap();
+    let (_, stdout, _) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert!(
+        stdout.starts_with("src/commands/addJob-3.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2) [(shared scripts)]"),
+        "{stdout}"
+    );
+}
