@@ -150,7 +150,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
-        let locals = self.tuple_params(&param_nodes);
+        let mut locals = self.tuple_params(&param_nodes);
+        self.param_locals(&module, &self.text(name_node), &param_nodes, &mut locals);
         let inner = self.open_scope(Env {
             module,
             func,
@@ -225,7 +226,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// A parameter's variable name, or `_` for a pattern.
-    fn param_name(&self, p: Node<'_>) -> String {
+    pub(super) fn param_name(&self, p: Node<'_>) -> String {
         match p.kind() {
             "identifier" => self.text(p),
             "binary_operator" => {
@@ -253,8 +254,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn finish_functions(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
-            let Some(returns) = self.returns(p.body, p.env) else {
-                continue;
+            let returns = match self.returned_script(p.func, p.body) {
+                Some(r) => r,
+                None => match self.returns(p.body, p.env) {
+                    Some(r) => r,
+                    None => continue,
+                },
             };
             if let Some(f) = self.facts.functions.get_mut(p.func) {
                 f.returns = returns;
@@ -272,25 +277,39 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.extend(heads);
     }
 
-    /// What a clause body returns: its last expression, when that is a
-    /// string, a call, a constant, a parameter or an atom; else unknown.
+    /// A clause body's last expression (a `do` block's, or the `do:`
+    /// value).
+    pub(super) fn last_expression<'n>(&self, body: Node<'n>) -> Option<Node<'n>> {
+        if body.kind() != "do_block" {
+            return Some(body);
+        }
+        named_children(body)
+            .into_iter()
+            .rev()
+            .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")
+    }
+
+    /// What a clause body returns: its last expression's value (unknown,
+    /// with the expression's text, when it is not computable).
     pub(super) fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
-        let last = if body.kind() == "do_block" {
-            named_children(body)
-                .into_iter()
-                .rev()
-                .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")?
-        } else {
-            body
-        };
-        let returns = self.value(last, Some(env), 0);
-        Some(match returns {
-            Value::Str(_)
-            | Value::Call { .. }
-            | Value::Const { .. }
-            | Value::Param { .. }
-            | Value::Atom { .. } => returns,
-            other => Value::unknown(self.text(last), other.span()),
+        let last = self.last_expression(body)?;
+        Some(match self.value(last, Some(env), 0) {
+            Value::Unknown { span, .. } => Value::unknown(self.text(last), span),
+            returns => returns,
+        })
+    }
+
+    /// `defp enqueue_script, do: """lua"""`: a clause that returns Lua
+    /// in a string returns that script, named after the function.
+    fn returned_script(&mut self, func: usize, body: Node<'_>) -> Option<Value> {
+        let last = self.last_expression(body)?;
+        let script = self.inline_script(last, None)?;
+        let f = self.facts.functions.get(func)?;
+        let (name, name_span) = (f.name.clone(), f.name_span);
+        let index = self.push_script(Some(name), name_span, script);
+        Some(Value::ScriptRef {
+            index,
+            span: self.span(last),
         })
     }
 
@@ -315,11 +334,34 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             self.bind_tuple(l, &v, env);
             return;
         }
+        if l.kind() == "map" {
+            let v = self.value(r, Some(env), 0);
+            let mut out = HashMap::new();
+            self.pattern_locals(l, &v, &mut out);
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.extend(out);
+            }
+            return;
+        }
         if l.kind() != "identifier" {
             return;
         }
         let name = self.text(l);
         if name.starts_with('_') {
+            return;
+        }
+        if let Some(script) = self.inline_script(r, Some(env)) {
+            // `script = "return redis.call(..)"`: a script named by a
+            // local, which names it only in this file.
+            let index = self.push_script(Some(name.clone()), self.span(l), script);
+            self.facts.scripts[index].local = true;
+            let v = Value::ScriptRef {
+                index,
+                span: self.span(r),
+            };
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, v);
+            }
             return;
         }
         self.bind_head(&name, r, env);
@@ -338,6 +380,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// element of what the call returns (`.0`, `.1`, …), so that a script
     /// looked up by name stays linked to that name.
     pub(super) fn bind_tuple(&mut self, pat: Node<'_>, v: &Value, env: usize) {
+        if let Some((name, sha)) = self.ok_sha(pat, v) {
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, sha);
+            }
+            return;
+        }
         if !matches!(v, Value::Call { .. }) {
             return;
         }

@@ -19,6 +19,10 @@
 //! - `templates`: string building (`<>`, iodata, bitstrings,
 //!   `Enum.join`) and the key-like templates recorded;
 //! - `strings`: strings, charlists, sigils, heredocs, escapes;
+//! - `library`: library calls the wire depends on (a script's SHA1,
+//!   lookups by a literal key, `then/2`);
+//! - `patterns`: variables bound by map and `{:ok, sha}` patterns, and a
+//!   GenServer's state in its callbacks;
 //! - `commands`: Redis command lists (`["HSET", k | rest]`, heads bound
 //!   to a variable, inline `EVAL`);
 //! - `scripts`: Lua in strings, `File.read!` script paths;
@@ -30,7 +34,9 @@ mod attributes;
 mod commands;
 mod items;
 mod known;
+mod library;
 mod paths;
+mod patterns;
 mod reads;
 mod scripts;
 mod strings;
@@ -64,12 +70,14 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         clauses: HashMap::new(),
         defaults: HashMap::new(),
         attr_strs: HashMap::new(),
+        attr_paths: HashMap::new(),
         attr_lists: HashMap::new(),
         handled: HashSet::new(),
         not_calls: HashSet::new(),
         covered_end: 0,
         heads: RefCell::new(HashMap::new()),
         pipe_steps: RefCell::new(HashMap::new()),
+        overlay: RefCell::new(Vec::new()),
         climb: RefCell::new(crate::parse::Climb::new(root)),
         aliases: HashMap::new(),
         imports: HashMap::new(),
@@ -143,7 +151,10 @@ struct Cx<'s, 't, 'p> {
     defaults: HashMap<(String, String, usize), usize>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
-    /// List-literal attributes by (module, `@name`), spliced into command
+    /// Path attributes by (module, `@name`): `@path Path.join(__DIR__,
+    /// "x.lua")` as (path, relative to this file), for `File.read!(@path)`.
+    attr_paths: HashMap<(String, String), (String, bool)>,
+    /// List- and map-literal attributes by (module, `@name`), spliced into command
     /// tails (`["HMGET", k | @fields]`).
     attr_lists: HashMap<(String, String), Value>,
     /// Nodes already read as part of a larger command (`[..] ++ rest`).
@@ -168,6 +179,9 @@ struct Cx<'s, 't, 'p> {
     /// Each `|>` node's step count from the head of its chain
     /// ([`Cx::pipe_step`]), found once per chain.
     pipe_steps: RefCell<HashMap<usize, u32>>,
+    /// Names bound while a function value is applied (`then(x, fn v ->
+    /// ..)`), innermost last.
+    overlay: RefCell<Vec<(String, Value)>>,
     /// Parents, for the climbs from commands and strings to what holds
     /// them ([`crate::parse::Climb`]).
     climb: RefCell<crate::parse::Climb<'t>>,
@@ -433,6 +447,8 @@ fn is_string_node(n: Node<'_>) -> bool {
     matches!(n.kind(), "string" | "sigil" | "charlist")
 }
 
+#[cfg(test)]
+mod flow_tests;
 #[cfg(test)]
 mod idiom_tests;
 #[cfg(test)]
