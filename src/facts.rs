@@ -478,6 +478,15 @@ pub struct FunctionDef {
     /// How many trailing parameters have a default (`opts \\ []`): a call
     /// may leave them out.
     pub defaults: usize,
+    /// Per parameter, the literal this clause requires of its argument
+    /// (`def script(:enqueue)`): a call whose argument is another literal
+    /// runs another clause. Empty when no parameter is a literal.
+    #[serde(default)]
+    pub patterns: Vec<Option<Value>>,
+    /// Per parameter, the value it takes when a call leaves it out
+    /// (`script \\ @enqueue`). Empty when no parameter has a default.
+    #[serde(default)]
+    pub default_values: Vec<Option<Value>>,
 }
 
 // A `FunctionDef` is emitted for every function; `returns` is

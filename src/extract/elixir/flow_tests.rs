@@ -183,3 +183,58 @@ end
         Value::ScriptRef { index: 0, .. }
     ));
 }
+
+#[test]
+fn clauses_say_the_literals_they_require_and_heads_their_defaults() {
+    let src = r##"defmodule C do
+  @enqueue "return redis.call('LPUSH', KEYS[1], ARGV[1])"
+  def script(:enqueue), do: @enqueue
+  def script("ack"), do: "x"
+  def script(other), do: other
+  def run(conn, keys, script \\ @enqueue, opts \\ [])
+  def run(conn, keys, script, _opts), do: Redix.command(conn, ["EVAL", script, length(keys) | keys])
+  def load(conn) do
+    with {:ok, sha} <- Redix.command(conn, ["SCRIPT", "LOAD", @enqueue]) do
+      sha
+    end
+  end
+end
+"##;
+    let f = facts(src);
+    let pats: Vec<Vec<Option<String>>> = f
+        .functions
+        .iter()
+        .filter(|d| d.name == "script")
+        .map(|d| {
+            d.patterns
+                .iter()
+                .map(|p| p.as_ref().map(Value::describe))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        pats,
+        [
+            vec![Some(":enqueue".to_string())],
+            vec![Some("ack".to_string())],
+            vec![]
+        ]
+    );
+    let run = f.functions.iter().find(|d| d.name == "run").unwrap();
+    assert_eq!(run.defaults, 2);
+    let defaults: Vec<Option<String>> = run
+        .default_values
+        .iter()
+        .map(|p| p.as_ref().map(Value::describe))
+        .collect();
+    assert_eq!(
+        defaults,
+        [None, None, Some("@enqueue".into()), Some("list".into())]
+    );
+    // `with {:ok, sha} <- ..` binds the SHA.
+    let load = f.functions.iter().find(|d| d.name == "load").unwrap();
+    let Value::Call { path, .. } = &load.returns else {
+        panic!("{:?}", load.returns)
+    };
+    assert_eq!(path, &[SHA1.to_string()]);
+}

@@ -145,11 +145,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // A head (with or without a body) gives every clause of the
             // function its defaults.
             let key = (module.clone(), self.text(name_node), params.len());
-            let d = self.defaults.entry(key).or_insert(0);
-            *d = (*d).max(defaults);
+            let values = self.default_values(&param_nodes);
+            let d = self.defaults.entry(key).or_insert((0, Vec::new()));
+            d.0 = d.0.max(defaults);
+            if d.1.is_empty() {
+                d.1 = values;
+            }
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        let patterns: Vec<Option<Value>> = param_nodes
+            .iter()
+            .map(|p| self.literal_pattern(*p))
+            .collect();
+        if let Some(f) = func.and_then(|f| self.facts.functions.get_mut(f)) {
+            if patterns.iter().any(Option::is_some) {
+                f.patterns = patterns;
+            }
+        }
         let mut locals = self.tuple_params(&param_nodes);
         self.param_locals(&module, &self.text(name_node), &param_nodes, &mut locals);
         let inner = self.open_scope(Env {
@@ -190,8 +203,37 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             name_span: self.span(name_node),
             clause,
             defaults: 0,
+            patterns: Vec::new(),
+            default_values: Vec::new(),
         });
         self.facts.functions.len() - 1
+    }
+
+    /// A parameter that is a literal (`:enqueue`, `"ack"`, `2`, `nil`): the
+    /// value a clause requires of its argument.
+    fn literal_pattern(&self, p: Node<'_>) -> Option<Value> {
+        if !matches!(
+            p.kind(),
+            "atom" | "quoted_atom" | "string" | "charlist" | "integer" | "boolean" | "nil"
+        ) {
+            return None;
+        }
+        let v = self.value(p, None, 0);
+        (v.as_str().is_some() || matches!(v, Value::Int { .. })).then_some(v)
+    }
+
+    /// Each parameter's default (`opts \\ []`), `None` for one without.
+    fn default_values(&self, param_nodes: &[Node<'_>]) -> Vec<Option<Value>> {
+        param_nodes
+            .iter()
+            .map(|p| {
+                if p.kind() != "binary_operator" || self.op(*p) != "\\\\" {
+                    return None;
+                }
+                let d = p.child_by_field_id(F.right)?;
+                Some(self.value(d, None, 0))
+            })
+            .collect()
     }
 
     /// `def run(conn, {_name, sha, body}, keys)`: each variable of a tuple

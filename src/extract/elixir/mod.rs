@@ -97,10 +97,17 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
     cx.finish_functions();
     for f in &mut cx.facts.functions {
         let key = (f.module.clone(), f.name.clone(), f.params.len());
-        f.defaults = cx.defaults.get(&key).copied().unwrap_or(0);
+        if let Some((count, values)) = cx.defaults.get(&key) {
+            f.defaults = *count;
+            f.default_values = values.clone();
+        }
     }
     cx.facts
 }
+
+/// How many trailing parameters of a function have a default, and each
+/// parameter's default (`None` for one without).
+type Defaults = (usize, Vec<Option<Value>>);
 
 /// Where a node sits: its module and, inside a function, its environment.
 struct Scope {
@@ -148,7 +155,8 @@ struct Cx<'s, 't, 'p> {
     /// Clause counters by (module, name, arity).
     clauses: HashMap<(String, String, usize), usize>,
     /// Parameters with defaults, by (module, name, arity).
-    defaults: HashMap<(String, String, usize), usize>,
+    /// and their values (`None` for a parameter without).
+    defaults: HashMap<(String, String, usize), Defaults>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
     /// Path attributes by (module, `@name`): `@path Path.join(__DIR__,
@@ -295,6 +303,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let env = self.env_of(scope);
         match self.op(n) {
             "=" => self.binding(n, env),
+            // `with {:ok, sha} <- load(conn)`: a clause that matches binds as
+            // `=` does (in `for`, `<-` binds each element instead).
+            "<-" if self.in_with(n) => self.binding(n, env),
             "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
             "|>" => {
                 if let Some(r) = n.child_by_field_id(F.right).filter(|r| r.kind() == "call") {
@@ -308,6 +319,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if self.is_builder(n) {
             self.template(n, env);
         }
+    }
+
+    /// Whether an operator is a clause of a `with`.
+    fn in_with(&self, n: Node<'t>) -> bool {
+        self.parent_of(n)
+            .filter(|a| a.kind() == "arguments")
+            .and_then(|a| self.parent_of(a))
+            .is_some_and(|c| c.kind() == "call" && self.target(c) == "with")
     }
 
     /// A call as a call of the code base and as a field read. `piped` is the

@@ -425,7 +425,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let head = self.call_head(n, target, env);
         if head.do_block {
-            return unknown();
+            // `with p <- x do body end`: the body's value when every clause
+            // matches (its bindings are read as `=`'s).
+            return match super::do_block(n).filter(|_| self.text(target) == "with") {
+                Some(block) => match self.last_expression(block) {
+                    Some(last) => self.value(last, env, depth + 1),
+                    None => unknown(),
+                },
+                None => unknown(),
+            };
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
         if head.to_string {
