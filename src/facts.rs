@@ -301,6 +301,17 @@ impl Value {
             Value::Map { .. } => "map".into(),
             Value::Param { name, .. } => name.clone(),
             Value::Const { path, .. } => path.last().cloned().unwrap_or_default(),
+            // A lookup is named by its key; a SHA1 by what it hashes.
+            Value::Call { path, args, .. } if path.len() == 1 && path[0] == LOOKUP => args
+                .get(1)
+                .map(|k| k.describe().trim_start_matches(':').to_string())
+                .unwrap_or_default(),
+            Value::Call { path, args, .. } if path.len() == 1 && path[0] == SHA1 => {
+                format!(
+                    "sha1({})",
+                    args.first().map(Value::describe).unwrap_or_default()
+                )
+            }
             Value::Call { path, .. } => path.last().cloned().unwrap_or_default(),
             Value::Keys { index, .. } => match index {
                 Some(i) => format!("KEYS[{i}]"),
@@ -439,6 +450,18 @@ pub struct CallFact {
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;
 
+/// The path of a [`Value::Call`] that is a lookup by key, not a call of
+/// the code base: `Call { path: [LOOKUP], args: [collection, key] }` is
+/// what `collection` holds under `key` (`scripts[:enqueue]`,
+/// `Keyword.fetch!(scripts, :enqueue)`). Extractors reduce it where they
+/// see both; the link where the collection comes from elsewhere.
+pub const LOOKUP: &str = "[]";
+
+/// The path of a [`Value::Call`] that is the SHA1 of its one argument, as
+/// `SCRIPT LOAD` returns it and `EVALSHA` names a script (hex, either
+/// case): `:crypto.hash(:sha, @enqueue) |> Base.encode16()`.
+pub const SHA1: &str = "#sha1";
+
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -455,6 +478,15 @@ pub struct FunctionDef {
     /// How many trailing parameters have a default (`opts \\ []`): a call
     /// may leave them out.
     pub defaults: usize,
+    /// Per parameter, the literal this clause requires of its argument
+    /// (`def script(:enqueue)`): a call whose argument is another literal
+    /// runs another clause. Empty when no parameter is a literal.
+    #[serde(default)]
+    pub patterns: Vec<Option<Value>>,
+    /// Per parameter, the value it takes when a call leaves it out
+    /// (`script \\ @enqueue`). Empty when no parameter has a default.
+    #[serde(default)]
+    pub default_values: Vec<Option<Value>>,
 }
 
 // A `FunctionDef` is emitted for every function; `returns` is

@@ -90,6 +90,47 @@ fn elixir_registries_loaders_and_tuples_are_linked() {
 }
 
 #[test]
+fn elixir_values_flow_through_attributes_lookups_state_and_locals() {
+    assert_eq!(
+        linked_calls("elixir-flow"),
+        [
+            // `Keyword.fetch!(@table, :clear)`, the keyword list an
+            // attribute of the same module holds.
+            "lib/meter/scripts.ex:24 wipe 2 [mt:{<*>}:hits, mt:{<*>}:seen]",
+            // A GenServer's state: the SHA `init/1` got from `SCRIPT LOAD`
+            // of a `File.read!` of a joined path, read back by a map
+            // pattern ...
+            "lib/meter/server.ex:21 tally 1 [mt:{<*>}:hits]",
+            // ... and by `state.sha`, the key built with `then/2`.
+            "lib/meter/server.ex:27 tally 1 [mt:{<*>}:hits]",
+            // A local bound to Lua in a string.
+            "lib/mix/tasks/meter.bench.ex:10 script 1 [mt:{bench}:hits]",
+        ]
+    );
+    // The four calls of `lib/meter/pages.ex` go through functions of
+    // `Meter.Scripts` (`counter_digest/0` returns `@tally_sha`, the SHA1
+    // of `@tally`; `by_name(:clear)` the clause chosen by its literal;
+    // `table/0` a keyword list looked up by `:clear`): the link follows
+    // a call to what the function returns.
+    let dir = repo().join("fixtures/coverage/elixir-flow");
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    let pages: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("pages.ex"))
+        .map(|l| l.split(": not linked").next().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            "  fixtures/coverage/elixir-flow/lib/meter/pages.ex:8:25",
+            "  fixtures/coverage/elixir-flow/lib/meter/pages.ex:12:25",
+            "  fixtures/coverage/elixir-flow/lib/meter/pages.ex:16:25",
+            "  fixtures/coverage/elixir-flow/lib/meter/pages.ex:21:25",
+        ]
+    );
+}
+
+#[test]
 fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     let dir = repo().join("fixtures/coverage/unlinked");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());

@@ -263,6 +263,13 @@ fn rust_clients_verbs_renamed_are_silent() {
 }
 
 #[test]
+fn elixir_flow_a_genserver_callback_passes_an_extra_key() {
+    // The script is known only through the state `init/1` keeps: the SHA
+    // `SCRIPT LOAD` gave, read back as `state.sha`.
+    check_variant("elixir-flow-extra-key");
+}
+
+#[test]
 fn scripts_an_elixir_caller_inserts_a_key() {
     check_variant("elixir-extra-key");
 }

@@ -37,6 +37,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if self.registry_scripts(value_node, scope) {
             return true;
         }
+        // `@path Path.join(__DIR__, "enqueue.lua")`: a path that
+        // `File.read!(@path)` may read.
+        if value_node.kind() == "call" {
+            if let Some((path, relative, _)) = self.script_path(value_node, self.env_of(scope), 0) {
+                let key = (self.module(scope), format!("@{name}"));
+                self.attr_paths.insert(key, (path, relative));
+            }
+        }
         self.const_attribute(format!("@{name}"), name_span, value_node, scope);
         false
     }
@@ -155,6 +163,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
             // (the link may read its string argument as a script name).
             Value::Int { .. } | Value::Atom { .. } | Value::Call { .. } => true,
+            // `@scripts %{enqueue: @enqueue}`, `@scripts [enqueue: ..]`: a
+            // registry looked up by name.
+            Value::Map { .. } => {
+                self.attr_lists
+                    .insert((module.clone(), name.clone()), value.clone());
+                true
+            }
+            Value::OneOf { .. } => true,
             _ => false,
         };
         if keep {

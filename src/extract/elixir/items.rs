@@ -145,12 +145,26 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // A head (with or without a body) gives every clause of the
             // function its defaults.
             let key = (module.clone(), self.text(name_node), params.len());
-            let d = self.defaults.entry(key).or_insert(0);
-            *d = (*d).max(defaults);
+            let values = self.default_values(&param_nodes);
+            let d = self.defaults.entry(key).or_insert((0, Vec::new()));
+            d.0 = d.0.max(defaults);
+            if d.1.is_empty() {
+                d.1 = values;
+            }
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
-        let locals = self.tuple_params(&param_nodes);
+        let patterns: Vec<Option<Value>> = param_nodes
+            .iter()
+            .map(|p| self.literal_pattern(*p))
+            .collect();
+        if let Some(f) = func.and_then(|f| self.facts.functions.get_mut(f)) {
+            if patterns.iter().any(Option::is_some) {
+                f.patterns = patterns;
+            }
+        }
+        let mut locals = self.tuple_params(&param_nodes);
+        self.param_locals(&module, &self.text(name_node), &param_nodes, &mut locals);
         let inner = self.open_scope(Env {
             module,
             func,
@@ -189,8 +203,37 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             name_span: self.span(name_node),
             clause,
             defaults: 0,
+            patterns: Vec::new(),
+            default_values: Vec::new(),
         });
         self.facts.functions.len() - 1
+    }
+
+    /// A parameter that is a literal (`:enqueue`, `"ack"`, `2`, `nil`): the
+    /// value a clause requires of its argument.
+    fn literal_pattern(&self, p: Node<'_>) -> Option<Value> {
+        if !matches!(
+            p.kind(),
+            "atom" | "quoted_atom" | "string" | "charlist" | "integer" | "boolean" | "nil"
+        ) {
+            return None;
+        }
+        let v = self.value(p, None, 0);
+        (v.as_str().is_some() || matches!(v, Value::Int { .. })).then_some(v)
+    }
+
+    /// Each parameter's default (`opts \\ []`), `None` for one without.
+    fn default_values(&self, param_nodes: &[Node<'_>]) -> Vec<Option<Value>> {
+        param_nodes
+            .iter()
+            .map(|p| {
+                if p.kind() != "binary_operator" || self.op(*p) != "\\\\" {
+                    return None;
+                }
+                let d = p.child_by_field_id(F.right)?;
+                Some(self.value(d, None, 0))
+            })
+            .collect()
     }
 
     /// `def run(conn, {_name, sha, body}, keys)`: each variable of a tuple
@@ -225,7 +268,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// A parameter's variable name, or `_` for a pattern.
-    fn param_name(&self, p: Node<'_>) -> String {
+    pub(super) fn param_name(&self, p: Node<'_>) -> String {
         match p.kind() {
             "identifier" => self.text(p),
             "binary_operator" => {
@@ -253,8 +296,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn finish_functions(&mut self) {
         let pending = std::mem::take(&mut self.pending);
         for p in pending {
-            let Some(returns) = self.returns(p.body, p.env) else {
-                continue;
+            let returns = match self.returned_script(p.func, p.body) {
+                Some(r) => r,
+                None => match self.returns(p.body, p.env) {
+                    Some(r) => r,
+                    None => continue,
+                },
             };
             if let Some(f) = self.facts.functions.get_mut(p.func) {
                 f.returns = returns;
@@ -272,25 +319,39 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.extend(heads);
     }
 
-    /// What a clause body returns: its last expression, when that is a
-    /// string, a call, a constant, a parameter or an atom; else unknown.
+    /// A clause body's last expression (a `do` block's, or the `do:`
+    /// value).
+    pub(super) fn last_expression<'n>(&self, body: Node<'n>) -> Option<Node<'n>> {
+        if body.kind() != "do_block" {
+            return Some(body);
+        }
+        named_children(body)
+            .into_iter()
+            .rev()
+            .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")
+    }
+
+    /// What a clause body returns: its last expression's value (unknown,
+    /// with the expression's text, when it is not computable).
     pub(super) fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
-        let last = if body.kind() == "do_block" {
-            named_children(body)
-                .into_iter()
-                .rev()
-                .find(|c| !c.kind().ends_with("_block") && c.kind() != "comment")?
-        } else {
-            body
-        };
-        let returns = self.value(last, Some(env), 0);
-        Some(match returns {
-            Value::Str(_)
-            | Value::Call { .. }
-            | Value::Const { .. }
-            | Value::Param { .. }
-            | Value::Atom { .. } => returns,
-            other => Value::unknown(self.text(last), other.span()),
+        let last = self.last_expression(body)?;
+        Some(match self.value(last, Some(env), 0) {
+            Value::Unknown { span, .. } => Value::unknown(self.text(last), span),
+            returns => returns,
+        })
+    }
+
+    /// `defp enqueue_script, do: """lua"""`: a clause that returns Lua
+    /// in a string returns that script, named after the function.
+    fn returned_script(&mut self, func: usize, body: Node<'_>) -> Option<Value> {
+        let last = self.last_expression(body)?;
+        let script = self.inline_script(last, None)?;
+        let f = self.facts.functions.get(func)?;
+        let (name, name_span) = (f.name.clone(), f.name_span);
+        let index = self.push_script(Some(name), name_span, script);
+        Some(Value::ScriptRef {
+            index,
+            span: self.span(last),
         })
     }
 
@@ -315,11 +376,34 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             self.bind_tuple(l, &v, env);
             return;
         }
+        if l.kind() == "map" {
+            let v = self.value(r, Some(env), 0);
+            let mut out = HashMap::new();
+            self.pattern_locals(l, &v, &mut out);
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.extend(out);
+            }
+            return;
+        }
         if l.kind() != "identifier" {
             return;
         }
         let name = self.text(l);
         if name.starts_with('_') {
+            return;
+        }
+        if let Some(script) = self.inline_script(r, Some(env)) {
+            // `script = "return redis.call(..)"`: a script named by a
+            // local, which names it only in this file.
+            let index = self.push_script(Some(name.clone()), self.span(l), script);
+            self.facts.scripts[index].local = true;
+            let v = Value::ScriptRef {
+                index,
+                span: self.span(r),
+            };
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, v);
+            }
             return;
         }
         self.bind_head(&name, r, env);
@@ -338,6 +422,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// element of what the call returns (`.0`, `.1`, …), so that a script
     /// looked up by name stays linked to that name.
     pub(super) fn bind_tuple(&mut self, pat: Node<'_>, v: &Value, env: usize) {
+        if let Some((name, sha)) = self.ok_sha(pat, v) {
+            if let Some(e) = self.envs.get_mut(env) {
+                e.locals.insert(name, sha);
+            }
+            return;
+        }
         if !matches!(v, Value::Call { .. }) {
             return;
         }

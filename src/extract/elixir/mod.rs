@@ -19,6 +19,10 @@
 //! - `templates`: string building (`<>`, iodata, bitstrings,
 //!   `Enum.join`) and the key-like templates recorded;
 //! - `strings`: strings, charlists, sigils, heredocs, escapes;
+//! - `library`: library calls the wire depends on (a script's SHA1,
+//!   lookups by a literal key, `then/2`);
+//! - `patterns`: variables bound by map and `{:ok, sha}` patterns, and a
+//!   GenServer's state in its callbacks;
 //! - `commands`: Redis command lists (`["HSET", k | rest]`, heads bound
 //!   to a variable, inline `EVAL`);
 //! - `scripts`: Lua in strings, `File.read!` script paths;
@@ -30,7 +34,9 @@ mod attributes;
 mod commands;
 mod items;
 mod known;
+mod library;
 mod paths;
+mod patterns;
 mod reads;
 mod scripts;
 mod strings;
@@ -64,12 +70,14 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         clauses: HashMap::new(),
         defaults: HashMap::new(),
         attr_strs: HashMap::new(),
+        attr_paths: HashMap::new(),
         attr_lists: HashMap::new(),
         handled: HashSet::new(),
         not_calls: HashSet::new(),
         covered_end: 0,
         heads: RefCell::new(HashMap::new()),
         pipe_steps: RefCell::new(HashMap::new()),
+        overlay: RefCell::new(Vec::new()),
         climb: RefCell::new(crate::parse::Climb::new(root)),
         aliases: HashMap::new(),
         imports: HashMap::new(),
@@ -89,10 +97,17 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
     cx.finish_functions();
     for f in &mut cx.facts.functions {
         let key = (f.module.clone(), f.name.clone(), f.params.len());
-        f.defaults = cx.defaults.get(&key).copied().unwrap_or(0);
+        if let Some((count, values)) = cx.defaults.get(&key) {
+            f.defaults = *count;
+            f.default_values = values.clone();
+        }
     }
     cx.facts
 }
+
+/// How many trailing parameters of a function have a default, and each
+/// parameter's default (`None` for one without).
+type Defaults = (usize, Vec<Option<Value>>);
 
 /// Where a node sits: its module and, inside a function, its environment.
 struct Scope {
@@ -140,10 +155,14 @@ struct Cx<'s, 't, 'p> {
     /// Clause counters by (module, name, arity).
     clauses: HashMap<(String, String, usize), usize>,
     /// Parameters with defaults, by (module, name, arity).
-    defaults: HashMap<(String, String, usize), usize>,
+    /// and their values (`None` for a parameter without).
+    defaults: HashMap<(String, String, usize), Defaults>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
-    /// List-literal attributes by (module, `@name`), spliced into command
+    /// Path attributes by (module, `@name`): `@path Path.join(__DIR__,
+    /// "x.lua")` as (path, relative to this file), for `File.read!(@path)`.
+    attr_paths: HashMap<(String, String), (String, bool)>,
+    /// List- and map-literal attributes by (module, `@name`), spliced into command
     /// tails (`["HMGET", k | @fields]`).
     attr_lists: HashMap<(String, String), Value>,
     /// Nodes already read as part of a larger command (`[..] ++ rest`).
@@ -168,6 +187,9 @@ struct Cx<'s, 't, 'p> {
     /// Each `|>` node's step count from the head of its chain
     /// ([`Cx::pipe_step`]), found once per chain.
     pipe_steps: RefCell<HashMap<usize, u32>>,
+    /// Names bound while a function value is applied (`then(x, fn v ->
+    /// ..)`), innermost last.
+    overlay: RefCell<Vec<(String, Value)>>,
     /// Parents, for the climbs from commands and strings to what holds
     /// them ([`crate::parse::Climb`]).
     climb: RefCell<crate::parse::Climb<'t>>,
@@ -281,6 +303,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let env = self.env_of(scope);
         match self.op(n) {
             "=" => self.binding(n, env),
+            // `with {:ok, sha} <- load(conn)`: a clause that matches binds as
+            // `=` does (in `for`, `<-` binds each element instead).
+            "<-" if self.in_with(n) => self.binding(n, env),
             "++" if !self.handled.contains(&n.id()) => self.appended_command(n, scope),
             "|>" => {
                 if let Some(r) = n.child_by_field_id(F.right).filter(|r| r.kind() == "call") {
@@ -294,6 +319,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if self.is_builder(n) {
             self.template(n, env);
         }
+    }
+
+    /// Whether an operator is a clause of a `with`.
+    fn in_with(&self, n: Node<'t>) -> bool {
+        self.parent_of(n)
+            .filter(|a| a.kind() == "arguments")
+            .and_then(|a| self.parent_of(a))
+            .is_some_and(|c| c.kind() == "call" && self.target(c) == "with")
     }
 
     /// A call as a call of the code base and as a field read. `piped` is the
@@ -433,6 +466,8 @@ fn is_string_node(n: Node<'_>) -> bool {
     matches!(n.kind(), "string" | "sigil" | "charlist")
 }
 
+#[cfg(test)]
+mod flow_tests;
 #[cfg(test)]
 mod idiom_tests;
 #[cfg(test)]

@@ -118,7 +118,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// A path expression as (path, relative to this file, span).
-    fn script_path(
+    pub(super) fn script_path(
         &self,
         n: Node<'_>,
         env: Option<usize>,
@@ -132,8 +132,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "identifier" if self.text(n) == "__DIR__" => Some((String::new(), true, span)),
             "unary_operator" => {
                 let name = self.attr_ref(n)?;
-                let module = self.module_of(env).to_string();
-                let s = self.attr_strs.get(&(module, name))?;
+                let key = (self.module_of(env).to_string(), name);
+                if let Some((p, relative)) = self.attr_paths.get(&key) {
+                    return Some((p.clone(), *relative, span));
+                }
+                let s = self.attr_strs.get(&key)?;
                 Some((s.clone(), false, span))
             }
             "call" => {

@@ -331,12 +331,14 @@ end
                 vec!["other".into(), "_q".into()],
                 "other".into()
             ),
-            // Every function, with an unknown return when it is not a
-            // string.
+            // Every function, with what its last expression gives.
             ("EchoMQ.Keys".into(), 0, vec![], "3".into()),
         ]
     );
-    assert!(matches!(f.functions[3].returns, Value::Unknown { .. }));
+    assert!(matches!(
+        f.functions[3].returns,
+        Value::Int { value: 3, .. }
+    ));
 }
 
 #[test]
@@ -399,7 +401,9 @@ end
     let f = facts(src);
     let got: Vec<String> = f.functions.iter().map(|d| d.returns.describe()).collect();
     assert_eq!(got[0], "emq:{<q>}:<t><8>");
-    assert_eq!(got[1], "<prefix>:<q>:<id>");
+    // `q` is what `ctx` holds under `:queue`, and `ctx.prefix` under
+    // `:prefix`: lookups named by their keys.
+    assert_eq!(got[1], "<prefix>:<queue>:<id>");
     assert_eq!(f.functions[1].params, vec!["ctx", "id"]);
     let b = match &f.functions[1].returns {
         Value::Str(t) => t,
@@ -420,7 +424,7 @@ end
     let ts: Vec<String> = f.templates.iter().map(|t| t.to_string()).collect();
     assert_eq!(
         ts,
-        vec!["emq:{<q>}:<t><8>", "<prefix>:<q>:<id>", "emq:<ctx>"]
+        vec!["emq:{<q>}:<t><8>", "<prefix>:<queue>:<id>", "emq:<ctx>"]
     );
 }
 

@@ -4,7 +4,8 @@
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
-use super::{call_arg_values, call_args, sides, Cx};
+use super::library::lookup;
+use super::{arguments, call_arg_values, call_args, sides, Cx};
 use crate::facts::{Seg, Template, Value};
 use crate::parse::named_children;
 
@@ -78,7 +79,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     path: vec![name],
                     span,
                 },
-                None => Value::unknown(self.label(n), span),
+                None => self
+                    .capture_arg(n)
+                    .unwrap_or_else(|| Value::unknown(self.label(n), span)),
             },
             "block" => match named_children(n)
                 .into_iter()
@@ -88,10 +91,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Some(last) => self.value(last, env, depth + 1),
                 None => Value::unknown(self.label(n), span),
             },
-            "list" => {
-                let (items, tail) = self.list(n, env, depth);
-                Value::List { items, tail, span }
-            }
+            "list" => match self.keyword_list(n, env, depth) {
+                Some(map) => map,
+                None => {
+                    let (items, tail) = self.list(n, env, depth);
+                    Value::List { items, tail, span }
+                }
+            },
             "map" => self.map(n, env, depth),
             "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
@@ -99,11 +105,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // `@scripts[name]`: a lookup by key, which names a script when
             // the key does.
             "access_call" => match (n.child_by_field_id(F.target), n.child_by_field_id(F.key)) {
-                (Some(t), Some(k)) => Value::Call {
-                    path: vec!["[]".into()],
-                    args: vec![self.value(t, env, depth + 1), self.value(k, env, depth + 1)],
+                (Some(t), Some(k)) => lookup(
+                    self.list_value(t, env, depth + 1),
+                    self.value(k, env, depth + 1),
                     span,
-                },
+                ),
                 _ => Value::unknown(self.label(n), span),
             },
             _ => Value::unknown(self.label(n), span),
@@ -166,6 +172,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn ident(&self, n: Node<'_>, env: Option<usize>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
+        if let Some(v) = self.bound(&name) {
+            return v;
+        }
         if let Some(e) = env.and_then(|i| self.envs.get(i)) {
             if let Some(v) = e.locals.get(&name) {
                 return v.clone();
@@ -259,8 +268,60 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         Value::Map { pairs, span }
     }
 
+    /// `[enqueue: a, ack: b]`: a keyword list, looked up by its keys like
+    /// a map (the first pair with a key is the one `Keyword` reads).
+    fn keyword_list(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Value> {
+        let kids: Vec<Node<'_>> = named_children(n)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        let [kw] = kids.as_slice() else {
+            return None;
+        };
+        if kw.kind() != "keywords" {
+            return None;
+        }
+        let mut pairs = Vec::new();
+        for pair in named_children(*kw) {
+            let (Some(k), Some(v)) = (
+                pair.child_by_field_id(F.key),
+                pair.child_by_field_id(F.value),
+            ) else {
+                continue;
+            };
+            pairs.push((self.keyword_atom(k), self.value(v, env, depth + 1)));
+        }
+        Some(Value::Map {
+            pairs,
+            span: self.span(n),
+        })
+    }
+
+    /// `state.sha` (a variable's field, no parentheses): what the map it
+    /// holds has under `:sha`.
+    fn field_of(
+        &self,
+        n: Node<'_>,
+        target: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        if target.kind() != "dot" || arguments(n).is_some() {
+            return None;
+        }
+        let (l, r) = sides(target)?;
+        if l.kind() != "identifier" || r.kind() != "identifier" {
+            return None;
+        }
+        let key = Value::Atom {
+            name: self.text(r),
+            span: self.span(r),
+        };
+        Some(lookup(self.value(l, env, depth + 1), key, self.span(n)))
+    }
+
     /// `state: ` as the atom `state`.
-    fn keyword_atom(&self, k: Node<'_>) -> Value {
+    pub(super) fn keyword_atom(&self, k: Node<'_>) -> Value {
         let t = self.text(k);
         let name = t
             .trim_end()
@@ -328,8 +389,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         Value::List { items, tail, span }
     }
 
-    /// A value, with a list attribute of this module spliced in.
-    fn list_value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+    /// A value, with a list or map attribute of this module spliced in
+    /// (attributes are defined before they are used).
+    pub(super) fn list_value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         match self.value(n, env, depth) {
             Value::Const { path, span } => {
                 let module = self.module_of(env).to_string();
@@ -363,7 +425,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let head = self.call_head(n, target, env);
         if head.do_block {
-            return unknown();
+            // `with p <- x do body end`: the body's value when every clause
+            // matches (its bindings are read as `=`'s).
+            return match super::do_block(n).filter(|_| self.text(target) == "with") {
+                Some(block) => match self.last_expression(block) {
+                    Some(last) => self.value(last, env, depth + 1),
+                    None => unknown(),
+                },
+                None => unknown(),
+            };
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
         if head.to_string {
@@ -381,9 +451,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return v;
         }
         let Some(path) = head.path.as_deref() else {
-            return unknown();
+            return self.field_of(n, target, env, depth).unwrap_or_else(unknown);
         };
         let arg_nodes = call_arg_values(n, piped);
+        if let Some(v) = self.library_call(path, &arg_nodes, env, depth, span) {
+            return v;
+        }
         if head.builder {
             return match self.built(&path.join("."), &arg_nodes, env, depth) {
                 Some(segs) => Value::Str(Template { segs, span }),

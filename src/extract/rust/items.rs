@@ -58,6 +58,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             name_span: self.span(name),
             clause: 0,
             defaults: 0,
+            patterns: Vec::new(),
+            default_values: Vec::new(),
         });
         let saved = std::mem::replace(
             &mut self.scope,

@@ -1,0 +1,240 @@
+//! Values followed by what the language means: a script's SHA1, lookups by
+//! a literal key, what functions return, a GenServer's state, `then/2`,
+//! and Lua held by a local or returned by a function.
+
+use super::tests::facts;
+use crate::facts::{FileFacts, Value, LOOKUP, SHA1};
+
+fn const_of<'f>(f: &'f FileFacts, name: &str) -> &'f Value {
+    &f.consts
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("{name}"))
+        .value
+}
+
+fn returns<'f>(f: &'f FileFacts, name: &str) -> Vec<&'f Value> {
+    f.functions
+        .iter()
+        .filter(|d| d.name == name)
+        .map(|d| &d.returns)
+        .collect()
+}
+
+/// `#sha1(@name)`.
+fn is_sha_of(v: &Value, attr: &str) -> bool {
+    matches!(v, Value::Call { path, args, .. }
+        if path == &[SHA1.to_string()]
+        && matches!(&args[..], [Value::Const { path, .. }] if path == &[attr.to_string()]))
+}
+
+#[test]
+fn a_sha_of_an_attribute_is_the_same_however_it_is_written() {
+    let src = r##"defmodule S do
+  @lua "return redis.call('GET', KEYS[1])"
+  @a :crypto.hash(:sha, @lua) |> Base.encode16(case: :lower)
+  @b Base.encode16(:crypto.hash(:sha, @lua), case: :lower)
+  @c @lua |> then(&:crypto.hash(:sha, &1)) |> Base.encode16() |> String.downcase()
+  @d :crypto.hash(:md5, @lua) |> Base.encode16()
+  def digest, do: @a
+end
+"##;
+    let f = facts(src);
+    for name in ["@a", "@b", "@c"] {
+        assert!(
+            is_sha_of(const_of(&f, name), "@lua"),
+            "{name}: {:?}",
+            const_of(&f, name)
+        );
+    }
+    // Another digest is no script's SHA.
+    assert!(f.consts.iter().all(|c| c.name != "@d"));
+    assert!(matches!(returns(&f, "digest")[..], [Value::Const { .. }]));
+}
+
+#[test]
+fn a_lookup_by_a_literal_key_is_what_the_collection_holds() {
+    let src = r##"defmodule L do
+  @table [enqueue: "a", ack: "b"]
+  @by_string %{"enqueue" => "c"}
+  def a, do: Keyword.fetch!(@table, :ack)
+  def b, do: @table[:enqueue]
+  def c(x) do
+    scripts = %{enqueue: x, ack: "d"}
+    Map.get(scripts, :ack)
+  end
+  def d, do: Map.get(@by_string, "enqueue")
+  def e, do: Keyword.get(Other.table(), :ack)
+  def f, do: Map.get(@by_string, :enqueue)
+  def g(state), do: state.sha
+end
+"##;
+    let f = facts(src);
+    let lit = |name: &str| returns(&f, name)[0].as_str();
+    assert_eq!(lit("a").as_deref(), Some("b"));
+    assert_eq!(lit("b").as_deref(), Some("a"));
+    assert_eq!(lit("c").as_deref(), Some("d"));
+    assert_eq!(lit("d").as_deref(), Some("c"));
+    // A collection from elsewhere: the lookup is left to the link.
+    let Value::Call { path, args, .. } = returns(&f, "e")[0] else {
+        panic!("{:?}", returns(&f, "e"))
+    };
+    assert_eq!(path, &[LOOKUP.to_string()]);
+    assert_eq!(args[1].as_str().as_deref(), Some("ack"));
+    assert!(matches!(&args[0], Value::Call { path, .. } if path == &["Other", "table"]));
+    // An atom is not a string key: nothing is there.
+    assert!(matches!(returns(&f, "f")[0], Value::Unknown { .. }));
+    // A parameter's field.
+    assert!(matches!(returns(&f, "g")[0], Value::Call { path, args, .. }
+        if path == &[LOOKUP.to_string()] && matches!(args[0], Value::Param { index: 0, .. })));
+}
+
+#[test]
+fn functions_return_maps_keyword_lists_and_the_scripts_they_hold() {
+    let src = r##"defmodule R do
+  @push "return redis.call('LPUSH', KEYS[1], ARGV[1])"
+  def table, do: [push: @push]
+  def map, do: %{push: @push}
+  def by(:push), do: @push
+  def by(:none), do: nil
+  defp inline_lua, do: """
+  return redis.call("RPOP", KEYS[1])
+  """
+end
+"##;
+    let f = facts(src);
+    assert!(matches!(returns(&f, "table")[0], Value::Map { pairs, .. } if pairs.len() == 1));
+    assert!(matches!(returns(&f, "map")[0], Value::Map { pairs, .. } if pairs.len() == 1));
+    let by: Vec<String> = returns(&f, "by").iter().map(|v| v.describe()).collect();
+    assert_eq!(by, ["@push", ":nil"]);
+    // Lua returned by a function is a script named after it.
+    let Value::ScriptRef { index, .. } = returns(&f, "inline_lua")[0] else {
+        panic!("{:?}", returns(&f, "inline_lua"))
+    };
+    assert_eq!(f.scripts[*index].name.as_deref(), Some("inline_lua"));
+    assert!(!f.scripts[*index].local);
+}
+
+#[test]
+fn a_genserver_callback_reads_the_state_init_made() {
+    let src = r##"defmodule G do
+  use GenServer
+  @lua "return redis.call('INCR', KEYS[1])"
+  def init(conn) do
+    {:ok, sha} = Redix.command(conn, ["SCRIPT", "LOAD", @lua])
+    {:ok, %{conn: conn, sha: sha}}
+  end
+  def handle_call(:a, _from, %{sha: sha} = state), do: {:reply, sha, state}
+  def handle_cast(:b, state), do: state.sha
+  def handle_info(:c, state), do: state.conn
+  def other(%{sha: sha}), do: sha
+end
+"##;
+    let f = facts(src);
+    let sha_of_lua = |v: &Value| is_sha_of(v, "@lua");
+    // `{:reply, sha, state}` is a tuple: the clause returns nothing known,
+    // but `sha` is bound; `state.sha` is the SHA.
+    assert!(sha_of_lua(returns(&f, "handle_cast")[0]));
+    // `init/1`'s parameter means nothing in a callback.
+    assert!(matches!(
+        returns(&f, "handle_info")[0],
+        Value::Unknown { .. }
+    ));
+    // Outside the callbacks, a map pattern reads its parameter.
+    assert!(
+        matches!(returns(&f, "other")[0], Value::Call { path, args, .. }
+        if path == &[LOOKUP.to_string()] && matches!(args[0], Value::Param { index: 0, .. }))
+    );
+}
+
+#[test]
+fn a_key_built_in_any_form_is_the_same_template() {
+    let src = r##"defmodule K do
+  def a(q), do: "emq:{#{q}}:wait"
+  def b(q), do: "emq:{" <> q <> "}:wait"
+  def c(q), do: Enum.join(["emq:{", q, "}:wait"])
+  def d(q), do: ["emq:{", q, "}:wait"] |> IO.iodata_to_binary()
+  def e(q), do: q |> then(&("emq:{" <> &1 <> "}:wait"))
+  def f(q), do: q |> then(fn x -> "emq:{#{x}}:wait" end)
+  def g(q), do: then(q, fn x -> ["emq:{", x, "}:wait"] |> Enum.join() end)
+end
+"##;
+    let f = facts(src);
+    for d in &f.functions {
+        assert_eq!(d.returns.describe(), "emq:{<q>}:wait", "{}", d.name);
+    }
+}
+
+#[test]
+fn lua_held_by_a_local_is_a_script_of_this_file() {
+    let src = r##"defmodule B do
+  def run(conn) do
+    script = "return redis.call('SET', KEYS[1], ARGV[1])"
+    Redix.command(conn, ["EVAL", script, 1, "k", "v"])
+  end
+end
+"##;
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 1);
+    assert_eq!(f.scripts[0].name.as_deref(), Some("script"));
+    assert!(f.scripts[0].local);
+    assert!(matches!(
+        f.commands[0].args[0],
+        Value::ScriptRef { index: 0, .. }
+    ));
+}
+
+#[test]
+fn clauses_say_the_literals_they_require_and_heads_their_defaults() {
+    let src = r##"defmodule C do
+  @enqueue "return redis.call('LPUSH', KEYS[1], ARGV[1])"
+  def script(:enqueue), do: @enqueue
+  def script("ack"), do: "x"
+  def script(other), do: other
+  def run(conn, keys, script \\ @enqueue, opts \\ [])
+  def run(conn, keys, script, _opts), do: Redix.command(conn, ["EVAL", script, length(keys) | keys])
+  def load(conn) do
+    with {:ok, sha} <- Redix.command(conn, ["SCRIPT", "LOAD", @enqueue]) do
+      sha
+    end
+  end
+end
+"##;
+    let f = facts(src);
+    let pats: Vec<Vec<Option<String>>> = f
+        .functions
+        .iter()
+        .filter(|d| d.name == "script")
+        .map(|d| {
+            d.patterns
+                .iter()
+                .map(|p| p.as_ref().map(Value::describe))
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        pats,
+        [
+            vec![Some(":enqueue".to_string())],
+            vec![Some("ack".to_string())],
+            vec![]
+        ]
+    );
+    let run = f.functions.iter().find(|d| d.name == "run").unwrap();
+    assert_eq!(run.defaults, 2);
+    let defaults: Vec<Option<String>> = run
+        .default_values
+        .iter()
+        .map(|p| p.as_ref().map(Value::describe))
+        .collect();
+    assert_eq!(
+        defaults,
+        [None, None, Some("@enqueue".into()), Some("list".into())]
+    );
+    // `with {:ok, sha} <- ..` binds the SHA.
+    let load = f.functions.iter().find(|d| d.name == "load").unwrap();
+    let Value::Call { path, .. } = &load.returns else {
+        panic!("{:?}", load.returns)
+    };
+    assert_eq!(path, &[SHA1.to_string()]);
+}

@@ -1,0 +1,216 @@
+//! What library calls compute, where the wire depends on it: the SHA1 of
+//! a script (`:crypto.hash(:sha, s)`, hex-encoded or not, and the reply of
+//! `SCRIPT LOAD`), a lookup by a literal key (`Keyword.fetch!`, `Map.get`,
+//! `kw[:k]`, `state.sha`), and `then/2` (its function applied to its
+//! value).
+
+use crate::extract::fields::ELIXIR as F;
+use tree_sitter::Node;
+
+use super::known::client_command_arg;
+use super::Cx;
+use crate::facts::{Span, Value, LOOKUP, SHA1};
+use crate::parse::named_children;
+
+/// Library functions that return their first argument's value as far as
+/// a script's SHA goes: hex encoding and case changes (`EVALSHA` reads
+/// the SHA in either case).
+const SHA_PRESERVING: &[&str] = &[
+    "Base.encode16",
+    "String.downcase",
+    "String.upcase",
+    "to_string",
+    "Kernel.to_string",
+];
+
+/// Lookups by key: the collection is the first argument, the key the
+/// second.
+const LOOKUPS: &[&str] = &[
+    "Keyword.fetch!",
+    "Keyword.get",
+    "Map.fetch!",
+    "Map.get",
+    "Access.get",
+];
+
+/// `#sha1(v)`: the SHA1 of what `v` holds.
+pub(super) fn sha1_of(v: Value, span: Span) -> Value {
+    if is_sha1(&v) {
+        return v;
+    }
+    Value::Call {
+        path: vec![SHA1.into()],
+        args: vec![v],
+        span,
+    }
+}
+
+/// Whether a value is a SHA1 computed from another.
+pub(super) fn is_sha1(v: &Value) -> bool {
+    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == SHA1)
+}
+
+/// The same key, when both are literals: an atom is never a string.
+fn same_key(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Atom { name: x, .. }, Value::Atom { name: y, .. }) => Some(x == y),
+        (Value::Int { value: x, .. }, Value::Int { value: y, .. }) => Some(x == y),
+        (Value::Str(_), Value::Str(_)) => Some(a.as_str()? == b.as_str()?),
+        (Value::Atom { .. } | Value::Int { .. } | Value::Str(_), _) => {
+            (matches!(b, Value::Atom { .. } | Value::Int { .. }) || b.as_str().is_some())
+                .then_some(false)
+        }
+        _ => None,
+    }
+}
+
+/// `coll[key]`: the value a map or keyword list the code shows holds under
+/// a literal key (the first pair with it, as `Keyword` reads); a lookup
+/// left to the link (`[]` of the two) when either is not known here.
+pub(super) fn lookup(coll: Value, key: Value, span: Span) -> Value {
+    if let Value::Map { pairs, .. } = &coll {
+        let mut all_known = true;
+        for (k, v) in pairs {
+            match same_key(k, &key) {
+                Some(true) => return v.clone(),
+                Some(false) => {}
+                None => all_known = false,
+            }
+        }
+        if all_known && !pairs.is_empty() {
+            return Value::unknown(format!("no `{}` key", key.describe()), span);
+        }
+    }
+    Value::Call {
+        path: vec![LOOKUP.into()],
+        args: vec![coll, key],
+        span,
+    }
+}
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// The value of a call of the library whose result the wire depends on;
+    /// `None` for any other call.
+    pub(super) fn library_call(
+        &self,
+        path: &[String],
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+        span: Span,
+    ) -> Option<Value> {
+        let name = path.join(".");
+        let arg = |i: usize| args.get(i).map(|a| self.value(*a, env, depth + 1));
+        match name.as_str() {
+            ":crypto.hash" if args.len() == 2 => {
+                let alg = arg(0)?;
+                (alg.as_str().as_deref() == Some("sha"))
+                    .then(|| sha1_of(arg(1).unwrap_or(alg), span))
+            }
+            n if SHA_PRESERVING.contains(&n) => arg(0).filter(is_sha1),
+            n if LOOKUPS.contains(&n) && args.len() >= 2 => Some(lookup(
+                self.list_value(args[0], env, depth + 1),
+                arg(1)?,
+                span,
+            )),
+            "then" | "Kernel.then" if args.len() == 2 => Some(self.then(args, env, depth, span)),
+            _ => self.script_load(path, args, env, depth, span),
+        }
+    }
+
+    /// `Redix.command(conn, ["SCRIPT", "LOAD", body])`: the SHA1 of `body`
+    /// (`{:ok, sha}` is read as the SHA by [`Cx::bind_tuple`]).
+    fn script_load(
+        &self,
+        path: &[String],
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+        span: Span,
+    ) -> Option<Value> {
+        let at = client_command_arg(path)?;
+        let list = args.get(at).filter(|a| a.kind() == "list")?;
+        let items: Vec<Node<'_>> = named_children(*list)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .collect();
+        let [verb, sub, body] = items.as_slice() else {
+            return None;
+        };
+        let word = |n: &Node<'_>| self.value(*n, env, depth + 1).as_str();
+        let is = |n: &Node<'_>, w: &str| word(n).is_some_and(|s| s.eq_ignore_ascii_case(w));
+        (is(verb, "SCRIPT") && is(sub, "LOAD"))
+            .then(|| sha1_of(self.value(*body, env, depth + 1), span))
+    }
+
+    /// `then(value, fn v -> body end)` or `then(value, &(..&1..))`: the
+    /// function's body with its parameter bound to the value.
+    fn then(&self, args: &[Node<'_>], env: Option<usize>, depth: usize, span: Span) -> Value {
+        let unknown = || Value::unknown("then(..)", span);
+        let (Some(x), Some(fun)) = (args.first(), args.get(1)) else {
+            return unknown();
+        };
+        let Some((param, body)) = self.one_param_fn(*fun) else {
+            return unknown();
+        };
+        let v = self.value(*x, env, depth + 1);
+        self.overlay.borrow_mut().push((param, v));
+        let out = self.value(body, env, depth + 1);
+        self.overlay.borrow_mut().pop();
+        out
+    }
+
+    /// A function of one parameter: `fn v -> body end` gives (`v`, the
+    /// body's last expression), `&(..&1..)` gives (`&1`, the expression).
+    fn one_param_fn<'n>(&self, fun: Node<'n>) -> Option<(String, Node<'n>)> {
+        match fun.kind() {
+            "anonymous_function" => {
+                let clauses = named_children(fun);
+                let [clause] = clauses.as_slice() else {
+                    return None;
+                };
+                let params = named_children(clause.child_by_field_id(F.left)?);
+                let [p] = params.as_slice() else {
+                    return None;
+                };
+                if p.kind() != "identifier" {
+                    return None;
+                }
+                let body = clause.child_by_field_id(F.right)?;
+                let last = named_children(body)
+                    .into_iter()
+                    .rev()
+                    .find(|c| c.kind() != "comment")?;
+                Some((self.text(*p), last))
+            }
+            "unary_operator" if self.op(fun) == "&" => {
+                let body = named_children(fun).into_iter().next()?;
+                let body = match body.kind() {
+                    "block" => named_children(body).into_iter().next()?,
+                    _ => body,
+                };
+                (body.kind() != "integer").then(|| ("&1".to_string(), body))
+            }
+            _ => None,
+        }
+    }
+
+    /// `&1` inside a capture whose argument is known.
+    pub(super) fn capture_arg(&self, n: Node<'_>) -> Option<Value> {
+        let o = n.child_by_field_id(F.operand)?;
+        if self.op(n) != "&" || o.kind() != "integer" {
+            return None;
+        }
+        self.bound(&format!("&{}", self.text(o)))
+    }
+
+    /// A name bound by an enclosing `then/2` being evaluated.
+    pub(super) fn bound(&self, name: &str) -> Option<Value> {
+        let overlay = self.overlay.borrow();
+        overlay
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    }
+}
