@@ -261,3 +261,34 @@ fn one_megabyte(b: Bencher, kind: &str) {
     };
     check(b, tree(vec![(path.into(), text)]));
 }
+
+/// Contracts of the sizes a tree under review can name: 50,000 fields in a
+/// record, 100,000 `[keyspace.redis]` entries, 100,000 types each with a
+/// record. Loading is linear (`docs/robustness.md`).
+#[divan::bench(args = ["fields", "redis", "records"], sample_count = 3)]
+fn large_contract(b: Bencher, kind: &str) {
+    let head = "name = \"big\"\n[keyspace]\nkey = \"emq:{<queue>}:<type>\"\n[keyspace.types]\n";
+    let types: String = (0..100_000)
+        .map(|i| format!("t{i} = \"t{i}:<id>\"\n"))
+        .collect();
+    let text = match kind {
+        "fields" => {
+            let fields: Vec<String> = (0..50_000).map(|i| format!("\"f{i}\"")).collect();
+            format!(
+                "{head}job = \"job:<id>\"\n[records.job]\ntype = \"job\"\nfields = [{}]\n",
+                fields.join(",")
+            )
+        }
+        "redis" => {
+            let redis: String = (0..100_000).map(|i| format!("t{i} = \"hash\"\n")).collect();
+            format!("{head}{types}[keyspace.redis]\n{redis}")
+        }
+        _ => {
+            let records: String = (0..100_000)
+                .map(|i| format!("[records.r{i}]\ntype = \"t{i}\"\nfields = [\"a\"]\n"))
+                .collect();
+            format!("{head}{types}{records}")
+        }
+    };
+    b.bench_local(|| wirelint::contract::Contract::parse(&text, "big.toml").unwrap());
+}
