@@ -165,7 +165,18 @@ fn serve_loop(st: &mut State, out: &Sender<Message>, src: &mut impl Source) -> i
                 Message::Notification(n) if n.method == "exit" => {
                     return if shutdown { 0 } else { 1 };
                 }
-                Message::Notification(n) if !shutdown => dirty |= st.notification(n),
+                Message::Notification(n) if !shutdown => {
+                    // A panic while taking in a notification (a bug) is
+                    // logged; the workspace is analysed again.
+                    dirty |=
+                        catch_unwind(AssertUnwindSafe(|| st.notification(n))).unwrap_or_else(|p| {
+                            eprintln!(
+                                "wirelint server: internal error: {}",
+                                panic_message(p.as_ref())
+                            );
+                            true
+                        });
+                }
                 _ => {}
             }
             taken += 1;
