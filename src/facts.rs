@@ -564,10 +564,9 @@ pub struct ArgvFacts {
     /// Every `ARGV[n]` with a literal index, read directly or through a
     /// `local x = ARGV[n]` alias.
     pub reads: Vec<(u32, Span)>,
-    /// Reads that fail on `nil` (a Redis argument, arithmetic, `..`,
-    /// `tonumber`, a string function) on every path: in a top-level
-    /// statement of the script, outside any branch, loop or function, and
-    /// before any statement that may return.
+    /// Reads that fail on `nil` (a Redis argument, arithmetic, `..`, a
+    /// string function, an index) on a path the caller's own arguments do
+    /// not choose (a branch on Redis state does not make a read optional).
     pub required: Vec<(u32, Span)>,
     /// `tonumber(ARGV[n])`: the slot is read as a number.
     pub numeric: Vec<(u32, Span)>,
@@ -584,7 +583,7 @@ pub struct ArgvFacts {
 }
 
 impl ArgvFacts {
-    /// The highest index read on every path (0 when none is).
+    /// The highest index every caller must supply (0 when none).
     pub fn required_count(&self) -> u32 {
         self.required.iter().map(|r| r.0).max().unwrap_or(0)
     }
@@ -642,7 +641,22 @@ pub struct LuaFacts {
     pub includes: Vec<(String, Span)>,
     /// What the script does with its ARGV.
     pub argv: ArgvFacts,
+    /// Calls of functions the chunk does not define (an included file's):
+    /// what they send is not seen, so the records the script touches may
+    /// hold fields the analysis cannot name.
+    pub calls: Vec<LuaCall>,
     /// The whole script body.
+    pub span: Span,
+}
+
+/// A call of a Lua function the chunk does not define.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LuaCall {
+    pub name: String,
+    pub args: Vec<Value>,
+    /// More arguments may follow (`...`, `unpack` of an unknown table).
+    pub open: bool,
+    /// The call (the outermost one when it runs inside a function).
     pub span: Span,
 }
 

@@ -43,7 +43,7 @@ pub struct ObservedScript {
 /// What a script does with its ARGV.
 #[derive(Debug, Clone)]
 pub struct ObservedArgv {
-    /// The highest index read on every path.
+    /// The highest index read on the script's normal path.
     pub required: u32,
     /// The most it may read; `None` when variadic or unknown.
     pub upper: Option<u32>,

@@ -407,3 +407,17 @@ fn json_output_matches_the_documented_schema() {
         assert!(errors.is_empty(), "{name}: {errors:?}");
     }
 }
+
+// The Lua-evaluated fixture (fixtures/lua-evaluated): scripts that write
+// through `local rcall = redis.call` and local wrappers, shared by an
+// Elixir and a Rust caller.
+
+#[test]
+fn a_field_renamed_in_a_wrapper_call_is_read_by_nobody() {
+    check_variant("lua-wrapper-field-renamed");
+}
+
+#[test]
+fn an_argv_dropped_after_a_return_on_redis_state_is_still_required() {
+    check_variant("lua-argv-dropped-after-state-return");
+}

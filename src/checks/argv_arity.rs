@@ -2,11 +2,21 @@
 //!
 //! ## What it does
 //! Flags a call site that passes fewer ARGV values than its script reads on
-//! every path (an error), or more than the script ever reads when it reads
-//! a fixed number of them (a warning). What the script reads comes from its
-//! own code: `ARGV[n]` handed to Redis, to arithmetic, to `..` or to a
-//! string function, in a statement that no branch or early return can skip.
-//! The contract's `argv` and `-- ARGV[n]` header comments count as reads.
+//! the paths that run (an error), or more than the script ever reads when
+//! it reads a fixed number of them (a warning). What the script reads comes
+//! from evaluating its own code: a read of `ARGV[n]` (directly, through a
+//! local, or through a function's parameter) whose `nil` reaches Redis,
+//! arithmetic, `..`, a string function or an index is required of every
+//! caller, unless the path to it is chosen by the caller's own arguments:
+//! a branch, loop or `and`/`or` that tests `ARGV[m]`, `#ARGV`,
+//! `ARGV[n] == nil`, or a value derived from them, and what follows an
+//! early return under such a test, are optional, as is `ARGV[n] or
+//! default`. A branch on Redis state (`EXISTS`, `GET`, `TIME`, a lock)
+//! does not make a read optional, nor does an early return under it: the
+//! script's normal path runs the read. A return of an error reply is no
+//! way out either. A test of nothing known (a global) counts as the
+//! caller's choice, so evidence of a required read is always positive. The
+//! contract's `argv` and `-- ARGV[n]` header comments count as reads.
 //!
 //! ## Why it breaks the wire
 //! ARGV carries no names: a value left out makes every later one `nil`, and
@@ -94,7 +104,7 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
         .unwrap_or_default();
     let mut d = RULE.diagnostic(
         format!(
-            "{} passed, but script `{name}` reads `ARGV[{k}]` on every path",
+            "{} passed, but script `{name}` reads `ARGV[{k}]` on its normal path",
             if n == 1 {
                 "1 ARGV value is".to_string()
             } else {

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 use crate::contract::Contract;
-use crate::facts::{Command, FileFacts, FileId, LuaFacts, Seg, Span, Template, Value};
+use crate::facts::{Command, FileFacts, FileId, LuaFacts, Span, Template, Value};
 use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
@@ -27,6 +27,7 @@ pub mod memo;
 pub mod records;
 mod resolve;
 pub mod roles;
+mod script_keys;
 pub mod scripts;
 mod sends;
 mod substitute;
@@ -289,7 +290,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     }
     (model.script_calls, model.unlinked_calls) =
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
-    fill_script_keys(&mut model);
+    script_keys::fill(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model);
     model
@@ -404,58 +405,6 @@ fn command_use(
         span: c.span,
         speaker: cx.speaker,
         script,
-    }
-}
-
-/// Inside a script, `KEYS[n]` (and `KEYS[n] .. id`) is whatever its callers
-/// pass in slot n: give those key arguments the callers' templates.
-fn fill_script_keys(model: &mut Model) {
-    let mut updates: Vec<(usize, usize, Vec<Template>)> = Vec::new();
-    for (ci, c) in model.commands.iter().enumerate() {
-        let Some(script) = c.script else {
-            continue;
-        };
-        for (ai, a) in c.args.iter().enumerate() {
-            let (n, rest): (u32, &[Seg]) = match &a.value {
-                Value::Keys { index: Some(n), .. } => (*n, &[]),
-                Value::Str(t) => match t.segs.first() {
-                    Some(Seg::Value(v)) => match **v {
-                        Value::Keys { index: Some(n), .. } => (n, &t.segs[1..]),
-                        _ => continue,
-                    },
-                    _ => continue,
-                },
-                _ => continue,
-            };
-            let mut alts: Vec<Template> = Vec::new();
-            for u in model.script_calls.iter().filter(|u| u.script == script) {
-                let Some(k) = u.keys.get((n as usize).saturating_sub(1)) else {
-                    continue;
-                };
-                for t in k.alts.iter() {
-                    let mut segs = t.segs.clone();
-                    for r in rest {
-                        segs.push(match r {
-                            Seg::Value(v) => Seg::Hole {
-                                label: v.describe(),
-                                span: v.span(),
-                            },
-                            other => other.clone(),
-                        });
-                    }
-                    let t = Template { segs, span: t.span };
-                    if alts.len() < MAX_ALTS && !alts.contains(&t) {
-                        alts.push(t);
-                    }
-                }
-            }
-            if !alts.is_empty() {
-                updates.push((ci, ai, alts));
-            }
-        }
-    }
-    for (ci, ai, alts) in updates {
-        model.commands[ci].args[ai].alts = alts.into();
     }
 }
 

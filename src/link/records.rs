@@ -1,7 +1,7 @@
 //! Records as the code uses them, with or without a contract: a record is
 //! the set of hash commands on one key template. For each field, who writes
 //! it and who reads it, in host code and in Lua (a `KEYS[n]` in a script
-//! takes the templates its callers pass in slot n).
+//! takes the templates its callers pass in slot n, `script_keys.rs`).
 
 use std::collections::BTreeMap;
 
@@ -86,7 +86,13 @@ type Use = (String, Option<(String, FieldUse)>, bool, bool);
 pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
     let mut inf = Inference::default();
     for cmd in &model.commands {
-        inf.command(cmd);
+        // A script that calls functions it does not define (an included
+        // file's) may send what the analysis does not see: the fields of
+        // the records it touches are not all known.
+        let hidden = cmd
+            .script
+            .is_some_and(|s| !model.scripts[s].lua.calls.is_empty());
+        inf.command(cmd, hidden);
     }
     for r in &model.field_reads {
         for t in &r.key {
@@ -136,7 +142,7 @@ impl Inference {
     /// A hash command: the record at each of its key's templates (in a
     /// script, the link step gave `KEYS[n]` its callers' templates), and
     /// the fields it names.
-    fn command(&mut self, cmd: &CommandUse) {
+    fn command(&mut self, cmd: &CommandUse, hidden: bool) {
         let Some(access) = hash_access(&cmd.name) else {
             return;
         };
@@ -152,7 +158,7 @@ impl Inference {
             HashAccess::ReadAll => (Vec::new(), false),
         };
         let n = fields.len();
-        let unclear = cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
+        let unclear = hidden || cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
         for t in key_arg.alts.iter() {
             let Some(key) = self.touch(t) else {
                 continue;

@@ -31,12 +31,12 @@ use tree_sitter::Node;
 use super::value::{Kind, Lv};
 use super::Src;
 use crate::extract::fields::LUA as F;
-use crate::facts::{Command, KeyDecl, Span, Value};
+use crate::facts::{Command, KeyDecl, LuaCall, Span, Value};
 use crate::parse::{children, named_children};
 
 /// Nesting of blocks, expressions and calls together: past it, a value is
 /// unknown and a block is not run (no stack overflow on any input).
-const MAX_DEPTH: usize = 96;
+const MAX_DEPTH: usize = 64;
 /// Function calls entered at once.
 const MAX_CALLS: usize = 8;
 /// Evaluation steps for one chunk.
@@ -72,6 +72,7 @@ pub(super) struct Found {
     pub aliases: Vec<KeyDecl>,
     /// The `redis.call` nodes evaluated (by id).
     pub visited: HashSet<usize>,
+    pub calls: Vec<LuaCall>,
 }
 
 pub(super) struct Eval<'s, 't> {
@@ -90,6 +91,9 @@ pub(super) struct Eval<'s, 't> {
     pub(super) optional: bool,
     pub(super) depth: usize,
     pub(super) steps: usize,
+    /// Whether calls of functions defined elsewhere are recorded (not
+    /// while functions nobody calls run).
+    pub(super) recording: bool,
 }
 
 /// Evaluates a chunk.
@@ -106,10 +110,10 @@ pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>) -> Found {
         optional: false,
         depth: 0,
         steps: 0,
+        recording: true,
     };
     ev.stmts(root);
-    // Functions nobody called run once, with unknown parameters; nothing
-    // they read is required.
+    ev.recording = false;
     let mut k = 0;
     while k < ev.defined.len() && k < MAX_UNCALLED && ev.steps < BUDGET {
         let f = ev.defined[k];

@@ -6,11 +6,34 @@ use super::append_value;
 use super::eval::Eval;
 use super::value::{Kind, Lv};
 use crate::extract::fields::LUA as F;
-use crate::facts::{Command, Seg, Sink, Span, Template, Value};
+use crate::facts::{Command, LuaCall, Seg, Sink, Span, Template, Value};
 use crate::parse::named_children;
 
 /// Binary operators that fail on a `nil` operand (`..` is read apart).
 const NIL_FAILS_OP: &[&str] = &["+", "-", "*", "/", "//", "%", "^", "<", "<=", ">", ">="];
+
+/// Global functions of Lua's library: never another file's.
+const LIBRARY: &[&str] = &[
+    "assert",
+    "error",
+    "ipairs",
+    "next",
+    "pairs",
+    "pcall",
+    "print",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "rawset",
+    "select",
+    "setmetatable",
+    "getmetatable",
+    "tonumber",
+    "tostring",
+    "type",
+    "unpack",
+    "xpcall",
+];
 
 /// Functions whose arguments fail on `nil`.
 fn nil_fails(callee: &str) -> bool {
@@ -392,8 +415,32 @@ impl<'t> Eval<'_, 't> {
         match f.kind {
             Kind::Redis => self.redis_call(n, args, open),
             Kind::Func(def, depth) => self.call_fn(def, depth, args, open, span),
-            _ => Lv::derived(self.s.text(n), span, &args),
+            _ => {
+                if name.kind() == "identifier" {
+                    self.elsewhere(name, &args, open, span);
+                }
+                Lv::derived(self.s.text(n), span, &args)
+            }
         }
+    }
+
+    /// A call of a function the chunk does not define (an included
+    /// file's): what it sends is not seen.
+    fn elsewhere(&mut self, name: Node<'t>, args: &[Lv<'t>], open: bool, span: Span) {
+        let name = self.s.text(name);
+        if !self.recording
+            || LIBRARY.contains(&name.as_str())
+            || self.scopes.iter().any(|s| s.contains_key(&name))
+        {
+            return;
+        }
+        let call = LuaCall {
+            name,
+            args: args.iter().map(Lv::to_value).collect(),
+            open,
+            span: self.site.unwrap_or(span),
+        };
+        self.out.calls.push(call);
     }
 
     /// `redis.call(name, ...)`, under any name: a command for each name it

@@ -66,6 +66,7 @@ fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> L
     cx.facts.argv = argv;
     cx.facts.commands = found.commands;
     cx.facts.aliases = found.aliases;
+    cx.facts.calls = found.calls;
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),

@@ -209,3 +209,33 @@ fn required_reads_through_wrappers_and_defaults() {
     let read: Vec<Span> = f.argv.required.iter().map(|r| r.1).collect();
     assert_eq!(read[0].start, at(src, "ARGV[1]"));
 }
+
+#[test]
+fn calls_of_functions_defined_elsewhere_are_recorded() {
+    let src =
+        "local rcall = redis.call\nstore(KEYS[1], 'x', 'a', ARGV[1])\nrcall('GET', KEYS[1])\n\
+               local n = tonumber(ARGV[2])\n";
+    let f = facts(src);
+    let names: Vec<&str> = f.calls.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, vec!["store"]);
+    assert_eq!(f.calls[0].args.len(), 4);
+    assert_eq!(f.calls[0].span.start, at(src, "store("));
+}
+
+#[test]
+fn deep_expressions_and_calls_stay_on_the_stack() {
+    let parens = format!(
+        "redis.call('GET', {}KEYS[1]{})\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert_eq!(shown(&facts(&parens)).len(), 1);
+    let calls = format!(
+        "local function f(x) return x end\nredis.call('GET', {}KEYS[1]{})\n",
+        "f(".repeat(2000),
+        ")".repeat(2000)
+    );
+    assert_eq!(shown(&facts(&calls)).len(), 1);
+    let concat = format!("redis.call('GET', 'a'{})\n", " .. 'b'".repeat(20000));
+    assert_eq!(shown(&facts(&concat)).len(), 1);
+}
