@@ -83,8 +83,10 @@ fn record_writes<'m>(cx: &CheckContext<'m>, id: ScriptId, record: &Record) -> Ve
 }
 
 /// The fields of `record` that the writes leave out; `None` when a write
-/// names a field it does not show or one the record lacks (a renamed field
-/// is WL201's finding; an unseen name may be any of the missing ones).
+/// names a field it does not show, sends more than the code shows (`...`,
+/// `unpack(t, i, j)`: those may be any of the missing ones) or one the
+/// record lacks (a renamed field is WL201's finding; an unseen name may be
+/// any of the missing ones).
 fn left_out<'r>(
     cx: &CheckContext<'_>,
     writes: &[&CommandUse],
@@ -92,6 +94,9 @@ fn left_out<'r>(
 ) -> Option<Vec<&'r str>> {
     let mut written = Vec::new();
     for w in writes {
+        if w.open_tail {
+            return None;
+        }
         for arg in cx.field_args(w) {
             written.push(arg.literal()?.0);
         }

@@ -329,15 +329,12 @@ impl<'t> Eval<'_, 't> {
                 }
                 if a.kind() == "function_call" && self.is_unpack(*a) {
                     let inner = self.args(*a);
-                    match inner.0.as_slice() {
-                        [t] => match &t.kind {
-                            Kind::Table { items, open: more } => {
-                                out.extend(items.iter().cloned());
-                                open |= *more;
-                            }
-                            _ => open = true,
-                        },
-                        _ => open = true,
+                    match unpacked(&inner.0) {
+                        Some((items, more)) => {
+                            out.extend(items.iter().cloned());
+                            open |= more;
+                        }
+                        None => open = true,
                     }
                     continue;
                 }
@@ -483,4 +480,33 @@ fn command_name(v: &Value) -> Option<(String, Span)> {
         other => other.span(),
     };
     Some((name, span))
+}
+
+/// What `unpack(t)`, `unpack(t, i)` or `unpack(t, i, j)` spreads, when
+/// `t` is a literal table and `i`, `j` literal integers (Lua counts from
+/// 1; `j` defaults to the table's length): the items, and whether more
+/// may follow (the table is open, or `j` reaches past what it shows).
+fn unpacked<'a, 't>(args: &'a [Lv<'t>]) -> Option<(&'a [Lv<'t>], bool)> {
+    let Kind::Table { items, open } = &args.first()?.kind else {
+        return None;
+    };
+    let int = |k: usize| match args.get(k).map(|a| &a.kind) {
+        None => Some(None),
+        Some(Kind::Val(Value::Int { value, .. })) => Some(Some(*value)),
+        Some(_) => None,
+    };
+    let (i, j) = (int(1)?, int(2)?);
+    let len = items.len() as i64;
+    let from = i.unwrap_or(1).max(1);
+    let to = j.unwrap_or(len);
+    if to < from {
+        return Some((&[], false));
+    }
+    let start = usize::try_from(from - 1).ok()?.min(items.len());
+    let end = usize::try_from(to).ok()?.min(items.len()).max(start);
+    let more = match j {
+        Some(_) => to > len,
+        None => *open,
+    };
+    Some((&items[start..end], more))
 }

@@ -71,7 +71,9 @@ fn wrappers_forward_their_arguments() {
                send('ZADD', KEYS[2], 0, ARGV[1])\n\
                local fields = {'state', 'done'}\n\
                redis.call('HSET', KEYS[1], unpack(fields))\n\
-               redis.call('HSET', KEYS[1], unpack(ARGV))\n";
+               redis.call('HSET', KEYS[1], unpack(ARGV))\n\
+               redis.call('HSET', KEYS[1], unpack({'a', 1, 'b', 2}, 3, 4))\n\
+               redis.call('HSET', KEYS[1], unpack({'a', 1}, 1, 4))\n";
     let f = facts(src);
     assert_eq!(
         shown(&f),
@@ -81,6 +83,8 @@ fn wrappers_forward_their_arguments() {
             "ZADD KEYS[2] 0 ARGV[1]",
             "HSET KEYS[1] state done",
             "HSET KEYS[1] …",
+            "HSET KEYS[1] b 2",
+            "HSET KEYS[1] a 1 …",
         ]
     );
     let hset = &f.commands[0];
