@@ -386,3 +386,17 @@ fn json_output_matches_the_documented_schema() {
         assert!(errors.is_empty(), "{name}: {errors:?}");
     }
 }
+
+// Values followed through definitions (fixtures/coverage/rust-flow).
+
+#[test]
+fn flow_a_script_in_a_field_set_by_a_constructor_loses_a_key() {
+    check_variant("flow-field-script-key-dropped");
+}
+
+#[test]
+fn flow_an_invocation_built_by_a_helper_loses_its_arg() {
+    // The helper only builds the invocation: the finding is at the caller
+    // that runs it, not at `prepare_invoke()`.
+    check_variant("flow-returned-invocation-arg-dropped");
+}
