@@ -414,6 +414,11 @@ pub struct ScriptCall {
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,
+    /// The invocation is only built here (`prepare_invoke()`, keys and
+    /// args added) and the function returns it: it runs where a caller
+    /// runs the function's result, not here.
+    #[serde(default)]
+    pub returned: bool,
 }
 
 /// A field read from a whole hash after `HGETALL`: `Map.get(row,

@@ -215,3 +215,37 @@ fn a_generated_script_file_is_read_from_its_one_namesake_and_says_so() {
         ["rust/src/lib.rs: script file `commands/obliterate-1.lua` is not among the scanned files; its body is not checked, only the keys its callers pass"]
     );
 }
+
+#[test]
+fn values_followed_through_definitions_are_linked() {
+    // `fixtures/coverage/rust-flow`: scripts kept in struct fields set by a
+    // constructor in another file, returned by functions and methods, held
+    // in a `OnceLock` and a `lazy_static!`; keys built with `push_str`,
+    // `+=` and `write!`.
+    assert_eq!(
+        linked_calls("rust-flow"),
+        [
+            // `self.scripts.enqueue`: `Producer::new` sets `scripts` to
+            // `Arc::new(Scripts::new())`, whose `Self { .. }` sets `enqueue`.
+            "src/producer.rs:24 enqueue 2 [fq:{<*>}:wait, fq:{<*>}:meta]",
+            // `scripts.ack()`: the method returns `&self.ack`.
+            "src/worker.rs:14 ack 1 [fq:{<*>}:active]",
+            // `reap_script()` returns `Script::new(include_str!(..))`.
+            "src/worker.rs:24 reap 2 [fq:{<*>}:active, fq:{<*>}:wait]",
+            // The invocation `trim_invocation` builds and returns (from a
+            // `OnceLock`'s initialiser), then run by its caller.
+            "src/worker.rs:33 trim 1 [fq:{<*>}:done]",
+            "src/worker.rs:40 trim 1 [fq:{<*>}:done]",
+            // `lazy_static!`; the key built by `write!` then `push_str`.
+            "src/worker.rs:45 purge 1 [fq:{<*>}:dead]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/rust-flow");
+    let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    // Built by `prepare_invoke()` is not run: five invocations, each checked.
+    assert_eq!(
+        stderr.lines().next(),
+        Some("coverage: fixtures/coverage/rust-flow: 5 of 5 script calls checked")
+    );
+}

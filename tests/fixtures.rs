@@ -421,3 +421,17 @@ fn a_field_renamed_in_a_wrapper_call_is_read_by_nobody() {
 fn an_argv_dropped_after_a_return_on_redis_state_is_still_required() {
     check_variant("lua-argv-dropped-after-state-return");
 }
+
+// Values followed through definitions (fixtures/coverage/rust-flow).
+
+#[test]
+fn flow_a_script_in_a_field_set_by_a_constructor_loses_a_key() {
+    check_variant("flow-field-script-key-dropped");
+}
+
+#[test]
+fn flow_an_invocation_built_by_a_helper_loses_its_arg() {
+    // The helper only builds the invocation: the finding is at the caller
+    // that runs it, not at `prepare_invoke()`.
+    check_variant("flow-returned-invocation-arg-dropped");
+}

@@ -106,6 +106,9 @@ pub(super) struct Proto {
     /// The invocation: the innermost place where the script is known (no
     /// parameter left in it), once binding reaches it.
     site: Option<Span>,
+    /// Built and returned by its function (`ScriptCall::returned`): it
+    /// runs at the calls of the function, never where it is built.
+    returned: bool,
 }
 
 fn has_params(v: &Value, depth: usize) -> bool {
@@ -152,6 +155,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         speaker: p.speaker,
         depth: p.depth.saturating_add(1),
         site: p.site,
+        returned: false,
         script,
     }
 }
@@ -263,6 +267,7 @@ fn direct_protos(
                 speaker,
                 depth: 0,
                 site: None,
+                returned: false,
             },
         ));
     }
@@ -284,6 +289,7 @@ fn direct_protos(
                 speaker,
                 depth: 0,
                 site: None,
+                returned: sc.returned,
             },
         ));
     }
@@ -318,13 +324,27 @@ fn speaker_of(input: &LinkInput<'_>, file: FileId) -> Option<SpeakerId> {
     input.file_speaker.get(file as usize).copied().flatten()
 }
 
+/// Whether a proto runs what a function returns that returns an
+/// invocation (`build(q).invoke(con)`): binding that function's invocation
+/// into this call is the use, so the proto is none.
+fn runs_returned(p: &Proto, fns: &FnIndex<'_>, returning: &HashSet<(FileId, usize)>) -> bool {
+    let Value::Call { path, args, .. } = &p.script else {
+        return false;
+    };
+    !returning.is_empty()
+        && p.keys_only
+        && targets(fns, p.speaker, path, args.len(), p.file)
+            .iter()
+            .any(|t| returning.contains(t))
+}
+
 /// Whether a proto's script is identified where it stands.
 type Known<'a> = &'a dyn Fn(&Proto) -> bool;
 
 /// The invocation is the innermost place where the script is known: once
 /// there, it stays.
 fn mark_site(p: &mut Proto, known: Known<'_>) {
-    if p.site.is_none() && (!has_params(&p.script, 0) || known(p)) {
+    if p.site.is_none() && !p.returned && (!has_params(&p.script, 0) || known(p)) {
         p.site = Some(p.span);
     }
 }
@@ -353,18 +373,37 @@ impl Binding {
     fn start(
         input: &LinkInput<'_>,
         sent: &super::sends::Sent,
+        fns: &FnIndex<'_>,
         known: Known<'_>,
         speaker: SpeakerId,
     ) -> Binding {
         let mut b = Binding::default();
-        for (file, facts) in input.facts {
-            if speaker_of(input, *file) != Some(speaker) {
-                continue;
-            }
+        let mine = || {
+            input
+                .facts
+                .iter()
+                .filter(move |(file, _)| speaker_of(input, *file) == Some(speaker))
+        };
+        // Functions that return an invocation they build: a caller that
+        // runs their result runs that invocation, bound to its arguments.
+        let returning: HashSet<(FileId, usize)> = mine()
+            .flat_map(|(file, facts)| {
+                let file = *file;
+                facts
+                    .script_calls
+                    .iter()
+                    .filter(|c| c.returned)
+                    .filter_map(move |c| Some((file, c.func?)))
+            })
+            .collect();
+        for (file, facts) in mine() {
             for (func, mut p) in direct_protos(*file, speaker, facts, sent) {
+                if runs_returned(&p, fns, &returning) {
+                    continue;
+                }
                 mark_site(&mut p, known);
                 match func {
-                    Some(f) if proto_has_params(&p) => {
+                    Some(f) if proto_has_params(&p) || p.returned => {
                         b.summaries.entry((*file, f)).or_default().push(p)
                     }
                     _ => b.finals.push(p),
@@ -411,6 +450,7 @@ impl Binding {
                         let args = Args {
                             args: &call.args,
                             receiver: call.receiver.as_ref(),
+                            keep_receiver: false,
                         };
                         let mut q = bind(&self.summaries[target][i], args, call.span, *file);
                         mark_site(&mut q, known);
@@ -512,6 +552,7 @@ pub(super) fn link_calls(
 ) -> (Vec<ScriptCallUse>, Vec<UnlinkedCall>) {
     let loaders = Loaders::of(input);
     let lk = Lookup {
+        followed: Default::default(),
         model,
         script_at,
         loaders: &loaders,
@@ -608,7 +649,7 @@ fn bind_speaker(
     known: Known<'_>,
     speaker: SpeakerId,
 ) -> Vec<(Proto, bool)> {
-    let mut binding = Binding::start(input, sent, known, speaker);
+    let mut binding = Binding::start(input, sent, fns, known, speaker);
     if binding.finals.is_empty() && binding.summaries.is_empty() {
         return Vec::new();
     }
@@ -649,6 +690,7 @@ fn link_sites(
                 out.push(u);
             }
             Site::Unlinked(u) => unlinked.push(u),
+            Site::Each(each) => out.extend(each),
             Site::Wrapper => {}
         }
     }
@@ -661,6 +703,9 @@ enum Site {
     Unlinked(UnlinkedCall),
     /// The body of a wrapper whose script its callers name.
     Wrapper,
+    /// A script chosen at run time among several the code names
+    /// (`get(if d > 0 { "a" } else { "b" })`): a use of each.
+    Each(Vec<ScriptCallUse>),
 }
 
 fn link_site(
@@ -673,6 +718,9 @@ fn link_site(
 ) -> Site {
     // Parameters no call binds stay unknown (holes).
     let Some(script) = identify(&p.script, p.speaker, p.file, lk, 0) else {
+        if let Some(each) = each_choice(lk, p, in_wrapper, memo) {
+            return Site::Each(each);
+        }
         return if in_wrapper {
             Site::Wrapper
         } else {
@@ -695,6 +743,33 @@ fn link_site(
     };
     u.in_wrapper = in_wrapper;
     Site::Linked(Box::new((u, made)))
+}
+
+/// A site whose script is one of several, each named: a use of each, at
+/// the same invocation.
+fn each_choice(
+    lk: &Lookup<'_>,
+    p: &Proto,
+    in_wrapper: bool,
+    memo: &mut KeyMemo,
+) -> Option<Vec<ScriptCallUse>> {
+    let alts = super::identify::choices(&p.script)?;
+    let scripts: Vec<ScriptId> = alts
+        .iter()
+        .map(|a| identify(a, p.speaker, p.file, lk, 0))
+        .collect::<Option<_>>()?;
+    let mut out: Vec<ScriptCallUse> = Vec::new();
+    for script in scripts {
+        if out.iter().any(|u| u.script == script) {
+            continue;
+        }
+        let registered = registered_count(p, script, lk);
+        let mut u = use_of(lk.resolver, p, script, registered, memo);
+        u.in_wrapper = in_wrapper;
+        u.site = Some(p.site.unwrap_or(p.span));
+        out.push(u);
+    }
+    Some(out)
 }
 
 /// Marks the uses that repeat a use fewer wrappers away: the same script,

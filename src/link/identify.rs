@@ -140,8 +140,45 @@ pub(super) fn unidentified(v: &Value) -> String {
     }
 }
 
+/// The values a script chosen at run time may be, when the code names
+/// each: `if d { "a" } else { "b" }`, or a lookup by such a choice
+/// (`get(..)` of it), one lookup per name. At most [`super::MAX_ALTS`].
+pub(super) fn choices(v: &Value) -> Option<Vec<Value>> {
+    choices_within(v, 0).filter(|out| out.len() >= 2 && out.len() <= super::MAX_ALTS)
+}
+
+fn choices_within(v: &Value, depth: usize) -> Option<Vec<Value>> {
+    match v {
+        Value::OneOf { alts, .. } => Some(alts.clone()),
+        // `.sha` of `get(..)` of a choice: a projection of each lookup.
+        Value::Call { path, args, span } if depth < 4 => {
+            let (at, alts) = args
+                .iter()
+                .enumerate()
+                .find_map(|(i, a)| Some((i, choices_within(a, depth + 1)?)))?;
+            let each = alts
+                .into_iter()
+                .map(|alt| {
+                    let mut args = args.clone();
+                    args[at] = alt;
+                    Value::Call {
+                        path: path.clone(),
+                        args,
+                        span: *span,
+                    }
+                })
+                .collect();
+            Some(each)
+        }
+        _ => None,
+    }
+}
+
 /// What identifying a script may consult.
 pub(super) struct Lookup<'a> {
+    /// What following a value gave, per speaker, file and value
+    /// (`flow.rs`): binding asks the same values again each round.
+    pub followed: std::sync::Mutex<HashMap<(SpeakerId, FileId, Value), Option<ScriptId>>>,
     pub model: &'a Model,
     pub script_at: &'a HashMap<(FileId, usize), ScriptId>,
     pub loaders: &'a Loaders,
@@ -175,11 +212,63 @@ impl<'a> ScriptNames<'a> {
     }
 }
 
-/// Which script a value names: an embedded body, a const or attribute
-/// holding it (or its SHA), its name in any case convention, or its SHA1;
-/// a constant whose own name names none is followed to its value
-/// (`@sha Scripts.sha("requeue")`).
+/// Which script a value names: what [`direct`] says, else what the value
+/// comes to through the definitions of the code base ([`super::flow`]):
+/// every value it may be names the same script.
 pub(super) fn identify(
+    v: &Value,
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+    depth: usize,
+) -> Option<ScriptId> {
+    if let Some(id) = direct(v, speaker, file, lk, depth) {
+        return Some(id);
+    }
+    let followable = match v {
+        Value::Call { .. } | Value::Const { .. } => true,
+        Value::Param { index, name, .. } => *index == crate::facts::RECEIVER && name != "self",
+        _ => false,
+    };
+    if depth > 0 || !followable {
+        return None;
+    }
+    let key = (speaker, file, v.clone());
+    if let Some(known) = lk.followed.lock().ok().and_then(|m| m.get(&key).copied()) {
+        return known;
+    }
+    let at = super::flow::At {
+        speaker,
+        file,
+        module: "",
+    };
+    let leaves = super::flow::follow(lk.resolver, v, at);
+    let mut found = None;
+    for (f, leaf) in &leaves {
+        match (direct(leaf, speaker, *f, lk, 1), found) {
+            (None, _) => {
+                found = None;
+                break;
+            }
+            (Some(id), None) => found = Some(id),
+            (Some(id), Some(x)) if id == x => {}
+            (Some(_), Some(_)) => {
+                found = None;
+                break;
+            }
+        }
+    }
+    if let Ok(mut m) = lk.followed.lock() {
+        m.insert(key, found);
+    }
+    found
+}
+
+/// Which script a value names where it stands: an embedded body, a const
+/// or attribute holding it (or its SHA), its name in any case convention,
+/// or its SHA1; a constant whose own name names none is followed to its
+/// value (`@sha Scripts.sha("requeue")`).
+fn direct(
     v: &Value,
     speaker: SpeakerId,
     file: FileId,
@@ -209,7 +298,12 @@ pub(super) fn identify(
             .or_else(|| cands.first().copied())
     };
     match v {
-        Value::ScriptRef { index, .. } => script_at.get(&(file, *index)).copied(),
+        // A script defined in place, in the file its span is in (a value
+        // followed from another file keeps its own).
+        Value::ScriptRef { index, span } => script_at
+            .get(&(span.file, *index))
+            .or_else(|| script_at.get(&(file, *index)))
+            .copied(),
         Value::Const { path, .. } => by_name(path.last()?).or_else(|| {
             let cx = Ctx {
                 speaker,
@@ -217,7 +311,7 @@ pub(super) fn identify(
                 file,
             };
             let (f, value) = lk.resolver.const_def(path, &cx)?;
-            identify(value, speaker, f, lk, depth + 1)
+            direct(value, speaker, f, lk, depth + 1)
         }),
         Value::Atom { name, .. } => by_name(name),
         Value::Str(_) => {
@@ -230,16 +324,22 @@ pub(super) fn identify(
                     .position(|x| x.sha1.as_deref() == Some(lower.as_str()));
             }
             if s.len() > 64 || s.contains(char::is_whitespace) {
-                return None;
+                // The script's own text, sent with EVAL: the script whose
+                // bytes these are.
+                let sha = super::scripts::sha1_hex(&s);
+                return model
+                    .scripts
+                    .iter()
+                    .position(|x| x.sha1.as_deref() == Some(sha.as_str()));
             }
             by_name(&s)
         }
         Value::Call { path, args, .. } => {
             if let Some((f, body)) = path.last().and_then(|n| loaders.get(speaker, n)) {
-                return identify(body, speaker, *f, lk, depth + 1);
+                return direct(body, speaker, *f, lk, depth + 1);
             }
             args.iter()
-                .find_map(|a| identify(a, speaker, file, lk, depth + 1))
+                .find_map(|a| direct(a, speaker, file, lk, depth + 1))
         }
         _ => None,
     }

@@ -20,6 +20,7 @@ use crate::source::SourceMap;
 
 pub mod argv;
 pub mod calls;
+mod flow;
 mod identify;
 mod inventory;
 mod lists;

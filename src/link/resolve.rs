@@ -294,6 +294,39 @@ impl<'a> Resolver<'a> {
         picked.first().map(|(f, d)| (*f, &d.value))
     }
 
+    /// The definition a constant reference from `cx` picks, with its file.
+    pub(crate) fn const_full(&self, path: &[String], cx: &Ctx) -> Option<(FileId, &'a ConstDef)> {
+        let key = (cx.speaker, path.last()?.as_str());
+        let cands = self.consts.get(&key)?;
+        let picked = match self.const_index.get(&key) {
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
+            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+        };
+        picked.first().map(|(f, d)| (*f, *d))
+    }
+
+    /// The definitions a call from `cx` with `arity` arguments picks (every
+    /// clause of the function), with their files.
+    pub(crate) fn function_defs(
+        &self,
+        path: &[String],
+        arity: usize,
+        cx: &Ctx,
+    ) -> Vec<(FileId, &'a FunctionDef)> {
+        let Some(name) = path.last() else {
+            return Vec::new();
+        };
+        let key = (cx.speaker, name.as_str(), arity);
+        let Some(cands) = self.functions.get(&key) else {
+            return Vec::new();
+        };
+        let picked = match self.function_index.get(&key) {
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
+            None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
+        };
+        picked.into_iter().map(|(f, d)| (*f, *d)).collect()
+    }
+
     /// A constant: its definition's value, resolved where it is defined.
     fn resolve_const(&self, path: &[String], span: Span, cx: &Ctx, depth: usize) -> Alts {
         let Some(name) = path.last() else {

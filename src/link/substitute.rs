@@ -8,6 +8,9 @@ use crate::facts::{Seg, Template, Value, RECEIVER};
 pub(super) struct Args<'a> {
     pub args: &'a [Value],
     pub receiver: Option<&'a Value>,
+    /// Without a receiver, `self` and its fields stay parameters (what a
+    /// method returns is followed in its own type, `flow.rs`).
+    pub keep_receiver: bool,
 }
 
 /// Replaces parameters by the call's arguments (the receiver for
@@ -24,6 +27,7 @@ pub(super) fn substitute(v: &Value, args: Args<'_>, depth: usize) -> Value {
                 args.args.get(*index)
             };
             match bound {
+                None if *index == RECEIVER && args.keep_receiver => v.clone(),
                 Some(a) => a.clone(),
                 None => Value::unknown(name.clone(), *span),
             }

@@ -485,7 +485,9 @@ fn calls(facts: &FileFacts, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
 
 fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
     let mut out = Vec::new();
-    for c in &facts.consts {
+    // A field its type's constructors set (`.name`) is read through a
+    // value of the type, never by its name alone.
+    for c in facts.consts.iter().filter(|c| !c.name.starts_with('.')) {
         if let Some(needle) = needle_of(&c.name) {
             let mut refs = Vec::new();
             refs_of(&c.value, &mut refs);

@@ -394,7 +394,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             Sends::Arg => self.add_arg(link.args[0], st),
             Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
-                if self.script_call_of_chain(st) && spec.sends == Sends::ScriptKey {
+                if self.script_call_of_chain(st, link.receiver) && spec.sends == Sends::ScriptKey {
                     if let [key] = link.args.as_slice() {
                         self.add_key(*key, st);
                     }
@@ -485,16 +485,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// constant holding one) unless it is one already. Returns false when
     /// it is not one: the chain builds a command, or its base is not a
     /// script and no link invokes one.
-    fn script_call_of_chain(&mut self, st: &mut ChainState<'_>) -> bool {
+    fn script_call_of_chain(&mut self, st: &mut ChainState<'_>, on: Node<'_>) -> bool {
         match st.target {
             Some(Target::Invoke(_)) => return true,
             Some(Target::Cmd(_)) | Some(Target::Pipe(_)) => return false,
             None => {}
         }
+        // The script is what the first script method is called on
+        // (`scripts.ack().key(k)`: what `scripts.ack()` gives).
         let script = match &st.base_value {
-            Some(v) => v.clone(),
-            None => {
-                let v = self.value(st.base, 0);
+            Some(v) if on == st.base => v.clone(),
+            _ => {
+                let v = self.value(on, 0);
                 st.base_value = Some(v.clone());
                 v
             }
@@ -513,9 +515,44 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             keys_from: None,
             span: st.span,
             func: self.cur_func,
+            returned: false,
         });
         st.target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
         true
+    }
+
+    /// A block that ends in a variable holding an invocation it built
+    /// (`let mut inv = S.prepare_invoke(); inv.key(k); inv`): the function
+    /// returns the invocation unrun.
+    pub(super) fn returns_builder(&mut self, block: Node<'_>) {
+        let Some(last) = named_children(block)
+            .into_iter()
+            .rev()
+            .find(|c| !is_comment(*c))
+        else {
+            return;
+        };
+        let last = match last.kind() {
+            "return_expression" => named_children(last).into_iter().next(),
+            "expression_statement" => named_children(last)
+                .into_iter()
+                .next()
+                .filter(|r| r.kind() == "return_expression")
+                .and_then(|r| named_children(r).into_iter().next()),
+            _ => Some(last),
+        };
+        let Some(var) = last.map(peel_ref).filter(|v| v.kind() == "identifier") else {
+            return;
+        };
+        if let Some(Builder {
+            target: Target::Invoke(i),
+            ..
+        }) = self.scope.builders.get(&self.text(var)).copied()
+        {
+            if let Some(c) = self.facts.script_calls.get_mut(i) {
+                c.returned = true;
+            }
+        }
     }
 
     /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
@@ -561,6 +598,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             keys_from,
             span,
             func: self.cur_func,
+            returned: false,
         });
     }
 

@@ -71,21 +71,28 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         );
         let saved_maps = std::mem::take(&mut self.hash_maps);
         let saved_func = self.cur_func.replace(index);
+        let saved_self = std::mem::replace(&mut self.self_type, self.impl_types.last().cloned());
         // Items nested in the body are not methods of the outer impl.
         let saved_impls = std::mem::take(&mut self.impl_types);
         let mut returns = None;
         if let Some(body) = n.child_by_field_id(F.body) {
             self.walk_sub(body);
+            self.returns_builder(body);
             returns = self.tail_value(body);
         }
         self.impl_types = saved_impls;
         self.cur_func = saved_func;
+        self.self_type = saved_self;
         self.hash_maps = saved_maps;
         self.scope = saved;
         if let Some(returns) = returns {
             if matches!(
                 returns,
-                Value::Str(_) | Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
+                Value::Str(_)
+                    | Value::Call { .. }
+                    | Value::Const { .. }
+                    | Value::Param { .. }
+                    | Value::ScriptRef { .. }
             ) {
                 self.facts.functions[index].returns = returns;
             }

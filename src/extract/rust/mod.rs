@@ -13,6 +13,9 @@
 //! - `values.rs`: expressions as `Value`s and `Template`s (`+`, `concat`,
 //!   `join`, `replace`, calls);
 //! - `strings.rs`: string literals, escapes, integers;
+//! - `grow.rs`: local strings grown by `push_str`, `+=`, `write!`;
+//! - `structs.rs`: struct literals as records, the fields their types'
+//!   constructors set, closures (a lazy cell's initialiser);
 //! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
 //!   parsed again, calls recovered from tokens, `macro_rules!` wrappers
 //!   around `include_str!`;
@@ -39,11 +42,13 @@
 
 mod client;
 mod commands;
+mod grow;
 mod items;
 mod macros;
 mod paths;
 mod scripts;
 mod strings;
+mod structs;
 mod values;
 
 pub(crate) use client::client_calls;
@@ -111,10 +116,12 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         scripts_at: HashMap::new(),
         inner: HashSet::new(),
         unsent: Vec::new(),
+        parts: Vec::new(),
         pending_let: None,
         macro_cache: HashMap::new(),
         macro_nesting: 0,
         impl_types: Vec::new(),
+        self_type: None,
         cur_func: None,
         hash_maps: HashMap::new(),
         uses: HashMap::new(),
@@ -183,6 +190,9 @@ struct Cx<'s, 'r, 'p> {
     /// Byte ranges whose strings are never sent: assertions and the sides
     /// of `==`/`!=` (a test's expected key is not a key on the wire).
     unsent: Vec<(usize, usize)>,
+    /// Byte ranges that append to a string grown elsewhere (`grow.rs`):
+    /// what they append is part of that string, not a key of its own.
+    parts: Vec<(usize, usize)>,
     /// The `let` whose value is being walked: (value node, variable).
     pending_let: Option<(NodeKey, String)>,
     /// Values of format-like macros already evaluated, by node: a `let`
@@ -193,6 +203,8 @@ struct Cx<'s, 'r, 'p> {
     macro_nesting: usize,
     /// The `impl`/`trait` types around the current item, innermost last.
     impl_types: Vec<String>,
+    /// The type `Self` names in the function being walked.
+    self_type: Option<String>,
     /// The enclosing function: an index into `facts.functions`.
     cur_func: Option<usize>,
     /// `use` imports of the file: alias → full path (without `crate`).
@@ -362,6 +374,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 true
             }
             "macro_invocation" => {
+                if self.string_write(n, &self.macro_name(n)) {
+                    return false;
+                }
                 if ASSERT_MACROS.contains(&self.macro_name(n).as_str()) {
                     self.unsent.push((n.start_byte(), n.end_byte()));
                 }
@@ -377,8 +392,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 self.index_read(n);
                 true
             }
+            "struct_expression" => {
+                self.struct_literal(n);
+                true
+            }
             "call_expression" => self.call(n),
             "assignment_expression" | "compound_assignment_expr" => {
+                if self.string_add_assign(n) {
+                    return true;
+                }
                 self.list_reassigned(n);
                 true
             }
@@ -390,6 +412,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// top of a method chain (commands, script calls), a key built by
     /// `.replace(..)` or `.join(..)`. Returns whether to descend.
     fn call(&mut self, n: Node<'_>) -> bool {
+        if self.string_push(n) {
+            return true;
+        }
         self.vec_push(n);
         self.field_read(n);
         self.call_fact(n);
@@ -481,7 +506,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn push_template(&mut self, v: Value) {
         if let Value::Str(t) = v {
             let (start, end) = (t.span.start as usize, t.span.end as usize);
-            if self.unsent.iter().any(|&(s, e)| s <= start && end <= e) {
+            let inside = |r: &[(usize, usize)]| r.iter().any(|&(s, e)| s <= start && end <= e);
+            if inside(&self.unsent) || inside(&self.parts) {
                 return;
             }
             let t = t.normalized();

@@ -27,6 +27,33 @@ const ERROR_ONLY_METHODS: &[&str] = &[
     "with_context",
 ];
 
+/// Calls that give their one argument: conversions, smart pointers,
+/// locks, and lazily initialised cells (what the initialiser returns).
+const TRANSPARENT_CALLS: &[&[&str]] = &[
+    &["String", "from"],
+    &["str", "to_string"],
+    &["String", "from_str"],
+    &["Ok"],
+    &["Some"],
+    &["Cow", "from"],
+    &["Box", "new"],
+    &["Arc", "from"],
+    &["Arc", "new"],
+    &["Rc", "new"],
+    &["Rc", "from"],
+    &["Mutex", "new"],
+    &["RwLock", "new"],
+    &["LazyLock", "new"],
+    &["LazyCell", "new"],
+    &["Lazy", "new"],
+    &["OnceCell", "from"],
+    &["OnceLock", "from"],
+];
+
+/// Methods of lazily initialised cells that give what the initialiser
+/// they are handed returns.
+const LAZY_INIT_METHODS: &[&str] = &["get_or_init", "get_or_insert_with", "call_once_force"];
+
 const TRANSPARENT_METHODS: &[&str] = &[
     "as_str",
     "as_ref",
@@ -150,6 +177,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 v
             }
             "macro_invocation" => self.macro_value(n, d),
+            "closure_expression" => self.closure_value(n, d),
             "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
             "if_expression" => self.if_value(n, d),
             "array_expression" | "tuple_expression" => {
@@ -218,16 +246,25 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 name: f,
                 span,
             },
-            (Some(r), Some(f)) if r.kind() == "identifier" => match self.value(r, d) {
-                v @ (Value::Call { .. } | Value::ScriptRef { .. } | Value::Param { .. }) => {
-                    Value::Call {
+            (Some(r), Some(f))
+                if matches!(
+                    r.kind(),
+                    "identifier" | "field_expression" | "call_expression" | "scoped_identifier"
+                ) =>
+            {
+                match self.value(r, d) {
+                    v @ (Value::Call { .. }
+                    | Value::ScriptRef { .. }
+                    | Value::Param { .. }
+                    | Value::Const { .. }
+                    | Value::Map { .. }) => Value::Call {
                         path: vec![format!(".{f}")],
                         args: vec![v],
                         span,
-                    }
+                    },
+                    _ => Value::unknown(self.label(n), span),
                 }
-                _ => Value::unknown(self.label(n), span),
-            },
+            }
             _ => Value::unknown(self.label(n), span),
         }
     }
@@ -256,15 +293,27 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// `if c { a } else { b }`: one of the two blocks' values.
+    /// `if c { a } else if d { b } else { c }`: one of the blocks' values.
     fn if_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let (Some(a), Some(b)) = (
-            block_tail(n.child_by_field_id(F.consequence)),
-            block_tail(n.child_by_field_id(F.alternative)),
-        ) else {
+        let Some(a) = block_tail(n.child_by_field_id(F.consequence)) else {
             return Value::unknown(self.label(n), span);
         };
-        let alts = vec![self.value(a, d), self.value(b, d)];
+        let alt = n.child_by_field_id(F.alternative);
+        // `else if ..`: the alternatives of the `if` it holds.
+        let chained = alt
+            .and_then(|e| named_children(e).into_iter().next())
+            .filter(|i| i.kind() == "if_expression");
+        let rest = match (chained, block_tail(alt)) {
+            (Some(i), _) if d < MAX_DEPTH => match self.value(i, d + 1) {
+                Value::OneOf { alts, .. } => alts,
+                _ => return Value::unknown(self.label(n), span),
+            },
+            (None, Some(b)) => vec![self.value(b, d)],
+            _ => return Value::unknown(self.label(n), span),
+        };
+        let mut alts = vec![self.value(a, d)];
+        alts.extend(rest);
         Value::OneOf { alts, span }
     }
 
@@ -351,6 +400,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if ERROR_ONLY_METHODS.contains(&method.as_str()) {
                     return self.value(recv, d);
                 }
+                // A lazily initialised cell holds what its initialiser
+                // returns: `CELL.get_or_init(|| Script::new(..))`.
+                if LAZY_INIT_METHODS.contains(&method.as_str()) && args.len() == 1 {
+                    return self.value(args[0], d);
+                }
                 if method == "replace" && args.len() == 2 {
                     return self.replace_value(recv, args[0], args[1], span, d);
                 }
@@ -389,22 +443,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 let path = path_segments(&self.text(func));
                 let strs: Vec<&str> = path.iter().map(|s| s.as_str()).collect();
                 let last = strs.last().copied().unwrap_or("");
-                let transparent = matches!(
-                    strs.as_slice(),
-                    ["String", "from"]
-                        | ["str", "to_string"]
-                        | ["String", "from_str"]
-                        | ["Ok"]
-                        | ["Some"]
-                        | ["Cow", "from"]
-                        | ["Box", "new"]
-                        | ["Arc", "from"]
-                );
+                let transparent = TRANSPARENT_CALLS.contains(&strs.as_slice());
                 if transparent && args.len() == 1 {
                     return self.value(args[0], d);
                 }
                 // `Vec::new()`: a list the straight-line pushes that
                 // follow fill (see `vec_push`).
+                if let Some(v) = super::grow::empty_string(&strs, span) {
+                    return v;
+                }
                 if matches!(strs.as_slice(), ["Vec", "new"] | ["Vec", "with_capacity"]) {
                     return Value::List {
                         items: Vec::new(),

@@ -130,8 +130,10 @@ fn plain() -> (i32, Script) { (2, Script::new("return redis.call('GET', KEYS[1])
         vec![
             (Some("moveToActive"), "../lua/moveToActive-11.lua", Some(11)),
             (Some("retryJob"), "../lua/retryJob-3.lua", Some(3)),
-            (Some("addJob"), "../lua/addJob-8.lua", Some(8)),
+            // The `LazyLock`'s initialiser is evaluated as the static's
+            // value, the call before the walk meets the literal.
             (Some("pause"), "../lua/pause-5.lua", Some(5)),
+            (Some("addJob"), "../lua/addJob-8.lua", Some(8)),
             (Some("drain"), "../lua/drain-4.lua", Some(4)),
             (None, "<inline>", Some(2)),
         ]
@@ -143,7 +145,7 @@ fn plain() -> (i32, Script) { (2, Script::new("return redis.call('GET', KEYS[1])
     let (_, span) = file_path(&f.scripts[1]);
     assert_eq!(span.start, at(src, "../lua/\""));
     assert_eq!(span.end, at(src, "retryJob-3.lua") + 14);
-    assert_eq!(f.scripts[2].declared_keys.unwrap().1.start, at(src, "8,"));
+    assert_eq!(f.scripts[3].declared_keys.unwrap().1.start, at(src, "8,"));
     assert_eq!(
         f.scripts[4].declared_keys.unwrap().1.start,
         at(src, "4, include")

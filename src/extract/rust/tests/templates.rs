@@ -395,3 +395,92 @@ fn nested_macros_past_the_reparse_budget_are_reported_unchecked() {
         facts("fn k(q: &str) -> String { format!(\"emq:{{{}}}:{}\", q, format!(\"x{}\", 1)) }\n");
     assert_eq!(ok.unchecked, None);
 }
+
+#[test]
+fn strings_grown_by_push_str_add_assign_and_write_are_one_key() {
+    let src = r#"
+use std::fmt::Write;
+fn a(q: &str) -> String {
+    let mut k = String::from("emq:{");
+    k.push_str(q);
+    k.push_str("}:pending");
+    k
+}
+fn b(q: &str) -> String {
+    let mut k = String::new();
+    k += "emq:{";
+    k += q;
+    k += "}:pending";
+    k
+}
+fn c(q: &str) -> String {
+    let mut k = String::with_capacity(8);
+    write!(k, "emq:{{{}}}", q).unwrap();
+    k.push_str(":pending");
+    k
+}
+fn d(q: &str, more: bool) -> String {
+    let mut k = String::from("emq:{");
+    k.push_str(q);
+    if more {
+        k.push_str("}:x");
+    }
+    k
+}
+"#;
+    let f = facts(src);
+    // No piece is a key of its own; a part appended under a branch is a hole.
+    assert_eq!(
+        tpls(&f),
+        [
+            "emq:{<q>}:pending",
+            "emq:{<q>}:pending",
+            "emq:{<q>}:pending",
+            "emq:{<q><k>"
+        ]
+    );
+    for func in &f.functions[..3] {
+        assert_eq!(
+            func.returns.describe(),
+            "emq:{<q>}:pending",
+            "{}",
+            func.name
+        );
+    }
+}
+
+#[test]
+fn struct_literals_define_their_fields_and_cells_their_initialisers() {
+    let src = r#"
+mod scripts {
+    pub struct Scripts { enqueue: Script }
+    impl Scripts {
+        pub fn new() -> Self { Self { enqueue: Script::new(include_str!("enqueue.lua")) } }
+        pub fn enqueue(&self) -> &Script { &self.enqueue }
+    }
+    static CELL: OnceLock<Script> = OnceLock::new();
+    pub fn cell() -> &'static Script { CELL.get_or_init(|| Script::new(include_str!("cell.lua"))) }
+}
+"#;
+    let f = facts(src);
+    let field: Vec<(&str, &str, String)> = f
+        .consts
+        .iter()
+        .filter(|c| c.name.starts_with('.'))
+        .map(|c| (c.module.as_str(), c.name.as_str(), c.value.describe()))
+        .collect();
+    assert_eq!(field, [("scripts::Scripts", ".enqueue", "script".into())]);
+    let returns: Vec<(&str, String)> = f
+        .functions
+        .iter()
+        .map(|x| (x.name.as_str(), x.returns.describe()))
+        .collect();
+    assert_eq!(
+        returns,
+        [
+            ("new", "new".into()),
+            ("enqueue", "enqueue".into()),
+            ("cell", "script".into())
+        ]
+    );
+}

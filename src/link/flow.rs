@@ -1,0 +1,188 @@
+//! The value-flow core: where a value comes from, followed through the
+//! definitions of the code base, whatever language wrote them.
+//!
+//! An extractor states what each definition holds, as language-neutral
+//! facts; this module follows them:
+//!
+//! - a constant (`ConstDef`) holds its value: a `const`, a `static`, a lazy
+//!   cell, a module attribute;
+//! - a call of a function of the code base evaluates to that function's
+//!   `FunctionDef::returns`, its parameters bound to the call's arguments
+//!   (every clause the call may pick, across modules and files);
+//! - a record is a [`Value::Map`] from field names to values (a struct
+//!   literal, an Elixir map), and a projection `Call { path: [".f"],
+//!   args: [base] }` is its field `f`;
+//! - a field a type's constructors set is a definition named `.f` in the
+//!   type's module (a `ConstDef` per struct literal that sets it), so
+//!   `self.f` in a method of `T`, or `.f` of a value whose record the code
+//!   does not show, is what `T`'s constructors put there.
+//!
+//! What it gives back are the values the start may be, each with the file
+//! it is written in; the caller reads them (a script, a SHA, a template).
+//! Every step is bounded: [`MAX_DEPTH`] definitions deep, [`MAX_LEAVES`]
+//! values wide. A value that leads nowhere is given back as it stands, so
+//! the caller can still say why it names nothing.
+
+use super::substitute::{substitute, Args};
+use super::{Ctx, Resolver, SpeakerId};
+use crate::facts::{FileId, Value, RECEIVER};
+
+/// Definitions followed from one value, at most.
+pub(super) const MAX_DEPTH: usize = 8;
+/// Values one start may come to, at most.
+const MAX_LEAVES: usize = 8;
+/// Clauses or definitions followed per step, at most.
+const MAX_FANOUT: usize = 8;
+
+/// Where a value is written: the speaker, the file and the module whose
+/// names it uses.
+#[derive(Clone, Copy)]
+pub(super) struct At<'m> {
+    pub speaker: SpeakerId,
+    pub file: FileId,
+    pub module: &'m str,
+}
+
+impl At<'_> {
+    fn cx(&self) -> Ctx<'_> {
+        Ctx {
+            speaker: self.speaker,
+            module: self.module,
+            file: self.file,
+        }
+    }
+}
+
+/// The values `v` may be, followed through definitions, each with the file
+/// it is written in. A value no definition explains is its own answer.
+pub(super) fn follow(r: &Resolver<'_>, v: &Value, at: At<'_>) -> Vec<(FileId, Value)> {
+    let mut out = Vec::new();
+    step(r, v, at, 0, &mut out);
+    out
+}
+
+fn leaf(out: &mut Vec<(FileId, Value)>, file: FileId, v: Value) {
+    if out.len() < MAX_LEAVES && !out.iter().any(|(f, x)| *f == file && *x == v) {
+        out.push((file, v));
+    }
+}
+
+/// The last segment of a module path: a method's module ends in its type.
+fn type_of(module: &str) -> Option<&str> {
+    let t = module.rsplit(['.', ':']).next()?;
+    (!t.is_empty()).then_some(t)
+}
+
+/// A field of a type, as a reference its constructors' definitions answer.
+fn field_ref(ty: Option<&str>, field: &str, span: crate::facts::Span) -> Value {
+    let mut path: Vec<String> = ty.map(str::to_string).into_iter().collect();
+    path.push(format!(".{field}"));
+    Value::Const { path, span }
+}
+
+fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(FileId, Value)>) {
+    if depth > MAX_DEPTH || out.len() >= MAX_LEAVES {
+        return;
+    }
+    match v {
+        // `self.f` in a method of `T`: the field `T`'s constructors set.
+        Value::Param {
+            index: RECEIVER,
+            name,
+            span,
+        } if name != "self" => {
+            let f = field_ref(type_of(at.module), name, *span);
+            step(r, &f, at, depth + 1, out);
+        }
+        Value::Const { path, .. } => match r.const_full(path, &at.cx()) {
+            Some((file, def)) => {
+                let inner = At {
+                    speaker: at.speaker,
+                    file,
+                    module: def.module.as_str(),
+                };
+                step(r, &def.value, inner, depth + 1, out);
+            }
+            None => leaf(out, at.file, v.clone()),
+        },
+        Value::OneOf { alts, .. } => {
+            for a in alts.iter().take(MAX_FANOUT) {
+                step(r, a, at, depth + 1, out);
+            }
+        }
+        Value::Call { path, args, span } if is_projection(path) && args.len() == 1 => {
+            let field = &path[0][1..];
+            let mut bases = Vec::new();
+            step(r, &args[0], at, depth + 1, &mut bases);
+            let before = out.len();
+            for (file, base) in bases {
+                let inner = At { file, ..at };
+                match &base {
+                    Value::Map { pairs, .. } => {
+                        if let Some((_, x)) = pairs.iter().find(|(k, _)| names(k, field)) {
+                            step(r, x, inner, depth + 1, out);
+                        }
+                    }
+                    _ => leaf(
+                        out,
+                        file,
+                        Value::Call {
+                            path: path.clone(),
+                            args: vec![base],
+                            span: *span,
+                        },
+                    ),
+                }
+            }
+            // A record the code does not show: the field as the one type
+            // that defines it sets it.
+            if out.len() == before
+                || out[before..]
+                    .iter()
+                    .all(|(_, x)| matches!(x, Value::Call { path: p, .. } if is_projection(p)))
+            {
+                let f = field_ref(None, field, *span);
+                if r.const_full(&[format!(".{field}")], &at.cx()).is_some() {
+                    out.truncate(before);
+                    step(r, &f, at, depth + 1, out);
+                }
+            }
+        }
+        Value::Call { path, args, .. } => {
+            let defs = r.function_defs(path, args.len(), &at.cx());
+            let known: Vec<_> = defs
+                .into_iter()
+                .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
+                .take(MAX_FANOUT)
+                .collect();
+            if known.is_empty() {
+                return leaf(out, at.file, v.clone());
+            }
+            let bound = Args {
+                args,
+                receiver: None,
+                keep_receiver: true,
+            };
+            for (file, def) in known {
+                let ret = substitute(&def.returns, bound, 0);
+                let inner = At {
+                    speaker: at.speaker,
+                    file,
+                    module: def.module.as_str(),
+                };
+                step(r, &ret, inner, depth + 1, out);
+            }
+        }
+        other => leaf(out, at.file, other.clone()),
+    }
+}
+
+/// `[".f"]`: the field `f` of the one argument.
+fn is_projection(path: &[String]) -> bool {
+    matches!(path, [p] if p.len() > 1 && p.starts_with('.'))
+}
+
+/// Whether a record's key names the field: `f`, `:f`, `"f"`.
+fn names(k: &Value, field: &str) -> bool {
+    k.as_str().is_some_and(|s| s == field)
+}
