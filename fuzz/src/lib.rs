@@ -159,6 +159,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
         let p = post::Post {
             settings: &opts.settings,
             only: None,
+            reported: None,
             baseline: None,
             max_bytes: opts.max_file_bytes,
         };
@@ -198,6 +199,7 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
         coverage: &coverage,
         list_coverage: true,
         color: false,
+        quiet: false,
     };
     for format in [
         Format::Full,
