@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{git, run, variant};
+use common::{git, run, sarif_first_location, variant};
 
 /// `type-misspelled` (WL103 in `peers/rust/src/keys.rs`, line 10) as the
 /// git repository `repo` inside a folder that is not one.
@@ -47,15 +47,13 @@ fn annotations_and_sarif_point_at_files_of_the_repository() {
             "{path}: {stdout}"
         );
         let (_, stdout, _) = run(&["check", path, "--format", "sarif"], &cwd);
-        let sarif: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let loc = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
         assert_eq!(
+            sarif_first_location(&stdout),
             (
-                loc["artifactLocation"]["uri"].as_str(),
-                loc["artifactLocation"]["uriBaseId"].as_str(),
-                loc["region"]["startLine"].as_i64()
+                Some("peers/rust/src/keys.rs".into()),
+                Some("%SRCROOT%".into()),
+                Some(10)
             ),
-            (Some("peers/rust/src/keys.rs"), Some("%SRCROOT%"), Some(10)),
             "{path}"
         );
         let (_, stdout, _) = run(&["check", path, "--format", "gitlab"], &cwd);

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{git, run};
+use common::{git, run, sarif_first_location};
 
 const ADD_JOB: &str = "-- KEYS[1] job row
 -- KEYS[2] pending set
@@ -231,15 +231,13 @@ fn the_same_finding_opens_from_three_working_directories() {
             "{stdout}"
         );
         let (_, stdout, _) = run(&["check", path, "--format", "sarif"], &cwd);
-        let sarif: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-        let loc = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
         assert_eq!(
+            sarif_first_location(&stdout),
             (
-                loc["artifactLocation"]["uri"].as_str(),
-                loc["artifactLocation"]["uriBaseId"].as_str(),
-                loc["region"]["startLine"].as_i64()
+                Some("elixir/lib/q/scripts.ex".into()),
+                Some("%SRCROOT%".into()),
+                Some(7)
             ),
-            (Some("elixir/lib/q/scripts.ex"), Some("%SRCROOT%"), Some(7)),
             "{path}"
         );
         let (_, stdout, _) = run(&["check", path, "--format", "gitlab"], &cwd);

@@ -147,6 +147,19 @@ pub fn human_findings(stderr: &str) -> Vec<String> {
 /// Where `doc` breaks the vendored OASIS SARIF 2.1.0 JSON schema
 /// (`tests/sarif-schema-2.1.0.json`, verbatim as shipped in the
 /// `serde-sarif` crate's sources): `error at /path` per violation.
+/// The first SARIF result's location: its URI, URI base and start line.
+pub fn sarif_first_location(stdout: &str) -> (Option<String>, Option<String>, Option<i64>) {
+    let sarif: serde_json::Value = serde_json::from_str(stdout).unwrap();
+    let loc = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    (
+        loc["artifactLocation"]["uri"].as_str().map(String::from),
+        loc["artifactLocation"]["uriBaseId"]
+            .as_str()
+            .map(String::from),
+        loc["region"]["startLine"].as_i64(),
+    )
+}
+
 pub fn sarif_schema_errors(doc: &serde_json::Value) -> Vec<String> {
     let text = std::fs::read_to_string(repo().join("tests/sarif-schema-2.1.0.json")).unwrap();
     // The published schema's `language` pattern has a stray `]` that an
