@@ -143,12 +143,7 @@ fn documents_that_are_devices_or_fifos_are_never_read() {
 /// alternate), 200 times.
 #[test]
 fn queued_changes_are_analysed_once_on_the_last_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &root);
-    let script = root.join("scripts/claim.lua");
-    let text = std::fs::read_to_string(&script).unwrap();
-    let renamed = text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    let (_dir, root, script, text, renamed) = common::lsp::four_speakers_renamed();
     let mut c = Client::start(&root);
     c.send(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
                   "params": {"processId": null, "rootUri": uri(&root), "capabilities": {}}}));

@@ -185,6 +185,26 @@ impl Client {
     }
 }
 
+/// `fixtures/four-speakers` in a fresh directory: the directory, its root,
+/// `scripts/claim.lua`, that script's text, and its text with the field
+/// `pb` renamed `picked_by` (which every reader of `pb` then misses).
+pub fn four_speakers_renamed() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+    String,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    super::copy_tree(&super::repo().join("fixtures/four-speakers"), &root);
+    let script = root.join("scripts/claim.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let renamed = text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    assert_ne!(text, renamed);
+    (dir, root, script, text, renamed)
+}
+
 pub fn uri(p: &Path) -> String {
     url::Url::from_file_path(p).unwrap().to_string()
 }
