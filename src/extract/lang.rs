@@ -67,6 +67,13 @@ pub trait HostLanguage: Sync {
         false
     }
 
+    /// A copy of the text, of the same length, with what a preprocessor
+    /// would rewrite before the language reads it made readable (template
+    /// tags in a script); `None` when there is nothing to rewrite.
+    fn preprocess(&self, _src: &[u8]) -> Option<Vec<u8>> {
+        None
+    }
+
     /// The facts of one parsed file; `stem` is the file name without its
     /// extension.
     fn extract(
@@ -218,6 +225,11 @@ impl HostLanguage for Lua {
     /// and reads `KEYS`; an `@include` brings in another file's.
     fn speaks(&self, bytes: &[u8]) -> bool {
         needles::lua_file_speaks(bytes)
+    }
+
+    /// ERB tags on lines of their own (`lua::template`).
+    fn preprocess(&self, src: &[u8]) -> Option<Vec<u8>> {
+        lua::template::blank_erb_lines(src)
     }
 
     /// The file is one script, named by its stem without a key-count

@@ -45,8 +45,8 @@ pub fn extract_file_from(
     old: Option<&crate::parse::OldTree>,
     keep_tree: bool,
 ) -> (FileFacts, Option<crate::parse::OldTree>) {
-    let normalized = normalize_lone_cr(src);
-    let src = normalized.as_deref().unwrap_or(src);
+    let readable = readable(lang, src);
+    let src = &*readable;
     let parsed = parsers.parse_bounded_from(lang, src, old);
     let unchecked =
         (parsed.checked < src.len()).then(|| Span::new(file, parsed.checked, src.len()));
@@ -100,6 +100,20 @@ fn facts_of(
         });
     }
     facts
+}
+
+/// The text a file of `lang` is parsed from: lone `\r`s as line ends
+/// ([`normalize_lone_cr`]) and what its preprocessor rewrites
+/// ([`lang::HostLanguage::preprocess`]), with the same length, so every
+/// byte offset stays valid.
+pub fn readable(lang: Lang, src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let normalized = normalize_lone_cr(src);
+    let text = normalized.as_deref().unwrap_or(src);
+    match (lang.host().preprocess(text), normalized) {
+        (Some(rendered), _) => rendered.into(),
+        (None, Some(normalized)) => normalized.into(),
+        (None, None) => src.into(),
+    }
 }
 
 /// The grammars end lines (and so `//` and `#` comments) only at `\n`; a

@@ -393,7 +393,8 @@ impl<'a> Selection<'a> {
                             .idents
                             .contains(&normalize_name(&script_name_from_stem(&c.stem())))
                         || (!self.shas.is_empty()
-                            && bytes.is_some_and(|b| self.shas.contains(&lua_file_sha1(b))));
+                            && bytes
+                                .is_some_and(|b| self.shas.contains(&lua_file_sha1(c.lang, b))));
                     return hit.then_some((i, Verdict::Hit));
                 }
                 let sp = self.file_speaker[i]?;
@@ -433,11 +434,10 @@ enum Verdict {
     Missed(u32, bool),
 }
 
-/// The SHA1 of a `.lua` file's text as the link step computes it (the
-/// extractor reads lone `\r`s as line ends).
-fn lua_file_sha1(bytes: &[u8]) -> String {
-    let normalized = crate::extract::normalize_lone_cr(bytes);
-    sha1_hex(&String::from_utf8_lossy(
-        normalized.as_deref().unwrap_or(bytes),
-    ))
+/// The SHA1 of a script file's text as the link step computes it (the
+/// text as its language reads it: `crate::extract::readable`).
+fn lua_file_sha1(lang: crate::facts::Lang, bytes: &[u8]) -> String {
+    sha1_hex(&String::from_utf8_lossy(&crate::extract::readable(
+        lang, bytes,
+    )))
 }

@@ -20,6 +20,7 @@ mod argv;
 mod build;
 mod eval;
 mod expr;
+pub(crate) mod template;
 #[cfg(test)]
 mod tests_eval;
 mod value;

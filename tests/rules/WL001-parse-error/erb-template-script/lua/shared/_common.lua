@@ -1,0 +1,3 @@
+local function log(msg)
+  redis.call('PUBLISH', 'locks', msg)
+end
