@@ -162,7 +162,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A function of one parameter: `fn v -> body end` gives (`v`, the
     /// body's last expression), `&(..&1..)` gives (`&1`, the expression).
-    fn one_param_fn<'n>(&self, fun: Node<'n>) -> Option<(String, Node<'n>)> {
+    pub(super) fn one_param_fn<'n>(&self, fun: Node<'n>) -> Option<(String, Node<'n>)> {
         match fun.kind() {
             "anonymous_function" => {
                 let clauses = named_children(fun);

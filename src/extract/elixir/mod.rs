@@ -341,6 +341,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.call_fact(n, piped, span, env);
         self.client_send(n, piped, span, env);
         self.field_read_call(n, piped, env);
+        self.then_rows(n, piped, env);
     }
 
     /// The value given to keyword `name` among a call's arguments (`as:`,

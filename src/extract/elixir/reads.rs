@@ -42,6 +42,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 self.hgetall_call(r, Some(l), env, depth)
             }
             "call" => self.hgetall_call(n, None, env, depth),
+            // `(expr)`: a block is its last expression.
+            "block" => {
+                let last = named_children(n)
+                    .into_iter()
+                    .rev()
+                    .find(|c| c.kind() != "comment")?;
+                self.hgetall_source(last, env, depth + 1)
+            }
             _ => None,
         }
     }
@@ -65,6 +73,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let last = path.last().map(String::as_str).unwrap_or("");
         if first == "Redix" && path.len() == 2 {
             return self.hgetall_key(&args, env);
+        }
+        if matches!(path.join(".").as_str(), "then" | "Kernel.then") {
+            // `x |> then(fn v -> body end)`: the body, `v` being `x`.
+            let (param, body) = self.one_param_fn(*args.get(1)?)?;
+            if body.kind() == "identifier" && self.text(body) == param {
+                return self.hgetall_source(*args.first()?, env, depth + 1);
+            }
+            return self.hgetall_source(body, env, depth + 1);
         }
         let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
             || last.to_ascii_lowercase().contains("map");
@@ -155,6 +171,27 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let field = self.value(*field, env, 0);
         self.push_read(key, field, env);
+    }
+
+    /// `row |> then(fn v -> .. end)`: inside the function, `v` holds the
+    /// reply `row` holds.
+    pub(super) fn then_rows(&mut self, n: Node<'_>, piped: Option<Node<'_>>, env: Option<usize>) {
+        if !matches!(self.target(n).as_ref(), "then" | "Kernel.then") {
+            return;
+        }
+        let args = call_args(n, piped);
+        let (Some(x), Some(fun)) = (args.first(), args.get(1)) else {
+            return;
+        };
+        let Some((param, _)) = self.one_param_fn(*fun) else {
+            return;
+        };
+        let Some(key) = self.hgetall_source(*x, env, 0) else {
+            return;
+        };
+        if let Some(e) = env.and_then(|e| self.envs.get_mut(e)) {
+            e.rows.insert(param, key);
+        }
     }
 
     /// `row["payload"]`.

@@ -112,9 +112,23 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    /// A call to a string builder, by its target as written.
+    /// A call to a string builder, by its target as written; `then/2`
+    /// whose function's body is one (`then(fn v -> Enum.join(v) end)`).
     fn is_builder_call(&self, n: Node<'_>) -> bool {
-        is_builder_callee(&self.target(n))
+        let mut call = n;
+        // `then` inside `then`: followed a few deep.
+        for _ in 0..8 {
+            let target = self.target(call);
+            if !matches!(target.as_ref(), "then" | "Kernel.then") {
+                return is_builder_callee(&target);
+            }
+            let fun = super::call_arg_values(call, None).pop();
+            match fun.and_then(|f| self.one_param_fn(f)) {
+                Some((_, body)) if body.kind() == "call" => call = body,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// The segments a builder call (`IO.iodata_to_binary(x)`,
