@@ -40,6 +40,10 @@ fn sample(lang: Lang) -> Vec<u8> {
             "peers/worker/src/main.rs",
         ],
         Lang::Lua => &["peers/worker/lua/enqueue.lua"],
+        Lang::Python => &[
+            "../python-clients/sync/emq_sync/jobs.py",
+            "../python-clients/aio/emq_aio/worker.py",
+        ],
     };
     let mut out = Vec::new();
     while out.len() < 256 * 1024 {
@@ -51,7 +55,7 @@ fn sample(lang: Lang) -> Vec<u8> {
     out
 }
 
-const LANGS: &[Lang] = &[Lang::Elixir, Lang::Rust, Lang::Lua];
+const LANGS: &[Lang] = &[Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python];
 
 #[divan::bench(args = LANGS)]
 fn extract(b: Bencher, lang: Lang) {
@@ -71,8 +75,22 @@ fn unrelated(lang: Lang) -> Vec<u8> {
         Lang::Elixir => gen_corpus::elixir_file(&mut r, "app", "mod", n),
         Lang::Rust => gen_corpus::rust_file(&mut r, n),
         Lang::Lua => gen_corpus::lua_file(&mut r, n),
+        Lang::Python => python_file(n),
     }
     .into_bytes()
+}
+
+/// Plain Python functions and classes of about `n` bytes.
+fn python_file(n: usize) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while out.len() < n {
+        out.push_str(&format!(
+            "class Model{i}:\n    size = {i}\n\n    def area(self, other):\n        return self.size * other + {i}\n\n\ndef helper_{i}(items):\n    return [x for x in items if x > {i}]\n\n\n"
+        ));
+        i += 1;
+    }
+    out
 }
 
 #[divan::bench(args = LANGS)]

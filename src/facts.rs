@@ -90,6 +90,7 @@ pub enum Lang {
     Elixir,
     Rust,
     Lua,
+    Python,
 }
 
 impl Lang {
@@ -98,6 +99,7 @@ impl Lang {
             "ex" | "exs" => Some(Lang::Elixir),
             "rs" => Some(Lang::Rust),
             "lua" => Some(Lang::Lua),
+            "py" => Some(Lang::Python),
             _ => None,
         }
     }
@@ -107,6 +109,7 @@ impl Lang {
             Lang::Elixir => "elixir",
             Lang::Rust => "rust",
             Lang::Lua => "lua",
+            Lang::Python => "python",
         }
     }
 }

@@ -22,6 +22,7 @@ pub fn language(lang: Lang) -> Language {
         Lang::Elixir => tree_sitter_elixir::LANGUAGE.into(),
         Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
         Lang::Lua => tree_sitter_lua::LANGUAGE.into(),
+        Lang::Python => tree_sitter_python::LANGUAGE.into(),
     }
 }
 
@@ -30,6 +31,7 @@ pub struct Parsers {
     elixir: Parser,
     rust: Parser,
     lua: Parser,
+    python: Parser,
 }
 
 /// The parse of one text under a budget ([`Parsers::parse_bounded`]).
@@ -124,6 +126,7 @@ impl Parsers {
             elixir: make(Lang::Elixir)?,
             rust: make(Lang::Rust)?,
             lua: make(Lang::Lua)?,
+            python: make(Lang::Python)?,
         })
     }
 
@@ -132,6 +135,7 @@ impl Parsers {
             Lang::Elixir => &mut self.elixir,
             Lang::Rust => &mut self.rust,
             Lang::Lua => &mut self.lua,
+            Lang::Python => &mut self.python,
         }
     }
 
@@ -200,6 +204,7 @@ fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
     match lang {
         Lang::Elixir => nesting::too_deep_elixir(text),
         Lang::Rust | Lang::Lua => None,
+        Lang::Python => None,
     }
 }
 

@@ -240,6 +240,28 @@ fn rust_clients_deadpool_prefix_changed() {
     check_variant("deadpool-prefix-changed");
 }
 
+// The Python clients (fixtures/python-clients): redis-py and
+// redis.asyncio peers of the EchoMQ wire.
+
+/// The asyncio peer writes `status` where the record has `state`.
+#[test]
+fn python_clients_state_renamed() {
+    check_variant("python-state-renamed");
+}
+
+/// The redis-py peer passes a third key to `enqueue`, which takes two.
+#[test]
+fn python_clients_extra_key() {
+    check_variant("python-extra-key");
+}
+
+/// The asyncio peer spells the job key's prefix `emqx:` in a `.format`
+/// template.
+#[test]
+fn python_clients_prefix_changed() {
+    check_variant("python-prefix-changed");
+}
+
 #[test]
 fn rust_clients_async_hash_tag_removed() {
     check_variant("async-hash-tag-removed");

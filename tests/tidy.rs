@@ -218,6 +218,7 @@ fn fields_are_read_by_id_and_exist_in_their_grammar() {
             Some("ELIXIR") => tree_sitter_elixir::LANGUAGE.into(),
             Some("RUST") => tree_sitter_rust::LANGUAGE.into(),
             Some("LUA") => tree_sitter_lua::LANGUAGE.into(),
+            Some("PYTHON") => tree_sitter_python::LANGUAGE.into(),
             _ => continue,
         };
         let code = without_tests(&f.code);

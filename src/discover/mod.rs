@@ -37,7 +37,13 @@ impl Candidate {
 }
 
 /// The files that make their directory a project (and a speaker).
-pub const PROJECT_FILES: &[&str] = &["mix.exs", "Cargo.toml"];
+pub const PROJECT_FILES: &[&str] = &[
+    "mix.exs",
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+];
 
 /// Something said about the run that is not a finding: a skipped file, a
 /// contract stepping aside.
@@ -195,6 +201,7 @@ impl Walk {
         };
         let mut kept = Vec::new();
         let mut names = ignores::Present::default();
+        let mut python_project = false;
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -205,6 +212,11 @@ impl Walk {
             };
             let name = e.file_name();
             names.see(&name);
+            if name == "pyvenv.cfg" {
+                let why = "skipped: a Python virtual environment (`pyvenv.cfg`)";
+                return self.saw(Seen::Note(Some(dir), why.into()));
+            }
+            python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
             // Hidden entries are passed over (`.git` among them).
             if name.as_encoded_bytes().starts_with(b".") {
                 continue;
@@ -228,6 +240,10 @@ impl Walk {
         let mut seen = Vec::new();
         for (path, ft) in kept {
             if ft.is_dir() {
+                if let Some(why) = not_source_dir(&path, python_project) {
+                    seen.push(Seen::Note(Some(path), why.into()));
+                    continue;
+                }
                 s.spawn(move |s| self.visit(s, path));
             } else {
                 seen.extend(seen_of(path, ft));
@@ -236,6 +252,26 @@ impl Walk {
         if let Ok(mut all) = self.seen.lock() {
             all.append(&mut seen);
         }
+    }
+}
+
+/// The project files of a Python package: `build`/`dist` beside one are
+/// its build output.
+const PYTHON_PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg"];
+
+/// Why a directory holds no source of the project, if it does not:
+/// installed packages, a package's build output. (A
+/// virtual environment, which holds `pyvenv.cfg`, is passed over whole
+/// when its directory is read.)
+fn not_source_dir(path: &Path, python_project: bool) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    match name {
+        "site-packages" => Some("skipped: installed Python packages (`site-packages`)"),
+        "build" | "dist" if python_project => Some("skipped: a Python package's build output"),
+        _ if python_project && name.ends_with(".egg-info") => {
+            Some("skipped: a Python package's build output")
+        }
+        _ => None,
     }
 }
 

@@ -29,20 +29,25 @@ macro_rules! fields {
 }
 
 fields! {
+    alias = "alias",
     alternative = "alternative",
     argument = "argument",
     arguments = "arguments",
+    attribute = "attribute",
     body = "body",
     clause = "clause",
     condition = "condition",
     consequence = "consequence",
     content = "content",
+    expression = "expression",
     field = "field",
     function = "function",
     key = "key",
     left = "left",
     macro_ = "macro",
+    module_name = "module_name",
     name = "name",
+    object = "object",
     operand = "operand",
     operator = "operator",
     parameters = "parameters",
@@ -51,6 +56,7 @@ fields! {
     quoted_start = "quoted_start",
     right = "right",
     start = "start",
+    subscript = "subscript",
     table = "table",
     target = "target",
     ty = "type",
@@ -60,3 +66,4 @@ fields! {
 pub(crate) static ELIXIR: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Elixir));
 pub(crate) static RUST: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Rust));
 pub(crate) static LUA: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Lua));
+pub(crate) static PYTHON: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Python));

@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::{elixir, lua, needles, rust, script_name_from_stem};
+use crate::extract::{elixir, lua, needles, python, rust, script_name_from_stem};
 use crate::facts::{FileFacts, FileId, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
@@ -100,9 +100,10 @@ pub trait HostLanguage: Sync {
 pub struct Elixir;
 pub struct Rust;
 pub struct Lua;
+pub struct Python;
 
 /// Every language wirelint reads.
-pub const HOSTS: &[&dyn HostLanguage] = &[&Elixir, &Rust, &Lua];
+pub const HOSTS: &[&dyn HostLanguage] = &[&Elixir, &Rust, &Lua, &Python];
 
 impl Lang {
     /// What wirelint knows of this language (see [`HostLanguage`]).
@@ -111,6 +112,7 @@ impl Lang {
             Lang::Elixir => &Elixir,
             Lang::Rust => &Rust,
             Lang::Lua => &Lua,
+            Lang::Python => &Python,
         }
     }
 
@@ -258,17 +260,62 @@ impl HostLanguage for Lua {
     }
 }
 
+impl HostLanguage for Python {
+    fn lang(&self) -> Lang {
+        Lang::Python
+    }
+
+    fn line_comment(&self) -> &'static str {
+        "#"
+    }
+
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["comment"]
+    }
+
+    fn lua(&self) -> LuaIn {
+        LuaIn::Strings
+    }
+
+    /// Scripts sit in strings or `.lua` files; every Redis call is a
+    /// redis-py call (a method of the table in `python/client.rs`, a
+    /// `Script` called with `keys=`/`args=`) in a file that names Redis.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::holds_scripts(bytes)
+            || (needles::names_client(bytes) && python::client_calls(bytes))
+    }
+
+    /// The facts of the tree; client calls only when the file names Redis
+    /// ([`needles::names_client`]).
+    fn extract(
+        &self,
+        root: Node<'_>,
+        src: &[u8],
+        file: FileId,
+        parsers: &mut Parsers,
+        stem: &str,
+    ) -> FileFacts {
+        let mut facts = python::extract(root, src, file, parsers, stem);
+        if !needles::names_client(src) {
+            facts.commands.clear();
+            facts.script_calls.clear();
+            facts.field_reads.clear();
+        }
+        facts
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn each_language_is_its_own_host() {
-        for lang in [Lang::Elixir, Lang::Rust, Lang::Lua] {
+        for lang in [Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python] {
             assert_eq!(lang.host().lang(), lang);
         }
         let hosts: Vec<Lang> = HOSTS.iter().map(|h| h.lang()).collect();
-        assert_eq!(hosts, [Lang::Elixir, Lang::Rust, Lang::Lua]);
+        assert_eq!(hosts, [Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python]);
     }
 
     #[test]
@@ -276,6 +323,7 @@ mod tests {
         assert_eq!(Lang::Elixir.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Rust.host().comment_markers(), ["//", "--"]);
         assert_eq!(Lang::Lua.host().comment_markers(), ["--"]);
+        assert_eq!(Lang::Python.host().comment_markers(), ["#", "--"]);
     }
 
     #[test]

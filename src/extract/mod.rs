@@ -14,6 +14,7 @@ pub(crate) mod fields;
 pub mod lang;
 pub mod lua;
 pub mod needles;
+pub mod python;
 pub mod rust;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};

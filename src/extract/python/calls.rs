@@ -1,0 +1,449 @@
+//! Calls: redis-py client methods as commands (`client.rs` says what each
+//! sends), a `Script` called with its keys and args as a script call, a
+//! list grown by `append`, and calls of the code base.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::PYTHON as F;
+use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Value};
+use crate::parse::named_children;
+
+use super::client::{self, Args, MethodSpec, Receiver, Sends, RECEIVER_WORDS};
+use super::Cx;
+
+/// The keywords of `Script.__call__(keys=[], args=[], client=None)`.
+const SCRIPT_KEYWORDS: &[&str] = &["keys", "args", "client"];
+
+/// Methods that change a list in ways an `append` in straight-line code
+/// does not describe.
+const MUTATORS: &[&str] = &[
+    "extend",
+    "insert",
+    "pop",
+    "remove",
+    "clear",
+    "reverse",
+    "sort",
+    "__setitem__",
+];
+
+/// What a call passes as one sequence (`keys=[..]`): its items, whether
+/// more may follow, and the collection they come from when not listed.
+struct Seq {
+    items: Vec<Value>,
+    open: bool,
+    from: Option<Value>,
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// A call met by the walk.
+    pub(super) fn call(&mut self, n: Node<'_>) {
+        let Some(func) = n.child_by_field_id(F.function) else {
+            return;
+        };
+        let (pos, kw) = self.arguments(n);
+        if func.kind() == "attribute" {
+            let (Some(obj), Some(m)) = (
+                func.child_by_field_id(F.object),
+                func.child_by_field_id(F.attribute),
+            ) else {
+                return;
+            };
+            let method = self.text(m);
+            if self.list_mutation(n, obj, &method, &pos) {
+                return;
+            }
+            if method == "get" && !pos.is_empty() && self.field_read(n, obj, pos[0]) {
+                return;
+            }
+            if let Some(spec) = client::lookup(&method) {
+                if self.receiver_fits(spec.receiver, obj) {
+                    self.client_call(spec, n, m, &pos, &kw);
+                    return;
+                }
+            }
+        }
+        if self.script_call(n, func, &pos, &kw) {
+            return;
+        }
+        self.call_fact(n, func, &pos);
+    }
+
+    /// `row = r.hgetall(key)`: `row` holds the hash at `key`.
+    pub(super) fn note_row(&mut self, name: &str, right: Node<'_>) {
+        self.scope.rows.remove(name);
+        let call = match right.kind() {
+            "await" => named_children(right).into_iter().next(),
+            _ => Some(right),
+        };
+        let Some(call) = call.filter(|c| c.kind() == "call") else {
+            return;
+        };
+        let Some(func) = call
+            .child_by_field_id(F.function)
+            .filter(|f| f.kind() == "attribute")
+        else {
+            return;
+        };
+        let is_hgetall = func
+            .child_by_field_id(F.attribute)
+            .is_some_and(|a| self.text(a) == "hgetall");
+        let (pos, _) = self.arguments(call);
+        if let (true, Some(k)) = (is_hgetall, pos.first()) {
+            let key = self.value(*k, 0);
+            self.scope.rows.insert(name.to_string(), key);
+        }
+    }
+
+    /// `row.get("f")` or `row["f"]` on a hash read whole: a field read.
+    fn field_read(&mut self, n: Node<'_>, obj: Node<'_>, field: Node<'_>) -> bool {
+        let Some(key) = self
+            .local_name(obj)
+            .and_then(|k| self.scope.rows.get(&k).cloned())
+        else {
+            return false;
+        };
+        let field = self.value(field, 0);
+        if field.as_str().is_none() {
+            return false;
+        }
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+        true
+    }
+
+    /// `row["f"]` met by the walk.
+    pub(super) fn row_read(&mut self, n: Node<'_>) {
+        if let (Some(base), Some(k)) = (
+            n.child_by_field_id(F.value),
+            n.child_by_field_id(F.subscript),
+        ) {
+            self.field_read(n, base, k);
+        }
+    }
+
+    /// Whether a call on `obj` counts for a row's receiver rule.
+    fn receiver_fits(&self, rule: Receiver, obj: Node<'_>) -> bool {
+        match rule {
+            Receiver::Any => true,
+            Receiver::RedisLike => {
+                let t = self.text(obj).to_ascii_lowercase();
+                RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(obj)
+            }
+        }
+    }
+
+    /// `keys.append(k)` on a local list: in straight-line code the list
+    /// grows by `k`; otherwise what it holds is no longer known.
+    fn list_mutation(
+        &mut self,
+        n: Node<'_>,
+        obj: Node<'_>,
+        method: &str,
+        pos: &[Node<'_>],
+    ) -> bool {
+        if method != "append" && !MUTATORS.contains(&method) {
+            return false;
+        }
+        let Some(name) = self.local_name(obj) else {
+            return false;
+        };
+        if !self.scope.locals.contains_key(&name) {
+            return false;
+        }
+        let grows = method == "append" && pos.len() == 1 && self.straight_line(n);
+        let v = grows.then(|| self.value(pos[0], 0));
+        let span = self.span(obj);
+        match self.scope.locals.get_mut(&name) {
+            Some(Value::List { items, tail, .. }) => match v {
+                Some(v) if tail.is_empty() && items.len() < 256 => items.push(v),
+                _ if tail.is_empty() => tail.push(Value::unknown(name.clone(), span)),
+                _ => {}
+            },
+            Some(other) => *other = Value::unknown(name.clone(), span),
+            None => {}
+        }
+        true
+    }
+
+    /// Positional arguments as wire arguments: a `*rest` leaves the tail
+    /// open.
+    fn wire_args(&mut self, pos: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+        let mut args = Vec::new();
+        let mut tail = Vec::new();
+        for p in pos {
+            if p.kind() == "list_splat" || p.kind() == "dictionary_splat" {
+                let inner = named_children(*p).into_iter().next();
+                let v = match inner {
+                    Some(i) => self.value(i, 0),
+                    None => Value::unknown(self.label(*p), self.span(*p)),
+                };
+                tail.push(v);
+            } else if tail.is_empty() {
+                args.push(self.value(*p, 0));
+            } else {
+                tail.push(self.value(*p, 0));
+            }
+        }
+        (args, tail)
+    }
+
+    /// A client method call, as its row says.
+    fn client_call(
+        &mut self,
+        spec: &MethodSpec,
+        n: Node<'_>,
+        m: Node<'_>,
+        pos: &[Node<'_>],
+        kw: &[(String, Node<'_>)],
+    ) {
+        let (name, shape) = match spec.sends {
+            Sends::Register => return,
+            Sends::Command(name, shape) => (name.to_string(), shape),
+            Sends::Eval(name) => (name.to_string(), Args::Plain),
+            Sends::Named => {
+                let Some(first) = pos.first() else { return };
+                let Some(name) = self.value(*first, 0).as_str() else {
+                    return;
+                };
+                if !crate::redis::is_command(&name) {
+                    return;
+                }
+                let (mut args, tail) = self.wire_args(&pos[1..]);
+                let open = !tail.is_empty() || !kw.is_empty();
+                args.truncate(256);
+                return self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
+            }
+        };
+        if pos.is_empty() {
+            return;
+        }
+        let (mut args, mut tail) = self.wire_args(pos);
+        let mut open = !tail.is_empty();
+        match shape {
+            Args::Plain => open |= !kw.is_empty(),
+            Args::HashPairs => {
+                for (k, v) in kw {
+                    let v = self.value(*v, 0);
+                    match (k.as_str(), v) {
+                        ("mapping", Value::Map { pairs, .. }) => {
+                            for (f, x) in pairs {
+                                args.push(f);
+                                args.push(x);
+                            }
+                        }
+                        (_, v) => {
+                            open = true;
+                            tail.push(v);
+                        }
+                    }
+                }
+            }
+            Args::Scores => {
+                open |= !kw.is_empty();
+                if args.len() == 2 {
+                    match args.pop() {
+                        Some(Value::Map { pairs, .. }) if !open => {
+                            for (member, score) in pairs {
+                                args.push(score);
+                                args.push(member);
+                            }
+                        }
+                        Some(v) => {
+                            open = true;
+                            tail.push(v);
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        self.push_command(name, m, n, args, open, tail);
+    }
+
+    fn push_command(
+        &mut self,
+        name: String,
+        m: Node<'_>,
+        n: Node<'_>,
+        args: Vec<Value>,
+        open: bool,
+        tail: Vec<Value>,
+    ) {
+        self.facts.commands.push(Command {
+            name,
+            name_span: self.span(m),
+            args,
+            open_tail: open,
+            tail,
+            span: self.span(n),
+            func: self.cur_func,
+            sink: Sink::Client,
+        });
+    }
+
+    /// Whether the file defines a function (or method) of this name.
+    fn defines_function(&self, name: &str) -> bool {
+        let needle = format!("def {name}(");
+        memchr::memmem::find(self.src, needle.as_bytes()).is_some()
+    }
+
+    /// `script(keys=[..], args=[..], client=..)`: a `Script` run, when the
+    /// callee is one (bound to `register_script(..)` here), or is called
+    /// with `Script.__call__`'s keywords alone, `keys=` among them (a task's
+    /// `apply(args=..)` is no script).
+    fn script_call(
+        &mut self,
+        n: Node<'_>,
+        func: Node<'_>,
+        pos: &[Node<'_>],
+        kw: &[(String, Node<'_>)],
+    ) -> bool {
+        let held = match func.kind() {
+            "subscript" => func
+                .child_by_field_id(F.value)
+                .and_then(|b| self.local_name(b)),
+            _ => self.local_name(func),
+        };
+        let known = held.is_some_and(|k| self.scope.scripts.contains(&k));
+        let only_script_kw = kw
+            .iter()
+            .all(|(k, _)| SCRIPT_KEYWORDS.contains(&k.as_str()));
+        let has_keys = kw.iter().any(|(k, _)| k == "keys");
+        if !only_script_kw || pos.len() > 3 || pos.iter().any(|p| p.kind().ends_with("splat")) {
+            return false;
+        }
+        if !known {
+            let last = match func.kind() {
+                "identifier" => Some(self.text(func)),
+                "attribute" => func.child_by_field_id(F.attribute).map(|a| self.text(a)),
+                "subscript" => None,
+                _ => return false,
+            };
+            if !has_keys || !pos.is_empty() || last.is_some_and(|l| self.defines_function(&l)) {
+                return false;
+            }
+        }
+        let arg = |name: &str, i: usize| {
+            kw.iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| *v)
+                .or_else(|| pos.get(i).copied())
+        };
+        let (keys_node, args_node) = (arg("keys", 0), arg("args", 1));
+        let script = self.value(func, 0);
+        let keys = self.seq(keys_node);
+        let args = self.seq(args_node);
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys: keys.items,
+            args: args.items,
+            open_keys: keys.open,
+            open_args: args.open,
+            keys_from: keys.from,
+            span: self.span(n),
+            func: self.cur_func,
+            returned: false,
+        });
+        true
+    }
+
+    /// A sequence argument: absent (empty), a list, or a collection whose
+    /// items are not listed.
+    fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
+        let Some(n) = n else {
+            return Seq {
+                items: Vec::new(),
+                open: false,
+                from: None,
+            };
+        };
+        match self.value(n, 0) {
+            Value::List { items, tail, .. } if tail.is_empty() => Seq {
+                items,
+                open: false,
+                from: None,
+            },
+            v @ Value::List { .. } => Seq {
+                items: Vec::new(),
+                open: true,
+                from: Some(v),
+            },
+            Value::Unknown { label, span } if label == "None" => {
+                let _ = span;
+                Seq {
+                    items: Vec::new(),
+                    open: false,
+                    from: None,
+                }
+            }
+            v => Seq {
+                items: Vec::new(),
+                open: true,
+                from: Some(v),
+            },
+        }
+    }
+
+    /// A call of a function of the code base, with its arguments.
+    fn call_fact(&mut self, n: Node<'_>, func: Node<'_>, pos: &[Node<'_>]) {
+        let (path, receiver) = match func.kind() {
+            "identifier" => {
+                let name = self.text(func);
+                (self.imports.get(&name).cloned().unwrap_or(vec![name]), None)
+            }
+            "attribute" => {
+                let (Some(obj), Some(m)) = (
+                    func.child_by_field_id(F.object),
+                    func.child_by_field_id(F.attribute),
+                ) else {
+                    return;
+                };
+                let m = self.text(m);
+                let o = self.text(obj);
+                if obj.kind() == "identifier" && self.scope.receiver.as_deref() == Some(o.as_str())
+                {
+                    (vec!["self".to_string(), m], None)
+                } else if obj.kind() == "identifier" && !self.is_bound(&o) {
+                    let q = self
+                        .imports
+                        .get(&o)
+                        .and_then(|p| p.last().cloned())
+                        .unwrap_or(o);
+                    (vec![q, m], None)
+                } else {
+                    // The receiver as a name the link may follow; what a
+                    // call returned stays opaque (`self.f` in the method is
+                    // a field of it, not the call's arguments).
+                    let r = match self.value(obj, 0) {
+                        v @ (Value::Const { .. }
+                        | Value::Param { .. }
+                        | Value::ScriptRef { .. }) => v,
+                        _ => Value::unknown(self.label(obj), self.span(obj)),
+                    };
+                    (vec![m], Some(r))
+                }
+            }
+            _ => return,
+        };
+        let args = pos
+            .iter()
+            .map(|p| match p.kind() {
+                "list_splat" | "dictionary_splat" => Value::unknown(self.label(*p), self.span(*p)),
+                _ => self.value(*p, 0),
+            })
+            .collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            receiver,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+    }
+}

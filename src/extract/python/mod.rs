@@ -1,0 +1,658 @@
+//! Python extractor: redis-py commands and scripts, Lua in strings, and the
+//! definitions the value-flow core follows.
+//!
+//! One pass over the tree, with one context (`Cx`) that the modules below
+//! add methods to:
+//!
+//! - `mod.rs`: the entry point [`extract`], the context and its scopes
+//!   (module, class, function), the visitor, and the definitions it
+//!   states: a `ConstDef` per module constant, per class attribute (also
+//!   as the field `.x`) and per `self.x = ..` a method sets (`.x` in the
+//!   class's module `stem.Class`); a `FunctionDef` per function, its
+//!   `return` values as `returns`, a method's receiver as `RECEIVER`;
+//! - `values.rs`: expressions as `Value`s: names, attributes, subscripts
+//!   (a dict with literal keys looked up), calls, lists, dicts, `+`, `%`,
+//!   `.format`, f-strings, `os.path.join`, file reads of `.lua` scripts;
+//! - `strings.rs`: string literals decoded (prefixes, escapes, raw and
+//!   triple-quoted strings, f-string holes), Lua parsed in place;
+//! - `client.rs`: the table of redis-py methods every call is read
+//!   through;
+//! - `calls.rs`: client calls as commands and script calls, and calls of
+//!   the code base.
+//!
+//! A script is a `Script` object (`register_script(lua)`) called with
+//! `keys=` and `args=`, or an `eval`/`evalsha` command. The tree is walked
+//! without recursion proportional to its depth ([`walk`]); the few places
+//! that recurse (nested definitions, expression values) stop at
+//! [`MAX_DEPTH`].
+
+mod calls;
+mod client;
+mod strings;
+mod values;
+
+pub(crate) use client::client_calls;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use crate::extract::fields::PYTHON as F;
+use crate::extract::is_key_candidate;
+use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::parse::{named_children, text, walk, Climb, Parsers};
+
+/// Bound on every recursion of this extractor.
+const MAX_DEPTH: usize = 48;
+
+/// The facts of one parsed Python file; `stem` names its module.
+pub fn extract(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    stem: &str,
+) -> FileFacts {
+    let module = if stem == "__init__" { "" } else { stem };
+    let mut cx = Cx {
+        climb: RefCell::new(Climb::new(root)),
+        src,
+        file,
+        parsers,
+        facts: FileFacts::default(),
+        module: module.to_string(),
+        classes: Vec::new(),
+        scope: Scope::default(),
+        kind: ScopeKind::Module,
+        cur_func: None,
+        returns: Vec::new(),
+        imports: HashMap::new(),
+        class_attrs: HashSet::new(),
+        scripts_at: HashMap::new(),
+        built_until: 0,
+        binding: None,
+        depth: 0,
+    };
+    cx.walk_sub(root);
+    // A chain `pipe.a(..).b(..)` is met outside in: on the wire, `a` first.
+    cx.facts
+        .commands
+        .sort_by_key(|c| (c.span.start, c.span.end));
+    cx.facts
+}
+
+/// What a name is bound to in the scope being walked.
+#[derive(Default)]
+struct Scope {
+    params: Vec<String>,
+    /// The receiver's name in a method (`self`, `cls`).
+    receiver: Option<String>,
+    /// Locals (and `self.x` as `self.x`) in source order: the last value.
+    locals: HashMap<String, Value>,
+    /// Names (a local, `self.x`) bound to a Redis client or a pipeline.
+    clients: HashSet<String>,
+    /// Names bound to a `Script` (`register_script(..)`).
+    scripts: HashSet<String>,
+    /// Names bound to a whole hash read by `HGETALL`: the key read.
+    rows: HashMap<String, Value>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    Module,
+    Class,
+    Function,
+}
+
+/// The extraction context.
+struct Cx<'s, 'r, 'p> {
+    climb: RefCell<Climb<'r>>,
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    facts: FileFacts,
+    /// The module: the file's stem (`""` for a package's `__init__`).
+    module: String,
+    classes: Vec<String>,
+    scope: Scope,
+    kind: ScopeKind,
+    cur_func: Option<usize>,
+    /// The `return` values of the functions being walked, innermost last.
+    returns: Vec<Vec<Value>>,
+    /// The attributes each class of the file defines in its body.
+    class_attrs: HashSet<(String, String)>,
+    /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
+    /// `m` → `["b"]`.
+    imports: HashMap<String, Vec<String>>,
+    /// Scripts already recorded, by the start byte of their literal.
+    scripts_at: HashMap<usize, usize>,
+    /// The end of the last string-building expression read as a whole:
+    /// the strings inside it are parts, not templates of their own.
+    built_until: usize,
+    /// The name the value being read is assigned to: a script's name.
+    binding: Option<(String, Span, bool)>,
+    depth: usize,
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    /// A node's text for a hole's label, bounded.
+    fn label(&self, n: Node<'_>) -> String {
+        let end = n.end_byte().min(n.start_byte() + 200).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
+    }
+
+    /// The module of the definitions being walked: `stem`, or
+    /// `stem.Class` inside a class.
+    fn def_module(&self) -> String {
+        let mut parts: Vec<&str> = Vec::new();
+        if !self.module.is_empty() {
+            parts.push(&self.module);
+        }
+        parts.extend(self.classes.last().map(String::as_str));
+        parts.join(".")
+    }
+
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk(n, |m| self.visit(m));
+        self.depth -= 1;
+    }
+
+    fn visit(&mut self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "comment" => false,
+            "function_definition" => {
+                self.function(n);
+                false
+            }
+            "class_definition" => {
+                self.class(n);
+                false
+            }
+            "import_statement" | "import_from_statement" => {
+                self.import(n);
+                false
+            }
+            "assignment" => {
+                self.assignment(n);
+                true
+            }
+            "augmented_assignment" => {
+                self.forget_target(n.child_by_field_id(F.left));
+                true
+            }
+            "for_statement" => {
+                self.forget_target(n.child_by_field_id(F.left));
+                true
+            }
+            "with_item" => {
+                self.with_item(n);
+                true
+            }
+            "return_statement" => {
+                let v = named_children(n)
+                    .into_iter()
+                    .next()
+                    .map(|e| self.value(e, 0));
+                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                    r.push(v);
+                }
+                true
+            }
+            // What is compared or asserted is never sent.
+            "comparison_operator" | "assert_statement" => {
+                self.built_until = self.built_until.max(n.end_byte());
+                true
+            }
+            "string" | "concatenated_string" | "binary_operator" => {
+                if n.start_byte() >= self.built_until {
+                    self.built_until = n.end_byte();
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                }
+                true
+            }
+            "call" => {
+                if self.is_format(n) && n.start_byte() >= self.built_until {
+                    self.built_until = n.end_byte();
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                }
+                self.call(n);
+                true
+            }
+            "subscript" => {
+                self.row_read(n);
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// `"..".format(..)`: a string built.
+    fn is_format(&self, n: Node<'_>) -> bool {
+        let Some(f) = n
+            .child_by_field_id(F.function)
+            .filter(|f| f.kind() == "attribute")
+        else {
+            return false;
+        };
+        f.child_by_field_id(F.attribute)
+            .is_some_and(|a| self.text(a) == "format")
+            && f.child_by_field_id(F.object)
+                .is_some_and(|o| matches!(o.kind(), "string" | "concatenated_string"))
+    }
+
+    /// A maximal string-building expression that may be a key.
+    fn push_template(&mut self, v: Value) {
+        if let Value::Str(t) = v {
+            let t = t.normalized();
+            if is_key_candidate(&t) {
+                self.facts.templates.push(t);
+            }
+        }
+    }
+
+    /// `import a.b as m`, `from a.b import c as d`: the names they bind.
+    fn import(&mut self, n: Node<'_>) {
+        let from = n
+            .child_by_field_id(F.module_name)
+            .map(|m| self.text(m).rsplit('.').next().unwrap_or("").to_string());
+        let Some(field) = std::num::NonZeroU16::new(F.name) else {
+            return;
+        };
+        let mut cursor = n.walk();
+        let names: Vec<Node<'_>> = n.children_by_field_id(field, &mut cursor).collect();
+        for name in names {
+            let (full, alias) = match name.kind() {
+                "aliased_import" => {
+                    let full = name.child_by_field_id(F.name).map(|x| self.text(x));
+                    let alias = name.child_by_field_id(F.alias).map(|x| self.text(x));
+                    (full.unwrap_or_default(), alias)
+                }
+                _ => (self.text(name), None),
+            };
+            let last = full.rsplit('.').next().unwrap_or("").to_string();
+            let path = match &from {
+                Some(m) if !m.is_empty() => vec![m.clone(), last.clone()],
+                _ => vec![last.clone()],
+            };
+            // `import a.b` binds `a`, which names no definition here.
+            if alias.is_none() && from.is_none() && full.contains('.') {
+                continue;
+            }
+            self.imports.insert(alias.unwrap_or(last), path);
+        }
+    }
+
+    /// Whether `n` runs every time its function (or module) body does: no
+    /// branch or loop between them.
+    fn straight_line(&self, n: Node<'_>) -> bool {
+        let mut cur = self.climb.borrow_mut().parent(n);
+        for _ in 0..256 {
+            let Some(p) = cur else { return true };
+            match p.kind() {
+                "function_definition" | "class_definition" | "module" => return true,
+                "if_statement"
+                | "elif_clause"
+                | "else_clause"
+                | "for_statement"
+                | "while_statement"
+                | "try_statement"
+                | "except_clause"
+                | "match_statement"
+                | "case_clause"
+                | "conditional_expression"
+                | "boolean_operator"
+                | "lambda" => return false,
+                _ => {}
+            }
+            cur = self.climb.borrow_mut().parent(p);
+        }
+        false
+    }
+
+    /// Binds a local: in straight-line code the new value replaces the
+    /// old; in a branch it is one of the two.
+    fn bind_local(&mut self, name: String, v: Value, n: Node<'_>) {
+        let merged = match self.scope.locals.remove(&name) {
+            Some(old) if !self.straight_line(n) && old != v => {
+                let span = v.span();
+                let mut alts = match old {
+                    Value::OneOf { alts, .. } => alts,
+                    o => vec![o],
+                };
+                if alts.len() < 8 {
+                    alts.push(v);
+                }
+                Value::OneOf { alts, span }
+            }
+            _ => v,
+        };
+        self.scope.locals.insert(name, merged);
+    }
+
+    /// `a, b = ..`, `x += ..`, `for x in ..`: what the names held is gone.
+    fn forget_target(&mut self, target: Option<Node<'_>>) {
+        let Some(t) = target else { return };
+        let mut names = Vec::new();
+        walk(t, |m| {
+            if m.kind() == "identifier" {
+                names.push(self.text(m));
+            }
+            true
+        });
+        for name in names {
+            self.scope.locals.remove(&name);
+            self.scope.clients.remove(&name);
+        }
+    }
+
+    /// `with open(p) as f`, `async with r.pipeline() as pipe`.
+    fn with_item(&mut self, n: Node<'_>) {
+        let Some(v) = n.child_by_field_id(F.value) else {
+            return;
+        };
+        if v.kind() != "as_pattern" {
+            return;
+        }
+        let (Some(expr), Some(alias)) = (
+            named_children(v).into_iter().next(),
+            v.child_by_field_id(F.alias),
+        ) else {
+            return;
+        };
+        let Some(name) = named_children(alias)
+            .into_iter()
+            .find(|c| c.kind() == "identifier")
+        else {
+            return;
+        };
+        let name = self.text(name);
+        if self.is_client_expr(expr) {
+            self.scope.clients.insert(name.clone());
+        }
+        let value = self.value(expr, 0);
+        self.scope.locals.insert(name, value);
+    }
+
+    /// `x = ..`, `self.x = ..`, `d["k"] = ..` at any scope.
+    fn assignment(&mut self, n: Node<'_>) {
+        let (Some(left), Some(right)) = (n.child_by_field_id(F.left), n.child_by_field_id(F.right))
+        else {
+            return;
+        };
+        match left.kind() {
+            "identifier" => {
+                let name = self.text(left);
+                let local = self.kind == ScopeKind::Function;
+                self.binding = Some((name.clone(), self.span(left), local));
+                let v = self.value(right, 0);
+                self.binding = None;
+                self.note_kinds(&name, right, &v);
+                self.note_row(&name, right);
+                match self.kind {
+                    ScopeKind::Module => {
+                        self.define(&name, v.clone(), left);
+                        self.scope.locals.insert(name, v);
+                    }
+                    ScopeKind::Class => {
+                        if let Some(c) = self.classes.last() {
+                            self.class_attrs.insert((c.clone(), name.clone()));
+                        }
+                        self.define(&name, v.clone(), left);
+                        self.define(&format!(".{name}"), v, left);
+                    }
+                    ScopeKind::Function => self.bind_local(name, v, n),
+                }
+            }
+            "attribute" => {
+                let Some(field) = self.self_field(left) else {
+                    self.forget_target(Some(left));
+                    return;
+                };
+                let attr = left.child_by_field_id(F.attribute).unwrap_or(left);
+                self.binding = Some((field.clone(), self.span(attr), true));
+                let v = self.value(right, 0);
+                self.binding = None;
+                let key = format!("self.{field}");
+                self.note_kinds(&key, right, &v);
+                // `None` is what a lazily set field holds before it is
+                // set: a call of it runs what it is set to.
+                if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
+                    self.define(&format!(".{field}"), v.clone(), attr);
+                }
+                self.bind_local(key, v, n);
+            }
+            "subscript" => self.item_assignment(left, right),
+            _ => self.forget_target(Some(left)),
+        }
+    }
+
+    /// `d["k"] = v` on a local dict: the dict holds `v` under `k`; a
+    /// script stored under a name (`commands[name] = register_script(..)`)
+    /// makes the dict a table of scripts.
+    fn item_assignment(&mut self, left: Node<'_>, right: Node<'_>) {
+        let (Some(base), Some(key)) = (
+            left.child_by_field_id(F.value),
+            left.child_by_field_id(F.subscript),
+        ) else {
+            return;
+        };
+        let name = self.local_name(base);
+        let v = self.value(right, 0);
+        let k = self.value(key, 0);
+        let Some(name) = name else { return };
+        if self.is_register(right) {
+            self.scope.scripts.insert(name.clone());
+        }
+        let straight = self.straight_line(left);
+        if let Some(Value::Map { pairs, .. }) = self.scope.locals.get_mut(&name) {
+            if straight && k.as_str().is_some() && pairs.len() < 256 {
+                pairs.retain(|(x, _)| x.as_str() != k.as_str());
+                pairs.push((k, v));
+                return;
+            }
+        }
+        if !straight || k.as_str().is_none() {
+            self.scope.locals.remove(&name);
+        }
+    }
+
+    /// The name a local or a field of the receiver is kept under: `x`,
+    /// `self.x`.
+    fn local_name(&self, n: Node<'_>) -> Option<String> {
+        match n.kind() {
+            "identifier" => Some(self.text(n)),
+            "attribute" => self.self_field(n).map(|f| format!("self.{f}")),
+            _ => None,
+        }
+    }
+
+    /// `self.x` in a method: `x`.
+    fn self_field(&self, n: Node<'_>) -> Option<String> {
+        let obj = n.child_by_field_id(F.object)?;
+        let recv = self.scope.receiver.as_deref()?;
+        (obj.kind() == "identifier" && self.text(obj) == recv)
+            .then(|| n.child_by_field_id(F.attribute).map(|a| self.text(a)))
+            .flatten()
+    }
+
+    /// Whether a name now holds a client or a script.
+    fn note_kinds(&mut self, name: &str, right: Node<'_>, v: &Value) {
+        if self.is_client_expr(right) {
+            self.scope.clients.insert(name.to_string());
+        }
+        if self.is_register(right) || matches!(v, Value::ScriptRef { .. }) {
+            self.scope.scripts.insert(name.to_string());
+        }
+    }
+
+    /// A definition in the module being walked.
+    fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
+        if matches!(value, Value::Unknown { .. }) {
+            return;
+        }
+        let module = self.def_module();
+        self.facts.consts.push(ConstDef {
+            module,
+            name: name.to_string(),
+            value,
+            name_span: self.span(at),
+        });
+    }
+
+    /// `class C(Base): body`: its attributes and methods in `stem.C`.
+    fn class(&mut self, n: Node<'_>) {
+        let (Some(name), Some(body)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
+        else {
+            return;
+        };
+        let name = self.text(name);
+        if name.starts_with("Test") {
+            self.facts.test_regions.push(self.span(n));
+        }
+        let saved = std::mem::take(&mut self.scope);
+        let kind = std::mem::replace(&mut self.kind, ScopeKind::Class);
+        self.classes.push(name);
+        self.walk_sub(body);
+        self.classes.pop();
+        self.kind = kind;
+        self.scope = saved;
+    }
+
+    /// `def f(a, b=1): body`: a `FunctionDef` whose `returns` are the
+    /// values its `return`s give.
+    fn function(&mut self, n: Node<'_>) {
+        let (Some(name_node), Some(body)) =
+            (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
+        else {
+            return;
+        };
+        let name = self.text(name_node);
+        if name.starts_with("test_") {
+            self.facts.test_regions.push(self.span(n));
+        }
+        let is_method = self.kind == ScopeKind::Class && !self.is_static(n);
+        let mut scope = Scope::default();
+        let mut params = Vec::new();
+        let mut default_values = Vec::new();
+        let mut defaults = 0;
+        if let Some(ps) = n.child_by_field_id(F.parameters) {
+            for (i, p) in named_children(ps).into_iter().enumerate() {
+                let Some((pname, default, annotation)) = self.param(p) else {
+                    continue;
+                };
+                if i == 0 && is_method {
+                    scope.receiver = Some(pname);
+                    continue;
+                }
+                if annotation.is_some_and(|t| t.contains("Redis") || t.contains("Pipeline")) {
+                    scope.clients.insert(pname.clone());
+                }
+                scope.params.push(pname.clone());
+                params.push(pname);
+                if default.is_some() {
+                    defaults += 1;
+                }
+                default_values.push(default.map(|d| self.value(d, 0)));
+            }
+        }
+        if default_values.iter().all(Option::is_none) {
+            default_values.clear();
+        }
+        let index = self.facts.functions.len();
+        self.facts.functions.push(FunctionDef {
+            module: self.def_module(),
+            name,
+            params,
+            returns: Value::unknown("", self.span(n)),
+            name_span: self.span(name_node),
+            clause: 0,
+            defaults,
+            patterns: Vec::new(),
+            default_values,
+        });
+        let saved = std::mem::replace(&mut self.scope, scope);
+        let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
+        let func = self.cur_func.replace(index);
+        self.returns.push(Vec::new());
+        self.walk_sub(body);
+        let mut rets = self.returns.pop().unwrap_or_default();
+        self.cur_func = func;
+        self.kind = kind;
+        self.scope = saved;
+        let span = self.span(n);
+        self.facts.functions[index].returns = match rets.len() {
+            0 => Value::unknown("", span),
+            1 => rets.remove(0),
+            _ => Value::OneOf {
+                alts: rets.into_iter().take(8).collect(),
+                span,
+            },
+        };
+    }
+
+    /// `@staticmethod` before a method.
+    fn is_static(&self, n: Node<'_>) -> bool {
+        let Some(p) = self.climb.borrow_mut().parent(n) else {
+            return false;
+        };
+        p.kind() == "decorated_definition"
+            && named_children(p)
+                .iter()
+                .any(|d| d.kind() == "decorator" && self.text(*d).contains("staticmethod"))
+    }
+
+    /// A parameter: its name, its default's node, its annotation's text.
+    fn param<'t>(&self, p: Node<'t>) -> Option<(String, Option<Node<'t>>, Option<String>)> {
+        match p.kind() {
+            "identifier" => Some((self.text(p), None, None)),
+            "typed_parameter" => {
+                let id = named_children(p)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier")?;
+                let ty = p.child_by_field_id(F.ty).map(|t| self.text(t));
+                Some((self.text(id), None, ty))
+            }
+            "default_parameter" | "typed_default_parameter" => {
+                let name = p.child_by_field_id(F.name)?;
+                let ty = p.child_by_field_id(F.ty).map(|t| self.text(t));
+                Some((self.text(name), p.child_by_field_id(F.value), ty))
+            }
+            _ => None,
+        }
+    }
+
+    /// A parameter's value, or the receiver's field.
+    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
+        if self.scope.receiver.as_deref() == Some(name) {
+            return Some(Value::Param {
+                index: RECEIVER,
+                name: "self".into(),
+                span,
+            });
+        }
+        let index = self.scope.params.iter().position(|p| p == name)?;
+        Some(Value::Param {
+            index,
+            name: name.to_string(),
+            span,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,271 @@
+//! String literals: the text Python makes of them (prefixes, escapes, raw
+//! and triple-quoted strings, adjacent literals joined, f-string
+//! interpolations as holes), as a template and as a decoded text mapped
+//! back to host bytes; a literal holding Lua for Redis is a script, parsed
+//! in place.
+
+use tree_sitter::Node;
+
+use crate::extract::embedded::Decoded;
+use crate::extract::embedded_lua;
+use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
+use crate::parse::children;
+
+use super::Cx;
+use crate::extract::fields::PYTHON as F;
+
+/// Whether a string's text is Lua for Redis.
+pub(super) fn looks_lua(t: &[u8]) -> bool {
+    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
+    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
+}
+
+/// A string being read: its decoded text and its template's pieces.
+#[derive(Default)]
+struct Parts {
+    decoded: Decoded,
+    segs: Vec<Seg>,
+}
+
+impl Parts {
+    fn lit(&mut self, text: &str, span: Span) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(Seg::Lit { text: t, span: s }) = self.segs.last_mut() {
+            if s.end == span.start {
+                t.push_str(text);
+                s.end = span.end;
+                return;
+            }
+        }
+        self.segs.push(Seg::Lit {
+            text: text.to_string(),
+            span,
+        });
+    }
+}
+
+/// One escape of a non-raw string at `b[i]` (a `\`): the bytes it
+/// stands for and its length. A backslash Python does not know stays.
+fn escape_at(b: &[u8], i: usize) -> (Vec<u8>, usize) {
+    let Some(&c) = b.get(i + 1) else {
+        return (vec![b'\\'], 1);
+    };
+    let hex = |from: usize, n: usize| -> Option<u32> {
+        let s = std::str::from_utf8(b.get(from..from + n)?).ok()?;
+        u32::from_str_radix(s, 16).ok()
+    };
+    let ch = |c: u32| char::from_u32(c).map(|c| c.to_string().into_bytes());
+    match c {
+        b'\n' => (Vec::new(), 2),
+        b'\r' if b.get(i + 2) == Some(&b'\n') => (Vec::new(), 3),
+        b'n' => (vec![b'\n'], 2),
+        b't' => (vec![b'\t'], 2),
+        b'r' => (vec![b'\r'], 2),
+        b'a' => (vec![7], 2),
+        b'b' => (vec![8], 2),
+        b'f' => (vec![12], 2),
+        b'v' => (vec![11], 2),
+        b'\\' | b'\'' | b'"' => (vec![c], 2),
+        b'x' => match hex(i + 2, 2).and_then(ch) {
+            Some(v) => (v, 4),
+            None => (vec![b'\\', c], 2),
+        },
+        b'u' => match hex(i + 2, 4).and_then(ch) {
+            Some(v) => (v, 6),
+            None => (vec![b'\\', c], 2),
+        },
+        b'U' => match hex(i + 2, 8).and_then(ch) {
+            Some(v) => (v, 10),
+            None => (vec![b'\\', c], 2),
+        },
+        b'0'..=b'7' => {
+            let n = b[i + 1..]
+                .iter()
+                .take(3)
+                .take_while(|x| (b'0'..=b'7').contains(x))
+                .count();
+            let v = b[i + 1..i + 1 + n]
+                .iter()
+                .fold(0u32, |a, d| a * 8 + u32::from(d - b'0'));
+            (ch(v).unwrap_or_default(), n + 1)
+        }
+        _ => (vec![b'\\', c], 2),
+    }
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// The value of a string literal or of adjacent ones: a script when it
+    /// holds Lua for Redis, else its template.
+    pub(super) fn string_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let mut parts = Parts::default();
+        if n.kind() == "concatenated_string" {
+            for c in children(n).into_iter().filter(|c| c.kind() == "string") {
+                self.string_into(c, d, &mut parts);
+            }
+        } else {
+            self.string_into(n, d, &mut parts);
+        }
+        let span = self.span(n);
+        let template = Template {
+            segs: parts.segs,
+            span,
+        };
+        if looks_lua(&parts.decoded.text) {
+            if let Some(index) = self.inline_script(n, &parts.decoded, &template) {
+                return Value::ScriptRef { index, span };
+            }
+        }
+        Value::Str(template)
+    }
+
+    /// One `string` node's text, appended to `parts`.
+    fn string_into(&mut self, n: Node<'_>, d: usize, parts: &mut Parts) {
+        let kids = children(n);
+        let prefix = kids
+            .iter()
+            .find(|c| c.kind() == "string_start")
+            .map(|c| self.text(*c).to_ascii_lowercase())
+            .unwrap_or_default();
+        let raw = prefix.contains('r');
+        let fmt = prefix.contains('f') || prefix.contains('t');
+        for c in kids {
+            match c.kind() {
+                "string_content" => {
+                    self.content_into(c.start_byte(), c.end_byte(), raw, fmt, parts)
+                }
+                "interpolation" => {
+                    let v = match c.child_by_field_id(F.expression) {
+                        Some(e) => self.value(e, d + 1),
+                        None => Value::unknown(self.label(c), self.span(c)),
+                    };
+                    parts
+                        .decoded
+                        .hole(self.label(c), c.start_byte(), c.end_byte());
+                    parts.segs.extend(super::values::segs_of(v));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Host bytes `s..e` of a string's content, decoded.
+    fn content_into(&self, s: usize, e: usize, raw: bool, fmt: bool, parts: &mut Parts) {
+        let b = &self.src[..e.min(self.src.len())];
+        let (mut i, mut run) = (s, s);
+        while i < b.len() {
+            let special = (!raw && b[i] == b'\\')
+                || (fmt && (b[i] == b'{' || b[i] == b'}') && b.get(i + 1) == Some(&b[i]));
+            if !special {
+                i += 1;
+                continue;
+            }
+            self.raw_into(run, i, parts);
+            let (bytes, len) = if b[i] == b'\\' {
+                escape_at(b, i)
+            } else {
+                (vec![b[i]], 2)
+            };
+            let end = (i + len).min(b.len());
+            parts.decoded.escape(&bytes, i, end);
+            parts.lit(
+                &String::from_utf8_lossy(&bytes),
+                Span::new(self.file, i, end),
+            );
+            i = end;
+            run = end;
+        }
+        self.raw_into(run, b.len(), parts);
+    }
+
+    fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
+        if s >= e {
+            return;
+        }
+        parts.decoded.raw(self.src, s, e);
+        let text = String::from_utf8_lossy(&self.src[s..e]);
+        parts.lit(&text, Span::new(self.file, s, e));
+    }
+
+    /// A script in a string, parsed in place and named by the binding it
+    /// is assigned to.
+    fn inline_script(&mut self, n: Node<'_>, decoded: &Decoded, t: &Template) -> Option<usize> {
+        if let Some(i) = self.scripts_at.get(&n.start_byte()) {
+            return Some(*i);
+        }
+        let lua = embedded_lua(self.parsers, decoded, self.file)?;
+        let (name, name_span, local) = match self.binding.clone() {
+            Some((name, span, local)) => (Some(name), span, local),
+            None => (None, self.span(n), false),
+        };
+        let index = self.facts.scripts.len();
+        self.facts.scripts.push(ScriptDef {
+            name,
+            name_span,
+            source: ScriptSource::Inline(Box::new(lua)),
+            text: t.as_literal(),
+            declared_keys: None,
+            local,
+        });
+        self.scripts_at.insert(n.start_byte(), index);
+        Some(index)
+    }
+
+    /// A `.lua` file the code reads (`open(p).read()`,
+    /// `pkgutil.get_data(pkg, "x.lua")`): the literal end of its path after
+    /// the last part computed at run time, relative to the file when
+    /// something (its directory) comes before it.
+    pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
+        let Value::Str(t) = path else { return None };
+        let last_hole = t.segs.iter().rposition(|s| !matches!(s, Seg::Lit { .. }));
+        let tail: String = t.segs[last_hole.map_or(0, |i| i + 1)..]
+            .iter()
+            .filter_map(|s| match s {
+                Seg::Lit { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        let rel = tail.trim_start_matches('/');
+        let name = rel.rsplit('/').next()?;
+        if !name.ends_with(".lua")
+            || name.len() <= 4
+            || rel.starts_with("..") && last_hole.is_none()
+        {
+            return None;
+        }
+        if let Some(i) = self.scripts_at.get(&at.start_byte()) {
+            return Some(Value::ScriptRef {
+                index: *i,
+                span: self.span(at),
+            });
+        }
+        let span = t.span;
+        let (sname, name_span, local) = match self.binding.clone() {
+            Some((n, s, l)) => (n, s, l),
+            None => (
+                crate::extract::script_name_from_stem(name.trim_end_matches(".lua")),
+                span,
+                false,
+            ),
+        };
+        let index = self.facts.scripts.len();
+        self.facts.scripts.push(ScriptDef {
+            name: Some(sname),
+            name_span,
+            source: ScriptSource::File {
+                path: rel.to_string(),
+                relative_to_file: last_hole.is_some(),
+                span,
+            },
+            text: None,
+            declared_keys: None,
+            local,
+        });
+        self.scripts_at.insert(at.start_byte(), index);
+        Some(Value::ScriptRef {
+            index,
+            span: self.span(at),
+        })
+    }
+}

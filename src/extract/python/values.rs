@@ -1,0 +1,664 @@
+//! Expressions as `Value`s: what a Python expression sends, as far as the
+//! code shows it. Names read their local, parameter, import or module
+//! definition; `self.x` the receiver's field; `d["k"]` what a dict with
+//! literal keys holds; calls of the code base stay calls (the link binds
+//! them); strings are templates (`+`, `%`, `.format`, f-strings,
+//! `os.path.join`); `register_script(lua)` is its script, and a `.lua`
+//! file read (`open(p).read()`, `Path(p).read_text()`,
+//! `pkgutil.get_data(..)`, `importlib.resources`) a script file.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::PYTHON as F;
+use crate::facts::{Seg, Span, Template, Value, LOOKUP};
+use crate::parse::named_children;
+
+use super::{Cx, MAX_DEPTH};
+
+/// Items of a list, pairs of a dict, read at most.
+const MAX_ITEMS: usize = 256;
+
+/// Constructors and methods whose result is a Redis client or pipeline.
+const CLIENT_MAKERS: &[&str] = &[
+    "Redis",
+    "StrictRedis",
+    "RedisCluster",
+    "from_url",
+    "from_pool",
+    "pipeline",
+];
+
+/// The template pieces a value stands for inside a string.
+pub(super) fn segs_of(v: Value) -> Vec<Seg> {
+    match v {
+        Value::Str(t) => t.segs,
+        Value::Int { value, span } => vec![Seg::Lit {
+            text: value.to_string(),
+            span,
+        }],
+        v @ (Value::Const { .. }
+        | Value::Call { .. }
+        | Value::Param { .. }
+        | Value::OneOf { .. }) => {
+            vec![Seg::Value(Box::new(v))]
+        }
+        other => vec![Seg::Hole {
+            label: other.describe(),
+            span: other.span(),
+        }],
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    let lower = t.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            return i64::from_str_radix(rest, radix).ok();
+        }
+    }
+    t.parse().ok()
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// The value of an expression.
+    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        if d > MAX_DEPTH {
+            return Value::unknown(self.label(n), span);
+        }
+        match n.kind() {
+            "string" | "concatenated_string" => self.string_value(n, d),
+            "integer" => match parse_int(&self.text(n)) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(self.label(n), span),
+            },
+            "identifier" => self.name_value(n),
+            "attribute" => self.attribute_value(n, d),
+            "subscript" => self.subscript_value(n, d),
+            "call" => self.call_value(n, d),
+            "binary_operator" => self.binary_value(n, d),
+            "list" | "tuple" | "expression_list" => self.list_value(n, d),
+            "dictionary" => self.dict_value(n, d),
+            "parenthesized_expression" | "await" => match named_children(n).into_iter().next() {
+                Some(e) => self.value(e, d + 1),
+                None => Value::unknown(self.label(n), span),
+            },
+            "conditional_expression" | "boolean_operator" => {
+                let kids = named_children(n);
+                let (a, b) = match n.kind() {
+                    "boolean_operator" => (kids.first(), kids.get(1)),
+                    _ => (kids.first(), kids.get(2)),
+                };
+                let alts: Vec<Value> = [a, b]
+                    .into_iter()
+                    .flatten()
+                    .map(|x| self.value(*x, d + 1))
+                    .collect();
+                Value::OneOf { alts, span }
+            }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// A name: a local, a parameter, an import, or a definition of the
+    /// module.
+    fn name_value(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let name = self.text(n);
+        if let Some(v) = self.scope.locals.get(&name) {
+            return v.clone();
+        }
+        if let Some(p) = self.param_value(&name, span) {
+            return p;
+        }
+        if name.starts_with("__") && name.ends_with("__") {
+            return Value::unknown(name, span);
+        }
+        let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
+        Value::Const { path, span }
+    }
+
+    /// Whether a name is bound in the scope (a local or a parameter).
+    pub(super) fn is_bound(&self, name: &str) -> bool {
+        self.scope.locals.contains_key(name)
+            || self.scope.params.iter().any(|p| p == name)
+            || self.scope.receiver.as_deref() == Some(name)
+    }
+
+    /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.
+    fn attribute_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(obj), Some(attr)) = (
+            n.child_by_field_id(F.object),
+            n.child_by_field_id(F.attribute),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let field = self.text(attr);
+        if let Some(f) = self.self_field(n) {
+            if let Some(v) = self.scope.locals.get(&format!("self.{f}")) {
+                return v.clone();
+            }
+            // A class attribute read through the instance.
+            if let Some(c) = self
+                .classes
+                .last()
+                .filter(|c| self.class_attrs.contains(&((*c).clone(), f.clone())))
+            {
+                return Value::Const {
+                    path: vec![c.clone(), f],
+                    span,
+                };
+            }
+            return Value::Param {
+                index: crate::facts::RECEIVER,
+                name: f,
+                span,
+            };
+        }
+        if obj.kind() == "identifier" && !self.is_bound(&self.text(obj)) {
+            let name = self.text(obj);
+            let qual = match self.imports.get(&name) {
+                Some(p) => p.last().cloned().unwrap_or(name),
+                None => name,
+            };
+            return Value::Const {
+                path: vec![qual, field],
+                span,
+            };
+        }
+        let base = self.value(obj, d + 1);
+        Value::Call {
+            path: vec![format!(".{field}")],
+            args: vec![base],
+            span,
+        }
+    }
+
+    /// `d[k]`: what a dict with literal keys holds under a literal key,
+    /// else a lookup the link reads.
+    fn subscript_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(base), Some(key)) = (
+            n.child_by_field_id(F.value),
+            n.child_by_field_id(F.subscript),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let b = self.value(base, d + 1);
+        let k = self.value(key, d + 1);
+        match (&b, k.as_str(), &k) {
+            (Value::Map { pairs, .. }, Some(s), _) => {
+                if let Some((_, v)) = pairs
+                    .iter()
+                    .find(|(x, _)| x.as_str().as_deref() == Some(s.as_str()))
+                {
+                    return v.clone();
+                }
+            }
+            (Value::List { items, tail, .. }, _, Value::Int { value, .. }) if tail.is_empty() => {
+                if let Some(v) = usize::try_from(*value).ok().and_then(|i| items.get(i)) {
+                    return v.clone();
+                }
+            }
+            _ => {}
+        }
+        Value::Call {
+            path: vec![LOOKUP.to_string()],
+            args: vec![b, k],
+            span,
+        }
+    }
+
+    fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for c in named_children(n).into_iter().take(MAX_ITEMS) {
+            match c.kind() {
+                "comment" => {}
+                "list_splat" => {
+                    let inner = named_children(c).into_iter().next();
+                    let v = match inner {
+                        Some(i) => self.value(i, d + 1),
+                        None => Value::unknown(self.label(c), self.span(c)),
+                    };
+                    tail.push(v);
+                }
+                _ if tail.is_empty() => items.push(self.value(c, d + 1)),
+                _ => tail.push(self.value(c, d + 1)),
+            }
+        }
+        Value::List {
+            items,
+            tail,
+            span: self.span(n),
+        }
+    }
+
+    fn dict_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let mut pairs = Vec::new();
+        for c in named_children(n).into_iter().take(MAX_ITEMS) {
+            if c.kind() != "pair" {
+                continue;
+            }
+            let (Some(k), Some(v)) = (c.child_by_field_id(F.key), c.child_by_field_id(F.value))
+            else {
+                continue;
+            };
+            let k = self.value(k, d + 1);
+            let v = self.value(v, d + 1);
+            pairs.push((k, v));
+        }
+        Value::Map {
+            pairs,
+            span: self.span(n),
+        }
+    }
+
+    /// `a + b`, `fmt % args`, `path / "x.lua"`.
+    fn binary_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(l), Some(r)) = (n.child_by_field_id(F.left), n.child_by_field_id(F.right)) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let op = n
+            .child_by_field_id(F.operator)
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        let lv = self.value(l, d + 1);
+        let rv = self.value(r, d + 1);
+        let stringy = |v: &Value| matches!(v, Value::Str(_));
+        match op.as_str() {
+            "+" if stringy(&lv) || stringy(&rv) => {
+                let mut segs = segs_of(lv);
+                segs.extend(segs_of(rv));
+                Value::Str(Template { segs, span })
+            }
+            "/" if stringy(&rv) => {
+                let mut segs = segs_of(lv);
+                segs.push(Seg::Lit {
+                    text: "/".into(),
+                    span: self.span(r),
+                });
+                segs.extend(segs_of(rv));
+                Value::Str(Template { segs, span })
+            }
+            "%" => match lv {
+                Value::Str(t) => Value::Str(self.percent(t, rv, span)),
+                _ => Value::unknown(self.label(n), span),
+            },
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `"%s:%s" % (a, b)`, `"%(q)s" % {"q": q}`.
+    fn percent(&self, t: Template, args: Value, span: Span) -> Template {
+        let (list, map) = match args {
+            Value::List { items, tail, .. } if tail.is_empty() => (items, Vec::new()),
+            Value::Map { pairs, .. } => (Vec::new(), pairs),
+            other => (vec![other], Vec::new()),
+        };
+        let mut next = list.into_iter();
+        let mut segs = Vec::new();
+        for s in t.segs {
+            let Seg::Lit { text, span: ls } = s else {
+                segs.push(s);
+                continue;
+            };
+            let mut lit = String::new();
+            let mut chars = text.char_indices().peekable();
+            while let Some((_, c)) = chars.next() {
+                if c != '%' {
+                    lit.push(c);
+                    continue;
+                }
+                let mut key = None;
+                if chars.peek().map(|x| x.1) == Some('(') {
+                    let name: String = chars
+                        .by_ref()
+                        .skip(1)
+                        .take_while(|x| x.1 != ')')
+                        .map(|x| x.1)
+                        .collect();
+                    key = Some(name);
+                }
+                let conv = chars
+                    .by_ref()
+                    .find(|x| x.1.is_ascii_alphabetic() || x.1 == '%');
+                match conv.map(|x| x.1) {
+                    Some('%') if key.is_none() => lit.push('%'),
+                    _ => {
+                        if !lit.is_empty() {
+                            segs.push(Seg::Lit {
+                                text: std::mem::take(&mut lit),
+                                span: ls,
+                            });
+                        }
+                        let v = match &key {
+                            Some(k) => map
+                                .iter()
+                                .find(|(x, _)| x.as_str().as_deref() == Some(k.as_str()))
+                                .map(|p| p.1.clone()),
+                            None => next.next(),
+                        };
+                        let v = v.unwrap_or_else(|| Value::unknown("%", ls));
+                        segs.extend(segs_of(v));
+                    }
+                }
+            }
+            if !lit.is_empty() {
+                segs.push(Seg::Lit {
+                    text: lit,
+                    span: ls,
+                });
+            }
+        }
+        Template { segs, span }
+    }
+
+    /// `"{}:{q}".format(a, q=b)`.
+    fn format(
+        &self,
+        t: Template,
+        pos: Vec<Value>,
+        kw: Vec<(String, Value)>,
+        span: Span,
+    ) -> Template {
+        let mut auto = 0usize;
+        let mut segs = Vec::new();
+        for s in t.segs {
+            let Seg::Lit { text, span: ls } = s else {
+                segs.push(s);
+                continue;
+            };
+            let mut lit = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                match c {
+                    '{' | '}' if chars.peek() == Some(&c) => {
+                        chars.next();
+                        lit.push(c);
+                    }
+                    '{' => {
+                        let field: String = chars.by_ref().take_while(|x| *x != '}').collect();
+                        let name = field.split([':', '!', '.', '[']).next().unwrap_or("");
+                        if !lit.is_empty() {
+                            segs.push(Seg::Lit {
+                                text: std::mem::take(&mut lit),
+                                span: ls,
+                            });
+                        }
+                        let v = if name.is_empty() {
+                            auto += 1;
+                            pos.get(auto - 1).cloned()
+                        } else if let Ok(i) = name.parse::<usize>() {
+                            pos.get(i).cloned()
+                        } else {
+                            kw.iter().find(|(k, _)| k == name).map(|p| p.1.clone())
+                        };
+                        segs.extend(segs_of(
+                            v.unwrap_or_else(|| Value::unknown(field.clone(), ls)),
+                        ));
+                    }
+                    _ => lit.push(c),
+                }
+            }
+            if !lit.is_empty() {
+                segs.push(Seg::Lit {
+                    text: lit,
+                    span: ls,
+                });
+            }
+        }
+        Template { segs, span }
+    }
+
+    /// A call's positional and keyword argument nodes.
+    pub(super) fn arguments<'t>(&self, n: Node<'t>) -> (Vec<Node<'t>>, Vec<(String, Node<'t>)>) {
+        let mut pos = Vec::new();
+        let mut kw = Vec::new();
+        let Some(args) = n.child_by_field_id(F.arguments) else {
+            return (pos, kw);
+        };
+        for a in named_children(args) {
+            match a.kind() {
+                "comment" => {}
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) =
+                        (a.child_by_field_id(F.name), a.child_by_field_id(F.value))
+                    {
+                        kw.push((self.text(k), v));
+                    }
+                }
+                _ => pos.push(a),
+            }
+        }
+        (pos, kw)
+    }
+
+    /// What a call gives.
+    fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(func) = n.child_by_field_id(F.function) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let (pos, kw) = self.arguments(n);
+        if let Some(v) = self.known_call(n, func, &pos, d) {
+            return v;
+        }
+        if pos
+            .iter()
+            .any(|p| p.kind() == "list_splat" || p.kind() == "dictionary_splat")
+        {
+            return Value::unknown(self.label(n), span);
+        }
+        let args: Vec<Value> = pos.iter().map(|a| self.value(*a, d + 1)).collect();
+        let path = match func.kind() {
+            "identifier" => {
+                let name = self.text(func);
+                self.imports.get(&name).cloned().unwrap_or(vec![name])
+            }
+            "attribute" => {
+                let (Some(obj), Some(m)) = (
+                    func.child_by_field_id(F.object),
+                    func.child_by_field_id(F.attribute),
+                ) else {
+                    return Value::unknown(self.label(n), span);
+                };
+                let m = self.text(m);
+                match obj.kind() {
+                    "identifier" if self.scope.receiver.as_deref() == Some(&self.text(obj)) => {
+                        vec!["self".to_string(), m]
+                    }
+                    "identifier" if !self.is_bound(&self.text(obj)) => {
+                        let name = self.text(obj);
+                        let q = self
+                            .imports
+                            .get(&name)
+                            .and_then(|p| p.last().cloned())
+                            .unwrap_or(name);
+                        vec![q, m]
+                    }
+                    _ => vec![m],
+                }
+            }
+            _ => return Value::unknown(self.label(n), span),
+        };
+        let _ = kw;
+        Value::Call { path, args, span }
+    }
+
+    /// Calls whose meaning is Python's or its library's: scripts, file
+    /// reads, string building.
+    fn known_call(
+        &mut self,
+        n: Node<'_>,
+        func: Node<'_>,
+        pos: &[Node<'_>],
+        d: usize,
+    ) -> Option<Value> {
+        let span = self.span(n);
+        let (method, obj) = match func.kind() {
+            "attribute" => (
+                self.text(func.child_by_field_id(F.attribute)?),
+                func.child_by_field_id(F.object),
+            ),
+            "identifier" => (self.text(func), None),
+            _ => return None,
+        };
+        let obj_text = obj.map(|o| self.text(o)).unwrap_or_default();
+        let first = pos.first().copied();
+        match (method.as_str(), obj) {
+            ("register_script", Some(_))
+            | ("Script", _)
+            | ("str", None)
+            | ("Path", None)
+            | ("PurePath", None) => {
+                let a = if method == "Script" {
+                    pos.get(1).copied()
+                } else {
+                    first
+                };
+                Some(match a {
+                    Some(a) => self.value(a, d + 1),
+                    None => Value::unknown(self.label(n), span),
+                })
+            }
+            ("decode", Some(o)) => Some(self.value(o, d + 1)),
+            ("open", None) => {
+                let p = self.value(first?, d + 1);
+                Some(Value::Call {
+                    path: vec!["open".into()],
+                    args: vec![p],
+                    span,
+                })
+            }
+            ("read" | "read_text" | "read_bytes", Some(o))
+                if pos.is_empty() || obj_text.ends_with("resources") =>
+            {
+                let path = if pos.len() >= 2 {
+                    let name = self.value(pos[1], d + 1);
+                    self.under_package(name, n)
+                } else {
+                    match self.value(o, d + 1) {
+                        Value::Call { path, mut args, .. }
+                            if path == ["open"] && !args.is_empty() =>
+                        {
+                            args.remove(0)
+                        }
+                        v @ Value::Str(_) => v,
+                        _ => return Some(Value::unknown(self.label(n), span)),
+                    }
+                };
+                Some(
+                    self.file_script(&path, n)
+                        .unwrap_or_else(|| Value::unknown(self.label(n), span)),
+                )
+            }
+            ("get_data", Some(_)) if pos.len() == 2 => {
+                let name = self.value(pos[1], d + 1);
+                let path = self.under_package(name, n);
+                Some(
+                    self.file_script(&path, n)
+                        .unwrap_or_else(|| Value::unknown(self.label(n), span)),
+                )
+            }
+            ("join", Some(_)) if obj_text.ends_with("path") => Some(self.joined(None, pos, n, d)),
+            ("joinpath", Some(o)) => {
+                let base = self.value(o, d + 1);
+                Some(self.joined(Some(base), pos, n, d))
+            }
+            ("files", Some(_)) | ("dirname" | "abspath" | "realpath" | "normpath", Some(_))
+                if obj_text.ends_with("path") || method == "files" =>
+            {
+                Some(Value::unknown(self.label(n), span))
+            }
+            ("format", Some(o)) if matches!(o.kind(), "string" | "concatenated_string") => {
+                let Value::Str(t) = self.value(o, d + 1) else {
+                    return Some(Value::unknown(self.label(n), span));
+                };
+                let args: Vec<Value> = pos.iter().map(|a| self.value(*a, d + 1)).collect();
+                let (_, kw) = self.arguments(n);
+                let kw: Vec<(String, Value)> = kw
+                    .into_iter()
+                    .map(|(k, v)| (k, self.value(v, d + 1)))
+                    .collect();
+                Some(Value::Str(self.format(t, args, kw, span)))
+            }
+            _ => None,
+        }
+    }
+
+    /// A resource of the module's package: relative to its directory.
+    fn under_package(&self, name: Value, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let mut segs = vec![
+            Seg::Hole {
+                label: "package".into(),
+                span,
+            },
+            Seg::Lit {
+                text: "/".into(),
+                span,
+            },
+        ];
+        segs.extend(segs_of(name));
+        Value::Str(Template { segs, span })
+    }
+
+    /// `os.path.join(a, b)`, `base.joinpath(a, b)`: the parts joined by `/`.
+    fn joined(&mut self, base: Option<Value>, pos: &[Node<'_>], n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let mut segs = base.map(segs_of).unwrap_or_default();
+        for p in pos {
+            if !segs.is_empty() {
+                segs.push(Seg::Lit {
+                    text: "/".into(),
+                    span: self.span(*p),
+                });
+            }
+            let v = self.value(*p, d + 1);
+            segs.extend(segs_of(v));
+        }
+        Value::Str(Template { segs, span })
+    }
+
+    /// Whether an expression is a Redis client or pipeline: a call of a
+    /// client's constructor (`redis.Redis(..)`, `from_url(..)`,
+    /// `r.pipeline()`), or a name bound to one.
+    pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "await" | "parenthesized_expression" => named_children(n)
+                .into_iter()
+                .next()
+                .is_some_and(|e| self.is_client_expr(e)),
+            "call" => n.child_by_field_id(F.function).is_some_and(|f| {
+                let t = self.text(f);
+                let last = t.rsplit('.').next().unwrap_or("");
+                CLIENT_MAKERS.contains(&last)
+            }),
+            "identifier" | "attribute" => self
+                .local_name(n)
+                .is_some_and(|k| self.scope.clients.contains(&k)),
+            _ => false,
+        }
+    }
+
+    /// `x.register_script(..)`, `Script(..)`.
+    pub(super) fn is_register(&self, n: Node<'_>) -> bool {
+        let n = if n.kind() == "await" {
+            match named_children(n).into_iter().next() {
+                Some(e) => e,
+                None => return false,
+            }
+        } else {
+            n
+        };
+        n.kind() == "call"
+            && n.child_by_field_id(F.function).is_some_and(|f| {
+                let t = self.text(f);
+                t.ends_with(".register_script") || t == "Script" || t.ends_with(".Script")
+            })
+    }
+}
