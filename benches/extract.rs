@@ -40,6 +40,11 @@ fn sample(lang: Lang) -> Vec<u8> {
             "peers/worker/src/main.rs",
         ],
         Lang::Lua => &["peers/worker/lua/enqueue.lua"],
+        Lang::JavaScript => &["../js-clients/rsmq-like/lib/worker.js"],
+        Lang::TypeScript | Lang::Tsx => &[
+            "../js-clients/ioredis-ts/src/queue.ts",
+            "../js-clients/ioredis-ts/src/keys.ts",
+        ],
     };
     let mut out = Vec::new();
     while out.len() < 256 * 1024 {
@@ -51,7 +56,13 @@ fn sample(lang: Lang) -> Vec<u8> {
     out
 }
 
-const LANGS: &[Lang] = &[Lang::Elixir, Lang::Rust, Lang::Lua];
+const LANGS: &[Lang] = &[
+    Lang::Elixir,
+    Lang::Rust,
+    Lang::Lua,
+    Lang::JavaScript,
+    Lang::TypeScript,
+];
 
 #[divan::bench(args = LANGS)]
 fn extract(b: Bencher, lang: Lang) {
@@ -71,6 +82,10 @@ fn unrelated(lang: Lang) -> Vec<u8> {
         Lang::Elixir => gen_corpus::elixir_file(&mut r, "app", "mod", n),
         Lang::Rust => gen_corpus::rust_file(&mut r, n),
         Lang::Lua => gen_corpus::lua_file(&mut r, n),
+        // No generator writes JavaScript: its fixture, repeated.
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            String::from_utf8_lossy(&sample(lang)).into_owned()
+        }
     }
     .into_bytes()
 }

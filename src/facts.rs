@@ -90,6 +90,9 @@ pub enum Lang {
     Elixir,
     Rust,
     Lua,
+    JavaScript,
+    TypeScript,
+    Tsx,
 }
 
 impl Lang {
@@ -98,6 +101,9 @@ impl Lang {
             "ex" | "exs" => Some(Lang::Elixir),
             "rs" => Some(Lang::Rust),
             "lua" => Some(Lang::Lua),
+            "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
+            "ts" | "mts" | "cts" => Some(Lang::TypeScript),
+            "tsx" => Some(Lang::Tsx),
             _ => None,
         }
     }
@@ -107,6 +113,9 @@ impl Lang {
             Lang::Elixir => "elixir",
             Lang::Rust => "rust",
             Lang::Lua => "lua",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
         }
     }
 }

@@ -22,6 +22,9 @@ pub fn language(lang: Lang) -> Language {
         Lang::Elixir => tree_sitter_elixir::LANGUAGE.into(),
         Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
         Lang::Lua => tree_sitter_lua::LANGUAGE.into(),
+        Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
     }
 }
 
@@ -30,6 +33,9 @@ pub struct Parsers {
     elixir: Parser,
     rust: Parser,
     lua: Parser,
+    javascript: Parser,
+    typescript: Parser,
+    tsx: Parser,
 }
 
 /// The parse of one text under a budget ([`Parsers::parse_bounded`]).
@@ -124,6 +130,9 @@ impl Parsers {
             elixir: make(Lang::Elixir)?,
             rust: make(Lang::Rust)?,
             lua: make(Lang::Lua)?,
+            javascript: make(Lang::JavaScript)?,
+            typescript: make(Lang::TypeScript)?,
+            tsx: make(Lang::Tsx)?,
         })
     }
 
@@ -132,6 +141,9 @@ impl Parsers {
             Lang::Elixir => &mut self.elixir,
             Lang::Rust => &mut self.rust,
             Lang::Lua => &mut self.lua,
+            Lang::JavaScript => &mut self.javascript,
+            Lang::TypeScript => &mut self.typescript,
+            Lang::Tsx => &mut self.tsx,
         }
     }
 
@@ -200,6 +212,7 @@ fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
     match lang {
         Lang::Elixir => nesting::too_deep_elixir(text),
         Lang::Rust | Lang::Lua => None,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => None,
     }
 }
 
@@ -679,6 +692,9 @@ mod tests {
             (Lang::Elixir, "defmodule A do\nend\n", "source"),
             (Lang::Rust, "fn main() {}\n", "source_file"),
             (Lang::Lua, "local x = 1\n", "chunk"),
+            (Lang::JavaScript, "const a = 1;\n", "program"),
+            (Lang::TypeScript, "const a: number = 1;\n", "program"),
+            (Lang::Tsx, "const a = <b>{1}</b>;\n", "program"),
         ] {
             let tree = p.parse(lang, src.as_bytes()).expect("parses");
             assert_eq!(tree.root_node().kind(), root, "{lang:?}");

@@ -2,8 +2,10 @@
 //!
 //! Walks the given paths, a directory per job in parallel (honouring
 //! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
-//! read by [`ignores`]), passes over hidden entries, keeps `.ex`, `.exs`,
-//! `.rs` and `.lua` files, and never follows symbolic links. A file named
+//! read by [`ignores`]), passes over hidden entries, installed packages
+//! and a package's build output ([`is_output`]), keeps the files of the
+//! languages wirelint reads ([`Lang::from_path`]), and never follows
+//! symbolic links. A file named
 //! on the command line is read even when it is ignored. Nothing is skipped
 //! silently: every path passed over for a reason other than "not a source
 //! file" or "ignored" becomes a [`Note`].
@@ -37,7 +39,7 @@ impl Candidate {
 }
 
 /// The files that make their directory a project (and a speaker).
-pub const PROJECT_FILES: &[&str] = &["mix.exs", "Cargo.toml"];
+pub const PROJECT_FILES: &[&str] = &["mix.exs", "Cargo.toml", "package.json"];
 
 /// Something said about the run that is not a finding: a skipped file, a
 /// contract stepping aside.
@@ -77,7 +79,10 @@ pub fn discover(
                 Some(lang) => add(&mut found, root, p, lang),
                 None => notes.push(Note {
                     path: rel_path(root, p),
-                    message: "not an Elixir, Rust or Lua file; skipped".into(),
+                    message: format!(
+                        "not a file of a language wirelint reads ({}); skipped",
+                        crate::extract::lang::language_list("or")
+                    ),
                 }),
             }
             continue;
@@ -195,6 +200,7 @@ impl Walk {
         };
         let mut kept = Vec::new();
         let mut names = ignores::Present::default();
+        let mut package = false;
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -205,6 +211,7 @@ impl Walk {
             };
             let name = e.file_name();
             names.see(&name);
+            package |= name == "package.json";
             // Hidden entries are passed over (`.git` among them).
             if name.as_encoded_bytes().starts_with(b".") {
                 continue;
@@ -227,6 +234,11 @@ impl Walk {
         }
         let mut seen = Vec::new();
         for (path, ft) in kept {
+            if ft.is_dir() && is_output(&path, package) {
+                let what = "skipped: installed packages or build output of a package";
+                seen.push(Seen::Note(Some(path), what.to_string()));
+                continue;
+            }
             if ft.is_dir() {
                 s.spawn(move |s| self.visit(s, path));
             } else {
@@ -236,6 +248,18 @@ impl Walk {
         if let Ok(mut all) = self.seen.lock() {
             all.append(&mut seen);
         }
+    }
+}
+
+/// A directory whose files are not the project's own source: installed
+/// packages (`node_modules`), and a package's build output (`dist`,
+/// `build` beside its `package.json`), which copy or compile the source
+/// the walk reads elsewhere.
+fn is_output(dir: &Path, in_package: bool) -> bool {
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some("node_modules") => true,
+        Some("dist" | "build") => in_package,
+        _ => false,
     }
 }
 

@@ -39,14 +39,18 @@ fields! {
     content = "content",
     field = "field",
     function = "function",
+    index = "index",
     key = "key",
     left = "left",
     macro_ = "macro",
     name = "name",
+    object = "object",
     operand = "operand",
     operator = "operator",
+    parameter = "parameter",
     parameters = "parameters",
     pattern = "pattern",
+    property = "property",
     quoted_end = "quoted_end",
     quoted_start = "quoted_start",
     right = "right",
@@ -60,3 +64,16 @@ fields! {
 pub(crate) static ELIXIR: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Elixir));
 pub(crate) static RUST: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Rust));
 pub(crate) static LUA: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Lua));
+pub(crate) static JAVASCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::JavaScript));
+pub(crate) static TYPESCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::TypeScript));
+pub(crate) static TSX: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Tsx));
+
+/// The field ids of one of the JavaScript and TypeScript grammars, which
+/// one extractor reads.
+pub(crate) fn of(lang: Lang) -> &'static Fields {
+    match lang {
+        Lang::TypeScript => &TYPESCRIPT,
+        Lang::Tsx => &TSX,
+        _ => &JAVASCRIPT,
+    }
+}
