@@ -44,6 +44,11 @@ fn sample(lang: Lang) -> Vec<u8> {
             "../python-clients/sync/emq_sync/jobs.py",
             "../python-clients/aio/emq_aio/worker.py",
         ],
+        Lang::JavaScript => &["../js-clients/rsmq-like/lib/worker.js"],
+        Lang::TypeScript | Lang::Tsx => &[
+            "../js-clients/ioredis-ts/src/queue.ts",
+            "../js-clients/ioredis-ts/src/keys.ts",
+        ],
     };
     let mut out = Vec::new();
     while out.len() < 256 * 1024 {
@@ -55,7 +60,14 @@ fn sample(lang: Lang) -> Vec<u8> {
     out
 }
 
-const LANGS: &[Lang] = &[Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python];
+const LANGS: &[Lang] = &[
+    Lang::Elixir,
+    Lang::Rust,
+    Lang::Lua,
+    Lang::Python,
+    Lang::JavaScript,
+    Lang::TypeScript,
+];
 
 #[divan::bench(args = LANGS)]
 fn extract(b: Bencher, lang: Lang) {
@@ -76,6 +88,10 @@ fn unrelated(lang: Lang) -> Vec<u8> {
         Lang::Rust => gen_corpus::rust_file(&mut r, n),
         Lang::Lua => gen_corpus::lua_file(&mut r, n),
         Lang::Python => python_file(n),
+        // No generator writes JavaScript: its fixture, repeated.
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+            String::from_utf8_lossy(&sample(lang)).into_owned()
+        }
     }
     .into_bytes()
 }

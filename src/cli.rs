@@ -462,7 +462,8 @@ fn stdin_target(p: &Path) -> Result<(), String> {
             crate::input::kind(&m)
         )),
         _ if crate::facts::Lang::from_path(p).is_none() => Err(format!(
-            "--stdin-filename {shown} is not an Elixir, Rust or Lua file"
+            "--stdin-filename {shown} is not a file of a language wirelint reads ({})",
+            crate::extract::lang::language_list("or")
         )),
         _ => Ok(()),
     }

@@ -91,6 +91,9 @@ pub enum Lang {
     Rust,
     Lua,
     Python,
+    JavaScript,
+    TypeScript,
+    Tsx,
 }
 
 impl Lang {
@@ -100,6 +103,9 @@ impl Lang {
             "rs" => Some(Lang::Rust),
             "lua" => Some(Lang::Lua),
             "py" => Some(Lang::Python),
+            "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
+            "ts" | "mts" | "cts" => Some(Lang::TypeScript),
+            "tsx" => Some(Lang::Tsx),
             _ => None,
         }
     }
@@ -110,6 +116,9 @@ impl Lang {
             Lang::Rust => "rust",
             Lang::Lua => "lua",
             Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript => "typescript",
+            Lang::Tsx => "tsx",
         }
     }
 }

@@ -23,6 +23,9 @@ pub fn language(lang: Lang) -> Language {
         Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
         Lang::Lua => tree_sitter_lua::LANGUAGE.into(),
         Lang::Python => tree_sitter_python::LANGUAGE.into(),
+        Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
     }
 }
 
@@ -32,6 +35,9 @@ pub struct Parsers {
     rust: Parser,
     lua: Parser,
     python: Parser,
+    javascript: Parser,
+    typescript: Parser,
+    tsx: Parser,
 }
 
 /// The parse of one text under a budget ([`Parsers::parse_bounded`]).
@@ -127,6 +133,9 @@ impl Parsers {
             rust: make(Lang::Rust)?,
             lua: make(Lang::Lua)?,
             python: make(Lang::Python)?,
+            javascript: make(Lang::JavaScript)?,
+            typescript: make(Lang::TypeScript)?,
+            tsx: make(Lang::Tsx)?,
         })
     }
 
@@ -136,6 +145,9 @@ impl Parsers {
             Lang::Rust => &mut self.rust,
             Lang::Lua => &mut self.lua,
             Lang::Python => &mut self.python,
+            Lang::JavaScript => &mut self.javascript,
+            Lang::TypeScript => &mut self.typescript,
+            Lang::Tsx => &mut self.tsx,
         }
     }
 
@@ -205,6 +217,7 @@ fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
         Lang::Elixir => nesting::too_deep_elixir(text),
         Lang::Rust | Lang::Lua => None,
         Lang::Python => None,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => None,
     }
 }
 
@@ -684,6 +697,9 @@ mod tests {
             (Lang::Elixir, "defmodule A do\nend\n", "source"),
             (Lang::Rust, "fn main() {}\n", "source_file"),
             (Lang::Lua, "local x = 1\n", "chunk"),
+            (Lang::JavaScript, "const a = 1;\n", "program"),
+            (Lang::TypeScript, "const a: number = 1;\n", "program"),
+            (Lang::Tsx, "const a = <b>{1}</b>;\n", "program"),
         ] {
             let tree = p.parse(lang, src.as_bytes()).expect("parses");
             assert_eq!(tree.root_node().kind(), root, "{lang:?}");

@@ -33,8 +33,12 @@ const JOBS: &str = "echo_mq/lib/echo_mq/jobs.ex";
 
 #[test]
 fn rules_lists_every_rule() {
-    let (code, stdout, _) = run(&["rules"], &common::repo());
+    let (code, stdout, stderr) = run(&["rules"], &common::repo());
     assert_eq!(code, 0);
+    assert_eq!(
+        stderr,
+        "wirelint: the rules read Elixir, Rust, Lua, JavaScript and TypeScript\n"
+    );
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), wirelint::checks::RULES.len());
     assert_eq!(

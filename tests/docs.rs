@@ -180,3 +180,15 @@ fn concise_help_is_what_it_prints() {
         "peers/rust/src/keys.rs:3:27: error[WL101]: key prefix `emk:` differs from the contract's `emq:`\n"
     );
 }
+
+/// The README names the languages wirelint reads as the hosts' one list
+/// does (`wirelint::extract::lang::language_names`).
+#[test]
+fn readme_names_every_language() {
+    let readme = read("README.md").replace('\n', " ");
+    let list = wirelint::extract::lang::language_list("and");
+    assert!(
+        readme.contains(&format!("wirelint parses {list} with tree-sitter")),
+        "README.md should say: wirelint parses {list} with tree-sitter"
+    );
+}

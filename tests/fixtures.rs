@@ -457,3 +457,23 @@ fn flow_an_invocation_built_by_a_helper_loses_its_arg() {
     // that runs it, not at `prepare_invoke()`.
     check_variant("flow-returned-invocation-arg-dropped");
 }
+
+#[test]
+fn js_node_redis_renames_a_field_in_an_object_passed_to_hset() {
+    check_variant("js-state-renamed");
+}
+
+#[test]
+fn js_ioredis_defined_command_called_without_a_key() {
+    check_variant("js-registered-key-dropped");
+}
+
+#[test]
+fn js_evalsha_of_a_sha_loaded_in_a_callback_passes_an_unknown_key() {
+    check_variant("js-callback-extra-key");
+}
+
+#[test]
+fn js_prefix_changed_in_a_module_constant() {
+    check_variant("js-prefix-changed");
+}

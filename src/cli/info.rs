@@ -37,6 +37,13 @@ pub(super) fn rules(audit: bool, diff: bool) -> i32 {
             "{code:<6} {name:<name_w$} {layer:<6} {severity:<8} {summary}\n"
         ));
     }
+    if !audit && !diff {
+        // The languages the rules read, from the one list of hosts.
+        eprintln!(
+            "wirelint: the rules read {}",
+            crate::extract::lang::language_list("and")
+        );
+    }
     write_stdout(&s)
 }
 
@@ -64,7 +71,10 @@ pub(super) fn explain(code: &str) -> i32 {
 /// The raw facts of one file, for debugging extractors.
 pub(super) fn facts(file: &Path) -> i32 {
     let Some(lang) = crate::facts::Lang::from_path(file) else {
-        return error("not an Elixir, Rust or Lua file");
+        return error(&format!(
+            "not a file of a language wirelint reads ({})",
+            crate::extract::lang::language_list("or")
+        ));
     };
     let bytes =
         match crate::input::read_file(file, crate::input::Links::Follow, DEFAULT_MAX_FILE_BYTES) {

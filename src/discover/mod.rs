@@ -2,8 +2,10 @@
 //!
 //! Walks the given paths, a directory per job in parallel (honouring
 //! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
-//! read by [`ignores`]), passes over hidden entries, keeps `.ex`, `.exs`,
-//! `.rs` and `.lua` files, and never follows symbolic links. A file named
+//! read by [`ignores`]), passes over hidden entries, installed packages
+//! and a package's build output ([`is_output`]), keeps the files of the
+//! languages wirelint reads ([`Lang::from_path`]), and never follows
+//! symbolic links. A file named
 //! on the command line is read even when it is ignored. Nothing is skipped
 //! silently: every path passed over for a reason other than "not a source
 //! file" or "ignored" becomes a [`Note`].
@@ -43,6 +45,7 @@ pub const PROJECT_FILES: &[&str] = &[
     "pyproject.toml",
     "setup.py",
     "setup.cfg",
+    "package.json",
 ];
 
 /// Something said about the run that is not a finding: a skipped file, a
@@ -83,7 +86,10 @@ pub fn discover(
                 Some(lang) => add(&mut found, root, p, lang),
                 None => notes.push(Note {
                     path: rel_path(root, p),
-                    message: "not an Elixir, Rust or Lua file; skipped".into(),
+                    message: format!(
+                        "not a file of a language wirelint reads ({}); skipped",
+                        crate::extract::lang::language_list("or")
+                    ),
                 }),
             }
             continue;
@@ -202,6 +208,7 @@ impl Walk {
         let mut kept = Vec::new();
         let mut names = ignores::Present::default();
         let mut python_project = false;
+        let mut package = false;
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -217,6 +224,7 @@ impl Walk {
                 return self.saw(Seen::Note(Some(dir), why.into()));
             }
             python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
+            package |= name == "package.json";
             // Hidden entries are passed over (`.git` among them).
             if name.as_encoded_bytes().starts_with(b".") {
                 continue;
@@ -240,7 +248,7 @@ impl Walk {
         let mut seen = Vec::new();
         for (path, ft) in kept {
             if ft.is_dir() {
-                if let Some(why) = not_source_dir(&path, python_project) {
+                if let Some(why) = not_source_dir(&path, python_project, package) {
                     seen.push(Seen::Note(Some(path), why.into()));
                     continue;
                 }
@@ -260,13 +268,17 @@ impl Walk {
 const PYTHON_PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg"];
 
 /// Why a directory holds no source of the project, if it does not:
-/// installed packages, a package's build output. (A
-/// virtual environment, which holds `pyvenv.cfg`, is passed over whole
-/// when its directory is read.)
-fn not_source_dir(path: &Path, python_project: bool) -> Option<&'static str> {
+/// installed packages (`node_modules`, `site-packages`), and a package's
+/// build output (`dist`, `build`, `*.egg-info` beside its `package.json`
+/// or Python project file), which copy or compile the source the walk
+/// reads elsewhere. (A virtual environment, which holds `pyvenv.cfg`, is
+/// passed over whole when its directory is read.)
+fn not_source_dir(path: &Path, python_project: bool, package: bool) -> Option<&'static str> {
     let name = path.file_name()?.to_str()?;
     match name {
+        "node_modules" => Some("skipped: installed packages (`node_modules`)"),
         "site-packages" => Some("skipped: installed Python packages (`site-packages`)"),
+        "build" | "dist" if package => Some("skipped: build output of a package"),
         "build" | "dist" if python_project => Some("skipped: a Python package's build output"),
         _ if python_project && name.ends_with(".egg-info") => {
             Some("skipped: a Python package's build output")

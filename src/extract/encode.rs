@@ -48,6 +48,9 @@ pub fn quoting(lang: Lang, bytes: &[u8], found: Span) -> Option<(Quoting, Span)>
     let (before, after) = (&bytes[..open], bytes.get(end..)?);
     let span = |s: usize, e: usize| Some(Span::new(found.file, s, e));
     let sigil = |head: &[u8]| head.len() >= 2 && head[head.len() - 2] == b'~';
+    if matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) {
+        return None;
+    }
     if lang == Lang::Rust {
         let hashes = before.iter().rev().take_while(|b| **b == b'#').count();
         let head = &before[..before.len() - hashes];

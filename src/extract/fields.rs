@@ -42,6 +42,7 @@ fields! {
     expression = "expression",
     field = "field",
     function = "function",
+    index = "index",
     key = "key",
     left = "left",
     macro_ = "macro",
@@ -50,8 +51,10 @@ fields! {
     object = "object",
     operand = "operand",
     operator = "operator",
+    parameter = "parameter",
     parameters = "parameters",
     pattern = "pattern",
+    property = "property",
     quoted_end = "quoted_end",
     quoted_start = "quoted_start",
     right = "right",
@@ -67,3 +70,16 @@ pub(crate) static ELIXIR: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::E
 pub(crate) static RUST: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Rust));
 pub(crate) static LUA: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Lua));
 pub(crate) static PYTHON: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Python));
+pub(crate) static JAVASCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::JavaScript));
+pub(crate) static TYPESCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::TypeScript));
+pub(crate) static TSX: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Tsx));
+
+/// The field ids of one of the JavaScript and TypeScript grammars, which
+/// one extractor reads.
+pub(crate) fn of(lang: Lang) -> &'static Fields {
+    match lang {
+        Lang::TypeScript => &TYPESCRIPT,
+        Lang::Tsx => &TSX,
+        _ => &JAVASCRIPT,
+    }
+}

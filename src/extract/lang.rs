@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::{elixir, lua, needles, python, rust, script_name_from_stem};
+use crate::extract::{elixir, js, lua, needles, python, rust, script_name_from_stem};
 use crate::facts::{FileFacts, FileId, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
@@ -46,6 +46,13 @@ pub enum LuaIn {
 /// A language wirelint reads.
 pub trait HostLanguage: Sync {
     fn lang(&self) -> Lang;
+
+    /// The language's name as the docs and messages give it (TSX is
+    /// TypeScript's).
+    fn display_name(&self) -> &'static str;
+
+    /// The file extensions read as this language (`Lang::from_path`).
+    fn extensions(&self) -> &'static [&'static str];
 
     /// What starts a line comment: `#`, `//`, `--`.
     fn line_comment(&self) -> &'static str;
@@ -101,9 +108,44 @@ pub struct Elixir;
 pub struct Rust;
 pub struct Lua;
 pub struct Python;
+/// JavaScript and TypeScript (and TSX): one extractor, three grammars.
+pub struct Js(Lang);
+pub const JAVASCRIPT: Js = Js(Lang::JavaScript);
+pub const TYPESCRIPT: Js = Js(Lang::TypeScript);
+pub const TSX: Js = Js(Lang::Tsx);
 
 /// Every language wirelint reads.
-pub const HOSTS: &[&dyn HostLanguage] = &[&Elixir, &Rust, &Lua, &Python];
+pub const HOSTS: &[&dyn HostLanguage] = &[
+    &Elixir,
+    &Rust,
+    &Lua,
+    &Python,
+    &JAVASCRIPT,
+    &TYPESCRIPT,
+    &TSX,
+];
+
+/// The languages wirelint reads, by name, in the order of [`HOSTS`]: the
+/// one list the docs, `wirelint rules` and messages name them from.
+pub fn language_names() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for h in HOSTS {
+        if !out.contains(&h.display_name()) {
+            out.push(h.display_name());
+        }
+    }
+    out
+}
+
+/// `Elixir, Rust, Lua, JavaScript and TypeScript` (with `conj` `and` or
+/// `or`).
+pub fn language_list(conj: &str) -> String {
+    let names = language_names();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} {conj} {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
 
 impl Lang {
     /// What wirelint knows of this language (see [`HostLanguage`]).
@@ -113,6 +155,9 @@ impl Lang {
             Lang::Rust => &Rust,
             Lang::Lua => &Lua,
             Lang::Python => &Python,
+            Lang::JavaScript => &JAVASCRIPT,
+            Lang::TypeScript => &TYPESCRIPT,
+            Lang::Tsx => &TSX,
         }
     }
 
@@ -126,6 +171,14 @@ impl Lang {
 impl HostLanguage for Elixir {
     fn lang(&self) -> Lang {
         Lang::Elixir
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Elixir"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["ex", "exs"]
     }
 
     fn line_comment(&self) -> &'static str {
@@ -161,6 +214,14 @@ impl HostLanguage for Elixir {
 impl HostLanguage for Rust {
     fn lang(&self) -> Lang {
         Lang::Rust
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Rust"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["rs"]
     }
 
     fn line_comment(&self) -> &'static str {
@@ -209,6 +270,14 @@ impl HostLanguage for Rust {
 impl HostLanguage for Lua {
     fn lang(&self) -> Lang {
         Lang::Lua
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Lua"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["lua"]
     }
 
     fn line_comment(&self) -> &'static str {
@@ -265,6 +334,14 @@ impl HostLanguage for Python {
         Lang::Python
     }
 
+    fn display_name(&self) -> &'static str {
+        "Python"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["py"]
+    }
+
     fn line_comment(&self) -> &'static str {
         "#"
     }
@@ -305,25 +382,104 @@ impl HostLanguage for Python {
     }
 }
 
+impl HostLanguage for Js {
+    fn lang(&self) -> Lang {
+        self.0
+    }
+
+    fn display_name(&self) -> &'static str {
+        match self.0 {
+            Lang::JavaScript => "JavaScript",
+            _ => "TypeScript",
+        }
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        match self.0 {
+            Lang::JavaScript => &["js", "mjs", "cjs", "jsx"],
+            Lang::Tsx => &["tsx"],
+            _ => &["ts", "mts", "cts"],
+        }
+    }
+
+    fn line_comment(&self) -> &'static str {
+        "//"
+    }
+
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        js::COMMENT_KINDS
+    }
+
+    fn lua(&self) -> LuaIn {
+        LuaIn::Strings
+    }
+
+    /// Scripts sit in strings or `.lua` files; every Redis call is a
+    /// client method of the table in `js/client.rs`.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::holds_scripts(bytes) || js::client_calls(bytes)
+    }
+
+    fn extract(
+        &self,
+        root: Node<'_>,
+        src: &[u8],
+        file: FileId,
+        parsers: &mut Parsers,
+        stem: &str,
+    ) -> FileFacts {
+        js::extract(root, src, file, parsers, self.0, stem)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn each_language_is_its_own_host() {
-        for lang in [Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python] {
-            assert_eq!(lang.host().lang(), lang);
-        }
         let hosts: Vec<Lang> = HOSTS.iter().map(|h| h.lang()).collect();
-        assert_eq!(hosts, [Lang::Elixir, Lang::Rust, Lang::Lua, Lang::Python]);
+        for lang in &hosts {
+            assert_eq!(lang.host().lang(), *lang);
+        }
+        assert_eq!(
+            hosts,
+            [
+                Lang::Elixir,
+                Lang::Rust,
+                Lang::Lua,
+                Lang::Python,
+                Lang::JavaScript,
+                Lang::TypeScript,
+                Lang::Tsx
+            ]
+        );
+        assert_eq!(
+            language_names(),
+            [
+                "Elixir",
+                "Rust",
+                "Lua",
+                "Python",
+                "JavaScript",
+                "TypeScript"
+            ]
+        );
+        // Every extension a language claims is read as that language.
+        for h in HOSTS {
+            for ext in h.extensions() {
+                let path = format!("a.{ext}");
+                assert_eq!(Lang::from_path(std::path::Path::new(&path)), Some(h.lang()));
+            }
+        }
     }
 
     #[test]
     fn suppressions_follow_the_host_comment_and_embedded_lua_comments() {
         assert_eq!(Lang::Elixir.host().comment_markers(), ["#", "--"]);
+        assert_eq!(Lang::Python.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Rust.host().comment_markers(), ["//", "--"]);
         assert_eq!(Lang::Lua.host().comment_markers(), ["--"]);
-        assert_eq!(Lang::Python.host().comment_markers(), ["#", "--"]);
     }
 
     #[test]

@@ -1,0 +1,448 @@
+//! Calls: client commands through the method table (`client.rs`), script
+//! calls (`eval`, `evalsha`, a command `defineCommand` registered), what
+//! `script("load", ..)` hands its callback, and calls of the code base;
+//! and the definitions the second walk states (module constants, the
+//! fields a class's methods set on `this`).
+
+use tree_sitter::Node;
+
+use super::client::{self, Args, Sends};
+use super::values::named;
+use super::{is_function, top_level_const, Cx, Frame, NodeRef};
+use crate::facts::{CallFact, Command, ConstDef, ScriptCall, Span, Value};
+
+/// A registration `defineCommand`/`defineScript` makes, read once the first
+/// walk has found every script: the frames it sat in, its name (or the
+/// call), its options.
+pub(super) type Pending = (Vec<Frame>, NodeRef, NodeRef, bool);
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// Second pass: one node's definitions and calls.
+    pub(super) fn fact(&mut self, n: Node<'_>) {
+        match n.kind() {
+            "variable_declarator" => top_level_const(self, n),
+            "assignment_expression" => self.field_set(n),
+            "public_field_definition" | "field_definition" => self.class_field(n),
+            "call_expression" => self.call(n),
+            _ => {}
+        }
+    }
+
+    /// `this.f = v` in a method of a class: what the class's `f` holds.
+    fn field_set(&mut self, n: Node<'_>) {
+        let (Some(l), Some(r)) = (
+            n.child_by_field_id(self.f.left),
+            n.child_by_field_id(self.f.right),
+        ) else {
+            return;
+        };
+        let on_this = l
+            .child_by_field_id(self.f.object)
+            .is_some_and(|o| o.kind() == "this");
+        if l.kind() != "member_expression" || !on_this {
+            return;
+        }
+        let (Some(class), Some(p)) = (self.cur_class(), l.child_by_field_id(self.f.property))
+        else {
+            return;
+        };
+        let module = format!("{}.{class}", self.module);
+        let name = format!(".{}", self.text(p));
+        let value = self.value(r, 0);
+        self.facts.consts.push(ConstDef {
+            module,
+            name,
+            value,
+            name_span: self.span(p),
+        });
+    }
+
+    /// `f = v;` in a class body.
+    fn class_field(&mut self, n: Node<'_>) {
+        let Some(class) = self.stack.last().and_then(|f| f.class.clone()) else {
+            return;
+        };
+        let name = n
+            .child_by_field_id(self.f.name)
+            .or_else(|| n.child_by_field_id(self.f.property));
+        let (Some(name), Some(v)) = (name, n.child_by_field_id(self.f.value)) else {
+            return;
+        };
+        if is_function(v.kind()) {
+            return;
+        }
+        let value = self.value(v, 0);
+        self.facts.consts.push(ConstDef {
+            module: format!("{}.{class}", self.module),
+            name: format!(".{}", self.text(name)),
+            value,
+            name_span: self.span(name),
+        });
+    }
+
+    fn call(&mut self, n: Node<'_>) {
+        let Some(func) = n.child_by_field_id(self.f.function) else {
+            return;
+        };
+        let args: Vec<Node<'_>> = n
+            .child_by_field_id(self.f.arguments)
+            .map(named)
+            .unwrap_or_default();
+        if let Some(text) = self.script_load(func, &args) {
+            if let Some(cb) = args.iter().rev().find(|a| is_function(a.kind())) {
+                let v = self.value(text, 0);
+                self.loaded.insert(cb.start_byte(), v);
+            }
+        }
+        match func.kind() {
+            "member_expression" => self.method_call(n, func, &args),
+            "identifier" => {
+                let name = self.text(func);
+                if self.stack.iter().any(|f| f.params.contains(&name)) {
+                    return; // a callback held in a parameter
+                }
+                self.code_call(n, vec![name], None, &args);
+            }
+            _ => {}
+        }
+    }
+
+    /// `recv.name(args)`: a client method, a registered command, or a
+    /// method of the code base.
+    fn method_call(&mut self, n: Node<'_>, func: Node<'_>, args: &[Node<'_>]) {
+        let (Some(recv), Some(prop)) = (
+            func.child_by_field_id(self.f.object),
+            func.child_by_field_id(self.f.property),
+        ) else {
+            return;
+        };
+        let name = self.text(prop);
+        let recv_text = self.text(recv);
+        // A trailing callback is node_redis v3's reply handler, not sent.
+        let sent: Vec<Node<'_>> = match args.last() {
+            Some(l) if is_function(l.kind()) => args[..args.len() - 1].to_vec(),
+            _ => args.to_vec(),
+        };
+        if let Some((script, transforms)) = self.commands.get(&name).cloned() {
+            return self.registered_call(n, script, transforms, &sent);
+        }
+        if let Some(m) = client::lookup(&name, sent.len()) {
+            let chained = recv.kind() == "call_expression" && self.in_batch(recv);
+            if chained || m.receiver.admits(&recv_text) {
+                return self.client_call(n, m.sends, &sent);
+            }
+            return;
+        }
+        if client::is_client_method(&name) {
+            return;
+        }
+        if recv.kind() == "this" {
+            return self.code_call(n, vec!["self".into(), name], None, args);
+        }
+        let receiver = Some(self.value(recv, 0));
+        self.code_call(n, vec![name], receiver, args);
+    }
+
+    /// Whether a chain's receiver is a `multi()`/`pipeline()` chain.
+    fn in_batch(&self, mut recv: Node<'_>) -> bool {
+        for _ in 0..64 {
+            let Some(f) = recv.child_by_field_id(self.f.function) else {
+                return false;
+            };
+            let Some(p) = f.child_by_field_id(self.f.property) else {
+                return false;
+            };
+            let name = self.text(p);
+            if matches!(name.as_str(), "multi" | "pipeline") {
+                return true;
+            }
+            match f.child_by_field_id(self.f.object) {
+                Some(o) if o.kind() == "call_expression" => recv = o,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    fn client_call(&mut self, n: Node<'_>, sends: Sends, args: &[Node<'_>]) {
+        match sends {
+            Sends::Command(name, how) => {
+                let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
+                self.command(n, name.to_string(), name_span, how, args);
+            }
+            Sends::Named => {
+                let mut items = args.to_vec();
+                if let [one] = args {
+                    if one.kind() == "array" {
+                        items = named(*one);
+                    }
+                }
+                let Some((first, rest)) = items.split_first() else {
+                    return;
+                };
+                if let Some(name) = self.plain_string(*first) {
+                    if crate::redis::is_command(&name) {
+                        let span = self.span(*first);
+                        self.command(n, name.to_ascii_uppercase(), span, Args::Spread, rest);
+                    }
+                }
+            }
+            Sends::Batch => {
+                let Some(list) = args.first().filter(|a| a.kind() == "array") else {
+                    return;
+                };
+                for c in named(*list).into_iter().filter(|c| c.kind() == "array") {
+                    let items = named(c);
+                    let Some((first, rest)) = items.split_first() else {
+                        continue;
+                    };
+                    let Some(name) = self.plain_string(*first) else {
+                        continue;
+                    };
+                    if crate::redis::is_command(&name) {
+                        let span = self.span(*first);
+                        self.command(c, name.to_ascii_uppercase(), span, Args::Spread, rest);
+                    }
+                }
+            }
+            Sends::Eval(name) => self.eval(n, name, args),
+        }
+    }
+
+    /// One command: its arguments as the table's [`Args`] says.
+    fn command(
+        &mut self,
+        n: Node<'_>,
+        name: String,
+        name_span: Span,
+        how: Args,
+        args: &[Node<'_>],
+    ) {
+        let (args, tail, open_tail) = self.wire_args(args, how, false);
+        self.facts.commands.push(Command {
+            name,
+            name_span,
+            args,
+            open_tail,
+            tail,
+            span: self.span(n),
+            func: self.cur_func(),
+            sink: crate::facts::Sink::Client,
+        });
+    }
+
+    /// The wire arguments of a call: an array literal gives its items, a
+    /// spread or an array the code does not show leaves the rest open;
+    /// with `strict` (a script's keys and args, whose count matters), so
+    /// does a value the code cannot see, as it may be an array.
+    fn wire_args(
+        &mut self,
+        args: &[Node<'_>],
+        how: Args,
+        strict: bool,
+    ) -> (Vec<Value>, Vec<Value>, bool) {
+        let mut out = Vec::new();
+        let mut tail = Vec::new();
+        let mut open = false;
+        for (i, a) in args.iter().enumerate() {
+            let v = self.value(*a, 0);
+            let scalar = a.kind() == "identifier" && self.scalar_param(&self.text(*a));
+            let spread = a.kind() == "spread_element" || (strict && !scalar && maybe_array(&v));
+            match v {
+                Value::List { items, tail: t, .. } if tail.is_empty() => {
+                    out.extend(items);
+                    open |= !t.is_empty();
+                    tail.extend(t);
+                }
+                Value::Map { pairs, .. } if how == Args::Pairs && i == 1 && tail.is_empty() => {
+                    for (k, v) in pairs {
+                        out.push(k);
+                        out.push(v);
+                    }
+                }
+                Value::Map { .. } | Value::List { .. } => {
+                    open = true;
+                    tail.push(v);
+                }
+                v if spread => {
+                    open = true;
+                    tail.push(v);
+                }
+                v if tail.is_empty() => out.push(v),
+                v => tail.push(v),
+            }
+        }
+        (out, tail, open)
+    }
+
+    /// `eval(script, numkeys, ...)`, `evalsha(..)`; node-redis v4's
+    /// `eval(script, {keys, arguments})`.
+    fn eval(&mut self, n: Node<'_>, name: &str, args: &[Node<'_>]) {
+        if let [script, opts] = args {
+            if opts.kind() == "object" {
+                let script = self.value(*script, 0);
+                let Value::Map { pairs, .. } = self.value(*opts, 0) else {
+                    return;
+                };
+                let get = |k: &str| {
+                    pairs
+                        .iter()
+                        .find(|(x, _)| x.as_str().as_deref() == Some(k))
+                        .map(|(_, v)| v.clone())
+                };
+                let (keys, open_keys, keys_from) = spread_list(get("keys"));
+                let (args, open_args, _) = spread_list(get("arguments"));
+                self.facts.script_calls.push(ScriptCall {
+                    script,
+                    numkeys: None,
+                    keys,
+                    args,
+                    open_keys,
+                    open_args,
+                    keys_from,
+                    span: self.span(n),
+                    func: self.cur_func(),
+                    returned: false,
+                });
+                return;
+            }
+        }
+        // The script and the key count are one argument each.
+        let head: Vec<Value> = args.iter().take(2).map(|a| self.value(*a, 0)).collect();
+        let (rest, tail, open_tail) =
+            self.wire_args(args.get(2..).unwrap_or(&[]), Args::Spread, true);
+        let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
+        self.facts.commands.push(Command {
+            name: name.to_string(),
+            name_span,
+            args: head.into_iter().chain(rest).collect(),
+            open_tail,
+            tail,
+            span: self.span(n),
+            func: self.cur_func(),
+            sink: crate::facts::Sink::Client,
+        });
+    }
+
+    /// `client.name(keys.., args..)` of a command `defineCommand` gave the
+    /// client: EVALSHA with the key count it was registered with.
+    fn registered_call(&mut self, n: Node<'_>, script: Value, transforms: bool, args: &[Node<'_>]) {
+        let span = self.span(n);
+        let numkeys = Value::Call {
+            path: vec![".numberOfKeys".into()],
+            args: vec![script.clone()],
+            span,
+        };
+        if transforms {
+            // `transformArguments` decides what is sent: the script is
+            // known, its keys and arguments are not.
+            self.facts.script_calls.push(ScriptCall {
+                script,
+                numkeys: None,
+                keys: Vec::new(),
+                args: Vec::new(),
+                open_keys: true,
+                open_args: true,
+                keys_from: None,
+                span,
+                func: self.cur_func(),
+                returned: false,
+            });
+            return;
+        }
+        let (rest, tail, open_tail) = self.wire_args(args, Args::Spread, true);
+        let mut all = vec![script, numkeys];
+        all.extend(rest);
+        let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
+        self.facts.commands.push(Command {
+            name: "EVALSHA".into(),
+            name_span,
+            args: all,
+            open_tail,
+            tail,
+            span,
+            func: self.cur_func(),
+            sink: crate::facts::Sink::Client,
+        });
+    }
+
+    /// A call of a function of the code base.
+    fn code_call(
+        &mut self,
+        n: Node<'_>,
+        path: Vec<String>,
+        receiver: Option<Value>,
+        args: &[Node<'_>],
+    ) {
+        let args = args.iter().map(|a| self.value(*a, 0)).collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            receiver,
+            span: self.span(n),
+            func: self.cur_func(),
+        });
+    }
+
+    /// Reads the registrations the first walk found.
+    pub(super) fn registrations(&mut self, pending: Vec<Pending>) {
+        let saved = std::mem::take(&mut self.stack);
+        for (frames, name, opts, script) in pending {
+            self.stack = frames;
+            let (Some(name), Some(opts)) = (self.find(name), self.find(opts)) else {
+                continue;
+            };
+            match script {
+                false => self.define_command(name, opts),
+                true => self.define_script(name, opts),
+            }
+        }
+        self.stack = saved;
+    }
+
+    /// First pass: a registration to read once every script is known.
+    pub(super) fn pending_registration(&mut self, n: Node<'_>, pending: &mut Vec<Pending>) {
+        let Some(func) = n.child_by_field_id(self.f.function) else {
+            return;
+        };
+        let callee = self.text(func);
+        let args: Vec<Node<'_>> = n
+            .child_by_field_id(self.f.arguments)
+            .map(named)
+            .unwrap_or_default();
+        if callee.ends_with(".defineCommand") {
+            if let [name, opts, ..] = args.as_slice() {
+                pending.push((
+                    self.stack.clone(),
+                    NodeRef::of(*name),
+                    NodeRef::of(*opts),
+                    false,
+                ));
+            }
+        } else if callee == "defineScript" || callee.ends_with(".defineScript") {
+            if let [opts] = args.as_slice() {
+                pending.push((self.stack.clone(), NodeRef::of(n), NodeRef::of(*opts), true));
+            }
+        }
+    }
+}
+
+/// A value the code cannot see, which may be an array (ioredis and
+/// node-redis spread an array wherever it is passed): a parameter, or
+/// what the code does not show.
+fn maybe_array(v: &Value) -> bool {
+    matches!(v, Value::Param { .. } | Value::Unknown { .. })
+}
+
+/// A list's items, whether more may follow, and the collection when the
+/// code does not show its items.
+fn spread_list(v: Option<Value>) -> (Vec<Value>, bool, Option<Value>) {
+    match v {
+        None => (Vec::new(), false, None),
+        Some(Value::List { items, tail, .. }) => {
+            let open = !tail.is_empty();
+            (items, open, tail.into_iter().next())
+        }
+        Some(other) => (Vec::new(), true, Some(other)),
+    }
+}

@@ -1,0 +1,569 @@
+//! JavaScript and TypeScript extractor (`.js`, `.mjs`, `.cjs`, `.jsx`,
+//! `.ts`, `.mts`, `.cts`, `.tsx`): one reading of the three grammars, which
+//! share their node kinds (TypeScript's adds types, which are passed over).
+//!
+//! Two walks over the tree, each iterative with a stack of the functions
+//! and classes it is in (the tree's depth is never the stack's):
+//!
+//! - the first (`mod.rs`) finds every function (a declaration, a method, an
+//!   arrow or function expression bound to a name) and what each scope
+//!   binds (`const`/`let`/`var`, assignments), and the scripts (`scripts.rs`:
+//!   Lua in strings and template literals, `.lua` files read at start-up);
+//! - the second states the definitions to the value-flow core
+//!   (`FunctionDef`s with what each returns, `ConstDef`s for module
+//!   constants and for the fields a class's methods set on `this`) and
+//!   reads every call (`calls.rs`: client commands through the table of
+//!   `client.rs`, script calls, scripts registered with `defineCommand` or
+//!   loaded with `SCRIPT LOAD`, and calls of the code base).
+//!
+//! `values.rs` reads an expression as a `Value`: strings and template
+//! literals as templates (interpolations as values), `+` as concatenation,
+//! objects as maps, arrays as lists, `this.f` as the receiver's field, a
+//! local as what it was bound to.
+
+mod calls;
+mod client;
+mod scripts;
+mod values;
+
+pub(crate) use client::client_calls;
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::extract::fields::Fields;
+use crate::facts::{FileFacts, FileId, Lang, Span, Value};
+use crate::parse::Parsers;
+
+/// Bound on every recursion of this extractor (expression nesting, locals
+/// followed into locals).
+const MAX_DEPTH: usize = 48;
+
+/// Values a name bound several times may be, at most.
+const MAX_BINDINGS: usize = 4;
+
+/// The facts of one parsed JavaScript or TypeScript file.
+pub fn extract(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    lang: Lang,
+    stem: &str,
+) -> FileFacts {
+    let mut cx = Cx {
+        src,
+        root,
+        following: Vec::new(),
+        fuel: 0,
+        file,
+        parsers,
+        f: crate::extract::fields::of(lang),
+        facts: FileFacts::default(),
+        module: stem.to_string(),
+        stack: Vec::new(),
+        scopes: HashMap::new(),
+        funcs: HashMap::new(),
+        scripts_at: HashMap::new(),
+        commands: HashMap::new(),
+        loaded: HashMap::new(),
+        pending: Vec::new(),
+    };
+    cx.traverse(root, Pass::Bindings);
+    let pending = std::mem::take(&mut cx.pending);
+    cx.registrations(pending);
+    cx.traverse(root, Pass::Facts);
+    cx.facts
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Functions, bindings and scripts.
+    Bindings,
+    /// Definitions and calls.
+    Facts,
+}
+
+/// A function or class the walk is in.
+#[derive(Clone)]
+struct Frame {
+    /// The node's id (its scope's key).
+    id: usize,
+    /// The `FunctionDef` of a named function; `None` for an anonymous one
+    /// (a callback) and for a class body or the program.
+    func: Option<usize>,
+    params: Vec<String>,
+    /// The class a method or class body is in.
+    class: Option<String>,
+    /// A class body or the program: not a function scope.
+    container: bool,
+    /// An arrow function: its `this` is the enclosing function's.
+    arrow: bool,
+    /// Parameters whose declared type is one value (`id: string`).
+    scalars: Vec<String>,
+    /// Parameters whose value the call they are passed to gives (the reply
+    /// of `script("load", text, (err, sha) => ..)`).
+    given: Vec<(usize, Value)>,
+}
+
+struct Cx<'s, 't, 'p> {
+    src: &'s [u8],
+    root: Node<'t>,
+    /// Bindings being followed (a name bound to itself stops).
+    following: Vec<NodeRef>,
+    /// What the value being read may still read ([`values`]).
+    fuel: usize,
+    file: FileId,
+    parsers: &'p mut Parsers,
+    f: &'static Fields,
+    facts: FileFacts,
+    /// The file's stem: the module of its top-level definitions.
+    module: String,
+    stack: Vec<Frame>,
+    /// Per scope (a function's or the program's node id), the expressions
+    /// each name is bound to, in source order.
+    scopes: HashMap<usize, HashMap<String, Vec<NodeRef>>>,
+    /// Function nodes by id: their `FunctionDef` index.
+    funcs: HashMap<usize, usize>,
+    /// Scripts by the expression that holds them.
+    scripts_at: HashMap<NodeRef, usize>,
+    /// Commands `defineCommand` or `defineScript` gives the client in this
+    /// file: name → (script, whether its arguments are transformed).
+    commands: HashMap<String, (Value, bool)>,
+    /// Registrations the first walk found (`calls::Pending`).
+    pending: Vec<calls::Pending>,
+    /// Script loads: the start byte of a `script("load", ..)` callback →
+    /// the script text's value.
+    loaded: HashMap<usize, Value>,
+}
+
+/// A node kept across the walk: its byte range, found again from the root
+/// when it is needed (`Node` borrows the tree).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct NodeRef {
+    start: usize,
+    end: usize,
+    kind: u16,
+}
+
+impl NodeRef {
+    fn of(n: Node<'_>) -> NodeRef {
+        NodeRef {
+            start: n.start_byte(),
+            end: n.end_byte(),
+            kind: n.kind_id(),
+        }
+    }
+}
+
+/// The kinds that are functions.
+fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "generator_function_declaration"
+            | "function_expression"
+            | "function"
+            | "generator_function"
+            | "arrow_function"
+            | "method_definition"
+    )
+}
+
+fn is_class(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class_declaration" | "class" | "abstract_class_declaration"
+    )
+}
+
+/// Node kinds that are comments.
+pub(crate) const COMMENT_KINDS: &[&str] = &["comment", "html_comment"];
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    fn text(&self, n: Node<'_>) -> String {
+        crate::parse::text(n, self.src).into_owned()
+    }
+
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    /// Walks the tree without recursion, keeping the frame stack.
+    fn traverse(&mut self, root: Node<'_>, pass: Pass) {
+        self.stack.clear();
+        self.stack.push(Frame {
+            id: root.id(),
+            func: None,
+            params: Vec::new(),
+            class: None,
+            container: true,
+            arrow: false,
+            scalars: Vec::new(),
+            given: Vec::new(),
+        });
+        let mut cursor = root.walk();
+        let mut entered: Vec<bool> = Vec::new();
+        loop {
+            let n = cursor.node();
+            let pushed = self.enter(n, pass);
+            entered.push(pushed);
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if entered.pop() == Some(true) {
+                    self.stack.pop();
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Visits one node on the way down; true when it pushed a frame.
+    fn enter(&mut self, n: Node<'_>, pass: Pass) -> bool {
+        let kind = n.kind();
+        if is_function(kind) {
+            let frame = self.function_frame(n, pass);
+            self.stack.push(frame);
+            return true;
+        }
+        if is_class(kind) {
+            let class = n.child_by_field_id(self.f.name).map(|c| self.text(c));
+            self.stack.push(Frame {
+                id: n.id(),
+                func: None,
+                params: Vec::new(),
+                class,
+                container: true,
+                arrow: false,
+                scalars: Vec::new(),
+                given: Vec::new(),
+            });
+            return true;
+        }
+        match pass {
+            Pass::Bindings => self.bind(n),
+            Pass::Facts => self.fact(n),
+        }
+        false
+    }
+
+    /// The frame of a function: its `FunctionDef` when it has a name (made
+    /// in the first pass, its `returns` in the second).
+    fn function_frame(&mut self, n: Node<'_>, pass: Pass) -> Frame {
+        let params = self.params_of(n);
+        let class = self.stack.last().and_then(|f| f.class.clone());
+        let in_class = n.kind() == "method_definition"
+            || n.parent()
+                .is_some_and(|p| p.kind().ends_with("field_definition"));
+        let func = match pass {
+            Pass::Bindings => self.define_function(n, &params, class.as_deref(), in_class),
+            Pass::Facts => {
+                let i = self.funcs.get(&n.id()).copied();
+                if let Some(i) = i {
+                    let frame = self.frame_of(n, i, &params, class.clone(), in_class);
+                    self.stack.push(frame);
+                    let returns = self.returns_of(n);
+                    self.stack.pop();
+                    self.facts.functions[i].returns = returns;
+                }
+                i
+            }
+        };
+        let given = self.loaded.get(&n.start_byte()).map(|text| {
+            let sha = Value::Call {
+                path: vec![crate::facts::SHA1.to_string()],
+                args: vec![text.clone()],
+                span: self.span(n),
+            };
+            vec![(1, sha)]
+        });
+        Frame {
+            id: n.id(),
+            func,
+            params,
+            class: if in_class { class } else { None },
+            container: false,
+            arrow: n.kind() == "arrow_function",
+            scalars: self.scalars_of(n),
+            given: given.unwrap_or_default(),
+        }
+    }
+
+    fn frame_of(
+        &self,
+        n: Node<'_>,
+        func: usize,
+        params: &[String],
+        class: Option<String>,
+        in_class: bool,
+    ) -> Frame {
+        Frame {
+            id: n.id(),
+            func: Some(func),
+            params: params.to_vec(),
+            class: if in_class { class } else { None },
+            container: false,
+            arrow: n.kind() == "arrow_function",
+            scalars: self.scalars_of(n),
+            given: Vec::new(),
+        }
+    }
+
+    /// The names of a function's parameters, in order (a destructured one
+    /// is `_`).
+    fn params_of(&self, n: Node<'_>) -> Vec<String> {
+        if let Some(p) = n.child_by_field_id(self.f.parameter) {
+            return vec![self.text(p)];
+        }
+        let Some(list) = n.child_by_field_id(self.f.parameters) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut c = list.walk();
+        for p in list.named_children(&mut c) {
+            if COMMENT_KINDS.contains(&p.kind()) {
+                continue;
+            }
+            out.push(self.param_name(p).unwrap_or_else(|| "_".into()));
+        }
+        out
+    }
+
+    /// The parameters of the function the walk is in whose declared type
+    /// is one value, never an array (`id: string`): TypeScript's types.
+    pub(super) fn scalar_param(&self, name: &str) -> bool {
+        let Some(f) = self
+            .stack
+            .iter()
+            .rev()
+            .find(|f| !f.container && f.func.is_some())
+        else {
+            return false;
+        };
+        f.scalars.iter().any(|s| s == name)
+    }
+
+    /// The parameters of `n` typed as one string, number or boolean.
+    fn scalars_of(&self, n: Node<'_>) -> Vec<String> {
+        let Some(list) = n.child_by_field_id(self.f.parameters) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut c = list.walk();
+        for p in list.named_children(&mut c) {
+            let ty = p
+                .child_by_field_id(self.f.ty)
+                .and_then(|t| t.named_child(0))
+                .map(|t| self.text(t));
+            if matches!(ty.as_deref(), Some("string" | "number" | "boolean")) {
+                if let Some(name) = self.param_name(p) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    fn param_name(&self, p: Node<'_>) -> Option<String> {
+        match p.kind() {
+            "identifier" => Some(self.text(p)),
+            "required_parameter" | "optional_parameter" => {
+                self.param_name(p.child_by_field_id(self.f.pattern)?)
+            }
+            "assignment_pattern" => self.param_name(p.child_by_field_id(self.f.left)?),
+            _ => None,
+        }
+    }
+
+    /// The name a function is known by: its own, a method's, or the
+    /// variable, field or property it is bound to.
+    fn function_name<'n>(&self, n: Node<'n>) -> Option<(String, Node<'n>)> {
+        if let Some(name) = n.child_by_field_id(self.f.name) {
+            return Some((self.text(name), name));
+        }
+        let p = n.parent()?;
+        let name = match p.kind() {
+            "variable_declarator" | "public_field_definition" | "field_definition" => p
+                .child_by_field_id(self.f.name)
+                .or_else(|| p.child_by_field_id(self.f.property))?,
+            "pair" => p.child_by_field_id(self.f.key)?,
+            _ => return None,
+        };
+        matches!(name.kind(), "identifier" | "property_identifier").then(|| (self.text(name), name))
+    }
+
+    fn define_function(
+        &mut self,
+        n: Node<'_>,
+        params: &[String],
+        class: Option<&str>,
+        in_class: bool,
+    ) -> Option<usize> {
+        let (name, name_node) = self.function_name(n)?;
+        let module = match (class, in_class) {
+            (Some(c), true) => format!("{}.{c}", self.module),
+            _ => self.module.clone(),
+        };
+        let i = self.facts.functions.len();
+        self.facts.functions.push(crate::facts::FunctionDef {
+            module,
+            name,
+            params: params.to_vec(),
+            returns: Value::unknown("", self.span(n)),
+            name_span: self.span(name_node),
+            clause: 0,
+            defaults: 0,
+            patterns: Vec::new(),
+            default_values: Vec::new(),
+        });
+        self.funcs.insert(n.id(), i);
+        Some(i)
+    }
+
+    /// What a function returns: its expression body, or the values of its
+    /// `return` statements (not those of the functions inside it).
+    fn returns_of(&mut self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let Some(body) = n.child_by_field_id(self.f.body) else {
+            return Value::unknown("", span);
+        };
+        if body.kind() != "statement_block" {
+            return self.value(body, 0);
+        }
+        let mut found = Vec::new();
+        let mut stack = vec![body];
+        let mut steps = 0usize;
+        while let Some(x) = stack.pop() {
+            steps += 1;
+            if steps > 100_000 || found.len() > MAX_BINDINGS {
+                return Value::unknown("", span);
+            }
+            if x.kind() == "return_statement" {
+                match x.named_child(0) {
+                    Some(e) if !COMMENT_KINDS.contains(&e.kind()) => found.push(e),
+                    _ => return Value::unknown("", span),
+                }
+                continue;
+            }
+            if is_function(x.kind()) || is_class(x.kind()) {
+                continue;
+            }
+            let mut c = x.walk();
+            stack.extend(x.named_children(&mut c));
+        }
+        found.sort_by_key(|e| e.start_byte());
+        let mut alts: Vec<Value> = found.into_iter().map(|e| self.value(e, 0)).collect();
+        match alts.len() {
+            0 => Value::unknown("", span),
+            1 => alts.remove(0),
+            _ => Value::OneOf { alts, span },
+        }
+    }
+
+    /// First pass: what a scope binds, and the scripts.
+    fn bind(&mut self, n: Node<'_>) {
+        match n.kind() {
+            "variable_declarator" => {
+                if let (Some(name), Some(v)) = (
+                    n.child_by_field_id(self.f.name),
+                    n.child_by_field_id(self.f.value),
+                ) {
+                    if name.kind() == "identifier" {
+                        let name = self.text(name);
+                        self.bind_name(name, v);
+                    }
+                }
+            }
+            "assignment_expression" => {
+                if let (Some(l), Some(v)) = (
+                    n.child_by_field_id(self.f.left),
+                    n.child_by_field_id(self.f.right),
+                ) {
+                    if l.kind() == "identifier" {
+                        let name = self.text(l);
+                        self.bind_name(name, v);
+                    }
+                }
+            }
+            "string" | "template_string" => self.script_literal(n),
+            "binary_expression" => self.script_concat(n),
+            "call_expression" => {
+                self.script_call(n);
+                let mut pending = std::mem::take(&mut self.pending);
+                self.pending_registration(n, &mut pending);
+                self.pending = pending;
+            }
+            _ => {}
+        }
+    }
+
+    /// Binds `name` in the innermost function scope (or the program's).
+    fn bind_name(&mut self, name: String, v: Node<'_>) {
+        let scope = self
+            .stack
+            .iter()
+            .rev()
+            .find(|f| !f.container || f.class.is_none())
+            .map_or(0, |f| f.id);
+        let list = self
+            .scopes
+            .entry(scope)
+            .or_default()
+            .entry(name)
+            .or_default();
+        if list.len() <= MAX_BINDINGS {
+            list.push(NodeRef::of(v));
+        }
+    }
+
+    /// The script an expression holds, when it is one the first pass found.
+    fn script_at(&self, n: Node<'_>) -> Option<usize> {
+        self.scripts_at.get(&NodeRef::of(n)).copied()
+    }
+
+    /// The innermost named function the walk is in.
+    fn cur_func(&self) -> Option<usize> {
+        self.stack.iter().rev().find_map(|f| f.func)
+    }
+
+    /// The class whose method the walk is in.
+    fn cur_class(&self) -> Option<&str> {
+        let f = self.stack.iter().rev().find(|f| !f.container && !f.arrow)?;
+        f.class.as_deref()
+    }
+}
+
+/// The top-level definitions a file states: a `ConstDef` per module
+/// constant, in the file's module.
+fn top_level_const(cx: &mut Cx<'_, '_, '_>, n: Node<'_>) {
+    if cx.stack.len() != 1 {
+        return;
+    }
+    let (Some(name), Some(v)) = (
+        n.child_by_field_id(cx.f.name),
+        n.child_by_field_id(cx.f.value),
+    ) else {
+        return;
+    };
+    if name.kind() != "identifier" || is_function(v.kind()) {
+        return;
+    }
+    let value = cx.value(v, 0);
+    cx.facts.consts.push(crate::facts::ConstDef {
+        module: cx.module.clone(),
+        name: cx.text(name),
+        value,
+        name_span: cx.span(name),
+    });
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,448 @@
+//! Expressions as `Value`s: strings and template literals (decoded, with
+//! where each piece came from), `+`, objects and arrays, conditionals,
+//! names followed to what they are bound to, `this.f`, member reads and
+//! calls.
+
+use tree_sitter::Node;
+
+use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
+use crate::extract::embedded::Decoded;
+use crate::extract::push_lit;
+use crate::facts::{Seg, Template, Value, LOOKUP, RECEIVER};
+
+/// Wrappers whose value is their operand's.
+const TRANSPARENT: &[&str] = &[
+    "parenthesized_expression",
+    "await_expression",
+    "as_expression",
+    "satisfies_expression",
+    "non_null_expression",
+    "type_assertion",
+];
+
+/// Expressions one value may read, at most (names bound to names bound
+/// to names, each several times, would grow without it).
+const FUEL: usize = 4096;
+
+impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// A short label for a value the analysis cannot see.
+    pub(super) fn label(&self, n: Node<'_>) -> String {
+        let t = self.text(n);
+        match t.char_indices().nth(60) {
+            Some((i, _)) => t[..i].to_string(),
+            None => t,
+        }
+    }
+
+    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        if d == 0 {
+            self.fuel = FUEL;
+        }
+        if d > MAX_DEPTH || self.fuel == 0 {
+            return Value::unknown(self.label(n), span);
+        }
+        self.fuel -= 1;
+        if let Some(i) = self.script_at(n) {
+            return Value::ScriptRef { index: i, span };
+        }
+        let kind = n.kind();
+        if TRANSPARENT.contains(&kind) {
+            return match first_named(n) {
+                Some(inner) => self.value(inner, d + 1),
+                None => Value::unknown(self.label(n), span),
+            };
+        }
+        match kind {
+            "string" | "template_string" => {
+                let (t, _) = self.string(n, d);
+                Value::Str(t)
+            }
+            "number" => match self.text(n).replace('_', "").parse::<i64>() {
+                Ok(value) => Value::Int { value, span },
+                Err(_) => Value::unknown(self.label(n), span),
+            },
+            "identifier" => self.name_value(n, d),
+            "this" if self.cur_class().is_some() => Value::Param {
+                index: RECEIVER,
+                name: "self".into(),
+                span,
+            },
+            "member_expression" => self.member_value(n, d),
+            "subscript_expression" => {
+                let (Some(o), Some(i)) = (
+                    n.child_by_field_id(self.f.object),
+                    n.child_by_field_id(self.f.index),
+                ) else {
+                    return Value::unknown(self.label(n), span);
+                };
+                let (o, i) = (self.value(o, d + 1), self.value(i, d + 1));
+                Value::Call {
+                    path: vec![LOOKUP.to_string()],
+                    args: vec![o, i],
+                    span,
+                }
+            }
+            "binary_expression" => self.binary(n, d),
+            "ternary_expression" => {
+                let alts = [self.f.consequence, self.f.alternative]
+                    .into_iter()
+                    .filter_map(|f| n.child_by_field_id(f))
+                    .collect::<Vec<_>>();
+                let alts = alts.into_iter().map(|a| self.value(a, d + 1)).collect();
+                Value::OneOf { alts, span }
+            }
+            "object" => self.object(n, d),
+            "array" => {
+                let mut items = Vec::new();
+                let mut tail = Vec::new();
+                for c in named(n) {
+                    match c.kind() {
+                        "spread_element" => match first_named(c) {
+                            Some(x) => tail.push(self.value(x, d + 1)),
+                            None => tail.push(Value::unknown("...", self.span(c))),
+                        },
+                        _ if tail.is_empty() => items.push(self.value(c, d + 1)),
+                        _ => tail.push(self.value(c, d + 1)),
+                    }
+                }
+                Value::List { items, tail, span }
+            }
+            "call_expression" => self.call_value(n, d),
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// A name: a parameter of the function the walk is in, a value a scope
+    /// binds (followed), a module constant, or what a call gives the
+    /// callback the walk is in.
+    fn name_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let name = self.text(n);
+        let span = self.span(n);
+        let frames = self.stack.len();
+        for at in (0..frames).rev() {
+            let frame = &self.stack[at];
+            if let Some(i) = frame.params.iter().position(|p| *p == name) {
+                if let Some((_, v)) = frame.given.iter().find(|(g, _)| *g == i) {
+                    return v.clone();
+                }
+                // A parameter of the named function the walk is in.
+                if frame.func.is_some() && frame.func == self.cur_func() {
+                    return Value::Param {
+                        index: i,
+                        name,
+                        span,
+                    };
+                }
+                return Value::unknown(name, span);
+            }
+            let bound = self
+                .scopes
+                .get(&frame.id)
+                .and_then(|s| s.get(&name))
+                .cloned();
+            let Some(bound) = bound else { continue };
+            if at == 0 && !self.scripts_at.contains_key(&bound[0]) {
+                // A module constant: the value-flow core follows it.
+                return Value::Const {
+                    path: vec![name],
+                    span,
+                };
+            }
+            let mut alts = Vec::new();
+            for r in bound {
+                if self.following.contains(&r) {
+                    continue;
+                }
+                let Some(x) = self.find(r) else { continue };
+                self.following.push(r);
+                alts.push(self.value(x, d + 1));
+                self.following.pop();
+            }
+            return match alts.len() {
+                0 => Value::unknown(name, span),
+                1 => alts.into_iter().next().unwrap_or(Value::unknown("", span)),
+                _ => Value::OneOf { alts, span },
+            };
+        }
+        Value::Const {
+            path: vec![name],
+            span,
+        }
+    }
+
+    /// `this.f` in a method: the receiver's field; `a.b`: the field `b` of
+    /// `a`'s value.
+    fn member_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(o), Some(p)) = (
+            n.child_by_field_id(self.f.object),
+            n.child_by_field_id(self.f.property),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let field = self.text(p);
+        if o.kind() == "this" && self.cur_class().is_some() {
+            return Value::Param {
+                index: RECEIVER,
+                name: field,
+                span,
+            };
+        }
+        let base = self.value(o, d + 1);
+        if let Value::Map { pairs, .. } = &base {
+            if let Some((_, v)) = pairs
+                .iter()
+                .find(|(k, _)| k.as_str() == Some(field.clone()))
+            {
+                return v.clone();
+            }
+        }
+        Value::Call {
+            path: vec![format!(".{field}")],
+            args: vec![base],
+            span,
+        }
+    }
+
+    /// `a + b`: a template when either side is a string.
+    fn binary(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let op = n.child_by_field_id(self.f.operator).map(|o| self.text(o));
+        let (Some(l), Some(r)) = (
+            n.child_by_field_id(self.f.left),
+            n.child_by_field_id(self.f.right),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        if op.as_deref() != Some("+") {
+            return Value::unknown(self.label(n), span);
+        }
+        let (l, r) = (self.value(l, d + 1), self.value(r, d + 1));
+        if !matches!(l, Value::Str(_)) && !matches!(r, Value::Str(_)) {
+            return Value::unknown(self.label(n), span);
+        }
+        let mut segs = Vec::new();
+        for v in [l, r] {
+            match v {
+                Value::Str(t) => segs.extend(t.segs),
+                other => segs.push(Seg::Value(Box::new(other))),
+            }
+        }
+        Value::Str(Template { segs, span })
+    }
+
+    /// An object literal as a map from its property names.
+    fn object(&mut self, n: Node<'_>, d: usize) -> Value {
+        let mut pairs = Vec::new();
+        for c in named(n) {
+            match c.kind() {
+                "pair" => {
+                    let (Some(k), Some(v)) = (
+                        c.child_by_field_id(self.f.key),
+                        c.child_by_field_id(self.f.value),
+                    ) else {
+                        continue;
+                    };
+                    let key = match k.kind() {
+                        "property_identifier" => {
+                            Value::Str(Template::lit(self.text(k), self.span(k)))
+                        }
+                        "string" | "number" => self.value(k, d + 1),
+                        _ => continue,
+                    };
+                    let v = self.value(v, d + 1);
+                    pairs.push((key, v));
+                }
+                "shorthand_property_identifier" => {
+                    let key = Value::Str(Template::lit(self.text(c), self.span(c)));
+                    let v = self.name_value(c, d + 1);
+                    pairs.push((key, v));
+                }
+                _ => {}
+            }
+        }
+        Value::Map {
+            pairs,
+            span: self.span(n),
+        }
+    }
+
+    /// A call as a value: `script("load", text)` gives the text's SHA1; a
+    /// `.lua` file read is its script; a call of the code base is what it
+    /// returns (followed by the core).
+    fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(func) = n.child_by_field_id(self.f.function) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let args: Vec<Node<'_>> = n
+            .child_by_field_id(self.f.arguments)
+            .map(named)
+            .unwrap_or_default();
+        if let Some(text) = self.script_load(func, &args) {
+            let text = self.value(text, d + 1);
+            return Value::Call {
+                path: vec![crate::facts::SHA1.to_string()],
+                args: vec![text],
+                span,
+            };
+        }
+        let path = match func.kind() {
+            "identifier" => vec![self.text(func)],
+            "member_expression" => {
+                let (Some(o), Some(p)) = (
+                    func.child_by_field_id(self.f.object),
+                    func.child_by_field_id(self.f.property),
+                ) else {
+                    return Value::unknown(self.label(n), span);
+                };
+                if o.kind() == "this" {
+                    vec!["self".to_string(), self.text(p)]
+                } else {
+                    vec![self.text(p)]
+                }
+            }
+            _ => return Value::unknown(self.label(n), span),
+        };
+        let args = args
+            .into_iter()
+            .filter(|a| !is_function(a.kind()))
+            .map(|a| self.value(a, d + 1))
+            .collect();
+        Value::Call { path, args, span }
+    }
+
+    /// `x.script("load", text, ..)`: the text loaded.
+    pub(super) fn script_load<'n>(
+        &mut self,
+        func: Node<'n>,
+        args: &[Node<'n>],
+    ) -> Option<Node<'n>> {
+        let p = func.child_by_field_id(self.f.property)?;
+        if self.text(p) != "script" {
+            return None;
+        }
+        let sub = args.first()?;
+        let t = self.plain_string(*sub)?;
+        t.eq_ignore_ascii_case("load")
+            .then(|| args.get(1).copied())?
+    }
+
+    /// A string or template literal's text when it has no interpolation.
+    pub(super) fn plain_string(&mut self, n: Node<'_>) -> Option<String> {
+        if !matches!(n.kind(), "string" | "template_string") {
+            return None;
+        }
+        self.string(n, 0).0.as_literal()
+    }
+
+    /// A string or template literal as a template, and its decoded text
+    /// (for Lua parsed in place).
+    pub(super) fn string(&mut self, n: Node<'_>, d: usize) -> (Template, Decoded) {
+        let mut segs = Vec::new();
+        let mut dec = Decoded::default();
+        self.string_into(n, d, &mut segs, &mut dec);
+        let t = Template {
+            segs,
+            span: self.span(n),
+        };
+        (t, dec)
+    }
+
+    /// Appends a string or template literal's pieces to a template and to
+    /// a decoded text.
+    pub(super) fn string_into(
+        &mut self,
+        n: Node<'_>,
+        d: usize,
+        segs: &mut Vec<Seg>,
+        dec: &mut Decoded,
+    ) {
+        let src = self.src;
+        for c in named(n) {
+            let (s, e) = (c.start_byte(), c.end_byte());
+            match c.kind() {
+                "string_fragment" => {
+                    dec.raw(src, s, e);
+                    push_lit(segs, &self.text(c), self.span(c));
+                }
+                "escape_sequence" => {
+                    let bytes = unescape(&src[s..e]);
+                    dec.escape(&bytes, s, e);
+                    let text = String::from_utf8_lossy(&bytes).into_owned();
+                    push_lit(segs, &text, self.span(c));
+                }
+                "template_substitution" => {
+                    let label = self.label(c);
+                    dec.hole(label.clone(), s, e);
+                    match first_named(c) {
+                        Some(x) => match self.value(x, d + 1) {
+                            Value::Str(t) => segs.extend(t.segs),
+                            v => segs.push(Seg::Value(Box::new(v))),
+                        },
+                        None => segs.push(Seg::Hole {
+                            label,
+                            span: self.span(c),
+                        }),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The node `r` stands for, found again from the root.
+    pub(super) fn find(&self, r: NodeRef) -> Option<Node<'t>> {
+        let mut n = self.root.descendant_for_byte_range(r.start, r.end)?;
+        for _ in 0..MAX_DEPTH {
+            if n.start_byte() == r.start && n.end_byte() == r.end && n.kind_id() == r.kind {
+                return Some(n);
+            }
+            n = n.parent()?;
+            if n.start_byte() != r.start || n.end_byte() != r.end {
+                return None;
+            }
+        }
+        None
+    }
+}
+
+/// The named children that are not comments.
+pub(super) fn named(n: Node<'_>) -> Vec<Node<'_>> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|x| !COMMENT_KINDS.contains(&x.kind()))
+        .collect()
+}
+
+pub(super) fn first_named(n: Node<'_>) -> Option<Node<'_>> {
+    named(n).into_iter().next()
+}
+
+/// What a JavaScript escape sequence stands for.
+fn unescape(esc: &[u8]) -> Vec<u8> {
+    let Some((&b'\\', rest)) = esc.split_first() else {
+        return esc.to_vec();
+    };
+    let hex = |h: &[u8]| {
+        std::str::from_utf8(h)
+            .ok()
+            .and_then(|h| u32::from_str_radix(h.trim_matches(['{', '}']), 16).ok())
+            .and_then(char::from_u32)
+    };
+    let one = |c: char| c.to_string().into_bytes();
+    match rest.first() {
+        Some(b'n') => b"\n".to_vec(),
+        Some(b't') => b"\t".to_vec(),
+        Some(b'r') => b"\r".to_vec(),
+        Some(b'0') if rest.len() == 1 => b"\0".to_vec(),
+        Some(b'b') => b"\x08".to_vec(),
+        Some(b'f') => b"\x0c".to_vec(),
+        Some(b'v') => b"\x0b".to_vec(),
+        Some(b'\n') | Some(b'\r') => Vec::new(),
+        Some(b'x') | Some(b'u') => hex(&rest[1..]).map(one).unwrap_or_else(|| esc.to_vec()),
+        Some(_) => rest.to_vec(),
+        None => Vec::new(),
+    }
+}
