@@ -137,7 +137,7 @@ pub fn language_names() -> Vec<&'static str> {
     out
 }
 
-/// `Elixir, Rust, Lua, JavaScript and TypeScript` (with `conj` `and` or
+/// `Elixir, Rust, Lua, Python, JavaScript and TypeScript` (with `conj` `and` or
 /// `or`).
 pub fn language_list(conj: &str) -> String {
     let names = language_names();
