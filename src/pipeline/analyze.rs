@@ -34,16 +34,25 @@ pub fn load_contract(
         c.chosen = true;
         Some(c)
     };
+    let cfg = match choice {
+        ContractChoice::None => return Ok(None),
+        // The settings are read, and their errors reported, on their own;
+        // here only their `prefix` counts.
+        ContractChoice::File(_) => Config::find_limited(root, limit).ok().flatten(),
+        ContractChoice::Default => Config::find_limited(root, limit)?,
+    };
+    let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
     match choice {
         ContractChoice::None => Ok(None),
-        ContractChoice::File(p) => read_contract(p, limit).map(chosen),
-        ContractChoice::Default => match Config::find_limited(root, limit)? {
+        ContractChoice::File(p) => read_contract(p, limit, prefix).map(chosen),
+        ContractChoice::Default => match &cfg {
             Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
                 ContractSetting::Embedded { named: false } => Ok(Some(Contract::embedded())),
                 ContractSetting::Off => Ok(None),
+                ContractSetting::Shipped(name) => shipped(name, prefix).map(chosen),
                 ContractSetting::Path(_) => match cfg.contract_path()? {
-                    Some(p) => read_contract(p, limit).map(chosen),
+                    Some(p) => read_contract(p, limit, prefix).map(chosen),
                     None => Ok(None),
                 },
             },
@@ -52,10 +61,29 @@ pub fn load_contract(
     }
 }
 
-fn read_contract(p: &Path, limit: u64) -> Result<Contract, AnalyzeError> {
+/// A shipped contract by name.
+fn shipped(name: &str, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
+    let s = crate::contract::shipped::named(name)
+        .ok_or_else(|| AnalyzeError::Usage(format!("no shipped contract is named {name}")))?;
+    Ok(s.load(prefix)?)
+}
+
+/// A contract file, or a shipped contract's name (`bullmq`) when no file of
+/// that name exists.
+fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
+    if let Some(name) = p
+        .to_str()
+        .filter(|n| !p.exists() && crate::contract::shipped::named(n).is_some())
+    {
+        return shipped(name, prefix);
+    }
     let text = crate::input::read_text(p, limit)
         .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
-    Ok(Contract::parse(&text, &p.display().to_string())?)
+    Ok(Contract::parse_with(
+        &text,
+        &p.display().to_string(),
+        prefix,
+    )?)
 }
 
 /// Runs the pipeline.
