@@ -437,15 +437,45 @@ fn steps_aside(
     if uses_keyspace(model, c) {
         return false;
     }
+    let family = family_of(model)
+        .map(|f| format!("; its keys are of the keyspace of the shipped `{f}` contract: pass --contract {f}, or write `contract = \"{f}\"` in wirelint.toml, to check against it"))
+        .unwrap_or_default();
     notes.push(Note {
         path: ".".into(),
         message: format!(
-            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it){family}",
             c.keyspace.as_ref().map(|k| k.prefix.as_str()).unwrap_or_default(),
             c.name
         ),
     });
     true
+}
+
+/// The shipped family whose keyspace the tree's keys are of: at least two
+/// distinct keys of it, and of no other family's.
+fn family_of(model: &Model) -> Option<&'static str> {
+    let mut found = None;
+    for s in crate::contract::shipped::families() {
+        let Ok(c) = s.load(None) else {
+            continue;
+        };
+        let Some(ks) = c.keyspace.as_ref() else {
+            continue;
+        };
+        let mut keys = std::collections::BTreeSet::new();
+        for k in &model.keys {
+            if keys.len() < 2 && crate::keyshape::in_keyspace(&k.template, ks) {
+                keys.insert(k.template.to_string());
+            }
+        }
+        if keys.len() >= 2 {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(s.name);
+        }
+    }
+    found
 }
 
 /// Whether some key in the model is built with the contract's exact prefix
