@@ -47,6 +47,9 @@ pub enum Command {
         /// List the changes `wirelint diff` reports (WD codes) instead.
         #[arg(long)]
         diff: bool,
+        /// List the shipped contracts (`--contract NAME`) instead.
+        #[arg(long, conflicts_with_all = ["audit", "diff"])]
+        contracts: bool,
     },
     /// Print a rule's documentation.
     Explain {
@@ -366,7 +369,10 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         }
     };
     match cli.command {
-        Command::Rules { audit, diff } => rules(audit, diff),
+        Command::Rules {
+            contracts: true, ..
+        } => info::contracts(),
+        Command::Rules { audit, diff, .. } => rules(audit, diff),
         Command::Explain { code } => explain(&code),
         Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),

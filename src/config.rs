@@ -3,6 +3,8 @@
 //!
 //! ```toml
 //! contract = "rules/ourqueue.toml"   # a contract file, relative to this file
+//! # contract = "bullmq"              # a shipped contract, by name
+//! prefix = "myapp"                   # the contract's `<prefix>`, if it has one
 //! # contract = false                 # check agreement only, no contract
 //! select = ["WL1", "WL201"]          # codes or code prefixes (default: all)
 //! ignore = ["WL103"]                 # codes or code prefixes
@@ -38,6 +40,8 @@ pub enum ContractSetting {
     },
     Off,
     Path(PathBuf),
+    /// A shipped contract by name (`contract = "bullmq"`).
+    Shipped(String),
 }
 
 #[derive(Debug, Clone)]
@@ -48,6 +52,8 @@ pub struct Config {
     pub contract: ContractSetting,
     /// Where `contract = …` is, in the file.
     pub contract_span: Option<std::ops::Range<usize>>,
+    /// `prefix = "myapp"`: the value of the contract's `<prefix>`.
+    pub prefix: Option<String>,
     /// select, ignore, severity, exclude, speakers, generated.
     pub settings: crate::settings::Settings,
 }
@@ -57,6 +63,8 @@ pub struct Config {
 struct RawConfig {
     #[serde(default)]
     contract: Option<toml::Spanned<RawContractSetting>>,
+    #[serde(default)]
+    prefix: Option<String>,
     #[serde(default)]
     select: Option<Vec<toml::Spanned<String>>>,
     #[serde(default)]
@@ -190,6 +198,9 @@ impl Config {
             None => ContractSetting::Embedded { named: false },
             Some(RawContractSetting::Flag(true)) => ContractSetting::Embedded { named: true },
             Some(RawContractSetting::Flag(false)) => ContractSetting::Off,
+            Some(RawContractSetting::Path(p)) if crate::contract::shipped::named(&p).is_some() => {
+                ContractSetting::Shipped(p)
+            }
             Some(RawContractSetting::Path(p)) => ContractSetting::Path(base.join(p)),
         };
         let settings = crate::settings::Settings::from_raw(
@@ -218,6 +229,7 @@ impl Config {
             text: text.to_string(),
             contract,
             contract_span,
+            prefix: raw.prefix,
             settings,
         })
     }

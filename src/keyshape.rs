@@ -137,15 +137,25 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
 /// The verdict on a key's atoms: as written, or, when that is not fine, a
 /// prefix that only looks like the keyspace's ([`lookalike`]).
 fn read_atoms(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
-    let verdict = exact_verdict(atoms, ks);
+    if ks.whole_types().any(|t| whole_match(atoms, t)) {
+        return KeyVerdict::Fine;
+    }
+    if !ks.queue_key {
+        // Only whole templates, and none matches: no evidence either way.
+        return KeyVerdict::Skip;
+    }
+    let verdict = exact_verdict(atoms, ks, false);
     if matches!(verdict, KeyVerdict::Fine | KeyVerdict::Prefix { .. }) {
         return verdict;
     }
-    lookalike::lookalike_prefix(atoms, ks, |a| exact_verdict(a, ks)).unwrap_or(verdict)
+    // Behind a lookalike prefix, a type that is a bare placeholder (BullMQ's
+    // job hash at `<id>`) is no evidence: any word would be one.
+    lookalike::lookalike_prefix(atoms, ks, |a| exact_verdict(a, ks, true)).unwrap_or(verdict)
 }
 
-/// The verdict on a key's atoms as written.
-fn exact_verdict(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
+/// The verdict on a key's atoms as written; `telling`: only types with a
+/// literal make a key of the keyspace.
+fn exact_verdict(atoms: &[Atom], ks: &Keyspace, telling: bool) -> KeyVerdict {
     let lead: String = atoms
         .iter()
         .map_while(|a| match a {
@@ -170,7 +180,7 @@ fn exact_verdict(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
         key.plain_queue(i)
     };
     match queue_end {
-        ControlFlow::Continue(i) => type_verdict(&atoms[i..], ks),
+        ControlFlow::Continue(i) => type_verdict(&atoms[i..], ks, telling),
         ControlFlow::Break(verdict) => verdict,
     }
 }
@@ -183,7 +193,14 @@ fn exact_verdict(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
 /// yes (6,700 keys in BullMQ, which none does; 3 ms on the run's one
 /// thread, the verdicts made whole).
 pub fn in_keyspace(t: &Template, ks: &Keyspace) -> bool {
-    leads_with(t, &ks.prefix)
+    if ks.whole_types().any(|w| leads_with(t, w.lead_literal())) {
+        let atoms = atoms(t);
+        if ks.whole_types().any(|w| whole_match(&atoms, w)) {
+            return true;
+        }
+    }
+    ks.queue_key
+        && leads_with(t, &ks.prefix)
         && !matches!(analyze(t, ks), KeyVerdict::Skip | KeyVerdict::Prefix { .. })
 }
 
@@ -226,6 +243,28 @@ fn foreign_namespace(atoms: &[Atom], lead: &str, ks: &Keyspace) -> KeyVerdict {
         };
     }
     KeyVerdict::Skip
+}
+
+/// Whether a key's atoms are a key of the whole template `t`: the literal
+/// the template opens with is written as such (a key that opens with a
+/// hole is no evidence), and the rest matches, a placeholder never taking
+/// a `:` or a brace (so `rsmq:<queue>` is not `rsmq:q:Q`).
+fn whole_match(atoms: &[Atom], t: &KeyType) -> bool {
+    let lead = t.lead_literal();
+    if lead.is_empty()
+        || atoms.len() < lead.chars().count()
+        || !atoms.iter().zip(lead.chars()).all(|(a, c)| a.is_char(c))
+    {
+        return false;
+    }
+    // An end mark on both sides: neither a last placeholder nor a last hole
+    // is at the very end, where it would match any tail.
+    let end = Atom::Char('\0', atoms[0].span());
+    let mut marked = atoms.to_vec();
+    marked.push(end);
+    let mut pattern = t.pattern.clone();
+    pattern.push(PatTok::Lit("\0".into()));
+    matches(&marked, &pattern)
 }
 
 /// A key's atoms after the prefix, and the keyspace's separator.
@@ -331,11 +370,16 @@ impl Key<'_> {
 }
 
 /// What follows the queue: nothing, a hole, or one of the keyspace's types.
-fn type_verdict(rest: &[Atom], ks: &Keyspace) -> KeyVerdict {
+fn type_verdict(rest: &[Atom], ks: &Keyspace, telling: bool) -> KeyVerdict {
     if rest.is_empty() || matches!(rest[0], Atom::Hole(..)) {
         return KeyVerdict::Fine;
     }
-    if ks.types.iter().any(|t| matches(rest, &t.pattern)) {
+    let typed = |t: &&KeyType| !telling || t.pattern.iter().any(|p| matches!(p, PatTok::Lit(_)));
+    if ks
+        .queue_types()
+        .filter(typed)
+        .any(|t| matches(rest, &t.pattern))
+    {
         return KeyVerdict::Fine;
     }
     let word_end = rest
@@ -369,7 +413,7 @@ fn shape_after_prefix(rest: &[Atom], ks: &Keyspace) -> bool {
     let Some(tail) = after.strip_prefix(&ks.separator) else {
         return false;
     };
-    ks.types.iter().any(|t| {
+    ks.queue_types().any(|t| {
         !t.lead().is_empty()
             && (tail.starts_with(t.lead()) || t.lead().starts_with(tail) && !tail.is_empty())
     })
@@ -440,12 +484,26 @@ pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Opti
     let matching: Vec<&KeyType> = ks
         .types
         .iter()
-        .filter(|ty| matches(&atoms, &ks.full_pattern(ty)))
+        .filter(|ty| {
+            if ty.whole {
+                whole_match(&atoms, ty)
+            } else {
+                matches(&atoms, &ks.full_pattern(ty))
+            }
+        })
         .collect();
-    if matching.len() != 1 {
-        return None;
-    }
-    records.iter().find(|r| r.type_name == matching[0].name)
+    // A type that is a bare placeholder (BullMQ's job hash at `<id>`) yields
+    // to a type with literal bytes that matches too (`meta`).
+    let telling: Vec<&KeyType> = matching
+        .iter()
+        .copied()
+        .filter(|t| t.pattern.iter().any(|p| matches!(p, PatTok::Lit(_))))
+        .collect();
+    let one = match (matching.as_slice(), telling.as_slice()) {
+        ([one], _) | (_, [one]) => *one,
+        _ => return None,
+    };
+    records.iter().find(|r| r.type_name == one.name)
 }
 
 #[cfg(test)]
@@ -571,5 +629,73 @@ mod tests {
         assert!(record_of(&t(&["emq:{", "*", "}:pending"]), ks, &c.records).is_none());
         assert!(record_of(&t(&["*"]), ks, &c.records).is_none());
         assert!(record_of(&t(&["emq:{", "*", "}:", "*"]), ks, &c.records).is_none());
+    }
+
+    fn family(name: &str) -> Contract {
+        crate::contract::shipped::named(name)
+            .unwrap()
+            .load(None)
+            .unwrap()
+    }
+
+    /// Global keys and the bare queue key read as keys of the keyspace; the
+    /// queue key's types still do, and a wrong type is still one.
+    #[test]
+    fn whole_templates_are_keys_of_the_keyspace() {
+        let c = family("asynq");
+        let ks = c.keyspace.as_ref().unwrap();
+        for parts in [
+            &["asynq:queues"][..],
+            &["asynq:servers:{", "*", "}"],
+            &["asynq:{", "*", "}:t:", "*"],
+        ] {
+            assert_eq!(analyze(&t(parts), ks), KeyVerdict::Fine, "{parts:?}");
+            assert!(in_keyspace(&t(parts), ks), "{parts:?}");
+        }
+        assert!(matches!(
+            analyze(&t(&["asynq:{", "*", "}:pendng"]), ks),
+            KeyVerdict::Type { .. }
+        ));
+        let c = family("rsmq");
+        let ks = c.keyspace.as_ref().unwrap();
+        assert_eq!(analyze(&t(&["rsmq:", "*"]), ks), KeyVerdict::Fine);
+        assert_eq!(analyze(&t(&["rsmq:QUEUES"]), ks), KeyVerdict::Fine);
+        assert_eq!(analyze(&t(&["rsmq:", "*", ":Q"]), ks), KeyVerdict::Fine);
+        assert!(matches!(
+            analyze(&t(&["rsmq:", "*", ":q"]), ks),
+            KeyVerdict::Type { .. }
+        ));
+        let rec = record_of(&t(&["rsmq:", "*", ":Q"]), ks, &c.records);
+        assert_eq!(rec.map(|r| r.name.as_str()), Some("attributes"));
+        // A key that opens with a hole is no evidence of a whole template.
+        assert!(!in_keyspace(&t(&["*", "QUEUES"]), ks));
+    }
+
+    /// Without a queue key, only a whole template makes a key of the
+    /// keyspace, and nothing else is read.
+    #[test]
+    fn a_keyspace_of_whole_templates_only() {
+        let c = family("sidekiq");
+        let ks = c.keyspace.as_ref().unwrap();
+        assert_eq!(analyze(&t(&["queue:", "*"]), ks), KeyVerdict::Fine);
+        assert_eq!(analyze(&t(&["stat:processed"]), ks), KeyVerdict::Fine);
+        assert_eq!(analyze(&t(&["emq:{", "*", "}:x"]), ks), KeyVerdict::Skip);
+        assert!(in_keyspace(&t(&["queues"]), ks));
+        assert!(!in_keyspace(&t(&["*"]), ks));
+    }
+
+    /// Behind a lookalike of a plain prefix, a missing separator or a
+    /// bare-placeholder type is no evidence (`bullmq:5.0` is no `bull:` key).
+    #[test]
+    fn lookalikes_need_a_telling_key_behind_them() {
+        let c = family("bullmq");
+        let ks = c.keyspace.as_ref().unwrap();
+        assert_eq!(analyze(&t(&["bullmq:5.65.1"]), ks), KeyVerdict::Skip);
+        assert_eq!(analyze(&t(&["bull:", "*", ":", "*"]), ks), KeyVerdict::Fine);
+        assert_eq!(analyze(&t(&["bull:dGVzdA=="]), ks), KeyVerdict::Skip);
+        assert!(matches!(
+            analyze(&t(&["bul:", "*", ":wait"]), ks),
+            KeyVerdict::Prefix { .. }
+        ));
     }
 }

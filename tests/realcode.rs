@@ -52,8 +52,15 @@ fn expected(repo: &str) -> BTreeSet<String> {
 
 /// `CODE path:line` of every finding `wirelint check` reports in `dir`.
 fn reported(dir: &Path) -> BTreeSet<String> {
+    reported_with(dir, &["."])
+}
+
+/// The same, with `args` (paths, `--contract NAME`).
+fn reported_with(dir: &Path, args: &[&str]) -> BTreeSet<String> {
     let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
-        .args(["check", ".", "--format", "json", "--exit-zero"])
+        .arg("check")
+        .args(args)
+        .args(["--format", "json", "--exit-zero"])
         .current_dir(dir)
         .output()
         .expect("runs wirelint");
@@ -121,5 +128,101 @@ fn every_finding_on_the_real_corpus_is_expected_and_every_expected_one_is_found(
         "realcode: {} findings reported, {} expected",
         totals.0, totals.1
     );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A run against a shipped family contract (`tests/realcode/families/`):
+/// the repository, the contract, the path checked, whether the port is
+/// knowingly incompatible, and the findings expected.
+struct FamilyRun {
+    repo: String,
+    contract: String,
+    path: String,
+    incompatible: bool,
+    want: BTreeSet<String>,
+}
+
+fn family_run(path: &Path) -> FamilyRun {
+    let text = std::fs::read_to_string(path).expect("a family run file");
+    let directive = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("# {key}: ")))
+            .map(|v| v.trim().to_string())
+    };
+    let need = |key: &str| {
+        directive(key).unwrap_or_else(|| panic!("{}: no `# {key}:` line", path.display()))
+    };
+    let mut want = BTreeSet::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (finding, reason) = line.split_once("  ").unwrap_or((line, ""));
+        assert!(
+            !reason.trim().is_empty(),
+            "{}: `{finding}` has no reason",
+            path.display()
+        );
+        want.insert(finding.trim().to_string());
+    }
+    FamilyRun {
+        repo: need("repo"),
+        contract: need("contract"),
+        path: need("path"),
+        incompatible: directive("incompatible").is_some(),
+        want,
+    }
+}
+
+/// Each shipped family contract against its own upstream (silent) and
+/// against each port of the corpus (every finding listed with its reason,
+/// or the port is knowingly incompatible and must report something).
+#[test]
+fn every_family_run_reports_what_its_file_lists() {
+    let Some(corpus) = std::env::var_os("WIRELINT_CORPUS") else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED realcode families: WIRELINT_CORPUS is not set"
+        );
+        return;
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(here().join("families"))
+        .expect("tests/realcode/families")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    let mut problems = Vec::new();
+    for f in files {
+        let run = family_run(&f);
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let dir = PathBuf::from(&corpus).join(&run.repo);
+        if !dir.is_dir() {
+            problems.push(format!("{name}: {} not found", run.repo));
+            continue;
+        }
+        let got = reported_with(
+            &dir,
+            &[run.path.as_str(), "--contract", run.contract.as_str()],
+        );
+        eprintln!("realcode families: {name}: {} findings", got.len());
+        if run.incompatible {
+            assert!(
+                run.want.is_empty(),
+                "{name}: an incompatible port lists no findings"
+            );
+            if got.is_empty() {
+                problems.push(format!("{name}: said incompatible, but reports nothing"));
+            }
+            continue;
+        }
+        for x in got.difference(&run.want) {
+            problems.push(format!("{name}: unexpected {x}"));
+        }
+        for x in run.want.difference(&got) {
+            problems.push(format!("{name}: lost {x}"));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

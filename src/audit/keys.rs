@@ -109,7 +109,8 @@ fn typed<'k>(tail: &'k [u8], ks: &Keyspace) -> Option<(usize, Option<&'k [u8]>)>
     let mut best: Option<(usize, usize, Option<&[u8]>)> = None;
     for (i, t) in ks.types.iter().enumerate() {
         let mut id = None;
-        if !matches(tail, &t.pattern, &mut id) {
+        // A whole template (`[keyspace.keys]`) is no type suffix.
+        if t.whole || !matches(tail, &t.pattern, &mut id) {
             continue;
         }
         let lits: usize = t

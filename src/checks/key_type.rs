@@ -44,16 +44,20 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut d = RULE.diagnostic(
             format!(
                 "key type `{found}` is not in the contract (it knows {})",
-                quoted(ks.types.iter().map(|t| &t.text))
+                quoted(ks.queue_types().map(|t| &t.text))
             ),
             Label::new(span, "unknown type"),
         );
-        if let Some(s) = ks.types.first().and_then(|t| cx.contract_span(&t.span)) {
+        if let Some(s) = ks
+            .queue_types()
+            .next()
+            .and_then(|t| cx.contract_span(&t.span))
+        {
             d.related.push(Label::new(s, "the contract's key types"));
         }
         let mean = suggest(
             found.trim_end_matches(':'),
-            ks.types.iter().map(|t| t.lead().trim_end_matches(':')),
+            ks.queue_types().map(|t| t.lead().trim_end_matches(':')),
         )
         .map(|m| format!("{m} "))
         .unwrap_or_default();
@@ -79,7 +83,7 @@ fn fix(
 ) -> Option<Fix> {
     let best = closest(
         found.trim_end_matches(':'),
-        ks.types.iter().map(|t| t.lead().trim_end_matches(':')),
+        ks.queue_types().map(|t| t.lead().trim_end_matches(':')),
     )?;
     let text = format!("{best}{}", &found[found.trim_end_matches(':').len()..]);
     let edit = cx.replacement(span, found, &text)?;

@@ -17,6 +17,10 @@
 //! redis.call('ZADD', 'emq:{' .. ARGV[3] .. '}:pending', 0, ARGV[1])
 //! ```
 //!
+//! A contract whose family builds keys in its scripts by design (BullMQ
+//! passes the key prefix `bull:<queue>:` in ARGV: `scripts_build_keys =
+//! true` in `[keyspace]`) is checked for KEYS past the count only.
+//!
 //! ## How to fix
 //! Pass the key in KEYS, in the slot the contract declares, and use
 //! `KEYS[n]`.
@@ -61,6 +65,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             let help = format!("callers pass {d} keys; `KEYS[{n}]` is nil in every speaker");
             cx.blame(&mut diag, script.speaker, help, "the script's KEYS");
             out.push(diag);
+        }
+        let by_design = cx
+            .contract
+            .and_then(|c| c.keyspace.as_ref())
+            .is_some_and(|k| k.scripts_build_keys);
+        if by_design {
+            continue;
         }
         for cmd in cx.model.commands.iter().filter(|c| c.script == Some(id)) {
             let positions: Vec<usize> = match crate::redis::key_positions(&cmd.name) {

@@ -47,6 +47,18 @@ pub(super) fn rules(audit: bool, diff: bool) -> i32 {
     write_stdout(&s)
 }
 
+/// The shipped contracts, one a line: the name `--contract` takes, its
+/// file, and what it describes.
+pub(super) fn contracts() -> i32 {
+    let shipped = crate::contract::shipped::SHIPPED;
+    let w = shipped.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for c in shipped {
+        s.push_str(&format!("{:<w$} {} {}\n", c.name, c.path, c.description()));
+    }
+    write_stdout(&s)
+}
+
 pub(super) fn explain(code: &str) -> i32 {
     let change = crate::diff::KINDS
         .iter()

@@ -8,8 +8,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    by_name, live, parse_pattern, suggest, Contract, IdSpec, KeyType, Keyspace, Record, Retired,
-    ScriptSpec, SpeakerSpec,
+    by_name, live, parse_pattern, suggest, Contract, IdSpec, KeyType, Keyspace, PatTok, Record,
+    Retired, ScriptSpec, SpeakerSpec,
 };
 
 #[derive(Deserialize)]
@@ -54,9 +54,16 @@ pub(super) struct RawRetired {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawKeyspace {
-    key: Spanned<String>,
+    #[serde(default)]
+    key: Option<Spanned<String>>,
+    #[serde(default)]
+    prefix: Option<Spanned<String>>,
+    #[serde(default)]
+    keys: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     clustered: Option<bool>,
+    #[serde(default)]
+    scripts_build_keys: bool,
     #[serde(default)]
     types: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
@@ -98,6 +105,7 @@ pub(super) fn compile(
     raw: RawContract,
     text: &str,
     origin: &str,
+    prefix: Option<&str>,
 ) -> Result<Contract, CompileError> {
     let name = raw.name.get_ref().trim().to_string();
     if name.is_empty() {
@@ -108,7 +116,7 @@ pub(super) fn compile(
         ));
     }
     let keyspace = match raw.keyspace {
-        Some(ks) => Some(compile_keyspace(ks)?),
+        Some(ks) => Some(compile_keyspace(ks, prefix)?),
         None => None,
     };
     let records = raw
@@ -355,10 +363,170 @@ fn compile_retired(raw: Option<RawRetired>, records: &[Record]) -> Result<Retire
     Ok(out)
 }
 
-fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> {
+/// The value of `<prefix>`: `wirelint.toml`'s, else the contract's
+/// `prefix`; an error when a template names `<prefix>` and neither gives
+/// it, or when `prefix` is given and no template names it.
+fn prefix_of(
+    ks: &RawKeyspace,
+    span: &Range<usize>,
+    over: Option<&str>,
+) -> Result<Option<(String, Range<usize>)>, CompileError> {
+    let used = ks
+        .key
+        .iter()
+        .chain(ks.keys.values())
+        .find(|t| t.get_ref().contains(PREFIX));
+    match (&ks.prefix, used) {
+        (Some(p), None) => Err((
+            "`prefix` is set, but no key template names `<prefix>`".into(),
+            p.span(),
+            Some(
+                "write `<prefix>` where the prefix goes, e.g. key = \"<prefix>:<queue>:<type>\""
+                    .into(),
+            ),
+        )),
+        (None, Some(t)) if over.is_none() => Err((
+            "a key template names `<prefix>`, but [keyspace] gives it no default".into(),
+            t.span(),
+            Some(
+                "add `prefix = \"...\"` to [keyspace] (wirelint.toml's `prefix` overrides it)"
+                    .into(),
+            ),
+        )),
+        (p, _) => {
+            let at = p.as_ref().map(|p| p.span()).unwrap_or(span.clone());
+            let value = over
+                .map(str::to_string)
+                .or_else(|| p.as_ref().map(|p| p.get_ref().clone()));
+            Ok(value.map(|v| (v, at)))
+        }
+    }
+}
+
+/// `<prefix>` in a key template, replaced by its value before the template
+/// is read.
+const PREFIX: &str = "<prefix>";
+
+fn compile_keyspace(
+    ks: Spanned<RawKeyspace>,
+    over: Option<&str>,
+) -> Result<Keyspace, CompileError> {
+    let span = ks.span();
     let ks = ks.into_inner();
-    let pattern = ks.key.get_ref().clone();
-    let span = ks.key.span();
+    let prefix_value = prefix_of(&ks, &span, over)?;
+    let fill = |t: &str| match &prefix_value {
+        Some((p, _)) => t.replace(PREFIX, p),
+        None => t.to_string(),
+    };
+    if let Some((p, at)) = &prefix_value {
+        if let Some(m) = unmatchable(p).or_else(|| {
+            p.contains(['<', '>'])
+                .then(|| "it holds a placeholder".to_string())
+        }) {
+            return Err((
+                format!("the prefix `{p}` cannot match any key: {m}"),
+                at.clone(),
+                None,
+            ));
+        }
+    }
+    let mut out = match &ks.key {
+        Some(key) => queue_key(&fill(key.get_ref()), key.span(), ks.types)?,
+        None => {
+            if let Some((name, t)) = ks.types.iter().next() {
+                return Err((
+                    format!("key type `{name}` follows the queue key, but [keyspace] has no `key`"),
+                    t.span(),
+                    Some("add key = \"<prefix>{<queue>}:<type>\", or write the whole key in [keyspace.keys]".into()),
+                ));
+            }
+            Keyspace {
+                pattern: String::new(),
+                pattern_span: span.clone(),
+                queue_key: false,
+                prefix_value: None,
+                prefix: String::new(),
+                hash_tag: false,
+                separator: String::new(),
+                types: Vec::new(),
+                clustered: false,
+                scripts_build_keys: false,
+                redis_types: Vec::new(),
+                holds: Vec::new(),
+            }
+        }
+    };
+    for (tname, t) in ks.keys {
+        let tspan = t.span();
+        if out.types.iter().any(|k| k.name == tname) {
+            return Err((
+                format!("key type `{tname}` is defined in [keyspace.types] and [keyspace.keys]"),
+                tspan,
+                None,
+            ));
+        }
+        let text = fill(t.get_ref());
+        let pattern = key_type_pattern(&tname, &text, &tspan)?;
+        if !pattern.iter().any(|p| matches!(p, PatTok::Lit(_))) {
+            return Err((
+                format!("key `{tname}` has no literal bytes, so it would match every key"),
+                tspan,
+                None,
+            ));
+        }
+        out.types.push(KeyType {
+            name: tname,
+            text,
+            pattern,
+            span: tspan,
+            whole: true,
+        });
+    }
+    out.types.sort_by(|a, b| a.name.cmp(&b.name));
+    if out.types.is_empty() {
+        return Err((
+            "the keyspace declares no types".into(),
+            out.pattern_span.clone(),
+            Some("add [keyspace.types], e.g. job = \"job:<id>\", or [keyspace.keys], e.g. queues = \"asynq:queues\"".into()),
+        ));
+    }
+    out.prefix_value = prefix_value;
+    out.scripts_build_keys = ks.scripts_build_keys;
+    out.clustered = ks.clustered.unwrap_or(out.hash_tag);
+    out.redis_types = live::compile_redis_types(ks.redis, &out.types)?;
+    out.holds = live::compile_holds(ks.holds, &out.types, &out.redis_types)?;
+    Ok(out)
+}
+
+/// A key type's pattern, read and checked.
+fn key_type_pattern(
+    tname: &str,
+    text: &str,
+    tspan: &Range<usize>,
+) -> Result<Vec<PatTok>, CompileError> {
+    let pattern = parse_pattern(text)
+        .map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
+    if pattern.is_empty() {
+        return Err((format!("key type `{tname}` is empty"), tspan.clone(), None));
+    }
+    if let Some(m) = unmatchable(text) {
+        return Err((
+            format!("key type `{tname}` cannot match any key: {m}"),
+            tspan.clone(),
+            None,
+        ));
+    }
+    Ok(pattern)
+}
+
+/// `key = "emq:{<queue>}:<type>"` (its `<prefix>` in place) and the types
+/// that follow it.
+fn queue_key(
+    pattern: &str,
+    span: Range<usize>,
+    raw_types: BTreeMap<String, Spanned<String>>,
+) -> Result<Keyspace, CompileError> {
+    let pattern = pattern.to_string();
     let shape_help = Some(
         "write the key as `<prefix>{<queue>}<separator><type>` (with a hash tag) or `<prefix><queue><separator><type>`, e.g. \"emq:{<queue>}:<type>\"".to_string(),
     );
@@ -398,26 +566,16 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
         return Err(bad(&format!("cannot match any key: {m}")));
     }
     let mut types = Vec::new();
-    for (tname, t) in ks.types {
+    for (tname, t) in raw_types {
         let tspan = t.span();
         let text = t.into_inner();
-        let pattern = parse_pattern(&text)
-            .map_err(|m| (format!("key type `{tname}`: {m}"), tspan.clone(), None))?;
-        if pattern.is_empty() {
-            return Err((format!("key type `{tname}` is empty"), tspan, None));
-        }
-        if let Some(m) = unmatchable(&text) {
-            return Err((
-                format!("key type `{tname}` cannot match any key: {m}"),
-                tspan,
-                None,
-            ));
-        }
+        let pattern = key_type_pattern(&tname, &text, &tspan)?;
         types.push(KeyType {
             name: tname,
             text,
             pattern,
             span: tspan,
+            whole: false,
         });
     }
     if types.is_empty() {
@@ -427,18 +585,19 @@ fn compile_keyspace(ks: Spanned<RawKeyspace>) -> Result<Keyspace, CompileError> 
             Some("add [keyspace.types], e.g. job = \"job:<id>\"".into()),
         ));
     }
-    let redis_types = live::compile_redis_types(ks.redis, &types)?;
-    let holds = live::compile_holds(ks.holds, &types, &redis_types)?;
     Ok(Keyspace {
         pattern: pattern.clone(),
         pattern_span: span,
+        queue_key: true,
+        prefix_value: None,
         prefix,
         hash_tag,
         separator: separator.to_string(),
         types,
-        clustered: ks.clustered.unwrap_or(hash_tag),
-        redis_types,
-        holds,
+        clustered: hash_tag,
+        scripts_build_keys: false,
+        redis_types: Vec::new(),
+        holds: Vec::new(),
     })
 }
 

@@ -74,7 +74,7 @@ pub(super) fn compile_holds(
         let vars = t
             .pattern
             .iter()
-            .filter(|p| matches!(p, PatTok::Var(_)))
+            .filter(|p| matches!(p, PatTok::Var(v) if !(t.whole && v == "queue")))
             .count();
         if vars != 1 {
             return Err((

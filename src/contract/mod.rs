@@ -8,6 +8,7 @@ use std::ops::Range;
 
 mod compile;
 mod live;
+pub mod shipped;
 
 /// The embedded default contract.
 pub const EMBEDDED_NAME: &str = "rules/echomq.toml";
@@ -115,9 +116,15 @@ pub enum PatTok {
 
 #[derive(Debug, Clone)]
 pub struct Keyspace {
-    /// `emq:{<queue>}:<type>` as written.
+    /// The queue key `emq:{<queue>}:<type>`, its `<prefix>` in place; empty
+    /// when the keyspace has no queue key (every type is a whole template).
     pub pattern: String,
     pub pattern_span: Range<usize>,
+    /// Whether `key` is given: the types of `[keyspace.types]` follow it.
+    pub queue_key: bool,
+    /// `prefix = "bull"`: the value of `<prefix>` in the templates (the
+    /// contract's default, or `wirelint.toml`'s), and where it is written.
+    pub prefix_value: Option<(String, Range<usize>)>,
     /// The literal before the queue: `emq:`.
     pub prefix: String,
     /// Whether the queue sits in a `{…}` hash tag.
@@ -126,6 +133,10 @@ pub struct Keyspace {
     pub separator: String,
     pub types: Vec<KeyType>,
     pub clustered: bool,
+    /// `scripts_build_keys = true`: the family's scripts build keys from a
+    /// key prefix their callers pass (BullMQ's design), so a key built in
+    /// a script is no finding (WL301 still reports KEYS past the count).
+    pub scripts_build_keys: bool,
     /// `[keyspace.redis]` (optional): the Redis type of a key type's value.
     pub redis_types: Vec<RedisTypeSpec>,
     /// `[keyspace.holds]` (optional): key types whose members (a sorted
@@ -157,25 +168,63 @@ pub struct Holds {
 #[derive(Debug, Clone)]
 pub struct KeyType {
     pub name: String,
-    /// `job:<id>` as written.
+    /// `job:<id>` as written (a whole template, `<prefix>` in place, for a
+    /// type of `[keyspace.keys]`).
     pub text: String,
     pub pattern: Vec<PatTok>,
     pub span: Range<usize>,
+    /// A type of `[keyspace.keys]`: `pattern` is the whole key, not a
+    /// suffix after the queue key's queue.
+    pub whole: bool,
 }
 
 impl KeyType {
-    /// The literal the type starts with: `job:` for `job:<id>`.
+    /// The literal a type of the queue key starts with: `job:` for
+    /// `job:<id>`; empty for a whole template.
     pub fn lead(&self) -> &str {
+        match self.pattern.first() {
+            Some(PatTok::Lit(s)) if !self.whole => s,
+            _ => "",
+        }
+    }
+
+    /// The literal the whole pattern opens with (`asynq:queues` for
+    /// `asynq:queues`, `queue:` for `queue:<queue>`); empty when it opens
+    /// with a placeholder.
+    pub fn lead_literal(&self) -> &str {
         match self.pattern.first() {
             Some(PatTok::Lit(s)) => s,
             _ => "",
         }
     }
+
+    /// Whether the key holds a queue (`<queue>`): a type of the queue key
+    /// always does, a whole template when it names `<queue>`.
+    pub fn queue_scoped(&self) -> bool {
+        !self.whole
+            || self
+                .pattern
+                .iter()
+                .any(|p| matches!(p, PatTok::Var(v) if v == "queue"))
+    }
 }
 
 impl Keyspace {
+    /// The types that follow the queue key (`[keyspace.types]`).
+    pub fn queue_types(&self) -> impl Iterator<Item = &KeyType> {
+        self.types.iter().filter(|t| !t.whole)
+    }
+
+    /// The whole templates (`[keyspace.keys]`).
+    pub fn whole_types(&self) -> impl Iterator<Item = &KeyType> {
+        self.types.iter().filter(|t| t.whole)
+    }
+
     /// The whole pattern of a key of type `t`, as tokens.
     pub fn full_pattern(&self, t: &KeyType) -> Vec<PatTok> {
+        if t.whole {
+            return t.pattern.clone();
+        }
         let mut out = vec![PatTok::Lit(self.prefix.clone())];
         if self.hash_tag {
             out.push(PatTok::Lit("{".into()));
@@ -193,6 +242,9 @@ impl Keyspace {
 
     /// `emq:{<queue>}:job:<id>`.
     pub fn render(&self, t: &KeyType) -> String {
+        if t.whole {
+            return t.text.clone();
+        }
         let mut s = self.prefix.clone();
         if self.hash_tag {
             s.push_str("{<queue>}");
@@ -227,8 +279,31 @@ pub struct Record {
 }
 
 impl Record {
+    /// Whether `f` is a field of the record: one of its names, or a match
+    /// of one of its field templates (`<id>:rc`: a field per message).
     pub fn has_field(&self, f: &str) -> bool {
-        self.fields.iter().any(|(n, _)| n == f)
+        self.fields.iter().any(|(n, _)| {
+            n == f
+                || n.contains('<') && parse_pattern(n).is_ok_and(|toks| literal_matches(&toks, f))
+        })
+    }
+}
+
+/// Whether the literal `s` is a match of the pattern: each placeholder
+/// stands for one or more bytes that hold no `:`.
+pub fn literal_matches(toks: &[PatTok], s: &str) -> bool {
+    match toks.split_first() {
+        None => s.is_empty(),
+        Some((PatTok::Lit(l), rest)) => s
+            .strip_prefix(l.as_str())
+            .is_some_and(|r| literal_matches(rest, r)),
+        Some((PatTok::Var(_), rest)) => s
+            .char_indices()
+            .skip(1)
+            .map(|(i, _)| i)
+            .chain(std::iter::once(s.len()))
+            .take_while(|&i| !s[..i].contains(':'))
+            .any(|i| literal_matches(rest, &s[i..])),
     }
 }
 
@@ -315,6 +390,16 @@ impl Contract {
 
     /// Parses and validates a contract. `origin` names it in messages.
     pub fn parse(text: &str, origin: &str) -> Result<Contract, Box<ContractError>> {
+        Contract::parse_with(text, origin, None)
+    }
+
+    /// Parses and validates a contract, with `prefix` (`wirelint.toml`'s)
+    /// as the value of `<prefix>` in place of the contract's default.
+    pub fn parse_with(
+        text: &str,
+        origin: &str,
+        prefix: Option<&str>,
+    ) -> Result<Contract, Box<ContractError>> {
         let err =
             |message: String, span: Option<Range<usize>>, label: &str, help: Option<String>| {
                 Box::new(ContractError {
@@ -341,7 +426,7 @@ impl Contract {
             let (message, help) = describe_toml_error(e.message());
             err(message, e.span(), "here", help)
         })?;
-        compile::compile(raw, text, origin)
+        compile::compile(raw, text, origin, prefix)
             .map_err(|(message, span, help)| err(message, Some(span), "here", help))
     }
 }

@@ -108,6 +108,12 @@ pub(super) fn lookalike_prefix(
         if found == ks.prefix || edit_distance(&sep_read, sep) > 1 {
             continue;
         }
+        // A separator left out is evidence only before a hash tag: without
+        // one, the queue's name would be glued to the namespace
+        // (`bullmq:` is not `bull:` + `mq:`).
+        if len == 0 && !ks.hash_tag {
+            continue;
+        }
         let mut repaired: Vec<Atom> = ks
             .prefix
             .chars()

@@ -34,16 +34,25 @@ pub fn load_contract(
         c.chosen = true;
         Some(c)
     };
+    let cfg = match choice {
+        ContractChoice::None => return Ok(None),
+        // The settings are read, and their errors reported, on their own;
+        // here only their `prefix` counts.
+        ContractChoice::File(_) => Config::find_limited(root, limit).ok().flatten(),
+        ContractChoice::Default => Config::find_limited(root, limit)?,
+    };
+    let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
     match choice {
         ContractChoice::None => Ok(None),
-        ContractChoice::File(p) => read_contract(p, limit).map(chosen),
-        ContractChoice::Default => match Config::find_limited(root, limit)? {
+        ContractChoice::File(p) => read_contract(p, limit, prefix).map(chosen),
+        ContractChoice::Default => match &cfg {
             Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
                 ContractSetting::Embedded { named: false } => Ok(Some(Contract::embedded())),
                 ContractSetting::Off => Ok(None),
+                ContractSetting::Shipped(name) => shipped(name, prefix).map(chosen),
                 ContractSetting::Path(_) => match cfg.contract_path()? {
-                    Some(p) => read_contract(p, limit).map(chosen),
+                    Some(p) => read_contract(p, limit, prefix).map(chosen),
                     None => Ok(None),
                 },
             },
@@ -52,10 +61,29 @@ pub fn load_contract(
     }
 }
 
-fn read_contract(p: &Path, limit: u64) -> Result<Contract, AnalyzeError> {
+/// A shipped contract by name.
+fn shipped(name: &str, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
+    let s = crate::contract::shipped::named(name)
+        .ok_or_else(|| AnalyzeError::Usage(format!("no shipped contract is named {name}")))?;
+    Ok(s.load(prefix)?)
+}
+
+/// A contract file, or a shipped contract's name (`bullmq`) when no file of
+/// that name exists.
+fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
+    if let Some(name) = p
+        .to_str()
+        .filter(|n| !p.exists() && crate::contract::shipped::named(n).is_some())
+    {
+        return shipped(name, prefix);
+    }
     let text = crate::input::read_text(p, limit)
         .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
-    Ok(Contract::parse(&text, &p.display().to_string())?)
+    Ok(Contract::parse_with(
+        &text,
+        &p.display().to_string(),
+        prefix,
+    )?)
 }
 
 /// Runs the pipeline.
@@ -409,15 +437,45 @@ fn steps_aside(
     if uses_keyspace(model, c) {
         return false;
     }
+    let family = family_of(model)
+        .map(|f| format!("; its keys are of the keyspace of the shipped `{f}` contract: pass --contract {f}, or write `contract = \"{f}\"` in wirelint.toml, to check against it"))
+        .unwrap_or_default();
     notes.push(Note {
         path: ".".into(),
         message: format!(
-            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it){family}",
             c.keyspace.as_ref().map(|k| k.prefix.as_str()).unwrap_or_default(),
             c.name
         ),
     });
     true
+}
+
+/// The shipped family whose keyspace the tree's keys are of: at least two
+/// distinct keys of it, and of no other family's.
+fn family_of(model: &Model) -> Option<&'static str> {
+    let mut found = None;
+    for s in crate::contract::shipped::families() {
+        let Ok(c) = s.load(None) else {
+            continue;
+        };
+        let Some(ks) = c.keyspace.as_ref() else {
+            continue;
+        };
+        let mut keys = std::collections::BTreeSet::new();
+        for k in &model.keys {
+            if keys.len() < 2 && crate::keyshape::in_keyspace(&k.template, ks) {
+                keys.insert(k.template.to_string());
+            }
+        }
+        if keys.len() >= 2 {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(s.name);
+        }
+    }
+    found
 }
 
 /// Whether some key in the model is built with the contract's exact prefix
