@@ -347,7 +347,7 @@ fn symlink_note(path: &Path) -> Option<String> {
 pub const SHARED_SCRIPTS: &str = "(shared scripts)";
 
 /// Finds each file's project: the nearest enclosing directory, at or below
-/// the root, that holds `mix.exs` or `Cargo.toml`.
+/// the root, that holds one of `PROJECT_FILES`.
 #[derive(Default)]
 pub struct ProjectFinder {
     /// Whether a directory holds a project file, by its path's bytes (a

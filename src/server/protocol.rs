@@ -45,18 +45,25 @@ pub fn watches_files(init: &Value) -> bool {
 }
 
 /// The request that asks the client to watch the files a run reads: the
-/// sources, the projects' files, `wirelint.toml` and a TOML contract, and
-/// the ignore files discovery honours.
+/// sources (the extensions of every language wirelint reads, from the one
+/// list of hosts), the projects' files, `wirelint.toml` and a TOML
+/// contract, and the ignore files discovery honours.
 pub fn register_watchers() -> lsp_server::Request {
-    let watchers: Vec<Value> = [
-        "**/*.{ex,exs,rs,lua}",
-        "**/*.toml",
-        "**/.gitignore",
-        "**/.ignore",
-    ]
-    .iter()
-    .map(|g| json!({"globPattern": g}))
-    .collect();
+    let exts: Vec<&str> = crate::extract::lang::HOSTS
+        .iter()
+        .flat_map(|h| h.extensions().iter().copied())
+        .collect();
+    let mut globs = vec![format!("**/*.{{{}}}", exts.join(","))];
+    globs.push("**/*.toml".to_string());
+    // A project file the globs above do not match (`package.json`).
+    for f in crate::discover::PROJECT_FILES {
+        let ext = f.rsplit('.').next().unwrap_or_default();
+        if ext != "toml" && !exts.contains(&ext) {
+            globs.push(format!("**/{f}"));
+        }
+    }
+    globs.extend(["**/.gitignore".to_string(), "**/.ignore".to_string()]);
+    let watchers: Vec<Value> = globs.iter().map(|g| json!({"globPattern": g})).collect();
     let params = json!({"registrations": [{
         "id": "wirelint-files",
         "method": "workspace/didChangeWatchedFiles",

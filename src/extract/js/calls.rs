@@ -247,7 +247,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         for (i, a) in args.iter().enumerate() {
             let v = self.value(*a, 0);
             let scalar = a.kind() == "identifier" && self.scalar_param(&self.text(*a));
-            let spread = a.kind() == "spread_element" || (strict && !scalar && maybe_array(&v));
+            // node_redis's reply handler may come last as a call's result
+            // (`this.handler(cb)`): such a value is not counted as sent.
+            let last_call = i + 1 == args.len()
+                && matches!(&v, Value::Call { path, .. }
+                if !path.first().is_some_and(|p| p.starts_with('.') || p.starts_with('#')));
+            let spread = a.kind() == "spread_element"
+                || (strict && !scalar && (maybe_array(&v) || last_call));
             match v {
                 Value::List { items, tail: t, .. } if tail.is_empty() => {
                     out.extend(items);

@@ -176,19 +176,19 @@ pub(super) fn is_client_method(name: &str) -> bool {
 }
 
 /// Whether a JavaScript or TypeScript file may call Redis through a
-/// client: `.name(` of a method of the table (in any case), or a Redis
-/// script registered or loaded (`defineCommand`, `defineScript`,
-/// `script(`).
+/// client: `.name` of a method of the table (in any case; a generic name
+/// only with a receiver word in the file), or a Redis script registered or
+/// loaded (`defineCommand`, `defineScript`, `.script`).
 pub(crate) fn client_calls(bytes: &[u8]) -> bool {
     static NEEDLES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
         std::sync::LazyLock::new(|| {
             let mut words: Vec<String> = METHODS
                 .iter()
                 .filter(|m| m.receiver == Receiver::Any)
-                .map(|m| format!(".{}(", m.name))
+                .map(|m| format!(".{}", m.name))
                 .collect();
             words.extend(
-                [".defineCommand(", "defineScript(", ".script("]
+                [".defineCommand", "defineScript", ".script"]
                     .iter()
                     .map(|s| s.to_string()),
             );
@@ -208,7 +208,7 @@ pub(crate) fn client_calls(bytes: &[u8]) -> bool {
             let guarded = METHODS
                 .iter()
                 .filter(|m| m.receiver == Receiver::RedisLike)
-                .map(|m| format!(".{}(", m.name))
+                .map(|m| format!(".{}", m.name))
                 .collect();
             let guards = RECEIVER_WORDS.iter().map(|w| w.to_string()).collect();
             [build(guarded), build(guards)]
@@ -232,6 +232,7 @@ mod tests {
         assert!(client_calls(b"await redis.hset(k, 'a', 1)"));
         assert!(client_calls(b"client.hGetAll(key)"));
         assert!(client_calls(b"redisConn.get(key)"));
+        assert!(client_calls(b"redis\n  .hset (k, 'a', 1)"));
         assert!(!client_calls(b"map.get(key); cache.set(k, v)"));
         assert!(!client_calls(b"app.get('/', handler)"));
     }

@@ -12,9 +12,12 @@ use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::facts::{ScriptDef, ScriptSource, Span, Value};
 
-/// Whether a string's text is Lua for Redis.
+/// Whether a string's text is Lua for Redis (a `.lua` path or a message
+/// naming one is not).
 pub(super) fn looks_lua(t: &[u8]) -> bool {
-    crate::extract::needles::holds_scripts(t) && !t.ends_with(b".lua")
+    ["redis.call", "redis.pcall", "KEYS["]
+        .iter()
+        .any(|w| memchr::memmem::find(t, w.as_bytes()).is_some())
 }
 
 /// Whether a node is `a + b`.

@@ -67,3 +67,63 @@ fn field_ids_exist_in_every_js_grammar() {
         }
     }
 }
+
+/// `defineCommand` names the script read from a file and gives it its key
+/// count; a call of the command in the file is EVALSHA with that count.
+#[test]
+fn defined_commands_are_evalsha_of_the_registered_script() {
+    let f = facts(
+        Lang::TypeScript,
+        "const LUA = fs.readFileSync(path.join(__dirname, 'lua', 'push-2.lua'), 'utf8');\nclass Q {\n  constructor(r) {\n    this.r = r;\n    r.defineCommand('push', { numberOfKeys: 2, lua: LUA });\n  }\n  add(a: string, b: string) {\n    return this.r.push(a, b, 'x', () => {});\n  }\n}\n",
+    );
+    assert_eq!(f.scripts.len(), 1);
+    let s = &f.scripts[0];
+    assert_eq!(s.name.as_deref(), Some("push"));
+    assert_eq!(s.declared_keys.map(|k| k.0), Some(2));
+    let ScriptSource::File {
+        path,
+        relative_to_file,
+        ..
+    } = &s.source
+    else {
+        panic!("a file script");
+    };
+    assert_eq!((path.as_str(), *relative_to_file), ("lua/push-2.lua", true));
+    let evalsha: Vec<_> = f.commands.iter().filter(|c| c.name == "EVALSHA").collect();
+    assert_eq!(evalsha.len(), 1);
+    // script, numkeys, two keys, one arg; the callback is not sent.
+    assert_eq!(evalsha[0].args.len(), 5);
+    assert!(!evalsha[0].open_tail);
+}
+
+/// `script('load', text, (err, sha) => { this.sha = sha })`: the class's
+/// field holds the SHA1 of the text.
+#[test]
+fn a_sha_loaded_in_a_callback_is_the_field_the_callback_sets() {
+    let f = facts(
+        Lang::JavaScript,
+        "class W {\n  load() {\n    const s = 'return redis.call(\"GET\", KEYS[1])';\n    this.redis.script('load', s, (err, sha) => { this.getSha = sha; });\n  }\n}\n",
+    );
+    let field = f
+        .consts
+        .iter()
+        .find(|c| c.name == ".getSha")
+        .expect("the field");
+    assert_eq!(field.module, "queue.W");
+    let Value::Call { path, args, .. } = &field.value else {
+        panic!("{:?}", field.value);
+    };
+    assert_eq!(path, &[crate::facts::SHA1.to_string()]);
+    assert!(matches!(args[0], Value::ScriptRef { index: 0, .. }));
+}
+
+/// A message that names a `.lua` file is no script.
+#[test]
+fn a_string_naming_a_lua_file_is_no_script() {
+    let f = facts(
+        Lang::JavaScript,
+        "throw new Error('No .lua files found!');\n",
+    );
+    assert!(f.scripts.is_empty());
+    assert!(f.errors.is_empty());
+}
