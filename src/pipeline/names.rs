@@ -181,8 +181,8 @@ impl Idents {
 
 /// Words a definition the extractors read starts with, right before its
 /// name: Rust's `fn`, `const`, `static` (`static mut`), Elixir's `def`
-/// family; an Elixir attribute (`@name`, its definition or a use) counts
-/// too.
+/// family, Python's `def` and `class`; an Elixir attribute (`@name`, its
+/// definition or a use) counts too.
 const DEF_WORDS: &[&[u8]] = &[
     b"fn",
     b"const",
@@ -193,11 +193,38 @@ const DEF_WORDS: &[&[u8]] = &[
     b"defmacro",
     b"defmacrop",
     b"defdelegate",
+    b"class",
 ];
 
 /// Whether the identifier at `at` is the name of a definition: after
-/// blank space (and a raw identifier's `r#`), `@` or one of [`DEF_WORDS`].
+/// blank space (and a raw identifier's `r#`), `@` or one of [`DEF_WORDS`];
+/// or assigned at the start of its line (Python's constants, class
+/// attributes and fields: `NAME = ..`, `NAME: T = ..`, `self.NAME = ..`).
 fn defines_at(bytes: &[u8], at: usize) -> bool {
+    assigned_at(bytes, at) || defined_after_word(bytes, at)
+}
+
+fn assigned_at(bytes: &[u8], at: usize) -> bool {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let end = at
+        + bytes[at..]
+            .iter()
+            .take_while(|b| is_ident_byte(**b))
+            .count();
+    let j = end + bytes[end..].iter().take_while(|b| blank(b)).count();
+    let next = bytes.get(j + 1);
+    let assigns = match bytes.get(j) {
+        Some(b'=') => next != Some(&b'='),
+        Some(b':') => next != Some(&b':'),
+        _ => false,
+    };
+    let head = &bytes[..at];
+    let head = head.strip_suffix(b"self.").unwrap_or(head);
+    let indent = head.iter().rev().take_while(|b| blank(b)).count();
+    assigns && matches!(head[..head.len() - indent].last(), None | Some(b'\n'))
+}
+
+fn defined_after_word(bytes: &[u8], at: usize) -> bool {
     let mut i = at;
     if i >= 2 && &bytes[i - 2..i] == b"r#" {
         i -= 2;
@@ -700,7 +727,8 @@ mod tests {
     #[test]
     fn identifiers_answer_as_the_bytes_do() {
         let src = "defmodule Q do\n  @prefix \"emq\"\n  def key_of(id), do: \"#{@prefix}:#{id}\"\n  \
-                   defp r#type(x), do: x\nend\nfn make_key() {}\nconst  LIMIT: u32 = 3;\ncall(keyspace_x)\n";
+                   defp r#type(x), do: x\nend\nfn make_key() {}\nconst  LIMIT: u32 = 3;\ncall(keyspace_x)\n\
+                   PREFIX = 'q'\nclass Keys:\n    TTL: int = 3\n        self.sha = x == y\n";
         let ids = Idents::of(src.as_bytes());
         let cases: &[(&[&str], &[&str])] = &[
             (&["key_of"], &[]),
@@ -716,7 +744,13 @@ mod tests {
             (&[], &["keyspace_x"]),
             (&[], &["call"]),
             (&["absent", "nothere"], &["other"]),
+            (&[], &["x"]),
+            (&[], &["y"]),
         ];
+        // Python's: `class`, and names assigned at the start of a line.
+        for d in ["PREFIX", "Keys", "TTL", "sha"] {
+            assert!(Names::new(&set(&[]), &set(&[d])).hit(src.as_bytes()), "{d}");
+        }
         for (used, defined) in cases {
             let n = Names::new(&set(used), &set(defined));
             let hit = n.hit(src.as_bytes());

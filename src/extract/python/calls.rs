@@ -131,7 +131,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match rule {
             Receiver::Any => true,
             Receiver::RedisLike => {
-                let t = self.text(obj).to_ascii_lowercase();
+                let t = self.label(obj).to_ascii_lowercase();
                 RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(obj)
             }
         }
@@ -405,7 +405,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     return;
                 };
                 let m = self.text(m);
-                let o = self.text(obj);
+                let o = self.short_text(obj);
                 if obj.kind() == "identifier" && self.scope.receiver.as_deref() == Some(o.as_str())
                 {
                     (vec!["self".to_string(), m], None)

@@ -507,7 +507,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "identifier" => (self.text(func), None),
             _ => return None,
         };
-        let obj_text = obj.map(|o| self.text(o)).unwrap_or_default();
+        let obj_text = obj.map(|o| self.short_text(o)).unwrap_or_default();
         let first = pos.first().copied();
         match (method.as_str(), obj) {
             ("register_script", Some(_))
@@ -628,16 +628,20 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// client's constructor (`redis.Redis(..)`, `from_url(..)`,
     /// `r.pipeline()`), or a name bound to one.
     pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
+        let mut n = n;
+        for _ in 0..MAX_DEPTH {
+            if !matches!(n.kind(), "await" | "parenthesized_expression") {
+                break;
+            }
+            match named_children(n).into_iter().next() {
+                Some(e) => n = e,
+                None => return false,
+            }
+        }
         match n.kind() {
-            "await" | "parenthesized_expression" => named_children(n)
-                .into_iter()
-                .next()
-                .is_some_and(|e| self.is_client_expr(e)),
-            "call" => n.child_by_field_id(F.function).is_some_and(|f| {
-                let t = self.text(f);
-                let last = t.rsplit('.').next().unwrap_or("");
-                CLIENT_MAKERS.contains(&last)
-            }),
+            "call" => n
+                .child_by_field_id(F.function)
+                .is_some_and(|f| CLIENT_MAKERS.contains(&self.last_name(f).as_str())),
             "identifier" | "attribute" => self
                 .local_name(n)
                 .is_some_and(|k| self.scope.clients.contains(&k)),
@@ -647,18 +651,38 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// `x.register_script(..)`, `Script(..)`.
     pub(super) fn is_register(&self, n: Node<'_>) -> bool {
-        let n = if n.kind() == "await" {
-            match named_children(n).into_iter().next() {
+        let n = match n.kind() {
+            "await" => match named_children(n).into_iter().next() {
                 Some(e) => e,
                 None => return false,
-            }
-        } else {
-            n
+            },
+            _ => n,
         };
         n.kind() == "call"
             && n.child_by_field_id(F.function).is_some_and(|f| {
-                let t = self.text(f);
-                t.ends_with(".register_script") || t == "Script" || t.ends_with(".Script")
+                let last = self.last_name(f);
+                last == "Script" || (last == "register_script" && f.kind() == "attribute")
             })
+    }
+
+    /// The name a callee ends with: `c` of `a.b.c`, `f` of `f`.
+    fn last_name(&self, f: Node<'_>) -> String {
+        match f.kind() {
+            "attribute" => f
+                .child_by_field_id(F.attribute)
+                .map(|a| self.text(a))
+                .unwrap_or_default(),
+            "identifier" => self.text(f),
+            _ => String::new(),
+        }
+    }
+
+    /// A node's text when it is short (a module path, a receiver), else
+    /// nothing: a long chain is never copied at each of its links.
+    pub(super) fn short_text(&self, n: Node<'_>) -> String {
+        if n.end_byte() - n.start_byte() > 200 {
+            return String::new();
+        }
+        self.text(n)
     }
 }
