@@ -509,6 +509,44 @@ pub struct FunctionDef {
 // A `FunctionDef` is emitted for every function; `returns` is
 // `Value::Unknown` when the body does not return a string-like value.
 
+impl FunctionDef {
+    /// Whether a call with these arguments may run this clause: no
+    /// parameter requires a literal that a literal argument is not (an
+    /// atom is never a string; an argument the call does not spell out
+    /// may be anything).
+    pub fn accepts(&self, args: &[Value]) -> bool {
+        accepts(&self.patterns, args)
+    }
+}
+
+/// Whether arguments fit a clause's parameter patterns (see
+/// [`FunctionDef::accepts`]).
+pub fn accepts(patterns: &[Option<Value>], args: &[Value]) -> bool {
+    patterns.iter().zip(args).all(|(p, a)| match p {
+        None => true,
+        Some(p) => literal_eq(p, a).unwrap_or(true),
+    })
+}
+
+/// Whether two values are the same literal; `None` when either is not one.
+fn literal_eq(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Atom { name: x, .. }, Value::Atom { name: y, .. }) => Some(x == y),
+        (Value::Int { value: x, .. }, Value::Int { value: y, .. }) => Some(x == y),
+        (Value::Str(x), Value::Str(y)) => Some(x.as_literal()? == y.as_literal()?),
+        (Value::Atom { .. } | Value::Int { .. } | Value::Str(_), _)
+        | (_, Value::Atom { .. } | Value::Int { .. } | Value::Str(_)) => {
+            let lit = |v: &Value| match v {
+                Value::Atom { .. } | Value::Int { .. } => true,
+                Value::Str(t) => t.as_literal().is_some(),
+                _ => false,
+            };
+            (lit(a) && lit(b)).then_some(false)
+        }
+        _ => None,
+    }
+}
+
 /// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ConstDef {

@@ -10,8 +10,10 @@
 //!   `redis.pcall` or `KEYS[` (`looks_like_lua`, `looks_lua`); a script
 //!   file is read from a path ending in `.lua`;
 //! - Elixir: a command is a list whose head is a quoted command name
-//!   (`["HSET", ..]`, `['get', ..]`), or an attribute holding one
-//!   (`@hset "HSET"`, then `[@hset, ..]`); [`command_head`] finds both;
+//!   (`["HSET", ..]`, `['get', ..]`), an attribute holding one
+//!   (`@hset "HSET"`, then `[@hset, ..]`), or a function returning one
+//!   (`defp verb, do: "HSET"`, then `[verb(), ..]`); [`command_head`]
+//!   finds all three;
 //! - Rust: client calls count only in a file that names a client crate
 //!   ([`names_client`], applied by the Rust host to its facts), and then
 //!   only with one of the client table's needles (`rust::fact_needles`);
@@ -100,7 +102,29 @@ pub fn command_head(bytes: &[u8]) -> bool {
             return true;
         }
     }
+    returned_command(bytes)
+}
+
+/// Whether a function returns a quoted command name (`do: "EVALSHA"`, or
+/// first in a `do` block), which a list may start with by calling it.
+fn returned_command(bytes: &[u8]) -> bool {
+    for i in memchr::memmem::find_iter(bytes, b"do") {
+        let word_start = i == 0 || !is_ident_byte(bytes[i - 1]);
+        let after = bytes.get(i + 2).copied();
+        let at = match after {
+            Some(b':') => i + 3,
+            Some(b) if b.is_ascii_whitespace() => i + 2,
+            _ => continue,
+        };
+        if word_start && quoted_command_at(bytes, skip_blank(bytes, at)) {
+            return true;
+        }
+    }
     false
+}
+
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 fn skip_blank(bytes: &[u8], mut i: usize) -> usize {

@@ -152,7 +152,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             let defs = r.function_defs(path, args.len(), &at.cx());
             let known: Vec<_> = defs
                 .into_iter()
-                .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
+                .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }) && d.accepts(args))
                 .take(MAX_FANOUT)
                 .collect();
             if known.is_empty() {

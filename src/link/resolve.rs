@@ -374,6 +374,11 @@ impl<'a> Resolver<'a> {
             Some(ix) => Self::pick_indexed(cands, ix, path, cx),
             None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
         };
+        // A literal argument runs only the clauses whose patterns take it.
+        let picked: Vec<_> = picked
+            .into_iter()
+            .filter(|(_, d)| d.accepts(args))
+            .collect();
         if picked.is_empty() {
             return hole(label(), span);
         }

@@ -171,6 +171,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 true
             }
             Value::OneOf { .. } => true,
+            // `@enqueue_sha_value @enqueue_sha`: the other attribute's
+            // value, wherever the module reads it.
+            Value::Const { path, .. } => {
+                if let [other] = path.as_slice() {
+                    let from = (module.clone(), other.clone());
+                    let to = (module.clone(), name.clone());
+                    if let Some(s) = self.attr_strs.get(&from).cloned() {
+                        self.attr_strs.insert(to.clone(), s);
+                    }
+                    if let Some(l) = self.attr_lists.get(&from).cloned() {
+                        self.attr_lists.insert(to.clone(), l);
+                    }
+                    if let Some(p) = self.attr_paths.get(&from).cloned() {
+                        self.attr_paths.insert(to, p);
+                    }
+                }
+                true
+            }
             _ => false,
         };
         if keep {

@@ -95,7 +95,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let items = named_children(list);
         let first = items.first().copied()?;
         let module = self.module_of(env).to_string();
-        let (name, name_span) = self.command_name(first, &module)?;
+        let (name, name_span) = self.command_name(first, &module, env)?;
         if !crate::redis::is_command(&name) {
             return None;
         }
@@ -155,10 +155,31 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         })
     }
 
-    /// The literal name at the head of a list: a plain string, or an
-    /// attribute holding one.
-    fn command_name(&self, n: Node<'_>, module: &str) -> Option<(String, Span)> {
+    /// The literal name at the head of a list: a plain string, an
+    /// attribute holding one, or a call of a function of this file that
+    /// returns either.
+    fn command_name(
+        &self,
+        n: Node<'_>,
+        module: &str,
+        env: Option<usize>,
+    ) -> Option<(String, Span)> {
         match n.kind() {
+            "call" => match self.value(n, env, 0) {
+                Value::Const { path, span } if path.len() == 1 => {
+                    let s = self.attr_strs.get(&(module.to_string(), path[0].clone()))?;
+                    Some((s.clone(), span))
+                }
+                Value::Str(t) => {
+                    let name = t.as_literal().filter(|s| !s.is_empty() && s.len() <= 20)?;
+                    let span = match t.segs.as_slice() {
+                        [crate::facts::Seg::Lit { span, .. }] => *span,
+                        _ => t.span,
+                    };
+                    Some((name, span))
+                }
+                _ => None,
+            },
             "string" | "charlist" => {
                 let kids = named_children(n);
                 if kids.iter().any(|k| k.kind() != "quoted_content") || kids.len() != 1 {

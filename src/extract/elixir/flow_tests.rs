@@ -238,3 +238,30 @@ end
     };
     assert_eq!(path, &[SHA1.to_string()]);
 }
+
+/// A function of the file that returns a constant is that constant where
+/// it is called: a command name (the clause chosen by its literal
+/// pattern), and no key template of its own.
+#[test]
+fn functions_returning_constants_are_their_constants() {
+    let src = r##"defmodule Q do
+  def push(conn, q), do: Redix.command(conn, [verb(:set), "q:{" <> q <> "}:row", field(), "1"])
+  defp verb(:set), do: "HSET"
+  defp verb(:get), do: "HGET"
+  defp field, do: @field
+  @field "state"
+  defp prefix, do: "q:{"
+end
+"##;
+    let f = facts(src);
+    assert_eq!(f.commands.len(), 1);
+    assert_eq!(f.commands[0].name, "HSET");
+    assert!(matches!(&f.commands[0].args[1], Value::Const { path, .. } if path == &["@field"]));
+    assert!(
+        f.templates
+            .iter()
+            .all(|t| t.as_literal().as_deref() != Some("q:{")),
+        "{:?}",
+        f.templates
+    );
+}

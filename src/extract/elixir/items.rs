@@ -60,7 +60,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// The name a `defmodule` gives, as written.
-    fn module_name(&self, n: Node<'_>) -> Option<String> {
+    pub(super) fn module_name(&self, n: Node<'_>) -> Option<String> {
         arguments(n)
             .and_then(|a| named_children(a).into_iter().next())
             .filter(|a| a.kind() == "alias")
@@ -79,7 +79,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// The name node and parameter nodes of a `def`/`defp` head.
-    fn def_head(&self, n: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>, Node<'t>)> {
+    pub(super) fn def_head(&self, n: Node<'t>) -> Option<(Node<'t>, Vec<Node<'t>>, Node<'t>)> {
         let args = arguments(n)?;
         let mut head = named_children(args).first().copied()?;
         if head.kind() == "binary_operator" && self.op(head) == "when" {
@@ -173,6 +173,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             locals,
             ..Env::default()
         });
+        if let Some(last) = body.and_then(|b| self.last_expression(b)) {
+            self.clause_returns.insert(last.id());
+        }
         if let (Some(body), Some(func)) = (body, func) {
             let env = self.envs.len() - 1;
             self.pending.push(Pending { func, body, env });
@@ -211,7 +214,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A parameter that is a literal (`:enqueue`, `"ack"`, `2`, `nil`): the
     /// value a clause requires of its argument.
-    fn literal_pattern(&self, p: Node<'_>) -> Option<Value> {
+    pub(super) fn literal_pattern(&self, p: Node<'_>) -> Option<Value> {
         if !matches!(
             p.kind(),
             "atom" | "quoted_atom" | "string" | "charlist" | "integer" | "boolean" | "nil"
@@ -485,7 +488,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 }
 
 /// `A.B` inside `parent`: `parent.A.B` (or `A.B` at the top).
-fn nested(parent: &str, name: String) -> String {
+pub(super) fn nested(parent: &str, name: String) -> String {
     if parent.is_empty() {
         name
     } else {

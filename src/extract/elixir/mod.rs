@@ -14,6 +14,8 @@
 //! - `paths`: `alias`/`import`, module paths, callees, calls of the code
 //!   base;
 //! - `attributes`: `@name value` definitions and `@name` references;
+//! - `constants`: functions that return a constant (a literal or an
+//!   attribute), which a call in the file is, by the clause it runs;
 //! - `values`: expressions as `Value`s (literals, lists and tails, maps,
 //!   calls);
 //! - `templates`: string building (`<>`, iodata, bitstrings,
@@ -32,6 +34,7 @@
 
 mod attributes;
 mod commands;
+mod constants;
 mod items;
 mod known;
 mod library;
@@ -82,8 +85,11 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         aliases: HashMap::new(),
         imports: HashMap::new(),
         defined: HashSet::new(),
+        constant_fns: HashMap::new(),
+        clause_returns: HashSet::new(),
     };
     cx.defined = cx.collect_defs(root);
+    cx.constant_fns = cx.collect_constant_fns(root);
     let mut stack = vec![(root, 0usize)];
     while let Some((node, scope)) = stack.pop() {
         let Some(inner) = cx.visit(node, scope) else {
@@ -104,6 +110,9 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
     }
     cx.facts
 }
+
+/// A clause's parameter patterns and the constant it returns.
+type ConstantClause = (Vec<Option<Value>>, Option<Value>);
 
 /// How many trailing parameters of a function have a default, and each
 /// parameter's default (`None` for one without).
@@ -176,6 +185,13 @@ struct Cx<'s, 't, 'p> {
     imports: HashMap<String, Vec<Import>>,
     /// Functions defined in this file: (module, name).
     defined: HashSet<(String, String)>,
+    /// What each clause of a function of this file returns when that is
+    /// a constant (a literal or an attribute), with the literal each
+    /// parameter requires; `None` for a clause that returns anything else.
+    /// By (module, name, arity).
+    constant_fns: HashMap<(String, String, usize), Vec<ConstantClause>>,
+    /// The nodes a function clause returns (its body's last expression).
+    clause_returns: HashSet<usize>,
     /// End of the last maximal string-building expression: nodes before it
     /// are pieces of a template already recorded.
     covered_end: usize,

@@ -193,7 +193,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Value::Str(t) = self.value(n, env, 0) {
             let t = t.normalized();
-            if is_key_candidate(&t) {
+            // A literal a function returns is a constant: a key where a
+            // call uses it (the call's template holds it), as an attribute
+            // is; a function that builds from its parameters is a key
+            // builder, its template a key here.
+            let constant = self.clause_returns.contains(&n.id()) && t.as_literal().is_some();
+            if is_key_candidate(&t) && !constant {
                 self.facts.templates.push(t);
             }
         }

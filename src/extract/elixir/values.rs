@@ -494,6 +494,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !head.codebase {
             return unknown();
         }
+        // A function of this file that returns a constant: that constant.
+        if let Some(v) = self.constant_return(path, &args, self.module_of(env)) {
+            return v;
+        }
         Value::Call {
             path: path.to_vec(),
             args,
