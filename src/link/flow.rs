@@ -241,7 +241,7 @@ fn is_literal(v: &Value) -> bool {
 }
 
 /// `[".f"]`: the field `f` of the one argument.
-fn is_projection(path: &[String]) -> bool {
+pub(super) fn is_projection(path: &[String]) -> bool {
     matches!(path, [p] if p.len() > 1 && p.starts_with('.'))
 }
 

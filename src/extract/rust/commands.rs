@@ -128,7 +128,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let value = match field.kind() {
             "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(field)),
             // A name the link follows to its value: a constant, a call.
-            "identifier" | "scoped_identifier" | "call_expression" => self.value(field, 0),
+            "identifier" | "scoped_identifier" | "call_expression" | "field_expression" => {
+                self.value(field, 0)
+            }
+            // `*NAME` of a lazily initialised cell.
+            "unary_expression" if self.text(field).starts_with('*') => self.value(field, 0),
             _ => return,
         };
         let span = match &value {
