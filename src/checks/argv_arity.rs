@@ -114,7 +114,7 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
         Label::new(span, format!("{}; `ARGV[{k}]`{role} is missing", values(n))),
     );
     if let Some(s) = built_at {
-        d.related.push(Label::new(s, "the values are listed here"));
+        d.related.push(Label::new(s, "the values are passed here"));
     }
     d.related.push(Label::new(
         read_at,
@@ -155,7 +155,7 @@ fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Dia
     );
     d.severity = Severity::Warning;
     if let Some(s) = built_at {
-        d.related.push(Label::new(s, "the values are listed here"));
+        d.related.push(Label::new(s, "the values are passed here"));
     }
     let help = format!(
         "pass exactly {}: a value nobody reads usually means the caller and `{name}` disagree on which slot holds what",

@@ -144,7 +144,7 @@ fn not_a_number(cx: &CheckContext<'_>, p: &Passed, n: u32, read: Span) -> Diagno
         Label::new(span, "not a number"),
     );
     if let Some(s) = built_at {
-        d.related.push(Label::new(s, "the value is written here"));
+        d.related.push(Label::new(s, "the value is passed here"));
     }
     d.related.push(Label::new(
         read,
@@ -247,7 +247,7 @@ fn same_branch(cx: &CheckContext<'_>, s: &Slot<'_>) -> Diagnostic {
         Label::new(span, format!("{} is not {shown} either", quote(&b.lit))),
     );
     if let Some(at) = built_at {
-        d.related.push(Label::new(at, "the value is written here"));
+        d.related.push(Label::new(at, "the value is passed here"));
     }
     d.related.push(Label::new(
         a.at,
@@ -285,7 +285,7 @@ fn other_vocabulary(cx: &CheckContext<'_>, s: &Slot<'_>, other: &Passed) -> Diag
         Label::new(span, format!("never {shown}")),
     );
     if let Some(at) = built_at {
-        d.related.push(Label::new(at, "the value is written here"));
+        d.related.push(Label::new(at, "the value is passed here"));
     }
     d.related.push(Label::new(
         other.at,

@@ -132,7 +132,7 @@ fn finding(
         Label::new(span, format!("not a `{}` id", spec.kind)),
     );
     if let Some(s) = built_at {
-        d.related.push(Label::new(s, "the id is built here"));
+        d.related.push(Label::new(s, "the id is passed here"));
     }
     if let Some(s) = cx.contract_span(&spec.span) {
         d.related.push(Label::new(

@@ -60,8 +60,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             }
             _ => continue,
         };
-        // Label the call itself when the count comes from a list built
-        // elsewhere (a local variable, a wrapper's argument).
+        // Label the keys where they are written, and the call too when
+        // they are listed elsewhere (a local variable, a wrapper's caller).
         let (span, built_at) = at_call(u.span, span);
         if n == d {
             continue;
@@ -80,7 +80,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             Label::new(span, format!("{n} key{}", if n == 1 { "" } else { "s" })),
         );
         if let Some(s) = built_at {
-            diag.related.push(Label::new(s, "the keys are listed here"));
+            diag.related.push(Label::new(s, "the keys are passed here"));
         }
         if let Some(s) = cx.declaration_span(script, &declared) {
             diag.related

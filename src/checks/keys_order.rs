@@ -191,8 +191,8 @@ fn finding(
 ) -> Diagnostic {
     let slot = i + 1;
     let passed = slots.passed(i);
-    // The key as the call passes it: at the call when the key was built
-    // elsewhere (a local variable, a wrapper's argument).
+    // The key where it is built, and the call too when that is elsewhere
+    // (a local variable, a wrapper's caller).
     let (at, built_elsewhere) = at_call(u.span, u.keys[i].value.span());
     let primary = Label::new(at, format!("the `{passed}` key in slot {slot}"));
     let (message, help) = match how {
@@ -233,7 +233,7 @@ fn finding(
     let mut diag = RULE.diagnostic(message, primary);
     if let Some(s) = built_elsewhere {
         diag.related
-            .push(Label::new(s, format!("the `{passed}` key is built here")));
+            .push(Label::new(s, format!("the `{passed}` key is passed here")));
     }
     if let Misplaced::SwappedWith(j) = how {
         diag.related.push(Label::new(

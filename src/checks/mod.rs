@@ -200,15 +200,16 @@ pub fn run_all(cx: &CheckContext<'_>) -> Vec<Diagnostic> {
     out
 }
 
-/// Where to label a value a call passes: the value itself when it lies in
-/// the call, else the call, with the value as where it is built (a local
-/// variable, a wrapper's argument).
+/// Where to label a value a call passes: the value itself, where its bytes
+/// are written (in the call, a local variable, a constant, a function that
+/// returns it, a wrapper's caller), and the call too when the value lies
+/// outside it.
 fn at_call(call: Span, value: Span) -> (Span, Option<Span>) {
     let inside = value.file == call.file && value.start >= call.start && value.end <= call.end;
     if inside {
         (value, None)
     } else {
-        (call, Some(value))
+        (value, Some(call))
     }
 }
 

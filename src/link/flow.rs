@@ -95,6 +95,10 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             step(r, &f, at, depth + 1, out);
         }
         Value::Const { path, .. } => match r.const_full(path, &at.cx()) {
+            // A constant that holds a value of its own (a literal, an
+            // `include_str!` the code does not show) is that constant: its
+            // name says what it is as much as its value.
+            Some((_, def)) if is_literal(&def.value) => leaf(out, at.file, v.clone()),
             Some((file, def)) => {
                 let inner = At {
                     speaker: at.speaker,
@@ -156,7 +160,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
                 .take(MAX_FANOUT)
                 .collect();
             if known.is_empty() {
-                return leaf(out, at.file, v.clone());
+                return foreign_call(r, v, at, depth, out);
             }
             let bound = Args {
                 args,
@@ -177,8 +181,67 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
     }
 }
 
+/// A call of a function the code base does not define (a library's:
+/// `Script::new(enqueue_script())`): what it makes is made from its
+/// arguments, so each argument is followed, and the call stands with what
+/// each comes to. An argument that comes to several values, to none, or
+/// to another call (whose receiver a method call's value does not keep:
+/// `.unwrap_or(x)` is not `x`), stays as written. The leaf is in the file of the arguments followed
+/// (all in one), else where the call is.
+fn foreign_call(
+    r: &Resolver<'_>,
+    v: &Value,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let Value::Call { path, args, span } = v else {
+        return leaf(out, at.file, v.clone());
+    };
+    let mut files: Vec<FileId> = Vec::new();
+    let mut bound = Vec::with_capacity(args.len());
+    for a in args {
+        if !matches!(a, Value::Call { .. } | Value::Const { .. }) {
+            bound.push(a.clone());
+            continue;
+        }
+        let mut got = Vec::new();
+        step(r, a, at, depth + 1, &mut got);
+        match got.as_slice() {
+            [(f, x)] if x != a && !matches!(x, Value::Call { .. }) => {
+                files.push(*f);
+                bound.push(x.clone());
+            }
+            _ => bound.push(a.clone()),
+        }
+    }
+    let Some(&first) = files.first() else {
+        return leaf(out, at.file, v.clone());
+    };
+    let file = if files.iter().all(|f| *f == first) {
+        first
+    } else {
+        at.file
+    };
+    let call = Value::Call {
+        path: path.clone(),
+        args: bound,
+        span: *span,
+    };
+    leaf(out, file, call);
+}
+
+/// Whether a value is a literal (or a value the code does not show): it
+/// leads to no other definition.
+fn is_literal(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Str(_) | Value::Int { .. } | Value::Atom { .. } | Value::Unknown { .. }
+    )
+}
+
 /// `[".f"]`: the field `f` of the one argument.
-fn is_projection(path: &[String]) -> bool {
+pub(super) fn is_projection(path: &[String]) -> bool {
     matches!(path, [p] if p.len() > 1 && p.starts_with('.'))
 }
 

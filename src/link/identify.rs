@@ -233,6 +233,19 @@ pub(super) fn identify(
     if depth > 0 || !followable {
         return None;
     }
+    followed(v, speaker, file, lk, depth)
+}
+
+/// Which script every value `v` comes to through the definitions of the
+/// code base ([`super::flow`]) names, when they all name the same one
+/// (memoised per value).
+fn followed(
+    v: &Value,
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+    depth: usize,
+) -> Option<ScriptId> {
     let key = (speaker, file, v.clone());
     if let Some(known) = lk.followed.lock().ok().and_then(|m| m.get(&key).copied()) {
         return known;
@@ -245,7 +258,7 @@ pub(super) fn identify(
     let leaves = super::flow::follow(lk.resolver, v, at);
     let mut found = None;
     for (f, leaf) in &leaves {
-        match (direct(leaf, speaker, *f, lk, 1), found) {
+        match (direct(leaf, speaker, *f, lk, depth + 1), found) {
             (None, _) => {
                 found = None;
                 break;
@@ -338,8 +351,16 @@ fn direct(
             if let Some((f, body)) = path.last().and_then(|n| loaders.get(speaker, n)) {
                 return direct(body, speaker, *f, lk, depth + 1);
             }
-            args.iter()
-                .find_map(|a| direct(a, speaker, file, lk, depth + 1))
+            // An argument that names the script, as written or as the
+            // function of the code base it calls returns it (`get(name())`).
+            args.iter().find_map(|a| {
+                direct(a, speaker, file, lk, depth + 1).or_else(|| match a {
+                    Value::Call { args, .. } if args.is_empty() => {
+                        followed(a, speaker, file, lk, depth + 1)
+                    }
+                    _ => None,
+                })
+            })
         }
         _ => None,
     }

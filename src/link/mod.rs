@@ -71,6 +71,16 @@ pub struct Arg {
     pub alts: std::sync::Arc<[Template]>,
 }
 
+/// Where a literal template's bytes are written: its one piece (a
+/// constant's or a function's literal, where it is defined), else the
+/// template.
+fn literal_span(t: &Template) -> Span {
+    match t.segs.as_slice() {
+        [one] => one.span(),
+        _ => t.span,
+    }
+}
+
 impl Arg {
     /// The single literal it sends, if it is one.
     pub fn literal(&self) -> Option<(String, Span)> {
@@ -82,7 +92,7 @@ impl Arg {
             return Some((s, span));
         }
         match &*self.alts {
-            [t] => t.as_literal().map(|s| (s, t.span)),
+            [t] => t.as_literal().map(|s| (s, literal_span(t))),
             _ => None,
         }
     }
@@ -329,11 +339,20 @@ fn link_file(
         }
     }
     for r in &facts.field_reads {
-        if let Some(field) = r.field.as_str() {
+        let field = match r.field.as_str() {
+            Some(field) => Some((field, r.span)),
+            // A constant or a call: the one literal it comes to, where
+            // that literal is written.
+            None => match resolver.templates(&r.field, cx).as_slice() {
+                [t] => t.as_literal().map(|s| (s, literal_span(t))),
+                _ => None,
+            },
+        };
+        if let Some((field, span)) = field {
             model.field_reads.push(FieldReadUse {
                 key: resolver.templates(&r.key, cx),
                 field,
-                span: r.span,
+                span,
                 speaker: cx.speaker,
             });
         }

@@ -129,7 +129,7 @@ impl<'a> Resolver<'a> {
                 .filter(|&i| cands[i].0 == cx.file || !cx.module.is_empty())
                 .collect();
             if !same_module.is_empty() {
-                return at(&same_module);
+                return at(&in_file_first(same_module, |i| cands[i].0, cx.file));
             }
         }
         if let Some(q) = qualifier {
@@ -144,7 +144,7 @@ impl<'a> Resolver<'a> {
             ids.sort_unstable();
             ids.dedup();
             if !ids.is_empty() {
-                return at(&ids);
+                return at(&in_file_first(ids, |i| cands[i].0, cx.file));
             }
         }
         if let Some(ids) = ix.by_file.get(&cx.file) {
@@ -179,7 +179,7 @@ impl<'a> Resolver<'a> {
             })
             .collect();
         if !same_module.is_empty() {
-            return same_module;
+            return in_file_first(same_module, |c| c.0, cx.file);
         }
         if let Some(q) = qualifier {
             let by_module: Vec<_> = cands
@@ -190,7 +190,7 @@ impl<'a> Resolver<'a> {
                 })
                 .collect();
             if !by_module.is_empty() {
-                return by_module;
+                return in_file_first(by_module, |c| c.0, cx.file);
             }
         }
         let same_file: Vec<_> = cands.iter().filter(|(f, _)| *f == cx.file).collect();
@@ -221,9 +221,17 @@ impl<'a> Resolver<'a> {
             }]],
             Value::Param { index, name, span } => match env.and_then(|e| e.get(*index)) {
                 Some(a) => a.clone(),
+                // `self.f` in a method: what the type's constructors set.
+                None if *index == crate::facts::RECEIVER && name != "self" => {
+                    self.resolve_followed(v, cx, depth)
+                }
                 None => hole(name.clone(), *span),
             },
             Value::Const { path, span } => self.resolve_const(path, *span, cx, depth),
+            // A record's field: what the value-flow core follows it to.
+            Value::Call { path, .. } if super::flow::is_projection(path) => {
+                self.resolve_followed(v, cx, depth)
+            }
             Value::Call { path, args, span } => {
                 self.resolve_call(path, args, *span, cx, env, depth)
             }
@@ -402,6 +410,44 @@ impl<'a> Resolver<'a> {
         out
     }
 
+    /// A value only the value-flow core explains (a record's field, a
+    /// method's `self.f`): what it comes to, when every value it may be
+    /// is one this resolver reads; else a hole.
+    fn resolve_followed(&self, v: &Value, cx: &Ctx, depth: usize) -> Alts {
+        let at = super::flow::At {
+            speaker: cx.speaker,
+            file: cx.file,
+            module: cx.module,
+        };
+        let mut out: Alts = Vec::new();
+        for (file, leaf) in super::flow::follow(self, v, at) {
+            let readable = match &leaf {
+                Value::Call { path, .. } => !super::flow::is_projection(path),
+                Value::Str(_) | Value::Const { .. } | Value::Int { .. } | Value::Atom { .. } => {
+                    true
+                }
+                _ => false,
+            };
+            if !readable || leaf == *v {
+                return hole(v.describe(), v.span());
+            }
+            let inner = Ctx {
+                speaker: cx.speaker,
+                module: "",
+                file,
+            };
+            for alt in self.resolve(&leaf, &inner, None, depth + 1) {
+                if out.len() < MAX_ALTS && !out.contains(&alt) {
+                    out.push(alt);
+                }
+            }
+        }
+        if out.is_empty() {
+            return hole(v.describe(), v.span());
+        }
+        out
+    }
+
     pub(crate) fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
         match v {
             Value::Str(_)
@@ -422,6 +468,17 @@ impl<'a> Resolver<'a> {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// The definitions of `defs` written in `file`, when there are any: a
+/// type or module of the same name in two files (a Rust type's module
+/// path does not name its file) means the one beside the reference.
+fn in_file_first<X: Copy>(defs: Vec<X>, file_of: impl Fn(X) -> FileId, file: FileId) -> Vec<X> {
+    if defs.iter().any(|&d| file_of(d) == file) {
+        defs.into_iter().filter(|&d| file_of(d) == file).collect()
+    } else {
+        defs
     }
 }
 

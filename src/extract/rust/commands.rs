@@ -125,14 +125,24 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let field = peel_ref(field);
-        if !matches!(field.kind(), "string_literal" | "raw_string_literal") {
-            return;
-        }
-        let tpl = self.literal_template(field);
-        let span = tpl.segs.first().map(|s| s.span()).unwrap_or(tpl.span);
+        let value = match field.kind() {
+            "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(field)),
+            // A name the link follows to its value: a constant, a call.
+            "identifier" | "scoped_identifier" | "call_expression" | "field_expression" => {
+                self.value(field, 0)
+            }
+            // `*NAME` of a lazily initialised cell.
+            "unary_expression" if self.text(field).starts_with('*') => self.value(field, 0),
+            _ => return,
+        };
+        let span = match &value {
+            Value::Str(t) => t.segs.first().map(|s| s.span()).unwrap_or(t.span),
+            Value::Const { .. } | Value::Call { .. } => value.span(),
+            _ => return,
+        };
         self.facts.field_reads.push(FieldRead {
             key,
-            field: Value::Str(tpl),
+            field: value,
             span,
             func: self.cur_func,
         });
@@ -356,7 +366,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let owner = path.len().checked_sub(2).map(|i| path[i].as_str());
         let args = args_of(base);
         let target = if last == "cmd" && args.len() == 1 {
-            self.string_arg(args[0]).map(|(name, name_span)| {
+            self.name_arg(args[0]).map(|(name, name_span)| {
                 let span = self.span(top);
                 Target::Cmd(self.new_command(&name, name_span, span))
             })
@@ -387,7 +397,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         match spec.sends {
             Sends::PipelineCommand => {
-                if let Some((name, name_span)) = self.string_arg(link.args[0]) {
+                if let Some((name, name_span)) = self.name_arg(link.args[0]) {
                     let i = self.new_command(&name, name_span, st.span);
                     st.target = Some(Target::Pipe(Some(i)));
                 }

@@ -98,8 +98,46 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         true
     }
 
-    fn is_string_local(&self, name: &str) -> bool {
-        matches!(self.scope.locals.get(name), Some(Value::Str(_)))
+    /// Whether the local `name` is a string the code grows: a template
+    /// already, or a `String` that starts from a value the link follows
+    /// (`String::from(prefix())`), which becomes a template of that value.
+    fn is_string_local(&mut self, name: &str) -> bool {
+        let Some(v) = self.scope.locals.get_mut(name) else {
+            return false;
+        };
+        match v {
+            Value::Str(_) => true,
+            Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
+                if self.scope.strings.contains(name) =>
+            {
+                let span = v.span();
+                let mut segs = Vec::new();
+                append_value(&mut segs, v.clone());
+                *v = Value::Str(Template { segs, span });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a `let` declares a `String`: its type says so, or its value
+    /// is made by `String::from`, `String::new`, `.to_string()`,
+    /// `.to_owned()`.
+    pub(super) fn makes_string(&self, decl: Node<'_>, value: Node<'_>) -> bool {
+        if decl
+            .child_by_field_id(F.ty)
+            .is_some_and(|t| self.text(t) == "String")
+        {
+            return true;
+        }
+        if let Some((method, _)) = method_of(value, self.src) {
+            return matches!(method.as_str(), "to_string" | "to_owned")
+                && args_of(value).is_empty();
+        }
+        value.kind() == "call_expression"
+            && value
+                .child_by_field_id(F.function)
+                .is_some_and(|f| matches!(self.text(f).as_str(), "String::from" | "String::new"))
     }
 
     /// Appends `part` to the local string `name`, where `at` runs: the part

@@ -122,7 +122,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// The value of a block's tail expression or final `return`.
-    fn tail_value(&mut self, block: Node<'_>) -> Option<Value> {
+    pub(super) fn tail_value(&mut self, block: Node<'_>) -> Option<Value> {
         let last = named_children(block)
             .into_iter()
             .rev()
@@ -216,6 +216,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .child_by_field_id(F.pattern)
             .and_then(|p| self.pattern_name(p))
         {
+            if self.makes_string(n, inner) {
+                self.scope.strings.insert(name.clone());
+            } else {
+                self.scope.strings.remove(&name);
+            }
             self.scope.locals.insert(name, v);
         }
     }

@@ -104,6 +104,7 @@ const ASSERT_MACROS: &[&str] = &[
 pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) -> FileFacts {
     let mut cx = Cx {
         climb: RefCell::new(crate::parse::Climb::new(root)),
+        root,
         src,
         file,
         parsers,
@@ -141,6 +142,10 @@ struct Scope {
     /// The function is a method taking `self`.
     has_self: bool,
     locals: HashMap<String, Value>,
+    /// Locals declared as a `String` (`String::from(x)`, `x.to_string()`,
+    /// `let s: String`), whatever value they start from: what `push_str`
+    /// or `+=` appends grows them (`grow.rs`).
+    strings: HashSet<String>,
     builders: HashMap<String, Builder>,
 }
 
@@ -172,6 +177,8 @@ struct Cx<'s, 'r, 'p> {
     /// Parents, for the climbs from a node to what holds it
     /// ([`crate::parse::Climb`]).
     climb: RefCell<crate::parse::Climb<'r>>,
+    /// The file's tree: its items, for a name a command is given by.
+    root: Node<'r>,
     src: &'s [u8],
     file: FileId,
     parsers: &'p mut Parsers,

@@ -397,6 +397,19 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 self.register(index, n);
                 Some(index)
             }
+            // A local bound to a script earlier in this function.
+            "identifier" => {
+                let name = self.text(n);
+                let from = self
+                    .cur_func
+                    .map(|f| self.facts.functions[f].name_span.start)?;
+                self.facts.scripts.iter().rposition(|s| {
+                    s.local
+                        && s.name.as_deref() == Some(name.as_str())
+                        && s.name_span.start >= from
+                        && (s.name_span.end as usize) <= n.start_byte()
+                })
+            }
             _ => None,
         }
     }

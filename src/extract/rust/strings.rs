@@ -7,8 +7,11 @@ use tree_sitter::Node;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::children;
 
+use crate::extract::fields::RUST as F;
+use crate::parse::named_children;
+
 use super::scripts::looks_lua;
-use super::{peel_ref, Cx};
+use super::{args_of, callee, peel_ref, Cx};
 
 /// One decoded character of a string literal and its source bytes.
 #[derive(Clone, Copy)]
@@ -171,6 +174,62 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let t = self.literal_template(n);
         let span = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
         Some((t.as_literal()?, span))
+    }
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// A name as a command is given it: a literal, or what a constant,
+    /// static or function of the file without parameters holds or returns
+    /// when that is one literal (`cmd(EVAL)`, `cmd(eval_name())`, `*NAME`
+    /// of a lazily initialised cell), with the literal's own span.
+    pub(super) fn name_arg(&mut self, n: Node<'_>) -> Option<(String, Span)> {
+        if let Some(found) = self.string_arg(n) {
+            return Some(found);
+        }
+        let mut n = peel_ref(n);
+        if n.kind() == "unary_expression" && self.text(n).starts_with('*') {
+            n = n.named_child(0)?;
+        }
+        let (name, call) = match n.kind() {
+            "identifier" => (self.text(n), false),
+            "call_expression" if args_of(n).is_empty() => {
+                let f = callee(n).filter(|f| f.kind() == "identifier")?;
+                (self.text(f), true)
+            }
+            _ => return None,
+        };
+        let item = named_children(self.root).into_iter().find(|i| {
+            let kinds: &[&str] = if call {
+                &["function_item"]
+            } else {
+                &["const_item", "static_item"]
+            };
+            kinds.contains(&i.kind())
+                && i.child_by_field_id(F.name)
+                    .is_some_and(|x| self.text(x) == name)
+        })?;
+        // The item's value, read where it is: no local of this function.
+        let saved = std::mem::take(&mut self.scope);
+        let v = if call {
+            let params = item.child_by_field_id(F.parameters)?;
+            match (
+                named_children(params).is_empty(),
+                item.child_by_field_id(F.body),
+            ) {
+                (true, Some(body)) => self.tail_value(body),
+                _ => None,
+            }
+        } else {
+            item.child_by_field_id(F.value).map(|v| self.value(v, 0))
+        };
+        self.scope = saved;
+        match v? {
+            Value::Str(t) => {
+                let span = t.segs.first().map(|s| s.span()).unwrap_or(t.span);
+                Some((t.as_literal()?, span))
+            }
+            _ => None,
+        }
     }
 }
 

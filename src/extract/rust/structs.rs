@@ -76,12 +76,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let module = module.join("::");
         for (name, value) in self.literal_fields(n) {
             let v = self.value(value, 0);
-            // What may name a script or a SHA: a script, a constant, or a
-            // call whose result the link follows (a string field is read
-            // where the code uses it).
+            // What a field holds: a script, a constant, a call whose result
+            // the link follows, or a string (a key part, a script's name).
             if !matches!(
                 v,
-                Value::ScriptRef { .. } | Value::Const { .. } | Value::Call { .. }
+                Value::ScriptRef { .. } | Value::Const { .. } | Value::Call { .. } | Value::Str(_)
             ) {
                 continue;
             }
