@@ -137,6 +137,11 @@ pub fn analyze(t: &Template, ks: &Keyspace) -> KeyVerdict {
 /// The verdict on a key's atoms: as written, or, when that is not fine, a
 /// prefix that only looks like the keyspace's ([`lookalike`]).
 fn read_atoms(atoms: &[Atom], ks: &Keyspace) -> KeyVerdict {
+    // A literal `*` makes a glob (`KEYS`, `SCAN MATCH`, an ACL's key
+    // pattern), which names keys but is none.
+    if atoms.iter().any(|a| a.is_char('*')) {
+        return KeyVerdict::Skip;
+    }
     if ks.whole_types().any(|t| whole_match(atoms, t)) {
         return KeyVerdict::Fine;
     }

@@ -250,44 +250,109 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
     );
     text.push_str("# Review it before adopting it as the canonical contract.\n\n");
     text.push_str(&format!("name = {}\n", quote(name)));
+    if scripts_build_keys(&a.model) {
+        text.push_str(
+            "# Its scripts build keys in Lua (from a prefix they are passed), not only from KEYS.\nscripts_build_keys = true\n",
+        );
+    }
     let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
-    if let Some((prefix, types)) = inferred_keyspace(&a.model) {
-        type_of_shape = shape_types(&prefix, &types);
-        write_keyspace(&mut text, &a.model, &prefix, &types, &type_of_shape);
+    if let Some(ks) = inferred_keyspace(&a.model) {
+        type_of_shape = shape_types(&ks);
+        write_keyspace(&mut text, &a.model, &ks, &type_of_shape);
     }
     write_scripts(&mut text, a, &type_of_shape);
     text
 }
 
-/// Each type's key shape (`emq:{<*>}:job:<*>`) → the type's name.
-fn shape_types(prefix: &str, types: &BTreeMap<String, String>) -> BTreeMap<String, String> {
-    types
-        .iter()
-        .map(|(t, p)| {
-            (
-                format!("{prefix}{{<*>}}:{}", p.replace("<id>", "<*>")),
-                t.clone(),
-            )
-        })
-        .collect()
+/// Whether a script sends a key it builds in Lua, not one derived from
+/// `KEYS[n]` (what WL301 reads): the draft then states it as the code's
+/// design.
+fn scripts_build_keys(m: &Model) -> bool {
+    use crate::facts::{Seg, Value};
+    m.commands.iter().filter(|c| c.script.is_some()).any(|cmd| {
+        let built = |p: usize| match cmd.args.get(p).map(|a| &a.value) {
+            Some(Value::Str(t)) => !matches!(
+                t.segs.first(),
+                Some(Seg::Value(v)) if matches!(**v, Value::Keys { .. })
+            ),
+            _ => false,
+        };
+        match crate::redis::key_positions(&cmd.name) {
+            Some(ps) => ps.iter().any(|&p| built(p)),
+            None => (0..cmd.args.len()).any(built),
+        }
+    })
 }
 
-/// The keyspace, when every tagged key shape `P{<*>}:T` has one prefix P:
-/// P, and the types by name (`T` with `<id>` for its holes).
-fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
-    let mut prefixes: BTreeSet<String> = BTreeSet::new();
-    let mut types: BTreeMap<String, String> = BTreeMap::new();
+/// A keyspace inferred from the keys the code builds.
+struct Inferred {
+    /// The literal before the queue (`emq:`).
+    prefix: String,
+    /// Whether the queue sits in a hash tag.
+    tagged: bool,
+    /// The types after the queue, by name (`job` → `job:<id>`).
+    types: BTreeMap<String, String>,
+    /// Whole keys under the prefix that follow no queue (`rsmq:QUEUES`),
+    /// and the bare queue key (`rsmq:<queue>`), by name.
+    whole: BTreeMap<String, String>,
+}
+
+/// Each type's key shape (`emq:{<*>}:job:<*>`) → the type's name.
+fn shape_types(ks: &Inferred) -> BTreeMap<String, String> {
+    let queue = if ks.tagged { "{<*>}:" } else { "<*>:" };
+    let typed = ks.types.iter().map(|(t, p)| {
+        (
+            format!("{}{queue}{}", ks.prefix, p.replace("<id>", "<*>")),
+            t.clone(),
+        )
+    });
+    let whole = ks.whole.iter().map(|(t, p)| {
+        (
+            p.replace("<queue>", "<*>").replace("<id>", "<*>"),
+            t.clone(),
+        )
+    });
+    typed.chain(whole).collect()
+}
+
+/// The keyspace, when the key shapes have one prefix P: with a hash tag
+/// when every tagged shape `P{<*>}:T` has it (EchoMQ's, asynq's), else
+/// when every shape `P<*>:T` does (BullMQ's, RSMQ's), with P's other keys
+/// as whole keys.
+fn inferred_keyspace(m: &Model) -> Option<Inferred> {
     let mut shapes: Vec<String> = m.wire_keys().map(|k| key_shape(&k.template)).collect();
     shapes.sort();
     shapes.dedup();
-    for shape in &shapes {
-        let Some((prefix, rest)) = shape.split_once("{<*>}:") else {
+    let (prefix, types) = typed_shapes(&shapes, "{<*>}:")
+        .map(|(p, t)| (p, t, true))
+        .or_else(|| typed_shapes(&shapes, "<*>:").map(|(p, t)| (p, t, false)))
+        .map(|(p, t, tagged)| ((p, tagged), t))?;
+    let whole = whole_keys(&shapes, &prefix.0, &types);
+    Some(Inferred {
+        prefix: prefix.0,
+        tagged: prefix.1,
+        types,
+        whole,
+    })
+}
+
+/// The prefix P and the types T of the shapes `P<queue>T`, when there is
+/// one P: `queue` is `{<*>}:` (a hash tag) or `<*>:`, P a namespace and
+/// its separator (`bull:`), T no placeholder first.
+fn typed_shapes(shapes: &[String], queue: &str) -> Option<(String, BTreeMap<String, String>)> {
+    let mut prefixes: BTreeSet<String> = BTreeSet::new();
+    let mut types: BTreeMap<String, String> = BTreeMap::new();
+    for shape in shapes {
+        let Some((prefix, rest)) = shape.split_once(queue) else {
             continue;
         };
         // A contract's key holds no white space or control character (it
         // could match no key wirelint reads, and the contract is refused).
         let unmatchable = shape.chars().any(|c| c.is_whitespace() || c.is_control());
+        // Without a hash tag, the prefix is a namespace and its `:`.
+        let untagged_bad = !queue.starts_with('{') && (prefix.len() < 2 || !prefix.ends_with(':'));
         if prefix.contains(['{', '}', '<'])
+            || untagged_bad
             || rest.is_empty()
             || rest.starts_with("<*>")
             || unmatchable
@@ -313,22 +378,63 @@ fn inferred_keyspace(m: &Model) -> Option<(String, BTreeMap<String, String>)> {
     Some((prefix, types))
 }
 
+/// The keys under `prefix` that follow no queue: all literal
+/// (`rsmq:QUEUES`), or the bare queue key (`rsmq:<*>`).
+fn whole_keys(
+    shapes: &[String],
+    prefix: &str,
+    types: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for shape in shapes {
+        let Some(rest) = shape.strip_prefix(prefix) else {
+            continue;
+        };
+        let template = if rest == "<*>" {
+            format!("{prefix}<queue>")
+        } else if !rest.is_empty()
+            && !rest.contains(['<', '>', '{', '}'])
+            && !rest.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            shape.clone()
+        } else {
+            continue;
+        };
+        let mut name = if rest == "<*>" {
+            "queue".to_string()
+        } else {
+            ident(rest).to_ascii_lowercase()
+        };
+        while types.contains_key(&name) || out.contains_key(&name) {
+            name.push('_');
+        }
+        out.insert(name, template);
+    }
+    out
+}
+
 /// `[keyspace]`, its types, and the records at those types.
 fn write_keyspace(
     text: &mut String,
     m: &Model,
-    prefix: &str,
-    types: &BTreeMap<String, String>,
+    ks: &Inferred,
     type_of_shape: &BTreeMap<String, String>,
 ) {
     text.push_str("\n[keyspace]\n");
+    let queue = if ks.tagged { "{<queue>}" } else { "<queue>" };
     text.push_str(&format!(
         "key = {}\n",
-        quote(&format!("{prefix}{{<queue>}}:<type>"))
+        quote(&format!("{}{queue}:<type>", ks.prefix))
     ));
     text.push_str("\n[keyspace.types]\n");
-    for (t, p) in types {
+    for (t, p) in &ks.types {
         text.push_str(&format!("{t} = {}\n", quote(p)));
+    }
+    if !ks.whole.is_empty() {
+        text.push_str("\n[keyspace.keys]\n");
+        for (t, p) in &ks.whole {
+            text.push_str(&format!("{t} = {}\n", quote(p)));
+        }
     }
     let mut records: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for r in &m.records {
@@ -375,6 +481,16 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
                 })
             })
             .collect();
+        // A name two scripts of different KEYS share (BullMQ's
+        // `includes/addDelayedJob.lua`, a function library, beside
+        // `addDelayedJob-6.lua`) would give both one declaration.
+        if copies.iter().any(|&i| {
+            a.model.scripts[i]
+                .declared_count(contract)
+                .is_none_or(|o| o.count != d.count)
+        }) {
+            continue;
+        }
         let roles: Vec<String> = (1..=d.count)
             .map(|n| {
                 passed_type(&a.model, &copies, n, type_of_shape)

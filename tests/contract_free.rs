@@ -1,5 +1,7 @@
 //! The embedded contract steps aside for a repository that speaks another
-//! protocol, applies where its keyspace is used, and always when named.
+//! protocol (for a shipped family's contract, when the tree's keys are of
+//! its keyspace), applies where its keyspace is used, and always when
+//! named.
 
 mod common;
 
@@ -31,13 +33,28 @@ fn a_foreign_keyspace_is_not_an_echomq_divergence() {
     assert_eq!(json_findings(&stdout), Vec::<String>::new());
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(v["contract"], serde_json::Value::Null);
+    // Its keys are BullMQ's: the shipped contract applies, and the note
+    // says so.
+    assert_eq!(v["contract"]["name"], "bullmq");
     let notes = v["notes"].as_array().unwrap();
     assert_eq!(notes.len(), 1);
     let note = notes[0]["message"].as_str().unwrap();
     assert!(note.contains("so it steps aside"));
-    // Its keys are BullMQ's: the note names the shipped contract.
-    assert!(note.contains("pass --contract bullmq"), "{note}");
+    assert!(note.contains("shipped `bullmq` contract"), "{note}");
+    // A field of the queue's meta hash that BullMQ does not know is a
+    // divergence from the family; a configured choice still decides.
+    let text = FOREIGN.replace(
+        "  def add(",
+        "  def pause(conn, q), do: Redix.command(conn, [\"HSET\", \"bull:\" <> q <> \":meta\", \"pausd\", \"1\"])\n  def add(",
+    );
+    write(dir.path(), "app/lib/keys.ex", &text);
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), ["WL201 app/lib/keys.ex:4"]);
+    assert_eq!(code, 1);
+    write(dir.path(), "wirelint.toml", "contract = false\n");
+    let (code, stdout, _) = run(&["check", ".", "--format", "json"], dir.path());
+    assert_eq!(json_findings(&stdout), Vec::<String>::new());
+    assert_eq!(code, 0);
 }
 
 /// A near miss meets the contract where the contract's keyspace is used:

@@ -95,3 +95,72 @@ fn an_unknown_name_is_no_contract() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("bullqm"), "{stderr}");
 }
+
+/// An RSMQ-shaped tree: the queue hash, the bare queue key, a global key.
+const RSMQ_PORT: &str = r#"defmodule Port.Queue do
+  def create(conn, q) do
+    Redix.pipeline(conn, [
+      ["HSETNX", "rsmq:" <> q <> ":Q", "vt", "30"],
+      ["HSETNX", "rsmq:" <> q <> ":Q", "delay", "0"],
+      ["SADD", "rsmq:QUEUES", q]
+    ])
+  end
+
+  def send(conn, q, id, body) do
+    Redix.command(conn, ["ZADD", "rsmq:" <> q, "0", id])
+    Redix.command(conn, ["HINCRBY", "rsmq:" <> q <> ":Q", "totalsent", "1"])
+  end
+end
+"#;
+
+/// `extract --as-contract` drafts a keyspace without a hash tag, with its
+/// global and bare queue keys as whole keys, and its records; the draft
+/// checks its own tree silently and a renamed field against it.
+#[test]
+fn a_draft_of_a_plain_keyspace_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/queue.ex", RSMQ_PORT);
+    let (code, draft, stderr) = run(&["extract", "--as-contract", "."], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "key = \"rsmq:<queue>:<type>\"",
+        "Q = \"Q\"",
+        "[keyspace.keys]",
+        "queue = \"rsmq:<queue>\"",
+        "queues = \"rsmq:QUEUES\"",
+        "fields = [\"delay\", \"totalsent\", \"vt\"]",
+    ] {
+        assert!(draft.contains(line), "{line}:\n{draft}");
+    }
+    let keep = tempfile::tempdir().unwrap();
+    let file = keep.path().join("draft.toml");
+    std::fs::write(&file, &draft).unwrap();
+    let check = |dir: &std::path::Path| {
+        let (_, stdout, stderr) = run(
+            &[
+                "check",
+                ".",
+                "--format",
+                "json",
+                "--contract",
+                file.to_str().unwrap(),
+            ],
+            dir,
+        );
+        (json_findings(&stdout), stderr)
+    };
+    let (found, stderr) = check(dir.path());
+    assert_eq!(found, Vec::<String>::new(), "{draft}\n{stderr}");
+    write(
+        dir.path(),
+        "port/lib/queue.ex",
+        &RSMQ_PORT.replace("\"totalsent\"", "\"total_sent\""),
+    );
+    let (found, stderr) = check(dir.path());
+    assert_eq!(found, ["WL201 port/lib/queue.ex:12"], "{stderr}");
+}

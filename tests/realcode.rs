@@ -226,3 +226,53 @@ fn every_family_run_reports_what_its_file_lists() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `extract --as-contract` on each family's upstream drafts a contract
+/// that checks the same tree silently (an upstream in a language wirelint
+/// does not read yet drafts nothing, and is passed over).
+#[test]
+fn the_draft_of_each_upstream_checks_it_silently() {
+    let Some(corpus) = std::env::var_os("WIRELINT_CORPUS") else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED realcode drafts: WIRELINT_CORPUS is not set"
+        );
+        return;
+    };
+    let mut problems = Vec::new();
+    for e in std::fs::read_dir(here().join("families")).expect("families") {
+        let f = e.expect("an entry").path();
+        if !f.to_string_lossy().ends_with("-upstream.txt") {
+            continue;
+        }
+        let run = family_run(&f);
+        let dir = PathBuf::from(&corpus).join(&run.repo);
+        let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+            .args(["extract", "--as-contract", run.path.as_str()])
+            .current_dir(&dir)
+            .output()
+            .expect("runs wirelint");
+        let draft = String::from_utf8_lossy(&out.stdout).to_string();
+        if !draft.lines().any(|l| l.starts_with('[')) {
+            eprintln!("realcode drafts: {}: nothing read, no draft", run.repo);
+            continue;
+        }
+        let keep = std::env::temp_dir().join(format!("wirelint-draft-{}.toml", run.repo));
+        std::fs::write(&keep, &draft).expect("writes the draft");
+        let got = reported_with(
+            &dir,
+            &[
+                run.path.as_str(),
+                "--contract",
+                keep.to_str().expect("a path"),
+            ],
+        );
+        let _ = std::fs::remove_file(&keep);
+        eprintln!("realcode drafts: {}: {} findings", run.repo, got.len());
+        for x in got {
+            problems.push(format!("{}: the draft reports {x}", run.repo));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -19,7 +19,7 @@
 //!
 //! A contract whose family builds keys in its scripts by design (BullMQ
 //! passes the key prefix `bull:<queue>:` in ARGV: `scripts_build_keys =
-//! true` in `[keyspace]`) is checked for KEYS past the count only.
+//! true` in the contract) is checked for KEYS past the count only.
 //!
 //! ## How to fix
 //! Pass the key in KEYS, in the slot the contract declares, and use
@@ -66,10 +66,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             cx.blame(&mut diag, script.speaker, help, "the script's KEYS");
             out.push(diag);
         }
-        let by_design = cx
-            .contract
-            .and_then(|c| c.keyspace.as_ref())
-            .is_some_and(|k| k.scripts_build_keys);
+        let by_design = cx.contract.is_some_and(|c| c.scripts_build_keys);
         if by_design {
             continue;
         }

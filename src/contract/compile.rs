@@ -21,6 +21,8 @@ pub(super) struct RawContract {
     description: Option<String>,
     keyspace: Option<Spanned<RawKeyspace>>,
     #[serde(default)]
+    scripts_build_keys: bool,
+    #[serde(default)]
     records: BTreeMap<String, Spanned<RawRecord>>,
     #[serde(default)]
     scripts: BTreeMap<String, Spanned<RawScript>>,
@@ -62,8 +64,6 @@ pub(super) struct RawKeyspace {
     keys: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
     clustered: Option<bool>,
-    #[serde(default)]
-    scripts_build_keys: bool,
     #[serde(default)]
     types: BTreeMap<String, Spanned<String>>,
     #[serde(default)]
@@ -164,6 +164,7 @@ pub(super) fn compile(
         chosen: false,
         text: text.to_string(),
         keyspace,
+        scripts_build_keys: raw.scripts_build_keys,
         records,
         scripts,
         speakers,
@@ -450,7 +451,6 @@ fn compile_keyspace(
                 separator: String::new(),
                 types: Vec::new(),
                 clustered: false,
-                scripts_build_keys: false,
                 redis_types: Vec::new(),
                 holds: Vec::new(),
             }
@@ -491,7 +491,6 @@ fn compile_keyspace(
         ));
     }
     out.prefix_value = prefix_value;
-    out.scripts_build_keys = ks.scripts_build_keys;
     out.clustered = ks.clustered.unwrap_or(out.hash_tag);
     out.redis_types = live::compile_redis_types(ks.redis, &out.types)?;
     out.holds = live::compile_holds(ks.holds, &out.types, &out.redis_types)?;
@@ -595,7 +594,6 @@ fn queue_key(
         separator: separator.to_string(),
         types,
         clustered: hash_tag,
-        scripts_build_keys: false,
         redis_types: Vec::new(),
         holds: Vec::new(),
     })

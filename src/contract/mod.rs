@@ -28,6 +28,10 @@ pub struct Contract {
     /// The TOML text; contract spans index into it.
     pub text: String,
     pub keyspace: Option<Keyspace>,
+    /// `scripts_build_keys = true`: the family's scripts build keys from a
+    /// key prefix their callers pass (BullMQ's design), so a key built in
+    /// a script is no finding (WL301 still reports KEYS past the count).
+    pub scripts_build_keys: bool,
     pub records: Vec<Record>,
     pub scripts: Vec<ScriptSpec>,
     pub speakers: Vec<SpeakerSpec>,
@@ -133,10 +137,6 @@ pub struct Keyspace {
     pub separator: String,
     pub types: Vec<KeyType>,
     pub clustered: bool,
-    /// `scripts_build_keys = true`: the family's scripts build keys from a
-    /// key prefix their callers pass (BullMQ's design), so a key built in
-    /// a script is no finding (WL301 still reports KEYS past the count).
-    pub scripts_build_keys: bool,
     /// `[keyspace.redis]` (optional): the Redis type of a key type's value.
     pub redis_types: Vec<RedisTypeSpec>,
     /// `[keyspace.holds]` (optional): key types whose members (a sorted

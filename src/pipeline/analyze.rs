@@ -138,30 +138,23 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             file_speaker[i] = None;
         }
     }
-    let mut contract_file = contract
+    let contract_file = contract
         .as_ref()
         .map(|c| add_contract_file(&mut sources, &mut file_speaker, c, &opts.root));
-    let input = LinkInput {
-        sources: &sources,
-        facts: &facts,
-        speakers,
-        file_speaker,
-        speaker_dirs,
-        contract: contract.as_ref(),
-        memo: opts.session.as_deref().map(|s| &s.link),
-    };
-    let mut model = in_pool(pool.as_ref(), || link(&input));
+    let (model, (contract, contract_file)) = link_step(
+        opts,
+        pool.as_ref(),
+        Linking {
+            sources: &mut sources,
+            facts: &facts,
+            parts: (speakers, file_speaker, speaker_dirs),
+            notes: &mut notes,
+        },
+        (contract, contract_file),
+    );
     // The facts are done with once linked: freeing them piece by piece was
     // a twentieth of a warm run, which the checks need not wait for.
-    drop(input);
     crate::parse::free_later(facts);
-    if steps_aside(opts, &model, contract.as_ref(), &mut notes) {
-        for s in &mut model.scripts {
-            s.contract = None;
-        }
-        contract = None;
-        contract_file = None;
-    }
     notes.extend(model_notes(&model, &sources));
     let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = in_pool(pool.as_ref(), || run_all(&cx));
@@ -181,6 +174,69 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         files_checked,
         stats,
     })
+}
+
+/// What the link step reads and adds to.
+struct Linking<'a> {
+    sources: &'a mut SourceMap,
+    facts: &'a [(FileId, Arc<FileFacts>)],
+    /// The speakers, each file's speaker and each speaker's directory.
+    parts: (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>),
+    notes: &'a mut Vec<Note>,
+}
+
+/// The link, and the contract that then applies: the embedded default
+/// steps aside for a foreign keyspace, and a tree of a shipped family's
+/// keys is linked again against that family (its contract names its
+/// scripts).
+fn link_step(
+    opts: &Options,
+    pool: Option<&rayon::ThreadPool>,
+    l: Linking<'_>,
+    (mut contract, mut contract_file): (Option<Contract>, Option<FileId>),
+) -> (Model, (Option<Contract>, Option<FileId>)) {
+    let Linking {
+        sources,
+        facts,
+        parts,
+        notes,
+    } = l;
+    let input = LinkInput {
+        sources,
+        facts,
+        speakers: parts.0.clone(),
+        file_speaker: parts.1.clone(),
+        speaker_dirs: parts.2.clone(),
+        contract: contract.as_ref(),
+        memo: opts.session.as_deref().map(|s| &s.link),
+    };
+    let mut model = in_pool(pool, || link(&input));
+    drop(input);
+    if !steps_aside(opts, &model, contract.as_ref(), notes) {
+        return (model, (contract, contract_file));
+    }
+    for s in &mut model.scripts {
+        s.contract = None;
+    }
+    contract = None;
+    contract_file = None;
+    if let Some((fam, id)) = family_contract(opts, &model, sources, notes) {
+        contract = Some(fam);
+        contract_file = Some(id);
+        let mut file_speaker = parts.1;
+        file_speaker.resize(sources.len(), None);
+        let input = LinkInput {
+            sources,
+            facts,
+            speakers: parts.0,
+            file_speaker,
+            speaker_dirs: parts.2,
+            contract: contract.as_ref(),
+            memo: None,
+        };
+        model = in_pool(pool, || link(&input));
+    }
+    (model, (contract, contract_file))
 }
 
 /// Where the run's files come from, once its paths are known to be there.
@@ -437,18 +493,55 @@ fn steps_aside(
     if uses_keyspace(model, c) {
         return false;
     }
-    let family = family_of(model)
-        .map(|f| format!("; its keys are of the keyspace of the shipped `{f}` contract: pass --contract {f}, or write `contract = \"{f}\"` in wirelint.toml, to check against it"))
+    let prefix = c
+        .keyspace
+        .as_ref()
+        .map(|k| k.prefix.as_str())
         .unwrap_or_default();
-    notes.push(Note {
-        path: ".".into(),
-        message: format!(
-            "no speaker here builds a key with the `{}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it){family}",
-            c.keyspace.as_ref().map(|k| k.prefix.as_str()).unwrap_or_default(),
+    let message = match family_of(model) {
+        Some(f) => format!(
+            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside; the tree's keys are of the keyspace of the shipped `{f}` contract (rules/{f}.toml), which it is checked against (write `contract = ...` in wirelint.toml, or pass --contract FILE or --no-contract, to choose)",
             c.name
         ),
+        None => format!(
+            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            c.name
+        ),
+    };
+    notes.push(Note {
+        path: ".".into(),
+        message,
     });
     true
+}
+
+/// The shipped family the tree's keys are of ([`family_of`]), loaded with
+/// `wirelint.toml`'s `prefix`, its text added to the file table.
+fn family_contract(
+    opts: &Options,
+    model: &Model,
+    sources: &mut SourceMap,
+    notes: &mut Vec<Note>,
+) -> Option<(Contract, FileId)> {
+    let name = family_of(model)?;
+    let cfg = Config::find_limited(&opts.root, opts.max_file_bytes)
+        .ok()
+        .flatten();
+    let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
+    let shipped = crate::contract::shipped::named(name)?;
+    let c = match shipped.load(prefix) {
+        Ok(c) => c,
+        Err(e) => {
+            notes.push(Note {
+                path: ".".into(),
+                message: format!("the shipped `{name}` contract is not applied: {e}"),
+            });
+            return None;
+        }
+    };
+    let mut file_speaker = Vec::new();
+    let id = add_contract_file(sources, &mut file_speaker, &c, &opts.root);
+    Some((c, id))
 }
 
 /// The shipped family whose keyspace the tree's keys are of: at least two

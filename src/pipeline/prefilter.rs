@@ -105,7 +105,7 @@ impl Marks {
 
 /// A prefilter built for one contract (or none).
 pub struct Prefilter {
-    keys: Option<KeyMarkers>,
+    keys: Vec<KeyMarkers>,
     /// Normalised names of the contract's scripts.
     script_names: BTreeSet<String>,
     /// What the marks depend on, as text (the facts cache keys its index
@@ -122,6 +122,8 @@ struct KeyMarkers {
     /// The prefix's namespace without trailing punctuation (`emq`).
     prefix_ns: String,
     hash_tag: bool,
+    /// What the marks depend on, as text.
+    fingerprint: String,
 }
 
 /// Longest word looked at behind a `:`.
@@ -130,36 +132,27 @@ const MAX_NS: usize = 64;
 impl Prefilter {
     pub fn new(contract: Option<&Contract>) -> Prefilter {
         let mut fingerprint = String::new();
-        let keys = contract.and_then(|c| c.keyspace.as_ref()).and_then(|ks| {
-            let ns = ks
-                .prefix
-                .trim_end_matches(|c: char| !c.is_alphanumeric())
-                .to_string();
-            if ns.is_empty() {
-                return None;
-            }
-            let mut needles = vec![ns.clone()];
-            let mut openings = Vec::new();
-            if ks.hash_tag {
-                for t in ks.types.iter().map(|t| t.lead()).filter(|l| !l.is_empty()) {
-                    needles.push(format!("}}{}{t}", ks.separator));
-                    openings.push(format!("{}{t}", ks.separator).to_ascii_lowercase());
-                }
-            }
-            needles.sort();
-            needles.dedup();
-            fingerprint = format!("{ns}\0{needles:?}\0{openings:?}\0{}", ks.hash_tag);
-            Some(KeyMarkers {
-                needles: AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(&needles)
-                    .expect("the needles are a few short literals"),
-                openings,
-                prefix_ns: ns,
-                hash_tag: ks.hash_tag,
+        let mut keyspaces: Vec<crate::contract::Keyspace> = contract
+            .and_then(|c| c.keyspace.clone())
+            .into_iter()
+            .collect();
+        // The embedded default, unnamed, gives way to a shipped family whose
+        // keys the tree holds (`analyze::family_of`): their keys are marked
+        // too.
+        if contract.is_some_and(|c| c.embedded && !c.chosen) {
+            keyspaces.extend(
+                crate::contract::shipped::families().filter_map(|s| s.load(None).ok()?.keyspace),
+            );
+        }
+        let keys: Vec<KeyMarkers> = keyspaces
+            .iter()
+            .filter_map(|ks| {
+                let m = KeyMarkers::new(ks)?;
+                fingerprint.push_str(&m.fingerprint);
+                fingerprint.push('\0');
+                Some(m)
             })
-        });
+            .collect();
         let script_names = contract
             .map(|c| c.scripts.iter().map(|s| normalize_name(&s.name)).collect())
             .unwrap_or_default();
@@ -193,8 +186,8 @@ impl Prefilter {
             speaks: host.speaks(bytes),
             keys: self
                 .keys
-                .as_ref()
-                .is_some_and(|k| k.in_file(bytes, host.format_braces())),
+                .iter()
+                .any(|k| k.in_file(bytes, host.format_braces())),
             suppress: false,
         }
     }
@@ -203,11 +196,45 @@ impl Prefilter {
     /// a key of the keyspace that does not read as `Skip`: a superset of
     /// what [`Prefilter::scan`] looks for in a file's bytes.
     pub fn literal_marks(&self, text: &str) -> bool {
-        self.keys.as_ref().is_some_and(|k| k.in_literal(text))
+        self.keys.iter().any(|k| k.in_literal(text))
     }
 }
 
 impl KeyMarkers {
+    /// The markers of a keyspace with a queue key's prefix; `None` without
+    /// one (a keyspace of whole templates only reports no key).
+    fn new(ks: &crate::contract::Keyspace) -> Option<KeyMarkers> {
+        let ns = ks
+            .prefix
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .to_string();
+        if ns.is_empty() {
+            return None;
+        }
+        let mut needles = vec![ns.clone()];
+        let mut openings = Vec::new();
+        if ks.hash_tag {
+            for t in ks.types.iter().map(|t| t.lead()).filter(|l| !l.is_empty()) {
+                needles.push(format!("}}{}{t}", ks.separator));
+                openings.push(format!("{}{t}", ks.separator).to_ascii_lowercase());
+            }
+        }
+        needles.sort();
+        needles.dedup();
+        let fingerprint = format!("{ns}\0{needles:?}\0{openings:?}\0{}", ks.hash_tag);
+        Some(KeyMarkers {
+            needles: AhoCorasickBuilder::new()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&needles)
+                .expect("the needles are a few short literals"),
+            openings,
+            prefix_ns: ns,
+            hash_tag: ks.hash_tag,
+            fingerprint,
+        })
+    }
+
     fn in_file(&self, bytes: &[u8], format_braces: bool) -> bool {
         if self.needles.is_match(bytes) || self.opening_in_file(bytes) {
             return true;
