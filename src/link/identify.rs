@@ -288,14 +288,22 @@ fn direct(
             return here;
         }
         let cands = lk.names.by_norm.get(norm.as_str())?;
-        let first = |ok: &dyn Fn(&super::Script) -> bool| {
-            cands.iter().copied().find(|&i| ok(&model.scripts[i]))
+        // A script that is run before a file only `@include`d into others
+        // (a library of functions that shares the command's name).
+        let pick = |run: bool| {
+            let first = |ok: &dyn Fn(&super::Script) -> bool| {
+                cands.iter().copied().find(|&i| {
+                    let s = &model.scripts[i];
+                    (!run || !s.included) && ok(s)
+                })
+            };
+            first(&|s| s.speaker == speaker && s.names.iter().any(|n| n == name))
+                .or_else(|| first(&|s| s.speaker == speaker))
+                // Then a shared `.lua` file, then any copy.
+                .or_else(|| first(&|s| s.is_file))
+                .or_else(|| first(&|_| true))
         };
-        first(&|s| s.speaker == speaker && s.names.iter().any(|n| n == name))
-            .or_else(|| first(&|s| s.speaker == speaker))
-            // Then a shared `.lua` file, then any copy.
-            .or_else(|| first(&|s| s.is_file))
-            .or_else(|| cands.first().copied())
+        pick(true).or_else(|| pick(false))
     };
     match v {
         // A script defined in place, in the file its span is in (a value
