@@ -308,12 +308,13 @@ fn script_row(a: &Analysis, id: usize) -> String {
             .any(|x| x.names.contains(n))
     }) {
         Some(n) => crate::extract::script_name_from_stem(n),
-        None => s
-            .norm_names
-            .iter()
-            .next()
-            .cloned()
-            .unwrap_or_else(|| "<unnamed>".into()),
+        None => match (s.norm_names.iter().next(), &s.sha1) {
+            (Some(n), _) => n.clone(),
+            // A script the code gives no name (a literal passed to EVAL):
+            // known by its bytes, so that its copies share a row.
+            (None, Some(sha)) => format!("<unnamed, sha1 {}>", &sha[..sha.len().min(12)]),
+            (None, None) => "<unnamed>".into(),
+        },
     }
 }
 

@@ -196,3 +196,55 @@ fn extract_lists_each_call_once() {
         ]
     );
 }
+
+/// Wording: a script read from a tuple's element says so (not "comes
+/// from `.0(..)`"), and a script the code gives no name is a matrix row
+/// of its bytes (not `<unnamed>`, which merged every such script).
+#[test]
+fn unlinked_and_unnamed_scripts_are_named_by_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "wirelint.toml", "");
+    write(
+        root,
+        "rs/Cargo.toml",
+        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        root,
+        "rs/src/lib.rs",
+        "pub fn run(con: &mut redis::Connection, entry: (String, u32), q: &str) -> redis::RedisResult<i64> {\n    redis::cmd(\"EVALSHA\")\n        .arg(entry.0)\n        .arg(1)\n        .arg(format!(\"jq:{{{q}}}:pending\"))\n        .query(con)\n}\n",
+    );
+    write(
+        root,
+        "ex/mix.exs",
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    );
+    write(
+        root,
+        "ex/lib/q.ex",
+        "defmodule Q do\n  def drop(conn, q, id) do\n    Redix.command(conn, [\n      \"EVAL\",\n      \"\"\"\n      if redis.call('GET', KEYS[1]) == ARGV[1] then\n        return redis.call('DEL', KEYS[1])\n      end\n      return 0\n      \"\"\",\n      1,\n      \"jq:{#{q}}:dedup\",\n      id\n    ])\n  end\nend\n",
+    );
+    let (code, _, stderr) = run(&["check", "--coverage", "--format", "concise", "."], root);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("  rs/src/lib.rs:2:5: not linked: the script is element 0 of `entry`, which wirelint cannot follow to a script\n"),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(&["check", "--matrix", "--format", "json", "."], root);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let items: Vec<&str> = v["matrix"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["kind"] != "key")
+        .map(|r| r["item"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        items,
+        [
+            "<unnamed, sha1 c89cee65b7ab> ARGV[1]",
+            "<unnamed, sha1 c89cee65b7ab>"
+        ]
+    );
+}
