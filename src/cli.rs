@@ -416,6 +416,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .as_ref()
         .filter(|s| s.base.is_some() && !s.base_name.is_empty())
     {
+        crate::scope::blame_change(&mut analysis, &applied.old, &s.files);
         crate::scope::mark_old(&mut analysis, &applied.old, &s.base_name);
         before.push_str(&report::brief::introduced(&applied.old, &s.base_name));
     }

@@ -9,11 +9,8 @@
 //! script includes) are listed too, so that a dead copy does not pass for a
 //! contract. Computes only; reporters render.
 
-use crate::hash::HashSet;
-use std::collections::BTreeMap;
-
 use crate::facts::Span;
-use crate::link::calls::{NumKeys, ScriptCallUse};
+use crate::link::runs;
 use crate::link::{ScriptId, SpeakerId};
 use crate::pipeline::Analysis;
 
@@ -101,29 +98,8 @@ pub fn is_test_path(rel: &str) -> bool {
         || stem == "tests"
 }
 
-/// Why a linked call is not checked, if it is not.
-fn why_unchecked(a: &Analysis, u: &ScriptCallUse) -> Option<String> {
-    let script = &a.model.scripts[u.script];
-    let name = script.display_name(a.contract.as_ref());
-    let declared = script.declared_count(a.contract.as_ref()).is_some();
-    if !declared && !script.body {
-        return Some(format!(
-            "script `{name}` is not in the tree and declares no key count"
-        ));
-    }
-    if !declared && script.lua.dynamic_keys {
-        return Some(format!(
-            "script `{name}` reads KEYS by a computed index and declares no key count"
-        ));
-    }
-    let countable = match u.numkeys {
-        NumKeys::Literal(..) | NumKeys::Counted(..) => true,
-        NumKeys::FromKeys | NumKeys::Unknown => u.keys_complete,
-    };
-    (!countable).then(|| "the keys passed cannot be counted".to_string())
-}
-
-/// Coverage of an analysis.
+/// Coverage of an analysis: the model's runs ([`crate::link::runs`]),
+/// counted per speaker.
 pub fn build(a: &Analysis) -> Coverage {
     let m = &a.model;
     let mut per: Vec<SpeakerCoverage> = (0..m.speakers.len())
@@ -138,38 +114,20 @@ pub fn build(a: &Analysis) -> Coverage {
                 .iter()
                 .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
     };
-    // One verdict per call site: checked when any script it may run is
-    // checked there (a wrapper's call may run several).
-    let mut sites: BTreeMap<(SpeakerId, Span), Option<(bool, String)>> = BTreeMap::new();
-    for u in &m.script_calls {
-        // A wrapper's own body is no invocation unless it knows its script.
-        let Some(site) = u.site.or((!u.in_wrapper).then_some(u.span)) else {
-            continue;
-        };
-        let verdict = why_unchecked(a, u).map(|r| (true, r));
-        let e = sites.entry((u.speaker, site)).or_insert(verdict.clone());
-        if verdict.is_none() {
-            *e = None;
-        }
-    }
-    for u in &m.unlinked_calls {
-        sites
-            .entry((u.speaker, u.site))
-            .or_insert(Some((false, u.reason.clone())));
-    }
-    for ((speaker, span), verdict) in sites {
-        let Some(s) = per.get_mut(speaker) else {
+    let all = runs::runs(m, a.contract.as_ref());
+    for r in &all {
+        let Some(s) = per.get_mut(r.speaker) else {
             continue;
         };
         s.calls += 1;
-        s.test_calls += usize::from(test(span));
-        match verdict {
+        s.test_calls += usize::from(test(r.site));
+        match &r.unchecked {
             None => s.checked += 1,
             Some((linked, reason)) => s.unchecked.push(Unchecked {
-                span,
-                linked,
-                reason,
-                test: test(span),
+                span: r.site,
+                linked: *linked,
+                reason: reason.clone(),
+                test: test(r.site),
             }),
         }
     }
@@ -178,7 +136,7 @@ pub fn build(a: &Analysis) -> Coverage {
             .sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
     }
     per.retain(|s| s.calls > 0);
-    let run: HashSet<ScriptId> = m.script_calls.iter().map(|u| u.script).collect();
+    let run = runs::run_scripts(&all);
     let unused = m
         .scripts
         .iter()

@@ -25,6 +25,9 @@ pub const TABLE_MAX: usize = 16;
 pub enum Cell {
     Agrees,
     Diverges,
+    /// A script the speaker runs, in calls the KEYS checks could not see
+    /// (not linked, or keys that cannot be counted): no evidence either way.
+    Unchecked,
     Unused,
 }
 
@@ -33,6 +36,7 @@ impl Cell {
         match self {
             Cell::Agrees => "agrees",
             Cell::Diverges => "diverges",
+            Cell::Unchecked => "unchecked",
             Cell::Unused => "unused",
         }
     }
@@ -134,15 +138,20 @@ pub fn build(a: &Analysis) -> Matrix {
         .into_iter()
         .map(|(s, spans)| (s, Hits::new(spans)))
         .collect();
-    let cell = |id: &SpeakerId, spans: &[Span]| {
+    // Who takes part in each script: the runs coverage counts, as the
+    // checks' agreement counts read them.
+    let runs = crate::link::runs::runs(m, a.contract.as_ref());
+    let takers = crate::link::runs::takers(m, &runs, |id| script_row(a, id));
+    let cell = |kind: &str, item: &str, id: &SpeakerId, spans: &[Span]| {
         let name = m.speakers[*id].name.as_str();
         let hit = findings
             .get(name)
             .is_some_and(|h| spans.iter().any(|u| h.overlaps(*u)));
-        if hit {
-            Cell::Diverges
-        } else {
-            Cell::Agrees
+        let seen = kind != "script" || takers.get(item).is_some_and(|t| t.contains(id));
+        match (hit, seen) {
+            (true, _) => Cell::Diverges,
+            (false, true) => Cell::Agrees,
+            (false, false) => Cell::Unchecked,
         }
     };
     let rows = uses
@@ -150,7 +159,7 @@ pub fn build(a: &Analysis) -> Matrix {
         .map(|((kind, item), by)| {
             let mut used: Vec<(usize, Cell)> = by
                 .iter()
-                .map(|(id, spans)| (column[id], cell(id, spans)))
+                .map(|(id, spans)| (column[id], cell(kind, &item, id, spans)))
                 .collect();
             used.sort_unstable_by_key(|(c, _)| *c);
             Row {
@@ -299,12 +308,13 @@ fn script_row(a: &Analysis, id: usize) -> String {
             .any(|x| x.names.contains(n))
     }) {
         Some(n) => crate::extract::script_name_from_stem(n),
-        None => s
-            .norm_names
-            .iter()
-            .next()
-            .cloned()
-            .unwrap_or_else(|| "<unnamed>".into()),
+        None => match (s.norm_names.iter().next(), &s.sha1) {
+            (Some(n), _) => n.clone(),
+            // A script the code gives no name (a literal passed to EVAL):
+            // known by its bytes, so that its copies share a row.
+            (None, Some(sha)) => format!("<unnamed, sha1 {}>", &sha[..sha.len().min(12)]),
+            (None, None) => "<unnamed>".into(),
+        },
     }
 }
 

@@ -55,7 +55,7 @@ pub struct ObservedArgv {
     pub flags: Vec<(u32, Vec<String>)>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ObservedCall {
     pub script: String,
     pub numkeys: Option<u32>,
@@ -197,11 +197,15 @@ fn observe_scripts(a: &Analysis, out: &mut [ObservedSpeaker]) {
     }
 }
 
-/// Each speaker's script call sites, with the key shapes they pass.
+/// Each speaker's script call sites, with the key shapes they pass: a
+/// call site once per script and what it is seen to pass (a wrapper that
+/// runs its script by EVALSHA, then EVAL when the server lacks it, is one
+/// call of each of its callers).
 fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
     let contract = a.contract.as_ref();
     for u in &a.model.script_calls {
-        out[u.speaker].calls.push(ObservedCall {
+        let calls = &mut out[u.speaker].calls;
+        let call = ObservedCall {
             script: a.model.scripts[u.script].display_name(contract),
             numkeys: match u.numkeys {
                 NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
@@ -220,7 +224,16 @@ fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
             argv: u.argv.iter().map(|a| a.literal().map(|l| l.0)).collect(),
             argv_complete: u.args_complete,
             span: u.span,
-        });
+        };
+        // Uses come in span order, each span's in script order.
+        let seen = calls
+            .iter()
+            .rev()
+            .take_while(|c| c.span == u.span)
+            .any(|c| *c == call);
+        if !seen {
+            calls.push(call);
+        }
     }
 }
 

@@ -223,6 +223,67 @@ pub fn mark_old(a: &mut Analysis, old: &[bool], base_name: &str) {
     }
 }
 
+/// In a change-aware run, a new finding outside the changed files whose
+/// speaker changed nothing was made by the change: its help says so,
+/// instead of blaming that speaker alone ("`elixir` alone diverges" when
+/// only a Lua script changed). `old` has one flag per finding, as
+/// [`mark_old`]'s; `files` are the changed files, relative to the root.
+pub fn blame_change(a: &mut Analysis, old: &[bool], files: &BTreeSet<String>) {
+    let changed: Vec<(&str, Option<crate::link::SpeakerId>)> = a
+        .sources
+        .iter()
+        .filter(|(_, src)| files.contains(&src.rel))
+        .map(|(id, src)| {
+            let sp = a.model.file_speaker.get(id as usize).copied().flatten();
+            (src.rel.as_str(), sp)
+        })
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    let moved: BTreeSet<&str> = changed
+        .iter()
+        .filter_map(|(_, sp)| Some(a.model.speakers.get((*sp)?)?.name.as_str()))
+        .collect();
+    let mut shown: Vec<String> = changed
+        .iter()
+        .take(2)
+        .map(|(p, _)| format!("`{p}`"))
+        .collect();
+    if changed.len() > 2 {
+        shown.push(format!("{} more files", changed.len() - 2));
+    }
+    let what = shown.join(", ");
+    for (d, old) in a.diagnostics.iter_mut().zip(old) {
+        let path = &a.sources.get(d.primary.span.file).rel;
+        let Some(speaker) = d.speaker.as_deref() else {
+            continue;
+        };
+        if *old || files.contains(path) || moved.contains(speaker) {
+            continue;
+        }
+        if let Some(help) = &mut d.help {
+            if let Some(text) = change_sentence(help, speaker, &what) {
+                *help = text;
+            }
+        }
+    }
+}
+
+/// A help line whose closing sentence blames `speaker` alone ("2 of 3
+/// speakers still agree on the script's KEYS; `elixir` alone diverges"),
+/// closed instead by the change that diverges.
+fn change_sentence(help: &str, speaker: &str, what: &str) -> Option<String> {
+    let rest = help.strip_suffix(&format!("; `{speaker}` alone diverges"))?;
+    let at = rest.rfind(" speakers still agree")?;
+    let start = rest[..at].rfind(". ").map_or(0, |i| i + 2);
+    let subject = rest[at..].split_once(" on ")?.1;
+    Some(format!(
+        "{}`{speaker}` did not change: the change to {what} is what now diverges from it on {subject}",
+        &help[..start]
+    ))
+}
+
 /// Runs a change-aware check: the head's analysis (settings and
 /// suppressions not yet applied) and what to report of it (`None`: every
 /// finding).

@@ -169,15 +169,15 @@ fn findings_point_into_the_contract_in_every_format() {
     assert_eq!(lines.len(), 12);
     assert_eq!(
         lines[0],
-        "<embedded rules/echomq.toml>:14:7: error[WA101]: 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
+        "error[WA101]: the embedded contract rules/echomq.toml, line 14: 1 key at `emk:{<queue>}:pending`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds it"
     );
     assert_eq!(
         lines[9],
-        "<embedded rules/echomq.toml>:25:32: error[WA202]: 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
+        "error[WA202]: the embedded contract rules/echomq.toml, line 25: 3 `job` rows at `emq:{<queue>}:job:<id>` lack field `payload`"
     );
     assert_eq!(
         lines[11],
-        "<embedded rules/echomq.toml>:42:11: warning[WA302]: 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
+        "warning[WA302]: the embedded contract rules/echomq.toml, line 42: 2 `job` keys at `emq:{<queue>}:job:<id>` are held by no `pending`"
     );
     let (_, sarif, _) = wirelint(&["audit", "--url", &url, "--format", "sarif"], &[]);
     let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
@@ -196,7 +196,9 @@ fn findings_point_into_the_contract_in_every_format() {
     assert_eq!(run["results"][11]["ruleIndex"], 7);
     let (_, gh, _) = wirelint(&["audit", "--url", &url, "--format", "github"], &[]);
     assert!(
-        gh.starts_with("::error file=rules/echomq.toml (embedded),line=14,"),
+        gh.starts_with(
+            "::error title=WA101 prefix-miss::the embedded contract rules/echomq.toml, line 14: "
+        ),
         "{gh}"
     );
     let (_, full, err) = wirelint(&["audit", "--url", &url], &[]);

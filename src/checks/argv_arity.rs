@@ -124,7 +124,13 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
         "pass `ARGV[{k}]`{role}: inside `{name}` it is `nil`, which Redis refuses as an argument and arithmetic cannot use, so the script fails when `{}` runs it",
         cx.speaker_name(u.speaker)
     );
-    cx.blame(&mut d, u.speaker, help, "the script's ARGV");
+    cx.blame_script(
+        &mut d,
+        u.speaker,
+        help,
+        "the script's ARGV",
+        &cx.script_name(u.script),
+    );
     d
 }
 
@@ -161,6 +167,12 @@ fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Dia
         "pass exactly {}: a value nobody reads usually means the caller and `{name}` disagree on which slot holds what",
         values(upper)
     );
-    cx.blame(&mut d, u.speaker, help, "the script's ARGV");
+    cx.blame_script(
+        &mut d,
+        u.speaker,
+        help,
+        "the script's ARGV",
+        &cx.script_name(u.script),
+    );
     d
 }

@@ -154,7 +154,7 @@ fn not_a_number(cx: &CheckContext<'_>, p: &Passed, n: u32, read: Span) -> Diagno
         "pass a number: `tonumber({})` is `nil` inside `{name}`",
         quote(&p.lit)
     );
-    cx.blame(&mut d, p.speaker, help, "the script's ARGV");
+    cx.blame_script(&mut d, p.speaker, help, "the script's ARGV", &name);
     d
 }
 
@@ -265,7 +265,7 @@ fn same_branch(cx: &CheckContext<'_>, s: &Slot<'_>) -> Diagnostic {
         quote(&b.lit),
         cx.speaker_name(s.speaker)
     );
-    cx.blame(&mut d, s.speaker, help, "the script's ARGV");
+    cx.blame_script(&mut d, s.speaker, help, "the script's ARGV", &s.name);
     d
 }
 
@@ -298,6 +298,6 @@ fn other_vocabulary(cx: &CheckContext<'_>, s: &Slot<'_>, other: &Passed) -> Diag
         ));
     }
     let help = format!("pass the values `{name}` compares with ({shown}), as `{who}` does");
-    cx.blame(&mut d, s.speaker, help, "the script's ARGV");
+    cx.blame_script(&mut d, s.speaker, help, "the script's ARGV", &s.name);
     d
 }

@@ -87,7 +87,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 .push(Label::new(s, format!("`{name}` declares {d} keys here")));
         }
         let help = format!("pass exactly {d} keys: {shift}");
-        cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
+        cx.blame_script(
+            &mut diag,
+            u.speaker,
+            help,
+            "the script's KEYS",
+            &cx.script_name(u.script),
+        );
         out.push(diag);
     }
 }

@@ -69,7 +69,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             other.source.describe(),
             other.count
         );
-        cx.blame(&mut d, script.speaker, help, "the script's KEYS");
+        cx.blame_script(&mut d, script.speaker, help, "the script's KEYS", &name);
         if other.source == CountSource::Header {
             d.fix = regenerate(cx, script, strongest);
         }

@@ -70,7 +70,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 "use `KEYS[{n}]`: callers pass the `{role}` key and expect `{}` to act on it; in `{}` it is dropped",
                 spec.name, cx.speaker_name(script.speaker)
             );
-            cx.blame(&mut d, script.speaker, help, "the script's KEYS");
+            cx.blame_script(
+                &mut d,
+                script.speaker,
+                help,
+                "the script's KEYS",
+                &spec.name,
+            );
             out.push(d);
         }
     }

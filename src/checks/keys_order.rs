@@ -262,6 +262,12 @@ fn finding(
             ));
         }
     }
-    cx.blame(&mut diag, u.speaker, help, "the script's KEYS");
+    cx.blame_script(
+        &mut diag,
+        u.speaker,
+        help,
+        "the script's KEYS",
+        &cx.script_name(u.script),
+    );
     diag
 }

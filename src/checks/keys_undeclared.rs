@@ -63,7 +63,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                 diag.related.push(Label::new(s, decl_label.clone()));
             }
             let help = format!("callers pass {d} keys; `KEYS[{n}]` is nil in every speaker");
-            cx.blame(&mut diag, script.speaker, help, "the script's KEYS");
+            cx.blame_script(&mut diag, script.speaker, help, "the script's KEYS", &name);
             out.push(diag);
         }
         let by_design = cx.contract.is_some_and(|c| c.scripts_build_keys);
@@ -96,7 +96,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
                     diag.related.push(Label::new(s, decl_label.clone()));
                 }
                 let help = "take the key from KEYS: a key built in Lua is hidden from callers and from cluster routing";
-                cx.blame(&mut diag, script.speaker, help.into(), "the script's KEYS");
+                cx.blame_script(
+                    &mut diag,
+                    script.speaker,
+                    help.into(),
+                    "the script's KEYS",
+                    &name,
+                );
                 out.push(diag);
             }
         }

@@ -40,6 +40,7 @@ use crate::facts::{FileId, Span};
 use crate::link::{Arg, CommandUse, Model, SpeakerId};
 use crate::source::SourceMap;
 use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a check gets.
 #[derive(Clone)]
@@ -62,6 +63,8 @@ pub struct CheckContext<'a> {
     named: std::sync::OnceLock<Vec<(String, SpeakerId)>>,
     /// The same, each name quoted (`` `a` ``), sorted as quoted.
     quoted: std::sync::OnceLock<Vec<(String, SpeakerId)>>,
+    /// Who takes part in each script, by its name ([`crate::link::runs::takers`]).
+    takers: std::sync::OnceLock<BTreeMap<String, BTreeSet<SpeakerId>>>,
 }
 
 /// The other speakers a finding's help names (past them, a count).
@@ -86,6 +89,7 @@ impl<'a> CheckContext<'a> {
             key_types: std::sync::OnceLock::new(),
             named: std::sync::OnceLock::new(),
             quoted: std::sync::OnceLock::new(),
+            takers: std::sync::OnceLock::new(),
         }
     }
 
@@ -398,6 +402,43 @@ impl<'a> CheckContext<'a> {
         self.complete(d, speaker, help, None);
     }
 
+    /// As [`CheckContext::blame`], for a finding about script `script`
+    /// (its name, as [`CheckContext::script_name`] gives it): the speakers
+    /// that still agree are the active ones that take part in it, holding
+    /// a copy or running it in a call the checks saw. A call that was not checked
+    /// (not linked, keys that cannot be counted) agrees with nothing.
+    pub fn blame_script(
+        &self,
+        d: &mut Diagnostic,
+        speaker: SpeakerId,
+        help: String,
+        subject: &str,
+        script: &str,
+    ) {
+        let takers = self.takers.get_or_init(|| {
+            let runs = crate::link::runs::runs(self.model, self.contract);
+            // Copies of one script go by one normalized name (`@obliterate`
+            // in Elixir, `OBLITERATE` in Rust).
+            crate::link::runs::takers(self.model, &runs, |id| {
+                crate::link::normalize_name(&self.script_name(id))
+            })
+        });
+        let empty = BTreeSet::new();
+        let among = takers
+            .get(&crate::link::normalize_name(script))
+            .unwrap_or(&empty);
+        let active = self.active_speakers();
+        let others = among
+            .iter()
+            .filter(|s| **s != speaker && active.contains(s))
+            .count();
+        if others == 0 && self.other_count(speaker) > 0 {
+            let help = format!("{help}. No other speaker here holds `{script}` or runs it in a call wirelint checked, so none is counted as agreeing on {subject}");
+            return self.complete_among(d, speaker, help, None);
+        }
+        self.complete_among(d, speaker, help, Some((subject, others)));
+    }
+
     fn complete(
         &self,
         d: &mut Diagnostic,
@@ -405,12 +446,25 @@ impl<'a> CheckContext<'a> {
         help: String,
         subject: Option<&str>,
     ) {
+        let counted = subject.map(|s| (s, self.other_count(speaker)));
+        self.complete_among(d, speaker, help, counted);
+    }
+
+    /// Completes a finding, its help closed by who still agrees on the
+    /// subject, of the `others` that take part in it.
+    fn complete_among(
+        &self,
+        d: &mut Diagnostic,
+        speaker: SpeakerId,
+        help: String,
+        subject: Option<(&str, usize)>,
+    ) {
         let impact = self.impact_of(speaker);
         d.help = Some(match subject {
-            Some(subject) => {
+            Some((subject, others)) => {
                 format!(
                     "{help}. {}",
-                    self.impact_sentence(speaker, &impact, subject)
+                    self.impact_sentence(speaker, &impact, subject, others)
                 )
             }
             None => help,
@@ -449,8 +503,13 @@ impl<'a> CheckContext<'a> {
     /// that agree with the help before them: "2 of 3 speakers still agree
     /// on the job's fields; `peers/rust` alone diverges", or, when the
     /// canonical speaker changed, who did not follow it.
-    fn impact_sentence(&self, speaker: SpeakerId, impact: &Impact, subject: &str) -> String {
-        let others = self.other_count(speaker);
+    fn impact_sentence(
+        &self,
+        speaker: SpeakerId,
+        impact: &Impact,
+        subject: &str,
+        others: usize,
+    ) -> String {
         let total = others + 1;
         let quoted = |names: &[String]| {
             let shown: Vec<String> = names

@@ -17,7 +17,7 @@ use super::memo::{Kept, LinkMemo, SpeakerFacts};
 use super::substitute::{substitute, Args};
 use super::{Arg, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Value};
-use uses::{registered_count, use_of, KeyMemo};
+use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
 mod uses;
 
@@ -594,6 +594,7 @@ pub(super) fn link_calls(
         crate::parse::free_later(spent);
     }
     out.sort_by_key(|u| (u.span.file, u.span.start, u.span.end, u.script));
+    drop_twins(&mut out);
     mark_echoes(&mut out);
     unlinked.sort_by_key(|u| (u.span.file, u.span.start, u.span.end));
     unlinked.dedup();
@@ -770,26 +771,4 @@ fn each_choice(
         out.push(u);
     }
     Some(out)
-}
-
-/// Marks the uses that repeat a use fewer wrappers away: the same script,
-/// numkeys and keys (by where each key is written).
-fn mark_echoes(uses: &mut [ScriptCallUse]) {
-    type Sig = (ScriptId, String, Vec<Span>, bool);
-    let sig = |u: &ScriptCallUse| -> Sig {
-        (
-            u.script,
-            format!("{:?}", u.numkeys),
-            u.keys.iter().map(|k| k.value.span()).collect(),
-            u.keys_complete,
-        )
-    };
-    let mut nearest: HashMap<Sig, u8> = HashMap::default();
-    for u in uses.iter().filter(|u| !u.keys.is_empty()) {
-        let d = nearest.entry(sig(u)).or_insert(u.depth);
-        *d = (*d).min(u.depth);
-    }
-    for u in uses.iter_mut().filter(|u| !u.keys.is_empty()) {
-        u.echo = nearest.get(&sig(u)).is_some_and(|d| *d < u.depth);
-    }
 }

@@ -129,6 +129,25 @@ pub(super) fn unidentified(v: &Value) -> String {
             .find(|a| matches!(a, Value::OneOf { .. }))
             .map(unidentified)
             .unwrap_or_default(),
+        // A field or element read (`entry.0`, `state.sha`): what it is
+        // read from, not the projection's inner name.
+        Value::Call { path, args, .. } if path.len() == 1 && path[0].starts_with('.') => {
+            let field = &path[0][1..];
+            let of = args
+                .first()
+                .map(|b| format!(" of `{}`", b.describe()))
+                .unwrap_or_default();
+            let what = match field.parse::<u32>() {
+                Ok(n) => format!("element {n}"),
+                Err(_) => format!("the field `{field}`"),
+            };
+            format!("the script is {what}{of}, which wirelint cannot follow to a script")
+        }
+        Value::Call { path, args, .. } if path.len() == 1 && path[0] == crate::facts::LOOKUP => {
+            let table = args.first().map(Value::describe).unwrap_or_default();
+            let key = args.get(1).map(Value::describe).unwrap_or_default();
+            format!("the script is looked up in `{table}` by `{key}`, which wirelint cannot follow to a script")
+        }
         Value::Call { path, .. } => format!(
             "the script comes from `{}(..)`, which wirelint cannot follow to a script",
             path.join(".")
@@ -301,14 +320,22 @@ fn direct(
             return here;
         }
         let cands = lk.names.by_norm.get(norm.as_str())?;
-        let first = |ok: &dyn Fn(&super::Script) -> bool| {
-            cands.iter().copied().find(|&i| ok(&model.scripts[i]))
+        // A script that is run before a file only `@include`d into others
+        // (a library of functions that shares the command's name).
+        let pick = |run: bool| {
+            let first = |ok: &dyn Fn(&super::Script) -> bool| {
+                cands.iter().copied().find(|&i| {
+                    let s = &model.scripts[i];
+                    (!run || !s.included) && ok(s)
+                })
+            };
+            first(&|s| s.speaker == speaker && s.names.iter().any(|n| n == name))
+                .or_else(|| first(&|s| s.speaker == speaker))
+                // Then a shared `.lua` file, then any copy.
+                .or_else(|| first(&|s| s.is_file))
+                .or_else(|| first(&|_| true))
         };
-        first(&|s| s.speaker == speaker && s.names.iter().any(|n| n == name))
-            .or_else(|| first(&|s| s.speaker == speaker))
-            // Then a shared `.lua` file, then any copy.
-            .or_else(|| first(&|s| s.is_file))
-            .or_else(|| cands.first().copied())
+        pick(true).or_else(|| pick(false))
     };
     match v {
         // A script defined in place, in the file its span is in (a value

@@ -28,6 +28,7 @@ pub mod memo;
 pub mod records;
 mod resolve;
 pub mod roles;
+pub mod runs;
 mod script_keys;
 pub mod scripts;
 mod sends;

@@ -11,17 +11,20 @@ use crate::diagnostic::Diagnostic;
 use crate::pipeline::Analysis;
 
 /// One finding's line, without the newline. A finding in the embedded
-/// contract (`audit`'s) names it `<embedded rules/echomq.toml>`: no file
-/// of that name is on disk.
+/// contract (`audit`'s) has no file to name: its line starts with the
+/// severity and code, and its message with where in the contract it is
+/// (`super::embedded_place`).
 pub fn line(a: &Analysis, d: &Diagnostic) -> String {
+    if let Some(place) = super::embedded_place(a, d.primary.span) {
+        return format!(
+            "{}[{}]: {place}: {}",
+            d.severity.as_str(),
+            d.code,
+            super::one_line(&d.message)
+        );
+    }
     let (s, _) = span_lines(a, d.primary.span);
-    let file = d.primary.span.file;
-    let rel = &a.sources.get(file).rel;
-    let embedded = a.contract_file == Some(file) && a.contract.as_ref().is_some_and(|c| c.embedded);
-    let path = match rel.strip_suffix(" (embedded)") {
-        Some(r) if embedded => format!("<embedded {r}>"),
-        _ => rel.clone(),
-    };
+    let path = &a.sources.get(d.primary.span.file).rel;
     format!(
         "{}:{}:{}: {}[{}]: {}",
         path,

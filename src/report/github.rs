@@ -63,16 +63,25 @@ pub fn annotation(a: &Analysis, d: &Diagnostic) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let mut props = vec![format!(
-        "file={}",
-        escape_property(&a.sources.get(d.primary.span.file).rel)
-    )];
-    props.extend(position(s, e));
+    // The embedded contract has no file in the repository: no `file=`,
+    // and the message says where in the contract it is.
+    let place = super::embedded_place(a, d.primary.span);
+    let mut props = Vec::new();
+    if place.is_none() {
+        props.push(format!(
+            "file={}",
+            escape_property(&a.sources.get(d.primary.span.file).rel)
+        ));
+        props.extend(position(s, e));
+    }
     props.push(format!(
         "title={}",
         escape_property(&format!("{} {}", d.code, d.name))
     ));
-    let mut text = d.message.clone();
+    let mut text = match place {
+        Some(p) => format!("{p}: {}", d.message),
+        None => d.message.clone(),
+    };
     if let Some(sp) = &d.speaker {
         text.push_str(&format!(" [{sp}]"));
     }

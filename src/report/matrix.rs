@@ -3,7 +3,7 @@
 use super::one_line;
 use crate::matrix::{Cell, Matrix, Row, TABLE_MAX};
 
-/// A terminal table: `✓` agrees, `✗` diverges, `·` unused. Past
+/// A terminal table: `✓` agrees, `✗` diverges, `?` not checked, `·` unused. Past
 /// [`TABLE_MAX`] speakers, one line per row naming the speakers that use
 /// its item: a table of thousands of columns is read by no one, and its
 /// size is speakers × rows.
@@ -37,14 +37,31 @@ pub fn render_text(m: &Matrix) -> String {
             let mark = match r.cell(i) {
                 Cell::Agrees => "✓",
                 Cell::Diverges => "✗",
+                Cell::Unchecked => "?",
                 Cell::Unused => "·",
             };
             out.push_str(&format!("  {mark:^w$}"));
         }
         out.push('\n');
     }
-    out.push_str("✓ agrees   ✗ diverges (a finding points at this use)   · not used\n");
+    out.push_str(&format!(
+        "✓ agrees   ✗ diverges (a finding points at this use){}   · not used\n",
+        unchecked_legend(m)
+    ));
     out
+}
+
+/// The legend of `?`, when a cell is one.
+fn unchecked_legend(m: &Matrix) -> &'static str {
+    let any = m
+        .rows
+        .iter()
+        .any(|r| r.uses.iter().any(|(_, c)| *c == Cell::Unchecked));
+    if any {
+        "   ? run, but in no call wirelint checked"
+    } else {
+        ""
+    }
 }
 
 /// The matrix of many speakers: a line per row, `✓` and the speakers that
@@ -56,7 +73,11 @@ fn render_list(m: &Matrix) -> String {
     );
     for r in &m.rows {
         out.push_str(&one_line(&format!("{} {}", r.kind, r.item)));
-        for (mark, want) in [("✓", Cell::Agrees), ("✗", Cell::Diverges)] {
+        for (mark, want) in [
+            ("✓", Cell::Agrees),
+            ("✗", Cell::Diverges),
+            ("?", Cell::Unchecked),
+        ] {
             let names: Vec<&str> = r
                 .uses
                 .iter()
@@ -69,7 +90,10 @@ fn render_list(m: &Matrix) -> String {
         }
         out.push('\n');
     }
-    out.push_str("✓ agrees   ✗ diverges (a finding points at this use); a speaker not named does not use the item\n");
+    out.push_str(&format!(
+        "✓ agrees   ✗ diverges (a finding points at this use){}; a speaker not named does not use the item\n",
+        unchecked_legend(m)
+    ));
     out
 }
 

@@ -145,6 +145,21 @@ pub fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// A span's start and (exclusive) end as lines and columns.
+/// Where a span in the embedded contract is, in words (`the embedded
+/// contract rules/echomq.toml, line 14`): it has no file on disk, so no
+/// report names it as a path. `None` for any other file.
+pub fn embedded_place(a: &Analysis, span: Span) -> Option<String> {
+    let embedded =
+        a.contract_file == Some(span.file) && a.contract.as_ref().is_some_and(|c| c.embedded);
+    if !embedded {
+        return None;
+    }
+    let rel = &a.sources.get(span.file).rel;
+    let name = rel.strip_suffix(" (embedded)").unwrap_or(rel);
+    let (s, _) = span_lines(a, span);
+    Some(format!("the embedded contract {name}, line {}", s.line))
+}
+
 pub fn span_lines(a: &Analysis, span: Span) -> (LineCol, LineCol) {
     let f = a.sources.get(span.file);
     (f.line_col(span.start), f.line_col(span.end))

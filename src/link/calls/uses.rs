@@ -4,10 +4,10 @@
 
 use super::{NumKeys, Proto, ScriptCallUse};
 use crate::facts::{FileId, Span, Template, Value};
-use crate::hash::HashMap;
+use crate::hash::{HashMap, HashSet};
 use crate::link::identify::{identify, Lookup};
 use crate::link::lists::{flatten, literal_count};
-use crate::link::{Arg, Ctx, Resolver, ScriptId};
+use crate::link::{Arg, Ctx, Resolver, ScriptId, SpeakerId};
 use std::sync::Arc;
 
 /// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
@@ -160,5 +160,51 @@ fn numkeys_of(p: &Proto, registered: Option<(u32, Span)>) -> NumKeys {
                 _ => NumKeys::Unknown,
             },
         },
+    }
+}
+
+/// One use per call site, script and what it passes: a wrapper that
+/// reaches Redis by two commands of the same script (an EVALSHA and its
+/// EVAL fallback) binds each of its callers twice, and the two uses are
+/// the same call on the wire, to be listed, counted and checked once.
+pub(super) fn drop_twins(uses: &mut Vec<ScriptCallUse>) {
+    let mut seen: HashSet<(Span, ScriptId, SpeakerId, String)> = HashSet::default();
+    uses.retain(|u| {
+        // Everything a use holds (the command it came from is not kept).
+        let what = format!(
+            "{:?}{:?}{}{:?}{:?}{}{}{}{:?}",
+            u.numkeys,
+            u.keys,
+            u.keys_complete,
+            u.args,
+            u.argv,
+            u.args_complete,
+            u.in_wrapper,
+            u.depth,
+            u.site
+        );
+        seen.insert((u.span, u.script, u.speaker, what))
+    });
+}
+
+/// Marks the uses that repeat a use fewer wrappers away: the same script,
+/// numkeys and keys (by where each key is written).
+pub(super) fn mark_echoes(uses: &mut [ScriptCallUse]) {
+    type Sig = (ScriptId, String, Vec<Span>, bool);
+    let sig = |u: &ScriptCallUse| -> Sig {
+        (
+            u.script,
+            format!("{:?}", u.numkeys),
+            u.keys.iter().map(|k| k.value.span()).collect(),
+            u.keys_complete,
+        )
+    };
+    let mut nearest: HashMap<Sig, u8> = HashMap::default();
+    for u in uses.iter().filter(|u| !u.keys.is_empty()) {
+        let d = nearest.entry(sig(u)).or_insert(u.depth);
+        *d = (*d).min(u.depth);
+    }
+    for u in uses.iter_mut().filter(|u| !u.keys.is_empty()) {
+        u.echo = nearest.get(&sig(u)).is_some_and(|d| *d < u.depth);
     }
 }
