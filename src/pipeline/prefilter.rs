@@ -122,6 +122,8 @@ struct KeyMarkers {
     /// The prefix's namespace without trailing punctuation (`emq`).
     prefix_ns: String,
     hash_tag: bool,
+    /// Whether a namespace near the prefix's marks a file (`near_miss_at`).
+    near_misses: bool,
     /// What the marks depend on, as text.
     fingerprint: String,
 }
@@ -132,22 +134,28 @@ const MAX_NS: usize = 64;
 impl Prefilter {
     pub fn new(contract: Option<&Contract>) -> Prefilter {
         let mut fingerprint = String::new();
-        let mut keyspaces: Vec<crate::contract::Keyspace> = contract
+        // (keyspace, whether a near miss of its prefix marks a file: only
+        // the contract's own, whose moved prefix is a finding)
+        let mut keyspaces: Vec<(crate::contract::Keyspace, bool)> = contract
             .and_then(|c| c.keyspace.clone())
+            .map(|ks| (ks, true))
             .into_iter()
             .collect();
         // The embedded default, unnamed, gives way to a shipped family whose
         // keys the tree holds (`analyze::family_of`): their keys are marked
-        // too.
+        // too, as written: a family is recognised by its keys, never by a
+        // near miss of its prefix.
         if contract.is_some_and(|c| c.embedded && !c.chosen) {
             keyspaces.extend(
-                crate::contract::shipped::families().filter_map(|s| s.load(None).ok()?.keyspace),
+                crate::contract::shipped::families()
+                    .filter_map(|s| s.load(None).ok()?.keyspace)
+                    .map(|ks| (ks, false)),
             );
         }
         let keys: Vec<KeyMarkers> = keyspaces
             .iter()
-            .filter_map(|ks| {
-                let m = KeyMarkers::new(ks)?;
+            .filter_map(|(ks, near_misses)| {
+                let m = KeyMarkers::new(ks, *near_misses)?;
                 fingerprint.push_str(&m.fingerprint);
                 fingerprint.push('\0');
                 Some(m)
@@ -203,7 +211,7 @@ impl Prefilter {
 impl KeyMarkers {
     /// The markers of a keyspace with a queue key's prefix; `None` without
     /// one (a keyspace of whole templates only reports no key).
-    fn new(ks: &crate::contract::Keyspace) -> Option<KeyMarkers> {
+    fn new(ks: &crate::contract::Keyspace, near_misses: bool) -> Option<KeyMarkers> {
         let ns = ks
             .prefix
             .trim_end_matches(|c: char| !c.is_alphanumeric())
@@ -221,7 +229,10 @@ impl KeyMarkers {
         }
         needles.sort();
         needles.dedup();
-        let fingerprint = format!("{ns}\0{needles:?}\0{openings:?}\0{}", ks.hash_tag);
+        let fingerprint = format!(
+            "{ns}\0{needles:?}\0{openings:?}\0{}\0{near_misses}",
+            ks.hash_tag
+        );
         Some(KeyMarkers {
             needles: AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
@@ -231,6 +242,7 @@ impl KeyMarkers {
             openings,
             prefix_ns: ns,
             hash_tag: ks.hash_tag,
+            near_misses,
             fingerprint,
         })
     }
@@ -240,7 +252,7 @@ impl KeyMarkers {
             return true;
         }
         memchr::memchr_iter(b':', bytes).any(|i| {
-            self.near_miss_at(bytes, i)
+            (self.near_misses && self.near_miss_at(bytes, i))
                 || (self.hash_tag && hash_tag_in_file(bytes, i, format_braces))
         })
     }
@@ -269,7 +281,7 @@ impl KeyMarkers {
             .any(|o| bytes.len() >= o.len() && bytes[..o.len()].eq_ignore_ascii_case(o.as_bytes()));
         opens
             || memchr::memchr_iter(b':', bytes).any(|i| {
-                self.near_miss_at(bytes, i)
+                (self.near_misses && self.near_miss_at(bytes, i))
                     || (self.hash_tag
                         && bytes.get(i + 1) == Some(&b'{')
                         && (i == 0 || is_ns_byte(bytes[i - 1])))
@@ -406,6 +418,21 @@ mod tests {
             (Lang::Elixir, "quote do: {:{}, [], []}"),
         ] {
             assert!(!p.scan(lang, "x", text.as_bytes()).keys, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_family_is_marked_by_its_keys_never_by_a_near_miss_of_its_prefix() {
+        let p = pf();
+        for text in ["x = \"bull:\" <> q", "key = 'rsmq:' .. q"] {
+            assert!(p.scan(Lang::Elixir, "x", text.as_bytes()).keys, "{text}");
+        }
+        for text in [
+            "render(assigns, full: true, pull: 1)",
+            "%{null: nil, dull: 2}",
+            "opts = [async: true, rsvp: 1]",
+        ] {
+            assert!(!p.scan(Lang::Elixir, "x", text.as_bytes()).keys, "{text}");
         }
     }
 

@@ -128,7 +128,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Some(m) = client::lookup(&name, sent.len()) {
             let chained = recv.kind() == "call_expression" && self.in_batch(recv);
-            if chained || m.receiver.admits(&recv_text) {
+            let generic_here = self.names_redis || m.receiver == client::Receiver::Any;
+            if generic_here && (chained || m.receiver.admits(&recv_text)) {
                 return self.client_call(n, m.sends, &sent);
             }
             return;

@@ -177,8 +177,9 @@ pub(super) fn is_client_method(name: &str) -> bool {
 
 /// Whether a JavaScript or TypeScript file may call Redis through a
 /// client: `.name` of a method of the table (in any case; a generic name
-/// only with a receiver word in the file), or a Redis script registered or
-/// loaded (`defineCommand`, `defineScript`, `.script`).
+/// only with a receiver word in a file that names Redis), or a Redis
+/// script registered or loaded (`defineCommand`, `defineScript`,
+/// `.script`).
 pub(crate) fn client_calls(bytes: &[u8]) -> bool {
     static NEEDLES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
         std::sync::LazyLock::new(|| {
@@ -214,7 +215,10 @@ pub(crate) fn client_calls(bytes: &[u8]) -> bool {
             [build(guarded), build(guards)]
         });
     let [guarded, guards] = &*GUARDED;
-    NEEDLES.is_match(bytes) || (guarded.is_match(bytes) && guards.is_match(bytes))
+    NEEDLES.is_match(bytes)
+        || (guarded.is_match(bytes)
+            && guards.is_match(bytes)
+            && crate::extract::needles::names_client(bytes))
 }
 
 #[cfg(test)]

@@ -69,6 +69,7 @@ pub fn extract(
         commands: HashMap::new(),
         loaded: HashMap::new(),
         pending: Vec::new(),
+        names_redis: crate::extract::needles::names_client(src),
     };
     cx.traverse(root, Pass::Bindings);
     let pending = std::mem::take(&mut cx.pending);
@@ -136,6 +137,9 @@ struct Cx<'s, 't, 'p> {
     /// Script loads: the start byte of a `script("load", ..)` callback →
     /// the script text's value.
     loaded: HashMap<usize, Value>,
+    /// The file names Redis: a method of a generic name (`get`, `call`)
+    /// is a client call only in such a file (`client::client_calls`).
+    names_redis: bool,
 }
 
 /// A node kept across the walk: its byte range, found again from the root

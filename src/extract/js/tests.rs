@@ -22,6 +22,21 @@ fn client_commands_are_read_through_the_table() {
 }
 
 #[test]
+fn generic_names_are_client_calls_only_in_a_file_that_names_redis() {
+    let src = "async function load(client, id) {\n  await client.get(`emq:{q}:job:${id}`);\n  await client.hget('emq:{q}:job:1', 'state');\n}\n";
+    let names = |f: FileFacts| -> Vec<String> { f.commands.into_iter().map(|c| c.name).collect() };
+    assert_eq!(names(facts(Lang::JavaScript, src)), ["HGET"]);
+    let with_redis = format!("const Redis = require('ioredis');\n{src}");
+    assert_eq!(names(facts(Lang::JavaScript, &with_redis)), ["GET", "HGET"]);
+    assert!(!super::client::client_calls(
+        b"client.get(url); client.call(x)"
+    ));
+    assert!(super::client::client_calls(
+        b"require('redis'); client.get(k)"
+    ));
+}
+
+#[test]
 fn lua_in_template_literals_is_a_script() {
     let f = facts(
         Lang::JavaScript,
