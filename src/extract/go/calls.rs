@@ -120,7 +120,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Whether `recv` is a script: a name bound to `NewScript(..)` or
     /// typed `*redis.Script`, or a `NewScript(..)` itself.
-    fn script_of(&mut self, recv: Node<'_>) -> Option<Option<Value>> {
+    pub(super) fn script_of(&mut self, recv: Node<'_>) -> Option<Option<Value>> {
         if recv.kind() == "identifier" {
             let t = self.text(recv);
             if let Some(c) = self.scope.scripts.get(&t) {
@@ -130,6 +130,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return self.globals.scripts.get(&t).cloned();
             }
             return None;
+        }
+        if recv.kind() == "selector_expression" {
+            let field = recv.child_by_field_id(F.field)?;
+            return self.field_scripts.get(&self.text(field)).cloned();
         }
         self.new_script(recv)
     }

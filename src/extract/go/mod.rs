@@ -68,6 +68,9 @@ pub fn extract(
         receiver_type: None,
         cur_func: None,
         returns: Vec::new(),
+        block_decls: Vec::new(),
+        verbs: false,
+        field_scripts: HashMap::new(),
         scripts_at: HashMap::new(),
         binding: None,
         depth: 0,
@@ -118,11 +121,33 @@ struct Cx<'s, 'p> {
     cur_func: Option<usize>,
     /// The `return` values of the functions being walked, innermost last.
     returns: Vec<Vec<Value>>,
+    /// The names each block being walked declares, innermost last.
+    block_decls: Vec<HashSet<String>>,
+    /// The literal being read is a `fmt.Sprintf` format: its verbs are
+    /// holes (`%d` in a Lua loop), `%%` a percent sign.
+    verbs: bool,
+    /// Struct fields of the file's types that hold a script: typed
+    /// `*redis.Script`, or set to `redis.NewScript(..)` (with redigo's key
+    /// count).
+    field_scripts: HashMap<String, Option<Value>>,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// The name the value being read is bound to: a script's name.
     binding: Option<(String, Span, bool)>,
     depth: usize,
+}
+
+/// Either of two values.
+fn one_of(old: Value, v: Value) -> Value {
+    let span = v.span();
+    let mut alts = match old {
+        Value::OneOf { alts, .. } => alts,
+        o => vec![o],
+    };
+    if alts.len() < 8 && !alts.contains(&v) {
+        alts.push(v);
+    }
+    Value::OneOf { alts, span }
 }
 
 /// Whether a declared type is a client of Redis (`*redis.Client`,
@@ -173,6 +198,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     }
                 }
                 "import_declaration" => self.imports(*c),
+                "type_declaration" => self.script_fields(*c),
                 _ => {}
             }
         }
@@ -225,6 +251,30 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
+    /// `type W struct { s *redis.Script }`: `s` holds a script.
+    fn script_fields(&mut self, n: Node<'_>) {
+        let mut fields = Vec::new();
+        walk(n, |m| {
+            if m.kind() == "field_declaration" {
+                fields.push(m);
+                return false;
+            }
+            true
+        });
+        for f in fields {
+            let ty = f.child_by_field_id(F.ty).map(|t| self.text(t));
+            if !ty.is_some_and(|t| script_type(&t)) {
+                continue;
+            }
+            for name in named_children(f) {
+                if name.kind() == "field_identifier" {
+                    let name = self.text(name);
+                    self.field_scripts.entry(name).or_insert(None);
+                }
+            }
+        }
+    }
+
     fn walk_sub(&mut self, n: Node<'_>) {
         if self.depth > MAX_DEPTH {
             return;
@@ -239,6 +289,10 @@ impl<'s, 'p> Cx<'s, 'p> {
             "comment" => false,
             "func_literal" => {
                 self.closure(n);
+                false
+            }
+            "block" | "expression_case" | "default_case" | "type_case" | "communication_case" => {
+                self.block(n);
                 false
             }
             "short_var_declaration" | "assignment_statement" => {
@@ -278,45 +332,53 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// Whether `n` runs every time its function (or package) body does: no
-    /// branch or loop between them.
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        let mut cur = n.parent();
-        for _ in 0..256 {
-            let Some(p) = cur else { return true };
-            match p.kind() {
-                "function_declaration" | "method_declaration" | "source_file" => return true,
-                "if_statement"
-                | "for_statement"
-                | "expression_switch_statement"
-                | "type_switch_statement"
-                | "select_statement"
-                | "func_literal" => return false,
-                _ => {}
-            }
-            cur = p.parent();
+    /// A block (or a case of a `switch`): its statements in its own
+    /// scope. A name it declares is gone after it (an outer one it shadows
+    /// holds its old value again); a name of an outer scope it assigns
+    /// holds either value after it (the block may not have run), unless the
+    /// name held nothing known before (`var s *redis.Script` then set in
+    /// each branch).
+    fn block(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
         }
-        false
+        let before = self.scope.locals.clone();
+        self.block_decls.push(HashSet::new());
+        self.depth += 1;
+        for c in named_children(n) {
+            walk(c, |m| self.visit(m));
+        }
+        self.depth -= 1;
+        let inner = self.block_decls.pop().unwrap_or_default();
+        let after = std::mem::take(&mut self.scope.locals);
+        let mut out = HashMap::new();
+        for (k, v) in after {
+            if inner.contains(&k) {
+                if let Some(old) = before.get(&k) {
+                    out.insert(k, old.clone());
+                }
+                continue;
+            }
+            let merged = match before.get(&k) {
+                Some(old) if *old != v => one_of(old.clone(), v),
+                _ => v,
+            };
+            out.insert(k, merged);
+        }
+        self.scope.locals = out;
     }
 
-    /// Binds a local: in straight-line code the new value replaces the
-    /// old; in a branch it is one of the two.
-    fn bind_local(&mut self, name: String, v: Value, n: Node<'_>) {
-        let merged = match self.scope.locals.remove(&name) {
-            Some(old) if !self.straight_line(n) && old != v => {
-                let span = v.span();
-                let mut alts = match old {
-                    Value::OneOf { alts, .. } => alts,
-                    o => vec![o],
-                };
-                if alts.len() < 8 {
-                    alts.push(v);
-                }
-                Value::OneOf { alts, span }
-            }
-            _ => v,
-        };
-        self.scope.locals.insert(name, merged);
+    /// A name declared in the block being walked.
+    fn declare(&mut self, name: &str) {
+        if let Some(d) = self.block_decls.last_mut() {
+            d.insert(name.to_string());
+        }
+    }
+
+    /// Binds a local: the new value replaces the old (a block that may
+    /// not run merges them when it ends).
+    fn bind_local(&mut self, name: String, v: Value) {
+        self.scope.locals.insert(name, v);
     }
 
     /// What the names of an assignment's left side held is gone.
@@ -349,6 +411,12 @@ impl<'s, 'p> Cx<'s, 'p> {
             .unwrap_or_else(|| ":=".into());
         let (ls, rs) = (named_children(left), named_children(right));
         if !matches!(op.as_str(), "=" | ":=") || ls.len() != rs.len() {
+            if n.kind() == "short_var_declaration" {
+                for l in &ls {
+                    let name = self.text(*l);
+                    self.declare(&name);
+                }
+            }
             return self.forget(Some(left));
         }
         for (l, r) in ls.into_iter().zip(rs) {
@@ -362,7 +430,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                     let v = self.value(r, 0);
                     self.binding = None;
                     self.note_kinds(&name, r, &v, false);
-                    self.bind_local(name, v, n);
+                    if n.kind() == "short_var_declaration" {
+                        self.declare(&name);
+                    }
+                    self.bind_local(name, v);
                 }
                 "selector_expression" => self.field_assignment(l, r),
                 _ => self.forget(Some(l)),
@@ -383,6 +454,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             return;
         }
         let name = self.text(field);
+        if let Some(count) = self.new_script(r) {
+            self.field_scripts.insert(name.clone(), count);
+        }
         self.binding = Some((name.clone(), self.span(field), false));
         let v = self.value(r, 0);
         self.binding = None;
@@ -416,6 +490,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 .unwrap_or_default();
             for (i, name_node) in names.iter().enumerate() {
                 let name = self.text(*name_node);
+                if !package_level {
+                    self.declare(&name);
+                }
                 if let Some(t) = &ty {
                     self.note_type(&name, t, package_level);
                 }
@@ -430,7 +507,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     let module = self.package.clone();
                     self.define(module, &name, v, *name_node);
                 } else {
-                    self.bind_local(name, v, s);
+                    self.bind_local(name, v);
                 }
             }
         }
@@ -455,7 +532,10 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// Whether a name now holds a client or a script.
     fn note_kinds(&mut self, name: &str, right: Node<'_>, _v: &Value, package_level: bool) {
         let client = self.is_client_expr(right);
-        let script = self.new_script(right);
+        let script = match self.new_script(right) {
+            Some(count) => Some(count),
+            None => self.script_of(right),
+        };
         let scope = if package_level {
             &mut self.globals
         } else {
@@ -463,6 +543,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         };
         scope.clients.remove(name);
         scope.scripts.remove(name);
+        if scope.types.get(name).is_some_and(|t| script_type(t)) {
+            scope.scripts.insert(name.to_string(), None);
+        }
         if client {
             scope.clients.insert(name.to_string());
         }
@@ -508,6 +591,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 continue;
             }
             let expr = named_children(v).into_iter().next().unwrap_or(v);
+            if let Some(count) = self.new_script(expr) {
+                self.field_scripts.insert(key.clone(), count);
+            }
             let value = self.value(expr, 0);
             if !matches!(value, Value::Param { .. }) {
                 self.define(module.clone(), &format!(".{key}"), value, k);
@@ -526,6 +612,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let name = self.text(name_node);
         let mut scope = Scope::default();
         let mut receiver_type = None;
+        let mut variadic = false;
         if let Some(recv) = n.child_by_field_id(F.receiver) {
             for (pname, ty) in self.params(recv) {
                 let bare: String = ty
@@ -541,6 +628,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         if let Some(ps) = n.child_by_field_id(F.parameters) {
             for (pname, ty) in self.params(ps) {
                 let pname = pname.unwrap_or_else(|| "_".into());
+                variadic = ty.starts_with("...");
                 if client_type(&ty) {
                     scope.clients.insert(pname.clone());
                 }
@@ -560,9 +648,21 @@ impl<'s, 'p> Cx<'s, 'p> {
             returns: Value::unknown("", self.span(n)),
             name_span: self.span(name_node),
             clause: 0,
-            defaults: 0,
+            defaults: usize::from(variadic),
             patterns: Vec::new(),
-            default_values: Vec::new(),
+            default_values: if variadic {
+                let mut d: Vec<Option<Value>> = vec![None; scope.params.len()];
+                if let Some(last) = d.last_mut() {
+                    *last = Some(Value::List {
+                        items: Vec::new(),
+                        tail: Vec::new(),
+                        span: self.span(name_node),
+                    });
+                }
+                d
+            } else {
+                Vec::new()
+            },
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let func = self.cur_func.replace(index);
@@ -617,10 +717,13 @@ impl<'s, 'p> Cx<'s, 'p> {
             ) {
                 continue;
             }
-            let ty = p
+            let mut ty = p
                 .child_by_field_id(F.ty)
                 .map(|t| self.text(t))
                 .unwrap_or_default();
+            if p.kind() == "variadic_parameter_declaration" && !ty.starts_with("...") {
+                ty.insert_str(0, "...");
+            }
             let names: Vec<String> = named_children(p)
                 .into_iter()
                 .filter(|c| c.kind() == "identifier")

@@ -95,7 +95,9 @@ impl<'s, 'p> Cx<'s, 'p> {
             if is_string(*op) {
                 self.string_into(*op, &mut parts);
             } else {
+                let verbs = std::mem::replace(&mut self.verbs, false);
                 let v = self.value(*op, d + 1);
+                self.verbs = verbs;
                 parts
                     .decoded
                     .hole(self.label(*op), op.start_byte(), op.end_byte());
@@ -137,15 +139,40 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// Host bytes `s..e` of a literal's content; a raw string drops its
     /// carriage returns.
     fn content_into(&self, s: usize, e: usize, raw: bool, parts: &mut Parts) {
-        let mut run = s;
-        if raw {
-            for i in memchr::memchr_iter(b'\r', &self.src[s.min(e)..e]).map(|i| s + i) {
+        let b = &self.src[..e.min(self.src.len())];
+        let (mut i, mut run) = (s, s);
+        while i < b.len() {
+            if raw && b[i] == b'\r' {
                 self.raw_into(run, i, parts);
                 parts.decoded.escape(&[], i, i + 1);
-                run = i + 1;
+                i += 1;
+                run = i;
+            } else if self.verbs && b[i] == b'%' {
+                self.raw_into(run, i, parts);
+                let len = 1 + b[i + 1..]
+                    .iter()
+                    .take(16)
+                    .position(|c| c.is_ascii_alphabetic() || *c == b'%')
+                    .map_or(0, |p| p + 1);
+                let end = (i + len).min(b.len());
+                let span = Span::new(self.file, i, end);
+                if b.get(end - 1) == Some(&b'%') && len == 2 {
+                    parts.decoded.escape(b"%", i, end);
+                    parts.lit("%", span);
+                } else {
+                    let label = String::from_utf8_lossy(&b[i..end]).into_owned();
+                    // Lua reads the verb as a name of unknown value.
+                    parts.decoded.hole(label.clone(), i, end);
+                    parts.decoded.escape(b"_", i, end);
+                    parts.segs.push(Seg::Hole { label, span });
+                }
+                i = end;
+                run = end;
+            } else {
+                i += 1;
             }
         }
-        self.raw_into(run, e, parts);
+        self.raw_into(run, b.len(), parts);
     }
 
     fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {

@@ -270,3 +270,103 @@ fn a_file_that_names_no_redis_yields_no_command() {
     assert!(f.commands.is_empty() && f.script_calls.is_empty());
     assert!(!Lang::Go.host().speaks(src.as_bytes()));
 }
+
+/// Go's blocks: a name a block declares is gone after it; one it assigns
+/// holds either value; `var s *redis.Script` set in both branches is one
+/// of the two scripts; `append` grows a listed slice.
+#[test]
+fn blocks_scope_their_names_and_branches_merge() {
+    let src = "package jobs
+
+import \"github.com/redis/go-redis/v9\"
+
+var a = redis.NewScript(`return redis.call('GET', KEYS[1])`)
+var b = redis.NewScript(`return redis.call('DEL', KEYS[1])`)
+
+func f(ctx context.Context, c *redis.Client, force bool, u string) {
+	if force {
+		keys := []string{\"q:1\"}
+		a.Run(ctx, c, keys)
+	} else {
+		keys := []string{\"q:2\", \"q:3\"}
+		b.Run(ctx, c, keys)
+	}
+	keys := []string{\"q:4\"}
+	if u != \"\" {
+		keys = append(keys, u)
+		a.Run(ctx, c, keys)
+	}
+	a.Run(ctx, c, keys)
+	var s *redis.Script
+	if force {
+		s = a
+	} else {
+		s = b
+	}
+	s.Run(ctx, c, []string{\"q:5\"})
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "a [q:1] []",
+            "b [q:2 q:3] []",
+            "a [q:4 $u] []",
+            "a [ ..] []",
+            "? [q:5] []",
+        ]
+    );
+    let Value::OneOf { alts, .. } = &f.script_calls[4].script else {
+        panic!("one of two scripts");
+    };
+    let alts: Vec<String> = alts.iter().map(show).collect();
+    assert_eq!(alts, ["a", "b"]);
+}
+
+/// A script kept as a `fmt.Sprintf` format: its verbs are names of
+/// unknown value to Lua (no syntax error), `%%` a percent sign; a script
+/// held by a struct field (typed, or set by a constructor) is run through
+/// the field.
+#[test]
+fn sprintf_scripts_and_script_fields() {
+    let src = "package work
+
+import (
+	\"fmt\"
+
+	\"github.com/gomodule/redigo/redis\"
+)
+
+var fetchLua = fmt.Sprintf(`for i=1,#KEYS,%d do redis.call('LLEN', KEYS[i]) end
+return string.format('%%d', 1)`, 2)
+
+type Worker struct {
+	fetch *redis.Script
+}
+
+type Pool struct{ requeue *redis.Script }
+
+func NewPool() *Pool {
+	return &Pool{requeue: redis.NewScript(1, `return redis.call('RPOP', KEYS[1])`)}
+}
+
+func (w *Worker) Fetch(conn redis.Conn, args []interface{}) {
+	w.fetch.Do(conn, args...)
+}
+
+func (p *Pool) Requeue(conn redis.Conn) {
+	p.requeue.Do(conn, \"q:dead\")
+}
+";
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 2);
+    let ScriptSource::Inline(lua) = &f.scripts[0].source else {
+        panic!("inline");
+    };
+    assert!(lua.errors.is_empty(), "{:?}", lua.errors);
+    assert_eq!(
+        script_calls(&f),
+        ["self.fetch [ ..] [ ..]", "self.requeue [q:dead] []"]
+    );
+}

@@ -174,10 +174,14 @@ impl<'s, 'p> Cx<'s, 'p> {
         let p: Vec<&str> = path.iter().flatten().map(String::as_str).collect();
         match p.as_slice() {
             ["fmt", "Sprintf"] if !args.is_empty() => {
+                self.verbs = is_string(args[0]);
                 let f = self.value(args[0], d + 1);
+                self.verbs = false;
                 let rest: Vec<Value> = args[1..].iter().map(|a| self.value(*a, d + 1)).collect();
                 return match f {
+                    Value::Str(t) if is_string(args[0]) => Value::Str(fill(t, rest, span)),
                     Value::Str(t) => Value::Str(printf(t, rest, span)),
+                    v @ Value::ScriptRef { .. } => v,
                     _ => Value::unknown(self.label(n), span),
                 };
             }
@@ -191,6 +195,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return self.value(args[args.len() - 1], d + 1);
             }
             ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
+            ["append"] if !args.is_empty() && !self.is_bound("append") => {
+                return self.append_value(&args, span, d);
+            }
             _ => {}
         }
         if func.kind() == "parenthesized_expression"
@@ -205,6 +212,26 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             None => Value::unknown(self.label(n), span),
         }
+    }
+
+    /// `append(xs, a, b)`, `append(xs, ys...)`: a listed slice grows by
+    /// the items; what else is appended leaves its tail open.
+    fn append_value(&mut self, args: &[Node<'_>], span: Span, d: usize) -> Value {
+        let (mut items, mut tail) = match self.value(args[0], d + 1) {
+            Value::List { items, tail, .. } => (items, tail),
+            other => (Vec::new(), vec![other]),
+        };
+        for a in &args[1..] {
+            if a.kind() == "variadic_argument" {
+                let inner = named_children(*a).into_iter().next().unwrap_or(*a);
+                tail.push(self.value(inner, d + 1));
+            } else if tail.is_empty() && items.len() < 256 {
+                items.push(self.value(*a, d + 1));
+            } else {
+                tail.push(self.value(*a, d + 1));
+            }
+        }
+        Value::List { items, tail, span }
     }
 
     /// A call's argument nodes.
@@ -383,6 +410,27 @@ fn printf(t: Template, args: Vec<Value>, span: Span) -> Template {
                 text: lit,
                 span: ls,
             });
+        }
+    }
+    Template { segs, span }
+}
+
+/// A format literal read with its verbs as holes (`%s` labelled so):
+/// each verb's hole filled with the argument it formats (`%s`, `%v`,
+/// `%d`); a quoting verb (`%q`) or a missing argument stays a hole.
+fn fill(t: Template, args: Vec<Value>, span: Span) -> Template {
+    let mut next = args.into_iter();
+    let mut segs = Vec::new();
+    for s in t.segs {
+        match s {
+            Seg::Hole { label, span: hs } if label.starts_with('%') => {
+                let v = next.next();
+                match (label.chars().last(), v) {
+                    (Some('s' | 'v' | 'd'), Some(v)) => segs.extend(segs_of(v)),
+                    _ => segs.push(Seg::Hole { label, span: hs }),
+                }
+            }
+            s => segs.push(s),
         }
     }
     Template { segs, span }
