@@ -3,7 +3,8 @@
 //! Walks the given paths, a directory per job in parallel (honouring
 //! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
 //! read by [`ignores`]), passes over hidden entries, installed packages
-//! and a package's build output ([`is_output`]), keeps the files of the
+//! and a package's build output or a Go module's vendored dependencies
+//! ([`not_source_dir`]), keeps the files of the
 //! languages wirelint reads ([`Lang::from_path`]), and never follows
 //! symbolic links. A file named
 //! on the command line is read even when it is ignored. Nothing is skipped
