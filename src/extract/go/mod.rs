@@ -345,10 +345,21 @@ impl<'s, 'p> Cx<'s, 'p> {
         let before = self.scope.locals.clone();
         self.block_decls.push(HashSet::new());
         self.depth += 1;
-        for c in named_children(n) {
-            walk(c, |m| self.visit(m));
+        let stmts = named_children(n);
+        for c in &stmts {
+            walk(*c, |m| self.visit(m));
         }
         self.depth -= 1;
+        // A block that ends in `return` never reaches what follows it.
+        let last = match stmts.last() {
+            Some(l) if l.kind() == "statement_list" => named_children(*l).last().copied(),
+            l => l.copied(),
+        };
+        if last.is_some_and(|s| s.kind() == "return_statement") {
+            self.block_decls.pop();
+            self.scope.locals = before;
+            return;
+        }
         let inner = self.block_decls.pop().unwrap_or_default();
         let after = std::mem::take(&mut self.scope.locals);
         let mut out = HashMap::new();

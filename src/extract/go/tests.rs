@@ -297,6 +297,12 @@ func f(ctx context.Context, c *redis.Client, force bool, u string) {
 		a.Run(ctx, c, keys)
 	}
 	a.Run(ctx, c, keys)
+	ks := []string{\"q:6\"}
+	if u == \"x\" {
+		ks = append(ks, u)
+		return
+	}
+	a.Run(ctx, c, ks)
 	var s *redis.Script
 	if force {
 		s = a
@@ -314,10 +320,11 @@ func f(ctx context.Context, c *redis.Client, force bool, u string) {
             "b [q:2 q:3] []",
             "a [q:4 $u] []",
             "a [ ..] []",
+            "a [q:6] []",
             "? [q:5] []",
         ]
     );
-    let Value::OneOf { alts, .. } = &f.script_calls[4].script else {
+    let Value::OneOf { alts, .. } = &f.script_calls[5].script else {
         panic!("one of two scripts");
     };
     let alts: Vec<String> = alts.iter().map(show).collect();
