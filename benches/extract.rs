@@ -49,6 +49,10 @@ fn sample(lang: Lang) -> Vec<u8> {
             "../js-clients/ioredis-ts/src/queue.ts",
             "../js-clients/ioredis-ts/src/keys.ts",
         ],
+        Lang::Go => &[
+            "../go-clients/worker/jobs.go",
+            "../go-clients/legacy/store.go",
+        ],
     };
     let mut out = Vec::new();
     while out.len() < 256 * 1024 {
@@ -67,6 +71,7 @@ const LANGS: &[Lang] = &[
     Lang::Python,
     Lang::JavaScript,
     Lang::TypeScript,
+    Lang::Go,
 ];
 
 #[divan::bench(args = LANGS)]
@@ -88,8 +93,8 @@ fn unrelated(lang: Lang) -> Vec<u8> {
         Lang::Rust => gen_corpus::rust_file(&mut r, n),
         Lang::Lua => gen_corpus::lua_file(&mut r, n),
         Lang::Python => python_file(n),
-        // No generator writes JavaScript: its fixture, repeated.
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => {
+        // No generator writes JavaScript or Go: its fixture, repeated.
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Go => {
             String::from_utf8_lossy(&sample(lang)).into_owned()
         }
     }

@@ -94,6 +94,7 @@ pub enum Lang {
     JavaScript,
     TypeScript,
     Tsx,
+    Go,
 }
 
 impl Lang {
@@ -106,6 +107,7 @@ impl Lang {
             "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
             "ts" | "mts" | "cts" => Some(Lang::TypeScript),
             "tsx" => Some(Lang::Tsx),
+            "go" => Some(Lang::Go),
             _ => None,
         }
     }
@@ -119,6 +121,7 @@ impl Lang {
             Lang::JavaScript => "javascript",
             Lang::TypeScript => "typescript",
             Lang::Tsx => "tsx",
+            Lang::Go => "go",
         }
     }
 }

@@ -26,6 +26,7 @@ pub fn language(lang: Lang) -> Language {
         Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+        Lang::Go => tree_sitter_go::LANGUAGE.into(),
     }
 }
 
@@ -38,6 +39,7 @@ pub struct Parsers {
     javascript: Parser,
     typescript: Parser,
     tsx: Parser,
+    go: Parser,
 }
 
 /// The parse of one text under a budget ([`Parsers::parse_bounded`]).
@@ -136,6 +138,7 @@ impl Parsers {
             javascript: make(Lang::JavaScript)?,
             typescript: make(Lang::TypeScript)?,
             tsx: make(Lang::Tsx)?,
+            go: make(Lang::Go)?,
         })
     }
 
@@ -148,6 +151,7 @@ impl Parsers {
             Lang::JavaScript => &mut self.javascript,
             Lang::TypeScript => &mut self.typescript,
             Lang::Tsx => &mut self.tsx,
+            Lang::Go => &mut self.go,
         }
     }
 
@@ -216,7 +220,7 @@ fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
     match lang {
         Lang::Elixir => nesting::too_deep_elixir(text),
         Lang::Rust | Lang::Lua => None,
-        Lang::Python => None,
+        Lang::Python | Lang::Go => None,
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => None,
     }
 }
@@ -700,6 +704,7 @@ mod tests {
             (Lang::JavaScript, "const a = 1;\n", "program"),
             (Lang::TypeScript, "const a: number = 1;\n", "program"),
             (Lang::Tsx, "const a = <b>{1}</b>;\n", "program"),
+            (Lang::Go, "package a\n\nfunc f() {}\n", "source_file"),
         ] {
             let tree = p.parse(lang, src.as_bytes()).expect("parses");
             assert_eq!(tree.root_node().kind(), root, "{lang:?}");

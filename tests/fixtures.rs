@@ -262,6 +262,29 @@ fn python_clients_prefix_changed() {
     check_variant("python-prefix-changed");
 }
 
+// The Go clients (fixtures/go-clients): a go-redis and a redigo module
+// of the EchoMQ wire.
+
+/// The go-redis module's pipeline writes `status` where the record has
+/// `state`.
+#[test]
+fn go_clients_state_renamed() {
+    check_variant("go-state-renamed");
+}
+
+/// The go-redis module passes a third key to `enqueue`, which takes two.
+#[test]
+fn go_clients_extra_key() {
+    check_variant("go-extra-key");
+}
+
+/// The redigo module spells the prefix `emqx` in the constant its key
+/// builder concatenates.
+#[test]
+fn go_clients_prefix_changed() {
+    check_variant("go-prefix-changed");
+}
+
 #[test]
 fn rust_clients_async_hash_tag_removed() {
     check_variant("async-hash-tag-removed");

@@ -597,10 +597,11 @@ fn a_new_file_is_read_once_the_client_says_so() {
     assert_eq!(
         globs,
         [
-            "**/*.{ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx}",
+            "**/*.{ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx,go}",
             "**/*.toml",
             "**/setup.cfg",
             "**/package.json",
+            "**/go.mod",
             "**/.gitignore",
             "**/.ignore"
         ]

@@ -3,7 +3,8 @@
 //! Walks the given paths, a directory per job in parallel (honouring
 //! `.ignore`, `.gitignore` and `info/exclude` even outside a git checkout,
 //! read by [`ignores`]), passes over hidden entries, installed packages
-//! and a package's build output ([`not_source_dir`]), keeps the files of the
+//! and a package's build output or a Go module's vendored dependencies
+//! ([`not_source_dir`]), keeps the files of the
 //! languages wirelint reads ([`Lang::from_path`]), and never follows
 //! symbolic links. A file named
 //! on the command line is read even when it is ignored. Nothing is skipped
@@ -46,6 +47,7 @@ pub const PROJECT_FILES: &[&str] = &[
     "setup.py",
     "setup.cfg",
     "package.json",
+    "go.mod",
 ];
 
 /// Something said about the run that is not a finding: a skipped file, a
@@ -209,6 +211,7 @@ impl Walk {
         let mut names = ignores::Present::default();
         let mut python_project = false;
         let mut package = false;
+        let mut go_module = false;
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -225,6 +228,7 @@ impl Walk {
             }
             python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
             package |= name == "package.json";
+            go_module |= name == "go.mod";
             // Hidden entries are passed over (`.git` among them).
             if name.as_encoded_bytes().starts_with(b".") {
                 continue;
@@ -248,7 +252,7 @@ impl Walk {
         let mut seen = Vec::new();
         for (path, ft) in kept {
             if ft.is_dir() {
-                if let Some(why) = not_source_dir(&path, python_project, package) {
+                if let Some(why) = not_source_dir(&path, python_project, package, go_module) {
                     seen.push(Seen::Note(Some(path), why.into()));
                     continue;
                 }
@@ -271,13 +275,20 @@ const PYTHON_PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg
 /// installed packages (`node_modules`, `site-packages`), and a package's
 /// build output (`dist`, `build`, `*.egg-info` beside its `package.json`
 /// or Python project file), which copy or compile the source the walk
-/// reads elsewhere. (A virtual environment, which holds `pyvenv.cfg`, is
-/// passed over whole when its directory is read.)
-fn not_source_dir(path: &Path, python_project: bool, package: bool) -> Option<&'static str> {
+/// reads elsewhere; a Go module's `vendor` (beside its `go.mod`), which
+/// copies the modules it depends on. (A virtual environment, which holds
+/// `pyvenv.cfg`, is passed over whole when its directory is read.)
+fn not_source_dir(
+    path: &Path,
+    python_project: bool,
+    package: bool,
+    go_module: bool,
+) -> Option<&'static str> {
     let name = path.file_name()?.to_str()?;
     match name {
         "node_modules" => Some("skipped: installed packages (`node_modules`)"),
         "site-packages" => Some("skipped: installed Python packages (`site-packages`)"),
+        "vendor" if go_module => Some("skipped: a Go module's vendored dependencies (`vendor`)"),
         "build" | "dist" if package => Some("skipped: build output of a package"),
         "build" | "dist" if python_project => Some("skipped: a Python package's build output"),
         _ if python_project && name.ends_with(".egg-info") => {
@@ -394,5 +405,35 @@ impl ProjectFinder {
             dir = d.parent();
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `vendor` beside a `go.mod` copies other modules: passed over with a
+    /// note; a `vendor` of no Go module is the project's own.
+    #[test]
+    fn a_go_modules_vendor_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for f in ["m/go.mod", "m/a.go", "m/vendor/x/b.go", "n/vendor/c.go"] {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "package a\n").unwrap();
+        }
+        let mut notes = Vec::new();
+        let found = discover(root, &[root.to_path_buf()], 1 << 20, &mut notes);
+        let paths: Vec<String> = found.iter().map(|c| c.rel.clone()).collect();
+        assert_eq!(paths, ["m/a.go", "n/vendor/c.go"]);
+        let said: Vec<String> = notes
+            .iter()
+            .map(|n| format!("{}: {}", n.path, n.message))
+            .collect();
+        assert_eq!(
+            said,
+            ["m/vendor: skipped: a Go module's vendored dependencies (`vendor`)"]
+        );
     }
 }

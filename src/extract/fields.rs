@@ -53,10 +53,12 @@ fields! {
     operator = "operator",
     parameter = "parameter",
     parameters = "parameters",
+    path = "path",
     pattern = "pattern",
     property = "property",
     quoted_end = "quoted_end",
     quoted_start = "quoted_start",
+    receiver = "receiver",
     right = "right",
     start = "start",
     subscript = "subscript",
@@ -72,6 +74,7 @@ pub(crate) static LUA: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Lua)
 pub(crate) static PYTHON: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Python));
 pub(crate) static JAVASCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::JavaScript));
 pub(crate) static TYPESCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::TypeScript));
+pub(crate) static GO: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Go));
 pub(crate) static TSX: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Tsx));
 
 /// The field ids of one of the JavaScript and TypeScript grammars, which

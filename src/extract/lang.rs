@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::{elixir, js, lua, needles, python, rust, script_name_from_stem};
+use crate::extract::{elixir, go, js, lua, needles, python, rust, script_name_from_stem};
 use crate::facts::{FileFacts, FileId, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
@@ -108,6 +108,7 @@ pub struct Elixir;
 pub struct Rust;
 pub struct Lua;
 pub struct Python;
+pub struct Go;
 /// JavaScript and TypeScript (and TSX): one extractor, three grammars.
 pub struct Js(Lang);
 pub const JAVASCRIPT: Js = Js(Lang::JavaScript);
@@ -123,6 +124,7 @@ pub const HOSTS: &[&dyn HostLanguage] = &[
     &JAVASCRIPT,
     &TYPESCRIPT,
     &TSX,
+    &Go,
 ];
 
 /// The languages wirelint reads, by name, in the order of [`HOSTS`]: the
@@ -137,7 +139,7 @@ pub fn language_names() -> Vec<&'static str> {
     out
 }
 
-/// `Elixir, Rust, Lua, Python, JavaScript and TypeScript` (with `conj` `and` or
+/// `Elixir, Rust, Lua, Python, JavaScript, TypeScript and Go` (with `conj` `and` or
 /// `or`).
 pub fn language_list(conj: &str) -> String {
     let names = language_names();
@@ -158,6 +160,7 @@ impl Lang {
             Lang::JavaScript => &JAVASCRIPT,
             Lang::TypeScript => &TYPESCRIPT,
             Lang::Tsx => &TSX,
+            Lang::Go => &Go,
         }
     }
 
@@ -432,6 +435,58 @@ impl HostLanguage for Js {
     }
 }
 
+impl HostLanguage for Go {
+    fn lang(&self) -> Lang {
+        Lang::Go
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Go"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+
+    fn line_comment(&self) -> &'static str {
+        "//"
+    }
+
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["comment"]
+    }
+
+    fn lua(&self) -> LuaIn {
+        LuaIn::Strings
+    }
+
+    /// Scripts sit in strings or `.lua` files; every Redis call is a
+    /// go-redis or redigo method of the table in `go/client.rs` in a file
+    /// that names Redis (its import).
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::holds_scripts(bytes) || (needles::names_client(bytes) && go::client_calls(bytes))
+    }
+
+    /// The facts of the tree; client calls only when the file names Redis
+    /// ([`needles::names_client`]).
+    fn extract(
+        &self,
+        root: Node<'_>,
+        src: &[u8],
+        file: FileId,
+        parsers: &mut Parsers,
+        stem: &str,
+    ) -> FileFacts {
+        let mut facts = go::extract(root, src, file, parsers, stem);
+        if !needles::names_client(src) {
+            facts.commands.clear();
+            facts.script_calls.clear();
+            facts.field_reads.clear();
+        }
+        facts
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,7 +506,8 @@ mod tests {
                 Lang::Python,
                 Lang::JavaScript,
                 Lang::TypeScript,
-                Lang::Tsx
+                Lang::Tsx,
+                Lang::Go
             ]
         );
         assert_eq!(
@@ -462,7 +518,8 @@ mod tests {
                 "Lua",
                 "Python",
                 "JavaScript",
-                "TypeScript"
+                "TypeScript",
+                "Go"
             ]
         );
         // Every extension a language claims is read as that language.
@@ -479,6 +536,7 @@ mod tests {
         assert_eq!(Lang::Elixir.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Python.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Rust.host().comment_markers(), ["//", "--"]);
+        assert_eq!(Lang::Go.host().comment_markers(), ["//", "--"]);
         assert_eq!(Lang::Lua.host().comment_markers(), ["--"]);
     }
 

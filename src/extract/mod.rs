@@ -11,6 +11,7 @@ pub mod elixir;
 pub mod embedded;
 pub mod encode;
 pub(crate) mod fields;
+pub mod go;
 pub mod js;
 pub mod lang;
 pub mod lua;

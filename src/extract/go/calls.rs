@@ -1,0 +1,416 @@
+//! Calls: go-redis and redigo client methods as commands (`client.rs` says
+//! what each sends), scripts run (`script.Run(ctx, rdb, keys, args...)`,
+//! `rdb.Eval(ctx, src, keys, args...)`, redigo's `script.Do(conn,
+//! keysAndArgs...)`) as script calls, and calls of the code base.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::GO as F;
+use crate::facts::{CallFact, Command, ScriptCall, Sink, Value};
+use crate::parse::named_children;
+
+use super::client::{self, Args, MethodSpec, Receiver, Sends, RECEIVER_WORDS};
+use super::Cx;
+
+/// What a call passes as one sequence: its items, whether more may follow,
+/// and the collection they come from when not listed.
+struct Seq {
+    items: Vec<Value>,
+    open: bool,
+    from: Option<Value>,
+}
+
+/// Methods whose result is a pipeline or a client of the receiver's.
+const CLIENT_MAKERS: &[&str] = &[
+    "Pipeline",
+    "TxPipeline",
+    "NewClient",
+    "NewClusterClient",
+    "NewUniversalClient",
+    "NewFailoverClient",
+    "Get",
+    "GetContext",
+    "Dial",
+    "DialURL",
+    "Conn",
+];
+
+impl<'s, 'p> Cx<'s, 'p> {
+    /// The receiver and method of a call `recv.Method(..)`.
+    fn method<'t>(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let func = n.child_by_field_id(F.function)?;
+        if func.kind() != "selector_expression" {
+            return None;
+        }
+        Some((
+            func.child_by_field_id(F.operand)?,
+            func.child_by_field_id(F.field)?,
+        ))
+    }
+
+    /// Whether an expression is a Redis client, connection or pipeline: a
+    /// name bound or typed as one, a receiver word in its text, or a
+    /// client made by `redis.NewClient(..)`, `rdb.Pipeline()`,
+    /// `pool.Get()`, `redis.Dial(..)`.
+    pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "identifier" => {
+                let t = self.text(n);
+                self.scope.clients.contains(&t)
+                    || (!self.is_bound(&t) && self.globals.clients.contains(&t))
+                    || self.receiver_word(n)
+            }
+            "selector_expression" => self.receiver_word(n),
+            "unary_expression" | "parenthesized_expression" => named_children(n)
+                .last()
+                .is_some_and(|x| self.is_client_expr(*x)),
+            "call_expression" => {
+                let Some(func) = n.child_by_field_id(F.function) else {
+                    return false;
+                };
+                let (recv, m) = match func.kind() {
+                    "selector_expression" => (
+                        func.child_by_field_id(F.operand),
+                        func.child_by_field_id(F.field).map(|f| self.text(f)),
+                    ),
+                    _ => (None, None),
+                };
+                // `pool.Get()` is a connection; another `Get` a reply.
+                let made = m.is_some_and(|m| {
+                    CLIENT_MAKERS.contains(&m.as_str())
+                        && (!m.starts_with("Get")
+                            || recv.is_some_and(|r| {
+                                self.text(r).to_ascii_lowercase().contains("pool")
+                            }))
+                });
+                made && recv.is_some_and(|r| {
+                    self.imports
+                        .get(&self.text(r))
+                        .is_some_and(|p| p == "redis")
+                        || self.is_client_expr(r)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a receiver's text holds a receiver word.
+    fn receiver_word(&self, n: Node<'_>) -> bool {
+        let t = self.text(n).to_ascii_lowercase();
+        t.len() < 80 && RECEIVER_WORDS.iter().any(|w| t.contains(w))
+    }
+
+    /// `redis.NewScript(src)`, `redis.NewScript(n, src)`: a script, with
+    /// redigo's key count.
+    pub(super) fn new_script(&mut self, n: Node<'_>) -> Option<Option<Value>> {
+        if n.kind() != "call_expression" {
+            return None;
+        }
+        let func = n.child_by_field_id(F.function)?;
+        let path = self.callee_path(func)?;
+        if path != ["redis", "NewScript"] {
+            return None;
+        }
+        let args = self.arg_nodes(n);
+        Some(match args.len() {
+            2 => Some(self.value(args[0], 0)),
+            _ => None,
+        })
+    }
+
+    /// Whether `recv` is a script: a name bound to `NewScript(..)` or
+    /// typed `*redis.Script`, or a `NewScript(..)` itself.
+    pub(super) fn script_of(&mut self, recv: Node<'_>) -> Option<Option<Value>> {
+        if recv.kind() == "identifier" {
+            let t = self.text(recv);
+            if let Some(c) = self.scope.scripts.get(&t) {
+                return Some(c.clone());
+            }
+            if !self.is_bound(&t) {
+                return self.globals.scripts.get(&t).cloned();
+            }
+            return None;
+        }
+        if recv.kind() == "selector_expression" {
+            let field = recv.child_by_field_id(F.field)?;
+            return self.field_scripts.get(&self.text(field)).cloned();
+        }
+        self.new_script(recv)
+    }
+
+    /// A call met by the walk.
+    pub(super) fn call(&mut self, n: Node<'_>) {
+        if let Some((recv, m)) = self.method(n) {
+            let name = self.text(m);
+            if let Some(count) = self.script_of(recv) {
+                if let Some(spec) = client::lookup(&name, Receiver::Script) {
+                    return self.script_run(spec, n, recv, count);
+                }
+            }
+            if let Some(spec) = client::lookup(&name, Receiver::RedisLike) {
+                if self.is_client_expr(recv) {
+                    return self.client_call(spec, n, m);
+                }
+            }
+        }
+        self.call_fact(n);
+    }
+
+    /// The arguments of a call after a leading `context.Context` (a
+    /// parameter or local of that type, `ctx`, `context.Background()`).
+    fn wire_nodes<'t>(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        let mut args = self.arg_nodes(n);
+        let is_ctx = args.first().is_some_and(|a| {
+            let t = self.text(*a);
+            t == "ctx"
+                || t.starts_with("context.")
+                || self
+                    .scope
+                    .types
+                    .get(&t)
+                    .is_some_and(|ty| ty.ends_with("Context"))
+        });
+        if is_ctx {
+            args.remove(0);
+        }
+        args
+    }
+
+    /// Arguments as wire arguments: a map gives its pairs, `xs...` leaves
+    /// the tail open.
+    fn wire_args(&mut self, nodes: &[Node<'_>], shape: Args) -> (Vec<Value>, Vec<Value>) {
+        let mut args = Vec::new();
+        let mut tail = Vec::new();
+        for a in nodes.iter().take(256) {
+            if a.kind() == "variadic_argument" {
+                let inner = named_children(*a).into_iter().next().unwrap_or(*a);
+                tail.push(self.value(inner, 0));
+                continue;
+            }
+            let v = self.value(*a, 0);
+            if !tail.is_empty() {
+                tail.push(v);
+                continue;
+            }
+            match (shape, v) {
+                (Args::Plain, Value::Map { pairs, .. }) if args.len() == 1 => {
+                    for (f, x) in pairs {
+                        args.push(f);
+                        args.push(x);
+                    }
+                }
+                (Args::Scores, Value::Map { pairs, .. }) if !args.is_empty() => {
+                    let get = |k: &str| {
+                        pairs
+                            .iter()
+                            .find(|(x, _)| x.as_str().as_deref() == Some(k))
+                            .map(|p| p.1.clone())
+                    };
+                    match (get("Score"), get("Member")) {
+                        (Some(s), Some(m)) => {
+                            args.push(s);
+                            args.push(m);
+                        }
+                        _ => tail.push(Value::Map {
+                            pairs,
+                            span: self.span(*a),
+                        }),
+                    }
+                }
+                (_, v) => args.push(v),
+            }
+        }
+        (args, tail)
+    }
+
+    /// A client method call, as its row says.
+    fn client_call(&mut self, spec: &MethodSpec, n: Node<'_>, m: Node<'_>) {
+        let nodes = self.wire_nodes(n);
+        match spec.sends {
+            Sends::Command(name, shape) => {
+                if nodes.is_empty() {
+                    return;
+                }
+                let (args, tail) = self.wire_args(&nodes, shape);
+                self.push_command(name.to_string(), m, n, args, tail);
+            }
+            Sends::Named => {
+                let Some(first) = nodes.first() else { return };
+                let Some(name) = self.value(*first, 0).as_str() else {
+                    return;
+                };
+                if !crate::redis::is_command(&name) {
+                    return;
+                }
+                let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
+                self.push_command(name.to_ascii_uppercase(), m, n, args, tail);
+            }
+            Sends::Eval => {
+                if nodes.len() < 2 {
+                    return;
+                }
+                let script = self.value(nodes[0], 0);
+                self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+            }
+            Sends::Run => {}
+        }
+    }
+
+    fn push_command(
+        &mut self,
+        name: String,
+        m: Node<'_>,
+        n: Node<'_>,
+        args: Vec<Value>,
+        tail: Vec<Value>,
+    ) {
+        self.facts.commands.push(Command {
+            name,
+            name_span: self.span(m),
+            args,
+            open_tail: !tail.is_empty(),
+            tail,
+            span: self.span(n),
+            func: self.cur_func,
+            sink: Sink::Client,
+        });
+    }
+
+    /// `script.Run(ctx, rdb, keys, args...)` (go-redis: after the context
+    /// and the client, a slice of keys, then args); `script.Do(conn,
+    /// keysAndArgs...)` (redigo: keys and args in one list, the script's
+    /// key count splitting them).
+    fn script_run(&mut self, spec: &MethodSpec, n: Node<'_>, recv: Node<'_>, count: Option<Value>) {
+        let script = self.value(recv, 0);
+        let nodes = self.wire_nodes(n);
+        if matches!(spec.name, "Do" | "Send") {
+            let Some(rest) = nodes.get(1..) else { return };
+            return self.redigo_run(n, script, count, rest);
+        }
+        if nodes.len() < 2 {
+            return;
+        }
+        self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+    }
+
+    /// redigo's `script.Do(conn, k1, k2, a1)`: the first `count` items are
+    /// keys when the count is written and the items listed.
+    fn redigo_run(&mut self, n: Node<'_>, script: Value, count: Option<Value>, rest: &[Node<'_>]) {
+        let (items, tail) = self.wire_args(rest, Args::Plain);
+        let count = match count {
+            Some(Value::Int { value, .. }) => usize::try_from(value).ok(),
+            _ => None,
+        };
+        let (keys, args, open_keys, keys_from) = match count {
+            Some(k) if k <= items.len() => {
+                let mut keys = items;
+                let args = keys.split_off(k);
+                (keys, args, false, None)
+            }
+            _ => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+        };
+        let open_args = !tail.is_empty();
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys,
+            args,
+            open_keys,
+            open_args,
+            keys_from,
+            span: self.span(n),
+            func: self.cur_func,
+            returned: false,
+        });
+    }
+
+    /// A script call whose keys are one slice and whose args follow.
+    fn push_script_call(
+        &mut self,
+        n: Node<'_>,
+        script: Value,
+        numkeys: Option<Value>,
+        keys: Option<Node<'_>>,
+        rest: &[Node<'_>],
+    ) {
+        let keys = self.seq(keys);
+        let (args, tail) = self.wire_args(rest, Args::Plain);
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys,
+            keys: keys.items,
+            args,
+            open_keys: keys.open,
+            open_args: !tail.is_empty(),
+            keys_from: keys.from,
+            span: self.span(n),
+            func: self.cur_func,
+            returned: false,
+        });
+    }
+
+    /// A slice argument: `nil` (empty), a listed slice, or a collection
+    /// whose items are not listed.
+    fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
+        let empty = Seq {
+            items: Vec::new(),
+            open: false,
+            from: None,
+        };
+        let Some(n) = n else { return empty };
+        if n.kind() == "nil" {
+            return empty;
+        }
+        match self.value(n, 0) {
+            Value::List { items, tail, .. } if tail.is_empty() => Seq {
+                items,
+                open: false,
+                from: None,
+            },
+            v => Seq {
+                items: Vec::new(),
+                open: true,
+                from: Some(v),
+            },
+        }
+    }
+
+    /// A call of a function of the code base, with its arguments.
+    fn call_fact(&mut self, n: Node<'_>) {
+        let Some(func) = n.child_by_field_id(F.function) else {
+            return;
+        };
+        let (path, receiver) = match self.callee_path(func) {
+            Some(p) => (p, None),
+            None if func.kind() == "selector_expression" => {
+                let (Some(obj), Some(m)) = (
+                    func.child_by_field_id(F.operand),
+                    func.child_by_field_id(F.field),
+                ) else {
+                    return;
+                };
+                let r = match self.value(obj, 0) {
+                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
+                    _ => Value::unknown(self.label(obj), self.span(obj)),
+                };
+                (vec![self.text(m)], Some(r))
+            }
+            None => return,
+        };
+        let args = self
+            .arg_nodes(n)
+            .iter()
+            .map(|a| match a.kind() {
+                "variadic_argument" => Value::unknown(self.label(*a), self.span(*a)),
+                _ => self.value(*a, 0),
+            })
+            .collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            receiver,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+    }
+}

@@ -1,0 +1,772 @@
+//! Go extractor: go-redis and redigo commands and scripts, Lua in strings,
+//! and the definitions the value-flow core follows.
+//!
+//! One pass over the tree, with one context (`Cx`) that the modules below
+//! add methods to:
+//!
+//! - `mod.rs`: the entry point [`extract`], the context and its scopes
+//!   (package, function), the visitor, and the definitions it states: a
+//!   `ConstDef` per package-level `const` and `var` (in the module named by
+//!   the `package` clause, which every file of the package shares), a
+//!   `FunctionDef` per function and method (a method's in `pkg.Type`, its
+//!   receiver as `RECEIVER`), its first `return` value as `returns`, and a
+//!   field a composite literal of a type of the package sets
+//!   (`&RDB{client: c}`) as `.client` in `pkg.RDB`;
+//! - `values.rs`: expressions as `Value`s: names, selectors, calls,
+//!   composite literals (slices as lists, maps and structs as maps),
+//!   `+`, `fmt.Sprintf`, `strings.Join`;
+//! - `strings.rs`: interpreted and raw string literals decoded, `+`
+//!   concatenations of them joined, Lua parsed in place with host spans;
+//! - `client.rs`: the table of go-redis and redigo methods every call is
+//!   read through;
+//! - `calls.rs`: client calls as commands and script calls, and calls of
+//!   the code base.
+//!
+//! A script is a `redis.NewScript(src)` (go-redis) or
+//! `redis.NewScript(keyCount, src)` (redigo) run with `Run`/`Eval`/
+//! `EvalSha` (keys as a slice, args after them) or `Do`/`Send`
+//! (keys and args in one list), or `Eval`/`EvalSha` on a client. The tree
+//! is walked without recursion proportional to its depth ([`walk`]); the
+//! few places that recurse (closures, expression values) stop at
+//! [`MAX_DEPTH`].
+
+mod calls;
+mod client;
+mod strings;
+mod values;
+
+pub(crate) use client::client_calls;
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use crate::extract::fields::GO as F;
+use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::parse::{named_children, text, walk, Parsers};
+
+/// Bound on every recursion of this extractor.
+const MAX_DEPTH: usize = 48;
+
+/// The facts of one parsed Go file; `stem` is its name without `.go`.
+pub fn extract(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    stem: &str,
+) -> FileFacts {
+    let mut cx = Cx {
+        src,
+        file,
+        parsers,
+        facts: FileFacts::default(),
+        package: String::new(),
+        imports: HashMap::new(),
+        globals: Scope::default(),
+        scope: Scope::default(),
+        receiver_type: None,
+        cur_func: None,
+        returns: Vec::new(),
+        block_decls: Vec::new(),
+        verbs: false,
+        field_scripts: HashMap::new(),
+        scripts_at: HashMap::new(),
+        binding: None,
+        depth: 0,
+    };
+    if stem.ends_with("_test") {
+        cx.facts.test_regions.push(cx.span(root));
+    }
+    cx.top(root);
+    cx.facts
+        .commands
+        .sort_by_key(|c| (c.span.start, c.span.end));
+    cx.facts
+}
+
+/// What names are bound to in the scope being walked.
+#[derive(Default, Clone)]
+struct Scope {
+    params: Vec<String>,
+    /// The declared type of a parameter or a `var`, as written.
+    types: HashMap<String, String>,
+    /// The receiver's name in a method.
+    receiver: Option<String>,
+    /// Locals in source order: the last value.
+    locals: HashMap<String, Value>,
+    /// Names bound to a Redis client, a connection or a pipeline.
+    clients: HashSet<String>,
+    /// Names bound to a script (`redis.NewScript(..)`, `*redis.Script`):
+    /// redigo's key count when its `NewScript` gave one.
+    scripts: HashMap<String, Option<Value>>,
+}
+
+/// The extraction context.
+struct Cx<'s, 'p> {
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    facts: FileFacts,
+    /// The package the `package` clause names: the module of the file's
+    /// definitions.
+    package: String,
+    /// Import names (an alias, or the path's last element) → the package.
+    imports: HashMap<String, String>,
+    /// What package-level names hold.
+    globals: Scope,
+    scope: Scope,
+    /// The type of the method being walked.
+    receiver_type: Option<String>,
+    cur_func: Option<usize>,
+    /// The `return` values of the functions being walked, innermost last.
+    returns: Vec<Vec<Value>>,
+    /// The names each block being walked declares, innermost last.
+    block_decls: Vec<HashSet<String>>,
+    /// The literal being read is a `fmt.Sprintf` format: its verbs are
+    /// holes (`%d` in a Lua loop), `%%` a percent sign.
+    verbs: bool,
+    /// Struct fields of the file's types that hold a script: typed
+    /// `*redis.Script`, or set to `redis.NewScript(..)` (with redigo's key
+    /// count).
+    field_scripts: HashMap<String, Option<Value>>,
+    /// Scripts already recorded, by the start byte of their literal.
+    scripts_at: HashMap<usize, usize>,
+    /// The name the value being read is bound to: a script's name.
+    binding: Option<(String, Span, bool)>,
+    depth: usize,
+}
+
+/// Either of two values.
+fn one_of(old: Value, v: Value) -> Value {
+    let span = v.span();
+    let mut alts = match old {
+        Value::OneOf { alts, .. } => alts,
+        o => vec![o],
+    };
+    if alts.len() < 8 && !alts.contains(&v) {
+        alts.push(v);
+    }
+    Value::OneOf { alts, span }
+}
+
+/// Whether a declared type is a client of Redis (`*redis.Client`,
+/// `redis.Conn`, `redis.Pipeliner`, `redis.UniversalClient`, ...).
+fn client_type(t: &str) -> bool {
+    t.contains("redis.") && !t.ends_with("Script") && !t.contains("Cmd")
+}
+
+/// Whether a declared type is a script (`*redis.Script`).
+fn script_type(t: &str) -> bool {
+    t.trim_start_matches('*') == "redis.Script"
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    /// A node's text for a hole's label, bounded.
+    fn label(&self, n: Node<'_>) -> String {
+        let end = n.end_byte().min(n.start_byte() + 200).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
+    }
+
+    /// The module of the definitions being walked: the package, or
+    /// `pkg.Type` in a method of `Type`.
+    fn def_module(&self) -> String {
+        match &self.receiver_type {
+            Some(t) => format!("{}.{t}", self.package),
+            None => self.package.clone(),
+        }
+    }
+
+    /// The file's top level: the package and imports first, then the
+    /// package's `const`s and `var`s (a function may use one declared
+    /// after it), then the functions and methods.
+    fn top(&mut self, root: Node<'_>) {
+        let items = named_children(root);
+        for c in &items {
+            match c.kind() {
+                "package_clause" => {
+                    if let Some(id) = named_children(*c).first() {
+                        self.package = self.text(*id);
+                    }
+                }
+                "import_declaration" => self.imports(*c),
+                "type_declaration" => self.script_fields(*c),
+                _ => {}
+            }
+        }
+        for c in &items {
+            if matches!(c.kind(), "const_declaration" | "var_declaration") {
+                self.declaration(*c);
+            }
+        }
+        for c in &items {
+            match c.kind() {
+                "function_declaration" | "method_declaration" => self.function(*c),
+                "const_declaration" | "var_declaration" | "package_clause" => {}
+                "import_declaration" | "comment" | "type_declaration" => {}
+                _ => self.walk_sub(*c),
+            }
+        }
+    }
+
+    /// `import ("context"; r "github.com/redis/go-redis/v9")`.
+    fn imports(&mut self, n: Node<'_>) {
+        let mut specs = Vec::new();
+        walk(n, |m| {
+            if m.kind() == "import_spec" {
+                specs.push(m);
+                return false;
+            }
+            true
+        });
+        for s in specs {
+            let Some(path) = s.child_by_field_id(F.path) else {
+                continue;
+            };
+            let path = self.text(path);
+            let path = path.trim_matches(|c| c == '"' || c == '`');
+            let mut segs = path.rsplit('/');
+            let mut last = segs.next().unwrap_or("");
+            // `github.com/redis/go-redis/v9`: the package is `redis`.
+            if last.len() > 1
+                && last.starts_with('v')
+                && last[1..].bytes().all(|b| b.is_ascii_digit())
+            {
+                last = segs.next().unwrap_or(last);
+            }
+            let pkg = last.trim_start_matches("go-").to_string();
+            let name = s
+                .child_by_field_id(F.name)
+                .map(|a| self.text(a))
+                .unwrap_or_else(|| pkg.clone());
+            self.imports.insert(name, pkg);
+        }
+    }
+
+    /// `type W struct { s *redis.Script }`: `s` holds a script.
+    fn script_fields(&mut self, n: Node<'_>) {
+        let mut fields = Vec::new();
+        walk(n, |m| {
+            if m.kind() == "field_declaration" {
+                fields.push(m);
+                return false;
+            }
+            true
+        });
+        for f in fields {
+            let ty = f.child_by_field_id(F.ty).map(|t| self.text(t));
+            if !ty.is_some_and(|t| script_type(&t)) {
+                continue;
+            }
+            for name in named_children(f) {
+                if name.kind() == "field_identifier" {
+                    let name = self.text(name);
+                    self.field_scripts.entry(name).or_insert(None);
+                }
+            }
+        }
+    }
+
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk(n, |m| self.visit(m));
+        self.depth -= 1;
+    }
+
+    fn visit(&mut self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "comment" => false,
+            "func_literal" => {
+                self.closure(n);
+                false
+            }
+            "block" | "expression_case" | "default_case" | "type_case" | "communication_case" => {
+                self.block(n);
+                false
+            }
+            "short_var_declaration" | "assignment_statement" => {
+                self.assignment(n);
+                true
+            }
+            "const_declaration" | "var_declaration" => {
+                self.declaration(n);
+                true
+            }
+            "range_clause" => {
+                self.forget(n.child_by_field_id(F.left));
+                true
+            }
+            "return_statement" => {
+                let first = named_children(n)
+                    .into_iter()
+                    .next()
+                    .and_then(|l| named_children(l).into_iter().next());
+                let v = first.map(|e| self.value(e, 0));
+                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                    if r.len() < 8 {
+                        r.push(v);
+                    }
+                }
+                true
+            }
+            "call_expression" => {
+                self.call(n);
+                true
+            }
+            "composite_literal" => {
+                self.constructor(n);
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// A block (or a case of a `switch`): its statements in its own
+    /// scope. A name it declares is gone after it (an outer one it shadows
+    /// holds its old value again); a name of an outer scope it assigns
+    /// holds either value after it (the block may not have run), unless the
+    /// name held nothing known before (`var s *redis.Script` then set in
+    /// each branch).
+    fn block(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        let before = self.scope.locals.clone();
+        self.block_decls.push(HashSet::new());
+        self.depth += 1;
+        let stmts = named_children(n);
+        for c in &stmts {
+            walk(*c, |m| self.visit(m));
+        }
+        self.depth -= 1;
+        // A block that ends in `return` never reaches what follows it.
+        let last = match stmts.last() {
+            Some(l) if l.kind() == "statement_list" => named_children(*l).last().copied(),
+            l => l.copied(),
+        };
+        if last.is_some_and(|s| s.kind() == "return_statement") {
+            self.block_decls.pop();
+            self.scope.locals = before;
+            return;
+        }
+        let inner = self.block_decls.pop().unwrap_or_default();
+        let after = std::mem::take(&mut self.scope.locals);
+        let mut out = HashMap::new();
+        for (k, v) in after {
+            if inner.contains(&k) {
+                if let Some(old) = before.get(&k) {
+                    out.insert(k, old.clone());
+                }
+                continue;
+            }
+            let merged = match before.get(&k) {
+                Some(old) if *old != v => one_of(old.clone(), v),
+                _ => v,
+            };
+            out.insert(k, merged);
+        }
+        self.scope.locals = out;
+    }
+
+    /// A name declared in the block being walked.
+    fn declare(&mut self, name: &str) {
+        if let Some(d) = self.block_decls.last_mut() {
+            d.insert(name.to_string());
+        }
+    }
+
+    /// Binds a local: the new value replaces the old (a block that may
+    /// not run merges them when it ends).
+    fn bind_local(&mut self, name: String, v: Value) {
+        self.scope.locals.insert(name, v);
+    }
+
+    /// What the names of an assignment's left side held is gone.
+    fn forget(&mut self, target: Option<Node<'_>>) {
+        let Some(t) = target else { return };
+        let mut names = Vec::new();
+        walk(t, |m| {
+            if m.kind() == "identifier" {
+                names.push(self.text(m));
+            }
+            true
+        });
+        for name in names {
+            self.scope.locals.remove(&name);
+            self.scope.clients.remove(&name);
+            self.scope.scripts.remove(&name);
+        }
+    }
+
+    /// `x := v`, `x, y = a, b`, `r.f = v`: names bound one to one; a call
+    /// that returns several values binds what is not followed.
+    fn assignment(&mut self, n: Node<'_>) {
+        let (Some(left), Some(right)) = (n.child_by_field_id(F.left), n.child_by_field_id(F.right))
+        else {
+            return;
+        };
+        let op = n
+            .child_by_field_id(F.operator)
+            .map(|o| self.text(o))
+            .unwrap_or_else(|| ":=".into());
+        let (ls, rs) = (named_children(left), named_children(right));
+        if !matches!(op.as_str(), "=" | ":=") || ls.len() != rs.len() {
+            if n.kind() == "short_var_declaration" {
+                for l in &ls {
+                    let name = self.text(*l);
+                    self.declare(&name);
+                }
+            }
+            return self.forget(Some(left));
+        }
+        for (l, r) in ls.into_iter().zip(rs) {
+            match l.kind() {
+                "identifier" => {
+                    let name = self.text(l);
+                    if name == "_" {
+                        continue;
+                    }
+                    self.binding = Some((name.clone(), self.span(l), true));
+                    let v = self.value(r, 0);
+                    self.binding = None;
+                    self.note_kinds(&name, r, &v, false);
+                    if n.kind() == "short_var_declaration" {
+                        self.declare(&name);
+                    }
+                    self.bind_local(name, v);
+                }
+                "selector_expression" => self.field_assignment(l, r),
+                _ => self.forget(Some(l)),
+            }
+        }
+    }
+
+    /// `r.f = v` in a method of `T`: `T`'s field `.f` holds `v`.
+    fn field_assignment(&mut self, l: Node<'_>, r: Node<'_>) {
+        let (Some(obj), Some(field)) =
+            (l.child_by_field_id(F.operand), l.child_by_field_id(F.field))
+        else {
+            return;
+        };
+        let is_recv = obj.kind() == "identifier"
+            && self.scope.receiver.as_deref() == Some(self.text(obj).as_str());
+        if !is_recv {
+            return;
+        }
+        let name = self.text(field);
+        if let Some(count) = self.new_script(r) {
+            self.field_scripts.insert(name.clone(), count);
+        }
+        self.binding = Some((name.clone(), self.span(field), false));
+        let v = self.value(r, 0);
+        self.binding = None;
+        if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
+            let module = self.def_module();
+            self.define(module, &format!(".{name}"), v, field);
+        }
+    }
+
+    /// `const`/`var` declarations: each spec's names bound to its values
+    /// one to one; at the package level, definitions.
+    fn declaration(&mut self, n: Node<'_>) {
+        let mut specs = Vec::new();
+        walk(n, |m| {
+            if matches!(m.kind(), "const_spec" | "var_spec") {
+                specs.push(m);
+                return false;
+            }
+            true
+        });
+        let package_level = self.cur_func.is_none() && self.returns.is_empty();
+        for s in specs {
+            let names: Vec<Node<'_>> = named_children(s)
+                .into_iter()
+                .filter(|c| c.kind() == "identifier")
+                .collect();
+            let ty = s.child_by_field_id(F.ty).map(|t| self.text(t));
+            let values = s
+                .child_by_field_id(F.value)
+                .map(named_children)
+                .unwrap_or_default();
+            for (i, name_node) in names.iter().enumerate() {
+                let name = self.text(*name_node);
+                if !package_level {
+                    self.declare(&name);
+                }
+                if let Some(t) = &ty {
+                    self.note_type(&name, t, package_level);
+                }
+                let Some(r) = values.get(i).filter(|_| values.len() == names.len()) else {
+                    continue;
+                };
+                self.binding = Some((name.clone(), self.span(*name_node), !package_level));
+                let v = self.value(*r, 0);
+                self.binding = None;
+                self.note_kinds(&name, *r, &v, package_level);
+                if package_level {
+                    let module = self.package.clone();
+                    self.define(module, &name, v, *name_node);
+                } else {
+                    self.bind_local(name, v);
+                }
+            }
+        }
+    }
+
+    /// A name declared with a type: a client or a script by its type.
+    fn note_type(&mut self, name: &str, t: &str, package_level: bool) {
+        let scope = if package_level {
+            &mut self.globals
+        } else {
+            &mut self.scope
+        };
+        scope.types.insert(name.to_string(), t.to_string());
+        if client_type(t) {
+            scope.clients.insert(name.to_string());
+        }
+        if script_type(t) {
+            scope.scripts.insert(name.to_string(), None);
+        }
+    }
+
+    /// Whether a name now holds a client or a script.
+    fn note_kinds(&mut self, name: &str, right: Node<'_>, _v: &Value, package_level: bool) {
+        let client = self.is_client_expr(right);
+        let script = match self.new_script(right) {
+            Some(count) => Some(count),
+            None => self.script_of(right),
+        };
+        let scope = if package_level {
+            &mut self.globals
+        } else {
+            &mut self.scope
+        };
+        scope.clients.remove(name);
+        scope.scripts.remove(name);
+        if scope.types.get(name).is_some_and(|t| script_type(t)) {
+            scope.scripts.insert(name.to_string(), None);
+        }
+        if client {
+            scope.clients.insert(name.to_string());
+        }
+        if let Some(count) = script {
+            scope.scripts.insert(name.to_string(), count);
+        }
+    }
+
+    /// A definition.
+    fn define(&mut self, module: String, name: &str, value: Value, at: Node<'_>) {
+        if matches!(value, Value::Unknown { .. }) {
+            return;
+        }
+        self.facts.consts.push(ConstDef {
+            module,
+            name: name.to_string(),
+            value,
+            name_span: self.span(at),
+        });
+    }
+
+    /// `T{f: v}` or `&T{f: v}` for a type `T` of this package: a field its
+    /// constructors set, stated as `.f` in `pkg.T`.
+    fn constructor(&mut self, n: Node<'_>) {
+        let (Some(ty), Some(body)) = (n.child_by_field_id(F.ty), n.child_by_field_id(F.body))
+        else {
+            return;
+        };
+        if ty.kind() != "type_identifier" || self.cur_func.is_none() {
+            return;
+        }
+        let module = format!("{}.{}", self.package, self.text(ty));
+        for el in named_children(body) {
+            if el.kind() != "keyed_element" {
+                continue;
+            }
+            let (Some(k), Some(v)) = (el.child_by_field_id(F.key), el.child_by_field_id(F.value))
+            else {
+                continue;
+            };
+            let key = self.text(k);
+            if !key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                continue;
+            }
+            let expr = named_children(v).into_iter().next().unwrap_or(v);
+            if let Some(count) = self.new_script(expr) {
+                self.field_scripts.insert(key.clone(), count);
+            }
+            let value = self.value(expr, 0);
+            if !matches!(value, Value::Param { .. }) {
+                self.define(module.clone(), &format!(".{key}"), value, k);
+            }
+        }
+    }
+
+    /// A function or a method: a `FunctionDef` whose `returns` are the
+    /// values its `return`s give first.
+    fn function(&mut self, n: Node<'_>) {
+        let (Some(name_node), Some(body)) =
+            (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
+        else {
+            return;
+        };
+        let name = self.text(name_node);
+        let mut scope = Scope::default();
+        let mut receiver_type = None;
+        let mut variadic = false;
+        if let Some(recv) = n.child_by_field_id(F.receiver) {
+            for (pname, ty) in self.params(recv) {
+                let bare: String = ty
+                    .trim_start_matches('*')
+                    .split('[')
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                receiver_type = Some(bare);
+                scope.receiver = pname;
+            }
+        }
+        if let Some(ps) = n.child_by_field_id(F.parameters) {
+            for (pname, ty) in self.params(ps) {
+                let pname = pname.unwrap_or_else(|| "_".into());
+                variadic = ty.starts_with("...");
+                if client_type(&ty) {
+                    scope.clients.insert(pname.clone());
+                }
+                if script_type(&ty) {
+                    scope.scripts.insert(pname.clone(), None);
+                }
+                scope.types.insert(pname.clone(), ty);
+                scope.params.push(pname);
+            }
+        }
+        let saved_type = std::mem::replace(&mut self.receiver_type, receiver_type);
+        let index = self.facts.functions.len();
+        self.facts.functions.push(FunctionDef {
+            module: self.def_module(),
+            name,
+            params: scope.params.clone(),
+            returns: Value::unknown("", self.span(n)),
+            name_span: self.span(name_node),
+            clause: 0,
+            defaults: usize::from(variadic),
+            patterns: Vec::new(),
+            default_values: if variadic {
+                let mut d: Vec<Option<Value>> = vec![None; scope.params.len()];
+                if let Some(last) = d.last_mut() {
+                    *last = Some(Value::List {
+                        items: Vec::new(),
+                        tail: Vec::new(),
+                        span: self.span(name_node),
+                    });
+                }
+                d
+            } else {
+                Vec::new()
+            },
+        });
+        let saved = std::mem::replace(&mut self.scope, scope);
+        let func = self.cur_func.replace(index);
+        self.returns.push(Vec::new());
+        self.walk_sub(body);
+        let mut rets = self.returns.pop().unwrap_or_default();
+        self.cur_func = func;
+        self.scope = saved;
+        self.receiver_type = saved_type;
+        let span = self.span(n);
+        self.facts.functions[index].returns = match rets.len() {
+            0 => Value::unknown("", span),
+            1 => rets.remove(0),
+            _ => Value::OneOf { alts: rets, span },
+        };
+    }
+
+    /// `func(p redis.Pipeliner) error { .. }`: its body read in the
+    /// enclosing scope, its parameters as locals of unknown value (a
+    /// pipeline by its type), its `return`s its own.
+    fn closure(&mut self, n: Node<'_>) {
+        let Some(body) = n.child_by_field_id(F.body) else {
+            return;
+        };
+        let saved = self.scope.clone();
+        if let Some(ps) = n.child_by_field_id(F.parameters) {
+            for (pname, ty) in self.params(ps) {
+                let Some(pname) = pname else { continue };
+                self.scope.params.retain(|p| p != &pname);
+                self.scope
+                    .locals
+                    .insert(pname.clone(), Value::unknown(pname.clone(), self.span(n)));
+                if client_type(&ty) {
+                    self.scope.clients.insert(pname.clone());
+                }
+            }
+        }
+        self.returns.push(Vec::new());
+        self.walk_sub(body);
+        self.returns.pop();
+        self.scope = saved;
+    }
+
+    /// A parameter list's names (`None` for an unnamed one) with their
+    /// types as written; `a, b string` gives both.
+    fn params(&self, list: Node<'_>) -> Vec<(Option<String>, String)> {
+        let mut out = Vec::new();
+        for p in named_children(list) {
+            if !matches!(
+                p.kind(),
+                "parameter_declaration" | "variadic_parameter_declaration"
+            ) {
+                continue;
+            }
+            let mut ty = p
+                .child_by_field_id(F.ty)
+                .map(|t| self.text(t))
+                .unwrap_or_default();
+            if p.kind() == "variadic_parameter_declaration" && !ty.starts_with("...") {
+                ty.insert_str(0, "...");
+            }
+            let names: Vec<String> = named_children(p)
+                .into_iter()
+                .filter(|c| c.kind() == "identifier")
+                .map(|c| self.text(c))
+                .collect();
+            if names.is_empty() {
+                out.push((None, ty.clone()));
+            }
+            for name in names {
+                out.push((Some(name), ty.clone()));
+            }
+        }
+        out
+    }
+
+    /// A parameter's value, or the receiver.
+    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
+        if self.scope.receiver.as_deref() == Some(name) {
+            return Some(Value::Param {
+                index: RECEIVER,
+                name: "self".into(),
+                span,
+            });
+        }
+        let index = self.scope.params.iter().position(|p| p == name)?;
+        Some(Value::Param {
+            index,
+            name: name.to_string(),
+            span,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

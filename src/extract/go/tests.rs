@@ -1,0 +1,379 @@
+//! The Go extractor's cases: each form of the table and of the values
+//! stated to the value-flow core, with its exact facts.
+
+use crate::extract::extract_file;
+use crate::facts::{FileFacts, Lang, ScriptSource, Value, RECEIVER};
+use crate::parse::Parsers;
+
+fn facts(src: &str) -> FileFacts {
+    let mut p = Parsers::new().unwrap();
+    extract_file(&mut p, Lang::Go, 0, src.as_bytes(), "jobs")
+}
+
+/// A value as text: literals as written, a template's holes `{..}`.
+fn show(v: &Value) -> String {
+    if let Some(s) = v.as_str() {
+        return s;
+    }
+    match v {
+        Value::Int { value, .. } => value.to_string(),
+        Value::Const { path, .. } => path.join("."),
+        Value::Param { index, name, .. } if *index == RECEIVER => format!("self.{name}"),
+        Value::Param { name, .. } => format!("${name}"),
+        Value::Call { path, args, .. } => {
+            let args: Vec<String> = args.iter().map(show).collect();
+            format!("{}({})", path.join("."), args.join(", "))
+        }
+        Value::Str(t) => t
+            .segs
+            .iter()
+            .map(|s| match s {
+                crate::facts::Seg::Lit { text, .. } => text.clone(),
+                crate::facts::Seg::Value(v) => format!("{{{}}}", show(v)),
+                crate::facts::Seg::Hole { .. } => "{?}".into(),
+            })
+            .collect(),
+        Value::ScriptRef { index, .. } => format!("script#{index}"),
+        Value::List { items, tail, .. } => {
+            let mut s: Vec<String> = items.iter().map(show).collect();
+            if !tail.is_empty() {
+                s.push("..".into());
+            }
+            format!("[{}]", s.join(", "))
+        }
+        _ => "?".into(),
+    }
+}
+
+/// `NAME args..` of each command.
+fn commands(f: &FileFacts) -> Vec<String> {
+    f.commands
+        .iter()
+        .map(|c| {
+            let mut s = c.name.clone();
+            for a in &c.args {
+                s.push(' ');
+                s.push_str(&show(a));
+            }
+            if c.open_tail {
+                s.push_str(" ..");
+            }
+            s
+        })
+        .collect()
+}
+
+/// `script keys | args` of each script call.
+fn script_calls(f: &FileFacts) -> Vec<String> {
+    f.script_calls
+        .iter()
+        .map(|c| {
+            let keys: Vec<String> = c.keys.iter().map(show).collect();
+            let args: Vec<String> = c.args.iter().map(show).collect();
+            format!(
+                "{} [{}{}] [{}{}]",
+                show(&c.script),
+                keys.join(" "),
+                if c.open_keys { " .." } else { "" },
+                args.join(" "),
+                if c.open_args { " .." } else { "" },
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn go_redis_commands_are_read_through_the_table() {
+    let src = r#"package jobs
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func push(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.HSet(ctx, "q:1", "state", "wait", "attempts", 0)
+	rdb.HSet(ctx, "q:1", map[string]interface{}{"state": "wait"})
+	rdb.HMGet(ctx, "q:1", "state", "payload")
+	rdb.ZAdd(ctx, "q:pending", redis.Z{Score: 5, Member: id})
+	pipe := rdb.Pipeline()
+	pipe.LRem(ctx, "q:active", 1, id)
+	rdb.Del(ctx, keys...)
+	cache.Get("q:1")
+}
+"#;
+    assert_eq!(
+        commands(&facts(src)),
+        [
+            "HSET q:1 state wait attempts 0",
+            "HSET q:1 state wait",
+            "HMGET q:1 state payload",
+            "ZADD q:pending 5 $id",
+            "LREM q:active 1 $id",
+            "DEL ..",
+        ]
+    );
+}
+
+#[test]
+fn redigo_do_names_its_command() {
+    let src = r#"package jobs
+
+import "github.com/gomodule/redigo/redis"
+
+func push(c redis.Conn, id string) {
+	c.Do("HSET", "q:"+id, "state", "wait")
+	c.Send("LPUSH", "q:wait", id)
+	c.Do("NOT A COMMAND", "x")
+	other.Do("HSET", "x", "y", "z")
+}
+"#;
+    assert_eq!(
+        commands(&facts(src)),
+        ["HSET q:{$id} state wait", "LPUSH q:wait $id"]
+    );
+}
+
+#[test]
+fn scripts_in_strings_are_parsed_in_place_and_run() {
+    let src = "package jobs
+
+import \"github.com/redis/go-redis/v9\"
+
+var enqueueCmd = redis.NewScript(`
+redis.call(\"HSET\", KEYS[1], \"state\", ARGV[1])
+return 1`)
+
+var header = \"local k = KEYS[1]\\n\" +
+	\"return redis.call('GET', k)\"
+
+func (r *RDB) enqueue(ctx context.Context, id string) error {
+	keys := []string{\"q:\" + id}
+	return enqueueCmd.Run(ctx, r.client, keys, \"wait\").Err()
+}
+
+func (r *RDB) run(ctx context.Context, script *redis.Script, keys []string, args ...interface{}) error {
+	return script.Run(ctx, r.client, keys, args...).Err()
+}
+
+func (r *RDB) eval(ctx context.Context) {
+	r.client.Eval(ctx, \"return redis.call('GET', KEYS[1])\", []string{\"q:x\"}, 1)
+	job.Run(ctx, r.client, []string{\"q:x\"})
+}
+";
+    let f = facts(src);
+    let names: Vec<Option<String>> = f.scripts.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(
+        names,
+        [Some("enqueueCmd".into()), Some("header".into()), None]
+    );
+    let ScriptSource::Inline(lua) = &f.scripts[1].source else {
+        panic!("inline");
+    };
+    // The concatenation is one script, its spans in the host's bytes.
+    let call = &lua.commands[0];
+    let at = &src[call.span.start as usize..call.span.end as usize];
+    assert_eq!(at, "redis.call('GET', k)");
+    assert_eq!(
+        script_calls(&f),
+        [
+            "enqueueCmd [q:{$id}] [wait]",
+            "$script [ ..] [ ..]",
+            "script#2 [q:x] [1]",
+        ]
+    );
+}
+
+#[test]
+fn redigo_scripts_split_keys_by_their_count() {
+    let src = "package jobs
+
+import \"github.com/gomodule/redigo/redis\"
+
+var fetch = redis.NewScript(2, `return redis.call('RPOPLPUSH', KEYS[1], KEYS[2])`)
+
+func f(conn redis.Conn) {
+	fetch.Do(conn, \"q:wait\", \"q:active\", \"x\")
+}
+";
+    assert_eq!(script_calls(&facts(src)), ["fetch [q:wait q:active] [x]"]);
+}
+
+#[test]
+fn values_are_stated_to_the_flow_core() {
+    let src = r#"package base
+
+import (
+	"fmt"
+	"strings"
+)
+
+const Prefix = "emq:"
+
+var sep = ":"
+
+func QueueKey(q string) string {
+	return fmt.Sprintf("%s{%s}:%d%%", Prefix, q, 3)
+}
+
+func JobKey(q, id string) string {
+	return strings.Join([]string{Prefix, q, id}, sep)
+}
+
+func NewStore(c *redis.Client) *Store {
+	return &Store{client: c, ns: "emq"}
+}
+
+func (s *Store) key(id string) string {
+	return s.ns + ":" + id
+}
+"#;
+    let f = facts(src);
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .map(|c| format!("{} {} = {}", c.module, c.name, show(&c.value)))
+        .collect();
+    assert_eq!(
+        consts,
+        ["base Prefix = emq:", "base sep = :", "base.Store .ns = emq"]
+    );
+    let funcs: Vec<String> = f
+        .functions
+        .iter()
+        .map(|d| {
+            format!(
+                "{}.{}({}) = {}",
+                d.module,
+                d.name,
+                d.params.join(","),
+                show(&d.returns)
+            )
+        })
+        .collect();
+    assert_eq!(
+        funcs,
+        [
+            "base.QueueKey(q) = {Prefix}{{$q}}:3%",
+            "base.JobKey(q,id) = {Prefix}{sep}{$q}{sep}{$id}",
+            "base.NewStore(c) = ?",
+            "base.Store.key(id) = {self.ns}:{$id}",
+        ]
+    );
+}
+
+#[test]
+fn a_file_that_names_no_redis_yields_no_command() {
+    let src = "package web\n\nfunc f(c *Client) { c.Do(\"GET\", \"x\"); conn.Get(\"k\") }\n";
+    let f = facts(src);
+    assert!(f.commands.is_empty() && f.script_calls.is_empty());
+    assert!(!Lang::Go.host().speaks(src.as_bytes()));
+}
+
+/// Go's blocks: a name a block declares is gone after it; one it assigns
+/// holds either value; `var s *redis.Script` set in both branches is one
+/// of the two scripts; `append` grows a listed slice.
+#[test]
+fn blocks_scope_their_names_and_branches_merge() {
+    let src = "package jobs
+
+import \"github.com/redis/go-redis/v9\"
+
+var a = redis.NewScript(`return redis.call('GET', KEYS[1])`)
+var b = redis.NewScript(`return redis.call('DEL', KEYS[1])`)
+
+func f(ctx context.Context, c *redis.Client, force bool, u string) {
+	if force {
+		keys := []string{\"q:1\"}
+		a.Run(ctx, c, keys)
+	} else {
+		keys := []string{\"q:2\", \"q:3\"}
+		b.Run(ctx, c, keys)
+	}
+	keys := []string{\"q:4\"}
+	if u != \"\" {
+		keys = append(keys, u)
+		a.Run(ctx, c, keys)
+	}
+	a.Run(ctx, c, keys)
+	ks := []string{\"q:6\"}
+	if u == \"x\" {
+		ks = append(ks, u)
+		return
+	}
+	a.Run(ctx, c, ks)
+	var s *redis.Script
+	if force {
+		s = a
+	} else {
+		s = b
+	}
+	s.Run(ctx, c, []string{\"q:5\"})
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "a [q:1] []",
+            "b [q:2 q:3] []",
+            "a [q:4 $u] []",
+            "a [ ..] []",
+            "a [q:6] []",
+            "? [q:5] []",
+        ]
+    );
+    let Value::OneOf { alts, .. } = &f.script_calls[5].script else {
+        panic!("one of two scripts");
+    };
+    let alts: Vec<String> = alts.iter().map(show).collect();
+    assert_eq!(alts, ["a", "b"]);
+}
+
+/// A script kept as a `fmt.Sprintf` format: its verbs are names of
+/// unknown value to Lua (no syntax error), `%%` a percent sign; a script
+/// held by a struct field (typed, or set by a constructor) is run through
+/// the field.
+#[test]
+fn sprintf_scripts_and_script_fields() {
+    let src = "package work
+
+import (
+	\"fmt\"
+
+	\"github.com/gomodule/redigo/redis\"
+)
+
+var fetchLua = fmt.Sprintf(`for i=1,#KEYS,%d do redis.call('LLEN', KEYS[i]) end
+return string.format('%%d', 1)`, 2)
+
+type Worker struct {
+	fetch *redis.Script
+}
+
+type Pool struct{ requeue *redis.Script }
+
+func NewPool() *Pool {
+	return &Pool{requeue: redis.NewScript(1, `return redis.call('RPOP', KEYS[1])`)}
+}
+
+func (w *Worker) Fetch(conn redis.Conn, args []interface{}) {
+	w.fetch.Do(conn, args...)
+}
+
+func (p *Pool) Requeue(conn redis.Conn) {
+	p.requeue.Do(conn, \"q:dead\")
+}
+";
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 2);
+    let ScriptSource::Inline(lua) = &f.scripts[0].source else {
+        panic!("inline");
+    };
+    assert!(lua.errors.is_empty(), "{:?}", lua.errors);
+    assert_eq!(
+        script_calls(&f),
+        ["self.fetch [ ..] [ ..]", "self.requeue [q:dead] []"]
+    );
+}

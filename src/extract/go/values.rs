@@ -1,0 +1,456 @@
+//! Expressions as values: names (locals, parameters, the package's
+//! definitions, other packages' through their import), selectors (a
+//! receiver's field, a package's name), calls (of the code base as calls
+//! the link follows; `fmt.Sprintf` and `strings.Join` as templates;
+//! `redis.NewScript` as its script), composite literals, `+`.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::GO as F;
+use crate::facts::{Seg, Span, Template, Value, RECEIVER};
+use crate::parse::named_children;
+
+use super::strings::is_string;
+use super::{Cx, MAX_DEPTH};
+
+/// A value as the pieces of a template.
+pub(super) fn segs_of(v: Value) -> Vec<Seg> {
+    match v {
+        Value::Str(t) => t.segs,
+        Value::Int { value, span } => vec![Seg::Lit {
+            text: value.to_string(),
+            span,
+        }],
+        v @ (Value::Const { .. }
+        | Value::Call { .. }
+        | Value::Param { .. }
+        | Value::OneOf { .. }) => {
+            vec![Seg::Value(Box::new(v))]
+        }
+        other => vec![Seg::Hole {
+            label: other.describe(),
+            span: other.span(),
+        }],
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    let lower = t.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            return i64::from_str_radix(rest, radix).ok();
+        }
+    }
+    lower.parse().ok()
+}
+
+impl<'s, 'p> Cx<'s, 'p> {
+    /// The value of an expression.
+    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        if d > MAX_DEPTH {
+            return Value::unknown(self.label(n), span);
+        }
+        match n.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
+            "int_literal" => match parse_int(&self.text(n)) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(self.label(n), span),
+            },
+            "identifier" => self.name_value(n),
+            "selector_expression" => self.selector_value(n, d),
+            "call_expression" => self.call_value(n, d),
+            "binary_expression" => self.binary_value(n, d),
+            "composite_literal" => self.composite_value(n, d),
+            "parenthesized_expression" => match named_children(n).into_iter().next() {
+                Some(e) => self.value(e, d + 1),
+                None => Value::unknown(self.label(n), span),
+            },
+            "unary_expression" if self.text(n).starts_with('&') => {
+                match n.child_by_field_id(F.operand) {
+                    Some(e) => self.value(e, d + 1),
+                    None => Value::unknown(self.label(n), span),
+                }
+            }
+            "index_expression" => self.index_value(n, d),
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// A name: a local, a parameter, or a definition of the package.
+    fn name_value(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let name = self.text(n);
+        if let Some(v) = self.scope.locals.get(&name) {
+            return v.clone();
+        }
+        if let Some(p) = self.param_value(&name, span) {
+            return p;
+        }
+        Value::Const {
+            path: vec![name],
+            span,
+        }
+    }
+
+    /// Whether a name is bound in the scope (a local, a parameter, the
+    /// receiver).
+    pub(super) fn is_bound(&self, name: &str) -> bool {
+        self.scope.locals.contains_key(name)
+            || self.scope.params.iter().any(|p| p == name)
+            || self.scope.receiver.as_deref() == Some(name)
+    }
+
+    /// `r.f` (the receiver's field), `pkg.Name`, `x.f`.
+    fn selector_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(obj), Some(field)) =
+            (n.child_by_field_id(F.operand), n.child_by_field_id(F.field))
+        else {
+            return Value::unknown(self.label(n), span);
+        };
+        let field = self.text(field);
+        if obj.kind() == "identifier" {
+            let name = self.text(obj);
+            if self.scope.receiver.as_deref() == Some(name.as_str()) {
+                return Value::Param {
+                    index: RECEIVER,
+                    name: field,
+                    span,
+                };
+            }
+            if !self.is_bound(&name) {
+                if let Some(pkg) = self.imports.get(&name) {
+                    return Value::Const {
+                        path: vec![pkg.clone(), field],
+                        span,
+                    };
+                }
+            }
+        }
+        let base = self.value(obj, d + 1);
+        Value::Call {
+            path: vec![format!(".{field}")],
+            args: vec![base],
+            span,
+        }
+    }
+
+    /// The path a call names: `f`, `pkg.F`, `self.m` (a method of the
+    /// receiver); `None` for any other callee.
+    pub(super) fn callee_path(&self, func: Node<'_>) -> Option<Vec<String>> {
+        match func.kind() {
+            "identifier" => Some(vec![self.text(func)]),
+            "selector_expression" => {
+                let obj = func.child_by_field_id(F.operand)?;
+                let m = self.text(func.child_by_field_id(F.field)?);
+                if obj.kind() != "identifier" {
+                    return None;
+                }
+                let o = self.text(obj);
+                if self.scope.receiver.as_deref() == Some(o.as_str()) {
+                    return Some(vec!["self".into(), m]);
+                }
+                if self.is_bound(&o) {
+                    return None;
+                }
+                self.imports.get(&o).map(|pkg| vec![pkg.clone(), m])
+            }
+            _ => None,
+        }
+    }
+
+    /// A call's value: a template of `fmt.Sprintf` or `strings.Join`, the
+    /// script of `redis.NewScript`, a conversion's operand, or a call of
+    /// the code base.
+    fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(func) = n.child_by_field_id(F.function) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let args = self.arg_nodes(n);
+        let path = self.callee_path(func);
+        let p: Vec<&str> = path.iter().flatten().map(String::as_str).collect();
+        match p.as_slice() {
+            ["fmt", "Sprintf"] if !args.is_empty() => {
+                self.verbs = is_string(args[0]);
+                let f = self.value(args[0], d + 1);
+                self.verbs = false;
+                let rest: Vec<Value> = args[1..].iter().map(|a| self.value(*a, d + 1)).collect();
+                return match f {
+                    Value::Str(t) if is_string(args[0]) => Value::Str(fill(t, rest, span)),
+                    Value::Str(t) => Value::Str(printf(t, rest, span)),
+                    v @ Value::ScriptRef { .. } => v,
+                    _ => Value::unknown(self.label(n), span),
+                };
+            }
+            ["strings", "Join"] if args.len() == 2 => {
+                let list = self.value(args[0], d + 1);
+                let sep = self.value(args[1], d + 1);
+                return join(list, sep, span)
+                    .unwrap_or_else(|| Value::unknown(self.label(n), span));
+            }
+            ["redis", "NewScript"] if !args.is_empty() => {
+                return self.value(args[args.len() - 1], d + 1);
+            }
+            ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
+            ["append"] if !args.is_empty() && !self.is_bound("append") => {
+                return self.append_value(&args, span, d);
+            }
+            _ => {}
+        }
+        if func.kind() == "parenthesized_expression"
+            || args.iter().any(|a| a.kind() == "variadic_argument")
+        {
+            return Value::unknown(self.label(n), span);
+        }
+        match path {
+            Some(path) => {
+                let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
+                Value::Call { path, args, span }
+            }
+            None => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `append(xs, a, b)`, `append(xs, ys...)`: a listed slice grows by
+    /// the items; what else is appended leaves its tail open.
+    fn append_value(&mut self, args: &[Node<'_>], span: Span, d: usize) -> Value {
+        let (mut items, mut tail) = match self.value(args[0], d + 1) {
+            Value::List { items, tail, .. } => (items, tail),
+            other => (Vec::new(), vec![other]),
+        };
+        for a in &args[1..] {
+            if a.kind() == "variadic_argument" {
+                let inner = named_children(*a).into_iter().next().unwrap_or(*a);
+                tail.push(self.value(inner, d + 1));
+            } else if tail.is_empty() && items.len() < 256 {
+                items.push(self.value(*a, d + 1));
+            } else {
+                tail.push(self.value(*a, d + 1));
+            }
+        }
+        Value::List { items, tail, span }
+    }
+
+    /// A call's argument nodes.
+    pub(super) fn arg_nodes<'t>(&self, n: Node<'t>) -> Vec<Node<'t>> {
+        n.child_by_field_id(F.arguments)
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.kind() != "comment")
+            .collect()
+    }
+
+    /// `a + b + ..`: a string concatenation when an operand is a string.
+    fn binary_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let op = n
+            .child_by_field_id(F.operator)
+            .map(|o| self.text(o))
+            .unwrap_or_default();
+        if op != "+" {
+            return Value::unknown(self.label(n), span);
+        }
+        // The operands of a chain of `+`, left to right.
+        let mut ops = Vec::new();
+        let mut stack = vec![n];
+        while let Some(x) = stack.pop() {
+            if ops.len() + stack.len() > 256 {
+                return Value::unknown(self.label(n), span);
+            }
+            let is_plus = x.kind() == "binary_expression"
+                && x.child_by_field_id(F.operator)
+                    .is_some_and(|o| self.text(o) == "+");
+            match (
+                is_plus,
+                x.child_by_field_id(F.left),
+                x.child_by_field_id(F.right),
+            ) {
+                (true, Some(l), Some(r)) => {
+                    stack.push(r);
+                    stack.push(l);
+                }
+                _ => ops.push(x),
+            }
+        }
+        if ops.iter().any(|o| is_string(*o)) {
+            return self.concat_value(n, &ops, d);
+        }
+        let vals: Vec<Value> = ops.iter().map(|o| self.value(*o, d + 1)).collect();
+        if !vals.iter().any(|v| matches!(v, Value::Str(_))) {
+            return Value::unknown(self.label(n), span);
+        }
+        let segs = vals.into_iter().flat_map(segs_of).collect();
+        Value::Str(Template { segs, span })
+    }
+
+    /// `[]string{a, b}` as a list; `map[string]any{"f": v}` and `T{F: v}`
+    /// as maps (a struct's by its field names).
+    fn composite_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(ty), Some(body)) = (n.child_by_field_id(F.ty), n.child_by_field_id(F.body))
+        else {
+            return Value::unknown(self.label(n), span);
+        };
+        let els = named_children(body);
+        fn inner(x: Node<'_>) -> Node<'_> {
+            named_children(x).into_iter().next().unwrap_or(x)
+        }
+        if matches!(
+            ty.kind(),
+            "slice_type" | "array_type" | "implicit_length_array_type"
+        ) {
+            let mut items = Vec::new();
+            for el in els.iter().take(256) {
+                if el.kind() != "literal_element" {
+                    return Value::unknown(self.label(n), span);
+                }
+                items.push(self.value(inner(*el), d + 1));
+            }
+            return Value::List {
+                items,
+                tail: Vec::new(),
+                span,
+            };
+        }
+        let by_name = ty.kind() != "map_type";
+        let mut pairs = Vec::new();
+        for el in els.iter().take(256) {
+            let (Some(k), Some(v)) = (el.child_by_field_id(F.key), el.child_by_field_id(F.value))
+            else {
+                return Value::unknown(self.label(n), span);
+            };
+            let key = if by_name {
+                Value::Str(Template {
+                    segs: vec![Seg::Lit {
+                        text: self.text(k),
+                        span: self.span(k),
+                    }],
+                    span: self.span(k),
+                })
+            } else {
+                self.value(inner(k), d + 1)
+            };
+            pairs.push((key, self.value(inner(v), d + 1)));
+        }
+        Value::Map { pairs, span }
+    }
+
+    /// `xs[i]`, `m["k"]` on a literal list or map.
+    fn index_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(base), Some(idx)) =
+            (n.child_by_field_id(F.operand), n.child_by_field_id(F.index))
+        else {
+            return Value::unknown(self.label(n), span);
+        };
+        let b = self.value(base, d + 1);
+        let k = self.value(idx, d + 1);
+        match (&b, &k) {
+            (Value::List { items, tail, .. }, Value::Int { value, .. }) if tail.is_empty() => {
+                usize::try_from(*value)
+                    .ok()
+                    .and_then(|i| items.get(i).cloned())
+            }
+            (Value::Map { pairs, .. }, k) if k.as_str().is_some() => pairs
+                .iter()
+                .find(|(x, _)| x.as_str() == k.as_str())
+                .map(|p| p.1.clone()),
+            _ => None,
+        }
+        .unwrap_or_else(|| Value::unknown(self.label(n), span))
+    }
+}
+
+/// `fmt.Sprintf(format, args...)`: each verb (`%s`, `%v`, `%d`) the
+/// argument it formats; `%%` a percent sign; a quoting verb (`%q`) or a
+/// missing argument, a hole.
+fn printf(t: Template, args: Vec<Value>, span: Span) -> Template {
+    let mut next = args.into_iter();
+    let mut segs = Vec::new();
+    for s in t.segs {
+        let Seg::Lit { text, span: ls } = s else {
+            segs.push(s);
+            continue;
+        };
+        let mut lit = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                lit.push(c);
+                continue;
+            }
+            let verb = chars
+                .by_ref()
+                .find(|x| x.is_ascii_alphabetic() || *x == '%');
+            if verb == Some('%') {
+                lit.push('%');
+                continue;
+            }
+            if !lit.is_empty() {
+                segs.push(Seg::Lit {
+                    text: std::mem::take(&mut lit),
+                    span: ls,
+                });
+            }
+            let v = next.next();
+            match (verb, v) {
+                (Some('s' | 'v' | 'd'), Some(v)) => segs.extend(segs_of(v)),
+                _ => segs.push(Seg::Hole {
+                    label: "%".into(),
+                    span: ls,
+                }),
+            }
+        }
+        if !lit.is_empty() {
+            segs.push(Seg::Lit {
+                text: lit,
+                span: ls,
+            });
+        }
+    }
+    Template { segs, span }
+}
+
+/// A format literal read with its verbs as holes (`%s` labelled so):
+/// each verb's hole filled with the argument it formats (`%s`, `%v`,
+/// `%d`); a quoting verb (`%q`) or a missing argument stays a hole.
+fn fill(t: Template, args: Vec<Value>, span: Span) -> Template {
+    let mut next = args.into_iter();
+    let mut segs = Vec::new();
+    for s in t.segs {
+        match s {
+            Seg::Hole { label, span: hs } if label.starts_with('%') => {
+                let v = next.next();
+                match (label.chars().last(), v) {
+                    (Some('s' | 'v' | 'd'), Some(v)) => segs.extend(segs_of(v)),
+                    _ => segs.push(Seg::Hole { label, span: hs }),
+                }
+            }
+            s => segs.push(s),
+        }
+    }
+    Template { segs, span }
+}
+
+/// `strings.Join([]string{a, b}, ":")`.
+fn join(list: Value, sep: Value, span: Span) -> Option<Value> {
+    let Value::List { items, tail, .. } = list else {
+        return None;
+    };
+    if !tail.is_empty() || matches!(sep, Value::Unknown { .. }) {
+        return None;
+    }
+    let sep = segs_of(sep);
+    let mut segs = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            segs.extend(sep.iter().cloned());
+        }
+        segs.extend(segs_of(item));
+    }
+    Some(Value::Str(Template { segs, span }))
+}
