@@ -432,14 +432,20 @@ pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
     #[derive(Clone, Copy)]
     enum P {
         C(char),
-        Any,
+        /// A placeholder; `true` when it is a whole hash tag's content
+        /// (`{<server>}`), which may hold `:` (asynq's
+        /// `{host:pid:id}`) but no brace.
+        Any(bool),
     }
     let structural = |c: char| matches!(c, '{' | '}' | ':');
     let mut pat = Vec::new();
     for t in pattern {
         match t {
             PatTok::Lit(s) => pat.extend(s.chars().map(P::C)),
-            PatTok::Var(_) => pat.push(P::Any),
+            PatTok::Var(_) => {
+                let tagged = matches!(pat.last(), Some(P::C('{')));
+                pat.push(P::Any(tagged))
+            }
         }
     }
     let (n, m) = (atoms.len(), pat.len());
@@ -457,15 +463,15 @@ pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
                     let last = i + 1 == n;
                     let can_eat = match p {
                         Some(P::C(c)) => last || !structural(*c),
-                        Some(P::Any) => true,
+                        Some(P::Any(_)) => true,
                         None => false,
                     };
                     dp[(i + 1) * w + j] || (can_eat && dp[i * w + j + 1])
                 }
-                (a, Some(P::Any)) => {
+                (a, Some(P::Any(tagged))) => {
                     let last = j + 1 == m;
                     let can_eat = match a {
-                        Some(Atom::Char(c, _)) => last || !structural(*c),
+                        Some(Atom::Char(c, _)) => last || !structural(*c) || (*tagged && *c == ':'),
                         _ => false,
                     };
                     dp[i * w + j + 1] || (can_eat && dp[(i + 1) * w + j])
@@ -652,7 +658,10 @@ mod tests {
         for parts in [
             &["asynq:queues"][..],
             &["asynq:servers:{", "*", "}"],
+            &["asynq:servers:{127.0.0.1:1234:server123}"],
+            &["asynq:servers:{", "*", ":", "*", ":", "*", "}"],
             &["asynq:{", "*", "}:t:", "*"],
+            &["asynq:sema:", "*"],
         ] {
             assert_eq!(analyze(&t(parts), ks), KeyVerdict::Fine, "{parts:?}");
             assert!(in_keyspace(&t(parts), ks), "{parts:?}");
