@@ -247,6 +247,15 @@ fn the_draft_of_each_upstream_checks_it_silently() {
             continue;
         }
         let run = family_run(&f);
+        // A known gap of inference, said in the file with its reason.
+        let text = std::fs::read_to_string(&f).expect("reads the family file");
+        if text.contains("\n# draft-gap:") {
+            eprintln!(
+                "realcode drafts: {}: a draft gap is listed, not checked",
+                run.repo
+            );
+            continue;
+        }
         let dir = PathBuf::from(&corpus).join(&run.repo);
         let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
             .args(["extract", "--as-contract", run.path.as_str()])
