@@ -105,6 +105,31 @@ fn facts_of(
     facts
 }
 
+/// What `name` is inside a function: its receiver (`self`, a Go method's
+/// receiver) as [`crate::facts::RECEIVER`], or its `index`th parameter;
+/// `None` when it is neither.
+pub(crate) fn param_value(
+    receiver: Option<&str>,
+    params: &[String],
+    name: &str,
+    span: Span,
+) -> Option<crate::facts::Value> {
+    use crate::facts::Value;
+    if receiver == Some(name) {
+        return Some(Value::Param {
+            index: crate::facts::RECEIVER,
+            name: "self".into(),
+            span,
+        });
+    }
+    let index = params.iter().position(|p| p == name)?;
+    Some(Value::Param {
+        index,
+        name: name.to_string(),
+        span,
+    })
+}
+
 /// The text a file of `lang` is parsed from: lone `\r`s as line ends
 /// ([`normalize_lone_cr`]) and what its preprocessor rewrites
 /// ([`lang::HostLanguage::preprocess`]), with the same length, so every

@@ -42,7 +42,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::{named_children, text, walk, Parsers};
 
 /// Bound on every recursion of this extractor.
@@ -752,19 +752,12 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A parameter's value, or the receiver.
     fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        if self.scope.receiver.as_deref() == Some(name) {
-            return Some(Value::Param {
-                index: RECEIVER,
-                name: "self".into(),
-                span,
-            });
-        }
-        let index = self.scope.params.iter().position(|p| p == name)?;
-        Some(Value::Param {
-            index,
-            name: name.to_string(),
+        crate::extract::param_value(
+            self.scope.receiver.as_deref(),
+            &self.scope.params,
+            name,
             span,
-        })
+        )
     }
 }
 

@@ -40,7 +40,7 @@ use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
 use crate::extract::is_key_candidate;
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::{named_children, text, walk, Climb, Parsers};
 
 /// Bound on every recursion of this extractor.
@@ -638,19 +638,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A parameter's value, or the receiver's field.
     fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        if self.scope.receiver.as_deref() == Some(name) {
-            return Some(Value::Param {
-                index: RECEIVER,
-                name: "self".into(),
-                span,
-            });
-        }
-        let index = self.scope.params.iter().position(|p| p == name)?;
-        Some(Value::Param {
-            index,
-            name: name.to_string(),
+        crate::extract::param_value(
+            self.scope.receiver.as_deref(),
+            &self.scope.params,
+            name,
             span,
-        })
+        )
     }
 }
 
