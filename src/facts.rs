@@ -466,6 +466,17 @@ pub struct CallFact {
     pub func: Option<usize>,
 }
 
+/// A function that is another function under another name (Elixir's
+/// `defdelegate f(a), to: M`): a call of it is a call of `target` with
+/// the same arguments, and it is no call site of its own.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FnAlias {
+    /// The function: an index into `FileFacts::functions`.
+    pub func: usize,
+    /// The function it is, as a call names it (`["M", "f"]`).
+    pub target: Vec<String>,
+}
+
 /// The index of [`Value::Param`] that stands for a method's receiver
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;
@@ -743,6 +754,9 @@ pub struct FileFacts {
     pub scripts: Vec<ScriptDef>,
     pub script_calls: Vec<ScriptCall>,
     pub calls: Vec<CallFact>,
+    /// Functions that are others under another name.
+    #[serde(default)]
+    pub aliases: Vec<FnAlias>,
     /// Client calls sending a command held in a variable or parameter.
     pub sends: Vec<Send>,
     pub field_reads: Vec<FieldRead>,

@@ -19,7 +19,10 @@ use super::{Arg, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Value};
 use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
+mod index;
 mod uses;
+
+pub(super) use index::{index_functions, FnIndex};
 
 /// How numkeys is given at a call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,30 +161,6 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         returned: false,
         script,
     }
-}
-
-/// Functions by (speaker, name, arity): (file, index, module).
-pub(super) type FnIndex<'a> = HashMap<(SpeakerId, &'a str, usize), Vec<(FileId, usize, &'a str)>>;
-
-pub(super) fn index_functions<'a>(input: &'a LinkInput<'a>) -> FnIndex<'a> {
-    let mut out: FnIndex<'a> = HashMap::default();
-    for (file, facts) in input.facts {
-        let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
-            continue;
-        };
-        for (i, f) in facts.functions.iter().enumerate() {
-            // A call may leave out the parameters that have defaults.
-            let least = f.params.len().saturating_sub(f.defaults);
-            for arity in least..=f.params.len() {
-                out.entry((sp, f.name.as_str(), arity)).or_default().push((
-                    *file,
-                    i,
-                    f.module.as_str(),
-                ));
-            }
-        }
-    }
-    out
 }
 
 /// The functions a call may mean: the same file, then the module named in

@@ -428,3 +428,32 @@ fn a_pipe_is_followed_for_its_first_thousand_steps() {
     // Step 1002 takes step 1001's, which is past the bound.
     assert!(matches!(&f.calls[0].args[0], Value::Unknown { .. }));
 }
+
+#[test]
+fn a_delegate_is_its_target_under_another_name() {
+    let src = r##"defmodule Q do
+  alias Q.Runner
+  defdelegate eval(conn, body), to: Runner, as: :run
+  defdelegate push(conn, q), to: Q.Impl
+end
+"##;
+    let f = facts(src);
+    assert!(f.calls.is_empty(), "{:?}", f.calls);
+    let aliases: Vec<(&str, Vec<String>)> = f
+        .aliases
+        .iter()
+        .map(|a| (f.functions[a.func].name.as_str(), a.target.clone()))
+        .collect();
+    assert_eq!(
+        aliases,
+        vec![
+            ("eval", path(&["Q", "Runner", "run"])),
+            ("push", path(&["Q", "Impl", "push"])),
+        ]
+    );
+    let eval = &f.functions[f.aliases[0].func];
+    assert_eq!((eval.module.as_str(), eval.params.len()), ("Q", 2));
+    assert!(matches!(&eval.returns, Value::Call { path: p, args, .. }
+        if p == &path(&["Q", "Runner", "run"])
+        && matches!(args[..], [Value::Param { index: 0, .. }, Value::Param { index: 1, .. }])));
+}

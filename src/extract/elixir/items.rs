@@ -186,7 +186,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// Records a clause with a body as a `FunctionDef` (numbered among the
     /// clauses of its name and arity; its return value comes at the end);
     /// returns its index.
-    fn function_def(
+    pub(super) fn function_def(
         &mut self,
         module: &str,
         name_node: Node<'_>,

@@ -14,6 +14,7 @@
 //! - `paths`: `alias`/`import`, module paths, callees, calls of the code
 //!   base;
 //! - `attributes`: `@name value` definitions and `@name` references;
+//! - `delegates`: `defdelegate` as the function it names;
 //! - `constants`: functions that return a constant (a literal or an
 //!   attribute), which a call in the file is, by the clause it runs;
 //! - `values`: expressions as `Value`s (literals, lists and tails, maps,
@@ -35,6 +36,7 @@
 mod attributes;
 mod commands;
 mod constants;
+mod delegates;
 mod items;
 mod known;
 mod library;
@@ -290,6 +292,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         match &*self.target(n) {
             "defmodule" => return Some(self.defmodule(n, scope)),
             "def" | "defp" => return Some(self.def(n, scope)),
+            "defdelegate" => {
+                self.defdelegate(n, scope);
+                return None;
+            }
             "alias" => {
                 self.alias(n, scope);
                 return None;

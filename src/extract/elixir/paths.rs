@@ -116,7 +116,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A module written as an alias (`Keys`, `A.B`) or `__MODULE__`, as a
     /// full path.
-    fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
+    pub(super) fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
         match n.kind() {
             "alias" => Some(self.module_path(&self.text(n), module)),
             "identifier" if self.text(n) == "__MODULE__" => {
