@@ -152,7 +152,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             Value::Str(t) => {
                 if let Some(s) = t.as_literal() {
                     self.attr_strs.insert((module.clone(), name.clone()), s);
+                    self.attr_lits
+                        .insert((module.clone(), name.clone()), value.clone());
                 }
+                true
+            }
+            Value::Int { .. } | Value::Atom { .. } => {
+                self.attr_lits
+                    .insert((module.clone(), name.clone()), value.clone());
                 true
             }
             Value::List { .. } => {
@@ -162,7 +169,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
             // (the link may read its string argument as a script name).
-            Value::Int { .. } | Value::Atom { .. } | Value::Call { .. } => true,
+            Value::Call { .. } => true,
             // `@scripts %{enqueue: @enqueue}`, `@scripts [enqueue: ..]`: a
             // registry looked up by name.
             Value::Map { .. } => {
@@ -179,6 +186,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     let to = (module.clone(), name.clone());
                     if let Some(s) = self.attr_strs.get(&from).cloned() {
                         self.attr_strs.insert(to.clone(), s);
+                    }
+                    if let Some(v) = self.attr_lits.get(&from).cloned() {
+                        self.attr_lits.insert(to.clone(), v);
                     }
                     if let Some(l) = self.attr_lists.get(&from).cloned() {
                         self.attr_lists.insert(to.clone(), l);
@@ -199,6 +209,29 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 name_span,
             });
         }
+    }
+
+    /// `@name` used as a value, in the module of `env`: the literal it was
+    /// set from, else the constant `@name`.
+    pub(super) fn attr_value(&self, name: String, span: Span, env: Option<usize>) -> Value {
+        let key = (self.module_of(env).to_string(), name);
+        match self.attr_lits.get(&key) {
+            Some(v) => v.clone(),
+            None => Value::Const {
+                path: vec![key.1],
+                span,
+            },
+        }
+    }
+
+    /// Whether `n` is the value an attribute is set from (`@name n`).
+    pub(super) fn is_attribute_value(&self, n: Node<'t>) -> bool {
+        self.parent_of(n)
+            .filter(|a| a.kind() == "arguments")
+            .and_then(|a| self.parent_of(a))
+            .filter(|c| c.kind() == "call")
+            .and_then(|c| self.parent_of(c))
+            .is_some_and(|u| u.kind() == "unary_operator" && self.op(u) == "@")
     }
 
     /// `@name` used as a value: `Some("@name")`.

@@ -156,7 +156,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// The literal name at the head of a list: a plain string, an
-    /// attribute holding one, or a call of a function of this file that
+    /// attribute holding one (spanned at the attribute's value), or a call of a function of this file that
     /// returns either.
     fn command_name(
         &self,
@@ -165,7 +165,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         env: Option<usize>,
     ) -> Option<(String, Span)> {
         match n.kind() {
-            "call" => match self.value(n, env, 0) {
+            "call" | "unary_operator" => match self.value(n, env, 0) {
                 Value::Const { path, span } if path.len() == 1 => {
                     let s = self.attr_strs.get(&(module.to_string(), path[0].clone()))?;
                     Some((s.clone(), span))
@@ -191,11 +191,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return None;
                 }
                 Some((name, self.span(c)))
-            }
-            "unary_operator" => {
-                let name = self.attr_ref(n)?;
-                let s = self.attr_strs.get(&(module.to_string(), name))?;
-                Some((s.clone(), self.span(n)))
             }
             _ => None,
         }

@@ -2,7 +2,7 @@
 //! a literal key, what functions return, a GenServer's state, `then/2`,
 //! and Lua held by a local or returned by a function.
 
-use super::tests::facts;
+use super::tests::{at, facts};
 use crate::facts::{FileFacts, Value, LOOKUP, SHA1};
 
 fn const_of<'f>(f: &'f FileFacts, name: &str) -> &'f Value {
@@ -264,4 +264,48 @@ end
         "{:?}",
         f.templates
     );
+}
+
+/// An attribute set from a literal is that literal wherever it is read,
+/// spanned at the attribute's value: a command's words, its numkeys, a
+/// field read.
+#[test]
+fn an_attribute_set_from_a_literal_is_that_literal() {
+    let src = r##"defmodule A do
+  @lua "return redis.call('INCR', KEYS[1])"
+  @script "SCRIPT"
+  @load "LOAD"
+  @eval "EVAL"
+  @two "2"
+  @state "state"
+  @state_again @state
+  def init(conn) do
+    {:ok, sha} = Redix.command(conn, [@script, @load, @lua])
+    sha
+  end
+  def run(conn, a, b), do: Redix.command(conn, [@eval, @lua, @two, a, b])
+  def read(conn, key) do
+    {:ok, row} = Redix.command(conn, ["HGETALL", key])
+    {Map.get(row, @state), row[@state_again]}
+  end
+end
+"##;
+    let f = facts(src);
+    assert!(is_sha_of(returns(&f, "init")[0], "@lua"));
+    let eval = f.commands.iter().find(|c| c.name == "EVAL").unwrap();
+    assert_eq!(eval.name_span.start, at(src, "EVAL\""));
+    assert_eq!(eval.args[1].as_str().as_deref(), Some("2"));
+    assert_eq!(eval.args[1].span().start, at(src, "\"2\""));
+    let reads: Vec<(String, u32)> = f
+        .field_reads
+        .iter()
+        .map(|r| (r.field.as_str().unwrap(), r.field.span().start))
+        .collect();
+    let state = at(src, "\"state\"");
+    assert_eq!(
+        reads,
+        vec![("state".into(), state), ("state".into(), state)]
+    );
+    // No template for a literal an attribute is set from: its uses hold it.
+    assert!(f.templates.is_empty(), "{:?}", f.templates);
 }

@@ -128,7 +128,7 @@ end
     assert_eq!(f.commands.len(), 2, "{:?}", f.commands);
     let c = &f.commands[0];
     assert_eq!(c.name, "EVALSHA");
-    assert_eq!(c.name_span.start, at(src, "@evalsha, sha"));
+    assert_eq!(c.name_span.start, at(src, "EVALSHA\"\n"));
     assert_eq!(c.span.start, at(src, "cmd ++ keys"));
     assert_eq!(c.func, Some(0));
     assert_eq!(c.args.len(), 2);
@@ -350,7 +350,7 @@ end
         got,
         vec![
             "<base>:wait",
-            "<@prefix>{<q>}",
+            "emq:{<q>}",
             "emq:{<q>}:pending",
             "emq:{#{q}}:x",
             "emq:{<q>}:job:<id>",

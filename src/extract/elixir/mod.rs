@@ -75,6 +75,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         clauses: HashMap::new(),
         defaults: HashMap::new(),
         attr_strs: HashMap::new(),
+        attr_lits: HashMap::new(),
         attr_paths: HashMap::new(),
         attr_lists: HashMap::new(),
         handled: HashSet::new(),
@@ -170,6 +171,11 @@ struct Cx<'s, 't, 'p> {
     defaults: HashMap<(String, String, usize), Defaults>,
     /// String-literal attributes by (module, `@name`), for command heads.
     attr_strs: HashMap<(String, String), String>,
+    /// Attributes set from a literal (a string, a number, an atom) by
+    /// (module, `@name`): the literal, spanned where the attribute sets
+    /// it. A use of the attribute is that value (findings on it point at
+    /// the attribute's value, the use as where it is used).
+    attr_lits: HashMap<(String, String), Value>,
     /// Path attributes by (module, `@name`): `@path Path.join(__DIR__,
     /// "x.lua")` as (path, relative to this file), for `File.read!(@path)`.
     attr_paths: HashMap<(String, String), (String, bool)>,

@@ -193,11 +193,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Value::Str(t) = self.value(n, env, 0) {
             let t = t.normalized();
-            // A literal a function returns is a constant: a key where a
-            // call uses it (the call's template holds it), as an attribute
-            // is; a function that builds from its parameters is a key
-            // builder, its template a key here.
-            let constant = self.clause_returns.contains(&n.id()) && t.as_literal().is_some();
+            // A literal a function returns, or an attribute is set from,
+            // is a constant: a key where a use holds it (the use's value
+            // is the literal); a function that builds from its parameters
+            // is a key builder, its template a key here.
+            let constant = t.as_literal().is_some()
+                && (self.clause_returns.contains(&n.id()) || self.is_attribute_value(n));
             if is_key_candidate(&t) && !constant {
                 self.facts.templates.push(t);
             }

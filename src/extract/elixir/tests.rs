@@ -71,14 +71,14 @@ end
         vec![
             ("a".into(), "emq:{<queue>}:<type>".into()),
             ("b".into(), "emq:{<queue>}:<type>".into()),
-            ("c".into(), "<@prefix>{<base>}:wait:<wait>".into()),
+            ("c".into(), "emq:{<base>}:wait:<wait>".into()),
             ("d".into(), "emq:<x>:pending".into()),
         ]
     );
     let c = str_of(&f.functions[2].returns);
-    assert!(
-        matches!(&c.segs[0], Seg::Value(v) if matches!(&**v, Value::Const { path, .. } if path == &vec!["@prefix".to_string()]))
-    );
+    // `@prefix` is the literal it is set from, spanned at the attribute.
+    assert!(matches!(&c.segs[0], Seg::Lit { text, .. } if text == "emq:"));
+    assert_eq!(c.segs[0].span().start, at(src, "emq:\"\n"));
     assert!(
         matches!(&c.segs[4], Seg::Value(v) if matches!(&**v, Value::Call { path, args, .. } if path == &vec!["Keys".to_string(), "wait".to_string()] && matches!(args[0], Value::Param { index: 0, .. })))
     );
@@ -89,10 +89,9 @@ end
     assert_eq!(
         templates(&f),
         vec![
-            "emq:",
             "emq:{<queue>}:<type>",
             "emq:{<queue>}:<type>",
-            "<@prefix>{<base>}:wait:<wait>",
+            "emq:{<base>}:wait:<wait>",
             "emq:<x>:pending"
         ]
     );
@@ -209,7 +208,7 @@ end
     let names: Vec<&str> = f.commands.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, vec!["HSET", "ZADD", "EVALSHA", "HMGET", "HSET"]);
     let hset = &f.commands[0];
-    assert_eq!(hset.name_span.start, at(src, "@hset, k"));
+    assert_eq!(hset.name_span.start, at(src, "HSET\"\n"));
     assert!(matches!(&hset.args[2], Value::Atom { name, .. } if name == "active"));
     assert!(f.commands[1].open_tail);
     assert_eq!(f.commands[1].args.len(), 3);

@@ -75,10 +75,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             "identifier" => self.ident(n, env),
             "unary_operator" => match self.attr_ref(n) {
-                Some(name) => Value::Const {
-                    path: vec![name],
-                    span,
-                },
+                Some(name) => self.attr_value(name, span, env),
                 None => self
                     .capture_arg(n)
                     .unwrap_or_else(|| Value::unknown(self.label(n), span)),
