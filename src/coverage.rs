@@ -98,6 +98,35 @@ pub fn is_test_path(rel: &str) -> bool {
         || stem == "tests"
 }
 
+/// Which spans of an analysis are test code: in a test file, or in a
+/// region the extractor marked as test code (`#[cfg(test)]`, a test
+/// function). Test files are read once per file.
+pub struct TestCode<'a> {
+    files: Vec<bool>,
+    regions: &'a [Span],
+}
+
+impl<'a> TestCode<'a> {
+    pub fn of(a: &'a Analysis) -> TestCode<'a> {
+        TestCode {
+            files: a
+                .sources
+                .iter()
+                .map(|(_, f)| is_test_path(&f.rel))
+                .collect(),
+            regions: &a.model.test_regions,
+        }
+    }
+
+    pub fn holds(&self, span: Span) -> bool {
+        self.files.get(span.file as usize).copied().unwrap_or(false)
+            || self
+                .regions
+                .iter()
+                .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
+    }
+}
+
 /// Coverage of an analysis: the model's runs ([`crate::link::runs`]),
 /// counted per speaker.
 pub fn build(a: &Analysis) -> Coverage {
@@ -108,12 +137,8 @@ pub fn build(a: &Analysis) -> Coverage {
             ..SpeakerCoverage::default()
         })
         .collect();
-    let test = |span: Span| {
-        is_test_path(&a.sources.get(span.file).rel)
-            || m.test_regions
-                .iter()
-                .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
-    };
+    let test_code = TestCode::of(a);
+    let test = |span: Span| test_code.holds(span);
     let all = runs::runs(m, a.contract.as_ref());
     for r in &all {
         let Some(s) = per.get_mut(r.speaker) else {

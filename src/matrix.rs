@@ -2,7 +2,7 @@
 //! still read the job?" table for a real repository.
 //!
 //! Rows are the key templates, record fields, scripts and script ARGV
-//! slots that speakers use;
+//! slots that speakers use outside test code;
 //! columns are speakers. A cell says whether the speaker agrees (uses the
 //! item and no finding of its own points at that use), diverges (a finding
 //! of its own does), or does not use the item. Computes only; reporters
@@ -11,6 +11,7 @@
 use crate::hash::HashMap;
 use std::collections::BTreeMap;
 
+use crate::coverage::TestCode;
 use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
 use crate::link::records::key_shape;
@@ -205,6 +206,12 @@ pub fn rows_at<'m>(a: &Analysis, matrix: &'m Matrix, at: Span) -> Vec<&'m Row> {
 fn uses(a: &Analysis) -> Uses {
     let m = &a.model;
     let mut uses: Uses = BTreeMap::new();
+    // Test code is no speaker's use: a script a test defines
+    // (`LuaScript::new("test", 1, ..)` in `#[cfg(test)]`) is no row, and a
+    // test's key or run of a script no cell (coverage counts test runs
+    // apart).
+    let test_code = TestCode::of(a);
+    let test = |span: Span| test_code.holds(span);
     let mut add = |kind: &'static str, item: String, sp: SpeakerId, spans: Vec<Span>| {
         uses.entry((kind, item))
             .or_default()
@@ -212,7 +219,7 @@ fn uses(a: &Analysis) -> Uses {
             .or_default()
             .extend(spans);
     };
-    for k in m.wire_keys() {
+    for k in m.wire_keys().filter(|k| !test(k.template.span)) {
         let spans = k
             .template
             .segs
@@ -224,7 +231,7 @@ fn uses(a: &Analysis) -> Uses {
     }
     for r in &m.records {
         for (field, list) in &r.fields {
-            for u in list {
+            for u in list.iter().filter(|u| !test(u.span)) {
                 add(
                     "field",
                     format!("{} {field}", r.key),
@@ -234,7 +241,10 @@ fn uses(a: &Analysis) -> Uses {
             }
         }
     }
-    for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
+    for (id, s) in m.scripts.iter().enumerate() {
+        if !s.is_redis() || test(s.def_span) {
+            continue;
+        }
         add(
             "script",
             script_row(a, id),
@@ -242,12 +252,12 @@ fn uses(a: &Analysis) -> Uses {
             vec![s.def_span, s.lua.span],
         );
     }
-    for u in &m.script_calls {
+    for u in m.script_calls.iter().filter(|u| !test(u.span)) {
         let mut spans = vec![u.span];
         spans.extend(u.keys.iter().map(|k| k.value.span()));
         add("script", script_row(a, u.script), u.speaker, spans);
     }
-    argv_uses(a, &mut add);
+    argv_uses(a, &test, &mut add);
     uses
 }
 
@@ -255,7 +265,11 @@ fn uses(a: &Analysis) -> Uses {
 /// the calls that pass it. A call that passes every value it has and still
 /// leaves a slot the script reads empty uses that slot at the call itself
 /// (where WL308 points).
-fn argv_uses(a: &Analysis, add: &mut impl FnMut(&'static str, String, SpeakerId, Vec<Span>)) {
+fn argv_uses(
+    a: &Analysis,
+    test: &impl Fn(Span) -> bool,
+    add: &mut impl FnMut(&'static str, String, SpeakerId, Vec<Span>),
+) {
     let m = &a.model;
     let contract = a.contract.as_ref();
     let row = |id: usize, n: u32| {
@@ -268,14 +282,14 @@ fn argv_uses(a: &Analysis, add: &mut impl FnMut(&'static str, String, SpeakerId,
         }
     };
     for (id, s) in m.scripts.iter().enumerate().filter(|(_, s)| s.is_redis()) {
-        if !s.body {
+        if !s.body || test(s.def_span) {
             continue;
         }
         for (n, span) in &s.lua.argv.reads {
             add("argv", row(id, *n), s.speaker, vec![*span]);
         }
     }
-    for u in &m.script_calls {
+    for u in m.script_calls.iter().filter(|u| !test(u.span)) {
         for (j, arg) in u.argv.iter().enumerate() {
             add(
                 "argv",
@@ -313,8 +327,26 @@ fn script_row(a: &Analysis, id: usize) -> String {
             // A script the code gives no name (a literal passed to EVAL):
             // known by its bytes, so that its copies share a row.
             (None, Some(sha)) => format!("<unnamed, sha1 {}>", &sha[..sha.len().min(12)]),
-            (None, None) => "<unnamed>".into(),
+            // Nor by its bytes (a hole in them): by its file, and its place
+            // among that file's such scripts, so that two are two rows.
+            (None, None) => unnamed_row(a, id),
         },
+    }
+}
+
+/// `<unnamed in lib/q.ex>`, or `<unnamed in lib/q.ex #2>` where the file
+/// holds several: a script known neither by a name nor by its bytes.
+fn unnamed_row(a: &Analysis, id: usize) -> String {
+    let scripts = &a.model.scripts;
+    let file = scripts[id].def_span.file;
+    let unnamed = |s: &&crate::link::Script| {
+        s.def_span.file == file && s.norm_names.is_empty() && s.sha1.is_none()
+    };
+    let nth = scripts[..id].iter().filter(unnamed).count() + 1;
+    let path = &a.sources.get(file).rel;
+    match scripts.iter().filter(unnamed).count() {
+        0 | 1 => format!("<unnamed in {path}>"),
+        _ => format!("<unnamed in {path} #{nth}>"),
     }
 }
 

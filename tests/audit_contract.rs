@@ -108,3 +108,27 @@ fn an_unknown_key_in_the_keyspace_suggests_the_new_tables() {
     assert_eq!(e.0, "unknown key `hold`");
     assert_eq!(e.2.as_deref(), Some("did you mean `holds`?"));
 }
+
+/// `[records.X] state`: one of the record's fields (the embedded contract
+/// names `state`), else an error at the value with a "did you mean".
+#[test]
+fn a_record_state_is_one_of_its_fields() {
+    assert_eq!(
+        Contract::embedded().records[0].state.as_deref(),
+        Some("state")
+    );
+    assert_eq!(
+        parse("state = \"state\"\n").unwrap().records[0]
+            .state
+            .as_deref(),
+        Some("state")
+    );
+    assert_eq!(
+        parse("state = \"stat\"\n").unwrap_err(),
+        (
+            "the state of record `job` is field `stat`, which its fields do not list".into(),
+            "\"stat\"".into(),
+            Some("did you mean `state`?".into())
+        )
+    );
+}

@@ -84,7 +84,9 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     let r = c.hover(&tq, 9, "\"status\"");
     assert_eq!(
         r["result"]["contents"]["value"],
-        "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees"
+        "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees\n\n\
+         written by: `(shared scripts)` (scripts/claim.lua:7), `tq_admin` (tq_admin/src/main.rs:14), `tq_ex` (tq_ex/lib/tq.ex:10, tq_ex/lib/tq.ex:24), `tq_rs` (tq_rs/src/lib.rs:24)\n\n\
+         read by: `tq_dash` (tq_dash/lib/dash.ex:5), `tq_ex` (tq_ex/lib/tq.ex:16)"
     );
     // Go to definition: from a call site to the script it runs.
     let rs = root.join("tq_rs/src/lib.rs");
@@ -675,9 +677,13 @@ fn a_hover_over_many_speakers_counts_those_not_using_the_item() {
     let lib = root.join("c00/src/lib.rs");
     let r = c.hover(&lib, 1, "\"state\"");
     let agree: String = (0..16).map(|i| format!("\n- `c{i:02}`: agrees")).collect();
+    let written: Vec<String> = (0..8)
+        .map(|i| format!("`c{i:02}` (c{i:02}/src/lib.rs:2)"))
+        .collect();
+    let written = written.join(", ");
     assert_eq!(
         r["result"]["contents"]["value"],
-        format!("**field** `emq:{{<*>}}:job:<*> state`\n{agree}\n- 1 other speaker: unused")
+        format!("**field** `emq:{{<*>}}:job:<*> state`\n{agree}\n- 1 other speaker: unused\n\nwritten by: {written}, 8 other speakers")
     );
     let r = c.request("shutdown", json!(null));
     assert!(r["error"].is_null());

@@ -48,7 +48,9 @@ fn stop(mut c: Client) {
     assert_eq!(c.child.wait().unwrap().code(), Some(0));
 }
 
-const FIELD_HOVER: &str = "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees";
+const FIELD_HOVER: &str = "**field** `tq:{<*>}:task:<*> status`\n\n- `(shared scripts)`: agrees\n- `tq_admin`: agrees\n- `tq_dash`: agrees\n- `tq_ex`: agrees\n- `tq_rs`: agrees\n\n\
+written by: `(shared scripts)` (scripts/claim.lua:7), `tq_admin` (tq_admin/src/main.rs:14), `tq_ex` (tq_ex/lib/tq.ex:10, tq_ex/lib/tq.ex:24), `tq_rs` (tq_rs/src/lib.rs:24)\n\n\
+read by: `tq_dash` (tq_dash/lib/dash.ex:5), `tq_ex` (tq_ex/lib/tq.ex:16)";
 
 /// Line and character 2^64-1 in every request that takes a position: an
 /// answer with nothing in it, and the server goes on answering.

@@ -85,6 +85,9 @@ pub struct Tally {
     /// Held keys not judged by WA302: a holder is a list (asking reads the
     /// whole list), or could not answer (no `ZMSCORE` before Redis 6.2).
     pub unchecked: u64,
+    /// Held rows not judged by WA302 because their state field names no
+    /// holder (a finished job, `state` `done`): no queue should hold them.
+    pub waiting_nowhere: u64,
     /// Keys that fell into groups beyond [`MAX_GROUPS`].
     pub overflow: u64,
     /// Error replies to single commands (not the connection's): count and
@@ -126,6 +129,7 @@ impl Tally {
         self.sampled_hashes += other.sampled_hashes;
         self.members += other.members;
         self.unchecked += other.unchecked;
+        self.waiting_nowhere += other.waiting_nowhere;
         self.overflow += other.overflow;
         self.errors += other.errors;
         self.nodes += other.nodes;

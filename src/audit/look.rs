@@ -70,8 +70,13 @@ pub(super) enum Check {
         record: usize,
         asked: Vec<usize>,
     },
-    /// Asked of its holders through [`Second::ask`].
-    Held { key: Vec<u8>, ty: usize },
+    /// Asked of its holders through [`Second::ask`]; with `state`, an
+    /// `HGET` of the record's state field first.
+    Held {
+        key: Vec<u8>,
+        ty: usize,
+        state: bool,
+    },
 }
 
 /// Whether one element of a membership reply says the member is there
@@ -85,7 +90,11 @@ impl Scanner<'_> {
     /// Counts what the second pipeline answered.
     pub(super) fn second_replies(&mut self, checks: &[Check], asks: &[Ask], replies: &[Reply]) {
         let mut at = 0;
-        for c in checks {
+        // Per check: whether a held row waits in a holder the asks can
+        // see (`Some(true)`), in none (`Some(false)`), or may wait in one
+        // they cannot (`None`).
+        let mut waits: Vec<Option<bool>> = vec![Some(true); checks.len()];
+        for (i, c) in checks.iter().enumerate() {
             match c {
                 Check::Fields {
                     key,
@@ -113,7 +122,12 @@ impl Scanner<'_> {
                         .collect();
                     self.field_findings(key, *record, BTreeSet::new(), missing, true);
                 }
-                Check::Held { .. } => {}
+                Check::Held { ty, state, .. } => {
+                    if *state {
+                        waits[i] = self.waits(*ty, replies.get(at));
+                        at += 1;
+                    }
+                }
             }
         }
         // Held: some holder has the id; unknown: a holder could not say.
@@ -135,9 +149,13 @@ impl Scanner<'_> {
             }
         }
         for (i, c) in checks.iter().enumerate() {
-            let Check::Held { key, ty } = c else { continue };
-            if unknown[i] {
+            let Check::Held { key, ty, .. } = c else {
+                continue;
+            };
+            if unknown[i] || waits[i].is_none() {
                 self.tally.unchecked += 1;
+            } else if waits[i] == Some(false) {
+                self.tally.waiting_nowhere += 1;
             } else if !held[i] {
                 let kind = Kind::KeyWithoutHolder {
                     held: self.plans[*ty].name.clone(),
@@ -145,6 +163,38 @@ impl Scanner<'_> {
                 let template = self.plans[*ty].template.clone();
                 self.add_timed(kind, template, key);
             }
+        }
+    }
+
+    /// Whether a held row of type `ty` whose state field answered `reply`
+    /// waits in a holder the asks see: its state is the name of one of
+    /// them (`pending`); `Some(false)` when it names no holder of its type
+    /// (`done`), `None` when it names one not asked or cannot be read.
+    fn waits(&mut self, ty: usize, reply: Option<&Reply>) -> Option<bool> {
+        let state = match reply {
+            Some(Ok(v)) => bytes(v).map(<[u8]>::to_vec),
+            Some(Err(e)) => {
+                self.tally.error(e.clone());
+                return None;
+            }
+            None => return None,
+        };
+        let names = |hs: &[usize]| -> Vec<Vec<u8>> {
+            hs.iter()
+                .map(|&h| self.plans[h].name.as_bytes().to_vec())
+                .collect()
+        };
+        let asked = names(&self.plans[ty].held_by);
+        let every: Vec<usize> = (0..self.plans.len())
+            .filter(|&h| self.plans[h].holds == Some(ty))
+            .collect();
+        let state = state?;
+        if asked.contains(&state) {
+            Some(true)
+        } else if names(&every).contains(&state) {
+            None
+        } else {
+            Some(false)
         }
     }
 

@@ -227,6 +227,16 @@ pub fn notes(a: &Audit, limits: &Limits) -> Vec<String> {
             n(t.unchecked, "key")
         ));
     }
+    if t.waiting_nowhere > 0 {
+        out.push(format!(
+            "{} whose state names no holder (a finished job) not checked for one: no queue should hold {}",
+            match t.waiting_nowhere {
+                1 => "1 row".to_string(),
+                k => format!("{k} rows"),
+            },
+            if t.waiting_nowhere == 1 { "it" } else { "them" }
+        ));
+    }
     if !a.holders_checked {
         out.push("the keyspace has no hash tag, so in a cluster a key and its queue may sit on different nodes: WA301 and WA302 did not run".into());
     }

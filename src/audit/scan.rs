@@ -535,9 +535,18 @@ impl<'c> Scanner<'c> {
             };
             second.ask(holder_key(self.ks, h, k.queue), read, check, id);
         }
+        // The row's state, when the record has one, says whether it waits
+        // in a holder at all.
+        let state = self.plans[k.ty]
+            .record
+            .and_then(|r| self.records[r].state.as_deref());
+        if let Some(f) = state {
+            second.batch.push(Read::Hget, &[key, f.as_bytes()]);
+        }
         second.checks.push(Check::Held {
             key: key.to_vec(),
             ty: k.ty,
+            state: state.is_some(),
         });
     }
 }

@@ -21,7 +21,7 @@ fn job(queue: &str, id: u32, fields: &[(&str, &str)]) -> Command {
 }
 
 const GOOD: &[(&str, &str)] = &[
-    ("state", "queued"),
+    ("state", "pending"),
     ("attempts", "0"),
     ("payload", "{\"to\":\"a@b.c\"}"),
 ];
@@ -33,7 +33,8 @@ const GOOD: &[(&str, &str)] = &[
 ///   `emk:{orders}:pending`;
 /// - a renamed field: rows 201-203 write `data` for `payload` (queued);
 /// - orphans: member 999 has no row; rows 300 and 301 (with a TTL) are
-///   in no queue;
+///   in no queue; row 302 is finished (`state` `done`), in no queue as it
+///   should be;
 /// - wrong types: `emq:{orders}:job:400` is a string, `emq:{mail}:pending`
 ///   a list;
 /// - a big hash: row 500 has 3000 `x:<n>` fields and no `attempts`;
@@ -50,7 +51,7 @@ pub fn divergent() -> Vec<Command> {
             b"HSET",
             format!("emk:{{orders}}:job:{id}").as_bytes(),
             b"state",
-            b"queued",
+            b"pending",
             b"attempts",
             b"0",
             b"payload",
@@ -63,7 +64,7 @@ pub fn divergent() -> Vec<Command> {
             id.to_string().as_bytes(),
         ]));
     }
-    let renamed = [("state", "queued"), ("attempts", "0"), ("data", "{}")];
+    let renamed = [("state", "pending"), ("attempts", "0"), ("data", "{}")];
     for id in 201..=203 {
         out.push(job("orders", id, &renamed));
         pending.push(id);
@@ -72,21 +73,26 @@ pub fn divergent() -> Vec<Command> {
     out.push(job("orders", 300, GOOD));
     out.push(job("orders", 301, GOOD));
     out.push(cmd(&[b"EXPIRE", b"emq:{orders}:job:301", b"3600"]));
+    out.push(job(
+        "orders",
+        302,
+        &[("state", "done"), ("attempts", "1"), ("payload", "{}")],
+    ));
     out.push(cmd(&[b"SET", b"emq:{orders}:job:400", b"oops"]));
     out.push(cmd(&[b"RPUSH", b"emq:{mail}:pending", b"7"]));
-    let mut big = job("orders", 500, &[("state", "queued"), ("payload", "{}")]);
+    let mut big = job("orders", 500, &[("state", "pending"), ("payload", "{}")]);
     for n in 0..3000 {
         big.push(format!("x:{n}").into_bytes());
         big.push(b"1".to_vec());
     }
     out.push(big);
     pending.push(500);
-    out.push(cmd(&[b"HSET", b"emq:orders:job:600", b"state", b"queued"]));
+    out.push(cmd(&[b"HSET", b"emq:orders:job:600", b"state", b"pending"]));
     out.push(cmd(&[
         b"HSET",
         b"emq:{orders}:jobs:700",
         b"state",
-        b"queued",
+        b"pending",
     ]));
     out.push(cmd(&[b"SET", b"session:abc", b"x"]));
     out.push(cmd(&[b"RPUSH", b"bull:q:wait", b"1"]));
@@ -112,7 +118,7 @@ pub fn bulk(queues: u32, rows: u32) -> impl Iterator<Item = Command> {
                     job(
                         &queue,
                         id,
-                        &[("state", "queued"), ("attempts", "0"), ("data", "{}")],
+                        &[("state", "pending"), ("attempts", "0"), ("data", "{}")],
                     )
                 } else {
                     job(&queue, id, GOOD)
@@ -141,7 +147,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_divergent_keyspace_has_28_keys() {
+    fn the_divergent_keyspace_has_29_keys() {
         let mut keys: Vec<Vec<u8>> = divergent()
             .into_iter()
             .filter(|c| c[0] != b"EXPIRE")
@@ -149,7 +155,7 @@ mod tests {
             .collect();
         keys.sort();
         keys.dedup();
-        assert_eq!(keys.len(), 28);
+        assert_eq!(keys.len(), 29);
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub enum Read {
     Hkeys,
     Hscan,
     Hexists,
+    /// `HGET row field`: the field that says which holder a held row waits
+    /// in (`[records.X] state`).
+    Hget,
     /// `ZMSCORE holder id…` (Redis 6.2+): which ids a sorted set holds.
     Zmscore,
     Zscan,
@@ -50,6 +53,7 @@ impl Read {
         Read::Hkeys,
         Read::Hscan,
         Read::Hexists,
+        Read::Hget,
         Read::Zmscore,
         Read::Zscan,
         Read::Smismember,
@@ -72,6 +76,7 @@ impl Read {
             Read::Hkeys => &["HKEYS"],
             Read::Hscan => &["HSCAN"],
             Read::Hexists => &["HEXISTS"],
+            Read::Hget => &["HGET"],
             Read::Zmscore => &["ZMSCORE"],
             Read::Zscan => &["ZSCAN"],
             Read::Smismember => &["SMISMEMBER"],
@@ -204,6 +209,7 @@ mod tests {
                 "HKEYS",
                 "HSCAN",
                 "HEXISTS",
+                "HGET",
                 "ZMSCORE",
                 "ZSCAN",
                 "SMISMEMBER",

@@ -78,6 +78,8 @@ pub(super) struct RawRecord {
     #[serde(rename = "type")]
     type_name: Spanned<String>,
     fields: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    state: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -250,10 +252,24 @@ fn compile_record(
             return Err((format!("field `{f}` is listed twice"), s.clone(), None));
         }
     }
+    let state = match rec.state {
+        Some(st) if !fields.iter().any(|(f, _)| f == st.get_ref()) => {
+            return Err((
+                format!(
+                    "the state of record `{rname}` is field `{}`, which its fields do not list",
+                    st.get_ref()
+                ),
+                st.span(),
+                suggest(st.get_ref(), fields.iter().map(|(f, _)| f.as_str())),
+            ))
+        }
+        st => st.map(Spanned::into_inner),
+    };
     Ok(Record {
         name: rname,
         type_name: tname,
         fields,
+        state,
         span,
         fields_span,
     })

@@ -272,6 +272,10 @@ pub struct Record {
     /// The key type the record lives at.
     pub type_name: String,
     pub fields: Vec<(String, Range<usize>)>,
+    /// The field whose value names the holder a row waits in (`state`:
+    /// `pending`), when the contract says so: `wirelint audit` asks the
+    /// holders only of a row that waits in one (WA302).
+    pub state: Option<String>,
     /// The `[records.NAME]` table.
     pub span: Range<usize>,
     /// The `fields = [...]` array.

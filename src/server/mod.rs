@@ -14,6 +14,7 @@
 //! `wirelint.toml` or contract is one diagnostic on that file, never an
 //! exit.
 
+mod hover;
 mod protocol;
 pub mod transport;
 
@@ -479,7 +480,8 @@ impl State {
     }
 
     /// What the agreement matrix says of the key, field or script under
-    /// the cursor: who uses it, who diverges.
+    /// the cursor (who uses it, who diverges, who writes and reads it), or
+    /// of the key a builder under the cursor builds.
     fn hover(&self, params: &Value) -> Value {
         let (Some((a, matrix)), Some(root)) = (&self.last, &self.root) else {
             return Value::Null;
@@ -488,24 +490,10 @@ impl State {
             return Value::Null;
         };
         let matrix = matrix.get_or_init(|| crate::matrix::build(a));
-        let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() else {
-            return Value::Null;
-        };
-        let mut text = format!("**{}** `{}`\n", row.kind, row.item);
-        if matrix.speakers.len() <= crate::matrix::TABLE_MAX {
-            for (i, sp) in matrix.speakers.iter().enumerate() {
-                text.push_str(&format!("\n- `{sp}`: {}", row.cell(i).as_str()));
-            }
-        } else {
-            for (i, cell) in &row.uses {
-                let sp = &matrix.speakers[*i];
-                text.push_str(&format!("\n- `{sp}`: {}", cell.as_str()));
-            }
-            let others = matrix.speakers.len() - row.uses.len();
-            let s = if others == 1 { "" } else { "s" };
-            text.push_str(&format!("\n- {others} other speaker{s}: unused"));
+        match hover::text(a, matrix, at) {
+            Some(text) => json!({"contents": {"kind": "markdown", "value": text}}),
+            None => Value::Null,
         }
-        json!({"contents": {"kind": "markdown", "value": text}})
     }
 
     /// For each wirelint diagnostic in the request (else each of the

@@ -5,7 +5,10 @@
 //! no holder of their queue holds (`ZMSCORE`/`SMISMEMBER` on
 //! `emq:{q}:pending`), with example keys and how many of them expire.
 //! Holders that are lists are not asked (that reads the whole list); the
-//! run's notes count the keys left unjudged.
+//! run's notes count the keys left unjudged. When the record names its
+//! `state` field, only a row whose state is a holder's name (`pending`)
+//! is asked: a finished job (`done`) waits in no queue, and a note counts
+//! it.
 //!
 //! ## Why it breaks the wire
 //! A row that no queue holds is never taken by a worker: the job was

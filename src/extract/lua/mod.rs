@@ -453,13 +453,21 @@ fn parse_slot_header(line: &str, at: usize, open: &str) -> Option<(u32, String, 
     }
     let abs = rest_start + trimmed_start;
     // A quoted role alone: 'wait' or "wait". With more after it
-    // (`'jobschedulers' (repeat)`) the whole text is the role.
+    // (`'jobschedulers' (repeat)`) the whole text is the role; a comma
+    // after the quote only separates (`'stalled-check', (KEY)` is
+    // `'stalled-check' (KEY)`).
     let first = body.chars().next()?;
     if first == '\'' || first == '"' {
         if let Some(end) = body[1..].find(first) {
-            if body[1 + end + 1..].trim().is_empty() {
+            let after = body[1 + end + 1..].trim_start();
+            let note = after.strip_prefix(',');
+            if note.unwrap_or(after).trim().is_empty() {
                 let role = &body[1..1 + end];
                 return Some((index, role.to_string(), abs + 1, abs + 1 + end));
+            }
+            if let Some(note) = note {
+                let role = format!("{} {}", &body[..end + 2], note.trim_start());
+                return Some((index, role, abs, abs + body.len()));
             }
         }
     }
@@ -525,6 +533,16 @@ mod tests {
             matches!(lpush.args[0], Value::Keys { index: Some(1), span } if span.start == at(src, "waitKey, ARGV"))
         );
         assert!(f.dynamic_keys);
+    }
+
+    #[test]
+    fn a_comma_after_a_quoted_role_only_separates() {
+        let line = "  KEYS[4] 'stalled-check', (KEY)";
+        let (index, role, s, e) = parse_slot_header(line, 2, "KEYS[").unwrap();
+        assert_eq!((index, role.as_str()), (4, "'stalled-check' (KEY)"));
+        assert_eq!(&line[s..e], "'stalled-check', (KEY)");
+        let (_, role, _, _) = parse_slot_header("KEYS[2] 'wait',", 0, "KEYS[").unwrap();
+        assert_eq!(role, "wait");
     }
 
     #[test]
