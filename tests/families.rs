@@ -164,3 +164,68 @@ fn a_draft_of_a_plain_keyspace_round_trips() {
     let (found, stderr) = check(dir.path());
     assert_eq!(found, ["WL201 port/lib/queue.ex:12"], "{stderr}");
 }
+
+const TAGGED_PORT: &str = r##"defmodule Port.Tasks do
+  def enqueue(conn, q, id) do
+    Redix.command(conn, ["HSET", "tq:{" <> q <> "}:t:" <> id, "state", "pending"])
+    Redix.command(conn, ["LPUSH", "tq:{" <> q <> "}:pending", id])
+    Redix.command(conn, ["SADD", "tq:queues", q])
+  end
+
+  def heartbeat(conn, host, pid, id) do
+    Redix.command(conn, ["SET", "tq:servers:{#{host}:#{pid}:#{id}}", "alive"])
+    Redix.command(conn, ["SADD", "tq:servers", id])
+  end
+
+  def forget_test_server(conn), do: Redix.command(conn, ["DEL", "tq:servers:{test-host:1:abc}"])
+
+  def noop(_conn) do
+    :ok
+  end
+
+  def acquire(conn, scope), do: Redix.command(conn, ["ZADD", "tq:sema:" <> scope, "0", "x"])
+end
+"##;
+
+/// Keys of no queue that hold ids (a server's id in a hash tag, a scope)
+/// are drafted as whole templates, so the draft reads them as keys of
+/// their own and not against the queue key's hash tag.
+#[test]
+fn a_draft_writes_keys_with_ids_in_a_hash_tag_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/tasks.ex", TAGGED_PORT);
+    let (code, draft, stderr) = run(&["extract", "--as-contract", "."], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "key = \"tq:{<queue>}:<type>\"",
+        "queues = \"tq:queues\"",
+        "servers_ = \"tq:servers:{<id>}\"",
+        "sema = \"tq:sema:<id>\"",
+    ] {
+        assert!(draft.contains(line), "{line}:\n{draft}");
+    }
+    let keep = tempfile::tempdir().unwrap();
+    let file = keep.path().join("draft.toml");
+    std::fs::write(&file, &draft).unwrap();
+    let (_, stdout, stderr) = run(
+        &[
+            "check",
+            ".",
+            "--format",
+            "json",
+            "--contract",
+            file.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        json_findings(&stdout),
+        Vec::<String>::new(),
+        "{draft}\n{stderr}"
+    );
+}
