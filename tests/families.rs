@@ -229,3 +229,45 @@ fn a_draft_writes_keys_with_ids_in_a_hash_tag_whole() {
         "{draft}\n{stderr}"
     );
 }
+
+const BULLMQ_PORT: &str = r##"defmodule Port.Jobs do
+  def job_key(prefix, queue, id), do: "#{prefix}:#{queue}:#{id}"
+
+  def add(conn, prefix, queue, id, name, data) do
+    Redix.command(conn, ["HSET", job_key(prefix, queue, id), "name", name, "data", data])
+  end
+
+  def data(conn, prefix, queue, id), do: Redix.command(conn, ["HGET", job_key(prefix, queue, id), "data"])
+  def progress(conn, prefix, queue, id), do: Redix.command(conn, ["HGET", job_key(prefix, queue, id), "progres"])
+end
+"##;
+
+/// BullMQ's job hash sits at `<prefix>:<queue>:<id>`, holes and `:`s
+/// alone: under the bullmq contract `extract` lists it as a record with
+/// its writers and readers. Such a key cannot tell the job from the
+/// queue's other hashes (`<id>` may be `meta`), so the field rules stay
+/// silent on it (the misspelt `progres` is no finding).
+#[test]
+fn bullmq_job_record_at_a_key_of_holes_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/jobs.ex", BULLMQ_PORT);
+    let (code, out, stderr) = run(&["extract", ".", "--contract", "bullmq"], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        out.contains("<*>:<*>:<*>  writes [data, name]  reads [data, progres]"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["extract", ".", "--no-contract"], dir.path());
+    assert!(!out.contains("<*>:<*>:<*>"), "{out}");
+    let (code, stdout, _) = run(
+        &["check", ".", "--format", "json", "--contract", "bullmq"],
+        dir.path(),
+    );
+    assert_eq!(json_findings(&stdout), Vec::<String>::new());
+    assert_eq!(code, 0);
+}

@@ -306,7 +306,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
     script_keys::fill(&mut model);
     push_call_keys(&mut model);
-    model.records = records::infer(&model);
+    model.records = records::infer(&model, input.contract);
     model
 }
 
