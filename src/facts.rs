@@ -714,8 +714,25 @@ pub struct LuaFacts {
     /// what they send is not seen, so the records the script touches may
     /// hold fields the analysis cannot name.
     pub calls: Vec<LuaCall>,
+    /// The functions a `.lua` file defines at its top level, for the
+    /// scripts that `@include` it and call them.
+    pub functions: Vec<LuaFunction>,
+    /// The names its top level binds to `redis.call`/`redis.pcall`: an
+    /// included function's call of one of them is a command.
+    pub redis_names: Vec<String>,
     /// The whole script body.
     pub span: Span,
+}
+
+/// A function a `.lua` file defines at its top level, run once with its
+/// parameters as `Value::Param`: bound to a caller's arguments, what it
+/// sends is what that call sends (spans in the defining file).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LuaFunction {
+    pub name: String,
+    pub commands: Vec<Command>,
+    /// Calls of functions its file does not define.
+    pub calls: Vec<LuaCall>,
 }
 
 /// A call of a Lua function the chunk does not define.

@@ -403,27 +403,57 @@ fn whole_keys(
         let Some(rest) = shape.strip_prefix(prefix) else {
             continue;
         };
-        let template = if rest == "<*>" {
-            format!("{prefix}<queue>")
-        } else if !rest.is_empty()
-            && !rest.contains(['<', '>', '{', '}'])
-            && !rest.chars().any(|c| c.is_whitespace() || c.is_control())
-        {
-            shape.clone()
+        if rest.is_empty() || rest.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            continue;
+        }
+        let (template, mut name) = if rest == "<*>" {
+            (format!("{prefix}<queue>"), "queue".to_string())
+        } else if !rest.contains(['<', '>', '{', '}']) {
+            (shape.clone(), ident(rest).to_ascii_lowercase())
+        } else if let Some(t) = id_template(rest) {
+            let lead = rest.split([':', '<', '{']).next().unwrap_or(rest);
+            (format!("{prefix}{t}"), ident(lead).to_ascii_lowercase())
         } else {
             continue;
         };
-        let mut name = if rest == "<*>" {
-            "queue".to_string()
-        } else {
-            ident(rest).to_ascii_lowercase()
-        };
+        if out.values().any(|t| *t == template) {
+            continue;
+        }
         while types.contains_key(&name) || out.contains_key(&name) {
             name.push('_');
         }
         out.insert(name, template);
     }
     out
+}
+
+/// A key of no queue that holds ids, as a whole template: each hole an
+/// `<id>`, a hash tag's whole content one `<id>` (a tag holds an id with
+/// its `:`s, `asynq:servers:{<host>:<pid>:<id>}`, and its literal test
+/// ids too). It opens with a word (else it is a queue's key), and is a
+/// pattern the contract reads.
+fn id_template(rest: &str) -> Option<String> {
+    if !rest.starts_with(|c: char| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let mut out = String::new();
+    let mut tail = rest;
+    while let Some(open) = tail.find('{') {
+        let close = open + tail[open..].find('}')?;
+        if tail[open + 1..close].is_empty() || tail[open + 1..close].contains('{') {
+            return None;
+        }
+        out.push_str(&tail[..open]);
+        out.push_str("{<*>}");
+        tail = &tail[close + 1..];
+    }
+    if tail.contains('}') {
+        return None;
+    }
+    out.push_str(tail);
+    let t = out.replace("<*>", "<id>");
+    crate::contract::parse_pattern(&t).ok()?;
+    Some(t)
 }
 
 /// `[keyspace]`, its types, and the records at those types.

@@ -164,3 +164,110 @@ fn a_draft_of_a_plain_keyspace_round_trips() {
     let (found, stderr) = check(dir.path());
     assert_eq!(found, ["WL201 port/lib/queue.ex:12"], "{stderr}");
 }
+
+const TAGGED_PORT: &str = r##"defmodule Port.Tasks do
+  def enqueue(conn, q, id) do
+    Redix.command(conn, ["HSET", "tq:{" <> q <> "}:t:" <> id, "state", "pending"])
+    Redix.command(conn, ["LPUSH", "tq:{" <> q <> "}:pending", id])
+    Redix.command(conn, ["SADD", "tq:queues", q])
+  end
+
+  def heartbeat(conn, host, pid, id) do
+    Redix.command(conn, ["SET", "tq:servers:{#{host}:#{pid}:#{id}}", "alive"])
+    Redix.command(conn, ["SADD", "tq:servers", id])
+  end
+
+  def forget_test_server(conn), do: Redix.command(conn, ["DEL", "tq:servers:{test-host:1:abc}"])
+
+  def noop(_conn) do
+    :ok
+  end
+
+  def acquire(conn, scope), do: Redix.command(conn, ["ZADD", "tq:sema:" <> scope, "0", "x"])
+end
+"##;
+
+/// Keys of no queue that hold ids (a server's id in a hash tag, a scope)
+/// are drafted as whole templates, so the draft reads them as keys of
+/// their own and not against the queue key's hash tag.
+#[test]
+fn a_draft_writes_keys_with_ids_in_a_hash_tag_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/tasks.ex", TAGGED_PORT);
+    let (code, draft, stderr) = run(&["extract", "--as-contract", "."], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "key = \"tq:{<queue>}:<type>\"",
+        "queues = \"tq:queues\"",
+        "servers_ = \"tq:servers:{<id>}\"",
+        "sema = \"tq:sema:<id>\"",
+    ] {
+        assert!(draft.contains(line), "{line}:\n{draft}");
+    }
+    let keep = tempfile::tempdir().unwrap();
+    let file = keep.path().join("draft.toml");
+    std::fs::write(&file, &draft).unwrap();
+    let (_, stdout, stderr) = run(
+        &[
+            "check",
+            ".",
+            "--format",
+            "json",
+            "--contract",
+            file.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(
+        json_findings(&stdout),
+        Vec::<String>::new(),
+        "{draft}\n{stderr}"
+    );
+}
+
+const BULLMQ_PORT: &str = r##"defmodule Port.Jobs do
+  def job_key(prefix, queue, id), do: "#{prefix}:#{queue}:#{id}"
+
+  def add(conn, prefix, queue, id, name, data) do
+    Redix.command(conn, ["HSET", job_key(prefix, queue, id), "name", name, "data", data])
+  end
+
+  def data(conn, prefix, queue, id), do: Redix.command(conn, ["HGET", job_key(prefix, queue, id), "data"])
+  def progress(conn, prefix, queue, id), do: Redix.command(conn, ["HGET", job_key(prefix, queue, id), "progres"])
+end
+"##;
+
+/// BullMQ's job hash sits at `<prefix>:<queue>:<id>`, holes and `:`s
+/// alone: under the bullmq contract `extract` lists it as a record with
+/// its writers and readers. Such a key cannot tell the job from the
+/// queue's other hashes (`<id>` may be `meta`), so the field rules stay
+/// silent on it (the misspelt `progres` is no finding).
+#[test]
+fn bullmq_job_record_at_a_key_of_holes_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/jobs.ex", BULLMQ_PORT);
+    let (code, out, stderr) = run(&["extract", ".", "--contract", "bullmq"], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        out.contains("<*>:<*>:<*>  writes [data, name]  reads [data, progres]"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["extract", ".", "--no-contract"], dir.path());
+    assert!(!out.contains("<*>:<*>:<*>"), "{out}");
+    let (code, stdout, _) = run(
+        &["check", ".", "--format", "json", "--contract", "bullmq"],
+        dir.path(),
+    );
+    assert_eq!(json_findings(&stdout), Vec::<String>::new());
+    assert_eq!(code, 0);
+}

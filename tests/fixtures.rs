@@ -463,6 +463,13 @@ fn a_field_renamed_in_a_wrapper_call_is_read_by_nobody() {
 }
 
 #[test]
+fn a_field_renamed_in_an_included_function_is_read_by_nobody() {
+    // `storeJob` is defined in `includes/store.lua` and writes through the
+    // including script's `rcall`: its write is the script's, at the call.
+    check_variant("lua-include-field-renamed");
+}
+
+#[test]
 fn an_argv_dropped_after_a_return_on_redis_state_is_still_required() {
     check_variant("lua-argv-dropped-after-state-return");
 }

@@ -42,6 +42,8 @@ pub(super) struct Inventory {
     refs: Vec<FileRef>,
     /// Script definitions by (file, index in `FileFacts::scripts`).
     pub script_at: HashMap<(FileId, usize), ScriptId>,
+    /// The files each script `@include`s, in the order written.
+    pub includes: HashMap<ScriptId, Vec<ScriptId>>,
 }
 
 impl Inventory {
@@ -260,7 +262,7 @@ impl Inventory {
     /// to the script's directory, `.lua` optional. Unresolved includes are
     /// noted: the script's key uses may then be incomplete, so it is treated as
     /// touching keys dynamically.
-    pub fn resolve_includes(&self, model: &mut Model, sources: &SourceMap) {
+    pub fn resolve_includes(&mut self, model: &mut Model, sources: &SourceMap) {
         let lua_files = &self.lua_files;
         // (the including script, the included key uses, whether its keys are
         // dynamic)
@@ -284,6 +286,7 @@ impl Inventory {
                         let lua = &model.scripts[inc].lua;
                         merges.push((id, lua.key_uses.clone(), lua.dynamic_keys));
                         included.push(inc);
+                        self.includes.entry(id).or_default().push(inc);
                     }
                     Some(_) => {}
                     None => {

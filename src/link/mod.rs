@@ -22,6 +22,7 @@ pub mod argv;
 pub mod calls;
 mod flow;
 mod identify;
+mod included;
 mod inventory;
 mod lists;
 pub mod memo;
@@ -292,6 +293,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     }
     inventory.resolve_file_refs(&mut model, input.sources);
     inventory.resolve_includes(&mut model, input.sources);
+    included::inline(&resolver, &mut model, &inventory.includes);
     if let Some(contract) = input.contract {
         for script in &mut model.scripts {
             script.contract = contract
@@ -304,7 +306,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
     script_keys::fill(&mut model);
     push_call_keys(&mut model);
-    model.records = records::infer(&model);
+    model.records = records::infer(&model, input.contract);
     model
 }
 

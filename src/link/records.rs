@@ -6,7 +6,9 @@
 use std::collections::BTreeMap;
 
 use super::{CommandUse, Model, SpeakerId};
+use crate::contract::{Contract, PatTok};
 use crate::facts::{Seg, Span, Template};
+use crate::keyshape::is_namespace_char;
 use crate::redis::{hash_access, HashAccess};
 
 /// One use of a field.
@@ -82,9 +84,17 @@ fn informative(t: &Template) -> bool {
 /// are unclear, whether the whole hash is read.
 type Use = (String, Option<(String, FieldUse)>, bool, bool);
 
-/// Infers records from every hash command and field read.
-pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
-    let mut inf = Inference::default();
+/// Infers records from every hash command and field read. A key of holes
+/// and separators alone names a record only where the contract's keyspace
+/// has a record at that very shape (BullMQ's job hash at
+/// `<prefix>:<queue>:<id>`, `<*>:<*>:<*>`); such a key cannot tell that
+/// record from the queue's other hashes (`<id>` may be `meta`), so the
+/// record is listed with its uses, and unclear to the field rules.
+pub(super) fn infer(model: &Model, contract: Option<&Contract>) -> Vec<RecordUse> {
+    let mut inf = Inference {
+        bare_shapes: contract.map(bare_record_shapes).unwrap_or_default(),
+        ..Inference::default()
+    };
     for cmd in &model.commands {
         // A script that calls functions it does not define (an included
         // file's) may send what the analysis does not see: the fields of
@@ -112,28 +122,62 @@ pub(super) fn infer(model: &Model) -> Vec<RecordUse> {
     inf.finish()
 }
 
+/// The key shapes of the contract's records whose whole key is
+/// placeholders and separators, the prefix a placeholder too (a user
+/// option, `<prefix>`): BullMQ's job at `<prefix>:<queue>:<id>`.
+fn bare_record_shapes(c: &Contract) -> Vec<String> {
+    let Some(ks) = c.keyspace.as_ref().filter(|ks| ks.prefix_value.is_some()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for r in &c.records {
+        let Some(ty) = ks.type_named(&r.type_name).filter(|t| !t.whole) else {
+            continue;
+        };
+        let sep = ks.prefix.trim_start_matches(is_namespace_char);
+        let mut shape = format!("<*>{sep}");
+        for tok in ks.full_pattern(ty).iter().skip(1) {
+            match tok {
+                PatTok::Lit(l) => shape.push_str(l),
+                PatTok::Var(_) => shape.push_str("<*>"),
+            }
+        }
+        let bare = shape
+            .split("<*>")
+            .all(|lit| lit.chars().all(|ch| !is_namespace_char(ch)));
+        if bare && !out.contains(&shape) {
+            out.push(shape);
+        }
+    }
+    out
+}
+
 /// Records by key shape, and their uses, as inference finds them.
 #[derive(Default)]
 struct Inference {
     records: BTreeMap<String, RecordUse>,
     uses: Vec<Use>,
+    /// The shapes of the contract's records at keys of holes and
+    /// separators alone (`<*>:<*>:<*>`).
+    bare_shapes: Vec<String>,
 }
 
 impl Inference {
     /// The record at key `t`, made if new; `None` when the key says too
     /// little to name one.
     fn touch(&mut self, t: &Template) -> Option<String> {
-        if !informative(t) {
+        let key = key_shape(t);
+        let bare = !informative(t);
+        if bare && !self.bare_shapes.contains(&key) {
             return None;
         }
-        let key = key_shape(t);
         self.records
             .entry(key.clone())
             .or_insert_with(|| RecordUse {
                 key: key.clone(),
                 example: t.clone(),
                 fields: BTreeMap::new(),
-                unclear: false,
+                unclear: bare,
                 read_whole: false,
             });
         Some(key)

@@ -31,7 +31,7 @@ use tree_sitter::Node;
 use super::value::{Kind, Lv};
 use super::Src;
 use crate::extract::fields::LUA as F;
-use crate::facts::{Command, KeyDecl, LuaCall, Span, Value};
+use crate::facts::{Command, KeyDecl, LuaCall, LuaFunction, Span, Value};
 use crate::parse::{children, named_children};
 
 /// Nesting of blocks, expressions and calls together: past it, a value is
@@ -73,6 +73,10 @@ pub(super) struct Found {
     /// The `redis.call` nodes evaluated (by id).
     pub visited: HashSet<usize>,
     pub calls: Vec<LuaCall>,
+    /// The functions a file defines at its top level, summarized.
+    pub functions: Vec<LuaFunction>,
+    /// The top level's names for `redis.call`.
+    pub redis_names: Vec<String>,
 }
 
 pub(super) struct Eval<'s, 't> {
@@ -94,10 +98,16 @@ pub(super) struct Eval<'s, 't> {
     /// Whether calls of functions defined elsewhere are recorded (not
     /// while functions nobody calls run).
     pub(super) recording: bool,
+    /// The functions the chunk defines at its top level, by name.
+    pub(super) top: Vec<(String, Node<'t>)>,
+    /// The next call run is a summary's: the commands in it span
+    /// themselves, not the call.
+    pub(super) no_site: bool,
 }
 
-/// Evaluates a chunk.
-pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>) -> Found {
+/// Evaluates a chunk; `summarize` (a `.lua` file, which a script may
+/// include) also summarizes the functions it defines at its top level.
+pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>, summarize: bool) -> Found {
     let mut ev = Eval {
         s,
         scopes: vec![HashMap::new()],
@@ -111,6 +121,8 @@ pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>) -> Found {
         depth: 0,
         steps: 0,
         recording: true,
+        top: Vec::new(),
+        no_site: false,
     };
     ev.stmts(root);
     ev.recording = false;
@@ -124,6 +136,9 @@ pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>) -> Found {
             ev.call_fn(f, depth, Vec::new(), true, span);
         }
         k += 1;
+    }
+    if summarize {
+        ev.summarize();
     }
     ev.out
 }
@@ -248,6 +263,9 @@ impl<'t> Eval<'_, 't> {
             return;
         }
         let local = children(n).iter().any(|c| c.kind() == "local");
+        if self.stack.is_empty() && self.scopes.len() == 1 {
+            self.top.push((self.s.text(name), n));
+        }
         let span = self.s.span(n);
         // Bound before its body runs: a local function sees itself.
         let v = Lv::new(Kind::Func(n, self.scopes.len()), span);
@@ -523,7 +541,7 @@ impl<'t> Eval<'_, 't> {
         self.scopes.push(scope);
         let saved_ret = self.ret.take();
         let saved_opt = self.optional;
-        let outer = self.site.is_none();
+        let outer = self.site.is_none() && !std::mem::take(&mut self.no_site);
         if outer {
             self.site = Some(span);
         }

@@ -20,6 +20,7 @@ mod argv;
 mod build;
 mod eval;
 mod expr;
+mod summary;
 pub(crate) mod template;
 #[cfg(test)]
 mod tests_eval;
@@ -61,13 +62,15 @@ fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> L
             back(&mut c.span);
         }
     }
-    let found = eval::run(&s, root);
+    let found = eval::run(&s, root, map.is_none());
     argv.required = found.required;
     argv.required.sort_by_key(|r| (r.1.start, r.0));
     cx.facts.argv = argv;
     cx.facts.commands = found.commands;
     cx.facts.aliases = found.aliases;
     cx.facts.calls = found.calls;
+    cx.facts.functions = found.functions;
+    cx.facts.redis_names = found.redis_names;
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),

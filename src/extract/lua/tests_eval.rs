@@ -243,3 +243,29 @@ fn deep_expressions_and_calls_stay_on_the_stack() {
     let concat = format!("redis.call('GET', 'a'{})\n", " .. 'b'".repeat(20000));
     assert_eq!(shown(&facts(&concat)).len(), 1);
 }
+
+#[test]
+fn a_top_level_function_is_summarized_with_its_parameters() {
+    let src = "local rcall = redis.call\nlocal function put(key, v)\n  redis.call('HSET', key, 'body', v)\n  rcall('DEL', key .. ':lock')\nend\nlocal function store(jobKey, ...)\n  put(jobKey, 'x')\n  emit(jobKey, ...)\nend\nfunction ignored() end\n";
+    let f = facts(src);
+    assert_eq!(f.redis_names, ["rcall"]);
+    let names: Vec<&str> = f.functions.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["put", "store"]);
+    let put = &f.functions[0];
+    let cmds: Vec<String> = put.commands.iter().map(show).collect();
+    assert_eq!(cmds, ["HSET key body v", "DEL <key>:lock"]);
+    // A command in the function spans itself, not a caller.
+    assert_eq!(put.commands[0].span.start, at(src, "redis.call('HSET'"));
+    let store = &f.functions[1];
+    let cmds: Vec<String> = store.commands.iter().map(show).collect();
+    assert_eq!(cmds, ["HSET jobKey body x", "DEL <jobKey>:lock"]);
+    // Spans at the call of `put`, the outermost call inside `store`.
+    assert_eq!(store.commands[0].span.start, at(src, "put(jobKey"));
+    assert_eq!(store.calls.len(), 1);
+    assert_eq!(store.calls[0].name, "emit");
+    assert!(store.calls[0].open);
+    assert!(matches!(
+        store.calls[0].args[0],
+        Value::Param { index: 0, .. }
+    ));
+}

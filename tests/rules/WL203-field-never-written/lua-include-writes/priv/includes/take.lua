@@ -1,0 +1,3 @@
+local function take(taskKey, worker)
+  rcall('HSET', taskKey, 'status', 'taken', 'owner', worker)
+end
