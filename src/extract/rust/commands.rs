@@ -302,7 +302,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return Some(self.collection_value(n));
         }
         match v {
-            Value::List { items, .. } => out.extend(items),
+            // A list whose tail the code does not show: its count is open.
+            Value::List { items, tail, .. } => {
+                out.extend(items);
+                return tail.into_iter().next();
+            }
             other => out.push(other),
         }
         None
@@ -579,7 +583,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut open_keys = false;
         let mut keys_from = None;
         let keys = match self.value(link.args[1], 0) {
-            Value::List { items, .. } => items,
+            Value::List { items, tail, .. } if tail.is_empty() => items,
             v @ Value::Str(_) => vec![v],
             _ => {
                 open_keys = true;
@@ -591,7 +595,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // `()` passes no args.
         let args = match self.value(link.args[2], 0) {
             _ if link.args[2].kind() == "unit_expression" => Vec::new(),
-            Value::List { items, .. } => items,
+            Value::List { items, tail, .. } if tail.is_empty() => items,
             v @ (Value::Str(_) | Value::Int { .. }) => vec![v],
             _ => {
                 open_args = true;
