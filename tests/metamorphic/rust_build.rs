@@ -419,10 +419,25 @@ const BUILDER: &[&str] = &[
     "invoke_async",
 ];
 
+/// Whether a chain's root makes a command or a pipeline (`redis::cmd(..)`,
+/// `redis::pipe()`, `Pipeline::new()`, `Cmd::new()`), the builder itself;
+/// any other root is a `Script` (held, or returned by a call).
+fn command_root(src: &Source, root: Node) -> bool {
+    if root.kind() != "call_expression" {
+        return false;
+    }
+    let f = root
+        .child_by_field_name("function")
+        .map(|f| src.text_of(f))
+        .unwrap_or("");
+    let last = f.rsplit("::").next().unwrap_or("");
+    matches!(last, "cmd" | "pipe") || f.contains("Pipeline::") || f.contains("Cmd::")
+}
+
 /// A chain of three calls or more, as a builder bound by `let` and one
-/// statement per call. A `Script` (a root that is not a call, or
-/// `Script::new`) gives an owned invocation from its first call; a command
-/// or pipeline constructor is the builder itself.
+/// statement per call. A `Script` gives an owned invocation from its first
+/// call (a script a call makes is bound first: the invocation borrows it);
+/// a command or pipeline constructor is the builder itself.
 fn split_chain(src: &Source) -> Option<Rewritten> {
     if taken(src, "builder") || taken(src, "script") {
         return None;
@@ -450,15 +465,13 @@ fn split_chain(src: &Source) -> Option<Rewritten> {
             continue;
         }
         let Some(stmt) = hoistable(n) else { continue };
-        let script = root.kind() != "call_expression" || src.text_of(root).contains("Script::new");
+        let script = !command_root(src, root);
         let indent = src.indent_at(stmt.start_byte());
         let (first, rest) = if script && root.kind() == "call_expression" {
-            // The invocation borrows its script: the script is bound first.
-            let bind = vec![
-                new("let script = "),
-                orig(root.byte_range()),
-                new(format!(";\n{indent}")),
-            ];
+            // The invocation borrows its script: the script is bound first,
+            // on the builder's line, so the invocation starts on the line
+            // the chain started on (the harness knows a call by its line).
+            let bind = vec![new("let script = "), orig(root.byte_range()), new("; ")];
             e.replace(stmt.start_byte()..stmt.start_byte(), bind);
             (vec![new("script."), orig(links[0].clone())], &links[1..])
         } else if script {
