@@ -58,11 +58,22 @@ fn macro_args(src: &Source, mac: Node) -> Option<Vec<std::ops::Range<usize>>> {
 }
 
 /// A `format!` template, in parts: literal text (as written between the
-/// quotes, braces unescaped) and arguments (their source text).
+/// quotes, braces unescaped) and arguments (their source text), each with
+/// the original bytes it is made of (a literal's runs of bytes, an escaped
+/// brace by its first byte), so a rewrite that spells a part again can keep
+/// its place.
 #[derive(Debug)]
 enum Part {
-    Lit(String),
-    Arg(String),
+    Lit(String, Vec<std::ops::Range<usize>>),
+    Arg(String, std::ops::Range<usize>),
+}
+
+/// Adds byte `at` (of `len` bytes) to a literal's runs.
+fn extend_run(runs: &mut Vec<std::ops::Range<usize>>, at: usize, len: usize) {
+    match runs.last_mut() {
+        Some(r) if r.end == at => r.end = at + len,
+        _ => runs.push(at..at + len),
+    }
 }
 
 /// Every `format!(...)` of the file with a plain template (`{}`, `{0}`,
@@ -88,49 +99,65 @@ fn parse_format(src: &Source, mac: Node) -> Option<(Vec<Part>, bool)> {
     let args = macro_args(src, mac)?;
     let template = src.slice(args.first()?.clone());
     let body = template.strip_prefix('"')?.strip_suffix('"')?;
-    let given: Vec<&str> = args[1..].iter().map(|r| src.slice(r.clone())).collect();
-    if given.iter().any(|a| a.contains('=') && !a.contains("==")) {
+    let base = args.first()?.start + 1;
+    let given: Vec<(&str, std::ops::Range<usize>)> = args[1..]
+        .iter()
+        .map(|r| (src.slice(r.clone()), r.clone()))
+        .collect();
+    if given
+        .iter()
+        .any(|(a, _)| a.contains('=') && !a.contains("=="))
+    {
         return None;
     }
     let mut parts = Vec::new();
     let mut lit = String::new();
+    let mut runs = Vec::new();
     let mut next = 0;
     let mut inline = false;
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut chars = body.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
         match c {
-            '{' if chars.peek() == Some(&'{') => {
+            '{' | '}' if chars.peek().map(|p| p.1) == Some(c) => {
                 chars.next();
-                lit.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                lit.push('}');
+                lit.push(c);
+                extend_run(&mut runs, base + at, 1);
             }
             '{' => {
-                let name: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let name: String = chars
+                    .by_ref()
+                    .map(|(_, c)| c)
+                    .take_while(|&c| c != '}')
+                    .collect();
                 let arg = if name.is_empty() {
                     next += 1;
-                    given.get(next - 1)?.to_string()
+                    given.get(next - 1)?.clone()
                 } else if let Ok(i) = name.parse::<usize>() {
-                    given.get(i)?.to_string()
+                    given.get(i)?.clone()
                 } else if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
                     inline = true;
-                    name
+                    let start = base + at + 1;
+                    (name.as_str(), start..start + name.len())
                 } else {
                     return None;
                 };
                 if !lit.is_empty() {
-                    parts.push(Part::Lit(std::mem::take(&mut lit)));
+                    parts.push(Part::Lit(
+                        std::mem::take(&mut lit),
+                        std::mem::take(&mut runs),
+                    ));
                 }
-                parts.push(Part::Arg(arg));
+                parts.push(Part::Arg(arg.0.to_string(), arg.1));
             }
             '}' => return None,
-            c => lit.push(c),
+            c => {
+                lit.push(c);
+                extend_run(&mut runs, base + at, c.len_utf8());
+            }
         }
     }
     if !lit.is_empty() {
-        parts.push(Part::Lit(lit));
+        parts.push(Part::Lit(lit, runs));
     }
     Some((parts, inline))
 }
@@ -156,8 +183,27 @@ fn rebuild(src: &Source, build: impl Fn(&[Part]) -> String) -> Option<Rewritten>
 
 fn lit_or_operand(p: &Part) -> String {
     match p {
-        Part::Lit(l) => format!("\"{l}\""),
-        Part::Arg(a) => operand(a),
+        Part::Lit(l, _) => format!("\"{l}\""),
+        Part::Arg(a, _) => operand(a),
+    }
+}
+
+/// A part as pieces of the rewritten file: its original bytes where it
+/// has them (a literal's text, an argument as written), so the places in
+/// it map through the edit.
+fn part_pieces(p: &Part) -> Vec<Piece> {
+    match p {
+        Part::Lit(_, runs) => {
+            let mut out = vec![new("\"")];
+            out.extend(runs.iter().map(|r| orig(r.clone())));
+            out.push(new("\""));
+            out
+        }
+        Part::Arg(a, range) => {
+            let op = operand(a);
+            let borrow = op.len() - a.len();
+            vec![new(&op[..borrow]), orig(range.clone())]
+        }
     }
 }
 
@@ -165,14 +211,18 @@ fn format_push_str(src: &Source) -> Option<Rewritten> {
     if taken(src, "built") {
         return None;
     }
-    rebuild(src, |parts| {
-        let mut s = String::from("{\n        let mut built = String::new();\n");
-        for p in parts {
-            s.push_str(&format!("        built.push_str({});\n", lit_or_operand(p)));
+    let mut e = Edits::new(src.text);
+    for (mac, parts, _) in formats(src) {
+        let mut pieces = vec![new("{\n        let mut built = String::new();\n")];
+        for p in &parts {
+            pieces.push(new("        built.push_str("));
+            pieces.extend(part_pieces(p));
+            pieces.push(new(");\n"));
         }
-        s.push_str("        built\n    }");
-        s
-    })
+        pieces.push(new("        built\n    }"));
+        e.replace(mac.byte_range(), pieces);
+    }
+    e.finish()
 }
 
 fn format_concat(src: &Source) -> Option<Rewritten> {
@@ -228,14 +278,14 @@ fn template(parts: &[Part], inline: bool) -> Option<String> {
     let mut args = Vec::new();
     for p in parts {
         match p {
-            Part::Lit(l) => t.push_str(&l.replace('{', "{{").replace('}', "}}")),
-            Part::Arg(a) if inline => {
+            Part::Lit(l, _) => t.push_str(&l.replace('{', "{{").replace('}', "}}")),
+            Part::Arg(a, _) if inline => {
                 if !a.chars().all(|c| c.is_alphanumeric() || c == '_') {
                     return None;
                 }
                 t.push_str(&format!("{{{a}}}"));
             }
-            Part::Arg(a) => {
+            Part::Arg(a, _) => {
                 t.push_str("{}");
                 args.push(a.clone());
             }
@@ -265,7 +315,7 @@ fn format_positional(src: &Source) -> Option<Rewritten> {
 fn format_inline(src: &Source) -> Option<Rewritten> {
     let mut e = Edits::new(src.text);
     for (mac, parts, inline) in formats(src) {
-        if inline || !parts.iter().any(|p| matches!(p, Part::Arg(_))) {
+        if inline || !parts.iter().any(|p| matches!(p, Part::Arg(..))) {
             continue;
         }
         if let Some(t) = template(&parts, true) {
@@ -369,10 +419,25 @@ const BUILDER: &[&str] = &[
     "invoke_async",
 ];
 
+/// Whether a chain's root makes a command or a pipeline (`redis::cmd(..)`,
+/// `redis::pipe()`, `Pipeline::new()`, `Cmd::new()`), the builder itself;
+/// any other root is a `Script` (held, or returned by a call).
+fn command_root(src: &Source, root: Node) -> bool {
+    if root.kind() != "call_expression" {
+        return false;
+    }
+    let f = root
+        .child_by_field_name("function")
+        .map(|f| src.text_of(f))
+        .unwrap_or("");
+    let last = f.rsplit("::").next().unwrap_or("");
+    matches!(last, "cmd" | "pipe") || f.contains("Pipeline::") || f.contains("Cmd::")
+}
+
 /// A chain of three calls or more, as a builder bound by `let` and one
-/// statement per call. A `Script` (a root that is not a call, or
-/// `Script::new`) gives an owned invocation from its first call; a command
-/// or pipeline constructor is the builder itself.
+/// statement per call. A `Script` gives an owned invocation from its first
+/// call (a script a call makes is bound first: the invocation borrows it);
+/// a command or pipeline constructor is the builder itself.
 fn split_chain(src: &Source) -> Option<Rewritten> {
     if taken(src, "builder") || taken(src, "script") {
         return None;
@@ -400,15 +465,13 @@ fn split_chain(src: &Source) -> Option<Rewritten> {
             continue;
         }
         let Some(stmt) = hoistable(n) else { continue };
-        let script = root.kind() != "call_expression" || src.text_of(root).contains("Script::new");
+        let script = !command_root(src, root);
         let indent = src.indent_at(stmt.start_byte());
         let (first, rest) = if script && root.kind() == "call_expression" {
-            // The invocation borrows its script: the script is bound first.
-            let bind = vec![
-                new("let script = "),
-                orig(root.byte_range()),
-                new(format!(";\n{indent}")),
-            ];
+            // The invocation borrows its script: the script is bound first,
+            // on the builder's line, so the invocation starts on the line
+            // the chain started on (the harness knows a call by its line).
+            let bind = vec![new("let script = "), orig(root.byte_range()), new("; ")];
             e.replace(stmt.start_byte()..stmt.start_byte(), bind);
             (vec![new("script."), orig(links[0].clone())], &links[1..])
         } else if script {

@@ -49,6 +49,10 @@ pub(super) struct Builder {
     target: Target,
     /// Where the builder was made (to tell loops that add to it).
     created: usize,
+    /// An invocation of a script the chain that made it does not show
+    /// (`let mut inv = script.key(k)`, `script` a value the link follows):
+    /// a call only once a statement runs it or the function returns it.
+    pending: bool,
 }
 
 /// One method call of a chain: `.arg(x)`.
@@ -72,6 +76,10 @@ struct ChainState<'t> {
     loop_coll: Option<Value>,
     /// A link runs or prepares a script call (`.invoke(..)`).
     invokes: bool,
+    /// The chain is bound by `let` to a variable.
+    bound: bool,
+    /// The script call it makes is pending ([`Builder::pending`]).
+    pending: bool,
     /// The chain's base expression, and its value once asked for.
     base: Node<'t>,
     base_value: Option<Value>,
@@ -302,7 +310,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return Some(self.collection_value(n));
         }
         match v {
-            Value::List { items, .. } => out.extend(items),
+            // A list whose tail the code does not show: its count is open.
+            Value::List { items, tail, .. } => {
+                out.extend(items);
+                return tail.into_iter().next();
+            }
             other => out.push(other),
         }
         None
@@ -315,14 +327,24 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let (base, links) = self.chain(top);
         let var = self.let_name(top);
         let (target, continued) = self.chain_start(base, top);
+        let runs = links
+            .iter()
+            .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
+        if runs && continued.is_some() {
+            // A statement that runs a pending invocation makes it a call.
+            if let Some(b) = self.scope.builders.get_mut(&self.text(base)) {
+                b.pending = false;
+            }
+        }
         let lp = continued.and_then(|c| self.loop_since(top, c));
         let mut st = ChainState {
             target,
             in_loop: lp.is_some(),
             loop_coll: lp.and_then(|l| self.loop_collection(l)),
-            invokes: links
-                .iter()
-                .any(|l| l.spec.is_some_and(|s| s.sends.invokes())),
+            invokes: runs,
+            // Only a function's end settles a pending invocation.
+            bound: var.is_some() && self.cur_func.is_some(),
+            pending: false,
             base,
             base_value: None,
             span: self.span(top),
@@ -334,11 +356,19 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .last()
             .is_some_and(|l| l.spec.is_some_and(|s| s.sends.runs()));
         if let (Some(var), Some(t), None, false) = (var, st.target, continued, ran) {
+            // A pending builder bound again stays, under a name no code
+            // has, for the function's end to settle.
+            if let Some(old) = self.scope.builders.get(&var).copied() {
+                if let (true, Target::Invoke(i)) = (old.pending, old.target) {
+                    self.scope.builders.insert(format!("\0{i}"), old);
+                }
+            }
             self.scope.builders.insert(
                 var,
                 Builder {
                     target: t,
                     created: top.start_byte(),
+                    pending: st.pending,
                 },
             );
         }
@@ -512,9 +542,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
         };
         let known = matches!(script, Value::ScriptRef { .. } | Value::Const { .. });
-        if !(known || st.invokes) {
+        if !(known || st.invokes || st.bound) {
             return false;
         }
+        st.pending = !(known || st.invokes);
         self.facts.script_calls.push(ScriptCall {
             script,
             numkeys: None,
@@ -531,10 +562,33 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         true
     }
 
-    /// A block that ends in a variable holding an invocation it built
-    /// (`let mut inv = S.prepare_invoke(); inv.key(k); inv`): the function
-    /// returns the invocation unrun.
+    /// At the end of a function's body: a body that ends in a variable
+    /// holding an invocation it built (`let mut inv =
+    /// S.prepare_invoke(); inv.key(k); inv`) returns the invocation unrun;
+    /// a pending invocation nothing ran nor returned is no call, and goes.
     pub(super) fn returns_builder(&mut self, block: Node<'_>) {
+        self.mark_returned(block);
+        let mut unrun: Vec<usize> = self
+            .scope
+            .builders
+            .values()
+            .filter(|b| b.pending)
+            .filter_map(|b| match b.target {
+                Target::Invoke(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        unrun.sort_unstable();
+        unrun.dedup();
+        // The function ends: no builder of its own is read after this.
+        for i in unrun.into_iter().rev() {
+            if i < self.facts.script_calls.len() {
+                self.facts.script_calls.remove(i);
+            }
+        }
+    }
+
+    fn mark_returned(&mut self, block: Node<'_>) {
         let Some(last) = named_children(block)
             .into_iter()
             .rev()
@@ -554,11 +608,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(var) = last.map(peel_ref).filter(|v| v.kind() == "identifier") else {
             return;
         };
-        if let Some(Builder {
-            target: Target::Invoke(i),
-            ..
-        }) = self.scope.builders.get(&self.text(var)).copied()
-        {
+        let Some(b) = self.scope.builders.get_mut(&self.text(var)) else {
+            return;
+        };
+        if let Target::Invoke(i) = b.target {
+            b.pending = false;
             if let Some(c) = self.facts.script_calls.get_mut(i) {
                 c.returned = true;
             }
@@ -579,7 +633,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut open_keys = false;
         let mut keys_from = None;
         let keys = match self.value(link.args[1], 0) {
-            Value::List { items, .. } => items,
+            Value::List { items, tail, .. } if tail.is_empty() => items,
             v @ Value::Str(_) => vec![v],
             _ => {
                 open_keys = true;
@@ -591,7 +645,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // `()` passes no args.
         let args = match self.value(link.args[2], 0) {
             _ if link.args[2].kind() == "unit_expression" => Vec::new(),
-            Value::List { items, .. } => items,
+            Value::List { items, tail, .. } if tail.is_empty() => items,
             v @ (Value::Str(_) | Value::Int { .. }) => vec![v],
             _ => {
                 open_args = true;

@@ -83,25 +83,32 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(name) = target.filter(|t| self.is_string_local(t)) else {
             return false;
         };
-        let mut part = self.macro_value(n, 0);
-        if mac == "writeln" {
-            let span = self.span(n);
-            let mut segs = Vec::new();
-            append_value(&mut segs, part);
-            segs.push(Seg::Lit {
-                text: "\n".into(),
-                span: Span::new(span.file, span.end as usize, span.end as usize),
-            });
-            part = Value::Str(Template { segs, span });
-        }
+        let part = self.written(n, mac);
         self.grow(&name, part, n);
         true
+    }
+
+    /// What `write!(key, ..)` / `writeln!(key, ..)` appends: its format,
+    /// and a newline for `writeln!`.
+    pub(super) fn written(&mut self, n: Node<'_>, mac: &str) -> Value {
+        let part = self.macro_value(n, 0);
+        if mac != "writeln" {
+            return part;
+        }
+        let span = self.span(n);
+        let mut segs = Vec::new();
+        append_value(&mut segs, part);
+        segs.push(Seg::Lit {
+            text: "\n".into(),
+            span: Span::new(span.file, span.end as usize, span.end as usize),
+        });
+        Value::Str(Template { segs, span })
     }
 
     /// Whether the local `name` is a string the code grows: a template
     /// already, or a `String` that starts from a value the link follows
     /// (`String::from(prefix())`), which becomes a template of that value.
-    fn is_string_local(&mut self, name: &str) -> bool {
+    pub(super) fn is_string_local(&mut self, name: &str) -> bool {
         let Some(v) = self.scope.locals.get_mut(name) else {
             return false;
         };

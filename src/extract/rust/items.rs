@@ -131,7 +131,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "expression_statement" => {
                 let inner = named_children(last).into_iter().next()?;
                 if inner.kind() != "return_expression" {
-                    return None;
+                    // `{ .. }` or `if ..` without `;`: the body's value.
+                    return super::blocks::tail_expression(last).map(|e| self.value(e, 0));
                 }
                 named_children(inner).into_iter().next()?
             }

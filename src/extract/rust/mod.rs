@@ -14,6 +14,8 @@
 //!   `join`, `replace`, calls);
 //! - `strings.rs`: string literals, escapes, integers;
 //! - `grow.rs`: local strings grown by `push_str`, `+=`, `write!`;
+//! - `blocks.rs`: block expressions as values (their statements run in
+//!   order over their own locals, then their tail);
 //! - `structs.rs`: struct literals as records, the fields their types'
 //!   constructors set, closures (a lazy cell's initialiser);
 //! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
@@ -40,6 +42,7 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
+mod blocks;
 mod client;
 mod commands;
 mod grow;
@@ -460,17 +463,22 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         }
         let args = args_of(n);
-        let grows = method == "push" && args.len() == 1 && self.straight_line(n);
-        let v = if grows {
-            Some(self.value(args[0], 0))
-        } else if MUTATORS.contains(&method.as_str()) {
-            None
-        } else {
-            return;
+        let straight = args.len() == 1 && self.straight_line(n);
+        let v = match method.as_str() {
+            "push" if straight => Some(vec![self.value(args[0], 0)]),
+            // `keys.extend([a, b])`, `keys.extend(vec![..])`, `keys.append(&mut other)`.
+            "extend" | "extend_from_slice" | "append" if straight => {
+                match self.value(peel_ref(args[0]), 0) {
+                    Value::List { items, tail, .. } if tail.is_empty() => Some(items),
+                    _ => None,
+                }
+            }
+            m if MUTATORS.contains(&m) => None,
+            _ => return,
         };
         if let Some(Value::List { items, tail, span }) = self.scope.locals.get_mut(&name) {
             match v {
-                Some(v) if tail.is_empty() && items.len() < 64 => items.push(v),
+                Some(v) if tail.is_empty() && items.len() + v.len() <= 64 => items.extend(v),
                 _ if tail.is_empty() => tail.push(Value::unknown(name.clone(), *span)),
                 _ => {}
             }

@@ -180,6 +180,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "closure_expression" => self.closure_value(n, d),
             "binary_expression" if self.operator(n) == "+" => self.plus_value(n, d),
             "if_expression" => self.if_value(n, d),
+            "block" => self.block_value(n, d),
             "array_expression" | "tuple_expression" => {
                 let items = named_children(n)
                     .into_iter()

@@ -328,3 +328,56 @@ fn calls_inside_assert_macros_keep_their_offsets() {
         assert!(f.errors.is_empty(), "{src}");
     }
 }
+
+#[test]
+fn an_invocation_split_into_statements_is_one_call_once_run() {
+    let src = r#"
+fn run(con: &mut C, scripts: &Scripts, q: &str) -> R {
+    let mut inv = scripts.enqueue.key(format!("emq:{{{}}}:a", q));
+    inv.key("emq:b");
+    inv.arg(q);
+    inv.invoke(con)
+}
+fn built(scripts: &Scripts) {
+    let mut inv = scripts.enqueue.key("emq:never");
+    inv.arg(1);
+}
+fn returned(scripts: &Scripts) -> ScriptInvocation {
+    let mut inv = scripts.reap.key("emq:r");
+    inv
+}
+fn again(con: &mut C, s: &Scripts) -> R {
+    let mut inv = s.first.key("emq:one");
+    let mut inv = s.second.key("emq:two");
+    inv.invoke_async(con).await
+}
+"#;
+    let f = facts(src);
+    let calls: Vec<String> = f
+        .script_calls
+        .iter()
+        .map(|c| {
+            let keys: Vec<String> = c.keys.iter().map(Value::describe).collect();
+            let args: Vec<String> = c.args.iter().map(Value::describe).collect();
+            format!(
+                "{} keys [{}] args [{}]{}",
+                c.script.describe(),
+                keys.join(", "),
+                args.join(", "),
+                if c.returned { " returned" } else { "" }
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        vec![
+            ".enqueue keys [emq:{<q>}:a, emq:b] args [q]",
+            ".reap keys [emq:r] args [] returned",
+            ".second keys [emq:two] args []",
+        ]
+    );
+    assert_eq!(
+        f.script_calls[0].span.start,
+        at(src, "scripts.enqueue.key(format")
+    );
+}

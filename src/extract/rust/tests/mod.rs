@@ -1,6 +1,7 @@
 //! Unit tests of the Rust extractor, by concern. `facts` runs the extractor
 //! over a source text; the other helpers read its facts.
 
+mod blocks;
 mod client;
 mod commands;
 mod scripts;
