@@ -9,6 +9,9 @@
 
 use std::fmt;
 
+mod scope;
+pub use scope::{ChildModule, ModuleRef, ModuleScope};
+
 /// Index of a file in the run's file table ([`crate::source::SourceMap`]).
 pub type FileId = u32;
 
@@ -792,4 +795,8 @@ pub struct FileFacts {
     /// when the file holds `wirelint:`; the comments of Lua in its strings
     /// are in the scripts' facts.
     pub comments: Vec<Span>,
+    /// Its place in a module tree, when its client facts count only with a
+    /// client library in scope ([`ModuleScope`]).
+    #[serde(default)]
+    pub scope: Option<ModuleScope>,
 }

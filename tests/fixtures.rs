@@ -235,6 +235,15 @@ fn rust_clients_fred_state_renamed() {
     check_variant("fred-state-renamed");
 }
 
+/// fred's client crate is imported in a prelude module and reaches the
+/// queue's jobs through `use crate::prelude::*` in their parent and
+/// `use super::*` in theirs: the renamed field is found there; a stand-in
+/// whose own `hset` has no client in scope stays silent.
+#[test]
+fn rust_clients_fred_through_module_scope() {
+    check_variant("fred-prelude-module");
+}
+
 #[test]
 fn rust_clients_deadpool_prefix_changed() {
     check_variant("deadpool-prefix-changed");

@@ -241,30 +241,37 @@ impl HostLanguage for Rust {
 
     /// Scripts sit in strings or `.lua` files; every Redis call is a client
     /// call (`cmd("HSET")`, a method of the table in `rust/client.rs`) in a
-    /// file that names the client.
+    /// file with the client in scope: one that names it, or imports from a
+    /// module that may; and a file that names it may be that module.
     fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes) || (needles::names_client(bytes) && rust::client_calls(bytes))
+        needles::holds_scripts(bytes)
+            || needles::names_client(bytes)
+            || (needles::imports_module(bytes) && rust::client_calls(bytes))
     }
 
     fn format_braces(&self) -> bool {
         true
     }
 
-    /// The facts of the tree; client calls only when the file names a
-    /// client crate ([`needles::names_client`]).
+    /// The facts of the tree, with its place in the module tree: its client
+    /// calls count only when a client crate is in scope (the link step
+    /// decides, `crate::link::scope`).
     fn extract(
         &self,
         root: Node<'_>,
         src: &[u8],
         file: FileId,
         parsers: &mut Parsers,
-        _stem: &str,
+        stem: &str,
     ) -> FileFacts {
         let mut facts = rust::extract(root, src, file, parsers);
-        if !needles::names_client(src) {
-            facts.commands.clear();
-            facts.script_calls.clear();
-            facts.field_reads.clear();
+        rust::settle_scope(&mut facts, src, stem);
+        if facts
+            .scope
+            .as_ref()
+            .is_some_and(|s| !s.names_client && s.imports.is_empty())
+        {
+            facts.drop_client_facts();
         }
         facts
     }
@@ -548,9 +555,11 @@ mod tests {
         assert!(rust.guards.iter().any(|n| n == "con"));
     }
 
-    /// Client calls count only in a Rust file that names a client crate.
+    /// Client calls count only in a Rust file that names a client crate or
+    /// may reach one through another module (`crate::link::scope` decides
+    /// which); a file that names one is read, as another module's scope.
     #[test]
-    fn rust_client_calls_need_the_client_named() {
+    fn rust_client_calls_need_the_client_in_scope() {
         let mut p = Parsers::new().unwrap();
         let mut facts =
             |src: &str| crate::extract::extract_file(&mut p, Lang::Rust, 0, src.as_bytes(), "x");
@@ -560,7 +569,11 @@ mod tests {
         assert_eq!(facts(&named).commands.len(), 1);
         assert!(Lang::Rust.host().speaks(named.as_bytes()));
         assert!(!Lang::Rust.host().speaks(call.as_bytes()));
-        assert!(!Lang::Rust.host().speaks(b"use redis::Client; fn f() {}"));
+        assert!(Lang::Rust.host().speaks(b"use redis::Client; fn f() {}"));
+        let moved = format!("use super::*;\n{call}");
+        assert_eq!(facts(&moved).commands.len(), 1);
+        assert!(Lang::Rust.host().speaks(moved.as_bytes()));
+        assert!(!Lang::Rust.host().speaks(b"use super::*; fn f() {}"));
     }
 
     /// Header comments of Lua in a host string point at the host's bytes:

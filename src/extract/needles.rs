@@ -14,9 +14,12 @@
 //!   (`@hset "HSET"`, then `[@hset, ..]`), or a function returning one
 //!   (`defp verb, do: "HSET"`, then `[verb(), ..]`); [`command_head`]
 //!   finds all three;
-//! - Rust: client calls count only in a file that names a client crate
-//!   ([`names_client`], applied by the Rust host to its facts), and then
-//!   only with one of the client table's needles (`rust::fact_needles`);
+//! - Rust: client calls count only in a file with a client crate in
+//!   scope: one that names it ([`names_client`]) or imports from another
+//!   module ([`imports_module`]; the link step follows the module tree,
+//!   `crate::link::scope`), and then only with one of the client table's
+//!   needles (`rust::fact_needles`); a file that names a client crate is
+//!   read, as its module may be the scope of another;
 //! - a `.lua` file: `redis.call`, `redis.pcall`, `KEYS` (`KEYS[n]`,
 //!   `#KEYS`, `unpack(KEYS)`, header comments), or an `@include`.
 
@@ -75,6 +78,14 @@ pub fn lua_file_speaks(bytes: &[u8]) -> bool {
 /// a module of its own is not read as calling Redis.
 pub fn names_client(bytes: &[u8]) -> bool {
     CLIENTS.is_match(bytes)
+}
+
+/// Whether a Rust file (or a `use` declaration's text) may import names
+/// from another module of its crate (`super::`, `crate::`), where a client
+/// crate may be in scope ([`names_client`] of that module).
+pub fn imports_module(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"super::").is_some()
+        || memchr::memmem::find(bytes, b"crate::").is_some()
 }
 
 /// Whether an Elixir file holds a command list: `[` then a quoted command

@@ -30,6 +30,7 @@ pub mod records;
 mod resolve;
 pub mod roles;
 pub mod runs;
+pub mod scope;
 mod script_keys;
 pub mod scripts;
 mod sends;

@@ -129,9 +129,10 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     }
     let FileTable {
         mut sources,
-        facts,
+        mut facts,
         live,
     } = file_table(&files, &candidates, reads, selected, &mut notes);
+    crate::link::scope::settle(&sources, &mut facts);
     let files_checked = live.iter().filter(|l| **l).count();
     for (i, l) in live.iter().enumerate() {
         if !l {

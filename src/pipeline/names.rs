@@ -450,6 +450,7 @@ impl FileNames {
                 refs_of(v, &mut seeds);
             }
         }
+        seeds.extend(facts.scope.iter().flat_map(|s| s.needs.iter().cloned()));
         for r in &facts.field_reads {
             refs_of(&r.key, &mut seeds);
             refs_of(&r.field, &mut seeds);

@@ -8,9 +8,10 @@
 //! - may yield a protocol fact of its own: a Redis command, a script call,
 //!   a field read after HGETALL, or a script. Its language says so
 //!   (`HostLanguage::speaks`, `crate::extract::needles`): a quoted command
-//!   name at the head of an Elixir list; a client call in a Rust file that
-//!   names a client crate (`redis`, `fred`; the Rust host reads client
-//!   calls nowhere else); `redis.call`, `redis.pcall` or `KEYS[` (Lua in a
+//!   name at the head of an Elixir list; a Rust file that names a client
+//!   crate (`redis`, `fred`), or holds a client call and imports from
+//!   another module of its crate (`super::`, `crate::`: the Rust host
+//!   reads client calls nowhere else); `redis.call`, `redis.pcall` or `KEYS[` (Lua in a
 //!   host string); a `.lua` path; in a `.lua` file, `redis.call`,
 //!   `redis.pcall`, `KEYS` or `@include`;
 //! - or may hold a key of the contract's keyspace ([`KeyMarkers`], with a
@@ -31,7 +32,9 @@
 //! the wrappers and what their calls pass, the definitions whose values
 //! hold a key-marked literal ([`Prefilter::literal_marks`]) and those that
 //! look one up, the names key-marked templates look up; then the names the
-//! definitions of needed names look up.
+//! definitions of needed names look up; and the names of the modules a
+//! parsed Rust file's scope comes from (its own, which its parent declares;
+//! those on a `crate::` path: `facts::ModuleScope::needs`).
 //!
 //! # Why this is sound
 //!
@@ -40,6 +43,10 @@
 //!
 //! - Every file that can yield a Redis fact or a script is parsed: its
 //!   language's needles are a superset of what its extractor reads.
+//! - A Rust file's client facts count when a client crate is in its
+//!   module scope (`link::scope`): a file that names one is parsed, and so
+//!   is every file that declares a module on the way to one from a parsed
+//!   file (it holds the module's name).
 //! - A `.lua` file left out is no Redis script (`Script::is_redis`: it
 //!   calls no Redis, reads no `KEYS`, is no contract script), nothing names
 //!   it by path, name or SHA1, and it includes nothing; the rules, the

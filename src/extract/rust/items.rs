@@ -16,7 +16,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     pub(super) fn mod_item(&mut self, n: Node<'_>) {
         let (Some(name), Some(body)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
         else {
-            return;
+            return self.module_file(n);
         };
         self.modules.push(self.text(name));
         self.walk_sub(body);

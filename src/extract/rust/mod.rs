@@ -8,6 +8,8 @@
 //!   visitor that sends each node kind to its module, shared node helpers;
 //! - `items.rs`: functions, methods, `impl`/`trait` blocks, `const`/`static`
 //!   and `let` (the `FunctionDef`s and `ConstDef`s);
+//! - `modules.rs`: the module tree as the file states it (`mod x;`, the
+//!   modules a `use` draws names from): where its client crate comes from;
 //! - `paths.rs`: `use` imports, path segments, and which calls are calls of
 //!   the code base (`CallFact`s);
 //! - `values.rs`: expressions as `Value`s and `Template`s (`+`, `concat`,
@@ -48,6 +50,7 @@ mod commands;
 mod grow;
 mod items;
 mod macros;
+mod modules;
 mod paths;
 mod scripts;
 mod strings;
@@ -57,6 +60,7 @@ mod values;
 pub(crate) use client::client_calls;
 #[cfg(test)]
 pub(crate) use client::fact_needles;
+pub(crate) use modules::settle_scope;
 
 use crate::extract::fields::RUST as F;
 use std::cell::RefCell;

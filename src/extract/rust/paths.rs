@@ -17,6 +17,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             let mut out = Vec::new();
             expand_use(&self.text(arg), &[], &mut out);
             self.uses.extend(out);
+            self.scope_import(arg);
         }
     }
 
