@@ -22,7 +22,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let module = self.module(scope);
         let Some(mut path) = self
             .keyword_arg(&kids, "to")
-            .and_then(|t| self.module_ref(t, &module))
+            .and_then(|t| self.aliased_paths(t, &module))
+            .and_then(|paths| paths.into_iter().next())
         else {
             return;
         };

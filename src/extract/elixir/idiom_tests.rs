@@ -435,6 +435,7 @@ fn a_delegate_is_its_target_under_another_name() {
   alias Q.Runner
   defdelegate eval(conn, body), to: Runner, as: :run
   defdelegate push(conn, q), to: Q.Impl
+  defdelegate pop(conn), to: __MODULE__.Impl
 end
 "##;
     let f = facts(src);
@@ -449,6 +450,7 @@ end
         vec![
             ("eval", path(&["Q", "Runner", "run"])),
             ("push", path(&["Q", "Impl", "push"])),
+            ("pop", path(&["Q", "Impl", "pop"])),
         ]
     );
     let eval = &f.functions[f.aliases[0].func];

@@ -45,7 +45,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// The full paths an `alias` names (`A.B`, `__MODULE__`, `A.{B, C}`,
     /// `__MODULE__.B`); `None` for a dot without both sides.
-    fn aliased_paths(&self, first: Node<'_>, module: &str) -> Option<Vec<Vec<String>>> {
+    pub(super) fn aliased_paths(&self, first: Node<'_>, module: &str) -> Option<Vec<Vec<String>>> {
         if first.kind() != "dot" {
             return Some(self.module_ref(first, module).into_iter().collect());
         }
@@ -116,7 +116,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A module written as an alias (`Keys`, `A.B`) or `__MODULE__`, as a
     /// full path.
-    pub(super) fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
+    fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
         match n.kind() {
             "alias" => Some(self.module_path(&self.text(n), module)),
             "identifier" if self.text(n) == "__MODULE__" => {
