@@ -40,9 +40,13 @@ pub struct Change {
     /// The file a change with neither span is about (WD001: a file not
     /// read), and whether it is the base's.
     pub file: Option<Unread>,
-    /// Work-tree call sites that still pass what the change took away (a
-    /// key dropped from a script's KEYS: the callers of the old count).
+    /// Work-tree places that still use what the change took away: the
+    /// callers that pass a script's old KEYS count, the readers of a
+    /// field's old name.
     pub callers: Vec<Span>,
+    /// What each of `callers` is and still does: ("a caller", "still
+    /// passes the old count"), ("a reader", "still reads `pb`").
+    pub still: (&'static str, String),
 }
 
 /// A file one side did not read.
@@ -287,6 +291,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
     let b = observe(base, contract);
     let h = observe(head, contract);
     let empty = SpeakerAt::default();
+    let readers = readers(head);
     let mut out = Vec::new();
     let names: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
     for sp in names {
@@ -295,6 +300,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
             base: b.get(sp).unwrap_or(&empty),
             head: h.get(sp).unwrap_or(&empty),
             retired: &retired,
+            readers: &readers,
             out: &mut out,
         };
         let moved = d.keys();
@@ -339,6 +345,7 @@ fn not_compared(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> 
                 head: None,
                 file: Some(file),
                 callers: Vec::new(),
+                still: ("", String::new()),
             });
         }
     }
@@ -354,7 +361,31 @@ struct SpeakerDiff<'a> {
     base: &'a SpeakerAt,
     head: &'a SpeakerAt,
     retired: &'a Retired,
+    /// The work tree's reads of each (record key shape, field), every
+    /// speaker's.
+    readers: &'a Readers,
     out: &'a mut Vec<Change>,
+}
+
+/// (record key shape, field) → the places that read it, in span order.
+type Readers = BTreeMap<(String, String), Vec<Span>>;
+
+fn readers(a: &Analysis) -> Readers {
+    let mut out: Readers = BTreeMap::new();
+    for r in &a.model.records {
+        for (field, uses) in &r.fields {
+            let reads = uses.iter().filter(|u| !u.write).map(|u| u.span);
+            out.entry((r.key.clone(), field.clone()))
+                .or_default()
+                .extend(reads);
+        }
+    }
+    for spans in out.values_mut() {
+        spans.sort();
+        spans.dedup();
+    }
+    out.retain(|_, spans| !spans.is_empty());
+    out
 }
 
 impl SpeakerDiff<'_> {
@@ -377,7 +408,30 @@ impl SpeakerDiff<'_> {
             head,
             file: None,
             callers: Vec::new(),
+            still: ("", String::new()),
         });
+    }
+
+    /// The last change's work-tree readers of field `f` of record `rkey`,
+    /// named in its message.
+    fn with_readers(&mut self, rkey: &str, f: &str) {
+        let readers = self
+            .readers
+            .get(&(rkey.to_string(), f.to_string()))
+            .cloned()
+            .unwrap_or_default();
+        let Some(c) = self.out.last_mut() else {
+            return;
+        };
+        match readers.len() {
+            0 => return,
+            1 => c.message.push_str(&format!("; 1 reader still reads `{f}`")),
+            n => c
+                .message
+                .push_str(&format!("; {n} readers still read `{f}`")),
+        }
+        c.callers = readers;
+        c.still = ("a reader", format!("still reads `{f}`"));
     }
 
     /// Keys removed, changed in one segment, or added. Returns the changed
@@ -464,6 +518,7 @@ impl SpeakerDiff<'_> {
                         None,
                     ),
                 }
+                self.with_readers(hkey, f);
             }
             for g in new {
                 self.push(

@@ -52,6 +52,7 @@ impl SpeakerDiff<'_> {
         );
         if let Some(c) = self.out.last_mut() {
             c.callers = callers;
+            c.still = ("a caller", "still passes the old count".into());
         }
         true
     }

@@ -349,10 +349,7 @@ pub fn render_github(run: &DiffRun) -> String {
         for &call in &c.callers {
             let (cs, _) = span_lines(run.head, call);
             let f = run.head.sources.get(call.file);
-            text.push_str(&format!(
-                "\nstill passes the old count: {}:{}",
-                f.rel, cs.line
-            ));
+            text.push_str(&format!("\n{}: {}:{}", c.still.1, f.rel, cs.line));
         }
         if let Some(b) = c.base {
             text.push_str(&format!("\nat the base: {}", run.base_loc(b)));
@@ -446,8 +443,8 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
                         run.head,
                         call,
                         f.rel.clone(),
-                        "a caller".into(),
-                        "still passes the old count".into(),
+                        c.still.0.into(),
+                        c.still.1.clone(),
                         false,
                     ));
                 }

@@ -1,0 +1,88 @@
+//! A job field renamed in a shared Lua script while other speakers still
+//! read the old name: `diff` reports the rename with those readers, not
+//! only the script's new bytes.
+
+mod common;
+
+use common::{copy_tree, git, repo, run};
+
+/// `fixtures/four-speakers` committed as `main`, then `'pb'` renamed
+/// `'picked_by'` in the shared `scripts/claim.lua` (the work tree).
+fn renamed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_tree(&repo().join("fixtures/four-speakers"), d);
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    let script = d.join("scripts/claim.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let changed = text.replace("'pb', ARGV[1]", "'picked_by', ARGV[1]");
+    assert_ne!(text, changed);
+    std::fs::write(&script, changed).unwrap();
+    dir
+}
+
+#[test]
+fn a_field_renamed_in_a_shared_script_names_its_readers() {
+    let dir = renamed();
+    let d = dir.path();
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "scripts/claim.lua:7:59: error[WD202]: field `pb` of `tq:{<*>}:task:<*>` is now written as `picked_by`; 3 readers still read `pb` [(shared scripts)] (was main:scripts/claim.lua:7)\n\
+             scripts/claim.lua:1:1: error[WD302]: script `claim` changed: SHA1 64880caa5d1a is now 73386e77a36b [(shared scripts)] (was main:scripts/claim.lua:1)\n"
+        ),
+        "{stderr}"
+    );
+    let (_, _, stderr) = run(&["diff", "--against", "main"], d);
+    for at in [
+        "╭─[tq_dash/lib/dash.ex:5:83]",
+        "╭─[tq_ex/lib/tq.ex:16:76]",
+        "╭─[tq_rs/src/lib.rs:38:36]",
+    ] {
+        assert!(stderr.contains(at), "{at}: {stderr}");
+    }
+    assert_eq!(stderr.matches("still reads `pb`").count(), 3, "{stderr}");
+    let (_, stdout, _) = run(&["diff", "--against", "main", "--format", "github"], d);
+    assert!(
+        stdout.contains(
+            "%0Astill reads `pb`: tq_dash/lib/dash.ex:5%0Astill reads `pb`: tq_ex/lib/tq.ex:16%0Astill reads `pb`: tq_rs/src/lib.rs:38%0A"
+        ),
+        "{stdout}"
+    );
+}
+
+/// Every reader renamed with the script: the rename alone, no readers.
+#[test]
+fn readers_renamed_with_the_script_are_not_named() {
+    let dir = renamed();
+    let d = dir.path();
+    for (path, old, new) in [
+        (
+            "tq_dash/lib/dash.ex",
+            "\"tries\", \"pb\"",
+            "\"tries\", \"picked_by\"",
+        ),
+        (
+            "tq_ex/lib/tq.ex",
+            "\"tries\", \"pb\"",
+            "\"tries\", \"picked_by\"",
+        ),
+        ("tq_rs/src/lib.rs", "id), \"pb\")", "id), \"picked_by\")"),
+    ] {
+        let p = d.join(path);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(old), "{path}");
+        std::fs::write(&p, text.replace(old, new)).unwrap();
+    }
+    let (_, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    let wd202: Vec<&str> = stdout.lines().filter(|l| l.contains("WD202")).collect();
+    assert_eq!(
+        wd202,
+        ["scripts/claim.lua:7:59: error[WD202]: field `pb` of `tq:{<*>}:task:<*>` is now written as `picked_by` [(shared scripts)] (was main:scripts/claim.lua:7)"],
+        "{stdout}{stderr}"
+    );
+}
