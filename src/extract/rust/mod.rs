@@ -40,11 +40,14 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
+mod arms;
 mod client;
 mod commands;
 mod grow;
 mod items;
+mod local;
 mod macros;
+mod maps;
 mod paths;
 mod scripts;
 mod strings;
@@ -129,8 +132,10 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         placeholders: placeholders_of(src),
         script_macros: HashMap::new(),
         call_cache: HashMap::new(),
+        pending_names: Vec::new(),
     };
     cx.walk_sub(root);
+    cx.settle_names();
     cx.facts
 }
 
@@ -223,6 +228,8 @@ struct Cx<'s, 'r, 'p> {
     script_macros: HashMap<String, (String, String)>,
     /// Values of calls already evaluated, by node.
     call_cache: HashMap<NodeKey, Value>,
+    /// Commands whose name a definition of the file gives (`local.rs`).
+    pending_names: Vec<local::Pending>,
     /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
     /// literals holding them are not keys by themselves.
     placeholders: Vec<String>,
@@ -423,6 +430,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return true;
         }
         self.vec_push(n);
+        self.map_insert(n);
         self.field_read(n);
         self.call_fact(n);
         if self.inner.contains(&node_key(n)) {

@@ -3,6 +3,7 @@
 
 mod client;
 mod commands;
+mod registry;
 mod scripts;
 mod templates;
 
