@@ -16,6 +16,12 @@
 //! - `grow.rs`: local strings grown by `push_str`, `+=`, `write!`;
 //! - `structs.rs`: struct literals as records, the fields their types'
 //!   constructors set, closures (a lazy cell's initialiser);
+//! - `maps.rs`: maps filled with literal keys (`HashMap::new()` and
+//!   `insert`, `from`, `collect`) and lookups by key;
+//! - `arms.rs`: a function that ends in a `match` on a parameter, as one
+//!   ordered clause per arm;
+//! - `local.rs`: a command's name the file's own definitions give (a
+//!   field, a method, a map, an arm), read once the file is walked;
 //! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
 //!   parsed again, calls recovered from tokens, `macro_rules!` wrappers
 //!   around `include_str!`;
