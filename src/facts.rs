@@ -521,6 +521,13 @@ pub struct FunctionDef {
     /// (`script \\ @enqueue`). Empty when no parameter has a default.
     #[serde(default)]
     pub default_values: Vec<Option<Value>>,
+    /// The clauses of this function are tried in order, and the first
+    /// whose patterns take the arguments runs (a Rust `match` on a
+    /// parameter, each arm a clause): a clause none of whose patterns is
+    /// left to a guard, so a later clause never runs for an argument an
+    /// earlier one takes.
+    #[serde(default)]
+    pub ordered: bool,
 }
 
 // A `FunctionDef` is emitted for every function; `returns` is
@@ -534,6 +541,34 @@ impl FunctionDef {
     pub fn accepts(&self, args: &[Value]) -> bool {
         accepts(&self.patterns, args)
     }
+}
+
+/// The clauses a call with `args` may run, in the order given: each one
+/// that [`FunctionDef::accepts`] the arguments, but none after a clause of
+/// an `ordered` function that surely takes them (every pattern it has is
+/// the literal argument given).
+pub fn may_run<T>(clauses: Vec<T>, def: impl Fn(&T) -> &FunctionDef, args: &[Value]) -> Vec<T> {
+    let mut settled: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for c in clauses {
+        let d = def(&c);
+        if !d.accepts(args) {
+            continue;
+        }
+        let id = (d.module.clone(), d.name.clone());
+        if settled.contains(&id) {
+            continue;
+        }
+        let sure = d.patterns.iter().zip(args).all(|(p, a)| match p {
+            None => true,
+            Some(p) => literal_eq(p, a) == Some(true),
+        });
+        if d.ordered && sure {
+            settled.push(id);
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Whether arguments fit a clause's parameter patterns (see

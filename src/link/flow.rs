@@ -25,7 +25,7 @@
 
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
-use crate::facts::{FileId, Value, RECEIVER};
+use crate::facts::{may_run, FileId, Value, LOOKUP, RECEIVER};
 
 /// Definitions followed from one value, at most.
 pub(super) const MAX_DEPTH: usize = 8;
@@ -152,33 +152,132 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
                 }
             }
         }
-        Value::Call { path, args, .. } => {
-            let defs = r.function_defs(path, args.len(), &at.cx());
-            let known: Vec<_> = defs
-                .into_iter()
-                .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }) && d.accepts(args))
-                .take(MAX_FANOUT)
-                .collect();
-            if known.is_empty() {
-                return foreign_call(r, v, at, depth, out);
-            }
-            let bound = Args {
-                args,
-                receiver: None,
-                keep_receiver: true,
-            };
-            for (file, def) in known {
-                let ret = substitute(&def.returns, bound, 0);
-                let inner = At {
-                    speaker: at.speaker,
-                    file,
-                    module: def.module.as_str(),
-                };
-                step(r, &ret, inner, depth + 1, out);
-            }
+        Value::Call { path, args, span } if is_lookup(path) && args.len() == 2 => {
+            lookup(r, &args[0], &args[1], *span, at, depth, out);
         }
+        Value::Call { path, args, .. } => call(r, v, path, args, at, depth, out),
         other => leaf(out, at.file, other.clone()),
     }
+}
+
+/// A call of a function of the code base: what the clauses it runs
+/// return, the call's arguments in place of the parameters.
+fn call(
+    r: &Resolver<'_>,
+    v: &Value,
+    path: &[String],
+    args: &[Value],
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let defs = r.function_defs(path, args.len(), &at.cx());
+    let literal = literal_args(r, args, at, depth);
+    let known: Vec<_> = may_run(defs, |(_, d)| *d, &literal)
+        .into_iter()
+        .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
+        .take(MAX_FANOUT)
+        .collect();
+    if known.is_empty() {
+        return foreign_call(r, v, at, depth, out);
+    }
+    let bound = Args {
+        args,
+        receiver: None,
+        keep_receiver: true,
+    };
+    for (file, def) in known {
+        let ret = substitute(&def.returns, bound, 0);
+        let inner = At {
+            speaker: at.speaker,
+            file,
+            module: def.module.as_str(),
+        };
+        step(r, &ret, inner, depth + 1, out);
+    }
+}
+
+/// The arguments of a call, each that comes to one literal through the
+/// definitions (`script_for(lookup("tick"))`) as that literal: the clause
+/// a call runs is chosen by the values it passes.
+fn literal_args(r: &Resolver<'_>, args: &[Value], at: At<'_>, depth: usize) -> Vec<Value> {
+    args.iter()
+        .map(|a| {
+            if !matches!(a, Value::Call { .. } | Value::Const { .. }) {
+                return a.clone();
+            }
+            let mut got = Vec::new();
+            step(r, a, at, depth + 1, &mut got);
+            match got.as_slice() {
+                [(_, x)] if literal_key(x).is_some() => x.clone(),
+                _ => a.clone(),
+            }
+        })
+        .collect()
+}
+
+/// `coll[key]`: what the collection the code shows holds under the key,
+/// when the key comes to one literal (a map filled with literal keys, as a
+/// constructor or a `HashMap::from` fills it). A key the code does not
+/// show, or a collection it does not, leaves the lookup as it stands; a
+/// literal key the map does not hold gives nothing.
+fn lookup(
+    r: &Resolver<'_>,
+    coll: &Value,
+    key: &Value,
+    span: crate::facts::Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let mut keys = Vec::new();
+    step(r, key, at, depth + 1, &mut keys);
+    let name = match keys.as_slice() {
+        [(_, k)] => literal_key(k),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return leaf(out, at.file, lookup_of(coll.clone(), key.clone(), span));
+    };
+    let mut bases = Vec::new();
+    step(r, coll, at, depth + 1, &mut bases);
+    for (file, base) in bases {
+        let inner = At { file, ..at };
+        match &base {
+            Value::Map { pairs, .. } => {
+                let hit = pairs
+                    .iter()
+                    .find(|(k, _)| literal_key(k).as_ref() == Some(&name));
+                if let Some((_, x)) = hit {
+                    step(r, x, inner, depth + 1, out);
+                } else if pairs.iter().any(|(k, _)| literal_key(k).is_none()) {
+                    leaf(out, file, lookup_of(base.clone(), keys[0].1.clone(), span));
+                }
+            }
+            _ => leaf(out, file, lookup_of(base.clone(), keys[0].1.clone(), span)),
+        }
+    }
+}
+
+/// A key as a literal: a string, an atom's name, an integer's digits.
+fn literal_key(k: &Value) -> Option<String> {
+    match k {
+        Value::Int { value, .. } => Some(value.to_string()),
+        other => other.as_str(),
+    }
+}
+
+fn lookup_of(coll: Value, key: Value, span: crate::facts::Span) -> Value {
+    Value::Call {
+        path: vec![LOOKUP.to_string()],
+        args: vec![coll, key],
+        span,
+    }
+}
+
+/// `[LOOKUP]`: a lookup by key in the first argument.
+pub(super) fn is_lookup(path: &[String]) -> bool {
+    matches!(path, [p] if p == LOOKUP)
 }
 
 /// A call of a function the code base does not define (a library's:

@@ -382,9 +382,10 @@ fn direct(
             // function of the code base it calls returns it (`get(name())`).
             args.iter().find_map(|a| {
                 direct(a, speaker, file, lk, depth + 1).or_else(|| match a {
-                    Value::Call { args, .. } if args.is_empty() => {
-                        followed(a, speaker, file, lk, depth + 1)
-                    }
+                    // `get(name())`, `get(lookup("a"))`,
+                    // `get(Values::new().name)`, `get(NAMES["x"])`: what
+                    // the argument comes to.
+                    Value::Call { .. } => followed(a, speaker, file, lk, depth + 1),
                     _ => None,
                 })
             })

@@ -232,6 +232,20 @@ impl<'a> Resolver<'a> {
             Value::Call { path, .. } if super::flow::is_projection(path) => {
                 self.resolve_followed(v, cx, depth)
             }
+            // A lookup by key: the key as the call binds it, then what the
+            // value-flow core follows the collection to.
+            Value::Call { path, args, span } if super::flow::is_lookup(path) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.bound_literal(a, cx, env, depth))
+                    .collect();
+                let v = Value::Call {
+                    path: path.clone(),
+                    args,
+                    span: *span,
+                };
+                self.resolve_followed(&v, cx, depth)
+            }
             Value::Call { path, args, span } => {
                 self.resolve_call(path, args, *span, cx, env, depth)
             }
@@ -383,17 +397,39 @@ impl<'a> Resolver<'a> {
             None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
         };
         // A literal argument runs only the clauses whose patterns take it.
-        let picked: Vec<_> = picked
-            .into_iter()
-            .filter(|(_, d)| d.accepts(args))
-            .collect();
-        if picked.is_empty() {
-            return hole(label(), span);
-        }
         let arg_alts: Vec<Alts> = args
             .iter()
             .map(|a| self.resolve(a, cx, env, depth + 1))
             .collect();
+        // The clause runs by the values passed: an argument that is a call
+        // or a constant coming to one literal string is that string.
+        let literal: Vec<Value> = args
+            .iter()
+            .zip(&arg_alts)
+            .map(|(a, alts)| match alts.as_slice() {
+                [only]
+                    if matches!(a, Value::Call { .. } | Value::Const { .. })
+                        && only.iter().all(|s| matches!(s, Seg::Lit { .. })) =>
+                {
+                    Value::Str(Template {
+                        segs: only.clone(),
+                        span: a.span(),
+                    })
+                }
+                _ => a.clone(),
+            })
+            .collect();
+        // (An Elixir atom resolves to its name as a string does: only the
+        // arms of a Rust `match`, which take strings, are chosen so.)
+        let by = if picked.iter().any(|c| c.1.ordered) {
+            &literal
+        } else {
+            args
+        };
+        let picked = crate::facts::may_run(picked, |c| c.1, by);
+        if picked.is_empty() {
+            return hole(label(), span);
+        }
         let mut out = Vec::new();
         for (file, def) in picked {
             let inner = Ctx {
@@ -408,6 +444,21 @@ impl<'a> Resolver<'a> {
             }
         }
         out
+    }
+
+    /// A parameter the call binds to one literal, as that literal; any
+    /// other value as it stands.
+    fn bound_literal(&self, a: &Value, cx: &Ctx, env: Option<&[Alts]>, depth: usize) -> Value {
+        if !matches!(a, Value::Param { index, .. } if *index != crate::facts::RECEIVER) {
+            return a.clone();
+        }
+        match self.resolve(a, cx, env, depth + 1).as_slice() {
+            [only] if only.iter().all(|s| matches!(s, Seg::Lit { .. })) => Value::Str(Template {
+                segs: only.clone(),
+                span: a.span(),
+            }),
+            _ => a.clone(),
+        }
     }
 
     /// A value only the value-flow core explains (a record's field, a

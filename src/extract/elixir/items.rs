@@ -208,6 +208,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             defaults: 0,
             patterns: Vec::new(),
             default_values: Vec::new(),
+            ordered: false,
         });
         self.facts.functions.len() - 1
     }

@@ -674,6 +674,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             } else {
                 Vec::new()
             },
+            ordered: false,
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let func = self.cur_func.replace(index);

@@ -427,6 +427,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             defaults: 0,
             patterns: Vec::new(),
             default_values: Vec::new(),
+            ordered: false,
         });
         self.funcs.insert(n.id(), i);
         Some(i)

@@ -584,6 +584,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             defaults,
             patterns: Vec::new(),
             default_values,
+            ordered: false,
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);

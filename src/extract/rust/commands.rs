@@ -263,7 +263,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.value(cur, 0)
     }
 
-    fn new_command(&mut self, name: &str, name_span: Span, span: Span) -> usize {
+    pub(super) fn new_command(&mut self, name: &str, name_span: Span, span: Span) -> usize {
         self.facts.commands.push(Command {
             name: name.to_ascii_uppercase(),
             name_span,
@@ -396,10 +396,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let owner = path.len().checked_sub(2).map(|i| path[i].as_str());
         let args = args_of(base);
         let target = if last == "cmd" && args.len() == 1 {
-            self.name_arg(args[0]).map(|(name, name_span)| {
-                let span = self.span(top);
-                Target::Cmd(self.new_command(&name, name_span, span))
-            })
+            let span = self.span(top);
+            match self.name_arg(args[0]) {
+                Some((name, name_span)) => Some(self.new_command(&name, name_span, span)),
+                None => {
+                    let v = self.value(args[0], 0);
+                    self.defer_name(v, span)
+                }
+            }
+            .map(Target::Cmd)
         } else if (last == "pipe" && args.is_empty()) || owner == Some("Pipeline") {
             Some(Target::Pipe(None))
         } else if owner == Some("Cmd") {
@@ -427,8 +432,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         match spec.sends {
             Sends::PipelineCommand => {
-                if let Some((name, name_span)) = self.name_arg(link.args[0]) {
-                    let i = self.new_command(&name, name_span, st.span);
+                let i = match self.name_arg(link.args[0]) {
+                    Some((name, name_span)) => Some(self.new_command(&name, name_span, st.span)),
+                    None => {
+                        let v = self.value(link.args[0], 0);
+                        self.defer_name(v, st.span)
+                    }
+                };
+                if let Some(i) = i {
                     st.target = Some(Target::Pipe(Some(i)));
                 }
             }

@@ -60,6 +60,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             defaults: 0,
             patterns: Vec::new(),
             default_values: Vec::new(),
+            ordered: false,
         });
         let saved = std::mem::replace(
             &mut self.scope,
@@ -75,16 +76,22 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // Items nested in the body are not methods of the outer impl.
         let saved_impls = std::mem::take(&mut self.impl_types);
         let mut returns = None;
+        let mut clauses = None;
         if let Some(body) = n.child_by_field_id(F.body) {
             self.walk_sub(body);
             self.returns_builder(body);
             returns = self.tail_value(body);
+            clauses = self.match_clauses(body);
         }
         self.impl_types = saved_impls;
         self.cur_func = saved_func;
         self.self_type = saved_self;
         self.hash_maps = saved_maps;
         self.scope = saved;
+        if let Some(clauses) = clauses {
+            self.set_clauses(index, clauses);
+            return;
+        }
         if let Some(returns) = returns {
             if matches!(
                 returns,

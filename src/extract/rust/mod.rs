@@ -20,6 +20,12 @@
 //!   order over their own locals, then their tail);
 //! - `structs.rs`: struct literals as records, the fields their types'
 //!   constructors set, closures (a lazy cell's initialiser);
+//! - `maps.rs`: maps filled with literal keys (`HashMap::new()` and
+//!   `insert`, `from`, `collect`) and lookups by key;
+//! - `arms.rs`: a function that ends in a `match` on a parameter, as one
+//!   ordered clause per arm;
+//! - `local.rs`: a command's name the file's own definitions give (a
+//!   field, a method, a map, an arm), read once the file is walked;
 //! - `macros.rs`: `format!`-like macros, `concat!`, `vec!`, macro arguments
 //!   parsed again, calls recovered from tokens, `macro_rules!` wrappers
 //!   around `include_str!`;
@@ -44,12 +50,15 @@
 //! with the token tree as the parser's only included range, so every node of
 //! that second tree is in host-file coordinates.
 
+mod arms;
 mod blocks;
 mod client;
 mod commands;
 mod grow;
 mod items;
+mod local;
 mod macros;
+mod maps;
 mod modules;
 mod paths;
 mod scripts;
@@ -136,8 +145,10 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         placeholders: placeholders_of(src),
         script_macros: HashMap::new(),
         call_cache: HashMap::new(),
+        pending_names: Vec::new(),
     };
     cx.walk_sub(root);
+    cx.settle_names();
     cx.facts
 }
 
@@ -230,6 +241,8 @@ struct Cx<'s, 'r, 'p> {
     script_macros: HashMap<String, (String, String)>,
     /// Values of calls already evaluated, by node.
     call_cache: HashMap<NodeKey, Value>,
+    /// Commands whose name a definition of the file gives (`local.rs`).
+    pending_names: Vec<local::Pending>,
     /// Placeholders replaced somewhere in the file (`.replace("{queue}", ..)`):
     /// literals holding them are not keys by themselves.
     placeholders: Vec<String>,
@@ -430,6 +443,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return true;
         }
         self.vec_push(n);
+        self.map_insert(n);
         self.field_read(n);
         self.call_fact(n);
         if self.inner.contains(&node_key(n)) {

@@ -77,10 +77,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         for (name, value) in self.literal_fields(n) {
             let v = self.value(value, 0);
             // What a field holds: a script, a constant, a call whose result
-            // the link follows, or a string (a key part, a script's name).
+            // the link follows, a string (a key part, a script's name), or
+            // a map filled with literal keys (a registry).
             if !matches!(
                 v,
-                Value::ScriptRef { .. } | Value::Const { .. } | Value::Call { .. } | Value::Str(_)
+                Value::ScriptRef { .. }
+                    | Value::Const { .. }
+                    | Value::Call { .. }
+                    | Value::Str(_)
+                    | Value::Map { .. }
             ) {
                 continue;
             }
@@ -92,6 +97,37 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 name_span,
             });
         }
+    }
+
+    /// The type a receiver is made as, when its expression names it: a
+    /// struct literal (`Values { .. }`) or a constructor (`Values::new()`,
+    /// `Values::default()`, `Self::new()`).
+    pub(super) fn constructed_type(&self, recv: Node<'_>) -> Option<String> {
+        let recv = super::peel_ref(recv);
+        let ty = match recv.kind() {
+            "struct_expression" => return self.literal_type(recv),
+            "call_expression" => {
+                let f = super::callee(recv).filter(|f| f.kind() == "scoped_identifier")?;
+                let mut path = path_segments(&self.text(f));
+                let ctor = path.pop()?;
+                if !matches!(ctor.as_str(), "new" | "default") {
+                    return None;
+                }
+                path.pop()?
+            }
+            _ => return None,
+        };
+        if ty == "Self" {
+            return self
+                .impl_types
+                .last()
+                .cloned()
+                .or_else(|| self.self_type.clone());
+        }
+        ty.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_uppercase())
+            .then_some(ty)
     }
 
     /// `|| body` / `move || { ..; body }`: what the closure returns.

@@ -141,6 +141,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             },
             "field_expression" => self.field_value(n, span, d),
+            "index_expression" => self
+                .index_value(n, d)
+                .unwrap_or_else(|| Value::unknown(self.label(n), span)),
             // `match lookup(..) { Some(s) => s, None => return }`: the value
             // an arm unwraps is the scrutinee's.
             "match_expression" => match n.child_by_field_id(F.value) {
@@ -393,6 +396,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     return Value::unknown(self.label(n), span);
                 };
                 let method = self.text(field);
+                if let Some(v) = self.map_method(n, &method, recv, &args, d) {
+                    return v;
+                }
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
                     return self.value(recv, d);
                 }
@@ -434,11 +440,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     return Value::Str(Template { segs, span });
                 }
                 let args = args.iter().map(|a| self.value(*a, d)).collect();
-                Value::Call {
-                    path: vec![method],
-                    args,
-                    span,
-                }
+                // A method of a value whose type its constructor names
+                // (`Registry::new().get(..)`) runs that type's `impl`.
+                let mut path: Vec<String> = self.constructed_type(recv).into_iter().collect();
+                path.push(method);
+                Value::Call { path, args, span }
             }
             "identifier" | "scoped_identifier" => {
                 let path = path_segments(&self.text(func));
@@ -451,6 +457,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
                 // `Vec::new()`: a list the straight-line pushes that
                 // follow fill (see `vec_push`).
+                if let Some(m) = self.map_call(&strs, &args, d) {
+                    return m;
+                }
                 if let Some(v) = super::grow::empty_string(&strs, span) {
                     return v;
                 }

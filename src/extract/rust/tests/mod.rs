@@ -4,6 +4,7 @@
 mod blocks;
 mod client;
 mod commands;
+mod registry;
 mod scripts;
 mod templates;
 
