@@ -48,6 +48,19 @@ pub fn families() -> impl Iterator<Item = &'static Shipped> {
     SHIPPED.iter().filter(|s| s.name != "echomq")
 }
 
+/// Each family's keyspace as shipped (no `prefix` given), in
+/// [`families`] order: loaded once, as every run reads them (the
+/// prefilter's key marks, the family the tree's keys are of).
+pub fn family_keyspaces() -> &'static [(&'static str, super::Keyspace)] {
+    static LOADED: std::sync::OnceLock<Vec<(&'static str, super::Keyspace)>> =
+        std::sync::OnceLock::new();
+    LOADED.get_or_init(|| {
+        families()
+            .filter_map(|s| Some((s.name, s.load(None).ok()?.keyspace?)))
+            .collect()
+    })
+}
+
 /// The shipped contract named `name` (`bullmq`), if there is one.
 pub fn named(name: &str) -> Option<&'static Shipped> {
     SHIPPED.iter().find(|s| s.name == name)

@@ -295,20 +295,27 @@ pub fn link(input: &LinkInput<'_>) -> Model {
     inventory.resolve_file_refs(&mut model, input.sources);
     inventory.resolve_includes(&mut model, input.sources);
     included::inline(&resolver, &mut model, &inventory.includes);
-    if let Some(contract) = input.contract {
-        for script in &mut model.scripts {
-            script.contract = contract
-                .scripts
-                .iter()
-                .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)));
-        }
-    }
+    assign_contract(&mut model, input.contract);
     (model.script_calls, model.unlinked_calls) =
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
     script_keys::fill(&mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model, input.contract);
     model
+}
+
+/// Each script's entry in the contract, by name (none without one). The
+/// only part of a model the contract decides: the rest of the link reads
+/// no contract, so a model linked against one contract is the model of
+/// another once its scripts are assigned again.
+pub fn assign_contract(model: &mut Model, contract: Option<&Contract>) {
+    for script in &mut model.scripts {
+        script.contract = contract.and_then(|c| {
+            c.scripts
+                .iter()
+                .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)))
+        });
+    }
 }
 
 /// One file's facts outside its scripts: syntax errors, the key templates

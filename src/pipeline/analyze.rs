@@ -13,7 +13,7 @@ use crate::config::{Config, ContractSetting};
 use crate::contract::Contract;
 use crate::discover::{Candidate, Note};
 use crate::facts::{FileFacts, FileId};
-use crate::link::{assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
+use crate::link::{assign_contract, assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
 use crate::source::{SourceFile, SourceMap};
 
 use super::cache::Cache;
@@ -188,8 +188,10 @@ struct Linking<'a> {
 
 /// The link, and the contract that then applies: the embedded default
 /// steps aside for a foreign keyspace, and a tree of a shipped family's
-/// keys is linked again against that family (its contract names its
-/// scripts).
+/// keys is checked against that family (its contract names its scripts).
+/// The link reads the contract only to give each script its entry
+/// (`link::assign_contract`), so the family's model is the first link's
+/// with its scripts assigned again: one link, whichever contract applies.
 fn link_step(
     opts: &Options,
     pool: Option<&rayon::ThreadPool>,
@@ -205,38 +207,25 @@ fn link_step(
     let input = LinkInput {
         sources,
         facts,
-        speakers: parts.0.clone(),
-        file_speaker: parts.1.clone(),
-        speaker_dirs: parts.2.clone(),
+        speakers: parts.0,
+        file_speaker: parts.1,
+        speaker_dirs: parts.2,
         contract: contract.as_ref(),
         memo: opts.session.as_deref().map(|s| &s.link),
     };
     let mut model = in_pool(pool, || link(&input));
     drop(input);
-    if !steps_aside(opts, &model, contract.as_ref(), notes) {
+    let Some(family) = steps_aside(opts, &model, contract.as_ref(), notes) else {
         return (model, (contract, contract_file));
-    }
-    for s in &mut model.scripts {
-        s.contract = None;
-    }
+    };
     contract = None;
     contract_file = None;
-    if let Some((fam, id)) = family_contract(opts, &model, sources, notes) {
+    if let Some((fam, id)) = family.and_then(|f| family_contract(opts, f, sources, notes)) {
         contract = Some(fam);
         contract_file = Some(id);
-        let mut file_speaker = parts.1;
-        file_speaker.resize(sources.len(), None);
-        let input = LinkInput {
-            sources,
-            facts,
-            speakers: parts.0,
-            file_speaker,
-            speaker_dirs: parts.2,
-            contract: contract.as_ref(),
-            memo: None,
-        };
-        model = in_pool(pool, || link(&input));
+        model.file_speaker.resize(sources.len(), None);
     }
+    assign_contract(&mut model, contract.as_ref());
     (model, (contract, contract_file))
 }
 
@@ -479,27 +468,26 @@ fn add_contract_file(
 /// Whether the embedded default steps aside, for a repository that speaks
 /// another protocol: no speaker builds a key with its exact prefix (a near
 /// miss alone is not enough: `exq:` in a tree that never writes `emq:` is
-/// another protocol, not a moved EchoMQ key). Says so in a note.
+/// another protocol, not a moved EchoMQ key). Says so in a note, and
+/// gives the shipped family the tree's keys are of ([`family_of`]), if any.
 fn steps_aside(
     opts: &Options,
     model: &Model,
     contract: Option<&Contract>,
     notes: &mut Vec<Note>,
-) -> bool {
-    let Some(c) =
-        contract.filter(|c| c.embedded && !c.chosen && opts.contract == ContractChoice::Default)
-    else {
-        return false;
-    };
+) -> Option<Option<&'static str>> {
+    let c =
+        contract.filter(|c| c.embedded && !c.chosen && opts.contract == ContractChoice::Default)?;
     if uses_keyspace(model, c) {
-        return false;
+        return None;
     }
     let prefix = c
         .keyspace
         .as_ref()
         .map(|k| k.prefix.as_str())
         .unwrap_or_default();
-    let message = match family_of(model) {
+    let family = family_of(model);
+    let message = match family {
         Some(f) => format!(
             "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside; the tree's keys are of the keyspace of the shipped `{f}` contract (rules/{f}.toml), which it is checked against (write `contract = ...` in wirelint.toml, or pass --contract FILE or --no-contract, to choose)",
             c.name
@@ -513,18 +501,17 @@ fn steps_aside(
         path: ".".into(),
         message,
     });
-    true
+    Some(family)
 }
 
-/// The shipped family the tree's keys are of ([`family_of`]), loaded with
-/// `wirelint.toml`'s `prefix`, its text added to the file table.
+/// The shipped family `name`, loaded with `wirelint.toml`'s `prefix`, its
+/// text added to the file table.
 fn family_contract(
     opts: &Options,
-    model: &Model,
+    name: &str,
     sources: &mut SourceMap,
     notes: &mut Vec<Note>,
 ) -> Option<(Contract, FileId)> {
-    let name = family_of(model)?;
     let cfg = Config::find_limited(&opts.root, opts.max_file_bytes)
         .ok()
         .flatten();
@@ -549,13 +536,7 @@ fn family_contract(
 /// distinct keys of it, and of no other family's.
 fn family_of(model: &Model) -> Option<&'static str> {
     let mut found = None;
-    for s in crate::contract::shipped::families() {
-        let Ok(c) = s.load(None) else {
-            continue;
-        };
-        let Some(ks) = c.keyspace.as_ref() else {
-            continue;
-        };
+    for (name, ks) in crate::contract::shipped::family_keyspaces() {
         let mut keys = std::collections::BTreeSet::new();
         for k in &model.keys {
             if keys.len() < 2 && crate::keyshape::in_keyspace(&k.template, ks) {
@@ -566,7 +547,7 @@ fn family_of(model: &Model) -> Option<&'static str> {
             if found.is_some() {
                 return None;
             }
-            found = Some(s.name);
+            found = Some(*name);
         }
     }
     found

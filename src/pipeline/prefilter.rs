@@ -154,9 +154,9 @@ impl Prefilter {
         // near miss of its prefix.
         if contract.is_some_and(|c| c.embedded && !c.chosen) {
             keyspaces.extend(
-                crate::contract::shipped::families()
-                    .filter_map(|s| s.load(None).ok()?.keyspace)
-                    .map(|ks| (ks, false)),
+                crate::contract::shipped::family_keyspaces()
+                    .iter()
+                    .map(|(_, ks)| (ks.clone(), false)),
             );
         }
         let keys: Vec<KeyMarkers> = keyspaces

@@ -4,7 +4,7 @@
 
 use super::{NumKeys, Proto, ScriptCallUse};
 use crate::facts::{FileId, Span, Template, Value};
-use crate::hash::{HashMap, HashSet};
+use crate::hash::HashMap;
 use crate::link::identify::{identify, Lookup};
 use crate::link::lists::{flatten, literal_count};
 use crate::link::{Arg, Ctx, Resolver, ScriptId, SpeakerId};
@@ -166,25 +166,43 @@ fn numkeys_of(p: &Proto, registered: Option<(u32, Span)>) -> NumKeys {
 /// One use per call site, script and what it passes: a wrapper that
 /// reaches Redis by two commands of the same script (an EVALSHA and its
 /// EVAL fallback) binds each of its callers twice, and the two uses are
-/// the same call on the wire, to be listed, counted and checked once.
+/// the same call on the wire, to be listed, counted and checked once (the
+/// first is kept).
 pub(super) fn drop_twins(uses: &mut Vec<ScriptCallUse>) {
-    let mut seen: HashSet<(Span, ScriptId, SpeakerId, String)> = HashSet::default();
-    uses.retain(|u| {
-        // Everything a use holds (the command it came from is not kept).
-        let what = format!(
-            "{:?}{:?}{}{:?}{:?}{}{}{}{:?}",
-            u.numkeys,
-            u.keys,
-            u.keys_complete,
-            u.args,
-            u.argv,
-            u.args_complete,
-            u.in_wrapper,
-            u.depth,
-            u.site
-        );
-        seen.insert((u.span, u.script, u.speaker, what))
-    });
+    let mut kept: HashMap<(Span, ScriptId, SpeakerId), Vec<usize>> = HashMap::default();
+    let mut keep = Vec::with_capacity(uses.len());
+    for (i, u) in uses.iter().enumerate() {
+        let at = kept.entry((u.span, u.script, u.speaker)).or_default();
+        let twin = at.iter().any(|&j| same_use(&uses[j], u));
+        if !twin {
+            at.push(i);
+        }
+        keep.push(!twin);
+    }
+    let mut keep = keep.into_iter();
+    uses.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// Whether two uses at one place hold the same: everything a use holds
+/// (the command it came from is not kept), its echo mark aside (made
+/// after).
+fn same_use(a: &ScriptCallUse, b: &ScriptCallUse) -> bool {
+    let same_args = |x: &Arc<[Arg]>, y: &Arc<[Arg]>| {
+        Arc::ptr_eq(x, y)
+            || (x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| p.value == q.value && p.alts == q.alts))
+    };
+    a.numkeys == b.numkeys
+        && a.keys_complete == b.keys_complete
+        && a.args_complete == b.args_complete
+        && a.in_wrapper == b.in_wrapper
+        && a.depth == b.depth
+        && a.site == b.site
+        && same_args(&a.keys, &b.keys)
+        && (Arc::ptr_eq(&a.args, &b.args) || a.args == b.args)
+        && same_args(&a.argv, &b.argv)
 }
 
 /// Marks the uses that repeat a use fewer wrappers away: the same script,
