@@ -95,6 +95,7 @@ pub enum Lang {
     TypeScript,
     Tsx,
     Go,
+    Ruby,
 }
 
 impl Lang {
@@ -108,6 +109,7 @@ impl Lang {
             "ts" | "mts" | "cts" => Some(Lang::TypeScript),
             "tsx" => Some(Lang::Tsx),
             "go" => Some(Lang::Go),
+            "rb" => Some(Lang::Ruby),
             _ => None,
         }
     }
@@ -122,6 +124,7 @@ impl Lang {
             Lang::TypeScript => "typescript",
             Lang::Tsx => "tsx",
             Lang::Go => "go",
+            Lang::Ruby => "ruby",
         }
     }
 }
