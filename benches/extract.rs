@@ -53,6 +53,10 @@ fn sample(lang: Lang) -> Vec<u8> {
             "../go-clients/worker/jobs.go",
             "../go-clients/legacy/store.go",
         ],
+        Lang::Ruby => &[
+            "../ruby-clients/worker/lib/emq/jobs.rb",
+            "../ruby-clients/legacy/lib/store.rb",
+        ],
     };
     let mut out = Vec::new();
     while out.len() < 256 * 1024 {
@@ -72,6 +76,7 @@ const LANGS: &[Lang] = &[
     Lang::JavaScript,
     Lang::TypeScript,
     Lang::Go,
+    Lang::Ruby,
 ];
 
 #[divan::bench(args = LANGS)]
@@ -93,8 +98,8 @@ fn unrelated(lang: Lang) -> Vec<u8> {
         Lang::Rust => gen_corpus::rust_file(&mut r, n),
         Lang::Lua => gen_corpus::lua_file(&mut r, n),
         Lang::Python => python_file(n),
-        // No generator writes JavaScript or Go: its fixture, repeated.
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Go => {
+        // No generator writes JavaScript, Go or Ruby: its fixture, repeated.
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx | Lang::Go | Lang::Ruby => {
             String::from_utf8_lossy(&sample(lang)).into_owned()
         }
     }

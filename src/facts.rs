@@ -98,6 +98,7 @@ pub enum Lang {
     TypeScript,
     Tsx,
     Go,
+    Ruby,
 }
 
 impl Lang {
@@ -111,6 +112,7 @@ impl Lang {
             "ts" | "mts" | "cts" => Some(Lang::TypeScript),
             "tsx" => Some(Lang::Tsx),
             "go" => Some(Lang::Go),
+            "rb" => Some(Lang::Ruby),
             _ => None,
         }
     }
@@ -125,6 +127,7 @@ impl Lang {
             Lang::TypeScript => "typescript",
             Lang::Tsx => "tsx",
             Lang::Go => "go",
+            Lang::Ruby => "ruby",
         }
     }
 }

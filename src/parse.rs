@@ -27,6 +27,7 @@ pub fn language(lang: Lang) -> Language {
         Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
         Lang::Go => tree_sitter_go::LANGUAGE.into(),
+        Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
     }
 }
 
@@ -40,6 +41,7 @@ pub struct Parsers {
     typescript: Parser,
     tsx: Parser,
     go: Parser,
+    ruby: Parser,
 }
 
 /// The parse of one text under a budget ([`Parsers::parse_bounded`]).
@@ -139,6 +141,7 @@ impl Parsers {
             typescript: make(Lang::TypeScript)?,
             tsx: make(Lang::Tsx)?,
             go: make(Lang::Go)?,
+            ruby: make(Lang::Ruby)?,
         })
     }
 
@@ -152,6 +155,7 @@ impl Parsers {
             Lang::TypeScript => &mut self.typescript,
             Lang::Tsx => &mut self.tsx,
             Lang::Go => &mut self.go,
+            Lang::Ruby => &mut self.ruby,
         }
     }
 
@@ -220,7 +224,7 @@ fn too_deep(lang: Lang, text: &[u8]) -> Option<usize> {
     match lang {
         Lang::Elixir => nesting::too_deep_elixir(text),
         Lang::Rust | Lang::Lua => None,
-        Lang::Python | Lang::Go => None,
+        Lang::Python | Lang::Go | Lang::Ruby => None,
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => None,
     }
 }
@@ -705,6 +709,7 @@ mod tests {
             (Lang::TypeScript, "const a: number = 1;\n", "program"),
             (Lang::Tsx, "const a = <b>{1}</b>;\n", "program"),
             (Lang::Go, "package a\n\nfunc f() {}\n", "source_file"),
+            (Lang::Ruby, "def f; end\n", "program"),
         ] {
             let tree = p.parse(lang, src.as_bytes()).expect("parses");
             assert_eq!(tree.root_node().kind(), root, "{lang:?}");

@@ -37,7 +37,7 @@ fn rules_lists_every_rule() {
     assert_eq!(code, 0);
     assert_eq!(
         stderr,
-        "wirelint: the rules read Elixir, Rust, Lua, Python, JavaScript, TypeScript and Go\n"
+        "wirelint: the rules read Elixir, Rust, Lua, Python, JavaScript, TypeScript, Go and Ruby\n"
     );
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), wirelint::checks::RULES.len());

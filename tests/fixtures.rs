@@ -294,6 +294,29 @@ fn go_clients_prefix_changed() {
     check_variant("go-prefix-changed");
 }
 
+// The Ruby clients (fixtures/ruby-clients): a redis-rb and a
+// redis-client project of the EchoMQ wire.
+
+/// The redis-rb project's pipeline writes `status` where the record has
+/// `state`.
+#[test]
+fn ruby_clients_state_renamed() {
+    check_variant("ruby-state-renamed");
+}
+
+/// The redis-rb project passes a third key to `enqueue`, which takes two.
+#[test]
+fn ruby_clients_extra_key() {
+    check_variant("ruby-extra-key");
+}
+
+/// The redis-client project spells the prefix `emqx` in the constant its
+/// key builder formats.
+#[test]
+fn ruby_clients_prefix_changed() {
+    check_variant("ruby-prefix-changed");
+}
+
 #[test]
 fn rust_clients_async_hash_tag_removed() {
     check_variant("async-hash-tag-removed");

@@ -445,7 +445,7 @@ fn stdin_filename_naming_a_directory_is_a_usage_error() {
         (code, stderr.as_str()),
         (
             2,
-            "error: --stdin-filename notes.txt is not a file of a language wirelint reads (Elixir, Rust, Lua, Python, JavaScript, TypeScript or Go)\n"
+            "error: --stdin-filename notes.txt is not a file of a language wirelint reads (Elixir, Rust, Lua, Python, JavaScript, TypeScript, Go or Ruby)\n"
         )
     );
 }

@@ -599,11 +599,12 @@ fn a_new_file_is_read_once_the_client_says_so() {
     assert_eq!(
         globs,
         [
-            "**/*.{ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx,go}",
+            "**/*.{ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,rb}",
             "**/*.toml",
             "**/setup.cfg",
             "**/package.json",
             "**/go.mod",
+            "**/Gemfile",
             "**/.gitignore",
             "**/.ignore"
         ]

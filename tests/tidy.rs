@@ -219,6 +219,7 @@ fn fields_are_read_by_id_and_exist_in_their_grammar() {
             Some("RUST") => tree_sitter_rust::LANGUAGE.into(),
             Some("LUA") => tree_sitter_lua::LANGUAGE.into(),
             Some("PYTHON") => tree_sitter_python::LANGUAGE.into(),
+            Some("RUBY") => tree_sitter_ruby::LANGUAGE.into(),
             _ => continue,
         };
         let code = without_tests(&f.code);

@@ -48,6 +48,7 @@ pub const PROJECT_FILES: &[&str] = &[
     "setup.cfg",
     "package.json",
     "go.mod",
+    "Gemfile",
 ];
 
 /// Something said about the run that is not a finding: a skipped file, a

@@ -31,6 +31,7 @@ macro_rules! fields {
 fields! {
     alias = "alias",
     alternative = "alternative",
+    block = "block",
     argument = "argument",
     arguments = "arguments",
     attribute = "attribute",
@@ -46,6 +47,7 @@ fields! {
     key = "key",
     left = "left",
     macro_ = "macro",
+    method = "method",
     module_name = "module_name",
     name = "name",
     object = "object",
@@ -60,6 +62,7 @@ fields! {
     quoted_start = "quoted_start",
     receiver = "receiver",
     right = "right",
+    scope = "scope",
     start = "start",
     subscript = "subscript",
     table = "table",
@@ -75,6 +78,7 @@ pub(crate) static PYTHON: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::P
 pub(crate) static JAVASCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::JavaScript));
 pub(crate) static TYPESCRIPT: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::TypeScript));
 pub(crate) static GO: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Go));
+pub(crate) static RUBY: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Ruby));
 pub(crate) static TSX: LazyLock<Fields> = LazyLock::new(|| Fields::of(Lang::Tsx));
 
 /// The field ids of one of the JavaScript and TypeScript grammars, which

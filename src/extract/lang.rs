@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::{elixir, go, js, lua, needles, python, rust, script_name_from_stem};
+use crate::extract::{elixir, go, js, lua, needles, python, ruby, rust, script_name_from_stem};
 use crate::facts::{FileFacts, FileId, Lang, ScriptDef, ScriptSource, Span};
 use crate::parse::Parsers;
 
@@ -109,6 +109,7 @@ pub struct Rust;
 pub struct Lua;
 pub struct Python;
 pub struct Go;
+pub struct Ruby;
 /// JavaScript and TypeScript (and TSX): one extractor, three grammars.
 pub struct Js(Lang);
 pub const JAVASCRIPT: Js = Js(Lang::JavaScript);
@@ -125,6 +126,7 @@ pub const HOSTS: &[&dyn HostLanguage] = &[
     &TYPESCRIPT,
     &TSX,
     &Go,
+    &Ruby,
 ];
 
 /// The languages wirelint reads, by name, in the order of [`HOSTS`]: the
@@ -139,7 +141,7 @@ pub fn language_names() -> Vec<&'static str> {
     out
 }
 
-/// `Elixir, Rust, Lua, Python, JavaScript, TypeScript and Go` (with `conj` `and` or
+/// `Elixir, Rust, Lua, Python, JavaScript, TypeScript, Go and Ruby` (with `conj` `and` or
 /// `or`).
 pub fn language_list(conj: &str) -> String {
     let names = language_names();
@@ -161,6 +163,7 @@ impl Lang {
             Lang::TypeScript => &TYPESCRIPT,
             Lang::Tsx => &TSX,
             Lang::Go => &Go,
+            Lang::Ruby => &Ruby,
         }
     }
 
@@ -494,6 +497,58 @@ impl HostLanguage for Go {
     }
 }
 
+impl HostLanguage for Ruby {
+    fn lang(&self) -> Lang {
+        Lang::Ruby
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Ruby"
+    }
+
+    fn extensions(&self) -> &'static [&'static str] {
+        &["rb"]
+    }
+
+    fn line_comment(&self) -> &'static str {
+        "#"
+    }
+
+    fn comment_kinds(&self) -> &'static [&'static str] {
+        &["comment"]
+    }
+
+    fn lua(&self) -> LuaIn {
+        LuaIn::Strings
+    }
+
+    /// Scripts sit in strings, heredocs or `.lua` files; every Redis call
+    /// is a redis-rb or redis-client method of the table in
+    /// `ruby/client.rs` in a file that names Redis.
+    fn speaks(&self, bytes: &[u8]) -> bool {
+        needles::holds_scripts(bytes) || (needles::names_client(bytes) && ruby::client_calls(bytes))
+    }
+
+    /// The facts of the tree; client calls only when the file names Redis
+    /// ([`needles::names_client`]).
+    fn extract(
+        &self,
+        root: Node<'_>,
+        src: &[u8],
+        file: FileId,
+        parsers: &mut Parsers,
+        stem: &str,
+    ) -> FileFacts {
+        let mut facts = ruby::extract(root, src, file, parsers, stem);
+        if !needles::names_client(src) {
+            facts.commands.clear();
+            facts.script_calls.clear();
+            facts.field_reads.clear();
+        }
+        facts
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,7 +569,8 @@ mod tests {
                 Lang::JavaScript,
                 Lang::TypeScript,
                 Lang::Tsx,
-                Lang::Go
+                Lang::Go,
+                Lang::Ruby
             ]
         );
         assert_eq!(
@@ -526,7 +582,8 @@ mod tests {
                 "Python",
                 "JavaScript",
                 "TypeScript",
-                "Go"
+                "Go",
+                "Ruby"
             ]
         );
         // Every extension a language claims is read as that language.
@@ -544,6 +601,7 @@ mod tests {
         assert_eq!(Lang::Python.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Rust.host().comment_markers(), ["//", "--"]);
         assert_eq!(Lang::Go.host().comment_markers(), ["//", "--"]);
+        assert_eq!(Lang::Ruby.host().comment_markers(), ["#", "--"]);
         assert_eq!(Lang::Lua.host().comment_markers(), ["--"]);
     }
 

@@ -17,6 +17,7 @@ pub mod lang;
 pub mod lua;
 pub mod needles;
 pub mod python;
+pub mod ruby;
 pub mod rust;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};

@@ -194,6 +194,7 @@ const DEF_WORDS: &[&[u8]] = &[
     b"defmacrop",
     b"defdelegate",
     b"class",
+    b"module",
 ];
 
 /// Whether the identifier at `at` is the name of a definition: after
@@ -228,6 +229,10 @@ fn defined_after_word(bytes: &[u8], at: usize) -> bool {
     let mut i = at;
     if i >= 2 && &bytes[i - 2..i] == b"r#" {
         i -= 2;
+    }
+    // Ruby's `def self.name`.
+    if i >= 5 && &bytes[i - 5..i] == b"self." {
+        i -= 5;
     }
     while i > 0 && bytes[i - 1].is_ascii_whitespace() {
         i -= 1;
@@ -715,86 +720,4 @@ fn identities(v: &Value, names: &mut impl NameSink, shas: &mut BTreeSet<String>)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn set(names: &[&str]) -> BTreeSet<String> {
-        names.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// What the index holds of a file answers as its bytes do: a hit is
-    /// never ruled out, and a name the file does not hold (as a whole
-    /// identifier, or as a definition) is.
-    #[test]
-    fn identifiers_answer_as_the_bytes_do() {
-        let src = "defmodule Q do\n  @prefix \"emq\"\n  def key_of(id), do: \"#{@prefix}:#{id}\"\n  \
-                   defp r#type(x), do: x\nend\nfn make_key() {}\nconst  LIMIT: u32 = 3;\ncall(keyspace_x)\n\
-                   PREFIX = 'q'\nclass Keys:\n    TTL: int = 3\n        self.sha = x == y\n";
-        let ids = Idents::of(src.as_bytes());
-        let cases: &[(&[&str], &[&str])] = &[
-            (&["key_of"], &[]),
-            (&[], &["key_of"]),
-            (&[], &["prefix"]),
-            (&[], &["type"]),
-            (&[], &["make_key"]),
-            (&[], &["LIMIT"]),
-            (&["keyspace_x"], &[]),
-            // Not whole identifiers, or used but never defined.
-            (&["key"], &[]),
-            (&["keyspace"], &[]),
-            (&[], &["keyspace_x"]),
-            (&[], &["call"]),
-            (&["absent", "nothere"], &["other"]),
-            (&[], &["x"]),
-            (&[], &["y"]),
-        ];
-        // Python's: `class`, and names assigned at the start of a line.
-        for d in ["PREFIX", "Keys", "TTL", "sha"] {
-            assert!(Names::new(&set(&[]), &set(&[d])).hit(src.as_bytes()), "{d}");
-        }
-        for (used, defined) in cases {
-            let n = Names::new(&set(used), &set(defined));
-            let hit = n.hit(src.as_bytes());
-            assert_eq!(n.hit_in(&ids), Some(hit), "{used:?} {defined:?}");
-        }
-        // A name outside ASCII: only a file outside ASCII may hold it, and
-        // only its bytes tell.
-        let n = Names::new(&set(&["clé"]), &set(&[]));
-        assert_eq!(n.hit_in(&ids), Some(false));
-        let wide = "x = clé(1)";
-        assert!(n.hit(wide.as_bytes()));
-        assert_eq!(n.hit_in(&Idents::of(wide.as_bytes())), None);
-    }
-
-    /// Past [`MANY_NAMES`] names, plain identifiers are looked up word by
-    /// word: the same hits as the automaton gives.
-    #[test]
-    fn many_names_hit_as_few_do() {
-        let src =
-            "defmodule Q do\n  @prefix \"emq\"\n  def key_of(id), do: \"#{@prefix}:#{id}\"\nend\n\
-                   fn make_key() {}\ncall(keyspace_x, clé)\n";
-        let filler: Vec<String> = (0..MANY_NAMES).map(|i| format!("zz{i}")).collect();
-        let cases: &[(&[&str], &[&str])] = &[
-            (&["key_of"], &[]),
-            (&[], &["make_key"]),
-            (&[], &["prefix"]),
-            (&["keyspace"], &[]),
-            (&[], &["call"]),
-            (&["clé"], &[]),
-            (&["absent"], &["other"]),
-        ];
-        for (used, defined) in cases {
-            let few = Names::new(&set(used), &set(defined));
-            let mut many_used = set(used);
-            many_used.extend(filler.iter().cloned());
-            let many = Names::new(&many_used, &set(defined));
-            assert!(many.by_word && !few.by_word);
-            assert_eq!(
-                many.hit(src.as_bytes()),
-                few.hit(src.as_bytes()),
-                "{used:?} {defined:?}"
-            );
-        }
-        assert!(Names::new(&set(&["key_of"]), &set(&[])).hit(src.as_bytes()));
-    }
-}
+mod tests;

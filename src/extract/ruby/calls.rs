@@ -1,0 +1,509 @@
+//! Calls: redis-rb and redis-client methods as commands (`client.rs` says
+//! what each sends), `eval`/`evalsha` with their keys and arguments as
+//! script calls, a hash read whole and its fields, and calls of the code
+//! base.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::RUBY as F;
+use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Span, Value};
+use crate::parse::named_children;
+
+use super::client::{self, Args, MethodSpec, Receiver, Sends};
+use super::values::segs_of;
+use super::{Cx, ScopeKind};
+
+/// Methods whose block is a test (`it "..." do`, `describe X do`).
+const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
+
+/// A call's arguments: positional ones (splats among them), and the pairs
+/// of a trailing hash written without braces (`keys: [..]`, `"f" => v`).
+pub(super) struct Argv<'t> {
+    pub(super) pos: Vec<Node<'t>>,
+    pub(super) pairs: Vec<Node<'t>>,
+}
+
+/// What a call passes as one sequence (`keys: [..]`): its items, whether
+/// more may follow, and the collection they come from when not listed.
+struct Seq {
+    items: Vec<Value>,
+    open: bool,
+    from: Option<Value>,
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// A call's argument nodes.
+    pub(super) fn arguments<'t>(&self, n: Node<'t>) -> Argv<'t> {
+        let mut out = Argv {
+            pos: Vec::new(),
+            pairs: Vec::new(),
+        };
+        let Some(args) = n.child_by_field_id(F.arguments) else {
+            return out;
+        };
+        for a in named_children(args) {
+            match a.kind() {
+                "comment" | "block_argument" => {}
+                "pair" => out.pairs.push(a),
+                _ => out.pos.push(a),
+            }
+        }
+        out
+    }
+
+    /// The text of a pair's key: `keys` of `keys:` or `:keys =>`.
+    fn pair_key(&self, pair: Node<'_>) -> Option<String> {
+        let k = pair.child_by_field_id(F.key)?;
+        let t = self.text(k);
+        Some(
+            t.trim_start_matches(':')
+                .trim_end_matches(':')
+                .trim_matches('"')
+                .to_string(),
+        )
+    }
+
+    /// A call met by the walk.
+    pub(super) fn call(&mut self, n: Node<'_>) {
+        let Some(m) = n.child_by_field_id(F.method) else {
+            return;
+        };
+        let method = self.text(m);
+        let recv = n.child_by_field_id(F.receiver);
+        let argv = self.arguments(n);
+        if recv.is_none()
+            && n.child_by_field_id(F.block).is_some()
+            && TEST_BLOCKS.contains(&method.as_str())
+        {
+            self.facts.test_regions.push(self.span(n));
+        }
+        if recv.is_none()
+            && self.kind == ScopeKind::Class
+            && matches!(method.as_str(), "attr_reader" | "attr_accessor")
+        {
+            return self.attr_readers(&argv.pos);
+        }
+        if let (Some(r), Some(spec)) = (recv, client::lookup(&method)) {
+            let fits = match spec.receiver {
+                Receiver::Any => true,
+                Receiver::RedisLike => self.redis_like(r),
+            };
+            if fits {
+                return self.client_call(spec, n, m, &argv);
+            }
+        }
+        if method == "[]" {
+            return;
+        }
+        self.call_fact(n, recv, method, &argv);
+    }
+
+    /// `row = r.hgetall(key)`: `row` holds the hash at `key`.
+    pub(super) fn note_row(&mut self, name: &str, right: Node<'_>) {
+        self.scope.rows.remove(name);
+        if right.kind() != "call" {
+            return;
+        }
+        let is_hgetall = right
+            .child_by_field_id(F.method)
+            .is_some_and(|m| self.text(m) == "hgetall");
+        let argv = self.arguments(right);
+        if let (true, Some(k)) = (is_hgetall, argv.pos.first()) {
+            let key = self.value(*k, 0);
+            self.scope.rows.insert(name.to_string(), key);
+        }
+    }
+
+    /// `row["f"]` on a hash read whole: a field read.
+    pub(super) fn row_read(&mut self, n: Node<'_>) {
+        let (Some(base), Some(field)) = (
+            n.child_by_field_id(F.object),
+            named_children(n).into_iter().nth(1),
+        ) else {
+            return;
+        };
+        let Some(key) = self
+            .local_name(base)
+            .and_then(|k| self.scope.rows.get(&k).cloned())
+        else {
+            return;
+        };
+        let field = self.value(field, 0);
+        if field.as_str().is_none() {
+            return;
+        }
+        self.facts.field_reads.push(FieldRead {
+            key,
+            field,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+    }
+
+    /// Positional arguments as wire arguments: a `*rest` leaves the tail
+    /// open.
+    fn wire_args(&mut self, pos: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+        let mut args = Vec::new();
+        let mut tail = Vec::new();
+        for p in pos.iter().take(256) {
+            if matches!(p.kind(), "splat_argument" | "hash_splat_argument") {
+                let v = match named_children(*p).into_iter().next() {
+                    Some(i) => self.value(i, 0),
+                    None => Value::unknown(self.label(*p), self.span(*p)),
+                };
+                tail.push(v);
+            } else if tail.is_empty() {
+                args.push(self.value(*p, 0));
+            } else {
+                tail.push(self.value(*p, 0));
+            }
+        }
+        (args, tail)
+    }
+
+    /// A client method call, as its row says.
+    fn client_call(&mut self, spec: &MethodSpec, n: Node<'_>, m: Node<'_>, argv: &Argv<'_>) {
+        let (name, shape) = match spec.sends {
+            Sends::Register => return,
+            Sends::Eval => return self.eval_call(n, argv),
+            Sends::Command(name, shape) => (name.to_string(), shape),
+            Sends::Named => {
+                let Some(first) = argv.pos.first() else {
+                    return;
+                };
+                let Some(name) = self.value(*first, 0).as_str() else {
+                    return;
+                };
+                if !crate::redis::is_command(&name) {
+                    return;
+                }
+                let (args, tail) = self.wire_args(&argv.pos[1..]);
+                let open = !tail.is_empty() || !argv.pairs.is_empty();
+                return self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
+            }
+        };
+        if argv.pos.is_empty() {
+            return;
+        }
+        let (mut args, mut tail) = self.wire_args(&argv.pos);
+        let mut open = !tail.is_empty();
+        match shape {
+            Args::Plain => open |= !argv.pairs.is_empty(),
+            Args::HashPairs => {
+                let span = self.span(n);
+                let kw = if argv.pairs.is_empty() {
+                    None
+                } else {
+                    Some(self.pairs_value(&argv.pairs, span, 0))
+                };
+                if let Some(Value::Map { pairs, .. }) = kw {
+                    if args.len() == 1 {
+                        args.push(Value::Map { pairs, span });
+                    } else {
+                        for (f, x) in pairs {
+                            args.push(f);
+                            args.push(x);
+                        }
+                    }
+                }
+                // `hset(key, hash)`: the hash's pairs; a value the code
+                // does not show as a hash or an array leaves them open.
+                if args.len() == 2 && tail.is_empty() {
+                    match args.pop() {
+                        Some(Value::Map { pairs, .. }) => {
+                            for (f, x) in pairs {
+                                args.push(f);
+                                args.push(x);
+                            }
+                        }
+                        Some(Value::List { items, tail: t, .. }) if t.is_empty() => {
+                            args.extend(items)
+                        }
+                        Some(v) => {
+                            open = true;
+                            tail.push(v);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Args::Scores => {
+                open |= !argv.pairs.is_empty();
+                if args.len() == 2 {
+                    match args.pop() {
+                        Some(Value::List { items, tail: t, .. }) if t.is_empty() => {
+                            for pair in items {
+                                match pair {
+                                    Value::List {
+                                        items: sm,
+                                        tail: t2,
+                                        ..
+                                    } if t2.is_empty() => args.extend(sm),
+                                    v => {
+                                        open = true;
+                                        tail.push(v);
+                                    }
+                                }
+                            }
+                        }
+                        Some(v) => {
+                            open = true;
+                            tail.push(v);
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        self.push_command(name, m, n, args, open, tail);
+    }
+
+    fn push_command(
+        &mut self,
+        name: String,
+        m: Node<'_>,
+        n: Node<'_>,
+        args: Vec<Value>,
+        open: bool,
+        tail: Vec<Value>,
+    ) {
+        self.facts.commands.push(Command {
+            name,
+            name_span: self.span(m),
+            args,
+            open_tail: open,
+            tail,
+            span: self.span(n),
+            func: self.cur_func,
+            sink: Sink::Client,
+        });
+    }
+
+    /// `eval(script, keys: [..], argv: [..])`, `eval(script, keys, argv)`,
+    /// `eval(script, {keys: .., argv: ..})`, and `evalsha` alike.
+    fn eval_call(&mut self, n: Node<'_>, argv: &Argv<'_>) {
+        let Some(first) = argv.pos.first() else {
+            return;
+        };
+        let script = self.value(*first, 0);
+        let mut pairs = argv.pairs.clone();
+        let mut keys_node = argv.pos.get(1).copied();
+        let mut args_node = argv.pos.get(2).copied();
+        if let Some(h) = keys_node.filter(|k| k.kind() == "hash") {
+            pairs.extend(named_children(h).into_iter().filter(|c| c.kind() == "pair"));
+            keys_node = None;
+            args_node = None;
+        }
+        for p in pairs {
+            match self.pair_key(p).as_deref() {
+                Some("keys") => keys_node = p.child_by_field_id(F.value),
+                Some("argv") => args_node = p.child_by_field_id(F.value),
+                _ => {}
+            }
+        }
+        let keys = self.seq(keys_node);
+        let args = self.seq(args_node);
+        self.facts.script_calls.push(ScriptCall {
+            script,
+            numkeys: None,
+            keys: keys.items,
+            args: args.items,
+            open_keys: keys.open,
+            open_args: args.open,
+            keys_from: keys.from,
+            span: self.span(n),
+            func: self.cur_func,
+            returned: false,
+        });
+    }
+
+    /// A sequence argument: absent (empty), an array, or a collection whose
+    /// items are not listed.
+    fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
+        let Some(n) = n else {
+            return Seq {
+                items: Vec::new(),
+                open: false,
+                from: None,
+            };
+        };
+        match self.value(n, 0) {
+            Value::List { items, tail, .. } if tail.is_empty() => Seq {
+                items,
+                open: false,
+                from: None,
+            },
+            v => Seq {
+                items: Vec::new(),
+                open: true,
+                from: Some(v),
+            },
+        }
+    }
+
+    /// What a call gives as a value.
+    pub(super) fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Some(m) = n.child_by_field_id(F.method) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let method = self.text(m);
+        let recv = n.child_by_field_id(F.receiver);
+        let argv = self.arguments(n);
+        if let Some(v) = self.known_call(n, recv, &method, &argv, d) {
+            return v;
+        }
+        if argv
+            .pos
+            .iter()
+            .any(|p| p.kind().ends_with("splat_argument"))
+        {
+            return Value::unknown(self.label(n), span);
+        }
+        let args: Vec<Value> = argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
+        let path = match recv {
+            None => vec![method],
+            Some(r) if matches!(r.kind(), "constant" | "scope_resolution") => {
+                let mut p = self.const_path(r);
+                p.push(method);
+                p
+            }
+            Some(r) if r.kind() == "self" => vec!["self".into(), method],
+            // `job.queue`: a field of what `job` holds.
+            Some(r) if args.is_empty() && n.child_by_field_id(F.arguments).is_none() => {
+                let base = self.value(r, d + 1);
+                return Value::Call {
+                    path: vec![format!(".{method}")],
+                    args: vec![base],
+                    span,
+                };
+            }
+            // A method of what another value holds: which one runs is the
+            // receiver's class's, which the code does not say here.
+            Some(_) => return Value::unknown(self.label(n), span),
+        };
+        Value::Call { path, args, span }
+    }
+
+    /// Calls whose meaning is Ruby's or its library's: a script loaded,
+    /// string building, file reads.
+    fn known_call(
+        &mut self,
+        n: Node<'_>,
+        recv: Option<Node<'_>>,
+        method: &str,
+        argv: &Argv<'_>,
+        d: usize,
+    ) -> Option<Value> {
+        let span = self.span(n);
+        let recv_text = recv.map(|r| self.short_text(r)).unwrap_or_default();
+        let first = argv.pos.first().copied();
+        match (method, recv.is_some()) {
+            ("script", true) if argv.pos.len() == 2 => {
+                let load = self.value(argv.pos[0], d + 1).as_str();
+                (load.as_deref() == Some("load")).then(|| self.value(argv.pos[1], d + 1))
+            }
+            (m, true) if super::values::SAME_VALUE.contains(&m) && argv.pos.is_empty() => {
+                recv.map(|r| self.value(r, d + 1))
+            }
+            ("format" | "sprintf", false) => match self.value(first?, d + 1) {
+                Value::Str(t) => {
+                    let args = argv.pos[1..]
+                        .iter()
+                        .map(|a| self.value(*a, d + 1))
+                        .collect();
+                    Some(Value::Str(self.sprintf(t, args, span)))
+                }
+                _ => None,
+            },
+            ("join", true) if argv.pos.len() <= 1 => {
+                let Value::List { items, tail, .. } = self.value(recv?, d + 1) else {
+                    return None;
+                };
+                if !tail.is_empty() {
+                    return None;
+                }
+                let sep = match first {
+                    Some(s) => self.value(s, d + 1),
+                    None => Value::Str(crate::facts::Template {
+                        segs: Vec::new(),
+                        span,
+                    }),
+                };
+                Some(self.joined(items, Some(sep), span))
+            }
+            ("join", true) if recv_text == "File" => {
+                let items = argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
+                Some(self.joined(items, None, span))
+            }
+            ("expand_path", true) if recv_text == "File" => {
+                let mut items: Vec<Value> =
+                    argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
+                items.reverse();
+                Some(self.joined(items, None, span))
+            }
+            ("read", true) if matches!(recv_text.as_str(), "File" | "IO") => {
+                let path = self.value(first?, d + 1);
+                Some(
+                    self.file_script(&path, n)
+                        .unwrap_or_else(|| Value::unknown(self.label(n), span)),
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// Parts joined by `sep` (or `/`, a path's).
+    fn joined(&self, items: Vec<Value>, sep: Option<Value>, span: Span) -> Value {
+        let mut segs = Vec::new();
+        for (i, v) in items.into_iter().take(64).enumerate() {
+            if i > 0 {
+                match &sep {
+                    Some(s) => segs.extend(segs_of(s.clone())),
+                    None => crate::extract::push_lit(&mut segs, "/", span),
+                }
+            }
+            segs.extend(segs_of(v));
+        }
+        Value::Str(crate::facts::Template { segs, span })
+    }
+
+    /// A call of a method of the code base, with its arguments.
+    fn call_fact(&mut self, n: Node<'_>, recv: Option<Node<'_>>, method: String, argv: &Argv<'_>) {
+        let (path, receiver) = match recv {
+            None => (vec![method], None),
+            Some(r) if matches!(r.kind(), "constant" | "scope_resolution") => {
+                let mut p = self.const_path(r);
+                p.push(method);
+                (p, None)
+            }
+            Some(r) if r.kind() == "self" => (vec!["self".into(), method], None),
+            Some(r) => {
+                // The receiver as a name the link may follow; what a call
+                // returned stays opaque.
+                let v = match self.value(r, 0) {
+                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
+                    _ => Value::unknown(self.label(r), self.span(r)),
+                };
+                (vec![method], Some(v))
+            }
+        };
+        let args = argv
+            .pos
+            .iter()
+            .map(|p| match p.kind() {
+                "splat_argument" | "hash_splat_argument" => {
+                    Value::unknown(self.label(*p), self.span(*p))
+                }
+                _ => self.value(*p, 0),
+            })
+            .collect();
+        self.facts.calls.push(CallFact {
+            path,
+            args,
+            receiver,
+            span: self.span(n),
+            func: self.cur_func,
+        });
+    }
+}

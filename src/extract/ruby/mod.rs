@@ -1,0 +1,552 @@
+//! Ruby extractor: redis-rb and redis-client commands and scripts, Lua in
+//! strings and heredocs, and the definitions the value-flow core follows.
+//!
+//! One pass over the tree, with one context (`Cx`) that the modules below
+//! add methods to:
+//!
+//! - `mod.rs`: the entry point [`extract`], the context and its scopes
+//!   (namespace, class body, method), the visitor, and the definitions it
+//!   states: a `ConstDef` per constant (`QUEUE = ..` in the module or
+//!   class that holds it, `A::B`), per `@x = ..` a method sets (`.x` in its
+//!   class); a `FunctionDef` per method (`def`, `def self.x`,
+//!   `attr_reader`), its last expression and its `return`s as `returns`,
+//!   an instance method's receiver as `RECEIVER`;
+//! - `values.rs`: expressions as `Value`s: locals, parameters, `@x`,
+//!   constants and `A::B`, a bare name as a call of the method (Ruby's
+//!   meaning), hashes and arrays, `+`, `%`, `format`, `join`, `File.read`
+//!   of a `.lua` file;
+//! - `strings.rs`: string literals, symbols and heredocs decoded (escapes,
+//!   interpolations as holes), Lua parsed in place;
+//! - `client.rs`: the table of client methods every call is read through;
+//! - `calls.rs`: client calls as commands and script calls, and calls of
+//!   the code base.
+//!
+//! A block given to `redis`, `pipelined`, `multi` (or `with` on a pool)
+//! holds a client in its first parameter. The tree is walked without
+//! recursion proportional to its depth ([`walk`]); the few places that
+//! recurse (nested definitions, expression values) stop at [`MAX_DEPTH`].
+
+mod calls;
+mod client;
+mod strings;
+mod values;
+
+pub(crate) use client::client_calls;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use crate::extract::fields::RUBY as F;
+use crate::extract::is_key_candidate;
+use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::parse::{named_children, text, walk, Climb, Parsers};
+
+/// Bound on every recursion of this extractor.
+const MAX_DEPTH: usize = 48;
+
+/// The facts of one parsed Ruby file.
+pub fn extract<'r>(
+    root: Node<'r>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    _stem: &str,
+) -> FileFacts {
+    let mut cx = Cx {
+        climb: RefCell::new(Climb::new(root)),
+        src,
+        file,
+        parsers,
+        facts: FileFacts::default(),
+        namespace: Vec::new(),
+        scope: Scope::default(),
+        kind: ScopeKind::Top,
+        cur_func: None,
+        returns: Vec::new(),
+        heredocs: strings::heredoc_bodies(root),
+        scripts_at: HashMap::new(),
+        built_until: 0,
+        binding: None,
+        depth: 0,
+    };
+    cx.walk_sub(root);
+    cx.facts
+        .commands
+        .sort_by_key(|c| (c.span.start, c.span.end));
+    cx.facts
+}
+
+/// What a name is bound to in the scope being walked.
+#[derive(Default)]
+struct Scope {
+    params: Vec<String>,
+    /// `self` in an instance method.
+    receiver: Option<String>,
+    /// Locals (and `@x` as `@x`) in source order: the last value.
+    locals: HashMap<String, Value>,
+    /// Names (a local, `@x`) bound to a Redis client or a pipeline.
+    clients: HashSet<String>,
+    /// Names bound to a whole hash read by `HGETALL`: the key read.
+    rows: HashMap<String, Value>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    Top,
+    Class,
+    Method,
+}
+
+/// The extraction context.
+struct Cx<'s, 'r, 'p> {
+    climb: RefCell<Climb<'r>>,
+    src: &'s [u8],
+    file: FileId,
+    parsers: &'p mut Parsers,
+    facts: FileFacts,
+    /// The modules and classes around the definitions being walked.
+    namespace: Vec<String>,
+    scope: Scope,
+    kind: ScopeKind,
+    cur_func: Option<usize>,
+    /// The `return` values of the methods being walked, innermost last.
+    returns: Vec<Vec<Value>>,
+    /// Each heredoc's body, by the start of its `<<~ID`.
+    heredocs: HashMap<usize, Node<'r>>,
+    /// Scripts already recorded, by the start byte of their literal.
+    scripts_at: HashMap<usize, usize>,
+    /// The end of the last string-building expression read as a whole.
+    built_until: usize,
+    /// The name the value being read is assigned to: a script's name.
+    binding: Option<(String, Span, bool)>,
+    depth: usize,
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    fn span(&self, n: Node<'_>) -> Span {
+        Span::new(self.file, n.start_byte(), n.end_byte())
+    }
+
+    fn text(&self, n: Node<'_>) -> String {
+        text(n, self.src).into_owned()
+    }
+
+    /// A node's text for a hole's label, bounded.
+    fn label(&self, n: Node<'_>) -> String {
+        let end = n.end_byte().min(n.start_byte() + 200).min(self.src.len());
+        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
+    }
+
+    /// The module of the definitions being walked: `A::B`.
+    fn def_module(&self) -> String {
+        self.namespace.join("::")
+    }
+
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.depth > MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk(n, |m| self.visit(m));
+        self.depth -= 1;
+    }
+
+    fn visit(&mut self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "comment" | "heredoc_body" => false,
+            "method" | "singleton_method" => {
+                self.method(n);
+                false
+            }
+            "module" | "class" | "singleton_class" => {
+                self.namespace_body(n);
+                false
+            }
+            "assignment" | "operator_assignment" => {
+                self.assignment(n);
+                true
+            }
+            "block" | "do_block" => {
+                self.block_params(n);
+                true
+            }
+            "for" => {
+                self.forget_target(n.child_by_field_id(F.pattern));
+                true
+            }
+            "return" => {
+                let v = named_children(n)
+                    .into_iter()
+                    .next()
+                    .and_then(|a| named_children(a).into_iter().next())
+                    .map(|e| self.value(e, 0));
+                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                    r.push(v);
+                }
+                true
+            }
+            "string" | "chained_string" | "heredoc_beginning" | "binary" => {
+                if n.start_byte() >= self.built_until {
+                    self.built_until = n.end_byte();
+                    let v = self.value(n, 0);
+                    self.push_template(v);
+                }
+                true
+            }
+            "call" => {
+                self.call(n);
+                true
+            }
+            "element_reference" => {
+                self.row_read(n);
+                true
+            }
+            _ => true,
+        }
+    }
+
+    /// A maximal string-building expression that may be a key.
+    fn push_template(&mut self, v: Value) {
+        if let Value::Str(t) = v {
+            let t = t.normalized();
+            if is_key_candidate(&t) {
+                self.facts.templates.push(t);
+            }
+        }
+    }
+
+    /// Whether `n` runs every time its method (or body) does: no branch or
+    /// loop between them.
+    fn straight_line(&self, n: Node<'_>) -> bool {
+        let mut cur = self.climb.borrow_mut().parent(n);
+        for _ in 0..256 {
+            let Some(p) = cur else { return true };
+            match p.kind() {
+                "method" | "singleton_method" | "class" | "module" | "program" => return true,
+                "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier"
+                | "while" | "until" | "while_modifier" | "until_modifier" | "for" | "case"
+                | "when" | "rescue" | "ensure" | "conditional" | "block" | "do_block"
+                | "lambda" => return false,
+                "binary"
+                    if p.child_by_field_id(F.operator)
+                        .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
+                {
+                    return false
+                }
+                _ => {}
+            }
+            cur = self.climb.borrow_mut().parent(p);
+        }
+        false
+    }
+
+    /// Binds a local: in straight-line code the new value replaces the
+    /// old; in a branch it is one of the two.
+    fn bind_local(&mut self, name: String, v: Value, n: Node<'_>) {
+        let merged = match self.scope.locals.remove(&name) {
+            Some(old) if !self.straight_line(n) && old != v => {
+                let span = v.span();
+                let mut alts = match old {
+                    Value::OneOf { alts, .. } => alts,
+                    o => vec![o],
+                };
+                if alts.len() < 8 {
+                    alts.push(v);
+                }
+                Value::OneOf { alts, span }
+            }
+            _ => v,
+        };
+        self.scope.locals.insert(name, merged);
+    }
+
+    /// `a, b = ..`, `for x in ..`, a block's parameters: what the names
+    /// held is gone.
+    fn forget_target(&mut self, target: Option<Node<'_>>) {
+        let Some(t) = target else { return };
+        let mut names = Vec::new();
+        walk(t, |m| {
+            if matches!(m.kind(), "identifier" | "instance_variable") {
+                names.push(self.text(m));
+            }
+            true
+        });
+        for name in names {
+            self.scope.locals.remove(&name);
+            self.scope.clients.remove(&name);
+            self.scope.rows.remove(&name);
+        }
+    }
+
+    /// `do |conn| .. end` of a call that gives its block a client.
+    fn block_params(&mut self, n: Node<'_>) {
+        let params = n.child_by_field_id(F.parameters);
+        self.forget_target(params);
+        let Some(first) = params.and_then(|p| named_children(p).into_iter().next()) else {
+            return;
+        };
+        if first.kind() != "identifier" {
+            return;
+        }
+        let gives_client = self
+            .climb
+            .borrow_mut()
+            .parent(n)
+            .is_some_and(|call| call.kind() == "call" && self.gives_client(call));
+        if gives_client {
+            let name = self.text(first);
+            self.scope.clients.insert(name);
+        }
+    }
+
+    /// `x = ..`, `@x = ..`, `X = ..`, `x ||= ..` at any scope.
+    fn assignment(&mut self, n: Node<'_>) {
+        let (Some(left), Some(right)) = (n.child_by_field_id(F.left), n.child_by_field_id(F.right))
+        else {
+            return;
+        };
+        let or_assign = n
+            .child_by_field_id(F.operator)
+            .is_none_or(|o| o.kind() == "||=");
+        if n.kind() == "operator_assignment" && !or_assign {
+            return self.forget_target(Some(left));
+        }
+        match left.kind() {
+            "identifier" | "instance_variable" | "constant" => {
+                let name = self.text(left);
+                let local = self.kind == ScopeKind::Method;
+                self.binding = Some((
+                    name.trim_start_matches('@').to_string(),
+                    self.span(left),
+                    local,
+                ));
+                let v = self.value(right, 0);
+                self.binding = None;
+                self.note_kinds(&name, right);
+                self.note_row(&name, right);
+                match left.kind() {
+                    "constant" => {
+                        self.define(&name, v.clone(), left);
+                        self.scope.locals.insert(name, v);
+                    }
+                    "instance_variable" if self.kind == ScopeKind::Method => {
+                        if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
+                            self.define(&format!(".{}", &name[1..]), v.clone(), left);
+                        }
+                        self.bind_local(name, v, n);
+                    }
+                    _ if self.kind == ScopeKind::Method => self.bind_local(name, v, n),
+                    _ => {
+                        self.scope.locals.insert(name, v);
+                    }
+                }
+            }
+            "element_reference" => self.item_assignment(left, right),
+            _ => self.forget_target(Some(left)),
+        }
+    }
+
+    /// `h["k"] = v` on a local hash: the hash holds `v` under `k`.
+    fn item_assignment(&mut self, left: Node<'_>, right: Node<'_>) {
+        let (Some(base), Some(key)) = (
+            left.child_by_field_id(F.object),
+            named_children(left).into_iter().nth(1),
+        ) else {
+            return;
+        };
+        let name = self.local_name(base);
+        let v = self.value(right, 0);
+        let k = self.value(key, 0);
+        let Some(name) = name else { return };
+        let straight = self.straight_line(left);
+        if let Some(Value::Map { pairs, .. }) = self.scope.locals.get_mut(&name) {
+            if straight && k.as_str().is_some() && pairs.len() < 256 {
+                pairs.retain(|(x, _)| x.as_str() != k.as_str());
+                pairs.push((k, v));
+                return;
+            }
+        }
+        if !straight || k.as_str().is_none() {
+            self.scope.locals.remove(&name);
+        }
+    }
+
+    /// The name a local or a field of the receiver is kept under: `x`, `@x`.
+    fn local_name(&self, n: Node<'_>) -> Option<String> {
+        match n.kind() {
+            "identifier" | "instance_variable" => Some(self.text(n)),
+            _ => None,
+        }
+    }
+
+    /// Whether a name now holds a client.
+    fn note_kinds(&mut self, name: &str, right: Node<'_>) {
+        if self.is_client_expr(right) {
+            self.scope.clients.insert(name.to_string());
+        } else {
+            self.scope.clients.remove(name);
+        }
+    }
+
+    /// A definition in the module being walked.
+    fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
+        if matches!(value, Value::Unknown { .. }) {
+            return;
+        }
+        let module = self.def_module();
+        self.facts.consts.push(ConstDef {
+            module,
+            name: name.to_string(),
+            value,
+            name_span: self.span(at),
+        });
+    }
+
+    /// `module A::B`, `class C < D`, `class << self`: the body's
+    /// definitions in `A::B`, `A::B::C`.
+    fn namespace_body(&mut self, n: Node<'_>) {
+        let Some(body) = n.child_by_field_id(F.body) else {
+            return;
+        };
+        let name = n.child_by_field_id(F.name).map(|m| self.text(m));
+        if let Some(name) = &name {
+            if name.ends_with("Test") || name.ends_with("Spec") {
+                self.facts.test_regions.push(self.span(n));
+            }
+        }
+        let saved = std::mem::take(&mut self.scope);
+        let kind = std::mem::replace(&mut self.kind, ScopeKind::Class);
+        let pushed = name.is_some();
+        self.namespace.extend(name);
+        self.walk_sub(body);
+        if pushed {
+            self.namespace.pop();
+        }
+        self.kind = kind;
+        self.scope = saved;
+    }
+
+    /// `def f(a, b = 1) .. end`, `def self.f`, `def f = expr`: a
+    /// `FunctionDef` whose `returns` are its last expression and its
+    /// `return`s.
+    fn method(&mut self, n: Node<'_>) {
+        let Some(name_node) = n.child_by_field_id(F.name) else {
+            return;
+        };
+        let name = self.text(name_node);
+        if name.starts_with("test_") {
+            self.facts.test_regions.push(self.span(n));
+        }
+        let mut scope = Scope::default();
+        if n.kind() == "method" && self.kind != ScopeKind::Top {
+            scope.receiver = Some("self".into());
+        }
+        let mut params = Vec::new();
+        let mut default_values = Vec::new();
+        let mut defaults = 0;
+        for p in n
+            .child_by_field_id(F.parameters)
+            .map(named_children)
+            .unwrap_or_default()
+        {
+            let (pname, default) = match p.kind() {
+                "identifier" => (self.text(p), None),
+                "optional_parameter" => match p.child_by_field_id(F.name) {
+                    Some(x) => (self.text(x), p.child_by_field_id(F.value)),
+                    None => continue,
+                },
+                // Keywords, splats and blocks are not positional.
+                _ => continue,
+            };
+            scope.params.push(pname.clone());
+            params.push(pname);
+            defaults += usize::from(default.is_some());
+            default_values.push(default.map(|d| self.value(d, 0)));
+        }
+        if default_values.iter().all(Option::is_none) {
+            default_values.clear();
+        }
+        let index = self.push_function(name, name_node, n, params, defaults, default_values);
+        let saved = std::mem::replace(&mut self.scope, scope);
+        let kind = std::mem::replace(&mut self.kind, ScopeKind::Method);
+        let func = self.cur_func.replace(index);
+        self.returns.push(Vec::new());
+        let body = n.child_by_field_id(F.body);
+        if let Some(b) = body {
+            self.walk_sub(b);
+        }
+        let mut rets = self.returns.pop().unwrap_or_default();
+        if let Some(v) = body.and_then(|b| self.tail_value(b, 0)) {
+            rets.push(v);
+        }
+        self.cur_func = func;
+        self.kind = kind;
+        self.scope = saved;
+        let span = self.span(n);
+        self.facts.functions[index].returns = match rets.len() {
+            0 => Value::unknown("", span),
+            1 => rets.remove(0),
+            _ => Value::OneOf {
+                alts: rets.into_iter().take(8).collect(),
+                span,
+            },
+        };
+    }
+
+    fn push_function(
+        &mut self,
+        name: String,
+        name_node: Node<'_>,
+        n: Node<'_>,
+        params: Vec<String>,
+        defaults: usize,
+        default_values: Vec<Option<Value>>,
+    ) -> usize {
+        let index = self.facts.functions.len();
+        self.facts.functions.push(FunctionDef {
+            module: self.def_module(),
+            name,
+            params,
+            returns: Value::unknown("", self.span(n)),
+            name_span: self.span(name_node),
+            clause: 0,
+            defaults,
+            patterns: Vec::new(),
+            default_values,
+        });
+        index
+    }
+
+    /// `attr_reader :a, :b` in a class: methods returning the receiver's
+    /// fields.
+    fn attr_readers(&mut self, args: &[Node<'_>]) {
+        for a in args {
+            if a.kind() != "simple_symbol" {
+                continue;
+            }
+            let name = self.text(*a).trim_start_matches(':').to_string();
+            let span = self.span(*a);
+            let index = self.push_function(name.clone(), *a, *a, Vec::new(), 0, Vec::new());
+            self.facts.functions[index].returns = Value::Param {
+                index: RECEIVER,
+                name,
+                span,
+            };
+        }
+    }
+
+    /// A parameter's value, or the receiver's field.
+    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
+        crate::extract::param_value(
+            self.scope.receiver.as_deref(),
+            &self.scope.params,
+            name,
+            span,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,435 @@
+//! Expressions as `Value`s: what a Ruby expression sends, as far as the
+//! code shows it. A name reads its local or parameter, and is otherwise a
+//! call of the method of that name (Ruby's meaning of a bare name); `@x`
+//! the receiver's field; `X` and `A::X` a constant; `h["k"]` what a hash
+//! with literal keys holds; `obj.x` with no arguments a field of `obj`;
+//! calls of the code base stay calls (the link binds them); strings are
+//! templates (interpolation, `+`, `%`, `format`, `join`);
+//! `script(:load, lua)` is its script, and `File.read` of a `.lua` path a
+//! script file.
+
+use tree_sitter::Node;
+
+use crate::extract::fields::RUBY as F;
+use crate::facts::{Seg, Template, Value, LOOKUP, RECEIVER};
+use crate::parse::named_children;
+
+use super::client::{BLOCK_CLIENTS, RECEIVER_WORDS};
+use super::{Cx, MAX_DEPTH};
+
+/// Items of an array, pairs of a hash, read at most.
+const MAX_ITEMS: usize = 256;
+
+/// Constructors and methods whose result is a Redis client.
+const CLIENT_MAKERS: &[&str] = &["Redis", "RedisClient", "ConnectionPool"];
+
+/// Methods that give their receiver's value back, as far as the wire is
+/// concerned (`"q".freeze`, `key.to_s`).
+pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];
+
+/// The template pieces a value stands for inside a string.
+pub(super) fn segs_of(v: Value) -> Vec<Seg> {
+    match v {
+        Value::Str(t) => t.segs,
+        Value::Int { value, span } => vec![Seg::Lit {
+            text: value.to_string(),
+            span,
+        }],
+        v @ (Value::Const { .. }
+        | Value::Call { .. }
+        | Value::Param { .. }
+        | Value::OneOf { .. }) => vec![Seg::Value(Box::new(v))],
+        other => vec![Seg::Hole {
+            label: other.describe(),
+            span: other.span(),
+        }],
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let t: String = t.chars().filter(|c| *c != '_').collect();
+    let lower = t.to_ascii_lowercase();
+    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
+        if let Some(rest) = lower.strip_prefix(prefix) {
+            return i64::from_str_radix(rest, radix).ok();
+        }
+    }
+    t.parse().ok()
+}
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// The value of an expression.
+    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        if d > MAX_DEPTH {
+            return Value::unknown(self.label(n), span);
+        }
+        match n.kind() {
+            "string" | "chained_string" | "heredoc_beginning" | "simple_symbol"
+            | "hash_key_symbol" | "delimited_symbol" => self.string_value(n, d),
+            "integer" => match parse_int(&self.text(n)) {
+                Some(value) => Value::Int { value, span },
+                None => Value::unknown(self.label(n), span),
+            },
+            "identifier" => self.name_value(n),
+            "instance_variable" => self.ivar_value(n),
+            "constant" => Value::Const {
+                path: vec![self.text(n)],
+                span,
+            },
+            "scope_resolution" => Value::Const {
+                path: self.const_path(n),
+                span,
+            },
+            "self" => self
+                .param_value("self", span)
+                .unwrap_or_else(|| Value::unknown("self", span)),
+            "element_reference" => self.element_value(n, d),
+            "call" => self.call_value(n, d),
+            "binary" => self.binary_value(n, d),
+            "array" => self.list_value(n, d),
+            "hash" => self.hash_value(n, d),
+            "parenthesized_statements" | "begin" => match named_children(n)
+                .into_iter()
+                .rfind(|c| !matches!(c.kind(), "comment" | "heredoc_body"))
+            {
+                Some(e) => self.value(e, d + 1),
+                None => Value::unknown(self.label(n), span),
+            },
+            "conditional" => {
+                let alts = [F.consequence, F.alternative]
+                    .into_iter()
+                    .filter_map(|f| n.child_by_field_id(f))
+                    .map(|x| self.value(x, d + 1))
+                    .collect();
+                Value::OneOf { alts, span }
+            }
+            "if" | "unless" | "case" => self
+                .tail_value(n, d + 1)
+                .unwrap_or_else(|| Value::unknown(self.label(n), span)),
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// The value a body gives: its last expression; each arm's for an
+    /// `if`, `unless` or `case`.
+    pub(super) fn tail_value(&mut self, n: Node<'_>, d: usize) -> Option<Value> {
+        if d > MAX_DEPTH {
+            return None;
+        }
+        let span = self.span(n);
+        match n.kind() {
+            "body_statement" | "then" | "else" | "begin" | "block_body" => {
+                let last = named_children(n).into_iter().rfind(|c| {
+                    !matches!(
+                        c.kind(),
+                        "comment"
+                            | "heredoc_body"
+                            | "rescue"
+                            | "ensure"
+                            | "else"
+                            | "empty_statement"
+                    )
+                })?;
+                self.tail_value(last, d + 1)
+            }
+            "if" | "unless" | "elsif" | "case" => {
+                let arms: Vec<Node<'_>> = match n.kind() {
+                    "case" => named_children(n)
+                        .into_iter()
+                        .filter(|c| matches!(c.kind(), "when" | "else"))
+                        .filter_map(|c| match c.kind() {
+                            "when" => c.child_by_field_id(F.body),
+                            _ => Some(c),
+                        })
+                        .collect(),
+                    _ => [F.consequence, F.alternative]
+                        .into_iter()
+                        .filter_map(|f| n.child_by_field_id(f))
+                        .collect(),
+                };
+                let alts: Vec<Value> = arms
+                    .into_iter()
+                    .take(8)
+                    .filter_map(|a| self.tail_value(a, d + 1))
+                    .collect();
+                match alts.len() {
+                    0 => None,
+                    _ => Some(Value::OneOf { alts, span }),
+                }
+            }
+            // Counted where the walk met it.
+            "return" => None,
+            _ => Some(self.value(n, d)),
+        }
+    }
+
+    /// `A::B::C`: `["A", "B", "C"]`; `::C`: `["C"]`.
+    pub(super) fn const_path(&self, n: Node<'_>) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = Some(n);
+        for _ in 0..MAX_DEPTH {
+            let Some(c) = cur else { break };
+            match c.kind() {
+                "scope_resolution" => {
+                    out.extend(c.child_by_field_id(F.name).map(|x| self.text(x)));
+                    cur = c.child_by_field_id(F.scope);
+                }
+                _ => {
+                    out.push(self.text(c));
+                    break;
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// A name: a local, a parameter, or a call of the method so named.
+    fn name_value(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let name = self.text(n);
+        if let Some(v) = self.scope.locals.get(&name) {
+            return v.clone();
+        }
+        if let Some(p) = self.param_value(&name, span) {
+            return p;
+        }
+        Value::Call {
+            path: vec![name],
+            args: Vec::new(),
+            span,
+        }
+    }
+
+    /// `@x`: what the method set it to, else the receiver's field.
+    fn ivar_value(&self, n: Node<'_>) -> Value {
+        let span = self.span(n);
+        let name = self.text(n);
+        if let Some(v) = self.scope.locals.get(&name) {
+            return v.clone();
+        }
+        match self.scope.receiver {
+            Some(_) => Value::Param {
+                index: RECEIVER,
+                name: name[1..].to_string(),
+                span,
+            },
+            None => Value::unknown(name, span),
+        }
+    }
+
+    /// `h[k]`: what a hash with literal keys holds under a literal key,
+    /// else a lookup the link reads.
+    fn element_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(base), Some(key)) = (
+            n.child_by_field_id(F.object),
+            named_children(n).into_iter().nth(1),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let b = self.value(base, d + 1);
+        let k = self.value(key, d + 1);
+        match (&b, k.as_str(), &k) {
+            (Value::Map { pairs, .. }, Some(s), _) => {
+                if let Some((_, v)) = pairs
+                    .iter()
+                    .find(|(x, _)| x.as_str().as_deref() == Some(s.as_str()))
+                {
+                    return v.clone();
+                }
+            }
+            (Value::List { items, tail, .. }, _, Value::Int { value, .. }) if tail.is_empty() => {
+                if let Some(v) = usize::try_from(*value).ok().and_then(|i| items.get(i)) {
+                    return v.clone();
+                }
+            }
+            _ => {}
+        }
+        Value::Call {
+            path: vec![LOOKUP.to_string()],
+            args: vec![b, k],
+            span,
+        }
+    }
+
+    pub(super) fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for c in named_children(n).into_iter().take(MAX_ITEMS) {
+            match c.kind() {
+                "comment" => {}
+                "splat_argument" => {
+                    let v = match named_children(c).into_iter().next() {
+                        Some(i) => self.value(i, d + 1),
+                        None => Value::unknown(self.label(c), self.span(c)),
+                    };
+                    tail.push(v);
+                }
+                _ if tail.is_empty() => items.push(self.value(c, d + 1)),
+                _ => tail.push(self.value(c, d + 1)),
+            }
+        }
+        Value::List {
+            items,
+            tail,
+            span: self.span(n),
+        }
+    }
+
+    /// `{"a" => 1, b: 2}`, and the trailing options of a call.
+    pub(super) fn hash_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let pairs = named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() == "pair")
+            .take(MAX_ITEMS)
+            .collect::<Vec<_>>();
+        self.pairs_value(&pairs, self.span(n), d)
+    }
+
+    pub(super) fn pairs_value(
+        &mut self,
+        pairs: &[Node<'_>],
+        span: crate::facts::Span,
+        d: usize,
+    ) -> Value {
+        let mut out = Vec::new();
+        for c in pairs {
+            let (Some(k), Some(v)) = (c.child_by_field_id(F.key), c.child_by_field_id(F.value))
+            else {
+                continue;
+            };
+            let k = self.value(k, d + 1);
+            let v = self.value(v, d + 1);
+            out.push((k, v));
+        }
+        Value::Map { pairs: out, span }
+    }
+
+    /// `a + b`, `fmt % args`, `a || b`.
+    fn binary_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let (Some(l), Some(r), Some(op)) = (
+            n.child_by_field_id(F.left),
+            n.child_by_field_id(F.right),
+            n.child_by_field_id(F.operator),
+        ) else {
+            return Value::unknown(self.label(n), span);
+        };
+        let op = op.kind();
+        if matches!(op, "||" | "or") {
+            let alts = vec![self.value(l, d + 1), self.value(r, d + 1)];
+            return Value::OneOf { alts, span };
+        }
+        if !matches!(op, "+" | "%") {
+            return Value::unknown(self.label(n), span);
+        }
+        let lv = self.value(l, d + 1);
+        let rv = self.value(r, d + 1);
+        match (op, lv) {
+            ("+", lv) if matches!(lv, Value::Str(_)) || matches!(rv, Value::Str(_)) => {
+                let mut segs = segs_of(lv);
+                segs.extend(segs_of(rv));
+                Value::Str(Template { segs, span })
+            }
+            ("%", Value::Str(t)) => {
+                let args = match rv {
+                    Value::List { items, tail, .. } if tail.is_empty() => items,
+                    other => vec![other],
+                };
+                Value::Str(self.sprintf(t, args, span))
+            }
+            _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `format("%s:%d", a, b)`: each `%` directive is the next argument.
+    pub(super) fn sprintf(
+        &self,
+        t: Template,
+        args: Vec<Value>,
+        span: crate::facts::Span,
+    ) -> Template {
+        let mut next = args.into_iter();
+        let mut segs = Vec::new();
+        for s in t.segs {
+            let Seg::Lit { text, span: ls } = s else {
+                segs.push(s);
+                continue;
+            };
+            let mut lit = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c != '%' {
+                    lit.push(c);
+                    continue;
+                }
+                match chars
+                    .by_ref()
+                    .find(|x| x.is_ascii_alphabetic() || *x == '%')
+                {
+                    Some('%') => lit.push('%'),
+                    _ => {
+                        crate::extract::push_lit(&mut segs, &std::mem::take(&mut lit), ls);
+                        let v = next.next().unwrap_or_else(|| Value::unknown("%", ls));
+                        segs.extend(segs_of(v));
+                    }
+                }
+            }
+            crate::extract::push_lit(&mut segs, &lit, ls);
+        }
+        Template { segs, span }
+    }
+
+    /// Whether an expression is a Redis client: a call of a client's
+    /// constructor (`Redis.new`, `RedisClient.config(..).new_client`), or
+    /// a name bound to one.
+    pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
+        match n.kind() {
+            "call" => {
+                let recv = n.child_by_field_id(F.receiver);
+                let method = n.child_by_field_id(F.method).map(|m| self.text(m));
+                let made = recv
+                    .is_some_and(|r| CLIENT_MAKERS.iter().any(|m| self.short_text(r) == *m))
+                    && method.as_deref() == Some("new");
+                made || method.as_deref() == Some("new_client")
+            }
+            "identifier" | "instance_variable" => self
+                .local_name(n)
+                .is_some_and(|k| self.scope.clients.contains(&k)),
+            _ => false,
+        }
+    }
+
+    /// Whether a call gives its block a client: `redis { |c| }`,
+    /// `x.redis { |c| }`, `r.pipelined { |p| }`, `pool.with { |c| }`.
+    pub(super) fn gives_client(&self, call: Node<'_>) -> bool {
+        let Some(m) = call.child_by_field_id(F.method).map(|m| self.text(m)) else {
+            return false;
+        };
+        if !BLOCK_CLIENTS.contains(&m.as_str()) {
+            return false;
+        }
+        match (m.as_str(), call.child_by_field_id(F.receiver)) {
+            ("redis", _) => true,
+            (_, Some(r)) => self.redis_like(r),
+            (_, None) => false,
+        }
+    }
+
+    /// A receiver whose text names a client, or a name bound to one.
+    pub(super) fn redis_like(&self, r: Node<'_>) -> bool {
+        let t = self.short_text(r).to_ascii_lowercase();
+        RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(r)
+    }
+
+    /// A node's text when it is short (a receiver, a constant path), else
+    /// nothing: a long chain is never copied at each of its links.
+    pub(super) fn short_text(&self, n: Node<'_>) -> String {
+        if n.end_byte() - n.start_byte() > 200 {
+            return String::new();
+        }
+        self.text(n)
+    }
+}
