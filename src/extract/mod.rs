@@ -16,6 +16,7 @@ pub mod js;
 pub mod lang;
 pub mod lua;
 pub mod needles;
+pub mod parts;
 pub mod python;
 pub mod ruby;
 pub mod rust;

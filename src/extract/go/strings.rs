@@ -6,18 +6,11 @@
 
 use tree_sitter::Node;
 
-use crate::extract::embedded::Decoded;
-use crate::extract::embedded_lua;
-use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
+use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
+use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
 
 use super::Cx;
-
-/// Whether a string's text is Lua for Redis.
-pub(super) fn looks_lua(t: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
-}
 
 /// Whether a node is a string literal.
 pub(super) fn is_string(n: Node<'_>) -> bool {
@@ -25,32 +18,6 @@ pub(super) fn is_string(n: Node<'_>) -> bool {
         n.kind(),
         "interpreted_string_literal" | "raw_string_literal"
     )
-}
-
-/// A string being read: its decoded text and its template's pieces.
-#[derive(Default)]
-pub(super) struct Parts {
-    decoded: Decoded,
-    segs: Vec<Seg>,
-}
-
-impl Parts {
-    fn lit(&mut self, text: &str, span: Span) {
-        if text.is_empty() {
-            return;
-        }
-        if let Some(Seg::Lit { text: t, span: s }) = self.segs.last_mut() {
-            if s.end == span.start {
-                t.push_str(text);
-                s.end = span.end;
-                return;
-            }
-        }
-        self.segs.push(Seg::Lit {
-            text: text.to_string(),
-            span,
-        });
-    }
 }
 
 /// The bytes one escape sequence of an interpreted string stands for;
@@ -98,19 +65,21 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let verbs = std::mem::replace(&mut self.verbs, false);
                 let v = self.value(*op, d + 1);
                 self.verbs = verbs;
-                parts
-                    .decoded
-                    .hole(self.label(*op), op.start_byte(), op.end_byte());
-                parts.segs.extend(super::values::segs_of(v));
+                parts.interpolation(self.label(*op), op.start_byte(), op.end_byte(), v);
             }
         }
         let span = self.span(n);
-        let template = Template {
-            segs: parts.segs,
-            span,
-        };
-        if looks_lua(&parts.decoded.text) {
-            if let Some(index) = self.inline_script(n, &parts.decoded, &template) {
+        let (template, decoded) = parts.finish(span);
+        if looks_lua(&decoded.text) {
+            let site = ScriptSite {
+                start: n.start_byte(),
+                span,
+                binding: self.binding.clone(),
+            };
+            let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+            if let Some(index) =
+                inline_script(self.parsers, scripts, made, site, &decoded, &template)
+            {
                 return Value::ScriptRef { index, span };
             }
         }
@@ -125,8 +94,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             match c.kind() {
                 "escape_sequence" => {
                     let bytes = unescape(&self.src[s.min(e)..e]);
-                    parts.decoded.escape(&bytes, s, e);
-                    parts.lit(&String::from_utf8_lossy(&bytes), Span::new(self.file, s, e));
+                    parts.escape(&bytes, self.file, s, e);
                 }
                 "interpreted_string_literal_content" | "raw_string_literal_content" => {
                     self.content_into(s, e, raw, parts)
@@ -143,12 +111,12 @@ impl<'s, 'p> Cx<'s, 'p> {
         let (mut i, mut run) = (s, s);
         while i < b.len() {
             if raw && b[i] == b'\r' {
-                self.raw_into(run, i, parts);
+                parts.raw(self.src, self.file, run, i);
                 parts.decoded.escape(&[], i, i + 1);
                 i += 1;
                 run = i;
             } else if self.verbs && b[i] == b'%' {
-                self.raw_into(run, i, parts);
+                parts.raw(self.src, self.file, run, i);
                 let len = 1 + b[i + 1..]
                     .iter()
                     .take(16)
@@ -157,8 +125,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let end = (i + len).min(b.len());
                 let span = Span::new(self.file, i, end);
                 if b.get(end - 1) == Some(&b'%') && len == 2 {
-                    parts.decoded.escape(b"%", i, end);
-                    parts.lit("%", span);
+                    parts.escape(b"%", self.file, i, end);
                 } else {
                     let label = String::from_utf8_lossy(&b[i..end]).into_owned();
                     // Lua reads the verb as a name of unknown value.
@@ -172,39 +139,6 @@ impl<'s, 'p> Cx<'s, 'p> {
                 i += 1;
             }
         }
-        self.raw_into(run, b.len(), parts);
-    }
-
-    fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
-        if s >= e {
-            return;
-        }
-        parts.decoded.raw(self.src, s, e);
-        let text = String::from_utf8_lossy(&self.src[s..e]);
-        parts.lit(&text, Span::new(self.file, s, e));
-    }
-
-    /// A script in a string, parsed in place and named by the binding it
-    /// is assigned to.
-    fn inline_script(&mut self, n: Node<'_>, decoded: &Decoded, t: &Template) -> Option<usize> {
-        if let Some(i) = self.scripts_at.get(&n.start_byte()) {
-            return Some(*i);
-        }
-        let lua = embedded_lua(self.parsers, decoded, self.file)?;
-        let (name, name_span, local) = match self.binding.clone() {
-            Some((name, span, local)) => (Some(name), span, local),
-            None => (None, self.span(n), false),
-        };
-        let index = self.facts.scripts.len();
-        self.facts.scripts.push(ScriptDef {
-            name,
-            name_span,
-            source: ScriptSource::Inline(Box::new(lua)),
-            text: t.as_literal(),
-            declared_keys: None,
-            local,
-        });
-        self.scripts_at.insert(n.start_byte(), index);
-        Some(index)
+        parts.raw(self.src, self.file, run, b.len());
     }
 }

@@ -12,27 +12,7 @@ use crate::parse::named_children;
 
 use super::strings::is_string;
 use super::{Cx, MAX_DEPTH};
-
-/// A value as the pieces of a template.
-pub(super) fn segs_of(v: Value) -> Vec<Seg> {
-    match v {
-        Value::Str(t) => t.segs,
-        Value::Int { value, span } => vec![Seg::Lit {
-            text: value.to_string(),
-            span,
-        }],
-        v @ (Value::Const { .. }
-        | Value::Call { .. }
-        | Value::Param { .. }
-        | Value::OneOf { .. }) => {
-            vec![Seg::Value(Box::new(v))]
-        }
-        other => vec![Seg::Hole {
-            label: other.describe(),
-            span: other.span(),
-        }],
-    }
-}
+use crate::extract::parts::segs_of;
 
 fn parse_int(t: &str) -> Option<i64> {
     let t: String = t.chars().filter(|c| *c != '_').collect();

@@ -10,15 +10,8 @@ use super::values::{first_named, named};
 use super::{is_function, Cx, NodeRef};
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
+use crate::extract::parts::{looks_lua, Parts};
 use crate::facts::{ScriptDef, ScriptSource, Span, Value};
-
-/// Whether a string's text is Lua for Redis (a `.lua` path or a message
-/// naming one is not).
-pub(super) fn looks_lua(t: &[u8]) -> bool {
-    ["redis.call", "redis.pcall", "KEYS["]
-        .iter()
-        .any(|w| memchr::memmem::find(t, w.as_bytes()).is_some())
-}
 
 /// Whether a node is `a + b`.
 fn is_plus(cx: &Cx<'_, '_, '_>, n: Node<'_>) -> bool {
@@ -70,12 +63,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 return; // not all literal: no script text
             }
         }
-        let mut segs = Vec::new();
-        let mut dec = Decoded::default();
+        let mut parts = Parts::apart();
         for l in leaves {
-            self.string_into(l, 0, &mut segs, &mut dec);
+            self.string_into(l, 0, &mut parts);
         }
-        self.script_text(n, dec);
+        self.script_text(n, parts.decoded);
     }
 
     fn script_text(&mut self, n: Node<'_>, dec: Decoded) {

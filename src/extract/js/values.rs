@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::embedded::Decoded;
-use crate::extract::push_lit;
+use crate::extract::parts::Parts;
 use crate::facts::{Seg, Template, Value, LOOKUP, RECEIVER};
 
 /// Wrappers whose value is their operand's.
@@ -340,42 +340,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// A string or template literal as a template, and its decoded text
     /// (for Lua parsed in place).
     pub(super) fn string(&mut self, n: Node<'_>, d: usize) -> (Template, Decoded) {
-        let mut segs = Vec::new();
-        let mut dec = Decoded::default();
-        self.string_into(n, d, &mut segs, &mut dec);
-        let t = Template {
-            segs,
-            span: self.span(n),
-        };
-        (t, dec)
+        let mut parts = Parts::apart();
+        self.string_into(n, d, &mut parts);
+        parts.finish(self.span(n))
     }
 
-    /// Appends a string or template literal's pieces to a template and to
-    /// a decoded text.
-    pub(super) fn string_into(
-        &mut self,
-        n: Node<'_>,
-        d: usize,
-        segs: &mut Vec<Seg>,
-        dec: &mut Decoded,
-    ) {
+    /// Appends a string or template literal's pieces (each a segment of
+    /// its own) to `parts`.
+    pub(super) fn string_into(&mut self, n: Node<'_>, d: usize, parts: &mut Parts) {
         let src = self.src;
         for c in named(n) {
             let (s, e) = (c.start_byte(), c.end_byte());
             match c.kind() {
-                "string_fragment" => {
-                    dec.raw(src, s, e);
-                    push_lit(segs, &self.text(c), self.span(c));
-                }
-                "escape_sequence" => {
-                    let bytes = unescape(&src[s..e]);
-                    dec.escape(&bytes, s, e);
-                    let text = String::from_utf8_lossy(&bytes).into_owned();
-                    push_lit(segs, &text, self.span(c));
-                }
+                "string_fragment" => parts.raw(src, self.file, s, e),
+                "escape_sequence" => parts.escape(&unescape(&src[s..e]), self.file, s, e),
                 "template_substitution" => {
                     let label = self.label(c);
-                    dec.hole(label.clone(), s, e);
+                    let segs = &mut parts.segs;
+                    parts.decoded.hole(label.clone(), s, e);
                     match first_named(c) {
                         Some(x) => match self.value(x, d + 1) {
                             Value::Str(t) => segs.extend(t.segs),

@@ -6,45 +6,12 @@
 
 use tree_sitter::Node;
 
-use crate::extract::embedded::Decoded;
-use crate::extract::embedded_lua;
-use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
+use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
+use crate::facts::{ScriptDef, ScriptSource, Seg, Value};
 use crate::parse::children;
 
 use super::Cx;
 use crate::extract::fields::PYTHON as F;
-
-/// Whether a string's text is Lua for Redis.
-pub(super) fn looks_lua(t: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
-}
-
-/// A string being read: its decoded text and its template's pieces.
-#[derive(Default)]
-struct Parts {
-    decoded: Decoded,
-    segs: Vec<Seg>,
-}
-
-impl Parts {
-    fn lit(&mut self, text: &str, span: Span) {
-        if text.is_empty() {
-            return;
-        }
-        if let Some(Seg::Lit { text: t, span: s }) = self.segs.last_mut() {
-            if s.end == span.start {
-                t.push_str(text);
-                s.end = span.end;
-                return;
-            }
-        }
-        self.segs.push(Seg::Lit {
-            text: text.to_string(),
-            span,
-        });
-    }
-}
 
 /// One escape of a non-raw string at `b[i]` (a `\`): the bytes it
 /// stands for and its length. A backslash Python does not know stays.
@@ -108,12 +75,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.string_into(n, d, &mut parts);
         }
         let span = self.span(n);
-        let template = Template {
-            segs: parts.segs,
-            span,
-        };
-        if looks_lua(&parts.decoded.text) {
-            if let Some(index) = self.inline_script(n, &parts.decoded, &template) {
+        let (template, decoded) = parts.finish(span);
+        if looks_lua(&decoded.text) {
+            let site = ScriptSite {
+                start: n.start_byte(),
+                span,
+                binding: self.binding.clone(),
+            };
+            let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+            if let Some(index) =
+                inline_script(self.parsers, scripts, made, site, &decoded, &template)
+            {
                 return Value::ScriptRef { index, span };
             }
         }
@@ -140,10 +112,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         Some(e) => self.value(e, d + 1),
                         None => Value::unknown(self.label(c), self.span(c)),
                     };
-                    parts
-                        .decoded
-                        .hole(self.label(c), c.start_byte(), c.end_byte());
-                    parts.segs.extend(super::values::segs_of(v));
+                    parts.interpolation(self.label(c), c.start_byte(), c.end_byte(), v);
                 }
                 _ => {}
             }
@@ -161,55 +130,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 i += 1;
                 continue;
             }
-            self.raw_into(run, i, parts);
+            parts.raw(self.src, self.file, run, i);
             let (bytes, len) = if b[i] == b'\\' {
                 escape_at(b, i)
             } else {
                 (vec![b[i]], 2)
             };
             let end = (i + len).min(b.len());
-            parts.decoded.escape(&bytes, i, end);
-            parts.lit(
-                &String::from_utf8_lossy(&bytes),
-                Span::new(self.file, i, end),
-            );
+            parts.escape(&bytes, self.file, i, end);
             i = end;
             run = end;
         }
-        self.raw_into(run, b.len(), parts);
-    }
-
-    fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
-        if s >= e {
-            return;
-        }
-        parts.decoded.raw(self.src, s, e);
-        let text = String::from_utf8_lossy(&self.src[s..e]);
-        parts.lit(&text, Span::new(self.file, s, e));
-    }
-
-    /// A script in a string, parsed in place and named by the binding it
-    /// is assigned to.
-    fn inline_script(&mut self, n: Node<'_>, decoded: &Decoded, t: &Template) -> Option<usize> {
-        if let Some(i) = self.scripts_at.get(&n.start_byte()) {
-            return Some(*i);
-        }
-        let lua = embedded_lua(self.parsers, decoded, self.file)?;
-        let (name, name_span, local) = match self.binding.clone() {
-            Some((name, span, local)) => (Some(name), span, local),
-            None => (None, self.span(n), false),
-        };
-        let index = self.facts.scripts.len();
-        self.facts.scripts.push(ScriptDef {
-            name,
-            name_span,
-            source: ScriptSource::Inline(Box::new(lua)),
-            text: t.as_literal(),
-            declared_keys: None,
-            local,
-        });
-        self.scripts_at.insert(n.start_byte(), index);
-        Some(index)
+        parts.raw(self.src, self.file, run, b.len());
     }
 
     /// A `.lua` file the code reads (`open(p).read()`,

@@ -14,6 +14,7 @@ use crate::facts::{Seg, Span, Template, Value, LOOKUP};
 use crate::parse::named_children;
 
 use super::{Cx, MAX_DEPTH};
+use crate::extract::parts::segs_of;
 
 /// Items of a list, pairs of a dict, read at most.
 const MAX_ITEMS: usize = 256;
@@ -27,27 +28,6 @@ const CLIENT_MAKERS: &[&str] = &[
     "from_pool",
     "pipeline",
 ];
-
-/// The template pieces a value stands for inside a string.
-pub(super) fn segs_of(v: Value) -> Vec<Seg> {
-    match v {
-        Value::Str(t) => t.segs,
-        Value::Int { value, span } => vec![Seg::Lit {
-            text: value.to_string(),
-            span,
-        }],
-        v @ (Value::Const { .. }
-        | Value::Call { .. }
-        | Value::Param { .. }
-        | Value::OneOf { .. }) => {
-            vec![Seg::Value(Box::new(v))]
-        }
-        other => vec![Seg::Hole {
-            label: other.describe(),
-            span: other.span(),
-        }],
-    }
-}
 
 fn parse_int(t: &str) -> Option<i64> {
     let t: String = t.chars().filter(|c| *c != '_').collect();

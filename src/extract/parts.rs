@@ -1,0 +1,200 @@
+//! A host string read piece by piece, the same for every host language:
+//! pieces of literal text and holes, each with its host byte span, kept
+//! twice at once: as a key template's segments ([`Seg`]) and as the
+//! decoded text Lua in the string is parsed from ([`Decoded`]). Each
+//! extractor decodes its own escapes and hands the pieces here; a text
+//! that holds Lua for Redis becomes a script ([`inline_script`]).
+
+use std::collections::HashMap;
+
+use crate::extract::embedded::Decoded;
+use crate::extract::embedded_lua;
+use crate::facts::{FileId, ScriptDef, ScriptSource, Seg, Span, Template, Value};
+use crate::parse::Parsers;
+
+/// A string being read: its decoded text and its template's segments.
+pub struct Parts {
+    pub decoded: Decoded,
+    pub segs: Vec<Seg>,
+    /// Whether a literal piece that touches the last one joins it (one
+    /// segment for `"a\nb"`), or stays a segment of its own.
+    join: bool,
+}
+
+impl Default for Parts {
+    fn default() -> Parts {
+        Parts {
+            decoded: Decoded::default(),
+            segs: Vec::new(),
+            join: true,
+        }
+    }
+}
+
+impl Parts {
+    /// Parts whose literal pieces stay segments of their own.
+    pub fn apart() -> Parts {
+        Parts {
+            join: false,
+            ..Parts::default()
+        }
+    }
+
+    /// A literal piece of the template (none when empty).
+    pub fn lit(&mut self, text: &str, span: Span) {
+        if text.is_empty() {
+            return;
+        }
+        if let Some(Seg::Lit { text: t, span: s }) = self.segs.last_mut() {
+            if self.join && s.end == span.start {
+                t.push_str(text);
+                s.end = span.end;
+                return;
+            }
+        }
+        self.segs.push(Seg::Lit {
+            text: text.to_string(),
+            span,
+        });
+    }
+
+    /// Host bytes `s..e` of `src`, as they are.
+    pub fn raw(&mut self, src: &[u8], file: FileId, s: usize, e: usize) {
+        if s >= e {
+            return;
+        }
+        self.decoded.raw(src, s, e);
+        let text = String::from_utf8_lossy(&src[s..e]);
+        self.lit(&text, Span::new(file, s, e));
+    }
+
+    /// The escape at host `s..e`, standing for `bytes`.
+    pub fn escape(&mut self, bytes: &[u8], file: FileId, s: usize, e: usize) {
+        self.decoded.escape(bytes, s, e);
+        self.lit(&String::from_utf8_lossy(bytes), Span::new(file, s, e));
+    }
+
+    /// An interpolation at host `s..e` holding `v`: a hole of the text,
+    /// the value's pieces in the template ([`segs_of`]).
+    pub fn interpolation(&mut self, label: String, s: usize, e: usize, v: Value) {
+        self.decoded.hole(label, s, e);
+        self.segs.extend(segs_of(v));
+    }
+
+    /// The template of the string at `span`, and its decoded text.
+    pub fn finish(self, span: Span) -> (Template, Decoded) {
+        let t = Template {
+            segs: self.segs,
+            span,
+        };
+        (t, self.decoded)
+    }
+}
+
+/// The template pieces a value stands for inside a string: a string's
+/// own, an integer's digits, a name or call to resolve, else a hole.
+pub fn segs_of(v: Value) -> Vec<Seg> {
+    match v {
+        Value::Str(t) => t.segs,
+        Value::Int { value, span } => vec![Seg::Lit {
+            text: value.to_string(),
+            span,
+        }],
+        v @ (Value::Const { .. }
+        | Value::Call { .. }
+        | Value::Param { .. }
+        | Value::OneOf { .. }) => {
+            vec![Seg::Value(Box::new(v))]
+        }
+        other => vec![Seg::Hole {
+            label: other.describe(),
+            span: other.span(),
+        }],
+    }
+}
+
+/// Whether a string's decoded text is Lua for Redis (a `.lua` path, or a
+/// message naming one, is not).
+pub fn looks_lua(t: &[u8]) -> bool {
+    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
+    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
+}
+
+/// Where a script in a string sits: the string's first byte (a script is
+/// made once per string) and span, and the binding it is assigned to
+/// (name, span, whether local), if any.
+pub struct ScriptSite {
+    pub start: usize,
+    pub span: Span,
+    pub binding: Option<(String, Span, bool)>,
+}
+
+/// The script in a string whose decoded text is `decoded` and template
+/// `t`, parsed in place and added to `scripts` (once per string: `made`
+/// maps a string's first byte to its script); its index.
+pub fn inline_script(
+    parsers: &mut Parsers,
+    scripts: &mut Vec<ScriptDef>,
+    made: &mut HashMap<usize, usize>,
+    site: ScriptSite,
+    decoded: &Decoded,
+    t: &Template,
+) -> Option<usize> {
+    if let Some(i) = made.get(&site.start) {
+        return Some(*i);
+    }
+    let lua = embedded_lua(parsers, decoded, site.span.file)?;
+    let (name, name_span, local) = match site.binding {
+        Some((name, span, local)) => (Some(name), span, local),
+        None => (None, site.span, false),
+    };
+    let index = scripts.len();
+    scripts.push(ScriptDef {
+        name,
+        name_span,
+        source: ScriptSource::Inline(Box::new(lua)),
+        text: t.as_literal(),
+        declared_keys: None,
+        local,
+    });
+    made.insert(site.start, index);
+    Some(index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn touching_pieces_join_unless_kept_apart() {
+        let src = b"a\\nb";
+        let fill = |p: &mut Parts| {
+            p.raw(src, 0, 0, 1);
+            p.escape(b"\n", 0, 1, 3);
+            p.raw(src, 0, 3, 4);
+        };
+        let mut joined = Parts::default();
+        fill(&mut joined);
+        let mut apart = Parts::apart();
+        fill(&mut apart);
+        let (t, d) = joined.finish(Span::new(0, 0, 4));
+        assert_eq!(t.segs.len(), 1);
+        assert_eq!(t.as_literal().as_deref(), Some("a\nb"));
+        assert_eq!(d.text, b"a\nb");
+        assert_eq!(apart.finish(Span::new(0, 0, 4)).0.segs.len(), 3);
+    }
+
+    #[test]
+    fn an_interpolation_is_a_hole_of_the_text() {
+        let mut p = Parts::default();
+        p.raw(b"k:{x}", 0, 0, 2);
+        let v = Value::Int {
+            value: 7,
+            span: Span::new(0, 2, 5),
+        };
+        p.interpolation("{x}".into(), 2, 5, v);
+        let (t, d) = p.finish(Span::new(0, 0, 5));
+        assert_eq!(t.as_literal().as_deref(), Some("k:7"));
+        assert_eq!((d.text.as_slice(), d.holes.len()), (&b"k:"[..], 1));
+    }
+}
