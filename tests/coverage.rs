@@ -222,7 +222,8 @@ fn values_followed_through_definitions_are_linked() {
     // `fixtures/coverage/rust-flow`: scripts kept in struct fields set by a
     // constructor in another file, returned by functions and methods, held
     // in a `OnceLock` and a `lazy_static!`; keys built with `push_str`,
-    // `+=` and `write!`.
+    // `+=` and `write!`, in blocks, pushed into a `Vec`; an invocation split
+    // into statements.
     assert_eq!(
         linked_calls("rust-flow"),
         [
@@ -230,23 +231,27 @@ fn values_followed_through_definitions_are_linked() {
             // `Arc::new(Scripts::new())`, whose `Self { .. }` sets `enqueue`.
             "src/producer.rs:24 enqueue 2 [fq:{<*>}:wait, fq:{<*>}:meta]",
             // `scripts.ack()`: the method returns `&self.ack`.
-            "src/worker.rs:14 ack 1 [fq:{<*>}:active]",
+            "src/worker.rs:16 ack 1 [fq:{<*>}:active]",
             // `reap_script()` returns `Script::new(include_str!(..))`.
-            "src/worker.rs:24 reap 2 [fq:{<*>}:active, fq:{<*>}:wait]",
+            "src/worker.rs:26 reap 2 [fq:{<*>}:active, fq:{<*>}:wait]",
             // The invocation `trim_invocation` builds and returns (from a
             // `OnceLock`'s initialiser), then run by its caller.
-            "src/worker.rs:33 trim 1 [fq:{<*>}:done]",
-            "src/worker.rs:40 trim 1 [fq:{<*>}:done]",
+            "src/worker.rs:35 trim 1 [fq:{<*>}:done]",
+            "src/worker.rs:42 trim 1 [fq:{<*>}:done]",
             // `lazy_static!`; the key built by `write!` then `push_str`.
-            "src/worker.rs:45 purge 1 [fq:{<*>}:dead]",
+            "src/worker.rs:47 purge 1 [fq:{<*>}:dead]",
+            // An invocation split into statements, run by the last; its
+            // keys pushed into a `Vec` a block builds, the first built in
+            // a block of its own with `write!` and `push_str`.
+            "src/worker.rs:65 reap 2 [fq:{<*>}:active, fq:{<*>}:wait]",
         ]
     );
     let dir = repo().join("fixtures/coverage/rust-flow");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
     assert_eq!(code, 0, "{stderr}");
-    // Built by `prepare_invoke()` is not run: five invocations, each checked.
+    // Built by `prepare_invoke()` is not run: six invocations, each checked.
     assert_eq!(
         stderr.lines().next(),
-        Some("coverage: fixtures/coverage/rust-flow: 5 of 5 script calls checked")
+        Some("coverage: fixtures/coverage/rust-flow: 6 of 6 script calls checked")
     );
 }

@@ -521,6 +521,13 @@ fn flow_an_invocation_built_by_a_helper_loses_its_arg() {
 }
 
 #[test]
+fn flow_an_invocation_split_into_statements_loses_a_key() {
+    // The keys a block pushes into a `Vec`, passed to an invocation built
+    // over statements: one of the script's two is gone.
+    check_variant("flow-split-invocation-key-dropped");
+}
+
+#[test]
 fn js_node_redis_renames_a_field_in_an_object_passed_to_hset() {
     check_variant("js-state-renamed");
 }

@@ -51,7 +51,7 @@ pub(super) struct Builder {
     created: usize,
     /// An invocation of a script the chain that made it does not show
     /// (`let mut inv = script.key(k)`, `script` a value the link follows):
-    /// a call only once a statement runs it or the function returns it.
+    /// a call only once a statement runs it.
     pending: bool,
 }
 
@@ -576,7 +576,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// At the end of a function's body: a body that ends in a variable
     /// holding an invocation it built (`let mut inv =
     /// S.prepare_invoke(); inv.key(k); inv`) returns the invocation unrun;
-    /// a pending invocation nothing ran nor returned is no call, and goes.
+    /// a pending invocation nothing ran is no call, and goes.
     pub(super) fn returns_builder(&mut self, block: Node<'_>) {
         self.mark_returned(block);
         let mut unrun: Vec<usize> = self
@@ -622,8 +622,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(b) = self.scope.builders.get_mut(&self.text(var)) else {
             return;
         };
-        if let Target::Invoke(i) = b.target {
-            b.pending = false;
+        // A pending invocation returned unrun stays pending: a script the
+        // chain does not show, never seen run, is no evidence of a call.
+        if let (Target::Invoke(i), false) = (b.target, b.pending) {
             if let Some(c) = self.facts.script_calls.get_mut(i) {
                 c.returned = true;
             }
@@ -770,22 +771,12 @@ fn flatten_pairs(v: Value, out: &mut Vec<Value>) {
             for item in items {
                 match item {
                     Value::List { items, .. } => out.extend(items),
-                    Value::Map { pairs, .. } => {
-                        for (k, v) in pairs {
-                            out.push(k);
-                            out.push(v);
-                        }
-                    }
+                    m @ Value::Map { .. } => flatten_pairs(m, out),
                     other => out.push(other),
                 }
             }
         }
-        Value::Map { pairs, .. } => {
-            for (k, v) in pairs {
-                out.push(k);
-                out.push(v);
-            }
-        }
+        Value::Map { pairs, .. } => out.extend(pairs.into_iter().flat_map(|(k, v)| [k, v])),
         Value::Call { path, mut args, .. }
             if args.len() == 1 && path.last().is_some_and(|l| l == "from" || l == "from_iter") =>
         {

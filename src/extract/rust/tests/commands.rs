@@ -372,7 +372,6 @@ fn again(con: &mut C, s: &Scripts) -> R {
         calls,
         vec![
             ".enqueue keys [emq:{<q>}:a, emq:b] args [q]",
-            ".reap keys [emq:r] args [] returned",
             ".second keys [emq:two] args []",
         ]
     );
