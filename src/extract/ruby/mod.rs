@@ -514,6 +514,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             clause: 0,
             defaults,
             patterns: Vec::new(),
+            ordered: false,
             default_values,
         });
         index

@@ -1,0 +1,135 @@
+//! Functions as facts: a definition's parameters, clauses and what it
+//! returns, a function that is another under another name, and which
+//! clauses of a function may run for given arguments.
+
+use super::{Span, Value};
+
+/// A function that is another function under another name (Elixir's
+/// `defdelegate f(a), to: M`): a call of it is a call of `target` with
+/// the same arguments, and it is no call site of its own.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FnAlias {
+    /// The function: an index into `FileFacts::functions`.
+    pub func: usize,
+    /// The function it is, as a call names it (`["M", "f"]`).
+    pub target: Vec<String>,
+}
+
+/// The index of [`Value::Param`] that stands for a method's receiver
+/// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
+pub const RECEIVER: usize = usize::MAX;
+
+/// The path of a [`Value::Call`] that is a lookup by key, not a call of
+/// the code base: `Call { path: [LOOKUP], args: [collection, key] }` is
+/// what `collection` holds under `key` (`scripts[:enqueue]`,
+/// `Keyword.fetch!(scripts, :enqueue)`). Extractors reduce it where they
+/// see both; the link where the collection comes from elsewhere.
+pub const LOOKUP: &str = "[]";
+
+/// The path of a [`Value::Call`] that is the SHA1 of its one argument, as
+/// `SCRIPT LOAD` returns it and `EVALSHA` names a script (hex, either
+/// case): `:crypto.hash(:sha, @enqueue) |> Base.encode16()`.
+pub const SHA1: &str = "#sha1";
+
+/// A function whose return value may be a key: a key-builder candidate.
+/// Multi-clause functions give one `FunctionDef` per clause.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FunctionDef {
+    /// The enclosing module (`EchoMQ.Keyspace`, `crate::keys`), or empty.
+    pub module: String,
+    pub name: String,
+    pub params: Vec<String>,
+    /// What the clause returns.
+    pub returns: Value,
+    pub name_span: Span,
+    /// Clause number (0-based) for multi-clause functions.
+    pub clause: usize,
+    /// How many trailing parameters have a default (`opts \\ []`): a call
+    /// may leave them out.
+    pub defaults: usize,
+    /// Per parameter, the literal this clause requires of its argument
+    /// (`def script(:enqueue)`): a call whose argument is another literal
+    /// runs another clause. Empty when no parameter is a literal.
+    #[serde(default)]
+    pub patterns: Vec<Option<Value>>,
+    /// Per parameter, the value it takes when a call leaves it out
+    /// (`script \\ @enqueue`). Empty when no parameter has a default.
+    #[serde(default)]
+    pub default_values: Vec<Option<Value>>,
+    /// The clauses of this function are tried in order, and the first
+    /// whose patterns take the arguments runs (a Rust `match` on a
+    /// parameter, each arm a clause): a clause none of whose patterns is
+    /// left to a guard, so a later clause never runs for an argument an
+    /// earlier one takes.
+    #[serde(default)]
+    pub ordered: bool,
+}
+
+// A `FunctionDef` is emitted for every function; `returns` is
+// `Value::Unknown` when the body does not return a string-like value.
+
+impl FunctionDef {
+    /// Whether a call with these arguments may run this clause: no
+    /// parameter requires a literal that a literal argument is not (an
+    /// atom is never a string; an argument the call does not spell out
+    /// may be anything).
+    pub fn accepts(&self, args: &[Value]) -> bool {
+        accepts(&self.patterns, args)
+    }
+}
+
+/// The clauses a call with `args` may run, in the order given: each one
+/// that [`FunctionDef::accepts`] the arguments, but none after a clause of
+/// an `ordered` function that surely takes them (every pattern it has is
+/// the literal argument given).
+pub fn may_run<T>(clauses: Vec<T>, def: impl Fn(&T) -> &FunctionDef, args: &[Value]) -> Vec<T> {
+    let mut settled: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for c in clauses {
+        let d = def(&c);
+        if !d.accepts(args) {
+            continue;
+        }
+        let id = (d.module.clone(), d.name.clone());
+        if settled.contains(&id) {
+            continue;
+        }
+        let sure = d.patterns.iter().zip(args).all(|(p, a)| match p {
+            None => true,
+            Some(p) => literal_eq(p, a) == Some(true),
+        });
+        if d.ordered && sure {
+            settled.push(id);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether arguments fit a clause's parameter patterns (see
+/// [`FunctionDef::accepts`]).
+pub fn accepts(patterns: &[Option<Value>], args: &[Value]) -> bool {
+    patterns.iter().zip(args).all(|(p, a)| match p {
+        None => true,
+        Some(p) => literal_eq(p, a).unwrap_or(true),
+    })
+}
+
+/// Whether two values are the same literal; `None` when either is not one.
+fn literal_eq(a: &Value, b: &Value) -> Option<bool> {
+    match (a, b) {
+        (Value::Atom { name: x, .. }, Value::Atom { name: y, .. }) => Some(x == y),
+        (Value::Int { value: x, .. }, Value::Int { value: y, .. }) => Some(x == y),
+        (Value::Str(x), Value::Str(y)) => Some(x.as_literal()? == y.as_literal()?),
+        (Value::Atom { .. } | Value::Int { .. } | Value::Str(_), _)
+        | (_, Value::Atom { .. } | Value::Int { .. } | Value::Str(_)) => {
+            let lit = |v: &Value| match v {
+                Value::Atom { .. } | Value::Int { .. } => true,
+                Value::Str(t) => t.as_literal().is_some(),
+                _ => false,
+            };
+            (lit(a) && lit(b)).then_some(false)
+        }
+        _ => None,
+    }
+}
