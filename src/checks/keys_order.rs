@@ -14,12 +14,6 @@
 //! nothing, and neither does a key whose template is not resolved: then
 //! nothing is reported.
 //!
-//! Where the slot's role names no type, the script's callers are the
-//! evidence: when they pass keys of different types in the same slot (one
-//! a job key, another the queue's list), they disagree on what the script
-//! acts on. The calls that pass a type other than most callers' are
-//! reported, or, when no type has most callers, every call in the slot.
-//!
 //! ## Why it breaks the wire
 //! The script writes to whatever key sits in the slot. Two keys swapped make
 //! it push a job id onto the stalled set and mark the wait list: every
@@ -84,119 +78,6 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             out.push(finding(cx, u, &name, &slots, i, how));
         }
     }
-    disagreements(cx, types, out);
-}
-
-/// A slot of a script whose role names no type, and the calls that pass a
-/// key of a known type in it: (type, key's suffix as written, call index).
-type Passed = Vec<(String, String, usize)>;
-
-/// Callers of one script that pass keys of different types in a slot
-/// whose role names no type.
-fn disagreements(cx: &CheckContext<'_>, types: &KeyTypes, out: &mut Vec<Diagnostic>) {
-    let mut by_slot: std::collections::BTreeMap<(usize, usize), Passed> = Default::default();
-    for (ci, u) in cx.model.script_calls.iter().enumerate() {
-        let script = &cx.model.scripts[u.script];
-        if u.echo || count_differs(cx, u, script) {
-            continue;
-        }
-        let slots = Slots::of(cx, types, u, script);
-        for i in 0..slots.len() {
-            let Some(t) = &slots.passed[i] else {
-                continue;
-            };
-            if !slots.declared[i].is_empty() || slots.verdicts[i] != SlotVerdict::Unknown {
-                continue;
-            }
-            let shown = slots.passed(i).to_string();
-            by_slot
-                .entry((u.script, i))
-                .or_default()
-                .push((t.clone(), shown, ci));
-        }
-    }
-    for ((script, i), passed) in by_slot {
-        // The types passed, each with its calls, in order of first call.
-        let mut groups: Vec<(&str, &str, Vec<usize>)> = Vec::new();
-        for (t, shown, ci) in &passed {
-            match groups.iter_mut().find(|g| same_type(g.0, t)) {
-                Some(g) => g.2.push(*ci),
-                None => groups.push((t.as_str(), shown.as_str(), vec![*ci])),
-            }
-        }
-        if groups.len() < 2 {
-            continue;
-        }
-        let most = groups.iter().map(|g| g.2.len()).max().unwrap_or(0);
-        let leaders: Vec<usize> = (0..groups.len())
-            .filter(|&g| groups[g].2.len() == most)
-            .collect();
-        let leader = (leaders.len() == 1).then(|| leaders[0]);
-        for (g, (_, shown, calls)) in groups.iter().enumerate() {
-            if Some(g) == leader {
-                continue;
-            }
-            let other = leader.unwrap_or(if g == 0 { 1 } else { 0 });
-            let (_, other_shown, other_calls) = &groups[other];
-            for &ci in calls {
-                let at = Disagreement {
-                    call: ci,
-                    slot: i,
-                    shown,
-                    other: other_shown,
-                    other_call: other_calls[0],
-                    most: leader.is_some(),
-                };
-                out.push(disagreement(cx, script, &at));
-            }
-        }
-    }
-}
-
-/// One call that passes another key type than other callers in a slot.
-struct Disagreement<'a> {
-    call: usize,
-    slot: usize,
-    shown: &'a str,
-    other: &'a str,
-    other_call: usize,
-    /// The other type is the one most callers pass.
-    most: bool,
-}
-
-fn disagreement(cx: &CheckContext<'_>, script: usize, d: &Disagreement<'_>) -> Diagnostic {
-    let u = &cx.model.script_calls[d.call];
-    let o = &cx.model.script_calls[d.other_call];
-    let name = cx.script_name(script);
-    let (slot, passed, other) = (d.slot + 1, d.shown, d.other);
-    let (at, built_elsewhere) = at_call(u.span, u.keys[d.slot].value.span());
-    let primary = Label::new(at, format!("the `{passed}` key in slot {slot}"));
-    let who = if d.most {
-        "most callers pass"
-    } else {
-        "another caller passes"
-    };
-    let message = format!(
-        "KEYS[{slot}] of `{name}` receives the `{passed}` key here, but {who} the `{other}` key in that slot"
-    );
-    let mut diag = RULE.diagnostic(message, primary);
-    if let Some(s) = built_elsewhere {
-        diag.related
-            .push(Label::new(s, format!("the `{passed}` key is passed here")));
-    }
-    let (other_at, _) = at_call(o.span, o.keys[d.slot].value.span());
-    diag.related.push(Label::new(
-        other_at,
-        format!(
-            "`{}` passes the `{other}` key here",
-            cx.speaker_name(o.speaker)
-        ),
-    ));
-    let help = format!(
-        "a script's slot holds one key: pass the key `{name}` acts on in KEYS[{slot}] (declare it in a `-- KEYS[{slot}]` header to say which)"
-    );
-    cx.blame_script(&mut diag, u.speaker, help, "the script's KEYS", &name);
-    diag
 }
 
 /// Whether the call passes another number of keys than the script declares.

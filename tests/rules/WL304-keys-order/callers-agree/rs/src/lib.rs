@@ -1,5 +1,0 @@
-const TOUCH: &str = include_str!("../../scripts/touch.lua");
-
-pub fn touch(con: &mut redis::Connection, q: &str, id: &str, at: &str) -> redis::RedisResult<()> {
-    redis::Script::new(TOUCH).key(format!("tq:{{{q}}}:task:{id}")).arg(at).invoke(con)
-}
