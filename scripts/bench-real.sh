@@ -27,16 +27,21 @@ TSV=$PWD/tests/realcode/corpus.tsv
 TMP=$(mktemp -d /tmp/wirelint-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 have() { command -v "$1" >/dev/null 2>&1; }
+# The extensions of every language wirelint reads (src/extract/lang.rs),
+# for ripgrep's file type and find's names.
+EXTS=ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,rb
+SRC_NAMES=()
+for e in ${EXTS//,/ }; do SRC_NAMES+=(${SRC_NAMES[0]:+-o} -name "*.$e"); done
 
 echo "## machine"
 echo "nproc: $(nproc); $(lscpu | grep 'Model name' | sed 's/  */ /g')"
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-SRC=$(find "$CORPUS" -type f \( -name '*.ex' -o -name '*.exs' -o -name '*.rs' -o -name '*.lua' \) | wc -l)
+SRC=$(find "$CORPUS" -type f \( "${SRC_NAMES[@]}" \) | wc -l)
 echo "corpus: $CORPUS, $SRC source files"
 echo "wirelint: $(git rev-parse --short HEAD)${BEFORE:+; before: $BEFORE}"
 echo
 # Warm the page cache.
-find "$CORPUS" -type f \( -name '*.ex' -o -name '*.exs' -o -name '*.rs' -o -name '*.lua' \) -print0 | xargs -0 cat >/dev/null 2>&1
+find "$CORPUS" -type f \( "${SRC_NAMES[@]}" \) -print0 | xargs -0 cat >/dev/null 2>&1
 
 # The same facts as regexes: Redis calls and scripts, quoted command
 # heads, include_str!/File.read of a .lua, the contract's key shapes.
@@ -45,6 +50,7 @@ cat > "$NEEDLES" <<'RX'
 redis\.p?call
 KEYS\[
 \[\s*["'](hset|hget|hgetall|get|set|del|eval|evalsha|zadd|lpush|rpush|sadd)["']
+\.(hset|hget|hgetall|eval|evalsha|zadd|lpush|rpush|sadd)\(
 \.lua["']
 emq
 [}"']:job
@@ -102,7 +108,7 @@ have ast-grep && CASES="$CASES ast-grep"
 for _ in $(seq "$RUNS"); do
   for c in $CASES; do
     case $c in
-      ripgrep) time_one ripgrep "$CORPUS" rg -l -i --no-messages -t elixir -t rust -t lua -f "$NEEDLES" . ;;
+      ripgrep) time_one ripgrep "$CORPUS" rg -l -i --no-messages --type-add "wl:*.{$EXTS}" -t wl -f "$NEEDLES" . ;;
       wirelint-cold) rm -rf "$TMP/cache-cold"; time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --cache-dir "$TMP/cache-cold" ;;
       wirelint-warm) time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --cache-dir "$WARM" ;;
       wirelint-nocache) time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --no-cache ;;
@@ -129,8 +135,8 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
 tail -n +2 "$TSV" | while IFS=$'\t' read -r repo _ _ kind; do
   d=$CORPUS/${repo/\//+}
   [ -d "$d" ] || { echo "| $repo | $kind | missing |"; continue; }
-  n=$(find "$d" -type f \( -name '*.ex' -o -name '*.exs' -o -name '*.rs' -o -name '*.lua' \) | wc -l)
-  mb=$(find "$d" -type f \( -name '*.ex' -o -name '*.exs' -o -name '*.rs' -o -name '*.lua' \) -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1e6}')
+  n=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) | wc -l)
+  mb=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1e6}')
   st=$("$WL" check "$d" --format json --exit-zero --no-cache --stats 2>&1 >/dev/null | grep '^wirelint stats')
   pf=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\1/')
   pmb=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\2/')
@@ -138,7 +144,7 @@ tail -n +2 "$TSV" | while IFS=$'\t' read -r repo _ _ kind; do
   "$WL" check "$d" --format json --exit-zero --cache-dir "$rc" >/dev/null 2>&1
   rm -f "$TMP/r-rg" "$TMP/r-nc" "$TMP/r-warm"
   for _ in 1 2 3; do
-    time_one r-rg "$d" rg -l -i --no-messages -t elixir -t rust -t lua -f "$NEEDLES" .
+    time_one r-rg "$d" rg -l -i --no-messages --type-add "wl:*.{$EXTS}" -t wl -f "$NEEDLES" .
     time_one r-nc "$d" "$WL" check . --format json --exit-zero --no-cache
     time_one r-warm "$d" "$WL" check . --format json --exit-zero --cache-dir "$rc"
   done

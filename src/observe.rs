@@ -336,10 +336,21 @@ fn inferred_keyspace(m: &Model) -> Option<Inferred> {
     let mut shapes: Vec<String> = m.wire_keys().map(|k| key_shape(&k.template)).collect();
     shapes.sort();
     shapes.dedup();
-    let (prefix, types) = typed_shapes(&shapes, "{<*>}:")
+    let typed = typed_shapes(&shapes, "{<*>}:")
         .map(|(p, t)| (p, t, true))
         .or_else(|| typed_shapes(&shapes, "<*>:").map(|(p, t)| (p, t, false)))
-        .map(|(p, t, tagged)| ((p, tagged), t))?;
+        .map(|(p, t, tagged)| ((p, tagged), t));
+    let Some((prefix, types)) = typed else {
+        // No queue key: a keyspace of whole keys (Sidekiq's `queue:<id>`,
+        // `stat:processed`), each a template of its own.
+        let whole = whole_keys(&shapes, "", &BTreeMap::new());
+        return (!whole.is_empty()).then(|| Inferred {
+            prefix: String::new(),
+            tagged: false,
+            types: BTreeMap::new(),
+            whole,
+        });
+    };
     let whole = whole_keys(&shapes, &prefix.0, &types);
     Some(Inferred {
         prefix: prefix.0,
@@ -407,6 +418,10 @@ fn whole_keys(
             continue;
         }
         let (template, mut name) = if rest == "<*>" {
+            if prefix.is_empty() {
+                // A key that is all hole says nothing of the keyspace.
+                continue;
+            }
             (format!("{prefix}<queue>"), "queue".to_string())
         } else if !rest.contains(['<', '>', '{', '}']) {
             (shape.clone(), ident(rest).to_ascii_lowercase())
@@ -464,14 +479,16 @@ fn write_keyspace(
     type_of_shape: &BTreeMap<String, String>,
 ) {
     text.push_str("\n[keyspace]\n");
-    let queue = if ks.tagged { "{<queue>}" } else { "<queue>" };
-    text.push_str(&format!(
-        "key = {}\n",
-        quote(&format!("{}{queue}:<type>", ks.prefix))
-    ));
-    text.push_str("\n[keyspace.types]\n");
-    for (t, p) in &ks.types {
-        text.push_str(&format!("{t} = {}\n", quote(p)));
+    if !ks.types.is_empty() {
+        let queue = if ks.tagged { "{<queue>}" } else { "<queue>" };
+        text.push_str(&format!(
+            "key = {}\n",
+            quote(&format!("{}{queue}:<type>", ks.prefix))
+        ));
+        text.push_str("\n[keyspace.types]\n");
+        for (t, p) in &ks.types {
+            text.push_str(&format!("{t} = {}\n", quote(p)));
+        }
     }
     if !ks.whole.is_empty() {
         text.push_str("\n[keyspace.keys]\n");
@@ -509,13 +526,6 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
         if !done.insert(normalize_name(&sname)) {
             continue;
         }
-        let Some(d) = s.declared_count(contract) else {
-            continue;
-        };
-        let used: BTreeSet<u32> = s.lua.key_uses.iter().map(|k| k.0).collect();
-        if !s.lua.dynamic_keys && (1..=d.count).any(|n| !used.contains(&n)) {
-            continue;
-        }
         let copies: Vec<ScriptId> = (0..a.model.scripts.len())
             .filter(|&i| {
                 a.model.scripts[i].names.first().is_some_and(|f| {
@@ -524,17 +534,28 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
                 })
             })
             .collect();
+        // Its declared count, else the one count all its calls pass
+        // (RSMQ's scripts sit in strings with no header: `evalsha(sha, 3,
+        // ..)`).
+        let declared = |i: ScriptId| a.model.scripts[i].declared_count(contract).map(|d| d.count);
+        let own = s.declared_count(contract).map(|d| d.count);
+        let Some(count) = own.or_else(|| callers_count(&a.model, &copies)) else {
+            continue;
+        };
+        let used: BTreeSet<u32> = s.lua.key_uses.iter().map(|k| k.0).collect();
+        if !s.lua.dynamic_keys && (1..=count).any(|n| !used.contains(&n)) {
+            continue;
+        }
         // A name two scripts of different KEYS share (BullMQ's
         // `includes/addDelayedJob.lua`, a function library, beside
         // `addDelayedJob-6.lua`) would give both one declaration.
-        if copies.iter().any(|&i| {
-            a.model.scripts[i]
-                .declared_count(contract)
-                .is_none_or(|o| o.count != d.count)
+        if copies.iter().any(|&i| match declared(i) {
+            Some(c) => c != count,
+            None => own.is_some(),
         }) {
             continue;
         }
-        let roles: Vec<String> = (1..=d.count)
+        let roles: Vec<String> = (1..=count)
             .map(|n| {
                 passed_type(&a.model, &copies, n, type_of_shape)
                     .or_else(|| {
@@ -560,6 +581,21 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
             text.push_str(&format!("argv = [{}]\n", argv.join(", ")));
         }
     }
+}
+
+/// The number of keys every call of a script (any of its `copies`) passes,
+/// when each says it (a literal or a counted list) and they agree.
+fn callers_count(m: &Model, copies: &[ScriptId]) -> Option<u32> {
+    let mut counts = m
+        .script_calls
+        .iter()
+        .filter(|u| copies.contains(&u.script))
+        .map(|u| match u.numkeys {
+            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
+            _ => None,
+        });
+    let first = counts.next()??;
+    counts.all(|c| c == Some(first)).then_some(first)
 }
 
 /// The keyspace type of the keys the callers of a script (any of its

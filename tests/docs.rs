@@ -192,3 +192,36 @@ fn readme_names_every_language() {
         "README.md should say: wirelint parses {list} with tree-sitter"
     );
 }
+
+/// The pre-commit hook and the editors' snippets name the file types and
+/// language ids of every language wirelint reads, as the hosts' one list
+/// gives them (`wirelint::extract::lang::tool_names`), and the watcher
+/// glob of docs/editors.md is every extension the hosts claim.
+#[test]
+fn hook_and_editors_name_every_language() {
+    use wirelint::extract::lang::{tool_names, HOSTS};
+    let types = tool_names(|t| t.precommit).join(", ");
+    let line = format!("types_or: [{types}, toml]");
+    for f in [".pre-commit-hooks.yaml", "README.md"] {
+        assert!(read(f).contains(&line), "{f} should say `{line}`");
+    }
+    let ids = tool_names(|t| t.editor);
+    let quoted: Vec<String> = ids.iter().map(|i| format!("\"{i}\"")).collect();
+    let editors = read("docs/editors.md");
+    for form in [
+        format!("documentSelector: [{}]", quoted.join(", ")),
+        format!("pattern = {{ {} }}", quoted.join(", ")),
+        format!("ipairs({{ {} }})", quoted.join(", ")),
+    ] {
+        assert!(
+            editors.contains(&form),
+            "docs/editors.md should hold `{form}`"
+        );
+    }
+    let exts: Vec<&str> = HOSTS.iter().flat_map(|h| h.extensions()).copied().collect();
+    let glob = format!("**/*.{{{}}}", exts.join(","));
+    assert!(
+        editors.contains(&glob),
+        "docs/editors.md should name `{glob}`"
+    );
+}

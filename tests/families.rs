@@ -271,3 +271,80 @@ fn bullmq_job_record_at_a_key_of_holes_is_listed() {
     assert_eq!(json_findings(&stdout), Vec::<String>::new());
     assert_eq!(code, 0);
 }
+
+/// A keyspace of no queue key (Sidekiq's: `queue:<name>`, `stat:*`, a
+/// hash per job) and a script with no header whose calls all pass two
+/// keys.
+const PLAIN_PORT: &str = r##"defmodule Port.Work do
+  @move """
+  local jid = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  redis.call('ZREM', KEYS[1], jid)
+  redis.call('LPUSH', KEYS[2], jid)
+  return jid
+  """
+
+  def push(conn, queue, job) do
+    Redix.command(conn, ["LPUSH", "queue:" <> queue, job])
+    Redix.command(conn, ["INCR", "stat:processed"])
+  end
+
+  def progress(conn, jid, c), do: Redix.command(conn, ["HSET", "job:" <> jid, "c", c, "ex", "1"])
+
+  def due(conn, queue), do: Redix.command(conn, ["EVAL", @move, 2, "schedule", "queue:" <> queue])
+  def retry(conn, queue), do: Redix.command(conn, ["EVAL", @move, 2, "retry", "queue:" <> queue])
+end
+"##;
+
+/// `extract --as-contract` drafts a keyspace of whole keys when no key
+/// follows a queue key, and a script's KEYS from the count its calls all
+/// pass; the draft checks its own tree silently and a renamed field
+/// against it.
+#[test]
+fn a_draft_of_whole_keys_and_counted_scripts_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "port/mix.exs",
+        "defmodule Port.MixProject do\nend\n",
+    );
+    write(dir.path(), "port/lib/work.ex", PLAIN_PORT);
+    let (code, draft, stderr) = run(&["extract", "--as-contract", "."], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    for line in [
+        "[keyspace.keys]",
+        "queue = \"queue:<id>\"",
+        "stat_processed = \"stat:processed\"",
+        "job = \"job:<id>\"",
+        "fields = [\"c\", \"ex\"]",
+        "[scripts.move]",
+    ] {
+        assert!(draft.contains(line), "{line}:\n{draft}");
+    }
+    assert!(!draft.contains("key = "), "{draft}");
+    let keep = tempfile::tempdir().unwrap();
+    let file = keep.path().join("draft.toml");
+    std::fs::write(&file, &draft).unwrap();
+    let check = |dir: &std::path::Path| {
+        let (_, stdout, stderr) = run(
+            &[
+                "check",
+                ".",
+                "--format",
+                "json",
+                "--contract",
+                file.to_str().unwrap(),
+            ],
+            dir,
+        );
+        (json_findings(&stdout), stderr)
+    };
+    let (found, stderr) = check(dir.path());
+    assert_eq!(found, Vec::<String>::new(), "{draft}\n{stderr}");
+    write(
+        dir.path(),
+        "port/lib/work.ex",
+        &PLAIN_PORT.replace("\"c\", c", "\"cur\", c"),
+    );
+    let (found, stderr) = check(dir.path());
+    assert_eq!(found, ["WL201 port/lib/work.ex:14"], "{stderr}");
+}

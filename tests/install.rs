@@ -425,7 +425,7 @@ fn pre_commit_validates_the_manifest_and_the_readme_snippets() {
     let manifest = read(".pre-commit-hooks.yaml");
     for key in [
         "entry: wirelint check",
-        "types_or: [elixir, rust, lua, toml]",
+        "types_or: [elixir, rust, lua, python, javascript, jsx, ts, tsx, go, ruby, toml]",
         "require_serial: true",
     ] {
         assert!(manifest.contains(key) && snippets[0].contains(key), "{key}");

@@ -40,7 +40,7 @@ fn the_hook_manifest_is_as_documented() {
         "- id: wirelint",
         "  entry: wirelint check",
         "  language: rust",
-        "  types_or: [elixir, rust, lua, toml]",
+        "  types_or: [elixir, rust, lua, python, javascript, jsx, ts, tsx, go, ruby, toml]",
         "  require_serial: true",
     ] {
         assert!(text.lines().any(|l| l == line), "missing `{line}`");
@@ -440,7 +440,7 @@ fn the_real_pre_commit_hook_catches_a_cross_file_rename() {
     let dir = pick_repo();
     let home = tempfile::tempdir().unwrap();
     let config = format!(
-        "repos:\n  - repo: local\n    hooks:\n      - id: wirelint\n        name: wirelint\n        entry: {} check --format concise\n        language: system\n        types_or: [elixir, rust, lua, toml]\n        require_serial: true\n",
+        "repos:\n  - repo: local\n    hooks:\n      - id: wirelint\n        name: wirelint\n        entry: {} check --format concise\n        language: system\n        types_or: [elixir, rust, lua, python, javascript, jsx, ts, tsx, go, ruby, toml]\n        require_serial: true\n",
         env!("CARGO_BIN_EXE_wirelint")
     );
     std::fs::write(dir.path().join(".pre-commit-config.yaml"), config).unwrap();

@@ -32,6 +32,16 @@ pub struct FactNeedles {
     pub guards: Vec<String>,
 }
 
+/// A language's names in the tools wirelint runs beside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToolNames {
+    /// pre-commit's file types (`types_or` of the hook).
+    pub precommit: &'static [&'static str],
+    /// The Language Server Protocol's language ids (VS Code's, Neovim's
+    /// file types).
+    pub editor: &'static [&'static str],
+}
+
 /// Where Lua sits in a file of a language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LuaIn {
@@ -53,6 +63,10 @@ pub trait HostLanguage: Sync {
 
     /// The file extensions read as this language (`Lang::from_path`).
     fn extensions(&self) -> &'static [&'static str];
+
+    /// What tools outside wirelint call this language's files: the file
+    /// types of pre-commit's `identify` and the editors' language ids.
+    fn tool_names(&self) -> ToolNames;
 
     /// What starts a line comment: `#`, `//`, `--`.
     fn line_comment(&self) -> &'static str;
@@ -141,6 +155,18 @@ pub fn language_names() -> Vec<&'static str> {
     out
 }
 
+/// The names the tools beside wirelint give the languages it reads, in
+/// the order of [`HOSTS`], each once (`pick` chooses the tool).
+pub fn tool_names(pick: fn(ToolNames) -> &'static [&'static str]) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in HOSTS.iter().flat_map(|h| pick(h.tool_names())) {
+        if !out.contains(name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 /// `Elixir, Rust, Lua, Python, JavaScript, TypeScript, Go and Ruby` (with `conj` `and` or
 /// `or`).
 pub fn language_list(conj: &str) -> String {
@@ -187,6 +213,13 @@ impl HostLanguage for Elixir {
         &["ex", "exs"]
     }
 
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["elixir"],
+            editor: &["elixir"],
+        }
+    }
+
     fn line_comment(&self) -> &'static str {
         "#"
     }
@@ -228,6 +261,13 @@ impl HostLanguage for Rust {
 
     fn extensions(&self) -> &'static [&'static str] {
         &["rs"]
+    }
+
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["rust"],
+            editor: &["rust"],
+        }
     }
 
     fn line_comment(&self) -> &'static str {
@@ -293,6 +333,13 @@ impl HostLanguage for Lua {
         &["lua"]
     }
 
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["lua"],
+            editor: &["lua"],
+        }
+    }
+
     fn line_comment(&self) -> &'static str {
         "--"
     }
@@ -355,6 +402,13 @@ impl HostLanguage for Python {
         &["py"]
     }
 
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["python"],
+            editor: &["python"],
+        }
+    }
+
     fn line_comment(&self) -> &'static str {
         "#"
     }
@@ -415,6 +469,23 @@ impl HostLanguage for Js {
         }
     }
 
+    fn tool_names(&self) -> ToolNames {
+        match self.0 {
+            Lang::JavaScript => ToolNames {
+                precommit: &["javascript", "jsx"],
+                editor: &["javascript", "javascriptreact"],
+            },
+            Lang::Tsx => ToolNames {
+                precommit: &["tsx"],
+                editor: &["typescriptreact"],
+            },
+            _ => ToolNames {
+                precommit: &["ts"],
+                editor: &["typescript"],
+            },
+        }
+    }
+
     fn line_comment(&self) -> &'static str {
         "//"
     }
@@ -456,6 +527,13 @@ impl HostLanguage for Go {
 
     fn extensions(&self) -> &'static [&'static str] {
         &["go"]
+    }
+
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["go"],
+            editor: &["go"],
+        }
     }
 
     fn line_comment(&self) -> &'static str {
@@ -508,6 +586,13 @@ impl HostLanguage for Ruby {
 
     fn extensions(&self) -> &'static [&'static str] {
         &["rb"]
+    }
+
+    fn tool_names(&self) -> ToolNames {
+        ToolNames {
+            precommit: &["ruby"],
+            editor: &["ruby"],
+        }
     }
 
     fn line_comment(&self) -> &'static str {

@@ -1,0 +1,2 @@
+-- marks a task as seen
+redis.call('HSET', KEYS[1], 'seen', ARGV[1])
