@@ -129,6 +129,8 @@ fn a_dropped_key_lists_wrapped_callers_and_registrations() {
     )
     .unwrap();
     std::fs::write(d.join("rust/src/lib.rs"), REGISTERED).unwrap();
+    // The scripts' folder belongs to the repository's own project.
+    std::fs::write(d.join("package.json"), "{\"name\": \"q\"}\n").unwrap();
     git(d, &["init", "-q", "-b", "main"]);
     git(d, &["add", "-A"]);
     git(d, &["commit", "-q", "-m", "base"]);
@@ -147,7 +149,20 @@ fn a_dropped_key_lists_wrapped_callers_and_registrations() {
         (code, stdout.as_str()),
         (
             1,
-            "src/commands/addJob-2.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); these 2 callers still pass 3 [(shared scripts)] (was main:src/commands/addJob-3.lua:2)\n"
+            "src/commands/addJob-2.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); these 2 callers still pass 3 [(root)] (was main:src/commands/addJob-3.lua:2)\n"
+        ),
+        "{stderr}"
+    );
+    // From a port's folder: paths from there, the speaker still `(root)`.
+    let (code, stdout, stderr) = run(
+        &["diff", "--against", "main", "--format", "concise"],
+        &d.join("elixir"),
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "../src/commands/addJob-2.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); these 2 callers still pass 3 [(root)] (was main:../src/commands/addJob-3.lua:2)\n"
         ),
         "{stderr}"
     );
