@@ -128,3 +128,31 @@ fn the_hook_blames_the_change_when_one_speaker_runs_the_script() {
         ["pass exactly 3 keys: KEYS[3] is nil inside `push`, and what the caller meant as KEYS[3] arrives as ARGV[1]: every ARGV shifts by 1. `ex` did not change: the change to `scripts/push.lua` is what now diverges from it on the script's KEYS"]
     );
 }
+
+/// The hook's report keeps the notes on the changed files; the others,
+/// the same on every commit, are one line.
+#[test]
+fn the_hook_folds_the_notes_outside_the_change() {
+    let dir = changed_script();
+    // Notes on every run: a script file the Rust speaker names is not in
+    // the tree, and the embedded contract steps aside.
+    write(
+        dir.path(),
+        "rs/src/gen.rs",
+        "pub const GEN: &str = include_str!(\"commands/gen-1.lua\");\n",
+    );
+    let (_, _, stderr) = run(&["check", "."], dir.path());
+    assert!(
+        stderr.contains(
+            "note: rs/src/gen.rs: script file `commands/gen-1.lua` is not among the scanned files"
+        ),
+        "{stderr}"
+    );
+    let (_, _, stderr) = run(&["check", "scripts/push.lua"], dir.path());
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note:")).collect();
+    assert_eq!(
+        notes,
+        ["note: .: 2 notes outside the change not shown: a run without files or --changed-since shows them"],
+        "{stderr}"
+    );
+}
