@@ -419,6 +419,9 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         crate::scope::blame_change(&mut analysis, &applied.old, &s.files);
         crate::scope::mark_old(&mut analysis, &applied.old, &s.base_name);
         before.push_str(&report::brief::introduced(&applied.old, &s.base_name));
+        if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
+            report::brief::fold_unchanged_notes(&mut analysis.notes, &s.files);
+        }
     }
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));

@@ -94,6 +94,9 @@ struct ScriptAt {
     /// The invocations that run it, with the key count they pass where
     /// the code shows it.
     callers: Vec<(u32, Span)>,
+    /// Known only by a reference to a file the tree does not hold (a copy
+    /// a build step makes): the count registered with it, where written.
+    by_reference: Option<(u32, Option<Span>)>,
 }
 
 #[derive(Default)]
@@ -150,14 +153,22 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
         }
     }
     let mut callers: BTreeMap<usize, Vec<(u32, Span)>> = BTreeMap::new();
-    for c in m.script_calls.iter().filter(|c| !c.in_wrapper && !c.echo) {
+    for c in m.script_calls.iter().filter(|c| !c.echo) {
+        // The invocation: a wrapper's body counts at the call that names
+        // its script (as `--coverage` counts runs).
+        let Some(site) = c.site.or((!c.in_wrapper).then_some(c.span)) else {
+            continue;
+        };
         let n = match c.numkeys {
             NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
             NumKeys::FromKeys if c.keys_complete => u32::try_from(c.keys.len()).ok(),
             _ => None,
         };
         if let Some(n) = n {
-            callers.entry(c.script).or_default().push((n, c.span));
+            let v = callers.entry(c.script).or_default();
+            if !v.contains(&(n, site)) {
+                v.push((n, site));
+            }
         }
     }
     for (id, s) in m.scripts.iter().enumerate() {
@@ -195,6 +206,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
                 used,
                 def: s.def_span,
                 callers: callers.remove(&id).unwrap_or_default(),
+                by_reference: (!s.body).then_some(count).flatten(),
             });
     }
     out
@@ -292,6 +304,15 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
     let h = observe(head, contract);
     let empty = SpeakerAt::default();
     let readers = readers(head);
+    let base_names: BTreeSet<&String> = b.values().flat_map(|s| s.scripts.keys()).collect();
+    // Registrations of a script by name, where the file they name is not
+    // in the tree: they pass what they register (a dropped key's callers).
+    let mut registered: BTreeMap<&String, Vec<(u32, Span)>> = BTreeMap::new();
+    for (key, sc) in h.values().flat_map(|s| &s.scripts) {
+        if let Some((n, Some(span))) = sc.by_reference {
+            registered.entry(key).or_default().push((n, span));
+        }
+    }
     let mut out = Vec::new();
     let names: BTreeSet<&String> = b.keys().chain(h.keys()).collect();
     for sp in names {
@@ -301,6 +322,8 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
             head: h.get(sp).unwrap_or(&empty),
             retired: &retired,
             readers: &readers,
+            base_names: &base_names,
+            registered: &registered,
             out: &mut out,
         };
         let moved = d.keys();
@@ -364,6 +387,11 @@ struct SpeakerDiff<'a> {
     /// The work tree's reads of each (record key shape, field), every
     /// speaker's.
     readers: &'a Readers,
+    /// Every script the base knows, any speaker's.
+    base_names: &'a BTreeSet<&'a String>,
+    /// Normalized script name → the counts registered by name for a file
+    /// the work tree does not hold.
+    registered: &'a BTreeMap<&'a String, Vec<(u32, Span)>>,
     out: &'a mut Vec<Change>,
 }
 
@@ -623,7 +651,10 @@ impl SpeakerDiff<'_> {
             }
         }
         for (key, hsc) in &hs.scripts {
-            if !bs.scripts.contains_key(key) {
+            // A registration whose file is gone is no new script: the
+            // script it named is (a change to it says so).
+            let known = hsc.by_reference.is_some() && self.base_names.contains(key);
+            if !bs.scripts.contains_key(key) && !known {
                 self.push(
                     "WD304",
                     format!("script `{}` is new", hsc.name),

@@ -274,6 +274,16 @@ pub fn blame_change(a: &mut Analysis, old: &[bool], files: &BTreeSet<String>) {
 /// speakers still agree on the script's KEYS; `elixir` alone diverges"),
 /// closed instead by the change that diverges.
 fn change_sentence(help: &str, speaker: &str, what: &str) -> Option<String> {
+    // Or closed by no other speaker counted as agreeing: the one that
+    // did not change still agreed with the script before the change.
+    if let Some((head, subject)) = help
+        .rsplit_once(". No other speaker here holds ")
+        .and_then(|(head, tail)| Some((head, tail.split_once(" counted as agreeing on ")?.1)))
+    {
+        return Some(format!(
+            "{head}. `{speaker}` did not change: the change to {what} is what now diverges from it on {subject}"
+        ));
+    }
     let rest = help.strip_suffix(&format!("; `{speaker}` alone diverges"))?;
     let at = rest.rfind(" speakers still agree")?;
     let start = rest[..at].rfind(". ").map_or(0, |i| i + 2);

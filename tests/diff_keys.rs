@@ -84,3 +84,91 @@ fn a_dropped_key_is_one_change_with_its_callers() {
         "{stdout}"
     );
 }
+
+/// The callers run the script through a wrapper that takes its name and
+/// keys; a port registers it with its count and the file a build step
+/// copies beside it.
+const WRAPPED: &str = "defmodule Q.Scripts do
+  def add_job(conn, queue, id, payload) do
+    keys = [\"emq:{#{queue}}:job:#{id}\", \"emq:{#{queue}}:paused\", \"emq:{#{queue}}:pending\"]
+    execute(conn, :add_job, keys, [id, payload])
+  end
+
+  defp execute(conn, name, keys, args) do
+    Redix.command(conn, [\"EVALSHA\", Q.Loader.sha(name), length(keys) | keys ++ args])
+  end
+end
+";
+
+const REGISTERED: &str = "// src/commands/ is filled by the build from ../src/commands.
+pub fn scripts() -> Vec<(&'static str, usize, &'static str)> {
+    vec![(\"addJob\", 3, include_str!(\"commands/addJob-3.lua\"))]
+}
+";
+
+/// The file renamed with its new count, as a port's maintainer would: one
+/// change that lists the wrapper's caller and the port's registration, and
+/// no script said to be new where the registration no longer finds its file.
+#[test]
+fn a_dropped_key_lists_wrapped_callers_and_registrations() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for sub in ["src/commands", "elixir/lib/q", "rust/src"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    std::fs::write(d.join("src/commands/addJob-3.lua"), BASE).unwrap();
+    std::fs::write(
+        d.join("elixir/mix.exs"),
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("elixir/lib/q/scripts.ex"), WRAPPED).unwrap();
+    std::fs::write(
+        d.join("rust/Cargo.toml"),
+        "[package]\nname = \"q\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("rust/src/lib.rs"), REGISTERED).unwrap();
+    // The scripts' folder belongs to the repository's own project.
+    std::fs::write(d.join("package.json"), "{\"name\": \"q\"}\n").unwrap();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    git(
+        d,
+        &[
+            "mv",
+            "src/commands/addJob-3.lua",
+            "src/commands/addJob-2.lua",
+        ],
+    );
+    std::fs::write(d.join("src/commands/addJob-2.lua"), DROPPED).unwrap();
+
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "src/commands/addJob-2.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); these 2 callers still pass 3 [(root)] (was main:src/commands/addJob-3.lua:2)\n"
+        ),
+        "{stderr}"
+    );
+    // From a port's folder: paths from there, the speaker still `(root)`.
+    let (code, stdout, stderr) = run(
+        &["diff", "--against", "main", "--format", "concise"],
+        &d.join("elixir"),
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "../src/commands/addJob-2.lua:1:1: error[WD301]: script `addJob`: `paused set` removed from KEYS (3 \u{2192} 2); these 2 callers still pass 3 [(root)] (was main:../src/commands/addJob-3.lua:2)\n"
+        ),
+        "{stderr}"
+    );
+    let (_, stdout, _) = run(&["diff", "--against", "main", "--format", "github"], d);
+    assert!(
+        stdout.contains("%0Astill passes the old count: elixir/lib/q/scripts.ex:4%0Astill passes the old count: rust/src/lib.rs:3"),
+        "{stdout}"
+    );
+}

@@ -192,3 +192,54 @@ fn scripts_without_a_name_or_bytes_are_rows_by_file() {
          ✓ agrees   ✗ diverges (a finding points at this use)   · not used\n"
     );
 }
+
+/// A speaker whose keys reach the wire only through the scripts it runs
+/// (a key module's functions of the caller's prefix, passed as KEYS) takes
+/// part in the protocol: it is a column, as the checks that blame it count it.
+#[test]
+fn a_speaker_that_only_runs_scripts_is_a_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write("wirelint.toml", "contract = \"oq.toml\"\n");
+    write(
+        "oq.toml",
+        "name = \"oq\"\n\n[keyspace]\nkey = \"<prefix>:<queue>:<type>\"\nprefix = \"oq\"\nclustered = false\n\n[keyspace.types]\njob = \"job:<id>\"\nwait = \"wait\"\n",
+    );
+    write(
+        "scripts/push-2.lua",
+        "-- KEYS[1] job\n-- KEYS[2] wait\nredis.call('HSET', KEYS[1], 'state', 'waiting')\nredis.call('LPUSH', KEYS[2], ARGV[1])\nreturn 1\n",
+    );
+    write(
+        "ex/mix.exs",
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    );
+    write(
+        "ex/lib/q/keys.ex",
+        "defmodule Q.Keys do\n  def job(%{prefix: p, name: q}, id), do: \"#{p}:#{q}:job:#{id}\"\n  def wait(%{prefix: p, name: q}), do: \"#{p}:#{q}:wait\"\nend\n",
+    );
+    write(
+        "ex/lib/q.ex",
+        "defmodule Q do\n  alias Q.Keys\n  @push File.read!(Path.join(__DIR__, \"../../scripts/push-2.lua\"))\n\n  def push(conn, q, id) do\n    Redix.command(conn, [\"EVAL\", @push, 2, Keys.job(q, id), Keys.wait(q), id])\n  end\nend\n",
+    );
+    write(
+        "rs/Cargo.toml",
+        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        "rs/src/lib.rs",
+        "pub fn push(con: &mut redis::Connection, q: &str, id: &str) -> redis::RedisResult<i64> {\n    redis::Script::new(include_str!(\"../../scripts/push-2.lua\"))\n        .key(format!(\"oq:{q}:job:{id}\"))\n        .key(format!(\"oq:{q}:wait\"))\n        .arg(id)\n        .invoke(con)\n}\n",
+    );
+    let (code, stdout, stderr) = run(&["check", "--matrix", "--format", "json"], root);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        doc["matrix"]["speakers"],
+        serde_json::json!(["ex", "rs"]),
+        "{stdout}"
+    );
+}

@@ -84,11 +84,11 @@ fn other_formats_print_paths_as_typed() {
         let (code, stdout, _) = run(&["check", path, "--format", "concise"], &cwd);
         let (_, json, _) = run(&["check", path, "--format", "json"], &cwd);
         let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let speaker = shown.strip_suffix("/src/keys.rs").unwrap_or(shown);
-        let speaker = if speaker == "src/keys.rs" {
-            "(root)"
-        } else {
-            speaker
+        // Speakers are named as paths are at or above the repository, and
+        // from its root below it (never `..`, nor `(root)` for a port).
+        let speaker = match cwd.starts_with(repo.join("peers")) {
+            true => "peers/rust",
+            false => shown.strip_suffix("/src/keys.rs").unwrap_or(shown),
         };
         assert_eq!(
             doc["diagnostics"][0]["speaker"].as_str(),

@@ -90,7 +90,7 @@ fn a_subfolder_is_checked_against_the_whole_repository() {
     );
     let (_, _, stderr) = run(&["check", "--coverage"], &elixir);
     assert!(
-        stderr.contains("coverage: (root): 1 of 1 script calls checked\n"),
+        stderr.contains("coverage: elixir: 1 of 1 script calls checked\n"),
         "{stderr}"
     );
     assert!(!stderr.contains("not linked"), "{stderr}");

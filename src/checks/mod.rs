@@ -303,6 +303,19 @@ impl<'a> CheckContext<'a> {
                     .filter(|s| s.contract.is_some())
                     .map(|s| s.speaker),
             )
+            // A speaker whose keys reach the wire through the scripts it
+            // runs (built from a prefix the keyspace leaves to the caller)
+            // takes part by running a script the tree holds.
+            .chain(
+                self.model
+                    .script_calls
+                    .iter()
+                    .filter(|u| {
+                        let s = &self.model.scripts[u.script];
+                        s.body && s.is_redis()
+                    })
+                    .map(|u| u.speaker),
+            )
             .collect();
         ids.sort_unstable();
         ids.dedup();

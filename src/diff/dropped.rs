@@ -27,12 +27,20 @@ impl SpeakerDiff<'_> {
             return false;
         };
         let now = was - 1;
-        let callers: Vec<Span> = hsc
+        let by_name = self
+            .registered
+            .get(&crate::link::normalize_name(&hsc.name))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let mut callers: Vec<Span> = hsc
             .callers
             .iter()
+            .chain(by_name)
             .filter(|(n, _)| *n == was)
             .map(|c| c.1)
             .collect();
+        callers.sort();
+        callers.dedup();
         let still = match callers.len() {
             0 => String::new(),
             1 => format!("; this caller still passes {was}"),

@@ -506,9 +506,16 @@ pub fn assign_speakers(
             ),
             (None, Some(p)) => {
                 let d = crate::source::rel_path(root, p);
+                // Named as seen from the working directory at or above the
+                // root; from below it, as from the root (a speaker is not
+                // `..` nor, for the folder the run starts in, `(root)`).
                 // The reported base is itself a project.
-                let name = match crate::source::under(prefix, &d) {
-                    n if n == "." => "(root)".to_string(),
+                let shown = match prefix.starts_with(crate::source::BELOW) {
+                    true => d.clone(),
+                    false => crate::source::under(prefix, &d),
+                };
+                let name = match shown {
+                    n if n == "." || n.is_empty() => "(root)".to_string(),
                     n => n,
                 };
                 (format!("dir:{d}"), name, d, false, Some(p.clone()))

@@ -77,6 +77,26 @@ pub fn introduced(old: &[bool], base_name: &str) -> String {
     )
 }
 
+/// The notes of a change-aware human report (the pre-commit hook's files,
+/// `--changed-since`): those on the changed files; the others, the same on
+/// every run, as one line (a run without the change shows them).
+pub fn fold_unchanged_notes(notes: &mut Vec<Note>, changed: &std::collections::BTreeSet<String>) {
+    let (keep, other): (Vec<Note>, Vec<Note>) =
+        notes.drain(..).partition(|n| changed.contains(&n.path));
+    *notes = keep;
+    let s = if other.len() == 1 { "" } else { "s" };
+    if !other.is_empty() {
+        notes.push(Note {
+            path: ".".into(),
+            message: format!(
+                "{} note{s} outside the change not shown: a run without files or --changed-since shows {}",
+                other.len(),
+                if other.len() == 1 { "it" } else { "them" }
+            ),
+        });
+    }
+}
+
 /// The notes of the human formats: those on test code (a `tests/`
 /// directory, a `_test` file: [`crate::coverage::is_test_path`]), when
 /// there are two or more, as one line after the others (`--coverage`
