@@ -63,6 +63,12 @@ pub struct FunctionDef {
     /// earlier one takes.
     #[serde(default)]
     pub ordered: bool,
+    /// Code outside the tree may call it, as its language declares: an
+    /// Elixir `def` (not `defp`), a Rust `pub` item (not `pub(crate)`), a
+    /// Ruby method not under `private`/`protected`. False where the
+    /// extractor does not tell.
+    #[serde(default)]
+    pub public: bool,
 }
 
 // A `FunctionDef` is emitted for every function; `returns` is

@@ -154,6 +154,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let body = do_block(n).or_else(|| self.keyword_arg(&args_kids, "do"));
         let func = body.map(|body| self.function_def(&module, name_node, &params, body));
+        // `def`, not `defp`: code outside the tree may call it.
+        let public = &*self.target(n) == "def";
+        if let Some(f) = func.and_then(|f| self.facts.functions.get_mut(f)) {
+            f.public = public;
+        }
         let patterns: Vec<Option<Value>> = param_nodes
             .iter()
             .map(|p| self.literal_pattern(*p))
@@ -209,6 +214,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             patterns: Vec::new(),
             default_values: Vec::new(),
             ordered: false,
+            public: false,
         });
         self.facts.functions.len() - 1
     }

@@ -675,6 +675,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 Vec::new()
             },
             ordered: false,
+            public: false,
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let func = self.cur_func.replace(index);

@@ -428,6 +428,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             patterns: Vec::new(),
             default_values: Vec::new(),
             ordered: false,
+            public: false,
         });
         self.funcs.insert(n.id(), i);
         Some(i)

@@ -585,6 +585,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             patterns: Vec::new(),
             default_values,
             ordered: false,
+            public: false,
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);

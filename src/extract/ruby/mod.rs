@@ -45,6 +45,8 @@ use crate::parse::{named_children, text, walk, Climb, Parsers};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
+/// How many earlier statements of a class body are read for a `private`.
+const MAX_SIBLINGS: usize = 4096;
 
 /// The facts of one parsed Ruby file.
 pub fn extract<'r>(
@@ -516,8 +518,41 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             patterns: Vec::new(),
             ordered: false,
             default_values,
+            public: self.kind == ScopeKind::Class && self.declared_public(n),
         });
         index
+    }
+
+    /// Whether a method in a class or module body is public: not an
+    /// argument of `private`/`protected` (`private def f`), nor after a
+    /// bare `private`/`protected` with no `public` since.
+    fn declared_public(&self, n: Node<'_>) -> bool {
+        let hiding = |w: &str| matches!(w, "private" | "protected");
+        let Some(parent) = n.parent() else {
+            return true;
+        };
+        if parent.kind() == "argument_list" {
+            let call = parent.parent();
+            let method = call
+                .and_then(|c| c.child_by_field_id(F.method))
+                .map(|m| self.text(m));
+            return !method.is_some_and(|m| hiding(&m));
+        }
+        let mut cur = n.prev_named_sibling();
+        for _ in 0..MAX_SIBLINGS {
+            let Some(c) = cur else {
+                return true;
+            };
+            if c.kind() == "identifier" {
+                match self.text(c).as_str() {
+                    "public" => return true,
+                    w if hiding(w) => return false,
+                    _ => {}
+                }
+            }
+            cur = c.prev_named_sibling();
+        }
+        false
     }
 
     /// `attr_reader :a, :b` in a class: methods returning the receiver's

@@ -61,6 +61,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             patterns: Vec::new(),
             default_values: Vec::new(),
             ordered: false,
+            // `pub`, not `pub(crate)`: code outside the tree may call it.
+            public: named_children(n)
+                .into_iter()
+                .any(|c| c.kind() == "visibility_modifier" && self.text(c) == "pub"),
         });
         let saved = std::mem::replace(
             &mut self.scope,
