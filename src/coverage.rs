@@ -48,6 +48,11 @@ pub struct Unchecked {
     /// Whether the file is test code (a `test`/`tests`/`spec` directory
     /// or a `_test`/`_spec` file).
     pub test: bool,
+    /// Not linked because it is the body of a public wrapper that no call
+    /// in the tree binds: its script is its callers' (outside the tree, or
+    /// client calls counted where they are), so it is no invocation of its
+    /// own.
+    pub wrapper: bool,
 }
 
 /// A script no speaker runs.
@@ -69,9 +74,14 @@ impl Coverage {
         self.speakers.iter().map(|s| s.checked).sum()
     }
 
-    /// All calls not linked to a script.
+    /// All calls not linked to a script (public wrappers apart).
     pub fn unlinked(&self) -> usize {
-        self.unchecked().filter(|u| !u.linked).count()
+        self.unchecked().filter(|u| !u.linked && !u.wrapper).count()
+    }
+
+    /// All bodies of public wrappers no call in the tree binds.
+    pub fn wrappers(&self) -> usize {
+        self.unchecked().filter(|u| u.wrapper).count()
     }
 
     /// Every call not checked, speaker by speaker.
@@ -153,6 +163,7 @@ pub fn build(a: &Analysis) -> Coverage {
                 linked: *linked,
                 reason: reason.clone(),
                 test: test(r.site),
+                wrapper: r.wrapper,
             }),
         }
     }

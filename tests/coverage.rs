@@ -255,3 +255,89 @@ fn values_followed_through_definitions_are_linked() {
         Some("coverage: fixtures/coverage/rust-flow: 6 of 6 script calls checked")
     );
 }
+
+#[test]
+fn a_public_wrapper_no_call_binds_is_listed_as_one() {
+    // A public function that runs the script its caller passes, and that
+    // no call in the tree binds (`def eval/4`, a Ruby method before
+    // `private`, a Rust `pub fn` whose `ScriptInvocation` literal holds
+    // `self`): its callers are the invocations. A private one never called
+    // stays "not linked"; a public one called in the tree is linked there.
+    let dir = repo().join("fixtures/coverage/wrappers");
+    let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    let wrapper = |what: &str| {
+        format!(
+            "not linked: a public wrapper: {what}, and no call in the tree binds it; its \
+             callers are the invocations (outside the tree, or client calls counted where they are)"
+        )
+    };
+    let at = "  fixtures/coverage/wrappers";
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            "coverage: fixtures/coverage/wrappers/ex: 1 of 4 script calls checked".to_string(),
+            format!(
+                "{at}/ex/lib/relay/connection.ex:6:25: {}",
+                wrapper("`eval/4` of `Relay.Connection` runs the script its parameter `script` names")
+            ),
+            format!(
+                "{at}/ex/lib/relay/connection.ex:10:5: {}",
+                wrapper("`evalsha/4` of `Relay.Connection` runs the script its parameter `sha` names")
+            ),
+            format!("{at}/ex/lib/relay/connection.ex:19:25: not linked: the script is the parameter `script`, which no call binds"),
+            "coverage: fixtures/coverage/wrappers/rb: 0 of 2 script calls checked".to_string(),
+            format!(
+                "{at}/rb/lib/courier/adapter.rb:6:9: {}",
+                wrapper("`evalsha/3` of `Courier::Adapter::Compat` runs the script its parameter `sha` names")
+            ),
+            format!("{at}/rb/lib/courier/adapter.rb:13:9: not linked: the script is the parameter `body`, which no call binds"),
+            "coverage: fixtures/coverage/wrappers/rs: 0 of 2 script calls checked".to_string(),
+            format!(
+                "{at}/rs/src/script.rs:17:9: {}",
+                wrapper("`invoke/1` of `Script` runs the script it is called on")
+            ),
+            format!("{at}/rs/src/script.rs:30:9: not linked: the script is the parameter `self`, which no call binds"),
+            "wirelint: 1 of 8 script calls checked; 3 not linked; 4 public wrappers".to_string(),
+            "wirelint: 0 errors, 0 warnings in 6 files; exit 0: clean".to_string(),
+        ]
+    );
+    assert_eq!(
+        linked_calls("wrappers"),
+        ["ex/lib/relay/grabs.ex:4 grab 1 [wr:{<*>}:ready]"]
+    );
+    // In the JSON, `wrapper: true` marks them (and only them).
+    let (_, stdout, _) = run(
+        &["check", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let marked: Vec<(String, u64)> = v["coverage"]["speakers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["unchecked"].as_array().unwrap().clone())
+        .filter(|u| u["wrapper"] == true)
+        .map(|u| {
+            (
+                u["path"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                u["span"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        marked,
+        [
+            ("connection.ex".to_string(), 6),
+            ("connection.ex".to_string(), 10),
+            ("adapter.rb".to_string(), 6),
+            ("script.rs".to_string(), 17)
+        ]
+    );
+}

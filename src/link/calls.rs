@@ -21,6 +21,7 @@ use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
 mod index;
 mod uses;
+mod wrappers;
 
 pub(super) use index::{index_functions, FnIndex};
 
@@ -82,6 +83,9 @@ pub struct UnlinkedCall {
     pub reason: String,
     /// The invocation (see [`ScriptCallUse::site`]).
     pub site: Span,
+    /// The body of a public wrapper no call in the tree binds: the script
+    /// is its callers' ([`wrappers`]).
+    pub wrapper: bool,
 }
 
 /// A call site not yet bound to its arguments.
@@ -112,6 +116,9 @@ pub(super) struct Proto {
     /// Built and returned by its function (`ScriptCall::returned`): it
     /// runs at the calls of the function, never where it is built.
     returned: bool,
+    /// The public wrapper it is the body of, when no call in the tree
+    /// binds it and none names it ([`wrappers::public_wrapper`]).
+    public_wrapper: Option<Box<str>>,
 }
 
 fn has_params(v: &Value, depth: usize) -> bool {
@@ -159,6 +166,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         depth: p.depth.saturating_add(1),
         site: p.site,
         returned: false,
+        public_wrapper: None,
         script,
     }
 }
@@ -247,6 +255,7 @@ fn direct_protos(
                 depth: 0,
                 site: None,
                 returned: false,
+                public_wrapper: None,
             },
         ));
     }
@@ -269,6 +278,7 @@ fn direct_protos(
                 depth: 0,
                 site: None,
                 returned: sc.returned,
+                public_wrapper: None,
             },
         ));
     }
@@ -494,15 +504,20 @@ impl Binding {
     /// Every call site, each with whether it is the body of a wrapper that
     /// callers bind. A wrapper is also a call site in its own right, its
     /// parameters unknown: what it passes besides them is still checked.
-    fn call_sites(mut self) -> Vec<(Proto, bool)> {
+    fn call_sites<'a>(mut self, input: &'a LinkInput<'a>) -> Vec<(Proto, bool)> {
         let called = &self.called;
-        let mut unbound: Vec<(Proto, bool)> = std::mem::take(&mut self.summaries)
-            .into_iter()
-            .flat_map(|(key, list)| {
-                let bound = called.contains(&key);
-                list.into_iter().map(move |p| (p, bound))
-            })
-            .collect();
+        let mut names = wrappers::CalledNames::default();
+        let mut unbound: Vec<(Proto, bool)> = Vec::new();
+        for (key, list) in std::mem::take(&mut self.summaries) {
+            let bound = called.contains(&key);
+            let public = (!bound)
+                .then(|| wrappers::public_wrapper(input, key, &mut names))
+                .flatten();
+            unbound.extend(list.into_iter().map(|mut p| {
+                p.public_wrapper.clone_from(&public);
+                (p, bound)
+            }));
+        }
         unbound.sort_by_key(|(p, _)| (p.file, p.span.start, p.span.end));
         let mut out: Vec<(Proto, bool)> = self.finals.into_iter().map(|p| (p, false)).collect();
         for (p, bound) in unbound {
@@ -639,7 +654,7 @@ fn bind_speaker(
             break;
         }
     }
-    binding.call_sites()
+    binding.call_sites(input)
 }
 
 /// Each call site of a speaker linked to its script, with what it passes
@@ -701,16 +716,24 @@ fn link_site(
         if let Some(each) = each_choice(lk, p, in_wrapper, memo) {
             return Site::Each(each);
         }
-        return if in_wrapper {
-            Site::Wrapper
-        } else {
-            Site::Unlinked(UnlinkedCall {
-                speaker: p.speaker,
-                span: p.span,
-                site: p.site.unwrap_or(p.span),
-                reason: unidentified(&p.script),
-            })
-        };
+        if in_wrapper {
+            return Site::Wrapper;
+        }
+        // The script is the parameter itself: what the caller passes.
+        let wrapper = p
+            .public_wrapper
+            .as_deref()
+            .filter(|_| matches!(p.script, Value::Param { .. }));
+        return Site::Unlinked(UnlinkedCall {
+            speaker: p.speaker,
+            span: p.span,
+            site: p.site.unwrap_or(p.span),
+            reason: match wrapper {
+                Some(name) => wrappers::reason(&p.script, name),
+                None => unidentified(&p.script),
+            },
+            wrapper: wrapper.is_some(),
+        });
     };
     let registered = registered_count(p, script, lk);
     let (mut u, made) = match last {

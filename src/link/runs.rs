@@ -24,6 +24,9 @@ pub struct Run {
     /// `None` when the KEYS checks saw it; else whether it was linked, and
     /// why it is not checked, in words.
     pub unchecked: Option<(bool, String)>,
+    /// Not linked because it is the body of a public wrapper no call in
+    /// the tree binds: the script is its callers'.
+    pub wrapper: bool,
 }
 
 /// Why a linked call is not checked, if it is not.
@@ -64,6 +67,7 @@ pub fn runs(m: &Model, contract: Option<&Contract>) -> Vec<Run> {
             scripts: BTreeSet::new(),
             checked: BTreeSet::new(),
             unchecked: verdict.clone(),
+            wrapper: false,
         });
         run.scripts.insert(u.script);
         if verdict.is_none() {
@@ -78,6 +82,7 @@ pub fn runs(m: &Model, contract: Option<&Contract>) -> Vec<Run> {
             scripts: BTreeSet::new(),
             checked: BTreeSet::new(),
             unchecked: Some((false, u.reason.clone())),
+            wrapper: u.wrapper,
         });
     }
     sites.into_values().collect()

@@ -31,6 +31,9 @@ struct UncheckedOut {
     span: SpanOut,
     linked: bool,
     test: bool,
+    /// Only when true: a public wrapper's body ([`crate::coverage::Unchecked::wrapper`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    wrapper: bool,
     reason: String,
 }
 
@@ -62,6 +65,7 @@ pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
                         span: span_out(a, u.span),
                         linked: u.linked,
                         test: u.test,
+                        wrapper: u.wrapper,
                         reason: u.reason.clone(),
                     })
                     .collect(),
@@ -98,9 +102,16 @@ pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
         if calls == 1 { "" } else { "s" }
     );
     let unlinked = c.unlinked();
-    let other = calls - checked - unlinked;
+    let wrappers = c.wrappers();
+    let other = calls - checked - unlinked - wrappers;
     if unlinked > 0 {
         line.push_str(&format!("; {unlinked} not linked"));
+    }
+    if wrappers > 0 {
+        line.push_str(&format!(
+            "; {wrappers} public wrapper{}",
+            if wrappers == 1 { "" } else { "s" }
+        ));
     }
     if other > 0 {
         line.push_str(&format!("; {other} linked but not countable"));

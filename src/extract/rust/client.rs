@@ -223,6 +223,11 @@ const fn eval(name: &'static str) -> MethodSpec {
 
 const ANY: Arity = Arity::AtLeast(0);
 
+/// redis-rs's invocation type and the field that holds the script it runs:
+/// `ScriptInvocation { script: self, args: vec![], keys: vec![] }.invoke(con)`
+/// runs `self` (its fields are private, so only redis-rs builds one so).
+pub(super) const INVOCATION: (&str, &str) = ("ScriptInvocation", "script");
+
 /// Every client method wirelint reads. For a call, the first row with its
 /// name that admits its argument count is its row; a call with no row is
 /// not a Redis one.

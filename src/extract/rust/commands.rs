@@ -547,7 +547,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let script = match &st.base_value {
             Some(v) if on == st.base => v.clone(),
             _ => {
-                let v = self.value(on, 0);
+                let v = self
+                    .invocation_script(on)
+                    .unwrap_or_else(|| self.value(on, 0));
                 st.base_value = Some(v.clone());
                 v
             }

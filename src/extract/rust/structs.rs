@@ -99,6 +99,21 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
+    /// The script an invocation built as a struct literal runs: the value
+    /// of the field its type keeps the script in ([`super::client::INVOCATION`]).
+    pub(super) fn invocation_script(&mut self, n: Node<'_>) -> Option<Value> {
+        let n = super::peel_ref(n);
+        let (ty, field) = super::client::INVOCATION;
+        if n.kind() != "struct_expression" || self.literal_type(n)? != ty {
+            return None;
+        }
+        let (_, value) = self
+            .literal_fields(n)
+            .into_iter()
+            .find(|(f, _)| f == field)?;
+        Some(self.value(value, 0))
+    }
+
     /// The type a receiver is made as, when its expression names it: a
     /// struct literal (`Values { .. }`) or a constructor (`Values::new()`,
     /// `Values::default()`, `Self::new()`).
