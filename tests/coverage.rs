@@ -47,9 +47,15 @@ fn linked_calls(fixture: &str) -> Vec<String> {
 fn a_script_object_from_a_registry_runs_its_script() {
     // `table.get("bumpTally")` then `script.call(conn, &keys, &args)`, the
     // method building EVALSHA from `self.digest` and `self.key_count`.
+    // `get(if up { "bumpTally" } else { "dropTally" })` (through a local):
+    // either runs, so the one invocation is a use of each.
     assert_eq!(
         linked_calls("rust-registry"),
-        ["src/tally.rs:13 bumpTally 2 [tl:{<*>}:row, tl:{<*>}:index]"]
+        [
+            "src/tally.rs:13 bumpTally 2 [tl:{<*>}:row, tl:{<*>}:index]",
+            "src/tally.rs:30 bumpTally 2 [tl:{<*>}:row, tl:{<*>}:index]",
+            "src/tally.rs:30 dropTally 2 [tl:{<*>}:row, tl:{<*>}:index]",
+        ]
     );
 }
 
