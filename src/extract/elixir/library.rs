@@ -153,7 +153,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         // Words a function of another file gives: the link reads them.
         let bare = |v: &Value| matches!(v, Value::Call { args, .. } if args.is_empty());
-        (bare(&verb) || bare(&sub)).then(|| Value::Call {
+        let may = |v: &Value, w: &str| is(v, w) || bare(v);
+        let pending = bare(&verb) || bare(&sub);
+        (pending && may(&verb, "SCRIPT") && may(&sub, "LOAD")).then(|| Value::Call {
             path: vec![REPLY.into()],
             args: vec![Value::List {
                 items: vec![verb, sub, self.value(*body, env, depth + 1)],
