@@ -12,10 +12,10 @@
 //! - Elixir: a command is a list whose head is a quoted command name
 //!   (`["HSET", ..]`, `['get', ..]`), an attribute holding one
 //!   (`@hset "HSET"`, then `[@hset, ..]`), or a function returning one
-//!   (`defp verb, do: "HSET"`, then `[verb(), ..]`), or a call without
-//!   arguments that a function of another file may answer
-//!   (`[Verbs.evalsha(), ..]`, the link follows it); [`command_head`]
-//!   finds all four;
+//!   (`defp verb, do: "HSET"`, then `[verb(), ..]`), or, in a file that
+//!   names `Redix`, a call without arguments that a function of another
+//!   file may answer (`[Verbs.evalsha(), ..]`, the link follows it);
+//!   [`command_head`] finds all four;
 //! - Rust: client calls count only in a file with a client crate in
 //!   scope: one that names it ([`names_client`]) or imports from another
 //!   module ([`imports_module`]; the link step follows the module tree,
@@ -95,6 +95,7 @@ pub fn imports_module(bytes: &[u8]) -> bool {
 /// a quoted command name (`@hset "HSET"`, `@hset("HSET")`), which a list
 /// may start with.
 pub fn command_head(bytes: &[u8]) -> bool {
+    let client = names_redix(bytes);
     for i in memchr::memchr2_iter(b'[', b'@', bytes) {
         let j = skip_blank(bytes, i + 1);
         let at = if bytes[i] == b'[' {
@@ -111,11 +112,17 @@ pub fn command_head(bytes: &[u8]) -> bool {
                 k
             }
         };
-        if quoted_command_at(bytes, at) || (bytes[i] == b'[' && bare_call_at(bytes, at)) {
+        if quoted_command_at(bytes, at) || (client && bytes[i] == b'[' && bare_call_at(bytes, at)) {
             return true;
         }
     }
     returned_command(bytes)
+}
+
+/// Whether an Elixir file names its Redis client (`Redix`): only there is
+/// a list headed by a call without arguments read as a command.
+pub fn names_redix(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"Redix").is_some()
 }
 
 /// A call without arguments at `at`: `evalsha()`, `Verbs.evalsha()` or
@@ -212,9 +219,9 @@ mod tests {
             "@hset \"HSET\"",
             "@ hset(\"hset\")",
             "cmd = [\"EVALSHA\", sha, 2]",
-            "[Verbs.evalsha(), sha, 1 | keys]",
-            "[ evalsha( ), sha]",
-            "[Verbs.evalsha, sha]",
+            "Redix.command(c, [Verbs.evalsha(), sha, 1 | keys])",
+            "Redix.command(c, [ evalsha( ), sha])",
+            "Redix.command(c, [Verbs.evalsha, sha])",
         ] {
             assert!(command_head(yes.as_bytes()), "{yes}");
         }
@@ -225,9 +232,10 @@ mod tests {
             "[\"HSET",
             "@doc \"Sets a key\"",
             "[a, \"HSET\"]",
-            "[MyApp.Repo, MyApp.Endpoint]",
-            "[Verbs.name(:set), k]",
-            "[evalsha, sha]",
+            "Redix.command(c, [MyApp.Repo, MyApp.Endpoint])",
+            "Redix.command(c, [Verbs.name(:set), k])",
+            "Redix.command(c, [evalsha, sha])",
+            "[Verbs.evalsha(), sha, 1 | keys]",
         ] {
             assert!(!command_head(no.as_bytes()), "{no}");
         }

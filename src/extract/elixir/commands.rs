@@ -120,9 +120,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// code base the file does not show returning a literal
     /// (`Verbs.evalsha()`, an imported `evalsha()`): the name as that
     /// call, for the link to follow to the function's definition in any
-    /// file (the prefilter's `needles::command_head` finds such heads).
+    /// file, in a file that names its client (the prefilter's
+    /// `needles::command_head` finds such heads there).
     fn defined_name(&self, head: Node<'_>, env: Option<usize>) -> Option<Value> {
-        if head.kind() != "call" || !call_args(head, None).is_empty() {
+        if !self.names_redix || head.kind() != "call" || !call_args(head, None).is_empty() {
             return None;
         }
         let v = self.value(head, env, 0);

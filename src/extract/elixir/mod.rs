@@ -89,6 +89,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         imports: HashMap::new(),
         defined: HashSet::new(),
         own_modules: HashSet::new(),
+        names_redix: crate::extract::needles::names_redix(src),
         constant_fns: HashMap::new(),
         clause_returns: HashSet::new(),
     };
@@ -197,6 +198,8 @@ struct Cx<'s, 't, 'p> {
     defined: HashSet<(String, String)>,
     /// The modules of `defined`.
     own_modules: HashSet<String>,
+    /// Whether the file names its client (`needles::names_redix`).
+    names_redix: bool,
     /// What each clause of a function of this file returns when that is
     /// a constant (a literal or an attribute), with the literal each
     /// parameter requires; `None` for a clause that returns anything else.
