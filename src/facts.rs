@@ -11,7 +11,9 @@ use std::fmt;
 
 mod functions;
 mod scope;
-pub use functions::{accepts, may_run, FnAlias, FunctionDef, LOOKUP, RECEIVER, SHA1};
+pub use functions::{
+    accepts, may_run, FnAlias, FunctionDef, Import, LOOKUP, RECEIVER, REPLY, SHA1,
+};
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
 /// Index of a file in the run's file table ([`crate::source::SourceMap`]).
@@ -363,6 +365,13 @@ pub struct Command {
     /// The command name, upper-cased (`HSET`, `EVALSHA`).
     pub name: String,
     pub name_span: Span,
+    /// The name as a value a definition of the code base gives, when the
+    /// file alone does not show it (`[Verbs.evalsha(), sha, 1 | keys]`,
+    /// the function in another file): `name` is empty until the link
+    /// follows the value to one literal command name
+    /// (`crate::link::named`); a command whose name comes to none is no
+    /// fact.
+    pub name_of: Option<Value>,
     /// The arguments after the name, in wire order.
     pub args: Vec<Value>,
     /// Arguments appended that the analysis cannot count (`| rest`,
@@ -456,6 +465,10 @@ pub struct FieldRead {
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,
+    /// The name of the command that read the hash, when a definition of
+    /// the code base gives it (`[Verbs.hgetall(), key]`): the read counts
+    /// when the link follows it to `HGETALL`.
+    pub command: Option<Value>,
 }
 
 /// A call to a function of the code base (not a Redis command), with its
@@ -687,6 +700,9 @@ pub struct FileFacts {
     /// Functions that are others under another name.
     #[serde(default)]
     pub aliases: Vec<FnAlias>,
+    /// Modules whose functions a module of the file imports.
+    #[serde(default)]
+    pub imports: Vec<Import>,
     /// Client calls sending a command held in a variable or parameter.
     pub sends: Vec<Send>,
     pub field_reads: Vec<FieldRead>,

@@ -138,6 +138,36 @@ fn elixir_values_flow_through_attributes_lookups_state_and_locals() {
 }
 
 #[test]
+fn elixir_values_from_other_modules_are_linked() {
+    // `fixtures/coverage/elixir-modules`: the command words, the key
+    // separator and a key count are functions of `Depot.Wire`, in another
+    // file, read through `alias Depot.Wire, as: W` (`W.evalsha()`) and
+    // `import Depot.Wire` (`eval()`, beside a second `import`).
+    assert_eq!(
+        linked_calls("elixir-modules"),
+        [
+            // `[W.script(), W.load(), @claim]`'s SHA, `W.claim_keys()` keys.
+            "lib/depot/claims.ex:16 claim 2 [dp:{<*>}:ready, dp:{<*>}:taken]",
+            // `[eval(), @requeue, 2, ..]`, keys joined by `separator()`.
+            "lib/depot/jobs.ex:23 requeue 2 [dp:{<*>}:taken, dp:{<*>}:ready]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/elixir-modules");
+    let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    // The row `[hgetall(), job(..)]` reads is the row `[hset(), ..]` writes:
+    // no finding.
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            "coverage: fixtures/coverage/elixir-modules: 2 of 2 script calls checked",
+            "wirelint: 2 of 2 script calls checked",
+            "wirelint: 0 errors, 0 warnings in 6 files; exit 0: clean",
+        ]
+    );
+}
+
+#[test]
 fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     let dir = repo().join("fixtures/coverage/unlinked");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());

@@ -12,8 +12,10 @@
 //! - Elixir: a command is a list whose head is a quoted command name
 //!   (`["HSET", ..]`, `['get', ..]`), an attribute holding one
 //!   (`@hset "HSET"`, then `[@hset, ..]`), or a function returning one
-//!   (`defp verb, do: "HSET"`, then `[verb(), ..]`); [`command_head`]
-//!   finds all three;
+//!   (`defp verb, do: "HSET"`, then `[verb(), ..]`), or, in a file that
+//!   names `Redix`, a call without arguments that a function of another
+//!   file may answer (`[Verbs.evalsha(), ..]`, the link follows it);
+//!   [`command_head`] finds all four;
 //! - Rust: client calls count only in a file with a client crate in
 //!   scope: one that names it ([`names_client`]) or imports from another
 //!   module ([`imports_module`]; the link step follows the module tree,
@@ -93,6 +95,7 @@ pub fn imports_module(bytes: &[u8]) -> bool {
 /// a quoted command name (`@hset "HSET"`, `@hset("HSET")`), which a list
 /// may start with.
 pub fn command_head(bytes: &[u8]) -> bool {
+    let client = names_redix(bytes);
     for i in memchr::memchr2_iter(b'[', b'@', bytes) {
         let j = skip_blank(bytes, i + 1);
         let at = if bytes[i] == b'[' {
@@ -109,11 +112,45 @@ pub fn command_head(bytes: &[u8]) -> bool {
                 k
             }
         };
-        if quoted_command_at(bytes, at) {
+        if quoted_command_at(bytes, at) || (client && bytes[i] == b'[' && bare_call_at(bytes, at)) {
             return true;
         }
     }
     returned_command(bytes)
+}
+
+/// Whether an Elixir file names its Redis client (`Redix`): only there is
+/// a list headed by a call without arguments read as a command.
+pub fn names_redix(bytes: &[u8]) -> bool {
+    memchr::memmem::find(bytes, b"Redix").is_some()
+}
+
+/// A call without arguments at `at`: `evalsha()`, `Verbs.evalsha()` or
+/// `Verbs.evalsha` (a function's name starts in lower case), which may
+/// give a list its command name from a function of another file.
+fn bare_call_at(bytes: &[u8], at: usize) -> bool {
+    let mut end = at;
+    while bytes
+        .get(end)
+        .is_some_and(|b| is_ident_byte(*b) || matches!(b, b'.' | b'?' | b'!'))
+    {
+        end += 1;
+    }
+    let path = &bytes[at..end];
+    let Some(last) = path.rsplit(|b| *b == b'.').next() else {
+        return false;
+    };
+    if !last
+        .first()
+        .is_some_and(|b| b.is_ascii_lowercase() || *b == b'_')
+    {
+        return false;
+    }
+    let k = skip_blank(bytes, end);
+    match bytes.get(k) {
+        Some(b'(') => bytes.get(skip_blank(bytes, k + 1)) == Some(&b')'),
+        _ => path.first().is_some_and(u8::is_ascii_uppercase) && path.contains(&b'.'),
+    }
 }
 
 /// Whether a function returns a quoted command name (`do: "EVALSHA"`, or
@@ -182,6 +219,9 @@ mod tests {
             "@hset \"HSET\"",
             "@ hset(\"hset\")",
             "cmd = [\"EVALSHA\", sha, 2]",
+            "Redix.command(c, [Verbs.evalsha(), sha, 1 | keys])",
+            "Redix.command(c, [ evalsha( ), sha])",
+            "Redix.command(c, [Verbs.evalsha, sha])",
         ] {
             assert!(command_head(yes.as_bytes()), "{yes}");
         }
@@ -192,6 +232,10 @@ mod tests {
             "[\"HSET",
             "@doc \"Sets a key\"",
             "[a, \"HSET\"]",
+            "Redix.command(c, [MyApp.Repo, MyApp.Endpoint])",
+            "Redix.command(c, [Verbs.name(:set), k])",
+            "Redix.command(c, [evalsha, sha])",
+            "[Verbs.evalsha(), sha, 1 | keys]",
         ] {
             assert!(!command_head(no.as_bytes()), "{no}");
         }

@@ -15,6 +15,19 @@ pub struct FnAlias {
     pub target: Vec<String>,
 }
 
+/// A module's import of another's functions (Elixir's `import A.B`,
+/// `import A.B, only: [f: 1]`): a call by a bare name the module does not
+/// define is of the one imported module that defines it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Import {
+    /// The importing module.
+    pub module: String,
+    /// The imported module, as definitions name theirs (`A.B`).
+    pub from: String,
+    /// The names `only:` lists, if any.
+    pub only: Option<Vec<String>>,
+}
+
 /// The index of [`Value::Param`] that stands for a method's receiver
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;
@@ -30,6 +43,13 @@ pub const LOOKUP: &str = "[]";
 /// `SCRIPT LOAD` returns it and `EVALSHA` names a script (hex, either
 /// case): `:crypto.hash(:sha, @enqueue) |> Base.encode16()`.
 pub const SHA1: &str = "#sha1";
+
+/// The path of a [`Value::Call`] that is Redis's reply to the command its
+/// one argument lists, where the extractor cannot read the command's words
+/// itself (`[Verbs.script(), Verbs.load(), body]`, the words in another
+/// file): the link reads them, and the reply of `SCRIPT LOAD body` is the
+/// [`SHA1`] of `body`.
+pub const REPLY: &str = "#reply";
 
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.

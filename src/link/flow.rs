@@ -15,7 +15,10 @@
 //! - a field a type's constructors set is a definition named `.f` in the
 //!   type's module (a `ConstDef` per struct literal that sets it), so
 //!   `self.f` in a method of `T`, or `.f` of a value whose record the code
-//!   does not show, is what `T`'s constructors put there.
+//!   does not show, is what `T`'s constructors put there;
+//! - the reply of a command the extractor could not read the words of
+//!   (`Call { path: [REPLY], args: [list] }`) is, for `SCRIPT LOAD body`,
+//!   the SHA1 of `body`.
 //!
 //! What it gives back are the values the start may be, each with the file
 //! it is written in; the caller reads them (a script, a SHA, a template).
@@ -25,7 +28,7 @@
 
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
-use crate::facts::{may_run, FileId, Value, LOOKUP, RECEIVER};
+use crate::facts::{may_run, FileId, Value, LOOKUP, RECEIVER, REPLY, SHA1};
 
 /// Definitions followed from one value, at most.
 pub(super) const MAX_DEPTH: usize = 8;
@@ -155,6 +158,9 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
         Value::Call { path, args, span } if is_lookup(path) && args.len() == 2 => {
             lookup(r, &args[0], &args[1], *span, at, depth, out);
         }
+        Value::Call { path, args, span } if is_reply(path) && args.len() == 1 => {
+            reply(r, v, &args[0], *span, at, depth, out);
+        }
         Value::Call { path, args, .. } => call(r, v, path, args, at, depth, out),
         other => leaf(out, at.file, other.clone()),
     }
@@ -273,6 +279,46 @@ fn lookup_of(coll: Value, key: Value, span: crate::facts::Span) -> Value {
         args: vec![coll, key],
         span,
     }
+}
+
+/// Redis's reply to a command the extractor could not read the words of:
+/// `SCRIPT LOAD body`, its words followed to literals, replies the SHA1 of
+/// `body`; any other command's reply stands as it is.
+fn reply(
+    r: &Resolver<'_>,
+    v: &Value,
+    command: &Value,
+    span: crate::facts::Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let Value::List { items, tail, .. } = command else {
+        return leaf(out, at.file, v.clone());
+    };
+    let words = literal_args(r, items, at, depth);
+    let is = |i: usize, w: &str| {
+        words
+            .get(i)
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.eq_ignore_ascii_case(w))
+    };
+    match items.get(2) {
+        Some(body) if items.len() == 3 && tail.is_empty() && is(0, "SCRIPT") && is(1, "LOAD") => {
+            let sha = Value::Call {
+                path: vec![SHA1.to_string()],
+                args: vec![body.clone()],
+                span,
+            };
+            leaf(out, at.file, sha);
+        }
+        _ => leaf(out, at.file, v.clone()),
+    }
+}
+
+/// `[REPLY]`: the reply of the command its argument lists.
+fn is_reply(path: &[String]) -> bool {
+    matches!(path, [p] if p == REPLY)
 }
 
 /// `[LOOKUP]`: a lookup by key in the first argument.

@@ -160,6 +160,7 @@ impl<'m> Inliner<'m> {
             let command = Command {
                 name: name.to_ascii_uppercase(),
                 name_span: v.span(),
+                name_of: None,
                 args: call.args[1..].to_vec(),
                 open_tail: call.open,
                 tail: Vec::new(),

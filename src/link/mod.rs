@@ -26,6 +26,7 @@ mod included;
 mod inventory;
 mod lists;
 pub mod memo;
+mod named;
 pub mod records;
 mod resolve;
 pub mod roles;
@@ -264,8 +265,25 @@ pub struct LinkInput<'a> {
     pub memo: Option<&'a LinkMemo>,
 }
 
-/// Links all facts into a [`Model`].
+/// Links all facts into a [`Model`]: first the commands whose name a
+/// definition gives are named (`named.rs`), then the facts are linked.
 pub fn link(input: &LinkInput<'_>) -> Model {
+    let Some(facts) = named::settle(input) else {
+        return link_named(input);
+    };
+    link_named(&LinkInput {
+        sources: input.sources,
+        facts: &facts,
+        speakers: input.speakers.clone(),
+        file_speaker: input.file_speaker.clone(),
+        speaker_dirs: input.speaker_dirs.clone(),
+        contract: input.contract,
+        memo: input.memo,
+    })
+}
+
+/// [`link`], every command named.
+fn link_named(input: &LinkInput<'_>) -> Model {
     let resolver = Resolver::new(input);
     let mut model = Model {
         speakers: input.speakers.clone(),
@@ -350,6 +368,16 @@ fn link_file(
         }
     }
     for r in &facts.field_reads {
+        // The command a definition names: a read of what `HGETALL` read.
+        let hgetall = |v: &Value| match resolver.templates(v, cx).as_slice() {
+            [t] => t
+                .as_literal()
+                .is_some_and(|n| n.eq_ignore_ascii_case("HGETALL")),
+            _ => false,
+        };
+        if r.command.as_ref().is_some_and(|v| !hgetall(v)) {
+            continue;
+        }
         let field = match r.field.as_str() {
             Some(field) => Some((field, r.span)),
             // A constant or a call: the one literal it comes to, where

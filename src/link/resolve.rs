@@ -7,7 +7,7 @@ use crate::hash::HashMap;
 use std::collections::BTreeSet;
 
 use super::{LinkInput, SpeakerId};
-use crate::facts::{ConstDef, FileId, FunctionDef, Seg, Span, Template, Value};
+use crate::facts::{ConstDef, FileId, FunctionDef, Import, Seg, Span, Template, Value};
 
 /// Alternatives kept per value.
 pub(crate) const MAX_ALTS: usize = 8;
@@ -25,6 +25,11 @@ pub(crate) struct Ctx<'m> {
 type Defs<'a, T> = Vec<(FileId, &'a T)>;
 
 pub(crate) struct Resolver<'a> {
+    /// By (speaker, importing module): the modules it imports.
+    imports: HashMap<(SpeakerId, &'a str), Vec<&'a Import>>,
+    /// By (speaker, file): the modules its modules import, for a reference
+    /// whose module is not known.
+    file_imports: HashMap<(SpeakerId, FileId), Vec<&'a Import>>,
     consts: HashMap<(SpeakerId, &'a str), Defs<'a, ConstDef>>,
     functions: HashMap<(SpeakerId, &'a str, usize), Defs<'a, FunctionDef>>,
     /// Indexes of the longer lists of `consts` and `functions`.
@@ -45,6 +50,8 @@ struct DefIndex<'a> {
     by_last: HashMap<&'a str, Vec<usize>>,
     by_file: HashMap<FileId, Vec<usize>>,
     modules: usize,
+    /// Each definition's module, by position.
+    module_at: Vec<&'a str>,
 }
 
 impl<'a> DefIndex<'a> {
@@ -54,9 +61,11 @@ impl<'a> DefIndex<'a> {
             by_last: HashMap::default(),
             by_file: HashMap::default(),
             modules: 0,
+            module_at: Vec::with_capacity(defs.len()),
         };
         for (i, (f, d)) in defs.iter().enumerate() {
             let m = module_of(d);
+            ix.module_at.push(m);
             ix.by_module.entry(m).or_default().push(i);
             let last = m.rsplit(['.', ':']).next().unwrap_or(m);
             ix.by_last.entry(last).or_default().push(i);
@@ -71,10 +80,16 @@ impl<'a> Resolver<'a> {
     pub(crate) fn new(input: &'a LinkInput<'a>) -> Resolver<'a> {
         let mut consts: HashMap<_, Vec<_>> = HashMap::default();
         let mut functions: HashMap<_, Vec<_>> = HashMap::default();
+        let mut imports: HashMap<_, Vec<_>> = HashMap::default();
+        let mut file_imports: HashMap<_, Vec<_>> = HashMap::default();
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
             };
+            for i in &facts.imports {
+                imports.entry((sp, i.module.as_str())).or_default().push(i);
+                file_imports.entry((sp, *file)).or_default().push(i);
+            }
             for c in &facts.consts {
                 consts
                     .entry((sp, c.name.as_str()))
@@ -99,6 +114,8 @@ impl<'a> Resolver<'a> {
             .map(|(k, d)| (*k, DefIndex::of(d, |f: &'a FunctionDef| f.module.as_str())))
             .collect();
         Resolver {
+            imports,
+            file_imports,
             consts,
             functions,
             const_index,
@@ -143,6 +160,7 @@ impl<'a> Resolver<'a> {
                 .collect();
             ids.sort_unstable();
             ids.dedup();
+            let ids = spelled_in_full(ids, path, |&i| ix.module_at[i]);
             if !ids.is_empty() {
                 return at(&in_file_first(ids, |i| cands[i].0, cx.file));
             }
@@ -189,6 +207,7 @@ impl<'a> Resolver<'a> {
                     m.rsplit(['.', ':']).next() == Some(q) || m == q
                 })
                 .collect();
+            let by_module = spelled_in_full(by_module, path, |c| module_of(c.1));
             if !by_module.is_empty() {
                 return in_file_first(by_module, |c| c.0, cx.file);
             }
@@ -342,11 +361,50 @@ impl<'a> Resolver<'a> {
         let Some(cands) = self.functions.get(&key) else {
             return Vec::new();
         };
-        let picked = match self.function_index.get(&key) {
+        self.pick_function(&key, cands, path, cx)
+            .into_iter()
+            .map(|(f, d)| (*f, *d))
+            .collect()
+    }
+
+    /// The clauses a call picks: as [`Resolver::pick`] does, then, for a
+    /// bare name none answers, those of the one module the caller's module
+    /// (or, where that is not known, a module of its file) imports that
+    /// defines it.
+    fn pick_function<'d>(
+        &self,
+        key: &(SpeakerId, &str, usize),
+        cands: &'d [(FileId, &'a FunctionDef)],
+        path: &[String],
+        cx: &Ctx,
+    ) -> Vec<&'d (FileId, &'a FunctionDef)> {
+        let picked = match self.function_index.get(key) {
             Some(ix) => Self::pick_indexed(cands, ix, path, cx),
             None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
         };
-        picked.into_iter().map(|(f, d)| (*f, *d)).collect()
+        let [name] = path else {
+            return picked;
+        };
+        if !picked.is_empty() {
+            return picked;
+        }
+        let imports = match cx.module {
+            "" => self.file_imports.get(&(cx.speaker, cx.file)),
+            m => self.imports.get(&(cx.speaker, m)),
+        };
+        let mut from: Vec<&str> = imports
+            .into_iter()
+            .flatten()
+            .filter(|i| i.only.as_ref().is_none_or(|o| o.contains(name)))
+            .map(|i| i.from.as_str())
+            .filter(|m| cands.iter().any(|(_, d)| d.module == *m))
+            .collect();
+        from.sort_unstable();
+        from.dedup();
+        match from.as_slice() {
+            [one] => cands.iter().filter(|(_, d)| d.module == *one).collect(),
+            _ => picked,
+        }
     }
 
     /// A constant: its definition's value, resolved where it is defined.
@@ -392,10 +450,7 @@ impl<'a> Resolver<'a> {
         let Some(cands) = self.functions.get(&key) else {
             return hole(label(), span);
         };
-        let picked = match self.function_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
-            None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
-        };
+        let picked = self.pick_function(&key, cands, path, cx);
         // A literal argument runs only the clauses whose patterns take it.
         let arg_alts: Vec<Alts> = args
             .iter()
@@ -525,6 +580,33 @@ impl<'a> Resolver<'a> {
 /// The definitions of `defs` written in `file`, when there are any: a
 /// type or module of the same name in two files (a Rust type's module
 /// path does not name its file) means the one beside the reference.
+/// Of the definitions a qualified reference's last qualifier picks, those
+/// in the module the whole qualifier spells (`A.B.Values.f` means
+/// `A.B.Values`, not `A.C.Values`), when the reference spells two or more
+/// segments and any definition sits there; else all of them.
+fn spelled_in_full<'m, X>(
+    defs: Vec<X>,
+    path: &[String],
+    module_of: impl Fn(&X) -> &'m str,
+) -> Vec<X> {
+    let qualifier = &path[..path.len().saturating_sub(1)];
+    if qualifier.len() < 2 {
+        return defs;
+    }
+    let spelled = |m: &str| {
+        let segs: Vec<&str> = m.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+        segs.len() >= qualifier.len()
+            && segs[segs.len() - qualifier.len()..]
+                .iter()
+                .zip(qualifier)
+                .all(|(a, b)| *a == b)
+    };
+    if !defs.iter().any(|d| spelled(module_of(d))) {
+        return defs;
+    }
+    defs.into_iter().filter(|d| spelled(module_of(d))).collect()
+}
+
 fn in_file_first<X: Copy>(defs: Vec<X>, file_of: impl Fn(X) -> FileId, file: FileId) -> Vec<X> {
     if defs.iter().any(|&d| file_of(d) == file) {
         defs.into_iter().filter(|&d| file_of(d) == file).collect()

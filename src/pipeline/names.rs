@@ -373,6 +373,12 @@ fn is_eval(name: &str) -> bool {
     matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
 }
 
+/// A command that may run a script: an EVAL, or one whose name the link
+/// has still to follow (it may come to one).
+fn may_eval(c: &crate::facts::Command) -> bool {
+    is_eval(&c.name) || c.name_of.is_some()
+}
+
 /// A call of the code base, as the name pass sees it.
 #[derive(PartialEq, Eq, Hash)]
 struct CallNames {
@@ -435,11 +441,11 @@ impl FileNames {
             ScriptSource::File { .. } => &[],
         });
         for c in facts.commands.iter().chain(lua_commands) {
-            for v in c.args.iter().chain(&c.tail) {
+            for v in c.args.iter().chain(&c.tail).chain(&c.name_of) {
                 refs_of(v, &mut seeds);
             }
         }
-        for c in facts.commands.iter().filter(|c| is_eval(&c.name)) {
+        for c in facts.commands.iter().filter(|c| may_eval(c)) {
             if let Some(v) = c.args.first() {
                 identities(v, &mut idents, &mut shas);
             }
@@ -459,6 +465,9 @@ impl FileNames {
         for r in &facts.field_reads {
             refs_of(&r.key, &mut seeds);
             refs_of(&r.field, &mut seeds);
+            if let Some(c) = &r.command {
+                refs_of(c, &mut seeds);
+            }
         }
         FileNames {
             seeds,
@@ -555,7 +564,7 @@ fn runners(facts: &FileFacts) -> BTreeSet<String> {
     let evals = facts
         .commands
         .iter()
-        .filter(|c| is_eval(&c.name))
+        .filter(|c| may_eval(c))
         .map(|c| c.func);
     evals
         .chain(facts.script_calls.iter().map(|c| c.func))

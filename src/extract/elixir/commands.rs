@@ -75,9 +75,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some((head, _)) = self.envs.get(e).and_then(|e| e.heads.get(&name)).cloned() else {
             return false;
         };
-        let Some(c) = self.command_from(head.name, head.name_span, whole, env) else {
+        let Some(mut c) = self.command_from(head.name, head.name_span, whole, env) else {
             return false;
         };
+        c.name_of = head.name_of;
         if let Some(h) = self.envs.get_mut(e).and_then(|e| e.heads.get_mut(&name)) {
             h.1 = true;
         }
@@ -95,17 +96,49 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let items = named_children(list);
         let first = items.first().copied()?;
         let module = self.module_of(env).to_string();
-        let (name, name_span) = self.command_name(first, &module, env)?;
-        if !crate::redis::is_command(&name) {
+        let (name, name_span, name_of) = match self.command_name(first, &module, env) {
+            Some((name, span)) => (name, span, None),
+            None => {
+                let v = self.defined_name(first, env)?;
+                (String::new(), v.span(), Some(v))
+            }
+        };
+        if name_of.is_none() && !crate::redis::is_command(&name) {
             return None;
         }
         let name = name.to_ascii_uppercase();
-        let script_ref = self.eval_script(&name, items.get(1).copied());
+        let script_ref = self.eval_script(&name, name_of.is_some(), items.get(1).copied());
         let mut c = self.command_from(name, name_span, whole, env)?;
+        c.name_of = name_of;
         if let (Some(r), Some(slot)) = (script_ref, c.args.first_mut()) {
             *slot = r;
         }
         Some(c)
+    }
+
+    /// A list's head that calls, without arguments, a function of the
+    /// code base the file does not show returning a literal
+    /// (`Verbs.evalsha()`, an imported `evalsha()`): the name as that
+    /// call, for the link to follow to the function's definition in any
+    /// file, in a file that names its client (the prefilter's
+    /// `needles::command_head` finds such heads there).
+    fn defined_name(&self, head: Node<'_>, env: Option<usize>) -> Option<Value> {
+        if !self.names_redix || head.kind() != "call" || !call_args(head, None).is_empty() {
+            return None;
+        }
+        let v = self.value(head, env, 0);
+        // A module of the project may sit under a library's name
+        // (`Mix.Tasks.X`): the link looks for the definition, and a call
+        // none answers names no command.
+        let followed = |p: &[String]| match p {
+            [one] => Self::is_codebase(p) && !one.is_empty(),
+            [first, ..] => !first.starts_with(':'),
+            [] => false,
+        };
+        match &v {
+            Value::Call { path, args, .. } if args.is_empty() && followed(path) => Some(v),
+            _ => None,
+        }
     }
 
     /// The command a list expression spells under a name read from its
@@ -131,6 +164,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         Some(Command {
             name,
             name_span,
+            name_of: None,
             args: items,
             open_tail: !tail.is_empty(),
             tail,
@@ -141,9 +175,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `["EVAL", "<lua>", ..]`: the script written in place, recorded,
-    /// as a reference to stand for the command's first argument.
-    fn eval_script(&mut self, name: &str, body: Option<Node<'_>>) -> Option<Value> {
-        if !matches!(name, "EVAL" | "EVAL_RO") {
+    /// as a reference to stand for the command's first argument. A name
+    /// the link still has to follow (`pending`) may be `EVAL`: Lua in
+    /// place is read as the script all the same.
+    fn eval_script(&mut self, name: &str, pending: bool, body: Option<Node<'_>>) -> Option<Value> {
+        if !pending && !matches!(name, "EVAL" | "EVAL_RO") {
             return None;
         }
         let body = body?;

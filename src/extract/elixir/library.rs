@@ -9,7 +9,7 @@ use tree_sitter::Node;
 
 use super::known::client_command_arg;
 use super::Cx;
-use crate::facts::{Span, Value, LOOKUP, SHA1};
+use crate::facts::{Span, Value, LOOKUP, REPLY, SHA1};
 use crate::parse::named_children;
 
 /// Library functions that return their first argument's value as far as
@@ -48,6 +48,11 @@ pub(super) fn sha1_of(v: Value, span: Span) -> Value {
 /// Whether a value is a SHA1 computed from another.
 pub(super) fn is_sha1(v: &Value) -> bool {
     matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == SHA1)
+}
+
+/// Whether a value is the reply of a command the link reads ([`REPLY`]).
+pub(super) fn is_reply(v: &Value) -> bool {
+    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == REPLY)
 }
 
 /// The same key, when both are literals: an atom is never a string.
@@ -130,6 +135,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     ) -> Option<Value> {
         let at = client_command_arg(path)?;
         let list = args.get(at).filter(|a| a.kind() == "list")?;
+        let list_span = self.span(*list);
         let items: Vec<Node<'_>> = named_children(*list)
             .into_iter()
             .filter(|k| k.kind() != "comment")
@@ -137,10 +143,27 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let [verb, sub, body] = items.as_slice() else {
             return None;
         };
-        let word = |n: &Node<'_>| self.value(*n, env, depth + 1).as_str();
-        let is = |n: &Node<'_>, w: &str| word(n).is_some_and(|s| s.eq_ignore_ascii_case(w));
-        (is(verb, "SCRIPT") && is(sub, "LOAD"))
-            .then(|| sha1_of(self.value(*body, env, depth + 1), span))
+        let (verb, sub) = (
+            self.value(*verb, env, depth + 1),
+            self.value(*sub, env, depth + 1),
+        );
+        let is = |v: &Value, w: &str| v.as_str().is_some_and(|s| s.eq_ignore_ascii_case(w));
+        if is(&verb, "SCRIPT") && is(&sub, "LOAD") {
+            return Some(sha1_of(self.value(*body, env, depth + 1), span));
+        }
+        // Words a function of another file gives: the link reads them.
+        let bare = |v: &Value| matches!(v, Value::Call { args, .. } if args.is_empty());
+        let may = |v: &Value, w: &str| is(v, w) || bare(v);
+        let pending = bare(&verb) || bare(&sub);
+        (pending && may(&verb, "SCRIPT") && may(&sub, "LOAD")).then(|| Value::Call {
+            path: vec![REPLY.into()],
+            args: vec![Value::List {
+                items: vec![verb, sub, self.value(*body, env, depth + 1)],
+                tail: Vec::new(),
+                span: list_span,
+            }],
+            span,
+        })
     }
 
     /// `then(value, fn v -> body end)` or `then(value, &(..&1..))`: the

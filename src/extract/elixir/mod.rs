@@ -88,10 +88,13 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         aliases: HashMap::new(),
         imports: HashMap::new(),
         defined: HashSet::new(),
+        own_modules: HashSet::new(),
+        names_redix: crate::extract::needles::names_redix(src),
         constant_fns: HashMap::new(),
         clause_returns: HashSet::new(),
     };
     cx.defined = cx.collect_defs(root);
+    cx.own_modules = cx.defined.iter().map(|(m, _)| m.clone()).collect();
     cx.constant_fns = cx.collect_constant_fns(root);
     let mut stack = vec![(root, 0usize)];
     while let Some((node, scope)) = stack.pop() {
@@ -141,7 +144,7 @@ struct Env {
     locals: HashMap<String, Value>,
     /// Locals holding the reply of an `HGETALL` (or a map made from it), with
     /// the key it read.
-    rows: HashMap<String, Value>,
+    rows: HashMap<String, reads::Row>,
     /// Locals bound to a command head list (`cmd = ["EVALSHA", sha, 2]`),
     /// recorded as a command where they are appended to, or at the end.
     heads: HashMap<String, (Command, bool)>,
@@ -193,6 +196,10 @@ struct Cx<'s, 't, 'p> {
     imports: HashMap<String, Vec<Import>>,
     /// Functions defined in this file: (module, name).
     defined: HashSet<(String, String)>,
+    /// The modules of `defined`.
+    own_modules: HashSet<String>,
+    /// Whether the file names its client (`needles::names_redix`).
+    names_redix: bool,
     /// What each clause of a function of this file returns when that is
     /// a constant (a literal or an attribute), with the literal each
     /// parameter requires; `None` for a clause that returns anything else.

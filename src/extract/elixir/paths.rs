@@ -91,6 +91,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             names
         });
         self.heads.get_mut().clear();
+        self.facts.imports.push(crate::facts::Import {
+            module: module.clone(),
+            from: path.join("."),
+            only: only.clone(),
+        });
         self.imports
             .entry(module)
             .or_default()
@@ -164,7 +169,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             builder: path
                 .as_deref()
                 .is_some_and(|p| is_builder_callee(&p.join("."))),
-            codebase: path.as_deref().is_some_and(Self::is_codebase),
+            codebase: path
+                .as_deref()
+                .is_some_and(|p| Self::is_codebase(p) || self.nested_in_own(p)),
             to_string: matches!(&*text(target, self.src), "to_string" | "Integer.to_string"),
             path,
         };
@@ -194,6 +201,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let mut p = one.path.clone();
         p.push(name.to_string());
         Some(p)
+    }
+
+    /// Whether a remote call's module is, or is nested in, a module this
+    /// file defines (`Mix.Tasks.Bench.Values` beside `Mix.Tasks.Bench`):
+    /// the code base's own, whatever library's name it sits under.
+    fn nested_in_own(&self, path: &[String]) -> bool {
+        let module = &path[..path.len().saturating_sub(1)];
+        (1..=module.len()).any(|k| self.own_modules.contains(&module[..k].join(".")))
     }
 
     /// Whether a callee is a function of the code base (not Kernel, a

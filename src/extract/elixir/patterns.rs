@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::library::{is_sha1, lookup};
+use super::library::{is_reply, is_sha1, lookup};
 use super::{sides, Cx};
 use crate::facts::Value;
 use crate::parse::named_children;
@@ -142,9 +142,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `{:ok, sha} = Redix.command(conn, ["SCRIPT", "LOAD", body])`: the
-    /// reply's SHA, when `v` is one. `None` for any other pattern or value.
+    /// reply's SHA, when `v` is one (or a reply the link reads). `None` for
+    /// any other pattern or value.
     pub(super) fn ok_sha(&self, pat: Node<'_>, v: &Value) -> Option<(String, Value)> {
-        if !is_sha1(v) {
+        if !is_sha1(v) && !is_reply(v) {
             return None;
         }
         let kids = named_children(pat);

@@ -9,6 +9,10 @@ use super::{arguments, call_args, clause_patterns, do_block, sides, Cx};
 use crate::facts::{FieldRead, Value};
 use crate::parse::named_children;
 
+/// What a local holding an `HGETALL` reply knows: the key read, and the
+/// command's name as a value when the link has to follow it.
+pub(super) type Row = (Value, Option<Value>);
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `{:ok, row}` or `row` on the left of a match: the variable.
     fn ok_var(&self, l: Node<'_>) -> Option<String> {
@@ -28,7 +32,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// made from it: a Redix call whose command list is `HGETALL`, a local
     /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
     /// helper whose name says `map`.
-    fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Value> {
+    fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Row> {
         if depth > 16 {
             return None;
         }
@@ -62,7 +66,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         piped: Option<Node<'_>>,
         env: Option<usize>,
         depth: usize,
-    ) -> Option<Value> {
+    ) -> Option<Row> {
         if n.kind() != "call" {
             return None;
         }
@@ -91,17 +95,26 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `Redix.command(conn, ["HGETALL", key])`: the key of the first
-    /// `HGETALL` command list among the arguments.
-    fn hgetall_key(&self, args: &[Node<'_>], env: Option<usize>) -> Option<Value> {
+    /// `HGETALL` command list among the arguments. A list whose name a
+    /// function without arguments gives (`[Verbs.hgetall(), key]`, in
+    /// another file) reads its key when the link follows that name to
+    /// `HGETALL`.
+    fn hgetall_key(&self, args: &[Node<'_>], env: Option<usize>) -> Option<Row> {
         for a in args {
-            if let Value::List { items, .. } = self.value(*a, env, 0) {
-                if items
-                    .first()
-                    .and_then(|h| h.as_str())
-                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+            let Value::List { items, .. } = self.value(*a, env, 0) else {
+                continue;
+            };
+            match items.first() {
+                Some(h)
+                    if h.as_str()
+                        .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL")) =>
                 {
-                    return items.get(1).cloned();
+                    return Some((items.get(1)?.clone(), None));
                 }
+                Some(h @ Value::Call { args, .. }) if args.is_empty() && items.len() == 2 => {
+                    return Some((items[1].clone(), Some(h.clone())));
+                }
+                _ => {}
             }
         }
         None
@@ -132,9 +145,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    /// Records a field read of `key`, when the field is a literal.
-    fn push_read(&mut self, key: Value, field: Value, env: Option<usize>) {
-        if !matches!(field, Value::Str(_) | Value::Atom { .. }) {
+    /// Records a field read of `key`, when the field is a literal (or a
+    /// function without arguments the link follows to one).
+    fn push_read(&mut self, (key, command): Row, field: Value, env: Option<usize>) {
+        let bare = matches!(&field, Value::Call { args, .. } if args.is_empty());
+        if !bare && !matches!(field, Value::Str(_) | Value::Atom { .. }) {
             return;
         }
         let span = field.span();
@@ -143,6 +158,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             field,
             span,
             func: self.func_of(env),
+            command,
         });
     }
 
@@ -233,7 +249,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `%{"payload" => p, "state" => s} = row`.
-    fn map_pattern_reads(&mut self, map: Node<'_>, key: Value, env: Option<usize>) {
+    fn map_pattern_reads(&mut self, map: Node<'_>, key: Row, env: Option<usize>) {
         if let Value::Map { pairs, .. } = self.value(map, env, 0) {
             for (field, _) in pairs {
                 self.push_read(key.clone(), field, env);

@@ -158,19 +158,22 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Value::List { items, tail, .. } = self.value(*args.first()?, env, depth + 1) else {
             return None;
         };
+        // A separator the link resolves (a call, a constant, a parameter)
+        // stands between the items as that value.
         let sep = match args.get(1) {
             Some(s) => match self.value(*s, env, depth + 1) {
-                Value::Str(t) => Some(t),
+                Value::Str(t) => t.segs,
+                v @ (Value::Call { .. } | Value::Const { .. } | Value::Param { .. }) => {
+                    vec![Seg::Value(Box::new(v))]
+                }
                 _ => return None,
             },
-            None => None,
+            None => Vec::new(),
         };
         let mut segs = Vec::new();
         for (i, item) in items.into_iter().enumerate() {
             if i > 0 {
-                if let Some(sep) = &sep {
-                    segs.extend(sep.segs.iter().cloned());
-                }
+                segs.extend(sep.iter().cloned());
             }
             append_value(&mut segs, item);
         }

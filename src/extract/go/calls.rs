@@ -267,6 +267,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.facts.commands.push(Command {
             name,
             name_span: self.span(m),
+            name_of: None,
             args,
             open_tail: !tail.is_empty(),
             tail,

@@ -223,6 +223,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.push(Command {
             name,
             name_span,
+            name_of: None,
             args,
             open_tail,
             tail,
@@ -322,6 +323,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.push(Command {
             name: name.to_string(),
             name_span,
+            name_of: None,
             args: head.into_iter().chain(rest).collect(),
             open_tail,
             tail,
@@ -364,6 +366,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         self.facts.commands.push(Command {
             name: "EVALSHA".into(),
             name_span,
+            name_of: None,
             args: all,
             open_tail,
             tail,

@@ -460,6 +460,7 @@ impl<'t> Eval<'_, 't> {
             self.out.commands.push(Command {
                 name: name.to_ascii_uppercase(),
                 name_span,
+                name_of: None,
                 args: rest.clone(),
                 open_tail: open,
                 tail: Vec::new(),

@@ -283,6 +283,7 @@ impl Cx<'_> {
         self.facts.commands.push(Command {
             name: cmd.to_ascii_uppercase(),
             name_span,
+            name_of: None,
             args: rest,
             open_tail: false,
             tail: Vec::new(),

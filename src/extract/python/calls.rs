@@ -112,6 +112,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             field,
             span: self.span(n),
             func: self.cur_func,
+            command: None,
         });
         true
     }
@@ -277,6 +278,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.facts.commands.push(Command {
             name,
             name_span: self.span(m),
+            name_of: None,
             args,
             open_tail: open,
             tail,

@@ -153,6 +153,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             field: value,
             span,
             func: self.cur_func,
+            command: None,
         });
     }
 
@@ -267,6 +268,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.facts.commands.push(Command {
             name: name.to_ascii_uppercase(),
             name_span,
+            name_of: None,
             args: Vec::new(),
             open_tail: false,
             tail: Vec::new(),
@@ -706,6 +708,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         Some(Command {
             name: name.to_string(),
             name_span: self.span(name_node),
+            name_of: None,
             args: out,
             open_tail: !tail.is_empty(),
             tail,
