@@ -29,6 +29,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
+use crate::facts::Lang;
+
 fn automaton(words: &[String], case_blind: bool) -> AhoCorasick {
     AhoCorasickBuilder::new()
         .ascii_case_insensitive(case_blind)
@@ -205,6 +207,128 @@ fn quoted_command_at(bytes: &[u8], at: usize) -> bool {
         return false;
     };
     std::str::from_utf8(&rest[..end]).is_ok_and(crate::redis::is_command)
+}
+
+/// Words a definition the extractors read starts with, right before its
+/// name: Rust's `fn`, `const`, `static` (`static mut`), Elixir's `def`
+/// family, Python's `def` and `class`, Ruby's `def`, `class` and
+/// `module`, Go's `func` and `var`.
+const DEF_WORDS: &[&[u8]] = &[
+    b"fn",
+    b"func",
+    b"var",
+    b"const",
+    b"static",
+    b"mut",
+    b"def",
+    b"defp",
+    b"defmacro",
+    b"defmacrop",
+    b"defdelegate",
+    b"class",
+    b"module",
+];
+
+/// Whether the identifier at `at` of a file in `lang` is the name of a
+/// definition its extractor reads (the name pass looks a needed name up
+/// only there, `crate::pipeline::names`): after blank space (and a raw
+/// identifier's `r#`, Ruby's `def self.`, Go's receiver `(r *T)`) one of
+/// [`DEF_WORDS`]; an attribute (`@name`, Elixir's); a name assigned at
+/// the start of its line (Python's constants, class attributes and
+/// fields: `NAME = ..`, `NAME: T = ..`, `self.NAME = ..`). In Ruby an
+/// instance variable (`@key`) is a field of its object, read through the
+/// object ([`sets_field_at`]), and a local (`key = ..`) no name another
+/// file reaches: only a constant (a capital first) assigned at the start
+/// of a line is one. In Go `Name: v` (a composite literal's key) and
+/// `r := ..` (a local) are none either.
+pub fn defines_at(lang: Lang, bytes: &[u8], at: usize) -> bool {
+    let ruby = lang == Lang::Ruby;
+    let assigned = assigned_at(bytes, at, !ruby, lang != Lang::Go);
+    let constant = !ruby || bytes.get(at).is_some_and(u8::is_ascii_uppercase);
+    (assigned && constant) || defined_after_word(bytes, at, !ruby)
+}
+
+/// `NAME = ..` at the start of a line; `NAME: T = ..` too with `typed`
+/// (in Go a `:` there is a composite literal's key or a label, `:=` a
+/// local), and `self.NAME = ..` with `self_field`.
+fn assigned_at(bytes: &[u8], at: usize, self_field: bool, typed: bool) -> bool {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let end = skip_ident(bytes, at);
+    let j = end + bytes[end..].iter().take_while(|b| blank(b)).count();
+    let next = bytes.get(j + 1);
+    let assigns = match bytes.get(j) {
+        Some(b'=') => next != Some(&b'='),
+        Some(b':') => typed && next != Some(&b':'),
+        _ => false,
+    };
+    let head = &bytes[..at];
+    let head = match self_field {
+        true => head.strip_suffix(b"self.").unwrap_or(head),
+        false => head,
+    };
+    let indent = head.iter().rev().take_while(|b| blank(b)).count();
+    assigns && matches!(head[..head.len() - indent].last(), None | Some(b'\n'))
+}
+
+/// Whether the identifier at `at` of a file in `lang` may be a field its
+/// type's constructors set (a `.f` definition of its extractor): in Ruby
+/// an instance variable (`@name = ..` in a method); in Go a composite
+/// literal's key (`T{name: v}`, anywhere on a line) or a receiver's field
+/// assigned (`r.name = v`); elsewhere an attribute (`@name`), a
+/// definition, or a name assigned at the start of its line (`name: v`,
+/// `name = ..`, `self.name = ..`).
+pub fn sets_field_at(lang: Lang, bytes: &[u8], at: usize) -> bool {
+    match lang {
+        Lang::Ruby => at > 0 && bytes[at - 1] == b'@',
+        Lang::Go => {
+            let end = skip_ident(bytes, at);
+            let j = end
+                + bytes[end..]
+                    .iter()
+                    .take_while(|b| **b == b' ' || **b == b'\t')
+                    .count();
+            let (op, next) = (bytes.get(j), bytes.get(j + 1));
+            let keyed = op == Some(&b':') && !matches!(next, Some(b'=' | b':'));
+            let assigned =
+                at > 0 && bytes[at - 1] == b'.' && op == Some(&b'=') && next != Some(&b'=');
+            keyed || assigned
+        }
+        _ => assigned_at(bytes, at, true, true) || defined_after_word(bytes, at, true),
+    }
+}
+
+/// Longest receiver looked back over (`(r *T)`), in bytes.
+const MAX_RECEIVER: usize = 128;
+
+fn defined_after_word(bytes: &[u8], at: usize, attribute: bool) -> bool {
+    let mut i = at;
+    if i >= 2 && &bytes[i - 2..i] == b"r#" {
+        i -= 2;
+    }
+    // Ruby's `def self.name`.
+    if i >= 5 && &bytes[i - 5..i] == b"self." {
+        i -= 5;
+    }
+    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+        i -= 1;
+    }
+    if i > 0 && bytes[i - 1] == b'@' {
+        return attribute;
+    }
+    // Go's method: `func (r *T) name`.
+    if i > 0 && bytes[i - 1] == b')' {
+        let from = i.saturating_sub(MAX_RECEIVER);
+        let open = bytes[from..i].iter().rposition(|b| *b == b'(');
+        i = open.map_or(0, |o| from + o);
+        while i > 0 && bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+    }
+    let end = i;
+    while i > 0 && is_ident_byte(bytes[i - 1]) {
+        i -= 1;
+    }
+    DEF_WORDS.contains(&&bytes[i..end])
 }
 
 #[cfg(test)]

@@ -575,15 +575,18 @@ mod tests {
         // the entries of files gone).
         files_in(dir.path(), &["a.rs", "b.rs"]);
         c.record("a.rs", stamp(5, settled), marks, None);
-        c.record_idents("a.rs", stamp(5, settled), Idents::of(b"fn a"));
+        c.record_idents("a.rs", stamp(5, settled), Idents::of(Lang::Rust, b"fn a"));
         // Another stamp than the one recorded: not taken.
         c.record("b.rs", stamp(5, settled), marks, None);
-        c.record_idents("b.rs", stamp(6, settled), Idents::of(b"fn b"));
+        c.record_idents("b.rs", stamp(6, settled), Idents::of(Lang::Rust, b"fn b"));
         c.save();
         std::fs::remove_file(c_index(dir.path())).unwrap();
         let c = open();
         let e = c.lookup("a.rs", stamp(5, settled)).unwrap();
-        assert_eq!(e.idents().as_deref(), Some(&Idents::of(b"fn a")));
+        assert_eq!(
+            e.idents().as_deref(),
+            Some(&Idents::of(Lang::Rust, b"fn a"))
+        );
         assert_eq!(c.lookup("b.rs", stamp(5, settled)).unwrap().idents(), None);
         assert!(c.lookup("a.rs", stamp(6, settled)).is_none());
         // Without the memo, the index is the disk's: gone.

@@ -11,25 +11,29 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::{Deserialize, Serialize};
 
-use crate::facts::{FileFacts, ScriptSource, Seg, Template, Value};
+use crate::extract::needles;
+use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
 
 /// Names searched for as whole identifiers (a byte before and after a hit
 /// must not be `[A-Za-z0-9_]`): *used* names anywhere, *defined* names only
-/// where a definition of them starts (see [`defines_at`]).
+/// where a definition of them starts (`needles::defines_at`), and fields
+/// (`.f`, a defined name a projection reads) only where a field may be set
+/// (`needles::sets_field_at`).
 pub struct Names {
     /// The automaton over `pats`, built on the first [`Names::hit`]: a
     /// warm run answers from the cache's identifiers ([`Names::hit_in`])
     /// and may never search bytes.
     ac: OnceLock<Option<AhoCorasick>>,
     pats: Vec<String>,
-    /// Per pattern: whether any use of it counts (else only a definition).
-    used: Vec<bool>,
-    /// The used names, and every name.
+    /// Per pattern: how a hit of it counts ([`USED`], [`DEFINED`], [`FIELD`]).
+    kinds: Vec<u8>,
+    /// The used names, the defined ones and the fields (without their `.`).
     used_set: HashSet<String>,
-    all_set: HashSet<String>,
+    def_set: HashSet<String>,
+    field_set: HashSet<String>,
     /// Whether a name holds a byte outside ASCII ([`Idents`] cannot tell).
     wide: bool,
     /// Past [`MANY_NAMES`], [`Names::hit`] looks each identifier of the
@@ -42,33 +46,51 @@ pub struct Names {
 /// How many names the automaton of [`Names::hit`] is built for, at most.
 const MANY_NAMES: usize = 2000;
 
+/// Any use of the name counts.
+const USED: u8 = 1;
+/// A definition of the name counts.
+const DEFINED: u8 = 2;
+/// A place where a field of the name may be set counts.
+const FIELD: u8 = 4;
+
 impl Names {
-    /// `used` and `defined` as [`needle_of`] gives them.
+    /// `used` and `defined` as [`needle_of`] gives them (a defined `.f` is
+    /// a field: [`refs_of`]).
     pub fn new(used: &BTreeSet<String>, defined: &BTreeSet<String>) -> Names {
-        let mut pats: Vec<&String> = used.iter().collect();
-        let mut kinds = vec![true; pats.len()];
-        for d in defined.difference(used) {
-            pats.push(d);
-            kinds.push(false);
+        let mut by_name: std::collections::BTreeMap<&str, u8> = Default::default();
+        for u in used {
+            *by_name.entry(u.strip_prefix('.').unwrap_or(u)).or_default() |= USED;
         }
-        let used_set = used.iter().cloned().collect();
-        let all_set = pats.iter().map(|p| p.to_string()).collect();
-        let wide = pats.iter().any(|p| !p.is_ascii());
-        let by_word = pats.len() > MANY_NAMES;
-        if by_word {
-            let word = |p: &&String| !p.is_empty() && p.bytes().all(is_ident_byte);
-            (pats, kinds) = pats
-                .into_iter()
-                .zip(kinds)
-                .filter(|(p, _)| !word(p))
-                .unzip();
+        for d in defined {
+            let (name, kind) = match d.strip_prefix('.') {
+                Some(f) => (f, FIELD),
+                None => (d.as_str(), DEFINED),
+            };
+            *by_name.entry(name).or_default() |= kind;
         }
+        let set = |k: u8| -> HashSet<String> {
+            by_name
+                .iter()
+                .filter(|(_, v)| **v & k != 0)
+                .map(|(n, _)| n.to_string())
+                .collect()
+        };
+        let (used_set, def_set, field_set) = (set(USED), set(DEFINED), set(FIELD));
+        let wide = by_name.keys().any(|p| !p.is_ascii());
+        let by_word = by_name.len() > MANY_NAMES;
+        let word = |p: &str| !p.is_empty() && p.bytes().all(is_ident_byte);
+        let (pats, kinds) = by_name
+            .into_iter()
+            .filter(|(p, _)| !(by_word && word(p)))
+            .map(|(p, k)| (p.to_string(), k))
+            .unzip();
         Names {
             ac: OnceLock::new(),
-            pats: pats.into_iter().cloned().collect(),
-            used: kinds,
+            pats,
+            kinds,
             used_set,
-            all_set,
+            def_set,
+            field_set,
             wide,
             by_word,
         }
@@ -87,17 +109,21 @@ impl Names {
             return None;
         }
         let any = |list: &str, set: &HashSet<String>| list.split('\n').any(|t| set.contains(t));
-        Some(any(&ids.all, &self.used_set) || any(&ids.defs, &self.all_set))
+        Some(
+            any(&ids.all, &self.used_set)
+                || any(&ids.defs, &self.def_set)
+                || any(&ids.fields, &self.field_set),
+        )
     }
 
     pub fn is_empty(&self) -> bool {
-        self.all_set.is_empty()
+        self.used_set.is_empty() && self.def_set.is_empty() && self.field_set.is_empty()
     }
 
-    /// Whether `bytes` hold a used name as a whole identifier, or a
-    /// definition of a defined one.
-    pub fn hit(&self, bytes: &[u8]) -> bool {
-        if self.by_word && self.word_hit(bytes) {
+    /// Whether `bytes` (of a file in `lang`) hold a used name as a whole
+    /// identifier, a definition of a defined one, or where a field may be set.
+    pub fn hit(&self, lang: Lang, bytes: &[u8]) -> bool {
+        if self.by_word && self.word_hit(lang, bytes) {
             return true;
         }
         let ac = self.ac.get_or_init(|| {
@@ -116,19 +142,22 @@ impl Names {
             let after = bytes.get(m.end()).copied();
             !before.is_some_and(is_ident_byte)
                 && !after.is_some_and(is_ident_byte)
-                && (self.used[m.pattern().as_usize()] || defines_at(bytes, m.start()))
+                && counts(self.kinds[m.pattern().as_usize()], lang, bytes, m.start())
         })
     }
 
     /// [`Names::hit`] for the names that are plain identifiers: each
     /// longest run of identifier bytes of the text (a hit of the automaton
     /// must be one too) looked up in the sets.
-    fn word_hit(&self, bytes: &[u8]) -> bool {
+    fn word_hit(&self, lang: Lang, bytes: &[u8]) -> bool {
         ident_runs(bytes).any(|(start, end)| {
             // Identifier bytes are ASCII.
             let word = std::str::from_utf8(&bytes[start..end]).unwrap_or_default();
-            self.used_set.contains(word)
-                || (self.all_set.contains(word) && defines_at(bytes, start))
+            let kind = |set: &HashSet<String>, k: u8| if set.contains(word) { k } else { 0 };
+            let kinds = kind(&self.used_set, USED)
+                | kind(&self.def_set, DEFINED)
+                | kind(&self.field_set, FIELD);
+            counts(kinds, lang, bytes, start)
         })
     }
 }
@@ -136,8 +165,9 @@ impl Names {
 /// What [`Names::hit`] needs of a file, kept in the facts cache's index
 /// so that an unchanged file is never read again to be searched: every
 /// whole identifier it holds (a longest run of `[A-Za-z0-9_]`), those
-/// found where a definition starts ([`defines_at`]), and whether it holds
-/// a byte outside ASCII.
+/// found where a definition starts (`needles::defines_at`) and where a
+/// field may be set (`needles::sets_field_at`), and whether it holds a
+/// byte outside ASCII.
 ///
 /// A name made of those bytes is a hit exactly when it is one of the
 /// identifiers (or of the defined ones): the answer is exact, and a file
@@ -152,17 +182,21 @@ pub struct Idents {
     /// Sorted, without repeats, `\n` between them.
     all: String,
     defs: String,
+    fields: String,
     wide: bool,
 }
 
 impl Idents {
-    pub fn of(bytes: &[u8]) -> Idents {
-        let (mut all, mut defs) = (Vec::new(), Vec::new());
+    pub fn of(lang: Lang, bytes: &[u8]) -> Idents {
+        let (mut all, mut defs, mut fields) = (Vec::new(), Vec::new(), Vec::new());
         for (start, end) in ident_runs(bytes) {
             let id = &bytes[start..end];
             all.push(id);
-            if defines_at(bytes, start) {
+            if needles::defines_at(lang, bytes, start) {
                 defs.push(id);
+            }
+            if needles::sets_field_at(lang, bytes, start) {
+                fields.push(id);
             }
         }
         let join = |mut v: Vec<&[u8]>| {
@@ -174,77 +208,17 @@ impl Idents {
         Idents {
             all: join(all),
             defs: join(defs),
+            fields: join(fields),
             wide: !bytes.is_ascii(),
         }
     }
 }
 
-/// Words a definition the extractors read starts with, right before its
-/// name: Rust's `fn`, `const`, `static` (`static mut`), Elixir's `def`
-/// family, Python's `def` and `class`; an Elixir attribute (`@name`, its
-/// definition or a use) counts too.
-const DEF_WORDS: &[&[u8]] = &[
-    b"fn",
-    b"const",
-    b"static",
-    b"mut",
-    b"def",
-    b"defp",
-    b"defmacro",
-    b"defmacrop",
-    b"defdelegate",
-    b"class",
-    b"module",
-];
-
-/// Whether the identifier at `at` is the name of a definition: after
-/// blank space (and a raw identifier's `r#`), `@` or one of [`DEF_WORDS`];
-/// or assigned at the start of its line (Python's constants, class
-/// attributes and fields: `NAME = ..`, `NAME: T = ..`, `self.NAME = ..`).
-fn defines_at(bytes: &[u8], at: usize) -> bool {
-    assigned_at(bytes, at) || defined_after_word(bytes, at)
-}
-
-fn assigned_at(bytes: &[u8], at: usize) -> bool {
-    let blank = |b: &u8| *b == b' ' || *b == b'\t';
-    let end = at
-        + bytes[at..]
-            .iter()
-            .take_while(|b| is_ident_byte(**b))
-            .count();
-    let j = end + bytes[end..].iter().take_while(|b| blank(b)).count();
-    let next = bytes.get(j + 1);
-    let assigns = match bytes.get(j) {
-        Some(b'=') => next != Some(&b'='),
-        Some(b':') => next != Some(&b':'),
-        _ => false,
-    };
-    let head = &bytes[..at];
-    let head = head.strip_suffix(b"self.").unwrap_or(head);
-    let indent = head.iter().rev().take_while(|b| blank(b)).count();
-    assigns && matches!(head[..head.len() - indent].last(), None | Some(b'\n'))
-}
-
-fn defined_after_word(bytes: &[u8], at: usize) -> bool {
-    let mut i = at;
-    if i >= 2 && &bytes[i - 2..i] == b"r#" {
-        i -= 2;
-    }
-    // Ruby's `def self.name`.
-    if i >= 5 && &bytes[i - 5..i] == b"self." {
-        i -= 5;
-    }
-    while i > 0 && bytes[i - 1].is_ascii_whitespace() {
-        i -= 1;
-    }
-    if i > 0 && bytes[i - 1] == b'@' {
-        return true;
-    }
-    let end = i;
-    while i > 0 && is_ident_byte(bytes[i - 1]) {
-        i -= 1;
-    }
-    DEF_WORDS.contains(&&bytes[i..end])
+/// Whether a hit of a name of `kinds` at `at` counts.
+fn counts(kinds: u8, lang: Lang, bytes: &[u8], at: usize) -> bool {
+    kinds & USED != 0
+        || (kinds & DEFINED != 0 && needles::defines_at(lang, bytes, at))
+        || (kinds & FIELD != 0 && needles::sets_field_at(lang, bytes, at))
 }
 
 /// The longest runs of identifier bytes in `bytes`, as `(start, end)`.
@@ -340,12 +314,21 @@ fn sorted(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// The names (as [`needle_of`] gives them) that resolving `v` looks up.
+/// The names (as [`needle_of`] gives them) that resolving `v` looks up;
+/// a field (`.f`, a projection of a value or a type's field) as `.f`: the
+/// link answers it from the definitions of fields a type's constructors
+/// set (`link::flow`), never from a function or a constant named `f`.
 fn refs_of(v: &Value, out: &mut impl NameSink) {
     walk(v, 0, &mut |v| {
         if let Value::Const { path, .. } | Value::Call { path, .. } = v {
-            if let Some(n) = path.last().and_then(|n| needle_of(n)) {
-                out.put(n);
+            let Some(last) = path.last() else {
+                return;
+            };
+            if let Some(n) = needle_of(last) {
+                out.put(match last.starts_with('.') {
+                    true => format!(".{n}"),
+                    false => n,
+                });
             }
         }
     });

@@ -63,7 +63,11 @@
 //!   and every definition of a name holds that name in its file's bytes:
 //!   each needed name has all its definitions parsed, so every value that
 //!   reaches a finding resolves as it would with every file parsed, and
-//!   every call of a wrapper is seen.
+//!   every call of a wrapper is seen. A field a projection reads (`.f`:
+//!   `job.queue`) is answered by the fields types' constructors set, never
+//!   by a function or a constant named `f`, and every place one is set
+//!   holds the name where its language sets fields
+//!   (`extract::needles::sets_field_at`).
 //!
 //! A file left out yields nothing that reaches the output: its templates
 //! read as `Skip`, its definitions are looked up by nothing that does.

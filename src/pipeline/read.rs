@@ -175,7 +175,7 @@ impl Reader<'_> {
         let bytes = self.files.bytes(c);
         self.counts.read(bytes.as_ref().map_or(0, Vec::len));
         if let (Some(cache), Some(s), Some(b), true) = (self.cache, stamp, &bytes, idents) {
-            cache.record_idents(&c.rel, s, Idents::of(b));
+            cache.record_idents(&c.rel, s, Idents::of(c.lang, b));
         }
         (stamp, bytes)
     }

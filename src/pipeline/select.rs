@@ -404,7 +404,7 @@ impl<'a> Selection<'a> {
                     return None;
                 }
                 let hit = match (bytes, &reads[i]) {
-                    (Some(b), _) => n.hit(b),
+                    (Some(b), _) => n.hit(c.lang, b),
                     (None, Read::Unparsed(Some(ids))) => n.hit_in(ids) == Some(true),
                     _ => false,
                 };
