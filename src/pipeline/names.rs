@@ -444,7 +444,14 @@ impl FileNames {
                 refs_of(v, &mut seeds);
             }
         }
-        seeds.extend(facts.scope.iter().flat_map(|s| s.needs.iter().cloned()));
+        // The modules a file's scope climbs through matter only to its
+        // client facts: a file that sends nothing needs no client in scope.
+        let sends = !(facts.commands.is_empty()
+            && facts.script_calls.is_empty()
+            && facts.field_reads.is_empty());
+        if sends {
+            seeds.extend(facts.scope.iter().flat_map(|s| s.needs.iter().cloned()));
+        }
         for r in &facts.field_reads {
             refs_of(&r.key, &mut seeds);
             refs_of(&r.field, &mut seeds);
