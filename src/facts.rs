@@ -673,6 +673,12 @@ pub struct LuaCall {
 }
 
 impl FileFacts {
+    /// Whether the file sends something to Redis: a command, a script
+    /// call or a read of a reply's fields.
+    pub fn sends(&self) -> bool {
+        !(self.commands.is_empty() && self.script_calls.is_empty() && self.field_reads.is_empty())
+    }
+
     /// Whether a parse gave up on part of the file or of a script in it.
     /// Such facts depend on a budget that may be of time, so on the
     /// machine's load: they are never stored in the facts cache.

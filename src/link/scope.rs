@@ -158,8 +158,7 @@ pub fn settle(sources: &SourceMap, facts: &mut [(FileId, Arc<FileFacts>)]) {
 /// Whether a file holds client facts that count only with a client library
 /// in scope it does not name itself.
 fn needs_scope(f: &FileFacts) -> bool {
-    f.scope.as_ref().is_some_and(|s| !s.names_client)
-        && !(f.commands.is_empty() && f.script_calls.is_empty() && f.field_reads.is_empty())
+    f.scope.as_ref().is_some_and(|s| !s.names_client) && f.sends()
 }
 
 #[cfg(test)]

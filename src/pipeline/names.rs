@@ -446,10 +446,7 @@ impl FileNames {
         }
         // The modules a file's scope climbs through matter only to its
         // client facts: a file that sends nothing needs no client in scope.
-        let sends = !(facts.commands.is_empty()
-            && facts.script_calls.is_empty()
-            && facts.field_reads.is_empty());
-        if sends {
+        if facts.sends() {
             seeds.extend(facts.scope.iter().flat_map(|s| s.needs.iter().cloned()));
         }
         for r in &facts.field_reads {
