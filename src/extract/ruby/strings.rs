@@ -10,16 +10,11 @@ use tree_sitter::Node;
 
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
+use crate::extract::parts::{looks_lua, Parts};
 use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
 use crate::parse::{children, walk};
 
 use super::Cx;
-
-/// Whether a string's text is Lua for Redis.
-pub(super) fn looks_lua(t: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
-}
 
 /// Whether a text calls Redis (not only reads `KEYS`).
 fn calls_redis(t: &[u8]) -> bool {
@@ -43,32 +38,6 @@ pub(super) fn heredoc_bodies(root: Node<'_>) -> HashMap<usize, Node<'_>> {
     openers.sort_unstable();
     bodies.sort_by_key(|b| b.start_byte());
     openers.into_iter().zip(bodies).collect()
-}
-
-/// A string being read: its decoded text and its template's pieces.
-#[derive(Default)]
-struct Parts {
-    decoded: Decoded,
-    segs: Vec<Seg>,
-}
-
-impl Parts {
-    fn lit(&mut self, text: &str, span: Span) {
-        if text.is_empty() {
-            return;
-        }
-        if let Some(Seg::Lit { text: t, span: s }) = self.segs.last_mut() {
-            if s.end == span.start {
-                t.push_str(text);
-                s.end = span.end;
-                return;
-            }
-        }
-        self.segs.push(Seg::Lit {
-            text: text.to_string(),
-            span,
-        });
-    }
 }
 
 /// What an escape sequence's text (`\n`, `\x41`, `\u{1F600}`, `\'`)
@@ -203,12 +172,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
-        if s >= e {
-            return;
-        }
-        parts.decoded.raw(self.src, s, e);
-        let text = String::from_utf8_lossy(&self.src[s..e]);
-        parts.lit(&text, Span::new(self.file, s, e));
+        parts.raw(self.src, self.file, s, e);
     }
 
     /// A script in a string, parsed in place and named by the binding it
