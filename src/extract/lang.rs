@@ -82,6 +82,15 @@ pub trait HostLanguage: Sync {
     /// from its bytes alone (`super::needles`).
     fn speaks(&self, bytes: &[u8]) -> bool;
 
+    /// Whether a file [`HostLanguage::speaks`] passes over may yield one
+    /// when another file of its speaker brings its client library into
+    /// scope (a Rust module importing from one that names the client
+    /// crate): the selection parses it only where one does
+    /// (`crate::facts::ModuleScope::brings_client`).
+    fn speaks_in_scope(&self, _bytes: &[u8]) -> bool {
+        false
+    }
+
     /// Whether `{name}` in this language's strings may be a format
     /// placeholder rather than literal braces (Rust's `format!`).
     fn format_braces(&self) -> bool {
@@ -284,12 +293,15 @@ impl HostLanguage for Rust {
 
     /// Scripts sit in strings or `.lua` files; every Redis call is a client
     /// call (`cmd("HSET")`, a method of the table in `rust/client.rs`) in a
-    /// file with the client in scope: one that names it, or imports from a
-    /// module that may; and a file that names it may be that module.
+    /// file with the client in scope: one that names it (and may be the
+    /// scope of another module), or ([`HostLanguage::speaks_in_scope`])
+    /// imports from a module that may.
     fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes)
-            || needles::names_client(bytes)
-            || (needles::imports_module(bytes) && rust::client_calls(bytes))
+        needles::holds_scripts(bytes) || needles::names_client_crate(bytes)
+    }
+
+    fn speaks_in_scope(&self, bytes: &[u8]) -> bool {
+        needles::imports_module(bytes) && rust::client_calls(bytes)
     }
 
     fn format_braces(&self) -> bool {
@@ -715,8 +727,9 @@ mod tests {
         assert!(Lang::Rust.host().speaks(b"use redis::Client; fn f() {}"));
         let moved = format!("use super::*;\n{call}");
         assert_eq!(facts(&moved).commands.len(), 1);
-        assert!(Lang::Rust.host().speaks(moved.as_bytes()));
-        assert!(!Lang::Rust.host().speaks(b"use super::*; fn f() {}"));
+        assert!(!Lang::Rust.host().speaks(moved.as_bytes()));
+        assert!(Lang::Rust.host().speaks_in_scope(moved.as_bytes()));
+        assert!(!Lang::Rust.host().speaks_in_scope(b"use super::*; fn f() {}"));
     }
 
     /// Header comments of Lua in a host string point at the host's bytes:

@@ -17,7 +17,7 @@
 //!   file may answer (`[Verbs.evalsha(), ..]`, the link follows it);
 //!   [`command_head`] finds all four;
 //! - Rust: client calls count only in a file with a client crate in
-//!   scope: one that names it ([`names_client`]) or imports from another
+//!   scope: one that names it ([`names_client_crate`]) or imports from another
 //!   module ([`imports_module`]; the link step follows the module tree,
 //!   `crate::link::scope`), and then only with one of the client table's
 //!   needles (`rust::fact_needles`); a file that names a client crate is
@@ -82,6 +82,49 @@ pub fn lua_file_speaks(bytes: &[u8]) -> bool {
 /// a module of its own is not read as calling Redis.
 pub fn names_client(bytes: &[u8]) -> bool {
     CLIENTS.is_match(bytes)
+}
+
+/// Whether Rust source names a Redis client crate or its types where code
+/// can: a path through it (`redis::Cmd`, `deadpool_redis::Pool`,
+/// `fred ::prelude`), `use redis;`, `extern crate redis`, or a word of a
+/// type's name (`RedisResult`, `FromRedisValue`: the client crate's own
+/// files name no crate). Prose does not (`redisplayed`, `mini-redis` in a
+/// doc comment): a large code base that is no client would otherwise read
+/// every file that imports from a module of its own.
+pub fn names_client_crate(bytes: &[u8]) -> bool {
+    CLIENTS.find_iter(bytes).any(|m| {
+        let camel = bytes[m.start()].is_ascii_uppercase()
+            && !bytes.get(m.end()).is_some_and(u8::is_ascii_lowercase);
+        if camel {
+            return true;
+        }
+        let start = (0..m.start())
+            .rev()
+            .take_while(|&i| is_ident_byte(bytes[i]))
+            .last()
+            .unwrap_or(m.start());
+        let end = skip_ident(bytes, m.end());
+        let id = String::from_utf8_lossy(&bytes[start..end]);
+        if !is_client_crate(&id) {
+            return false;
+        }
+        let after = skip_blank(bytes, end);
+        let before = bytes[..start].trim_ascii_end();
+        bytes[after..].starts_with(b"::")
+            || [b"crate".as_slice(), b"use"].iter().any(|k| {
+                before.ends_with(k)
+                    && !before[..before.len() - k.len()]
+                        .last()
+                        .is_some_and(|b| is_ident_byte(*b))
+            })
+    })
+}
+
+/// Whether an identifier names a Redis client crate: a client word, alone
+/// or as a `_`-separated part (`redis`, `redis_async`, `bb8_redis`).
+pub fn is_client_crate(id: &str) -> bool {
+    id.split('_')
+        .any(|w| CLIENT_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c)))
 }
 
 /// Whether a Rust file (or a `use` declaration's text) may import names
@@ -334,6 +377,31 @@ fn defined_after_word(bytes: &[u8], at: usize, attribute: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Rust file names a client where code can; prose does not.
+    #[test]
+    fn client_crates_are_named_in_code() {
+        for yes in [
+            "use redis::Commands;",
+            "let c = deadpool_redis :: Pool::new();",
+            "use fred::prelude::*;",
+            "extern crate redis;",
+            "use redis;",
+            "fn f() -> RedisResult<()> {}",
+            "impl FromRedisValue for Job {}",
+        ] {
+            assert!(names_client_crate(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "// warnings can be redisplayed",
+            "/// [mini-redis]: https://github.com/tokio-rs/mini-redis",
+            "config.rediscover_workspaces();",
+            "// by wilfred",
+            "let redis_url = env();",
+        ] {
+            assert!(!names_client_crate(no.as_bytes()), "{no}");
+        }
+    }
 
     #[test]
     fn command_heads_are_list_heads_or_attributes() {

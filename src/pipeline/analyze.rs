@@ -392,7 +392,7 @@ fn file_table(
                 (b, selected && marks.suppress, Some(f))
             }
             // Read and found silent: no bytes kept, no facts.
-            Read::Unparsed(_) => (Vec::new(), false, None),
+            Read::Unparsed(..) => (Vec::new(), false, None),
             Read::Skipped(why) => {
                 notes.push(Note {
                     path: c.rel.clone(),

@@ -63,6 +63,7 @@ pub struct Entry {
     /// When the run that recorded it started, same unit.
     seen: u64,
     speaks: bool,
+    scoped: bool,
     keys: bool,
     suppress: bool,
     /// SHA1 of the bytes, for a parsed file.
@@ -75,6 +76,7 @@ impl Entry {
     pub fn marks(&self) -> Marks {
         Marks {
             speaks: self.speaks,
+            scoped: self.scoped,
             keys: self.keys,
             suppress: self.suppress,
         }
@@ -291,6 +293,7 @@ impl Cache {
             mtime: stamp.mtime,
             seen: self.started,
             speaks: marks.speaks,
+            scoped: marks.scoped,
             keys: marks.keys,
             suppress: marks.suppress,
             hash,
@@ -568,6 +571,7 @@ mod tests {
         let settled = c.started - 10_000_000_000;
         let marks = Marks {
             speaks: false,
+            scoped: false,
             keys: false,
             suppress: false,
         };
@@ -629,6 +633,7 @@ mod tests {
         let settled = c.started - 10_000_000_000;
         let marks = Marks {
             speaks: true,
+            scoped: false,
             keys: false,
             suppress: true,
         };

@@ -9,11 +9,10 @@
 //!   a field read after HGETALL, or a script. Its language says so
 //!   (`HostLanguage::speaks`, `crate::extract::needles`): a quoted command
 //!   name at the head of an Elixir list; a Rust file that names a client
-//!   crate (`redis`, `fred`), or holds a client call and imports from
-//!   another module of its crate (`super::`, `crate::`: the Rust host
-//!   reads client calls nowhere else); `redis.call`, `redis.pcall` or `KEYS[` (Lua in a
-//!   host string); a `.lua` path; in a `.lua` file, `redis.call`,
-//!   `redis.pcall`, `KEYS` or `@include`;
+//!   crate where code can (`redis::`, `use fred`, `extern crate redis`:
+//!   `needles::names_client_crate`); `redis.call`, `redis.pcall` or
+//!   `KEYS[` (Lua in a host string); a `.lua` path; in a `.lua` file,
+//!   `redis.call`, `redis.pcall`, `KEYS` or `@include`;
 //! - or may hold a key of the contract's keyspace ([`KeyMarkers`], with a
 //!   contract that has one): the prefix's namespace (`emq`, any case), a
 //!   near miss of it before a `:` (`emk:`, or letters that only look like
@@ -23,7 +22,11 @@
 //!   `:job`); not in `.lua` files, whose keys sit in Redis calls;
 //! - or is a `.lua` file named for a contract script.
 //!
-//! Then `select.rs` parses, to a fixpoint: the `.lua` files parsed files
+//! Then `select.rs` parses, to a fixpoint: the files that may yield one
+//! with a client library in scope through another module (`Marks::scoped`:
+//! a Rust file that holds a client call and imports from its crate,
+//! `super::` or `crate::`) once a parsed file of their speaker brings one
+//! (`facts::ModuleScope::brings_client`); the `.lua` files parsed files
 //! name (`include_str!`, `File.read!`, `@include`), identify by name or
 //! SHA1 (the script of an EVAL, of a script call, or an argument of a
 //! wrapper call), and, per speaker, every host file whose bytes hold, as a
@@ -46,7 +49,11 @@
 //! - A Rust file's client facts count when a client crate is in its
 //!   module scope (`link::scope`): a file that names one is parsed, and so
 //!   is every file that declares a module on the way to one from a parsed
-//!   file (it holds the module's name).
+//!   file (it holds the module's name). Scope flows only from the files
+//!   that bring a client (`link::scope::Tree::in_scope` starts there), so
+//!   a speaker none of whose files does has no client facts outside them:
+//!   its files marked `scoped` yield nothing, and are parsed only once one
+//!   does.
 //! - A `.lua` file left out is no Redis script (`Script::is_redis`: it
 //!   calls no Redis, reads no `KEYS`, is no contract script), nothing names
 //!   it by path, name or SHA1, and it includes nothing; the rules, the
@@ -100,6 +107,10 @@ pub struct Marks {
     /// It may yield a protocol fact of its own, or is a `.lua` file named
     /// for a contract script.
     pub speaks: bool,
+    /// It may yield one when another file of its speaker brings its client
+    /// library into scope (`HostLanguage::speaks_in_scope`): parsed only
+    /// then (`super::select`).
+    pub scoped: bool,
     /// It may hold a key of the contract's keyspace.
     pub keys: bool,
     /// It holds an inline suppression's mark (`wirelint:`); looked for only
@@ -201,8 +212,10 @@ impl Prefilter {
                 ..Marks::default()
             };
         }
+        let speaks = host.speaks(bytes);
         Marks {
-            speaks: host.speaks(bytes),
+            speaks,
+            scoped: !speaks && host.speaks_in_scope(bytes),
             keys: self
                 .keys
                 .iter()

@@ -19,6 +19,7 @@ use super::Stats;
 /// An editor's buffer is read in full.
 const ALL: Marks = Marks {
     speaks: true,
+    scoped: false,
     keys: true,
     suppress: false,
 };
@@ -31,8 +32,9 @@ pub(crate) enum Read {
     Facts(Vec<u8>, Arc<FileFacts>, Marks, Option<ContentKey>),
     /// Read and scanned, not parsed (the prefilter passed it over); its
     /// bytes are not kept. Its identifiers when the cache's index holds
-    /// them.
-    Unparsed(Option<Arc<Idents>>),
+    /// them, and whether it is to be parsed where its speaker brings a
+    /// client into scope (`Marks::scoped`).
+    Unparsed(Option<Arc<Idents>>, bool),
     Skipped(String),
 }
 
@@ -157,7 +159,7 @@ impl Reader<'_> {
         if !marks.parse() && !parse_unmarked {
             let idents = e.idents();
             cache.keep(&c.rel, e);
-            return Some(Read::Unparsed(idents));
+            return Some(Read::Unparsed(idents, marks.scoped));
         }
         let key = FactsKey::new(&e.hash()?, c.lang, &c.stem());
         let facts = cache.facts(&key, file)?;
@@ -203,7 +205,7 @@ impl Reader<'_> {
             if let (Some(cache), Some(s)) = (self.cache, stamp) {
                 cache.record(&c.rel, s, marks, None);
             }
-            return Read::Unparsed(None);
+            return Read::Unparsed(None, marks.scoped);
         }
         self.parse(parsers, c, file, bytes, marks, From::Disk(stamp))
     }

@@ -1,9 +1,10 @@
 //! The selection of the files to parse, to a fixpoint (its soundness
 //! argument is in `super::prefilter`): first the files the prefilter
-//! marks; then the `.lua` files parsed files name or identify, and, per
-//! speaker, the host files that hold a name its parsed files need or carry
-//! (`super::names`), until nothing new is reached. Files are read in
-//! parallel, one set of parsers per worker.
+//! marks; then the files it marks `scoped` in speakers where a parsed file
+//! brings a client library into scope, the `.lua` files parsed files name
+//! or identify, and, per speaker, the host files that hold a name its
+//! parsed files need or carry (`super::names`), until nothing new is
+//! reached. Files are read in parallel, one set of parsers per worker.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -72,8 +73,8 @@ pub(crate) fn read_all(
         // read as the prefilter would have left it, and not parsed ahead
         // next time.
         for ((r, selected), c) in reads.iter_mut().zip(&sel.selected).zip(candidates) {
-            if !selected && matches!(r, Read::Facts(..)) {
-                *r = Read::Unparsed(None);
+            if let (false, Read::Facts(_, _, m, _)) = (selected, &r) {
+                *r = Read::Unparsed(None, m.scoped);
                 if let Some(cache) = reader.cache {
                     cache.unparsed(&c.rel);
                 }
@@ -112,10 +113,10 @@ fn parse_more(
             |parsers, (i, bytes)| {
                 let (c, file) = (&candidates[i], i as FileId);
                 let r = match (&reads[i], bytes) {
-                    (Read::Unparsed(_), Some((stamp, bytes))) if !bytes.is_empty() => {
+                    (Read::Unparsed(..), Some((stamp, bytes))) if !bytes.is_empty() => {
                         Some(reader.scan(parsers, c, file, bytes, true, stamp))
                     }
-                    (Read::Unparsed(_), _) => Some(reader.read(parsers, c, file, true)),
+                    (Read::Unparsed(..), _) => Some(reader.read(parsers, c, file, true)),
                     _ => None,
                 };
                 (i, r)
@@ -141,6 +142,9 @@ struct Selection<'a> {
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
     stale: Vec<bool>,
+    /// Per speaker: whether a parsed file of it brings a client library
+    /// into scope, so that its files marked `Marks::scoped` are parsed.
+    clients: Vec<bool>,
     /// Per speaker: how many times its names were made.
     generation: Vec<u32>,
     /// Per host file: the generation of its speaker's names it was last
@@ -180,6 +184,7 @@ impl<'a> Selection<'a> {
             names: (0..candidates.len()).map(|_| None).collect(),
             speaker_names: (0..speaker_dirs.len()).map(|_| None).collect(),
             stale: vec![false; speaker_dirs.len()],
+            clients: vec![false; speaker_dirs.len()],
             generation: vec![0; speaker_dirs.len()],
             missed: vec![None; candidates.len()],
             last: KeptNames::default(),
@@ -238,6 +243,11 @@ impl<'a> Selection<'a> {
                 continue;
             };
             self.name_scripts(i, sp, facts);
+            if facts.scope.as_ref().is_some_and(|s| s.brings_client()) {
+                if let Some(c) = self.clients.get_mut(sp) {
+                    *c = true;
+                }
+            }
             if let (Some(now), Some(k)) = (&mut self.now, key) {
                 now.files.insert(*k, names.clone());
             }
@@ -342,7 +352,7 @@ impl<'a> Selection<'a> {
         let names = &self.speaker_names;
         let load: Vec<usize> = (0..reads.len())
             .filter(|&i| {
-                let Read::Unparsed(idents) = &reads[i] else {
+                let Read::Unparsed(idents, _) = &reads[i] else {
                     return false;
                 };
                 held[i].is_none()
@@ -360,7 +370,7 @@ impl<'a> Selection<'a> {
             .par_iter()
             .map(|&i| {
                 let c = &self.candidates[i];
-                let fresh = matches!(reads[i], Read::Unparsed(None));
+                let fresh = matches!(reads[i], Read::Unparsed(None, _));
                 let (stamp, b) = reader.hold(c, fresh && !c.lang.is_script());
                 (i, Some((stamp, b.unwrap_or_default())))
             })
@@ -398,6 +408,14 @@ impl<'a> Selection<'a> {
                     return hit.then_some((i, Verdict::Hit));
                 }
                 let sp = self.file_speaker[i]?;
+                let scoped = match &reads[i] {
+                    Read::Unparsed(_, scoped) => *scoped,
+                    Read::Facts(_, _, m, _) => m.scoped,
+                    Read::Skipped(_) => false,
+                };
+                if scoped && self.clients.get(sp) == Some(&true) {
+                    return Some((i, Verdict::Hit));
+                }
                 let n = names[sp].as_ref()?.names.as_ref()?;
                 let now = (self.generation[sp], bytes.is_some());
                 if self.missed[i] == Some(now) {
@@ -405,7 +423,7 @@ impl<'a> Selection<'a> {
                 }
                 let hit = match (bytes, &reads[i]) {
                     (Some(b), _) => n.hit(c.lang, b),
-                    (None, Read::Unparsed(Some(ids))) => n.hit_in(ids) == Some(true),
+                    (None, Read::Unparsed(Some(ids), _)) => n.hit_in(ids) == Some(true),
                     _ => false,
                 };
                 let verdict = if hit {

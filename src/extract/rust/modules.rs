@@ -54,7 +54,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     pub(super) fn scope_import(&mut self, arg: Node<'_>) {
         let text = self.text(arg);
         let (client, other) = (
-            needles::names_client(text.as_bytes()),
+            needles::names_client_crate(text.as_bytes()) || needles::is_client_crate(text.trim()),
             needles::imports_module(text.as_bytes()),
         );
         if !client && !other {
@@ -67,7 +67,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         for p in paths {
             let from_client = p
                 .first()
-                .is_some_and(|h| needles::names_client(h.as_bytes()));
+                .is_some_and(|h| needles::is_client_crate(h));
             match p.last() {
                 Some(last) if from_client && !scope.client_names.contains(last) => {
                     scope.client_names.push(last.clone())
@@ -94,7 +94,7 @@ fn scope_of(facts: &mut FileFacts) -> &mut ModuleScope {
 /// count only with a client in scope.
 pub(crate) fn settle_scope(facts: &mut FileFacts, src: &[u8], stem: &str) {
     let scope = scope_of(facts);
-    scope.names_client = needles::names_client(src);
+    scope.names_client = needles::names_client_crate(src);
     let mod_rs = matches!(stem, "lib" | "main" | "mod");
     for c in &mut scope.children {
         if c.files.is_empty() {

@@ -194,6 +194,7 @@ mod tests {
         let dir = cache.dir.clone();
         let marks = Marks {
             speaks: true,
+            scoped: false,
             keys: true,
             suppress: false,
         };
@@ -259,6 +260,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let marks = Marks {
             speaks: false,
+            scoped: false,
             keys: false,
             suppress: false,
         };
