@@ -75,13 +75,29 @@ pub fn lua_file_speaks(bytes: &[u8]) -> bool {
     LUA_FILE.is_match(bytes)
 }
 
-/// Whether a Rust file names a Redis client crate (`redis`, `fred`, in any
-/// case): the client's command traits and types (`Commands`, `Script`,
-/// `Cmd`, fred's interfaces) must be in scope for a call of them, and they
-/// come from there. A file that reaches them only through a glob import of
-/// a module of its own is not read as calling Redis.
+/// Whether a file names a Redis client library (`redis`, `fred`, in any
+/// case) as a word: `import redis`, `"github.com/redis/go-redis/v9"`,
+/// `RedisClient`, `redis_url`, `ioredis`; not inside another word
+/// (`Redistribution` in a licence header, `AzureDiscovery`,
+/// `rediscover`). A file that names none calls no client, in the languages
+/// whose clients are imported by name (Rust's own rule is
+/// [`names_client_crate`]).
 pub fn names_client(bytes: &[u8]) -> bool {
-    CLIENTS.is_match(bytes)
+    CLIENTS.find_iter(bytes).any(|m| client_word_at(bytes, m.start(), m.end()))
+}
+
+/// Whether the client word at `start..end` is a word of its own: after no
+/// letter (or a camel-case hump, or the `io`/`aio` of `ioredis` and
+/// `aioredis`), and before no lower-case letter.
+fn client_word_at(bytes: &[u8], start: usize, end: usize) -> bool {
+    let letter = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphabetic);
+    let before_ok = start == 0
+        || !letter(start - 1)
+        || (bytes[start].is_ascii_uppercase() && bytes[start - 1].is_ascii_lowercase())
+        || [b"io".as_slice(), b"aio"].iter().any(|p| {
+            bytes[..start].ends_with(p) && (start == p.len() || !letter(start - p.len() - 1))
+        });
+    before_ok && !bytes.get(end).is_some_and(u8::is_ascii_lowercase)
 }
 
 /// Whether Rust source names a Redis client crate or its types where code
@@ -110,7 +126,12 @@ pub fn names_client_crate(bytes: &[u8]) -> bool {
         }
         let after = skip_blank(bytes, end);
         let before = bytes[..start].trim_ascii_end();
-        bytes[after..].starts_with(b"::")
+        // Inside a path (`self::redis::*`, `crate::sinks::redis`): a
+        // module of the crate's own.
+        let inner = before
+            .strip_suffix(b"::")
+            .is_some_and(|b| b.last().is_some_and(|c| is_ident_byte(*c)));
+        !inner && bytes[after..].starts_with(b"::")
             || [b"crate".as_slice(), b"use"].iter().any(|k| {
                 before.ends_with(k)
                     && !before[..before.len() - k.len()]
@@ -385,6 +406,7 @@ mod tests {
             "use redis::Commands;",
             "let c = deadpool_redis :: Pool::new();",
             "use fred::prelude::*;",
+            "let c = ::redis::Client::open(u);",
             "extern crate redis;",
             "use redis;",
             "fn f() -> RedisResult<()> {}",
@@ -398,8 +420,35 @@ mod tests {
             "config.rediscover_workspaces();",
             "// by wilfred",
             "let redis_url = env();",
+            "pub(crate) use self::redis::*;",
         ] {
             assert!(!names_client_crate(no.as_bytes()), "{no}");
+        }
+    }
+
+    /// Other languages name their client as a word.
+    #[test]
+    fn clients_are_named_as_words() {
+        for yes in [
+            "import redis",
+            "\"github.com/redis/go-redis/v9\"",
+            "\"github.com/gomodule/redigo/redis\"",
+            "const Redis = require('ioredis')",
+            "import aioredis",
+            "r = RedisClient.new",
+            "client = Redis.new(url: redis_url)",
+            "x = newRedisPool()",
+        ] {
+            assert!(names_client(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "// Redistribution and use in source and binary forms",
+            "// AzureDiscovery which periodically refreshes",
+            "config.rediscover()",
+            "# by wilfred",
+            "studioredis",
+        ] {
+            assert!(!names_client(no.as_bytes()), "{no}");
         }
     }
 

@@ -265,20 +265,21 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// `a, b = ..`, `for x in ..`, a block's parameters: what the names
-    /// held is gone.
+    /// held is gone, and each is a local from there on (Ruby reads a name
+    /// assigned before as a local, not a call of a method so named).
     fn forget_target(&mut self, target: Option<Node<'_>>) {
         let Some(t) = target else { return };
         let mut names = Vec::new();
         walk(t, |m| {
             if matches!(m.kind(), "identifier" | "instance_variable") {
-                names.push(self.text(m));
+                names.push((self.text(m), self.span(m)));
             }
             true
         });
-        for name in names {
-            self.scope.locals.remove(&name);
+        for (name, span) in names {
             self.scope.clients.remove(&name);
             self.scope.rows.remove(&name);
+            self.scope.locals.insert(name.clone(), Value::unknown(name, span));
         }
     }
 

@@ -326,3 +326,23 @@ LUA
     assert_eq!(f.scripts.len(), 1);
     assert_eq!(f.scripts[0].name.as_deref(), Some("BROKEN"));
 }
+
+/// A block's parameters and the targets of `a, b = ..` are locals: a
+/// name read after them is no call of a method so named (which the name
+/// pass would then look for in every file of the code base).
+#[test]
+fn block_parameters_are_locals() {
+    let src = r##"
+require "redis"
+def clear
+  redis.keys("q:*").each { |key| redis.del "q:#{key}" }
+  a, b = pick
+  redis.get(a)
+  redis.get(other)
+end
+"##;
+    assert_eq!(
+        commands(&facts(src)),
+        ["DEL q:{key}", "GET ?", "GET other()"]
+    );
+}
