@@ -729,7 +729,9 @@ mod tests {
         assert_eq!(facts(&moved).commands.len(), 1);
         assert!(!Lang::Rust.host().speaks(moved.as_bytes()));
         assert!(Lang::Rust.host().speaks_in_scope(moved.as_bytes()));
-        assert!(!Lang::Rust.host().speaks_in_scope(b"use super::*; fn f() {}"));
+        assert!(!Lang::Rust
+            .host()
+            .speaks_in_scope(b"use super::*; fn f() {}"));
     }
 
     /// Header comments of Lua in a host string point at the host's bytes:

@@ -83,7 +83,9 @@ pub fn lua_file_speaks(bytes: &[u8]) -> bool {
 /// whose clients are imported by name (Rust's own rule is
 /// [`names_client_crate`]).
 pub fn names_client(bytes: &[u8]) -> bool {
-    CLIENTS.find_iter(bytes).any(|m| client_word_at(bytes, m.start(), m.end()))
+    CLIENTS
+        .find_iter(bytes)
+        .any(|m| client_word_at(bytes, m.start(), m.end()))
 }
 
 /// Whether the client word at `start..end` is a word of its own: after no

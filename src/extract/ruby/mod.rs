@@ -279,7 +279,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         for (name, span) in names {
             self.scope.clients.remove(&name);
             self.scope.rows.remove(&name);
-            self.scope.locals.insert(name.clone(), Value::unknown(name, span));
+            self.scope
+                .locals
+                .insert(name.clone(), Value::unknown(name, span));
         }
     }
 

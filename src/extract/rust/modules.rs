@@ -65,9 +65,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let inline = self.modules.len();
         let scope = scope_of(&mut self.facts);
         for p in paths {
-            let from_client = p
-                .first()
-                .is_some_and(|h| needles::is_client_crate(h));
+            let from_client = p.first().is_some_and(|h| needles::is_client_crate(h));
             match p.last() {
                 Some(last) if from_client && !scope.client_names.contains(last) => {
                     scope.client_names.push(last.clone())
