@@ -133,7 +133,7 @@ pub fn names_client_crate(bytes: &[u8]) -> bool {
         let inner = before
             .strip_suffix(b"::")
             .is_some_and(|b| b.last().is_some_and(|c| is_ident_byte(*c)));
-        !inner && bytes[after..].starts_with(b"::")
+        (!inner && bytes[after..].starts_with(b"::"))
             || [b"crate".as_slice(), b"use"].iter().any(|k| {
                 before.ends_with(k)
                     && !before[..before.len() - k.len()]
