@@ -423,6 +423,8 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
             report::brief::fold_unchanged_notes(&mut analysis.notes, &s.files);
         }
     }
+    // The files of the paths given, by id, before their paths move.
+    let shown = reported.as_ref().map(|r| r.files(&analysis));
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
     if a.report.quiet {
@@ -430,7 +432,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
         report::brief::fold_test_notes(&mut analysis.notes);
     }
-    let code = report_check(a, &analysis, &before);
+    let code = report_check(a, &analysis, shown.as_deref(), &before);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -578,8 +580,9 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
+/// `shown`: the files of the paths given, when the root lies above them;
 /// `before`: lines that go before the closing line.
-fn report_check(a: &CheckArgs, analysis: &Analysis, before: &str) -> i32 {
+fn report_check(a: &CheckArgs, analysis: &Analysis, shown: Option<&[bool]>, before: &str) -> i32 {
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
@@ -592,7 +595,7 @@ fn report_check(a: &CheckArgs, analysis: &Analysis, before: &str) -> i32 {
         closing = format!("{before}{closing}");
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
-    let coverage = crate::coverage::build(analysis);
+    let coverage = crate::coverage::build(analysis, shown);
     let run = CheckRun {
         analysis,
         diagnostics: &diagnostics,

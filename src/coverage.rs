@@ -138,8 +138,12 @@ impl<'a> TestCode<'a> {
 }
 
 /// Coverage of an analysis: the model's runs ([`crate::link::runs`]),
-/// counted per speaker.
-pub fn build(a: &Analysis) -> Coverage {
+/// counted per speaker. With `shown` (by file id, the files in the paths
+/// given when the run's root lies above them), only the call sites and
+/// scripts in those files: a run from `elixir/` says how much of the
+/// Elixir speaker is checked, not the Rust one's.
+pub fn build(a: &Analysis, shown: Option<&[bool]>) -> Coverage {
+    let shown = |span: Span| shown.is_none_or(|s| s.get(span.file as usize) == Some(&true));
     let m = &a.model;
     let mut per: Vec<SpeakerCoverage> = (0..m.speakers.len())
         .map(|speaker| SpeakerCoverage {
@@ -150,7 +154,7 @@ pub fn build(a: &Analysis) -> Coverage {
     let test_code = TestCode::of(a);
     let test = |span: Span| test_code.holds(span);
     let all = runs::runs(m, a.contract.as_ref());
-    for r in &all {
+    for r in all.iter().filter(|r| shown(r.site)) {
         let Some(s) = per.get_mut(r.speaker) else {
             continue;
         };
@@ -178,6 +182,7 @@ pub fn build(a: &Analysis) -> Coverage {
         .iter()
         .enumerate()
         .filter(|(i, s)| s.is_redis() && s.body && !s.included && !run.contains(i))
+        .filter(|(_, s)| shown(s.def_span))
         .map(|(i, s)| Unused {
             script: i,
             name: s.display_name(a.contract.as_ref()),
