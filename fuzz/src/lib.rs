@@ -190,7 +190,7 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
     }
     let diagnostics: Vec<_> = a.diagnostics.iter().collect();
     let matrix = wirelint::matrix::build(a);
-    let coverage = wirelint::coverage::build(a);
+    let coverage = wirelint::coverage::build(a, None);
     let run = CheckRun {
         analysis: a,
         diagnostics: &diagnostics,
