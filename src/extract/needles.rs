@@ -27,56 +27,65 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-
 use crate::facts::Lang;
 
-fn automaton(words: &[String], case_blind: bool) -> AhoCorasick {
-    AhoCorasickBuilder::new()
-        .ascii_case_insensitive(case_blind)
-        .match_kind(MatchKind::LeftmostFirst)
-        .build(words)
-        .expect("the needles are short literals")
-}
+/// Finders for a few literals, each searched for on its own: `memmem`
+/// skips ahead by the literal's rarest bytes, where one automaton over
+/// them (`.lua` among them) stops at every `.` of the text.
+struct Literals(Vec<memchr::memmem::Finder<'static>>);
 
-fn words(w: &[&str]) -> Vec<String> {
-    w.iter().map(|s| s.to_string()).collect()
+impl Literals {
+    fn new(words: &[&'static str]) -> Literals {
+        Literals(
+            words
+                .iter()
+                .map(|w| memchr::memmem::Finder::new(*w))
+                .collect(),
+        )
+    }
+
+    fn any_in(&self, bytes: &[u8]) -> bool {
+        self.0.iter().any(|f| f.find(bytes).is_some())
+    }
+
+    /// Every hit of every literal, as `start..end` (not in text order).
+    fn hits<'b>(&'b self, bytes: &'b [u8]) -> impl Iterator<Item = (usize, usize)> + 'b {
+        self.0.iter().flat_map(move |f| {
+            let n = f.needle().len();
+            f.find_iter(bytes).map(move |at| (at, at + n))
+        })
+    }
 }
 
 /// Lua for Redis in a host string, or the path of a script file.
-static SCRIPTS_IN_HOST: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    automaton(
-        &words(&["redis.call", "redis.pcall", "KEYS[", ".lua"]),
-        false,
-    )
-});
+static SCRIPTS_IN_HOST: LazyLock<Literals> =
+    LazyLock::new(|| Literals::new(&["redis.call", "redis.pcall", "KEYS[", ".lua"]));
 
 /// What a `.lua` file that is a Redis script, or includes one, holds.
-static LUA_FILE: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    automaton(
-        &words(&["redis.call", "redis.pcall", "KEYS", "@include"]),
-        false,
-    )
-});
+static LUA_FILE: LazyLock<Literals> =
+    LazyLock::new(|| Literals::new(&["redis.call", "redis.pcall", "KEYS", "@include"]));
 
 /// The client crates a Rust file names when it calls Redis.
 const CLIENT_WORDS: &[&str] = &["redis", "fred"];
 
-static CLIENTS: LazyLock<AhoCorasick> = LazyLock::new(|| automaton(&words(CLIENT_WORDS), true));
+/// [`CLIENT_WORDS`] as they are written: in lower case, capitalised (a
+/// type's name) or in upper case (a constant's).
+static CLIENTS: LazyLock<Literals> =
+    LazyLock::new(|| Literals::new(&["redis", "Redis", "REDIS", "fred", "Fred", "FRED"]));
 
 /// Whether a host file holds a script: Lua for Redis in a string, or a
 /// `.lua` path.
 pub fn holds_scripts(bytes: &[u8]) -> bool {
-    SCRIPTS_IN_HOST.is_match(bytes)
+    SCRIPTS_IN_HOST.any_in(bytes)
 }
 
 /// Whether a `.lua` file can be a Redis script, or include one.
 pub fn lua_file_speaks(bytes: &[u8]) -> bool {
-    LUA_FILE.is_match(bytes)
+    LUA_FILE.any_in(bytes)
 }
 
-/// Whether a file names a Redis client library (`redis`, `fred`, in any
-/// case) as a word: `import redis`, `"github.com/redis/go-redis/v9"`,
+/// Whether a file names a Redis client library (`redis`, `fred`, in
+/// lower, capitalised or upper case) as a word: `import redis`, `"github.com/redis/go-redis/v9"`,
 /// `RedisClient`, `redis_url`, `ioredis`; not inside another word
 /// (`Redistribution` in a licence header, `AzureDiscovery`,
 /// `rediscover`). A file that names none calls no client, in the languages
@@ -84,8 +93,8 @@ pub fn lua_file_speaks(bytes: &[u8]) -> bool {
 /// [`names_client_crate`]).
 pub fn names_client(bytes: &[u8]) -> bool {
     CLIENTS
-        .find_iter(bytes)
-        .any(|m| client_word_at(bytes, m.start(), m.end()))
+        .hits(bytes)
+        .any(|(start, end)| client_word_at(bytes, start, end))
 }
 
 /// Whether the client word at `start..end` is a word of its own: after no
@@ -110,18 +119,18 @@ fn client_word_at(bytes: &[u8], start: usize, end: usize) -> bool {
 /// doc comment): a large code base that is no client would otherwise read
 /// every file that imports from a module of its own.
 pub fn names_client_crate(bytes: &[u8]) -> bool {
-    CLIENTS.find_iter(bytes).any(|m| {
-        let camel = bytes[m.start()].is_ascii_uppercase()
-            && !bytes.get(m.end()).is_some_and(u8::is_ascii_lowercase);
+    CLIENTS.hits(bytes).any(|(m_start, m_end)| {
+        let camel = bytes[m_start].is_ascii_uppercase()
+            && !bytes.get(m_end).is_some_and(u8::is_ascii_lowercase);
         if camel {
             return true;
         }
-        let start = (0..m.start())
+        let start = (0..m_start)
             .rev()
             .take_while(|&i| is_ident_byte(bytes[i]))
             .last()
-            .unwrap_or(m.start());
-        let end = skip_ident(bytes, m.end());
+            .unwrap_or(m_start);
+        let end = skip_ident(bytes, m_end);
         let id = String::from_utf8_lossy(&bytes[start..end]);
         if !is_client_crate(&id) {
             return false;

@@ -128,6 +128,8 @@ impl Marks {
 /// A prefilter built for one contract (or none).
 pub struct Prefilter {
     keys: Vec<KeyMarkers>,
+    /// The keyspaces' markers looked for in one pass over a file.
+    scan: FileScan,
     /// Normalised names of the contract's scripts.
     script_names: BTreeSet<String>,
     /// What the marks depend on, as text (the facts cache keys its index
@@ -148,6 +150,23 @@ struct KeyMarkers {
     near_misses: bool,
     /// What the marks depend on, as text.
     fingerprint: String,
+}
+
+/// Every keyspace's markers, searched for in a file in one pass each (a
+/// file is key-marked when any keyspace marks it): the namespaces in one
+/// automaton; a type's tail (`:job`) after a quote or a hash tag's `}` in
+/// one walk over those bytes; the near misses and hash tags at one walk
+/// over its `:`.
+struct FileScan {
+    /// One automaton per namespace: with several, a case-blind search
+    /// has no rare bytes to skip ahead with, and steps through every byte.
+    names: Vec<AhoCorasick>,
+    openings: Vec<String>,
+    /// The bytes an opening starts with.
+    opens_with: [bool; 256],
+    /// The keyspaces whose prefix's near misses mark a file.
+    near: Vec<usize>,
+    hash_tag: bool,
 }
 
 /// Longest word looked at behind a `:`.
@@ -183,12 +202,14 @@ impl Prefilter {
                 Some(m)
             })
             .collect();
+        let scan = FileScan::new(&keys);
         let script_names = contract
             .map(|c| c.scripts.iter().map(|s| normalize_name(&s.name)).collect())
             .unwrap_or_default();
         let fingerprint = format!("{fingerprint}\0{script_names:?}");
         Prefilter {
             keys,
+            scan,
             script_names,
             fingerprint,
         }
@@ -216,12 +237,25 @@ impl Prefilter {
         Marks {
             speaks,
             scoped: !speaks && host.speaks_in_scope(bytes),
-            keys: self
-                .keys
-                .iter()
-                .any(|k| k.in_file(bytes, host.format_braces())),
+            keys: self.in_file(bytes, host.format_braces()),
             suppress: false,
         }
+    }
+
+    /// Whether a file's bytes may hold a key of a keyspace: what
+    /// [`KeyMarkers::in_file`] of any of them says, in one pass per marker.
+    fn in_file(&self, bytes: &[u8], format_braces: bool) -> bool {
+        let s = &self.scan;
+        if s.names.iter().any(|n| n.is_match(bytes)) || s.tail_in_file(bytes) {
+            return true;
+        }
+        if s.near.is_empty() && !s.hash_tag {
+            return false;
+        }
+        memchr::memchr_iter(b':', bytes).any(|i| {
+            s.near.iter().any(|&k| self.keys[k].near_miss_at(bytes, i))
+                || (s.hash_tag && hash_tag_in_file(bytes, i, format_braces))
+        })
     }
 
     /// Whether one literal's text (as the runtime sends it) may be part of
@@ -271,26 +305,16 @@ impl KeyMarkers {
         })
     }
 
+    /// Whether a file's bytes may hold a key of this keyspace (the test
+    /// [`Prefilter::in_file`] makes for every keyspace at once).
+    #[cfg(test)]
     fn in_file(&self, bytes: &[u8], format_braces: bool) -> bool {
-        if self.needles.is_match(bytes) || self.opening_in_file(bytes) {
+        if self.needles.is_match(bytes) || opening_in_file(&self.openings, bytes) {
             return true;
         }
         memchr::memchr_iter(b':', bytes).any(|i| {
             (self.near_misses && self.near_miss_at(bytes, i))
                 || (self.hash_tag && hash_tag_in_file(bytes, i, format_braces))
-        })
-    }
-
-    /// A literal opening with a type's tail: a quote, then `:job`.
-    fn opening_in_file(&self, bytes: &[u8]) -> bool {
-        if self.openings.is_empty() {
-            return false;
-        }
-        memchr::memchr2_iter(b'"', b'\'', bytes).any(|q| {
-            let rest = &bytes[q + 1..];
-            self.openings.iter().any(|o| {
-                rest.len() >= o.len() && rest[..o.len()].eq_ignore_ascii_case(o.as_bytes())
-            })
         })
     }
 
@@ -343,6 +367,67 @@ impl KeyMarkers {
             near_namespace(w, &self.prefix_ns) || looks_like(&format!("{w}:"), &prefix)
         })
     }
+}
+
+impl FileScan {
+    fn new(keys: &[KeyMarkers]) -> FileScan {
+        let mut names: Vec<&String> = keys.iter().map(|k| &k.prefix_ns).collect();
+        names.sort();
+        names.dedup();
+        let names = names
+            .into_iter()
+            .map(|n| {
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .build([n])
+                    .expect("a namespace is a short literal")
+            })
+            .collect();
+        let mut openings: Vec<String> = keys.iter().flat_map(|k| k.openings.clone()).collect();
+        openings.sort();
+        openings.dedup();
+        let mut opens_with = [false; 256];
+        for o in &openings {
+            if let Some(&b) = o.as_bytes().first() {
+                opens_with[usize::from(b.to_ascii_lowercase())] = true;
+                opens_with[usize::from(b.to_ascii_uppercase())] = true;
+            }
+        }
+        FileScan {
+            names,
+            openings,
+            opens_with,
+            near: (0..keys.len()).filter(|&k| keys[k].near_misses).collect(),
+            hash_tag: keys.iter().any(|k| k.hash_tag),
+        }
+    }
+
+    /// A type's tail right after a quote (a literal opening with it) or a
+    /// `}` (a hash tag closed before it): `":job`, `}:job`.
+    fn tail_in_file(&self, bytes: &[u8]) -> bool {
+        if self.openings.is_empty() {
+            return false;
+        }
+        memchr::memchr3_iter(b'"', b'\'', b'}', bytes).any(|q| {
+            let rest = &bytes[q + 1..];
+            rest.first()
+                .is_some_and(|&b| self.opens_with[usize::from(b)])
+                && self.openings.iter().any(|o| {
+                    rest.len() >= o.len() && rest[..o.len()].eq_ignore_ascii_case(o.as_bytes())
+                })
+        })
+    }
+}
+
+/// A literal opening with a type's tail: a quote, then `:job`.
+#[cfg(test)]
+fn opening_in_file(openings: &[String], bytes: &[u8]) -> bool {
+    memchr::memchr2_iter(b'"', b'\'', bytes).any(|q| {
+        let rest = &bytes[q + 1..];
+        openings
+            .iter()
+            .any(|o| rest.len() >= o.len() && rest[..o.len()].eq_ignore_ascii_case(o.as_bytes()))
+    })
 }
 
 /// A namespace then a hash tag at the `:` at `i`, in a file's bytes: the
@@ -442,6 +527,31 @@ mod tests {
             (Lang::Elixir, "quote do: {:{}, [], []}"),
         ] {
             assert!(!p.scan(lang, "x", text.as_bytes()).keys, "{text}");
+        }
+    }
+
+    /// One pass for every keyspace marks what a pass per keyspace marks.
+    #[test]
+    fn one_pass_marks_what_each_keyspace_marks() {
+        let p = pf();
+        assert!(p.keys.len() > 1, "the families' keyspaces are marked too");
+        for text in [
+            "x = \"bull:{\" <> q",
+            "key = 'rsmq:' .. q",
+            "\"asynq:{\" + qname + \"}:pending\"",
+            "\"queue:\" <> name",
+            "x = \"emk:\" <> q",
+            "[p, q, \":pending\"]",
+            "format!(\"{}:{}\", host, port)",
+            "render(assigns, full: true, pull: 1)",
+            "x = \"\u{0435}mq:{\" <> q",
+            "",
+        ] {
+            for braces in [false, true] {
+                let b = text.as_bytes();
+                let each = p.keys.iter().any(|k| k.in_file(b, braces));
+                assert_eq!(p.in_file(b, braces), each, "{text}");
+            }
         }
     }
 
