@@ -85,8 +85,8 @@ pub trait HostLanguage: Sync {
     /// Whether a file [`HostLanguage::speaks`] passes over may yield one
     /// when another file of its speaker brings its client library into
     /// scope (a Rust module importing from one that names the client
-    /// crate): the selection parses it only where one does
-    /// (`crate::facts::ModuleScope::brings_client`).
+    /// crate): the selection parses it only where it can import from a
+    /// module that has one in scope (`crate::pipeline` `gate`).
     fn speaks_in_scope(&self, _bytes: &[u8]) -> bool {
         false
     }

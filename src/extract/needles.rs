@@ -115,11 +115,15 @@ fn client_word_at(bytes: &[u8], start: usize, end: usize) -> bool {
 /// can: a path through it (`redis::Cmd`, `deadpool_redis::Pool`,
 /// `fred ::prelude`), `use redis;`, `extern crate redis`, or a word of a
 /// type's name (`RedisResult`, `FromRedisValue`: the client crate's own
-/// files name no crate). Prose does not (`redisplayed`, `mini-redis` in a
-/// doc comment): a large code base that is no client would otherwise read
-/// every file that imports from a module of its own.
+/// files name no crate). Prose does not (`redisplayed`, `mini-redis`,
+/// and anything on a line that is a `//` comment: `/// Redis keys`): a
+/// large code base that is no client would otherwise read every file that
+/// imports from a module of its own.
 pub fn names_client_crate(bytes: &[u8]) -> bool {
     CLIENTS.hits(bytes).any(|(m_start, m_end)| {
+        if on_comment_line(bytes, m_start) {
+            return false;
+        }
         let camel = bytes[m_start].is_ascii_uppercase()
             && !bytes.get(m_end).is_some_and(u8::is_ascii_lowercase);
         if camel {
@@ -150,6 +154,12 @@ pub fn names_client_crate(bytes: &[u8]) -> bool {
                         .is_some_and(|b| is_ident_byte(*b))
             })
     })
+}
+
+/// Whether the line holding `at` starts (after blank space) with `//`.
+fn on_comment_line(bytes: &[u8], at: usize) -> bool {
+    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1);
+    bytes[start..at].trim_ascii_start().starts_with(b"//")
 }
 
 /// Whether an identifier names a Redis client crate: a client word, alone
@@ -422,6 +432,7 @@ mod tests {
             "use redis;",
             "fn f() -> RedisResult<()> {}",
             "impl FromRedisValue for Job {}",
+            "/// A pool\nstruct P(Redis);",
         ] {
             assert!(names_client_crate(yes.as_bytes()), "{yes}");
         }
@@ -432,6 +443,8 @@ mod tests {
             "// by wilfred",
             "let redis_url = env();",
             "pub(crate) use self::redis::*;",
+            "/// Dispatches for Kafka topics, Redis keys",
+            "fn f() {}\n    // see redis::cmd",
         ] {
             assert!(!names_client_crate(no.as_bytes()), "{no}");
         }

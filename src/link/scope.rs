@@ -127,6 +127,13 @@ impl<'a> Tree<'a> {
     }
 }
 
+/// Per file of `paths` (relative to the tree's root, normalised) and the
+/// scope it states: whether a client library is in scope there, as
+/// [`settle`] decides it.
+pub fn reach(paths: &[PathBuf], scopes: Vec<&ModuleScope>) -> Vec<bool> {
+    Tree::new(paths, scopes).in_scope()
+}
+
 /// Drops the client facts of the files with no client library in scope.
 pub fn settle(sources: &SourceMap, facts: &mut [(FileId, Arc<FileFacts>)]) {
     let stated: Vec<usize> = (0..facts.len())

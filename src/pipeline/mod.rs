@@ -24,6 +24,7 @@ use crate::source::SourceMap;
 pub mod analyze;
 pub mod cache;
 pub mod files;
+mod gate;
 pub mod git;
 pub mod names;
 pub mod post;

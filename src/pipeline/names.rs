@@ -187,6 +187,15 @@ pub struct Idents {
 }
 
 impl Idents {
+    /// Its identifiers, as [`words_of`] gives them.
+    pub fn words(&self) -> HashSet<String> {
+        self.all
+            .split('\n')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
     pub fn of(lang: Lang, bytes: &[u8]) -> Idents {
         let (mut all, mut defs, mut fields) = (Vec::new(), Vec::new(), Vec::new());
         for (start, end) in ident_runs(bytes) {
@@ -212,6 +221,13 @@ impl Idents {
             wide: !bytes.is_ascii(),
         }
     }
+}
+
+/// The identifiers of a file's bytes (ASCII runs, as [`Idents`] holds).
+pub fn words_of(bytes: &[u8]) -> HashSet<String> {
+    ident_runs(bytes)
+        .map(|(s, e)| String::from_utf8_lossy(&bytes[s..e]).into_owned())
+        .collect()
 }
 
 /// Whether a hit of a name of `kinds` at `at` counts.

@@ -25,8 +25,8 @@
 //! Then `select.rs` parses, to a fixpoint: the files that may yield one
 //! with a client library in scope through another module (`Marks::scoped`:
 //! a Rust file that holds a client call and imports from its crate,
-//! `super::` or `crate::`) once a parsed file of their speaker brings one
-//! (`facts::ModuleScope::brings_client`); the `.lua` files parsed files
+//! `super::` or `crate::`) once they name a module of their speaker that
+//! has one in scope among the parsed files (`super::gate`); the `.lua` files parsed files
 //! name (`include_str!`, `File.read!`, `@include`), identify by name or
 //! SHA1 (the script of an EVAL, of a script call, or an argument of a
 //! wrapper call), and, per speaker, every host file whose bytes hold, as a
@@ -50,10 +50,11 @@
 //!   module scope (`link::scope`): a file that names one is parsed, and so
 //!   is every file that declares a module on the way to one from a parsed
 //!   file (it holds the module's name). Scope flows only from the files
-//!   that bring a client (`link::scope::Tree::in_scope` starts there), so
-//!   a speaker none of whose files does has no client facts outside them:
-//!   its files marked `scoped` yield nothing, and are parsed only once one
-//!   does.
+//!   that bring a client (`link::scope::Tree::in_scope` starts there) to
+//!   the files that import from a module that has one in scope, and a file
+//!   can import from a module only by naming it or from below it
+//!   (`super::gate`): a file marked `scoped` that does neither for any such
+//!   module among the parsed files yields nothing.
 //! - A `.lua` file left out is no Redis script (`Script::is_redis`: it
 //!   calls no Redis, reads no `KEYS`, is no contract script), nothing names
 //!   it by path, name or SHA1, and it includes nothing; the rules, the

@@ -1,12 +1,14 @@
 //! The selection of the files to parse, to a fixpoint (its soundness
 //! argument is in `super::prefilter`): first the files the prefilter
-//! marks; then the files it marks `scoped` in speakers where a parsed file
-//! brings a client library into scope, the `.lua` files parsed files name
+//! marks; then the files it marks `scoped` that can import from a module
+//! with a client library in scope (`super::gate`), the `.lua` files parsed files name
 //! or identify, and, per speaker, the host files that hold a name its
 //! parsed files need or carry (`super::names`), until nothing new is
 //! reached. Files are read in parallel, one set of parsers per worker.
 
 use std::collections::{BTreeSet, HashMap};
+
+use crate::hash::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -19,6 +21,7 @@ use crate::link::{normalize_name, normalize_path, SpeakerId};
 use crate::parse::Parsers;
 
 use super::cache::Stamp;
+use super::gate::{gates, Gate};
 use super::names::{speaker_names, FileNames, Names};
 use super::read::{Read, Reader};
 use super::session::{KeptNames, Named, NamesMemo, SharedNames};
@@ -53,7 +56,9 @@ pub(crate) fn read_all(
     loop {
         sel.harvest(reader, &reads);
         sel.name_speakers();
+        sel.gate(&reads);
         sel.hold(reader, &reads, &mut held);
+        sel.words_of_scoped(&reads, &held);
         let todo = sel.todo(&reads, &held);
         if todo.is_empty() {
             break;
@@ -142,9 +147,13 @@ struct Selection<'a> {
     /// whether a host file of it was harvested since they were made.
     speaker_names: Vec<Option<Arc<Named>>>,
     stale: Vec<bool>,
-    /// Per speaker: whether a parsed file of it brings a client library
-    /// into scope, so that its files marked `Marks::scoped` are parsed.
-    clients: Vec<bool>,
+    /// Per speaker: how its files marked `Marks::scoped` can draw on its
+    /// modules with a client library in scope (`super::gate`); made again
+    /// when a harvested file states a module scope.
+    gates: Vec<Option<Gate>>,
+    gates_stale: bool,
+    /// Per pending file marked `scoped` in a gated speaker: its identifiers.
+    words: Vec<Option<Arc<HashSet<String>>>>,
     /// Per speaker: how many times its names were made.
     generation: Vec<u32>,
     /// Per host file: the generation of its speaker's names it was last
@@ -184,7 +193,9 @@ impl<'a> Selection<'a> {
             names: (0..candidates.len()).map(|_| None).collect(),
             speaker_names: (0..speaker_dirs.len()).map(|_| None).collect(),
             stale: vec![false; speaker_dirs.len()],
-            clients: vec![false; speaker_dirs.len()],
+            gates: (0..speaker_dirs.len()).map(|_| None).collect(),
+            gates_stale: false,
+            words: vec![None; candidates.len()],
             generation: vec![0; speaker_dirs.len()],
             missed: vec![None; candidates.len()],
             last: KeptNames::default(),
@@ -243,11 +254,7 @@ impl<'a> Selection<'a> {
                 continue;
             };
             self.name_scripts(i, sp, facts);
-            if facts.scope.as_ref().is_some_and(|s| s.brings_client()) {
-                if let Some(c) = self.clients.get_mut(sp) {
-                    *c = true;
-                }
-            }
+            self.gates_stale |= facts.scope.is_some();
             if let (Some(now), Some(k)) = (&mut self.now, key) {
                 now.files.insert(*k, names.clone());
             }
@@ -340,6 +347,77 @@ impl<'a> Selection<'a> {
         self.stale.iter_mut().for_each(|s| *s = false);
     }
 
+    /// Makes the speakers' gates again over the files parsed by now.
+    fn gate(&mut self, reads: &[Read]) {
+        if !std::mem::take(&mut self.gates_stale) {
+            return;
+        }
+        let parsed: Vec<(usize, &crate::facts::ModuleScope)> = reads
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.selected[*i])
+            .filter_map(|(i, r)| match r {
+                Read::Facts(_, f, _, _) => f.scope.as_ref().map(|s| (i, s)),
+                _ => None,
+            })
+            .collect();
+        self.gates = gates(
+            self.candidates,
+            self.file_speaker,
+            self.speaker_dirs.len(),
+            &parsed,
+        );
+    }
+
+    /// Whether file `i` is pending, marked `scoped`, in a gated speaker.
+    fn gated(&self, reads: &[Read], i: usize) -> bool {
+        let scoped = match &reads[i] {
+            Read::Unparsed(_, scoped) => *scoped,
+            Read::Facts(_, _, m, _) => m.scoped,
+            Read::Skipped(_) => false,
+        };
+        scoped
+            && self.pending(reads, i)
+            && self.file_speaker[i]
+                .is_some_and(|sp| self.gates.get(sp).is_some_and(Option::is_some))
+    }
+
+    /// The identifiers of the gated files that have none yet: from the
+    /// cache's index, else their bytes (none when they cannot be read).
+    fn words_of_scoped(&mut self, reads: &[Read], held: &[Held]) {
+        let todo: Vec<usize> = (0..reads.len())
+            .filter(|&i| self.words[i].is_none() && self.gated(reads, i))
+            .collect();
+        let made: Vec<(usize, Option<HashSet<String>>)> = todo
+            .into_par_iter()
+            .map(|i| {
+                let words = match (&reads[i], &held[i]) {
+                    (Read::Facts(b, _, _, _), _) => Some(super::names::words_of(b)),
+                    (Read::Unparsed(Some(ids), _), _) => Some(ids.words()),
+                    (_, Some((_, b))) if !b.is_empty() => Some(super::names::words_of(b)),
+                    _ => None,
+                };
+                (i, words)
+            })
+            .collect();
+        for (i, w) in made {
+            self.words[i] = w.map(Arc::new);
+        }
+    }
+
+    /// Whether the gate of speaker `sp` admits file `i` (a file whose
+    /// identifiers are not known is admitted).
+    fn admits(&self, i: usize, sp: SpeakerId) -> bool {
+        let Some(gate) = self.gates.get(sp).and_then(Option::as_ref) else {
+            return false;
+        };
+        let rel = normalize_path(Path::new(&self.candidates[i].rel));
+        match &self.words[i] {
+            Some(w) => gate.admits(&rel, |n| w.contains(n)),
+            None => true,
+        }
+    }
+
     fn pending(&self, reads: &[Read], i: usize) -> bool {
         !self.selected[i] && !matches!(reads[i], Read::Skipped(_))
     }
@@ -357,7 +435,9 @@ impl<'a> Selection<'a> {
                 };
                 held[i].is_none()
                     && !self.selected[i]
-                    && if self.candidates[i].lang.is_script() {
+                    && if self.gated(reads, i) {
+                        idents.is_none()
+                    } else if self.candidates[i].lang.is_script() {
                         !self.shas.is_empty()
                     } else {
                         let n =
@@ -413,7 +493,7 @@ impl<'a> Selection<'a> {
                     Read::Facts(_, _, m, _) => m.scoped,
                     Read::Skipped(_) => false,
                 };
-                if scoped && self.clients.get(sp) == Some(&true) {
+                if scoped && self.admits(i, sp) {
                     return Some((i, Verdict::Hit));
                 }
                 let n = names[sp].as_ref()?.names.as_ref()?;
