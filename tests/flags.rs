@@ -142,6 +142,7 @@ fn help_describes_the_output_as_printed() {
         "--color <WHEN>",
         "--no-show-source",
         "--show-source",
+        "--watch",
     ] {
         assert!(help.contains(flag), "{flag}: {help}");
     }
@@ -158,6 +159,7 @@ fn help_describes_the_output_as_printed() {
         "--quiet",
         "--color",
         "--no-show-source",
+        "--watch",
     ] {
         assert!(
             readme.contains(&format!("wirelint check {flag}")),
