@@ -162,8 +162,9 @@ pub struct CheckArgs {
     #[arg(long, hide = true)]
     pub no_prefilter: bool,
     /// Say on stderr, last, how many files were read, parsed and taken
-    /// from the cache (for tests and benchmarks).
-    #[arg(long, hide = true)]
+    /// from the cache (for tests and benchmarks). Not `--stats`, which a
+    /// user means as `--statistics` (clap suggests hidden flags too).
+    #[arg(long = "read-stats", hide = true)]
     pub stats: bool,
     /// Write the safe fixes to the checked files, then report the rest (docs/fixes.md).
     #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
