@@ -110,7 +110,8 @@ end
   end
 
   def get(conn, ctx, id) do
-    Redix.command(conn, ["HGETALL", Keys.job(ctx, id)])
+    {:ok, row} = Redix.command(conn, ["HGETALL", Keys.job(ctx, id)])
+    Map.get(row, "state")
   end
 
   def state(conn, ctx, id) do
@@ -139,7 +140,7 @@ end
     let jobs = root.join("ex/lib/jobs.ex");
     let value = |r: Value| r["result"]["contents"]["value"].clone();
     let uses = "written by: `(shared scripts)` (scripts/touch-1.lua:2)\n\n\
-                read by: `ex` (ex/lib/jobs.ex:11, ex/lib/jobs.ex:15)\n\n\
+                read by: `ex` (ex/lib/jobs.ex:11, ex/lib/jobs.ex:16)\n\n\
                 passed to `touch` as KEYS[1] by `ex` (ex/lib/jobs.ex:7)";
     assert_eq!(
         value(c.hover(&keys, 3, "job")),
@@ -150,14 +151,19 @@ end
         format!("**key** `<prefix>:<name>:<id>`\n\n{uses}")
     );
     assert_eq!(
-        value(c.hover(&jobs, 14, "\"state\"")),
+        value(c.hover(&jobs, 15, "\"state\"")),
         "**field** `state` of the key `<prefix>:<name>:<id>`\n\n\
          written by: `(shared scripts)` (scripts/touch-1.lua:2)\n\n\
-         read by: `ex` (ex/lib/jobs.ex:15)"
+         read by: `ex` (ex/lib/jobs.ex:12, ex/lib/jobs.ex:16)"
+    );
+    // The same from the read of the map the whole hash filled.
+    assert_eq!(
+        value(c.hover(&jobs, 11, "\"state\"")),
+        value(c.hover(&jobs, 15, "\"state\""))
     );
     assert_eq!(
         value(c.hover(&keys, 5, "lock")),
-        "`lock/2` builds the key `<job>:lock`\n\nread by: `ex` (ex/lib/jobs.ex:19)"
+        "`lock/2` builds the key `<job>:lock`\n\nread by: `ex` (ex/lib/jobs.ex:20)"
     );
     // `base/1` builds no key of its own: every use adds to it.
     assert_eq!(c.hover(&keys, 1, "base")["result"], Value::Null);

@@ -90,7 +90,7 @@ pub fn key_at(m: &Model, at: Span) -> Option<(&Template, Span)> {
 /// and anchor.
 pub fn field_at(m: &Model, at: Span) -> Option<(String, &Template, Span)> {
     let inside = |s: Span| s.file == at.file && s.start <= at.start && at.end <= s.end;
-    m.commands.iter().find_map(|c| {
+    let sent = m.commands.iter().find_map(|c| {
         let (_, fields, _) = named_fields(c)?;
         let (name, _) = fields
             .iter()
@@ -98,6 +98,12 @@ pub fn field_at(m: &Model, at: Span) -> Option<(String, &Template, Span)> {
             .find(|(_, s)| inside(*s))?;
         let t = c.args.first()?.alts.first()?;
         Some((name, t, last_literal(t)?))
+    });
+    // A field read from the map a whole-hash read filled.
+    sent.or_else(|| {
+        let r = m.field_reads.iter().find(|r| inside(r.span))?;
+        let t = r.key.first()?;
+        Some((r.field.clone(), t, last_literal(t)?))
     })
 }
 
@@ -132,6 +138,12 @@ pub fn of(m: &Model, def: Span) -> KeyUses {
                     fields(&mut out.fields, c);
                 }
             }
+        }
+    }
+    for r in &m.field_reads {
+        if r.key.iter().any(|t| anchored(t, def)) {
+            let sides = out.fields.entry(r.field.clone()).or_default();
+            sides.add(false, (r.speaker, r.span));
         }
     }
     out
