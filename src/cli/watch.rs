@@ -39,10 +39,12 @@ pub fn run(a: &CheckArgs) -> Result<i32, RunError> {
     let cache = cache.map(|c| std::fs::canonicalize(&c).unwrap_or(c));
     let mut watcher = notify::recommended_watcher(move |res: notify::Result<Event>| {
         if let Ok(ev) = res {
-            if ev
-                .paths
-                .iter()
-                .any(|p| relevant(&ev.kind, p, &base, cache.as_deref()))
+            // A queue that overflowed lost changes: check again.
+            if ev.need_rescan()
+                || ev
+                    .paths
+                    .iter()
+                    .any(|p| relevant(&ev.kind, p, &base, cache.as_deref()))
             {
                 // A full channel already says "changed".
                 let _ = tx.try_send(());
