@@ -126,7 +126,7 @@ for c in $CASES; do
   printf '%s / ripgrep (wall): %sx\n' "$c" "$(ratio "$(cut -d' ' -f1 "$TMP/$c" | median)" "$RG")"
 done
 echo "load after: $(cut -d' ' -f1 /proc/loadavg)"
-"$WL" check "$CORPUS" --format json --exit-zero --no-cache --stats 2>&1 >/dev/null | grep '^wirelint stats'
+"$WL" check "$CORPUS" --format json --exit-zero --no-cache --read-stats 2>&1 >/dev/null | grep '^wirelint stats'
 echo
 
 echo "## each repository: medians of 3 (wall ms), files and bytes parsed (--no-cache)"
@@ -137,7 +137,7 @@ tail -n +2 "$TSV" | while IFS=$'\t' read -r repo _ _ kind; do
   [ -d "$d" ] || { echo "| $repo | $kind | missing |"; continue; }
   n=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) | wc -l)
   mb=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1e6}')
-  st=$("$WL" check "$d" --format json --exit-zero --no-cache --stats 2>&1 >/dev/null | grep '^wirelint stats')
+  st=$("$WL" check "$d" --format json --exit-zero --no-cache --read-stats 2>&1 >/dev/null | grep '^wirelint stats')
   pf=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\1/')
   pmb=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\2/')
   rc=$TMP/repo-cache
@@ -187,4 +187,4 @@ report pre-commit-warm
 report pre-commit-nocache
 report pre-commit-committed
 while read -r f; do echo >> "$PC/$f"; done < "$TMP/staged"
-(cd "$PC" && "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC" --stats 2>&1 >/dev/null | grep '^wirelint stats')
+(cd "$PC" && "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC" --read-stats 2>&1 >/dev/null | grep '^wirelint stats')

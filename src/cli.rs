@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 mod failure;
 pub mod flags;
 mod info;
+mod watch;
 
 use failure::{fail, guarded, ErrorDoc};
 use info::{explain, facts, rules};
@@ -161,8 +162,9 @@ pub struct CheckArgs {
     #[arg(long, hide = true)]
     pub no_prefilter: bool,
     /// Say on stderr, last, how many files were read, parsed and taken
-    /// from the cache (for tests and benchmarks).
-    #[arg(long, hide = true)]
+    /// from the cache (for tests and benchmarks). Not `--stats`, which a
+    /// user means as `--statistics` (clap suggests hidden flags too).
+    #[arg(long = "read-stats", hide = true)]
     pub stats: bool,
     /// Write the safe fixes to the checked files, then report the rest (docs/fixes.md).
     #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
@@ -173,6 +175,10 @@ pub struct CheckArgs {
     /// Print the fixes as a unified diff instead (exit 1 when there is one).
     #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline"])]
     pub diff: bool,
+    /// Check again each time a file under the run's root changes, until
+    /// interrupted (a terminal loop; never writes).
+    #[arg(long, conflicts_with_all = ["stdin_filename", "write_baseline", "fix", "diff"])]
+    pub watch: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -374,6 +380,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
         } => info::contracts(),
         Command::Rules { audit, diff, .. } => rules(audit, diff),
         Command::Explain { code } => explain(&code),
+        Command::Check(a) if a.watch => guarded(a.format.into(), || watch::run(&a)),
         Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),
         Command::Diff(a) => guarded(a.format.into(), || diff(&a)),
@@ -440,9 +447,12 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
             analysis.stats
         );
     }
-    // The process ends after this: freeing an analysis of many findings
-    // piece by piece only costs time (a tenth of a run of 87,000).
-    std::mem::forget(analysis);
+    // The process ends after this, but for `--watch`: freeing an analysis
+    // of many findings piece by piece only costs time (a tenth of a run of
+    // 87,000).
+    if !a.watch {
+        std::mem::forget(analysis);
+    }
     Ok(code)
 }
 

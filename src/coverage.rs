@@ -182,7 +182,8 @@ pub fn build(a: &Analysis, shown: Option<&[bool]>) -> Coverage {
         .iter()
         .enumerate()
         .filter(|(i, s)| s.is_redis() && s.body && !s.included && !run.contains(i))
-        .filter(|(_, s)| shown(s.def_span))
+        // A script a test defines is no speaker's, as the matrix has it.
+        .filter(|(_, s)| shown(s.def_span) && !test(s.def_span))
         .map(|(i, s)| Unused {
             script: i,
             name: s.display_name(a.contract.as_ref()),

@@ -93,10 +93,13 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
             calls: Vec::new(),
         })
         .collect();
-    observe_keys(a, &mut out);
-    observe_records(a, &mut out);
-    observe_scripts(a, &mut out);
-    observe_calls(a, &mut out);
+    // Test code is no speaker's use, as the matrix and coverage tell it.
+    let test = crate::coverage::TestCode::of(a);
+    let test = |span: Span| test.holds(span);
+    observe_keys(a, &test, &mut out);
+    observe_records(a, &test, &mut out);
+    observe_scripts(a, &test, &mut out);
+    observe_calls(a, &test, &mut out);
     out.retain(|s| {
         !(s.keys.is_empty() && s.records.is_empty() && s.scripts.is_empty() && s.calls.is_empty())
     });
@@ -104,11 +107,12 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
 }
 
 /// Each speaker's key shapes, each at its first place.
-fn observe_keys(a: &Analysis, out: &mut [ObservedSpeaker]) {
+fn observe_keys(a: &Analysis, test: &impl Fn(Span) -> bool, out: &mut [ObservedSpeaker]) {
     let mut seen: BTreeSet<(SpeakerId, String)> = BTreeSet::new();
     let mut keys: Vec<(SpeakerId, ObservedKey)> = a
         .model
         .wire_keys()
+        .filter(|k| !test(k.template.span))
         .map(|k| {
             (
                 k.speaker,
@@ -128,11 +132,11 @@ fn observe_keys(a: &Analysis, out: &mut [ObservedSpeaker]) {
 }
 
 /// Each speaker's records, with the fields it writes and reads.
-fn observe_records(a: &Analysis, out: &mut [ObservedSpeaker]) {
+fn observe_records(a: &Analysis, test: &impl Fn(Span) -> bool, out: &mut [ObservedSpeaker]) {
     for r in &a.model.records {
         let mut per: BTreeMap<SpeakerId, (BTreeSet<String>, BTreeSet<String>)> = BTreeMap::new();
         for (field, uses) in &r.fields {
-            for u in uses {
+            for u in uses.iter().filter(|u| !test(u.span)) {
                 let e = per.entry(u.speaker).or_default();
                 if u.write {
                     e.0.insert(field.clone());
@@ -152,9 +156,14 @@ fn observe_records(a: &Analysis, out: &mut [ObservedSpeaker]) {
 }
 
 /// Each speaker's Redis scripts: names, SHA1, declared KEYS and roles.
-fn observe_scripts(a: &Analysis, out: &mut [ObservedSpeaker]) {
+fn observe_scripts(a: &Analysis, test: &impl Fn(Span) -> bool, out: &mut [ObservedSpeaker]) {
     let contract = a.contract.as_ref();
-    for s in a.model.scripts.iter().filter(|s| s.is_redis()) {
+    for s in a
+        .model
+        .scripts
+        .iter()
+        .filter(|s| s.is_redis() && !test(s.def_span))
+    {
         let declared = s.declared_count(contract);
         let count = declared
             .map(|d| d.count)
@@ -201,9 +210,9 @@ fn observe_scripts(a: &Analysis, out: &mut [ObservedSpeaker]) {
 /// call site once per script and what it is seen to pass (a wrapper that
 /// runs its script by EVALSHA, then EVAL when the server lacks it, is one
 /// call of each of its callers).
-fn observe_calls(a: &Analysis, out: &mut [ObservedSpeaker]) {
+fn observe_calls(a: &Analysis, test: &impl Fn(Span) -> bool, out: &mut [ObservedSpeaker]) {
     let contract = a.contract.as_ref();
-    for u in &a.model.script_calls {
+    for u in a.model.script_calls.iter().filter(|u| !test(u.span)) {
         let calls = &mut out[u.speaker].calls;
         let call = ObservedCall {
             script: a.model.scripts[u.script].display_name(contract),

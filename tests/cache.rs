@@ -47,7 +47,15 @@ fn settle(root: &Path) {
 fn check(root: &Path, cache: &Path) -> (i32, String, String) {
     let (r, c) = (root.to_str().unwrap(), cache.to_str().unwrap());
     let (code, out, err) = run(
-        &["check", r, "--format", "json", "--cache-dir", c, "--stats"],
+        &[
+            "check",
+            r,
+            "--format",
+            "json",
+            "--cache-dir",
+            c,
+            "--read-stats",
+        ],
         root,
     );
     (code, out, stats(&err))

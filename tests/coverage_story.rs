@@ -248,3 +248,71 @@ fn unlinked_and_unnamed_scripts_are_named_by_what_they_are() {
         ]
     );
 }
+
+/// Test code is no speaker's use, in every view: a script a `#[cfg(test)]`
+/// module defines and runs (with a key of its own) and one it defines and
+/// never runs are neither matrix rows nor `extract` entries, nor a script
+/// "run by no speaker"; coverage counts the test's call apart.
+#[test]
+fn test_code_is_no_use_in_any_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "wirelint.toml", "contract = false\n");
+    write(
+        root,
+        "rs/Cargo.toml",
+        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        root,
+        "rs/src/lib.rs",
+        r#"pub fn peek(con: &mut redis::Connection, q: &str) -> redis::RedisResult<Option<String>> {
+    let script = redis::Script::new("return redis.call('LINDEX', KEYS[1], 0)");
+    script.key(format!("jq:{q}:pending")).invoke(con)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runs_a_script() {
+        let mut con = redis::Client::open("redis://127.0.0.1").unwrap().get_connection().unwrap();
+        let probe = redis::Script::new("return redis.call('GET', KEYS[1])");
+        let _: Option<String> = probe.key("jq:t:probe").invoke(&mut con).unwrap();
+        let _unused = redis::Script::new("return redis.call('DEL', KEYS[1])");
+    }
+}
+"#,
+    );
+    let (code, stdout, stderr) = run(&["check", "--matrix", "--coverage", "."], root);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.lines().take(3).collect::<Vec<_>>(),
+        [
+            "item                                 rs",
+            "key jq:<*>:pending                   ✓ ",
+            "script <unnamed, sha1 1d4b67985421>  ✓ ",
+        ]
+    );
+    let coverage: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("coverage:"))
+        .collect();
+    assert_eq!(
+        coverage,
+        ["coverage: rs: 2 of 2 script calls checked (1 in test code)"]
+    );
+    let (_, stdout, _) = run(&["extract", "--format", "json", "."], root);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rs = &v["speakers"][0];
+    let names = |list: &str, field: &str| -> Vec<String> {
+        rs[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| format!("{} {}", x[field], x["at"]["line"]))
+            .collect()
+    };
+    assert_eq!(names("scripts", "name"), [r#""script" 2"#]);
+    assert_eq!(names("calls", "script"), [r#""script" 3"#]);
+    assert_eq!(names("keys", "template"), [r#""jq:<*>:pending" 3"#]);
+}

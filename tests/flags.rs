@@ -73,9 +73,18 @@ fn statistics_count_findings_per_rule() {
         stderr,
         "wirelint: 2 errors, 0 warnings in 8 files; exit 1: findings at or above error\n"
     );
-    // The hidden `--stats` (what a run read) is another flag.
-    let (_, _, stderr) = run(&["check", ".", "--stats"], dir.path());
+    // The hidden `--read-stats` (what a run read) is another flag, and
+    // what clap suggests for a near miss is `--statistics`.
+    let (_, _, stderr) = run(&["check", ".", "--read-stats"], dir.path());
     assert!(stderr.contains("\nwirelint stats: "), "{stderr}");
+    for typo in ["--stats", "--stat"] {
+        let (code, _, stderr) = run(&["check", ".", typo], dir.path());
+        assert_eq!(code, 2);
+        assert!(
+            stderr.contains("tip: a similar argument exists: '--statistics'"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -142,6 +151,7 @@ fn help_describes_the_output_as_printed() {
         "--color <WHEN>",
         "--no-show-source",
         "--show-source",
+        "--watch",
     ] {
         assert!(help.contains(flag), "{flag}: {help}");
     }
@@ -158,6 +168,7 @@ fn help_describes_the_output_as_printed() {
         "--quiet",
         "--color",
         "--no-show-source",
+        "--watch",
     ] {
         assert!(
             readme.contains(&format!("wirelint check {flag}")),

@@ -227,6 +227,13 @@ fn the_same_finding_opens_from_three_working_directories() {
         let related = human.replace("elixir/lib/q/scripts.ex", "src/commands/addJob-2.lua");
         let related = related.replace("lib/q/scripts.ex", "../src/commands/addJob-2.lua");
         assert!(stderr.contains(&format!("╭─[{related}:1:1]")), "{stderr}");
+        // JSON and JSON lines, read by tools run where the command ran,
+        // as the human formats.
+        let (_, stdout, _) = run(&["check", path, "--format", "json"], &cwd);
+        assert_eq!(common::json_findings(&stdout), [format!("WL303 {human}:7")]);
+        let (_, stdout, _) = run(&["check", path, "--format", "json-lines"], &cwd);
+        let line: serde_json::Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+        assert_eq!(line["path"], human, "{stdout}");
         let (_, stdout, _) = run(&["check", path, "--format", "github"], &cwd);
         assert!(
             stdout.starts_with("::error file=elixir/lib/q/scripts.ex,line=7,"),

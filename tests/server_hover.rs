@@ -57,3 +57,119 @@ fn a_hover_on_a_key_builder_or_a_field_says_who_writes_and_reads_it() {
     c.notify("exit", json!(null));
     assert_eq!(c.child.wait().unwrap().code(), Some(0));
 }
+
+fn write(root: &std::path::Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A key whose namespace is a value (`"#{prefix}:#{name}"`, as BullMQ's
+/// `Keys.job/2` builds it) has no row of the matrix: a hover on its
+/// builder, on a call of it, or on a field literal sent with it still
+/// says who writes and reads it (a shared script it is passed to writes
+/// it), and which scripts take it in which slot. A builder that adds to
+/// it (`lock/2`) builds another key.
+#[test]
+fn a_hover_on_a_builder_of_a_key_without_a_row_says_who_uses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    write(&root, "wirelint.toml", "contract = false\n");
+    write(
+        &root,
+        "scripts/touch-1.lua",
+        "-- KEYS[1] the job row\nredis.call('HSET', KEYS[1], 'state', ARGV[1])\nreturn 1\n",
+    );
+    write(
+        &root,
+        "ex/mix.exs",
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    );
+    write(
+        &root,
+        "ex/lib/keys.ex",
+        r##"defmodule Q.Keys do
+  def base(%{prefix: prefix, name: name}), do: "#{prefix}:#{name}"
+
+  def job(ctx, id), do: "#{base(ctx)}:#{id}"
+
+  def lock(ctx, id), do: "#{job(ctx, id)}:lock"
+end
+"##,
+    );
+    write(
+        &root,
+        "ex/lib/jobs.ex",
+        r#"defmodule Q.Jobs do
+  alias Q.Keys
+
+  @touch File.read!(Path.join(__DIR__, "../../scripts/touch-1.lua"))
+
+  def touch(conn, ctx, id, state) do
+    Redix.command(conn, ["EVAL", @touch, 1, Keys.job(ctx, id), state])
+  end
+
+  def get(conn, ctx, id) do
+    {:ok, row} = Redix.command(conn, ["HGETALL", Keys.job(ctx, id)])
+    Map.get(row, "state")
+  end
+
+  def state(conn, ctx, id) do
+    Redix.command(conn, ["HGET", Keys.job(ctx, id), "state"])
+  end
+
+  def lock(conn, ctx, id) do
+    Redix.command(conn, ["GET", Keys.lock(ctx, id)])
+  end
+end
+"#,
+    );
+    // A test's read is no speaker's use, as in the matrix.
+    write(
+        &root,
+        "ex/test/jobs_test.exs",
+        "defmodule Q.JobsTest do\n  use ExUnit.Case\n\n  def read(conn, ctx, id), do: Redix.command(conn, [\"HGET\", Q.Keys.job(ctx, id), \"state\"])\nend\n",
+    );
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let keys = root.join("ex/lib/keys.ex");
+    let jobs = root.join("ex/lib/jobs.ex");
+    let value = |r: Value| r["result"]["contents"]["value"].clone();
+    let uses = "written by: `(shared scripts)` (scripts/touch-1.lua:2)\n\n\
+                read by: `ex` (ex/lib/jobs.ex:11, ex/lib/jobs.ex:16)\n\n\
+                passed to `touch` as KEYS[1] by `ex` (ex/lib/jobs.ex:7)";
+    assert_eq!(
+        value(c.hover(&keys, 3, "job")),
+        format!("`job/2` builds the key `<base>:<id>`\n\n{uses}")
+    );
+    assert_eq!(
+        value(c.hover(&jobs, 10, "job")),
+        format!("**key** `<prefix>:<name>:<id>`\n\n{uses}")
+    );
+    assert_eq!(
+        value(c.hover(&jobs, 15, "\"state\"")),
+        "**field** `state` of the key `<prefix>:<name>:<id>`\n\n\
+         written by: `(shared scripts)` (scripts/touch-1.lua:2)\n\n\
+         read by: `ex` (ex/lib/jobs.ex:12, ex/lib/jobs.ex:16)"
+    );
+    // The same from the read of the map the whole hash filled.
+    assert_eq!(
+        value(c.hover(&jobs, 11, "\"state\"")),
+        value(c.hover(&jobs, 15, "\"state\""))
+    );
+    assert_eq!(
+        value(c.hover(&keys, 5, "lock")),
+        "`lock/2` builds the key `<job>:lock`\n\nread by: `ex` (ex/lib/jobs.ex:20)"
+    );
+    // `base/1` builds no key of its own: every use adds to it.
+    assert_eq!(c.hover(&keys, 1, "base")["result"], Value::Null);
+
+    let r = c.request("shutdown", json!(null));
+    assert_eq!(r["result"], Value::Null);
+    c.notify("exit", json!(null));
+    assert_eq!(c.child.wait().unwrap().code(), Some(0));
+}

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{CommandUse, Model, SpeakerId};
+use super::{Arg, CommandUse, Model, SpeakerId};
 use crate::contract::{Contract, PatTok};
 use crate::facts::{Seg, Span, Template};
 use crate::keyshape::is_namespace_char;
@@ -83,6 +83,20 @@ fn informative(t: &Template) -> bool {
 /// One use of a record: its key, the field used, whether its field names
 /// are unclear, whether the whole hash is read.
 type Use = (String, Option<(String, FieldUse)>, bool, bool);
+
+/// A hash command's access, the arguments that name fields, and whether
+/// it writes them; `None` for another command.
+pub fn named_fields(cmd: &CommandUse) -> Option<(HashAccess, Vec<&Arg>, bool)> {
+    let access = hash_access(&cmd.name)?;
+    let rest = cmd.args.get(1..).unwrap_or(&[]);
+    let (fields, write): (Vec<_>, bool) = match access {
+        HashAccess::WritePairs => (rest.iter().step_by(2).collect(), true),
+        HashAccess::WriteOne => (rest.iter().take(1).collect(), true),
+        HashAccess::Read => (rest.iter().collect(), false),
+        HashAccess::Delete | HashAccess::ReadAll => (Vec::new(), false),
+    };
+    Some((access, fields, write))
+}
 
 /// Infers records from every hash command and field read. A key of holes
 /// and separators alone names a record only where the contract's keyspace
@@ -187,19 +201,11 @@ impl Inference {
     /// script, the link step gave `KEYS[n]` its callers' templates), and
     /// the fields it names.
     fn command(&mut self, cmd: &CommandUse, hidden: bool) {
-        let Some(access) = hash_access(&cmd.name) else {
+        let Some((access, fields, write)) = named_fields(cmd) else {
             return;
         };
         let Some(key_arg) = cmd.args.first() else {
             return;
-        };
-        let rest = cmd.args.get(1..).unwrap_or(&[]);
-        let (fields, write): (Vec<_>, bool) = match access {
-            HashAccess::WritePairs => (rest.iter().step_by(2).collect(), true),
-            HashAccess::WriteOne => (rest.iter().take(1).collect(), true),
-            HashAccess::Read => (rest.iter().collect(), false),
-            HashAccess::Delete => (Vec::new(), false),
-            HashAccess::ReadAll => (Vec::new(), false),
         };
         let n = fields.len();
         let unclear = hidden || cmd.open_tail || fields.iter().any(|f| f.literal().is_none());

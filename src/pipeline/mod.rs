@@ -101,7 +101,7 @@ pub struct Analysis {
     pub stats: Stats,
 }
 
-/// What one run read and parsed (`check --stats`, the benchmarks).
+/// What one run read and parsed (`check --read-stats`, the benchmarks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Source files listed.

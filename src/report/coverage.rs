@@ -127,8 +127,14 @@ pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
 pub fn render_text(a: &Analysis, c: &Coverage) -> String {
     let mut out = String::new();
     for s in &c.speakers {
+        // Test code's calls are checked, and are no use of the speaker's
+        // (the matrix and `extract` leave them out): said apart.
+        let tests = match s.test_calls {
+            0 => String::new(),
+            n => format!(" ({n} in test code)"),
+        };
         out.push_str(&format!(
-            "coverage: {}: {} of {} script calls checked\n",
+            "coverage: {}: {} of {} script calls checked{tests}\n",
             a.model.speaker_name(s.speaker),
             s.checked,
             s.calls

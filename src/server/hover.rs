@@ -13,7 +13,7 @@ const PLACES_MAX: usize = 4;
 const SPEAKERS_MAX: usize = 8;
 
 /// A use of a field: its speaker and where it is.
-type Place = (crate::link::SpeakerId, Span);
+type Place = super::keyuses::Place;
 
 /// The hover's markdown at `at`, or `None` when nothing there is on the
 /// wire.
@@ -22,6 +22,18 @@ pub fn text(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
         return Some(row_text(a, matrix, row));
     }
     definition(a, matrix, at)
+        .or_else(|| {
+            // A field literal sent with a key that has no row.
+            let (field, t, anchor) = super::keyuses::field_at(&a.model, at)?;
+            let uses = uses_text(a, anchor, Some(&field))?;
+            Some(format!("**field** `{field}` of the key `{t}`\n\n{uses}"))
+        })
+        .or_else(|| {
+            // A call of a builder whose key has no row.
+            let (t, anchor) = super::keyuses::key_at(&a.model, at)?;
+            let uses = uses_text(a, anchor, None)?;
+            Some(format!("**key** `{t}`\n\n{uses}"))
+        })
 }
 
 /// On the name of a function or constant whose value is a key: the key
@@ -57,13 +69,58 @@ fn definition(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
     let Value::Str(t) = value else {
         return None;
     };
-    let row = crate::matrix::rows_at(a, matrix, t.span)
+    let head = format!("`{name}` builds the key `{t}`");
+    match crate::matrix::rows_at(a, matrix, t.span)
         .into_iter()
-        .find(|r| r.kind == "key")?;
-    Some(format!(
-        "`{name}` builds the key `{t}`\n\n{}",
-        row_text(a, matrix, row)
-    ))
+        .find(|r| r.kind == "key")
+    {
+        Some(row) => Some(format!("{head}\n\n{}", row_text(a, matrix, row))),
+        None => uses_text(a, t.span, None).map(|uses| format!("{head}\n\n{uses}")),
+    }
+}
+
+/// A key without a row of its own (its namespace a value): who writes and
+/// reads it, and the scripts it is passed to, as the builder's text at
+/// `def` anchors it (`keyuses`); with `field`, who writes and reads that
+/// field of it. Test code apart, as the matrix has it.
+fn uses_text(a: &Analysis, def: Span, field: Option<&str>) -> Option<String> {
+    let test = crate::coverage::TestCode::of(a);
+    let mut uses = super::keyuses::of(&a.model, def);
+    let keep = |p: &Place| !test.holds(p.1);
+    uses.key.retain(keep);
+    uses.passed.values_mut().for_each(|v| v.retain(keep));
+    uses.passed.retain(|_, v| !v.is_empty());
+    let mut parts = Vec::new();
+    let sides = match field {
+        Some(f) => {
+            let mut sides = uses.fields.remove(f)?;
+            sides.retain(keep);
+            sides
+        }
+        None => std::mem::take(&mut uses.key),
+    };
+    for (title, list) in [("written by", &sides.written), ("read by", &sides.read)] {
+        if !list.is_empty() {
+            parts.push(format!("{title}: {}", places(a, list)));
+        }
+    }
+    if field.is_none() {
+        let contract = a.contract.as_ref();
+        for ((script, n), list) in uses.passed.iter().take(SPEAKERS_MAX) {
+            let name = a.model.scripts[*script].display_name(contract);
+            parts.push(format!(
+                "passed to `{name}` as KEYS[{n}] by {}",
+                places(a, list)
+            ));
+        }
+        let more = uses.passed.len().saturating_sub(SPEAKERS_MAX);
+        match more {
+            0 => {}
+            1 => parts.push("passed to 1 other script".into()),
+            n => parts.push(format!("passed to {n} other scripts")),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
 /// A row: its item, each speaker's cell, and who writes and reads it.
@@ -92,8 +149,9 @@ fn row_text(a: &Analysis, matrix: &Matrix, row: &Row) -> String {
 }
 
 /// The field uses that write and that read a field row's field, or any
-/// field of a key row's record.
+/// field of a key row's record; test code apart, as the row's cells.
 fn sides(a: &Analysis, row: &Row) -> (Vec<Place>, Vec<Place>) {
+    let test = crate::coverage::TestCode::of(a);
     let (mut written, mut read) = (Vec::new(), Vec::new());
     for r in &a.model.records {
         let fields: Vec<&String> = match row.kind {
@@ -106,7 +164,7 @@ fn sides(a: &Analysis, row: &Row) -> (Vec<Place>, Vec<Place>) {
             _ => Vec::new(),
         };
         for f in fields {
-            for u in &r.fields[f] {
+            for u in r.fields[f].iter().filter(|u| !test.holds(u.span)) {
                 let side = if u.write { &mut written } else { &mut read };
                 side.push((u.speaker, u.span));
             }

@@ -15,6 +15,7 @@
 //! exit.
 
 mod hover;
+mod keyuses;
 mod protocol;
 pub mod transport;
 
