@@ -44,6 +44,13 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
+    /// The words [`Gate::admits`] asks about.
+    pub(crate) fn words(&self) -> impl Iterator<Item = &str> {
+        self.modules
+            .iter()
+            .flat_map(|(m, _, p)| [m.as_str(), p.as_str()])
+    }
+
     /// Whether the file at `rel` (relative to the tree's root), whose
     /// identifiers `has` answers for, can import from a module that reaches
     /// a client.
@@ -161,7 +168,8 @@ mod tests {
     }
 
     fn admits(g: &Gate, rel: &str, text: &str) -> bool {
-        let words = crate::pipeline::names::words_of(text.as_bytes());
+        let vocabulary = g.words().map(str::to_string).collect();
+        let words = crate::pipeline::names::words_in(text.as_bytes(), &vocabulary);
         g.admits(Path::new(rel), |w| words.contains(w))
     }
 

@@ -187,11 +187,11 @@ pub struct Idents {
 }
 
 impl Idents {
-    /// Its identifiers, as [`words_of`] gives them.
-    pub fn words(&self) -> HashSet<String> {
+    /// Its identifiers that are words of `vocabulary` ([`words_in`]).
+    pub fn words_in(&self, vocabulary: &HashSet<String>) -> HashSet<String> {
         self.all
             .split('\n')
-            .filter(|w| !w.is_empty())
+            .filter(|w| vocabulary.contains(*w))
             .map(str::to_string)
             .collect()
     }
@@ -223,10 +223,13 @@ impl Idents {
     }
 }
 
-/// The identifiers of a file's bytes (ASCII runs, as [`Idents`] holds).
-pub fn words_of(bytes: &[u8]) -> HashSet<String> {
+/// The identifiers of a file's bytes (ASCII runs, as [`Idents`] holds)
+/// that are words of `vocabulary`.
+pub fn words_in(bytes: &[u8], vocabulary: &HashSet<String>) -> HashSet<String> {
     ident_runs(bytes)
-        .map(|(s, e)| String::from_utf8_lossy(&bytes[s..e]).into_owned())
+        .filter_map(|(s, e)| std::str::from_utf8(&bytes[s..e]).ok())
+        .filter(|w| vocabulary.contains(*w))
+        .map(str::to_string)
         .collect()
 }
 

@@ -22,7 +22,7 @@ use crate::parse::Parsers;
 
 use super::cache::Stamp;
 use super::gate::{gates, Gate};
-use super::names::{speaker_names, FileNames, Names};
+use super::names::{speaker_names, words_in, FileNames, Names};
 use super::read::{Read, Reader};
 use super::session::{KeptNames, Named, NamesMemo, SharedNames};
 use std::sync::Arc;
@@ -152,8 +152,10 @@ struct Selection<'a> {
     /// when a harvested file states a module scope.
     gates: Vec<Option<Gate>>,
     gates_stale: bool,
-    /// Per pending file marked `scoped` in a gated speaker: its identifiers.
-    words: Vec<Option<Arc<HashSet<String>>>>,
+    /// Per pending file marked `scoped` in a gated speaker: which words of
+    /// the gates' vocabulary it holds, and the vocabulary's generation.
+    words: Vec<Option<(u32, HashSet<String>)>>,
+    vocabulary: (u32, HashSet<String>),
     /// Per speaker: how many times its names were made.
     generation: Vec<u32>,
     /// Per host file: the generation of its speaker's names it was last
@@ -196,6 +198,7 @@ impl<'a> Selection<'a> {
             gates: (0..speaker_dirs.len()).map(|_| None).collect(),
             gates_stale: false,
             words: vec![None; candidates.len()],
+            vocabulary: (0, HashSet::default()),
             generation: vec![0; speaker_dirs.len()],
             missed: vec![None; candidates.len()],
             last: KeptNames::default(),
@@ -367,6 +370,16 @@ impl<'a> Selection<'a> {
             self.speaker_dirs.len(),
             &parsed,
         );
+        let vocabulary: HashSet<String> = self
+            .gates
+            .iter()
+            .flatten()
+            .flat_map(Gate::words)
+            .map(str::to_string)
+            .collect();
+        if vocabulary != self.vocabulary.1 {
+            self.vocabulary = (self.vocabulary.0 + 1, vocabulary);
+        }
     }
 
     /// Whether file `i` is pending, marked `scoped`, in a gated speaker.
@@ -382,26 +395,30 @@ impl<'a> Selection<'a> {
                 .is_some_and(|sp| self.gates.get(sp).is_some_and(Option::is_some))
     }
 
-    /// The identifiers of the gated files that have none yet: from the
-    /// cache's index, else their bytes (none when they cannot be read).
+    /// Which words of the gates' vocabulary the gated files hold, for those
+    /// not looked at since it changed: from the identifiers the cache's
+    /// index holds, else their bytes (none when they cannot be read).
     fn words_of_scoped(&mut self, reads: &[Read], held: &[Held]) {
+        let (generation, vocabulary) = (self.vocabulary.0, &self.vocabulary.1);
         let todo: Vec<usize> = (0..reads.len())
-            .filter(|&i| self.words[i].is_none() && self.gated(reads, i))
+            .filter(|&i| {
+                self.words[i].as_ref().is_none_or(|(g, _)| *g != generation) && self.gated(reads, i)
+            })
             .collect();
         let made: Vec<(usize, Option<HashSet<String>>)> = todo
             .into_par_iter()
             .map(|i| {
                 let words = match (&reads[i], &held[i]) {
-                    (Read::Facts(b, _, _, _), _) => Some(super::names::words_of(b)),
-                    (Read::Unparsed(Some(ids), _), _) => Some(ids.words()),
-                    (_, Some((_, b))) if !b.is_empty() => Some(super::names::words_of(b)),
+                    (Read::Facts(b, _, _, _), _) => Some(words_in(b, vocabulary)),
+                    (Read::Unparsed(Some(ids), _), _) => Some(ids.words_in(vocabulary)),
+                    (_, Some((_, b))) if !b.is_empty() => Some(words_in(b, vocabulary)),
                     _ => None,
                 };
                 (i, words)
             })
             .collect();
         for (i, w) in made {
-            self.words[i] = w.map(Arc::new);
+            self.words[i] = w.map(|w| (generation, w));
         }
     }
 
@@ -413,7 +430,7 @@ impl<'a> Selection<'a> {
         };
         let rel = normalize_path(Path::new(&self.candidates[i].rel));
         match &self.words[i] {
-            Some(w) => gate.admits(&rel, |n| w.contains(n)),
+            Some((_, w)) => gate.admits(&rel, |n| w.contains(n)),
             None => true,
         }
     }
