@@ -21,6 +21,7 @@ use crate::pipeline::Analysis;
 
 mod dropped;
 mod kinds;
+mod renames;
 
 pub use kinds::{kind, Kind, KINDS};
 
@@ -75,6 +76,7 @@ impl Change {
 // ---------------------------------------------------------------------------
 // One side's observed contract.
 
+#[derive(Clone, Copy)]
 struct FieldAt {
     span: Span,
     slot: Option<(usize, usize)>,
@@ -104,6 +106,8 @@ struct SpeakerAt {
     keys: BTreeMap<String, Template>,
     /// Record key shape → written field → its first write.
     writes: BTreeMap<String, BTreeMap<String, FieldAt>>,
+    /// (record key shape, file) → written field → its first write there.
+    writes_at: BTreeMap<(String, String), BTreeMap<String, FieldAt>>,
     /// Record key shape → field read by name → its first read.
     reads: BTreeMap<String, BTreeMap<String, Span>>,
     /// Every record key shape used (written or read).
@@ -125,33 +129,7 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
             .entry(key_shape(&k.template))
             .or_insert_with(|| k.template.clone());
     }
-    for r in &m.records {
-        for (field, uses) in &r.fields {
-            let mut uses: Vec<_> = uses.iter().collect();
-            uses.sort_by_key(|u| u.span);
-            for u in uses {
-                let s = out.entry(name(u.speaker)).or_default();
-                s.records.insert(r.key.clone());
-                if !u.write {
-                    s.reads
-                        .entry(r.key.clone())
-                        .or_default()
-                        .entry(field.clone())
-                        .or_insert(u.span);
-                }
-                if u.write {
-                    s.writes
-                        .entry(r.key.clone())
-                        .or_default()
-                        .entry(field.clone())
-                        .or_insert(FieldAt {
-                            span: u.span,
-                            slot: u.slot,
-                        });
-                }
-            }
-        }
-    }
+    observe_records(a, &mut out);
     let mut callers: BTreeMap<usize, Vec<(u32, Span)>> = BTreeMap::new();
     for c in m.script_calls.iter().filter(|c| !c.echo) {
         // The invocation: a wrapper's body counts at the call that names
@@ -210,6 +188,46 @@ fn observe(a: &Analysis, contract: Option<&Contract>) -> BTreeMap<String, Speake
             });
     }
     out
+}
+
+/// Each speaker's record uses: the fields it writes (by record, and by
+/// record and file) and reads.
+fn observe_records(a: &Analysis, out: &mut BTreeMap<String, SpeakerAt>) {
+    let m = &a.model;
+    for r in &m.records {
+        for (field, uses) in &r.fields {
+            let mut uses: Vec<_> = uses.iter().collect();
+            uses.sort_by_key(|u| u.span);
+            for u in uses {
+                let s = out.entry(m.speakers[u.speaker].name.clone()).or_default();
+                s.records.insert(r.key.clone());
+                if !u.write {
+                    s.reads
+                        .entry(r.key.clone())
+                        .or_default()
+                        .entry(field.clone())
+                        .or_insert(u.span);
+                }
+                if u.write {
+                    let at = FieldAt {
+                        span: u.span,
+                        slot: u.slot,
+                    };
+                    s.writes
+                        .entry(r.key.clone())
+                        .or_default()
+                        .entry(field.clone())
+                        .or_insert(at);
+                    let file = a.sources.get(u.span.file).rel.clone();
+                    s.writes_at
+                        .entry((r.key.clone(), file))
+                        .or_default()
+                        .entry(field.clone())
+                        .or_insert(at);
+                }
+            }
+        }
+    }
 }
 
 fn normalize_role(r: &str) -> String {
@@ -303,7 +321,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
     let b = observe(base, contract);
     let h = observe(head, contract);
     let empty = SpeakerAt::default();
-    let readers = readers(head);
+    let readers = renames::readers(head);
     let base_names: BTreeSet<&String> = b.values().flat_map(|s| s.scripts.keys()).collect();
     // Registrations of a script by name, where the file they name is not
     // in the tree: they pass what they register (a dropped key's callers).
@@ -386,34 +404,13 @@ struct SpeakerDiff<'a> {
     retired: &'a Retired,
     /// The work tree's reads of each (record key shape, field), every
     /// speaker's.
-    readers: &'a Readers,
+    readers: &'a renames::Readers,
     /// Every script the base knows, any speaker's.
     base_names: &'a BTreeSet<&'a String>,
     /// Normalized script name → the counts registered by name for a file
     /// the work tree does not hold.
     registered: &'a BTreeMap<&'a String, Vec<(u32, Span)>>,
     out: &'a mut Vec<Change>,
-}
-
-/// (record key shape, field) → the places that read it, in span order.
-type Readers = BTreeMap<(String, String), Vec<Span>>;
-
-fn readers(a: &Analysis) -> Readers {
-    let mut out: Readers = BTreeMap::new();
-    for r in &a.model.records {
-        for (field, uses) in &r.fields {
-            let reads = uses.iter().filter(|u| !u.write).map(|u| u.span);
-            out.entry((r.key.clone(), field.clone()))
-                .or_default()
-                .extend(reads);
-        }
-    }
-    for spans in out.values_mut() {
-        spans.sort();
-        spans.dedup();
-    }
-    out.retain(|_, spans| !spans.is_empty());
-    out
 }
 
 impl SpeakerDiff<'_> {
@@ -559,6 +556,7 @@ impl SpeakerDiff<'_> {
                 );
             }
         }
+        self.renamed_in_place(moved);
         self.reads(moved);
     }
 

@@ -12,7 +12,8 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, may_run, FnAlias, FunctionDef, Import, LOOKUP, RECEIVER, REPLY, SHA1,
+    accepts, decoded, encoded, may_run, serial_of, FnAlias, FunctionDef, Import, DECODE, ENCODE,
+    LOOKUP, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
@@ -327,6 +328,20 @@ impl Value {
             Value::Param { name, .. } => name.clone(),
             Value::Const { path, .. } => path.last().cloned().unwrap_or_default(),
             // A lookup is named by its key; a SHA1 by what it hashes.
+            // An item of a decoded value by position: `ARGV[1][2]`.
+            Value::Call { path, args, .. }
+                if path.len() == 1
+                    && path[0] == LOOKUP
+                    && matches!(args.as_slice(), [_, Value::Int { .. }]) =>
+            {
+                format!("{}[{}]", args[0].describe(), args[1].describe())
+            }
+            // A value serialized or decoded is named by what it holds.
+            Value::Call { path, args, .. }
+                if path.len() == 1 && (path[0] == ENCODE || path[0] == DECODE) =>
+            {
+                args.get(1).map(Value::describe).unwrap_or_default()
+            }
             Value::Call { path, args, .. } if path.len() == 1 && path[0] == LOOKUP => args
                 .get(1)
                 .map(|k| k.describe().trim_start_matches(':').to_string())

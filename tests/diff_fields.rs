@@ -86,3 +86,37 @@ fn readers_renamed_with_the_script_are_not_named() {
         "{stdout}{stderr}"
     );
 }
+
+/// `fixtures/lua-evaluated` committed as `main`, then `'status'` renamed
+/// `'state'` where `submit.lua` writes the row through its wrapper, while
+/// `finish.lua` (the same speaker) still writes `status`: the rename, in
+/// its place, with the readers of `status`, not only a new field.
+#[test]
+fn a_field_renamed_where_another_script_still_writes_it_names_its_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_tree(&repo().join("fixtures/lua-evaluated"), d);
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    let script = d.join("scripts/submit.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let changed = text.replace("hset(row, 'status'", "hset(row, 'state'");
+    assert_ne!(text, changed);
+    std::fs::write(&script, changed).unwrap();
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "scripts/submit.lua:22:12: error[WD202]: field `status` of `lq:{<*>}:job:<*>` is now written as `state` here (other writes still write `status`); 2 readers still read `status` [(shared scripts)] (was main:scripts/submit.lua:22)\n\
+             scripts/submit.lua:1:1: error[WD302]: script `submit` changed: SHA1 9a5ce67f15be is now b4e36732e7c4 [(shared scripts)] (was main:scripts/submit.lua:1)\n"
+        ),
+        "{stderr}"
+    );
+    let (_, _, stderr) = run(&["diff", "--against", "main"], d);
+    for at in ["╭─[lq_ex/lib/lq.ex:27:86]", "╭─[lq_rs/src/lib.rs:27:15]"] {
+        assert!(stderr.contains(at), "{at}: {stderr}");
+    }
+    assert_eq!(stderr.matches("still reads").count(), 2, "{stderr}");
+}

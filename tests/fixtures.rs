@@ -506,6 +506,15 @@ fn an_argv_dropped_after_a_return_on_redis_state_is_still_required() {
     check_variant("lua-argv-dropped-after-state-return");
 }
 
+#[test]
+fn a_row_keyed_by_a_packed_prefix_is_the_hosts_record() {
+    // `park.lua` builds the row key from the prefix its Elixir and Rust
+    // callers pack in ARGV[1] (`Msgpax.pack!`, `rmp_serde::to_vec`): its
+    // write lands on the job row, where the Rust peer reads a field no
+    // one writes; the key is built in the script (WL301).
+    check_variant("lua-packed-field-renamed");
+}
+
 // Values followed through definitions (fixtures/coverage/rust-flow).
 
 #[test]

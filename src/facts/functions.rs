@@ -51,6 +51,51 @@ pub const SHA1: &str = "#sha1";
 /// [`SHA1`] of `body`.
 pub const REPLY: &str = "#reply";
 
+/// The path of a [`Value::Call`] that is its second argument serialized in
+/// the format its first names (a literal `"msgpack"` or `"json"`), as a
+/// host's library packs a value for a script to decode:
+/// `Msgpax.pack!([prefix, id])`, `rmp_serde::to_vec(&(prefix, id))`,
+/// `json.dumps([..])`. [`encoded`] builds it.
+pub const ENCODE: &str = "#encode";
+
+/// The path of a [`Value::Call`] that is the structure its second argument
+/// decodes to in the format its first names: Lua's
+/// `cmsgpack.unpack(ARGV[1])`, `cjson.decode(ARGV[1])`. The decoding of an
+/// [`ENCODE`] of the same format is the value encoded, a list as a table
+/// whose key `k` holds its `k`-th item (Lua counts from 1); a
+/// [`LOOKUP`] of it by a literal key is that item.
+pub const DECODE: &str = "#decode";
+
+/// `Call { path: [ENCODE], args: [format, v] }`.
+pub fn encoded(format: &str, v: Value, span: Span) -> Value {
+    serial(ENCODE, format, v, span)
+}
+
+/// `Call { path: [DECODE], args: [format, v] }`.
+pub fn decoded(format: &str, v: Value, span: Span) -> Value {
+    serial(DECODE, format, v, span)
+}
+
+fn serial(op: &str, format: &str, v: Value, span: Span) -> Value {
+    Value::Call {
+        path: vec![op.into()],
+        args: vec![Value::Str(super::Template::lit(format, span)), v],
+        span,
+    }
+}
+
+/// The format and the value of an [`ENCODE`] or [`DECODE`] (`op`).
+pub fn serial_of<'v>(op: &str, v: &'v Value) -> Option<(String, &'v Value)> {
+    match v {
+        Value::Call { path, args, .. } if path.len() == 1 && path[0] == op => match args.as_slice()
+        {
+            [format, inner] => Some((format.as_str()?, inner)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -18,7 +18,12 @@
 //!   does not show, is what `T`'s constructors put there;
 //! - the reply of a command the extractor could not read the words of
 //!   (`Call { path: [REPLY], args: [list] }`) is, for `SCRIPT LOAD body`,
-//!   the SHA1 of `body`.
+//!   the SHA1 of `body`;
+//! - the decoding of a value (`Call { path: [DECODE], args: [format, v] }`,
+//!   Lua's `cmsgpack.unpack(ARGV[1])` with a caller's value in place) is,
+//!   where `v` comes to an encoding in the same format (`[ENCODE]`), the
+//!   value encoded: a list as the table its decoding is, whose key `k`
+//!   holds its `k`-th item, so a lookup of `k` in it is that item.
 //!
 //! What it gives back are the values the start may be, each with the file
 //! it is written in; the caller reads them (a script, a SHA, a template).
@@ -28,7 +33,9 @@
 
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
-use crate::facts::{may_run, FileId, Value, LOOKUP, RECEIVER, REPLY, SHA1};
+use crate::facts::{
+    decoded, may_run, serial_of, FileId, Value, DECODE, ENCODE, LOOKUP, RECEIVER, REPLY, SHA1,
+};
 
 /// Definitions followed from one value, at most.
 pub(super) const MAX_DEPTH: usize = 8;
@@ -158,6 +165,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
         Value::Call { path, args, span } if is_lookup(path) && args.len() == 2 => {
             lookup(r, &args[0], &args[1], *span, at, depth, out);
         }
+        Value::Call { path, .. } if is_decode(path) => decode(r, v, at, depth, out),
         Value::Call { path, args, span } if is_reply(path) && args.len() == 1 => {
             reply(r, v, &args[0], *span, at, depth, out);
         }
@@ -314,6 +322,55 @@ fn reply(
         }
         _ => leaf(out, at.file, v.clone()),
     }
+}
+
+/// `[DECODE]`: the structure a serialized value decodes to.
+fn is_decode(path: &[String]) -> bool {
+    matches!(path, [p] if p == DECODE)
+}
+
+/// The decoding of what a value comes to: where it is an encoding in the
+/// same format, the value encoded (a list as the table its decoding is,
+/// [`as_table`]); else the decoding of it, as it stands.
+fn decode(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(FileId, Value)>) {
+    let (Some((format, inner)), Value::Call { span, .. }) = (serial_of(DECODE, v), v) else {
+        return leaf(out, at.file, v.clone());
+    };
+    let mut sent = Vec::new();
+    step(r, inner, at, depth + 1, &mut sent);
+    for (file, e) in sent {
+        match serial_of(ENCODE, &e) {
+            Some((f, x)) if f == format => {
+                let mut xs = Vec::new();
+                step(r, x, At { file, ..at }, depth + 1, &mut xs);
+                for (file, x) in xs {
+                    leaf(out, file, as_table(x));
+                }
+            }
+            _ => leaf(out, file, decoded(&format, e, *span)),
+        }
+    }
+}
+
+/// A list as a decoder gives it to Lua: a table whose key `k` holds the
+/// list's `k`-th item. Items appended the code does not show make any
+/// other key unknown (a pair of unknowns); other values stay as they are.
+fn as_table(v: Value) -> Value {
+    let Value::List { items, tail, span } = v else {
+        return v;
+    };
+    let mut pairs: Vec<(Value, Value)> = items
+        .into_iter()
+        .zip(1i64..)
+        .map(|(x, k)| {
+            let at = x.span();
+            (Value::Int { value: k, span: at }, x)
+        })
+        .collect();
+    if !tail.is_empty() {
+        pairs.push((Value::unknown("..", span), Value::unknown("..", span)));
+    }
+    Value::Map { pairs, span }
 }
 
 /// `[REPLY]`: the reply of the command its argument lists.

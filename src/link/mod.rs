@@ -316,17 +316,23 @@ fn link_named(input: &LinkInput<'_>) -> Model {
     assign_contract(&mut model, input.contract);
     (model.script_calls, model.unlinked_calls) =
         calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
-    script_keys::fill(&mut model);
+    script_keys::fill(&resolver, &mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model, input.contract);
     model
 }
 
-/// Each script's entry in the contract, by name (none without one). The
-/// only part of a model the contract decides: the rest of the link reads
-/// no contract, so a model linked against one contract is the model of
-/// another once its scripts are assigned again.
-pub fn assign_contract(model: &mut Model, contract: Option<&Contract>) {
+/// The model linked against one contract made the model of another: each
+/// script's entry, and the records (a key of holes and separators alone
+/// names a record only where the contract's keyspace has one at that
+/// shape, `records::infer`). The rest of the link reads no contract.
+pub fn reassign_contract(model: &mut Model, contract: Option<&Contract>) {
+    assign_contract(model, contract);
+    model.records = records::infer(model, contract);
+}
+
+/// Each script's entry in the contract, by name (none without one).
+fn assign_contract(model: &mut Model, contract: Option<&Contract>) {
     for script in &mut model.scripts {
         script.contract = contract.and_then(|c| {
             c.scripts

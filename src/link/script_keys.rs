@@ -11,20 +11,46 @@
 //! script's key stays unresolved rather than guessed (the callers'
 //! disagreement is the key checks' to report).
 
+use super::calls::ScriptCallUse;
 use super::records::key_shape;
-use super::{Model, ScriptId, MAX_ALTS};
-use crate::facts::{Seg, Template, Value};
+use super::{Ctx, Model, Resolver, ScriptId, MAX_ALTS};
+use crate::facts::{decoded, serial_of, Seg, Template, Value, DECODE, LOOKUP};
 
-/// A slot of a script call: a key slot or an argument slot, 1-based.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// A slot of a script call: a key slot or an argument slot, 1-based; or
+/// an item of what an argument slot decodes to (`cmsgpack.unpack(ARGV[1])[1]`:
+/// the slot, the item's position, the format).
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Slot {
     Keys(u32),
     Argv(u32),
+    Item(u32, i64, String),
+}
+
+impl Slot {
+    /// The slot a value reads: `KEYS[n]`, `ARGV[n]`, or an item of a
+    /// decoded `ARGV[n]` at a literal position.
+    fn of(v: &Value) -> Option<Slot> {
+        match v {
+            Value::Keys { index: Some(n), .. } => Some(Slot::Keys(*n)),
+            Value::Argv { index: Some(n), .. } => Some(Slot::Argv(*n)),
+            Value::Call { path, args, .. } if path.len() == 1 && path[0] == LOOKUP => {
+                let [coll, Value::Int { value: k, .. }] = args.as_slice() else {
+                    return None;
+                };
+                let (format, inner) = serial_of(DECODE, coll)?;
+                match inner {
+                    Value::Argv { index: Some(n), .. } => Some(Slot::Item(*n, *k, format)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Gives script commands' arguments built from `KEYS[n]`/`ARGV[n]` the
 /// templates their callers pass.
-pub(super) fn fill(model: &mut Model) {
+pub(super) fn fill(resolver: &Resolver<'_>, model: &mut Model) {
     let mut cache: std::collections::HashMap<(ScriptId, Slot), Option<Vec<Template>>> =
         Default::default();
     let mut updates: Vec<(usize, usize, Vec<Template>)> = Vec::new();
@@ -41,12 +67,12 @@ pub(super) fn fill(model: &mut Model) {
             // the script shows.
             let argv_ok = keys_at.is_some_and(|p| p.contains(&ai));
             let mut slot_alts = |slot: Slot| -> Option<Vec<Template>> {
-                if matches!(slot, Slot::Argv(_)) && !argv_ok {
+                if !matches!(slot, Slot::Keys(_)) && !argv_ok {
                     return None;
                 }
                 cache
-                    .entry((script, slot))
-                    .or_insert_with(|| passed(model, script, slot))
+                    .entry((script, slot.clone()))
+                    .or_insert_with(|| passed(resolver, model, script, &slot))
                     .clone()
             };
             let alts = typed(&a.value, &mut slot_alts);
@@ -62,8 +88,10 @@ pub(super) fn fill(model: &mut Model) {
 
 /// Whether a value reads a script slot.
 fn mentions_slot(v: &Value) -> bool {
+    if Slot::of(v).is_some() {
+        return true;
+    }
     match v {
-        Value::Keys { index: Some(_), .. } | Value::Argv { index: Some(_), .. } => true,
         Value::Str(t) => t.segs.iter().any(|s| match s {
             Seg::Value(v) => mentions_slot(v),
             _ => false,
@@ -76,29 +104,41 @@ fn mentions_slot(v: &Value) -> bool {
 /// The templates a slot's callers pass, one key shape among them; `None`
 /// when no caller shows it or callers disagree. A value a caller passes
 /// unresolved is a hole: it contradicts no other caller.
-fn passed(model: &Model, script: ScriptId, slot: Slot) -> Option<Vec<Template>> {
+fn passed(
+    resolver: &Resolver<'_>,
+    model: &Model,
+    script: ScriptId,
+    slot: &Slot,
+) -> Option<Vec<Template>> {
     let mut alts: Vec<Template> = Vec::new();
     let mut holes: Vec<Template> = Vec::new();
     let mut shape: Option<String> = None;
     for u in model.script_calls.iter().filter(|u| u.script == script) {
         let arg = match slot {
-            Slot::Keys(n) => u.keys.get((n as usize).checked_sub(1)?),
-            Slot::Argv(n) => u.argv.get((n as usize).checked_sub(1)?),
+            Slot::Keys(n) => u.keys.get((*n as usize).checked_sub(1)?),
+            Slot::Argv(n) | Slot::Item(n, ..) => u.argv.get((*n as usize).checked_sub(1)?),
         };
         let Some(arg) = arg else {
             continue;
         };
-        if arg.alts.is_empty() && holes.is_empty() {
-            let v = &arg.value;
+        let item;
+        let (value, passed) = match slot {
+            Slot::Item(_, k, format) => {
+                item = item_passed(resolver, u, &arg.value, *k, format);
+                (&item.0, &item.1[..])
+            }
+            _ => (&arg.value, &arg.alts[..]),
+        };
+        if passed.is_empty() && holes.is_empty() {
             holes.push(Template {
                 segs: vec![Seg::Hole {
-                    label: v.describe(),
-                    span: v.span(),
+                    label: value.describe(),
+                    span: value.span(),
                 }],
-                span: v.span(),
+                span: value.span(),
             });
         }
-        for t in arg.alts.iter() {
+        for t in passed.iter() {
             let s = key_shape(t);
             if s == "<*>" {
                 if holes.is_empty() {
@@ -108,8 +148,16 @@ fn passed(model: &Model, script: ScriptId, slot: Slot) -> Option<Vec<Template>> 
             }
             match &shape {
                 None => shape = Some(s),
-                Some(known) if *known != s => return None,
-                Some(_) => {}
+                Some(known) if *known == s => {}
+                // A caller that passes a literal where another passes a
+                // hole (a test's `job:does-not-exist`) says nothing
+                // against it: the slot is the more general shape.
+                Some(known) if generalizes(known, &s) => continue,
+                Some(known) if generalizes(&s, known) => {
+                    alts.clear();
+                    shape = Some(s);
+                }
+                Some(_) => return None,
             }
             if alts.len() < MAX_ALTS && !alts.contains(t) {
                 alts.push(t.clone());
@@ -122,12 +170,63 @@ fn passed(model: &Model, script: ScriptId, slot: Slot) -> Option<Vec<Template>> 
     (!alts.is_empty()).then_some(alts)
 }
 
+/// Whether every key of shape `specific` is also of shape `general`: each
+/// `<*>` of `general` stands for any bytes (holes included), its literal
+/// bytes for themselves.
+fn generalizes(general: &str, specific: &str) -> bool {
+    let parts: Vec<&str> = general.split("<*>").collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return false;
+    };
+    if parts.len() == 1 || !specific.starts_with(first) {
+        return false;
+    }
+    let mut rest = &specific[first.len()..];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Item `k` of what a call passes as `value`, decoded in `format`: where
+/// the caller encodes a list in that format, its `k`-th item, resolved
+/// where the call is (an encoding the code does not show, or in another
+/// format, gives a hole).
+fn item_passed(
+    resolver: &Resolver<'_>,
+    u: &ScriptCallUse,
+    value: &Value,
+    k: i64,
+    format: &str,
+) -> (Value, Vec<Template>) {
+    let span = value.span();
+    let item = Value::Call {
+        path: vec![LOOKUP.into()],
+        args: vec![
+            decoded(format, value.clone(), span),
+            Value::Int { value: k, span },
+        ],
+        span,
+    };
+    let cx = Ctx {
+        speaker: u.speaker,
+        module: "",
+        file: u.span.file,
+    };
+    let alts = resolver.templates(&item, &cx);
+    (item, alts)
+}
+
 /// The templates a value may send, each slot it reads replaced by what its
 /// callers pass there; empty when some slot is not typed.
 fn typed(v: &Value, slot_alts: &mut impl FnMut(Slot) -> Option<Vec<Template>>) -> Vec<Template> {
+    if let Some(slot) = Slot::of(v) {
+        return slot_alts(slot).unwrap_or_default();
+    }
     match v {
-        Value::Keys { index: Some(n), .. } => slot_alts(Slot::Keys(*n)).unwrap_or_default(),
-        Value::Argv { index: Some(n), .. } => slot_alts(Slot::Argv(*n)).unwrap_or_default(),
         Value::Str(t) => typed_template(t, slot_alts),
         Value::OneOf { alts, .. } => {
             let mut out: Vec<Template> = Vec::new();
@@ -156,11 +255,7 @@ fn typed_template(
     let mut out: Vec<Vec<Seg>> = vec![Vec::new()];
     for seg in &t.segs {
         let slot = match seg {
-            Seg::Value(v) => match **v {
-                Value::Keys { index: Some(n), .. } => Some(Slot::Keys(n)),
-                Value::Argv { index: Some(n), .. } => Some(Slot::Argv(n)),
-                _ => None,
-            },
+            Seg::Value(v) => Slot::of(v),
             _ => None,
         };
         match (slot, seg) {
@@ -198,4 +293,20 @@ fn typed_template(
     out.into_iter()
         .map(|segs| Template { segs, span: t.span })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generalizes;
+
+    #[test]
+    fn a_hole_stands_for_any_bytes() {
+        assert!(generalizes("<*>:<*>:<*>", "<*>:<*>:does-not-exist"));
+        assert!(generalizes("<*>:<*>:<*>", "<*>:<*>:"));
+        assert!(generalizes("q:{<*>}:job:<*>", "q:{<*>}:job:7"));
+        assert!(!generalizes("<*>:<*>:wait", "<*>:<*>:<*>"));
+        assert!(!generalizes("q:{<*>}:job:<*>", "q:{<*>}:queue"));
+        assert!(!generalizes("<*>:<*>:wait", "<*>:<*>:paused"));
+        assert!(!generalizes("q:job", "q:job"));
+    }
 }

@@ -13,7 +13,7 @@ use crate::config::{Config, ContractSetting};
 use crate::contract::Contract;
 use crate::discover::{Candidate, Note};
 use crate::facts::{FileFacts, FileId};
-use crate::link::{assign_contract, assign_speakers, link, LinkInput, Model, Speaker, SpeakerId};
+use crate::link::{assign_speakers, link, reassign_contract, LinkInput, Model, Speaker, SpeakerId};
 use crate::source::{SourceFile, SourceMap};
 
 use super::cache::Cache;
@@ -189,9 +189,10 @@ struct Linking<'a> {
 /// The link, and the contract that then applies: the embedded default
 /// steps aside for a foreign keyspace, and a tree of a shipped family's
 /// keys is checked against that family (its contract names its scripts).
-/// The link reads the contract only to give each script its entry
-/// (`link::assign_contract`), so the family's model is the first link's
-/// with its scripts assigned again: one link, whichever contract applies.
+/// The link reads the contract only to give each script its entry and to
+/// name the records at keys of holes alone (`link::reassign_contract`), so
+/// the family's model is the first link's with those made again: one
+/// link, whichever contract applies.
 fn link_step(
     opts: &Options,
     pool: Option<&rayon::ThreadPool>,
@@ -225,7 +226,7 @@ fn link_step(
         contract_file = Some(id);
         model.file_speaker.resize(sources.len(), None);
     }
-    assign_contract(&mut model, contract.as_ref());
+    reassign_contract(&mut model, contract.as_ref());
     (model, (contract, contract_file))
 }
 

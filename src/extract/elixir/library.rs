@@ -1,15 +1,16 @@
 //! What library calls compute, where the wire depends on it: the SHA1 of
 //! a script (`:crypto.hash(:sha, s)`, hex-encoded or not, and the reply of
 //! `SCRIPT LOAD`), a lookup by a literal key (`Keyword.fetch!`, `Map.get`,
-//! `kw[:k]`, `state.sha`), and `then/2` (its function applied to its
-//! value).
+//! `kw[:k]`, `state.sha`), `then/2` (its function applied to its
+//! value), and a value serialized for a script to decode (`Msgpax.pack!`,
+//! `Jason.encode!`).
 
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::known::client_command_arg;
 use super::Cx;
-use crate::facts::{Span, Value, LOOKUP, REPLY, SHA1};
+use crate::facts::{encoded, Span, Value, LOOKUP, REPLY, SHA1};
 use crate::parse::named_children;
 
 /// Library functions that return their first argument's value as far as
@@ -31,6 +32,15 @@ const LOOKUPS: &[&str] = &[
     "Map.fetch!",
     "Map.get",
     "Access.get",
+];
+
+/// Functions that serialize their first argument for a script to decode,
+/// and the format: `Msgpax.pack!([prefix, id], iodata: false)`.
+const ENCODERS: &[(&str, &str)] = &[
+    ("Msgpax.pack!", "msgpack"),
+    ("Jason.encode!", "json"),
+    ("Poison.encode!", "json"),
+    ("JSON.encode!", "json"),
 ];
 
 /// `#sha1(v)`: the SHA1 of what `v` holds.
@@ -119,6 +129,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 span,
             )),
             "then" | "Kernel.then" if args.len() == 2 => Some(self.then(args, env, depth, span)),
+            n if !args.is_empty() && ENCODERS.iter().any(|(e, _)| *e == n) => {
+                let (_, format) = ENCODERS.iter().find(|(e, _)| *e == n)?;
+                Some(encoded(format, arg(0)?, span))
+            }
             _ => self.script_load(path, args, env, depth, span),
         }
     }

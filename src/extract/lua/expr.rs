@@ -6,7 +6,9 @@ use super::append_value;
 use super::eval::Eval;
 use super::value::{Kind, Lv};
 use crate::extract::fields::LUA as F;
-use crate::facts::{Command, LuaCall, Seg, Sink, Span, Template, Value};
+use crate::facts::{
+    decoded, serial_of, Command, LuaCall, Seg, Sink, Span, Template, Value, DECODE, LOOKUP,
+};
 use crate::parse::named_children;
 
 /// Binary operators that fail on a `nil` operand (`..` is read apart).
@@ -34,6 +36,16 @@ const LIBRARY: &[&str] = &[
     "unpack",
     "xpcall",
 ];
+
+/// The format a library function decodes its one argument from:
+/// `cmsgpack.unpack(ARGV[1])` is the structure the caller packed.
+fn decoder_format(callee: &str) -> Option<&'static str> {
+    match callee {
+        "cmsgpack.unpack" => Some("msgpack"),
+        "cjson.decode" => Some("json"),
+        _ => None,
+    }
+}
 
 /// Functions whose arguments fail on `nil`.
 fn nil_fails(callee: &str) -> bool {
@@ -209,6 +221,21 @@ impl<'t> Eval<'_, 't> {
                 let base = self.expr(table);
                 self.strict(&base);
                 let key = self.expr(field);
+                // An item of a decoded argument: what the caller packed
+                // at that position.
+                if let (Kind::Val(coll), Kind::Val(k @ Value::Int { .. })) = (&base.kind, &key.kind)
+                {
+                    if serial_of(DECODE, coll).is_some() {
+                        let item = Value::Call {
+                            path: vec![LOOKUP.into()],
+                            args: vec![coll.clone(), k.clone()],
+                            span,
+                        };
+                        let mut v = Lv::derived(self.s.text(n), span, &[base, key]);
+                        v.kind = Kind::Val(item);
+                        return v;
+                    }
+                }
                 if let (Kind::Table { items, open }, Kind::Val(Value::Int { value, .. })) =
                     (&base.kind, &key.kind)
                 {
@@ -394,7 +421,13 @@ impl<'t> Eval<'_, 't> {
             c if nil_fails(c) => {
                 let (args, _) = self.args(n);
                 args.iter().for_each(|a| self.strict(a));
-                return Lv::derived(self.s.text(n), span, &args);
+                let mut v = Lv::derived(self.s.text(n), span, &args);
+                // The structure a serialized argument decodes to, for its
+                // items to be what the caller packed.
+                if let (Some(format), [arg]) = (decoder_format(c), args.as_slice()) {
+                    v.kind = Kind::Val(decoded(format, arg.to_value(), span));
+                }
+                return v;
             }
             _ => {}
         }

@@ -269,3 +269,32 @@ fn a_top_level_function_is_summarized_with_its_parameters() {
         Value::Param { index: 0, .. }
     ));
 }
+
+#[test]
+fn items_of_a_decoded_argument_are_what_the_caller_packed() {
+    let src = "local args = cmsgpack.unpack(ARGV[1])\n\
+               local opts = cjson.decode(ARGV[2])\n\
+               local row = args[1] .. args[2]\n\
+               redis.call('HSET', row, 'kind', args[3], 'lane', opts[1])\n\
+               redis.call('HGET', row, args.name)\n\
+               redis.call('GET', cmsgpack.unpack(KEYS[1])[1])\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "HSET <ARGV[1][1]><ARGV[1][2]> kind ARGV[1][3] lane ARGV[2][1]",
+            "HGET <ARGV[1][1]><ARGV[1][2]> name",
+            "GET KEYS[1][1]",
+        ]
+    );
+    // An item is the lookup of its position in the decoding, in the
+    // format the script decodes.
+    let Value::Call { path, args, .. } = &f.commands[0].args[2] else {
+        panic!("an item is a lookup");
+    };
+    assert_eq!(path, &vec![crate::facts::LOOKUP.to_string()]);
+    let (format, inner) = crate::facts::serial_of(crate::facts::DECODE, &args[0]).unwrap();
+    assert_eq!(format, "msgpack");
+    assert!(matches!(inner, Value::Argv { index: Some(1), .. }));
+    assert_eq!(f.commands[0].args[2].span().start, at(src, "args[3]"));
+}

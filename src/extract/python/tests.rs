@@ -301,3 +301,31 @@ async def load(r, k):
         .collect();
     assert_eq!(fields, ["payload", "state"]);
 }
+
+/// A value serialized for a script to decode is that encoding of the
+/// value: `msgpack.packb([..])` (however the module is imported) and
+/// `json.dumps([..])`.
+#[test]
+fn values_packed_for_a_script_are_their_encoding() {
+    let src = r#"
+import json
+import msgpack as mp
+import redis
+
+def add(r, script, prefix, job_id):
+    return script(keys=["q:wait"], args=[mp.packb([prefix, job_id], use_bin_type=True), json.dumps([job_id])], client=r)
+"#;
+    let f = facts(src);
+    let args = &f.script_calls[0].args;
+    let formats: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let (format, inner) = crate::facts::serial_of(crate::facts::ENCODE, a).unwrap();
+            let Value::List { items, .. } = inner else {
+                panic!("a list is encoded");
+            };
+            format!("{format} {}", items.len())
+        })
+        .collect();
+    assert_eq!(formats, vec!["msgpack 2", "json 1"]);
+}

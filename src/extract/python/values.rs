@@ -40,6 +40,15 @@ fn parse_int(t: &str) -> Option<i64> {
     t.parse().ok()
 }
 
+/// Functions that serialize their one positional argument for a script to
+/// decode, and the format: `msgpack.packb([prefix, id], use_bin_type=True)`.
+const ENCODERS: &[(&[&str], &str)] = &[
+    (&["msgpack", "packb"], "msgpack"),
+    (&["msgpack", "dumps"], "msgpack"),
+    (&["ormsgpack", "packb"], "msgpack"),
+    (&["json", "dumps"], "json"),
+];
+
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The value of an expression.
     pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -417,7 +426,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         (pos, kw)
     }
 
-    /// What a call gives.
+    /// What a call gives (a value serialized for a script to decode,
+    /// [`ENCODERS`], as that encoding).
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(func) = n.child_by_field_id(F.function) else {
@@ -466,6 +476,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             _ => return Value::unknown(self.label(n), span),
         };
         let _ = kw;
+        let encoder = ENCODERS.iter().find(|(e, _)| {
+            path.len() >= e.len()
+                && path[path.len() - e.len()..]
+                    .iter()
+                    .zip(e.iter())
+                    .all(|(a, b)| a == b)
+        });
+        if let (Some((_, format)), [arg]) = (encoder, args.as_slice()) {
+            return crate::facts::encoded(format, arg.clone(), span);
+        }
         Value::Call { path, args, span }
     }
 

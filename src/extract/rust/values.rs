@@ -50,6 +50,18 @@ const TRANSPARENT_CALLS: &[&[&str]] = &[
     &["OnceLock", "from"],
 ];
 
+/// Functions that serialize the value their one argument refers to, for a
+/// script to decode, and the format: `rmp_serde::to_vec(&(prefix, id))`
+/// (a tuple, an array or a `Vec` is a msgpack array).
+const ENCODERS: &[(&[&str], &str)] = &[
+    (&["rmp_serde", "to_vec"], "msgpack"),
+    (&["rmp_serde", "to_vec_named"], "msgpack"),
+    (&["rmp_serde", "encode", "to_vec"], "msgpack"),
+    (&["rmp_serde", "encode", "to_vec_named"], "msgpack"),
+    (&["serde_json", "to_string"], "json"),
+    (&["serde_json", "to_vec"], "json"),
+];
+
 /// Methods of lazily initialised cells that give what the initialiser
 /// they are handed returns.
 const LAZY_INIT_METHODS: &[&str] = &["get_or_init", "get_or_insert_with", "call_once_force"];
@@ -450,10 +462,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 let path = path_segments(&self.text(func));
                 let strs: Vec<&str> = path.iter().map(|s| s.as_str()).collect();
                 let last = strs.last().copied().unwrap_or("");
-                // `std::sync::LazyLock::new` is `LazyLock::new`.
-                let transparent = TRANSPARENT_CALLS.iter().any(|c| strs.ends_with(c));
-                if transparent && args.len() == 1 {
-                    return self.value(args[0], d);
+                if let Some(v) = self.library_value(&strs, &args, span, d) {
+                    return v;
                 }
                 // `Vec::new()`: a list the straight-line pushes that
                 // follow fill (see `vec_push`).
@@ -480,6 +490,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => Value::unknown(self.label(n), span),
         }
+    }
+
+    /// A call of the library on one argument whose value the wire keeps:
+    /// a conversion gives its argument (`std::sync::LazyLock::new` is
+    /// `LazyLock::new`), an encoder its argument serialized.
+    fn library_value(
+        &mut self,
+        strs: &[&str],
+        args: &[Node<'_>],
+        span: Span,
+        d: usize,
+    ) -> Option<Value> {
+        let [arg] = args else {
+            return None;
+        };
+        if TRANSPARENT_CALLS.iter().any(|c| strs.ends_with(c)) {
+            return Some(self.value(*arg, d));
+        }
+        let (_, format) = ENCODERS.iter().find(|(e, _)| strs.ends_with(e))?;
+        Some(crate::facts::encoded(format, self.value(*arg, d), span))
     }
 
     /// `ACTIVE.replace("{queue}", ns)`: the placeholder's bytes give way to
