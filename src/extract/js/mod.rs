@@ -289,9 +289,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             };
             vec![(1, sha)]
         });
+        // A local function without parameters (`const run = () => ..` in a
+        // function) has only the enclosing call's values: its calls are
+        // that function's, as a callback's are.
+        let thunk = params.is_empty()
+            && n.parent()
+                .is_some_and(|p| p.kind() == "variable_declarator")
+            && self.stack.iter().any(|f| !f.container && f.func.is_some());
         Frame {
             id: n.id(),
-            func,
+            func: if thunk { None } else { func },
             params,
             class: if in_class { class } else { None },
             container: false,
@@ -399,6 +406,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 .child_by_field_id(self.f.name)
                 .or_else(|| p.child_by_field_id(self.f.property))?,
             "pair" => p.child_by_field_id(self.f.key)?,
+            // `obj.m = (..) => ..`: the method a call `obj.m(..)` runs.
+            "assignment_expression" if p.child_by_field_id(self.f.right) == Some(n) => p
+                .child_by_field_id(self.f.left)
+                .filter(|l| l.kind() == "member_expression")?
+                .child_by_field_id(self.f.property)?,
             _ => return None,
         };
         matches!(name.kind(), "identifier" | "property_identifier").then(|| (self.text(name), name))
@@ -485,6 +497,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     if name.kind() == "identifier" {
                         let name = self.text(name);
                         self.bind_name(name, v);
+                    } else if name.kind() == "object_pattern" {
+                        self.bind_pattern(name);
                     }
                 }
             }
@@ -508,6 +522,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 self.pending = pending;
             }
             _ => {}
+        }
+    }
+
+    /// `const { a, b: c } = v`: each name bound to its property of `v`
+    /// (the pattern's entry, read by `values::destructured`).
+    fn bind_pattern(&mut self, pattern: Node<'_>) {
+        for c in values::named(pattern) {
+            let name = match c.kind() {
+                "shorthand_property_identifier_pattern" => Some(c),
+                "pair_pattern" => c
+                    .child_by_field_id(self.f.value)
+                    .filter(|v| v.kind() == "identifier"),
+                _ => None,
+            };
+            if let Some(name) = name {
+                let name = self.text(name);
+                self.bind_name(name, c);
+            }
         }
     }
 

@@ -11,7 +11,10 @@ use crate::link::{Arg, Ctx, Resolver, ScriptId, SpeakerId};
 use std::sync::Arc;
 
 /// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
-/// numkeys is the count the same script is registered with.
+/// numkeys is the count the same script is registered with; where the
+/// code does not show its registration (a loader registers every file of
+/// a folder), the count its file name gives (`name-N.lua`), which is what
+/// such loaders register.
 pub(super) fn registered_count(
     p: &Proto,
     script: ScriptId,
@@ -27,8 +30,8 @@ pub(super) fn registered_count(
         return None;
     }
     let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
-    same.then(|| lk.model.scripts[script].registration)
-        .flatten()
+    let s = &lk.model.scripts[script];
+    same.then(|| s.registration.or(s.file_count)).flatten()
 }
 
 /// The key values of one speaker's call sites, resolved: a key expression
