@@ -168,6 +168,34 @@ fn elixir_values_from_other_modules_are_linked() {
 }
 
 #[test]
+fn a_typescript_interface_call_runs_each_adapter_and_its_script() {
+    // `fixtures/coverage/ts-adapters`: `runScript(client, 'claimTask', ..)`
+    // calls `client.runCommand(`${scriptName}:${this.version}`, args)` on
+    // an interface; each implementation in the tree is bound. The ioredis
+    // adapter runs `client[name](args)`, the command `defineCommand` gave
+    // the client, with the key count of `claimTask-2.lua`: keys first in
+    // the one array, `keys.concat([id, worker])` counted. The node-redis
+    // adapter runs `evalSha(digest, {keys, arguments})` with `digest`
+    // destructured from its map's entry: linked, its keys sliced at run
+    // time.
+    assert_eq!(
+        linked_calls("ts-adapters"),
+        [
+            "src/backend.ts:21 claimTask null [] incomplete",
+            "src/backend.ts:21 claimTask 2 [<*>:pending, <*>:task:<*>]",
+            "src/backend.ts:26 finishTask null [] incomplete",
+            "src/backend.ts:26 finishTask 3 [<*>:task:<*>, <*>:claimed, <*>:done]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/ts-adapters");
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert!(
+        stderr.contains("coverage: fixtures/coverage/ts-adapters: 2 of 2 script calls checked\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     let dir = repo().join("fixtures/coverage/unlinked");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
