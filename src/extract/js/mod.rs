@@ -516,6 +516,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "string" | "template_string" => self.script_literal(n),
             "binary_expression" => self.script_concat(n),
             "call_expression" => {
+                self.mutation(n);
                 self.script_call(n);
                 let mut pending = std::mem::take(&mut self.pending);
                 self.pending_registration(n, &mut pending);
@@ -559,6 +560,45 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .or_default();
         if list.len() <= MAX_BINDINGS {
             list.push(NodeRef::of(v));
+        }
+    }
+
+    /// `keys.push(x)` (or `unshift`, `splice`): the array a name holds is
+    /// more than what it was bound to, so the call is one more value the
+    /// name may hold, in the scope that binds it.
+    fn mutation(&mut self, n: Node<'_>) {
+        let Some(func) = n
+            .child_by_field_id(self.f.function)
+            .filter(|f| f.kind() == "member_expression")
+        else {
+            return;
+        };
+        let (Some(o), Some(p)) = (
+            func.child_by_field_id(self.f.object),
+            func.child_by_field_id(self.f.property),
+        ) else {
+            return;
+        };
+        if o.kind() != "identifier"
+            || !matches!(self.text(p).as_str(), "push" | "unshift" | "splice")
+        {
+            return;
+        }
+        let name = self.text(o);
+        let scope = self.stack.iter().rev().find_map(|f| {
+            self.scopes
+                .get(&f.id)
+                .is_some_and(|s| s.contains_key(&name))
+                .then_some(f.id)
+        });
+        let Some(list) = scope
+            .and_then(|s| self.scopes.get_mut(&s))
+            .and_then(|s| s.get_mut(&name))
+        else {
+            return;
+        };
+        if list.len() <= MAX_BINDINGS {
+            list.push(NodeRef::of(n));
         }
     }
 

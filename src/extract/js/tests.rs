@@ -186,3 +186,16 @@ fn destructured_names_and_concatenated_arrays_are_followed() {
     assert_eq!((items.len(), tail.len()), (2, 1));
     assert!(matches!(&tail[0], Value::List { items, .. } if items.len() == 2));
 }
+
+#[test]
+fn an_array_pushed_to_is_more_than_its_literal() {
+    let f = facts(
+        Lang::TypeScript,
+        "function args(a: string) {\n  const keys = ['k1', 'k2'];\n  keys.push(a);\n  return keys;\n}\n",
+    );
+    let Value::OneOf { alts, .. } = &f.functions[0].returns else {
+        panic!("{:?}", f.functions[0].returns);
+    };
+    assert!(matches!(&alts[0], Value::List { items, .. } if items.len() == 2));
+    assert!(matches!(&alts[1], Value::Call { path, .. } if path == &["push"]));
+}
