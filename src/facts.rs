@@ -12,7 +12,7 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, may_run, FnAlias, FunctionDef, Import, LOOKUP, RECEIVER, REPLY, SHA1,
+    accepts, may_run, FnAlias, FunctionDef, Import, LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 

@@ -196,6 +196,44 @@ fn a_typescript_interface_call_runs_each_adapter_and_its_script() {
 }
 
 #[test]
+fn a_key_list_a_helper_returns_is_counted() {
+    // `fixtures/coverage/python-keymaps`: `keys = self.getKeys([..])`, whose
+    // `return list(map(keyOf, roles))` is as long as the list passed, each
+    // key what `keyOf` makes of a role (not followed): two keys, counted.
+    let dir = repo().join("fixtures/coverage/python-keymaps");
+    let (code, stdout, stderr) = run(
+        &["extract", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let calls: Vec<String> = v["speakers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["calls"].as_array().unwrap())
+        .map(|c| {
+            format!(
+                "{}:{} {} {} {} {}",
+                c["at"]["path"].as_str().unwrap(),
+                c["at"]["line"],
+                c["script"].as_str().unwrap(),
+                c["numkeys"],
+                c["keys"],
+                c["keys_complete"]
+            )
+        })
+        .collect();
+    assert_eq!(calls, ["shelf/store.py:24 restock 2 [null,null] true"]);
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert!(
+        stderr
+            .contains("coverage: fixtures/coverage/python-keymaps: 1 of 1 script calls checked\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     let dir = repo().join("fixtures/coverage/unlinked");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());

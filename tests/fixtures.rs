@@ -545,6 +545,13 @@ fn ts_backend_through_an_adapter_interface_leaves_a_key_out() {
 }
 
 #[test]
+fn python_keys_mapped_by_a_helper_leave_one_out() {
+    // `self.getKeys(["item"])` returns `list(map(keyOf, roles))`: one key,
+    // where `restock-2.lua` declares two.
+    check_variant("python-keymap-key-dropped");
+}
+
+#[test]
 fn js_evalsha_of_a_sha_loaded_in_a_callback_passes_an_unknown_key() {
     check_variant("js-callback-extra-key");
 }

@@ -51,6 +51,12 @@ pub const SHA1: &str = "#sha1";
 /// [`SHA1`] of `body`.
 pub const REPLY: &str = "#reply";
 
+/// The path of a [`Value::Call`] that is a list as long as its one
+/// argument, each item what a function makes of that list's item (Python's
+/// `list(map(f, xs))`): its length is known where the list's is, its items
+/// are not.
+pub const MAPPED: &str = "#mapped";
+
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
