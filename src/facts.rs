@@ -13,7 +13,7 @@ mod functions;
 mod scope;
 pub use functions::{
     accepts, decoded, encoded, may_run, serial_of, FnAlias, FunctionDef, Import, DECODE, ENCODE,
-    LOOKUP, RECEIVER, REPLY, SHA1,
+    LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 

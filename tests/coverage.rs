@@ -168,6 +168,72 @@ fn elixir_values_from_other_modules_are_linked() {
 }
 
 #[test]
+fn a_typescript_interface_call_runs_each_adapter_and_its_script() {
+    // `fixtures/coverage/ts-adapters`: `runScript(client, 'claimTask', ..)`
+    // calls `client.runCommand(`${scriptName}:${this.version}`, args)` on
+    // an interface; each implementation in the tree is bound. The ioredis
+    // adapter runs `client[name](args)`, the command `defineCommand` gave
+    // the client, with the key count of `claimTask-2.lua`: keys first in
+    // the one array, `keys.concat([id, worker])` counted. The node-redis
+    // adapter runs `evalSha(digest, {keys, arguments})` with `digest`
+    // destructured from its map's entry: linked, its keys sliced at run
+    // time.
+    assert_eq!(
+        linked_calls("ts-adapters"),
+        [
+            "src/backend.ts:21 claimTask null [] incomplete",
+            "src/backend.ts:21 claimTask 2 [<*>:pending, <*>:task:<*>]",
+            "src/backend.ts:26 finishTask null [] incomplete",
+            "src/backend.ts:26 finishTask 3 [<*>:task:<*>, <*>:claimed, <*>:done]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/ts-adapters");
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert!(
+        stderr.contains("coverage: fixtures/coverage/ts-adapters: 2 of 2 script calls checked\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_key_list_a_helper_returns_is_counted() {
+    // `fixtures/coverage/python-keymaps`: `keys = self.getKeys([..])`, whose
+    // `return list(map(keyOf, roles))` is as long as the list passed, each
+    // key what `keyOf` makes of a role (not followed): two keys, counted.
+    let dir = repo().join("fixtures/coverage/python-keymaps");
+    let (code, stdout, stderr) = run(
+        &["extract", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let calls: Vec<String> = v["speakers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["calls"].as_array().unwrap())
+        .map(|c| {
+            format!(
+                "{}:{} {} {} {} {}",
+                c["at"]["path"].as_str().unwrap(),
+                c["at"]["line"],
+                c["script"].as_str().unwrap(),
+                c["numkeys"],
+                c["keys"],
+                c["keys_complete"]
+            )
+        })
+        .collect();
+    assert_eq!(calls, ["shelf/store.py:24 restock 2 [null,null] true"]);
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert!(
+        stderr
+            .contains("coverage: fixtures/coverage/python-keymaps: 1 of 1 script calls checked\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn coverage_lists_what_is_not_checked_and_what_nobody_runs() {
     let dir = repo().join("fixtures/coverage/unlinked");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());

@@ -547,6 +547,20 @@ fn js_ioredis_defined_command_called_without_a_key() {
 }
 
 #[test]
+fn ts_backend_through_an_adapter_interface_leaves_a_key_out() {
+    // `finishTask-3.lua` takes keys then ARGV in one array: with a key
+    // left out, the id moves into KEYS[3] and ARGV[2] is nil.
+    check_variant("ts-adapter-key-dropped");
+}
+
+#[test]
+fn python_keys_mapped_by_a_helper_leave_one_out() {
+    // `self.getKeys(["item"])` returns `list(map(keyOf, roles))`: one key,
+    // where `restock-2.lua` declares two.
+    check_variant("python-keymap-key-dropped");
+}
+
+#[test]
 fn js_evalsha_of_a_sha_loaded_in_a_callback_passes_an_unknown_key() {
     check_variant("js-callback-extra-key");
 }

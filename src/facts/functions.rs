@@ -96,6 +96,12 @@ pub fn serial_of<'v>(op: &str, v: &'v Value) -> Option<(String, &'v Value)> {
     }
 }
 
+/// The path of a [`Value::Call`] that is a list as long as its one
+/// argument, each item what a function makes of that list's item (Python's
+/// `list(map(f, xs))`): its length is known where the list's is, its items
+/// are not.
+pub const MAPPED: &str = "#mapped";
+
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -451,8 +451,10 @@ impl Binding {
         changed
     }
 
-    /// A method call whose name several types define (`script.run(..)`):
-    /// the one that runs a script, when only one type's does.
+    /// A method call whose name several types define (`script.run(..)`,
+    /// `client.runCommand(..)` on an interface): the receiver's type is not
+    /// shown, so the call runs whichever of them the value has, and each
+    /// that runs a script is bound.
     fn wrapper_methods(
         &self,
         fns: &FnIndex<'_>,
@@ -466,15 +468,11 @@ impl Binding {
         else {
             return Vec::new();
         };
-        let wrappers: Vec<_> = cands
+        cands
             .iter()
             .filter(|c| self.summaries.contains_key(&(c.0, c.1)))
-            .collect();
-        let modules: HashSet<&str> = wrappers.iter().map(|c| c.2).collect();
-        if modules.len() != 1 {
-            return Vec::new();
-        }
-        wrappers.iter().map(|c| (c.0, c.1)).collect()
+            .map(|c| (c.0, c.1))
+            .collect()
     }
 
     /// A bound proto: still a summary of the calling function when it has

@@ -193,6 +193,33 @@ fn choices_within(v: &Value, depth: usize) -> Option<Vec<Value>> {
     }
 }
 
+/// The name a versioned command name starts with: a template whose
+/// literal text is `name:` and whose rest is values alone
+/// (`${name}:${version}` with `name` bound), so `name` is what it names;
+/// `None` for any other template.
+fn versioned_head(t: &crate::facts::Template) -> Option<String> {
+    use crate::facts::Seg;
+    let mut head = String::new();
+    let mut segs = t.segs.iter();
+    for s in segs.by_ref() {
+        match s {
+            Seg::Lit { text, .. } => head.push_str(text),
+            _ => break,
+        }
+    }
+    // The values after the head hold no literal text of their own.
+    if segs.any(|s| matches!(s, Seg::Lit { .. })) {
+        return None;
+    }
+    let name = head.strip_suffix(':')?;
+    let plain = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    plain.then(|| name.to_string())
+}
+
 /// What identifying a script may consult.
 pub(super) struct Lookup<'a> {
     /// What following a value gave, per speaker, file and value
@@ -354,8 +381,12 @@ fn direct(
             direct(value, speaker, f, lk, depth + 1)
         }),
         Value::Atom { name, .. } => by_name(name),
-        Value::Str(_) => {
-            let s = v.as_str()?;
+        Value::Str(t) => {
+            let Some(s) = v.as_str() else {
+                // `${name}:${version}`: a command name the runtime versions
+                // names the script its literal head names.
+                return versioned_head(t).and_then(|head| by_name(&head));
+            };
             if s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
                 let lower = s.to_ascii_lowercase();
                 return model
@@ -391,5 +422,47 @@ fn direct(
             })
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::versioned_head;
+    use crate::facts::{Seg, Span, Template, Value};
+
+    fn tpl(segs: Vec<Seg>) -> Template {
+        Template {
+            segs,
+            span: Span::new(0, 0, 1),
+        }
+    }
+
+    fn lit(t: &str) -> Seg {
+        Seg::Lit {
+            text: t.into(),
+            span: Span::new(0, 0, 1),
+        }
+    }
+
+    fn hole() -> Seg {
+        Seg::Value(Box::new(Value::unknown("version", Span::new(0, 0, 1))))
+    }
+
+    #[test]
+    fn a_versioned_command_name_names_its_head() {
+        let head = |segs| versioned_head(&tpl(segs));
+        assert_eq!(
+            head(vec![lit("addJob"), lit(":"), hole()]),
+            Some("addJob".into())
+        );
+        assert_eq!(
+            head(vec![lit("addJob:"), hole(), hole()]),
+            Some("addJob".into())
+        );
+        // Literal text after the value, no `:`, or a name of several parts.
+        assert_eq!(head(vec![lit("addJob:"), hole(), lit(":x")]), None);
+        assert_eq!(head(vec![lit("addJob"), hole()]), None);
+        assert_eq!(head(vec![lit("emq:{q}:"), hole()]), None);
+        assert_eq!(head(vec![hole(), lit(":v1")]), None);
     }
 }

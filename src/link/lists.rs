@@ -56,9 +56,11 @@ pub(super) fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value
     (out, complete)
 }
 
-/// `Enum.map/2`: a list of the same length.
+/// `Enum.map/2`, or a list [`crate::facts::MAPPED`]: a list of the same
+/// length.
 fn is_enum_map(path: &[String]) -> bool {
     matches!(path, [m, f] if m == "Enum" && f == "map")
+        || matches!(path, [m] if m == crate::facts::MAPPED)
 }
 
 pub(super) fn literal_count(v: &Value) -> Option<(u32, Span)> {

@@ -1,5 +1,6 @@
 //! Calls: client commands through the method table (`client.rs`), script
-//! calls (`eval`, `evalsha`, a command `defineCommand` registered), what
+//! calls (`eval`, `evalsha`, a command `defineCommand` registered, called
+//! by name or by a name parameter, `client[name](..)`), what
 //! `script("load", ..)` hands its callback, and calls of the code base;
 //! and the definitions the second walk states (module constants, the
 //! fields a class's methods set on `this`).
@@ -96,6 +97,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         match func.kind() {
             "member_expression" => self.method_call(n, func, &args),
+            "subscript_expression" => self.computed_call(n, func, &args),
             "identifier" => {
                 let name = self.text(func);
                 if self.stack.iter().any(|f| f.params.contains(&name)) {
@@ -142,6 +144,33 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let receiver = Some(self.value(recv, 0));
         self.code_call(n, vec![name], receiver, args);
+    }
+
+    /// `client[name](args)` in a function whose parameter `name` is: on a
+    /// Redis client (in a file that names Redis), a call of the command
+    /// `defineCommand` gave it under that name (ioredis adds one method per
+    /// command), so EVALSHA of the script its caller names, with the key
+    /// count it was registered with. An element called by a literal index
+    /// or a local is no command name a caller gives.
+    fn computed_call(&mut self, n: Node<'_>, func: Node<'_>, args: &[Node<'_>]) {
+        let (Some(recv), Some(index)) = (
+            func.child_by_field_id(self.f.object),
+            func.child_by_field_id(self.f.index),
+        ) else {
+            return;
+        };
+        let recv_text = self.text(recv);
+        if !self.names_redis || !client::Receiver::RedisLike.admits(&recv_text) {
+            return;
+        }
+        let sent: Vec<Node<'_>> = match args.last() {
+            Some(l) if is_function(l.kind()) => args[..args.len() - 1].to_vec(),
+            _ => args.to_vec(),
+        };
+        let script = self.value(index, 0);
+        if matches!(script, Value::Param { index, .. } if index != crate::facts::RECEIVER) {
+            self.registered_call(n, script, false, &sent);
+        }
     }
 
     /// Whether a chain's receiver is a `multi()`/`pipeline()` chain.

@@ -289,9 +289,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             };
             vec![(1, sha)]
         });
+        // A local function without parameters (`const run = () => ..` in a
+        // function) has only the enclosing call's values: its calls are
+        // that function's, as a callback's are.
+        let thunk = params.is_empty()
+            && n.parent()
+                .is_some_and(|p| p.kind() == "variable_declarator")
+            && self.stack.iter().any(|f| !f.container && f.func.is_some());
         Frame {
             id: n.id(),
-            func,
+            func: if thunk { None } else { func },
             params,
             class: if in_class { class } else { None },
             container: false,
@@ -399,6 +406,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 .child_by_field_id(self.f.name)
                 .or_else(|| p.child_by_field_id(self.f.property))?,
             "pair" => p.child_by_field_id(self.f.key)?,
+            // `obj.m = (..) => ..`: the method a call `obj.m(..)` runs.
+            "assignment_expression" if p.child_by_field_id(self.f.right) == Some(n) => p
+                .child_by_field_id(self.f.left)
+                .filter(|l| l.kind() == "member_expression")?
+                .child_by_field_id(self.f.property)?,
             _ => return None,
         };
         matches!(name.kind(), "identifier" | "property_identifier").then(|| (self.text(name), name))
@@ -485,6 +497,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     if name.kind() == "identifier" {
                         let name = self.text(name);
                         self.bind_name(name, v);
+                    } else if name.kind() == "object_pattern" {
+                        self.bind_pattern(name);
                     }
                 }
             }
@@ -502,12 +516,31 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "string" | "template_string" => self.script_literal(n),
             "binary_expression" => self.script_concat(n),
             "call_expression" => {
+                self.mutation(n);
                 self.script_call(n);
                 let mut pending = std::mem::take(&mut self.pending);
                 self.pending_registration(n, &mut pending);
                 self.pending = pending;
             }
             _ => {}
+        }
+    }
+
+    /// `const { a, b: c } = v`: each name bound to its property of `v`
+    /// (the pattern's entry, read by `values::destructured`).
+    fn bind_pattern(&mut self, pattern: Node<'_>) {
+        for c in values::named(pattern) {
+            let name = match c.kind() {
+                "shorthand_property_identifier_pattern" => Some(c),
+                "pair_pattern" => c
+                    .child_by_field_id(self.f.value)
+                    .filter(|v| v.kind() == "identifier"),
+                _ => None,
+            };
+            if let Some(name) = name {
+                let name = self.text(name);
+                self.bind_name(name, c);
+            }
         }
     }
 
@@ -527,6 +560,45 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .or_default();
         if list.len() <= MAX_BINDINGS {
             list.push(NodeRef::of(v));
+        }
+    }
+
+    /// `keys.push(x)` (or `unshift`, `splice`): the array a name holds is
+    /// more than what it was bound to, so the call is one more value the
+    /// name may hold, in the scope that binds it.
+    fn mutation(&mut self, n: Node<'_>) {
+        let Some(func) = n
+            .child_by_field_id(self.f.function)
+            .filter(|f| f.kind() == "member_expression")
+        else {
+            return;
+        };
+        let (Some(o), Some(p)) = (
+            func.child_by_field_id(self.f.object),
+            func.child_by_field_id(self.f.property),
+        ) else {
+            return;
+        };
+        if o.kind() != "identifier"
+            || !matches!(self.text(p).as_str(), "push" | "unshift" | "splice")
+        {
+            return;
+        }
+        let name = self.text(o);
+        let scope = self.stack.iter().rev().find_map(|f| {
+            self.scopes
+                .get(&f.id)
+                .is_some_and(|s| s.contains_key(&name))
+                .then_some(f.id)
+        });
+        let Some(list) = scope
+            .and_then(|s| self.scopes.get_mut(&s))
+            .and_then(|s| s.get_mut(&name))
+        else {
+            return;
+        };
+        if list.len() <= MAX_BINDINGS {
+            list.push(NodeRef::of(n));
         }
     }
 

@@ -142,3 +142,60 @@ fn a_string_naming_a_lua_file_is_no_script() {
     assert!(f.scripts.is_empty());
     assert!(f.errors.is_empty());
 }
+
+#[test]
+fn a_command_called_by_its_name_parameter_is_an_evalsha() {
+    // ioredis gives the client a method per defined command: `client[name]`
+    // with `name` the wrapper's parameter runs the script its caller names,
+    // with the registered key count; a literal index or a local is no such
+    // name, nor a receiver that is no client.
+    let f = facts(
+        Lang::TypeScript,
+        "import Redis from 'ioredis';\nconst t: any = {};\nt.run = (name: string, args: any[]) => (client as any)[name](args);\nfunction f(list: any[], k: string) { return handlers[k](list) + client[2](list); }\n",
+    );
+    assert_eq!(f.functions[0].name, "run");
+    assert_eq!(f.commands.len(), 1);
+    let c = &f.commands[0];
+    assert_eq!(
+        (c.name.as_str(), c.func, c.open_tail),
+        ("EVALSHA", Some(0), true)
+    );
+    assert!(matches!(&c.args[0], Value::Param { index: 0, .. }));
+    assert!(matches!(&c.args[1], Value::Call { path, .. } if path == &[".numberOfKeys"]));
+    assert!(matches!(c.tail.as_slice(), [Value::Param { index: 1, .. }]));
+}
+
+#[test]
+fn destructured_names_and_concatenated_arrays_are_followed() {
+    let f = facts(
+        Lang::TypeScript,
+        "function run(name: string) {\n  const entry = scripts.get(name);\n  const { sha, n: count } = entry;\n  const keys = ['a', 'b'];\n  return go(sha, count, keys.concat([name, 'x']));\n}\n",
+    );
+    let call = f.calls.iter().find(|c| c.path == ["go"]).unwrap();
+    let field = |v: &Value| match v {
+        Value::Call { path, args, .. } => (path[0].clone(), args[0].clone()),
+        _ => panic!("{v:?}"),
+    };
+    let (sha, of) = field(&call.args[0]);
+    assert_eq!(sha, ".sha");
+    assert!(matches!(of, Value::Call { path, .. } if path == ["get"]));
+    assert_eq!(field(&call.args[1]).0, ".n");
+    let Value::List { items, tail, .. } = &call.args[2] else {
+        panic!("{:?}", call.args[2]);
+    };
+    assert_eq!((items.len(), tail.len()), (2, 1));
+    assert!(matches!(&tail[0], Value::List { items, .. } if items.len() == 2));
+}
+
+#[test]
+fn an_array_pushed_to_is_more_than_its_literal() {
+    let f = facts(
+        Lang::TypeScript,
+        "function args(a: string) {\n  const keys = ['k1', 'k2'];\n  keys.push(a);\n  return keys;\n}\n",
+    );
+    let Value::OneOf { alts, .. } = &f.functions[0].returns else {
+        panic!("{:?}", f.functions[0].returns);
+    };
+    assert!(matches!(&alts[0], Value::List { items, .. } if items.len() == 2));
+    assert!(matches!(&alts[1], Value::Call { path, .. } if path == &["push"]));
+}

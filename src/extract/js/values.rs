@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
-use crate::facts::{Seg, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{Seg, Span, Template, Value, LOOKUP, RECEIVER};
 
 /// Wrappers whose value is their operand's.
 const TRANSPARENT: &[&str] = &[
@@ -109,6 +109,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Value::List { items, tail, span }
             }
             "call_expression" => self.call_value(n, d),
+            "shorthand_property_identifier_pattern" | "pair_pattern" => self.destructured(n, d),
             _ => Value::unknown(self.label(n), span),
         }
     }
@@ -297,6 +298,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 ) else {
                     return Value::unknown(self.label(n), span);
                 };
+                if self.text(p) == "concat" {
+                    if let Some(joined) = self.concat(o, &args, span, d) {
+                        return joined;
+                    }
+                }
                 if o.kind() == "this" {
                     vec!["self".to_string(), self.text(p)]
                 } else {
@@ -311,6 +317,62 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .map(|a| self.value(a, d + 1))
             .collect();
         Value::Call { path, args, span }
+    }
+
+    /// `list.concat(a, b)` of an array the code shows: a new array of its
+    /// items, then each argument's (appended whole, as an array gives its
+    /// items and a value itself).
+    fn concat(&mut self, o: Node<'_>, args: &[Node<'_>], span: Span, d: usize) -> Option<Value> {
+        let Value::List {
+            items, mut tail, ..
+        } = self.value(o, d + 1)
+        else {
+            return None;
+        };
+        for a in args {
+            tail.push(self.value(*a, d + 1));
+        }
+        Some(Value::List { items, tail, span })
+    }
+
+    /// `const { sha, n: count } = script`: the property of the value
+    /// destructured, as a field read of it.
+    fn destructured(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let prop = match n.kind() {
+            "pair_pattern" => n.child_by_field_id(self.f.key),
+            _ => Some(n),
+        };
+        let source = n
+            .parent()
+            .filter(|p| p.kind() == "object_pattern")
+            .and_then(|p| p.parent())
+            .filter(|p| p.kind() == "variable_declarator")
+            .and_then(|p| p.child_by_field_id(self.f.value));
+        let (Some(prop), Some(source)) = (prop, source) else {
+            return Value::unknown(self.label(n), span);
+        };
+        if !matches!(
+            prop.kind(),
+            "property_identifier" | "shorthand_property_identifier_pattern"
+        ) {
+            return Value::unknown(self.label(n), span);
+        }
+        let field = self.text(prop);
+        let base = self.value(source, d + 1);
+        if let Value::Map { pairs, .. } = &base {
+            if let Some((_, v)) = pairs
+                .iter()
+                .find(|(k, _)| k.as_str().as_deref() == Some(&field))
+            {
+                return v.clone();
+            }
+        }
+        Value::Call {
+            path: vec![format!(".{field}")],
+            args: vec![base],
+            span,
+        }
     }
 
     /// `x.script("load", text, ..)`: the text loaded.

@@ -329,3 +329,14 @@ def add(r, script, prefix, job_id):
         .collect();
     assert_eq!(formats, vec!["msgpack 2", "json 1"]);
 }
+
+#[test]
+fn a_mapped_list_is_as_long_as_the_list_mapped() {
+    let f = facts("def keys_of(roles):\n    return list(map(str.upper, roles))\n\ndef names():\n    return list(['a', 'b'])\n");
+    let Value::Call { path, args, .. } = &f.functions[0].returns else {
+        panic!("{:?}", f.functions[0].returns);
+    };
+    assert_eq!(path, &[crate::facts::MAPPED]);
+    assert!(matches!(args.as_slice(), [Value::Param { index: 0, .. }]));
+    assert!(matches!(&f.functions[1].returns, Value::List { items, .. } if items.len() == 2));
+}

@@ -434,6 +434,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return Value::unknown(self.label(n), span);
         };
         let (pos, kw) = self.arguments(n);
+        if let Some(v) = self.list_call(n, func, &pos, d) {
+            return v;
+        }
         if let Some(v) = self.known_call(n, func, &pos, d) {
             return v;
         }
@@ -487,6 +490,34 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return crate::facts::encoded(format, arg.clone(), span);
         }
         Value::Call { path, args, span }
+    }
+
+    /// `map(f, xs)`: as many items as `xs`, each unknown
+    /// ([`crate::facts::MAPPED`]); `list(..)` of a list or of such a map is
+    /// that list.
+    fn list_call(
+        &mut self,
+        n: Node<'_>,
+        func: Node<'_>,
+        pos: &[Node<'_>],
+        d: usize,
+    ) -> Option<Value> {
+        if func.kind() != "identifier" {
+            return None;
+        }
+        match (self.text(func).as_str(), pos) {
+            ("map", [_, xs]) => Some(Value::Call {
+                path: vec![crate::facts::MAPPED.into()],
+                args: vec![self.value(*xs, d + 1)],
+                span: self.span(n),
+            }),
+            ("list", [xs]) => match self.value(*xs, d + 1) {
+                v @ Value::List { .. } => Some(v),
+                v @ Value::Call { .. } if is_mapped(&v) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// Calls whose meaning is Python's or its library's: scripts, file
@@ -685,4 +716,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         self.text(n)
     }
+}
+
+/// Whether a value is [`crate::facts::MAPPED`] of a list.
+fn is_mapped(v: &Value) -> bool {
+    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == crate::facts::MAPPED)
 }

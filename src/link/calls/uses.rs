@@ -11,7 +11,10 @@ use crate::link::{Arg, Ctx, Resolver, ScriptId, SpeakerId};
 use std::sync::Arc;
 
 /// `{body, count} = Scripts.get(:drop)` then `["EVAL", body, count | ..]`:
-/// numkeys is the count the same script is registered with.
+/// numkeys is the count the same script is registered with; where the
+/// code does not show its registration (a loader registers every file of
+/// a folder), the count its file name gives (`name-N.lua`), which is what
+/// such loaders register.
 pub(super) fn registered_count(
     p: &Proto,
     script: ScriptId,
@@ -27,8 +30,8 @@ pub(super) fn registered_count(
         return None;
     }
     let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
-    same.then(|| lk.model.scripts[script].registration)
-        .flatten()
+    let s = &lk.model.scripts[script];
+    same.then(|| s.registration.or(s.file_count)).flatten()
 }
 
 /// The key values of one speaker's call sites, resolved: a key expression
@@ -61,7 +64,12 @@ pub(super) fn use_of(
     registered: Option<(u32, Span)>,
     memo: &mut KeyMemo,
 ) -> ScriptCallUse {
-    let (mut flat, complete) = flatten(&p.items, &p.tail, p.open);
+    let tail: Vec<Value> = p
+        .tail
+        .iter()
+        .map(|v| returned_list(resolver, p, v).unwrap_or_else(|| v.clone()))
+        .collect();
+    let (mut flat, complete) = flatten(&p.items, &tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
         module: "",
@@ -72,7 +80,7 @@ pub(super) fn use_of(
     let numkeys = numkeys_of(p, registered);
     let split_by_parts = !matches!(numkeys, NumKeys::Literal(..) | NumKeys::Counted(..))
         && p.items.is_empty()
-        && p.tail.len() >= 2;
+        && tail.len() >= 2;
     let (keys, keys_complete, args, args_complete): (Vec<Arg>, bool, Vec<Value>, bool) =
         if p.keys_only {
             let argv = crate::link::argv::flat_args(&p.argv, p.argv_open);
@@ -86,8 +94,8 @@ pub(super) fn use_of(
             // `numkeys | keys ++ args`, or a loop over the keys then one over
             // the args, with numkeys the script's own count: the first part
             // appended after numkeys is the keys.
-            let (keys, complete) = flatten(&[], &p.tail[..1], false);
-            let (args, args_complete) = flatten(&[], &p.tail[1..], false);
+            let (keys, complete) = flatten(&[], &tail[..1], false);
+            let (args, args_complete) = flatten(&[], &tail[1..], false);
             (
                 keys.into_iter().map(arg).collect(),
                 complete,
@@ -122,6 +130,32 @@ pub(super) fn use_of(
         argv: crate::link::argv::resolve(resolver, &args, p.speaker, p.span.file).into(),
         args: args.into(),
         args_complete,
+    }
+}
+
+/// A collection a function of the code base returns (`self.getKeys([..])`
+/// returning `list(map(f, keys))`), followed to the one list it comes to.
+fn returned_list(resolver: &Resolver<'_>, p: &Proto, v: &Value) -> Option<Value> {
+    let Value::Call { path, .. } = v else {
+        return None;
+    };
+    let op = path.first().is_some_and(|h| h.starts_with(['#', '.', '[']));
+    if op {
+        return None;
+    }
+    let at = crate::link::flow::At {
+        speaker: p.speaker,
+        file: p.file,
+        module: "",
+    };
+    match crate::link::flow::follow(resolver, v, at).as_slice() {
+        [(_, list @ Value::List { .. })] => Some(list.clone()),
+        [(_, mapped @ Value::Call { path, .. })]
+            if path.len() == 1 && path[0] == crate::facts::MAPPED =>
+        {
+            Some(mapped.clone())
+        }
+        _ => None,
     }
 }
 
