@@ -81,10 +81,18 @@ pub(crate) fn gates(
         .map(|&(i, _)| normalize_path(Path::new(&candidates[i].rel)))
         .collect();
     let reach = crate::link::scope::reach(&paths, parsed.iter().map(|(_, s)| *s).collect());
+    if !reach.iter().any(|r| *r) {
+        return out;
+    }
+    // The directories of crates' roots (`lib.rs`, `main.rs`).
     let roots: HashSet<PathBuf> = candidates
         .iter()
-        .filter(|c| matches!(c.stem().as_str(), "lib" | "main"))
-        .filter_map(|c| Path::new(&c.rel).parent().map(normalize_path))
+        .map(|c| Path::new(&c.rel))
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n == "lib.rs" || n == "main.rs")
+        })
+        .filter_map(|p| p.parent().map(normalize_path))
         .collect();
     let mut dirs_seen: HashMap<SpeakerId, HashSet<PathBuf>> = HashMap::new();
     for (k, &(i, _)) in parsed.iter().enumerate() {
