@@ -17,6 +17,24 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// The project file of a Rust speaker in `rs/`.
+fn rust_crate(root: &Path) {
+    write(
+        root,
+        "rs/Cargo.toml",
+        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+}
+
+/// The project file of an Elixir speaker in `ex/`.
+fn mix_project(root: &Path) {
+    write(
+        root,
+        "ex/mix.exs",
+        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
+    );
+}
+
 fn tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -31,11 +49,7 @@ fn tree() -> tempfile::TempDir {
         "scripts/includes/remove.lua",
         "local function removeJob(key)\n  redis.call('DEL', key)\nend\n",
     );
-    write(
-        root,
-        "ex/mix.exs",
-        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
-    );
+    mix_project(root);
     write(
         root,
         "ex/lib/scripts.ex",
@@ -57,11 +71,7 @@ fn tree() -> tempfile::TempDir {
 end
 "#,
     );
-    write(
-        root,
-        "rs/Cargo.toml",
-        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
+    rust_crate(root);
     write(
         root,
         "rs/src/lib.rs",
@@ -205,21 +215,13 @@ fn unlinked_and_unnamed_scripts_are_named_by_what_they_are() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "wirelint.toml", "");
-    write(
-        root,
-        "rs/Cargo.toml",
-        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
+    rust_crate(root);
     write(
         root,
         "rs/src/lib.rs",
         "pub fn run(con: &mut redis::Connection, entry: (String, u32), q: &str) -> redis::RedisResult<i64> {\n    redis::cmd(\"EVALSHA\")\n        .arg(entry.0)\n        .arg(1)\n        .arg(format!(\"jq:{{{q}}}:pending\"))\n        .query(con)\n}\n",
     );
-    write(
-        root,
-        "ex/mix.exs",
-        "defmodule Q.MixProject do\n  use Mix.Project\n  def project, do: [app: :q, version: \"0.1.0\"]\nend\n",
-    );
+    mix_project(root);
     write(
         root,
         "ex/lib/q.ex",
@@ -258,11 +260,7 @@ fn test_code_is_no_use_in_any_view() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     write(root, "wirelint.toml", "contract = false\n");
-    write(
-        root,
-        "rs/Cargo.toml",
-        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
+    rust_crate(root);
     write(
         root,
         "rs/src/lib.rs",

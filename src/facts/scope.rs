@@ -46,19 +46,6 @@ pub struct ModuleRef {
     pub name: Option<String>,
 }
 
-impl ModuleScope {
-    /// Whether the file brings a client library into scope, for itself
-    /// and the modules that import from it.
-    pub fn brings_client(&self) -> bool {
-        self.names_client || !self.client_names.is_empty()
-    }
-
-    /// Whether the file may reach a client library through other files.
-    pub fn draws_on_others(&self) -> bool {
-        !self.names_client && !self.imports.is_empty()
-    }
-}
-
 impl super::FileFacts {
     /// Forgets the facts that count only with a client library in scope.
     pub fn drop_client_facts(&mut self) {
