@@ -12,8 +12,8 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, decoded, encoded, may_run, serial_of, FnAlias, FunctionDef, Import, DECODE, ENCODE,
-    LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
+    accepts, decoded, definer_key, encoded, may_run, needle_of, serial_of, FnAlias, FunctionDef,
+    Import, DECODE, ENCODE, LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 

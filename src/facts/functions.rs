@@ -210,3 +210,28 @@ fn literal_eq(a: &Value, b: &Value) -> Option<bool> {
         _ => None,
     }
 }
+
+/// The identifier a definition or reference of `name` holds in the bytes of
+/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
+/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
+/// spellings: searching for less finds more files.
+pub fn needle_of(name: &str) -> Option<String> {
+    let n = name.trim_start_matches('@');
+    let n = n.strip_prefix("r#").unwrap_or(n);
+    let n = n.trim_end_matches(['?', '!']);
+    let core: &str = n
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|s| !s.is_empty())?;
+    Some(core.to_string())
+}
+
+/// What the files that define `name` are counted by (the selection's name
+/// pass and the link's pick agree on it): its [`needle_of`], and `.f` for
+/// a field `.f` a type's constructors set.
+pub fn definer_key(name: &str) -> Option<String> {
+    let n = needle_of(name)?;
+    Some(match name.starts_with('.') {
+        true => format!(".{n}"),
+        false => n,
+    })
+}

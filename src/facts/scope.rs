@@ -17,10 +17,6 @@ pub struct ModuleScope {
     /// a glob import): a named import of one of them from this file's
     /// module brings the client.
     pub client_names: Vec<String>,
-    /// Identifiers the files it draws its scope from hold (the declaration
-    /// of its own module in its parent, the modules on an import's path):
-    /// the selection parses the files that hold them.
-    pub needs: Vec<String>,
 }
 
 /// A module declared in a file of its own.

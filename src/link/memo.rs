@@ -4,7 +4,8 @@
 //!
 //! A speaker's entry is used again only when nothing it was made from has
 //! changed: the facts of the speaker's files (with their ids, compared
-//! whole), which of their commands reach Redis (`super::sends`), and each
+//! whole), which of their commands reach Redis (`super::sends`), how many
+//! files define each name the selection counted (`super::Definers`), and each
 //! answer the binding got to whether a call site's script is known where it
 //! stands (asked again of this run's scripts). What a call site passes is
 //! kept with the script and the registered key count it was linked to, and
@@ -58,6 +59,9 @@ pub(super) struct SpeakerFacts {
     facts: Vec<(FileId, Arc<FileFacts>)>,
     /// The commands of those files that do not reach Redis.
     dropped: Vec<(FileId, usize)>,
+    /// How many files define each name the selection counted
+    /// (`super::Definers`): they decide what a bare name picks.
+    definers: Option<HashMap<String, u32>>,
 }
 
 impl SpeakerFacts {
@@ -65,6 +69,7 @@ impl SpeakerFacts {
         SpeakerFacts {
             facts: files(input, sp).cloned().collect(),
             dropped: dropped(input, sent, sp),
+            definers: input.definers.0.get(&sp).cloned(),
         }
     }
 
@@ -76,7 +81,9 @@ impl SpeakerFacts {
             now.next()
                 .is_some_and(|y| x.0 == y.0 && (Arc::ptr_eq(&x.1, &y.1) || x.1 == y.1))
         }) && now.next().is_none();
-        facts && self.dropped == dropped(input, sent, sp)
+        facts
+            && self.dropped == dropped(input, sent, sp)
+            && self.definers.as_ref() == input.definers.0.get(&sp)
     }
 }
 

@@ -20,6 +20,7 @@ use crate::source::SourceMap;
 
 pub mod argv;
 pub mod calls;
+mod definers;
 mod flow;
 mod identify;
 mod included;
@@ -37,6 +38,7 @@ pub mod scripts;
 mod sends;
 mod substitute;
 
+pub use definers::Definers;
 use inventory::Inventory;
 pub use memo::LinkMemo;
 
@@ -263,6 +265,8 @@ pub struct LinkInput<'a> {
     pub contract: Option<&'a Contract>,
     /// What the last link of a long-lived process kept ([`LinkMemo`]).
     pub memo: Option<&'a LinkMemo>,
+    /// How many files define each name the selection searched for.
+    pub definers: &'a Definers,
 }
 
 /// Links all facts into a [`Model`]: first the commands whose name a
@@ -279,6 +283,7 @@ pub fn link(input: &LinkInput<'_>) -> Model {
         speaker_dirs: input.speaker_dirs.clone(),
         contract: input.contract,
         memo: input.memo,
+        definers: input.definers,
     })
 }
 

@@ -6,7 +6,7 @@
 use crate::hash::HashMap;
 use std::collections::BTreeSet;
 
-use super::{LinkInput, SpeakerId};
+use super::{Definers, LinkInput, SpeakerId};
 use crate::facts::{ConstDef, FileId, FunctionDef, Import, Seg, Span, Template, Value};
 
 /// Alternatives kept per value.
@@ -35,6 +35,7 @@ pub(crate) struct Resolver<'a> {
     /// Indexes of the longer lists of `consts` and `functions`.
     const_index: HashMap<(SpeakerId, &'a str), DefIndex<'a>>,
     function_index: HashMap<(SpeakerId, &'a str, usize), DefIndex<'a>>,
+    definers: &'a Definers,
 }
 
 /// The definitions of one name from which an index is kept: below it, a
@@ -120,7 +121,16 @@ impl<'a> Resolver<'a> {
             functions,
             const_index,
             function_index,
+            definers: input.definers,
         }
+    }
+
+    /// Whether a definition outside the referencing module, file,
+    /// qualifier and imports may be picked for `path`: one file of the
+    /// speaker defines its name, as the selection counted them.
+    fn lone(&self, path: &[String], cx: &Ctx) -> bool {
+        path.last()
+            .is_none_or(|n| !self.definers.many(cx.speaker, n))
     }
 
     /// [`Resolver::pick`] through an index.
@@ -129,6 +139,7 @@ impl<'a> Resolver<'a> {
         ix: &DefIndex<'_>,
         path: &[String],
         cx: &Ctx,
+        lone: bool,
     ) -> Vec<&'d (FileId, &'a T)> {
         let at = |ids: &[usize]| ids.iter().map(|&i| &cands[i]).collect::<Vec<_>>();
         let qualifier: Option<&str> = if path.len() >= 2 {
@@ -168,7 +179,7 @@ impl<'a> Resolver<'a> {
         if let Some(ids) = ix.by_file.get(&cx.file) {
             return at(ids);
         }
-        if ix.modules == 1 {
+        if ix.modules == 1 && lone {
             return cands.iter().collect();
         }
         Vec::new()
@@ -181,6 +192,7 @@ impl<'a> Resolver<'a> {
         module_of: impl Fn(&T) -> &str,
         path: &[String],
         cx: &Ctx,
+        lone: bool,
     ) -> Vec<&'d (FileId, &'a T)> {
         let qualifier: Option<&str> = if path.len() >= 2 {
             Some(path[path.len() - 2].as_str())
@@ -218,7 +230,7 @@ impl<'a> Resolver<'a> {
         }
         // A unique definition (all clauses of one function in one module).
         let modules: BTreeSet<&str> = cands.iter().map(|(_, d)| module_of(d)).collect();
-        if modules.len() == 1 {
+        if modules.len() == 1 && lone {
             return cands.iter().collect();
         }
         Vec::new()
@@ -329,8 +341,14 @@ impl<'a> Resolver<'a> {
         let key = (cx.speaker, path.last()?.as_str());
         let cands = self.consts.get(&key)?;
         let picked = match self.const_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
-            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
+            None => Self::pick(
+                cands,
+                |c: &ConstDef| c.module.as_str(),
+                path,
+                cx,
+                self.lone(path, cx),
+            ),
         };
         picked.first().map(|(f, d)| (*f, &d.value))
     }
@@ -340,8 +358,14 @@ impl<'a> Resolver<'a> {
         let key = (cx.speaker, path.last()?.as_str());
         let cands = self.consts.get(&key)?;
         let picked = match self.const_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
-            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
+            None => Self::pick(
+                cands,
+                |c: &ConstDef| c.module.as_str(),
+                path,
+                cx,
+                self.lone(path, cx),
+            ),
         };
         picked.first().map(|(f, d)| (*f, *d))
     }
@@ -379,8 +403,14 @@ impl<'a> Resolver<'a> {
         cx: &Ctx,
     ) -> Vec<&'d (FileId, &'a FunctionDef)> {
         let picked = match self.function_index.get(key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
-            None => Self::pick(cands, |f: &FunctionDef| f.module.as_str(), path, cx),
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
+            None => Self::pick(
+                cands,
+                |f: &FunctionDef| f.module.as_str(),
+                path,
+                cx,
+                self.lone(path, cx),
+            ),
         };
         let [name] = path else {
             return picked;
@@ -417,8 +447,14 @@ impl<'a> Resolver<'a> {
             return hole(path.join("::"), span);
         };
         let picked = match self.const_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx),
-            None => Self::pick(cands, |c: &ConstDef| c.module.as_str(), path, cx),
+            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
+            None => Self::pick(
+                cands,
+                |c: &ConstDef| c.module.as_str(),
+                path,
+                cx,
+                self.lone(path, cx),
+            ),
         };
         let Some((file, def)) = picked.first() else {
             return hole(path.join("::"), span);
@@ -659,9 +695,17 @@ mod tests {
                         module,
                         file,
                     };
-                    let list = Resolver::pick(&cands, |c: &ConstDef| c.module.as_str(), &path, &cx);
-                    let indexed = Resolver::pick_indexed(&cands, &ix, &path, &cx);
-                    assert_eq!(list, indexed, "{module} {file} {q}");
+                    for lone in [true, false] {
+                        let list = Resolver::pick(
+                            &cands,
+                            |c: &ConstDef| c.module.as_str(),
+                            &path,
+                            &cx,
+                            lone,
+                        );
+                        let indexed = Resolver::pick_indexed(&cands, &ix, &path, &cx, lone);
+                        assert_eq!(list, indexed, "{module} {file} {q} {lone}");
+                    }
                 }
             }
         }

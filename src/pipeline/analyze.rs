@@ -110,7 +110,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
         cache: cache.as_ref(),
         trees: opts.session.as_deref().map(|s| &s.trees),
     };
-    let (reads, selected) = in_pool(pool.as_ref(), || {
+    let (reads, selected, definers) = in_pool(pool.as_ref(), || {
         read_all(
             &reader,
             !opts.prefilter,
@@ -150,6 +150,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
             facts: &facts,
             parts: (speakers, file_speaker, speaker_dirs),
             notes: &mut notes,
+            definers: &definers,
         },
         (contract, contract_file),
     );
@@ -184,6 +185,8 @@ struct Linking<'a> {
     /// The speakers, each file's speaker and each speaker's directory.
     parts: (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>),
     notes: &'a mut Vec<Note>,
+    /// How many files define each name the selection searched for.
+    definers: &'a crate::link::Definers,
 }
 
 /// The link, and the contract that then applies: the embedded default
@@ -204,6 +207,7 @@ fn link_step(
         facts,
         parts,
         notes,
+        definers,
     } = l;
     let input = LinkInput {
         sources,
@@ -213,6 +217,7 @@ fn link_step(
         speaker_dirs: parts.2,
         contract: contract.as_ref(),
         memo: opts.session.as_deref().map(|s| &s.link),
+        definers,
     };
     let mut model = in_pool(pool, || link(&input));
     drop(input);

@@ -2,275 +2,69 @@
 //! gives it ([`FileNames`]), and the names a speaker's parsed files need or
 //! carry ([`speaker_names`]), searched for as whole identifiers in the
 //! bytes of its other files ([`Names`]). Why it is sound: `super::prefilter`.
+//!
+//! A name a reference looks up is searched for with where the link may
+//! pick its definition ([`Within`]): the link's resolution
+//! (`link::Resolver::pick`) takes a definition from the referencing
+//! module, the module a qualifier names, the referencing file, a module
+//! imported from, or, only when one file of the speaker defines the name,
+//! that one. So a file that defines the name is parsed when it holds one
+//! of those words or when no other file defines it, and the link is told
+//! how many files define each name the pass searched for
+//! ([`crate::link::Definers`]), so that it makes the same pick whatever
+//! was parsed.
 
 use crate::hash::{HashMap, HashSet};
 use std::borrow::Cow;
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, BTreeSet};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
-use serde::{Deserialize, Serialize};
-
-use crate::extract::needles;
-use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
+use crate::facts::{definer_key, FileFacts, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
 
-/// Names searched for as whole identifiers (a byte before and after a hit
-/// must not be `[A-Za-z0-9_]`): *used* names anywhere, *defined* names only
-/// where a definition of them starts (`needles::defines_at`), and fields
-/// (`.f`, a defined name a projection reads) only where a field may be set
-/// (`needles::sets_field_at`).
-pub struct Names {
-    /// The automaton over `pats`, built on the first [`Names::hit`]: a
-    /// warm run answers from the cache's identifiers ([`Names::hit_in`])
-    /// and may never search bytes.
-    ac: OnceLock<Option<AhoCorasick>>,
-    pats: Vec<String>,
-    /// Per pattern: how a hit of it counts ([`USED`], [`DEFINED`], [`FIELD`]).
-    kinds: Vec<u8>,
-    /// The used names, the defined ones and the fields (without their `.`).
-    used_set: HashSet<String>,
-    def_set: HashSet<String>,
-    field_set: HashSet<String>,
-    /// Whether a name holds a byte outside ASCII ([`Idents`] cannot tell).
-    wide: bool,
-    /// Past [`MANY_NAMES`], [`Names::hit`] looks each identifier of the
-    /// text up in the sets, and the automaton holds only the names that are
-    /// not plain identifiers: building it for 26,000 names (hostile input,
-    /// as many builders in 1 MB) took 1.4 s.
-    by_word: bool,
+mod search;
+pub use search::{words_in, Idents, Names, Scan};
+
+/// Where the definitions a name's references may pick live, besides the
+/// referencing files themselves: in a module one of `words` names (the
+/// last segment of a qualifier, of the referencing module, of a module it
+/// imports from), or, with `any`, in any module. A definition elsewhere is
+/// picked only when no other file defines the name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Within {
+    pub any: bool,
+    /// Sorted, without repeats; empty with `any`.
+    pub words: Vec<String>,
 }
 
-/// How many names the automaton of [`Names::hit`] is built for, at most.
-const MANY_NAMES: usize = 2000;
-
-/// Any use of the name counts.
-const USED: u8 = 1;
-/// A definition of the name counts.
-const DEFINED: u8 = 2;
-/// A place where a field of the name may be set counts.
-const FIELD: u8 = 4;
-
-impl Names {
-    /// `used` and `defined` as [`needle_of`] gives them (a defined `.f` is
-    /// a field: [`refs_of`]).
-    pub fn new(used: &BTreeSet<String>, defined: &BTreeSet<String>) -> Names {
-        let mut by_name: std::collections::BTreeMap<&str, u8> = Default::default();
-        for u in used {
-            *by_name.entry(u.strip_prefix('.').unwrap_or(u)).or_default() |= USED;
-        }
-        for d in defined {
-            let (name, kind) = match d.strip_prefix('.') {
-                Some(f) => (f, FIELD),
-                None => (d.as_str(), DEFINED),
-            };
-            *by_name.entry(name).or_default() |= kind;
-        }
-        let set = |k: u8| -> HashSet<String> {
-            by_name
-                .iter()
-                .filter(|(_, v)| **v & k != 0)
-                .map(|(n, _)| n.to_string())
-                .collect()
-        };
-        let (used_set, def_set, field_set) = (set(USED), set(DEFINED), set(FIELD));
-        let wide = by_name.keys().any(|p| !p.is_ascii());
-        let by_word = by_name.len() > MANY_NAMES;
-        let word = |p: &str| !p.is_empty() && p.bytes().all(is_ident_byte);
-        let (pats, kinds) = by_name
-            .into_iter()
-            .filter(|(p, _)| !(by_word && word(p)))
-            .map(|(p, k)| (p.to_string(), k))
-            .unzip();
-        Names {
-            ac: OnceLock::new(),
-            pats,
-            kinds,
-            used_set,
-            def_set,
-            field_set,
-            wide,
-            by_word,
+impl Within {
+    pub fn any() -> Within {
+        Within {
+            any: true,
+            words: Vec::new(),
         }
     }
 
-    /// Whether only the bytes of the file whose identifiers are `ids` can
-    /// tell [`Names::hit`]: a name and the file outside ASCII.
-    pub fn needs_bytes(&self, ids: &Idents) -> bool {
-        self.wide && ids.wide
-    }
-
-    /// [`Names::hit`] of the file whose identifiers are `ids`; `None` when
-    /// only its bytes can tell (a name and the file outside ASCII).
-    pub fn hit_in(&self, ids: &Idents) -> Option<bool> {
-        if self.needs_bytes(ids) {
-            return None;
+    pub fn merge(&mut self, other: &Within) {
+        if self.any {
+            return;
         }
-        let any = |list: &str, set: &HashSet<String>| list.split('\n').any(|t| set.contains(t));
-        Some(
-            any(&ids.all, &self.used_set)
-                || any(&ids.defs, &self.def_set)
-                || any(&ids.fields, &self.field_set),
-        )
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.used_set.is_empty() && self.def_set.is_empty() && self.field_set.is_empty()
-    }
-
-    /// Whether `bytes` (of a file in `lang`) hold a used name as a whole
-    /// identifier, a definition of a defined one, or where a field may be set.
-    pub fn hit(&self, lang: Lang, bytes: &[u8]) -> bool {
-        if self.by_word && self.word_hit(lang, bytes) {
-            return true;
+        if other.any {
+            *self = Within::any();
+            return;
         }
-        let ac = self.ac.get_or_init(|| {
-            (!self.pats.is_empty()).then(|| {
-                AhoCorasickBuilder::new()
-                    .match_kind(MatchKind::Standard)
-                    .build(&self.pats)
-                    .expect("names are short literals")
-            })
-        });
-        let Some(ac) = ac else {
-            return false;
-        };
-        ac.find_overlapping_iter(bytes).any(|m| {
-            let before = m.start().checked_sub(1).map(|i| bytes[i]);
-            let after = bytes.get(m.end()).copied();
-            !before.is_some_and(is_ident_byte)
-                && !after.is_some_and(is_ident_byte)
-                && counts(self.kinds[m.pattern().as_usize()], lang, bytes, m.start())
-        })
-    }
-
-    /// [`Names::hit`] for the names that are plain identifiers: each
-    /// longest run of identifier bytes of the text (a hit of the automaton
-    /// must be one too) looked up in the sets.
-    fn word_hit(&self, lang: Lang, bytes: &[u8]) -> bool {
-        ident_runs(bytes).any(|(start, end)| {
-            // Identifier bytes are ASCII.
-            let word = std::str::from_utf8(&bytes[start..end]).unwrap_or_default();
-            let kind = |set: &HashSet<String>, k: u8| if set.contains(word) { k } else { 0 };
-            let kinds = kind(&self.used_set, USED)
-                | kind(&self.def_set, DEFINED)
-                | kind(&self.field_set, FIELD);
-            counts(kinds, lang, bytes, start)
-        })
-    }
-}
-
-/// What [`Names::hit`] needs of a file, kept in the facts cache's index
-/// so that an unchanged file is never read again to be searched: every
-/// whole identifier it holds (a longest run of `[A-Za-z0-9_]`), those
-/// found where a definition starts (`needles::defines_at`) and where a
-/// field may be set (`needles::sets_field_at`), and whether it holds a
-/// byte outside ASCII.
-///
-/// A name made of those bytes is a hit exactly when it is one of the
-/// identifiers (or of the defined ones): the answer is exact, and a file
-/// the name pass selects this way is not read either (its facts are the
-/// cache's). The identifiers themselves rather than hashes of them: a
-/// file of the real corpus holds 192 distinct ones on average, 1.4 kB as
-/// text against 0.8 kB as 32-bit hashes, which would collide now and then
-/// and need the bytes to confirm a hit. One string each, `\n` between
-/// them: one allocation to decode, not one per identifier.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Idents {
-    /// Sorted, without repeats, `\n` between them.
-    all: String,
-    defs: String,
-    fields: String,
-    wide: bool,
-}
-
-impl Idents {
-    /// Its identifiers that are words of `vocabulary` ([`words_in`]).
-    pub fn words_in(&self, vocabulary: &HashSet<String>) -> HashSet<String> {
-        self.all
-            .split('\n')
-            .filter(|w| vocabulary.contains(*w))
-            .map(str::to_string)
-            .collect()
-    }
-
-    pub fn of(lang: Lang, bytes: &[u8]) -> Idents {
-        let (mut all, mut defs, mut fields) = (Vec::new(), Vec::new(), Vec::new());
-        for (start, end) in ident_runs(bytes) {
-            let id = &bytes[start..end];
-            all.push(id);
-            if needles::defines_at(lang, bytes, start) {
-                defs.push(id);
-            }
-            if needles::sets_field_at(lang, bytes, start) {
-                fields.push(id);
-            }
+        if other
+            .words
+            .iter()
+            .all(|w| self.words.binary_search(w).is_ok())
+        {
+            return;
         }
-        let join = |mut v: Vec<&[u8]>| {
-            v.sort_unstable();
-            v.dedup();
-            // ASCII only: `is_ident_byte`.
-            String::from_utf8_lossy(&v.join(&b'\n')).into_owned()
-        };
-        Idents {
-            all: join(all),
-            defs: join(defs),
-            fields: join(fields),
-            wide: !bytes.is_ascii(),
-        }
+        self.words.extend(other.words.iter().cloned());
+        self.words.sort_unstable();
+        self.words.dedup();
     }
-}
-
-/// The identifiers of a file's bytes (ASCII runs, as [`Idents`] holds)
-/// that are words of `vocabulary`.
-pub fn words_in(bytes: &[u8], vocabulary: &HashSet<String>) -> HashSet<String> {
-    ident_runs(bytes)
-        .filter_map(|(s, e)| std::str::from_utf8(&bytes[s..e]).ok())
-        .filter(|w| vocabulary.contains(*w))
-        .map(str::to_string)
-        .collect()
-}
-
-/// Whether a hit of a name of `kinds` at `at` counts.
-fn counts(kinds: u8, lang: Lang, bytes: &[u8], at: usize) -> bool {
-    kinds & USED != 0
-        || (kinds & DEFINED != 0 && needles::defines_at(lang, bytes, at))
-        || (kinds & FIELD != 0 && needles::sets_field_at(lang, bytes, at))
-}
-
-/// The longest runs of identifier bytes in `bytes`, as `(start, end)`.
-fn ident_runs(bytes: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < bytes.len() && !is_ident_byte(bytes[i]) {
-            i += 1;
-        }
-        let start = i;
-        while i < bytes.len() && is_ident_byte(bytes[i]) {
-            i += 1;
-        }
-        (i > start).then_some((start, i))
-    })
-}
-
-fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The identifier a definition or reference of `name` holds in the bytes of
-/// its file: `@prefix` → `prefix` (an attribute, `@` and all, also written
-/// `@ prefix`), `valid?` → `valid`, `r#type` → `type`. A superset of the
-/// spellings: searching for less finds more files.
-pub fn needle_of(name: &str) -> Option<String> {
-    let n = name.trim_start_matches('@');
-    let n = n.strip_prefix("r#").unwrap_or(n);
-    let n = n.trim_end_matches(['?', '!']);
-    let core: &str = n
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .find(|s| !s.is_empty())?;
-    Some(core.to_string())
 }
 
 /// Calls `f` on `v` and every value inside it.
@@ -307,9 +101,8 @@ fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
     }
 }
 
-/// Where names are gathered: a set, or a list made a set at the end
-/// ([`sorted`]): most lists are empty or short, and a `BTreeSet` holds a
-/// node of room for eleven the moment it holds one.
+/// Names a script may be identified by, gathered: a set, or a list made a
+/// set at the end.
 trait NameSink {
     fn put(&mut self, name: String);
 }
@@ -333,24 +126,81 @@ fn sorted(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// The names (as [`needle_of`] gives them) that resolving `v` looks up;
+/// Names looked up, each with where its definitions may be picked.
+type Refs = BTreeMap<String, Within>;
+
+/// Where a value's references are resolved: the module of the definition
+/// or function it is written in (none at a file's top), and the modules
+/// its file imports from.
+#[derive(Clone, Copy)]
+struct RefCx<'a> {
+    module: Option<&'a str>,
+    imports: &'a [String],
+}
+
+/// The last segment of a module path (`A.B` → `B`, `a::b` → `b`), when
+/// it is a plain identifier the search can find.
+fn module_word(m: &str) -> Option<&str> {
+    let w = m.rsplit(['.', ':']).next()?;
+    let plain = !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    plain.then_some(w)
+}
+
+impl RefCx<'_> {
+    /// Where the link may pick a definition `path` names (the
+    /// referencing file aside): the module its qualifier names; else the
+    /// referencing module and those imported from.
+    fn within(&self, path: &[String]) -> Within {
+        let qualifier = path.len().checked_sub(2).map(|i| path[i].as_str());
+        let words: Vec<Option<&str>> = match qualifier {
+            Some(q) if !matches!(q, "self" | "Self" | "__MODULE__") => vec![module_word(q)],
+            _ => {
+                let module = self.module.filter(|m| !m.is_empty()).map(module_word);
+                let imports = self.imports.iter().map(|m| module_word(m));
+                module.into_iter().chain(imports).collect()
+            }
+        };
+        match words.into_iter().collect::<Option<Vec<_>>>() {
+            Some(w) => Within {
+                any: false,
+                words: sorted(w.into_iter().map(|w| w.to_string()).collect()),
+            },
+            None => Within::any(),
+        }
+    }
+}
+
+/// The names (as [`definer_key`] gives them) that resolving `v` looks up;
 /// a field (`.f`, a projection of a value or a type's field) as `.f`: the
 /// link answers it from the definitions of fields a type's constructors
 /// set (`link::flow`), never from a function or a constant named `f`.
-fn refs_of(v: &Value, out: &mut impl NameSink) {
+fn refs_of(v: &Value, cx: RefCx<'_>, out: &mut Refs) {
     walk(v, 0, &mut |v| {
         if let Value::Const { path, .. } | Value::Call { path, .. } = v {
-            let Some(last) = path.last() else {
+            let Some(key) = path.last().and_then(|l| definer_key(l)) else {
                 return;
             };
-            if let Some(n) = needle_of(last) {
-                out.put(match last.starts_with('.') {
-                    true => format!(".{n}"),
-                    false => n,
-                });
+            let within = cx.within(path);
+            match out.get_mut(&key) {
+                Some(w) => w.merge(&within),
+                None => {
+                    out.insert(key, within);
+                }
             }
         }
     });
+}
+
+/// Merges `from` into `into`.
+fn merge_refs(into: &mut Refs, from: &Refs) {
+    for (name, w) in from {
+        match into.get_mut(name) {
+            Some(x) => x.merge(w),
+            None => {
+                into.insert(name.clone(), w.clone());
+            }
+        }
+    }
 }
 
 /// Whether a literal inside `v` (a string's literal bytes, an atom's name)
@@ -386,9 +236,8 @@ fn may_eval(c: &crate::facts::Command) -> bool {
 struct CallNames {
     /// The callee's last segment, as written (wrappers are matched on it).
     callee: String,
-    /// The names its arguments look up (sorted, without repeats, as the
-    /// other lists of names here).
-    refs: Vec<String>,
+    /// The names its arguments look up.
+    refs: Refs,
     /// The names a script may be identified by among its arguments (when
     /// the callee is a wrapper).
     idents: Vec<String>,
@@ -405,7 +254,7 @@ struct DefNames {
     /// Its value holds a key-marked literal.
     marked: bool,
     /// The names its value looks up.
-    refs: Vec<String>,
+    refs: Refs,
 }
 
 /// A template that builds a key-like string, as the name pass sees it.
@@ -413,7 +262,7 @@ struct DefNames {
 struct TemplateNames {
     /// One of its literals is key-marked.
     marked: bool,
-    refs: Vec<String>,
+    refs: Refs,
 }
 
 /// What one parsed file gives the name pass (see the module docs).
@@ -421,10 +270,14 @@ struct TemplateNames {
 pub struct FileNames {
     /// Names the values its Redis facts send look up (command arguments,
     /// script calls, field reads): always resolved in full.
-    seeds: BTreeSet<String>,
+    seeds: Refs,
     calls: Vec<CallNames>,
     templates: Vec<TemplateNames>,
     defs: Vec<DefNames>,
+    /// Every name it defines, as [`definer_key`] gives it (a field its
+    /// type's constructors set as `.f`): what the selection counts the
+    /// files defining a name by.
+    pub defined: BTreeSet<String>,
     /// Functions that run a script in their body (wrappers start there).
     runners: BTreeSet<String>,
     /// Normalised names its EVALs and script calls may identify a script by.
@@ -433,18 +286,52 @@ pub struct FileNames {
     pub shas: BTreeSet<String>,
 }
 
+/// Where the values of a file are resolved, by the function they are in.
+struct FileCx<'f> {
+    facts: &'f FileFacts,
+    imports: Vec<String>,
+}
+
+impl<'f> FileCx<'f> {
+    fn new(facts: &'f FileFacts) -> FileCx<'f> {
+        let imports = sorted(facts.imports.iter().map(|i| i.from.clone()).collect());
+        FileCx { facts, imports }
+    }
+
+    fn at(&self, module: Option<&'f str>) -> RefCx<'_> {
+        RefCx {
+            module,
+            imports: &self.imports,
+        }
+    }
+
+    /// The context of a fact in function `f` (if any).
+    fn in_fn(&self, f: Option<usize>) -> RefCx<'_> {
+        let module = f
+            .and_then(|f| self.facts.functions.get(f))
+            .map(|d| d.module.as_str());
+        self.at(module)
+    }
+}
+
 impl FileNames {
     pub fn of(facts: &FileFacts, pf: &Prefilter) -> FileNames {
-        let mut seeds = BTreeSet::new();
+        let fcx = FileCx::new(facts);
+        let mut seeds = Refs::new();
         let mut idents = BTreeSet::new();
         let mut shas = BTreeSet::new();
+        for c in &facts.commands {
+            for v in c.args.iter().chain(&c.tail).chain(&c.name_of) {
+                refs_of(v, fcx.in_fn(c.func), &mut seeds);
+            }
+        }
         let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
             ScriptSource::Inline(lua) => lua.commands.as_slice(),
             ScriptSource::File { .. } => &[],
         });
-        for c in facts.commands.iter().chain(lua_commands) {
+        for c in lua_commands {
             for v in c.args.iter().chain(&c.tail).chain(&c.name_of) {
-                refs_of(v, &mut seeds);
+                refs_of(v, fcx.at(None), &mut seeds);
             }
         }
         for c in facts.commands.iter().filter(|c| may_eval(c)) {
@@ -460,44 +347,29 @@ impl FileNames {
                 .chain(&c.args)
                 .chain(&c.keys_from);
             for v in vals {
-                refs_of(v, &mut seeds);
+                refs_of(v, fcx.in_fn(c.func), &mut seeds);
             }
         }
-        // The modules a file's scope climbs through matter only to its
-        // client facts: a file that sends nothing needs no client in scope.
-        if facts.sends() {
-            seeds.extend(facts.scope.iter().flat_map(|s| s.needs.iter().cloned()));
-        }
         for r in &facts.field_reads {
-            refs_of(&r.key, &mut seeds);
-            refs_of(&r.field, &mut seeds);
+            let cx = fcx.in_fn(r.func);
+            refs_of(&r.key, cx, &mut seeds);
+            refs_of(&r.field, cx, &mut seeds);
             if let Some(c) = &r.command {
-                refs_of(c, &mut seeds);
+                refs_of(c, cx, &mut seeds);
             }
         }
         FileNames {
             seeds,
-            calls: calls(facts, &mut shas),
-            templates: facts
-                .templates
+            calls: calls(&fcx, &mut shas),
+            templates: templates(&fcx, pf),
+            defs: defs(&fcx, pf),
+            defined: facts
+                .consts
                 .iter()
-                .map(|t| TemplateNames {
-                    marked: template_marks(t, pf),
-                    refs: sorted(
-                        t.segs
-                            .iter()
-                            .filter_map(|s| match s {
-                                Seg::Value(v) => Some(v),
-                                _ => None,
-                            })
-                            .fold(Vec::new(), |mut acc, v| {
-                                refs_of(v, &mut acc);
-                                acc
-                            }),
-                    ),
-                })
+                .map(|c| &c.name)
+                .chain(facts.functions.iter().map(|f| &f.name))
+                .filter_map(|n| definer_key(n))
                 .collect(),
-            defs: defs(facts, pf),
             runners: runners(facts),
             idents,
             shas,
@@ -510,36 +382,56 @@ fn fn_name(facts: &FileFacts, f: Option<usize>) -> Option<String> {
         .map(|d| d.name.clone())
 }
 
-fn calls(facts: &FileFacts, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
-    facts
+fn calls(fcx: &FileCx<'_>, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
+    fcx.facts
         .calls
         .iter()
         .filter_map(|c| {
-            let mut refs = Vec::new();
+            let mut refs = Refs::new();
             let mut idents = Vec::new();
             for v in &c.args {
-                refs_of(v, &mut refs);
+                refs_of(v, fcx.in_fn(c.func), &mut refs);
                 identities(v, &mut idents, shas);
             }
             Some(CallNames {
                 callee: c.path.last()?.clone(),
-                refs: sorted(refs),
+                refs,
                 idents: sorted(idents),
-                within: fn_name(facts, c.func),
+                within: fn_name(fcx.facts, c.func),
             })
         })
         .collect()
 }
 
-fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
+/// Templates are resolved where their file's top is.
+fn templates(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<TemplateNames> {
+    fcx.facts
+        .templates
+        .iter()
+        .map(|t| {
+            let mut refs = Refs::new();
+            for s in &t.segs {
+                if let Seg::Value(v) = s {
+                    refs_of(v, fcx.at(None), &mut refs);
+                }
+            }
+            TemplateNames {
+                marked: template_marks(t, pf),
+                refs,
+            }
+        })
+        .collect()
+}
+
+fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
+    let facts = fcx.facts;
     let mut out = Vec::new();
     // A field its type's constructors set (`.name`) is read through a
     // value of the type, never by its name alone.
     for c in facts.consts.iter().filter(|c| !c.name.starts_with('.')) {
-        if let Some(needle) = needle_of(&c.name) {
-            let mut refs = Vec::new();
-            refs_of(&c.value, &mut refs);
-            let refs = sorted(refs);
+        if let Some(needle) = definer_key(&c.name) {
+            let mut refs = Refs::new();
+            refs_of(&c.value, fcx.at(Some(&c.module)), &mut refs);
             out.push(DefNames {
                 needle,
                 keyish: true,
@@ -549,10 +441,9 @@ fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
         }
     }
     for d in &facts.functions {
-        if let Some(needle) = needle_of(&d.name) {
-            let mut refs = Vec::new();
-            refs_of(&d.returns, &mut refs);
-            let refs = sorted(refs);
+        if let Some(needle) = definer_key(&d.name) {
+            let mut refs = Refs::new();
+            refs_of(&d.returns, fcx.at(Some(&d.module)), &mut refs);
             out.push(DefNames {
                 needle,
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
@@ -584,8 +475,8 @@ pub struct SpeakerNames {
     /// that looks one up may carry the protocol) and wrappers (their calls
     /// run scripts).
     pub used: BTreeSet<String>,
-    /// Names resolved in full: every definition of them matters.
-    pub defined: BTreeSet<String>,
+    /// Names resolved in full, with where their definitions may be picked.
+    pub defined: BTreeMap<String, Within>,
     /// Normalised names that calls of its wrappers may identify a script by.
     pub idents: BTreeSet<String>,
 }
@@ -614,7 +505,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     // wrappers, and the key-like definitions that look one up.
     let mut keyish_by_ref: HashMap<&str, Vec<&str>> = HashMap::default();
     for d in all_defs().filter(|d| d.keyish) {
-        for r in &d.refs {
+        for r in d.refs.keys() {
             keyish_by_ref.entry(r).or_default().push(&d.needle);
         }
     }
@@ -625,7 +516,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     // suite calls its wrappers thousands of times).
     let needles: HashMap<&str, String> = wrappers
         .iter()
-        .filter_map(|w| Some((w.as_ref(), needle_of(w)?)))
+        .filter_map(|w| Some((w.as_ref(), definer_key(w)?)))
         .collect();
     let carriers = closure(
         needles
@@ -637,49 +528,62 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     // Names resolved in full: what Redis facts send, what wrapper calls
     // pass, what templates that may carry the protocol look up; then
     // through the definitions they reach.
-    let mut seeds: Vec<Cow<'_, str>> = Vec::new();
+    let mut seeds: Vec<&Refs> = Vec::new();
+    let mut wrapper_needles: Vec<&str> = Vec::new();
     // Borrowed until the end: the same names come from many calls.
     let mut idents: HashSet<&str> = HashSet::default();
     for f in files {
-        seeds.extend(borrowed(&f.seeds));
+        seeds.push(&f.seeds);
         for c in f
             .calls
             .iter()
             .filter(|c| wrappers.contains(c.callee.as_str()))
         {
-            seeds.extend(
-                needles
-                    .get(c.callee.as_str())
-                    .map(|n| Cow::Borrowed(n.as_str())),
-            );
-            seeds.extend(borrowed(&c.refs));
+            wrapper_needles.extend(needles.get(c.callee.as_str()).map(String::as_str));
+            seeds.push(&c.refs);
             idents.extend(c.idents.iter().map(String::as_str));
         }
         for t in &f.templates {
-            if t.marked || t.refs.iter().any(|r| carriers.contains(r.as_str())) {
-                seeds.extend(borrowed(&t.refs));
+            if t.marked || t.refs.keys().any(|r| carriers.contains(r.as_str())) {
+                seeds.push(&t.refs);
             }
         }
     }
-    let mut refs_by_def: HashMap<&str, Vec<&str>> = HashMap::default();
+    let mut defs_by_needle: HashMap<&str, Vec<&DefNames>> = HashMap::default();
     for d in all_defs() {
-        refs_by_def
-            .entry(&d.needle)
-            .or_default()
-            .extend(d.refs.iter().map(String::as_str));
+        defs_by_needle.entry(&d.needle).or_default().push(d);
     }
-    let needed = closure(seeds, |n| refs_by_def.get(n).into_iter().flatten().copied());
-    let owned = |set: HashSet<Cow<'_, str>>| set.into_iter().map(Cow::into_owned).collect();
+    let start = seeds
+        .iter()
+        .flat_map(|r| r.keys())
+        .map(|n| Cow::Borrowed(n.as_str()))
+        .chain(wrapper_needles.iter().map(|n| Cow::Borrowed(*n)));
+    let needed = closure(start, |n| {
+        defs_by_needle
+            .get(n)
+            .into_iter()
+            .flatten()
+            .copied()
+            .flat_map(|d| d.refs.keys().map(String::as_str))
+    });
+    // Where each needed name's definitions may be picked: from every
+    // reference to it the closure went through.
+    let mut defined: BTreeMap<String, Within> = BTreeMap::new();
+    let reached = needed
+        .iter()
+        .flat_map(|n| defs_by_needle.get(n.as_ref()).into_iter().flatten())
+        .map(|d| &d.refs);
+    for refs in seeds.iter().copied().chain(reached) {
+        merge_refs(&mut defined, refs);
+    }
+    for n in wrapper_needles {
+        defined.insert(n.to_string(), Within::any());
+    }
     SpeakerNames {
-        used: owned(carriers),
-        defined: owned(needed),
+        used: carriers.into_iter().map(Cow::into_owned).collect(),
+        defined,
         idents: idents.into_iter().map(String::from).collect(),
     }
-}
-
-/// The names of a set, borrowed.
-fn borrowed<'a>(set: impl IntoIterator<Item = &'a String>) -> impl Iterator<Item = Cow<'a, str>> {
-    set.into_iter().map(|n| Cow::Borrowed(n.as_str()))
 }
 
 /// The least set that holds `start` and, with a name, every name `next`

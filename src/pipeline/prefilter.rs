@@ -35,9 +35,7 @@
 //! the wrappers and what their calls pass, the definitions whose values
 //! hold a key-marked literal ([`Prefilter::literal_marks`]) and those that
 //! look one up, the names key-marked templates look up; then the names the
-//! definitions of needed names look up; and the names of the modules a
-//! parsed Rust file's scope comes from (its own, which its parent declares;
-//! those on a `crate::` path: `facts::ModuleScope::needs`).
+//! definitions of needed names look up.
 //!
 //! # Why this is sound
 //!
@@ -47,12 +45,12 @@
 //! - Every file that can yield a Redis fact or a script is parsed: its
 //!   language's needles are a superset of what its extractor reads.
 //! - A Rust file's client facts count when a client crate is in its
-//!   module scope (`link::scope`): a file that names one is parsed, and so
-//!   is every file that declares a module on the way to one from a parsed
-//!   file (it holds the module's name). Scope flows only from the files
-//!   that bring a client (`link::scope::Tree::in_scope` starts there) to
-//!   the files that import from a module that has one in scope, and a file
-//!   can import from a module only by naming it or from below it
+//!   module scope (`link::scope`): a file that names one is parsed. Scope
+//!   flows only from the files that bring a client
+//!   (`link::scope::Tree::in_scope` starts there) to the files that import
+//!   from a module that has one in scope (a module's own file, and the
+//!   file that declares it, sit above or by the importing file), and a
+//!   file can import from a module only by naming it or from below it
 //!   (`super::gate`): a file marked `scoped` that does neither for any such
 //!   module among the parsed files yields nothing.
 //! - A `.lua` file left out is no Redis script (`Script::is_redis`: it
@@ -67,9 +65,17 @@
 //!   file that holds the name of a carrier (a template or a definition that
 //!   looks it up) is parsed, up the chain to the template.
 //! - The link step resolves a constant or a function by its speaker and
-//!   its last name only (`link::Resolver::pick`, `link::calls::targets`),
-//!   and every definition of a name holds that name in its file's bytes:
-//!   each needed name has all its definitions parsed, so every value that
+//!   its last name (`link::Resolver::pick`, `link::calls::targets`): from
+//!   the referencing module, the module a qualifier names (its last
+//!   segment), the referencing file, a module imported from, and, only
+//!   when one file of the speaker defines the name, that file. Every
+//!   definition of a name holds that name in its file's bytes, and a
+//!   module's definitions hold its last segment as an identifier (a
+//!   declared module, a type) or in their path (a module named by its
+//!   file): so each needed name has parsed every definition a reference
+//!   may pick (`super::names::Within`), every file that defines it is
+//!   counted, and the link is handed that count (`link::Definers`), so a
+//!   lone definition is picked alike whatever was parsed. A value that
 //!   reaches a finding resolves as it would with every file parsed, and
 //!   every call of a wrapper is seen. A field a projection reads (`.f`:
 //!   `job.queue`) is answered by the fields types' constructors set, never

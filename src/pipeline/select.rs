@@ -17,12 +17,12 @@ use crate::discover::Candidate;
 use crate::extract::script_name_from_stem;
 use crate::facts::{FileId, ScriptSource};
 use crate::link::scripts::sha1_hex;
-use crate::link::{normalize_name, normalize_path, SpeakerId};
+use crate::link::{normalize_name, normalize_path, Definers, SpeakerId};
 use crate::parse::Parsers;
 
 use super::cache::Stamp;
 use super::gate::{gates, Gate};
-use super::names::{speaker_names, words_in, FileNames, Names};
+use super::names::{speaker_names, words_in, FileNames, Names, Scan};
 use super::read::{Read, Reader};
 use super::session::{KeptNames, Named, NamesMemo, SharedNames};
 use std::sync::Arc;
@@ -42,7 +42,7 @@ pub(crate) fn read_all(
     file_speaker: &[Option<SpeakerId>],
     speaker_dirs: &[Option<PathBuf>],
     memo: Option<&NamesMemo>,
-) -> (Vec<Read>, Vec<bool>) {
+) -> (Vec<Read>, Vec<bool>, Definers) {
     let mut reads = first_reads(reader, candidates, parse_all);
     let fingerprint = reader.prefilter.fingerprint();
     let mut sel = Selection::new(candidates, file_speaker, speaker_dirs);
@@ -73,6 +73,7 @@ pub(crate) fn read_all(
     if let (Some(m), Some(now)) = (memo, sel.now.take()) {
         m.put(now);
     }
+    let definers = sel.final_definers(&reads);
     if !parse_all {
         // Parsed ahead of the selection (`Reader::read`), and not selected:
         // read as the prefilter would have left it, and not parsed ahead
@@ -86,7 +87,7 @@ pub(crate) fn read_all(
             }
         }
     }
-    (reads, sel.selected)
+    (reads, sel.selected, definers)
 }
 
 /// Every candidate read and scanned; parsed when the prefilter marks it
@@ -158,10 +159,10 @@ struct Selection<'a> {
     vocabulary: (u32, HashSet<String>),
     /// Per speaker: how many times its names were made.
     generation: Vec<u32>,
-    /// Per host file: the generation of its speaker's names it was last
-    /// searched for and missed, and whether its bytes were there; searched
-    /// again only when either changed.
-    missed: Vec<Option<(u32, bool)>>,
+    /// Per pending host file: what the search for its speaker's names
+    /// found, at which generation of them, and whether its bytes were
+    /// there; searched again only when either changed.
+    scans: Vec<Option<(u32, bool, Scan)>>,
     /// The names the last run made, and this run's, kept for the next
     /// (a long-lived process; else none).
     last: KeptNames,
@@ -200,7 +201,7 @@ impl<'a> Selection<'a> {
             words: vec![None; candidates.len()],
             vocabulary: (0, HashSet::default()),
             generation: vec![0; speaker_dirs.len()],
-            missed: vec![None; candidates.len()],
+            scans: vec![None; candidates.len()],
             last: KeptNames::default(),
             now: None,
             idents: BTreeSet::new(),
@@ -477,8 +478,10 @@ impl<'a> Selection<'a> {
         }
     }
 
-    /// The files to parse next. A host file searched for its speaker's
-    /// names and missed is searched again only once they or its bytes
+    /// The files to parse next: the script files parsed files name or
+    /// identify, the scoped files a gate admits, and the host files whose
+    /// search for their speaker's names decides so ([`Selection::decide`]).
+    /// A host file is searched again only once the names or its bytes
     /// changed (a round rebuilds only the names of the speakers it
     /// harvested from).
     fn todo(&mut self, reads: &[Read], held: &[Held]) -> Vec<usize> {
@@ -515,38 +518,170 @@ impl<'a> Selection<'a> {
                 }
                 let n = names[sp].as_ref()?.names.as_ref()?;
                 let now = (self.generation[sp], bytes.is_some());
-                if self.missed[i] == Some(now) {
-                    return None;
+                if let Some((g, b, _)) = &self.scans[i] {
+                    if (*g, *b) == now {
+                        return Some((i, Verdict::Kept));
+                    }
                 }
-                let hit = match (bytes, &reads[i]) {
-                    (Some(b), _) => n.hit(c.lang, b),
-                    (None, Read::Unparsed(Some(ids), _)) => n.hit_in(ids) == Some(true),
-                    _ => false,
+                let scan = match (bytes, &reads[i]) {
+                    (Some(b), _) => n.scan(c.lang, b),
+                    (None, Read::Unparsed(Some(ids), _)) => n.scan_in(ids).unwrap_or_default(),
+                    _ => Scan::default(),
                 };
-                let verdict = if hit {
-                    Verdict::Hit
-                } else {
-                    Verdict::Missed(now.0, now.1)
-                };
-                Some((i, verdict))
+                Some((i, Verdict::Scanned(now.0, now.1, scan)))
             })
             .collect();
         let mut todo = Vec::new();
+        let mut searched = Vec::new();
         for (i, v) in verdicts {
             match v {
                 Verdict::Hit => todo.push(i),
-                Verdict::Missed(generation, bytes) => self.missed[i] = Some((generation, bytes)),
+                Verdict::Kept => searched.push(i),
+                Verdict::Scanned(generation, bytes, scan) => {
+                    self.scans[i] = Some((generation, bytes, scan));
+                    searched.push(i);
+                }
             }
         }
+        let counts = self.definers(reads);
+        todo.extend(searched.into_iter().filter(|&i| self.decide(i, &counts)));
+        todo.sort_unstable();
         todo
     }
+
+    /// Per speaker with names: how many of its files define each bounded
+    /// name (by index into `Names::bounded`): the parsed ones by their
+    /// facts, the pending ones by their last search.
+    fn definers(&self, reads: &[Read]) -> Vec<HashMap<u32, u32>> {
+        let mut counts: Vec<HashMap<u32, u32>> = vec![HashMap::new(); self.speaker_dirs.len()];
+        let bounded: Vec<Option<HashMap<&str, u32>>> = self
+            .speaker_names
+            .iter()
+            .map(|n| {
+                let n = n.as_ref()?.names.as_ref()?;
+                Some(
+                    n.bounded
+                        .iter()
+                        .enumerate()
+                        .map(|(k, (name, _))| (name.as_str(), k as u32))
+                        .collect(),
+                )
+            })
+            .collect();
+        for (i, fnames) in self.names.iter().enumerate() {
+            let (Some(fnames), Some(sp)) = (fnames, self.file_speaker[i]) else {
+                continue;
+            };
+            let Some(Some(ids)) = bounded.get(sp) else {
+                continue;
+            };
+            for d in &fnames.names.defined {
+                if let Some(k) = ids.get(d.as_str()) {
+                    *counts[sp].entry(*k).or_default() += 1;
+                }
+            }
+        }
+        for (i, scan) in self.scans.iter().enumerate() {
+            let (Some((g, _, scan)), Some(sp)) = (scan, self.file_speaker[i]) else {
+                continue;
+            };
+            if self.pending(reads, i) && self.generation.get(sp) == Some(g) {
+                for d in &scan.defs {
+                    *counts[sp].entry(*d).or_default() += 1;
+                }
+            }
+        }
+        counts
+    }
+
+    /// Whether a pending host file is parsed for what its search found: a
+    /// name it holds wherever it is, or a bounded name it defines where a
+    /// reference may pick it (in a module its words or path name), or
+    /// that no other file of its speaker defines (the link picks a lone
+    /// definition wherever it is).
+    fn decide(&self, i: usize, counts: &[HashMap<u32, u32>]) -> bool {
+        let (Some((_, _, scan)), Some(sp)) = (&self.scans[i], self.file_speaker[i]) else {
+            return false;
+        };
+        if scan.hit {
+            return true;
+        }
+        let Some(n) = self.speaker_names[sp]
+            .as_ref()
+            .and_then(|n| n.names.as_ref())
+        else {
+            return false;
+        };
+        let path_words: Vec<u32> = path_words(&self.candidates[i].rel)
+            .filter_map(|w| n.word_id(w))
+            .collect();
+        scan.defs.iter().any(|d| {
+            let lone = counts[sp].get(d).is_none_or(|c| *c <= 1);
+            lone || n.bounded.get(*d as usize).is_some_and(|(_, within)| {
+                within.words.iter().any(|w| {
+                    n.word_id(w).is_some_and(|id| {
+                        scan.words.binary_search(&id).is_ok() || path_words.contains(&id)
+                    })
+                })
+            })
+        })
+    }
+}
+
+impl Selection<'_> {
+    /// For the link: per speaker with names, how many of its files define
+    /// each name it searched for (`crate::link::Definers`).
+    fn final_definers(&self, reads: &[Read]) -> Definers {
+        let counts = self.definers(reads);
+        let mut out = crate::hash::HashMap::default();
+        for (sp, named) in self.speaker_names.iter().enumerate() {
+            let Some(n) = named.as_ref().and_then(|n| n.names.as_ref()) else {
+                continue;
+            };
+            let mut m: crate::hash::HashMap<String, u32> = n
+                .bounded
+                .iter()
+                .enumerate()
+                .map(|(k, (name, _))| {
+                    (
+                        name.clone(),
+                        counts[sp].get(&(k as u32)).copied().unwrap_or(0),
+                    )
+                })
+                .collect();
+            for name in &n.unbounded {
+                m.insert(name.clone(), 0);
+            }
+            for (i, f) in self.names.iter().enumerate() {
+                if let (Some(f), Some(s)) = (f, self.file_speaker[i]) {
+                    if s == sp {
+                        for d in n.unbounded.iter().filter(|d| f.names.defined.contains(*d)) {
+                            *m.entry(d.clone()).or_default() += 1;
+                        }
+                    }
+                }
+            }
+            out.insert(sp, m);
+        }
+        Definers(out)
+    }
+}
+
+/// The directory names and the stem of a relative path: the words a
+/// module named by its file's place may be named by.
+fn path_words(rel: &str) -> impl Iterator<Item = &str> {
+    rel.split(['/', '\\'])
+        .map(|c| c.split('.').next().unwrap_or(c))
+        .filter(|c| !c.is_empty())
 }
 
 /// What a round's search made of one pending file.
 enum Verdict {
     Hit,
-    /// Missed, at this generation of names and presence of bytes.
-    Missed(u32, bool),
+    /// Searched for these names before, its bytes as they were.
+    Kept,
+    /// Searched, at this generation of names and presence of bytes.
+    Scanned(u32, bool, Scan),
 }
 
 /// The SHA1 of a script file's text as the link step computes it (the

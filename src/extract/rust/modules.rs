@@ -87,9 +87,8 @@ fn scope_of(facts: &mut FileFacts) -> &mut ModuleScope {
 }
 
 /// Completes the scope of a file named `stem` once its tree is read: whether
-/// it names a client crate, its child modules' files, the identifiers the
-/// files it draws on hold. Every Rust file states one: its client facts
-/// count only with a client in scope.
+/// it names a client crate, and its child modules' files. Every Rust file
+/// states one: its client facts count only with a client in scope.
 pub(crate) fn settle_scope(facts: &mut FileFacts, src: &[u8], stem: &str) {
     let scope = scope_of(facts);
     scope.names_client = needles::names_client_crate(src);
@@ -100,23 +99,6 @@ pub(crate) fn settle_scope(facts: &mut FileFacts, src: &[u8], stem: &str) {
             dir.extend(c.name.iter().map(String::as_str));
             let dir = dir.join("/");
             c.files = vec![format!("{dir}.rs"), format!("{dir}/mod.rs")];
-        }
-    }
-    let crate_root = matches!(stem, "lib" | "main");
-    if !crate_root && (!scope.imports.is_empty() || !scope.children.is_empty()) {
-        // Its parent declares it by this name (a `mod.rs` by its
-        // directory's, which holds `mod` too).
-        scope.needs.push(stem.to_string());
-    }
-    let on_paths: Vec<String> = scope
-        .imports
-        .iter()
-        .filter(|r| r.root)
-        .flat_map(|r| r.path.iter().cloned())
-        .collect();
-    for n in on_paths {
-        if !scope.needs.contains(&n) {
-            scope.needs.push(n);
         }
     }
 }
@@ -293,7 +275,6 @@ mod tests {
                 ][..]
             ]
         );
-        assert_eq!(s.needs, ["jobs"]);
     }
 
     #[test]
@@ -308,11 +289,9 @@ mod tests {
         let s = f.scope.unwrap();
         assert!(s.names_client);
         assert_eq!(s.children[0].files, ["a/x.rs", "a/x/mod.rs"]);
-        assert!(s.needs.is_empty());
         settle_scope(&mut g, b"", "jobs");
         let s = g.scope.unwrap();
         assert!(!s.names_client);
         assert_eq!(s.children[0].files, ["jobs/a/x.rs", "jobs/a/x/mod.rs"]);
-        assert_eq!(s.needs, ["jobs"]);
     }
 }

@@ -2,6 +2,8 @@
 //! and how many names are looked up.
 
 use super::*;
+use crate::facts::Lang;
+use search::MANY_NAMES;
 
 /// The language of a file with the extension `ext`.
 fn lang(ext: &str) -> Lang {
@@ -10,6 +12,14 @@ fn lang(ext: &str) -> Lang {
 
 fn set(names: &[&str]) -> BTreeSet<String> {
     names.iter().map(|s| s.to_string()).collect()
+}
+
+/// Defined names whose definitions any module may hold.
+fn anywhere(names: &[&str]) -> BTreeMap<String, Within> {
+    names
+        .iter()
+        .map(|s| (s.to_string(), Within::any()))
+        .collect()
 }
 
 /// What the index holds of a file answers as its bytes do: a hit is
@@ -44,22 +54,32 @@ fn identifiers_answer_as_the_bytes_do() {
     // Ruby's: `module`, and `def self.name`.
     for d in ["PREFIX", "Keys", "TTL", "sha", "Emq", "queue_key"] {
         assert!(
-            Names::new(&set(&[]), &set(&[d])).hit(lang("ex"), src.as_bytes()),
+            Names::new(&set(&[]), &anywhere(&[d]))
+                .scan(lang("ex"), src.as_bytes())
+                .hit,
             "{d}"
         );
     }
     for (used, defined) in cases {
-        let n = Names::new(&set(used), &set(defined));
-        let hit = n.hit(lang("ex"), src.as_bytes());
-        assert_eq!(n.hit_in(&ids), Some(hit), "{used:?} {defined:?}");
+        let n = Names::new(&set(used), &anywhere(defined));
+        let hit = n.scan(lang("ex"), src.as_bytes()).hit;
+        assert_eq!(
+            n.scan_in(&ids).map(|s| s.hit),
+            Some(hit),
+            "{used:?} {defined:?}"
+        );
     }
     // A name outside ASCII: only a file outside ASCII may hold it, and
     // only its bytes tell.
-    let n = Names::new(&set(&["clé"]), &set(&[]));
-    assert_eq!(n.hit_in(&ids), Some(false));
+    let n = Names::new(&set(&["clé"]), &anywhere(&[]));
+    assert_eq!(n.scan_in(&ids).map(|s| s.hit), Some(false));
     let wide = "x = clé(1)";
-    assert!(n.hit(lang("ex"), wide.as_bytes()));
-    assert_eq!(n.hit_in(&Idents::of(lang("ex"), wide.as_bytes())), None);
+    assert!(n.scan(lang("ex"), wide.as_bytes()).hit);
+    assert_eq!(
+        n.scan_in(&Idents::of(lang("ex"), wide.as_bytes()))
+            .map(|s| s.hit),
+        None
+    );
 }
 
 /// Past [`MANY_NAMES`] names, plain identifiers are looked up word by
@@ -80,18 +100,22 @@ fn many_names_hit_as_few_do() {
         (&["absent"], &["other"]),
     ];
     for (used, defined) in cases {
-        let few = Names::new(&set(used), &set(defined));
+        let few = Names::new(&set(used), &anywhere(defined));
         let mut many_used = set(used);
         many_used.extend(filler.iter().cloned());
-        let many = Names::new(&many_used, &set(defined));
+        let many = Names::new(&many_used, &anywhere(defined));
         assert!(many.by_word && !few.by_word);
         assert_eq!(
-            many.hit(lang("ex"), src.as_bytes()),
-            few.hit(lang("ex"), src.as_bytes()),
+            many.scan(lang("ex"), src.as_bytes()).hit,
+            few.scan(lang("ex"), src.as_bytes()).hit,
             "{used:?} {defined:?}"
         );
     }
-    assert!(Names::new(&set(&["key_of"]), &set(&[])).hit(lang("ex"), src.as_bytes()));
+    assert!(
+        Names::new(&set(&["key_of"]), &anywhere(&[]))
+            .scan(lang("ex"), src.as_bytes())
+            .hit
+    );
 }
 
 /// In Ruby, a method, a class, a module and a constant are definitions;
@@ -109,17 +133,21 @@ fn ruby_definitions_are_its_own() {
         (lang("rb"), "map", false),
         (lang("py"), "map", true),
     ] {
-        let n = Names::new(&set(&[]), &set(&[name]));
-        assert_eq!(n.hit(lang, src.as_bytes()), defines, "{lang:?} {name}");
+        let n = Names::new(&set(&[]), &anywhere(&[name]));
+        assert_eq!(n.scan(lang, src.as_bytes()).hit, defines, "{lang:?} {name}");
         let ids = Idents::of(lang, src.as_bytes());
-        assert_eq!(n.hit_in(&ids), Some(defines), "{lang:?} {name}");
+        assert_eq!(
+            n.scan_in(&ids).map(|s| s.hit),
+            Some(defines),
+            "{lang:?} {name}"
+        );
     }
     // `key` is a method here; without its `def`, neither `@key` nor the
     // local at the start of a line defines it.
     let local = "@key = 1\nkey = 2\n";
-    let n = Names::new(&set(&[]), &set(&["key"]));
-    assert!(!n.hit(lang("rb"), local.as_bytes()));
-    assert!(n.hit(lang("py"), local.as_bytes()));
+    let n = Names::new(&set(&[]), &anywhere(&["key"]));
+    assert!(!n.scan(lang("rb"), local.as_bytes()).hit);
+    assert!(n.scan(lang("py"), local.as_bytes()).hit);
 }
 
 /// In Go, a composite literal's key and a short variable declaration
@@ -128,10 +156,10 @@ fn ruby_definitions_are_its_own() {
 fn go_keys_and_locals_are_no_definitions() {
     let src = "const (\n\tPrefix = \"q\"\n)\nfunc f() {\n\tr := T{\n\t\tName: x,\n\t}\n}\n";
     for (name, defines) in [("Prefix", true), ("Name", false), ("r", false)] {
-        let n = Names::new(&set(&[]), &set(&[name]));
-        assert_eq!(n.hit(lang("go"), src.as_bytes()), defines, "{name}");
+        let n = Names::new(&set(&[]), &anywhere(&[name]));
+        assert_eq!(n.scan(lang("go"), src.as_bytes()).hit, defines, "{name}");
         let ids = Idents::of(lang("go"), src.as_bytes());
-        assert_eq!(n.hit_in(&ids), Some(defines), "{name}");
+        assert_eq!(n.scan_in(&ids).map(|s| s.hit), Some(defines), "{name}");
     }
 }
 
@@ -141,11 +169,11 @@ fn go_functions_and_methods_are_definitions() {
     let src = "var prefix = \"q\"\nfunc key(id string) string { return id }\n\
                func (r *Queue) Name() string { return r.name }\n";
     for name in ["prefix", "key", "Name"] {
-        let n = Names::new(&set(&[]), &set(&[name]));
-        assert!(n.hit(lang("go"), src.as_bytes()), "{name}");
+        let n = Names::new(&set(&[]), &anywhere(&[name]));
+        assert!(n.scan(lang("go"), src.as_bytes()).hit, "{name}");
     }
-    let n = Names::new(&set(&[]), &set(&["name"]));
-    assert!(!n.hit(lang("go"), src.as_bytes()));
+    let n = Names::new(&set(&[]), &anywhere(&["name"]));
+    assert!(!n.scan(lang("go"), src.as_bytes()).hit);
 }
 
 /// Fields (`.f`, read by a projection) are found where their language
@@ -165,10 +193,71 @@ fn fields_are_found_where_they_are_set() {
         (lang("go"), "queue := q\nif queue == x {}\n", false),
         (lang("py"), "class T:\n    queue = 'x'\n", true),
     ];
-    let n = Names::new(&set(&[]), &set(&[".queue"]));
+    let n = Names::new(&set(&[]), &anywhere(&[".queue"]));
     for (lang, src, sets) in cases {
-        assert_eq!(n.hit(*lang, src.as_bytes()), *sets, "{lang:?} {src}");
+        assert_eq!(n.scan(*lang, src.as_bytes()).hit, *sets, "{lang:?} {src}");
         let ids = Idents::of(*lang, src.as_bytes());
-        assert_eq!(n.hit_in(&ids), Some(*sets), "{lang:?} {src}");
+        assert_eq!(
+            n.scan_in(&ids).map(|s| s.hit),
+            Some(*sets),
+            "{lang:?} {src}"
+        );
+    }
+}
+
+/// A bounded name: a file that defines it says so (and which words it
+/// holds) without being a hit; the identifiers answer exactly as the
+/// bytes do, so the selection counts the same definers either way.
+#[test]
+fn bounded_names_are_counted_not_hit() {
+    let within = |w: &[&str]| Within {
+        any: false,
+        words: w.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut defined = BTreeMap::new();
+    defined.insert("build".to_string(), within(&["Keys", "Sink"]));
+    defined.insert(".queue".to_string(), within(&["Job"]));
+    let n = Names::new(&set(&[]), &defined);
+    for (src, defs, words) in [
+        (
+            "impl Keys {\n    fn build(&self) -> String { todo!() }\n}\n",
+            vec![0],
+            vec!["Keys"],
+        ),
+        (
+            "fn other() { let x = Sink::build(); }\n",
+            vec![],
+            vec!["Sink"],
+        ),
+        (
+            "struct Job {\n    queue: String,\n}\nfn build() {}\n",
+            vec![0, 1],
+            vec!["Job"],
+        ),
+        ("fn main() {}\n", vec![], vec![]),
+    ] {
+        let scan = n.scan(lang("rs"), src.as_bytes());
+        assert!(!scan.hit, "{src}");
+        let names: Vec<&str> = scan
+            .defs
+            .iter()
+            .map(|d| n.bounded[*d as usize].0.as_str())
+            .collect();
+        let mut want: Vec<&str> = defs
+            .iter()
+            .map(|d: &usize| ["build", ".queue"][*d])
+            .collect();
+        want.sort_unstable();
+        let mut got = names.clone();
+        got.sort_unstable();
+        assert_eq!(got, want, "{src}");
+        let w: Vec<&str> = scan
+            .words
+            .iter()
+            .map(|i| n.words[*i as usize].as_str())
+            .collect();
+        assert_eq!(w, words, "{src}");
+        let ids = Idents::of(lang("rs"), src.as_bytes());
+        assert_eq!(n.scan_in(&ids), Some(scan), "{src}");
     }
 }
