@@ -1,17 +1,18 @@
-//! How many files of a speaker define a name, as the selection counted
-//! them (`crate::pipeline`): a reference the link resolves by a bare name
-//! picks a definition outside the referencing module, file, qualifier or
-//! imports only when one file defines that name (`Resolver::pick`). The
-//! count comes from the selection, not from the facts parsed, so that the
-//! pick is the same whichever files were parsed.
+//! The names the selection (`crate::pipeline`) left some definitions of
+//! unparsed, with how many files define each: a reference the link
+//! resolves picks a definition outside the referencing module, file,
+//! qualifier or imports only when one module defines the name
+//! (`Resolver::pick`), and for these names the parsed definitions do not
+//! tell, so the count the selection made from every file does. The other
+//! names have every definition parsed.
 
 use crate::hash::HashMap;
 
 use super::SpeakerId;
 use crate::facts::definer_key;
 
-/// Per speaker, per name (as [`definer_key`] gives it): how many files
-/// define it. A name the selection did not count is not here.
+/// Per speaker, per name (as [`definer_key`] gives it) with definitions
+/// left unparsed: how many files define it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Definers(pub HashMap<SpeakerId, HashMap<String, u32>>);
 

@@ -7,12 +7,12 @@
 //! pick its definition ([`Within`]): the link's resolution
 //! (`link::Resolver::pick`) takes a definition from the referencing
 //! module, the module a qualifier names, the referencing file, a module
-//! imported from, or, only when one file of the speaker defines the name,
-//! that one. So a file that defines the name is parsed when it holds one
-//! of those words or when no other file defines it, and the link is told
-//! how many files define each name the pass searched for
-//! ([`crate::link::Definers`]), so that it makes the same pick whatever
-//! was parsed.
+//! imported from, or, when one module defines the name, that one. So a
+//! file that defines the name is parsed when it holds one of those words
+//! or when no other file defines it; when definitions are left unparsed
+//! and several files define the name, the link is told
+//! ([`crate::link::Definers`]) and picks no lone definition for it, as it
+//! would not with every file parsed.
 
 use crate::hash::{HashMap, HashSet};
 use std::borrow::Cow;

@@ -67,15 +67,17 @@
 //! - The link step resolves a constant or a function by its speaker and
 //!   its last name (`link::Resolver::pick`, `link::calls::targets`): from
 //!   the referencing module, the module a qualifier names (its last
-//!   segment), the referencing file, a module imported from, and, only
-//!   when one file of the speaker defines the name, that file. Every
-//!   definition of a name holds that name in its file's bytes, and a
-//!   module's definitions hold its last segment as an identifier (a
-//!   declared module, a type) or in their path (a module named by its
-//!   file): so each needed name has parsed every definition a reference
-//!   may pick (`super::names::Within`), every file that defines it is
-//!   counted, and the link is handed that count (`link::Definers`), so a
-//!   lone definition is picked alike whatever was parsed. A value that
+//!   segment), the referencing file, a module imported from, and, when
+//!   one module defines the name, that one. Every definition of a name
+//!   holds that name in its file's bytes, and a module's definitions hold
+//!   its last segment as an identifier (a declared module, a type) or in
+//!   their path (a module named by its file): so a needed name has parsed
+//!   every definition a reference may pick by those words
+//!   (`super::names::Within`), and every file that defines it is counted.
+//!   A name with definitions left unparsed and more than one file that
+//!   defines it is handed to the link (`link::Definers`), which then picks
+//!   no lone definition for it, whether the others were parsed or not
+//!   (`--no-prefilter` parses them). A value that
 //!   reaches a finding resolves as it would with every file parsed, and
 //!   every call of a wrapper is seen. A field a projection reads (`.f`:
 //!   `job.queue`) is answered by the fields types' constructors set, never

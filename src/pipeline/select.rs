@@ -629,8 +629,10 @@ impl<'a> Selection<'a> {
 }
 
 impl Selection<'_> {
-    /// For the link: per speaker with names, how many of its files define
-    /// each name it searched for (`crate::link::Definers`).
+    /// For the link: per speaker, the names some of whose defining files
+    /// were left unparsed, with how many files define each
+    /// (`crate::link::Definers`). Every other name has all its definitions
+    /// parsed, and the link picks among them as it finds them.
     fn final_definers(&self, reads: &[Read]) -> Definers {
         let counts = self.definers(reads);
         let mut out = crate::hash::HashMap::default();
@@ -638,30 +640,29 @@ impl Selection<'_> {
             let Some(n) = named.as_ref().and_then(|n| n.names.as_ref()) else {
                 continue;
             };
-            let mut m: crate::hash::HashMap<String, u32> = n
-                .bounded
-                .iter()
-                .enumerate()
-                .map(|(k, (name, _))| {
-                    (
-                        name.clone(),
-                        counts[sp].get(&(k as u32)).copied().unwrap_or(0),
-                    )
-                })
-                .collect();
-            for name in &n.unbounded {
-                m.insert(name.clone(), 0);
-            }
-            for (i, f) in self.names.iter().enumerate() {
-                if let (Some(f), Some(s)) = (f, self.file_speaker[i]) {
-                    if s == sp {
-                        for d in n.unbounded.iter().filter(|d| f.names.defined.contains(*d)) {
-                            *m.entry(d.clone()).or_default() += 1;
-                        }
+            let mut unparsed: HashMap<u32, u32> = HashMap::new();
+            for (i, scan) in self.scans.iter().enumerate() {
+                let Some((g, _, scan)) = scan else {
+                    continue;
+                };
+                let now = self.generation.get(sp) == Some(g);
+                if now && self.file_speaker[i] == Some(sp) && self.pending(reads, i) {
+                    for d in &scan.defs {
+                        *unparsed.entry(*d).or_default() += 1;
                     }
                 }
             }
-            out.insert(sp, m);
+            let m: crate::hash::HashMap<String, u32> = unparsed
+                .keys()
+                .filter_map(|d| {
+                    let total = counts[sp].get(d).copied().unwrap_or(0);
+                    let (name, _) = n.bounded.get(*d as usize)?;
+                    (total > 1).then(|| (name.clone(), total))
+                })
+                .collect();
+            if !m.is_empty() {
+                out.insert(sp, m);
+            }
         }
         Definers(out)
     }
