@@ -67,6 +67,18 @@ pub fn discover(
     limit: u64,
     notes: &mut Vec<Note>,
 ) -> Vec<Candidate> {
+    discover_with(root, paths, limit, notes, &mut ProjectFinder::default())
+}
+
+/// [`discover`], telling `finder` which of the directories walked hold a
+/// project file (their entries were read: no file is looked up again).
+pub fn discover_with(
+    root: &Path,
+    paths: &[PathBuf],
+    limit: u64,
+    notes: &mut Vec<Note>,
+    finder: &mut ProjectFinder,
+) -> Vec<Candidate> {
     // Keyed by display path and then the path itself: two names that
     // differ only in bytes that are not UTF-8 stay two files.
     let mut found: BTreeMap<(String, PathBuf), Candidate> = BTreeMap::new();
@@ -102,7 +114,7 @@ pub fn discover(
             continue;
         }
         walked.push(p.clone());
-        walk(root, p, limit, &mut found, notes);
+        walk(root, p, limit, &mut found, notes, finder);
     }
     found.into_values().collect()
 }
@@ -151,16 +163,21 @@ fn walk(
     limit: u64,
     found: &mut BTreeMap<(String, PathBuf), Candidate>,
     notes: &mut Vec<Note>,
+    finder: &mut ProjectFinder,
 ) {
     let walk = Walk {
         limit,
         ignores: Mutex::new(ignores::Ignores::new(dir, limit)),
         seen: Mutex::new(Vec::new()),
+        dirs: Mutex::new(Vec::new()),
     };
     // In parallel (the walk was a third of a warm run over the corpus):
     // what each entry gives is gathered, then taken in path order. Each
     // directory is a job of its own, so the walk's depth is not the stack's.
     rayon::scope(|s| walk.visit(s, dir.to_path_buf()));
+    for (d, is_project) in walk.dirs.into_inner().unwrap_or_default() {
+        finder.cache.insert(d.into_os_string(), is_project);
+    }
     let mut seen = walk.seen.into_inner().unwrap_or_default();
     seen.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
     for s in seen {
@@ -190,6 +207,8 @@ struct Walk {
     limit: u64,
     ignores: Mutex<ignores::Ignores>,
     seen: Mutex<Vec<Seen>>,
+    /// Each directory read, and whether it holds a project file.
+    dirs: Mutex<Vec<(PathBuf, bool)>>,
 }
 
 impl Walk {
@@ -213,6 +232,7 @@ impl Walk {
         let mut python_project = false;
         let mut package = false;
         let mut go_module = false;
+        let mut project = false;
         for e in entries {
             let e = match e {
                 Ok(e) => e,
@@ -230,6 +250,14 @@ impl Walk {
             python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
             package |= name == "package.json";
             go_module |= name == "go.mod";
+            if !project && PROJECT_FILES.iter().any(|p| name == *p) {
+                // A regular file, or a link to one (as `Path::is_file`).
+                project = match e.file_type() {
+                    Ok(ft) if ft.is_symlink() => e.path().is_file(),
+                    Ok(ft) => ft.is_file(),
+                    Err(_) => e.path().is_file(),
+                };
+            }
             // Hidden entries are passed over (`.git` among them).
             if name.as_encoded_bytes().starts_with(b".") {
                 continue;
@@ -238,6 +266,9 @@ impl Walk {
                 Ok(ft) => kept.push((e.path(), ft)),
                 Err(err) => self.saw(Seen::Note(Some(e.path()), format!("skipped: {err}"))),
             }
+        }
+        if let Ok(mut dirs) = self.dirs.lock() {
+            dirs.push((dir.clone(), project));
         }
         if names.any() {
             let mut notes = Vec::new();
@@ -360,7 +391,7 @@ pub const SHARED_SCRIPTS: &str = "(shared scripts)";
 
 /// Finds each file's project: the nearest enclosing directory, at or below
 /// the root, that holds one of `PROJECT_FILES`.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ProjectFinder {
     /// Whether a directory holds a project file, by its path's bytes (a
     /// map of `PathBuf`s compared and hashed them component by component,

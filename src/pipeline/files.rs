@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::discover::{discover, Candidate, Note, ProjectFinder, PROJECT_FILES};
+use crate::discover::{discover_with, Candidate, Note, ProjectFinder, PROJECT_FILES};
 use crate::facts::Lang;
 use crate::input::Links;
 use crate::settings::Settings;
@@ -41,6 +41,9 @@ pub struct Files<'a> {
     /// Sorted by path, one per path.
     buffers: Vec<&'a Buffer>,
     max_bytes: u64,
+    /// What discovery learnt of the directories it read: which hold a
+    /// project file ([`Files::projects`]).
+    finder: std::sync::Mutex<ProjectFinder>,
 }
 
 impl<'a> Files<'a> {
@@ -63,6 +66,7 @@ impl<'a> Files<'a> {
             tree,
             buffers: by_path,
             max_bytes,
+            finder: Default::default(),
         }
     }
 
@@ -101,11 +105,15 @@ impl<'a> Files<'a> {
         notes: &mut Vec<Note>,
         kept: Option<&Discovered>,
     ) -> Vec<Candidate> {
+        let mut finder = ProjectFinder::default();
         let mut candidates = match (self.tree, kept) {
             (Some(tree), _) => tree_candidates(self.root, tree),
-            (None, Some(k)) => k.discover(self.root, paths, self.max_bytes, notes),
-            (None, None) => discover(self.root, paths, self.max_bytes, notes),
+            (None, Some(k)) => k.discover(self.root, paths, self.max_bytes, notes, &mut finder),
+            (None, None) => discover_with(self.root, paths, self.max_bytes, notes, &mut finder),
         };
+        if let Ok(mut f) = self.finder.lock() {
+            *f = finder;
+        }
         candidates.retain(|c| !settings.excludes(&c.path));
         for (rel, _) in &self.buffers {
             add_buffer(&mut candidates, self.root, rel, settings);
@@ -115,7 +123,11 @@ impl<'a> Files<'a> {
 
     /// Each candidate's project directory, if it has one.
     pub fn projects(&self, candidates: &[Candidate]) -> Vec<Option<PathBuf>> {
-        let mut finder = ProjectFinder::default();
+        let mut finder = self
+            .finder
+            .lock()
+            .map(|mut f| std::mem::take(&mut *f))
+            .unwrap_or_default();
         candidates
             .iter()
             .map(|c| match self.tree {
@@ -202,19 +214,22 @@ impl Discovered {
         paths: &[PathBuf],
         max_bytes: u64,
         notes: &mut Vec<Note>,
+        finder: &mut ProjectFinder,
     ) -> Vec<Candidate> {
         let Ok(mut kept) = self.0.lock() else {
-            return discover(root, paths, max_bytes, notes);
+            return discover_with(root, paths, max_bytes, notes, finder);
         };
         if let Some(f) = kept
             .as_ref()
             .filter(|f| f.root == root && f.paths == paths && f.max_bytes == max_bytes)
         {
+            // The projects are looked up again: a project file may have
+            // come or gone without the file list changing.
             notes.extend(f.notes.iter().cloned());
             return f.candidates.clone();
         }
         let mut found = Vec::new();
-        let candidates = discover(root, paths, max_bytes, &mut found);
+        let candidates = discover_with(root, paths, max_bytes, &mut found, finder);
         notes.extend(found.iter().cloned());
         *kept = Some(Found {
             root: root.to_path_buf(),
