@@ -76,6 +76,8 @@ pub struct Names {
     word_ids: HashMap<String, u32>,
     /// Whether a name holds a byte outside ASCII ([`Idents`] cannot tell).
     wide: bool,
+    /// Whether any name counts wherever it is used.
+    any_used: bool,
     /// Past [`MANY_NAMES`], [`Names::scan`] looks each identifier of the
     /// text up in `by_name`, and the automaton holds only the names that
     /// are not plain identifiers: building it for 26,000 names (hostile
@@ -129,6 +131,7 @@ impl Names {
             by_name.entry(w.clone()).or_default().word = Some(*i);
         }
         let wide = by_name.keys().any(|p| !p.is_ascii());
+        let any_used = by_name.values().any(|k| k.used);
         let by_word = by_name.len() > MANY_NAMES;
         let word = |p: &str| !p.is_empty() && p.bytes().all(is_ident_byte);
         let (pats, kinds) = by_name
@@ -146,6 +149,7 @@ impl Names {
             words,
             word_ids,
             wide,
+            any_used,
             by_word,
         }
     }
@@ -172,12 +176,6 @@ impl Names {
             return None;
         }
         let mut s = Scan::default();
-        for t in ids.all.split('\n') {
-            if let Some(k) = self.by_name.get(t) {
-                s.hit |= k.used;
-                s.words.extend(k.word);
-            }
-        }
         for t in ids.defs.split('\n') {
             if let Some(k) = self.by_name.get(t) {
                 s.hit |= k.def_any;
@@ -188,6 +186,15 @@ impl Names {
             if let Some(k) = self.by_name.get(t) {
                 s.hit |= k.field_any;
                 s.defs.extend(k.field);
+            }
+        }
+        // The words count only beside a bounded definition ([`done`]).
+        if self.any_used || !s.defs.is_empty() {
+            for t in ids.all.split('\n') {
+                if let Some(k) = self.by_name.get(t) {
+                    s.hit |= k.used;
+                    s.words.extend(k.word);
+                }
             }
         }
         Some(done(s))
@@ -248,7 +255,12 @@ fn count(s: &mut Scan, k: &Kinds, lang: Lang, bytes: &[u8], at: usize) {
     }
 }
 
+/// A scan made whole: sorted, and without words when it holds no bounded
+/// definition (they are read only beside one).
 fn done(mut s: Scan) -> Scan {
+    if s.defs.is_empty() {
+        s.words.clear();
+    }
     s.defs.sort_unstable();
     s.defs.dedup();
     s.words.sort_unstable();
