@@ -12,7 +12,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::needles;
-use crate::facts::{FileFacts, Lang, ScriptSource, Seg, Template, Value};
+use crate::facts::{hash_reply_parts, FileFacts, Lang, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
@@ -394,6 +394,10 @@ struct CallNames {
     idents: Vec<String>,
     /// The enclosing function's name.
     within: Option<String>,
+    /// It passes the reply of a whole-hash read (`facts::hash_reply`).
+    reply: bool,
+    /// It passes a parameter of its own function on.
+    forwards: bool,
 }
 
 /// A definition, as the name pass sees it.
@@ -526,6 +530,8 @@ fn calls(facts: &FileFacts, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
                 refs: sorted(refs),
                 idents: sorted(idents),
                 within: fn_name(facts, c.func),
+                reply: c.args.iter().any(|a| hash_reply_parts(a).is_some()),
+                forwards: c.args.iter().any(|a| matches!(a, Value::Param { .. })),
             })
         })
         .collect()
@@ -661,6 +667,21 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
+    // Readers of a row: the functions passed the reply of a whole-hash
+    // read, and those they pass a parameter on to (`link::rows`).
+    let mut forwarded: HashMap<&str, Vec<&str>> = HashMap::default();
+    for c in all_calls().filter(|c| c.forwards) {
+        if let Some(w) = &c.within {
+            forwarded.entry(w).or_default().push(&c.callee);
+        }
+    }
+    let readers = closure(
+        all_calls()
+            .filter(|c| c.reply)
+            .map(|c| Cow::Borrowed(c.callee.as_str())),
+        |f| forwarded.get(f).into_iter().flatten().copied(),
+    );
+    seeds.extend(readers.iter().filter_map(|r| needle_of(r)).map(Cow::Owned));
     let mut refs_by_def: HashMap<&str, Vec<&str>> = HashMap::default();
     for d in all_defs() {
         refs_by_def

@@ -183,6 +183,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let (Some(body), Some(func)) = (body, func) {
             let env = self.envs.len() - 1;
+            self.param_pattern_reads(&param_nodes, Some(env));
             self.pending.push(Pending { func, body, env });
         }
         inner
