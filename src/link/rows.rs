@@ -1,14 +1,18 @@
 //! Fields read from the map a whole-hash read filled (`HGETALL`), joined
 //! across functions: a field taken from a parameter is a read of what the
-//! function's callers pass there. A caller that passes the reply of an
-//! `HGETALL` ([`hash_reply`](crate::facts::hash_reply)) makes it a read of
-//! that key; one that passes its own parameter on makes it a read of what
-//! its own callers pass, to a bounded depth. Anything else a caller passes
-//! (a value the code does not show came from a hash) reads nothing.
+//! function's callers pass there, and one taken from what a call returned
+//! a read of what that function returns (the value-flow core follows it).
+//! A caller that passes the reply of an `HGETALL`
+//! ([`hash_reply`](crate::facts::hash_reply)), or a function that returns
+//! one, makes it a read of that key; a caller that passes its own
+//! parameter on makes it a read of what its own callers pass, to a bounded
+//! depth. Anything else (a value the code does not show came from a hash)
+//! reads nothing.
 
 use crate::hash::{HashMap, HashSet};
 
 use super::calls::{targets, FnIndex};
+use super::flow::{follow, At};
 use super::{literal_span, Ctx, FieldReadUse, LinkInput, Model, Resolver, SpeakerId};
 use crate::facts::{hash_reply_parts, CallFact, FieldRead, FileFacts, FileId, Span, Value};
 
@@ -167,8 +171,12 @@ pub(super) fn link_param_reads(
     let mut reads = Vec::new();
     for (file, facts) in input.facts {
         for r in &facts.field_reads {
-            if let (Some(Value::Param { index, .. }), Some(f)) = (&r.row, r.func) {
-                reads.push((*file, f, *index, r));
+            match (&r.row, r.func) {
+                (Some(Value::Param { index, .. }), Some(f)) => reads.push((*file, f, *index, r)),
+                (Some(v @ Value::Call { .. }), _) => {
+                    returned_reads(resolver, input, model, *file, facts, r, v)
+                }
+                _ => {}
             }
         }
     }
@@ -191,6 +199,46 @@ pub(super) fn link_param_reads(
             if !seen.insert(key.span()) {
                 continue;
             }
+            let key_cx = Ctx {
+                speaker: sp,
+                module: "",
+                file: kf,
+            };
+            push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
+        }
+    }
+}
+
+/// A field read of what a call returned: a read of each `HGETALL` reply
+/// the value-flow core follows the call to.
+fn returned_reads(
+    resolver: &Resolver<'_>,
+    input: &LinkInput<'_>,
+    model: &mut Model,
+    file: FileId,
+    facts: &FileFacts,
+    r: &FieldRead,
+    call: &Value,
+) {
+    let Some(sp) = speaker(input, file) else {
+        return;
+    };
+    let module = r
+        .func
+        .and_then(|f| facts.functions.get(f))
+        .map_or("", |d| d.module.as_str());
+    let at = At {
+        speaker: sp,
+        file,
+        module,
+    };
+    let read_cx = Ctx {
+        speaker: sp,
+        module: "",
+        file,
+    };
+    for (kf, leaf) in follow(resolver, call, at) {
+        if let Some((command, key)) = hash_reply_parts(&leaf) {
             let key_cx = Ctx {
                 speaker: sp,
                 module: "",

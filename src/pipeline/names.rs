@@ -408,6 +408,9 @@ struct DefNames {
     keyish: bool,
     /// Its value holds a key-marked literal.
     marked: bool,
+    /// It returns a whole-hash read's reply (`facts::hash_reply`): its
+    /// callers may read fields of it.
+    reply: bool,
     /// The names its value looks up.
     refs: Vec<String>,
 }
@@ -477,6 +480,10 @@ impl FileNames {
             refs_of(&r.field, &mut seeds);
             if let Some(c) = &r.command {
                 refs_of(c, &mut seeds);
+            }
+            // The function whose value it is read from.
+            if let Some(row) = &r.row {
+                refs_of(row, &mut seeds);
             }
         }
         FileNames {
@@ -550,6 +557,7 @@ fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
                 needle,
                 keyish: true,
                 marked: holds_key_literal(&c.value, pf),
+                reply: false,
                 refs,
             });
         }
@@ -563,6 +571,7 @@ fn defs(facts: &FileFacts, pf: &Prefilter) -> Vec<DefNames> {
                 needle,
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
                 marked: holds_key_literal(&d.returns, pf),
+                reply: hash_reply_parts(&d.returns).is_some(),
                 refs,
             });
         }
@@ -624,8 +633,10 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             keyish_by_ref.entry(r).or_default().push(&d.needle);
         }
     }
+    // A function that returns a whole-hash read's reply is one too: its
+    // callers may read its fields (`link::rows`).
     let marked_defs = all_defs()
-        .filter(|d| d.keyish && d.marked)
+        .filter(|d| (d.keyish && d.marked) || d.reply)
         .map(|d| Cow::Borrowed(d.needle.as_str()));
     // Each wrapper's needle, made once (not once per call of it: a test
     // suite calls its wrappers thousands of times).

@@ -305,6 +305,31 @@ end
 }
 
 #[test]
+fn a_reply_returned_and_read_from_a_call() {
+    let src = r##"defmodule R do
+  def load(conn, key), do: Redix.command!(conn, ["HGETALL", key]) |> Enum.chunk_every(2)
+  def raw(conn, key), do: Redix.command(conn, ["HGETALL", key])
+  def get(conn, key) do
+    row = R.load(conn, key)
+    Map.get(row, "state")
+  end
+end
+"##;
+    let f = facts(src);
+    let returned = |name: &str| {
+        let d = f.functions.iter().find(|d| d.name == name).unwrap();
+        crate::facts::hash_reply_parts(&d.returns).map(|(_, k)| k.describe())
+    };
+    assert_eq!(returned("load"), Some("key".into()));
+    // `{:ok, reply}`, not the reply.
+    assert_eq!(returned("raw"), None);
+    let [r] = f.field_reads.as_slice() else {
+        panic!("{:?}", f.field_reads)
+    };
+    assert!(matches!(&r.row, Some(Value::Call { path, .. }) if path == &["R", "load"]));
+}
+
+#[test]
 fn script_texts_are_what_elixir_sends() {
     let src = "defmodule S do\n  @a \"\"\"\n    local k = KEYS[1]\n      return redis.call('GET', k) -- \\\\ \\t\n    \"\"\"\n  @b ~S\"\"\"\n  return redis.call('GET', KEYS[1]) -- \\t\n  \"\"\"\n  def go(conn, k), do: Redix.command(conn, [\"EVAL\", \"\"\"\n    return redis.call('DEL', KEYS[1])\n    \"\"\", 1, k])\nend\n";
     let f = facts(src);

@@ -16,13 +16,21 @@ use crate::parse::named_children;
 /// command's name as a value when the link has to follow it.
 pub(super) type Row = (Value, Option<Value>);
 
+/// A call of a function of the code base, not an operation of the value
+/// model (`[LOOKUP]`, `.f`, `#reply`, ..), whose path starts with a letter.
+fn is_code_call(v: &Value) -> bool {
+    matches!(v, Value::Call { path, .. }
+        if path.first().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_alphabetic())))
+}
+
 /// Where the map a field is taken from comes from.
 #[derive(Clone)]
 pub(super) enum Source {
     /// A whole-hash read in this function.
     Read(Row),
-    /// A parameter of the function: what its callers pass.
-    Param(Value),
+    /// A value the link follows: a parameter of the function (what its
+    /// callers pass), or a call of the code base (what it returns).
+    Flow(Value),
 }
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
@@ -47,7 +55,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Row> {
         match self.source(n, env, depth)? {
             Source::Read(row) => Some(row),
-            Source::Param(_) => None,
+            Source::Flow(_) => None,
         }
     }
 
@@ -65,7 +73,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return Some(Source::Read(row.clone()));
                 }
                 match self.ident(n, env) {
-                    p @ Value::Param { index, .. } if index != RECEIVER => Some(Source::Param(p)),
+                    p @ Value::Param { index, .. } if index != RECEIVER => Some(Source::Flow(p)),
+                    c @ Value::Call { .. } if is_code_call(&c) => Some(Source::Flow(c)),
                     _ => None,
                 }
             }
@@ -84,6 +93,25 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             _ => None,
         }
+    }
+
+    /// What a clause returns when its last expression is an `HGETALL`
+    /// reply (or a map made from it): not a Redix call that returns
+    /// `{:ok, reply}`, which callers take apart.
+    pub(super) fn returned_reply(&self, last: Node<'_>, env: Option<usize>) -> Option<Value> {
+        let call = match last.kind() {
+            "binary_operator" if self.op(last) == "|>" => sides(last).map(|(_, r)| r),
+            "call" => Some(last),
+            _ => None,
+        };
+        let target = call.and_then(|c| c.child_by_field_id(F.target));
+        if target.is_some_and(|t| {
+            let t = self.text(t);
+            t.starts_with("Redix.") && !t.ends_with('!')
+        }) {
+            return None;
+        }
+        self.reply_arg(last, env)
     }
 
     /// An argument of a call of the code base that is an `HGETALL` reply
@@ -193,7 +221,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let span = field.span();
         let ((key, command), row) = match source {
             Source::Read(row) => (row, None),
-            Source::Param(p) => ((Value::unknown("row", p.span()), None), Some(p)),
+            Source::Flow(p) => ((Value::unknown("row", p.span()), None), Some(p)),
         };
         self.facts.field_reads.push(FieldRead {
             key,
@@ -318,7 +346,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     name: self.param_name(*p),
                     span: self.span(*p),
                 };
-                self.map_pattern_reads(map, Source::Param(param), env);
+                self.map_pattern_reads(map, Source::Flow(param), env);
             }
         }
     }
