@@ -12,8 +12,8 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, decoded, definer_key, encoded, may_run, needle_of, serial_of, FnAlias, FunctionDef,
-    Import, DECODE, ENCODE, LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
+    accepts, decoded, definer_key, encoded, hash_reply, hash_reply_parts, may_run, needle_of,
+    serial_of, FnAlias, FunctionDef, Import, DECODE, ENCODE, LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
@@ -484,6 +484,13 @@ pub struct FieldRead {
     /// the code base gives it (`[Verbs.hgetall(), key]`): the read counts
     /// when the link follows it to `HGETALL`.
     pub command: Option<Value>,
+    /// The map the field is taken from, when the function does not show it
+    /// filled by a whole-hash read: one of its parameters
+    /// ([`Value::Param`]), which holds what its callers pass. The link
+    /// follows it to the callers' [`hash_reply`]s (`key` and `command` are
+    /// then unused); `None` when `key` is the key read.
+    #[serde(default)]
+    pub row: Option<Value>,
 }
 
 /// A call to a function of the code base (not a Redis command), with its

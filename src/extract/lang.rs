@@ -455,7 +455,16 @@ impl HostLanguage for Python {
         if !needles::names_client(src) {
             facts.commands.clear();
             facts.script_calls.clear();
-            facts.field_reads.clear();
+            // A parameter's fields are what callers pass; no reply is
+            // read here.
+            facts.field_reads.retain(|r| r.row.is_some());
+            for c in &mut facts.calls {
+                for a in &mut c.args {
+                    if crate::facts::hash_reply_parts(a).is_some() {
+                        *a = crate::facts::Value::unknown("reply", a.span());
+                    }
+                }
+            }
         }
         facts
     }

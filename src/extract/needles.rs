@@ -312,6 +312,7 @@ const DEF_WORDS: &[&[u8]] = &[
     b"defdelegate",
     b"class",
     b"module",
+    b"function",
 ];
 
 /// Whether the identifier at `at` of a file in `lang` is the name of a

@@ -49,7 +49,40 @@ pub const SHA1: &str = "#sha1";
 /// itself (`[Verbs.script(), Verbs.load(), body]`, the words in another
 /// file): the link reads them, and the reply of `SCRIPT LOAD body` is the
 /// [`SHA1`] of `body`.
+/// A whole-hash read's reply is one too ([`hash_reply`]).
 pub const REPLY: &str = "#reply";
+
+/// The reply of a whole-hash read (`HGETALL key`), as a value a function
+/// passes on: `command` is `HGETALL`, or a function of the code base the
+/// link follows to it (`Verbs.hgetall()`).
+pub fn hash_reply(command: Value, key: Value, span: Span) -> Value {
+    Value::Call {
+        path: vec![REPLY.into()],
+        args: vec![Value::List {
+            items: vec![command, key],
+            tail: Vec::new(),
+            span,
+        }],
+        span,
+    }
+}
+
+/// The command and the key of a [`hash_reply`].
+pub fn hash_reply_parts(v: &Value) -> Option<(&Value, &Value)> {
+    let Value::Call { path, args, .. } = v else {
+        return None;
+    };
+    if !matches!(path.as_slice(), [p] if p == REPLY) {
+        return None;
+    }
+    match args.as_slice() {
+        [Value::List { items, tail, .. }] if tail.is_empty() => match items.as_slice() {
+            [command, key] => Some((command, key)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 /// The path of a [`Value::Call`] that is its second argument serialized in
 /// the format its first names (a literal `"msgpack"` or `"json"`), as a

@@ -31,6 +31,7 @@ mod named;
 pub mod records;
 mod resolve;
 pub mod roles;
+mod rows;
 pub mod runs;
 pub mod scope;
 mod script_keys;
@@ -315,6 +316,7 @@ fn link_named(input: &LinkInput<'_>) -> Model {
             inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
     }
+    rows::link_param_reads(&resolver, input, &mut model, &fns);
     inventory.resolve_file_refs(&mut model, input.sources);
     inventory.resolve_includes(&mut model, input.sources);
     included::inline(&resolver, &mut model, &inventory.includes);
@@ -378,34 +380,8 @@ fn link_file(
             });
         }
     }
-    for r in &facts.field_reads {
-        // The command a definition names: a read of what `HGETALL` read.
-        let hgetall = |v: &Value| match resolver.templates(v, cx).as_slice() {
-            [t] => t
-                .as_literal()
-                .is_some_and(|n| n.eq_ignore_ascii_case("HGETALL")),
-            _ => false,
-        };
-        if r.command.as_ref().is_some_and(|v| !hgetall(v)) {
-            continue;
-        }
-        let field = match r.field.as_str() {
-            Some(field) => Some((field, r.span)),
-            // A constant or a call: the one literal it comes to, where
-            // that literal is written.
-            None => match resolver.templates(&r.field, cx).as_slice() {
-                [t] => t.as_literal().map(|s| (s, literal_span(t))),
-                _ => None,
-            },
-        };
-        if let Some((field, span)) = field {
-            model.field_reads.push(FieldReadUse {
-                key: resolver.templates(&r.key, cx),
-                field,
-                span,
-                speaker: cx.speaker,
-            });
-        }
+    for r in facts.field_reads.iter().filter(|r| r.row.is_none()) {
+        rows::push_read(resolver, model, r, (&r.key, r.command.as_ref()), cx, cx);
     }
     for (i, c) in facts.commands.iter().enumerate() {
         if sent.keeps(cx.file, i) {

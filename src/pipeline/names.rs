@@ -18,7 +18,7 @@ use crate::hash::{HashMap, HashSet};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::facts::{definer_key, FileFacts, ScriptSource, Seg, Template, Value};
+use crate::facts::{definer_key, hash_reply_parts, FileFacts, ScriptSource, Seg, Template, Value};
 use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
@@ -243,6 +243,10 @@ struct CallNames {
     idents: Vec<String>,
     /// The enclosing function's name.
     within: Option<String>,
+    /// It passes the reply of a whole-hash read (`facts::hash_reply`).
+    reply: bool,
+    /// It passes a parameter of its own function on.
+    forwards: bool,
 }
 
 /// A definition, as the name pass sees it.
@@ -253,6 +257,9 @@ struct DefNames {
     keyish: bool,
     /// Its value holds a key-marked literal.
     marked: bool,
+    /// It returns a whole-hash read's reply (`facts::hash_reply`): its
+    /// callers may read fields of it.
+    reply: bool,
     /// The names its value looks up.
     refs: Refs,
 }
@@ -357,6 +364,10 @@ impl FileNames {
             if let Some(c) = &r.command {
                 refs_of(c, cx, &mut seeds);
             }
+            // The function whose value it is read from.
+            if let Some(row) = &r.row {
+                refs_of(row, cx, &mut seeds);
+            }
         }
         FileNames {
             seeds,
@@ -398,6 +409,8 @@ fn calls(fcx: &FileCx<'_>, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
                 refs,
                 idents: sorted(idents),
                 within: fn_name(fcx.facts, c.func),
+                reply: c.args.iter().any(|a| hash_reply_parts(a).is_some()),
+                forwards: c.args.iter().any(|a| matches!(a, Value::Param { .. })),
             })
         })
         .collect()
@@ -436,6 +449,7 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
                 needle,
                 keyish: true,
                 marked: holds_key_literal(&c.value, pf),
+                reply: false,
                 refs,
             });
         }
@@ -448,6 +462,7 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
                 needle,
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
                 marked: holds_key_literal(&d.returns, pf),
+                reply: hash_reply_parts(&d.returns).is_some(),
                 refs,
             });
         }
@@ -509,8 +524,10 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             keyish_by_ref.entry(r).or_default().push(&d.needle);
         }
     }
+    // A function that returns a whole-hash read's reply is one too: its
+    // callers may read its fields (`link::rows`).
     let marked_defs = all_defs()
-        .filter(|d| d.keyish && d.marked)
+        .filter(|d| (d.keyish && d.marked) || d.reply)
         .map(|d| Cow::Borrowed(d.needle.as_str()));
     // Each wrapper's needle, made once (not once per call of it: a test
     // suite calls its wrappers thousands of times).
@@ -549,6 +566,22 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
+    // Readers of a row: the functions passed the reply of a whole-hash
+    // read, and those they pass a parameter on to (`link::rows`): every
+    // definition of them, as a call names them by their last name only.
+    let mut forwarded: HashMap<&str, Vec<&str>> = HashMap::default();
+    for c in all_calls().filter(|c| c.forwards) {
+        if let Some(w) = &c.within {
+            forwarded.entry(w).or_default().push(&c.callee);
+        }
+    }
+    let readers = closure(
+        all_calls()
+            .filter(|c| c.reply)
+            .map(|c| Cow::Borrowed(c.callee.as_str())),
+        |f| forwarded.get(f).into_iter().flatten().copied(),
+    );
+    let reader_needles: Vec<String> = readers.iter().filter_map(|r| definer_key(r)).collect();
     let mut defs_by_needle: HashMap<&str, Vec<&DefNames>> = HashMap::default();
     for d in all_defs() {
         defs_by_needle.entry(&d.needle).or_default().push(d);
@@ -557,7 +590,8 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
         .iter()
         .flat_map(|r| r.keys())
         .map(|n| Cow::Borrowed(n.as_str()))
-        .chain(wrapper_needles.iter().map(|n| Cow::Borrowed(*n)));
+        .chain(wrapper_needles.iter().map(|n| Cow::Borrowed(*n)))
+        .chain(reader_needles.iter().map(|n| Cow::Borrowed(n.as_str())));
     let needed = closure(start, |n| {
         defs_by_needle
             .get(n)
@@ -576,7 +610,11 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
     for refs in seeds.iter().copied().chain(reached) {
         merge_refs(&mut defined, refs);
     }
-    for n in wrapper_needles {
+    for n in wrapper_needles
+        .iter()
+        .copied()
+        .chain(reader_needles.iter().map(String::as_str))
+    {
         defined.insert(n.to_string(), Within::any());
     }
     SpeakerNames {

@@ -241,8 +241,15 @@ end
             ("key".into(), "state".into(), Some(2)),
             ("key".into(), "attempts".into(), Some(2)),
             ("key".into(), "payload".into(), Some(3)),
+            // A parameter's field: what the callers pass, for the link.
+            ("row".into(), "payload".into(), Some(4)),
         ]
     );
+    assert!(f.field_reads[..7].iter().all(|r| r.row.is_none()));
+    assert!(matches!(
+        f.field_reads[7].row,
+        Some(Value::Param { index: 2, .. })
+    ));
     assert!(matches!(
         f.field_reads[0].key,
         Value::Param { index: 1, .. }
@@ -255,6 +262,71 @@ end
         f.field_reads[3].span.start,
         at(src, "\"payload\" => p, \"state\"")
     );
+}
+
+#[test]
+fn a_reply_passed_on_and_a_parameter_read() {
+    let src = r##"defmodule R do
+  def load(conn, key) do
+    {:ok, flat} = Redix.command(conn, ["HGETALL", key])
+    R.Row.decode(Enum.chunk_every(flat, 2), key)
+  end
+  def other(conn, key) do
+    {:ok, flat} = Redix.command(conn, ["HMGET", key, "state"])
+    R.Row.decode(flat, key)
+  end
+  def decode(%{"state" => s} = row, %Q{x: x}), do: {s, row["payload"], x}
+end
+"##;
+    let f = facts(src);
+    let passed: Vec<Option<String>> = f
+        .calls
+        .iter()
+        .filter(|c| c.path.last().is_some_and(|n| n == "decode"))
+        .map(|c| {
+            let (command, key) = crate::facts::hash_reply_parts(&c.args[0])?;
+            Some(format!("{} {}", command.describe(), key.describe()))
+        })
+        .collect();
+    assert_eq!(passed, vec![Some("HGETALL key".into()), None]);
+    let reads: Vec<(String, Option<usize>)> = f
+        .field_reads
+        .iter()
+        .map(|r| match &r.row {
+            Some(Value::Param { index, .. }) => (r.field.as_str().unwrap(), Some(*index)),
+            _ => (r.field.as_str().unwrap(), None),
+        })
+        .collect();
+    // The struct pattern `%Q{x: x}` is no hash's reply.
+    assert_eq!(
+        reads,
+        vec![("state".into(), Some(0)), ("payload".into(), Some(0))]
+    );
+}
+
+#[test]
+fn a_reply_returned_and_read_from_a_call() {
+    let src = r##"defmodule R do
+  def load(conn, key), do: Redix.command!(conn, ["HGETALL", key]) |> Enum.chunk_every(2)
+  def raw(conn, key), do: Redix.command(conn, ["HGETALL", key])
+  def get(conn, key) do
+    row = R.load(conn, key)
+    Map.get(row, "state")
+  end
+end
+"##;
+    let f = facts(src);
+    let returned = |name: &str| {
+        let d = f.functions.iter().find(|d| d.name == name).unwrap();
+        crate::facts::hash_reply_parts(&d.returns).map(|(_, k)| k.describe())
+    };
+    assert_eq!(returned("load"), Some("key".into()));
+    // `{:ok, reply}`, not the reply.
+    assert_eq!(returned("raw"), None);
+    let [r] = f.field_reads.as_slice() else {
+        panic!("{:?}", f.field_reads)
+    };
+    assert!(matches!(&r.row, Some(Value::Call { path, .. }) if path == &["R", "load"]));
 }
 
 #[test]

@@ -183,6 +183,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let (Some(body), Some(func)) = (body, func) {
             let env = self.envs.len() - 1;
+            self.param_pattern_reads(&param_nodes, Some(env));
             self.pending.push(Pending { func, body, env });
         }
         inner
@@ -345,6 +346,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// with the expression's text, when it is not computable).
     pub(super) fn returns(&self, body: Node<'_>, env: usize) -> Option<Value> {
         let last = self.last_expression(body)?;
+        // A whole-hash read's reply (or a map made from it), for the
+        // field reads of its callers.
+        if let Some(reply) = self.returned_reply(last, Some(env)) {
+            return Some(reply);
+        }
         Some(match self.value(last, Some(env), 0) {
             Value::Unknown { span, .. } => Value::unknown(self.text(last), span),
             returns => returns,

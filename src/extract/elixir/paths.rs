@@ -243,7 +243,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let path = path.to_vec();
         let args: Vec<Value> = call_arg_values(n, piped)
             .into_iter()
-            .map(|k| self.value(k, env, 0))
+            .map(|k| {
+                self.reply_arg(k, env)
+                    .unwrap_or_else(|| self.value(k, env, 0))
+            })
             .collect();
         self.facts.calls.push(CallFact {
             path,

@@ -1,17 +1,37 @@
 //! Hash fields read back: the reply of an `HGETALL` (or a map made from
 //! it) followed through matches, `case` clauses and pipes to the fields
-//! the code takes from it (`Map.get`, `row["f"]`, map patterns).
+//! the code takes from it (`Map.get`, `row["f"]`, map patterns). A field
+//! taken from a parameter is a read of what the callers pass there
+//! (`FieldRead::row`), and a reply passed to a function of the code base
+//! is a [`hash_reply`] among the call's arguments: the link joins them.
 
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::{arguments, call_args, clause_patterns, do_block, sides, Cx};
-use crate::facts::{FieldRead, Value};
+use crate::facts::{hash_reply, FieldRead, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 /// What a local holding an `HGETALL` reply knows: the key read, and the
 /// command's name as a value when the link has to follow it.
 pub(super) type Row = (Value, Option<Value>);
+
+/// A call of a function of the code base, not an operation of the value
+/// model (`[LOOKUP]`, `.f`, `#reply`, ..), whose path starts with a letter.
+fn is_code_call(v: &Value) -> bool {
+    matches!(v, Value::Call { path, .. }
+        if path.first().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_alphabetic())))
+}
+
+/// Where the map a field is taken from comes from.
+#[derive(Clone)]
+pub(super) enum Source {
+    /// A whole-hash read in this function.
+    Read(Row),
+    /// A value the link follows: a parameter of the function (what its
+    /// callers pass), or a call of the code base (what it returns).
+    Flow(Value),
+}
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `{:ok, row}` or `row` on the left of a match: the variable.
@@ -33,13 +53,30 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// holding one, or either piped through `Enum`/`Map`/`Stream` or a
     /// helper whose name says `map`.
     fn hgetall_source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Row> {
+        match self.source(n, env, depth)? {
+            Source::Read(row) => Some(row),
+            Source::Flow(_) => None,
+        }
+    }
+
+    /// The whole-hash read `n` is, or the parameter it is, as
+    /// [`Cx::hgetall_source`] follows it.
+    fn source(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Option<Source> {
         if depth > 16 {
             return None;
         }
         match n.kind() {
             "identifier" => {
                 let name = self.text(n);
-                env.and_then(|e| self.envs.get(e))?.rows.get(&name).cloned()
+                let e = env.and_then(|e| self.envs.get(e));
+                if let Some(row) = e.and_then(|e| e.rows.get(&name)) {
+                    return Some(Source::Read(row.clone()));
+                }
+                match self.ident(n, env) {
+                    p @ Value::Param { index, .. } if index != RECEIVER => Some(Source::Flow(p)),
+                    c @ Value::Call { .. } if is_code_call(&c) => Some(Source::Flow(c)),
+                    _ => None,
+                }
             }
             "binary_operator" if self.op(n) == "|>" => {
                 let (l, r) = sides(n)?;
@@ -52,10 +89,39 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     .into_iter()
                     .rev()
                     .find(|c| c.kind() != "comment")?;
-                self.hgetall_source(last, env, depth + 1)
+                self.source(last, env, depth + 1)
             }
             _ => None,
         }
+    }
+
+    /// What a clause returns when its last expression is an `HGETALL`
+    /// reply (or a map made from it): not a Redix call that returns
+    /// `{:ok, reply}`, which callers take apart.
+    pub(super) fn returned_reply(&self, last: Node<'_>, env: Option<usize>) -> Option<Value> {
+        let call = match last.kind() {
+            "binary_operator" if self.op(last) == "|>" => sides(last).map(|(_, r)| r),
+            "call" => Some(last),
+            _ => None,
+        };
+        let target = call.and_then(|c| c.child_by_field_id(F.target));
+        if target.is_some_and(|t| {
+            let t = self.text(t);
+            t.starts_with("Redix.") && !t.ends_with('!')
+        }) {
+            return None;
+        }
+        self.reply_arg(last, env)
+    }
+
+    /// An argument of a call of the code base that is an `HGETALL` reply
+    /// (or a map made from it): the reply, as the callee's parameter
+    /// receives it.
+    pub(super) fn reply_arg(&self, n: Node<'_>, env: Option<usize>) -> Option<Value> {
+        let (key, command) = self.hgetall_source(n, env, 0)?;
+        let span = self.span(n);
+        let command = command.unwrap_or_else(|| Value::Str(Template::lit("HGETALL", span)));
+        Some(hash_reply(command, key, span))
     }
 
     /// A call whose result is an `HGETALL` reply (or a map made from one):
@@ -66,7 +132,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         piped: Option<Node<'_>>,
         env: Option<usize>,
         depth: usize,
-    ) -> Option<Row> {
+    ) -> Option<Source> {
         if n.kind() != "call" {
             return None;
         }
@@ -76,20 +142,20 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let first = path.first().map(String::as_str).unwrap_or("");
         let last = path.last().map(String::as_str).unwrap_or("");
         if first == "Redix" && path.len() == 2 {
-            return self.hgetall_key(&args, env);
+            return self.hgetall_key(&args, env).map(Source::Read);
         }
         if matches!(path.join(".").as_str(), "then" | "Kernel.then") {
             // `x |> then(fn v -> body end)`: the body, `v` being `x`.
             let (param, body) = self.one_param_fn(*args.get(1)?)?;
             if body.kind() == "identifier" && self.text(body) == param {
-                return self.hgetall_source(*args.first()?, env, depth + 1);
+                return self.source(*args.first()?, env, depth + 1);
             }
-            return self.hgetall_source(body, env, depth + 1);
+            return self.hgetall_source(body, env, depth + 1).map(Source::Read);
         }
         let converts = (path.len() == 2 && matches!(first, "Enum" | "Map" | "Stream"))
             || last.to_ascii_lowercase().contains("map");
         if converts {
-            return self.hgetall_source(*args.first()?, env, depth + 1);
+            return self.source(*args.first()?, env, depth + 1);
         }
         None
     }
@@ -145,20 +211,25 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    /// Records a field read of `key`, when the field is a literal (or a
-    /// function without arguments the link follows to one).
-    fn push_read(&mut self, (key, command): Row, field: Value, env: Option<usize>) {
+    /// Records a field read of what `source` holds, when the field is a
+    /// literal (or a function without arguments the link follows to one).
+    fn push_read(&mut self, source: Source, field: Value, env: Option<usize>) {
         let bare = matches!(&field, Value::Call { args, .. } if args.is_empty());
         if !bare && !matches!(field, Value::Str(_) | Value::Atom { .. }) {
             return;
         }
         let span = field.span();
+        let ((key, command), row) = match source {
+            Source::Read(row) => (row, None),
+            Source::Flow(p) => ((Value::unknown("row", p.span()), None), Some(p)),
+        };
         self.facts.field_reads.push(FieldRead {
             key,
             field,
             span,
             func: self.func_of(env),
             command,
+            row,
         });
     }
 
@@ -182,11 +253,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let [row, field, ..] = args.as_slice() else {
             return;
         };
-        let Some(key) = self.hgetall_source(*row, env, 0) else {
+        let Some(source) = self.source(*row, env, 0) else {
             return;
         };
         let field = self.value(*field, env, 0);
-        self.push_read(key, field, env);
+        self.push_read(source, field, env);
     }
 
     /// `row |> then(fn v -> .. end)`: inside the function, `v` holds the
@@ -217,11 +288,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         else {
             return;
         };
-        let Some(key) = self.hgetall_source(target, env, 0) else {
+        let Some(source) = self.source(target, env, 0) else {
             return;
         };
         let field = self.value(field, env, 0);
-        self.push_read(key, field, env);
+        self.push_read(source, field, env);
     }
 
     /// `{:ok, row} = Redix.command(conn, ["HGETALL", k])` or `row = ..`:
@@ -242,17 +313,40 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
         }
         if l.kind() == "map" {
-            if let Some(key) = self.hgetall_source(r, Some(env), 0) {
-                self.map_pattern_reads(l, key, Some(env));
+            if let Some(source) = self.source(r, Some(env), 0) {
+                self.map_pattern_reads(l, source, Some(env));
             }
         }
     }
 
     /// `%{"payload" => p, "state" => s} = row`.
-    fn map_pattern_reads(&mut self, map: Node<'_>, key: Row, env: Option<usize>) {
+    fn map_pattern_reads(&mut self, map: Node<'_>, source: Source, env: Option<usize>) {
         if let Value::Map { pairs, .. } = self.value(map, env, 0) {
             for (field, _) in pairs {
-                self.push_read(key.clone(), field, env);
+                self.push_read(source.clone(), field, env);
+            }
+        }
+    }
+
+    /// `def f(%{"payload" => p} = row)`, `def f(%{"payload" => p})`: the
+    /// fields a map pattern of a parameter takes from what callers pass.
+    pub(super) fn param_pattern_reads(&mut self, params: &[Node<'_>], env: Option<usize>) {
+        for (index, p) in params.iter().enumerate() {
+            let mut pats = vec![*p];
+            if p.kind() == "binary_operator" && self.op(*p) == "=" {
+                pats = sides(*p).map(|(l, r)| vec![l, r]).unwrap_or_default();
+            }
+            // A struct pattern (`%T{..}`) matches no hash's reply.
+            let plain = |m: &Node<'_>| {
+                m.kind() == "map" && !named_children(*m).iter().any(|c| c.kind() == "struct")
+            };
+            for map in pats.into_iter().filter(plain) {
+                let param = Value::Param {
+                    index,
+                    name: self.param_name(*p),
+                    span: self.span(*p),
+                };
+                self.map_pattern_reads(map, Source::Flow(param), env);
             }
         }
     }

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 use super::client::{self, Args, Sends};
 use super::values::named;
 use super::{is_function, top_level_const, Cx, Frame, NodeRef};
-use crate::facts::{CallFact, Command, ConstDef, ScriptCall, Span, Value};
+use crate::facts::{CallFact, Command, ConstDef, FieldRead, ScriptCall, Span, Template, Value};
 
 /// A registration `defineCommand`/`defineScript` makes, read once the first
 /// walk has found every script: the frames it sat in, its name (or the
@@ -22,11 +22,68 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn fact(&mut self, n: Node<'_>) {
         match n.kind() {
             "variable_declarator" => top_level_const(self, n),
-            "assignment_expression" => self.field_set(n),
             "public_field_definition" | "field_definition" => self.class_field(n),
-            "call_expression" => self.call(n),
+            "call_expression" => {
+                self.mark_not_read(n, self.f.function);
+                self.call(n);
+            }
+            "assignment_expression" | "augmented_assignment_expression" => {
+                self.mark_not_read(n, self.f.left);
+                if n.kind() == "assignment_expression" {
+                    self.field_set(n);
+                }
+            }
+            "member_expression" | "subscript_expression" => self.param_field_read(n),
             _ => {}
         }
+    }
+
+    /// The member expression in `field` of `n` is called or written, not
+    /// read.
+    fn mark_not_read(&mut self, n: Node<'_>, field: u16) {
+        if let Some(x) = n.child_by_field_id(field) {
+            self.not_reads.insert(x.id());
+        }
+    }
+
+    /// `row.f` or `row["f"]` read from a parameter `row` of the function:
+    /// a field of what its callers pass, which the link reads as a hash
+    /// field where a caller passes a whole-hash read's reply.
+    fn param_field_read(&mut self, n: Node<'_>) {
+        if self.not_reads.contains(&n.id()) {
+            return;
+        }
+        let Some(o) = n.child_by_field_id(self.f.object) else {
+            return;
+        };
+        let field = match n.kind() {
+            "member_expression" => match n.child_by_field_id(self.f.property) {
+                Some(p) if p.kind() == "property_identifier" => {
+                    Value::Str(Template::lit(self.text(p), self.span(p)))
+                }
+                _ => return,
+            },
+            _ => match n.child_by_field_id(self.f.index) {
+                Some(i) if i.kind() == "string" => self.value(i, 0),
+                _ => return,
+            },
+        };
+        if o.kind() != "identifier" || field.as_str().is_none() {
+            return;
+        }
+        let row = self.value(o, 0);
+        if !matches!(row, Value::Param { index, .. } if index != crate::facts::RECEIVER) {
+            return;
+        }
+        let span = field.span();
+        self.facts.field_reads.push(FieldRead {
+            key: Value::unknown("row", row.span()),
+            field,
+            span,
+            func: self.cur_func(),
+            command: None,
+            row: Some(row),
+        });
     }
 
     /// `this.f = v` in a method of a class: what the class's `f` holds.

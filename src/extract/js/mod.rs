@@ -70,6 +70,7 @@ pub fn extract(
         loaded: HashMap::new(),
         pending: Vec::new(),
         names_redis: crate::extract::needles::names_client(src),
+        not_reads: Default::default(),
     };
     cx.traverse(root, Pass::Bindings);
     let pending = std::mem::take(&mut cx.pending);
@@ -140,6 +141,9 @@ struct Cx<'s, 't, 'p> {
     /// The file names Redis: a method of a generic name (`get`, `call`)
     /// is a client call only in such a file (`client::client_calls`).
     names_redis: bool,
+    /// Member expressions that are called or assigned to, not read (node
+    /// ids, marked as the walk enters their parent).
+    not_reads: std::collections::HashSet<usize>,
 }
 
 /// A node kept across the walk: its byte range, found again from the root

@@ -5,10 +5,11 @@
 
 use tree_sitter::Node;
 
+use super::client::{self, Sends};
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
-use crate::facts::{Seg, Span, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{hash_reply, Seg, Span, Template, Value, LOOKUP, RECEIVER};
 
 /// Wrappers whose value is their operand's.
 const TRANSPARENT: &[&str] = &[
@@ -303,6 +304,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                         return joined;
                     }
                 }
+                if let Some(reply) = self.hash_read_reply(o, p, &args, d) {
+                    return reply;
+                }
                 if o.kind() == "this" {
                     vec!["self".to_string(), self.text(p)]
                 } else {
@@ -317,6 +321,32 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .map(|a| self.value(a, d + 1))
             .collect();
         Value::Call { path, args, span }
+    }
+
+    /// `client.hgetall(key)`: the reply of a whole-hash read, as the
+    /// functions it is passed to receive it (`facts::hash_reply`).
+    fn hash_read_reply(
+        &mut self,
+        recv: Node<'_>,
+        prop: Node<'_>,
+        args: &[Node<'_>],
+        d: usize,
+    ) -> Option<Value> {
+        let m = client::lookup(&self.text(prop), args.len())?;
+        if !matches!(m.sends, Sends::Command(c, _) if c == "HGETALL") {
+            return None;
+        }
+        let here = self.names_redis || m.receiver == client::Receiver::Any;
+        if !here || !m.receiver.admits(&self.text(recv)) {
+            return None;
+        }
+        let key = self.value(*args.first()?, d + 1);
+        let command = Value::Str(Template::lit("HGETALL", self.span(prop)));
+        Some(hash_reply(
+            command,
+            key,
+            self.span(recv).join(self.span(prop)),
+        ))
     }
 
     /// `list.concat(a, b)` of an array the code shows: a new array of its

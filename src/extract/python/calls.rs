@@ -95,26 +95,44 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
-    /// `row.get("f")` or `row["f"]` on a hash read whole: a field read.
+    /// `row.get("f")` or `row["f"]` on a hash read whole: a field read
+    /// (true). On a parameter `row`, a read of what the callers pass, for
+    /// the link (false: the call may still be a client's, `r.get(k)`).
     fn field_read(&mut self, n: Node<'_>, obj: Node<'_>, field: Node<'_>) -> bool {
-        let Some(key) = self
+        let key = self
             .local_name(obj)
-            .and_then(|k| self.scope.rows.get(&k).cloned())
-        else {
-            return false;
+            .and_then(|k| self.scope.rows.get(&k).cloned());
+        let row = match (&key, obj.kind()) {
+            (None, "identifier") => match self.value(obj, 0) {
+                p @ Value::Param { index, .. } if index != crate::facts::RECEIVER => Some(p),
+                _ => return false,
+            },
+            (None, _) => return false,
+            (Some(_), _) => None,
         };
         let field = self.value(field, 0);
         if field.as_str().is_none() {
             return false;
         }
+        let found = key.is_some();
         self.facts.field_reads.push(FieldRead {
-            key,
+            key: key.unwrap_or_else(|| Value::unknown("row", self.span(obj))),
             field,
             span: self.span(n),
             func: self.cur_func,
             command: None,
+            row,
         });
-        true
+        found
+    }
+
+    /// An argument that is a local holding a hash read whole: the reply,
+    /// as the callee's parameter receives it.
+    fn reply_arg(&self, p: Node<'_>) -> Option<Value> {
+        let key = self.scope.rows.get(&self.local_name(p)?)?.clone();
+        let span = self.span(p);
+        let command = Value::Str(crate::facts::Template::lit("HGETALL", span));
+        Some(crate::facts::hash_reply(command, key, span))
     }
 
     /// `row["f"]` met by the walk.
@@ -437,7 +455,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .iter()
             .map(|p| match p.kind() {
                 "list_splat" | "dictionary_splat" => Value::unknown(self.label(*p), self.span(*p)),
-                _ => self.value(*p, 0),
+                _ => self.reply_arg(*p).unwrap_or_else(|| self.value(*p, 0)),
             })
             .collect();
         self.facts.calls.push(CallFact {

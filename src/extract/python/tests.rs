@@ -340,3 +340,29 @@ fn a_mapped_list_is_as_long_as_the_list_mapped() {
     assert!(matches!(args.as_slice(), [Value::Param { index: 0, .. }]));
     assert!(matches!(&f.functions[1].returns, Value::List { items, .. } if items.len() == 2));
 }
+
+#[test]
+fn a_reply_passed_on_and_a_parameter_read() {
+    let src = "import redis\n\ndef fetch(r, key):\n    fields = r.hgetall(key)\n    return decode(fields, key)\n\ndef decode(fields, key):\n    return [fields.get(\"state\"), fields[\"payload\"], key.get(\"x\")]\n";
+    let f = facts(src);
+    let call = f.calls.iter().find(|c| c.path == ["decode"]).unwrap();
+    let (command, key) = crate::facts::hash_reply_parts(&call.args[0]).unwrap();
+    assert_eq!(command.as_str().as_deref(), Some("HGETALL"));
+    assert!(matches!(key, Value::Param { index: 1, .. }));
+    let reads: Vec<(String, Option<usize>)> = f
+        .field_reads
+        .iter()
+        .map(|r| match &r.row {
+            Some(Value::Param { index, .. }) => (r.field.as_str().unwrap(), Some(*index)),
+            _ => (r.field.as_str().unwrap(), None),
+        })
+        .collect();
+    assert_eq!(
+        reads,
+        [
+            ("state".to_string(), Some(0)),
+            ("payload".to_string(), Some(0)),
+            ("x".to_string(), Some(1)),
+        ]
+    );
+}

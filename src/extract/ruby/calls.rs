@@ -138,6 +138,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             span: self.span(n),
             func: self.cur_func,
             command: None,
+            row: None,
         });
     }
 

@@ -154,6 +154,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             span,
             func: self.cur_func,
             command: None,
+            row: None,
         });
     }
 

@@ -224,11 +224,7 @@ fn bounded_names_are_counted_not_hit() {
             vec![0],
             vec!["Keys"],
         ),
-        (
-            "fn other() { let x = Sink::build(); }\n",
-            vec![],
-            vec![],
-        ),
+        ("fn other() { let x = Sink::build(); }\n", vec![], vec![]),
         (
             "struct Job {\n    queue: String,\n}\nfn build() {}\n",
             vec![0, 1],

@@ -1,0 +1,250 @@
+//! Fields read from the map a whole-hash read filled (`HGETALL`), joined
+//! across functions: a field taken from a parameter is a read of what the
+//! function's callers pass there, and one taken from what a call returned
+//! a read of what that function returns (the value-flow core follows it).
+//! A caller that passes the reply of an `HGETALL`
+//! ([`hash_reply`](crate::facts::hash_reply)), or a function that returns
+//! one, makes it a read of that key; a caller that passes its own
+//! parameter on makes it a read of what its own callers pass, to a bounded
+//! depth. Anything else (a value the code does not show came from a hash)
+//! reads nothing.
+
+use crate::hash::{HashMap, HashSet};
+
+use super::calls::{targets, FnIndex};
+use super::flow::{follow, At};
+use super::{literal_span, Ctx, FieldReadUse, LinkInput, Model, Resolver, SpeakerId};
+use crate::facts::{hash_reply_parts, CallFact, FieldRead, FileFacts, FileId, Span, Value};
+
+/// Callers followed up from a parameter, at most.
+const MAX_DEPTH: usize = 8;
+/// Replies one read may come to, at most.
+const MAX_SOURCES: usize = 16;
+
+/// A field read of `key` (read by `command`, where it is not `HGETALL`
+/// itself), the key written in `key_cx`'s file and the read in `r`'s.
+pub(super) fn push_read(
+    resolver: &Resolver<'_>,
+    model: &mut Model,
+    r: &FieldRead,
+    (key, command): (&Value, Option<&Value>),
+    key_cx: &Ctx,
+    read_cx: &Ctx,
+) {
+    // The command a definition names: a read of what `HGETALL` read.
+    let hgetall = |v: &Value| match resolver.templates(v, key_cx).as_slice() {
+        [t] => t
+            .as_literal()
+            .is_some_and(|n| n.eq_ignore_ascii_case("HGETALL")),
+        _ => false,
+    };
+    if command.is_some_and(|v| !hgetall(v)) {
+        return;
+    }
+    let field = match r.field.as_str() {
+        Some(field) => Some((field, r.span)),
+        // A constant or a call: the one literal it comes to, where that
+        // literal is written.
+        None => match resolver.templates(&r.field, read_cx).as_slice() {
+            [t] => t.as_literal().map(|s| (s, literal_span(t))),
+            _ => None,
+        },
+    };
+    if let Some((field, span)) = field {
+        model.field_reads.push(FieldReadUse {
+            key: resolver.templates(key, key_cx),
+            field,
+            span,
+            speaker: read_cx.speaker,
+        });
+    }
+}
+
+/// A function: its file and index.
+type Func = (FileId, usize);
+
+/// The calls that may run each function whose parameter a field is read
+/// from, and the functions that pass a parameter of their own on.
+struct Callers<'a> {
+    of: HashMap<Func, Vec<(FileId, &'a CallFact)>>,
+}
+
+impl<'a> Callers<'a> {
+    /// The calls of the functions `wanted` names, and to a fixpoint of
+    /// the functions that pass their own parameter to one of them.
+    fn find(input: &'a LinkInput<'_>, fns: &FnIndex<'_>, wanted: HashSet<Func>) -> Callers<'a> {
+        let facts: HashMap<FileId, &FileFacts> =
+            input.facts.iter().map(|(f, x)| (*f, x.as_ref())).collect();
+        let name = |(file, f): Func| facts.get(&file)?.functions.get(f).map(|d| d.name.as_str());
+        let mut names: HashSet<&str> = wanted.iter().filter_map(|f| name(*f)).collect();
+        let mut want = wanted;
+        let mut of: HashMap<Func, Vec<(FileId, &'a CallFact)>> = HashMap::default();
+        let mut done: HashSet<(FileId, usize)> = HashSet::default();
+        for _ in 0..=MAX_DEPTH {
+            let mut more = Vec::new();
+            for (file, ff) in input.facts {
+                let Some(sp) = speaker(input, *file) else {
+                    continue;
+                };
+                for (ci, call) in ff.calls.iter().enumerate() {
+                    let Some(last) = call.path.last() else {
+                        continue;
+                    };
+                    if !names.contains(last.as_str()) || done.contains(&(*file, ci)) {
+                        continue;
+                    }
+                    let found = targets(fns, sp, &call.path, call.args.len(), *file);
+                    if !found.iter().any(|t| want.contains(t)) {
+                        continue;
+                    }
+                    done.insert((*file, ci));
+                    let in_test = ff.test_regions.iter().any(|t| inside(call.span, *t));
+                    for t in found.into_iter().filter(|t| want.contains(t)) {
+                        if !in_test {
+                            of.entry(t).or_default().push((*file, call));
+                        }
+                    }
+                    let forwards = call.args.iter().any(|a| matches!(a, Value::Param { .. }));
+                    if let (Some(f), true, false) = (call.func, forwards, in_test) {
+                        more.push((*file, f));
+                    }
+                }
+            }
+            more.retain(|f| !want.contains(f));
+            if more.is_empty() {
+                break;
+            }
+            names.extend(more.iter().filter_map(|f| name(*f)));
+            want.extend(more);
+        }
+        Callers { of }
+    }
+
+    /// The replies parameter `index` of `func` may hold: (the file the
+    /// caller is in, the reply's command and key).
+    fn replies(&self, func: Func, index: usize) -> Vec<(FileId, &'a Value, &'a Value)> {
+        let mut out = Vec::new();
+        let mut seen: HashSet<(Func, usize)> = HashSet::default();
+        let mut stack = vec![(func, index, 0usize)];
+        while let Some((func, index, depth)) = stack.pop() {
+            if depth > MAX_DEPTH || out.len() >= MAX_SOURCES || !seen.insert((func, index)) {
+                continue;
+            }
+            for (file, call) in self.of.get(&func).into_iter().flatten() {
+                match call.args.get(index) {
+                    Some(Value::Param { index: j, .. }) => {
+                        if let Some(f) = call.func {
+                            stack.push(((*file, f), *j, depth + 1));
+                        }
+                    }
+                    Some(v) => {
+                        if let Some((command, key)) = hash_reply_parts(v) {
+                            out.push((*file, command, key));
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        out.truncate(MAX_SOURCES);
+        out
+    }
+}
+
+fn speaker(input: &LinkInput<'_>, file: FileId) -> Option<SpeakerId> {
+    input.file_speaker.get(file as usize).copied().flatten()
+}
+
+fn inside(s: Span, region: Span) -> bool {
+    s.file == region.file && region.start <= s.start && s.end <= region.end
+}
+
+/// The field reads of a parameter: a read of each `HGETALL` reply the
+/// function's callers pass there (directly, or through parameters of
+/// their own).
+pub(super) fn link_param_reads(
+    resolver: &Resolver<'_>,
+    input: &LinkInput<'_>,
+    model: &mut Model,
+    fns: &FnIndex<'_>,
+) {
+    let mut reads = Vec::new();
+    for (file, facts) in input.facts {
+        for r in &facts.field_reads {
+            match (&r.row, r.func) {
+                (Some(Value::Param { index, .. }), Some(f)) => reads.push((*file, f, *index, r)),
+                (Some(v @ Value::Call { .. }), _) => {
+                    returned_reads(resolver, input, model, *file, facts, r, v)
+                }
+                _ => {}
+            }
+        }
+    }
+    if reads.is_empty() {
+        return;
+    }
+    let wanted = reads.iter().map(|(file, f, _, _)| (*file, *f)).collect();
+    let callers = Callers::find(input, fns, wanted);
+    for (file, f, index, r) in reads {
+        let Some(sp) = speaker(input, file) else {
+            continue;
+        };
+        let read_cx = Ctx {
+            speaker: sp,
+            module: "",
+            file,
+        };
+        let mut seen: HashSet<Span> = HashSet::default();
+        for (kf, command, key) in callers.replies((file, f), index) {
+            if !seen.insert(key.span()) {
+                continue;
+            }
+            let key_cx = Ctx {
+                speaker: sp,
+                module: "",
+                file: kf,
+            };
+            push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
+        }
+    }
+}
+
+/// A field read of what a call returned: a read of each `HGETALL` reply
+/// the value-flow core follows the call to.
+fn returned_reads(
+    resolver: &Resolver<'_>,
+    input: &LinkInput<'_>,
+    model: &mut Model,
+    file: FileId,
+    facts: &FileFacts,
+    r: &FieldRead,
+    call: &Value,
+) {
+    let Some(sp) = speaker(input, file) else {
+        return;
+    };
+    let module = r
+        .func
+        .and_then(|f| facts.functions.get(f))
+        .map_or("", |d| d.module.as_str());
+    let at = At {
+        speaker: sp,
+        file,
+        module,
+    };
+    let read_cx = Ctx {
+        speaker: sp,
+        module: "",
+        file,
+    };
+    for (kf, leaf) in follow(resolver, call, at) {
+        if let Some((command, key)) = hash_reply_parts(&leaf) {
+            let key_cx = Ctx {
+                speaker: sp,
+                module: "",
+                file: kf,
+            };
+            push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
+        }
+    }
+}
