@@ -501,21 +501,8 @@ pub struct SpeakerNames {
 /// carry the protocol looks up, followed through the definitions it
 /// reaches, and every name of a definition that may carry the protocol.
 pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
-    let all_calls = || files.iter().flat_map(|f| &f.calls);
     let all_defs = || files.iter().flat_map(|f| &f.defs);
-    // Wrappers: functions that run a script, or call a wrapper.
-    let mut callers: HashMap<&str, Vec<&str>> = HashMap::default();
-    for c in all_calls() {
-        if let Some(w) = &c.within {
-            callers.entry(c.callee.as_str()).or_default().push(w);
-        }
-    }
-    let wrappers = closure(
-        files
-            .iter()
-            .flat_map(|f| f.runners.iter().map(|r| Cow::Borrowed(r.as_str()))),
-        |w| callers.get(w).into_iter().flatten().copied(),
-    );
+    let wrappers = wrappers_of(files);
     // Carriers: definitions whose value holds a key-marked literal, the
     // wrappers, and the key-like definitions that look one up.
     let mut keyish_by_ref: HashMap<&str, Vec<&str>> = HashMap::default();
@@ -566,22 +553,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
-    // Readers of a row: the functions passed the reply of a whole-hash
-    // read, and those they pass a parameter on to (`link::rows`): every
-    // definition of them, as a call names them by their last name only.
-    let mut forwarded: HashMap<&str, Vec<&str>> = HashMap::default();
-    for c in all_calls().filter(|c| c.forwards) {
-        if let Some(w) = &c.within {
-            forwarded.entry(w).or_default().push(&c.callee);
-        }
-    }
-    let readers = closure(
-        all_calls()
-            .filter(|c| c.reply)
-            .map(|c| Cow::Borrowed(c.callee.as_str())),
-        |f| forwarded.get(f).into_iter().flatten().copied(),
-    );
-    let reader_needles: Vec<String> = readers.iter().filter_map(|r| definer_key(r)).collect();
+    let reader_needles = readers_of(files);
     let mut defs_by_needle: HashMap<&str, Vec<&DefNames>> = HashMap::default();
     for d in all_defs() {
         defs_by_needle.entry(&d.needle).or_default().push(d);
@@ -622,6 +594,43 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
         defined,
         idents: idents.into_iter().map(String::from).collect(),
     }
+}
+
+/// Wrappers: functions that run a script, or call a wrapper.
+fn wrappers_of<'a>(files: &[&'a FileNames]) -> HashSet<Cow<'a, str>> {
+    let all_calls = || files.iter().flat_map(|f| &f.calls);
+    let mut callers: HashMap<&str, Vec<&str>> = HashMap::default();
+    for c in all_calls() {
+        if let Some(w) = &c.within {
+            callers.entry(c.callee.as_str()).or_default().push(w);
+        }
+    }
+    closure(
+        files
+            .iter()
+            .flat_map(|f| f.runners.iter().map(|r| Cow::Borrowed(r.as_str()))),
+        |w| callers.get(w).into_iter().flatten().copied(),
+    )
+}
+
+/// Readers of a row: the functions passed the reply of a whole-hash read,
+/// and those they pass a parameter on to (`link::rows`), as the names of
+/// their definitions (every one: a call names them by their last name).
+fn readers_of(files: &[&FileNames]) -> Vec<String> {
+    let all_calls = || files.iter().flat_map(|f| &f.calls);
+    let mut forwarded: HashMap<&str, Vec<&str>> = HashMap::default();
+    for c in all_calls().filter(|c| c.forwards) {
+        if let Some(w) = &c.within {
+            forwarded.entry(w).or_default().push(&c.callee);
+        }
+    }
+    let readers = closure(
+        all_calls()
+            .filter(|c| c.reply)
+            .map(|c| Cow::Borrowed(c.callee.as_str())),
+        |f| forwarded.get(f).into_iter().flatten().copied(),
+    );
+    readers.iter().filter_map(|r| definer_key(r)).collect()
 }
 
 /// The least set that holds `start` and, with a name, every name `next`
