@@ -581,6 +581,18 @@ impl<'a> Selection<'a> {
                 }
             }
         }
+        for (sp, unparsed) in self.unparsed_definers(reads).into_iter().enumerate() {
+            for (d, n) in unparsed {
+                *counts[sp].entry(d).or_default() += n;
+            }
+        }
+        counts
+    }
+
+    /// Per speaker: how many of its pending files define each bounded
+    /// name, by their search at the current generation of its names.
+    fn unparsed_definers(&self, reads: &[Read]) -> Vec<HashMap<u32, u32>> {
+        let mut counts: Vec<HashMap<u32, u32>> = vec![HashMap::new(); self.speaker_dirs.len()];
         for (i, scan) in self.scans.iter().enumerate() {
             let (Some((g, _, scan)), Some(sp)) = (scan, self.file_speaker[i]) else {
                 continue;
@@ -635,24 +647,13 @@ impl Selection<'_> {
     /// parsed, and the link picks among them as it finds them.
     fn final_definers(&self, reads: &[Read]) -> Definers {
         let counts = self.definers(reads);
+        let unparsed = self.unparsed_definers(reads);
         let mut out = crate::hash::HashMap::default();
         for (sp, named) in self.speaker_names.iter().enumerate() {
             let Some(n) = named.as_ref().and_then(|n| n.names.as_ref()) else {
                 continue;
             };
-            let mut unparsed: HashMap<u32, u32> = HashMap::new();
-            for (i, scan) in self.scans.iter().enumerate() {
-                let Some((g, _, scan)) = scan else {
-                    continue;
-                };
-                let now = self.generation.get(sp) == Some(g);
-                if now && self.file_speaker[i] == Some(sp) && self.pending(reads, i) {
-                    for d in &scan.defs {
-                        *unparsed.entry(*d).or_default() += 1;
-                    }
-                }
-            }
-            let m: crate::hash::HashMap<String, u32> = unparsed
+            let m: crate::hash::HashMap<String, u32> = unparsed[sp]
                 .keys()
                 .filter_map(|d| {
                     let total = counts[sp].get(d).copied().unwrap_or(0);
