@@ -107,9 +107,16 @@ pub fn is_namespace_char(c: char) -> bool {
 
 /// Whether a template reads as a key: a literal namespace and a `:`.
 pub fn is_key_like(t: &Template) -> bool {
-    let Some(Seg::Lit { text, .. }) = t.segs.first() else {
-        return false;
-    };
+    // The leading literal run: a prefix held in a constant or a field is a
+    // literal of its own before the rest (`${this.prefix}:{q}:wait`).
+    let text: String = t
+        .segs
+        .iter()
+        .map_while(|s| match s {
+            Seg::Lit { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
     match text.find(':') {
         Some(i) if i > 0 => text[..i].chars().all(is_namespace_char),
         _ => false,

@@ -39,6 +39,7 @@ fields! {
     clause = "clause",
     condition = "condition",
     consequence = "consequence",
+    constructor = "constructor",
     content = "content",
     expression = "expression",
     field = "field",

@@ -196,11 +196,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if client::is_client_method(&name) {
             return;
         }
+        let typed = self.method_path(recv, &name);
         if recv.kind() == "this" {
-            return self.code_call(n, vec!["self".into(), name], None, args);
+            let path = typed.unwrap_or_else(|| vec!["self".into(), name]);
+            return self.code_call(n, path, None, args);
         }
         let receiver = Some(self.value(recv, 0));
-        self.code_call(n, vec![name], receiver, args);
+        let path = typed.unwrap_or_else(|| vec![name]);
+        self.code_call(n, path, receiver, args);
     }
 
     /// `client[name](args)` in a function whose parameter `name` is: on a

@@ -24,6 +24,7 @@
 mod calls;
 mod client;
 mod scripts;
+mod types;
 mod values;
 
 pub(crate) use client::client_calls;
@@ -71,6 +72,7 @@ pub fn extract(
         pending: Vec::new(),
         names_redis: crate::extract::needles::names_client(src),
         not_reads: Default::default(),
+        classes: HashMap::new(),
     };
     cx.traverse(root, Pass::Bindings);
     let pending = std::mem::take(&mut cx.pending);
@@ -107,6 +109,8 @@ struct Frame {
     /// Parameters whose value the call they are passed to gives (the reply
     /// of `script("load", text, (err, sha) => ..)`).
     given: Vec<(usize, Value)>,
+    /// Parameters whose declared type is a class (`keys: Keys`).
+    types: Vec<(String, String)>,
 }
 
 struct Cx<'s, 't, 'p> {
@@ -144,6 +148,8 @@ struct Cx<'s, 't, 'p> {
     /// Member expressions that are called or assigned to, not read (node
     /// ids, marked as the walk enters their parent).
     not_reads: std::collections::HashSet<usize>,
+    /// This file's classes ([`types`]).
+    classes: HashMap<String, types::Class>,
 }
 
 /// A node kept across the walk: its byte range, found again from the root
@@ -210,6 +216,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             arrow: false,
             scalars: Vec::new(),
             given: Vec::new(),
+            types: Vec::new(),
         });
         let mut cursor = root.walk();
         let mut entered: Vec<bool> = Vec::new();
@@ -243,6 +250,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return true;
         }
         if is_class(kind) {
+            if pass == Pass::Bindings {
+                self.read_class(n);
+            }
             let class = n.child_by_field_id(self.f.name).map(|c| self.text(c));
             self.stack.push(Frame {
                 id: n.id(),
@@ -253,6 +263,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 arrow: false,
                 scalars: Vec::new(),
                 given: Vec::new(),
+                types: Vec::new(),
             });
             return true;
         }
@@ -309,6 +320,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             arrow: n.kind() == "arrow_function",
             scalars: self.scalars_of(n),
             given: given.unwrap_or_default(),
+            types: self.typed_params(n),
         }
     }
 
@@ -329,6 +341,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             arrow: n.kind() == "arrow_function",
             scalars: self.scalars_of(n),
             given: Vec::new(),
+            types: self.typed_params(n),
         }
     }
 

@@ -226,3 +226,23 @@ fn a_reply_passed_on_and_a_parameter_read() {
         ]
     );
 }
+
+#[test]
+fn a_method_on_a_value_of_a_declared_class_is_that_classs_method() {
+    let f = facts(
+        Lang::TypeScript,
+        "class Base {\n  toKey(t: string) { return t; }\n}\nclass Keys extends Base {}\nclass Feeder {\n  other: Keys;\n  constructor(private keys: Keys, private remote: Remote) {}\n  push(k: Keys, u) {\n    const n = new Keys();\n    this.keys.toKey('a');\n    this.remote.toKey('b');\n    k.toKey('c');\n    n.toKey('d');\n    u.toKey('e');\n    this.other.toKey('f');\n  }\n}\n",
+    );
+    let paths: Vec<String> = f.calls.iter().map(|c| c.path.join(".")).collect();
+    assert_eq!(
+        paths,
+        [
+            "Base.toKey",
+            "Remote.toKey",
+            "Base.toKey",
+            "Base.toKey",
+            "toKey",
+            "Base.toKey"
+        ]
+    );
+}

@@ -307,10 +307,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 if let Some(reply) = self.hash_read_reply(o, p, &args, d) {
                     return reply;
                 }
-                if o.kind() == "this" {
-                    vec!["self".to_string(), self.text(p)]
-                } else {
-                    vec![self.text(p)]
+                let name = self.text(p);
+                match self.method_path(o, &name) {
+                    Some(path) => path,
+                    None if o.kind() == "this" => vec!["self".to_string(), name],
+                    None => vec![name],
                 }
             }
             _ => return Value::unknown(self.label(n), span),

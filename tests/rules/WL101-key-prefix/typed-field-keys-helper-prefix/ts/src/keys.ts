@@ -1,0 +1,15 @@
+export class QueueKeys {
+  private readonly prefix = 'emk';
+
+  constructor(private readonly queue: string) {}
+
+  toKey(type: string): string {
+    return `${this.prefix}:{${this.queue}}:${type}`;
+  }
+}
+
+export class LockKeys {
+  toKey(type: string): string {
+    return `lock:${type}`;
+  }
+}

@@ -1,0 +1,2 @@
+-- KEYS[1] pending list
+return redis.call('RPOP', KEYS[1])
