@@ -338,19 +338,7 @@ impl<'a> Resolver<'a> {
     /// The value a constant is defined as, with the file of the definition
     /// (the pick a reference from `cx` would make).
     pub(crate) fn const_def(&self, path: &[String], cx: &Ctx) -> Option<(FileId, &'a Value)> {
-        let key = (cx.speaker, path.last()?.as_str());
-        let cands = self.consts.get(&key)?;
-        let picked = match self.const_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
-            None => Self::pick(
-                cands,
-                |c: &ConstDef| c.module.as_str(),
-                path,
-                cx,
-                self.lone(path, cx),
-            ),
-        };
-        picked.first().map(|(f, d)| (*f, &d.value))
+        self.const_full(path, cx).map(|(f, d)| (f, &d.value))
     }
 
     /// The definition a constant reference from `cx` picks, with its file.
@@ -439,30 +427,16 @@ impl<'a> Resolver<'a> {
 
     /// A constant: its definition's value, resolved where it is defined.
     fn resolve_const(&self, path: &[String], span: Span, cx: &Ctx, depth: usize) -> Alts {
-        let Some(name) = path.last() else {
+        if path.is_empty() {
             return hole(String::new(), span);
-        };
-        let key = (cx.speaker, name.as_str());
-        let Some(cands) = self.consts.get(&key) else {
-            return hole(path.join("::"), span);
-        };
-        let picked = match self.const_index.get(&key) {
-            Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
-            None => Self::pick(
-                cands,
-                |c: &ConstDef| c.module.as_str(),
-                path,
-                cx,
-                self.lone(path, cx),
-            ),
-        };
-        let Some((file, def)) = picked.first() else {
+        }
+        let Some((file, def)) = self.const_full(path, cx) else {
             return hole(path.join("::"), span);
         };
         let inner = Ctx {
             speaker: cx.speaker,
             module: def.module.as_str(),
-            file: *file,
+            file,
         };
         self.resolve(&def.value, &inner, None, depth + 1)
     }
