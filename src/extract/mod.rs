@@ -225,6 +225,22 @@ pub fn is_key_candidate(t: &Template) -> bool {
     has_colon && lit_len >= 2
 }
 
+/// Each field read of `f`, with the parameter its row is when it is one
+/// (the extractors' cases of reads handed across functions).
+#[cfg(test)]
+pub(crate) fn reads_by_param(f: &crate::facts::FileFacts) -> Vec<(String, Option<usize>)> {
+    f.field_reads
+        .iter()
+        .map(|r| {
+            let index = match &r.row {
+                Some(crate::facts::Value::Param { index, .. }) => Some(*index),
+                _ => None,
+            };
+            (r.field.as_str().unwrap_or_default(), index)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -289,14 +289,7 @@ end
         })
         .collect();
     assert_eq!(passed, vec![Some("HGETALL key".into()), None]);
-    let reads: Vec<(String, Option<usize>)> = f
-        .field_reads
-        .iter()
-        .map(|r| match &r.row {
-            Some(Value::Param { index, .. }) => (r.field.as_str().unwrap(), Some(*index)),
-            _ => (r.field.as_str().unwrap(), None),
-        })
-        .collect();
+    let reads = crate::extract::reads_by_param(&f);
     // The struct pattern `%Q{x: x}` is no hash's reply.
     assert_eq!(
         reads,

@@ -349,14 +349,7 @@ fn a_reply_passed_on_and_a_parameter_read() {
     let (command, key) = crate::facts::hash_reply_parts(&call.args[0]).unwrap();
     assert_eq!(command.as_str().as_deref(), Some("HGETALL"));
     assert!(matches!(key, Value::Param { index: 1, .. }));
-    let reads: Vec<(String, Option<usize>)> = f
-        .field_reads
-        .iter()
-        .map(|r| match &r.row {
-            Some(Value::Param { index, .. }) => (r.field.as_str().unwrap(), Some(*index)),
-            _ => (r.field.as_str().unwrap(), None),
-        })
-        .collect();
+    let reads = crate::extract::reads_by_param(&f);
     assert_eq!(
         reads,
         [
