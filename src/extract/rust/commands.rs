@@ -1,12 +1,12 @@
 //! Method chains as Redis facts: `redis::cmd("X").arg(..)`, pipelines,
 //! typed command methods (`con.hset(..)`), script invocations
 //! (`SCRIPT.key(..).invoke(..)`, fred's `evalsha`), builders kept in a
-//! variable and added to in loops; and field reads of maps read by HGETALL.
+//! variable and added to in loops.
 
 use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
-use crate::facts::{Command, FieldRead, ScriptCall, Sink, Span, Value};
+use crate::facts::{Command, ScriptCall, Sink, Span, Value};
 use crate::parse::named_children;
 
 use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
@@ -95,69 +95,6 @@ enum Added {
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
-    /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
-    /// `HGETALL`.
-    pub(super) fn field_read(&mut self, n: Node<'_>) {
-        let Some((method, recv)) = method_of(n, self.src) else {
-            return;
-        };
-        if !matches!(
-            method.as_str(),
-            "get" | "remove" | "get_mut" | "contains_key" | "get_key_value" | "entry"
-        ) {
-            return;
-        }
-        let args = args_of(n);
-        if let Some(a) = args.first() {
-            self.push_field_read(recv, *a);
-        }
-    }
-
-    /// `fields["payload"]` on a map read by `HGETALL`.
-    pub(super) fn index_read(&mut self, n: Node<'_>) {
-        let kids: Vec<Node<'_>> = named_children(n)
-            .into_iter()
-            .filter(|c| !is_comment(*c))
-            .collect();
-        if let [map, index] = kids.as_slice() {
-            self.push_field_read(*map, *index);
-        }
-    }
-
-    fn push_field_read(&mut self, map: Node<'_>, field: Node<'_>) {
-        let map = peel_ref(map);
-        if map.kind() != "identifier" {
-            return;
-        }
-        let Some(key) = self.hash_maps.get(&self.text(map)).cloned() else {
-            return;
-        };
-        let field = peel_ref(field);
-        let value = match field.kind() {
-            "string_literal" | "raw_string_literal" => Value::Str(self.literal_template(field)),
-            // A name the link follows to its value: a constant, a call.
-            "identifier" | "scoped_identifier" | "call_expression" | "field_expression" => {
-                self.value(field, 0)
-            }
-            // `*NAME` of a lazily initialised cell.
-            "unary_expression" if self.text(field).starts_with('*') => self.value(field, 0),
-            _ => return,
-        };
-        let span = match &value {
-            Value::Str(t) => t.segs.first().map(|s| s.span()).unwrap_or(t.span),
-            Value::Const { .. } | Value::Call { .. } => value.span(),
-            _ => return,
-        };
-        self.facts.field_reads.push(FieldRead {
-            key,
-            field: value,
-            span,
-            func: self.cur_func,
-            command: None,
-            row: None,
-        });
-    }
-
     /// Flattens a method chain ending at `top`: the base expression and the
     /// calls from the innermost out.
     fn chain<'t>(&mut self, top: Node<'t>) -> (Node<'t>, Vec<Link<'t>>) {

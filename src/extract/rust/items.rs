@@ -5,7 +5,7 @@
 use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
-use crate::facts::{ConstDef, FunctionDef, Value};
+use crate::facts::{hash_reply, ConstDef, FunctionDef, Template, Value};
 use crate::parse::named_children;
 
 use super::paths::path_segments;
@@ -202,6 +202,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let before = self.facts.commands.len();
         self.walk_sub(value);
         self.pending_let = saved;
+        let mut reply = None;
         if let Some(name) = &pattern {
             let read = self.facts.commands[before..]
                 .iter()
@@ -210,20 +211,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         && c.span.start as usize >= value.start_byte()
                         && c.span.end as usize <= value.end_byte()
                 })
-                .and_then(|c| c.args.first().cloned());
-            match read {
-                Some(key) => {
-                    self.hash_maps.insert(name.clone(), key);
+                .and_then(|c| Some((c.args.first()?.clone(), c.span)));
+            match &read {
+                Some((key, _)) => {
+                    self.hash_maps.insert(name.clone(), key.clone());
                 }
                 None => {
                     self.hash_maps.remove(name);
                 }
             }
+            reply = read.map(|(key, span)| {
+                hash_reply(Value::Str(Template::lit("HGETALL", span)), key, span)
+            });
         }
         if let Some(alt) = n.child_by_field_id(F.alternative) {
             self.walk_sub(alt);
         }
+        // A map filled by `HGETALL` holds the reply, as the functions it is
+        // passed to receive it.
         let v = self.value(value, 0);
+        let v = reply.unwrap_or(v);
         if let Some(name) = n
             .child_by_field_id(F.pattern)
             .and_then(|p| self.pattern_name(p))

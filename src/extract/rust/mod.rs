@@ -34,7 +34,8 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
-//!   field reads after HGETALL;
+//! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
+//!   parameter) in a caller;
 //! - `tests/`: unit tests by concern; `tests/client.rs` holds the client
 //!   table to its cases and its doc.
 //!
@@ -61,6 +62,7 @@ mod macros;
 mod maps;
 mod modules;
 mod paths;
+mod rows;
 mod scripts;
 mod strings;
 mod structs;

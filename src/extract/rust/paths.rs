@@ -162,7 +162,6 @@ const FOREIGN_ROOTS: &[&str] = &[
     "usize",
     "f32",
     "f64",
-    "Self",
     "drop",
     "pipe",
     "Client",

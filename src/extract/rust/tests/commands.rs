@@ -380,3 +380,35 @@ fn again(con: &mut C, s: &Scripts) -> R {
         at(src, "scripts.enqueue.key(format")
     );
 }
+
+/// A map filled by `HGETALL` and handed to another function is the reply
+/// of that read there; a field taken from a parameter is a read of what
+/// the callers pass.
+#[test]
+fn a_reply_passed_on_and_a_parameter_read() {
+    let src = r#"
+async fn from_id(con: &mut C, keys: &Keys, id: &str) -> R {
+    let fields: HashMap<String, String> = redis::cmd("HGETALL").arg(keys.job(id)).query_async(con).await?;
+    Job::decode(id, &fields)
+}
+fn decode(id: &str, fields: &HashMap<String, String>) -> Job {
+    let a = fields.get("state").cloned();
+    let b = id.get("x");
+    let c = self.get("y");
+    Job { a }
+}
+"#;
+    let f = facts(src);
+    let call = f
+        .calls
+        .iter()
+        .find(|c| c.path.ends_with(&["decode".to_string()]))
+        .unwrap();
+    let (command, _) =
+        crate::facts::hash_reply_parts(&call.args[1]).unwrap_or_else(|| panic!("{:?}", call.args));
+    assert_eq!(command.as_str().as_deref(), Some("HGETALL"));
+    assert_eq!(
+        crate::extract::reads_by_param(&f),
+        vec![("state".to_string(), Some(1)), ("x".to_string(), Some(0))]
+    );
+}

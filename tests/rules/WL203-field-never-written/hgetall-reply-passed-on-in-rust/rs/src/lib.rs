@@ -1,0 +1,2 @@
+pub mod keys;
+pub mod parcel;
