@@ -1,9 +1,10 @@
 //! Rust rewrites, part one: a value (a string literal passed to a call, or
 //! a file's `&str` constant passed to one) held somewhere else and fetched
 //! where it was: a `fn`, a `const`, a `static`, a `LazyLock`, a
-//! `OnceLock`, a struct's field set in `new()`, a method on that struct, a
-//! `HashMap` registry filled in a constructor, a `match` registry; both
-//! looked up by a literal name. Part two (`rust_build.rs`): strings built
+//! `OnceLock`, a struct's field set in `new()`, a method on that struct, an
+//! associated function another calls through `Self::`, a `HashMap`
+//! registry filled in a constructor, a `match` registry; both looked up by
+//! a literal name. Part two (`rust_build.rs`): strings built
 //! other ways, keys through a `Vec`, builder chains split, functions moved.
 
 use tree_sitter::Node;
@@ -30,6 +31,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("rust-value-oncelock", value_oncelock),
         r("rust-value-struct-field", value_struct_field),
         r("rust-value-struct-method", value_struct_method),
+        r("rust-value-self-assoc", value_self_assoc),
         r("rust-value-hashmap-registry", value_hashmap),
         r("rust-value-match-registry", value_match),
     ];
@@ -258,6 +260,31 @@ fn value_struct_method(src: &Source) -> Option<Rewritten> {
                 })
                 .collect();
             holder(sites, &methods)
+        },
+    )
+}
+
+/// The value returned by an associated function that another one of the
+/// same `impl` calls through `Self::`.
+fn value_self_assoc(src: &Source) -> Option<Rewritten> {
+    if taken(src, "Values") {
+        return None;
+    }
+    extract(
+        src,
+        |s| format!("Values::get_{s}()"),
+        |sites| {
+            let mut out = vec![new("\nstruct Values;\n\nimpl Values {\n")];
+            for s in sites {
+                out.push(new(format!(
+                    "    fn get_{0}() -> &'static str {{\n        Self::raw_{0}()\n    }}\n\n    fn raw_{0}() -> &'static str {{\n        ",
+                    s.stem
+                )));
+                out.push(orig(s.node.byte_range()));
+                out.push(new("\n    }\n"));
+            }
+            out.push(new("}\n"));
+            out
         },
     )
 }

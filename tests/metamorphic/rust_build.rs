@@ -557,7 +557,8 @@ fn let_argument(src: &Source) -> Option<Rewritten> {
 }
 
 /// Each function returning `String` with plain parameters: its body moved
-/// into `NAME_inner` (a method when it takes `self`), which it calls.
+/// into `NAME_inner` (a method when it takes `self`), which it calls
+/// (through `Self::` from an associated function).
 fn fn_delegate(src: &Source) -> Option<Rewritten> {
     let mut e = Edits::new(src.text);
     for f in src.nodes() {
@@ -595,8 +596,12 @@ fn fn_delegate(src: &Source) -> Option<Rewritten> {
         if taken(src, &inner) {
             return None;
         }
+        // An associated function of an `impl` calls its sibling through
+        // `Self::`.
         let call = if method {
             format!("self.{inner}({})", args.join(", "))
+        } else if inside(f, &["impl_item"]) {
+            format!("Self::{inner}({})", args.join(", "))
         } else {
             format!("{inner}({})", args.join(", "))
         };
