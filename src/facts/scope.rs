@@ -44,9 +44,11 @@ pub struct ModuleRef {
 
 impl super::FileFacts {
     /// Forgets the facts that count only with a client library in scope.
+    /// A field read of a parameter stays: it reads what the callers pass,
+    /// and a caller's own client read shows that it came from a hash.
     pub fn drop_client_facts(&mut self) {
         self.commands.clear();
         self.script_calls.clear();
-        self.field_reads.clear();
+        self.field_reads.retain(|r| r.row.is_some());
     }
 }

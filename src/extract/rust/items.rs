@@ -75,6 +75,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             },
         );
         let saved_maps = std::mem::take(&mut self.hash_maps);
+        let saved_getters = std::mem::take(&mut self.row_getters);
         let saved_func = self.cur_func.replace(index);
         let saved_self = std::mem::replace(&mut self.self_type, self.impl_types.last().cloned());
         // Items nested in the body are not methods of the outer impl.
@@ -91,6 +92,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.cur_func = saved_func;
         self.self_type = saved_self;
         self.hash_maps = saved_maps;
+        self.row_getters = saved_getters;
         self.scope = saved;
         if let Some(clauses) = clauses {
             self.set_clauses(index, clauses);
@@ -235,6 +237,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .child_by_field_id(F.pattern)
             .and_then(|p| self.pattern_name(p))
         {
+            self.note_getter(&name, inner);
             if self.makes_string(n, inner) {
                 self.scope.strings.insert(name.clone());
             } else {

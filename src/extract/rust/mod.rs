@@ -143,6 +143,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         self_type: None,
         cur_func: None,
         hash_maps: HashMap::new(),
+        row_getters: HashMap::new(),
         uses: HashMap::new(),
         placeholders: placeholders_of(src),
         script_macros: HashMap::new(),
@@ -238,6 +239,10 @@ struct Cx<'s, 'r, 'p> {
     uses: HashMap<String, Vec<String>>,
     /// Maps read from Redis by `HGETALL`, by variable: the key read.
     hash_maps: HashMap<String, Value>,
+    /// Local closures that read one field of a map, by name: the map, where
+    /// the closure names it, and the parameter that names the field
+    /// (`rows.rs`).
+    row_getters: HashMap<String, (String, Span, usize)>,
     /// `macro_rules!` wrappers around `include_str!(concat!(a, $x, b))`:
     /// name → (literal text before the argument, literal text after).
     script_macros: HashMap<String, (String, String)>,
@@ -447,6 +452,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.vec_push(n);
         self.map_insert(n);
         self.field_read(n);
+        self.getter_call(n);
         self.call_fact(n);
         if self.inner.contains(&node_key(n)) {
             return true;

@@ -4,10 +4,14 @@
 
 use tree_sitter::Node;
 
-use crate::facts::{FieldRead, Value, RECEIVER};
+use crate::extract::fields::RUST as F;
+use crate::facts::{FieldRead, Span, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::{args_of, is_comment, method_of, peel_ref, Cx};
+
+/// The nodes of a closure's body searched for the read it makes, at most.
+const MAX_GETTER_NODES: usize = 256;
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `fields.get("payload")`, `fields.remove("payload")` on a map read by
@@ -45,11 +49,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         }
         let name = self.text(map);
+        self.push_named_read(&name, self.span(map), field);
+    }
+
+    /// A field read of the map `name` (written at `at`).
+    fn push_named_read(&mut self, name: &str, at: Span, field: Node<'_>) {
         // A map read whole here, or a parameter: a read of what the
         // function's callers pass (the link follows it to their replies).
-        let (key, row) = match self.hash_maps.get(&name) {
+        let (key, row) = match self.hash_maps.get(name) {
             Some(key) => (key.clone(), None),
-            None => match self.ident(&name, self.span(map)) {
+            None => match self.ident(name, at) {
                 p @ Value::Param { index, .. } if index != RECEIVER => {
                     (Value::unknown("row", p.span()), Some(p))
                 }
@@ -80,5 +89,82 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             command: None,
             row,
         });
+    }
+
+    /// `let get = |k: &str| map.get(k)`: a closure that reads the field its
+    /// parameter names from a map of the function is remembered, so that
+    /// `get("data")` is a read of `data` (a function runs its body with
+    /// its arguments). Any other binding of the name forgets it.
+    pub(super) fn note_getter(&mut self, name: &str, value: Node<'_>) {
+        self.row_getters.remove(name);
+        if value.kind() != "closure_expression" {
+            return;
+        }
+        let (Some(ps), Some(body)) = (
+            value.child_by_field_id(F.parameters),
+            value.child_by_field_id(F.body),
+        ) else {
+            return;
+        };
+        let params: Vec<String> = named_children(ps)
+            .into_iter()
+            .filter_map(|p| match p.kind() {
+                "identifier" => Some(self.text(p)),
+                "parameter" => p.child_by_field_id(F.pattern).map(|x| self.text(x)),
+                _ => None,
+            })
+            .collect();
+        let mut found = None;
+        let mut stack = vec![body];
+        let mut budget = MAX_GETTER_NODES;
+        while let Some(n) = stack.pop() {
+            budget = match budget.checked_sub(1) {
+                Some(b) => b,
+                None => return,
+            };
+            let read = match n.kind() {
+                "call_expression" => method_of(n, self.src)
+                    .filter(|(m, _)| m == "get")
+                    .and_then(|(_, recv)| Some((recv, *args_of(n).first()?))),
+                _ => None,
+            };
+            if let Some((map, arg)) = read {
+                let (map, arg) = (peel_ref(map), peel_ref(arg));
+                let index = params.iter().position(|p| *p == self.text(arg));
+                if let (Some(i), "identifier", "identifier") = (index, map.kind(), arg.kind()) {
+                    let this = (self.text(map), self.span(map), i);
+                    // Two reads in one closure: which one a call makes is
+                    // not shown.
+                    if found.replace(this).is_some() {
+                        return;
+                    }
+                }
+            }
+            stack.extend(named_children(n));
+        }
+        if let Some(g) = found {
+            self.row_getters.insert(name.to_string(), g);
+        }
+    }
+
+    /// `get("data")` of a closure [`note_getter`](Self::note_getter) kept.
+    pub(super) fn getter_call(&mut self, n: Node<'_>) {
+        let Some(f) = n.child_by_field_id(F.function) else {
+            return;
+        };
+        if f.kind() != "identifier" {
+            return;
+        }
+        let Some((map, at, i)) = self.row_getters.get(&self.text(f)).cloned() else {
+            return;
+        };
+        if let Some(arg) = args_of(n).get(i) {
+            if matches!(
+                peel_ref(*arg).kind(),
+                "string_literal" | "raw_string_literal"
+            ) {
+                self.push_named_read(&map, at, *arg);
+            }
+        }
     }
 }

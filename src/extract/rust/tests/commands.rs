@@ -412,3 +412,26 @@ fn decode(id: &str, fields: &HashMap<String, String>) -> Job {
         vec![("state".to_string(), Some(1)), ("x".to_string(), Some(0))]
     );
 }
+
+/// A local closure that reads the field its parameter names is a getter:
+/// each call of it with a literal is a read of that field, at the literal.
+#[test]
+fn a_closure_that_reads_a_field_is_a_getter() {
+    let src = r#"
+fn decode(id: &str, map: &HashMap<String, String>) -> Job {
+    let get = |key: &str| -> R<&String> { map.get(key).ok_or_else(|| missing(key)) };
+    let both = |a, b| (map.get(a), map.get(b));
+    let data = get("data")?;
+    let x = both("p", "q");
+    let get = 3;
+    let y = get("late");
+    Job { data }
+}
+"#;
+    let f = facts(src);
+    assert_eq!(
+        crate::extract::reads_by_param(&f),
+        vec![("data".to_string(), Some(1))]
+    );
+    assert_eq!(f.field_reads[0].span.start, at(src, "data\")?"));
+}

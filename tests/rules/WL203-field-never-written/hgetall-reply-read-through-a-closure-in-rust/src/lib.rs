@@ -1,0 +1,2 @@
+pub mod parcel;
+pub mod store;
