@@ -7,7 +7,8 @@
 //! fixed `KEYS[n]`) and the call's own key count can be told; otherwise it
 //! is listed with the reason. Scripts that no speaker runs (and no other
 //! script includes) are listed too, so that a dead copy does not pass for a
-//! contract. Computes only; reporters render.
+//! contract; and the records whose fields the field rules (WL203, WL204)
+//! leave alone, each with the reason. Computes only; reporters render.
 
 use crate::facts::Span;
 use crate::link::runs;
@@ -21,6 +22,20 @@ pub struct Coverage {
     pub speakers: Vec<SpeakerCoverage>,
     /// Scripts that no call site runs, in definition order.
     pub unused: Vec<Unused>,
+    /// Records the field rules do not check, in key order.
+    pub records: Vec<UncheckedRecord>,
+}
+
+/// A record whose fields are not all known: no field rule concludes a
+/// field is missing from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UncheckedRecord {
+    /// Its key shape: `<*>:<*>:<*>`.
+    pub key: String,
+    /// The use that makes it so.
+    pub span: Span,
+    /// Why, in words.
+    pub reason: &'static str,
 }
 
 /// The script calls of one speaker.
@@ -190,9 +205,22 @@ pub fn build(a: &Analysis, shown: Option<&[bool]>) -> Coverage {
             span: s.def_span,
         })
         .collect();
+    let records = m
+        .records
+        .iter()
+        .filter_map(|r| {
+            let (why, span) = r.unclear?;
+            shown(span).then(|| UncheckedRecord {
+                key: r.key.clone(),
+                span,
+                reason: why.reason(),
+            })
+        })
+        .collect();
     Coverage {
         speakers: per,
         unused,
+        records,
     }
 }
 

@@ -443,3 +443,46 @@ fn a_public_wrapper_no_call_binds_is_listed_as_one() {
         ]
     );
 }
+
+/// Records whose fields are not all in the code are listed with the reason
+/// (no field rule concludes a field is missing from them); a record whose
+/// fields are all known is not.
+#[test]
+fn records_the_field_rules_leave_alone_are_listed_with_the_reason() {
+    let dir = repo().join("fixtures/coverage/unclear-records");
+    let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            "coverage: record `lg:{main}:entry:<*>` (fixtures/coverage/unclear-records/lib/ledger.ex:4:25): fields not checked: a command names a field through a value wirelint cannot read, so its fields are not all known",
+            "coverage: record `lg:{main}:tag:<*>` (fixtures/coverage/unclear-records/lib/ledger.ex:13:25): fields not checked: a command passes a list of fields of unknown length, so its fields are not all known",
+            "wirelint: 0 errors, 0 warnings in 2 files; exit 0: clean",
+        ]
+    );
+    let (_, stdout, _) = run(
+        &["check", "--format", "json", dir.to_str().unwrap()],
+        &repo(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let got: Vec<(String, String, u64)> = v["coverage"]["unchecked_records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["record"].as_str().unwrap().to_string(),
+                r["path"].as_str().unwrap().to_string(),
+                r["span"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let at = "fixtures/coverage/unclear-records/lib/ledger.ex".to_string();
+    assert_eq!(
+        got,
+        [
+            ("lg:{main}:entry:<*>".to_string(), at.clone(), 4),
+            ("lg:{main}:tag:<*>".to_string(), at, 13),
+        ]
+    );
+}

@@ -39,7 +39,7 @@ type Read<'m> = (&'m String, &'m Vec<FieldUse>);
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     for rec in &cx.model.records {
-        if rec.unclear || rec.read_whole {
+        if rec.unclear.is_some() || rec.read_whole {
             continue;
         }
         let contract_record = cx.contract_record_at(&rec.example);

@@ -41,7 +41,7 @@ pub static RULE: Rule = Rule {
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let hidden = cx.fields_written_by_unlinked_scripts();
     for rec in &cx.model.records {
-        if rec.unclear || !rec.has_writes() {
+        if rec.unclear.is_some() || !rec.has_writes() {
             continue;
         }
         let written: Vec<&str> = rec

@@ -30,10 +30,47 @@ pub struct RecordUse {
     /// One template that builds it, for spans and messages.
     pub example: Template,
     pub fields: BTreeMap<String, Vec<FieldUse>>,
-    /// Some command names a field the analysis cannot see.
-    pub unclear: bool,
+    /// Why the field rules leave the record alone, at the first use that
+    /// says so; `None` when every field it is used with is known.
+    pub unclear: Option<(Unclear, Span)>,
     /// Some command reads the whole hash (HGETALL): any field may be read.
     pub read_whole: bool,
+}
+
+/// Why a record's fields are not all known, so that no field rule may
+/// conclude a field is missing from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unclear {
+    /// Its key is placeholders and separators alone (`<*>:<*>:<*>`): it
+    /// cannot be told from the other hashes of that shape.
+    BareKey,
+    /// A command names a field through a value the analysis cannot read.
+    HiddenField,
+    /// A command's arguments end in a list of unknown length.
+    OpenTail,
+    /// A script that uses it calls functions it does not define (an
+    /// included file's), which may use more fields.
+    CallsUndefined,
+}
+
+impl Unclear {
+    /// Why, in words, for coverage.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Unclear::BareKey => {
+                "its key is placeholders and separators alone, so it cannot be told from the other hashes of that shape"
+            }
+            Unclear::HiddenField => {
+                "a command names a field through a value wirelint cannot read, so its fields are not all known"
+            }
+            Unclear::OpenTail => {
+                "a command passes a list of fields of unknown length, so its fields are not all known"
+            }
+            Unclear::CallsUndefined => {
+                "a script that uses it calls functions it does not define (an included file's), which may use more fields"
+            }
+        }
+    }
 }
 
 impl RecordUse {
@@ -80,9 +117,14 @@ fn informative(t: &Template) -> bool {
         .any(|s| matches!(s, Seg::Lit { text, .. } if text.len() > 1))
 }
 
-/// One use of a record: its key, the field used, whether its field names
-/// are unclear, whether the whole hash is read.
-type Use = (String, Option<(String, FieldUse)>, bool, bool);
+/// One use of a record: its key, the field used, why its field names are
+/// unclear (if they are), whether the whole hash is read.
+type Use = (
+    String,
+    Option<(String, FieldUse)>,
+    Option<(Unclear, Span)>,
+    bool,
+);
 
 /// A hash command's access, the arguments that name fields, and whether
 /// it writes them; `None` for another command.
@@ -130,7 +172,7 @@ pub(super) fn infer(model: &Model, contract: Option<&Contract>) -> Vec<RecordUse
                 slot: None,
             };
             inf.uses
-                .push((key, Some((r.field.clone(), fu)), false, false));
+                .push((key, Some((r.field.clone(), fu)), None, false));
         }
     }
     inf.finish()
@@ -191,7 +233,7 @@ impl Inference {
                 key: key.clone(),
                 example: t.clone(),
                 fields: BTreeMap::new(),
-                unclear: bare,
+                unclear: bare.then_some((Unclear::BareKey, t.span)),
                 read_whole: false,
             });
         Some(key)
@@ -208,7 +250,16 @@ impl Inference {
             return;
         };
         let n = fields.len();
-        let unclear = hidden || cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
+        let why = if hidden {
+            Some(Unclear::CallsUndefined)
+        } else if cmd.open_tail {
+            Some(Unclear::OpenTail)
+        } else if fields.iter().any(|f| f.literal().is_none()) {
+            Some(Unclear::HiddenField)
+        } else {
+            None
+        };
+        let unclear = why.map(|w| (w, cmd.span));
         for t in key_arg.alts.iter() {
             let Some(key) = self.touch(t) else {
                 continue;
@@ -223,8 +274,7 @@ impl Inference {
                         write,
                         slot: (write && n > 1).then_some((i, n)),
                     };
-                    self.uses
-                        .push((key.clone(), Some((name, fu)), false, false));
+                    self.uses.push((key.clone(), Some((name, fu)), None, false));
                 }
             }
         }
@@ -236,7 +286,9 @@ impl Inference {
             let Some(rec) = self.records.get_mut(&key) else {
                 continue;
             };
-            rec.unclear |= unclear;
+            if rec.unclear.is_none() {
+                rec.unclear = unclear;
+            }
             rec.read_whole |= whole;
             if let Some((name, fu)) = u {
                 let list = rec.fields.entry(name).or_default();

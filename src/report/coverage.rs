@@ -14,6 +14,15 @@ struct Doc {
     checked: usize,
     speakers: Vec<SpeakerOut>,
     unused_scripts: Vec<UnusedOut>,
+    unchecked_records: Vec<RecordOut>,
+}
+
+#[derive(Serialize)]
+struct RecordOut {
+    record: String,
+    path: String,
+    span: SpanOut,
+    reason: &'static str,
 }
 
 #[derive(Serialize)]
@@ -80,6 +89,16 @@ pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
                 span: span_out(a, u.span),
             })
             .collect(),
+        unchecked_records: c
+            .records
+            .iter()
+            .map(|r| RecordOut {
+                record: r.key.clone(),
+                path: a.sources.get(r.span.file).rel.clone(),
+                span: span_out(a, r.span),
+                reason: r.reason,
+            })
+            .collect(),
     };
     serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
 }
@@ -123,7 +142,8 @@ pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
 }
 
 /// `check --coverage`: each speaker's calls, every call not checked with
-/// its reason, and the scripts no speaker runs.
+/// its reason, the scripts no speaker runs, and the records the field
+/// rules do not check.
 pub fn render_text(a: &Analysis, c: &Coverage) -> String {
     let mut out = String::new();
     for s in &c.speakers {
@@ -158,6 +178,14 @@ pub fn render_text(a: &Analysis, c: &Coverage) -> String {
             "coverage: script `{}` ({}) is run by no speaker\n",
             u.name,
             at(a, u.span)
+        ));
+    }
+    for r in &c.records {
+        out.push_str(&format!(
+            "coverage: record `{}` ({}): fields not checked: {}\n",
+            r.key,
+            at(a, r.span),
+            r.reason
         ));
     }
     out
