@@ -51,6 +51,9 @@ pub enum Unclear {
     /// A script that uses it calls functions it does not define (an
     /// included file's), which may use more fields.
     CallsUndefined,
+    /// A script writes fields it does not name at a key that resolves to
+    /// no record: that write may be this record's.
+    UnresolvedWrite,
 }
 
 impl Unclear {
@@ -68,6 +71,9 @@ impl Unclear {
             }
             Unclear::CallsUndefined => {
                 "a script that uses it calls functions it does not define (an included file's), which may use more fields"
+            }
+            Unclear::UnresolvedWrite => {
+                "a script writes fields it does not name at a key wirelint cannot resolve (here), which may be this record's"
             }
         }
     }
@@ -160,6 +166,7 @@ pub(super) fn infer(model: &Model, contract: Option<&Contract>) -> Vec<RecordUse
             .is_some_and(|s| !model.scripts[s].lua.calls.is_empty());
         inf.command(cmd, hidden);
     }
+    let unresolved = unresolved_write(model, &inf);
     for r in &model.field_reads {
         for t in &r.key {
             let Some(key) = inf.touch(t) else {
@@ -175,7 +182,34 @@ pub(super) fn infer(model: &Model, contract: Option<&Contract>) -> Vec<RecordUse
                 .push((key, Some((r.field.clone(), fu)), None, false));
         }
     }
-    inf.finish()
+    let mut records = inf.finish();
+    if let Some(span) = unresolved {
+        for r in records.iter_mut().filter(|r| r.unclear.is_none()) {
+            r.unclear = Some((Unclear::UnresolvedWrite, span));
+        }
+    }
+    records
+}
+
+/// The first hash write of a script whose key names no record (no
+/// template, or placeholders alone) and whose fields are not all shown (a
+/// list of unknown length, a field named by a value): it may write any
+/// record's fields.
+fn unresolved_write(model: &Model, inf: &Inference) -> Option<Span> {
+    model
+        .commands
+        .iter()
+        .filter(|c| c.script.is_some())
+        .find_map(|cmd| {
+            let (_, fields, write) = named_fields(cmd)?;
+            let hidden = cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
+            let key = cmd.args.first()?;
+            let names_one = key
+                .alts
+                .iter()
+                .any(|t| informative(t) || inf.bare_shapes.contains(&key_shape(t)));
+            (write && hidden && !names_one).then_some(cmd.span)
+        })
 }
 
 /// The key shapes of the contract's records whose whole key is

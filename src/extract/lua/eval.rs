@@ -407,12 +407,20 @@ impl<'t> Eval<'_, 't> {
             if name.kind() != "identifier" {
                 // `t.x = v`, `t[i] = v`: indexing the table fails on nil.
                 if let Some(t) = name.child_by_field_id(F.table) {
+                    self.grown(Some(t));
                     let t = self.expr(t);
                     self.strict(&t);
                 }
                 continue;
             }
             let text = self.s.text(*name);
+            // `local f = function(..) .. end` at the top level is a
+            // top-level function like `local function f(..)`.
+            if let Kind::Func(def, _) = v.kind {
+                if self.stack.is_empty() && self.scopes.len() == 1 {
+                    self.top.push((text.clone(), def));
+                }
+            }
             if let Kind::Val(Value::Keys { index: Some(i), .. }) = v.kind {
                 let span = self.s.span(*name);
                 if !self.out.aliases.iter().any(|a| a.span == span) {

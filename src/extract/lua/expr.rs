@@ -337,6 +337,20 @@ impl<'t> Eval<'_, 't> {
         (Vec::new(), true)
     }
 
+    /// A table the code adds to (`table.insert(t, v)`, `t[k] = v`): what it
+    /// holds is no longer all shown, so `unpack(t)` may spread more.
+    pub(super) fn grown(&mut self, t: Option<Node<'t>>) {
+        let Some(t) = t.filter(|t| t.kind() == "identifier") else {
+            return;
+        };
+        let name = self.s.text(t);
+        if let Some(b) = self.scopes.iter_mut().rev().find_map(|s| s.get_mut(&name)) {
+            if let Kind::Table { open, .. } = &mut b.v.kind {
+                *open = true;
+            }
+        }
+    }
+
     /// A call's arguments; the last one spreads (`...`, `unpack(t)`).
     pub(super) fn args(&mut self, call: Node<'t>) -> (Vec<Lv<'t>>, bool) {
         let nodes = call
@@ -410,6 +424,14 @@ impl<'t> Eval<'_, 't> {
                     }
                     _ => Lv::derived(self.s.text(n), span, &args),
                 };
+            }
+            "table.insert" => {
+                let (args, _) = self.args(n);
+                self.grown(
+                    n.child_by_field_id(F.arguments)
+                        .and_then(|a| a.named_child(0)),
+                );
+                return Lv::derived(self.s.text(n), span, &args);
             }
             "unpack" | "table.unpack" => {
                 let (args, _) = self.args(n);
@@ -534,7 +556,8 @@ fn unpacked<'a, 't>(args: &'a [Lv<'t>]) -> Option<(&'a [Lv<'t>], bool)> {
     let from = i.unwrap_or(1).max(1);
     let to = j.unwrap_or(len);
     if to < from {
-        return Some((&[], false));
+        // Nothing it shows; a table that may hold more spreads that.
+        return Some((&[], j.is_none() && *open));
     }
     let start = usize::try_from(from - 1).ok()?.min(items.len());
     let end = usize::try_from(to).ok()?.min(items.len()).max(start);

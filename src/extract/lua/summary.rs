@@ -39,9 +39,8 @@ impl<'t> Eval<'_, 't> {
             let saved = std::mem::take(&mut self.out);
             self.run_with_params(f);
             let found = std::mem::replace(&mut self.out, saved);
-            if found.commands.is_empty() && found.calls.is_empty() {
-                continue;
-            }
+            // One that sends nothing is kept too: a call of it is seen,
+            // and sends nothing.
             functions.push(LuaFunction {
                 name,
                 commands: found.commands,

@@ -246,11 +246,16 @@ fn deep_expressions_and_calls_stay_on_the_stack() {
 
 #[test]
 fn a_top_level_function_is_summarized_with_its_parameters() {
-    let src = "local rcall = redis.call\nlocal function put(key, v)\n  redis.call('HSET', key, 'body', v)\n  rcall('DEL', key .. ':lock')\nend\nlocal function store(jobKey, ...)\n  put(jobKey, 'x')\n  emit(jobKey, ...)\nend\nfunction ignored() end\n";
+    let src = "local rcall = redis.call\nlocal function put(key, v)\n  redis.call('HSET', key, 'body', v)\n  rcall('DEL', key .. ':lock')\nend\nlocal function store(jobKey, ...)\n  put(jobKey, 'x')\n  emit(jobKey, ...)\nend\nfunction quiet() end\nlocal bound = function(k) rcall('GET', k) end\n";
     let f = facts(src);
     assert_eq!(f.redis_names, ["rcall"]);
+    // One that sends nothing is kept (a call of it is seen, and sends
+    // nothing); `local f = function` is a function like `local function f`.
     let names: Vec<&str> = f.functions.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["put", "store"]);
+    assert_eq!(names, ["put", "store", "quiet", "bound"]);
+    assert!(f.functions[2].commands.is_empty());
+    let bound: Vec<String> = f.functions[3].commands.iter().map(show).collect();
+    assert_eq!(bound, ["GET k"]);
     let put = &f.functions[0];
     let cmds: Vec<String> = put.commands.iter().map(show).collect();
     assert_eq!(cmds, ["HSET key body v", "DEL <key>:lock"]);
@@ -297,4 +302,27 @@ fn items_of_a_decoded_argument_are_what_the_caller_packed() {
     assert_eq!(format, "msgpack");
     assert!(matches!(inner, Value::Argv { index: Some(1), .. }));
     assert_eq!(f.commands[0].args[2].span().start, at(src, "args[3]"));
+}
+
+/// A table the script adds to holds more than its constructor shows:
+/// `unpack` of it may spread more (the command's fields are not all seen).
+#[test]
+fn a_table_grown_by_insert_or_index_spreads_more_than_it_shows() {
+    let src = "local extra = {}\n\
+               if ARGV[2] then\n  table.insert(extra, 'tz')\n  table.insert(extra, ARGV[2])\nend\n\
+               redis.call('HSET', KEYS[1], 'name', ARGV[1], unpack(extra))\n\
+               local more = {'a', 1}\n\
+               more[#more + 1] = 'b'\n\
+               redis.call('HSET', KEYS[2], unpack(more))\n\
+               local fixed = {'c', 2}\n\
+               redis.call('HSET', KEYS[3], unpack(fixed))\n";
+    let f = facts(src);
+    assert_eq!(
+        shown(&f),
+        vec![
+            "HSET KEYS[1] name ARGV[1] …",
+            "HSET KEYS[2] a 1 …",
+            "HSET KEYS[3] c 2",
+        ]
+    );
 }
