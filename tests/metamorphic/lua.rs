@@ -26,6 +26,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("lua-field-constants", field_constants),
         r("lua-unpack-args", unpack_args),
         r("lua-main-function", main_function),
+        r("lua-function-values", function_values),
     ]
 }
 
@@ -415,5 +416,41 @@ fn main_function(src: &Source) -> Option<Rewritten> {
             new("\nend\nreturn main()"),
         ],
     );
+    e.finish()
+}
+
+/// Each `local function f(..) .. end` whose body does not name `f` (it
+/// would not see itself) written `local f = function(..) .. end`.
+fn function_values(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        if n.kind() != "function_declaration" {
+            continue;
+        }
+        let Some(name) = n.child_by_field_name("name") else {
+            continue;
+        };
+        let head = src.slice(n.start_byte()..name.start_byte());
+        if name.kind() != "identifier"
+            || head.split_whitespace().collect::<Vec<_>>() != ["local", "function"]
+        {
+            continue;
+        }
+        let f = src.text_of(name);
+        let rest = src.slice(name.end_byte()..n.end_byte());
+        let recursive = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == f);
+        if recursive {
+            continue;
+        }
+        e.replace_text(
+            n.start_byte()..name.end_byte(),
+            format!("local {f} = function"),
+        );
+    }
+    if e.is_empty() {
+        return None;
+    }
     e.finish()
 }
