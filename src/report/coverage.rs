@@ -20,8 +20,8 @@ struct Doc {
 #[derive(Serialize)]
 struct RecordOut {
     record: String,
-    path: String,
-    span: SpanOut,
+    #[serde(flatten)]
+    at: Place,
     reason: &'static str,
 }
 
@@ -34,10 +34,24 @@ struct SpeakerOut {
     unchecked: Vec<UncheckedOut>,
 }
 
+/// Where an entry stands: its file and its span.
 #[derive(Serialize)]
-struct UncheckedOut {
+struct Place {
     path: String,
     span: SpanOut,
+}
+
+fn place(a: &Analysis, span: Span) -> Place {
+    Place {
+        path: a.sources.get(span.file).rel.clone(),
+        span: span_out(a, span),
+    }
+}
+
+#[derive(Serialize)]
+struct UncheckedOut {
+    #[serde(flatten)]
+    at: Place,
     linked: bool,
     test: bool,
     /// Only when true: a public wrapper's body ([`crate::coverage::Unchecked::wrapper`]).
@@ -49,8 +63,8 @@ struct UncheckedOut {
 #[derive(Serialize)]
 struct UnusedOut {
     script: String,
-    path: String,
-    span: SpanOut,
+    #[serde(flatten)]
+    at: Place,
 }
 
 /// The `coverage` object of the JSON document.
@@ -70,8 +84,7 @@ pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
                     .unchecked
                     .iter()
                     .map(|u| UncheckedOut {
-                        path: a.sources.get(u.span.file).rel.clone(),
-                        span: span_out(a, u.span),
+                        at: place(a, u.span),
                         linked: u.linked,
                         test: u.test,
                         wrapper: u.wrapper,
@@ -85,8 +98,7 @@ pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
             .iter()
             .map(|u| UnusedOut {
                 script: u.name.clone(),
-                path: a.sources.get(u.span.file).rel.clone(),
-                span: span_out(a, u.span),
+                at: place(a, u.span),
             })
             .collect(),
         unchecked_records: c
@@ -94,8 +106,7 @@ pub fn to_json(a: &Analysis, c: &Coverage) -> serde_json::Value {
             .iter()
             .map(|r| RecordOut {
                 record: r.key.clone(),
-                path: a.sources.get(r.span.file).rel.clone(),
-                span: span_out(a, r.span),
+                at: place(a, r.span),
                 reason: r.reason,
             })
             .collect(),
