@@ -120,9 +120,10 @@ impl<'a> Callers<'a> {
         Callers { of }
     }
 
-    /// The replies parameter `index` of `func` may hold: (the file the
-    /// caller is in, the reply's command and key).
-    fn replies(&self, func: Func, index: usize) -> Vec<(FileId, &'a Value, &'a Value)> {
+    /// The values parameter `index` of `func` may hold that may be
+    /// replies: each caller's argument, with the file and the function the
+    /// call is in (a reply, or a call whose result may be one).
+    fn replies(&self, func: Func, index: usize) -> Vec<(FileId, Option<usize>, &'a Value)> {
         let mut out = Vec::new();
         let mut seen: HashSet<(Func, usize)> = HashSet::default();
         let mut stack = vec![(func, index, 0usize)];
@@ -137,12 +138,8 @@ impl<'a> Callers<'a> {
                             stack.push(((*file, f), *j, depth + 1));
                         }
                     }
-                    Some(v) => {
-                        if let Some((command, key)) = hash_reply_parts(v) {
-                            out.push((*file, command, key));
-                        }
-                    }
-                    None => {}
+                    Some(v @ Value::Call { .. }) => out.push((*file, call.func, v)),
+                    _ => {}
                 }
             }
         }
@@ -185,6 +182,8 @@ pub(super) fn link_param_reads(
     }
     let wanted = reads.iter().map(|(file, f, _, _)| (*file, *f)).collect();
     let callers = Callers::find(input, fns, wanted);
+    let facts: HashMap<FileId, &FileFacts> =
+        input.facts.iter().map(|(f, x)| (*f, x.as_ref())).collect();
     for (file, f, index, r) in reads {
         let Some(sp) = speaker(input, file) else {
             continue;
@@ -195,16 +194,37 @@ pub(super) fn link_param_reads(
             file,
         };
         let mut seen: HashSet<Span> = HashSet::default();
-        for (kf, command, key) in callers.replies((file, f), index) {
-            if !seen.insert(key.span()) {
-                continue;
-            }
-            let key_cx = Ctx {
-                speaker: sp,
-                module: "",
-                file: kf,
+        for (kf, func, arg) in callers.replies((file, f), index) {
+            // A reply, or what the call it is the result of returns (a
+            // function returns its value).
+            let leaves = match hash_reply_parts(arg) {
+                Some(_) => vec![(kf, arg.clone())],
+                None => {
+                    let module = func
+                        .and_then(|f| facts.get(&kf)?.functions.get(f))
+                        .map_or("", |d| d.module.as_str());
+                    let at = At {
+                        speaker: sp,
+                        file: kf,
+                        module,
+                    };
+                    follow(resolver, arg, at)
+                }
             };
-            push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
+            for (lf, leaf) in &leaves {
+                let Some((command, key)) = hash_reply_parts(leaf) else {
+                    continue;
+                };
+                if !seen.insert(key.span()) {
+                    continue;
+                }
+                let key_cx = Ctx {
+                    speaker: sp,
+                    module: "",
+                    file: *lf,
+                };
+                push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
+            }
         }
     }
 }

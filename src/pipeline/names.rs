@@ -553,7 +553,11 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
-    let reader_needles = readers_of(files);
+    let returning: HashSet<&str> = all_defs()
+        .filter(|d| d.reply)
+        .map(|d| d.needle.as_str())
+        .collect();
+    let reader_needles = readers_of(files, &returning);
     let mut defs_by_needle: HashMap<&str, Vec<&DefNames>> = HashMap::default();
     for d in all_defs() {
         defs_by_needle.entry(&d.needle).or_default().push(d);
@@ -614,9 +618,11 @@ fn wrappers_of<'a>(files: &[&'a FileNames]) -> HashSet<Cow<'a, str>> {
 }
 
 /// Readers of a row: the functions passed the reply of a whole-hash read,
-/// and those they pass a parameter on to (`link::rows`), as the names of
-/// their definitions (every one: a call names them by their last name).
-fn readers_of(files: &[&FileNames]) -> Vec<String> {
+/// or the result of a call of a function in `returning` (one that returns
+/// such a reply), and those they pass a parameter on to (`link::rows`), as
+/// the names of their definitions (every one: a call names them by their
+/// last name).
+fn readers_of(files: &[&FileNames], returning: &HashSet<&str>) -> Vec<String> {
     let all_calls = || files.iter().flat_map(|f| &f.calls);
     let mut forwarded: HashMap<&str, Vec<&str>> = HashMap::default();
     for c in all_calls().filter(|c| c.forwards) {
@@ -626,7 +632,7 @@ fn readers_of(files: &[&FileNames]) -> Vec<String> {
     }
     let readers = closure(
         all_calls()
-            .filter(|c| c.reply)
+            .filter(|c| c.reply || c.refs.keys().any(|r| returning.contains(r.as_str())))
             .map(|c| Cow::Borrowed(c.callee.as_str())),
         |f| forwarded.get(f).into_iter().flatten().copied(),
     );
