@@ -20,6 +20,9 @@ use crate::facts::{hash_reply_parts, CallFact, FieldRead, FileFacts, FileId, Spa
 const MAX_DEPTH: usize = 8;
 /// Replies one read may come to, at most.
 const MAX_SOURCES: usize = 16;
+/// Arguments followed for one parameter, at most (a call among them may
+/// come to no reply).
+const MAX_ARGS: usize = 64;
 
 /// A field read of `key` (read by `command`, where it is not `HGETALL`
 /// itself), the key written in `key_cx`'s file and the read in `r`'s.
@@ -128,7 +131,7 @@ impl<'a> Callers<'a> {
         let mut seen: HashSet<(Func, usize)> = HashSet::default();
         let mut stack = vec![(func, index, 0usize)];
         while let Some((func, index, depth)) = stack.pop() {
-            if depth > MAX_DEPTH || out.len() >= MAX_SOURCES || !seen.insert((func, index)) {
+            if depth > MAX_DEPTH || out.len() >= MAX_ARGS || !seen.insert((func, index)) {
                 continue;
             }
             for (file, call) in self.of.get(&func).into_iter().flatten() {
@@ -143,7 +146,7 @@ impl<'a> Callers<'a> {
                 }
             }
         }
-        out.truncate(MAX_SOURCES);
+        out.truncate(MAX_ARGS);
         out
     }
 }
@@ -215,7 +218,7 @@ pub(super) fn link_param_reads(
                 let Some((command, key)) = hash_reply_parts(leaf) else {
                     continue;
                 };
-                if !seen.insert(key.span()) {
+                if seen.len() >= MAX_SOURCES || !seen.insert(key.span()) {
                     continue;
                 }
                 let key_cx = Ctx {
