@@ -202,14 +202,21 @@ fn unresolved_write(model: &Model, inf: &Inference) -> Option<Span> {
         .filter(|c| c.script.is_some())
         .find_map(|cmd| {
             let (_, fields, write) = named_fields(cmd)?;
-            let hidden = cmd.open_tail || fields.iter().any(|f| f.literal().is_none());
-            let key = cmd.args.first()?;
-            let names_one = key
-                .alts
-                .iter()
-                .any(|t| informative(t) || inf.bare_shapes.contains(&key_shape(t)));
-            (write && hidden && !names_one).then_some(cmd.span)
+            let names_one = cmd.args.first()?.alts.iter().any(|t| inf.names_record(t));
+            (write && unshown(cmd, &fields).is_some() && !names_one).then_some(cmd.span)
         })
+}
+
+/// Why a hash command does not show every field it names: a list of
+/// unknown length, or a field named by a value.
+fn unshown(cmd: &CommandUse, fields: &[&Arg]) -> Option<Unclear> {
+    if cmd.open_tail {
+        Some(Unclear::OpenTail)
+    } else if fields.iter().any(|f| f.literal().is_none()) {
+        Some(Unclear::HiddenField)
+    } else {
+        None
+    }
 }
 
 /// The key shapes of the contract's records whose whole key is
@@ -253,14 +260,20 @@ struct Inference {
 }
 
 impl Inference {
+    /// Whether key `t` says enough to name a record: some literal bytes,
+    /// or exactly the shape of one of the contract's bare records.
+    fn names_record(&self, t: &Template) -> bool {
+        informative(t) || self.bare_shapes.contains(&key_shape(t))
+    }
+
     /// The record at key `t`, made if new; `None` when the key says too
     /// little to name one.
     fn touch(&mut self, t: &Template) -> Option<String> {
-        let key = key_shape(t);
-        let bare = !informative(t);
-        if bare && !self.bare_shapes.contains(&key) {
+        if !self.names_record(t) {
             return None;
         }
+        let key = key_shape(t);
+        let bare = !informative(t);
         self.records
             .entry(key.clone())
             .or_insert_with(|| RecordUse {
@@ -284,14 +297,9 @@ impl Inference {
             return;
         };
         let n = fields.len();
-        let why = if hidden {
-            Some(Unclear::CallsUndefined)
-        } else if cmd.open_tail {
-            Some(Unclear::OpenTail)
-        } else if fields.iter().any(|f| f.literal().is_none()) {
-            Some(Unclear::HiddenField)
-        } else {
-            None
+        let why = match hidden {
+            true => Some(Unclear::CallsUndefined),
+            false => unshown(cmd, &fields),
         };
         let unclear = why.map(|w| (w, cmd.span));
         for t in key_arg.alts.iter() {
