@@ -12,8 +12,9 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, decoded, definer_key, encoded, hash_reply, hash_reply_parts, may_run, needle_of,
-    serial_of, FnAlias, FunctionDef, Import, DECODE, ENCODE, LOOKUP, MAPPED, RECEIVER, REPLY, SHA1,
+    accepts, closure, closure_body, decoded, definer_key, encoded, hash_reply, hash_reply_parts,
+    may_run, needle_of, serial_of, FnAlias, FunctionDef, Import, APPLY, CLOSURE, CLOSURE_PARAM,
+    DECODE, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
@@ -298,6 +299,31 @@ impl Value {
             | Value::ScriptRef { span, .. }
             | Value::OneOf { span, .. }
             | Value::Unknown { span, .. } => *span,
+        }
+    }
+
+    /// Whether the value holds a parameter of the function it is written
+    /// in: not its receiver, not a closure's own ([`CLOSURE_PARAM`]).
+    pub fn holds_param(&self) -> bool {
+        self.holds_param_at(0)
+    }
+
+    fn holds_param_at(&self, depth: usize) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        let inner = |x: &Value| x.holds_param_at(depth + 1);
+        match self {
+            Value::Param { index, .. } => *index < CLOSURE_PARAM,
+            Value::Str(t) => t.segs.iter().any(|s| match s {
+                Seg::Value(x) => inner(x),
+                _ => false,
+            }),
+            Value::List { items, tail, .. } => items.iter().chain(tail).any(inner),
+            Value::Map { pairs, .. } => pairs.iter().any(|(_, x)| inner(x)),
+            Value::Call { args, .. } => args.iter().any(inner),
+            Value::OneOf { alts, .. } => alts.iter().any(inner),
+            _ => false,
         }
     }
 

@@ -32,6 +32,51 @@ pub struct Import {
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;
 
+/// The first index of a closure's parameters: in the body of a [`CLOSURE`],
+/// `Param { index: CLOSURE_PARAM + i }` is its `i`-th parameter, which the
+/// substitution of an enclosing function's parameters leaves alone.
+pub const CLOSURE_PARAM: usize = usize::MAX / 2;
+
+/// The path of a [`Value::Call`] that is a function as a value (a closure,
+/// `(t) => ring.toKey(name, t)`): its one argument is what it returns, its
+/// own parameters as [`CLOSURE_PARAM`]`+ i`, the enclosing function's as
+/// they are. [`closure`] builds it.
+pub const CLOSURE: &str = "#fn";
+
+/// The first segment of the path of a [`Value::Call`] that calls a value:
+/// `Call { path: [APPLY, p..], args: [callee, a..] }` (`this.queue.toKey(id)`,
+/// where the field holds a closure). Where the callee comes to a
+/// [`CLOSURE`], it is that closure's body with the arguments in place of
+/// its parameters; else the call `Call { path: [p..], args: [a..] }`, the
+/// method as the receiver's declared type names it (`[T, toKey]`, an
+/// interface's) or as written (`[toKey]`).
+pub const APPLY: &str = "#apply";
+
+/// The last segment of a [`CallFact::path`](super::CallFact) that is a
+/// construction: `[T, NEW]` for `new T(a..)`. A field of `T` that `T`'s
+/// constructor sets from its parameters holds, for each construction, what
+/// the construction passes (`constructor(private prefix: string)`).
+pub const NEW: &str = "#new";
+
+/// `Call { path: [CLOSURE], args: [body] }`.
+pub fn closure(body: Value, span: Span) -> Value {
+    Value::Call {
+        path: vec![CLOSURE.into()],
+        args: vec![body],
+        span,
+    }
+}
+
+/// The body of a [`CLOSURE`].
+pub fn closure_body(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Call { path, args, .. } if matches!(path.as_slice(), [p] if p == CLOSURE) => {
+            args.first()
+        }
+        _ => None,
+    }
+}
+
 /// The path of a [`Value::Call`] that is a lookup by key, not a call of
 /// the code base: `Call { path: [LOOKUP], args: [collection, key] }` is
 /// what `collection` holds under `key` (`scripts[:enqueue]`,

@@ -34,7 +34,8 @@
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
 use crate::facts::{
-    decoded, may_run, serial_of, FileId, Value, DECODE, ENCODE, LOOKUP, RECEIVER, REPLY, SHA1,
+    closure_body, decoded, may_run, serial_of, ConstDef, FileId, Value, APPLY, DECODE, ENCODE,
+    LOOKUP, RECEIVER, REPLY, SHA1,
 };
 
 /// Definitions followed from one value, at most.
@@ -109,6 +110,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             // `include_str!` the code does not show) is that constant: its
             // name says what it is as much as its value.
             Some((_, def)) if is_literal(&def.value) => leaf(out, at.file, v.clone()),
+            Some((_, def)) if constructed(r, def, at, depth, out) => {}
             Some((file, def)) => {
                 let inner = At {
                     speaker: at.speaker,
@@ -166,12 +168,96 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             lookup(r, &args[0], &args[1], *span, at, depth, out);
         }
         Value::Call { path, .. } if is_decode(path) => decode(r, v, at, depth, out),
+        Value::Call { path, .. } if closure_body(v).is_some() => leaf(out, at.file, v.clone()),
+        Value::Call { path, args, span } if is_apply(path) && !args.is_empty() => {
+            apply(r, path, args, *span, at, depth, out);
+        }
         Value::Call { path, args, span } if is_reply(path) && args.len() == 1 => {
             reply(r, v, &args[0], *span, at, depth, out);
         }
         Value::Call { path, args, .. } => call(r, v, path, args, at, depth, out),
         other => leaf(out, at.file, other.clone()),
     }
+}
+
+/// A field of a class that its constructor sets from its parameters
+/// (`constructor(private prefix: string)`), where the code shows the
+/// class's constructions (`new T(..)`): what each passes. False where the
+/// field holds no parameter or no construction is known.
+fn constructed(
+    r: &Resolver<'_>,
+    def: &ConstDef,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) -> bool {
+    if !def.name.starts_with('.') || !def.value.holds_param() {
+        return false;
+    }
+    let Some(class) = type_of(&def.module) else {
+        return false;
+    };
+    let made = r.constructions(at.speaker, class);
+    if made.is_empty() {
+        return false;
+    }
+    for (file, module, args) in made.iter().take(MAX_FANOUT) {
+        let bound = Args {
+            args,
+            receiver: None,
+            keep_receiver: true,
+        };
+        let v = substitute(&def.value, bound, 0);
+        let inner = At {
+            speaker: at.speaker,
+            file: *file,
+            module,
+        };
+        step(r, &v, inner, depth + 1, out);
+    }
+    true
+}
+
+/// `callee(args..)`, a call of a value: the body of each closure the
+/// callee comes to, the arguments in place of its parameters; where it
+/// comes to none, the call of the method the rest of `path` names.
+fn apply(
+    r: &Resolver<'_>,
+    path: &[String],
+    args: &[Value],
+    span: crate::facts::Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let (Some(callee), [_, method @ ..]) = (args.first(), path) else {
+        return;
+    };
+    let args = &args[1..];
+    let mut fns = Vec::new();
+    step(r, callee, at, depth + 1, &mut fns);
+    let mut ran = false;
+    for (file, f) in fns {
+        if let Some(body) = closure_body(&f) {
+            ran = true;
+            let body = super::substitute::bind_closure(body, args);
+            step(r, &body, At { file, ..at }, depth + 1, out);
+        }
+    }
+    if ran {
+        return;
+    }
+    let call = Value::Call {
+        path: method.to_vec(),
+        args: args.to_vec(),
+        span,
+    };
+    step(r, &call, at, depth + 1, out);
+}
+
+/// `[APPLY, m..]`: a call of its first argument.
+pub(super) fn is_apply(path: &[String]) -> bool {
+    matches!(path, [p, _, ..] if p == APPLY)
 }
 
 /// A call of a function of the code base: what the clauses it runs

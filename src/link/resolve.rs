@@ -7,7 +7,7 @@ use crate::hash::HashMap;
 use std::collections::BTreeSet;
 
 use super::{Definers, LinkInput, SpeakerId};
-use crate::facts::{ConstDef, FileId, FunctionDef, Import, Seg, Span, Template, Value};
+use crate::facts::{ConstDef, FileId, FunctionDef, Import, Seg, Span, Template, Value, NEW};
 
 /// Alternatives kept per value.
 pub(crate) const MAX_ALTS: usize = 8;
@@ -35,8 +35,16 @@ pub(crate) struct Resolver<'a> {
     /// Indexes of the longer lists of `consts` and `functions`.
     const_index: HashMap<(SpeakerId, &'a str), DefIndex<'a>>,
     function_index: HashMap<(SpeakerId, &'a str, usize), DefIndex<'a>>,
+    /// By speaker, then class: its constructions (`new T(..)`, a call fact
+    /// whose path ends in [`NEW`]), each with its file and the module of
+    /// the function it is written in.
+    constructions: HashMap<SpeakerId, HashMap<&'a str, Vec<Construction<'a>>>>,
     definers: &'a Definers,
 }
+
+/// A construction of a class: the file, the module it is written in and
+/// its arguments.
+pub(crate) type Construction<'a> = (FileId, &'a str, &'a [Value]);
 
 /// The definitions of one name from which an index is kept: below it, a
 /// pick goes over the list.
@@ -83,6 +91,7 @@ impl<'a> Resolver<'a> {
         let mut functions: HashMap<_, Vec<_>> = HashMap::default();
         let mut imports: HashMap<_, Vec<_>> = HashMap::default();
         let mut file_imports: HashMap<_, Vec<_>> = HashMap::default();
+        let mut constructions: HashMap<_, HashMap<_, Vec<_>>> = HashMap::default();
         for (file, facts) in input.facts {
             let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
                 continue;
@@ -96,6 +105,22 @@ impl<'a> Resolver<'a> {
                     .entry((sp, c.name.as_str()))
                     .or_default()
                     .push((*file, c));
+            }
+            for c in &facts.calls {
+                if let [.., class, last] = c.path.as_slice() {
+                    if last == NEW {
+                        let module = c
+                            .func
+                            .and_then(|f| facts.functions.get(f))
+                            .map_or("", |f| f.module.as_str());
+                        constructions
+                            .entry(sp)
+                            .or_insert_with(HashMap::default)
+                            .entry(class.as_str())
+                            .or_default()
+                            .push((*file, module, c.args.as_slice()));
+                    }
+                }
             }
             for f in &facts.functions {
                 functions
@@ -121,6 +146,7 @@ impl<'a> Resolver<'a> {
             functions,
             const_index,
             function_index,
+            constructions,
             definers: input.definers,
         }
     }
@@ -259,6 +285,9 @@ impl<'a> Resolver<'a> {
                 None => hole(name.clone(), *span),
             },
             Value::Const { path, span } => self.resolve_const(path, *span, cx, depth),
+            Value::Call { path, args, span } if super::flow::is_apply(path) => {
+                self.resolve_apply(&path[1..], args, *span, cx, env, depth)
+            }
             // A record's field: what the value-flow core follows it to.
             Value::Call { path, .. } if super::flow::is_projection(path) => {
                 self.resolve_followed(v, cx, depth)
@@ -356,6 +385,14 @@ impl<'a> Resolver<'a> {
             ),
         };
         picked.first().map(|(f, d)| (*f, *d))
+    }
+
+    /// The constructions of the class `class` in `speaker`.
+    pub(crate) fn constructions(&self, speaker: SpeakerId, class: &str) -> &[Construction<'a>] {
+        self.constructions
+            .get(&speaker)
+            .and_then(|m| m.get(class))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The definitions a call from `cx` with `arity` arguments picks (every
@@ -509,6 +546,42 @@ impl<'a> Resolver<'a> {
             }
         }
         out
+    }
+
+    /// `callee(args..)`: where the callee comes to a closure, what the
+    /// value-flow core follows the call to (the arguments the call binds to
+    /// one literal in place); else the call of the method `method` names.
+    fn resolve_apply(
+        &self,
+        method: &[String],
+        args: &[Value],
+        span: Span,
+        cx: &Ctx,
+        env: Option<&[Alts]>,
+        depth: usize,
+    ) -> Alts {
+        let Some((callee, rest)) = args.split_first() else {
+            return hole(String::new(), span);
+        };
+        let at = super::flow::At {
+            speaker: cx.speaker,
+            file: cx.file,
+            module: cx.module,
+        };
+        let closures = super::flow::follow(self, callee, at)
+            .iter()
+            .any(|(_, f)| crate::facts::closure_body(f).is_some());
+        if closures {
+            let args = args
+                .iter()
+                .map(|a| self.bound_literal(a, cx, env, depth))
+                .collect();
+            let mut path = vec![crate::facts::APPLY.to_string()];
+            path.extend_from_slice(method);
+            let v = Value::Call { path, args, span };
+            return self.resolve_followed(&v, cx, depth);
+        }
+        self.resolve_call(method, rest, span, cx, env, depth)
     }
 
     /// A parameter the call binds to one literal, as that literal; any
