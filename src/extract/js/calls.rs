@@ -34,6 +34,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             }
             "member_expression" | "subscript_expression" => self.param_field_read(n),
+            "new_expression" => self.construction(n),
             _ => {}
         }
     }
@@ -107,6 +108,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let module = format!("{}.{class}", self.module);
         let name = format!(".{}", self.text(p));
         let value = self.value(r, 0);
+        // Only a constructor's parameters are what its constructions pass.
+        if !self.in_constructor() && value.holds_param() {
+            return;
+        }
         self.facts.consts.push(ConstDef {
             module,
             name,

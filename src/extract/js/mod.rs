@@ -22,6 +22,7 @@
 //! local as what it was bound to.
 
 mod calls;
+mod classes;
 mod client;
 mod scripts;
 mod types;
@@ -289,6 +290,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 if let Some(i) = i {
                     let frame = self.frame_of(n, i, &params, class.clone(), in_class);
                     self.stack.push(frame);
+                    if in_class && self.facts.functions[i].name == "constructor" {
+                        self.parameter_fields(n);
+                    }
                     let returns = self.returns_of(n);
                     self.stack.pop();
                     self.facts.functions[i].returns = returns;
@@ -466,12 +470,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What a function returns: its expression body, or the values of its
     /// `return` statements (not those of the functions inside it).
     fn returns_of(&mut self, n: Node<'_>) -> Value {
+        self.returns_at(n, 0)
+    }
+
+    /// What `n` returns, read `d` values deep (0 starts a value's fuel).
+    fn returns_at(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(body) = n.child_by_field_id(self.f.body) else {
             return Value::unknown("", span);
         };
         if body.kind() != "statement_block" {
-            return self.value(body, 0);
+            return self.value(body, d);
         }
         let mut found = Vec::new();
         let mut stack = vec![body];
@@ -495,7 +504,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             stack.extend(x.named_children(&mut c));
         }
         found.sort_by_key(|e| e.start_byte());
-        let mut alts: Vec<Value> = found.into_iter().map(|e| self.value(e, 0)).collect();
+        let mut alts: Vec<Value> = found.into_iter().map(|e| self.value(e, d)).collect();
         match alts.len() {
             0 => Value::unknown("", span),
             1 => alts.remove(0),

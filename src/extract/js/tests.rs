@@ -230,6 +230,7 @@ fn a_method_on_a_value_of_a_declared_class_is_that_classs_method() {
     assert_eq!(
         paths,
         [
+            "Keys.#new",
             "Base.toKey",
             "Remote.toKey",
             "Base.toKey",
@@ -238,4 +239,44 @@ fn a_method_on_a_value_of_a_declared_class_is_that_classs_method() {
             "Base.toKey"
         ]
     );
+}
+
+#[test]
+fn a_constructor_parameter_is_a_field_and_a_closure_is_a_value() {
+    let f = facts(
+        Lang::TypeScript,
+        "class Names {\n  constructor(private prefix: string, other: string) {}\n}\nclass Depot {\n  constructor(rowOf: (id: string) => string) {\n    this.rows = { rowOf };\n  }\n  static open(depot: string) {\n    const names = new Names('dp', depot);\n    return new Depot((id: string) => `${depot}:${id}`);\n  }\n  set(p: string) {\n    this.later = p;\n  }\n}\n",
+    );
+    let fields: Vec<String> = f
+        .consts
+        .iter()
+        .map(|c| format!("{}{} {}", c.module, c.name, c.value.describe()))
+        .collect();
+    // `this.later = p` outside the constructor holds what no construction
+    // passes: not a definition.
+    assert_eq!(
+        fields,
+        ["queue.Names.prefix prefix", "queue.Depot.rows map"]
+    );
+    let news: Vec<String> = f.calls.iter().map(|c| c.path.join(".")).collect();
+    assert_eq!(news, ["Names.#new", "Depot.#new"]);
+    let Some(body) = crate::facts::closure_body(&f.calls[1].args[0]) else {
+        panic!("{:?}", f.calls[1].args);
+    };
+    let Value::Str(t) = body else {
+        panic!("{body:?}");
+    };
+    let params: Vec<usize> = t
+        .segs
+        .iter()
+        .filter_map(|s| match s {
+            crate::facts::Seg::Value(v) => match v.as_ref() {
+                Value::Param { index, .. } => Some(*index),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    // `depot` is `open`'s first parameter; `id` the closure's own.
+    assert_eq!(params, [0, crate::facts::CLOSURE_PARAM]);
 }

@@ -9,7 +9,7 @@ use super::client::{self, Sends};
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
-use crate::facts::{hash_reply, Seg, Span, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{hash_reply, Seg, Span, Template, Value, APPLY, LOOKUP, RECEIVER};
 
 /// Wrappers whose value is their operand's.
 const TRANSPARENT: &[&str] = &[
@@ -110,6 +110,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 Value::List { items, tail, span }
             }
             "call_expression" => self.call_value(n, d),
+            k if is_function(k) && k != "method_definition" => self.closure_value(n, d),
             "shorthand_property_identifier_pattern" | "pair_pattern" => self.destructured(n, d),
             _ => Value::unknown(self.label(n), span),
         }
@@ -308,11 +309,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return reply;
                 }
                 let name = self.text(p);
-                match self.method_path(o, &name) {
+                let path = match self.method_path(o, &name) {
                     Some(path) => path,
                     None if o.kind() == "this" => vec!["self".to_string(), name],
                     None => vec![name],
+                };
+                if o.kind() == "member_expression" {
+                    return self.apply_value(n, func, path, &args, d);
                 }
+                path
             }
             _ => return Value::unknown(self.label(n), span),
         };
@@ -322,6 +327,31 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .map(|a| self.value(a, d + 1))
             .collect();
         Value::Call { path, args, span }
+    }
+
+    /// `a.f.m(args)`: a call of what the field `m` holds (a closure a
+    /// constructor was given), or of the method `path` names ([`APPLY`]).
+    fn apply_value(
+        &mut self,
+        n: Node<'_>,
+        func: Node<'_>,
+        path: Vec<String>,
+        args: &[Node<'_>],
+        d: usize,
+    ) -> Value {
+        let mut all = vec![self.member_value(func, d + 1)];
+        all.extend(
+            args.iter()
+                .filter(|a| !is_function(a.kind()))
+                .map(|a| self.value(*a, d + 1)),
+        );
+        let mut apply = vec![APPLY.to_string()];
+        apply.extend(path);
+        Value::Call {
+            path: apply,
+            args: all,
+            span: self.span(n),
+        }
     }
 
     /// `client.hgetall(key)`: the reply of a whole-hash read, as the
