@@ -181,10 +181,10 @@ fn a_typescript_interface_call_runs_each_adapter_and_its_script() {
     assert_eq!(
         linked_calls("ts-adapters"),
         [
-            "src/backend.ts:21 claimTask null [] incomplete",
             "src/backend.ts:21 claimTask 2 [<*>:pending, <*>:task:<*>]",
-            "src/backend.ts:26 finishTask null [] incomplete",
+            "src/backend.ts:21 claimTask null [] incomplete",
             "src/backend.ts:26 finishTask 3 [<*>:task:<*>, <*>:claimed, <*>:done]",
+            "src/backend.ts:26 finishTask null [] incomplete",
         ]
     );
     let dir = repo().join("fixtures/coverage/ts-adapters");

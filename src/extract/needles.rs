@@ -331,7 +331,75 @@ pub fn defines_at(lang: Lang, bytes: &[u8], at: usize) -> bool {
     let ruby = lang == Lang::Ruby;
     let assigned = assigned_at(bytes, at, !ruby, lang != Lang::Go);
     let constant = !ruby || bytes.get(at).is_some_and(u8::is_ascii_uppercase);
-    (assigned && constant) || defined_after_word(bytes, at, !ruby)
+    let js = matches!(lang, Lang::JavaScript | Lang::TypeScript | Lang::Tsx);
+    (assigned && constant) || defined_after_word(bytes, at, !ruby) || (js && method_at(bytes, at))
+}
+
+/// Words a JavaScript or TypeScript method's name may follow on its line.
+const METHOD_MODIFIERS: &[&[u8]] = &[
+    b"async",
+    b"static",
+    b"public",
+    b"private",
+    b"protected",
+    b"readonly",
+    b"override",
+    b"get",
+    b"set",
+];
+
+/// Bytes a method's parameter list is looked over for its end, at most.
+const MAX_PARAMS: usize = 1024;
+
+/// A JavaScript or TypeScript method: the name first on its line (after
+/// [`METHOD_MODIFIERS`]), then its parameters (`(..)`, after type
+/// parameters `<..>`), then its body or its return type (`{`, `:`), which
+/// a call statement (`name(..);`) is not followed by.
+fn method_at(bytes: &[u8], at: usize) -> bool {
+    let blank = |b: &u8| *b == b' ' || *b == b'\t';
+    let mut i = at;
+    loop {
+        while i > 0 && blank(&bytes[i - 1]) {
+            i -= 1;
+        }
+        let end = i;
+        while i > 0 && is_ident_byte(bytes[i - 1]) {
+            i -= 1;
+        }
+        if i == end || !METHOD_MODIFIERS.contains(&&bytes[i..end]) {
+            i = end;
+            break;
+        }
+    }
+    if !matches!(bytes[..i].last(), None | Some(b'\n')) {
+        return false;
+    }
+    let mut j = skip_ident(bytes, at);
+    let limit = bytes.len().min(at + MAX_PARAMS);
+    let mut depth = 0usize;
+    let mut opened = false;
+    while j < limit {
+        match bytes[j] {
+            b'(' | b'<' => {
+                depth += 1;
+                opened = true;
+            }
+            // The `>` of an arrow type's `=>` closes nothing.
+            b'>' if bytes[j - 1] == b'=' => {}
+            b')' | b'>' => depth = depth.saturating_sub(1),
+            b' ' | b'\t' | b'?' | b'!' => {}
+            _ if !opened => return false,
+            _ => {}
+        }
+        j += 1;
+        if opened && depth == 0 {
+            break;
+        }
+    }
+    while j < limit && bytes[j].is_ascii_whitespace() {
+        j += 1;
+    }
+    opened && depth == 0 && matches!(bytes.get(j), Some(b'{' | b':'))
 }
 
 /// `NAME = ..` at the start of a line; `NAME: T = ..` too with `typed`
@@ -420,6 +488,36 @@ fn defined_after_word(bytes: &[u8], at: usize, attribute: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A JavaScript or TypeScript method is defined where its name starts
+    /// a line (after modifiers) and its parameters are followed by its
+    /// body or return type; a call statement is not.
+    #[test]
+    fn js_methods_are_definitions() {
+        let at = |src: &str| src.find("toKey").unwrap();
+        for yes in [
+            "  toKey(queue: string, type: string): string {",
+            "  async toKey(a) {",
+            "  private static toKey<T>(a: T) {",
+            "  toKey(f: (t: string) => string) {\n",
+            "toKey(a)\n  {",
+        ] {
+            assert!(
+                defines_at(Lang::TypeScript, yes.as_bytes(), at(yes)),
+                "{yes}"
+            );
+        }
+        for no in [
+            "  toKey(queue, type);",
+            "  return toKey(a) {",
+            "  x.toKey(a) {",
+            "  toKey",
+            "  toKey(a",
+        ] {
+            assert!(!defines_at(Lang::TypeScript, no.as_bytes(), at(no)), "{no}");
+        }
+        assert!(!defines_at(Lang::Python, b"toKey(a) {", 0));
+    }
 
     /// A Rust file names a client where code can; prose does not.
     #[test]

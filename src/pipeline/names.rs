@@ -18,7 +18,9 @@ use crate::hash::{HashMap, HashSet};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::facts::{definer_key, hash_reply_parts, FileFacts, ScriptSource, Seg, Template, Value};
+use crate::facts::{
+    closure_body, definer_key, hash_reply_parts, FileFacts, ScriptSource, Seg, Template, Value, NEW,
+};
 use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
@@ -355,6 +357,17 @@ impl FileNames {
                 .chain(&c.keys_from);
             for v in vals {
                 refs_of(v, fcx.in_fn(c.func), &mut seeds);
+            }
+        }
+        // A closure a construction passes (`new T(.., (id) => names.of(id))`)
+        // is what a field of `T` holds: a call of the field runs its body.
+        for c in facts
+            .calls
+            .iter()
+            .filter(|c| c.path.last().is_some_and(|l| l == NEW))
+        {
+            for a in c.args.iter().filter(|a| closure_body(a).is_some()) {
+                refs_of(a, fcx.in_fn(c.func), &mut seeds);
             }
         }
         for r in &facts.field_reads {
