@@ -95,6 +95,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
+    /// `r.hgetall(key)` as a value on a Redis-like receiver: the reply, as
+    /// what a function returns or passes on (`facts::hash_reply`).
+    pub(super) fn hgetall_reply(
+        &mut self,
+        func: Node<'_>,
+        pos: &[Node<'_>],
+        d: usize,
+    ) -> Option<Value> {
+        let (Some(obj), Some(m)) = (
+            func.child_by_field_id(F.object),
+            func.child_by_field_id(F.attribute),
+        ) else {
+            return None;
+        };
+        let [k] = pos else {
+            return None;
+        };
+        if self.text(m) != "hgetall" || !self.receiver_fits(Receiver::RedisLike, obj) {
+            return None;
+        }
+        let key = self.value(*k, d + 1);
+        let command = Value::Str(crate::facts::Template::lit("HGETALL", self.span(m)));
+        Some(crate::facts::hash_reply(command, key, self.span(func)))
+    }
+
     /// `row.get("f")` or `row["f"]` on a hash read whole: a field read
     /// (true). On a parameter `row`, a read of what the callers pass, for
     /// the link (false: the call may still be a client's, `r.get(k)`).

@@ -440,6 +440,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if let Some(v) = self.known_call(n, func, &pos, d) {
             return v;
         }
+        if func.kind() == "attribute" {
+            if let Some(v) = self.hgetall_reply(func, &pos, d) {
+                return v;
+            }
+        }
         if pos
             .iter()
             .any(|p| p.kind() == "list_splat" || p.kind() == "dictionary_splat")
