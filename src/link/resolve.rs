@@ -395,6 +395,25 @@ impl<'a> Resolver<'a> {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// Every definition of the function `name` with `arity` parameters in
+    /// `speaker`, whatever its module, when there are at most `max`: the
+    /// methods a call on a value of a type the code does not show may run.
+    pub(crate) fn defs_named<'s>(
+        &'s self,
+        speaker: SpeakerId,
+        name: &'s str,
+        arity: usize,
+        max: usize,
+    ) -> &'s [(FileId, &'a FunctionDef)] {
+        // The map's keys borrow for `'a`; a shorter borrow reads them too.
+        let functions: &'s HashMap<(SpeakerId, &'s str, usize), Defs<'a, FunctionDef>> =
+            &self.functions;
+        match functions.get(&(speaker, name, arity)) {
+            Some(d) if d.len() <= max => d,
+            _ => &[],
+        }
+    }
+
     /// The definitions a call from `cx` with `arity` arguments picks (every
     /// clause of the function), with their files.
     pub(crate) fn function_defs(

@@ -13,6 +13,7 @@ use crate::hash::{HashMap, HashSet};
 
 use super::calls::{targets, FnIndex};
 use super::flow::{follow, At};
+use super::substitute::{substitute, Args};
 use super::{literal_span, Ctx, FieldReadUse, LinkInput, Model, Resolver, SpeakerId};
 use crate::facts::{hash_reply_parts, CallFact, FieldRead, FileFacts, FileId, Span, Value};
 
@@ -211,7 +212,7 @@ pub(super) fn link_param_reads(
                         file: kf,
                         module,
                     };
-                    follow(resolver, arg, at)
+                    replies(resolver, arg, at)
                 }
             };
             for (lf, leaf) in &leaves {
@@ -260,7 +261,7 @@ fn returned_reads(
         module: "",
         file,
     };
-    for (kf, leaf) in follow(resolver, call, at) {
+    for (kf, leaf) in replies(resolver, call, at) {
         if let Some((command, key)) = hash_reply_parts(&leaf) {
             let key_cx = Ctx {
                 speaker: sp,
@@ -270,4 +271,49 @@ fn returned_reads(
             push_read(resolver, model, r, (key, Some(command)), &key_cx, &read_cx);
         }
     }
+}
+
+/// Definitions of one method name followed, at most.
+const MAX_METHODS: usize = 8;
+
+/// What `v` comes to through the value-flow core; where it stays a call
+/// by a bare name that no one definition answers (`queue.backend.
+/// getJobData(id)`, a method of a type the code does not show, several
+/// types defining it), what each definition of that name returns, as the
+/// call runs whichever the value has: a reply any of them returns may be
+/// what the caller gets.
+fn replies(resolver: &Resolver<'_>, v: &Value, at: At<'_>) -> Vec<(FileId, Value)> {
+    let mut out = follow(resolver, v, at);
+    let mut more = Vec::new();
+    for (_, leaf) in &out {
+        let Value::Call { path, args, .. } = leaf else {
+            continue;
+        };
+        let [name] = path.as_slice() else {
+            continue;
+        };
+        if name.starts_with(['.', '#']) || name == crate::facts::LOOKUP {
+            continue;
+        }
+        for (file, def) in resolver.defs_named(at.speaker, name, args.len(), MAX_METHODS) {
+            let bound = Args {
+                args,
+                receiver: None,
+                keep_receiver: true,
+            };
+            let ret = substitute(&def.returns, bound, 0);
+            let inner = At {
+                speaker: at.speaker,
+                file: *file,
+                module: def.module.as_str(),
+            };
+            more.extend(
+                follow(resolver, &ret, inner)
+                    .into_iter()
+                    .filter(|(_, x)| hash_reply_parts(x).is_some()),
+            );
+        }
+    }
+    out.extend(more);
+    out
 }

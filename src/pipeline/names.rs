@@ -475,7 +475,7 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
                 needle,
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
                 marked: holds_key_literal(&d.returns, pf),
-                reply: hash_reply_parts(&d.returns).is_some(),
+                reply: may_be_reply(&d.returns),
                 refs,
             });
         }
@@ -495,6 +495,15 @@ fn runners(facts: &FileFacts) -> BTreeSet<String> {
         .chain(facts.script_calls.iter().map(|c| c.func))
         .filter_map(|f| fn_name(facts, f))
         .collect()
+}
+
+/// Whether a function may return a whole-hash read's reply: it returns
+/// one, or one of its values is one (`raw if raw else None`).
+fn may_be_reply(v: &Value) -> bool {
+    match v {
+        Value::OneOf { alts, .. } => alts.iter().any(|a| hash_reply_parts(a).is_some()),
+        _ => hash_reply_parts(v).is_some(),
+    }
 }
 
 /// What one speaker's parsed files need from its other files.
