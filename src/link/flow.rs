@@ -237,22 +237,50 @@ fn apply(
     let mut fns = Vec::new();
     step(r, callee, at, depth + 1, &mut fns);
     let mut ran = false;
-    for (file, f) in fns {
-        if let Some(body) = closure_body(&f) {
+    for (file, f) in &fns {
+        if let Some(body) = closure_body(f) {
             ran = true;
             let body = super::substitute::bind_closure(body, args);
-            step(r, &body, At { file, ..at }, depth + 1, out);
+            step(r, &body, At { file: *file, ..at }, depth + 1, out);
         }
     }
     if ran {
         return;
     }
     let call = Value::Call {
-        path: method.to_vec(),
+        path: typed_method(r, &fns, method, args.len(), at).unwrap_or_else(|| method.to_vec()),
         args: args.to_vec(),
         span,
     };
     step(r, &call, at, depth + 1, out);
+}
+
+/// The method a call of a value runs where the callee is the field `m` of
+/// a value a call of `T` made (a class called to construct it: `self.scripts
+/// = Scripts(..)`, then `self.scripts.toKey(t)`) and `T` defines `m`:
+/// `[T, m]`. `callee` holds what the callee comes to.
+pub(super) fn typed_method(
+    r: &Resolver<'_>,
+    callee: &[(FileId, Value)],
+    method: &[String],
+    arity: usize,
+    at: At<'_>,
+) -> Option<Vec<String>> {
+    let m = method.last()?;
+    callee.iter().find_map(|(_, leaf)| {
+        let Value::Call { path, args, .. } = leaf else {
+            return None;
+        };
+        let ([base], true) = (args.as_slice(), is_projection(path)) else {
+            return None;
+        };
+        let Value::Call { path: made, .. } = base else {
+            return None;
+        };
+        let t = made.last().filter(|t| !t.starts_with(['.', '#']))?;
+        let typed = vec![t.clone(), m.clone()];
+        (!r.function_defs(&typed, arity, &at.cx()).is_empty()).then_some(typed)
+    })
 }
 
 /// `[APPLY, m..]`: a call of its first argument.

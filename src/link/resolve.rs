@@ -569,7 +569,9 @@ impl<'a> Resolver<'a> {
 
     /// `callee(args..)`: where the callee comes to a closure, what the
     /// value-flow core follows the call to (the arguments the call binds to
-    /// one literal in place); else the call of the method `method` names.
+    /// one literal in place); else the call of the method `method` names,
+    /// or the one of the type a call made the callee's record
+    /// (`flow::typed_method`).
     fn resolve_apply(
         &self,
         method: &[String],
@@ -587,7 +589,8 @@ impl<'a> Resolver<'a> {
             file: cx.file,
             module: cx.module,
         };
-        let closures = super::flow::follow(self, callee, at)
+        let fns = super::flow::follow(self, callee, at);
+        let closures = fns
             .iter()
             .any(|(_, f)| crate::facts::closure_body(f).is_some());
         if closures {
@@ -600,7 +603,10 @@ impl<'a> Resolver<'a> {
             let v = Value::Call { path, args, span };
             return self.resolve_followed(&v, cx, depth);
         }
-        self.resolve_call(method, rest, span, cx, env, depth)
+        match super::flow::typed_method(self, &fns, method, rest.len(), at) {
+            Some(typed) => self.resolve_call(&typed, rest, span, cx, env, depth),
+            None => self.resolve_call(method, rest, span, cx, env, depth),
+        }
     }
 
     /// A parameter the call binds to one literal, as that literal; any

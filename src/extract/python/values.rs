@@ -466,6 +466,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 let m = self.text(m);
                 match obj.kind() {
+                    // `self.scripts.to_key(t)`: a call of what the field
+                    // holds, or of the method of the type that made it.
+                    "attribute" => return self.apply_value(obj, m, args, span, d),
                     "identifier" if self.scope.receiver.as_deref() == Some(&self.text(obj)) => {
                         vec!["self".to_string(), m]
                     }
@@ -495,6 +498,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return crate::facts::encoded(format, arg.clone(), span);
         }
         Value::Call { path, args, span }
+    }
+
+    /// `a.f.m(args)` ([`crate::facts::APPLY`]): the field `m` of `a.f`'s
+    /// value called, the method `m` as the fallback.
+    fn apply_value(
+        &mut self,
+        obj: Node<'_>,
+        m: String,
+        args: Vec<Value>,
+        span: Span,
+        d: usize,
+    ) -> Value {
+        let base = self.value(obj, d + 1);
+        let callee = Value::Call {
+            path: vec![format!(".{m}")],
+            args: vec![base],
+            span,
+        };
+        let mut all = vec![callee];
+        all.extend(args);
+        Value::Call {
+            path: vec![crate::facts::APPLY.to_string(), m],
+            args: all,
+            span,
+        }
     }
 
     /// `map(f, xs)`: as many items as `xs`, each unknown
