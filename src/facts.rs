@@ -12,9 +12,9 @@ use std::fmt;
 mod functions;
 mod scope;
 pub use functions::{
-    accepts, closure, closure_body, decoded, definer_key, encoded, hash_reply, hash_reply_parts,
-    may_run, needle_of, serial_of, FnAlias, FunctionDef, Import, APPLY, CLOSURE, CLOSURE_PARAM,
-    DECODE, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
+    accepts, applied, closure, closure_body, decoded, definer_key, encoded, hash_reply,
+    hash_reply_parts, may_run, needle_of, serial_of, FnAlias, FunctionDef, Import, APPLY, CLOSURE,
+    CLOSURE_PARAM, DECODE, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 

@@ -67,6 +67,19 @@ pub fn closure(body: Value, span: Span) -> Value {
     }
 }
 
+/// `Call { path: [APPLY, method..], args: [callee, args..] }`.
+pub fn applied(method: Vec<String>, callee: Value, args: Vec<Value>, span: Span) -> Value {
+    let mut path = vec![APPLY.to_string()];
+    path.extend(method);
+    let mut all = vec![callee];
+    all.extend(args);
+    Value::Call {
+        path,
+        args: all,
+        span,
+    }
+}
+
 /// The body of a [`CLOSURE`].
 pub fn closure_body(v: &Value) -> Option<&Value> {
     match v {

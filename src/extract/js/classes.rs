@@ -50,20 +50,7 @@ impl Cx<'_, '_, '_> {
         let Some(class) = self.stack.last().and_then(|f| f.class.clone()) else {
             return;
         };
-        let Some(list) = ctor.child_by_field_id(self.f.parameters) else {
-            return;
-        };
-        for (index, p) in named(list).into_iter().enumerate() {
-            let mut c = p.walk();
-            let property = p
-                .children(&mut c)
-                .any(|m| matches!(m.kind(), "accessibility_modifier" | "readonly"));
-            let name = p
-                .child_by_field_id(self.f.pattern)
-                .filter(|x| x.kind() == "identifier");
-            let (true, Some(name)) = (property, name) else {
-                continue;
-            };
+        for (index, _, name) in super::types::property_params(self, ctor) {
             let field = self.text(name);
             let span = self.span(name);
             self.facts.consts.push(ConstDef {

@@ -89,21 +89,8 @@ impl<'t> Cx<'_, 't, '_> {
     /// `constructor(private keys: Keys)`: a parameter with an
     /// accessibility or `readonly` modifier is a field of the class.
     fn parameter_properties(&self, ctor: Node<'_>, fields: &mut HashMap<String, String>) {
-        let Some(list) = ctor.child_by_field_id(self.f.parameters) else {
-            return;
-        };
-        for p in named(list) {
-            let mut c = p.walk();
-            let property = p
-                .children(&mut c)
-                .any(|m| matches!(m.kind(), "accessibility_modifier" | "readonly"));
-            if !property {
-                continue;
-            }
-            let name = p
-                .child_by_field_id(self.f.pattern)
-                .filter(|x| x.kind() == "identifier");
-            if let (Some(name), Some(t)) = (name, self.declared_type(p)) {
+        for (_, p, name) in property_params(self, ctor) {
+            if let Some(t) = self.declared_type(p) {
                 fields.insert(self.text(name), t);
             }
         }
@@ -202,4 +189,30 @@ impl<'t> Cx<'_, 't, '_> {
         let c = v.child_by_field_id(self.f.constructor)?;
         (c.kind() == "identifier").then(|| self.text(c))
     }
+}
+
+/// A constructor's parameter properties (an accessibility or `readonly`
+/// modifier makes the parameter a field): each with its position among
+/// the parameters, its node and its name's.
+pub(super) fn property_params<'n>(
+    cx: &Cx<'_, '_, '_>,
+    ctor: Node<'n>,
+) -> Vec<(usize, Node<'n>, Node<'n>)> {
+    let Some(list) = ctor.child_by_field_id(cx.f.parameters) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (index, p) in named(list).into_iter().enumerate() {
+        let mut c = p.walk();
+        let property = p
+            .children(&mut c)
+            .any(|m| matches!(m.kind(), "accessibility_modifier" | "readonly"));
+        let name = p
+            .child_by_field_id(cx.f.pattern)
+            .filter(|x| x.kind() == "identifier");
+        if let (true, Some(name)) = (property, name) {
+            out.push((index, p, name));
+        }
+    }
+    out
 }

@@ -9,7 +9,7 @@ use super::client::{self, Sends};
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
-use crate::facts::{hash_reply, Seg, Span, Template, Value, APPLY, LOOKUP, RECEIVER};
+use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, LOOKUP, RECEIVER};
 
 /// Wrappers whose value is their operand's.
 const TRANSPARENT: &[&str] = &[
@@ -339,19 +339,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         args: &[Node<'_>],
         d: usize,
     ) -> Value {
-        let mut all = vec![self.member_value(func, d + 1)];
-        all.extend(
-            args.iter()
-                .filter(|a| !is_function(a.kind()))
-                .map(|a| self.value(*a, d + 1)),
-        );
-        let mut apply = vec![APPLY.to_string()];
-        apply.extend(path);
-        Value::Call {
-            path: apply,
-            args: all,
-            span: self.span(n),
-        }
+        let callee = self.member_value(func, d + 1);
+        let args = args
+            .iter()
+            .filter(|a| !is_function(a.kind()))
+            .map(|a| self.value(*a, d + 1))
+            .collect();
+        applied(path, callee, args, self.span(n))
     }
 
     /// `client.hgetall(key)`: the reply of a whole-hash read, as the

@@ -516,13 +516,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             args: vec![base],
             span,
         };
-        let mut all = vec![callee];
-        all.extend(args);
-        Value::Call {
-            path: vec![crate::facts::APPLY.to_string(), m],
-            args: all,
-            span,
-        }
+        crate::facts::applied(vec![m], callee, args, span)
     }
 
     /// `map(f, xs)`: as many items as `xs`, each unknown
