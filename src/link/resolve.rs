@@ -35,9 +35,9 @@ pub(crate) struct Resolver<'a> {
     /// Indexes of the longer lists of `consts` and `functions`.
     const_index: HashMap<(SpeakerId, &'a str), DefIndex<'a>>,
     function_index: HashMap<(SpeakerId, &'a str, usize), DefIndex<'a>>,
-    /// By speaker, then class: its constructions (`new T(..)`, a call fact
-    /// whose path ends in [`NEW`]), each with its file and the module of
-    /// the function it is written in.
+    /// By speaker, then class: its constructions outside test code (`new
+    /// T(..)`, a call fact whose path ends in [`NEW`]), each with its file
+    /// and the module of the function it is written in.
     constructions: HashMap<SpeakerId, HashMap<&'a str, Vec<Construction<'a>>>>,
     definers: &'a Definers,
 }
@@ -107,8 +107,14 @@ impl<'a> Resolver<'a> {
                     .push((*file, c));
             }
             for c in &facts.calls {
+                // What a test constructs is not what the code runs with.
+                let in_test = || {
+                    facts.test_regions.iter().any(|t| {
+                        t.file == c.span.file && t.start <= c.span.start && c.span.end <= t.end
+                    })
+                };
                 if let [.., class, last] = c.path.as_slice() {
-                    if last == NEW {
+                    if last == NEW && !in_test() {
                         let module = c
                             .func
                             .and_then(|f| facts.functions.get(f))

@@ -19,7 +19,8 @@ use super::{Cx, Frame};
 use crate::facts::{closure, CallFact, ConstDef, Value, CLOSURE_PARAM, NEW};
 
 impl Cx<'_, '_, '_> {
-    /// `new T(a..)`: a construction of `T`, every argument in its place.
+    /// `new T(a..)`: a construction of `T`, every argument in its place
+    /// (none for `new T()`, which passes nothing to bind).
     pub(super) fn construction(&mut self, n: Node<'_>) {
         let Some(class) = n
             .child_by_field_id(self.f.constructor)
@@ -27,14 +28,16 @@ impl Cx<'_, '_, '_> {
         else {
             return;
         };
-        let path = vec![self.text(class), NEW.to_string()];
         let args = n
             .child_by_field_id(self.f.arguments)
             .map(named)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|a| self.value(a, 0))
-            .collect();
+            .unwrap_or_default();
+        // Nothing to bind: no field is set from what it passes.
+        if args.is_empty() {
+            return;
+        }
+        let path = vec![self.text(class), NEW.to_string()];
+        let args = args.into_iter().map(|a| self.value(a, 0)).collect();
         self.facts.calls.push(CallFact {
             path,
             args,

@@ -230,7 +230,6 @@ fn a_method_on_a_value_of_a_declared_class_is_that_classs_method() {
     assert_eq!(
         paths,
         [
-            "Keys.#new",
             "Base.toKey",
             "Remote.toKey",
             "Base.toKey",
