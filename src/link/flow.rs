@@ -15,7 +15,14 @@
 //! - a field a type's constructors set is a definition named `.f` in the
 //!   type's module (a `ConstDef` per struct literal that sets it), so
 //!   `self.f` in a method of `T`, or `.f` of a value whose record the code
-//!   does not show, is what `T`'s constructors put there;
+//!   does not show, is what `T`'s constructors put there; where that
+//!   definition holds the constructor's parameters and call facts `[T,
+//!   NEW]` show `T`'s constructions, it is what each passes;
+//! - a closure (`Call { path: [CLOSURE], args: [body] }`) is a value, and a
+//!   call of a value (`[APPLY, m..]`) the body of each closure it comes to,
+//!   its arguments in place of the closure's parameters; else the method
+//!   `m` of the type whose call made the record the callee is a field of,
+//!   or `m` as named;
 //! - the reply of a command the extractor could not read the words of
 //!   (`Call { path: [REPLY], args: [list] }`) is, for `SCRIPT LOAD body`,
 //!   the SHA1 of `body`;
@@ -168,7 +175,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             lookup(r, &args[0], &args[1], *span, at, depth, out);
         }
         Value::Call { path, .. } if is_decode(path) => decode(r, v, at, depth, out),
-        Value::Call { path, .. } if closure_body(v).is_some() => leaf(out, at.file, v.clone()),
+        Value::Call { .. } if closure_body(v).is_some() => leaf(out, at.file, v.clone()),
         Value::Call { path, args, span } if is_apply(path) && !args.is_empty() => {
             apply(r, path, args, *span, at, depth, out);
         }
