@@ -145,10 +145,7 @@ impl<'a> TestCode<'a> {
 
     pub fn holds(&self, span: Span) -> bool {
         self.files.get(span.file as usize).copied().unwrap_or(false)
-            || self
-                .regions
-                .iter()
-                .any(|r| r.file == span.file && r.start <= span.start && span.end <= r.end)
+            || self.regions.iter().any(|r| span.inside(*r))
     }
 }
 

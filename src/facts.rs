@@ -50,6 +50,11 @@ impl Span {
         }
     }
 
+    /// Whether this span lies within `region` (same file).
+    pub fn inside(self, region: Span) -> bool {
+        self.file == region.file && region.start <= self.start && self.end <= region.end
+    }
+
     pub fn len(&self) -> u32 {
         self.end - self.start
     }

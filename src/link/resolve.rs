@@ -108,11 +108,7 @@ impl<'a> Resolver<'a> {
             }
             for c in &facts.calls {
                 // What a test constructs is not what the code runs with.
-                let in_test = || {
-                    facts.test_regions.iter().any(|t| {
-                        t.file == c.span.file && t.start <= c.span.start && c.span.end <= t.end
-                    })
-                };
+                let in_test = || facts.test_regions.iter().any(|t| c.span.inside(*t));
                 if let [.., class, last] = c.path.as_slice() {
                     if last == NEW && !in_test() {
                         let module = c

@@ -102,7 +102,7 @@ impl<'a> Callers<'a> {
                         continue;
                     }
                     done.insert((*file, ci));
-                    let in_test = ff.test_regions.iter().any(|t| inside(call.span, *t));
+                    let in_test = ff.test_regions.iter().any(|t| call.span.inside(*t));
                     for t in found.into_iter().filter(|t| want.contains(t)) {
                         if !in_test {
                             of.entry(t).or_default().push((*file, call));
@@ -154,10 +154,6 @@ impl<'a> Callers<'a> {
 
 fn speaker(input: &LinkInput<'_>, file: FileId) -> Option<SpeakerId> {
     input.file_speaker.get(file as usize).copied().flatten()
-}
-
-fn inside(s: Span, region: Span) -> bool {
-    s.file == region.file && region.start <= s.start && s.end <= region.end
 }
 
 /// The field reads of a parameter: a read of each `HGETALL` reply the

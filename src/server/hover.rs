@@ -55,7 +55,7 @@ fn definition(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
         f.bytes(),
         stem.as_deref().unwrap_or_default(),
     );
-    let inside = |s: Span| s.file == at.file && s.start <= at.start && at.end <= s.end;
+    let inside = |s: Span| at.inside(s);
     let (name, value): (String, &Value) = match facts.functions.iter().find(|f| inside(f.name_span))
     {
         Some(f) => (format!("{}/{}", f.name, f.params.len()), &f.returns),

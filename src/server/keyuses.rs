@@ -63,7 +63,7 @@ fn last_literal(t: &Template) -> Option<Span> {
 
 /// Whether `t`'s last literal bytes are written inside `def`.
 fn anchored(t: &Template, def: Span) -> bool {
-    last_literal(t).is_some_and(|s| s.file == def.file && def.start <= s.start && s.end <= def.end)
+    last_literal(t).is_some_and(|s| s.inside(def))
 }
 
 fn sends(arg: &Arg, def: Span) -> bool {
@@ -78,7 +78,7 @@ fn is_key(name: &str, i: usize) -> bool {
 /// script's KEYS) when no row of the matrix has it: the narrowest, and the
 /// span of its last literal bytes, which anchors its uses.
 pub fn key_at(m: &Model, at: Span) -> Option<(&Template, Span)> {
-    let inside = |s: Span| s.file == at.file && s.start <= at.start && at.end <= s.end;
+    let inside = |s: Span| at.inside(s);
     m.keys
         .iter()
         .filter(|k| k.sent && inside(k.template.span))
@@ -89,7 +89,7 @@ pub fn key_at(m: &Model, at: Span) -> Option<(&Template, Span)> {
 /// The field literal at `at` of a hash command, with its key's template
 /// and anchor.
 pub fn field_at(m: &Model, at: Span) -> Option<(String, &Template, Span)> {
-    let inside = |s: Span| s.file == at.file && s.start <= at.start && at.end <= s.end;
+    let inside = |s: Span| at.inside(s);
     let sent = m.commands.iter().find_map(|c| {
         let (_, fields, _) = named_fields(c)?;
         let (name, _) = fields
