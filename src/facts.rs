@@ -14,7 +14,7 @@ mod scope;
 pub use functions::{
     accepts, applied, closure, closure_body, decoded, definer_key, encoded, hash_reply,
     hash_reply_parts, may_run, needle_of, serial_of, FnAlias, FunctionDef, Import, APPLY, CLOSURE,
-    CLOSURE_PARAM, DECODE, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
+    CLOSURE_PARAM, DECODE, DISPATCH, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 

@@ -52,6 +52,15 @@ pub const CLOSURE: &str = "#fn";
 /// interface's) or as written (`[toKey]`).
 pub const APPLY: &str = "#apply";
 
+/// The path of a [`Value::Call`] that calls the function a value names:
+/// `Call { path: [DISPATCH], args: [module, name, list] }` runs the
+/// function `name` (an atom or a string) of `module` with the items of
+/// `list` as its arguments (Elixir's `apply(mod, fun, args)`). Where the
+/// name comes to one literal, it is that function of the module the first
+/// argument names, or, where the code does not show the module (a
+/// struct's, `%mod{} = backend`), of whichever module defines it.
+pub const DISPATCH: &str = "#dispatch";
+
 /// The last segment of a [`CallFact::path`](super::CallFact) that is a
 /// construction: `[T, NEW]` for `new T(a..)`. A field of `T` that `T`'s
 /// constructor sets from its parameters holds, for each construction, what

@@ -41,8 +41,8 @@
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
 use crate::facts::{
-    closure_body, decoded, may_run, serial_of, ConstDef, FileId, Value, APPLY, DECODE, ENCODE,
-    LOOKUP, RECEIVER, REPLY, SHA1,
+    closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Value, APPLY, DECODE,
+    DISPATCH, ENCODE, LOOKUP, RECEIVER, REPLY, SHA1,
 };
 
 /// Definitions followed from one value, at most.
@@ -179,6 +179,9 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
         Value::Call { path, args, span } if is_apply(path) && !args.is_empty() => {
             apply(r, path, args, *span, at, depth, out);
         }
+        Value::Call { path, args, .. } if is_dispatch(path) && args.len() == 3 => {
+            dispatch(r, v, args, at, depth, out);
+        }
         Value::Call { path, args, span } if is_reply(path) && args.len() == 1 => {
             reply(r, v, &args[0], *span, at, depth, out);
         }
@@ -290,6 +293,78 @@ pub(super) fn typed_method(
     })
 }
 
+/// `[DISPATCH]`: a call of the function a value names.
+fn is_dispatch(path: &[String]) -> bool {
+    matches!(path, [p] if p == DISPATCH)
+}
+
+/// `apply(mod, fun, args)`: where `fun` comes to one name and `args` to a
+/// list the code shows, what that function returns, run by every module
+/// that defines it with as many parameters (at most [`MAX_FANOUT`]
+/// definitions): the code does not show which module the value names (a
+/// struct's, `%mod{} = backend`), so each may be the one. The module the
+/// call is written in is not among them: it is the dispatcher, whose own
+/// function of that name is what sent the call here.
+fn dispatch(
+    r: &Resolver<'_>,
+    v: &Value,
+    args: &[Value],
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let [_, name, list] = args else {
+        return leaf(out, at.file, v.clone());
+    };
+    let mut names = Vec::new();
+    step(r, name, at, depth + 1, &mut names);
+    let name = match names.as_slice() {
+        [(_, n)] => n.as_str(),
+        _ => None,
+    };
+    let (Some(name), Some(items)) = (name, list_items(list)) else {
+        return leaf(out, at.file, v.clone());
+    };
+    let defs = r
+        .defs_named(at.speaker, &name, items.len(), MAX_FANOUT)
+        .iter()
+        .filter(|(_, d)| d.module != at.module)
+        .copied()
+        .collect();
+    let literal = literal_args(r, &items, at, depth);
+    for (file, def) in may_run(defs, |(_, d)| *d, &literal) {
+        if matches!(def.returns, Value::Unknown { .. }) {
+            continue;
+        }
+        let args = with_defaults(&items, def);
+        let bound = Args {
+            args: &args,
+            receiver: None,
+            keep_receiver: true,
+        };
+        let ret = substitute(&def.returns, bound, 0);
+        let inner = At {
+            speaker: at.speaker,
+            file,
+            module: def.module.as_str(),
+        };
+        step(r, &ret, inner, depth + 1, out);
+    }
+}
+
+/// The items of a list the code shows whole: `[a | rest]` where `rest` is
+/// a list literal too (an argument list a caller wrote out).
+fn list_items(list: &Value) -> Option<Vec<Value>> {
+    let Value::List { items, tail, .. } = list else {
+        return None;
+    };
+    let mut all = items.clone();
+    for t in tail {
+        all.extend(list_items(t)?);
+    }
+    Some(all)
+}
+
 /// `[APPLY, m..]`: a call of its first argument.
 pub(super) fn is_apply(path: &[String]) -> bool {
     matches!(path, [p, _, ..] if p == APPLY)
@@ -316,12 +391,13 @@ fn call(
     if known.is_empty() {
         return foreign_call(r, v, at, depth, out);
     }
-    let bound = Args {
-        args,
-        receiver: None,
-        keep_receiver: true,
-    };
     for (file, def) in known {
+        let args = with_defaults(args, def);
+        let bound = Args {
+            args: &args,
+            receiver: None,
+            keep_receiver: true,
+        };
         let ret = substitute(&def.returns, bound, 0);
         let inner = At {
             speaker: at.speaker,
@@ -330,6 +406,21 @@ fn call(
         };
         step(r, &ret, inner, depth + 1, out);
     }
+}
+
+/// A call's arguments, each parameter it leaves out (a trailing one with
+/// a default, `opts \\ []`) bound to its default, or to a value the code
+/// does not show where the definition does not say it.
+fn with_defaults<'v>(args: &'v [Value], def: &FunctionDef) -> std::borrow::Cow<'v, [Value]> {
+    if args.len() >= def.params.len() {
+        return std::borrow::Cow::Borrowed(args);
+    }
+    let mut all = args.to_vec();
+    for i in args.len()..def.params.len() {
+        let default = def.default_values.get(i).cloned().flatten();
+        all.push(default.unwrap_or_else(|| Value::unknown(&def.params[i], def.name_span)));
+    }
+    std::borrow::Cow::Owned(all)
 }
 
 /// The arguments of a call, each that comes to one literal through the
@@ -568,7 +659,8 @@ pub(super) fn is_projection(path: &[String]) -> bool {
     matches!(path, [p] if p.len() > 1 && p.starts_with('.'))
 }
 
-/// Whether a record's key names the field: `f`, `:f`, `"f"`.
+/// Whether a record's key names the field: `f`, `:f`, `"f"`, or a
+/// tuple's position (`0` of `{:ok, reply}`, what `.0` takes).
 fn names(k: &Value, field: &str) -> bool {
-    k.as_str().is_some_and(|s| s == field)
+    literal_key(k).is_some_and(|s| s == field)
 }

@@ -125,10 +125,14 @@ impl<'a> Resolver<'a> {
                 }
             }
             for f in &facts.functions {
-                functions
-                    .entry((sp, f.name.as_str(), f.params.len()))
-                    .or_default()
-                    .push((*file, f));
+                // A call may leave out the parameters that have defaults.
+                let least = f.params.len().saturating_sub(f.defaults);
+                for arity in least..=f.params.len() {
+                    functions
+                        .entry((sp, f.name.as_str(), arity))
+                        .or_default()
+                        .push((*file, f));
+                }
             }
         }
         let const_index = consts
@@ -274,6 +278,9 @@ impl<'a> Resolver<'a> {
                 text: value.to_string(),
                 span: *span,
             }]],
+            // Elixir's `nil` is no text: no bytes of a key (the client
+            // refuses it), as Python's `None` and Lua's `nil` are not.
+            Value::Atom { name, span } if name == "nil" => hole(name.clone(), *span),
             Value::Atom { name, span } => vec![vec![Seg::Lit {
                 text: name.clone(),
                 span: *span,
@@ -639,9 +646,8 @@ impl<'a> Resolver<'a> {
         for (file, leaf) in super::flow::follow(self, v, at) {
             let readable = match &leaf {
                 Value::Call { path, .. } => !super::flow::is_projection(path),
-                Value::Str(_) | Value::Const { .. } | Value::Int { .. } | Value::Atom { .. } => {
-                    true
-                }
+                Value::Atom { name, .. } => name != "nil",
+                Value::Str(_) | Value::Const { .. } | Value::Int { .. } => true,
                 _ => false,
             };
             if !readable || leaf == *v {
