@@ -309,3 +309,80 @@ end
     // No template for a literal an attribute is set from: its uses hold it.
     assert!(f.templates.is_empty(), "{:?}", f.templates);
 }
+
+/// What a function gives back, written out: a tuple is a record of its
+/// positions, a `case` one of its clauses' values, a client's reply `{:ok,
+/// reply}`, the map made from a flat reply that reply, and `apply/3` a
+/// call of the function its name names.
+#[test]
+fn tuples_cases_replies_and_apply_are_values() {
+    let src = r##"defmodule W do
+  def direct(pid, command), do: Redix.command(pid, command, timeout: 5_000)
+  def read!(pid, key), do: Redix.command!(pid, ["HGETALL", key])
+  def get(pid, key), do: Redix.command(pid, ["GET", key])
+  def fields(pid, key) do
+    case direct(pid, ["HGETALL", key]) do
+      {:ok, []} -> {:ok, nil}
+      {:ok, flat} -> {:ok, to_map(flat)}
+    end
+  end
+  defp to_map(flat), do: flat |> Enum.chunk_every(2) |> Enum.into(%{}, fn [k, v] -> {k, v} end)
+  defp other_map(flat), do: flat |> Enum.chunk_every(2) |> Map.new(fn [k, v] -> {v, k} end)
+  defp dispatch(%mod{} = b, fun, args), do: apply(mod, fun, [b | args])
+end
+"##;
+    let f = facts(src);
+    let shown = |name: &str| -> Vec<String> {
+        returns(&f, name)
+            .into_iter()
+            .map(|v| format!("{v:?}"))
+            .map(|s| {
+                // Spans aside.
+                let mut out = String::new();
+                let mut rest = s.as_str();
+                while let Some(i) = rest.find(", span: Span {") {
+                    out.push_str(&rest[..i]);
+                    rest = &rest[i..];
+                    let end = rest.find('}').map_or(rest.len(), |e| e + 1);
+                    rest = &rest[end..];
+                }
+                out.push_str(rest);
+                out
+            })
+            .collect()
+    };
+    let reply_of = |cmd: &str| {
+        format!(
+            "Map {{ pairs: [(Int {{ value: 0 }}, Atom {{ name: \"ok\" }}), \
+             (Int {{ value: 1 }}, Call {{ path: [\"#reply\"], args: [{cmd}] }})] }}"
+        )
+    };
+    assert_eq!(
+        shown("direct"),
+        [reply_of("Param { index: 1, name: \"command\" }")]
+    );
+    let hgetall = "List { items: [Str(Template { segs: [Lit { text: \"HGETALL\" }] }), \
+                   Param { index: 1, name: \"key\" }], tail: [] }";
+    assert_eq!(
+        shown("read!"),
+        [format!("Call {{ path: [\"#reply\"], args: [{hgetall}] }}")]
+    );
+    // A reply no field is read of: no value.
+    assert!(shown("get")[0].starts_with("Unknown"), "{:?}", shown("get"));
+    assert_eq!(shown("to_map"), ["Param { index: 0, name: \"flat\" }"]);
+    assert!(shown("other_map")[0].starts_with("Unknown"));
+    let fields = shown("fields");
+    assert!(fields[0].starts_with("OneOf { alts: [Map { pairs: [(Int { value: 0 }"));
+    assert!(
+        fields[0].contains("Call { path: [\"to_map\"], args: [Call { path: [\".1\"], args: [Call { path: [\"direct\"]"),
+        "{fields:?}"
+    );
+    assert_eq!(
+        shown("dispatch"),
+        [
+            "Call { path: [\"#dispatch\"], args: [Unknown { label: \"mod\" }, \
+          Param { index: 1, name: \"fun\" }, List { items: [Param { index: 0, name: \"b\" }], \
+          tail: [Param { index: 2, name: \"args\" }] }] }"
+        ]
+    );
+}

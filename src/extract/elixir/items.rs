@@ -444,7 +444,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             return;
         }
-        if !matches!(v, Value::Call { .. }) {
+        if !matches!(v, Value::Call { .. } | Value::Map { .. }) {
             return;
         }
         for (i, el) in named_children(pat).into_iter().enumerate() {
@@ -455,10 +455,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             if name.starts_with('_') {
                 continue;
             }
-            let elem = Value::Call {
-                path: vec![format!(".{i}")],
-                args: vec![v.clone()],
-                span: self.span(el),
+            let elem = match v {
+                // A tuple the code shows: its element.
+                Value::Map { pairs, .. } => match pairs.get(i) {
+                    Some((Value::Int { value, .. }, x)) if *value == i as i64 => x.clone(),
+                    _ => continue,
+                },
+                _ => Value::Call {
+                    path: vec![format!(".{i}")],
+                    args: vec![v.clone()],
+                    span: self.span(el),
+                },
             };
             if let Some(e) = self.envs.get_mut(env) {
                 e.locals.insert(name, elem);
@@ -479,7 +486,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let v = self.value(subject, Some(env), 0);
-        if !matches!(v, Value::Call { .. }) {
+        if !matches!(v, Value::Call { .. } | Value::Map { .. }) {
             return;
         }
         for pat in clause_patterns(block) {

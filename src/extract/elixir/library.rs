@@ -2,15 +2,17 @@
 //! a script (`:crypto.hash(:sha, s)`, hex-encoded or not, and the reply of
 //! `SCRIPT LOAD`), a lookup by a literal key (`Keyword.fetch!`, `Map.get`,
 //! `kw[:k]`, `state.sha`), `then/2` (its function applied to its
-//! value), and a value serialized for a script to decode (`Msgpax.pack!`,
-//! `Jason.encode!`).
+//! value), a value serialized for a script to decode (`Msgpax.pack!`,
+//! `Jason.encode!`), the reply of a whole-hash read (`{:ok, reply}`) and
+//! the map made from it (`Enum.chunk_every(2) |> Map.new(..)`), and
+//! `apply(mod, fun, args)`.
 
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
 use super::known::client_command_arg;
-use super::Cx;
-use crate::facts::{encoded, Span, Value, LOOKUP, REPLY, SHA1};
+use super::{call_arg_values, sides, Cx};
+use crate::facts::{encoded, Span, Value, DISPATCH, LOOKUP, RECEIVER, REPLY, SHA1};
 use crate::parse::named_children;
 
 /// Library functions that return their first argument's value as far as
@@ -63,6 +65,23 @@ pub(super) fn is_sha1(v: &Value) -> bool {
 /// Whether a value is the reply of a command the link reads ([`REPLY`]).
 pub(super) fn is_reply(v: &Value) -> bool {
     matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == REPLY)
+}
+
+/// `{:ok, v}`: a tuple is a record whose fields are its positions.
+pub(super) fn ok_tuple(v: Value, span: Span) -> Value {
+    Value::Map {
+        pairs: vec![
+            (
+                Value::Int { value: 0, span },
+                Value::Atom {
+                    name: "ok".into(),
+                    span,
+                },
+            ),
+            (Value::Int { value: 1, span }, v),
+        ],
+        span,
+    }
 }
 
 /// The same key, when both are literals: an atom is never a string.
@@ -133,8 +152,146 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 let (_, format) = ENCODERS.iter().find(|(e, _)| *e == n)?;
                 Some(encoded(format, arg(0)?, span))
             }
-            _ => self.script_load(path, args, env, depth, span),
+            "apply" | "Kernel.apply" if args.len() == 3 => Some(Value::Call {
+                path: vec![DISPATCH.into()],
+                args: vec![arg(0)?, arg(1)?, self.list_value(args[2], env, depth + 1)],
+                span,
+            }),
+            "Enum.into" | "Map.new" => self.map_made(&name, args, env, depth),
+            _ => self
+                .script_load(path, args, env, depth, span)
+                .or_else(|| self.client_reply(path, args, env, depth, span)),
         }
+    }
+
+    /// `Redix.command(conn, ["HGETALL", key])`: `{:ok, reply}` (the reply
+    /// itself for `command!`), where the command is a whole-hash read or
+    /// the one a wrapper's caller passes (a parameter): the reply its
+    /// callers take apart and read fields of.
+    fn client_reply(
+        &self,
+        path: &[String],
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+        span: Span,
+    ) -> Option<Value> {
+        let at = client_command_arg(path)?;
+        let bang = match path {
+            [m, f] if m == "Redix" && f == "command" => false,
+            [m, f] if m == "Redix" && f == "command!" => true,
+            _ => return None,
+        };
+        let command = self.value(*args.get(at)?, env, depth + 1);
+        let whole_hash = match &command {
+            Value::Param { index, .. } => *index != RECEIVER,
+            Value::List { items, tail, .. } if tail.is_empty() && items.len() == 2 => {
+                items[0]
+                    .as_str()
+                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
+                    || matches!(&items[0], Value::Call { args, .. } if args.is_empty())
+            }
+            _ => false,
+        };
+        if !whole_hash {
+            return None;
+        }
+        let reply = Value::Call {
+            path: vec![REPLY.into()],
+            args: vec![command],
+            span,
+        };
+        Some(if bang { reply } else { ok_tuple(reply, span) })
+    }
+
+    /// A map made from a value: `Map.new(x)` and `Enum.into(x, %{})` hold
+    /// what `x` holds; made with the function that turns a pair into a
+    /// tuple from `Enum.chunk_every(flat, 2)`, the fields and values of the
+    /// flat list `flat` (an `HGETALL` reply) as a map. `None` for any other
+    /// function, or a map merged into.
+    fn map_made(
+        &self,
+        name: &str,
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        let (source, rest) = match name {
+            "Map.new" => (*args.first()?, args.get(1..)?),
+            _ => {
+                let into = args.get(1)?;
+                if into.kind() != "map" || !named_children(*into).is_empty() {
+                    return None;
+                }
+                (*args.first()?, args.get(2..)?)
+            }
+        };
+        match rest {
+            [] => Some(self.value(source, env, depth + 1)),
+            [f] if self.is_pair_fn(*f) => {
+                Some(self.value(self.chunked_in_pairs(source)?, env, depth + 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// `Enum.chunk_every(flat, 2)` or `flat |> Enum.chunk_every(2)`: `flat`.
+    fn chunked_in_pairs<'n>(&self, n: Node<'n>) -> Option<Node<'n>> {
+        let (call, piped) = match n.kind() {
+            "binary_operator" if self.op(n) == "|>" => {
+                let (l, r) = sides(n)?;
+                (r, Some(l))
+            }
+            "call" => (n, None),
+            _ => return None,
+        };
+        if call.kind() != "call" || self.target(call) != "Enum.chunk_every" {
+            return None;
+        }
+        match call_arg_values(call, piped).as_slice() {
+            [flat, two] if self.text(*two) == "2" => Some(*flat),
+            _ => None,
+        }
+    }
+
+    /// `fn [k, v] -> {k, v} end` or `&List.to_tuple/1`: a pair as a tuple.
+    fn is_pair_fn(&self, f: Node<'_>) -> bool {
+        if f.kind() == "unary_operator" {
+            return self.text(f).replace(' ', "") == "&List.to_tuple/1";
+        }
+        if f.kind() != "anonymous_function" {
+            return false;
+        }
+        let clauses = named_children(f);
+        let [clause] = clauses.as_slice() else {
+            return false;
+        };
+        let idents = |n: Option<Node<'_>>| -> Vec<String> {
+            n.map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|x| match x.kind() {
+                    "identifier" => self.text(x),
+                    _ => String::new(),
+                })
+                .collect()
+        };
+        let params = clause
+            .child_by_field_id(F.left)
+            .map(named_children)
+            .unwrap_or_default();
+        let [list] = params.as_slice() else {
+            return false;
+        };
+        let body = clause.child_by_field_id(F.right).and_then(|b| {
+            named_children(b)
+                .into_iter()
+                .rev()
+                .find(|c| c.kind() != "comment")
+        });
+        let pair = idents((list.kind() == "list").then_some(*list));
+        let tuple = idents(body.filter(|b| b.kind() == "tuple"));
+        pair.len() == 2 && pair.iter().all(|p| !p.is_empty()) && pair == tuple
     }
 
     /// `Redix.command(conn, ["SCRIPT", "LOAD", body])`: the SHA1 of `body`

@@ -96,6 +96,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             },
             "map" => self.map(n, env, depth),
+            "tuple" => self.tuple(n, env, depth),
             "bitstring" => self.bitstring(n, env, depth),
             "binary_operator" => self.binary(n, env, depth),
             "call" => self.call(n, None, env, depth),
@@ -110,6 +111,63 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 _ => Value::unknown(self.label(n), span),
             },
             _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `{a, b}`: a record whose fields are its positions (`0`, `1`, …),
+    /// what a tuple pattern's `.0`, `.1` take.
+    fn tuple(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
+        let pairs = named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .enumerate()
+            .map(|(i, c)| {
+                let key = Value::Int {
+                    value: i as i64,
+                    span: self.span(c),
+                };
+                (key, self.value(c, env, depth + 1))
+            })
+            .collect();
+        Value::Map {
+            pairs,
+            span: self.span(n),
+        }
+    }
+
+    /// A call with a `do` block: `with p <- x do body end` is the body's
+    /// value when every clause matches (its bindings are read as `=`'s);
+    /// `case x do p -> a; q -> b end` one of its clauses' values (their
+    /// patterns' bindings are read by `case_bindings`).
+    fn block_value(
+        &self,
+        n: Node<'_>,
+        target: Node<'_>,
+        env: Option<usize>,
+        depth: usize,
+    ) -> Option<Value> {
+        let block = super::do_block(n)?;
+        match self.text(target).as_str() {
+            "with" => Some(self.value(self.last_expression(block)?, env, depth + 1)),
+            "case" => {
+                let alts: Vec<Value> = named_children(block)
+                    .into_iter()
+                    .filter(|c| c.kind() == "stab_clause")
+                    .filter_map(|c| {
+                        let body = c.child_by_field_id(F.right)?;
+                        let last = named_children(body)
+                            .into_iter()
+                            .rev()
+                            .find(|x| x.kind() != "comment")?;
+                        Some(self.value(last, env, depth + 1))
+                    })
+                    .collect();
+                (!alts.is_empty()).then(|| Value::OneOf {
+                    alts,
+                    span: self.span(n),
+                })
+            }
+            _ => None,
         }
     }
 
@@ -422,15 +480,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let head = self.call_head(n, target, env);
         if head.do_block {
-            // `with p <- x do body end`: the body's value when every clause
-            // matches (its bindings are read as `=`'s).
-            return match super::do_block(n).filter(|_| self.text(target) == "with") {
-                Some(block) => match self.last_expression(block) {
-                    Some(last) => self.value(last, env, depth + 1),
-                    None => unknown(),
-                },
-                None => unknown(),
-            };
+            return self
+                .block_value(n, target, env, depth)
+                .unwrap_or_else(unknown);
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
         if head.to_string {
