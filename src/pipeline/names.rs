@@ -94,8 +94,8 @@ fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
                 walk(b, depth + 1, f);
             }
         }
-        Value::Call { args, .. } => {
-            for x in args {
+        Value::Call { args: xs, .. } | Value::OneOf { alts: xs, .. } => {
+            for x in xs {
                 walk(x, depth + 1, f);
             }
         }
@@ -497,13 +497,21 @@ fn runners(facts: &FileFacts) -> BTreeSet<String> {
         .collect()
 }
 
-/// Whether a function may return a whole-hash read's reply: it returns
-/// one, or one of its values is one (`raw if raw else None`).
+/// Whether a function may return a whole-hash read's reply: its value
+/// holds one (`raw if raw else None`, `{:ok, reply}`), or a whole-hash
+/// read's command list (`{:ok, to_map(wrapper(conn, ["HGETALL", key]))}`,
+/// the reply a call of the code base gives back). Taking more functions
+/// for such only parses more files.
 fn may_be_reply(v: &Value) -> bool {
-    match v {
-        Value::OneOf { alts, .. } => alts.iter().any(|a| hash_reply_parts(a).is_some()),
-        _ => hash_reply_parts(v).is_some(),
-    }
+    let mut found = false;
+    walk(v, 0, &mut |x| {
+        found = found
+            || hash_reply_parts(x).is_some()
+            || matches!(x, Value::List { items, .. }
+                if items.first().and_then(Value::as_str)
+                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL")));
+    });
+    found
 }
 
 /// What one speaker's parsed files need from its other files.
@@ -575,11 +583,7 @@ pub fn speaker_names(files: &[&FileNames]) -> SpeakerNames {
             }
         }
     }
-    let returning: HashSet<&str> = all_defs()
-        .filter(|d| d.reply)
-        .map(|d| d.needle.as_str())
-        .collect();
-    let reader_needles = readers_of(files, &returning);
+    let reader_needles = reply_readers(files, &mut seeds);
     let mut defs_by_needle: HashMap<&str, Vec<&DefNames>> = HashMap::default();
     for d in all_defs() {
         defs_by_needle.entry(&d.needle).or_default().push(d);
@@ -637,6 +641,27 @@ fn wrappers_of<'a>(files: &[&'a FileNames]) -> HashSet<Cow<'a, str>> {
             .flat_map(|f| f.runners.iter().map(|r| Cow::Borrowed(r.as_str()))),
         |w| callers.get(w).into_iter().flatten().copied(),
     )
+}
+
+/// The readers of what functions that return a whole-hash read's reply
+/// give back ([`readers_of`]); what a call passes such a reader is
+/// followed to the reply (`link::rows`), so the names it looks up are
+/// seeds.
+fn reply_readers<'a>(files: &[&'a FileNames], seeds: &mut Vec<&'a Refs>) -> Vec<String> {
+    let returning: HashSet<&str> = files
+        .iter()
+        .flat_map(|f| &f.defs)
+        .filter(|d| d.reply)
+        .map(|d| d.needle.as_str())
+        .collect();
+    seeds.extend(
+        files
+            .iter()
+            .flat_map(|f| &f.calls)
+            .filter(|c| c.refs.keys().any(|r| returning.contains(r.as_str())))
+            .map(|c| &c.refs),
+    );
+    readers_of(files, &returning)
 }
 
 /// Readers of a row: the functions passed the reply of a whole-hash read,
