@@ -331,24 +331,8 @@ fn dispatch(
         .filter(|(_, d)| d.module != at.module)
         .copied()
         .collect();
-    let literal = literal_args(r, &items, at, depth);
-    for (file, def) in may_run(defs, |(_, d)| *d, &literal) {
-        if matches!(def.returns, Value::Unknown { .. }) {
-            continue;
-        }
-        let args = with_defaults(&items, def);
-        let bound = Args {
-            args: &args,
-            receiver: None,
-            keep_receiver: true,
-        };
-        let ret = substitute(&def.returns, bound, 0);
-        let inner = At {
-            speaker: at.speaker,
-            file,
-            module: def.module.as_str(),
-        };
-        step(r, &ret, inner, depth + 1, out);
+    for (file, def) in runs(r, defs, &items, at, depth) {
+        returned(r, file, def, &items, at, depth, out);
     }
 }
 
@@ -382,30 +366,56 @@ fn call(
     out: &mut Vec<(FileId, Value)>,
 ) {
     let defs = r.function_defs(path, args.len(), &at.cx());
-    let literal = literal_args(r, args, at, depth);
-    let known: Vec<_> = may_run(defs, |(_, d)| *d, &literal)
-        .into_iter()
-        .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
-        .take(MAX_FANOUT)
-        .collect();
+    let known = runs(r, defs, args, at, depth);
     if known.is_empty() {
         return foreign_call(r, v, at, depth, out);
     }
     for (file, def) in known {
-        let args = with_defaults(args, def);
-        let bound = Args {
-            args: &args,
-            receiver: None,
-            keep_receiver: true,
-        };
-        let ret = substitute(&def.returns, bound, 0);
-        let inner = At {
-            speaker: at.speaker,
-            file,
-            module: def.module.as_str(),
-        };
-        step(r, &ret, inner, depth + 1, out);
+        returned(r, file, def, args, at, depth, out);
     }
+}
+
+/// The clauses among `defs` that a call with `args` may run and whose
+/// value the code shows (at most [`MAX_FANOUT`]).
+fn runs<'d>(
+    r: &Resolver<'_>,
+    defs: Vec<(FileId, &'d FunctionDef)>,
+    args: &[Value],
+    at: At<'_>,
+    depth: usize,
+) -> Vec<(FileId, &'d FunctionDef)> {
+    let literal = literal_args(r, args, at, depth);
+    may_run(defs, |(_, d)| *d, &literal)
+        .into_iter()
+        .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
+        .take(MAX_FANOUT)
+        .collect()
+}
+
+/// What one clause returns, the call's arguments in place of its
+/// parameters.
+fn returned(
+    r: &Resolver<'_>,
+    file: FileId,
+    def: &FunctionDef,
+    args: &[Value],
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let args = with_defaults(args, def);
+    let bound = Args {
+        args: &args,
+        receiver: None,
+        keep_receiver: true,
+    };
+    let ret = substitute(&def.returns, bound, 0);
+    let inner = At {
+        speaker: at.speaker,
+        file,
+        module: def.module.as_str(),
+    };
+    step(r, &ret, inner, depth + 1, out);
 }
 
 /// A call's arguments, each parameter it leaves out (a trailing one with
