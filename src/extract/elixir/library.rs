@@ -185,11 +185,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let command = self.value(*args.get(at)?, env, depth + 1);
         let whole_hash = match &command {
             Value::Param { index, .. } => *index != RECEIVER,
-            Value::List { items, tail, .. } if tail.is_empty() && items.len() == 2 => {
-                items[0]
-                    .as_str()
-                    .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL"))
-                    || matches!(&items[0], Value::Call { args, .. } if args.is_empty())
+            Value::List { items, tail, .. } => {
+                tail.is_empty() && super::reads::whole_hash_read(items).is_some()
             }
             _ => false,
         };

@@ -23,6 +23,25 @@ fn is_code_call(v: &Value) -> bool {
         if path.first().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_alphabetic())))
 }
 
+/// A command list that reads a whole hash: `["HGETALL", key]`, or
+/// `[Verbs.hgetall(), key]` (its name a function without arguments gives,
+/// which the link follows): the key, and that head when the link has to
+/// read it.
+pub(super) fn whole_hash_read(items: &[Value]) -> Option<Row> {
+    match items.first()? {
+        h if h
+            .as_str()
+            .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL")) =>
+        {
+            Some((items.get(1)?.clone(), None))
+        }
+        h @ Value::Call { args, .. } if args.is_empty() && items.len() == 2 => {
+            Some((items[1].clone(), Some(h.clone())))
+        }
+        _ => None,
+    }
+}
+
 /// Where the map a field is taken from comes from.
 #[derive(Clone)]
 pub(super) enum Source {
@@ -166,24 +185,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// another file) reads its key when the link follows that name to
     /// `HGETALL`.
     fn hgetall_key(&self, args: &[Node<'_>], env: Option<usize>) -> Option<Row> {
-        for a in args {
-            let Value::List { items, .. } = self.value(*a, env, 0) else {
-                continue;
-            };
-            match items.first() {
-                Some(h)
-                    if h.as_str()
-                        .is_some_and(|h| h.eq_ignore_ascii_case("HGETALL")) =>
-                {
-                    return Some((items.get(1)?.clone(), None));
-                }
-                Some(h @ Value::Call { args, .. }) if args.is_empty() && items.len() == 2 => {
-                    return Some((items[1].clone(), Some(h.clone())));
-                }
-                _ => {}
-            }
-        }
-        None
+        args.iter().find_map(|a| match self.value(*a, env, 0) {
+            Value::List { items, .. } => whole_hash_read(&items),
+            _ => None,
+        })
     }
 
     /// `case Redix.command(conn, ["HGETALL", k]) do {:ok, row} -> .. end`:
