@@ -304,7 +304,8 @@ fn is_dispatch(path: &[String]) -> bool {
 /// definitions): the code does not show which module the value names (a
 /// struct's, `%mod{} = backend`), so each may be the one. The module the
 /// call is written in is not among them: it is the dispatcher, whose own
-/// function of that name is what sent the call here.
+/// function of that name is what sent the call here. Where none is found,
+/// the call comes back as it stands.
 fn dispatch(
     r: &Resolver<'_>,
     v: &Value,
@@ -331,7 +332,11 @@ fn dispatch(
         .filter(|(_, d)| d.module != at.module)
         .copied()
         .collect();
-    for (file, def) in runs(r, defs, &items, at, depth) {
+    let known = runs(r, defs, &items, at, depth);
+    if known.is_empty() {
+        return leaf(out, at.file, v.clone());
+    }
+    for (file, def) in known {
         returned(r, file, def, &items, at, depth, out);
     }
 }
