@@ -397,6 +397,21 @@ fn runs<'d>(
         .collect()
 }
 
+/// What one definition returns when called with `args` from `at`,
+/// followed: a call the caller chose the definition of itself (`link::rows`
+/// runs each definition of a method name).
+pub(super) fn follow_returned(
+    r: &Resolver<'_>,
+    file: FileId,
+    def: &FunctionDef,
+    args: &[Value],
+    at: At<'_>,
+) -> Vec<(FileId, Value)> {
+    let mut out = Vec::new();
+    returned(r, file, def, args, at, 0, &mut out);
+    out
+}
+
 /// What one clause returns, the call's arguments in place of its
 /// parameters.
 fn returned(

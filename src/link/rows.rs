@@ -12,8 +12,7 @@
 use crate::hash::{HashMap, HashSet};
 
 use super::calls::{targets, FnIndex};
-use super::flow::{follow, At};
-use super::substitute::{substitute, Args};
+use super::flow::{follow, follow_returned, At};
 use super::{literal_span, Ctx, FieldReadUse, LinkInput, Model, Resolver, SpeakerId};
 use crate::facts::{hash_reply_parts, CallFact, FieldRead, FileFacts, FileId, Span, Value};
 
@@ -292,19 +291,8 @@ fn replies(resolver: &Resolver<'_>, v: &Value, at: At<'_>) -> Vec<(FileId, Value
             continue;
         }
         for (file, def) in resolver.defs_named(at.speaker, name, args.len(), MAX_METHODS) {
-            let bound = Args {
-                args,
-                receiver: None,
-                keep_receiver: true,
-            };
-            let ret = substitute(&def.returns, bound, 0);
-            let inner = At {
-                speaker: at.speaker,
-                file: *file,
-                module: def.module.as_str(),
-            };
             more.extend(
-                follow(resolver, &ret, inner)
+                follow_returned(resolver, *file, def, args, at)
                     .into_iter()
                     .filter(|(_, x)| hash_reply_parts(x).is_some()),
             );
