@@ -713,7 +713,7 @@ mod tests {
 
     #[test]
     fn rust_guards_generic_methods_with_receiver_words() {
-        let rust = rust::fact_needles();
+        let rust = rust::CLIENTS.fact_needles();
         assert!(rust.any.iter().any(|n| n == ".hset"));
         assert!(rust.guarded.iter().any(|n| n == ".get"));
         assert!(rust.guards.iter().any(|n| n == "con"));

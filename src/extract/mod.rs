@@ -7,6 +7,7 @@
 //! language (fact needles, comment syntax, where Lua sits, the extractor
 //! to run) it asks `lang.host()` ([`lang::HostLanguage`]).
 
+pub(crate) mod clients;
 pub mod elixir;
 pub mod embedded;
 pub mod encode;

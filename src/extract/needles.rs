@@ -20,7 +20,7 @@
 //!   scope: one that names it ([`names_client_crate`]) or imports from another
 //!   module ([`imports_module`]; the link step follows the module tree,
 //!   `crate::link::scope`), and then only with one of the client table's
-//!   needles (`rust::fact_needles`); a file that names a client crate is
+//!   needles (`rust::CLIENTS`); a file that names a client crate is
 //!   read, as its module may be the scope of another;
 //! - a `.lua` file: `redis.call`, `redis.pcall`, `KEYS` (`KEYS[n]`,
 //!   `#KEYS`, `unpack(KEYS)`, header comments), or an `@include`.

@@ -9,8 +9,9 @@ use crate::extract::fields::GO as F;
 use crate::facts::{CallFact, Command, ScriptCall, Sink, Value};
 use crate::parse::named_children;
 
-use super::client::{self, Args, MethodSpec, Receiver, Sends, RECEIVER_WORDS};
+use super::client::{self, RECEIVER_WORDS};
 use super::Cx;
+use crate::extract::clients::{Args, Method, Receiver, Sends};
 
 /// What a call passes as one sequence: its items, whether more may follow,
 /// and the collection they come from when not listed.
@@ -224,7 +225,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// A client method call, as its row says.
-    fn client_call(&mut self, spec: &MethodSpec, n: Node<'_>, m: Node<'_>) {
+    fn client_call(&mut self, spec: &Method, n: Node<'_>, m: Node<'_>) {
         let nodes = self.wire_nodes(n);
         match spec.sends {
             Sends::Command(name, shape) => {
@@ -245,14 +246,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
                 self.push_command(name.to_ascii_uppercase(), m, n, args, tail);
             }
-            Sends::Eval => {
+            Sends::Eval(_) => {
                 if nodes.len() < 2 {
                     return;
                 }
                 let script = self.value(nodes[0], 0);
                 self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
             }
-            Sends::Run => {}
+            // Script objects run in `script_run`; the rest are other
+            // languages' forms.
+            _ => {}
         }
     }
 
@@ -281,7 +284,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// and the client, a slice of keys, then args); `script.Do(conn,
     /// keysAndArgs...)` (redigo: keys and args in one list, the script's
     /// key count splitting them).
-    fn script_run(&mut self, spec: &MethodSpec, n: Node<'_>, recv: Node<'_>, count: Option<Value>) {
+    fn script_run(&mut self, spec: &Method, n: Node<'_>, recv: Node<'_>, count: Option<Value>) {
         let script = self.value(recv, 0);
         let nodes = self.wire_nodes(n);
         if matches!(spec.name, "Do" | "Send") {

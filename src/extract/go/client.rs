@@ -1,197 +1,139 @@
-//! The go-redis and redigo methods wirelint reads, declared once.
-//!
-//! [`METHODS`] is the one table of the methods of go-redis's clients
-//! (`redis.Client`, `ClusterClient`, `UniversalClient`, their pipelines
-//! and `Tx`, `redis.Script`) and of redigo's (`redis.Conn`, `redis.Script`)
-//! that send a Redis command or run a script. Each row says what a call
-//! sends, how its arguments map onto the wire, and on which receivers it
-//! counts. Two readers are driven by it:
-//!
-//! - the extractor: `calls.rs` reads every method call through [`lookup`];
-//! - the prefilter: a Go file can yield a Redis fact only if it names Redis
-//!   and holds one of [`fact_needles`] (`.HSet(`, `.Do(`, `NewScript(`),
-//!   which the Go host language gives it (`src/extract/lang.rs`).
+//! The go-redis and redigo methods wirelint reads, as rows of the shared
+//! client table (`crate::extract::clients`): the methods of go-redis's
+//! clients (`redis.Client`, `ClusterClient`, `UniversalClient`, their
+//! pipelines and `Tx`, `redis.Script`) and of redigo's (`redis.Conn`,
+//! `redis.Script`) that send a Redis command or run a script. `calls.rs`
+//! reads every method call through [`lookup`]; the prefilter takes the
+//! table's needles (`.HSet(`, `.Do(`, `NewScript(`).
 //!
 //! go-redis passes a `context.Context` first (v8 on); a first argument of
-//! that type (or named `ctx`) is not on the wire. Which of a command's
-//! arguments are keys or hash fields is `crate::redis`'s, the same for
-//! every language.
+//! that type (or named `ctx`) is not on the wire.
 //!
 //! # Adding a method
 //!
-//! One row: `send("ZIncrBy", "ZINCRBY", Args::Plain)`; `generic(..)` when
-//! other Go types have a method of that name (`Get`, `Set`, `Del`): the call
-//! then counts only on a Redis-like receiver.
+//! One row: `send("ZIncrBy", "ZINCRBY", Plain)`, and a line calling it in
+//! `tests/client_methods/go.go` with what it yields in a trailing comment.
 
-use crate::extract::lang::FactNeedles;
+use crate::extract::clients::{
+    Args::{self, Plain, Scores},
+    Case, Method, Needles, Receiver, Sends, Table,
+};
 
-/// How a call's arguments become the command's arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Args {
-    /// One wire argument per argument, as written; a map argument gives its
-    /// pairs (`HSet(ctx, key, map[string]interface{}{..})`); `xs...` leaves
-    /// the tail open.
-    Plain,
-    /// `ZAdd(ctx, key, redis.Z{Score: s, Member: m}, ..)`: score/member
-    /// pairs.
-    Scores,
-}
-
-/// What a call of the method sends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Sends {
-    /// One command, its arguments mapped as [`Args`] says.
-    Command(&'static str, Args),
-    /// redigo's `conn.Do("HSET", k, ..)`, `Send`, go-redis's `Do(ctx,
-    /// "HSET", ..)`: the command its first argument names.
-    Named,
-    /// `rdb.Eval(ctx, script, keys, args...)`: a script run by its text or
-    /// SHA.
-    Eval,
-    /// `script.Run(ctx, rdb, keys, args...)` (go-redis), `script.Do(conn,
-    /// keysAndArgs...)` (redigo): a script object run.
-    Run,
-}
-
-/// On which receivers a call counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Receiver {
-    /// A Redis-like receiver: its text holds one of [`RECEIVER_WORDS`], or
-    /// it is a name typed or bound as a client (`redis.Conn`,
-    /// `rdb.Pipeline()`).
-    RedisLike,
-    /// A script: a name bound to `redis.NewScript(..)` or typed
-    /// `*redis.Script`.
-    Script,
-}
+/// The Go clients' table.
+pub(crate) const CLIENTS: Table = Table {
+    language: "Go",
+    clients: "go-redis (v6 to v9), redigo",
+    methods: METHODS,
+    receiver_words: RECEIVER_WORDS,
+    case: Case::Exact,
+    needles: Needles {
+        open: "(",
+        extra: &["NewScript("],
+        guarded: false,
+        blind: false,
+    },
+    cases: "tests/client_methods/go.go",
+};
 
 /// Words in a receiver's text that make it Redis-like.
 pub(super) const RECEIVER_WORDS: &[&str] =
     &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"];
 
-/// One client method.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct MethodSpec {
-    pub(super) name: &'static str,
-    pub(super) sends: Sends,
-    pub(super) receiver: Receiver,
+const GR: &str = "go-redis";
+const RG: &str = "redigo";
+const BOTH: &str = "go-redis, redigo";
+
+/// A method that sends `command` on a Redis-like receiver.
+const fn send(name: &'static str, command: &'static str, args: Args) -> Method {
+    Method::send(GR, name, command, args).generic()
 }
 
-const fn send(name: &'static str, command: &'static str, args: Args) -> MethodSpec {
-    MethodSpec {
-        name,
-        sends: Sends::Command(command, args),
-        receiver: Receiver::RedisLike,
-    }
+const fn other(
+    clients: &'static str,
+    name: &'static str,
+    sends: Sends,
+    receiver: Receiver,
+) -> Method {
+    Method::new(clients, name, sends).on(receiver)
 }
 
-const fn other(name: &'static str, sends: Sends, receiver: Receiver) -> MethodSpec {
-    MethodSpec {
-        name,
-        sends,
-        receiver,
-    }
-}
+use Receiver::{RedisLike, Script};
 
 /// Every go-redis and redigo method wirelint reads.
-pub(super) const METHODS: &[MethodSpec] = &[
-    other("Do", Sends::Named, Receiver::RedisLike),
-    other("Send", Sends::Named, Receiver::RedisLike),
-    other("Eval", Sends::Eval, Receiver::RedisLike),
-    other("EvalSha", Sends::Eval, Receiver::RedisLike),
-    other("EvalRO", Sends::Eval, Receiver::RedisLike),
-    other("EvalShaRO", Sends::Eval, Receiver::RedisLike),
-    other("Run", Sends::Run, Receiver::Script),
-    other("RunRO", Sends::Run, Receiver::Script),
-    other("Eval", Sends::Run, Receiver::Script),
-    other("EvalSha", Sends::Run, Receiver::Script),
-    other("EvalRO", Sends::Run, Receiver::Script),
-    other("EvalShaRO", Sends::Run, Receiver::Script),
-    other("Do", Sends::Run, Receiver::Script),
-    other("Send", Sends::Run, Receiver::Script),
-    send("HSet", "HSET", Args::Plain),
-    send("HSetNX", "HSETNX", Args::Plain),
-    send("HMSet", "HMSET", Args::Plain),
-    send("HGet", "HGET", Args::Plain),
-    send("HMGet", "HMGET", Args::Plain),
-    send("HGetAll", "HGETALL", Args::Plain),
-    send("HDel", "HDEL", Args::Plain),
-    send("HExists", "HEXISTS", Args::Plain),
-    send("HIncrBy", "HINCRBY", Args::Plain),
-    send("HIncrByFloat", "HINCRBYFLOAT", Args::Plain),
-    send("HKeys", "HKEYS", Args::Plain),
-    send("HVals", "HVALS", Args::Plain),
-    send("HLen", "HLEN", Args::Plain),
-    send("ZAdd", "ZADD", Args::Scores),
-    send("ZAddNX", "ZADD", Args::Scores),
-    send("ZRem", "ZREM", Args::Plain),
-    send("ZScore", "ZSCORE", Args::Plain),
-    send("ZCard", "ZCARD", Args::Plain),
-    send("ZCount", "ZCOUNT", Args::Plain),
-    send("ZIncrBy", "ZINCRBY", Args::Plain),
-    send("ZRange", "ZRANGE", Args::Plain),
-    send("ZRevRange", "ZREVRANGE", Args::Plain),
-    send("ZRemRangeByScore", "ZREMRANGEBYSCORE", Args::Plain),
-    send("ZPopMin", "ZPOPMIN", Args::Plain),
-    send("LPush", "LPUSH", Args::Plain),
-    send("RPush", "RPUSH", Args::Plain),
-    send("LRem", "LREM", Args::Plain),
-    send("LLen", "LLEN", Args::Plain),
-    send("LRange", "LRANGE", Args::Plain),
-    send("LTrim", "LTRIM", Args::Plain),
-    send("LPop", "LPOP", Args::Plain),
-    send("RPop", "RPOP", Args::Plain),
-    send("RPopLPush", "RPOPLPUSH", Args::Plain),
-    send("BRPopLPush", "BRPOPLPUSH", Args::Plain),
-    send("LMove", "LMOVE", Args::Plain),
-    send("SAdd", "SADD", Args::Plain),
-    send("SRem", "SREM", Args::Plain),
-    send("SMembers", "SMEMBERS", Args::Plain),
-    send("SIsMember", "SISMEMBER", Args::Plain),
-    send("SCard", "SCARD", Args::Plain),
-    send("SetNX", "SETNX", Args::Plain),
-    send("Get", "GET", Args::Plain),
-    send("Set", "SET", Args::Plain),
-    send("Del", "DEL", Args::Plain),
-    send("Exists", "EXISTS", Args::Plain),
-    send("Expire", "EXPIRE", Args::Plain),
-    send("Incr", "INCR", Args::Plain),
-    send("IncrBy", "INCRBY", Args::Plain),
-    send("Publish", "PUBLISH", Args::Plain),
+pub(super) const METHODS: &[Method] = &[
+    other(BOTH, "Do", Sends::Named, RedisLike),
+    other(RG, "Send", Sends::Named, RedisLike),
+    other(GR, "Eval", Sends::Eval("EVAL"), RedisLike),
+    other(GR, "EvalSha", Sends::Eval("EVALSHA"), RedisLike),
+    other(GR, "EvalRO", Sends::Eval("EVAL_RO"), RedisLike),
+    other(GR, "EvalShaRO", Sends::Eval("EVALSHA_RO"), RedisLike),
+    other(GR, "Run", Sends::Run, Script),
+    other(GR, "RunRO", Sends::Run, Script),
+    other(GR, "Eval", Sends::Run, Script),
+    other(GR, "EvalSha", Sends::Run, Script),
+    other(GR, "EvalRO", Sends::Run, Script),
+    other(GR, "EvalShaRO", Sends::Run, Script),
+    other(RG, "Do", Sends::Run, Script),
+    other(RG, "Send", Sends::Run, Script),
+    send("HSet", "HSET", Plain),
+    send("HSetNX", "HSETNX", Plain),
+    send("HMSet", "HMSET", Plain),
+    send("HGet", "HGET", Plain),
+    send("HMGet", "HMGET", Plain),
+    send("HGetAll", "HGETALL", Plain),
+    send("HDel", "HDEL", Plain),
+    send("HExists", "HEXISTS", Plain),
+    send("HIncrBy", "HINCRBY", Plain),
+    send("HIncrByFloat", "HINCRBYFLOAT", Plain),
+    send("HKeys", "HKEYS", Plain),
+    send("HVals", "HVALS", Plain),
+    send("HLen", "HLEN", Plain),
+    send("ZAdd", "ZADD", Scores),
+    send("ZAddNX", "ZADD", Scores),
+    send("ZRem", "ZREM", Plain),
+    send("ZScore", "ZSCORE", Plain),
+    send("ZCard", "ZCARD", Plain),
+    send("ZCount", "ZCOUNT", Plain),
+    send("ZIncrBy", "ZINCRBY", Plain),
+    send("ZRange", "ZRANGE", Plain),
+    send("ZRevRange", "ZREVRANGE", Plain),
+    send("ZRemRangeByScore", "ZREMRANGEBYSCORE", Plain),
+    send("ZPopMin", "ZPOPMIN", Plain),
+    send("LPush", "LPUSH", Plain),
+    send("RPush", "RPUSH", Plain),
+    send("LRem", "LREM", Plain),
+    send("LLen", "LLEN", Plain),
+    send("LRange", "LRANGE", Plain),
+    send("LTrim", "LTRIM", Plain),
+    send("LPop", "LPOP", Plain),
+    send("RPop", "RPOP", Plain),
+    send("RPopLPush", "RPOPLPUSH", Plain),
+    send("BRPopLPush", "BRPOPLPUSH", Plain),
+    send("LMove", "LMOVE", Plain),
+    send("SAdd", "SADD", Plain),
+    send("SRem", "SREM", Plain),
+    send("SMembers", "SMEMBERS", Plain),
+    send("SIsMember", "SISMEMBER", Plain),
+    send("SCard", "SCARD", Plain),
+    send("SetNX", "SETNX", Plain),
+    send("Get", "GET", Plain),
+    send("Set", "SET", Plain),
+    send("Del", "DEL", Plain),
+    send("Exists", "EXISTS", Plain),
+    send("Expire", "EXPIRE", Plain),
+    send("Incr", "INCR", Plain),
+    send("IncrBy", "INCRBY", Plain),
+    send("Publish", "PUBLISH", Plain),
 ];
 
 /// The row of a call of `name` on a receiver of that kind, if any.
-pub(super) fn lookup(name: &str, receiver: Receiver) -> Option<&'static MethodSpec> {
-    METHODS
-        .iter()
-        .find(|m| m.name == name && m.receiver == receiver)
+pub(super) fn lookup(name: &str, receiver: Receiver) -> Option<&'static Method> {
+    CLIENTS.lookup_on(name, usize::MAX, receiver)
 }
 
-/// What a Go file that yields a Redis fact through a client method holds
-/// (with the file naming Redis): `.Name(` of each method; `NewScript(`.
-pub(crate) fn fact_needles() -> FactNeedles {
-    let mut any = vec!["NewScript(".to_string()];
-    for m in METHODS {
-        let needle = format!(".{}(", m.name);
-        if !any.contains(&needle) {
-            any.push(needle);
-        }
-    }
-    FactNeedles {
-        any,
-        guarded: Vec::new(),
-        guards: Vec::new(),
-    }
-}
-
-/// Whether a Go file holds one of [`fact_needles`].
+/// Whether a Go file holds one of the table's needles.
 pub(crate) fn client_calls(bytes: &[u8]) -> bool {
-    static NEEDLES: std::sync::LazyLock<aho_corasick::AhoCorasick> =
-        std::sync::LazyLock::new(|| {
-            aho_corasick::AhoCorasickBuilder::new()
-                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                .build(fact_needles().any)
-                .expect("the needles are short literals")
-        });
-    NEEDLES.is_match(bytes)
+    static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
+        std::sync::LazyLock::new(|| CLIENTS.automata());
+    crate::extract::clients::holds_call(&NEEDLES, bytes)
 }

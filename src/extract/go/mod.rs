@@ -36,6 +36,8 @@ mod strings;
 mod values;
 
 pub(crate) use client::client_calls;
+#[cfg(test)]
+pub(crate) use client::CLIENTS;
 
 use std::collections::{HashMap, HashSet};
 

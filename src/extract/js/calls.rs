@@ -7,9 +7,10 @@
 
 use tree_sitter::Node;
 
-use super::client::{self, Args, Sends};
+use super::client;
 use super::values::named;
 use super::{is_function, top_level_const, Cx, Frame, NodeRef};
+use crate::extract::clients::{Args, Receiver, Sends};
 use crate::facts::{CallFact, Command, ConstDef, FieldRead, ScriptCall, Span, Template, Value};
 
 /// A registration `defineCommand`/`defineScript` makes, read once the first
@@ -192,8 +193,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         if let Some(m) = client::lookup(&name, sent.len()) {
             let chained = recv.kind() == "call_expression" && self.in_batch(recv);
-            let generic_here = self.names_redis || m.receiver == client::Receiver::Any;
-            if generic_here && (chained || m.receiver.admits(&recv_text)) {
+            let generic_here = self.names_redis || m.receiver == Receiver::Any;
+            if generic_here && (chained || client::CLIENTS.admits(m.receiver, &recv_text)) {
                 return self.client_call(n, m.sends, &sent);
             }
             return;
@@ -225,7 +226,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let recv_text = self.text(recv);
-        if !self.names_redis || !client::Receiver::RedisLike.admits(&recv_text) {
+        if !self.names_redis || !client::CLIENTS.redis_like(&recv_text) {
             return;
         }
         let sent: Vec<Node<'_>> = match args.last() {
@@ -301,6 +302,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             }
             Sends::Eval(name) => self.eval(n, name, args),
+            // The other languages' forms.
+            _ => {}
         }
     }
 

@@ -29,6 +29,8 @@ mod types;
 mod values;
 
 pub(crate) use client::client_calls;
+#[cfg(test)]
+pub(crate) use client::CLIENTS;
 
 use std::collections::HashMap;
 

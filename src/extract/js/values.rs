@@ -5,8 +5,9 @@
 
 use tree_sitter::Node;
 
-use super::client::{self, Sends};
+use super::client;
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
+use crate::extract::clients::{Receiver, Sends};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
 use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, LOOKUP, RECEIVER};
@@ -361,8 +362,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !matches!(m.sends, Sends::Command(c, _) if c == "HGETALL") {
             return None;
         }
-        let here = self.names_redis || m.receiver == client::Receiver::Any;
-        if !here || !m.receiver.admits(&self.text(recv)) {
+        let here = self.names_redis || m.receiver == Receiver::Any;
+        if !here || !client::CLIENTS.admits(m.receiver, &self.text(recv)) {
             return None;
         }
         let key = self.value(*args.first()?, d + 1);

@@ -8,8 +8,9 @@ use crate::extract::fields::PYTHON as F;
 use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Value};
 use crate::parse::named_children;
 
-use super::client::{self, Args, MethodSpec, Receiver, Sends, RECEIVER_WORDS};
+use super::client::{self, RECEIVER_WORDS};
 use super::Cx;
+use crate::extract::clients::{Args, Method, Receiver, Sends};
 
 /// The keywords of `Script.__call__(keys=[], args=[], client=None)`.
 const SCRIPT_KEYWORDS: &[&str] = &["keys", "args", "client"];
@@ -173,11 +174,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a call on `obj` counts for a row's receiver rule.
     fn receiver_fits(&self, rule: Receiver, obj: Node<'_>) -> bool {
         match rule {
-            Receiver::Any => true,
             Receiver::RedisLike => {
                 let t = self.label(obj).to_ascii_lowercase();
                 RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(obj)
             }
+            _ => true,
         }
     }
 
@@ -239,7 +240,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A client method call, as its row says.
     fn client_call(
         &mut self,
-        spec: &MethodSpec,
+        spec: &Method,
         n: Node<'_>,
         m: Node<'_>,
         pos: &[Node<'_>],
@@ -262,6 +263,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 args.truncate(256);
                 return self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
             }
+            // The other languages' forms.
+            _ => return,
         };
         if pos.is_empty() {
             return;
@@ -269,8 +272,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let (mut args, mut tail) = self.wire_args(pos);
         let mut open = !tail.is_empty();
         match shape {
-            Args::Plain => open |= !kw.is_empty(),
-            Args::HashPairs => {
+            Args::Plain | Args::Spread => open |= !kw.is_empty(),
+            Args::Pairs => {
                 for (k, v) in kw {
                     let v = self.value(*v, 0);
                     match (k.as_str(), v) {

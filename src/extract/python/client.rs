@@ -1,6 +1,7 @@
 //! The redis-py methods wirelint reads, declared once.
 //!
-//! [`METHODS`] is the one table of the methods of redis-py's clients
+//! [`METHODS`] is the table, as rows of the shared client table
+//! (`crate::extract::clients`), of the methods of redis-py's clients
 //! (`redis.Redis`, `redis.asyncio.Redis`, their pipelines, `Script`) that
 //! send a Redis command or run a script. Each row says what a call sends,
 //! how its arguments map onto the wire, and on which receivers it counts.
@@ -21,189 +22,114 @@
 //! other Python types have a method of that name (`get`, `set`, `delete`):
 //! the call then counts only on a Redis-like receiver.
 
-use crate::extract::lang::FactNeedles;
+use crate::extract::clients::{
+    Args::{self, Pairs, Plain, Scores},
+    Case, Method, Needles, Sends, Table,
+};
 
-/// How a call's arguments become the command's arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Args {
-    /// One wire argument per positional argument, as written; a `*rest`
-    /// leaves the tail open.
-    Plain,
-    /// `hset(name, key, value, mapping={..}, items=[..])`: the key, the
-    /// positional field and value, then the mapping's pairs.
-    HashPairs,
-    /// `zadd(name, {member: score})`: the key, then score/member pairs.
-    Scores,
-}
-
-/// What a call of the method sends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Sends {
-    /// One command, its arguments mapped as [`Args`] says.
-    Command(&'static str, Args),
-    /// `execute_command("HSET", k, ..)`: the command its first argument
-    /// names.
-    Named,
-    /// `eval(script, numkeys, *keys_and_args)`, `evalsha(sha, ..)`: the
-    /// command, as written.
-    Eval(&'static str),
-    /// `register_script(lua)`: a `Script` of that text; sends nothing.
-    Register,
-}
-
-/// On which receivers a call counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Receiver {
-    /// Any: the name is the client's own (`hset`).
-    Any,
-    /// A Redis-like receiver (its text holds one of [`RECEIVER_WORDS`], or
-    /// a variable the file binds to a client or a pipeline): other types
-    /// have methods of this name (`dict.get`, `set`).
-    RedisLike,
-}
+/// The Python clients' table.
+pub(crate) const CLIENTS: Table = Table {
+    language: "Python",
+    clients: "redis-py (sync and asyncio)",
+    methods: METHODS,
+    receiver_words: RECEIVER_WORDS,
+    case: Case::Exact,
+    needles: Needles {
+        open: "",
+        extra: &["keys", "Script("],
+        guarded: true,
+        blind: false,
+    },
+    cases: "tests/client_methods/python.py",
+};
 
 /// Words in a receiver's text that make it Redis-like.
 pub(super) const RECEIVER_WORDS: &[&str] = &["redis", "conn", "client", "pipe", "pool"];
 
-/// One client method.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct MethodSpec {
-    pub(super) name: &'static str,
-    pub(super) sends: Sends,
-    pub(super) receiver: Receiver,
+const CLIENT: &str = "redis-py";
+
+/// A method that sends `command` on any receiver.
+const fn send(name: &'static str, command: &'static str, args: Args) -> Method {
+    Method::send(CLIENT, name, command, args)
 }
 
-const fn send(name: &'static str, command: &'static str, args: Args) -> MethodSpec {
-    MethodSpec {
-        name,
-        sends: Sends::Command(command, args),
-        receiver: Receiver::Any,
-    }
+/// A method of its own kind, on a Redis-like receiver.
+const fn other(name: &'static str, sends: Sends) -> Method {
+    Method::new(CLIENT, name, sends).generic()
 }
 
-const fn generic(name: &'static str, command: &'static str, args: Args) -> MethodSpec {
-    MethodSpec {
-        receiver: Receiver::RedisLike,
-        ..send(name, command, args)
-    }
-}
-
-const fn other(name: &'static str, sends: Sends) -> MethodSpec {
-    MethodSpec {
-        name,
-        sends,
-        receiver: Receiver::RedisLike,
-    }
-}
-
-/// Every redis-py method wirelint reads.
-pub(super) const METHODS: &[MethodSpec] = &[
+pub(super) const METHODS: &[Method] = &[
     other("execute_command", Sends::Named),
     other("eval", Sends::Eval("EVAL")),
     other("evalsha", Sends::Eval("EVALSHA")),
     other("eval_ro", Sends::Eval("EVAL_RO")),
     other("evalsha_ro", Sends::Eval("EVALSHA_RO")),
     other("register_script", Sends::Register),
-    send("hset", "HSET", Args::HashPairs),
-    send("hsetnx", "HSETNX", Args::Plain),
-    send("hmset", "HMSET", Args::HashPairs),
-    send("hget", "HGET", Args::Plain),
-    send("hmget", "HMGET", Args::Plain),
-    send("hgetall", "HGETALL", Args::Plain),
-    send("hdel", "HDEL", Args::Plain),
-    send("hexists", "HEXISTS", Args::Plain),
-    send("hincrby", "HINCRBY", Args::Plain),
-    send("hincrbyfloat", "HINCRBYFLOAT", Args::Plain),
-    send("hkeys", "HKEYS", Args::Plain),
-    send("hvals", "HVALS", Args::Plain),
-    send("hlen", "HLEN", Args::Plain),
-    send("zadd", "ZADD", Args::Scores),
-    send("zrem", "ZREM", Args::Plain),
-    send("zscore", "ZSCORE", Args::Plain),
-    send("zcard", "ZCARD", Args::Plain),
-    send("zcount", "ZCOUNT", Args::Plain),
-    send("zincrby", "ZINCRBY", Args::Plain),
-    send("zrange", "ZRANGE", Args::Plain),
-    send("zrevrange", "ZREVRANGE", Args::Plain),
-    send("zrangebyscore", "ZRANGEBYSCORE", Args::Plain),
-    send("zremrangebyscore", "ZREMRANGEBYSCORE", Args::Plain),
-    send("zpopmin", "ZPOPMIN", Args::Plain),
-    send("lpush", "LPUSH", Args::Plain),
-    send("rpush", "RPUSH", Args::Plain),
-    send("lrem", "LREM", Args::Plain),
-    send("llen", "LLEN", Args::Plain),
-    send("lrange", "LRANGE", Args::Plain),
-    send("ltrim", "LTRIM", Args::Plain),
-    send("lpop", "LPOP", Args::Plain),
-    send("rpop", "RPOP", Args::Plain),
-    send("blpop", "BLPOP", Args::Plain),
-    send("brpop", "BRPOP", Args::Plain),
-    send("rpoplpush", "RPOPLPUSH", Args::Plain),
-    send("brpoplpush", "BRPOPLPUSH", Args::Plain),
-    send("lmove", "LMOVE", Args::Plain),
-    send("blmove", "BLMOVE", Args::Plain),
-    send("sadd", "SADD", Args::Plain),
-    send("srem", "SREM", Args::Plain),
-    send("smembers", "SMEMBERS", Args::Plain),
-    send("sismember", "SISMEMBER", Args::Plain),
-    send("scard", "SCARD", Args::Plain),
-    send("setex", "SETEX", Args::Plain),
-    send("psetex", "PSETEX", Args::Plain),
-    send("setnx", "SETNX", Args::Plain),
-    generic("get", "GET", Args::Plain),
-    generic("set", "SET", Args::Plain),
-    generic("delete", "DEL", Args::Plain),
-    generic("exists", "EXISTS", Args::Plain),
-    generic("expire", "EXPIRE", Args::Plain),
-    generic("pexpire", "PEXPIRE", Args::Plain),
-    generic("incr", "INCRBY", Args::Plain),
-    generic("incrby", "INCRBY", Args::Plain),
-    generic("publish", "PUBLISH", Args::Plain),
+    send("hset", "HSET", Pairs),
+    send("hsetnx", "HSETNX", Plain),
+    send("hmset", "HMSET", Pairs),
+    send("hget", "HGET", Plain),
+    send("hmget", "HMGET", Plain),
+    send("hgetall", "HGETALL", Plain),
+    send("hdel", "HDEL", Plain),
+    send("hexists", "HEXISTS", Plain),
+    send("hincrby", "HINCRBY", Plain),
+    send("hincrbyfloat", "HINCRBYFLOAT", Plain),
+    send("hkeys", "HKEYS", Plain),
+    send("hvals", "HVALS", Plain),
+    send("hlen", "HLEN", Plain),
+    send("zadd", "ZADD", Scores),
+    send("zrem", "ZREM", Plain),
+    send("zscore", "ZSCORE", Plain),
+    send("zcard", "ZCARD", Plain),
+    send("zcount", "ZCOUNT", Plain),
+    send("zincrby", "ZINCRBY", Plain),
+    send("zrange", "ZRANGE", Plain),
+    send("zrevrange", "ZREVRANGE", Plain),
+    send("zrangebyscore", "ZRANGEBYSCORE", Plain),
+    send("zremrangebyscore", "ZREMRANGEBYSCORE", Plain),
+    send("zpopmin", "ZPOPMIN", Plain),
+    send("lpush", "LPUSH", Plain),
+    send("rpush", "RPUSH", Plain),
+    send("lrem", "LREM", Plain),
+    send("llen", "LLEN", Plain),
+    send("lrange", "LRANGE", Plain),
+    send("ltrim", "LTRIM", Plain),
+    send("lpop", "LPOP", Plain),
+    send("rpop", "RPOP", Plain),
+    send("blpop", "BLPOP", Plain),
+    send("brpop", "BRPOP", Plain),
+    send("rpoplpush", "RPOPLPUSH", Plain),
+    send("brpoplpush", "BRPOPLPUSH", Plain),
+    send("lmove", "LMOVE", Plain),
+    send("blmove", "BLMOVE", Plain),
+    send("sadd", "SADD", Plain),
+    send("srem", "SREM", Plain),
+    send("smembers", "SMEMBERS", Plain),
+    send("sismember", "SISMEMBER", Plain),
+    send("scard", "SCARD", Plain),
+    send("setex", "SETEX", Plain),
+    send("psetex", "PSETEX", Plain),
+    send("setnx", "SETNX", Plain),
+    send("get", "GET", Plain).generic(),
+    send("set", "SET", Plain).generic(),
+    send("delete", "DEL", Plain).generic(),
+    send("exists", "EXISTS", Plain).generic(),
+    send("expire", "EXPIRE", Plain).generic(),
+    send("pexpire", "PEXPIRE", Plain).generic(),
+    send("incr", "INCRBY", Plain).generic(),
+    send("incrby", "INCRBY", Plain).generic(),
+    send("publish", "PUBLISH", Plain).generic(),
 ];
 
 /// The row of a call of `name`, if any.
-pub(super) fn lookup(name: &str) -> Option<&'static MethodSpec> {
-    METHODS.iter().find(|m| m.name == name)
+pub(super) fn lookup(name: &str) -> Option<&'static Method> {
+    CLIENTS.lookup(name, 0)
 }
 
-/// What a Python file that yields a Redis fact through a client method
-/// holds: `.name` of each method, the generic ones only together with a
-/// receiver word (in any case); `keys`, the keyword a `Script` call is
-/// known by (`keys = [..]` is one too), and `Script(`.
-pub(crate) fn fact_needles() -> FactNeedles {
-    let mut out = FactNeedles {
-        any: vec!["keys".to_string(), "Script(".to_string()],
-        guarded: Vec::new(),
-        guards: RECEIVER_WORDS.iter().map(|w| w.to_string()).collect(),
-    };
-    for m in METHODS {
-        let needle = format!(".{}", m.name);
-        match m.receiver {
-            Receiver::RedisLike => out.guarded.push(needle),
-            Receiver::Any => out.any.push(needle),
-        }
-    }
-    out
-}
-
-/// Whether a Python file holds one of [`fact_needles`].
+/// Whether a file holds one of the table's needles.
 pub(crate) fn client_calls(bytes: &[u8]) -> bool {
     static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
-        std::sync::LazyLock::new(|| {
-            let n = fact_needles();
-            let build = |w: &[String], blind: bool| {
-                aho_corasick::AhoCorasickBuilder::new()
-                    .ascii_case_insensitive(blind)
-                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                    .build(w)
-                    .expect("the needles are short literals")
-            };
-            [
-                build(&n.any, false),
-                build(&n.guarded, false),
-                build(&n.guards, true),
-            ]
-        });
-    let [any, guarded, guards] = &*NEEDLES;
-    any.is_match(bytes) || (guarded.is_match(bytes) && guards.is_match(bytes))
+        std::sync::LazyLock::new(|| CLIENTS.automata());
+    crate::extract::clients::holds_call(&NEEDLES, bytes)
 }

@@ -9,9 +9,10 @@ use crate::extract::fields::RUBY as F;
 use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Span, Value};
 use crate::parse::named_children;
 
-use super::client::{self, Args, MethodSpec, Receiver, Sends};
+use super::client;
 use super::values::segs_of;
 use super::{Cx, ScopeKind};
+use crate::extract::clients::{Args, Method, Receiver, Sends};
 
 /// Methods whose block is a test (`it "..." do`, `describe X do`).
 const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
@@ -85,8 +86,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         if let (Some(r), Some(spec)) = (recv, client::lookup(&method)) {
             let fits = match spec.receiver {
-                Receiver::Any => true,
                 Receiver::RedisLike => self.redis_like(r),
+                _ => true,
             };
             if fits {
                 return self.client_call(spec, n, m, &argv);
@@ -164,25 +165,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// A client method call, as its row says.
-    fn client_call(&mut self, spec: &MethodSpec, n: Node<'_>, m: Node<'_>, argv: &Argv<'_>) {
+    fn client_call(&mut self, spec: &Method, n: Node<'_>, m: Node<'_>, argv: &Argv<'_>) {
         let (name, shape) = match spec.sends {
             Sends::Register => return,
-            Sends::Eval => return self.eval_call(n, argv),
+            Sends::Eval(_) => return self.eval_call(n, argv),
             Sends::Command(name, shape) => (name.to_string(), shape),
-            Sends::Named => {
-                let Some(first) = argv.pos.first() else {
-                    return;
-                };
-                let Some(name) = self.value(*first, 0).as_str() else {
-                    return;
-                };
-                if !crate::redis::is_command(&name) {
-                    return;
-                }
-                let (args, tail) = self.wire_args(&argv.pos[1..]);
-                let open = !tail.is_empty() || !argv.pairs.is_empty();
-                return self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
-            }
+            Sends::Named => return self.named_command(n, m, argv),
+            // The other languages' forms.
+            _ => return,
         };
         if argv.pos.is_empty() {
             return;
@@ -190,8 +180,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let (mut args, mut tail) = self.wire_args(&argv.pos);
         let mut open = !tail.is_empty();
         match shape {
-            Args::Plain => open |= !argv.pairs.is_empty(),
-            Args::HashPairs => {
+            Args::Plain | Args::Spread => open |= !argv.pairs.is_empty(),
+            Args::Pairs => {
                 let span = self.span(n);
                 let kw = if argv.pairs.is_empty() {
                     None
@@ -258,6 +248,34 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
         }
         self.push_command(name, m, n, args, open, tail);
+    }
+
+    /// `call("HSET", k, ..)`, `call_v(["HSET", k, ..])`: the command the
+    /// first argument (or the one array's first item) names.
+    fn named_command(&mut self, n: Node<'_>, m: Node<'_>, argv: &Argv<'_>) {
+        let Some(first) = argv.pos.first() else {
+            return;
+        };
+        let (name, args, tail) = match self.value(*first, 0) {
+            Value::List {
+                mut items, tail, ..
+            } if argv.pos.len() == 1 && !items.is_empty() => {
+                let name = items.remove(0);
+                (name, items, tail)
+            }
+            name => {
+                let (args, tail) = self.wire_args(&argv.pos[1..]);
+                (name, args, tail)
+            }
+        };
+        let Some(name) = name.as_str() else {
+            return;
+        };
+        if !crate::redis::is_command(&name) {
+            return;
+        }
+        let open = !tail.is_empty() || !argv.pairs.is_empty();
+        self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
     }
 
     fn push_command(

@@ -9,9 +9,10 @@ use tree_sitter::Node;
 use crate::facts::{Command, ScriptCall, Sink, Span, Value};
 use crate::parse::named_children;
 
-use super::client::{lookup, Args, MethodSpec, Receiver, Sends};
+use super::client::{lookup, CLIENTS};
 use super::paths::path_segments;
 use super::{args_of, callee, is_comment, method_of, node_key, peel_ref, Cx, MAX_DEPTH};
+use crate::extract::clients::{Args, Method, Receiver, Sends};
 
 /// Iterator adapters that keep a collection's elements.
 const ITER_ADAPTERS: &[&str] = &[
@@ -58,7 +59,7 @@ pub(super) struct Builder {
 /// One method call of a chain: `.arg(x)`.
 struct Link<'t> {
     /// Its row in the table of client methods, if it is a client method.
-    spec: Option<&'static MethodSpec>,
+    spec: Option<&'static Method>,
     name: Node<'t>,
     receiver: Node<'t>,
     args: Vec<Node<'t>>,
@@ -391,7 +392,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                 }
             }
-            Sends::Eval => self.fred_eval(link, st.span),
+            Sends::Eval(_) => self.fred_eval(link, st.span),
             Sends::Command(..) => {
                 let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
                 let recv = (!on_pipe).then_some(link.receiver);
@@ -400,7 +401,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     self.facts.commands.push(cmd);
                 }
             }
-            Sends::Run => {}
+            Sends::Query | Sends::Named | Sends::Batch | Sends::Run | Sends::Register => {}
         }
     }
 
@@ -625,7 +626,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// when the receiver is known to be a pipeline (or there is none).
     fn typed_command(
         &mut self,
-        spec: &MethodSpec,
+        spec: &Method,
         recv: Option<Node<'_>>,
         args: &[Node<'_>],
         name_node: Node<'_>,
@@ -660,7 +661,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// local variable holding a map or a set (`let m = HashMap::new()`).
     fn receiver_fits(&self, rule: Receiver, recv: Node<'_>) -> bool {
         let t = self.text(recv).to_ascii_lowercase();
-        if !rule.admits(&t) {
+        if !CLIENTS.admits(rule, &t) {
             return false;
         }
         if peel_ref(recv).kind() == "identifier" {
@@ -683,7 +684,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut tail = Vec::new();
         for (i, a) in args.iter().enumerate() {
             match shape {
-                Args::Plain => out.push(self.value(*a, 0)),
+                Args::Plain | Args::Scores => out.push(self.value(*a, 0)),
                 Args::Pairs if i == 0 => out.push(self.value(*a, 0)),
                 Args::Pairs => {
                     let v = self.value(*a, 0);

@@ -36,8 +36,8 @@
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
 //! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
 //!   parameter) in a caller;
-//! - `tests/`: unit tests by concern; `tests/client.rs` holds the client
-//!   table to its cases and its doc.
+//! - `tests/`: unit tests by concern (the client table's cases are
+//!   `crate::extract::clients`'s, for every language).
 //!
 //! The rest of wirelint reaches this extractor through the Rust host
 //! language (`src/extract/lang.rs`): [`extract`] and `client_calls`.
@@ -70,7 +70,7 @@ mod values;
 
 pub(crate) use client::client_calls;
 #[cfg(test)]
-pub(crate) use client::fact_needles;
+pub(crate) use client::CLIENTS;
 pub(crate) use modules::settle_scope;
 
 use crate::extract::fields::RUST as F;

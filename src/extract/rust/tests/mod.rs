@@ -2,7 +2,6 @@
 //! over a source text; the other helpers read its facts.
 
 mod blocks;
-mod client;
 mod commands;
 mod registry;
 mod scripts;
