@@ -33,11 +33,19 @@ pub fn hash_access(cmd: &str) -> Option<HashAccess> {
 
 /// Which argument positions (0-based, after the command name) hold keys.
 /// `None` means every argument is a key.
+///
+/// A command whose first argument is a subcommand (`XINFO GROUPS key`,
+/// `XGROUP CREATE key ..`, `OBJECT ENCODING key`, `MEMORY USAGE key`) takes
+/// its key second. `XREAD` and `XREADGROUP` take theirs after a `STREAMS`
+/// token, at no fixed place: no argument is read as a key.
 pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     const FIRST: &[usize] = &[0];
+    const SECOND: &[usize] = &[1];
     const TWO: &[usize] = &[0, 1];
     const NONE: &[usize] = &[];
     Some(match cmd {
+        "XINFO" | "XGROUP" | "OBJECT" | "MEMORY" => SECOND,
+        "XREAD" | "XREADGROUP" => NONE,
         "DEL" | "UNLINK" | "EXISTS" | "MGET" | "TOUCH" | "WATCH" | "SINTER" | "SUNION"
         | "SDIFF" => return None,
         "RPOPLPUSH" | "LMOVE" | "BLMOVE" | "BRPOPLPUSH" | "SMOVE" | "RENAME" | "RENAMENX"
@@ -213,6 +221,14 @@ mod tests {
         assert!(is_command("EvalSha"));
         assert!(!is_command("enqueue"));
         assert!(!is_command("state"));
+    }
+
+    #[test]
+    fn a_subcommand_comes_before_the_key() {
+        assert_eq!(key_positions("XINFO"), Some(&[1][..]));
+        assert_eq!(key_positions("XGROUP"), Some(&[1][..]));
+        assert_eq!(key_positions("XREADGROUP"), Some(&[][..]));
+        assert_eq!(key_positions("XADD"), Some(&[0][..]));
     }
 }
 
