@@ -243,7 +243,10 @@ pub(crate) struct Table {
     /// Words in a receiver's text that make it Redis-like.
     pub(crate) receiver_words: &'static [&'static str],
     pub(crate) case: Case,
-    pub(crate) needles: Needles,
+    /// How the prefilter finds a call of the table in a file's bytes;
+    /// `None` where it finds the language's Redis facts otherwise (an
+    /// Elixir command list is read wherever it stands).
+    pub(crate) needles: Option<Needles>,
     /// The file of calls of every row (`tests/client_methods/…`).
     pub(crate) cases: &'static str,
 }
@@ -301,18 +304,21 @@ impl Table {
     /// one only with a receiver word, where the table guards them), and the
     /// table's own needles.
     pub(crate) fn fact_needles(&self) -> FactNeedles {
+        let Some(needles) = self.needles else {
+            return FactNeedles::default();
+        };
         let mut out = FactNeedles {
-            any: self.needles.extra.iter().map(|s| s.to_string()).collect(),
+            any: needles.extra.iter().map(|s| s.to_string()).collect(),
             guarded: Vec::new(),
             guards: Vec::new(),
         };
-        if self.needles.guarded {
+        if needles.guarded {
             out.guards = self.receiver_words.iter().map(|w| w.to_string()).collect();
         }
         for m in self.methods.iter().filter(|m| m.sends.begins_fact()) {
-            let needle = format!(".{}{}", m.name.trim_end_matches('?'), self.needles.open);
+            let needle = format!(".{}{}", m.name.trim_end_matches('?'), needles.open);
             let list = match m.receiver {
-                Receiver::RedisLike if self.needles.guarded => &mut out.guarded,
+                Receiver::RedisLike if needles.guarded => &mut out.guarded,
                 _ => &mut out.any,
             };
             if !list.contains(&needle) {
@@ -326,6 +332,7 @@ impl Table {
     /// alone, the guarded ones, and the guards.
     pub(crate) fn automata(&self) -> [aho_corasick::AhoCorasick; 3] {
         let n = self.fact_needles();
+        let blind = self.needles.is_some_and(|n| n.blind);
         let build = |w: &[String], blind: bool| {
             aho_corasick::AhoCorasickBuilder::new()
                 .ascii_case_insensitive(blind)
@@ -334,8 +341,8 @@ impl Table {
                 .expect("the needles are short literals")
         };
         [
-            build(&n.any, self.needles.blind),
-            build(&n.guarded, self.needles.blind),
+            build(&n.any, blind),
+            build(&n.guarded, blind),
             build(&n.guards, true),
         ]
     }
@@ -349,8 +356,9 @@ pub(crate) fn holds_call(automata: &[aho_corasick::AhoCorasick; 3], bytes: &[u8]
 
 /// Every language's table, in the order of `docs/clients.md`.
 #[cfg(test)]
-pub(crate) fn tables() -> [&'static Table; 5] {
+pub(crate) fn tables() -> [&'static Table; 6] {
     [
+        &crate::extract::elixir::CLIENTS,
         &crate::extract::rust::CLIENTS,
         &crate::extract::go::CLIENTS,
         &crate::extract::js::CLIENTS,
@@ -421,10 +429,17 @@ pub(crate) fn markdown() -> String {
             Case::Exact => "as written",
             Case::Blind => "without regard to case",
         };
+        let receivers = if words.is_empty() {
+            "Each is called on its module.".to_string()
+        } else {
+            format!(
+                "Redis-like receivers: a receiver whose text holds {} (in any case), or one \
+                 the code binds to a client.",
+                words.join(", ")
+            )
+        };
         out.push_str(&format!(
-            "\nNames compare {case}. Redis-like receivers: a receiver whose text holds {} \
-             (in any case), or one the code binds to a client. Cases: `{}`.\n\n",
-            words.join(", "),
+            "\nNames compare {case}. {receivers} Cases: `{}`.\n\n",
             t.cases
         ));
     }

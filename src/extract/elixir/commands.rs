@@ -5,7 +5,7 @@
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
-use super::known::client_command_arg;
+use super::client::client_command_arg;
 use super::{call_args, Cx};
 use crate::facts::{Command, Sink, Span, Value};
 use crate::parse::named_children;

@@ -223,37 +223,3 @@ pub(super) const STDLIB: &[&str] = &[
     "NimbleOptions",
     "Telemetry",
 ];
-
-/// Redis client functions: `(module, functions)`; each takes the
-/// connection first and the command (or a list of commands) second.
-const CLIENTS: &[(&str, &[&str])] = &[
-    (
-        "Redix",
-        &[
-            "command",
-            "command!",
-            "pipeline",
-            "pipeline!",
-            "transaction_pipeline",
-            "transaction_pipeline!",
-            "noreply_command",
-            "noreply_command!",
-            "noreply_pipeline",
-            "noreply_pipeline!",
-        ],
-    ),
-    (":eredis", &["q", "qp", "q_noreply", "qp_noreply"]),
-    (":eredis_cluster", &["q", "qp"]),
-];
-
-/// The argument of a Redis client call that holds the command: `Some(1)`
-/// for `Redix.command(conn, cmd)`.
-pub(super) fn client_command_arg(path: &[String]) -> Option<usize> {
-    let [module, function] = path else {
-        return None;
-    };
-    CLIENTS
-        .iter()
-        .any(|(m, fs)| m == module && fs.contains(&function.as_str()))
-        .then_some(1)
-}

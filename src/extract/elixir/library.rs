@@ -10,7 +10,7 @@
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
-use super::known::client_command_arg;
+use super::client::client_command_arg;
 use super::{call_arg_values, sides, Cx};
 use crate::facts::{encoded, Span, Value, DISPATCH, LOOKUP, RECEIVER, REPLY, SHA1};
 use crate::parse::named_children;

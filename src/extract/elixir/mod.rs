@@ -34,6 +34,9 @@
 //!   modules.
 
 mod attributes;
+mod client;
+#[cfg(test)]
+pub(crate) use client::CLIENTS;
 mod commands;
 mod constants;
 mod delegates;

@@ -4,7 +4,8 @@
 use crate::extract::fields::ELIXIR as F;
 use tree_sitter::Node;
 
-use super::known::{client_command_arg, NOT_CALLS, STDLIB};
+use super::client::client_command_arg;
+use super::known::{NOT_CALLS, STDLIB};
 use super::templates::is_builder_callee;
 use super::{arguments, call_arg_values, call_args, do_block, sides, CallHead, Cx};
 use crate::facts::{CallFact, Send, Span, Value};

@@ -26,12 +26,12 @@ pub(crate) const CLIENTS: Table = Table {
     methods: METHODS,
     receiver_words: RECEIVER_WORDS,
     case: Case::Exact,
-    needles: Needles {
+    needles: Some(Needles {
         open: "(",
         extra: &["NewScript("],
         guarded: false,
         blind: false,
-    },
+    }),
     cases: "tests/client_methods/go.go",
 };
 

@@ -25,12 +25,12 @@ pub(crate) const CLIENTS: Table = Table {
     methods: METHODS,
     receiver_words: &["redis", "client", "multi", "pipeline"],
     case: Case::Blind,
-    needles: Needles {
+    needles: Some(Needles {
         open: "",
         extra: &[".defineCommand", "defineScript", ".script"],
         guarded: true,
         blind: true,
-    },
+    }),
     cases: "tests/client_methods/ts.ts",
 };
 

@@ -9,7 +9,7 @@
 //!
 //! - the extractor: `calls.rs` reads every method call through [`lookup`];
 //! - the prefilter: a Python file can yield a Redis fact only if it holds
-//!   one of [`fact_needles`] (`.hset`, `.register_script`, ...), which the
+//!   one of the table's needles (`.hset`, `.register_script`, ...), which the
 //!   Python host language gives it (`src/extract/lang.rs`).
 //!
 //! The asyncio client has the same methods (`await r.hset(..)`: the await
@@ -34,12 +34,12 @@ pub(crate) const CLIENTS: Table = Table {
     methods: METHODS,
     receiver_words: RECEIVER_WORDS,
     case: Case::Exact,
-    needles: Needles {
+    needles: Some(Needles {
         open: "",
         extra: &["keys", "Script("],
         guarded: true,
         blind: false,
-    },
+    }),
     cases: "tests/client_methods/python.py",
 };
 

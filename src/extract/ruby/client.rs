@@ -10,7 +10,7 @@
 //!
 //! - the extractor: `calls.rs` reads every method call through [`lookup`];
 //! - the prefilter: a Ruby file can yield a Redis fact only if it holds
-//!   one of [`fact_needles`] (`.hset`, `.evalsha`, ...), which the Ruby
+//!   one of the table's needles (`.hset`, `.evalsha`, ...), which the Ruby
 //!   host language gives it (`src/extract/lang.rs`).
 //!
 //! Which of a command's arguments are keys or hash fields is
@@ -34,12 +34,12 @@ pub(crate) const CLIENTS: Table = Table {
     methods: METHODS,
     receiver_words: RECEIVER_WORDS,
     case: Case::Exact,
-    needles: Needles {
+    needles: Some(Needles {
         open: "",
         extra: &[],
         guarded: true,
         blind: false,
-    },
+    }),
     cases: "tests/client_methods/ruby.rb",
 };
 

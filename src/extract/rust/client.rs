@@ -33,12 +33,12 @@ pub(crate) const CLIENTS: Table = Table {
     methods: METHODS,
     receiver_words: &["con", "redis", "pipe", "client", "pool"],
     case: Case::Exact,
-    needles: Needles {
+    needles: Some(Needles {
         open: "",
         extra: &["cmd"],
         guarded: true,
         blind: true,
-    },
+    }),
     cases: "tests/client_methods/rust.rs",
 };
 
