@@ -9,7 +9,7 @@ use tree_sitter::Node;
 
 use super::client;
 use super::values::named;
-use super::{is_function, top_level_const, Cx, Frame, NodeRef};
+use super::{is_function, top_level_const, Cx, Frame, NodeRef, Registered};
 use crate::extract::clients::{Args, Receiver, Sends};
 use crate::facts::{CallFact, Command, ConstDef, FieldRead, ScriptCall, Span, Template, Value};
 
@@ -188,8 +188,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             Some(l) if is_function(l.kind()) => args[..args.len() - 1].to_vec(),
             _ => args.to_vec(),
         };
-        if let Some((script, transforms)) = self.commands.get(&name).cloned() {
-            return self.registered_call(n, script, transforms, &sent);
+        if let Some(r) = self.commands.get(&name).cloned() {
+            return self.registered_call(n, r, &sent);
         }
         if let Some(m) = client::lookup(&name, sent.len()) {
             let chained = recv.kind() == "call_expression" && self.in_batch(recv);
@@ -235,7 +235,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         };
         let script = self.value(index, 0);
         if matches!(script, Value::Param { index, .. } if index != crate::facts::RECEIVER) {
-            self.registered_call(n, script, false, &sent);
+            let r = Registered {
+                script,
+                transforms: false,
+                keys: None,
+            };
+            self.registered_call(n, r, &sent);
         }
     }
 
@@ -432,12 +437,23 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// `client.name(keys.., args..)` of a command `defineCommand` gave the
     /// client: EVALSHA with the key count it was registered with.
-    fn registered_call(&mut self, n: Node<'_>, script: Value, transforms: bool, args: &[Node<'_>]) {
+    fn registered_call(&mut self, n: Node<'_>, r: Registered, args: &[Node<'_>]) {
         let span = self.span(n);
-        let numkeys = Value::Call {
-            path: vec![".numberOfKeys".into()],
-            args: vec![script.clone()],
-            span,
+        let Registered {
+            script,
+            transforms,
+            keys,
+        } = r;
+        let numkeys = match keys {
+            Some((value, span)) => Value::Int {
+                value: i64::from(value),
+                span,
+            },
+            None => Value::Call {
+                path: vec![".numberOfKeys".into()],
+                args: vec![script.clone()],
+                span,
+            },
         };
         if transforms {
             // `transformArguments` decides what is sent: the script is

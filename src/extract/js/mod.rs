@@ -76,12 +76,59 @@ pub fn extract(
         names_redis: crate::extract::needles::names_client(src),
         not_reads: Default::default(),
         classes: HashMap::new(),
+        namespaces: namespaces(root, src),
     };
     cx.traverse(root, Pass::Bindings);
     let pending = std::mem::take(&mut cx.pending);
     cx.registrations(pending);
     cx.traverse(root, Pass::Facts);
     cx.facts
+}
+
+/// The names a file imports a module's exports under: `import * as ns
+/// from "m"`, and `const ns = require("m")` at the top level. An import
+/// names the constant its module exports, whichever module that is, as a
+/// named import does: the value-flow core finds the definition by name.
+fn namespaces(root: Node<'_>, src: &[u8]) -> std::collections::HashSet<String> {
+    let text = |n: Node<'_>| String::from_utf8_lossy(&src[n.byte_range()]).into_owned();
+    let mut out = std::collections::HashSet::new();
+    for st in crate::parse::named_children(root).into_iter().take(4096) {
+        match st.kind() {
+            "import_statement" => {
+                for c in crate::parse::named_children(st) {
+                    if c.kind() != "import_clause" {
+                        continue;
+                    }
+                    for ns in crate::parse::named_children(c) {
+                        if ns.kind() == "namespace_import" {
+                            if let Some(id) = crate::parse::named_children(ns).into_iter().next() {
+                                out.insert(text(id));
+                            }
+                        }
+                    }
+                }
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                for d in crate::parse::named_children(st) {
+                    let (Some(name), Some(value)) = (
+                        d.child_by_field_name("name"),
+                        d.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    let required = value.kind() == "call_expression"
+                        && value
+                            .child_by_field_name("function")
+                            .is_some_and(|f| text(f) == "require");
+                    if name.kind() == "identifier" && required {
+                        out.insert(text(name));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -116,6 +163,19 @@ struct Frame {
     types: Vec<(String, String)>,
 }
 
+/// A command `defineCommand` or `defineScript` gives the client.
+#[derive(Clone, Debug)]
+struct Registered {
+    /// The script: one of this file's, or a value the link follows (an
+    /// imported constant, a file read).
+    script: Value,
+    /// Whether `transformArguments` decides what is sent.
+    transforms: bool,
+    /// The key count it was registered with, where the script is not this
+    /// file's (a script of this file is given it).
+    keys: Option<(u32, Span)>,
+}
+
 struct Cx<'s, 't, 'p> {
     src: &'s [u8],
     root: Node<'t>,
@@ -138,8 +198,8 @@ struct Cx<'s, 't, 'p> {
     /// Scripts by the expression that holds them.
     scripts_at: HashMap<NodeRef, usize>,
     /// Commands `defineCommand` or `defineScript` gives the client in this
-    /// file: name → (script, whether its arguments are transformed).
-    commands: HashMap<String, (Value, bool)>,
+    /// file, by name.
+    commands: HashMap<String, Registered>,
     /// Registrations the first walk found (`calls::Pending`).
     pending: Vec<calls::Pending>,
     /// Script loads: the start byte of a `script("load", ..)` callback →
@@ -148,6 +208,9 @@ struct Cx<'s, 't, 'p> {
     /// The file names Redis: a method of a generic name (`get`, `call`)
     /// is a client call only in such a file (`client::client_calls`).
     names_redis: bool,
+    /// Names a module's exports are imported under (`import * as ns`,
+    /// `const ns = require(..)` at the top level): `ns.x` is its export `x`.
+    namespaces: std::collections::HashSet<String>,
     /// Member expressions that are called or assigned to, not read (node
     /// ids, marked as the walk enters their parent).
     not_reads: std::collections::HashSet<usize>,

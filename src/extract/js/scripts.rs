@@ -7,7 +7,7 @@
 use tree_sitter::Node;
 
 use super::values::{first_named, named};
-use super::{is_function, Cx, NodeRef};
+use super::{is_function, Cx, NodeRef, Registered};
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::extract::parts::{looks_lua, Parts};
@@ -285,15 +285,28 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             }
         }
-        let Some(Value::ScriptRef { index, .. }) = script else {
-            return;
+        let (script, keys) = match script {
+            Some(Value::ScriptRef { index, .. }) => {
+                let def = &mut self.facts.scripts[index];
+                def.name = Some(cmd.clone());
+                def.local = false;
+                def.declared_keys = keys;
+                let span = def.name_span;
+                (Value::ScriptRef { index, span }, None)
+            }
+            // A script this file does not hold (an imported constant, a
+            // file read): the link follows the value; the call passes the
+            // registered key count.
+            Some(v) if !matches!(v, Value::Param { .. } | Value::Unknown { .. }) => (v, keys),
+            _ => return,
         };
-        let def = &mut self.facts.scripts[index];
-        def.name = Some(cmd.clone());
-        def.local = false;
-        def.declared_keys = keys;
-        let span = def.name_span;
-        self.commands
-            .insert(cmd, (Value::ScriptRef { index, span }, transforms));
+        self.commands.insert(
+            cmd,
+            Registered {
+                script,
+                transforms,
+                keys,
+            },
+        );
     }
 }

@@ -279,3 +279,29 @@ fn a_constructor_parameter_is_a_field_and_a_closure_is_a_value() {
     // `depot` is `open`'s first parameter; `id` the closure's own.
     assert_eq!(params, [0, crate::facts::CLOSURE_PARAM]);
 }
+
+/// A script `defineCommand` registers from another module (`import * as
+/// scripts`, `require`) is the constant that module exports, as a named
+/// import is: the call is EVALSHA of that constant with the registered key
+/// count.
+#[test]
+fn a_command_registered_from_another_module_runs_its_export() {
+    for src in [
+        "import * as scripts from './scripts';\nfunction setup(redis) { redis.defineCommand('delif', { lua: scripts.delif, numberOfKeys: 1 }); }\nfunction release(redis, k) { return redis.delif(k, 'id'); }\n",
+        "const scripts = require('./scripts');\nfunction setup(redis) { redis.defineCommand('delif', { lua: scripts.delif, numberOfKeys: 1 }); }\nfunction release(redis, k) { return redis.delif(k, 'id'); }\n",
+        "import { delif } from './scripts';\nfunction setup(redis) { redis.defineCommand('delif', { lua: delif, numberOfKeys: 1 }); }\nfunction release(redis, k) { return redis.delif(k, 'id'); }\n",
+    ] {
+        let f = facts(Lang::TypeScript, src);
+        let evalsha: Vec<_> = f.commands.iter().filter(|c| c.name == "EVALSHA").collect();
+        assert_eq!(evalsha.len(), 1, "{src}");
+        let c = evalsha[0];
+        assert!(
+            matches!(&c.args[0], Value::Const { path, .. } if path == &["delif"]),
+            "{src}: {:?}",
+            c.args[0]
+        );
+        assert!(matches!(&c.args[1], Value::Int { value: 1, .. }), "{src}");
+        // `k` is a parameter, which may be an array ioredis spreads.
+        assert_eq!((c.args.len(), c.tail.len()), (2, 2), "{src}");
+    }
+}

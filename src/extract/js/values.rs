@@ -193,6 +193,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 span,
             };
         }
+        if o.kind() == "identifier" && self.namespaces.contains(&self.text(o)) {
+            // `ns.x` of `import * as ns`: the export `x`, as a named import.
+            return Value::Const {
+                path: vec![field],
+                span,
+            };
+        }
         let base = self.value(o, d + 1);
         if let Value::Map { pairs, .. } = &base {
             if let Some((_, v)) = pairs
