@@ -113,7 +113,9 @@ pub struct CheckArgs {
     /// Files or directories to report on; the run reads the whole project
     /// above them (the nearest directory holding wirelint.toml or .git).
     pub paths: Vec<PathBuf>,
-    /// Check against this contract file instead of the default.
+    /// Check against this contract instead of the default: a shipped
+    /// contract's name (`bullmq`), or a file written as a path (`./ours`,
+    /// `ours.toml`).
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
     pub contract: Option<PathBuf>,
     /// Check agreement only: the scripts' own declarations, no contract.
@@ -190,7 +192,8 @@ pub struct DiffArgs {
     /// commit, such as origin/main).
     #[arg(long, value_name = "REF")]
     pub against: String,
-    /// Read both sides against this contract file instead of the default.
+    /// Read both sides against this contract instead of the default: a
+    /// shipped contract's name, or a file written as a path.
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
     pub contract: Option<PathBuf>,
     /// No contract: script names and roles come from the code alone.
@@ -275,7 +278,7 @@ fn contract_choice(contract: Option<&PathBuf>, no_contract: bool) -> ContractCho
     if no_contract {
         ContractChoice::None
     } else if let Some(c) = contract {
-        ContractChoice::File(c.clone())
+        ContractChoice::named(c)
     } else {
         ContractChoice::Default
     }
