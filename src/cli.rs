@@ -95,16 +95,26 @@ pub struct ReadArgs {
 
 impl ReadArgs {
     /// The facts cache's directory for a run over `root`: the one given,
-    /// else the default one unless it lies under `root` (wirelint never
-    /// writes under the tree it scans unless asked).
-    fn cache_dir(&self, root: &Path) -> Option<PathBuf> {
+    /// unless it lies inside the tree under review (the repository that
+    /// holds `root`, where a change could plant entries that hide
+    /// findings: a usage error), else the default one unless it lies
+    /// under `root` (wirelint never writes under the tree it scans).
+    fn cache_dir(&self, root: &Path) -> Result<Option<PathBuf>, RunError> {
         if self.no_cache {
-            return None;
+            return Ok(None);
         }
-        if let Some(d) = &self.cache_dir {
-            return Some(d.clone());
+        let Some(d) = &self.cache_dir else {
+            return Ok(crate::pipeline::cache::default_dir_outside(root));
+        };
+        let tree = crate::config::repository_of(root);
+        if crate::pipeline::cache::inside(d, &tree) {
+            return Err(RunError::usage(format!(
+                "--cache-dir {} lies inside the tree under review ({}): a change under review could plant entries there that hide findings; name a directory outside it, or pass --no-cache",
+                d.display(),
+                tree.display()
+            )));
         }
-        crate::pipeline::cache::default_dir_outside(root)
+        Ok(Some(d.clone()))
     }
 }
 
@@ -572,7 +582,7 @@ fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<CheckPlan, Ru
     };
     let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
     let opts = Options {
-        cache_dir: a.read.cache_dir(&opts.root),
+        cache_dir: a.read.cache_dir(&opts.root)?,
         speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
         ..opts
     };
@@ -647,7 +657,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     if let Some((root, r)) = crate::scope::root::widen(&opts.paths) {
         (opts.root, opts.paths, reported) = (root.clone(), vec![root], r);
     }
-    opts.cache_dir = a.read.cache_dir(&opts.root);
+    opts.cache_dir = a.read.cache_dir(&opts.root)?;
     // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
     let prefix = crate::scope::report_prefix(
         &opts.root,
