@@ -95,16 +95,26 @@ pub struct ReadArgs {
 
 impl ReadArgs {
     /// The facts cache's directory for a run over `root`: the one given,
-    /// else the default one unless it lies under `root` (wirelint never
-    /// writes under the tree it scans unless asked).
-    fn cache_dir(&self, root: &Path) -> Option<PathBuf> {
+    /// unless it lies inside the tree under review (the repository that
+    /// holds `root`, where a change could plant entries that hide
+    /// findings: a usage error), else the default one unless it lies
+    /// under `root` (wirelint never writes under the tree it scans).
+    fn cache_dir(&self, root: &Path) -> Result<Option<PathBuf>, RunError> {
         if self.no_cache {
-            return None;
+            return Ok(None);
         }
-        if let Some(d) = &self.cache_dir {
-            return Some(d.clone());
+        let Some(d) = &self.cache_dir else {
+            return Ok(crate::pipeline::cache::default_dir_outside(root));
+        };
+        let tree = crate::config::repository_of(root);
+        if crate::pipeline::cache::inside(d, &tree) {
+            return Err(RunError::usage(format!(
+                "--cache-dir {} lies inside the tree under review ({}): a change under review could plant entries there that hide findings; name a directory outside it, or pass --no-cache",
+                d.display(),
+                tree.display()
+            )));
         }
-        crate::pipeline::cache::default_dir_outside(root)
+        Ok(Some(d.clone()))
     }
 }
 
@@ -113,7 +123,9 @@ pub struct CheckArgs {
     /// Files or directories to report on; the run reads the whole project
     /// above them (the nearest directory holding wirelint.toml or .git).
     pub paths: Vec<PathBuf>,
-    /// Check against this contract file instead of the default.
+    /// Check against this contract instead of the default: a shipped
+    /// contract's name (`bullmq`), or a file written as a path (`./ours`,
+    /// `ours.toml`).
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
     pub contract: Option<PathBuf>,
     /// Check agreement only: the scripts' own declarations, no contract.
@@ -190,7 +202,8 @@ pub struct DiffArgs {
     /// commit, such as origin/main).
     #[arg(long, value_name = "REF")]
     pub against: String,
-    /// Read both sides against this contract file instead of the default.
+    /// Read both sides against this contract instead of the default: a
+    /// shipped contract's name, or a file written as a path.
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
     pub contract: Option<PathBuf>,
     /// No contract: script names and roles come from the code alone.
@@ -275,7 +288,7 @@ fn contract_choice(contract: Option<&PathBuf>, no_contract: bool) -> ContractCho
     if no_contract {
         ContractChoice::None
     } else if let Some(c) = contract {
-        ContractChoice::File(c.clone())
+        ContractChoice::named(c)
     } else {
         ContractChoice::Default
     }
@@ -569,7 +582,7 @@ fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<CheckPlan, Ru
     };
     let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
     let opts = Options {
-        cache_dir: a.read.cache_dir(&opts.root),
+        cache_dir: a.read.cache_dir(&opts.root)?,
         speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
         ..opts
     };
@@ -644,7 +657,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     if let Some((root, r)) = crate::scope::root::widen(&opts.paths) {
         (opts.root, opts.paths, reported) = (root.clone(), vec![root], r);
     }
-    opts.cache_dir = a.read.cache_dir(&opts.root);
+    opts.cache_dir = a.read.cache_dir(&opts.root)?;
     // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
     let prefix = crate::scope::report_prefix(
         &opts.root,

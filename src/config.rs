@@ -198,10 +198,17 @@ impl Config {
             None => ContractSetting::Embedded { named: false },
             Some(RawContractSetting::Flag(true)) => ContractSetting::Embedded { named: true },
             Some(RawContractSetting::Flag(false)) => ContractSetting::Off,
+            // A path is written as a path; anything else names a shipped
+            // contract, whatever file of that name lies beside.
+            Some(RawContractSetting::Path(p)) if crate::contract::shipped::is_path(&p) => {
+                ContractSetting::Path(base.join(p))
+            }
             Some(RawContractSetting::Path(p)) if crate::contract::shipped::named(&p).is_some() => {
                 ContractSetting::Shipped(p)
             }
-            Some(RawContractSetting::Path(p)) => ContractSetting::Path(base.join(p)),
+            Some(RawContractSetting::Path(p)) => {
+                return Err(unknown_contract(&p, contract_span, &origin, text));
+            }
         };
         let settings = crate::settings::Settings::from_raw(
             crate::settings::RawSettings {
@@ -233,6 +240,37 @@ impl Config {
             settings,
         })
     }
+}
+
+/// `contract = "NAME"` naming no shipped contract: the error points at it
+/// and lists the names there are.
+fn unknown_contract(
+    name: &str,
+    span: Option<std::ops::Range<usize>>,
+    origin: &str,
+    text: &str,
+) -> Box<ContractError> {
+    let (near, listing) = crate::contract::shipped::unknown(name, "\"");
+    // A sentence of its own after the question.
+    let mut chars = listing.chars();
+    let listing: String = chars
+        .next()
+        .into_iter()
+        .flat_map(char::to_uppercase)
+        .chain(chars)
+        .collect();
+    let listing = match near {
+        Some(n) => format!("{n} {listing}"),
+        None => listing,
+    };
+    Box::new(ContractError {
+        origin: origin.to_string(),
+        text: text.to_string(),
+        message: format!("no shipped contract is named `{name}`"),
+        span,
+        label: "not a shipped contract".into(),
+        help: Some(listing),
+    })
 }
 
 /// The repository holding `dir`: its nearest ancestor (itself included)

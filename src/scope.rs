@@ -504,7 +504,7 @@ fn contract_path(opts: &Options) -> Option<PathBuf> {
             .ok()
             .flatten()
             .and_then(|c| c.contract_path().ok().flatten().map(Path::to_path_buf)),
-        ContractChoice::None => None,
+        ContractChoice::Shipped(_) | ContractChoice::None => None,
     }
 }
 

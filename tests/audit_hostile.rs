@@ -261,3 +261,51 @@ fn a_scan_cursor_that_never_ends_is_bounded() {
     );
     assert_eq!(calls.load(Ordering::Relaxed), 10_000);
 }
+
+/// A `TYPE` reply holding a newline, a workflow command and an escape: the
+/// type name is escaped where the audit reads it, in every format (the
+/// JSON formats too, as the audit shows keys).
+#[test]
+fn a_type_name_from_the_server_is_escaped_in_every_format() {
+    let port = serve(Arc::new(|cmd, out| match cmd[0].as_slice() {
+        b"SCAN" => out.write_all(b"*2\r\n$1\r\n0\r\n*1\r\n$15\r\nemq:{q}:pending\r\n"),
+        b"TYPE" => out.write_all(b"$40\r\nstr\n::error file=x,line=1::INJECTED\x1b[31m\r\n"),
+        _ => usual(cmd, out),
+    }));
+    let shown = "holds a str\\u{a}::error file=x,line=1::INJECTED\\u{1b}[31m, not a zset";
+    for format in [
+        "full",
+        "concise",
+        "json",
+        "json-lines",
+        "sarif",
+        "github",
+        "gitlab",
+    ] {
+        let (code, out, err) = audit(port, &["--format", format]);
+        assert_eq!(code, 1, "{format}: {err}");
+        for text in [&out, &err] {
+            assert!(!text.contains('\x1b'), "{format}: {text}");
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("::error file=x")),
+                "{format}: {text}"
+            );
+        }
+        let all = format!("{out}{err}");
+        let expected = match format {
+            // Wrapped at its spaces.
+            "full" => "holds a str\\u{a}::error".to_string(),
+            "concise" | "github" => shown.to_string(),
+            // A JSON string writes `\` as `\\`.
+            _ => shown.replace('\\', "\\\\"),
+        };
+        assert!(all.contains(&expected), "{format}: {all}");
+    }
+    let (_, out, _) = audit(port, &["--format", "concise"]);
+    assert_eq!(
+        out,
+        format!("rules/echomq.toml:38:11: error[WA104]: 1 `pending` key at `emq:{{<queue>}}:pending` {shown}: every command on it fails with WRONGTYPE\n")
+    );
+}

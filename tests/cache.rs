@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::{run, variant, walk};
+use common::{git, run, variant, walk};
 
 /// `wirelint stats: ...` of a run's stderr.
 fn stats(stderr: &str) -> String {
@@ -288,4 +288,56 @@ fn facts_of_a_parse_that_gave_up_are_not_stored() {
         (1, 1),
         "{warm}"
     );
+}
+
+/// A `--cache-dir` inside the tree under review, where a change could plant
+/// entries that hide a finding (a facts entry copied to the content hash
+/// of a hostile file), is refused: exit 2 before anything is read or
+/// written, named as given, or through a link; from a subfolder too (the
+/// run reads the project above it). A directory outside is used.
+#[test]
+fn a_cache_dir_inside_the_scanned_tree_is_refused() {
+    let dir = variant("prefix-changed");
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "."]);
+    git(&root, &["commit", "-qm", "base"]);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(root.join("peers"), outside.path().join("into")).unwrap();
+    let into = outside.path().join("into/cache");
+    let abs = root.join("peers/.cache");
+    for (given, from) in [
+        (".wirelint-cache", "."),
+        (abs.to_str().unwrap(), "peers"),
+        (into.to_str().unwrap(), "."),
+    ] {
+        let (code, out, err) = run(&["check", from, "--cache-dir", given], &root);
+        assert_eq!((code, out.as_str()), (2, ""), "{given}: {err}");
+        assert_eq!(
+            err,
+            format!("error: --cache-dir {given} lies inside the tree under review ({}): a change under review could plant entries there that hide findings; name a directory outside it, or pass --no-cache\n", root.display())
+        );
+        let (code, out, _) = run(
+            &["check", from, "--cache-dir", given, "--format", "json"],
+            &root,
+        );
+        assert_eq!(code, 2);
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(doc["error"]["kind"], "usage");
+        let (code, _, err) = run(&["diff", "--against", "HEAD", "--cache-dir", given], &root);
+        assert_eq!(code, 2);
+        assert!(
+            err.starts_with(&format!("error: --cache-dir {given} lies inside")),
+            "{err}"
+        );
+    }
+    assert!(!root.join(".wirelint-cache").exists());
+    assert!(!abs.exists() && !into.exists());
+    let cache = outside.path().join("cache");
+    let (code, _, err) = run(
+        &["check", ".", "--cache-dir", cache.to_str().unwrap()],
+        &root,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(cache.is_dir());
 }

@@ -1,6 +1,7 @@
 //! `wirelint.toml` from a hostile repository: a symbolic link to a file
-//! outside it, and a file above its git root; and contracts large enough
-//! to show a loader that is not linear.
+//! outside it, and a file above its git root; contracts large enough to
+//! show a loader that is not linear; and files named as the shipped
+//! contracts are, which never stand in for them.
 
 mod common;
 
@@ -142,5 +143,89 @@ fn large_contracts_load() {
     assert!(
         flat(&err).contains("field `f49999` is listed twice"),
         "{err}"
+    );
+}
+
+/// A contract of the tree that would silence the WL103 of [`nested`]: its
+/// keyspace knows `pendng`.
+const PERMISSIVE: &str = "name = \"permissive\"\n[keyspace]\nkey = \"emq:{<queue>}:<type>\"\n[keyspace.types]\njob = \"job:<id>\"\npending = \"pending\"\npendng = \"pendng\"\n";
+
+/// `--contract echomq`, as CI pins it, is the shipped contract whatever
+/// the tree holds under that name (a file the pull request adds, or a
+/// directory); a file is named as a path (`./echomq`); an unknown bare
+/// name is an error that lists the shipped names, in `check` and `audit`.
+#[test]
+fn a_shipped_contract_name_is_never_a_file_of_the_tree() {
+    let (_tmp, r) = nested();
+    std::fs::write(r.join("echomq"), PERMISSIVE).unwrap();
+    let concise = ["--format", "concise"];
+    let check = |contract: &str| {
+        run(
+            &[&["check", ".", "--contract", contract][..], &concise].concat(),
+            &r,
+        )
+    };
+    let (code, out, err) = check("echomq");
+    assert_eq!((code, out.as_str()), (1, FOUND), "{err}");
+    // Written as a path, the file is the contract.
+    let (code, out, err) = check("./echomq");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    // A directory of the name is no obstacle either.
+    std::fs::remove_file(r.join("echomq")).unwrap();
+    std::fs::create_dir(r.join("echomq")).unwrap();
+    let (code, out, err) = check("echomq");
+    assert_eq!((code, out.as_str()), (1, FOUND), "{err}");
+    // An unknown bare name, even one a file has: no contract, exit 2.
+    std::fs::write(r.join("mine"), PERMISSIVE).unwrap();
+    for (name, near) in [("echomp", " (did you mean `echomq`?)"), ("mine", "")] {
+        let (code, out, err) = check(name);
+        assert_eq!((code, out.as_str()), (2, ""), "{err}");
+        assert_eq!(
+            err,
+            format!("error: no shipped contract is named `{name}`{near}: the shipped contracts are echomq, bullmq, rsmq, sidekiq, asynq, and a contract file is written as a path (./{name}, or a name ending in .toml)\n")
+        );
+        let (code, _, audit_err) = run(
+            &[
+                "audit",
+                "--contract",
+                name,
+                "--url",
+                "redis://127.0.0.1:1/0",
+            ],
+            &r,
+        );
+        assert_eq!((code, audit_err), (2, err));
+    }
+}
+
+/// `contract = "NAME"` in `wirelint.toml` follows the same rule: the name
+/// is the shipped contract beside a file of that name, `./NAME` the file,
+/// and an unknown name an error that points at it.
+#[test]
+fn a_config_names_a_shipped_contract_as_the_command_line_does() {
+    let (_tmp, r) = nested();
+    std::fs::write(r.join("echomq"), PERMISSIVE).unwrap();
+    let concise = ["check", ".", "--format", "concise"];
+    std::fs::write(r.join("wirelint.toml"), "contract = \"echomq\"\n").unwrap();
+    let (code, out, err) = run(&concise, &r);
+    assert_eq!((code, out.as_str()), (1, FOUND), "{err}");
+    std::fs::write(r.join("wirelint.toml"), "contract = \"./echomq\"\n").unwrap();
+    let (code, out, err) = run(&concise, &r);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    std::fs::write(r.join("wirelint.toml"), "contract = \"echomp\"\n").unwrap();
+    let (code, out, err) = run(&["check", ".", "--format", "json"], &r);
+    assert_eq!(code, 2, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let path = r.join("wirelint.toml").display().to_string();
+    assert_eq!(
+        doc["error"],
+        serde_json::json!({
+            "kind": "contract",
+            "message": format!("invalid settings {path}: no shipped contract is named `echomp`"),
+            "path": path,
+            "line": 1,
+            "column": 12,
+            "help": "did you mean `echomq`? The shipped contracts are echomq, bullmq, rsmq, sidekiq, asynq, and a contract file is written as a path (\"./echomp\", or a name ending in .toml)",
+        })
     );
 }

@@ -20,7 +20,8 @@ pub struct Args {
     /// The server is a cluster node: scan every primary.
     #[arg(long)]
     pub cluster: bool,
-    /// Audit against this contract file instead of the default.
+    /// Audit against this contract instead of the default: a shipped
+    /// contract's name (`sidekiq`), or a file written as a path.
     #[arg(long, value_name = "FILE", conflicts_with = "from_code")]
     pub contract: Option<PathBuf>,
     /// Audit against the contract the code under PATH observes
@@ -82,7 +83,7 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 pub fn run_args(a: Args) -> i32 {
     let contract = match (&a.from_code, &a.contract) {
         (Some(p), _) => ContractSource::FromCode(p.clone()),
-        (None, Some(c)) => ContractSource::Choice(ContractChoice::File(c.clone())),
+        (None, Some(c)) => ContractSource::Choice(ContractChoice::named(c)),
         (None, None) => ContractSource::Choice(ContractChoice::Default),
     };
     super::run(&super::Options {

@@ -219,9 +219,9 @@ impl Connection {
         match self.pipeline(&buf, 1)?.pop() {
             // The server's words, with no control character: they are
             // printed in every format.
-            Some(Value::Error(e)) => {
-                Err(WireError::Refused(crate::report::one_line(&e).into_owned()))
-            }
+            Some(Value::Error(e)) => Err(WireError::Refused(
+                crate::report::escape::text(&e).into_owned(),
+            )),
             Some(v) => Ok(v),
             None => Err(lost("no reply")),
         }

@@ -106,7 +106,7 @@ pub fn primaries(
             _ => return Err("--cluster needs a redis:// or rediss:// URL".into()),
         };
         // The server named the host: shown without control characters.
-        let shown = crate::report::one_line(&host);
+        let shown = crate::report::escape::text(&host);
         out.push((format!("{shown}:{port}"), base.clone().set_addr(addr)));
     }
     if out.is_empty() {

@@ -66,8 +66,30 @@ pub fn classify<'k>(key: &'k [u8], ks: &Keyspace) -> Class<'k> {
     Class::Miss(miss, template)
 }
 
-/// A key that is exactly one of the contract's key types.
+/// A key that is exactly one of the contract's key types: a type after
+/// the queue key, or a whole template of `[keyspace.keys]`; when both
+/// match, the one with more literal bytes.
 pub fn known<'k>(key: &'k [u8], ks: &Keyspace) -> Option<Known<'k>> {
+    let queued = ks.queue_key.then(|| queued(key, ks)).flatten();
+    let whole = whole(key, ks);
+    match (queued, whole) {
+        (Some(q), Some(w)) => {
+            let queued_lits = ks.prefix.len()
+                + 2 * usize::from(ks.hash_tag)
+                + ks.separator.len()
+                + literal_bytes(&ks.types[q.ty].pattern);
+            Some(if literal_bytes(&ks.types[w.ty].pattern) > queued_lits {
+                w
+            } else {
+                q
+            })
+        }
+        (q, w) => q.or(w),
+    }
+}
+
+/// A key of a type that follows the queue key.
+fn queued<'k>(key: &'k [u8], ks: &Keyspace) -> Option<Known<'k>> {
     let rest = key.strip_prefix(ks.prefix.as_bytes())?;
     let sep = ks.separator.as_bytes();
     if ks.hash_tag {
@@ -84,9 +106,13 @@ pub fn known<'k>(key: &'k [u8], ks: &Keyspace) -> Option<Known<'k>> {
         });
     }
     // No hash tag: the queue runs to a separator after which a type
-    // matches (the first such).
+    // matches (the first such). Each separator found lies inside `rest`,
+    // whatever its length (an empty one too).
     let mut from = 1;
-    while let Some(at) = find(&rest[from.min(rest.len())..], sep).map(|i| i + from) {
+    while from <= rest.len() {
+        let Some(at) = find(&rest[from..], sep).map(|i| i + from) else {
+            break;
+        };
         if let Some((ty, id)) = typed(&rest[at + sep.len()..], ks) {
             return Some(Known {
                 ty,
@@ -97,6 +123,87 @@ pub fn known<'k>(key: &'k [u8], ks: &Keyspace) -> Option<Known<'k>> {
         from = at + 1;
     }
     None
+}
+
+/// A key of a whole template (`[keyspace.keys]`), read as the checks read
+/// one (`keyshape`): the template opens with a literal, and a placeholder
+/// holds any bytes (none too) but `:`, `{` and `}` (a `:` inside a hash
+/// tag, `{<server>}`, too).
+/// The one with the most literal bytes when several match.
+fn whole<'k>(key: &'k [u8], ks: &Keyspace) -> Option<Known<'k>> {
+    let mut best: Option<(usize, Known)> = None;
+    for (ty, t) in ks.types.iter().enumerate() {
+        if !t.whole || t.lead_literal().is_empty() {
+            continue;
+        }
+        let mut parts = Parts::default();
+        if !spells(key, &t.pattern, false, &mut parts) {
+            continue;
+        }
+        let lits = literal_bytes(&t.pattern);
+        if best.is_none_or(|(n, _)| lits > n) {
+            let queue = parts.queue.unwrap_or_default();
+            best = Some((
+                lits,
+                Known {
+                    ty,
+                    queue,
+                    id: parts.id,
+                },
+            ));
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+/// What a whole template's placeholders hold: `<queue>`, and the first
+/// other one.
+#[derive(Default)]
+struct Parts<'k> {
+    queue: Option<&'k [u8]>,
+    id: Option<&'k [u8]>,
+}
+
+/// Whether `bytes` spell the whole template `pattern` ([`whole`]); `tag`:
+/// the byte before is the `{` of a hash tag.
+fn spells<'k>(bytes: &'k [u8], pattern: &[PatTok], tag: bool, parts: &mut Parts<'k>) -> bool {
+    let Some((first, rest)) = pattern.split_first() else {
+        return bytes.is_empty();
+    };
+    match first {
+        PatTok::Lit(l) => bytes
+            .strip_prefix(l.as_bytes())
+            .is_some_and(|b| spells(b, rest, l.ends_with('{'), parts)),
+        PatTok::Var(name) => {
+            for end in 0..=bytes.len() {
+                match end.checked_sub(1).map(|i| bytes[i]) {
+                    Some(b'{' | b'}') => return false,
+                    Some(b':') if !tag => return false,
+                    _ => {}
+                }
+                let mut inner = Parts::default();
+                if spells(&bytes[end..], rest, false, &mut inner) {
+                    let this = Some(&bytes[..end]);
+                    let queue = name == "queue";
+                    parts.queue = if queue { this } else { inner.queue };
+                    parts.id = if queue { inner.id } else { this };
+                    return true;
+                }
+            }
+            false
+        }
+    }
+}
+
+/// The literal bytes of a pattern.
+fn literal_bytes(pattern: &[PatTok]) -> usize {
+    pattern
+        .iter()
+        .map(|p| match p {
+            PatTok::Lit(l) => l.len(),
+            PatTok::Var(_) => 0,
+        })
+        .sum()
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -113,14 +220,7 @@ fn typed<'k>(tail: &'k [u8], ks: &Keyspace) -> Option<(usize, Option<&'k [u8]>)>
         if t.whole || !matches(tail, &t.pattern, &mut id) {
             continue;
         }
-        let lits: usize = t
-            .pattern
-            .iter()
-            .map(|p| match p {
-                PatTok::Lit(l) => l.len(),
-                PatTok::Var(_) => 0,
-            })
-            .sum();
+        let lits = literal_bytes(&t.pattern);
         if best.is_none_or(|(_, n, _)| lits > n) {
             best = Some((i, lits, id));
         }
@@ -162,8 +262,21 @@ fn matches<'k>(bytes: &'k [u8], pattern: &[PatTok], id: &mut Option<&'k [u8]>) -
     }
 }
 
-/// The key of type `ty` in `queue` whose placeholder is `id`.
+/// The key of type `ty` in `queue` whose placeholder is `id` (a whole
+/// template's `<queue>` is `queue`, its other placeholders `id`).
 pub fn render(ks: &Keyspace, ty: usize, queue: &[u8], id: &[u8]) -> Vec<u8> {
+    let t = &ks.types[ty];
+    if t.whole {
+        let mut out = Vec::new();
+        for p in &t.pattern {
+            match p {
+                PatTok::Lit(l) => out.extend_from_slice(l.as_bytes()),
+                PatTok::Var(v) if v == "queue" => out.extend_from_slice(queue),
+                PatTok::Var(_) => out.extend_from_slice(id),
+            }
+        }
+        return out;
+    }
     let mut out = ks.prefix.as_bytes().to_vec();
     if ks.hash_tag {
         out.push(b'{');
@@ -257,18 +370,14 @@ pub fn field_template(field: &[u8]) -> String {
         .join(":")
 }
 
-/// A key for display: UTF-8 as is, other bytes and control characters
-/// escaped (`\x00`), at most 120 characters.
+/// A key (or another name a server gives: a type) for display: UTF-8 as
+/// is, control characters as every report escapes them
+/// (`crate::report::escape::text`: `\u{a}`), other bytes as `\xff`, at
+/// most 120 characters.
 pub fn display(key: &[u8]) -> String {
     let mut out = String::new();
     for chunk in key.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() {
-                out.push_str(&c.escape_default().to_string());
-            } else {
-                out.push(c);
-            }
-        }
+        out.push_str(&crate::report::escape::text(chunk.valid()));
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{b:02x}"));
         }
@@ -364,5 +473,76 @@ mod tests {
     #[test]
     fn keys_display_escaped() {
         assert_eq!(display(b"a\x00\xffb"), "a\\u{0}\\xffb");
+        assert_eq!(display(b"zset\n::warning::x"), "zset\\u{a}::warning::x");
+    }
+
+    fn shipped(name: &str) -> Keyspace {
+        crate::contract::shipped::named(name)
+            .unwrap()
+            .load(None)
+            .unwrap()
+            .keyspace
+            .unwrap()
+    }
+
+    /// What `known` reads a key as: type, queue, id.
+    fn read(ks: &Keyspace, key: &str) -> Option<(String, String, String)> {
+        known(key.as_bytes(), ks).map(|k| {
+            (
+                ks.types[k.ty].name.clone(),
+                display(k.queue),
+                k.id.map(display).unwrap_or_default(),
+            )
+        })
+    }
+
+    fn t(ty: &str, queue: &str, id: &str) -> Option<(String, String, String)> {
+        Some((ty.into(), queue.into(), id.into()))
+    }
+
+    /// Sidekiq's keyspace is whole templates only, with no prefix: each key
+    /// is one of them or none (an empty separator and prefix made every
+    /// key a slice out of range).
+    #[test]
+    fn a_keyspace_of_whole_templates_reads_each_key() {
+        let ks = shipped("sidekiq");
+        assert!(!ks.queue_key && ks.separator.is_empty());
+        assert_eq!(read(&ks, "queues"), t("queues", "", ""));
+        assert_eq!(read(&ks, "queue:default"), t("queue", "default", ""));
+        assert_eq!(read(&ks, "stat:processed"), t("processed", "", ""));
+        assert_eq!(
+            read(&ks, "stat:processed:2024-05-01"),
+            t("processed-daily", "", "2024-05-01")
+        );
+        assert_eq!(read(&ks, "it-abc"), t("iteration", "", "abc"));
+        // Empty, as `check` reads it.
+        assert_eq!(read(&ks, "queue:"), t("queue", "", ""));
+        for other in ["", "q", "queue:a:b", "session:42", "queuesx", "it-{x}"] {
+            assert_eq!(read(&ks, other), None, "{other}");
+            assert_eq!(classify(other.as_bytes(), &ks), Class::Foreign, "{other}");
+        }
+        let it = ks.types.iter().position(|t| t.name == "iteration").unwrap();
+        assert_eq!(render(&ks, it, b"", b"abc"), b"it-abc");
+    }
+
+    /// Whole templates beside a queue key: the one with more literal bytes
+    /// wins (`rsmq:QUEUES` is the queue list, not a queue named `QUEUES`);
+    /// a placeholder in a hash tag may hold `:` (asynq's servers).
+    #[test]
+    fn whole_templates_beside_a_queue_key() {
+        let ks = shipped("rsmq");
+        assert_eq!(read(&ks, "rsmq:QUEUES"), t("queues", "", ""));
+        assert_eq!(read(&ks, "rsmq:jobs"), t("messages", "jobs", ""));
+        assert_eq!(read(&ks, "rsmq:jobs:Q"), t("attributes", "jobs", ""));
+        let ks = shipped("asynq");
+        assert_eq!(read(&ks, "asynq:queues"), t("queues", "", ""));
+        assert_eq!(
+            read(&ks, "asynq:servers:{host:42:ab}"),
+            t("server", "", "host:42:ab")
+        );
+        assert_eq!(
+            read(&ks, "asynq:{default}:pending"),
+            t("pending", "default", "")
+        );
     }
 }

@@ -20,7 +20,7 @@ fn error(message: &str) -> i32 {
     // A message may hold the server's words: no control character goes
     // out (a newline could start a workflow command, an escape drive the
     // terminal).
-    let message = crate::report::one_line(message);
+    let message = crate::report::escape::text(message);
     let _ = writeln!(std::io::stderr().lock(), "error: {message}");
     2
 }
@@ -239,7 +239,7 @@ fn print(
     }
     let mut err = std::io::stderr().lock();
     if let Some(m) = failure {
-        let m = crate::report::one_line(m);
+        let m = crate::report::escape::text(m);
         let _ = writeln!(err, "error: {m}; the counts above are partial");
     }
     let _ = writeln!(err, "{closing}");

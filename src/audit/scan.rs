@@ -118,13 +118,12 @@ impl First {
     }
 }
 
-/// A `TYPE` reply as a name; anything unexpected is `?`.
+/// A `TYPE` reply as a name, as the report shows it: the server's bytes
+/// escaped and bounded as a key is (`keys::display`), since a server may
+/// answer anything; a reply of another shape is `?`.
 pub(super) fn redis_type(r: &Reply) -> String {
     match r {
-        Ok(v) => bytes(v)
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .unwrap_or("?")
-            .to_string(),
+        Ok(v) => bytes(v).map_or_else(|| "?".into(), super::keys::display),
         Err(_) => "?".into(),
     }
 }

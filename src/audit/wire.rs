@@ -136,7 +136,7 @@ impl Batch {
             .into_iter()
             .map(|v| match v {
                 // As the server wrote it: `WRONGTYPE Operation against…`.
-                Value::Error(e) => Err(crate::report::one_line(&e).into_owned()),
+                Value::Error(e) => Err(crate::report::escape::text(&e).into_owned()),
                 v => Ok(v),
             })
             .collect())

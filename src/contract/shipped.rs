@@ -66,6 +66,33 @@ pub fn named(name: &str) -> Option<&'static Shipped> {
     SHIPPED.iter().find(|s| s.name == name)
 }
 
+/// Whether a contract named on the command line (`--contract VALUE`) or
+/// in `wirelint.toml` (`contract = "VALUE"`) is a file: it is written as a
+/// path (with a `/`, absolute, or ending in `.toml`). Anything else is the
+/// name of a shipped contract, whatever file or directory of that name
+/// the current directory holds: a pull request cannot replace the
+/// contract CI pins with `--contract echomq` by adding a file `echomq`.
+pub fn is_path(value: &str) -> bool {
+    value.contains('/')
+        || value.contains(std::path::MAIN_SEPARATOR)
+        || value.ends_with(".toml")
+        || std::path::Path::new(value).is_absolute()
+}
+
+/// Why `name` names no shipped contract, in two parts: the nearest name
+/// (`did you mean `echomq`?`) when one is near, and the names there are
+/// with how a file is named (`quote` wraps the path as the setting writes
+/// it: `"./NAME"` in `wirelint.toml`).
+pub fn unknown(name: &str, quote: &str) -> (Option<String>, String) {
+    let names: Vec<&str> = SHIPPED.iter().map(|s| s.name).collect();
+    let near = super::suggest(name, names.iter().copied());
+    let listing = format!(
+        "the shipped contracts are {}, and a contract file is written as a path ({quote}./{name}{quote}, or a name ending in .toml)",
+        names.join(", ")
+    );
+    (near, listing)
+}
+
 impl Shipped {
     /// The contract, `<prefix>` set to `prefix` when given.
     pub fn load(&self, prefix: Option<&str>) -> Result<Contract, Box<ContractError>> {
@@ -86,6 +113,21 @@ impl Shipped {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_and_paths() {
+        for path in ["./echomq", "rules/x.toml", "x.toml", "/etc/c", "a/b"] {
+            assert!(is_path(path), "{path}");
+        }
+        for name in ["echomq", "bullmq", "mine", "echomq.json", ""] {
+            assert!(!is_path(name), "{name}");
+        }
+        assert_eq!(
+            unknown("bullmg", "").0.as_deref(),
+            Some("did you mean `bullmq`?")
+        );
+        assert_eq!(unknown("zzzzzz", "").0, None);
+    }
 
     /// Every shipped contract loads, is named as its file, and names the
     /// upstream commit it describes.

@@ -38,13 +38,16 @@ pub fn load_contract(
         ContractChoice::None => return Ok(None),
         // The settings are read, and their errors reported, on their own;
         // here only their `prefix` counts.
-        ContractChoice::File(_) => Config::find_limited(root, limit).ok().flatten(),
+        ContractChoice::File(_) | ContractChoice::Shipped(_) => {
+            Config::find_limited(root, limit).ok().flatten()
+        }
         ContractChoice::Default => Config::find_limited(root, limit)?,
     };
     let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
     match choice {
         ContractChoice::None => Ok(None),
         ContractChoice::File(p) => read_contract(p, limit, prefix).map(chosen),
+        ContractChoice::Shipped(name) => shipped(name, prefix).map(chosen),
         ContractChoice::Default => match &cfg {
             Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
@@ -61,22 +64,21 @@ pub fn load_contract(
     }
 }
 
-/// A shipped contract by name.
+/// A shipped contract by name; an unknown name is a usage error that
+/// lists the names there are.
 fn shipped(name: &str, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
-    let s = crate::contract::shipped::named(name)
-        .ok_or_else(|| AnalyzeError::Usage(format!("no shipped contract is named {name}")))?;
+    let Some(s) = crate::contract::shipped::named(name) else {
+        let (near, listing) = crate::contract::shipped::unknown(name, "");
+        let near = near.map(|n| format!(" ({n})")).unwrap_or_default();
+        return Err(AnalyzeError::Usage(format!(
+            "no shipped contract is named `{name}`{near}: {listing}"
+        )));
+    };
     Ok(s.load(prefix)?)
 }
 
-/// A contract file, or a shipped contract's name (`bullmq`) when no file of
-/// that name exists.
+/// A contract file.
 fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
-    if let Some(name) = p
-        .to_str()
-        .filter(|n| !p.exists() && crate::contract::shipped::named(n).is_some())
-    {
-        return shipped(name, prefix);
-    }
     let text = crate::input::read_text(p, limit)
         .map_err(|e| AnalyzeError::Usage(format!("cannot read contract {}: {e}", p.display())))?;
     Ok(Contract::parse_with(

@@ -488,14 +488,34 @@ pub fn default_dir() -> Option<PathBuf> {
 }
 
 /// [`default_dir`], unless it lies inside `root`: the cache is never
-/// written into the tree under review unless asked for by name.
+/// written into the tree under review.
 pub fn default_dir_outside(root: &Path) -> Option<PathBuf> {
     let dir = default_dir()?;
     let root = std::fs::canonicalize(root).ok()?;
-    let inside = std::fs::canonicalize(&dir)
-        .or_else(|_| dir.parent().map_or(Ok(dir.clone()), std::fs::canonicalize))
-        .is_ok_and(|d| d.starts_with(&root));
-    (!inside).then_some(dir)
+    (!inside(&dir, &root)).then_some(dir)
+}
+
+/// Whether `dir`, its links resolved (those of its nearest ancestor that
+/// exists, when it does not yet), lies inside the canonical directory
+/// `tree`. A `dir` that cannot be resolved so (a `..` in the part that
+/// does not exist yet) counts as inside.
+pub fn inside(dir: &Path, tree: &Path) -> bool {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let mut at = dir.as_path();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(at) {
+            let whole: PathBuf = rest.iter().rev().fold(real, |p, c| p.join(c));
+            return whole.starts_with(tree);
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                at = parent;
+            }
+            _ => return true,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -505,6 +525,21 @@ mod tests {
 
     fn stamp(size: u64, mtime: u64) -> Stamp {
         Stamp { size, mtime }
+    }
+
+    #[test]
+    fn a_directory_inside_a_tree_is_found_through_links_and_before_it_exists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let tree = std::fs::canonicalize(tmp.path()).unwrap().join("tree");
+        let out = tree.parent().unwrap().join("out");
+        std::fs::create_dir_all(tree.join("sub")).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::os::unix::fs::symlink(tree.join("sub"), out.join("link")).unwrap();
+        assert!(inside(&tree.join("sub/new/deeper"), &tree));
+        assert!(inside(&out.join("link/new"), &tree));
+        assert!(inside(&out.join("new/../x"), &tree));
+        assert!(!inside(&out.join("new"), &tree));
+        assert!(!inside(&tree.join("../out/new"), &tree));
     }
 
     #[test]

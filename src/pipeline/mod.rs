@@ -44,7 +44,23 @@ pub enum ContractChoice {
     /// `wirelint.toml`'s choice if there is one, else the embedded contract.
     Default,
     File(PathBuf),
+    /// A shipped contract by name (`--contract bullmq`), known or not.
+    Shipped(String),
     None,
+}
+
+impl ContractChoice {
+    /// What `--contract VALUE` chooses: a file when it is written as a
+    /// path, else a shipped contract by name
+    /// ([`crate::contract::shipped::is_path`]).
+    pub fn named(value: &std::path::Path) -> ContractChoice {
+        match value.to_str() {
+            Some(name) if !crate::contract::shipped::is_path(name) => {
+                ContractChoice::Shipped(name.to_string())
+            }
+            _ => ContractChoice::File(value.to_path_buf()),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

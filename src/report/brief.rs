@@ -33,14 +33,14 @@ pub fn no_source(run: &CheckRun<'_>) -> Output {
         out.push_str(&super::concise::line(a, d));
         out.push('\n');
         if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {}\n", super::one_line(h)));
+            out.push_str(&format!("  help: {}\n", super::escape::text(h)));
         }
     }
     for n in &a.notes {
         out.push_str(&format!(
             "note: {}: {}\n",
             n.path,
-            super::one_line(&n.message)
+            super::escape::text(&n.message)
         ));
     }
     out.push_str(&super::coverage::listing(run));

@@ -3,7 +3,7 @@
 //! `--error-format=short` writes it (`error[WL201]: ...`,
 //! `warning[WL002]: ...`). Line and column are 1-based; the column counts
 //! Unicode scalar values. Control characters in a message are written as `\u{..}`
-//! (`super::one_line`): one finding is always one line.
+//! (`super::escape::text`): one finding is always one line.
 
 use super::span_lines;
 use super::{CheckRun, Output, Reporter};
@@ -20,7 +20,7 @@ pub fn line(a: &Analysis, d: &Diagnostic) -> String {
             "{}[{}]: {place}: {}",
             d.severity.as_str(),
             d.code,
-            super::one_line(&d.message)
+            super::escape::text(&d.message)
         );
     }
     let (s, _) = span_lines(a, d.primary.span);
@@ -32,7 +32,7 @@ pub fn line(a: &Analysis, d: &Diagnostic) -> String {
         s.column,
         d.severity.as_str(),
         d.code,
-        super::one_line(&d.message)
+        super::escape::text(&d.message)
     )
 }
 

@@ -156,6 +156,7 @@ pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
 /// its reason, the scripts no speaker runs, and the records the field
 /// rules do not check.
 pub fn render_text(a: &Analysis, c: &Coverage) -> String {
+    let shown = |s: &str| super::escape::text(s).into_owned();
     let mut out = String::new();
     for s in &c.speakers {
         // Test code's calls are checked, and are no use of the speaker's
@@ -166,7 +167,7 @@ pub fn render_text(a: &Analysis, c: &Coverage) -> String {
         };
         out.push_str(&format!(
             "coverage: {}: {} of {} script calls checked{tests}\n",
-            a.model.speaker_name(s.speaker),
+            shown(a.model.speaker_name(s.speaker)),
             s.checked,
             s.calls
         ));
@@ -180,21 +181,21 @@ pub fn render_text(a: &Analysis, c: &Coverage) -> String {
                     "not linked"
                 },
                 if u.test { " (test code)" } else { "" },
-                u.reason
+                shown(&u.reason)
             ));
         }
     }
     for u in &c.unused {
         out.push_str(&format!(
             "coverage: script `{}` ({}) is run by no speaker\n",
-            u.name,
+            shown(&u.name),
             at(a, u.span)
         ));
     }
     for r in &c.records {
         out.push_str(&format!(
             "coverage: record `{}` ({}): fields not checked: {}\n",
-            r.key,
+            shown(&r.key),
             at(a, r.span),
             r.reason
         ));

@@ -208,8 +208,8 @@ fn concise_line(run: &DiffRun, c: &Change) -> String {
         "{where_}: {}[{}]: {} [{}]{was}",
         k.severity.as_str(),
         k.code,
-        super::one_line(&c.message),
-        c.speaker
+        super::escape::text(&c.message),
+        super::escape::text(&c.speaker)
     )
 }
 
@@ -315,6 +315,7 @@ pub fn render_json(run: &DiffRun) -> String {
 /// side (a removal on the base file's path and line).
 pub fn render_github(run: &DiffRun) -> String {
     use super::github::{escape_data, escape_property, position};
+    let shown = |s: &str| super::escape::text(s).into_owned();
     let mut out = String::new();
     for c in run.changes {
         let k = c.kind();
@@ -327,7 +328,7 @@ pub fn render_github(run: &DiffRun) -> String {
             (None, Some(b)) => (run.base, b),
             (None, None) => {
                 let title = escape_property(&format!("{} {}", k.code, k.name));
-                let text = escape_data(&format!("{} [{}]", c.message, c.speaker));
+                let text = escape_data(&format!("{} [{}]", shown(&c.message), shown(&c.speaker)));
                 out.push_str(&format!("::{level} title={title}::{text}\n"));
                 continue;
             }
@@ -342,14 +343,14 @@ pub fn render_github(run: &DiffRun) -> String {
             "title={}",
             escape_property(&format!("{} {}", k.code, k.name))
         ));
-        let mut text = format!("{} [{}]", c.message, c.speaker);
+        let mut text = format!("{} [{}]", shown(&c.message), shown(&c.speaker));
         if let Some(h) = help(c) {
             text.push_str(&format!("\nhelp: {h}"));
         }
         for &call in &c.callers {
             let (cs, _) = span_lines(run.head, call);
             let f = run.head.sources.get(call.file);
-            text.push_str(&format!("\n{}: {}:{}", c.still.1, f.rel, cs.line));
+            text.push_str(&format!("\n{}: {}:{}", shown(&c.still.1), f.rel, cs.line));
         }
         if let Some(b) = c.base {
             text.push_str(&format!("\nat the base: {}", run.base_loc(b)));
@@ -375,9 +376,9 @@ fn snippet(
 ) -> Part<Excerpt> {
     let f = a.sources.get(span.file);
     let (src, ranges) = Excerpt::new(name, f, &[span], 2);
-    let text = crate::source::display_text(text.as_bytes()).into_owned();
+    let text = super::escape::text(&text).into_owned();
     let label = graphical::label(ranges[0].clone(), Some(text), primary);
-    Part::advice(message, src, vec![label])
+    Part::advice(super::escape::text(&message).into_owned(), src, vec![label])
 }
 
 pub fn help(c: &Change) -> Option<String> {
@@ -444,7 +445,7 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
                         call,
                         f.rel.clone(),
                         c.still.0.into(),
-                        c.still.1.clone(),
+                        super::escape::text(&c.still.1).into_owned(),
                         false,
                     ));
                 }
@@ -457,14 +458,16 @@ pub fn render_human(run: &DiffRun, color: bool) -> String {
                 continue;
             }
         };
-        part.message =
-            crate::source::display_text(format!("{} [{}]", c.message, c.speaker).as_bytes())
-                .into_owned();
+        part.message = super::escape::text(&format!("{} [{}]", c.message, c.speaker)).into_owned();
         part.code = Some(format!("{} {}", k.code, k.name));
         part.severity = graphical::severity(k.severity);
         part.help = help(c);
-        if handler.render_report(&mut out, &part).is_err() {
-            out.push_str(&format!("{}: {}\n", k.code, super::one_line(&c.message)));
+        if graphical::render(&handler, &mut out, &part).is_err() {
+            out.push_str(&format!(
+                "{}: {}\n",
+                k.code,
+                super::escape::text(&c.message)
+            ));
         }
         out.push('\n');
     }

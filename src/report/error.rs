@@ -15,10 +15,11 @@
 use serde::Serialize;
 use serde_json::json;
 
+use super::escape::text as shown;
 use super::graphical::{self, Excerpt, Part};
 use crate::contract::ContractError;
 use crate::facts::Span;
-use crate::source::{display_text, SourceFile};
+use crate::source::SourceFile;
 
 /// What ended the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -91,9 +92,9 @@ impl RunError {
             Some(e) => render_contract(e),
             None if self.kind == Kind::Internal => format!(
                 "error: internal error (a bug in wirelint; please report it): {}\n",
-                display_text(self.message.as_bytes())
+                shown(&self.message)
             ),
-            None => format!("error: {}\n", display_text(self.message.as_bytes())),
+            None => format!("error: {}\n", shown(&self.message)),
         }
     }
 
@@ -186,11 +187,11 @@ fn render_contract(e: &ContractError) -> String {
             end: end as u32,
         }
     });
-    let message = display_text(e.to_string().as_bytes()).into_owned();
+    let message = shown(&e.to_string()).into_owned();
     let mut part = match span {
         Some(span) => {
             let (src, ranges) = Excerpt::new(e.origin.clone(), &f, &[span], 2);
-            let label = display_text(e.label.as_bytes()).into_owned();
+            let label = shown(&e.label).into_owned();
             let labels = vec![graphical::label(ranges[0].clone(), Some(label), true)];
             Part::advice(message.clone(), src, labels)
         }
@@ -201,16 +202,10 @@ fn render_contract(e: &ContractError) -> String {
     };
     part.code = Some("wirelint::contract".into());
     part.severity = miette::Severity::Error;
-    part.help = e
-        .help
-        .as_deref()
-        .map(|h| display_text(h.as_bytes()).into_owned());
+    part.help = e.help.as_deref().map(|h| shown(h).into_owned());
     let mut out = String::new();
     let color = super::human::want_color();
-    if graphical::handler(color, 80)
-        .render_report(&mut out, &part)
-        .is_err()
-    {
+    if graphical::render(&graphical::handler(color, 80), &mut out, &part).is_err() {
         out = format!("error: {message}\n");
     }
     out

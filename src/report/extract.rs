@@ -18,6 +18,13 @@ fn loc(a: &Analysis, span: Span) -> Value {
     json!({"path": f.rel, "line": f.line_col(span.start).line})
 }
 
+/// One line of the text form: what the tree named (speakers, keys,
+/// fields, scripts) escaped ([`super::escape::text`]).
+fn line(out: &mut String, text: &str) {
+    out.push_str(&super::escape::text(text));
+    out.push('\n');
+}
+
 pub fn render_json(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
     let list: Vec<Value> = speakers
         .iter()
@@ -63,22 +70,25 @@ pub fn render_json(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
 pub fn render_text(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
     let mut out = String::new();
     for s in speakers {
-        out.push_str(&format!("speaker {}\n", s.name));
+        line(&mut out, &format!("speaker {}", s.name));
         if !s.keys.is_empty() {
             out.push_str("  keys\n");
             for k in &s.keys {
-                out.push_str(&format!("    {:<40} {}\n", k.shape, at(a, k.span)));
+                line(&mut out, &format!("    {:<40} {}", k.shape, at(a, k.span)));
             }
         }
         if !s.records.is_empty() {
             out.push_str("  records\n");
             for r in &s.records {
-                out.push_str(&format!(
-                    "    {}  writes [{}]  reads [{}]\n",
-                    r.key,
-                    r.writes.join(", "),
-                    r.reads.join(", ")
-                ));
+                line(
+                    &mut out,
+                    &format!(
+                        "    {}  writes [{}]  reads [{}]",
+                        r.key,
+                        r.writes.join(", "),
+                        r.reads.join(", ")
+                    ),
+                );
             }
         }
         if !s.scripts.is_empty() {
@@ -99,12 +109,15 @@ pub fn render_text(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
                     .enumerate()
                     .map(|(i, r)| format!("{}={}", i + 1, r.as_deref().unwrap_or("?")))
                     .collect();
-                out.push_str(&format!(
-                    "    {}  sha1 {sha}  {declared}  [{}]  {}\n",
-                    x.name,
-                    roles.join(", "),
-                    at(a, x.span)
-                ));
+                line(
+                    &mut out,
+                    &format!(
+                        "    {}  sha1 {sha}  {declared}  [{}]  {}",
+                        x.name,
+                        roles.join(", "),
+                        at(a, x.span)
+                    ),
+                );
             }
         }
         if !s.calls.is_empty() {
@@ -120,12 +133,15 @@ pub fn render_text(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
                     .numkeys
                     .map(|n| n.to_string())
                     .unwrap_or_else(|| "?".into());
-                out.push_str(&format!(
-                    "    {}  numkeys {n}  [{}{more}]  {}\n",
-                    c.script,
-                    keys.join(", "),
-                    at(a, c.span)
-                ));
+                line(
+                    &mut out,
+                    &format!(
+                        "    {}  numkeys {n}  [{}{more}]  {}",
+                        c.script,
+                        keys.join(", "),
+                        at(a, c.span)
+                    ),
+                );
             }
         }
     }

@@ -18,7 +18,9 @@
 //!   command ([`plain_lines`]), and a notice says how many there were and
 //!   where to find them.
 //! - Every line is escaped: control characters in a name or a message can
-//!   neither end the command nor start another.
+//!   neither end the command nor start another. Text from the tree shows
+//!   them as `\u{..}` (`super::escape::text`); only the lines wirelint adds
+//!   (help, related places) are `%0A`.
 
 use super::span_lines;
 use super::{CheckRun, Output, Reporter};
@@ -30,13 +32,15 @@ use crate::source::LineCol;
 pub const CAP: usize = 10;
 
 /// Escapes the message part (after `::`): `%`, CR and LF as GitHub
-/// decodes them, and any other control character as `\u{..}`.
+/// decodes them, and any other control character as `\u{..}`
+/// ([`super::escape::text`]). Text from outside is escaped with
+/// [`super::escape::text`] before it is joined to the lines wirelint adds.
 pub fn escape_data(s: &str) -> String {
     let s = s
         .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A");
-    super::one_line(&s).into_owned()
+    super::escape::text(&s).into_owned()
 }
 
 /// Escapes a property value (`file=`, `title=`).
@@ -78,15 +82,19 @@ pub fn annotation(a: &Analysis, d: &Diagnostic) -> String {
         "title={}",
         escape_property(&format!("{} {}", d.code, d.name))
     ));
+    // Text from the tree is escaped before the lines wirelint adds (the
+    // help, the related places) are joined to it, so that only those are
+    // written as `%0A`, which GitHub shows as line breaks.
+    let shown = |s: &str| super::escape::text(s).into_owned();
     let mut text = match place {
-        Some(p) => format!("{p}: {}", d.message),
-        None => d.message.clone(),
+        Some(p) => format!("{p}: {}", shown(&d.message)),
+        None => shown(&d.message),
     };
     if let Some(sp) = &d.speaker {
-        text.push_str(&format!(" [{sp}]"));
+        text.push_str(&format!(" [{}]", shown(sp)));
     }
     if let Some(h) = &d.help {
-        text.push_str(&format!("\nhelp: {h}"));
+        text.push_str(&format!("\nhelp: {}", shown(h)));
     }
     for r in &d.related {
         let (rs, _) = span_lines(a, r.span);
@@ -94,7 +102,7 @@ pub fn annotation(a: &Analysis, d: &Diagnostic) -> String {
             "\n{}:{}: {}",
             a.sources.get(r.span.file).rel,
             rs.line,
-            r.message
+            shown(&r.message)
         ));
     }
     format!("::{level} {}::{}", props.join(","), escape_data(&text))

@@ -91,6 +91,19 @@ pub fn handler(color: bool, width: usize) -> GraphicalReportHandler {
         .tab_width(4)
 }
 
+/// Renders `part` onto `out`, every line through [`super::escape::lines`]
+/// (wrapping may cut a long word from outside where it likes).
+pub fn render<S: miette::SourceCode + fmt::Debug>(
+    handler: &GraphicalReportHandler,
+    out: &mut String,
+    part: &Part<S>,
+) -> fmt::Result {
+    let mut one = String::new();
+    handler.render_report(&mut one, part)?;
+    out.push_str(&super::escape::lines(&one));
+    Ok(())
+}
+
 /// miette's severity for ours.
 pub fn severity(s: Severity) -> miette::Severity {
     match s {

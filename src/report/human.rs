@@ -7,7 +7,6 @@ use super::{CheckRun, Output, Reporter};
 use crate::diagnostic::Diagnostic;
 use crate::facts::Span;
 use crate::pipeline::Analysis;
-use crate::source::display_text;
 
 /// Context lines around the labels (the handler shows one).
 const CONTEXT: usize = 2;
@@ -27,9 +26,11 @@ fn part(a: &Analysis, message: String, labels: &[(Span, Option<String>, bool)]) 
     Part::advice(message, src, labels)
 }
 
-/// Message text as miette shows it: control characters as pictures.
+/// Message text as the report shows it: control characters escaped
+/// ([`super::escape::text`]), so that no message, label or help line from
+/// the tree can break a line.
 fn shown(s: &str) -> String {
-    display_text(s.as_bytes()).into_owned()
+    super::escape::text(s).into_owned()
 }
 
 fn to_part(a: &Analysis, d: &Diagnostic) -> Part<Excerpt> {
@@ -92,8 +93,8 @@ pub fn render(a: &Analysis, diagnostics: &[&Diagnostic], color: bool) -> String 
     let mut out = String::new();
     for d in diagnostics.iter().take(MAX_FULL) {
         let part = to_part(a, d);
-        if handler.render_report(&mut out, &part).is_err() {
-            out.push_str(&format!("{}: {}\n", d.code, d.message));
+        if graphical::render(&handler, &mut out, &part).is_err() {
+            out.push_str(&format!("{}: {}\n", d.code, shown(&d.message)));
         }
         out.push('\n');
     }

@@ -1,6 +1,6 @@
 //! The agreement matrix, as a terminal table or JSON (`check --matrix`).
 
-use super::one_line;
+use super::escape::text;
 use crate::matrix::{Cell, Matrix, Row, TABLE_MAX};
 
 /// A terminal table: `✓` agrees, `✗` diverges, `?` not checked, `·` unused. Past
@@ -11,12 +11,8 @@ pub fn render_text(m: &Matrix) -> String {
     if m.speakers.len() > TABLE_MAX {
         return render_list(m);
     }
-    let label = |r: &Row| one_line(&format!("{} {}", r.kind, r.item)).into_owned();
-    let names: Vec<String> = m
-        .speakers
-        .iter()
-        .map(|s| one_line(s).into_owned())
-        .collect();
+    let label = |r: &Row| text(&format!("{} {}", r.kind, r.item)).into_owned();
+    let names: Vec<String> = m.speakers.iter().map(|s| text(s).into_owned()).collect();
     let first = m
         .rows
         .iter()
@@ -72,7 +68,7 @@ fn render_list(m: &Matrix) -> String {
         m.speakers.len()
     );
     for r in &m.rows {
-        out.push_str(&one_line(&format!("{} {}", r.kind, r.item)));
+        out.push_str(&text(&format!("{} {}", r.kind, r.item)));
         for (mark, want) in [
             ("✓", Cell::Agrees),
             ("✗", Cell::Diverges),
@@ -85,7 +81,7 @@ fn render_list(m: &Matrix) -> String {
                 .map(|(i, _)| m.speakers[*i].as_str())
                 .collect();
             if !names.is_empty() {
-                out.push_str(&format!("  {mark} {}", one_line(&names.join(", "))));
+                out.push_str(&format!("  {mark} {}", text(&names.join(", "))));
             }
         }
         out.push('\n');

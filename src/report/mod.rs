@@ -12,6 +12,7 @@ pub mod concise;
 pub mod coverage;
 pub mod diff;
 pub mod error;
+pub mod escape;
 pub mod extract;
 pub mod github;
 pub mod gitlab;
@@ -123,25 +124,6 @@ pub(crate) fn drop_later<T: Send + 'static>(doc: T, items: usize) {
     if items >= 1_000 {
         crate::parse::free_later(doc);
     }
-}
-
-/// Text for a format with one finding per line: every control character
-/// (a newline, a carriage return, an escape) written as `\u{..}`, so that
-/// no message or name from the code under review can start a line of its
-/// own or drive a terminal.
-pub fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
-        return s.into();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
 }
 
 /// A span's start and (exclusive) end as lines and columns.

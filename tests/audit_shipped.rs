@@ -1,0 +1,206 @@
+//! `wirelint audit` with the shipped contracts on a real `redis-server`:
+//! a keyspace of whole templates only (`[keyspace.keys]`, Sidekiq's) is
+//! read key by key, healthy and divergent; whole templates beside a queue
+//! key (asynq's) are keys of the contract.
+
+#[path = "common/redis_server.rs"]
+mod redis_server;
+
+use std::process::Command;
+
+use redis_server::Server;
+
+fn wirelint(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("REDISCLI_AUTH")
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn cmd(words: &[&str]) -> Vec<Vec<u8>> {
+    words.iter().map(|w| w.as_bytes().to_vec()).collect()
+}
+
+/// A Sidekiq keyspace as Sidekiq writes it: every key of the contract, in
+/// its Redis type, and one key of another application.
+fn sidekiq_keys() -> Vec<Vec<Vec<u8>>> {
+    [
+        &["SADD", "queues", "default", "low"][..],
+        &["RPUSH", "queue:default", "{\"class\":\"A\",\"jid\":\"1\"}"],
+        &["RPUSH", "queue:low", "{\"class\":\"B\",\"jid\":\"2\"}"],
+        &["ZADD", "schedule", "1", "{\"jid\":\"3\"}"],
+        &["ZADD", "retry", "1", "{\"jid\":\"4\"}"],
+        &["ZADD", "dead", "1", "{\"jid\":\"5\"}"],
+        &["SADD", "processes", "host:1:abc"],
+        &["SET", "stat:processed", "7"],
+        &["SET", "stat:failed", "1"],
+        &["SET", "stat:processed:2024-05-01", "3"],
+        &["SET", "stat:failed:2024-05-01", "1"],
+        &[
+            "HSET",
+            "it-abc",
+            "ex",
+            "1",
+            "c",
+            "12",
+            "rt",
+            "0.5",
+            "cancelled",
+            "0",
+        ],
+        &["SET", "session:42", "someone else's"],
+    ]
+    .iter()
+    .map(|w| cmd(w))
+    .collect()
+}
+
+/// (code, message) of every finding in a JSON report.
+fn findings(json: &str) -> Vec<(String, String)> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("JSON on stdout");
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every key is read against the whole templates: a healthy Sidekiq
+/// keyspace is clean (it panicked on the first key).
+#[test]
+fn a_healthy_sidekiq_keyspace_is_clean() {
+    let Some(s) = Server::start("a_healthy_sidekiq_keyspace_is_clean", &[]) else {
+        return;
+    };
+    s.seed(sidekiq_keys());
+    let url = s.url();
+    let (code, out, err) = wirelint(&[
+        "audit",
+        "--url",
+        &url,
+        "--contract",
+        "sidekiq",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 13 keys; exit 0: clean\n"
+    );
+    let (code, out, _) = wirelint(&[
+        "audit",
+        "--url",
+        &url,
+        "--contract",
+        "sidekiq",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["notes"][0]["message"],
+        "read 13 keys (12 of the contract's types, 1 outside the keyspace and not judged) and 0 queue members on 1 node"
+    );
+}
+
+/// A queue that is a hash, a retry set that is a list, an iteration hash
+/// with a renamed field: the exact findings.
+#[test]
+fn a_divergent_sidekiq_keyspace_gives_exact_findings() {
+    let Some(s) = Server::start("a_divergent_sidekiq_keyspace_gives_exact_findings", &[]) else {
+        return;
+    };
+    let mut keys = sidekiq_keys();
+    keys.extend(
+        [
+            &["HSET", "queue:mail", "class", "C"][..],
+            &["DEL", "retry"],
+            &["RPUSH", "retry", "{\"jid\":\"4\"}"],
+            &[
+                "HSET",
+                "it-def",
+                "ex",
+                "1",
+                "cursor",
+                "12",
+                "rt",
+                "0.5",
+                "cancelled",
+                "0",
+            ],
+        ]
+        .iter()
+        .map(|w| cmd(w)),
+    );
+    s.seed(keys);
+    let url = s.url();
+    let (code, out, err) = wirelint(&[
+        "audit",
+        "--url",
+        &url,
+        "--contract",
+        "sidekiq",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let f = |c: &str, m: &str| (c.to_string(), m.to_string());
+    assert_eq!(
+        findings(&out),
+        [
+            f("WA104", "1 `queue` key at `queue:<queue>` holds a hash, not a list: every command on it fails with WRONGTYPE"),
+            f("WA104", "1 `retry` key at `retry` holds a list, not a zset: every command on it fails with WRONGTYPE"),
+            f("WA201", "1 `iteration` row at `it-<jid>` has field `cursor`, which the `iteration` record does not have"),
+            f("WA202", "1 `iteration` row at `it-<jid>` lacks field `c`"),
+        ]
+    );
+}
+
+/// asynq's keys of no queue (`[keyspace.keys]`) beside its queue keys:
+/// each is a key of the contract, none a type it lacks.
+#[test]
+fn asynq_keys_of_no_queue_are_keys_of_the_contract() {
+    let Some(s) = Server::start("asynq_keys_of_no_queue_are_keys_of_the_contract", &[]) else {
+        return;
+    };
+    s.seed(
+        [
+            &["SADD", "asynq:queues", "default"][..],
+            &["ZADD", "asynq:servers", "1", "host:1:ab"],
+            &["SET", "asynq:servers:{host:1:ab}", "info"],
+            &["RPUSH", "asynq:{default}:pending", "t1"],
+        ]
+        .iter()
+        .map(|w| cmd(w)),
+    );
+    let (code, out, err) = wirelint(&[
+        "audit",
+        "--url",
+        &s.url(),
+        "--contract",
+        "asynq",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 4 keys; exit 0: clean\n"
+    );
+}
