@@ -54,8 +54,8 @@ pub enum Command {
     },
     /// Print a rule's documentation.
     Explain {
-        /// A rule code, such as WL201.
-        code: String,
+        /// A rule's code or name, such as WL304 or keys-order.
+        rule: String,
     },
     /// Print what each speaker puts on the wire: keys, records, scripts and
     /// call sites; or, with --as-contract, a contract that describes it.
@@ -379,7 +379,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             contracts: true, ..
         } => info::contracts(),
         Command::Rules { audit, diff, .. } => rules(audit, diff),
-        Command::Explain { code } => explain(&code),
+        Command::Explain { rule } => explain(&rule),
         Command::Check(a) if a.watch => guarded(a.format.into(), || watch::run(&a)),
         Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),
