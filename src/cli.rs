@@ -21,6 +21,7 @@ use crate::pipeline::post::{self, Post};
 use crate::pipeline::{
     analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
 };
+use crate::report::coverage::Partial;
 use crate::report::diff::DiffRun;
 use crate::report::error::RunError;
 use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
@@ -54,8 +55,8 @@ pub enum Command {
     },
     /// Print a rule's documentation.
     Explain {
-        /// A rule code, such as WL201.
-        code: String,
+        /// A rule's code or name, such as WL304 or keys-order.
+        rule: String,
     },
     /// Print what each speaker puts on the wire: keys, records, scripts and
     /// call sites; or, with --as-contract, a contract that describes it.
@@ -392,7 +393,7 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
             contracts: true, ..
         } => info::contracts(),
         Command::Rules { audit, diff, .. } => rules(audit, diff),
-        Command::Explain { code } => explain(&code),
+        Command::Explain { rule } => explain(&rule),
         Command::Check(a) if a.watch => guarded(a.format.into(), || watch::run(&a)),
         Command::Check(a) => guarded(a.format.into(), || check(&a)),
         Command::Extract(a) => extract(a),
@@ -452,7 +453,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
         report::brief::fold_test_notes(&mut analysis.notes);
     }
-    let code = report_check(a, &analysis, shown.as_deref(), &before);
+    let code = report_check(a, &analysis, shown.as_deref(), &before, &opts.root);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -604,21 +605,28 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
 /// `shown`: the files of the paths given, when the root lies above them;
-/// `before`: lines that go before the closing line.
-fn report_check(a: &CheckArgs, analysis: &Analysis, shown: Option<&[bool]>, before: &str) -> i32 {
+/// `before`: lines that go before the closing line; `root`: the run's.
+fn report_check(
+    a: &CheckArgs,
+    analysis: &Analysis,
+    shown: Option<&[bool]>,
+    before: &str,
+    root: &Path,
+) -> i32 {
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
     let code = exit_code(failing, a.exit_zero);
-    let mut closing = closing_line(&summary, code, fail_on);
+    let coverage = crate::coverage::build(analysis, shown);
+    let partial = Partial::of(&coverage, || crate::scope::root::view(root));
+    let mut closing = closing_line(&summary, code, fail_on, partial.as_ref());
     if a.report.quiet {
         closing.clear();
     } else {
         closing = format!("{before}{closing}");
     }
     let matrix = a.matrix.then(|| crate::matrix::build(analysis));
-    let coverage = crate::coverage::build(analysis, shown);
     let run = CheckRun {
         analysis,
         diagnostics: &diagnostics,

@@ -103,6 +103,50 @@ impl Coverage {
     pub fn unchecked(&self) -> impl Iterator<Item = &Unchecked> {
         self.speakers.iter().flat_map(|s| &s.unchecked)
     }
+
+    /// The calls outside test code not linked to a script, and all the
+    /// calls outside test code, public wrappers apart (no invocation of
+    /// their own).
+    pub fn unlinked_outside_tests(&self) -> Unlinked {
+        let outside = |u: &&Unchecked| !u.test;
+        let calls: usize = self.speakers.iter().map(|s| s.calls - s.test_calls).sum();
+        let wrappers = self
+            .unchecked()
+            .filter(outside)
+            .filter(|u| u.wrapper)
+            .count();
+        Unlinked {
+            unlinked: self
+                .unchecked()
+                .filter(outside)
+                .filter(|u| !u.linked && !u.wrapper)
+                .count(),
+            calls: calls - wrappers,
+        }
+    }
+
+    /// Whether the run leaves a script unchecked that its summary must
+    /// say aloud: a call outside test code not linked to a script, or a
+    /// script no call runs.
+    pub fn has_gaps(&self) -> bool {
+        self.unlinked_outside_tests().unlinked > 0 || !self.unused.is_empty()
+    }
+}
+
+/// Script calls outside test code (public wrappers apart), and how many
+/// of them are linked to no script.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unlinked {
+    pub unlinked: usize,
+    pub calls: usize,
+}
+
+impl Unlinked {
+    /// More than half of the calls are not linked: a run that finds
+    /// nothing then says it checked little, not that all is clean.
+    pub fn most(&self) -> bool {
+        self.unlinked * 2 > self.calls
+    }
 }
 
 /// Whether a path is test code.

@@ -131,6 +131,64 @@ fn explain_an_unknown_code_exits_2() {
     );
 }
 
+/// A rule's name is its code: `explain keys-order` prints WL304's doc, in
+/// any case, and a change's name (`field-renamed`) its WD code's.
+#[test]
+fn explain_takes_a_rule_name_as_its_code() {
+    let (_, by_code, _) = run(&["explain", "WL304"], &common::repo());
+    for name in ["keys-order", "KEYS-Order"] {
+        let (code, stdout, stderr) = run(&["explain", name], &common::repo());
+        assert_eq!((code, stderr.as_str()), (0, ""), "{name}");
+        assert_eq!(stdout, by_code, "{name}");
+    }
+    assert!(by_code.starts_with("# WL304 keys-order\n"), "{by_code}");
+    let (code, stdout, _) = run(&["explain", "field-renamed"], &common::repo());
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("# WD202 field-renamed\n"), "{stdout}");
+    // A name the audit shares is the check's, and stderr names the other.
+    let (code, stdout, stderr) = run(&["explain", "unknown-field"], &common::repo());
+    assert_eq!(code, 0);
+    assert_eq!(stdout, wirelint::checks::rule("WL201").unwrap().doc());
+    assert_eq!(
+        stderr,
+        "wirelint: `unknown-field` is WL201's name, and also WA201's (`wirelint explain WA201`)\n"
+    );
+}
+
+/// A near miss of a code or a name exits 2 with the one it is near.
+#[test]
+fn explain_a_near_miss_says_which_rule_it_means() {
+    for (word, near) in [
+        // One digit too many: WL304, which it starts with, not WL303.
+        ("WL3043", "WL304 (keys-order)"),
+        ("wl3043", "WL304 (keys-order)"),
+        ("keys-ordr", "WL304 (keys-order)"),
+        ("keys-oder", "WL304 (keys-order)"),
+        ("WA31", "WA301 (member-without-key)"),
+        // Two families' names alike: both.
+        (
+            "unknown-feld",
+            "WL201 (unknown-field) or WA201 (unknown-field)",
+        ),
+    ] {
+        let (code, stdout, stderr) = run(&["explain", word], &common::repo());
+        assert_eq!(code, 2, "{word}");
+        assert_eq!(stdout, "", "{word}");
+        assert_eq!(
+            stderr,
+            format!("error: no rule `{word}`; did you mean {near}?\n"),
+            "{word}"
+        );
+    }
+    // Nine alike (`WL30`) is no guess: the list of codes.
+    let (code, _, stderr) = run(&["explain", "WL30"], &common::repo());
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: no rule `WL30`; rules are WL001, WL002, WL101"),
+        "{stderr}"
+    );
+}
+
 // ---- --fail-on and --exit-zero ----
 
 /// A syntax error in a Redis script gives a WL001 warning and nothing else.
@@ -157,9 +215,13 @@ fn fail_on_warning_fails_on_a_warning() {
         dir.path(),
     );
     assert_eq!(code, 1);
+    // The broken script is one no call runs: the terse format says so.
     assert_eq!(
-        stderr.trim(),
-        "wirelint: 0 errors, 1 warning in 9 files; exit 1: findings at or above warning"
+        stderr.lines().collect::<Vec<_>>(),
+        [
+            "wirelint: 3 of 3 script calls checked; 1 script run by no call: --coverage lists them",
+            "wirelint: 0 errors, 1 warning in 9 files; exit 1: findings at or above warning"
+        ]
     );
 }
 

@@ -59,24 +59,102 @@ pub(super) fn contracts() -> i32 {
     write_stdout(&s)
 }
 
-pub(super) fn explain(code: &str) -> i32 {
-    let change = crate::diff::KINDS
+/// Every code `explain` knows, with its name: the checks', the audit's
+/// and the changes `diff` reports, in that order.
+fn explained() -> Vec<(&'static str, &'static str)> {
+    RULES
         .iter()
-        .find(|k| k.code.eq_ignore_ascii_case(code));
-    if let Some(k) = change {
-        return write_stdout(&k.doc());
-    }
-    match rule(code).or_else(|| crate::audit::rules::rule(code)) {
-        Some(r) => write_stdout(&r.doc()),
-        None => {
-            let codes: Vec<&str> = RULES
-                .iter()
-                .chain(crate::audit::rules::RULES)
-                .map(|r| r.code)
-                .chain(crate::diff::KINDS.iter().map(|k| k.code))
-                .collect();
-            error(&format!("no rule `{code}`; rules are {}", codes.join(", ")))
+        .chain(crate::audit::rules::RULES)
+        .map(|r| (r.code, r.name))
+        .chain(crate::diff::KINDS.iter().map(|k| (k.code, k.name)))
+        .collect()
+}
+
+/// `explain WORD`: the documentation of the rule WORD names, by its code
+/// (`WL304`) or its name (`keys-order`), in any case. A name two
+/// families share (`unknown-field`) is the first's, and a line on stderr
+/// names the others. A near miss exits 2 with a "did you mean".
+pub(super) fn explain(word: &str) -> i32 {
+    let known = explained();
+    let found = known
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(word))
+        .or_else(|| known.iter().find(|(_, n)| n.eq_ignore_ascii_case(word)));
+    let Some(&(code, name)) = found else {
+        let hint = match did_you_mean(word, &known) {
+            Some(near) => format!("did you mean {near}?"),
+            None => {
+                let codes: Vec<&str> = known.iter().map(|(c, _)| *c).collect();
+                format!("rules are {}", codes.join(", "))
+            }
+        };
+        return error(&format!("no rule `{word}`; {hint}"));
+    };
+    if name.eq_ignore_ascii_case(word) {
+        let others: Vec<&str> = known
+            .iter()
+            .filter(|(c, n)| *n == name && *c != code)
+            .map(|(c, _)| *c)
+            .collect();
+        if !others.is_empty() {
+            eprintln!(
+                "wirelint: `{name}` is {code}'s name, and also {}'s (`wirelint explain {}`)",
+                others.join(" and "),
+                others[0]
+            );
         }
+    }
+    match crate::diff::KINDS.iter().find(|k| k.code == code) {
+        Some(k) => write_stdout(&k.doc()),
+        None => match rule(code).or_else(|| crate::audit::rules::rule(code)) {
+            Some(r) => write_stdout(&r.doc()),
+            None => error(&format!("no rule `{word}`")),
+        },
+    }
+}
+
+/// The codes nearest `word` by their code or their name (`WL304
+/// (keys-order)`), within a small edit distance: the nearest, and on a
+/// tie the one that shares the longest start with it (`WL3043` is
+/// `WL304`, not `WL303`). `None` when none is near, or more than three
+/// tie.
+fn did_you_mean(word: &str, known: &[(&str, &str)]) -> Option<String> {
+    let word = word.to_ascii_lowercase();
+    let shared = |a: &str| {
+        word.bytes()
+            .zip(a.bytes())
+            .take_while(|(x, y)| x == y)
+            .count()
+    };
+    let distance = |c: &str| {
+        let bound = (c.len().max(word.len()) / 3).max(1);
+        (c.len().abs_diff(word.len()) <= bound)
+            .then(|| crate::contract::edit_distance(&word, c))
+            .filter(|d| *d <= bound)
+    };
+    let mut near: Vec<(usize, std::cmp::Reverse<usize>, &str, &str)> = known
+        .iter()
+        .filter_map(|&(code, name)| {
+            [code.to_ascii_lowercase(), name.to_string()]
+                .iter()
+                .filter_map(|c| Some((distance(c)?, std::cmp::Reverse(shared(c)))))
+                .min()
+                .map(|(d, s)| (d, s, code, name))
+        })
+        .collect();
+    // Stable: ties stay in the registries' order.
+    near.sort_by_key(|n| (n.0, n.1));
+    let best = near.first().map(|n| (n.0, n.1))?;
+    let tied: Vec<String> = near
+        .iter()
+        .take_while(|n| (n.0, n.1) == best)
+        .map(|n| format!("{} ({})", n.2, n.3))
+        .collect();
+    match tied.as_slice() {
+        [] => None,
+        [one] => Some(one.clone()),
+        [rest @ .., last] if tied.len() <= 3 => Some(format!("{} or {last}", rest.join(", "))),
+        _ => None,
     }
 }
 

@@ -43,8 +43,9 @@ impl Reporter<CheckRun<'_>> for Concise {
     fn report(&self, run: &CheckRun<'_>) -> Output {
         Output {
             stdout: Some(render(run.analysis, run.diagnostics)),
-            // Terse: coverage only when asked for.
-            stderr: if run.list_coverage {
+            // Terse: coverage when asked for, and the summary line when
+            // a script call or a script is left unchecked.
+            stderr: if run.list_coverage || run.coverage.has_gaps() {
                 super::coverage::listing(run)
             } else {
                 String::new()

@@ -1,12 +1,15 @@
 //! Coverage as text (`check --coverage`, and the one summary line of the
-//! human formats) and as the JSON document's `coverage` object.
+//! human formats), as the JSON document's `coverage` object, and as the
+//! warning that ends the closing line of a run that linked few of its
+//! script calls ([`Partial`]).
 
 use serde::Serialize;
 
 use super::json::{span_out, SpanOut};
-use crate::coverage::Coverage;
+use crate::coverage::{Coverage, Unlinked};
 use crate::facts::Span;
 use crate::pipeline::Analysis;
+use crate::scope::root::RootView;
 
 #[derive(Serialize)]
 struct Doc {
@@ -120,17 +123,22 @@ fn at(a: &Analysis, span: Span) -> String {
     format!("{}:{}:{}", f.rel, lc.line, lc.column)
 }
 
-/// The one line of the human formats; `None` when no script is run.
+/// The one line of the human formats; `None` when no script is run and
+/// none is defined.
 pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
     let calls = c.calls();
-    if calls == 0 {
+    let unused = c.unused.len();
+    if calls == 0 && unused == 0 {
         return None;
     }
     let checked = c.checked();
-    let mut line = format!(
-        "wirelint: {checked} of {calls} script call{} checked",
-        if calls == 1 { "" } else { "s" }
-    );
+    let mut line = match calls {
+        0 => "wirelint: no script call seen".to_string(),
+        _ => format!(
+            "wirelint: {checked} of {calls} script call{} checked",
+            s(calls)
+        ),
+    };
     let unlinked = c.unlinked();
     let wrappers = c.wrappers();
     let other = calls - checked - unlinked - wrappers;
@@ -138,18 +146,68 @@ pub fn summary_line(c: &Coverage, listed: bool) -> Option<String> {
         line.push_str(&format!("; {unlinked} not linked"));
     }
     if wrappers > 0 {
-        line.push_str(&format!(
-            "; {wrappers} public wrapper{}",
-            if wrappers == 1 { "" } else { "s" }
-        ));
+        line.push_str(&format!("; {wrappers} public wrapper{}", s(wrappers)));
     }
     if other > 0 {
         line.push_str(&format!("; {other} linked but not countable"));
     }
-    if checked < calls && !listed {
+    if unused > 0 {
+        line.push_str(&format!("; {unused} script{} run by no call", s(unused)));
+    }
+    if (checked < calls || unused > 0) && !listed {
         line.push_str(": --coverage lists them");
     }
     Some(line)
+}
+
+fn s(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// What the closing line warns of: more than half of the script calls
+/// outside test code not linked to a script, and how the run's root
+/// stands (a folder nothing marks as a project's root may leave the
+/// scripts out of reach).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partial {
+    pub unlinked: Unlinked,
+    pub root: RootView,
+}
+
+impl Partial {
+    /// `Some` when most calls outside test code are not linked.
+    pub fn of(c: &Coverage, root: impl FnOnce() -> RootView) -> Option<Partial> {
+        let unlinked = c.unlinked_outside_tests();
+        unlinked.most().then(|| Partial {
+            unlinked,
+            root: root(),
+        })
+    }
+
+    /// The words the closing line ends with.
+    pub fn warning(&self) -> String {
+        let Unlinked { unlinked, calls } = self.unlinked;
+        let mut out = format!(
+            "; warning: {unlinked} of {calls} script call{} outside test code not linked, so not \
+             checked",
+            s(calls)
+        );
+        match &self.root {
+            RootView::Project => {}
+            RootView::Unmarked(Some((dir, file))) => out.push_str(&format!(
+                "; no .git or wirelint.toml marks the project root: `wirelint check {dir}` reads \
+                 the whole project ({dir} holds {file})"
+            )),
+            RootView::Unmarked(None) => out.push_str(
+                "; no .git or wirelint.toml marks the project root, so this view may be partial",
+            ),
+        }
+        out
+    }
 }
 
 /// `check --coverage`: each speaker's calls, every call not checked with

@@ -151,7 +151,7 @@ pub fn closing_line(run: &DiffRun, exit_code: i32, fail_on: Severity) -> String 
         errors: run.errors(),
         warnings: run.warnings(),
     };
-    let closing = super::closing_line(&summary, exit_code, fail_on);
+    let closing = super::closing_line(&summary, exit_code, fail_on, None);
     let short = &run.commit[..run.commit.len().min(12)];
     format!(
         "wirelint diff against {} ({short}): {}",

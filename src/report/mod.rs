@@ -155,8 +155,15 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The closing line: what was found and why the exit code is what it is.
-pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
+/// The closing line: what was found and why the exit code is what it is;
+/// with `partial`, a warning that most script calls were not checked
+/// (and such a run, finding nothing, is not called clean).
+pub fn closing_line(
+    s: &Summary,
+    exit_code: i32,
+    fail_on: Severity,
+    partial: Option<&coverage::Partial>,
+) -> String {
     let counts = format!(
         "{}, {} in {}",
         plural(s.errors, "error"),
@@ -164,12 +171,14 @@ pub fn closing_line(s: &Summary, exit_code: i32, fail_on: Severity) -> String {
         plural(s.files, "file")
     );
     let reason = match exit_code {
+        0 if s.errors + s.warnings == 0 && partial.is_some() => "exit 0".to_string(),
         0 if s.errors + s.warnings == 0 => "exit 0: clean".to_string(),
         0 => format!("exit 0: nothing at or above {}", fail_on.as_str()),
         1 => format!("exit 1: findings at or above {}", fail_on.as_str()),
         _ => format!("exit {exit_code}"),
     };
-    format!("wirelint: {counts}; {reason}")
+    let warning = partial.map(coverage::Partial::warning).unwrap_or_default();
+    format!("wirelint: {counts}; {reason}{warning}")
 }
 
 /// The output formats of `check` (and `audit`).

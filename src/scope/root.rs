@@ -82,6 +82,60 @@ pub fn widen(paths: &[PathBuf]) -> Option<(PathBuf, Option<Reported>)> {
     Some((root, reported))
 }
 
+/// How a run's root stands, for a run that could link few of its script
+/// calls: a project's root (`.git` or `wirelint.toml` at or above it), or
+/// a folder nothing marks, whose scripts may lie outside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootView {
+    Project,
+    /// Nothing marks the project's root; with the nearest folder above the
+    /// root's own project that holds another speaker's project file (as
+    /// shown from the current directory), and that file's name.
+    Unmarked(Option<(String, &'static str)>),
+}
+
+/// How `root` stands ([`RootView`]). The root's own project is the
+/// nearest folder at or above it that holds a project file
+/// (`discover::PROJECT_FILES`); a folder above that one holding one is
+/// another speaker's, and a run from it reads both.
+pub fn view(root: &Path) -> RootView {
+    if analysis_root(&[root.to_path_buf()]).is_some() {
+        return RootView::Project;
+    }
+    let Ok(abs) = std::fs::canonicalize(root) else {
+        return RootView::Unmarked(None);
+    };
+    let project_file = |d: &Path| {
+        crate::discover::PROJECT_FILES
+            .iter()
+            .copied()
+            .find(|f| d.join(f).is_file())
+    };
+    let mut dirs = climb(&abs).into_iter();
+    let other = dirs
+        .by_ref()
+        .find(|d| project_file(d).is_some())
+        .and_then(|_| dirs.find_map(|d| project_file(&d).map(|f| (d, f))));
+    RootView::Unmarked(other.map(|(d, f)| (from_here(&d), f)))
+}
+
+/// A directory as the current one reaches it: `..`, `../..`, `a/b`, `.`;
+/// else its whole path.
+fn from_here(dir: &Path) -> String {
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    let shown = |p: &Path| crate::source::display_name(p.as_os_str());
+    match here {
+        Ok(h) if h.starts_with(dir) => {
+            match h.strip_prefix(dir).map_or(0, |r| r.components().count()) {
+                0 => ".".to_string(),
+                n => vec![".."; n].join("/"),
+            }
+        }
+        Ok(h) if dir.starts_with(&h) => shown(dir.strip_prefix(&h).unwrap_or(dir)),
+        _ => shown(dir),
+    }
+}
+
 /// What a run over a root reports: the findings in the paths given,
 /// relative to the root. Paths that cover the root report everything
 /// (no `Reported`).
