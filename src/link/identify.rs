@@ -323,6 +323,22 @@ fn followed(
     found
 }
 
+/// Whether scripts of `speaker` that differ are each bound to `name`.
+fn named_apart(name: &str, speaker: SpeakerId, lk: &Lookup<'_>) -> bool {
+    let norm = super::normalize_name(name);
+    let Some(cands) = lk.names.by_norm.get(norm.as_str()) else {
+        return false;
+    };
+    let mut shas = cands.iter().filter_map(|&i| {
+        let s = &lk.model.scripts[i];
+        (s.speaker == speaker && s.names.iter().any(|n| n == name)).then_some(&s.sha1)
+    });
+    let Some(first) = shas.next() else {
+        return false;
+    };
+    shas.any(|sha| sha != first)
+}
+
 /// Which script a value names where it stands: an embedded body, a const
 /// or attribute holding it (or its SHA), its name in any case convention,
 /// or its SHA1; a constant whose own name names none is followed to its
@@ -371,15 +387,25 @@ fn direct(
             .get(&(span.file, *index))
             .or_else(|| script_at.get(&(file, *index)))
             .copied(),
-        Value::Const { path, .. } => by_name(path.last()?).or_else(|| {
-            let cx = Ctx {
-                speaker,
-                module: "",
-                file,
+        Value::Const { path, .. } => {
+            let name = path.last()?;
+            let defined = || {
+                let cx = Ctx {
+                    speaker,
+                    module: "",
+                    file,
+                };
+                let (f, value) = lk.resolver.const_def(path, &cx)?;
+                direct(value, speaker, f, lk, depth + 1)
             };
-            let (f, value) = lk.resolver.const_def(path, &cx)?;
-            direct(value, speaker, f, lk, depth + 1)
-        }),
+            // A name several of the speaker's scripts are bound to (two
+            // classes' `LUA_SCRIPT`) names the one its definition nearest
+            // the use holds, or none: never the first of them.
+            if named_apart(name, speaker, lk) {
+                return defined();
+            }
+            by_name(name).or_else(defined)
+        }
         Value::Atom { name, .. } => by_name(name),
         Value::Str(t) => {
             let Some(s) = v.as_str() else {
