@@ -9,9 +9,9 @@ use crate::extract::fields::GO as F;
 use crate::facts::{CallFact, Command, ScriptCall, Sink, Value};
 use crate::parse::named_children;
 
-use super::client::{self, RECEIVER_WORDS};
+use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
 use super::Cx;
-use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 
 /// What a call passes as one sequence: its items, whether more may follow,
 /// and the collection they come from when not listed.
@@ -87,7 +87,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 made && recv.is_some_and(|r| {
                     self.imports
                         .get(&self.text(r))
-                        .is_some_and(|p| p == "redis")
+                        .is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str()))
                         || self.is_client_expr(r)
                 })
             }
@@ -101,21 +101,35 @@ impl<'s, 'p> Cx<'s, 'p> {
         t.len() < 80 && RECEIVER_WORDS.iter().any(|w| t.contains(w))
     }
 
-    /// `redis.NewScript(src)`, `redis.NewScript(n, src)`: a script, with
-    /// redigo's key count.
+    /// `redis.NewScript(src)`, redigo's `redis.NewScript(n, src)`,
+    /// `rueidis.NewLuaScript(src, opts..)`: a script object (a
+    /// [`client::maker`] row), with redigo's key count.
     pub(super) fn new_script(&mut self, n: Node<'_>) -> Option<Option<Value>> {
+        let (count, _) = self.made_script(n)?;
+        Some(count.map(|c| self.value(c, 0)))
+    }
+
+    /// The key count (redigo's) and the script a call of a script maker
+    /// is given.
+    pub(super) fn made_script<'t>(&self, n: Node<'t>) -> Option<(Option<Node<'t>>, Node<'t>)> {
         if n.kind() != "call_expression" {
             return None;
         }
         let func = n.child_by_field_id(F.function)?;
         let path = self.callee_path(func)?;
-        if path != ["redis", "NewScript"] {
+        let [pkg, name] = path.as_slice() else {
+            return None;
+        };
+        if !CLIENT_PACKAGES.contains(&pkg.as_str()) {
             return None;
         }
         let args = self.arg_nodes(n);
-        Some(match args.len() {
-            2 => Some(self.value(args[0], 0)),
-            _ => None,
+        client::maker(name, args.len())?;
+        // redigo's maker takes the key count first.
+        Some(match args.as_slice() {
+            [count, src] if name == "NewScript" => (Some(*count), *src),
+            [src, ..] => (None, *src),
+            [] => return None,
         })
     }
 
@@ -157,21 +171,20 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.call_fact(n);
     }
 
-    /// The arguments of a call after a leading `context.Context` (a
-    /// parameter or local of that type, `ctx`, `context.Background()`).
-    fn wire_nodes<'t>(&self, n: Node<'t>) -> Vec<Node<'t>> {
+    /// The arguments of a call after a leading `context.Context`: one
+    /// `types.rs` tells by its type or value, or, for a script run, by the
+    /// row's shape (its list of keys one place later than the row puts it,
+    /// whatever the context's name).
+    fn wire_nodes<'t>(&self, n: Node<'t>, spec: &Method) -> Vec<Node<'t>> {
         let mut args = self.arg_nodes(n);
-        let is_ctx = args.first().is_some_and(|a| {
-            let t = self.text(*a);
-            t == "ctx"
-                || t.starts_with("context.")
-                || self
-                    .scope
-                    .types
-                    .get(&t)
-                    .is_some_and(|ty| ty.ends_with("Context"))
-        });
-        if is_ctx {
+        let keys_at = match spec.sends {
+            // `Eval(script, keys, ..)`, `Run(client, keys, ..)`.
+            Sends::Eval(_) | Sends::Run(RunArgs::KeysThenArgs | RunArgs::TwoLists) => Some(1),
+            _ => None,
+        };
+        let listed = |i: usize| args.get(i).is_some_and(|a| self.is_list(*a));
+        let by_shape = keys_at.is_some_and(|k| listed(k + 1) && !listed(k));
+        if args.first().is_some_and(|a| self.is_context(*a)) || by_shape {
             args.remove(0);
         }
         args
@@ -226,7 +239,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A client method call, as its row says.
     fn client_call(&mut self, spec: &Method, n: Node<'_>, m: Node<'_>) {
-        let nodes = self.wire_nodes(n);
+        let nodes = self.wire_nodes(n, spec);
         match spec.sends {
             Sends::Command(name, shape) => {
                 if nodes.is_empty() {
@@ -251,7 +264,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return;
                 }
                 let script = self.value(nodes[0], 0);
-                self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+                self.push_script_call(n, script, nodes[1], &nodes[2..]);
             }
             // Script objects run in `script_run`; the rest are other
             // languages' forms.
@@ -280,21 +293,28 @@ impl<'s, 'p> Cx<'s, 'p> {
         });
     }
 
-    /// `script.Run(ctx, rdb, keys, args...)` (go-redis: after the context
-    /// and the client, a slice of keys, then args); `script.Do(conn,
-    /// keysAndArgs...)` (redigo: keys and args in one list, the script's
-    /// key count splitting them).
+    /// A script object run, after the context and the client:
+    /// `script.Run(ctx, rdb, keys, args...)` (go-redis: a list of keys,
+    /// then args), `script.Exec(ctx, c, keys, args)` (rueidis: two lists),
+    /// `script.Do(conn, keysAndArgs...)` (redigo: keys and args in one
+    /// list, the script's key count splitting them).
     fn script_run(&mut self, spec: &Method, n: Node<'_>, recv: Node<'_>, count: Option<Value>) {
         let script = self.value(recv, 0);
-        let nodes = self.wire_nodes(n);
-        if matches!(spec.name, "Do" | "Send") {
+        let nodes = self.wire_nodes(n, spec);
+        let Sends::Run(how) = spec.sends else { return };
+        if how == RunArgs::Counted {
             let Some(rest) = nodes.get(1..) else { return };
             return self.redigo_run(n, script, count, rest);
         }
         if nodes.len() < 2 {
             return;
         }
-        self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+        if how == RunArgs::TwoLists {
+            let args = self.seq(nodes.get(2).copied());
+            let keys = self.seq(Some(nodes[1]));
+            return self.push_run(n, script, keys, args);
+        }
+        self.push_script_call(n, script, nodes[1], &nodes[2..]);
     }
 
     /// redigo's `script.Do(conn, k1, k2, a1)`: the first `count` items are
@@ -329,23 +349,26 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// A script call whose keys are one slice and whose args follow.
-    fn push_script_call(
-        &mut self,
-        n: Node<'_>,
-        script: Value,
-        numkeys: Option<Value>,
-        keys: Option<Node<'_>>,
-        rest: &[Node<'_>],
-    ) {
-        let keys = self.seq(keys);
-        let (args, tail) = self.wire_args(rest, Args::Plain);
+    fn push_script_call(&mut self, n: Node<'_>, script: Value, keys: Node<'_>, rest: &[Node<'_>]) {
+        let keys = self.seq(Some(keys));
+        let (items, tail) = self.wire_args(rest, Args::Plain);
+        let args = Seq {
+            items,
+            open: !tail.is_empty(),
+            from: None,
+        };
+        self.push_run(n, script, keys, args);
+    }
+
+    /// A script call of these keys and args.
+    fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
         self.facts.script_calls.push(ScriptCall {
             script,
-            numkeys,
+            numkeys: None,
             keys: keys.items,
-            args,
+            args: args.items,
             open_keys: keys.open,
-            open_args: !tail.is_empty(),
+            open_args: args.open,
             keys_from: keys.from,
             span: self.span(n),
             func: self.cur_func,

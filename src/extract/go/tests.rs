@@ -377,3 +377,147 @@ func (p *Pool) Requeue(conn redis.Conn) {
         ["self.fetch [ ..] [ ..]", "self.requeue [q:dead] []"]
     );
 }
+
+/// go-redis v8 on passes a `context.Context` first, whatever its name: a
+/// parameter or a field of that type, a call of the `context` package or
+/// a name bound to one (`lctx, cancel := context.WithTimeout(..)`), or,
+/// for a script run, the list of keys one place later than the row puts
+/// it; v6's `Eval(script, keys, ..)` has none.
+#[test]
+fn a_context_first_is_no_wire_argument() {
+    let src = "package lock
+
+import (
+	\"context\"
+	\"time\"
+
+	\"github.com/redis/go-redis/v9\"
+)
+
+const lockLua = `return redis.call('SET', KEYS[1], ARGV[1], 'NX')`
+
+type Locker struct {
+	client redis.Cmdable
+	base   context.Context
+}
+
+func (l *Locker) Lock(parent context.Context, c Ctx, key, val string) {
+	lctx, cancel := context.WithTimeout(parent, time.Second)
+	defer cancel()
+	l.client.Eval(lctx, lockLua, []string{key}, val)
+	l.client.Eval(parent, lockLua, []string{key}, val)
+	l.client.Eval(context.Background(), lockLua, []string{key}, val)
+	l.client.Eval(l.base, lockLua, []string{key}, val)
+	l.client.Eval(c, lockLua, []string{key}, val)
+	l.client.Eval(lockLua, []string{key}, val)
+	l.client.SetNX(lctx, key, val, 0)
+	l.client.SetNX(c, key, val, 0)
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+        ]
+    );
+    // A command's row has no shape to tell a context by: `c` stays.
+    assert_eq!(commands(&f), ["SETNX $key $val 0", "SETNX $c $key $val 0"]);
+}
+
+/// rueidis: `NewLuaScript(src, opts..)` makes a script object (in a
+/// struct field its constructor sets, or a local chosen in branches), and
+/// `Exec(ctx, client, keys, args)` runs it with two lists.
+#[test]
+fn rueidis_scripts_run_with_two_lists() {
+    let src = "package broker
+
+import (
+	\"context\"
+
+	\"github.com/redis/rueidis\"
+)
+
+const addSource = `redis.call('XADD', KEYS[1], '*', 'd', ARGV[1])`
+const listSource = `redis.call('RPUSH', KEYS[1], ARGV[1])`
+
+type Broker struct {
+	client     rueidis.Client
+	addScript  *rueidis.Lua
+	listScript *rueidis.Lua
+	readOnly   *rueidis.Lua
+}
+
+func New(c rueidis.Client) *Broker {
+	return &Broker{
+		client:     c,
+		addScript:  rueidis.NewLuaScript(addSource, rueidis.WithLoadSHA1(true)),
+		listScript: rueidis.NewLuaScript(listSource),
+	}
+}
+
+func (b *Broker) Add(ctx context.Context, ch, data string, lists bool) {
+	b.addScript.Exec(ctx, b.client, []string{\"s:\" + ch}, []string{data})
+	var script *rueidis.Lua
+	if lists {
+		script = b.listScript
+	} else {
+		script = b.addScript
+	}
+	script.Exec(context.Background(), b.client, []string{\"s:\" + ch}, []string{data, \"1\"})
+	b.readOnly.Exec(ctx, b.client, nil, nil)
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "self.addScript [s:{$ch}] [$data]",
+            "? [s:{$ch}] [$data 1]",
+            "self.readOnly [] []",
+        ]
+    );
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .filter(|c| c.name.ends_with("Script"))
+        .map(|c| format!("{} {} = {}", c.module, c.name, show(&c.value)))
+        .collect();
+    assert_eq!(
+        consts,
+        [
+            "broker.Broker .addScript = addSource",
+            "broker.Broker .listScript = listSource"
+        ]
+    );
+}
+
+/// A script object's type is known through an aliased import
+/// (`redigo "github.com/gomodule/redigo/redis"`), in a field or a `var`.
+#[test]
+fn script_types_resolve_through_the_import_alias() {
+    let src = "package worker
+
+import redigo \"github.com/gomodule/redigo/redis\"
+
+type Set struct {
+	pop *redigo.Script
+}
+
+var confirm *redigo.Script
+
+func (s *Set) Pop(conn redigo.Conn, list string) {
+	s.pop.Do(conn, list, 30)
+	confirm.Send(conn, list)
+}
+";
+    assert_eq!(
+        script_calls(&facts(src)),
+        ["self.pop [ ..] []", "confirm [ ..] []"]
+    );
+}

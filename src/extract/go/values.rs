@@ -1,8 +1,9 @@
 //! Expressions as values: names (locals, parameters, the package's
 //! definitions, other packages' through their import), selectors (a
 //! receiver's field, a package's name), calls (of the code base as calls
-//! the link follows; `fmt.Sprintf` and `strings.Join` as templates;
-//! `redis.NewScript` as its script), composite literals, `+`.
+//! the link follows; `fmt.Sprintf` and `strings.Join` as templates; a
+//! script maker's call, `redis.NewScript(src)`, as its script),
+//! composite literals, `+`.
 
 use tree_sitter::Node;
 
@@ -171,8 +172,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return join(list, sep, span)
                     .unwrap_or_else(|| Value::unknown(self.label(n), span));
             }
-            ["redis", "NewScript"] if !args.is_empty() => {
-                return self.value(args[args.len() - 1], d + 1);
+            _ if self.made_script(n).is_some() => {
+                let src = self.made_script(n).map(|(_, src)| src);
+                return match src {
+                    Some(src) => self.value(src, d + 1),
+                    None => Value::unknown(self.label(n), span),
+                };
             }
             ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
             ["append"] if !args.is_empty() && !self.is_bound("append") => {
