@@ -133,6 +133,24 @@ impl<'s, 'p> Cx<'s, 'p> {
         })
     }
 
+    /// The script a maker's call makes, its key count (redigo's, a literal)
+    /// the script's registration.
+    pub(super) fn made_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let Some((count, src)) = self.made_script(n) else {
+            return Value::unknown(self.label(n), self.span(n));
+        };
+        let v = self.value(src, d + 1);
+        let count = count.map(|c| (self.value(c, d + 1), self.span(c)));
+        if let (Value::ScriptRef { index, .. }, Some((Value::Int { value, .. }, at))) = (&v, count)
+        {
+            let def = self.facts.scripts.get_mut(*index);
+            if let (Some(def), Ok(k)) = (def, u32::try_from(value)) {
+                def.declared_keys.get_or_insert((k, at));
+            }
+        }
+        v
+    }
+
     /// Whether `recv` is a script: a name bound to `NewScript(..)` or
     /// typed `*redis.Script`, or a `NewScript(..)` itself.
     pub(super) fn script_of(&mut self, recv: Node<'_>) -> Option<Option<Value>> {
@@ -318,7 +336,9 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// redigo's `script.Do(conn, k1, k2, a1)`: the first `count` items are
-    /// keys when the count is written and the items listed.
+    /// keys when the count is written and the items listed; a script whose
+    /// count this file does not show is the `EVALSHA` redigo sends, its
+    /// count the script's own.
     fn redigo_run(&mut self, n: Node<'_>, script: Value, count: Option<Value>, rest: &[Node<'_>]) {
         let (items, tail) = self.wire_args(rest, Args::Plain);
         let count = match count {
@@ -331,7 +351,18 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let args = keys.split_off(k);
                 (keys, args, false, None)
             }
-            _ => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            Some(_) => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            // The count travels with the script (its registration): what
+            // redigo sends, `EVALSHA sha count keysAndArgs..`.
+            None => {
+                let Some(m) = self.method(n).map(|(_, m)| m) else {
+                    return;
+                };
+                let numkeys = Value::unknown("the script's key count", self.span(m));
+                let mut wire = vec![script, numkeys];
+                wire.extend(items);
+                return self.push_command("EVALSHA".into(), m, n, wire, tail);
+            }
         };
         let open_args = !tail.is_empty();
         self.facts.script_calls.push(ScriptCall {

@@ -38,6 +38,7 @@
 
 mod calls;
 mod client;
+mod files;
 mod strings;
 mod types;
 mod values;
@@ -81,6 +82,8 @@ pub fn extract(
         verbs: false,
         field_scripts: HashMap::new(),
         field_types: HashMap::new(),
+        embed_fs: HashSet::new(),
+        literals_read: HashMap::new(),
         scripts_at: HashMap::new(),
         binding: None,
         depth: 0,
@@ -142,6 +145,11 @@ struct Cx<'s, 'p> {
     field_scripts: HashMap<String, Option<Value>>,
     /// The declared type of each field of the file's structs, by name.
     field_types: HashMap<String, String>,
+    /// Package-level `embed.FS` variables a `//go:embed` fills.
+    embed_fs: HashSet<String>,
+    /// Function literals called where they stand, walked once: what each
+    /// returns, by its start byte.
+    literals_read: HashMap<usize, Value>,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// The name the value being read is bound to: a script's name.
@@ -265,7 +273,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         match n.kind() {
             "comment" => false,
             "func_literal" => {
-                self.closure(n);
+                if !self.literals_read.contains_key(&n.start_byte()) {
+                    self.closure(n);
+                }
                 false
             }
             "block" | "expression_case" | "default_case" | "type_case" | "communication_case" => {
@@ -499,6 +509,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 if let Some(t) = &ty {
                     self.note_type(&name, t, package_level);
+                    if package_level && values.is_empty() {
+                        let embeds = self.embed_patterns(s);
+                        if !embeds.is_empty() {
+                            self.embedded_var(*name_node, t, embeds);
+                        }
+                    }
                 }
                 let Some(r) = values.get(i).filter(|_| values.len() == names.len()) else {
                     continue;
