@@ -171,11 +171,29 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.new_script(recv)
     }
 
+    /// `scripts.Enqueue.Run(ctx, rdb, keys)`: a variable another package
+    /// of a module exports (its type not in this file) run as a script
+    /// object is, when the row's shape holds, the client passed first (after
+    /// a context); the link follows it to its definition.
+    fn imported_script(&self, n: Node<'_>, recv: Node<'_>, name: &str) -> Option<Option<Value>> {
+        let pkg = recv.child_by_field_id(F.operand)?;
+        let imported = recv.kind() == "selector_expression"
+            && pkg.kind() == "identifier"
+            && !self.is_bound(&self.text(pkg))
+            && self.module_imports.contains(&self.text(pkg));
+        let spec = client::lookup(name, Receiver::Script).filter(|_| imported)?;
+        let first = self.wire_nodes(n, spec).into_iter().next()?;
+        self.is_client_expr(first).then_some(None)
+    }
+
     /// A call met by the walk.
     pub(super) fn call(&mut self, n: Node<'_>) {
         if let Some((recv, m)) = self.method(n) {
             let name = self.text(m);
-            if let Some(count) = self.script_of(recv) {
+            let script = self
+                .script_of(recv)
+                .or_else(|| self.imported_script(n, recv, &name));
+            if let Some(count) = script {
                 if let Some(spec) = client::lookup(&name, Receiver::Script) {
                     return self.script_run(spec, n, recv, count);
                 }

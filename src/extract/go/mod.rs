@@ -73,6 +73,7 @@ pub fn extract(
         facts: FileFacts::default(),
         package: String::new(),
         imports: HashMap::new(),
+        module_imports: HashSet::new(),
         globals: Scope::default(),
         scope: Scope::default(),
         receiver_type: None,
@@ -126,6 +127,9 @@ struct Cx<'s, 'p> {
     package: String,
     /// Import names (an alias, or the path's last element) → the package.
     imports: HashMap<String, String>,
+    /// The import names of packages of modules (the code base's, or a
+    /// library's), not of the standard library nor a client's.
+    module_imports: HashSet<String>,
     /// What package-level names hold.
     globals: Scope,
     scope: Scope,
@@ -256,6 +260,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 .child_by_field_id(F.name)
                 .map(|a| self.text(a))
                 .unwrap_or_else(|| pkg.clone());
+            // A module's path starts with a domain; the standard library's
+            // does not.
+            let module = path.split('/').next().is_some_and(|d| d.contains('.'));
+            if module && !client::CLIENT_PACKAGES.contains(&pkg.as_str()) {
+                self.module_imports.insert(name.clone());
+            }
             self.imports.insert(name, pkg);
         }
     }

@@ -681,3 +681,33 @@ var notLua = func() string {
         ]
     );
 }
+
+/// A script object another package of a module exports runs where the
+/// row's shape holds (the client passed first, after a context): the link
+/// follows the name to its definition. A name of the standard library, or
+/// a call whose first argument is no client, is no run.
+#[test]
+fn a_script_another_package_exports_is_run_by_the_rows_shape() {
+    let src = "package worker
+
+import (
+	\"context\"
+	\"sync\"
+
+	\"github.com/example/app/lua\"
+	\"github.com/example/app/jobs\"
+	redigo \"github.com/gomodule/redigo/redis\"
+	\"github.com/redis/go-redis/v9\"
+)
+
+func f(ctx context.Context, conn redigo.Conn, rdb *redis.Client, key string) {
+	lua.KeepAlive.Do(conn, key, 30)
+	jobs.Enqueue.Run(ctx, rdb, []string{key}, 1)
+	jobs.Runner.Do(key, 30)
+	sync.Pool.Do(conn, key)
+}
+";
+    let f = facts(src);
+    assert_eq!(commands(&f), ["EVALSHA lua.KeepAlive ? $key 30"]);
+    assert_eq!(script_calls(&f), ["jobs.Enqueue [$key] [1]"]);
+}
