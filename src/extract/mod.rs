@@ -184,6 +184,29 @@ pub fn embedded_lua(parsers: &mut Parsers, decoded: &Decoded, file: FileId) -> O
     Some(facts)
 }
 
+/// The `.lua` file a path the code reads names: the literal end of the
+/// path after the last part computed at run time (a leading `/` left off),
+/// and whether it is relative to the reading file's directory (something,
+/// its directory, comes before it); `None` unless it names a `.lua` file.
+pub(crate) fn lua_file_of(path: &crate::facts::Value) -> Option<(String, bool)> {
+    let crate::facts::Value::Str(t) = path else {
+        return None;
+    };
+    let last_hole = t.segs.iter().rposition(|s| !matches!(s, Seg::Lit { .. }));
+    let tail: String = t.segs[last_hole.map_or(0, |i| i + 1)..]
+        .iter()
+        .filter_map(|s| match s {
+            Seg::Lit { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    let rel = tail.trim_start_matches('/');
+    let name = rel.rsplit('/').next()?;
+    let fits =
+        name.ends_with(".lua") && name.len() > 4 && !(rel.starts_with("..") && last_hole.is_none());
+    fits.then(|| (rel.to_string(), last_hole.is_some()))
+}
+
 /// `moveToActive-11` → `moveToActive`: the script name without a trailing
 /// key-count suffix.
 pub fn script_name_from_stem(stem: &str) -> String {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	redigo "github.com/gomodule/redigo/redis"
+	"github.com/redis/rueidis"
 )
 
 const src = "return redis.call('GET', KEYS[1])"
@@ -16,6 +17,19 @@ const src = "return redis.call('GET', KEYS[1])"
 var script = redis.NewScript(src)
 
 var rgScript = redigo.NewScript(1, src)
+
+var lua = rueidis.NewLuaScript(src)
+
+func makers() {
+	redis.NewScript(src) // -
+	redigo.NewScript(1, src) // -
+	rueidis.NewLuaScript(src, rueidis.WithLoadSHA1(true)) // -
+	rueidis.NewLuaScriptReadOnly(src) // -
+	rueidis.NewLuaScriptNoSha(src) // -
+	rueidis.NewLuaScriptReadOnlyNoSha(src) // -
+	rueidis.NewLuaScriptRetryable(src) // -
+	rueidis.NewLuaScriptNoShaRetryable(src) // -
+}
 
 func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	rdb.Do(ctx, "HSET", k, "f", "v") // HSET <k> f v
@@ -33,6 +47,7 @@ func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	script.EvalShaRO(ctx, rdb, []string{k}) // script <script> keys(<k>) args()
 	rgScript.Do(conn, k, "a") // script <rgScript> keys(<k>) args(a)
 	rgScript.Send(conn, k, "a") // script <rgScript> keys(<k>) args(a)
+	lua.Exec(ctx, rdb, []string{k}, []string{"a", "b"}) // script <lua> keys(<k>) args(a b)
 	rdb.HSet(ctx, k, "f", "v", "g", "w") // HSET <k> f v g w
 	rdb.HSetNX(ctx, k, "f", "v") // HSETNX <k> f v
 	rdb.HMSet(ctx, k, "f", "v") // HMSET <k> f v

@@ -82,10 +82,11 @@ pub(crate) enum Sends {
     /// arguments: `eval(script, numkeys, ..)`, `Eval(ctx, script, keys,
     /// args..)`, fred's `evalsha(script, keys, args)`; the command named.
     Eval(&'static str),
-    /// A script object run with its keys and arguments in the call:
-    /// go-redis's `script.Run(ctx, rdb, keys, args..)`, redigo's
-    /// `script.Do(conn, keysAndArgs..)`.
-    Run,
+    /// A script object run with its keys and arguments in the call, after
+    /// the client: go-redis's `script.Run(ctx, rdb, keys, args..)`,
+    /// rueidis's `script.Exec(ctx, c, keys, args)`, redigo's
+    /// `script.Do(conn, keysAndArgs..)`; [`RunArgs`] says how they come.
+    Run(RunArgs),
     /// A script loaded or made into an object: `register_script(lua)`,
     /// `script(:load, lua)`; sends no command of the protocol.
     Register,
@@ -101,6 +102,20 @@ pub(crate) enum Sends {
     Invoke,
     /// `.query(con)`: runs the command or pipeline built; sends nothing new.
     Query,
+}
+
+/// How a script object's run passes its keys and arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunArgs {
+    /// A list of keys, then the arguments as written (`Run(ctx, rdb,
+    /// keys, args..)`).
+    KeysThenArgs,
+    /// A list of keys, then a list of arguments (`Exec(ctx, c, keys,
+    /// args)`).
+    TwoLists,
+    /// Keys and arguments as written, the script's key count splitting
+    /// them (`Do(conn, k1, k2, a1)`).
+    Counted,
 }
 
 impl Sends {
@@ -383,8 +398,18 @@ fn describe(sends: Sends) -> (String, &'static str) {
         Sends::Named => ("the command its first argument names", "the rest"),
         Sends::Batch => ("a command per array; a chain without", "each array"),
         Sends::Eval(c) => return (format!("`{c}` of a script"), "script, keys, args"),
-        Sends::Run => ("the script object's call", "keys, args"),
-        Sends::Register => ("nothing: loads the script", "the script"),
+        Sends::Run(how) => (
+            "the script object's call",
+            match how {
+                RunArgs::KeysThenArgs => "a list of keys, then args",
+                RunArgs::TwoLists => "a list of keys, a list of args",
+                RunArgs::Counted => "keys and args, split by the script's key count",
+            },
+        ),
+        Sends::Register => (
+            "no command: makes a script object, or loads it",
+            "the script",
+        ),
         Sends::PipelineCommand => ("the command it names, in the pipeline", "its name"),
         Sends::Arg => ("its argument, appended", "spread"),
         Sends::ScriptKey => ("a key of the script call", "spread"),

@@ -9,9 +9,9 @@ use crate::extract::fields::GO as F;
 use crate::facts::{CallFact, Command, ScriptCall, Sink, Value};
 use crate::parse::named_children;
 
-use super::client::{self, RECEIVER_WORDS};
+use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
 use super::Cx;
-use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 
 /// What a call passes as one sequence: its items, whether more may follow,
 /// and the collection they come from when not listed.
@@ -87,7 +87,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 made && recv.is_some_and(|r| {
                     self.imports
                         .get(&self.text(r))
-                        .is_some_and(|p| p == "redis")
+                        .is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str()))
                         || self.is_client_expr(r)
                 })
             }
@@ -101,22 +101,54 @@ impl<'s, 'p> Cx<'s, 'p> {
         t.len() < 80 && RECEIVER_WORDS.iter().any(|w| t.contains(w))
     }
 
-    /// `redis.NewScript(src)`, `redis.NewScript(n, src)`: a script, with
-    /// redigo's key count.
+    /// `redis.NewScript(src)`, redigo's `redis.NewScript(n, src)`,
+    /// `rueidis.NewLuaScript(src, opts..)`: a script object (a
+    /// [`client::maker`] row), with redigo's key count.
     pub(super) fn new_script(&mut self, n: Node<'_>) -> Option<Option<Value>> {
+        let (count, _) = self.made_script(n)?;
+        Some(count.map(|c| self.value(c, 0)))
+    }
+
+    /// The key count (redigo's) and the script a call of a script maker
+    /// is given.
+    pub(super) fn made_script<'t>(&self, n: Node<'t>) -> Option<(Option<Node<'t>>, Node<'t>)> {
         if n.kind() != "call_expression" {
             return None;
         }
         let func = n.child_by_field_id(F.function)?;
         let path = self.callee_path(func)?;
-        if path != ["redis", "NewScript"] {
+        let [pkg, name] = path.as_slice() else {
+            return None;
+        };
+        if !CLIENT_PACKAGES.contains(&pkg.as_str()) {
             return None;
         }
         let args = self.arg_nodes(n);
-        Some(match args.len() {
-            2 => Some(self.value(args[0], 0)),
-            _ => None,
+        client::maker(name, args.len())?;
+        // redigo's maker takes the key count first.
+        Some(match args.as_slice() {
+            [count, src] if name == "NewScript" => (Some(*count), *src),
+            [src, ..] => (None, *src),
+            [] => return None,
         })
+    }
+
+    /// The script a maker's call makes, its key count (redigo's, a literal)
+    /// the script's registration.
+    pub(super) fn made_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let Some((count, src)) = self.made_script(n) else {
+            return Value::unknown(self.label(n), self.span(n));
+        };
+        let v = self.value(src, d + 1);
+        let count = count.map(|c| (self.value(c, d + 1), self.span(c)));
+        if let (Value::ScriptRef { index, .. }, Some((Value::Int { value, .. }, at))) = (&v, count)
+        {
+            let def = self.facts.scripts.get_mut(*index);
+            if let (Some(def), Ok(k)) = (def, u32::try_from(value)) {
+                def.declared_keys.get_or_insert((k, at));
+            }
+        }
+        v
     }
 
     /// Whether `recv` is a script: a name bound to `NewScript(..)` or
@@ -139,11 +171,29 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.new_script(recv)
     }
 
+    /// `scripts.Enqueue.Run(ctx, rdb, keys)`: a variable another package
+    /// of a module exports (its type not in this file) run as a script
+    /// object is, when the row's shape holds, the client passed first (after
+    /// a context); the link follows it to its definition.
+    fn imported_script(&self, n: Node<'_>, recv: Node<'_>, name: &str) -> Option<Option<Value>> {
+        let pkg = recv.child_by_field_id(F.operand)?;
+        let imported = recv.kind() == "selector_expression"
+            && pkg.kind() == "identifier"
+            && !self.is_bound(&self.text(pkg))
+            && self.module_imports.contains(&self.text(pkg));
+        let spec = client::lookup(name, Receiver::Script).filter(|_| imported)?;
+        let first = self.wire_nodes(n, spec).into_iter().next()?;
+        self.is_client_expr(first).then_some(None)
+    }
+
     /// A call met by the walk.
     pub(super) fn call(&mut self, n: Node<'_>) {
         if let Some((recv, m)) = self.method(n) {
             let name = self.text(m);
-            if let Some(count) = self.script_of(recv) {
+            let script = self
+                .script_of(recv)
+                .or_else(|| self.imported_script(n, recv, &name));
+            if let Some(count) = script {
                 if let Some(spec) = client::lookup(&name, Receiver::Script) {
                     return self.script_run(spec, n, recv, count);
                 }
@@ -157,21 +207,20 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.call_fact(n);
     }
 
-    /// The arguments of a call after a leading `context.Context` (a
-    /// parameter or local of that type, `ctx`, `context.Background()`).
-    fn wire_nodes<'t>(&self, n: Node<'t>) -> Vec<Node<'t>> {
+    /// The arguments of a call after a leading `context.Context`: one
+    /// `types.rs` tells by its type or value, or, for a script run, by the
+    /// row's shape (its list of keys one place later than the row puts it,
+    /// whatever the context's name).
+    fn wire_nodes<'t>(&self, n: Node<'t>, spec: &Method) -> Vec<Node<'t>> {
         let mut args = self.arg_nodes(n);
-        let is_ctx = args.first().is_some_and(|a| {
-            let t = self.text(*a);
-            t == "ctx"
-                || t.starts_with("context.")
-                || self
-                    .scope
-                    .types
-                    .get(&t)
-                    .is_some_and(|ty| ty.ends_with("Context"))
-        });
-        if is_ctx {
+        let keys_at = match spec.sends {
+            // `Eval(script, keys, ..)`, `Run(client, keys, ..)`.
+            Sends::Eval(_) | Sends::Run(RunArgs::KeysThenArgs | RunArgs::TwoLists) => Some(1),
+            _ => None,
+        };
+        let listed = |i: usize| args.get(i).is_some_and(|a| self.is_list(*a));
+        let by_shape = keys_at.is_some_and(|k| listed(k + 1) && !listed(k));
+        if args.first().is_some_and(|a| self.is_context(*a)) || by_shape {
             args.remove(0);
         }
         args
@@ -226,7 +275,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A client method call, as its row says.
     fn client_call(&mut self, spec: &Method, n: Node<'_>, m: Node<'_>) {
-        let nodes = self.wire_nodes(n);
+        let nodes = self.wire_nodes(n, spec);
         match spec.sends {
             Sends::Command(name, shape) => {
                 if nodes.is_empty() {
@@ -251,7 +300,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return;
                 }
                 let script = self.value(nodes[0], 0);
-                self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+                self.push_script_call(n, script, nodes[1], &nodes[2..]);
             }
             // Script objects run in `script_run`; the rest are other
             // languages' forms.
@@ -280,25 +329,34 @@ impl<'s, 'p> Cx<'s, 'p> {
         });
     }
 
-    /// `script.Run(ctx, rdb, keys, args...)` (go-redis: after the context
-    /// and the client, a slice of keys, then args); `script.Do(conn,
-    /// keysAndArgs...)` (redigo: keys and args in one list, the script's
-    /// key count splitting them).
+    /// A script object run, after the context and the client:
+    /// `script.Run(ctx, rdb, keys, args...)` (go-redis: a list of keys,
+    /// then args), `script.Exec(ctx, c, keys, args)` (rueidis: two lists),
+    /// `script.Do(conn, keysAndArgs...)` (redigo: keys and args in one
+    /// list, the script's key count splitting them).
     fn script_run(&mut self, spec: &Method, n: Node<'_>, recv: Node<'_>, count: Option<Value>) {
         let script = self.value(recv, 0);
-        let nodes = self.wire_nodes(n);
-        if matches!(spec.name, "Do" | "Send") {
+        let nodes = self.wire_nodes(n, spec);
+        let Sends::Run(how) = spec.sends else { return };
+        if how == RunArgs::Counted {
             let Some(rest) = nodes.get(1..) else { return };
             return self.redigo_run(n, script, count, rest);
         }
         if nodes.len() < 2 {
             return;
         }
-        self.push_script_call(n, script, None, Some(nodes[1]), &nodes[2..]);
+        if how == RunArgs::TwoLists {
+            let args = self.seq(nodes.get(2).copied());
+            let keys = self.seq(Some(nodes[1]));
+            return self.push_run(n, script, keys, args);
+        }
+        self.push_script_call(n, script, nodes[1], &nodes[2..]);
     }
 
     /// redigo's `script.Do(conn, k1, k2, a1)`: the first `count` items are
-    /// keys when the count is written and the items listed.
+    /// keys when the count is written and the items listed; a script whose
+    /// count this file does not show is the `EVALSHA` redigo sends, its
+    /// count the script's own.
     fn redigo_run(&mut self, n: Node<'_>, script: Value, count: Option<Value>, rest: &[Node<'_>]) {
         let (items, tail) = self.wire_args(rest, Args::Plain);
         let count = match count {
@@ -311,7 +369,18 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let args = keys.split_off(k);
                 (keys, args, false, None)
             }
-            _ => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            Some(_) => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            // The count travels with the script (its registration): what
+            // redigo sends, `EVALSHA sha count keysAndArgs..`.
+            None => {
+                let Some(m) = self.method(n).map(|(_, m)| m) else {
+                    return;
+                };
+                let numkeys = Value::unknown("the script's key count", self.span(m));
+                let mut wire = vec![script, numkeys];
+                wire.extend(items);
+                return self.push_command("EVALSHA".into(), m, n, wire, tail);
+            }
         };
         let open_args = !tail.is_empty();
         self.facts.script_calls.push(ScriptCall {
@@ -329,23 +398,26 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// A script call whose keys are one slice and whose args follow.
-    fn push_script_call(
-        &mut self,
-        n: Node<'_>,
-        script: Value,
-        numkeys: Option<Value>,
-        keys: Option<Node<'_>>,
-        rest: &[Node<'_>],
-    ) {
-        let keys = self.seq(keys);
-        let (args, tail) = self.wire_args(rest, Args::Plain);
+    fn push_script_call(&mut self, n: Node<'_>, script: Value, keys: Node<'_>, rest: &[Node<'_>]) {
+        let keys = self.seq(Some(keys));
+        let (items, tail) = self.wire_args(rest, Args::Plain);
+        let args = Seq {
+            items,
+            open: !tail.is_empty(),
+            from: None,
+        };
+        self.push_run(n, script, keys, args);
+    }
+
+    /// A script call of these keys and args.
+    fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
         self.facts.script_calls.push(ScriptCall {
             script,
-            numkeys,
+            numkeys: None,
             keys: keys.items,
-            args,
+            args: args.items,
             open_keys: keys.open,
-            open_args: !tail.is_empty(),
+            open_args: args.open,
             keys_from: keys.from,
             span: self.span(n),
             func: self.cur_func,

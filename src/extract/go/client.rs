@@ -1,13 +1,17 @@
-//! The go-redis and redigo methods wirelint reads, as rows of the shared
-//! client table (`crate::extract::clients`): the methods of go-redis's
-//! clients (`redis.Client`, `ClusterClient`, `UniversalClient`, their
-//! pipelines and `Tx`, `redis.Script`) and of redigo's (`redis.Conn`,
-//! `redis.Script`) that send a Redis command or run a script. `calls.rs`
-//! reads every method call through [`lookup`]; the prefilter takes the
-//! table's needles (`.HSet(`, `.Do(`, `NewScript(`).
+//! The go-redis, redigo and rueidis methods wirelint reads, as rows of the
+//! shared client table (`crate::extract::clients`): the methods of
+//! go-redis's clients (`redis.Client`, `ClusterClient`, `UniversalClient`,
+//! their pipelines and `Tx`, `redis.Script`), of redigo's (`redis.Conn`,
+//! `redis.Script`) and of rueidis's script objects (`rueidis.Lua`) that
+//! send a Redis command or run a script, and the functions that make a
+//! script object (`redis.NewScript`, `rueidis.NewLuaScript`). `calls.rs`
+//! reads every method call through [`lookup`] and every script made
+//! through [`maker`]; the prefilter takes the table's needles (`.HSet(`,
+//! `.Do(`, `NewScript(`).
 //!
-//! go-redis passes a `context.Context` first (v8 on); a first argument of
-//! that type (or named `ctx`) is not on the wire.
+//! go-redis and rueidis pass a `context.Context` first (go-redis v8 on); a
+//! first argument of that type is not on the wire (`types.rs` says which
+//! arguments are one).
 //!
 //! # Adding a method
 //!
@@ -16,19 +20,20 @@
 
 use crate::extract::clients::{
     Args::{self, Plain, Scores},
-    Case, Method, Needles, Receiver, Sends, Table,
+    Arity::{AtLeast, Exactly},
+    Case, Method, Needles, Receiver, RunArgs, Sends, Table,
 };
 
 /// The Go clients' table.
 pub(crate) const CLIENTS: Table = Table {
     language: "Go",
-    clients: "go-redis (v6 to v9), redigo",
+    clients: "go-redis (v6 to v9), redigo, rueidis",
     methods: METHODS,
     receiver_words: RECEIVER_WORDS,
     case: Case::Exact,
     needles: Some(Needles {
         open: "(",
-        extra: &["NewScript("],
+        extra: &[],
         guarded: false,
         blind: false,
     }),
@@ -39,8 +44,16 @@ pub(crate) const CLIENTS: Table = Table {
 pub(super) const RECEIVER_WORDS: &[&str] =
     &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"];
 
+/// The packages of the clients' types and functions (the import path's
+/// last element, a major version aside).
+pub(super) const CLIENT_PACKAGES: &[&str] = &["redis", "rueidis"];
+
+/// The script objects' types, as (package, name).
+pub(super) const SCRIPT_TYPES: &[(&str, &str)] = &[("redis", "Script"), ("rueidis", "Lua")];
+
 const GR: &str = "go-redis";
 const RG: &str = "redigo";
+const RU: &str = "rueidis";
 const BOTH: &str = "go-redis, redigo";
 
 /// A method that sends `command` on a Redis-like receiver.
@@ -57,24 +70,41 @@ const fn other(
     Method::new(clients, name, sends).on(receiver)
 }
 
-use Receiver::{RedisLike, Script};
+/// A function of the client's package that makes a script object of its
+/// argument.
+const fn makes(clients: &'static str, name: &'static str) -> Method {
+    Method::new(clients, name, Sends::Register).arity(AtLeast(1))
+}
 
-/// Every go-redis and redigo method wirelint reads.
+use Receiver::{RedisLike, Script};
+use RunArgs::{Counted, KeysThenArgs, TwoLists};
+
+/// Every go-redis, redigo and rueidis method wirelint reads.
 pub(super) const METHODS: &[Method] = &[
+    makes(GR, "NewScript").arity(Exactly(1)),
+    // redigo's `NewScript(keyCount, src)`: the key count first.
+    makes(RG, "NewScript").arity(Exactly(2)),
+    makes(RU, "NewLuaScript"),
+    makes(RU, "NewLuaScriptReadOnly"),
+    makes(RU, "NewLuaScriptNoSha"),
+    makes(RU, "NewLuaScriptReadOnlyNoSha"),
+    makes(RU, "NewLuaScriptRetryable"),
+    makes(RU, "NewLuaScriptNoShaRetryable"),
     other(BOTH, "Do", Sends::Named, RedisLike),
     other(RG, "Send", Sends::Named, RedisLike),
     other(GR, "Eval", Sends::Eval("EVAL"), RedisLike),
     other(GR, "EvalSha", Sends::Eval("EVALSHA"), RedisLike),
     other(GR, "EvalRO", Sends::Eval("EVAL_RO"), RedisLike),
     other(GR, "EvalShaRO", Sends::Eval("EVALSHA_RO"), RedisLike),
-    other(GR, "Run", Sends::Run, Script),
-    other(GR, "RunRO", Sends::Run, Script),
-    other(GR, "Eval", Sends::Run, Script),
-    other(GR, "EvalSha", Sends::Run, Script),
-    other(GR, "EvalRO", Sends::Run, Script),
-    other(GR, "EvalShaRO", Sends::Run, Script),
-    other(RG, "Do", Sends::Run, Script),
-    other(RG, "Send", Sends::Run, Script),
+    other(GR, "Run", Sends::Run(KeysThenArgs), Script),
+    other(GR, "RunRO", Sends::Run(KeysThenArgs), Script),
+    other(GR, "Eval", Sends::Run(KeysThenArgs), Script),
+    other(GR, "EvalSha", Sends::Run(KeysThenArgs), Script),
+    other(GR, "EvalRO", Sends::Run(KeysThenArgs), Script),
+    other(GR, "EvalShaRO", Sends::Run(KeysThenArgs), Script),
+    other(RG, "Do", Sends::Run(Counted), Script),
+    other(RG, "Send", Sends::Run(Counted), Script),
+    other(RU, "Exec", Sends::Run(TwoLists), Script),
     send("HSet", "HSET", Plain),
     send("HSetNX", "HSETNX", Plain),
     send("HMSet", "HMSET", Plain),
@@ -129,6 +159,14 @@ pub(super) const METHODS: &[Method] = &[
 /// The row of a call of `name` on a receiver of that kind, if any.
 pub(super) fn lookup(name: &str, receiver: Receiver) -> Option<&'static Method> {
     CLIENTS.lookup_on(name, usize::MAX, receiver)
+}
+
+/// The row of a function that makes a script object of `args` arguments,
+/// if `name` is one.
+pub(super) fn maker(name: &str, args: usize) -> Option<&'static Method> {
+    CLIENTS
+        .lookup_on(name, args, Receiver::Any)
+        .filter(|m| m.sends == Sends::Register)
 }
 
 /// Whether a Go file holds one of the table's needles.

@@ -1,5 +1,5 @@
-//! Go extractor: go-redis and redigo commands and scripts, Lua in strings,
-//! and the definitions the value-flow core follows.
+//! Go extractor: go-redis, redigo and rueidis commands and scripts, Lua in
+//! strings, and the definitions the value-flow core follows.
 //!
 //! One pass over the tree, with one context (`Cx`) that the modules below
 //! add methods to:
@@ -17,22 +17,30 @@
 //!   `+`, `fmt.Sprintf`, `strings.Join`;
 //! - `strings.rs`: interpreted and raw string literals decoded, `+`
 //!   concatenations of them joined, Lua parsed in place with host spans;
-//! - `client.rs`: the table of go-redis and redigo methods every call is
-//!   read through;
+//! - `client.rs`: the table of go-redis, redigo and rueidis methods every
+//!   call is read through;
 //! - `calls.rs`: client calls as commands and script calls, and calls of
-//!   the code base.
+//!   the code base;
+//! - `types.rs`: which names and fields hold a client, a script object or
+//!   a `context.Context` (by declared type through the imports, or by the
+//!   value bound), so a leading context is left off the wire whatever its
+//!   name.
 //!
-//! A script is a `redis.NewScript(src)` (go-redis) or
-//! `redis.NewScript(keyCount, src)` (redigo) run with `Run`/`Eval`/
-//! `EvalSha` (keys as a slice, args after them) or `Do`/`Send`
-//! (keys and args in one list), or `Eval`/`EvalSha` on a client. The tree
-//! is walked without recursion proportional to its depth ([`walk`]); the
-//! few places that recurse (closures, expression values) stop at
-//! [`MAX_DEPTH`].
+//! A script is a script object a maker of the table makes
+//! (`redis.NewScript(src)`, redigo's `redis.NewScript(keyCount, src)`,
+//! `rueidis.NewLuaScript(src)`) run with `Run`/`Eval`/`EvalSha` (keys as a
+//! slice, args after them), `Exec` (keys and args as two slices) or
+//! `Do`/`Send` (keys and args in one list), or `Eval`/`EvalSha` on a
+//! client. `x, err := f()` binds `x` to the call's value (its first
+//! result). The tree is walked without recursion proportional to its
+//! depth ([`walk`]); the few places that recurse (closures, expression
+//! values) stop at [`MAX_DEPTH`].
 
 mod calls;
 mod client;
+mod files;
 mod strings;
+mod types;
 mod values;
 
 pub(crate) use client::client_calls;
@@ -65,6 +73,7 @@ pub fn extract(
         facts: FileFacts::default(),
         package: String::new(),
         imports: HashMap::new(),
+        module_imports: HashSet::new(),
         globals: Scope::default(),
         scope: Scope::default(),
         receiver_type: None,
@@ -73,6 +82,9 @@ pub fn extract(
         block_decls: Vec::new(),
         verbs: false,
         field_scripts: HashMap::new(),
+        field_types: HashMap::new(),
+        embed_fs: HashSet::new(),
+        literals_read: HashMap::new(),
         scripts_at: HashMap::new(),
         binding: None,
         depth: 0,
@@ -115,6 +127,9 @@ struct Cx<'s, 'p> {
     package: String,
     /// Import names (an alias, or the path's last element) → the package.
     imports: HashMap<String, String>,
+    /// The import names of packages of modules (the code base's, or a
+    /// library's), not of the standard library nor a client's.
+    module_imports: HashSet<String>,
     /// What package-level names hold.
     globals: Scope,
     scope: Scope,
@@ -132,6 +147,13 @@ struct Cx<'s, 'p> {
     /// `*redis.Script`, or set to `redis.NewScript(..)` (with redigo's key
     /// count).
     field_scripts: HashMap<String, Option<Value>>,
+    /// The declared type of each field of the file's structs, by name.
+    field_types: HashMap<String, String>,
+    /// Package-level `embed.FS` variables a `//go:embed` fills.
+    embed_fs: HashSet<String>,
+    /// Function literals called where they stand, walked once: what each
+    /// returns, by its start byte.
+    literals_read: HashMap<usize, Value>,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// The name the value being read is bound to: a script's name.
@@ -150,17 +172,6 @@ fn one_of(old: Value, v: Value) -> Value {
         alts.push(v);
     }
     Value::OneOf { alts, span }
-}
-
-/// Whether a declared type is a client of Redis (`*redis.Client`,
-/// `redis.Conn`, `redis.Pipeliner`, `redis.UniversalClient`, ...).
-fn client_type(t: &str) -> bool {
-    t.contains("redis.") && !t.ends_with("Script") && !t.contains("Cmd")
-}
-
-/// Whether a declared type is a script (`*redis.Script`).
-fn script_type(t: &str) -> bool {
-    t.trim_start_matches('*') == "redis.Script"
 }
 
 impl<'s, 'p> Cx<'s, 'p> {
@@ -200,7 +211,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     }
                 }
                 "import_declaration" => self.imports(*c),
-                "type_declaration" => self.script_fields(*c),
+                "type_declaration" => self.field_types(*c),
                 _ => {}
             }
         }
@@ -249,31 +260,13 @@ impl<'s, 'p> Cx<'s, 'p> {
                 .child_by_field_id(F.name)
                 .map(|a| self.text(a))
                 .unwrap_or_else(|| pkg.clone());
+            // A module's path starts with a domain; the standard library's
+            // does not.
+            let module = path.split('/').next().is_some_and(|d| d.contains('.'));
+            if module && !client::CLIENT_PACKAGES.contains(&pkg.as_str()) {
+                self.module_imports.insert(name.clone());
+            }
             self.imports.insert(name, pkg);
-        }
-    }
-
-    /// `type W struct { s *redis.Script }`: `s` holds a script.
-    fn script_fields(&mut self, n: Node<'_>) {
-        let mut fields = Vec::new();
-        walk(n, |m| {
-            if m.kind() == "field_declaration" {
-                fields.push(m);
-                return false;
-            }
-            true
-        });
-        for f in fields {
-            let ty = f.child_by_field_id(F.ty).map(|t| self.text(t));
-            if !ty.is_some_and(|t| script_type(&t)) {
-                continue;
-            }
-            for name in named_children(f) {
-                if name.kind() == "field_identifier" {
-                    let name = self.text(name);
-                    self.field_scripts.entry(name).or_insert(None);
-                }
-            }
         }
     }
 
@@ -290,7 +283,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         match n.kind() {
             "comment" => false,
             "func_literal" => {
-                self.closure(n);
+                if !self.literals_read.contains_key(&n.start_byte()) {
+                    self.closure(n);
+                }
                 false
             }
             "block" | "expression_case" | "default_case" | "type_case" | "communication_case" => {
@@ -411,8 +406,10 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// `x := v`, `x, y = a, b`, `r.f = v`: names bound one to one; a call
-    /// that returns several values binds what is not followed.
+    /// `x := v`, `x, y = a, b`, `r.f = v`: names bound one to one; `x, err
+    /// := f()`, a call that returns several values, binds its first name
+    /// to the call's value (what a function's `returns` states: its first
+    /// result) and the others to what is not followed.
     fn assignment(&mut self, n: Node<'_>) {
         let (Some(left), Some(right)) = (n.child_by_field_id(F.left), n.child_by_field_id(F.right))
         else {
@@ -423,8 +420,10 @@ impl<'s, 'p> Cx<'s, 'p> {
             .map(|o| self.text(o))
             .unwrap_or_else(|| ":=".into());
         let (ls, rs) = (named_children(left), named_children(right));
-        if !matches!(op.as_str(), "=" | ":=") || ls.len() != rs.len() {
-            if n.kind() == "short_var_declaration" {
+        let declares = n.kind() == "short_var_declaration";
+        let several = ls.len() > 1 && rs.len() == 1 && rs[0].kind() == "call_expression";
+        if !matches!(op.as_str(), "=" | ":=") || (ls.len() != rs.len() && !several) {
+            if declares {
                 for l in &ls {
                     let name = self.text(*l);
                     self.declare(&name);
@@ -432,26 +431,38 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             return self.forget(Some(left));
         }
+        if several {
+            for l in &ls[1..] {
+                if declares {
+                    let name = self.text(*l);
+                    self.declare(&name);
+                }
+                self.forget(Some(*l));
+            }
+        }
         for (l, r) in ls.into_iter().zip(rs) {
             match l.kind() {
-                "identifier" => {
-                    let name = self.text(l);
-                    if name == "_" {
-                        continue;
-                    }
-                    self.binding = Some((name.clone(), self.span(l), true));
-                    let v = self.value(r, 0);
-                    self.binding = None;
-                    self.note_kinds(&name, r, &v, false);
-                    if n.kind() == "short_var_declaration" {
-                        self.declare(&name);
-                    }
-                    self.bind_local(name, v);
-                }
+                "identifier" => self.bind_name(l, r, declares),
                 "selector_expression" => self.field_assignment(l, r),
                 _ => self.forget(Some(l)),
             }
         }
+    }
+
+    /// `x := v` or `x = v` in a function: `x` holds `v` now.
+    fn bind_name(&mut self, l: Node<'_>, r: Node<'_>, declares: bool) {
+        let name = self.text(l);
+        if name == "_" {
+            return;
+        }
+        self.binding = Some((name.clone(), self.span(l), true));
+        let v = self.value(r, 0);
+        self.binding = None;
+        self.note_kinds(&name, r, false);
+        if declares {
+            self.declare(&name);
+        }
+        self.bind_local(name, v);
     }
 
     /// `r.f = v` in a method of `T`: `T`'s field `.f` holds `v`.
@@ -508,6 +519,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 if let Some(t) = &ty {
                     self.note_type(&name, t, package_level);
+                    if package_level && values.is_empty() {
+                        let embeds = self.embed_patterns(s);
+                        if !embeds.is_empty() {
+                            self.embedded_var(*name_node, t, embeds);
+                        }
+                    }
                 }
                 let Some(r) = values.get(i).filter(|_| values.len() == names.len()) else {
                     continue;
@@ -515,7 +532,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.binding = Some((name.clone(), self.span(*name_node), !package_level));
                 let v = self.value(*r, 0);
                 self.binding = None;
-                self.note_kinds(&name, *r, &v, package_level);
+                self.note_kinds(&name, *r, package_level);
                 if package_level {
                     let module = self.package.clone();
                     self.define(module, &name, v, *name_node);
@@ -523,47 +540,6 @@ impl<'s, 'p> Cx<'s, 'p> {
                     self.bind_local(name, v);
                 }
             }
-        }
-    }
-
-    /// A name declared with a type: a client or a script by its type.
-    fn note_type(&mut self, name: &str, t: &str, package_level: bool) {
-        let scope = if package_level {
-            &mut self.globals
-        } else {
-            &mut self.scope
-        };
-        scope.types.insert(name.to_string(), t.to_string());
-        if client_type(t) {
-            scope.clients.insert(name.to_string());
-        }
-        if script_type(t) {
-            scope.scripts.insert(name.to_string(), None);
-        }
-    }
-
-    /// Whether a name now holds a client or a script.
-    fn note_kinds(&mut self, name: &str, right: Node<'_>, _v: &Value, package_level: bool) {
-        let client = self.is_client_expr(right);
-        let script = match self.new_script(right) {
-            Some(count) => Some(count),
-            None => self.script_of(right),
-        };
-        let scope = if package_level {
-            &mut self.globals
-        } else {
-            &mut self.scope
-        };
-        scope.clients.remove(name);
-        scope.scripts.remove(name);
-        if scope.types.get(name).is_some_and(|t| script_type(t)) {
-            scope.scripts.insert(name.to_string(), None);
-        }
-        if client {
-            scope.clients.insert(name.to_string());
-        }
-        if let Some(count) = script {
-            scope.scripts.insert(name.to_string(), count);
         }
     }
 
@@ -642,10 +618,10 @@ impl<'s, 'p> Cx<'s, 'p> {
             for (pname, ty) in self.params(ps) {
                 let pname = pname.unwrap_or_else(|| "_".into());
                 variadic = ty.starts_with("...");
-                if client_type(&ty) {
+                if self.client_type(&ty) {
                     scope.clients.insert(pname.clone());
                 }
-                if script_type(&ty) {
+                if self.script_type(&ty) {
                     scope.scripts.insert(pname.clone(), None);
                 }
                 scope.types.insert(pname.clone(), ty);
@@ -710,7 +686,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.scope
                     .locals
                     .insert(pname.clone(), Value::unknown(pname.clone(), self.span(n)));
-                if client_type(&ty) {
+                if self.client_type(&ty) {
                     self.scope.clients.insert(pname.clone());
                 }
             }

@@ -334,7 +334,8 @@ func f(ctx context.Context, c *redis.Client, force bool, u string) {
 /// A script kept as a `fmt.Sprintf` format: its verbs are names of
 /// unknown value to Lua (no syntax error), `%%` a percent sign; a script
 /// held by a struct field (typed, or set by a constructor) is run through
-/// the field.
+/// the field; a script whose key count the file does not show is run as
+/// the `EVALSHA` redigo sends, its count the script's own.
 #[test]
 fn sprintf_scripts_and_script_fields() {
     let src = "package work
@@ -372,8 +373,341 @@ func (p *Pool) Requeue(conn redis.Conn) {
         panic!("inline");
     };
     assert!(lua.errors.is_empty(), "{:?}", lua.errors);
+    assert_eq!(script_calls(&f), ["self.requeue [q:dead] []"]);
+    // A typed field's count is the script's own: what redigo sends.
+    assert_eq!(commands(&f), ["EVALSHA self.fetch ? .."]);
+}
+
+/// go-redis v8 on passes a `context.Context` first, whatever its name: a
+/// parameter or a field of that type, a call of the `context` package or
+/// a name bound to one (`lctx, cancel := context.WithTimeout(..)`), or,
+/// for a script run, the list of keys one place later than the row puts
+/// it; v6's `Eval(script, keys, ..)` has none.
+#[test]
+fn a_context_first_is_no_wire_argument() {
+    let src = "package lock
+
+import (
+	\"context\"
+	\"time\"
+
+	\"github.com/redis/go-redis/v9\"
+)
+
+const lockLua = `return redis.call('SET', KEYS[1], ARGV[1], 'NX')`
+
+type Locker struct {
+	client redis.Cmdable
+	base   context.Context
+}
+
+func (l *Locker) Lock(parent context.Context, c Ctx, key, val string) {
+	lctx, cancel := context.WithTimeout(parent, time.Second)
+	defer cancel()
+	l.client.Eval(lctx, lockLua, []string{key}, val)
+	l.client.Eval(parent, lockLua, []string{key}, val)
+	l.client.Eval(context.Background(), lockLua, []string{key}, val)
+	l.client.Eval(l.base, lockLua, []string{key}, val)
+	l.client.Eval(c, lockLua, []string{key}, val)
+	l.client.Eval(lockLua, []string{key}, val)
+	l.client.SetNX(lctx, key, val, 0)
+	l.client.SetNX(c, key, val, 0)
+}
+";
+    let f = facts(src);
     assert_eq!(
         script_calls(&f),
-        ["self.fetch [ ..] [ ..]", "self.requeue [q:dead] []"]
+        [
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+            "lockLua [$key] [$val]",
+        ]
     );
+    // A command's row has no shape to tell a context by: `c` stays.
+    assert_eq!(commands(&f), ["SETNX $key $val 0", "SETNX $c $key $val 0"]);
+}
+
+/// rueidis: `NewLuaScript(src, opts..)` makes a script object (in a
+/// struct field its constructor sets, or a local chosen in branches), and
+/// `Exec(ctx, client, keys, args)` runs it with two lists.
+#[test]
+fn rueidis_scripts_run_with_two_lists() {
+    let src = "package broker
+
+import (
+	\"context\"
+
+	\"github.com/redis/rueidis\"
+)
+
+const addSource = `redis.call('XADD', KEYS[1], '*', 'd', ARGV[1])`
+const listSource = `redis.call('RPUSH', KEYS[1], ARGV[1])`
+
+type Broker struct {
+	client     rueidis.Client
+	addScript  *rueidis.Lua
+	listScript *rueidis.Lua
+	readOnly   *rueidis.Lua
+}
+
+func New(c rueidis.Client) *Broker {
+	return &Broker{
+		client:     c,
+		addScript:  rueidis.NewLuaScript(addSource, rueidis.WithLoadSHA1(true)),
+		listScript: rueidis.NewLuaScript(listSource),
+	}
+}
+
+func (b *Broker) Add(ctx context.Context, ch, data string, lists bool) {
+	b.addScript.Exec(ctx, b.client, []string{\"s:\" + ch}, []string{data})
+	var script *rueidis.Lua
+	if lists {
+		script = b.listScript
+	} else {
+		script = b.addScript
+	}
+	script.Exec(context.Background(), b.client, []string{\"s:\" + ch}, []string{data, \"1\"})
+	b.readOnly.Exec(ctx, b.client, nil, nil)
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "self.addScript [s:{$ch}] [$data]",
+            "? [s:{$ch}] [$data 1]",
+            "self.readOnly [] []",
+        ]
+    );
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .filter(|c| c.name.ends_with("Script"))
+        .map(|c| format!("{} {} = {}", c.module, c.name, show(&c.value)))
+        .collect();
+    assert_eq!(
+        consts,
+        [
+            "broker.Broker .addScript = addSource",
+            "broker.Broker .listScript = listSource"
+        ]
+    );
+}
+
+/// A script object's type is known through an aliased import
+/// (`redigo "github.com/gomodule/redigo/redis"`), in a field or a `var`;
+/// its key count unknown here, each run is the `EVALSHA` redigo sends.
+#[test]
+fn script_types_resolve_through_the_import_alias() {
+    let src = "package worker
+
+import redigo \"github.com/gomodule/redigo/redis\"
+
+type Set struct {
+	pop *redigo.Script
+}
+
+var confirm *redigo.Script
+
+func (s *Set) Pop(conn redigo.Conn, list string) {
+	s.pop.Do(conn, list, 30)
+	confirm.Send(conn, list)
+}
+";
+    assert_eq!(
+        commands(&facts(src)),
+        ["EVALSHA self.pop ? $list 30", "EVALSHA confirm ? $list"]
+    );
+}
+
+/// The `.lua` file each script comes from, as (name, path, relative to
+/// the file, declared keys).
+fn file_scripts(f: &FileFacts) -> Vec<(String, String, bool, Option<u32>)> {
+    f.scripts
+        .iter()
+        .filter_map(|s| match &s.source {
+            ScriptSource::File {
+                path,
+                relative_to_file,
+                ..
+            } => Some((
+                s.name.clone().unwrap_or_default(),
+                path.clone(),
+                *relative_to_file,
+                s.declared_keys.map(|k| k.0),
+            )),
+            ScriptSource::Inline(_) => None,
+        })
+        .collect()
+}
+
+/// `//go:embed path` above a package-level `string` or `[]byte` makes it
+/// the file's script (the path relative to the package's directory);
+/// above an `embed.FS`, `fs.ReadFile(fsys, p)` and `fsys.ReadFile(p)` read
+/// from it; a directive above another declaration, a file that is no
+/// `.lua` file, or a path computed at run time is no script.
+#[test]
+fn embedded_files_are_the_scripts_they_hold() {
+    let src = "package lock
+
+import (
+	\"context\"
+	\"embed\"
+	_ \"embed\"
+	\"io/fs\"
+
+	\"github.com/redis/go-redis/v9\"
+)
+
+var (
+	//go:embed script/lua/lock.lua
+	luaLock string
+
+	// luaRefresh extends a lock.
+	//go:embed script/lua/refresh.lua
+	luaRefresh []byte
+
+	//go:embed README.md
+	readme string
+
+	other string
+)
+
+//go:embed scripts
+var scripts embed.FS
+
+func run(ctx context.Context, rdb *redis.Client, name string) {
+	rdb.Eval(ctx, luaLock, []string{\"l:1\"}, \"v\")
+	rdb.Eval(ctx, string(luaRefresh), []string{\"l:1\"})
+	src, _ := fs.ReadFile(scripts, \"scripts/unlock.lua\")
+	rdb.Eval(ctx, string(src), []string{\"l:1\"})
+	body, err := scripts.ReadFile(\"scripts/queue/push.lua\")
+	rdb.Eval(ctx, string(body), []string{\"q:1\"})
+	any, _ := fs.ReadFile(scripts, \"scripts/\"+name)
+	rdb.Eval(ctx, string(any), []string{\"q:1\"})
+}
+";
+    let f = facts(src);
+    assert_eq!(
+        file_scripts(&f),
+        [
+            ("luaLock".into(), "script/lua/lock.lua".into(), true, None),
+            (
+                "luaRefresh".into(),
+                "script/lua/refresh.lua".into(),
+                true,
+                None
+            ),
+            ("src".into(), "scripts/unlock.lua".into(), true, None),
+            ("body".into(), "scripts/queue/push.lua".into(), true, None),
+        ]
+    );
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .map(|c| format!("{} = {}", c.name, show(&c.value)))
+        .collect();
+    assert_eq!(consts, ["luaLock = script#0", "luaRefresh = script#1"]);
+    assert_eq!(
+        script_calls(&f),
+        [
+            "luaLock [l:1] [v]",
+            "luaRefresh [l:1] []",
+            "script#2 [l:1] []",
+            "script#3 [q:1] []",
+            "fs.ReadFile(scripts, scripts/{$name}) [q:1] []",
+        ]
+    );
+}
+
+/// `os.ReadFile` and `ioutil.ReadFile` read the file their path names
+/// (relative to the reading file when a directory computed at run time
+/// comes first); a package-level `var` set by a function literal called
+/// where it stands is what the literal returns; redigo's literal key
+/// count is the script's registration.
+#[test]
+fn files_read_and_literals_called_in_place() {
+    let src = "package scripts
+
+import (
+	\"io/ioutil\"
+	\"log\"
+	\"os\"
+
+	redigo \"github.com/gomodule/redigo/redis\"
+	\"github.com/example/app/config\"
+)
+
+var POP = func() *redigo.Script {
+	b, err := ioutil.ReadFile(config.LuaPath + \"/pop.lua\")
+	if err != nil {
+		log.Fatal(err)
+	}
+	return redigo.NewScript(1, string(b))
+}()
+
+var push = func() string {
+	b, _ := os.ReadFile(\"lua/push.lua\")
+	return string(b)
+}()
+
+var notLua = func() string {
+	b, _ := os.ReadFile(\"lua/push.txt\")
+	return string(b)
+}()
+";
+    let f = facts(src);
+    assert_eq!(
+        file_scripts(&f),
+        [
+            ("b".into(), "pop.lua".into(), true, Some(1)),
+            ("b".into(), "lua/push.lua".into(), false, None),
+        ]
+    );
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .map(|c| format!("{} = {}", c.name, show(&c.value)))
+        .collect();
+    assert_eq!(
+        consts,
+        [
+            "POP = script#0",
+            "push = script#1",
+            "notLua = os.ReadFile(lua/push.txt)"
+        ]
+    );
+}
+
+/// A script object another package of a module exports runs where the
+/// row's shape holds (the client passed first, after a context): the link
+/// follows the name to its definition. A name of the standard library, or
+/// a call whose first argument is no client, is no run.
+#[test]
+fn a_script_another_package_exports_is_run_by_the_rows_shape() {
+    let src = "package worker
+
+import (
+	\"context\"
+	\"sync\"
+
+	\"github.com/example/app/lua\"
+	\"github.com/example/app/jobs\"
+	redigo \"github.com/gomodule/redigo/redis\"
+	\"github.com/redis/go-redis/v9\"
+)
+
+func f(ctx context.Context, conn redigo.Conn, rdb *redis.Client, key string) {
+	lua.KeepAlive.Do(conn, key, 30)
+	jobs.Enqueue.Run(ctx, rdb, []string{key}, 1)
+	jobs.Runner.Do(key, 30)
+	sync.Pool.Do(conn, key)
+}
+";
+    let f = facts(src);
+    assert_eq!(commands(&f), ["EVALSHA lua.KeepAlive ? $key 30"]);
+    assert_eq!(script_calls(&f), ["jobs.Enqueue [$key] [1]"]);
 }

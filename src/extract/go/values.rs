@@ -1,8 +1,9 @@
 //! Expressions as values: names (locals, parameters, the package's
 //! definitions, other packages' through their import), selectors (a
 //! receiver's field, a package's name), calls (of the code base as calls
-//! the link follows; `fmt.Sprintf` and `strings.Join` as templates;
-//! `redis.NewScript` as its script), composite literals, `+`.
+//! the link follows; `fmt.Sprintf` and `strings.Join` as templates; a
+//! script maker's call, `redis.NewScript(src)`, as its script),
+//! composite literals, `+`.
 
 use tree_sitter::Node;
 
@@ -149,8 +150,19 @@ impl<'s, 'p> Cx<'s, 'p> {
         let Some(func) = n.child_by_field_id(F.function) else {
             return Value::unknown(self.label(n), span);
         };
+        if let Some(lit) = super::files::literal_callee(n) {
+            if let Some(v) = self.called_literal(lit) {
+                return v;
+            }
+        }
         let args = self.arg_nodes(n);
         let path = self.callee_path(func);
+        if let Some(v) = match &path {
+            Some(p) => self.file_read(n, p, d),
+            None => self.fs_method_read(n, d),
+        } {
+            return v;
+        }
         let p: Vec<&str> = path.iter().flatten().map(String::as_str).collect();
         match p.as_slice() {
             ["fmt", "Sprintf"] if !args.is_empty() => {
@@ -171,9 +183,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return join(list, sep, span)
                     .unwrap_or_else(|| Value::unknown(self.label(n), span));
             }
-            ["redis", "NewScript"] if !args.is_empty() => {
-                return self.value(args[args.len() - 1], d + 1);
-            }
+            _ if self.made_script(n).is_some() => return self.made_value(n, d),
             ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
             ["append"] if !args.is_empty() && !self.is_bound("append") => {
                 return self.append_value(&args, span, d);

@@ -401,7 +401,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     self.facts.commands.push(cmd);
                 }
             }
-            Sends::Query | Sends::Named | Sends::Batch | Sends::Run | Sends::Register => {}
+            Sends::Query | Sends::Named | Sends::Batch | Sends::Run(_) | Sends::Register => {}
         }
     }
 

@@ -1,0 +1,3 @@
+module example.com/broker
+
+go 1.21
