@@ -35,9 +35,17 @@ pub fn hash_access(cmd: &str) -> Option<HashAccess> {
 /// `None` means every argument is a key.
 pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     const FIRST: &[usize] = &[0];
+    const SECOND: &[usize] = &[1];
     const TWO: &[usize] = &[0, 1];
     const NONE: &[usize] = &[];
     Some(match cmd {
+        // A subcommand, then the key: `XGROUP CREATE key group id`,
+        // `XINFO GROUPS key`, `OBJECT ENCODING key`, `MEMORY USAGE key`.
+        "XGROUP" | "XINFO" | "OBJECT" | "MEMORY" => SECOND,
+        // The keys follow a `STREAMS` word after options of any count
+        // (`XREADGROUP GROUP g c COUNT 10 STREAMS k1 k2 > >`): no fixed
+        // position is a key.
+        "XREAD" | "XREADGROUP" => NONE,
         "DEL" | "UNLINK" | "EXISTS" | "MGET" | "TOUCH" | "WATCH" | "SINTER" | "SUNION"
         | "SDIFF" => return None,
         "RPOPLPUSH" | "LMOVE" | "BLMOVE" | "BRPOPLPUSH" | "SMOVE" | "RENAME" | "RENAMENX"
@@ -213,6 +221,17 @@ mod tests {
         assert!(is_command("EvalSha"));
         assert!(!is_command("enqueue"));
         assert!(!is_command("state"));
+    }
+
+    #[test]
+    fn a_subcommand_or_an_option_is_no_key() {
+        assert_eq!(key_positions("XGROUP"), Some(&[1][..]));
+        assert_eq!(key_positions("XINFO"), Some(&[1][..]));
+        assert_eq!(key_positions("OBJECT"), Some(&[1][..]));
+        assert_eq!(key_positions("MEMORY"), Some(&[1][..]));
+        assert_eq!(key_positions("XREADGROUP"), Some(&[][..]));
+        assert_eq!(key_positions("XREAD"), Some(&[][..]));
+        assert_eq!(key_positions("XADD"), Some(&[0][..]));
     }
 }
 
