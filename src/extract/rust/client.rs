@@ -81,6 +81,7 @@ pub(super) const METHODS: &[Method] = &[
     chain("prepare_invoke", Sends::PrepareInvoke),
     chain("invoke", Sends::Invoke),
     chain("invoke_async", Sends::Invoke),
+    chain("invoke_script", Sends::InvokeArgument).arity(Exactly(1)),
     chain("query", Sends::Query),
     chain("query_async", Sends::Query),
     chain("execute", Sends::Query).shared_name(),

@@ -35,7 +35,7 @@ const PLURAL_SUFFIXES: &[&str] = &[
 
 /// What a chain of `.arg(..)` / `.key(..)` calls adds to.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Target {
+pub(super) enum Target {
     /// `redis::cmd(..)`: the command at this index.
     Cmd(usize),
     /// `redis::pipe()`: the command last started by `.cmd(..)`, if any.
@@ -47,13 +47,13 @@ enum Target {
 /// A variable holding a command, pipeline or invocation under construction.
 #[derive(Clone, Copy)]
 pub(super) struct Builder {
-    target: Target,
+    pub(super) target: Target,
     /// Where the builder was made (to tell loops that add to it).
     created: usize,
     /// An invocation of a script the chain that made it does not show
     /// (`let mut inv = script.key(k)`, `script` a value the link follows):
     /// a call only once a statement runs it.
-    pending: bool,
+    pub(super) pending: bool,
 }
 
 /// One method call of a chain: `.arg(x)`.
@@ -265,12 +265,20 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// script invocations, builders continued from a variable. Each link is
     /// read as its row of the client method table says.
     pub(super) fn chain_statement(&mut self, top: Node<'_>) {
+        self.read_chain(top, None);
+    }
+
+    /// A chain, as [`Cx::chain_statement`] reads it; `run_at`: the chain
+    /// builds a script call that a call around it runs there
+    /// (`pipe.invoke_script(&script.key(k))`).
+    pub(super) fn read_chain(&mut self, top: Node<'_>, run_at: Option<Span>) {
         let (base, links) = self.chain(top);
-        let var = self.let_name(top);
+        let var = run_at.is_none().then(|| self.let_name(top)).flatten();
         let (target, continued) = self.chain_start(base, top);
-        let runs = links
-            .iter()
-            .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
+        let runs = run_at.is_some()
+            || links
+                .iter()
+                .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
         if runs && continued.is_some() {
             // A statement that runs a pending invocation makes it a call.
             if let Some(b) = self.scope.builders.get_mut(&self.text(base)) {
@@ -288,7 +296,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             pending: false,
             base,
             base_value: None,
-            span: self.span(top),
+            span: run_at.unwrap_or_else(|| self.span(top)),
         };
         for link in &links {
             self.read_link(link, &mut st);
@@ -393,6 +401,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
             }
             Sends::Eval(_) => self.fred_eval(link, st.span),
+            Sends::InvokeArgument => self.invoke_argument(link.call, link.args[0]),
             Sends::Command(..) => {
                 let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
                 let recv = (!on_pipe).then_some(link.receiver);

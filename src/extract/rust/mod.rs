@@ -34,6 +34,8 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
+//! - `invocations.rs`: script calls a call around them runs
+//!   (`pipe.invoke_script(&inv)`);
 //! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
 //!   parameter) in a caller;
 //! - `tests/`: unit tests by concern (the client table's cases are
@@ -56,6 +58,7 @@ mod blocks;
 mod client;
 mod commands;
 mod grow;
+mod invocations;
 mod items;
 mod local;
 mod macros;
