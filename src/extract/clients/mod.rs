@@ -113,10 +113,10 @@ impl Sends {
         !matches!(self, Sends::Arg | Sends::Query)
     }
 
-    /// Whether the method runs a script call built by a chain, or prepares
-    /// one.
+    /// Whether the method runs a script call built by a chain (preparing
+    /// one runs nothing: only an invocation is a call).
     pub(crate) fn invokes(self) -> bool {
-        matches!(self, Sends::Invoke | Sends::PrepareInvoke)
+        matches!(self, Sends::Invoke)
     }
 
     /// Whether the method runs what its chain built (so the chain's

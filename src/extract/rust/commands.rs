@@ -50,10 +50,12 @@ pub(super) struct Builder {
     pub(super) target: Target,
     /// Where the builder was made (to tell loops that add to it).
     created: usize,
-    /// An invocation of a script the chain that made it does not show
-    /// (`let mut inv = script.key(k)`, `script` a value the link follows):
-    /// a call only once a statement runs it.
+    /// An invocation not run yet (`let mut inv = script.key(k)`): a call
+    /// only once a statement runs it.
     pub(super) pending: bool,
+    /// The chain that made it shows a script call: a script it names, or
+    /// `prepare_invoke()` (`.key(k)` alone is also other builders').
+    pub(super) shown: bool,
 }
 
 /// One method call of a chain: `.arg(x)`.
@@ -81,6 +83,8 @@ struct ChainState<'t> {
     bound: bool,
     /// The script call it makes is pending ([`Builder::pending`]).
     pending: bool,
+    /// It shows a script call ([`Builder::shown`]).
+    shown: bool,
     /// The chain's base expression, and its value once asked for.
     base: Node<'t>,
     base_value: Option<Value>,
@@ -281,9 +285,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
         if runs && continued.is_some() {
             // A statement that runs a pending invocation makes it a call.
-            if let Some(b) = self.scope.builders.get_mut(&self.text(base)) {
-                b.pending = false;
-            }
+            self.run_builder(&self.text(base));
         }
         let lp = continued.and_then(|c| self.loop_since(top, c));
         let mut st = ChainState {
@@ -294,6 +296,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             // Only a function's end settles a pending invocation.
             bound: var.is_some() && self.cur_func.is_some(),
             pending: false,
+            shown: false,
             base,
             base_value: None,
             span: run_at.unwrap_or_else(|| self.span(top)),
@@ -318,6 +321,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     target: t,
                     created: top.start_byte(),
                     pending: st.pending,
+                    shown: st.shown,
                 },
             );
         }
@@ -394,6 +398,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             Sends::Arg => self.add_arg(link.args[0], st),
             Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
+                st.shown |= spec.sends == Sends::PrepareInvoke;
                 if self.script_call_of_chain(st, link.receiver) && spec.sends == Sends::ScriptKey {
                     if let [key] = link.args.as_slice() {
                         self.add_key(*key, st);
@@ -508,7 +513,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if !(known || st.invokes || st.bound) {
             return false;
         }
-        st.pending = !(known || st.invokes);
+        // Only an invocation is a call: one bound to a variable is a call
+        // once a statement runs it.
+        st.pending = st.bound && !st.invokes;
+        st.shown |= known;
         self.facts.script_calls.push(ScriptCall {
             script,
             numkeys: None,
@@ -574,12 +582,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(b) = self.scope.builders.get_mut(&self.text(var)) else {
             return;
         };
-        // A pending invocation returned unrun stays pending: a script the
-        // chain does not show, never seen run, is no evidence of a call.
-        if let (Target::Invoke(i), false) = (b.target, b.pending) {
-            if let Some(c) = self.facts.script_calls.get_mut(i) {
-                c.returned = true;
-            }
+        let Target::Invoke(i) = b.target else {
+            return;
+        };
+        let Some(c) = self.facts.script_calls.get_mut(i) else {
+            return;
+        };
+        // Returned unrun, it runs where its callers run it; where the chain
+        // shows no script call, it stays pending: never seen run, it is no
+        // evidence of a call.
+        if !b.pending || b.shown {
+            b.pending = false;
+            c.returned = true;
         }
     }
 

@@ -34,8 +34,8 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
-//! - `invocations.rs`: script calls a call around them runs
-//!   (`pipe.invoke_script(&inv)`);
+//! - `invocations.rs`: where a script call built in steps runs (only an
+//!   invocation is a call: `inv.invoke(con)`, `pipe.invoke_script(&inv)`);
 //! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
 //!   parameter) in a caller;
 //! - `tests/`: unit tests by concern (the client table's cases are
@@ -461,6 +461,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return true;
         }
         self.chain_statement(n);
+        self.builder_handed_on(n);
         if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
             let v = self.value(n, 0);
             self.push_template(v);

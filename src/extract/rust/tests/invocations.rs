@@ -54,3 +54,49 @@ impl Store {
         at(src, "pipe.invoke_script(\n")
     );
 }
+
+/// A script call prepared and bound to a variable is a call once a
+/// statement runs it; prepared and never run, or dropped, it is none;
+/// returned unrun, it runs where its callers run it; handed to another
+/// function, it runs as that function says (the call stays where it was
+/// built).
+#[test]
+fn only_an_invocation_is_a_call() {
+    let src = r#"
+fn run(con: &mut C, q: &str) -> R {
+    let mut inv = ENQUEUE.prepare_invoke();
+    inv.key(format!("q:{q}"));
+    inv.arg(1);
+    inv.invoke(con)
+}
+fn unrun(q: &str) {
+    let mut inv = ENQUEUE.prepare_invoke();
+    inv.key(format!("q:{q}"));
+}
+fn returned(q: &str) -> ScriptInvocation<'static> {
+    let mut inv = REAP.prepare_invoke();
+    inv.key(q);
+    inv
+}
+fn handed(con: &mut C, q: &str) {
+    let inv = PING.key(q);
+    send(&inv, con);
+}
+"#;
+    let f = facts(src);
+    assert_eq!(
+        calls(&f),
+        vec![
+            "ENQUEUE keys [q:<q>] args [1]",
+            "REAP keys [q] args []",
+            "PING keys [q] args []",
+        ]
+    );
+    // Placed where its chain begins.
+    assert_eq!(
+        f.script_calls[0].span.start,
+        at(src, "ENQUEUE.prepare_invoke()")
+    );
+    assert!(!f.script_calls[0].returned && f.script_calls[1].returned);
+    assert_eq!(f.script_calls[2].span.start, at(src, "PING.key(q)"));
+}
