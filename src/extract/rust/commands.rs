@@ -415,7 +415,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     self.facts.commands.push(cmd);
                 }
             }
-            Sends::Query | Sends::Named | Sends::Batch | Sends::Run | Sends::Register => {}
+            Sends::Named => self.named_command(spec, link.receiver, &link.args, link.call),
+            Sends::Query | Sends::Batch | Sends::Run | Sends::Register => {}
         }
     }
 
@@ -702,7 +703,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A typed command's arguments on the wire, as `shape` says, and the
     /// collections spread whose items we cannot see (the open tail).
-    fn command_args(&mut self, shape: Args, args: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+    pub(super) fn command_args(
+        &mut self,
+        shape: Args,
+        args: &[Node<'_>],
+    ) -> (Vec<Value>, Vec<Value>) {
         let mut out = Vec::new();
         let mut tail = Vec::new();
         for (i, a) in args.iter().enumerate() {

@@ -34,6 +34,7 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
+//! - `custom.rs`: commands sent by name (fred's `custom(cmd, args)`);
 //! - `invocations.rs`: where a script call built in steps runs (only an
 //!   invocation is a call: `inv.invoke(con)`, `pipe.invoke_script(&inv)`);
 //! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
@@ -57,6 +58,7 @@ mod arms;
 mod blocks;
 mod client;
 mod commands;
+mod custom;
 mod grow;
 mod invocations;
 mod items;
