@@ -44,7 +44,12 @@ pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     const TWO: &[usize] = &[0, 1];
     const NONE: &[usize] = &[];
     Some(match cmd {
-        "XINFO" | "XGROUP" | "OBJECT" | "MEMORY" => SECOND,
+        // A subcommand, then the key: `XGROUP CREATE key group id`,
+        // `XINFO GROUPS key`, `OBJECT ENCODING key`, `MEMORY USAGE key`.
+        "XGROUP" | "XINFO" | "OBJECT" | "MEMORY" => SECOND,
+        // The keys follow a `STREAMS` word after options of any count
+        // (`XREADGROUP GROUP g c COUNT 10 STREAMS k1 k2 > >`): no fixed
+        // position is a key.
         "XREAD" | "XREADGROUP" => NONE,
         "DEL" | "UNLINK" | "EXISTS" | "MGET" | "TOUCH" | "WATCH" | "SINTER" | "SUNION"
         | "SDIFF" => return None,
@@ -224,10 +229,13 @@ mod tests {
     }
 
     #[test]
-    fn a_subcommand_comes_before_the_key() {
-        assert_eq!(key_positions("XINFO"), Some(&[1][..]));
+    fn a_subcommand_or_an_option_is_no_key() {
         assert_eq!(key_positions("XGROUP"), Some(&[1][..]));
+        assert_eq!(key_positions("XINFO"), Some(&[1][..]));
+        assert_eq!(key_positions("OBJECT"), Some(&[1][..]));
+        assert_eq!(key_positions("MEMORY"), Some(&[1][..]));
         assert_eq!(key_positions("XREADGROUP"), Some(&[][..]));
+        assert_eq!(key_positions("XREAD"), Some(&[][..]));
         assert_eq!(key_positions("XADD"), Some(&[0][..]));
     }
 }

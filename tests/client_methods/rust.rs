@@ -17,8 +17,12 @@ async fn chains(con: &mut C, k: &str, keys: &[String]) {
     Cmd::hget(k, "state").execute(con); // HGET <k> state
     SCRIPT.key(k).arg("a").invoke(con)?; // script <SCRIPT> keys(<k>) args(a)
     SCRIPT.key(keys).invoke_async(con).await?; // script <SCRIPT> keys(..) args()
-    let mut inv = SCRIPT.prepare_invoke(); // script <SCRIPT> keys() args()
+    let mut inv = SCRIPT.prepare_invoke(); inv.key(k); inv.invoke(con)?; // script <SCRIPT> keys(<k>) args()
+    let unrun = SCRIPT.prepare_invoke(); // -
+    pipe().invoke_script(&SCRIPT.key(k).arg("a")).query(con)?; // script <SCRIPT> keys(<k>) args(a)
     client.eval::<(), _, _, _>(LUA, vec![k], vec![1]).await?; // script <LUA> keys(<k>) args(<1>)
+    client.custom::<i64, _>(CustomCommand::new_static("EVAL", None, false), vec![LUA.into(), 1.into(), k.into()]).await?; // EVAL <LUA> <1> <k>
+    client.custom_raw(CustomCommand::new("HGET", ClusterHash::FirstKey, false), vec![k, "state"]).await?; // HGET <k> state
     client.evalsha::<(), _, _, _>(SHA, vec![k], ()).await?; // script <SHA> keys(<k>) args()
     script.evalsha_with_reload(&client, vec![k], vec!["x"]).await?; // script <script> keys(<k>) args(x)
     script.eval_with_reload(&client, keys, ()).await?; // script <script> keys(..) args()

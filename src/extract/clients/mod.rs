@@ -100,6 +100,9 @@ pub(crate) enum Sends {
     PrepareInvoke,
     /// `.invoke(con)`: runs the script call built (EVALSHA, then EVAL).
     Invoke,
+    /// `pipe.invoke_script(&inv)`: runs the script call its argument builds,
+    /// in the pipeline (sent when the pipeline is).
+    InvokeArgument,
     /// `.query(con)`: runs the command or pipeline built; sends nothing new.
     Query,
 }
@@ -125,10 +128,10 @@ impl Sends {
         !matches!(self, Sends::Arg | Sends::Query)
     }
 
-    /// Whether the method runs a script call built by a chain, or prepares
-    /// one.
+    /// Whether the method runs a script call built by a chain (preparing
+    /// one runs nothing: only an invocation is a call).
     pub(crate) fn invokes(self) -> bool {
-        matches!(self, Sends::Invoke | Sends::PrepareInvoke)
+        matches!(self, Sends::Invoke)
     }
 
     /// Whether the method runs what its chain built (so the chain's
@@ -415,6 +418,10 @@ fn describe(sends: Sends) -> (String, &'static str) {
         Sends::ScriptKey => ("a key of the script call", "spread"),
         Sends::PrepareInvoke => ("a script call, not run yet", "none"),
         Sends::Invoke => ("the script call (EVALSHA, then EVAL)", "the connection"),
+        Sends::InvokeArgument => (
+            "the script call its argument builds, in the pipeline",
+            "the invocation",
+        ),
         Sends::Query => ("what the chain built", "the connection"),
     };
     (sends.to_string(), wire)

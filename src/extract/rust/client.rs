@@ -65,6 +65,11 @@ const fn eval(name: &'static str, cmd: &'static str) -> Method {
     Method::new(FRED, name, Sends::Eval(cmd)).arity(Exactly(3))
 }
 
+/// fred's type of a command sent by name, and its constructors: the first
+/// argument of each names the command (`CustomCommand::new_static("EVAL",
+/// None, false)`), which `custom(cmd, args)` sends.
+pub(super) const CUSTOM_COMMAND: (&str, &[&str]) = ("CustomCommand", &["new", "new_static"]);
+
 /// redis-rs's invocation type and the field that holds the script it runs:
 /// `ScriptInvocation { script: self, args: vec![], keys: vec![] }.invoke(con)`
 /// runs `self` (its fields are private, so only redis-rs builds one so).
@@ -81,9 +86,17 @@ pub(super) const METHODS: &[Method] = &[
     chain("prepare_invoke", Sends::PrepareInvoke),
     chain("invoke", Sends::Invoke),
     chain("invoke_async", Sends::Invoke),
+    chain("invoke_script", Sends::InvokeArgument).arity(Exactly(1)),
     chain("query", Sends::Query),
     chain("query_async", Sends::Query),
     chain("execute", Sends::Query).shared_name(),
+    // A command by name, its arguments a list (fred).
+    Method::new(FRED, "custom", Sends::Named)
+        .arity(Exactly(2))
+        .generic(),
+    Method::new(FRED, "custom_raw", Sends::Named)
+        .arity(Exactly(2))
+        .generic(),
     // A script call in one method (fred).
     eval("eval", "EVAL"),
     eval("evalsha", "EVALSHA"),

@@ -35,7 +35,7 @@ const PLURAL_SUFFIXES: &[&str] = &[
 
 /// What a chain of `.arg(..)` / `.key(..)` calls adds to.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Target {
+pub(super) enum Target {
     /// `redis::cmd(..)`: the command at this index.
     Cmd(usize),
     /// `redis::pipe()`: the command last started by `.cmd(..)`, if any.
@@ -47,13 +47,15 @@ enum Target {
 /// A variable holding a command, pipeline or invocation under construction.
 #[derive(Clone, Copy)]
 pub(super) struct Builder {
-    target: Target,
+    pub(super) target: Target,
     /// Where the builder was made (to tell loops that add to it).
     created: usize,
-    /// An invocation of a script the chain that made it does not show
-    /// (`let mut inv = script.key(k)`, `script` a value the link follows):
-    /// a call only once a statement runs it.
-    pending: bool,
+    /// An invocation not run yet (`let mut inv = script.key(k)`): a call
+    /// only once a statement runs it.
+    pub(super) pending: bool,
+    /// The chain that made it shows a script call: a script it names, or
+    /// `prepare_invoke()` (`.key(k)` alone is also other builders').
+    pub(super) shown: bool,
 }
 
 /// One method call of a chain: `.arg(x)`.
@@ -81,6 +83,8 @@ struct ChainState<'t> {
     bound: bool,
     /// The script call it makes is pending ([`Builder::pending`]).
     pending: bool,
+    /// It shows a script call ([`Builder::shown`]).
+    shown: bool,
     /// The chain's base expression, and its value once asked for.
     base: Node<'t>,
     base_value: Option<Value>,
@@ -265,17 +269,23 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// script invocations, builders continued from a variable. Each link is
     /// read as its row of the client method table says.
     pub(super) fn chain_statement(&mut self, top: Node<'_>) {
+        self.read_chain(top, None);
+    }
+
+    /// A chain, as [`Cx::chain_statement`] reads it; `run_at`: the chain
+    /// builds a script call that a call around it runs there
+    /// (`pipe.invoke_script(&script.key(k))`).
+    pub(super) fn read_chain(&mut self, top: Node<'_>, run_at: Option<Span>) {
         let (base, links) = self.chain(top);
-        let var = self.let_name(top);
+        let var = run_at.is_none().then(|| self.let_name(top)).flatten();
         let (target, continued) = self.chain_start(base, top);
-        let runs = links
-            .iter()
-            .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
+        let runs = run_at.is_some()
+            || links
+                .iter()
+                .any(|l| l.spec.is_some_and(|s| s.sends.invokes()));
         if runs && continued.is_some() {
             // A statement that runs a pending invocation makes it a call.
-            if let Some(b) = self.scope.builders.get_mut(&self.text(base)) {
-                b.pending = false;
-            }
+            self.run_builder(&self.text(base));
         }
         let lp = continued.and_then(|c| self.loop_since(top, c));
         let mut st = ChainState {
@@ -286,9 +296,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             // Only a function's end settles a pending invocation.
             bound: var.is_some() && self.cur_func.is_some(),
             pending: false,
+            shown: false,
             base,
             base_value: None,
-            span: self.span(top),
+            span: run_at.unwrap_or_else(|| self.span(top)),
         };
         for link in &links {
             self.read_link(link, &mut st);
@@ -310,6 +321,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     target: t,
                     created: top.start_byte(),
                     pending: st.pending,
+                    shown: st.shown,
                 },
             );
         }
@@ -386,6 +398,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             Sends::Arg => self.add_arg(link.args[0], st),
             Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
+                st.shown |= spec.sends == Sends::PrepareInvoke;
                 if self.script_call_of_chain(st, link.receiver) && spec.sends == Sends::ScriptKey {
                     if let [key] = link.args.as_slice() {
                         self.add_key(*key, st);
@@ -393,6 +406,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
             }
             Sends::Eval(_) => self.fred_eval(link, st.span),
+            Sends::InvokeArgument => self.invoke_argument(link.call, link.args[0]),
             Sends::Command(..) => {
                 let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
                 let recv = (!on_pipe).then_some(link.receiver);
@@ -401,7 +415,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     self.facts.commands.push(cmd);
                 }
             }
-            Sends::Query | Sends::Named | Sends::Batch | Sends::Run(_) | Sends::Register => {}
+            Sends::Named => self.named_command(spec, link.receiver, &link.args, link.call),
+            Sends::Query | Sends::Batch | Sends::Run(_) | Sends::Register => {}
         }
     }
 
@@ -499,7 +514,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if !(known || st.invokes || st.bound) {
             return false;
         }
-        st.pending = !(known || st.invokes);
+        // Only an invocation is a call: one bound to a variable is a call
+        // once a statement runs it.
+        st.pending = st.bound && !st.invokes;
+        st.shown |= known;
         self.facts.script_calls.push(ScriptCall {
             script,
             numkeys: None,
@@ -565,12 +583,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(b) = self.scope.builders.get_mut(&self.text(var)) else {
             return;
         };
-        // A pending invocation returned unrun stays pending: a script the
-        // chain does not show, never seen run, is no evidence of a call.
-        if let (Target::Invoke(i), false) = (b.target, b.pending) {
-            if let Some(c) = self.facts.script_calls.get_mut(i) {
-                c.returned = true;
-            }
+        let Target::Invoke(i) = b.target else {
+            return;
+        };
+        let Some(c) = self.facts.script_calls.get_mut(i) else {
+            return;
+        };
+        // Returned unrun, it runs where its callers run it; where the chain
+        // shows no script call, it stays pending: never seen run, it is no
+        // evidence of a call.
+        if !b.pending || b.shown {
+            b.pending = false;
+            c.returned = true;
         }
     }
 
@@ -679,7 +703,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A typed command's arguments on the wire, as `shape` says, and the
     /// collections spread whose items we cannot see (the open tail).
-    fn command_args(&mut self, shape: Args, args: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
+    pub(super) fn command_args(
+        &mut self,
+        shape: Args,
+        args: &[Node<'_>],
+    ) -> (Vec<Value>, Vec<Value>) {
         let mut out = Vec::new();
         let mut tail = Vec::new();
         for (i, a) in args.iter().enumerate() {

@@ -36,6 +36,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     continue;
                 }
                 let pat = p.child_by_field_id(F.pattern);
+                // `self: &Self`, `self: Arc<Self>`: the receiver, typed.
+                if pat.is_some_and(|x| x.kind() == "self") {
+                    has_self = true;
+                    continue;
+                }
                 params.push(
                     pat.map(|x| self.pattern_name(x).unwrap_or_else(|| self.text(x)))
                         .unwrap_or_default(),

@@ -34,6 +34,9 @@
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
 //!   fred) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
+//! - `custom.rs`: commands sent by name (fred's `custom(cmd, args)`);
+//! - `invocations.rs`: where a script call built in steps runs (only an
+//!   invocation is a call: `inv.invoke(con)`, `pipe.invoke_script(&inv)`);
 //! - `rows.rs`: field reads of a map read by HGETALL, here or (through a
 //!   parameter) in a caller;
 //! - `tests/`: unit tests by concern (the client table's cases are
@@ -55,7 +58,9 @@ mod arms;
 mod blocks;
 mod client;
 mod commands;
+mod custom;
 mod grow;
+mod invocations;
 mod items;
 mod local;
 mod macros;
@@ -458,6 +463,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return true;
         }
         self.chain_statement(n);
+        self.builder_handed_on(n);
         if method_of(n, self.src).is_some_and(|(m, _)| m == "replace") {
             let v = self.value(n, 0);
             self.push_template(v);

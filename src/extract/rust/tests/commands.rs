@@ -435,3 +435,32 @@ fn decode(id: &str, map: &HashMap<String, String>) -> Job {
     );
     assert_eq!(f.field_reads[0].span.start, at(src, "data\")?"));
 }
+
+/// fred's `custom(cmd, args)` sends the command its `CustomCommand` names
+/// (held in a variable or written in place), the items of the list its
+/// arguments; a command the code does not name, or a receiver that is no
+/// client, sends nothing.
+#[test]
+fn a_custom_command_sends_the_command_it_names() {
+    let src = r#"
+impl Lock {
+    const RELEASE: &'static str = "return redis.call('del', KEYS[1])";
+    async fn release(&self, client: &RedisClient) {
+        let args: Vec<RedisValue> = vec![Self::RELEASE.into(), 1_i64.into(), self.key.clone().into()];
+        let cmd = CustomCommand::new_static("EVAL", None, false);
+        let _: i64 = client.custom(cmd, args).await?;
+        let _: () = self.client.custom(CustomCommand::new("PEXPIRE", None, false), vec![self.key.clone(), 500.to_string()]).await?;
+        let _: () = client.custom(self.cmd(), vec!["x"]).await?;
+        let _: () = builder.custom(CustomCommand::new("DEL", None, false), vec!["x"]);
+    }
+}
+"#;
+    let f = facts(src);
+    assert_eq!(
+        command_lines(&f),
+        vec![
+            r#"EVAL ["<RELEASE>", "<1>", "<key>"]"#,
+            r#"PEXPIRE ["<key>", "<500>"]"#,
+        ]
+    );
+}

@@ -3,6 +3,7 @@
 
 mod blocks;
 mod commands;
+mod invocations;
 mod registry;
 mod scripts;
 mod templates;

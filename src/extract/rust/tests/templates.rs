@@ -484,3 +484,24 @@ mod scripts {
         ]
     );
 }
+
+/// A receiver written with its type (`self: &Self`, `self: Arc<Self>`) is
+/// the receiver, as `&self` is: no parameter, and `self.f` its field.
+#[test]
+fn a_typed_self_is_the_receiver() {
+    let src = r#"
+impl Proxy {
+    async fn read(self: &Proxy, con: &mut C, id: &str) -> R {
+        self.read_state.key(id).invoke_async(con).await
+    }
+    fn owned(self: Arc<Self>) {}
+}
+"#;
+    let f = facts(src);
+    assert_eq!(f.functions[0].params, vec!["con", "id"]);
+    assert!(f.functions[1].params.is_empty());
+    assert!(matches!(
+        &f.script_calls[0].script,
+        Value::Param { index, name, .. } if *index == crate::facts::RECEIVER && name == "read_state"
+    ));
+}
