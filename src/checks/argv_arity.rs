@@ -3,7 +3,9 @@
 //! ## What it does
 //! Flags a call site that passes fewer ARGV values than its script reads on
 //! the paths that run (an error), or more than the script ever reads when
-//! it reads a fixed number of them (a warning). What the script reads comes
+//! it reads a fixed number of them (a warning; a site that runs one of
+//! several scripts chosen at run time passes what the widest of them
+//! reads, and is flagged only past that). What the script reads comes
 //! from evaluating its own code: a read of `ARGV[n]` (directly, through a
 //! local, or through a function's parameter) whose `nil` reaches Redis,
 //! arithmetic, `..`, a string function or an index is required of every
@@ -37,6 +39,8 @@
 //! more; when a value is optional, make the script read it as optional
 //! (`ARGV[3] or '0'`).
 
+use std::collections::HashMap;
+
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::facts::Span;
@@ -54,6 +58,7 @@ pub static RULE: Rule = Rule {
 };
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    let widest = widest_at_site(cx);
     for u in &cx.model.script_calls {
         if u.in_wrapper || !u.args_complete {
             continue;
@@ -67,9 +72,40 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         if n < argv.required_count() {
             out.push(too_few(cx, u, n));
         } else if let Some(upper) = script.argv_upper(cx.contract).filter(|up| n > *up) {
+            // A site that runs one of several scripts chosen at run time
+            // passes what the widest of them reads.
+            if widest
+                .get(&u.span)
+                .is_some_and(|w| w.is_none_or(|w| n <= w))
+            {
+                continue;
+            }
             out.push(too_many(cx, u, n, upper));
         }
     }
+}
+
+/// For each call site that runs more than one script, how many ARGV the
+/// widest of them reads (`None`: one reads any number).
+fn widest_at_site(cx: &CheckContext<'_>) -> HashMap<Span, Option<u32>> {
+    let mut scripts: HashMap<Span, Vec<usize>> = HashMap::new();
+    for u in &cx.model.script_calls {
+        let at = scripts.entry(u.span).or_default();
+        if !at.contains(&u.script) {
+            at.push(u.script);
+        }
+    }
+    scripts
+        .into_iter()
+        .filter(|(_, ids)| ids.len() > 1)
+        .map(|(span, ids)| {
+            let widest = ids
+                .iter()
+                .map(|&i| cx.model.scripts[i].argv_upper(cx.contract))
+                .try_fold(0, |w, up| up.map(|up| w.max(up)));
+            (span, widest)
+        })
+        .collect()
 }
 
 fn values(n: u32) -> String {
