@@ -244,6 +244,18 @@ pub(super) struct ScriptNames<'a> {
 }
 
 impl<'a> ScriptNames<'a> {
+    /// Whether two or more scripts of `speaker` go by `name`.
+    fn shared_in(&self, model: &Model, speaker: SpeakerId, name: &str) -> bool {
+        let norm = super::normalize_name(name);
+        let Some(cands) = self.by_norm.get(norm.as_str()) else {
+            return false;
+        };
+        let mut of_speaker = cands
+            .iter()
+            .filter(|&&i| model.scripts[i].speaker == speaker);
+        of_speaker.next().is_some() && of_speaker.next().is_some()
+    }
+
     pub(super) fn of(model: &'a Model) -> Self {
         let mut names = ScriptNames::default();
         for (id, s) in model.scripts.iter().enumerate() {
@@ -371,15 +383,25 @@ fn direct(
             .get(&(span.file, *index))
             .or_else(|| script_at.get(&(file, *index)))
             .copied(),
-        Value::Const { path, .. } => by_name(path.last()?).or_else(|| {
-            let cx = Ctx {
-                speaker,
-                module: "",
-                file,
+        Value::Const { path, .. } => {
+            let defined = || {
+                let cx = Ctx {
+                    speaker,
+                    module: "",
+                    file,
+                };
+                let (f, value) = lk.resolver.const_def(path, &cx)?;
+                direct(value, speaker, f, lk, depth + 1)
             };
-            let (f, value) = lk.resolver.const_def(path, &cx)?;
-            direct(value, speaker, f, lk, depth + 1)
-        }),
+            // A name two of the speaker's scripts go by (`luaLock` embedding
+            // `lock.lua` in two packages) names neither: the constant's own
+            // definition says which, where it names one.
+            let name = path.last()?;
+            if lk.names.shared_in(model, speaker, name) {
+                return defined().or_else(|| by_name(name));
+            }
+            by_name(name).or_else(defined)
+        }
         Value::Atom { name, .. } => by_name(name),
         Value::Str(t) => {
             let Some(s) = v.as_str() else {
