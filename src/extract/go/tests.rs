@@ -711,3 +711,28 @@ func f(ctx context.Context, conn redigo.Conn, rdb *redis.Client, key string) {
     assert_eq!(commands(&f), ["EVALSHA lua.KeepAlive ? $key 30"]);
     assert_eq!(script_calls(&f), ["jobs.Enqueue [$key] [1]"]);
 }
+
+/// A comment between a composite literal's elements is none of them.
+#[test]
+fn comments_in_a_slice_literal_are_no_elements() {
+    let src = "package broker
+
+import \"github.com/redis/go-redis/v9\"
+
+var expire = redis.NewScript(`return redis.call('ZRANGE', KEYS[2], 0, ARGV[1])`)
+
+func f(ctx context.Context, rdb *redis.Client, ch string) {
+	expire.Run(ctx, rdb,
+		[]string{
+			\"h:\" + ch, // KEYS[1]: the hash
+			\"z:\" + ch, // KEYS[2]: the zset
+		},
+		/* the batch */ 10,
+	)
+}
+";
+    assert_eq!(
+        script_calls(&facts(src)),
+        ["expire [h:{$ch} z:{$ch}] [10]"]
+    );
+}

@@ -278,14 +278,18 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// `[]string{a, b}` as a list; `map[string]any{"f": v}` and `T{F: v}`
-    /// as maps (a struct's by its field names).
+    /// as maps (a struct's by its field names); comments between the
+    /// elements are none.
     fn composite_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let (Some(ty), Some(body)) = (n.child_by_field_id(F.ty), n.child_by_field_id(F.body))
         else {
             return Value::unknown(self.label(n), span);
         };
-        let els = named_children(body);
+        let els: Vec<Node<'_>> = named_children(body)
+            .into_iter()
+            .filter(|e| e.kind() != "comment")
+            .collect();
         fn inner(x: Node<'_>) -> Node<'_> {
             named_children(x).into_iter().next().unwrap_or(x)
         }
