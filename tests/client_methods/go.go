@@ -97,5 +97,6 @@ func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	rdb.Incr(ctx, k) // INCR <k>
 	rdb.IncrBy(ctx, k, 2) // INCRBY <k> <2>
 	rdb.Publish(ctx, k, "hello") // PUBLISH <k> hello
+	rdb.ScriptLoad(ctx, src) // SCRIPT LOAD <src>
 	cache.Get(k) // -
 }

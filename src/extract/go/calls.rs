@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::facts::{CallFact, Command, ScriptCall, Sink, Value};
+use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value, SHA1};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
@@ -186,6 +186,35 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.is_client_expr(first).then_some(None)
     }
 
+    /// What a client call gives the code: `ScriptLoad(ctx, src)` the SHA1
+    /// of `src`, as Redis replies; `.Result()` and `.Val()` of a client
+    /// call what that call gives.
+    pub(super) fn client_reply(&mut self, n: Node<'_>, d: usize) -> Option<Value> {
+        let (recv, m) = self.method(n)?;
+        let name = self.text(m);
+        if matches!(name.as_str(), "Result" | "Val") && self.arg_nodes(n).is_empty() {
+            let (inner, im) = self.method(recv)?;
+            client::lookup(&self.text(im), Receiver::RedisLike)?;
+            return self
+                .is_client_expr(inner)
+                .then(|| self.client_reply(recv, d))
+                .flatten();
+        }
+        let spec = client::lookup(&name, Receiver::RedisLike)?;
+        if !matches!(spec.sends, Sends::Command("SCRIPT LOAD", _)) || !self.is_client_expr(recv) {
+            return None;
+        }
+        let [src] = self.wire_nodes(n, spec)[..] else {
+            return None;
+        };
+        let body = self.value(src, d + 1);
+        Some(Value::Call {
+            path: vec![SHA1.into()],
+            args: vec![body],
+            span: self.span(n),
+        })
+    }
+
     /// A call met by the walk.
     pub(super) fn call(&mut self, n: Node<'_>) {
         if let Some((recv, m)) = self.method(n) {
@@ -281,7 +310,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if nodes.is_empty() {
                     return;
                 }
-                let (args, tail) = self.wire_args(&nodes, shape);
+                let (mut args, tail) = self.wire_args(&nodes, shape);
+                // `SCRIPT LOAD`: a subcommand is the first argument.
+                let (name, sub) = name.split_once(' ').unwrap_or((name, ""));
+                if !sub.is_empty() {
+                    args.insert(0, Value::Str(Template::lit(sub, self.span(m))));
+                }
                 self.push_command(name.to_string(), m, n, args, tail);
             }
             Sends::Named => {
@@ -473,14 +507,18 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             None => return,
         };
-        let args = self
-            .arg_nodes(n)
+        let nodes = self.arg_nodes(n);
+        let spread = nodes.iter().any(|a| a.kind() == "variadic_argument");
+        let mut args: Vec<Value> = nodes
             .iter()
             .map(|a| match a.kind() {
                 "variadic_argument" => Value::unknown(self.label(*a), self.span(*a)),
                 _ => self.value(*a, 0),
             })
             .collect();
+        if !spread {
+            args = self.pack_variadic(&path, args, self.span(n));
+        }
         self.facts.calls.push(CallFact {
             path,
             args,

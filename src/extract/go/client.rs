@@ -154,6 +154,7 @@ pub(super) const METHODS: &[Method] = &[
     send("Incr", "INCR", Plain),
     send("IncrBy", "INCRBY", Plain),
     send("Publish", "PUBLISH", Plain),
+    send("ScriptLoad", "SCRIPT LOAD", Plain),
 ];
 
 /// The row of a call of `name` on a receiver of that kind, if any.

@@ -85,6 +85,8 @@ pub fn extract(
         field_types: HashMap::new(),
         embed_fs: HashSet::new(),
         literals_read: HashMap::new(),
+        methods: HashSet::new(),
+        variadic: HashMap::new(),
         scripts_at: HashMap::new(),
         binding: None,
         depth: 0,
@@ -154,6 +156,11 @@ struct Cx<'s, 'p> {
     /// Function literals called where they stand, walked once: what each
     /// returns, by its start byte.
     literals_read: HashMap<usize, Value>,
+    /// The methods the file declares, as (type, name).
+    methods: HashSet<(String, String)>,
+    /// The variadic functions (type empty) and methods the file declares,
+    /// as (type, name), with their parameters before the variadic one.
+    variadic: HashMap<(String, String), usize>,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// The name the value being read is bound to: a script's name.
@@ -212,6 +219,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 "import_declaration" => self.imports(*c),
                 "type_declaration" => self.field_types(*c),
+                "function_declaration" | "method_declaration" => self.note_function(*c),
                 _ => {}
             }
         }
@@ -604,13 +612,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let mut variadic = false;
         if let Some(recv) = n.child_by_field_id(F.receiver) {
             for (pname, ty) in self.params(recv) {
-                let bare: String = ty
-                    .trim_start_matches('*')
-                    .split('[')
-                    .next()
-                    .unwrap_or("")
-                    .to_string();
-                receiver_type = Some(bare);
+                receiver_type = Some(types::bare_type(&ty));
                 scope.receiver = pname;
             }
         }

@@ -711,3 +711,89 @@ func f(ctx context.Context, conn redigo.Conn, rdb *redis.Client, key string) {
     assert_eq!(commands(&f), ["EVALSHA lua.KeepAlive ? $key 30"]);
     assert_eq!(script_calls(&f), ["jobs.Enqueue [$key] [1]"]);
 }
+
+/// A comment between a composite literal's elements is none of them.
+#[test]
+fn comments_in_a_slice_literal_are_no_elements() {
+    let src = "package broker
+
+import \"github.com/redis/go-redis/v9\"
+
+var expire = redis.NewScript(`return redis.call('ZRANGE', KEYS[2], 0, ARGV[1])`)
+
+func f(ctx context.Context, rdb *redis.Client, ch string) {
+	expire.Run(ctx, rdb,
+		[]string{
+			\"h:\" + ch, // KEYS[1]: the hash
+			\"z:\" + ch, // KEYS[2]: the zset
+		},
+		/* the batch */ 10,
+	)
+}
+";
+    assert_eq!(script_calls(&facts(src)), ["expire [h:{$ch} z:{$ch}] [10]"]);
+}
+
+/// `ScriptLoad(ctx, src)` is `SCRIPT LOAD src`, and its reply (through
+/// `.Result()`) the SHA1 of `src`; a parameter of a function type called
+/// is a call of what the caller passes, and a method named without a call
+/// (`s.incr`) is the method as a value; a variadic method of the file
+/// receives the arguments from its variadic parameter on as one slice.
+#[test]
+fn a_loaded_sha_reaches_evalsha_through_a_method_value() {
+    let src = "package limiter
+
+import (
+	\"context\"
+
+	libredis \"github.com/redis/go-redis/v9\"
+)
+
+const incrLua = `return redis.call('INCR', KEYS[1])`
+
+type Store struct {
+	client  libredis.UniversalClient
+	incrSHA string
+}
+
+func (s *Store) load(ctx context.Context) error {
+	sha, err := s.client.ScriptLoad(ctx, incrLua).Result()
+	if err != nil {
+		return err
+	}
+	s.incrSHA = sha
+	return nil
+}
+
+func (s *Store) incr() string {
+	return s.incrSHA
+}
+
+func (s *Store) eval(ctx context.Context, sha func() string, keys []string, args ...any) error {
+	return s.client.EvalSha(ctx, sha(), keys, args...).Err()
+}
+
+func (s *Store) Hit(ctx context.Context, key string) error {
+	return s.eval(ctx, s.incr, []string{key}, 1, \"ms\")
+}
+";
+    let f = facts(src);
+    assert_eq!(commands(&f), ["SCRIPT LOAD incrLua"]);
+    let consts: Vec<String> = f
+        .consts
+        .iter()
+        .map(|c| format!("{} {} = {}", c.module, c.name, show(&c.value)))
+        .collect();
+    assert_eq!(
+        consts,
+        [
+            "limiter incrLua = script#0",
+            "limiter.Store .incrSHA = #sha1(incrLua)"
+        ]
+    );
+    assert_eq!(script_calls(&f), ["#apply.sha($sha) [ ..] [ ..]"]);
+    // The variadic parameter receives the arguments from it on as a slice.
+    let hit = f.calls.iter().find(|c| c.path == ["self", "eval"]).unwrap();
+    let args: Vec<String> = hit.args.iter().map(show).collect();
+    assert_eq!(args, ["$ctx", "#fn(Store.incr())", "[$key]", "[1, ms]"]);
+}

@@ -31,6 +31,13 @@ const CONTEXT_MAKERS: &[&str] = &[
 /// The type `context.Context`, as the file's bindings record it.
 const CONTEXT: &str = "context.Context";
 
+/// A receiver's type without its pointer and type arguments: `*Q[T]` is
+/// `Q`.
+pub(super) fn bare_type(t: &str) -> String {
+    let t = t.trim_start_matches('*');
+    t.split('[').next().unwrap_or("").to_string()
+}
+
 impl<'s, 'p> Cx<'s, 'p> {
     /// A type as written, as (package, name): its qualifier resolved
     /// through the file's imports (`*redigo.Script` is `("redis",
@@ -96,6 +103,67 @@ impl<'s, 'p> Cx<'s, 'p> {
                     self.field_types.insert(name, ty.clone());
                 }
             }
+        }
+    }
+
+    /// `func (s *Store) sha() string`: `sha` is a method of `Store` (so
+    /// `s.sha` without a call is a method value); a function or method
+    /// whose last parameter is variadic (`args ...any`) takes the
+    /// arguments from there on as one slice.
+    pub(super) fn note_function(&mut self, n: Node<'_>) {
+        let Some(name) = n.child_by_field_id(F.name) else {
+            return;
+        };
+        let name = self.text(name);
+        let ty = match n.child_by_field_id(F.receiver) {
+            Some(recv) => match self.params(recv).pop() {
+                Some((_, t)) => bare_type(&t),
+                None => return,
+            },
+            None => String::new(),
+        };
+        let params = n
+            .child_by_field_id(F.parameters)
+            .map(|ps| self.params(ps))
+            .unwrap_or_default();
+        if params.last().is_some_and(|(_, t)| t.starts_with("...")) {
+            self.variadic
+                .insert((ty.clone(), name.clone()), params.len() - 1);
+        }
+        if !ty.is_empty() {
+            self.methods.insert((ty, name));
+        }
+    }
+
+    /// A call of a variadic function of the file (`self.eval(ctx, k, a,
+    /// b)` of `eval(ctx, k string, args ...any)`): the arguments from its
+    /// variadic parameter on, as the one slice it receives; a call that
+    /// passes a slice there (`xs...`) is left as it is.
+    pub(super) fn pack_variadic(
+        &self,
+        path: &[String],
+        mut args: Vec<Value>,
+        span: crate::facts::Span,
+    ) -> Vec<Value> {
+        let key = match path {
+            [s, m] if s == "self" => match &self.receiver_type {
+                Some(t) => (t.clone(), m.clone()),
+                None => return args,
+            },
+            [f] => (String::new(), f.clone()),
+            _ => return args,
+        };
+        match self.variadic.get(&key) {
+            Some(&fixed) if args.len() >= fixed => {
+                let items = args.split_off(fixed);
+                args.push(Value::List {
+                    items,
+                    tail: Vec::new(),
+                    span,
+                });
+                args
+            }
+            _ => args,
         }
     }
 

@@ -8,7 +8,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::facts::{Seg, Span, Template, Value, RECEIVER};
+use crate::facts::{applied, closure, Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::strings::is_string;
@@ -95,6 +95,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         if obj.kind() == "identifier" {
             let name = self.text(obj);
             if self.scope.receiver.as_deref() == Some(name.as_str()) {
+                if let Some(v) = self.method_value(&field, span) {
+                    return v;
+                }
                 return Value::Param {
                     index: RECEIVER,
                     name: field,
@@ -155,7 +158,13 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return v;
             }
         }
+        if let Some(v) = self.client_reply(n, d) {
+            return v;
+        }
         let args = self.arg_nodes(n);
+        if let Some(v) = self.param_call(func, &args, span, d) {
+            return v;
+        }
         let path = self.callee_path(func);
         if let Some(v) = match &path {
             Some(p) => self.file_read(n, p, d),
@@ -198,10 +207,50 @@ impl<'s, 'p> Cx<'s, 'p> {
         match path {
             Some(path) => {
                 let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
+                let args = self.pack_variadic(&path, args, span);
                 Value::Call { path, args, span }
             }
             None => Value::unknown(self.label(n), span),
         }
+    }
+
+    /// `s.sha` (no call) in a method of `T` that declares `sha`: the method
+    /// as a value, a closure that calls it (`[T, sha]`).
+    fn method_value(&self, field: &str, span: Span) -> Option<Value> {
+        let t = self.receiver_type.as_ref()?;
+        self.methods
+            .contains(&(t.clone(), field.to_string()))
+            .then(|| {
+                let call = Value::Call {
+                    path: vec![t.clone(), field.to_string()],
+                    args: Vec::new(),
+                    span,
+                };
+                closure(call, span)
+            })
+    }
+
+    /// `getSha()` where `getSha` is a parameter of a function type: a call
+    /// of what the caller passes ([`applied`]).
+    fn param_call(
+        &mut self,
+        func: Node<'_>,
+        args: &[Node<'_>],
+        span: Span,
+        d: usize,
+    ) -> Option<Value> {
+        if func.kind() != "identifier" || self.scope.locals.contains_key(&self.text(func)) {
+            return None;
+        }
+        let name = self.text(func);
+        let typed_func = self
+            .scope
+            .types
+            .get(&name)
+            .is_some_and(|t| t.starts_with("func"));
+        let callee = self.param_value(&name, span).filter(|_| typed_func)?;
+        let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
+        Some(applied(vec![name], callee, args, span))
     }
 
     /// `append(xs, a, b)`, `append(xs, ys...)`: a listed slice grows by
@@ -278,14 +327,18 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// `[]string{a, b}` as a list; `map[string]any{"f": v}` and `T{F: v}`
-    /// as maps (a struct's by its field names).
+    /// as maps (a struct's by its field names); comments between the
+    /// elements are none.
     fn composite_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let (Some(ty), Some(body)) = (n.child_by_field_id(F.ty), n.child_by_field_id(F.body))
         else {
             return Value::unknown(self.label(n), span);
         };
-        let els = named_children(body);
+        let els: Vec<Node<'_>> = named_children(body)
+            .into_iter()
+            .filter(|e| e.kind() != "comment")
+            .collect();
         fn inner(x: Node<'_>) -> Node<'_> {
             named_children(x).into_iter().next().unwrap_or(x)
         }

@@ -1,0 +1,1 @@
+redis.call("SET", KEYS[1], ARGV[1])

@@ -1,0 +1,3 @@
+module example.com/limiter
+
+go 1.21
