@@ -20,6 +20,7 @@ use crate::facts::{FileFacts, FileId, Seg, Span, Value};
 use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
 mod index;
+mod own;
 mod uses;
 mod wrappers;
 
@@ -330,6 +331,11 @@ fn runs_returned(p: &Proto, fns: &FnIndex<'_>, returning: &HashSet<(FileId, usiz
 /// Whether a proto's script is identified where it stands.
 type Known<'a> = &'a dyn Fn(&Proto) -> bool;
 
+/// The script a proto of a method of a module (its last segment the
+/// method's type) runs, where it is a field of the receiver that names
+/// one ([`own`]).
+type Own<'a> = &'a dyn Fn(&Proto, &str) -> Option<Value>;
+
 /// The invocation is the innermost place where the script is known: once
 /// there, it stays.
 fn mark_site(p: &mut Proto, known: Known<'_>) {
@@ -363,7 +369,7 @@ impl Binding {
         input: &LinkInput<'_>,
         sent: &super::sends::Sent,
         fns: &FnIndex<'_>,
-        known: Known<'_>,
+        (known, own): (Known<'_>, Own<'_>),
         speaker: SpeakerId,
     ) -> Binding {
         let mut b = Binding::default();
@@ -389,6 +395,9 @@ impl Binding {
             for (func, mut p) in direct_protos(*file, speaker, facts, sent) {
                 if runs_returned(&p, fns, &returning) {
                     continue;
+                }
+                if let Some(script) = func.and_then(|f| own(&p, &facts.functions.get(f)?.module)) {
+                    p.script = script;
                 }
                 mark_site(&mut p, known);
                 match func {
@@ -620,7 +629,8 @@ fn link_speaker(
                 }
                 a
             };
-            let sites = bind_speaker(input, sent, fns, &known, sp);
+            let own = |p: &Proto, module: &str| own::own_field_script(p, module, lk);
+            let sites = bind_speaker(input, sent, fns, (&known, &own), sp);
             // A speaker without call sites (the shared scripts) is bound
             // again at no cost: nothing is kept of it.
             let worth = memo.is_some() && !sites.is_empty();
@@ -639,10 +649,10 @@ fn bind_speaker(
     input: &LinkInput<'_>,
     sent: &super::sends::Sent,
     fns: &FnIndex<'_>,
-    known: Known<'_>,
+    (known, own): (Known<'_>, Own<'_>),
     speaker: SpeakerId,
 ) -> Vec<(Proto, bool)> {
-    let mut binding = Binding::start(input, sent, fns, known, speaker);
+    let mut binding = Binding::start(input, sent, fns, (known, own), speaker);
     if binding.finals.is_empty() && binding.summaries.is_empty() {
         return Vec::new();
     }

@@ -301,22 +301,7 @@ fn followed(
         file,
         module: "",
     };
-    let leaves = super::flow::follow(lk.resolver, v, at);
-    let mut found = None;
-    for (f, leaf) in &leaves {
-        match (direct(leaf, speaker, *f, lk, depth + 1), found) {
-            (None, _) => {
-                found = None;
-                break;
-            }
-            (Some(id), None) => found = Some(id),
-            (Some(id), Some(x)) if id == x => {}
-            (Some(_), Some(_)) => {
-                found = None;
-                break;
-            }
-        }
-    }
+    let found = one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, depth);
     if let Ok(mut m) = lk.followed.lock() {
         m.insert(key, found);
     }
@@ -337,6 +322,46 @@ fn named_apart(name: &str, speaker: SpeakerId, lk: &Lookup<'_>) -> bool {
         return false;
     };
     shas.any(|sha| sha != first)
+}
+
+/// The script every value of `leaves` names, when they all name the same
+/// one.
+fn one_script(
+    leaves: &[(FileId, Value)],
+    speaker: SpeakerId,
+    lk: &Lookup<'_>,
+    depth: usize,
+) -> Option<ScriptId> {
+    let mut found = None;
+    for (f, leaf) in leaves {
+        match (direct(leaf, speaker, *f, lk, depth + 1), found) {
+            (None, _) => return None,
+            (Some(id), None) => found = Some(id),
+            (Some(id), Some(x)) if id == x => {}
+            (Some(_), Some(_)) => return None,
+        }
+    }
+    found
+}
+
+/// Which script `self.f` (a [`crate::facts::RECEIVER`] field) names in a
+/// method of `module`, whose last segment is the method's type: what that
+/// type's constructors put in `f`, followed through the code base, when
+/// every way names the same script. Not memoised: the same value read
+/// without its type names nothing.
+pub(super) fn identify_own_field(
+    v: &Value,
+    speaker: SpeakerId,
+    file: FileId,
+    module: &str,
+    lk: &Lookup<'_>,
+) -> Option<ScriptId> {
+    let at = super::flow::At {
+        speaker,
+        file,
+        module,
+    };
+    one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, 0)
 }
 
 /// Which script a value names where it stands: an embedded body, a const
@@ -411,7 +436,9 @@ fn direct(
             let Some(s) = v.as_str() else {
                 // `${name}:${version}`: a command name the runtime versions
                 // names the script its literal head names.
-                return versioned_head(t).and_then(|head| by_name(&head));
+                return versioned_head(t)
+                    .and_then(|head| by_name(&head))
+                    .or_else(|| composed(t, speaker, file, lk, depth));
             };
             if s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
                 let lower = s.to_ascii_lowercase();
@@ -449,6 +476,39 @@ fn direct(
         }
         _ => None,
     }
+}
+
+/// A script text joined from script texts (`format!("{HELPERS}\n{body}")`,
+/// `PRELUDE + body`): Lua defines a function before a call of it, so the
+/// last part is the script run and the parts before it are its preludes
+/// (functions it may call). The last part's script, when every part names
+/// a script, only whitespace joins them, and no prelude reads KEYS or ARGV
+/// of its own (what the call passes is then the last part's to read).
+fn composed(
+    t: &crate::facts::Template,
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+    depth: usize,
+) -> Option<ScriptId> {
+    use crate::facts::Seg;
+    let mut parts = Vec::new();
+    for seg in &t.segs {
+        match seg {
+            Seg::Lit { text, .. } if text.trim().is_empty() => {}
+            Seg::Value(v) => parts.push(direct(v, speaker, file, lk, depth + 1)?),
+            _ => return None,
+        }
+    }
+    let (&body, preludes) = parts.split_last()?;
+    let quiet = |id: ScriptId| {
+        let lua = &lk.model.scripts[id].lua;
+        lua.key_uses.is_empty() && lua.argv.reads.is_empty() && !lua.argv.variadic
+    };
+    preludes
+        .iter()
+        .all(|&p| p != body && quiet(p))
+        .then_some(body)
 }
 
 #[cfg(test)]
