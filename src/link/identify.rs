@@ -364,6 +364,34 @@ pub(super) fn identify_own_field(
     one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, 0)
 }
 
+/// Which script a constant names: the script bound to its name, or what
+/// its definition holds. A name several of the speaker's scripts are bound
+/// to (two classes' `LUA_SCRIPT`) names the one its definition nearest the
+/// use holds, or none: never the first of them.
+fn const_script(
+    path: &[String],
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+    depth: usize,
+    by_name: &dyn Fn(&str) -> Option<ScriptId>,
+) -> Option<ScriptId> {
+    let name = path.last()?;
+    let defined = || {
+        let cx = Ctx {
+            speaker,
+            module: "",
+            file,
+        };
+        let (f, value) = lk.resolver.const_def(path, &cx)?;
+        direct(value, speaker, f, lk, depth + 1)
+    };
+    if named_apart(name, speaker, lk) {
+        return defined();
+    }
+    by_name(name).or_else(defined)
+}
+
 /// Which script a value names where it stands: an embedded body, a const
 /// or attribute holding it (or its SHA), its name in any case convention,
 /// or its SHA1; a constant whose own name names none is followed to its
@@ -412,25 +440,7 @@ fn direct(
             .get(&(span.file, *index))
             .or_else(|| script_at.get(&(file, *index)))
             .copied(),
-        Value::Const { path, .. } => {
-            let name = path.last()?;
-            let defined = || {
-                let cx = Ctx {
-                    speaker,
-                    module: "",
-                    file,
-                };
-                let (f, value) = lk.resolver.const_def(path, &cx)?;
-                direct(value, speaker, f, lk, depth + 1)
-            };
-            // A name several of the speaker's scripts are bound to (two
-            // classes' `LUA_SCRIPT`) names the one its definition nearest
-            // the use holds, or none: never the first of them.
-            if named_apart(name, speaker, lk) {
-                return defined();
-            }
-            by_name(name).or_else(defined)
-        }
+        Value::Const { path, .. } => const_script(path, speaker, file, lk, depth, &by_name),
         Value::Atom { name, .. } => by_name(name),
         Value::Str(t) => {
             let Some(s) = v.as_str() else {

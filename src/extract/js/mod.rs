@@ -76,7 +76,7 @@ pub fn extract(
         names_redis: crate::extract::needles::names_client(src),
         not_reads: Default::default(),
         classes: HashMap::new(),
-        namespaces: namespaces(root, src),
+        namespaces: namespaces(root, src, crate::extract::fields::of(lang)),
     };
     cx.traverse(root, Pass::Bindings);
     let pending = std::mem::take(&mut cx.pending);
@@ -89,7 +89,11 @@ pub fn extract(
 /// from "m"`, and `const ns = require("m")` at the top level. An import
 /// names the constant its module exports, whichever module that is, as a
 /// named import does: the value-flow core finds the definition by name.
-fn namespaces(root: Node<'_>, src: &[u8]) -> std::collections::HashSet<String> {
+fn namespaces(
+    root: Node<'_>,
+    src: &[u8],
+    f: &crate::extract::fields::Fields,
+) -> std::collections::HashSet<String> {
     let text = |n: Node<'_>| String::from_utf8_lossy(&src[n.byte_range()]).into_owned();
     let mut out = std::collections::HashSet::new();
     for st in crate::parse::named_children(root).into_iter().take(4096) {
@@ -110,15 +114,14 @@ fn namespaces(root: Node<'_>, src: &[u8]) -> std::collections::HashSet<String> {
             }
             "lexical_declaration" | "variable_declaration" => {
                 for d in crate::parse::named_children(st) {
-                    let (Some(name), Some(value)) = (
-                        d.child_by_field_name("name"),
-                        d.child_by_field_name("value"),
-                    ) else {
+                    let (Some(name), Some(value)) =
+                        (d.child_by_field_id(f.name), d.child_by_field_id(f.value))
+                    else {
                         continue;
                     };
                     let required = value.kind() == "call_expression"
                         && value
-                            .child_by_field_name("function")
+                            .child_by_field_id(f.function)
                             .is_some_and(|f| text(f) == "require");
                     if name.kind() == "identifier" && required {
                         out.insert(text(name));
