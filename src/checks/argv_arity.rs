@@ -75,7 +75,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             // A site that runs one of several scripts chosen at run time
             // passes what the widest of them reads.
             if widest
-                .get(&u.span)
+                .get(&(u.span, u.site))
                 .is_some_and(|w| w.is_none_or(|w| n <= w))
             {
                 continue;
@@ -85,12 +85,13 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// For each call site that runs more than one script, how many ARGV the
-/// widest of them reads (`None`: one reads any number).
-fn widest_at_site(cx: &CheckContext<'_>) -> HashMap<Span, Option<u32>> {
-    let mut scripts: HashMap<Span, Vec<usize>> = HashMap::new();
+/// For each invocation that runs more than one script (one call, its
+/// script chosen at run time; not two calls a wrapper makes), how many ARGV
+/// the widest of them reads (`None`: one reads any number).
+fn widest_at_site(cx: &CheckContext<'_>) -> HashMap<(Span, Option<Span>), Option<u32>> {
+    let mut scripts: HashMap<(Span, Option<Span>), Vec<usize>> = HashMap::new();
     for u in &cx.model.script_calls {
-        let at = scripts.entry(u.span).or_default();
+        let at = scripts.entry((u.span, u.site)).or_default();
         if !at.contains(&u.script) {
             at.push(u.script);
         }
