@@ -17,6 +17,7 @@ async fn chains(con: &mut C, k: &str, keys: &[String]) {
     Cmd::hget(k, "state").execute(con); // HGET <k> state
     SCRIPT.key(k).arg("a").invoke(con)?; // script <SCRIPT> keys(<k>) args(a)
     SCRIPT.key(keys).invoke_async(con).await?; // script <SCRIPT> keys(..) args()
+    SCRIPT.arg("a").arg(k).invoke(con)?; // script <SCRIPT> keys() args(a <k>)
     let mut inv = SCRIPT.prepare_invoke(); inv.key(k); inv.invoke(con)?; // script <SCRIPT> keys(<k>) args()
     let unrun = SCRIPT.prepare_invoke(); // -
     pipe().invoke_script(&SCRIPT.key(k).arg("a")).query(con)?; // script <SCRIPT> keys(<k>) args(a)

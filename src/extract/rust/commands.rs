@@ -304,6 +304,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         for link in &links {
             self.read_link(link, &mut st);
         }
+        if run_at.is_some() && st.target.is_none() {
+            // Run whole: the invocation the value comes to.
+            self.script_call_of_chain(&mut st, top);
+        }
         let ran = links
             .last()
             .is_some_and(|l| l.spec.is_some_and(|s| s.sends.runs()));
@@ -396,7 +400,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     st.target = Some(Target::Pipe(Some(i)));
                 }
             }
-            Sends::Arg => self.add_arg(link.args[0], st),
+            Sends::Arg => {
+                // `script.arg(x)` starts a script call as `.key(k)` does.
+                if st.target.is_none() {
+                    self.script_call_of_chain(st, link.receiver);
+                }
+                self.add_arg(link.args[0], st)
+            }
             Sends::ScriptKey | Sends::PrepareInvoke | Sends::Invoke => {
                 st.shown |= spec.sends == Sends::PrepareInvoke;
                 if self.script_call_of_chain(st, link.receiver) && spec.sends == Sends::ScriptKey {
@@ -406,7 +416,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
             }
             Sends::Eval(_) => self.fred_eval(link, st.span),
-            Sends::InvokeArgument => self.invoke_argument(link.call, link.args[0]),
+            Sends::InvokeArgument => self.invoke_argument(link.name, link.call, link.args[0]),
             Sends::Command(..) => {
                 let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
                 let recv = (!on_pipe).then_some(link.receiver);

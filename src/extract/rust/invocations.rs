@@ -12,22 +12,26 @@ use tree_sitter::Node;
 
 use super::commands::Target;
 use super::{args_of, node_key, peel_ref, Cx};
+use crate::facts::Span;
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
-    /// `.invoke_script(arg)` at `call`: the script call `arg` builds runs
-    /// at `call`.
-    pub(super) fn invoke_argument(&mut self, call: Node<'_>, arg: Node<'_>) {
+    /// `.invoke_script(arg)` (`name` the method's name in `call`): the
+    /// script call `arg` builds runs there, from the method's name on (a
+    /// pipeline may run several).
+    pub(super) fn invoke_argument(&mut self, name: Node<'_>, call: Node<'_>, arg: Node<'_>) {
         let arg = peel_ref(arg);
-        let at = self.span(call);
-        match arg.kind() {
-            "identifier" => self.run_builder(&self.text(arg)),
-            "call_expression" => {
-                // Read here, as run here: the walk passes it by.
-                self.inner.insert(node_key(arg));
-                self.read_chain(arg, Some(at));
+        if arg.kind() == "identifier" {
+            let name = self.text(arg);
+            if self.scope.builders.contains_key(&name) {
+                return self.run_builder(&name);
             }
-            _ => {}
         }
+        // Read here, as run here: the walk passes it by. A chain of script
+        // methods, or any other value (`build(q)`, `self.inv`, a
+        // parameter): the invocation it comes to.
+        self.inner.insert(node_key(arg));
+        let at = Span::new(self.file, name.start_byte(), call.end_byte());
+        self.read_chain(arg, Some(at));
     }
 
     /// The script call a variable holds runs: a call (at the chain that

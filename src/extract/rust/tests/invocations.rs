@@ -37,6 +37,7 @@ impl Store {
         }
         let last = TOUCH.key("jobs:last");
         pipe.invoke_script(&last);
+        pipe.invoke_script(&self.reap_of(ids));
         pipe
     }
 }
@@ -47,12 +48,10 @@ impl Store {
         vec![
             "commit keys [job:<id>] args [1]",
             "TOUCH keys [jobs:last] args []",
+            "reap_of keys [] args []",
         ]
     );
-    assert_eq!(
-        f.script_calls[0].span.start,
-        at(src, "pipe.invoke_script(\n")
-    );
+    assert_eq!(f.script_calls[0].span.start, at(src, "invoke_script(\n"));
 }
 
 /// A script call prepared and bound to a variable is a call once a
