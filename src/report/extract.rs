@@ -18,6 +18,15 @@ fn loc(a: &Analysis, span: Span) -> Value {
     json!({"path": f.rel, "line": f.line_col(span.start).line})
 }
 
+/// Where a call is: its first line, and its last (a method chain or an
+/// argument list may run over several).
+fn call_loc(a: &Analysis, span: Span) -> Value {
+    let f = a.sources.get(span.file);
+    let line = f.line_col(span.start).line;
+    let end = f.line_col(span.end.max(span.start)).line;
+    json!({"path": f.rel, "line": line, "end_line": end})
+}
+
 /// One line of the text form: what the tree named (speakers, keys,
 /// fields, scripts) escaped ([`super::escape::text`]).
 fn line(out: &mut String, text: &str) {
@@ -56,7 +65,7 @@ pub fn render_json(a: &Analysis, speakers: &[ObservedSpeaker]) -> String {
                     "keys_complete": c.keys_complete,
                     "argv": c.argv,
                     "argv_complete": c.argv_complete,
-                    "at": loc(a, c.span),
+                    "at": call_loc(a, c.span),
                 })).collect::<Vec<_>>(),
             })
         })
