@@ -10,11 +10,15 @@
 use std::fmt;
 
 mod functions;
+mod ops;
 mod scope;
 pub use functions::{
-    accepts, applied, closure, closure_body, decoded, definer_key, encoded, hash_reply,
-    hash_reply_parts, may_run, needle_of, serial_of, FnAlias, FunctionDef, Import, APPLY, CLOSURE,
-    CLOSURE_PARAM, DECODE, DISPATCH, ENCODE, LOOKUP, MAPPED, NEW, RECEIVER, REPLY, SHA1,
+    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, CLOSURE_PARAM, NEW,
+    RECEIVER,
+};
+pub use ops::{
+    applied, closure, closure_body, decoded, encoded, field, hash_reply, hash_reply_parts, lookup,
+    op, serial_of, sha1, Op,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
@@ -274,6 +278,13 @@ pub enum Value {
         args: Vec<Value>,
         span: Span,
     },
+    /// An operation of the value core on its arguments ([`Op`] says which
+    /// and what its arguments are).
+    Op {
+        op: Op,
+        args: Vec<Value>,
+        span: Span,
+    },
     /// Lua `KEYS[n]` (1-based); `None` for a dynamic index.
     Keys { index: Option<u32>, span: Span },
     /// Lua `ARGV[n]` (1-based); `None` for a dynamic index.
@@ -299,11 +310,52 @@ impl Value {
             | Value::Param { span, .. }
             | Value::Const { span, .. }
             | Value::Call { span, .. }
+            | Value::Op { span, .. }
             | Value::Keys { span, .. }
             | Value::Argv { span, .. }
             | Value::ScriptRef { span, .. }
             | Value::OneOf { span, .. }
             | Value::Unknown { span, .. } => *span,
+        }
+    }
+
+    /// Whether the value is computed from others: a call of a function or
+    /// an operation of the value core.
+    pub fn is_computed(&self) -> bool {
+        matches!(self, Value::Call { .. } | Value::Op { .. })
+    }
+
+    /// Whether the link follows the value to what it comes to: a call, an
+    /// operation or a constant.
+    pub fn is_followed(&self) -> bool {
+        self.is_computed() || matches!(self, Value::Const { .. })
+    }
+
+    /// The name a call or an operation goes by: the last segment of the
+    /// callee a call writes, what [`Op::name`] calls an operation.
+    pub fn callee_name(&self) -> Option<String> {
+        match self {
+            Value::Call { path, .. } => path.last().cloned(),
+            Value::Op { op, .. } => Some(op.name()),
+            _ => None,
+        }
+    }
+
+    /// The same call or operation with other arguments; any other value as
+    /// it is.
+    pub fn with_args(&self, args: Vec<Value>) -> Value {
+        match self {
+            Value::Call { path, span, .. } => Value::Call {
+                path: path.clone(),
+                args,
+                span: *span,
+            },
+            Value::Op { op, span, .. } => Value::Op {
+                op: op.clone(),
+                args,
+                span: *span,
+            },
+            other => other.clone(),
         }
     }
 
@@ -326,7 +378,7 @@ impl Value {
             }),
             Value::List { items, tail, .. } => items.iter().chain(tail).any(inner),
             Value::Map { pairs, .. } => pairs.iter().any(|(_, x)| inner(x)),
-            Value::Call { args, .. } => args.iter().any(inner),
+            Value::Call { args, .. } | Value::Op { args, .. } => args.iter().any(inner),
             Value::OneOf { alts, .. } => alts.iter().any(inner),
             _ => false,
         }
@@ -358,31 +410,7 @@ impl Value {
             Value::Map { .. } => "map".into(),
             Value::Param { name, .. } => name.clone(),
             Value::Const { path, .. } => path.last().cloned().unwrap_or_default(),
-            // A lookup is named by its key; a SHA1 by what it hashes.
-            // An item of a decoded value by position: `ARGV[1][2]`.
-            Value::Call { path, args, .. }
-                if path.len() == 1
-                    && path[0] == LOOKUP
-                    && matches!(args.as_slice(), [_, Value::Int { .. }]) =>
-            {
-                format!("{}[{}]", args[0].describe(), args[1].describe())
-            }
-            // A value serialized or decoded is named by what it holds.
-            Value::Call { path, args, .. }
-                if path.len() == 1 && (path[0] == ENCODE || path[0] == DECODE) =>
-            {
-                args.get(1).map(Value::describe).unwrap_or_default()
-            }
-            Value::Call { path, args, .. } if path.len() == 1 && path[0] == LOOKUP => args
-                .get(1)
-                .map(|k| k.describe().trim_start_matches(':').to_string())
-                .unwrap_or_default(),
-            Value::Call { path, args, .. } if path.len() == 1 && path[0] == SHA1 => {
-                format!(
-                    "sha1({})",
-                    args.first().map(Value::describe).unwrap_or_default()
-                )
-            }
+            Value::Op { op, args, .. } => ops::describe(op, args),
             Value::Call { path, .. } => path.last().cloned().unwrap_or_default(),
             Value::Keys { index, .. } => match index {
                 Some(i) => format!("KEYS[{i}]"),

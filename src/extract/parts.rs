@@ -102,6 +102,7 @@ pub fn segs_of(v: Value) -> Vec<Seg> {
         }],
         v @ (Value::Const { .. }
         | Value::Call { .. }
+        | Value::Op { .. }
         | Value::Param { .. }
         | Value::OneOf { .. }) => {
             vec![Seg::Value(Box::new(v))]

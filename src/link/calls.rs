@@ -138,7 +138,9 @@ fn has_params(v: &Value, depth: usize) -> bool {
         Value::Map { pairs, .. } => pairs
             .iter()
             .any(|(a, b)| has_params(a, depth + 1) || has_params(b, depth + 1)),
-        Value::Call { args, .. } => args.iter().any(|x| has_params(x, depth + 1)),
+        Value::Call { args, .. } | Value::Op { args, .. } => {
+            args.iter().any(|x| has_params(x, depth + 1))
+        }
         _ => false,
     }
 }

@@ -10,27 +10,30 @@
 //!   `FunctionDef::returns`, its parameters bound to the call's arguments
 //!   (every clause the call may pick, across modules and files);
 //! - a record is a [`Value::Map`] from field names to values (a struct
-//!   literal, an Elixir map), and a projection `Call { path: [".f"],
-//!   args: [base] }` is its field `f`;
+//!   literal, an Elixir map), and a projection (`Op::Field(f)` of `base`)
+//!   is its field `f`;
 //! - a field a type's constructors set is a definition named `.f` in the
 //!   type's module (a `ConstDef` per struct literal that sets it), so
 //!   `self.f` in a method of `T`, or `.f` of a value whose record the code
 //!   does not show, is what `T`'s constructors put there; where that
 //!   definition holds the constructor's parameters and call facts `[T,
 //!   NEW]` show `T`'s constructions, it is what each passes;
-//! - a closure (`Call { path: [CLOSURE], args: [body] }`) is a value, and a
-//!   call of a value (`[APPLY, m..]`) the body of each closure it comes to,
+//! - a closure (`Op::Closure` of its body) is a value, and a call of a
+//!   value (`Op::Apply(m..)`) the body of each closure it comes to,
 //!   its arguments in place of the closure's parameters; else the method
 //!   `m` of the type whose call made the record the callee is a field of,
 //!   or `m` as named;
 //! - the reply of a command the extractor could not read the words of
-//!   (`Call { path: [REPLY], args: [list] }`) is, for `SCRIPT LOAD body`,
-//!   the SHA1 of `body`;
-//! - the decoding of a value (`Call { path: [DECODE], args: [format, v] }`,
-//!   Lua's `cmsgpack.unpack(ARGV[1])` with a caller's value in place) is,
-//!   where `v` comes to an encoding in the same format (`[ENCODE]`), the
+//!   (`Op::Reply` of the list) is, for `SCRIPT LOAD body`, the SHA1 of
+//!   `body`;
+//! - the decoding of a value (`Op::Decode` of `[format, v]`, Lua's
+//!   `cmsgpack.unpack(ARGV[1])` with a caller's value in place) is, where
+//!   `v` comes to an encoding in the same format (`Op::Encode`), the
 //!   value encoded: a list as the table its decoding is, whose key `k`
 //!   holds its `k`-th item, so a lookup of `k` in it is that item.
+//!
+//! Each operation is one arm of [`operation`]'s match on [`Op`]; one whose
+//! arguments are not as its variant says stands as a library's call does.
 //!
 //! What it gives back are the values the start may be, each with the file
 //! it is written in; the caller reads them (a script, a SHA, a template).
@@ -41,8 +44,8 @@
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
 use crate::facts::{
-    closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Value, APPLY, DECODE,
-    DISPATCH, ENCODE, LOOKUP, RECEIVER, REPLY, SHA1,
+    closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Op, Span, Value,
+    RECEIVER,
 };
 
 /// Definitions followed from one value, at most.
@@ -133,60 +136,94 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
                 step(r, a, at, depth + 1, out);
             }
         }
-        Value::Call { path, args, span } if is_projection(path) && args.len() == 1 => {
-            let field = &path[0][1..];
-            let mut bases = Vec::new();
-            step(r, &args[0], at, depth + 1, &mut bases);
-            let before = out.len();
-            for (file, base) in bases {
-                let inner = At { file, ..at };
-                match &base {
-                    Value::Map { pairs, .. } => {
-                        if let Some((_, x)) = pairs.iter().find(|(k, _)| names(k, field)) {
-                            step(r, x, inner, depth + 1, out);
-                        }
-                    }
-                    _ => leaf(
-                        out,
-                        file,
-                        Value::Call {
-                            path: path.clone(),
-                            args: vec![base],
-                            span: *span,
-                        },
-                    ),
-                }
-            }
-            // A record the code does not show: the field as the one type
-            // that defines it sets it.
-            if out.len() == before
-                || out[before..]
-                    .iter()
-                    .all(|(_, x)| matches!(x, Value::Call { path: p, .. } if is_projection(p)))
-            {
-                let f = field_ref(None, field, *span);
-                if r.const_full(&[format!(".{field}")], &at.cx()).is_some() {
-                    out.truncate(before);
-                    step(r, &f, at, depth + 1, out);
-                }
-            }
-        }
-        Value::Call { path, args, span } if is_lookup(path) && args.len() == 2 => {
-            lookup(r, &args[0], &args[1], *span, at, depth, out);
-        }
-        Value::Call { path, .. } if is_decode(path) => decode(r, v, at, depth, out),
-        Value::Call { .. } if closure_body(v).is_some() => leaf(out, at.file, v.clone()),
-        Value::Call { path, args, span } if is_apply(path) && !args.is_empty() => {
-            apply(r, path, args, *span, at, depth, out);
-        }
-        Value::Call { path, args, .. } if is_dispatch(path) && args.len() == 3 => {
-            dispatch(r, v, args, at, depth, out);
-        }
-        Value::Call { path, args, span } if is_reply(path) && args.len() == 1 => {
-            reply(r, v, &args[0], *span, at, depth, out);
-        }
+        Value::Op { op, args, span } => operation(r, v, op, args, *span, at, depth, out),
         Value::Call { path, args, .. } => call(r, v, path, args, at, depth, out),
         other => leaf(out, at.file, other.clone()),
+    }
+}
+
+/// What an operation of the value core comes to. One whose arguments are
+/// not as its [`Op`] says stands as a library's call would
+/// ([`foreign_call`]).
+#[allow(clippy::too_many_arguments)]
+fn operation(
+    r: &Resolver<'_>,
+    v: &Value,
+    op: &Op,
+    args: &[Value],
+    span: Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    match (op, args) {
+        (Op::Field(field), [of]) if !field.is_empty() => {
+            project(r, field, of, span, at, depth, out)
+        }
+        (Op::Lookup, [coll, key]) => lookup(r, coll, key, span, at, depth, out),
+        (Op::Decode, _) => decode(r, v, at, depth, out),
+        (Op::Closure, [_, ..]) => leaf(out, at.file, v.clone()),
+        (Op::Apply(method), [callee, rest @ ..]) if !method.is_empty() => {
+            apply(r, method, callee, rest, span, at, depth, out)
+        }
+        (Op::Dispatch, [_, name, list]) => dispatch(r, v, name, list, at, depth, out),
+        (Op::Reply, [command]) => reply(r, v, command, span, at, depth, out),
+        (
+            Op::Field(_)
+            | Op::Lookup
+            | Op::Closure
+            | Op::Apply(_)
+            | Op::Dispatch
+            | Op::Reply
+            | Op::Sha1
+            | Op::Encode
+            | Op::Mapped,
+            _,
+        ) => foreign_call(r, v, at, depth, out),
+    }
+}
+
+/// `of.field`: the value the record `of` comes to holds under the field;
+/// a record the code does not show, the field as the one type that
+/// defines it sets it.
+fn project(
+    r: &Resolver<'_>,
+    field: &str,
+    of: &Value,
+    span: Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let mut bases = Vec::new();
+    step(r, of, at, depth + 1, &mut bases);
+    let before = out.len();
+    for (file, base) in bases {
+        let inner = At { file, ..at };
+        match &base {
+            Value::Map { pairs, .. } => {
+                if let Some((_, x)) = pairs.iter().find(|(k, _)| names(k, field)) {
+                    step(r, x, inner, depth + 1, out);
+                }
+            }
+            _ => leaf(out, file, crate::facts::field(field, base, span)),
+        }
+    }
+    let unexplained = |x: &Value| {
+        matches!(
+            x,
+            Value::Op {
+                op: Op::Field(_),
+                ..
+            }
+        )
+    };
+    if out.len() == before || out[before..].iter().all(|(_, x)| unexplained(x)) {
+        let f = field_ref(None, field, span);
+        if r.const_full(&[format!(".{field}")], &at.cx()).is_some() {
+            out.truncate(before);
+            step(r, &f, at, depth + 1, out);
+        }
     }
 }
 
@@ -231,19 +268,17 @@ fn constructed(
 /// `callee(args..)`, a call of a value: the body of each closure the
 /// callee comes to, the arguments in place of its parameters; where it
 /// comes to none, the call of the method the rest of `path` names.
+#[allow(clippy::too_many_arguments)]
 fn apply(
     r: &Resolver<'_>,
-    path: &[String],
+    method: &[String],
+    callee: &Value,
     args: &[Value],
-    span: crate::facts::Span,
+    span: Span,
     at: At<'_>,
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
 ) {
-    let (Some(callee), [_, method @ ..]) = (args.first(), path) else {
-        return;
-    };
-    let args = &args[1..];
     let mut fns = Vec::new();
     step(r, callee, at, depth + 1, &mut fns);
     let mut ran = false;
@@ -278,10 +313,15 @@ pub(super) fn typed_method(
 ) -> Option<Vec<String>> {
     let m = method.last()?;
     callee.iter().find_map(|(_, leaf)| {
-        let Value::Call { path, args, .. } = leaf else {
+        let Value::Op {
+            op: Op::Field(_),
+            args,
+            ..
+        } = leaf
+        else {
             return None;
         };
-        let ([base], true) = (args.as_slice(), is_projection(path)) else {
+        let [base] = args.as_slice() else {
             return None;
         };
         let Value::Call { path: made, .. } = base else {
@@ -291,11 +331,6 @@ pub(super) fn typed_method(
         let typed = vec![t.clone(), m.clone()];
         (!r.function_defs(&typed, arity, &at.cx()).is_empty()).then_some(typed)
     })
-}
-
-/// `[DISPATCH]`: a call of the function a value names.
-fn is_dispatch(path: &[String]) -> bool {
-    matches!(path, [p] if p == DISPATCH)
 }
 
 /// `apply(mod, fun, args)`: where `fun` comes to one name and `args` to a
@@ -309,14 +344,12 @@ fn is_dispatch(path: &[String]) -> bool {
 fn dispatch(
     r: &Resolver<'_>,
     v: &Value,
-    args: &[Value],
+    name: &Value,
+    list: &Value,
     at: At<'_>,
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
 ) {
-    let [_, name, list] = args else {
-        return leaf(out, at.file, v.clone());
-    };
     let mut names = Vec::new();
     step(r, name, at, depth + 1, &mut names);
     let name = match names.as_slice() {
@@ -352,11 +385,6 @@ fn list_items(list: &Value) -> Option<Vec<Value>> {
         all.extend(list_items(t)?);
     }
     Some(all)
-}
-
-/// `[APPLY, m..]`: a call of its first argument.
-pub(super) fn is_apply(path: &[String]) -> bool {
-    matches!(path, [p, _, ..] if p == APPLY)
 }
 
 /// A call of a function of the code base: what the clauses it runs
@@ -459,7 +487,7 @@ fn with_defaults<'v>(args: &'v [Value], def: &FunctionDef) -> std::borrow::Cow<'
 fn literal_args(r: &Resolver<'_>, args: &[Value], at: At<'_>, depth: usize) -> Vec<Value> {
     args.iter()
         .map(|a| {
-            if !matches!(a, Value::Call { .. } | Value::Const { .. }) {
+            if !a.is_followed() {
                 return a.clone();
             }
             let mut got = Vec::new();
@@ -481,7 +509,7 @@ fn lookup(
     r: &Resolver<'_>,
     coll: &Value,
     key: &Value,
-    span: crate::facts::Span,
+    span: Span,
     at: At<'_>,
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
@@ -523,12 +551,8 @@ fn literal_key(k: &Value) -> Option<String> {
     }
 }
 
-fn lookup_of(coll: Value, key: Value, span: crate::facts::Span) -> Value {
-    Value::Call {
-        path: vec![LOOKUP.to_string()],
-        args: vec![coll, key],
-        span,
-    }
+fn lookup_of(coll: Value, key: Value, span: Span) -> Value {
+    crate::facts::lookup(coll, key, span)
 }
 
 /// Redis's reply to a command the extractor could not read the words of:
@@ -538,7 +562,7 @@ fn reply(
     r: &Resolver<'_>,
     v: &Value,
     command: &Value,
-    span: crate::facts::Span,
+    span: Span,
     at: At<'_>,
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
@@ -555,33 +579,23 @@ fn reply(
     };
     match items.get(2) {
         Some(body) if items.len() == 3 && tail.is_empty() && is(0, "SCRIPT") && is(1, "LOAD") => {
-            let sha = Value::Call {
-                path: vec![SHA1.to_string()],
-                args: vec![body.clone()],
-                span,
-            };
-            leaf(out, at.file, sha);
+            leaf(out, at.file, crate::facts::sha1(body.clone(), span));
         }
         _ => leaf(out, at.file, v.clone()),
     }
-}
-
-/// `[DECODE]`: the structure a serialized value decodes to.
-fn is_decode(path: &[String]) -> bool {
-    matches!(path, [p] if p == DECODE)
 }
 
 /// The decoding of what a value comes to: where it is an encoding in the
 /// same format, the value encoded (a list as the table its decoding is,
 /// [`as_table`]); else the decoding of it, as it stands.
 fn decode(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(FileId, Value)>) {
-    let (Some((format, inner)), Value::Call { span, .. }) = (serial_of(DECODE, v), v) else {
+    let (Some((format, inner)), Value::Op { span, .. }) = (serial_of(&Op::Decode, v), v) else {
         return leaf(out, at.file, v.clone());
     };
     let mut sent = Vec::new();
     step(r, inner, at, depth + 1, &mut sent);
     for (file, e) in sent {
-        match serial_of(ENCODE, &e) {
+        match serial_of(&Op::Encode, &e) {
             Some((f, x)) if f == format => {
                 let mut xs = Vec::new();
                 step(r, x, At { file, ..at }, depth + 1, &mut xs);
@@ -615,16 +629,6 @@ fn as_table(v: Value) -> Value {
     Value::Map { pairs, span }
 }
 
-/// `[REPLY]`: the reply of the command its argument lists.
-fn is_reply(path: &[String]) -> bool {
-    matches!(path, [p] if p == REPLY)
-}
-
-/// `[LOOKUP]`: a lookup by key in the first argument.
-pub(super) fn is_lookup(path: &[String]) -> bool {
-    matches!(path, [p] if p == LOOKUP)
-}
-
 /// A call of a function the code base does not define (a library's:
 /// `Script::new(enqueue_script())`): what it makes is made from its
 /// arguments, so each argument is followed, and the call stands with what
@@ -639,20 +643,20 @@ fn foreign_call(
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
 ) {
-    let Value::Call { path, args, span } = v else {
+    let (Value::Call { args, .. } | Value::Op { args, .. }) = v else {
         return leaf(out, at.file, v.clone());
     };
     let mut files: Vec<FileId> = Vec::new();
     let mut bound = Vec::with_capacity(args.len());
     for a in args {
-        if !matches!(a, Value::Call { .. } | Value::Const { .. }) {
+        if !a.is_followed() {
             bound.push(a.clone());
             continue;
         }
         let mut got = Vec::new();
         step(r, a, at, depth + 1, &mut got);
         match got.as_slice() {
-            [(f, x)] if x != a && !matches!(x, Value::Call { .. }) => {
+            [(f, x)] if x != a && !x.is_computed() => {
                 files.push(*f);
                 bound.push(x.clone());
             }
@@ -667,12 +671,7 @@ fn foreign_call(
     } else {
         at.file
     };
-    let call = Value::Call {
-        path: path.clone(),
-        args: bound,
-        span: *span,
-    };
-    leaf(out, file, call);
+    leaf(out, file, v.with_args(bound));
 }
 
 /// Whether a value is a literal (or a value the code does not show): it
@@ -682,11 +681,6 @@ fn is_literal(v: &Value) -> bool {
         v,
         Value::Str(_) | Value::Int { .. } | Value::Atom { .. } | Value::Unknown { .. }
     )
-}
-
-/// `[".f"]`: the field `f` of the one argument.
-pub(super) fn is_projection(path: &[String]) -> bool {
-    matches!(path, [p] if p.len() > 1 && p.starts_with('.'))
 }
 
 /// Whether a record's key names the field: `f`, `:f`, `"f"`, or a

@@ -5,7 +5,7 @@
 use crate::hash::HashMap;
 
 use super::{Ctx, LinkInput, Model, Resolver, ScriptId, SpeakerId};
-use crate::facts::{FileId, Value};
+use crate::facts::{FileId, Op, Value};
 
 /// Functions that return a script's SHA from `SCRIPT LOAD`, by speaker and
 /// name: the script they load and the file it is written in. A function
@@ -124,15 +124,21 @@ pub(super) fn unidentified(v: &Value) -> String {
             path.last().map(String::as_str).unwrap_or("?")
         ),
         // `get(if delay > 0 { "a" } else { "b" })`: a choice, not a name.
-        Value::Call { args, .. } if args.iter().any(|a| matches!(a, Value::OneOf { .. })) => args
-            .iter()
-            .find(|a| matches!(a, Value::OneOf { .. }))
-            .map(unidentified)
-            .unwrap_or_default(),
+        Value::Call { args, .. } | Value::Op { args, .. }
+            if args.iter().any(|a| matches!(a, Value::OneOf { .. })) =>
+        {
+            args.iter()
+                .find(|a| matches!(a, Value::OneOf { .. }))
+                .map(unidentified)
+                .unwrap_or_default()
+        }
         // A field or element read (`entry.0`, `state.sha`): what it is
         // read from, not the projection's inner name.
-        Value::Call { path, args, .. } if path.len() == 1 && path[0].starts_with('.') => {
-            let field = &path[0][1..];
+        Value::Op {
+            op: Op::Field(field),
+            args,
+            ..
+        } => {
             let of = args
                 .first()
                 .map(|b| format!(" of `{}`", b.describe()))
@@ -143,7 +149,11 @@ pub(super) fn unidentified(v: &Value) -> String {
             };
             format!("the script is {what}{of}, which wirelint cannot follow to a script")
         }
-        Value::Call { path, args, .. } if path.len() == 1 && path[0] == crate::facts::LOOKUP => {
+        Value::Op {
+            op: Op::Lookup,
+            args,
+            ..
+        } => {
             let table = args.first().map(Value::describe).unwrap_or_default();
             let key = args.get(1).map(Value::describe).unwrap_or_default();
             format!("the script is looked up in `{table}` by `{key}`, which wirelint cannot follow to a script")
@@ -151,6 +161,10 @@ pub(super) fn unidentified(v: &Value) -> String {
         Value::Call { path, .. } => format!(
             "the script comes from `{}(..)`, which wirelint cannot follow to a script",
             path.join(".")
+        ),
+        Value::Op { op, .. } => format!(
+            "the script comes from `{}(..)`, which wirelint cannot follow to a script",
+            op.written()
         ),
         other => format!(
             "the script is `{}`, which wirelint cannot follow",
@@ -170,7 +184,7 @@ fn choices_within(v: &Value, depth: usize) -> Option<Vec<Value>> {
     match v {
         Value::OneOf { alts, .. } => Some(alts.clone()),
         // `.sha` of `get(..)` of a choice: a projection of each lookup.
-        Value::Call { path, args, span } if depth < 4 => {
+        Value::Call { args, .. } | Value::Op { args, .. } if depth < 4 => {
             let (at, alts) = args
                 .iter()
                 .enumerate()
@@ -180,11 +194,7 @@ fn choices_within(v: &Value, depth: usize) -> Option<Vec<Value>> {
                 .map(|alt| {
                     let mut args = args.clone();
                     args[at] = alt;
-                    Value::Call {
-                        path: path.clone(),
-                        args,
-                        span: *span,
-                    }
+                    v.with_args(args)
                 })
                 .collect();
             Some(each)
@@ -272,7 +282,7 @@ pub(super) fn identify(
         return Some(id);
     }
     let followable = match v {
-        Value::Call { .. } | Value::Const { .. } => true,
+        Value::Call { .. } | Value::Op { .. } | Value::Const { .. } => true,
         Value::Param { index, name, .. } => *index == crate::facts::RECEIVER && name != "self",
         _ => false,
     };
@@ -468,8 +478,8 @@ fn direct(
             }
             by_name(&s)
         }
-        Value::Call { path, args, .. } => {
-            if let Some((f, body)) = path.last().and_then(|n| loaders.get(speaker, n)) {
+        Value::Call { args, .. } | Value::Op { args, .. } => {
+            if let Some((f, body)) = v.callee_name().and_then(|n| loaders.get(speaker, &n)) {
                 return direct(body, speaker, *f, lk, depth + 1);
             }
             // An argument that names the script, as written or as the
@@ -479,7 +489,9 @@ fn direct(
                     // `get(name())`, `get(lookup("a"))`,
                     // `get(Values::new().name)`, `get(NAMES["x"])`: what
                     // the argument comes to.
-                    Value::Call { .. } => followed(a, speaker, file, lk, depth + 1),
+                    Value::Call { .. } | Value::Op { .. } => {
+                        followed(a, speaker, file, lk, depth + 1)
+                    }
                     _ => None,
                 })
             })

@@ -28,7 +28,7 @@ pub(super) fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value
             }
             // `Enum.map(args, &encode/1)`: as many values as the list, each
             // one unknown (the function may change it).
-            Value::Call { path, args, .. } if is_enum_map(&path) => {
+            Value::Call { ref args, .. } | Value::Op { ref args, .. } if is_mapped(&v) => {
                 let Some(Value::List { items, tail, .. }) = args.first() else {
                     complete = false;
                     break;
@@ -56,11 +56,14 @@ pub(super) fn flatten(items: &[Value], tail: &[Value], open: bool) -> (Vec<Value
     (out, complete)
 }
 
-/// `Enum.map/2`, or a list [`crate::facts::MAPPED`]: a list of the same
-/// length.
-fn is_enum_map(path: &[String]) -> bool {
-    matches!(path, [m, f] if m == "Enum" && f == "map")
-        || matches!(path, [m] if m == crate::facts::MAPPED)
+/// `Enum.map/2`, or a list [`Op::Mapped`](crate::facts::Op::Mapped): a
+/// list of the same length.
+fn is_mapped(v: &Value) -> bool {
+    match v {
+        Value::Call { path, .. } => matches!(path.as_slice(), [m, f] if m == "Enum" && f == "map"),
+        Value::Op { op, .. } => *op == crate::facts::Op::Mapped,
+        _ => false,
+    }
 }
 
 pub(super) fn literal_count(v: &Value) -> Option<(u32, Span)> {

@@ -7,7 +7,7 @@ use crate::hash::HashMap;
 use std::collections::BTreeSet;
 
 use super::{Definers, LinkInput, SpeakerId};
-use crate::facts::{ConstDef, FileId, FunctionDef, Import, Seg, Span, Template, Value, NEW};
+use crate::facts::{ConstDef, FileId, FunctionDef, Import, Op, Seg, Span, Template, Value, NEW};
 
 /// Alternatives kept per value.
 pub(crate) const MAX_ALTS: usize = 8;
@@ -294,27 +294,7 @@ impl<'a> Resolver<'a> {
                 None => hole(name.clone(), *span),
             },
             Value::Const { path, span } => self.resolve_const(path, *span, cx, depth),
-            Value::Call { path, args, span } if super::flow::is_apply(path) => {
-                self.resolve_apply(&path[1..], args, *span, cx, env, depth)
-            }
-            // A record's field: what the value-flow core follows it to.
-            Value::Call { path, .. } if super::flow::is_projection(path) => {
-                self.resolve_followed(v, cx, depth)
-            }
-            // A lookup by key: the key as the call binds it, then what the
-            // value-flow core follows the collection to.
-            Value::Call { path, args, span } if super::flow::is_lookup(path) => {
-                let args = args
-                    .iter()
-                    .map(|a| self.bound_literal(a, cx, env, depth))
-                    .collect();
-                let v = Value::Call {
-                    path: path.clone(),
-                    args,
-                    span: *span,
-                };
-                self.resolve_followed(&v, cx, depth)
-            }
+            Value::Op { op, args, span } => self.resolve_op(v, op, args, *span, cx, env, depth),
             Value::Call { path, args, span } => {
                 self.resolve_call(path, args, *span, cx, env, depth)
             }
@@ -537,10 +517,7 @@ impl<'a> Resolver<'a> {
             .iter()
             .zip(&arg_alts)
             .map(|(a, alts)| match alts.as_slice() {
-                [only]
-                    if matches!(a, Value::Call { .. } | Value::Const { .. })
-                        && only.iter().all(|s| matches!(s, Seg::Lit { .. })) =>
-                {
+                [only] if a.is_followed() && only.iter().all(|s| matches!(s, Seg::Lit { .. })) => {
                     Value::Str(Template {
                         segs: only.clone(),
                         span: a.span(),
@@ -607,14 +584,52 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .map(|a| self.bound_literal(a, cx, env, depth))
                 .collect();
-            let mut path = vec![crate::facts::APPLY.to_string()];
-            path.extend_from_slice(method);
-            let v = Value::Call { path, args, span };
+            let v = crate::facts::op(Op::Apply(method.to_vec()), args, span);
             return self.resolve_followed(&v, cx, depth);
         }
         match super::flow::typed_method(self, &fns, method, rest.len(), at) {
             Some(typed) => self.resolve_call(&typed, rest, span, cx, env, depth),
             None => self.resolve_call(method, rest, span, cx, env, depth),
+        }
+    }
+
+    /// An operation of the value core: a call of a value as
+    /// [`Self::resolve_apply`] runs it; a record's field, what the value-flow
+    /// core follows it to; a lookup by key, the key as the call binds it,
+    /// then what the value-flow core follows the collection to. The others
+    /// are what no key is made of here: holes named by the operation.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_op(
+        &self,
+        v: &Value,
+        op: &Op,
+        args: &[Value],
+        span: Span,
+        cx: &Ctx,
+        env: Option<&[Alts]>,
+        depth: usize,
+    ) -> Alts {
+        match op {
+            Op::Apply(method) if !method.is_empty() => {
+                self.resolve_apply(method, args, span, cx, env, depth)
+            }
+            Op::Field(f) if !f.is_empty() => self.resolve_followed(v, cx, depth),
+            Op::Lookup => {
+                let args = args
+                    .iter()
+                    .map(|a| self.bound_literal(a, cx, env, depth))
+                    .collect();
+                self.resolve_followed(&v.with_args(args), cx, depth)
+            }
+            Op::Apply(_)
+            | Op::Field(_)
+            | Op::Closure
+            | Op::Dispatch
+            | Op::Sha1
+            | Op::Reply
+            | Op::Encode
+            | Op::Decode
+            | Op::Mapped => hole(format!("{}(…)", op.name()), span),
         }
     }
 
@@ -645,7 +660,8 @@ impl<'a> Resolver<'a> {
         let mut out: Alts = Vec::new();
         for (file, leaf) in super::flow::follow(self, v, at) {
             let readable = match &leaf {
-                Value::Call { path, .. } => !super::flow::is_projection(path),
+                Value::Call { .. } => true,
+                Value::Op { op, .. } => !matches!(op, Op::Field(_)),
                 Value::Atom { name, .. } => name != "nil",
                 Value::Str(_) | Value::Const { .. } | Value::Int { .. } => true,
                 _ => false,
@@ -675,6 +691,7 @@ impl<'a> Resolver<'a> {
             Value::Str(_)
             | Value::Const { .. }
             | Value::Call { .. }
+            | Value::Op { .. }
             | Value::Atom { .. }
             | Value::OneOf { .. }
             | Value::Int { .. } => self

@@ -141,7 +141,9 @@ impl<'a> Callers<'a> {
                             stack.push(((*file, f), *j, depth + 1));
                         }
                     }
-                    Some(v @ Value::Call { .. }) => out.push((*file, call.func, v)),
+                    Some(v @ (Value::Call { .. } | Value::Op { .. })) => {
+                        out.push((*file, call.func, v))
+                    }
                     _ => {}
                 }
             }
@@ -169,7 +171,7 @@ pub(super) fn link_param_reads(
         for r in &facts.field_reads {
             match (&r.row, r.func) {
                 (Some(Value::Param { index, .. }), Some(f)) => reads.push((*file, f, *index, r)),
-                (Some(v @ Value::Call { .. }), _) => {
+                (Some(v @ (Value::Call { .. } | Value::Op { .. })), _) => {
                     returned_reads(resolver, input, model, *file, facts, r, v)
                 }
                 _ => {}
@@ -287,7 +289,7 @@ fn replies(resolver: &Resolver<'_>, v: &Value, at: At<'_>) -> Vec<(FileId, Value
         let [name] = path.as_slice() else {
             continue;
         };
-        if name.starts_with(['.', '#']) || name == crate::facts::LOOKUP {
+        if name.starts_with(['.', '#']) {
             continue;
         }
         for (file, def) in resolver.defs_named(at.speaker, name, args.len(), MAX_METHODS) {

@@ -14,7 +14,7 @@
 use super::calls::ScriptCallUse;
 use super::records::key_shape;
 use super::{Ctx, Model, Resolver, ScriptId, MAX_ALTS};
-use crate::facts::{decoded, serial_of, Seg, Template, Value, DECODE, LOOKUP};
+use crate::facts::{decoded, lookup, serial_of, Op, Seg, Template, Value};
 
 /// A slot of a script call: a key slot or an argument slot, 1-based; or
 /// an item of what an argument slot decodes to (`cmsgpack.unpack(ARGV[1])[1]`:
@@ -33,11 +33,15 @@ impl Slot {
         match v {
             Value::Keys { index: Some(n), .. } => Some(Slot::Keys(*n)),
             Value::Argv { index: Some(n), .. } => Some(Slot::Argv(*n)),
-            Value::Call { path, args, .. } if path.len() == 1 && path[0] == LOOKUP => {
+            Value::Op {
+                op: Op::Lookup,
+                args,
+                ..
+            } => {
                 let [coll, Value::Int { value: k, .. }] = args.as_slice() else {
                     return None;
                 };
-                let (format, inner) = serial_of(DECODE, coll)?;
+                let (format, inner) = serial_of(&Op::Decode, coll)?;
                 match inner {
                     Value::Argv { index: Some(n), .. } => Some(Slot::Item(*n, *k, format)),
                     _ => None,
@@ -203,14 +207,11 @@ fn item_passed(
     format: &str,
 ) -> (Value, Vec<Template>) {
     let span = value.span();
-    let item = Value::Call {
-        path: vec![LOOKUP.into()],
-        args: vec![
-            decoded(format, value.clone(), span),
-            Value::Int { value: k, span },
-        ],
+    let item = lookup(
+        decoded(format, value.clone(), span),
+        Value::Int { value: k, span },
         span,
-    };
+    );
     let cx = Ctx {
         speaker: u.speaker,
         module: "",

@@ -106,6 +106,15 @@ fn map_params(v: &Value, f: &ParamMap<'_>, depth: usize) -> Value {
             args: cargs.iter().map(|x| map_params(x, f, depth + 1)).collect(),
             span: *span,
         },
+        Value::Op {
+            op,
+            args: oargs,
+            span,
+        } => Value::Op {
+            op: op.clone(),
+            args: oargs.iter().map(|x| map_params(x, f, depth + 1)).collect(),
+            span: *span,
+        },
         other => other.clone(),
     }
 }

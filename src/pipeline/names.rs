@@ -19,7 +19,8 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::facts::{
-    closure_body, definer_key, hash_reply_parts, FileFacts, ScriptSource, Seg, Template, Value, NEW,
+    closure_body, definer_key, hash_reply_parts, FileFacts, Op, ScriptSource, Seg, Template, Value,
+    NEW,
 };
 use crate::link::normalize_name;
 
@@ -94,7 +95,9 @@ fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
                 walk(b, depth + 1, f);
             }
         }
-        Value::Call { args: xs, .. } | Value::OneOf { alts: xs, .. } => {
+        Value::Call { args: xs, .. }
+        | Value::Op { args: xs, .. }
+        | Value::OneOf { alts: xs, .. } => {
             for x in xs {
                 walk(x, depth + 1, f);
             }
@@ -178,19 +181,41 @@ impl RefCx<'_> {
 /// set (`link::flow`), never from a function or a constant named `f`.
 fn refs_of(v: &Value, cx: RefCx<'_>, out: &mut Refs) {
     walk(v, 0, &mut |v| {
-        if let Value::Const { path, .. } | Value::Call { path, .. } = v {
-            let Some(key) = path.last().and_then(|l| definer_key(l)) else {
-                return;
-            };
-            let within = cx.within(path);
-            match out.get_mut(&key) {
-                Some(w) => w.merge(&within),
-                None => {
-                    out.insert(key, within);
-                }
+        let (path, within) = match v {
+            Value::Const { path, .. } | Value::Call { path, .. } => (path, cx.within(path)),
+            // A call of a value runs the method of whatever type the value
+            // has, unless the code names the type.
+            Value::Op {
+                op: Op::Apply(method),
+                ..
+            } if method.len() < 2 => (method, Within::any()),
+            Value::Op {
+                op: Op::Apply(method),
+                ..
+            } => (method, cx.within(method)),
+            Value::Op {
+                op: Op::Field(f), ..
+            } => {
+                let field = [format!(".{f}")];
+                return add_ref(out, &field, cx.within(&field));
             }
-        }
+            _ => return,
+        };
+        add_ref(out, path, within);
     });
+}
+
+/// Adds the name `path` ends in, looked up `within`, to `out`.
+fn add_ref(out: &mut Refs, path: &[String], within: Within) {
+    let Some(key) = path.last().and_then(|l| definer_key(l)) else {
+        return;
+    };
+    match out.get_mut(&key) {
+        Some(w) => w.merge(&within),
+        None => {
+            out.insert(key, within);
+        }
+    }
 }
 
 /// Merges `from` into `into`.

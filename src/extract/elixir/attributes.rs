@@ -169,7 +169,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             // `@enqueue_sha Script.sha("enqueue")`: a call of the code base
             // (the link may read its string argument as a script name).
-            Value::Call { .. } => true,
+            Value::Call { .. } | Value::Op { .. } => true,
             // `@scripts %{enqueue: @enqueue}`, `@scripts [enqueue: ..]`: a
             // registry looked up by name.
             Value::Map { .. } => {

@@ -3,7 +3,7 @@
 //! and Lua held by a local or returned by a function.
 
 use super::tests::{at, facts};
-use crate::facts::{FileFacts, Value, LOOKUP, SHA1};
+use crate::facts::{FileFacts, Op, Value};
 
 fn const_of<'f>(f: &'f FileFacts, name: &str) -> &'f Value {
     &f.consts
@@ -23,9 +23,8 @@ fn returns<'f>(f: &'f FileFacts, name: &str) -> Vec<&'f Value> {
 
 /// `#sha1(@name)`.
 fn is_sha_of(v: &Value, attr: &str) -> bool {
-    matches!(v, Value::Call { path, args, .. }
-        if path == &[SHA1.to_string()]
-        && matches!(&args[..], [Value::Const { path, .. }] if path == &[attr.to_string()]))
+    matches!(v, Value::Op { op: Op::Sha1, args, .. }
+        if matches!(&args[..], [Value::Const { path, .. }] if path == &[attr.to_string()]))
 }
 
 #[test]
@@ -76,17 +75,19 @@ end
     assert_eq!(lit("c").as_deref(), Some("d"));
     assert_eq!(lit("d").as_deref(), Some("c"));
     // A collection from elsewhere: the lookup is left to the link.
-    let Value::Call { path, args, .. } = returns(&f, "e")[0] else {
+    let Value::Op { op, args, .. } = returns(&f, "e")[0] else {
         panic!("{:?}", returns(&f, "e"))
     };
-    assert_eq!(path, &[LOOKUP.to_string()]);
+    assert_eq!(op, &Op::Lookup);
     assert_eq!(args[1].as_str().as_deref(), Some("ack"));
     assert!(matches!(&args[0], Value::Call { path, .. } if path == &["Other", "table"]));
     // An atom is not a string key: nothing is there.
     assert!(matches!(returns(&f, "f")[0], Value::Unknown { .. }));
     // A parameter's field.
-    assert!(matches!(returns(&f, "g")[0], Value::Call { path, args, .. }
-        if path == &[LOOKUP.to_string()] && matches!(args[0], Value::Param { index: 0, .. })));
+    assert!(
+        matches!(returns(&f, "g")[0], Value::Op { op: Op::Lookup, args, .. }
+        if matches!(args[0], Value::Param { index: 0, .. }))
+    );
 }
 
 #[test]
@@ -142,8 +143,8 @@ end
     ));
     // Outside the callbacks, a map pattern reads its parameter.
     assert!(
-        matches!(returns(&f, "other")[0], Value::Call { path, args, .. }
-        if path == &[LOOKUP.to_string()] && matches!(args[0], Value::Param { index: 0, .. }))
+        matches!(returns(&f, "other")[0], Value::Op { op: Op::Lookup, args, .. }
+        if matches!(args[0], Value::Param { index: 0, .. }))
     );
 }
 
@@ -233,10 +234,10 @@ end
     );
     // `with {:ok, sha} <- ..` binds the SHA.
     let load = f.functions.iter().find(|d| d.name == "load").unwrap();
-    let Value::Call { path, .. } = &load.returns else {
+    let Value::Op { op, .. } = &load.returns else {
         panic!("{:?}", load.returns)
     };
-    assert_eq!(path, &[SHA1.to_string()]);
+    assert_eq!(op, &Op::Sha1);
 }
 
 /// A function of the file that returns a constant is that constant where
@@ -354,7 +355,7 @@ end
     let reply_of = |cmd: &str| {
         format!(
             "Map {{ pairs: [(Int {{ value: 0 }}, Atom {{ name: \"ok\" }}), \
-             (Int {{ value: 1 }}, Call {{ path: [\"#reply\"], args: [{cmd}] }})] }}"
+             (Int {{ value: 1 }}, Op {{ op: Reply, args: [{cmd}] }})] }}"
         )
     };
     assert_eq!(
@@ -365,7 +366,7 @@ end
                    Param { index: 1, name: \"key\" }], tail: [] }";
     assert_eq!(
         shown("read!"),
-        [format!("Call {{ path: [\"#reply\"], args: [{hgetall}] }}")]
+        [format!("Op {{ op: Reply, args: [{hgetall}] }}")]
     );
     // A reply no field is read of: no value.
     assert!(shown("get")[0].starts_with("Unknown"), "{:?}", shown("get"));
@@ -374,15 +375,13 @@ end
     let fields = shown("fields");
     assert!(fields[0].starts_with("OneOf { alts: [Map { pairs: [(Int { value: 0 }"));
     assert!(
-        fields[0].contains("Call { path: [\"to_map\"], args: [Call { path: [\".1\"], args: [Call { path: [\"direct\"]"),
+        fields[0].contains("Call { path: [\"to_map\"], args: [Op { op: Field(\"1\"), args: [Call { path: [\"direct\"]"),
         "{fields:?}"
     );
     assert_eq!(
         shown("dispatch"),
-        [
-            "Call { path: [\"#dispatch\"], args: [Unknown { label: \"mod\" }, \
+        ["Op { op: Dispatch, args: [Unknown { label: \"mod\" }, \
           Param { index: 1, name: \"fun\" }, List { items: [Param { index: 0, name: \"b\" }], \
-          tail: [Param { index: 2, name: \"args\" }] }] }"
-        ]
+          tail: [Param { index: 2, name: \"args\" }] }] }"]
     );
 }

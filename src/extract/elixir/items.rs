@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use super::{arguments, clause_patterns, do_block, sides, Cx, Env, Pending, Scope};
-use crate::facts::{Command, FunctionDef, Seg, Value};
+use crate::facts::{field, Command, FunctionDef, Seg, Value};
 use crate::parse::named_children;
 
 /// A local binding heavier than this is kept as unknown (guards against
@@ -36,7 +36,7 @@ fn weight(v: &Value) -> usize {
                     stack.push(x);
                 }
             }
-            Value::Call { args, .. } => stack.extend(args.iter()),
+            Value::Call { args, .. } | Value::Op { args, .. } => stack.extend(args.iter()),
             _ => {}
         }
         if total > MAX_BINDING_WEIGHT * 4 {
@@ -265,14 +265,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     name: "_".into(),
                     span: self.span(*p),
                 };
-                out.insert(
-                    name,
-                    Value::Call {
-                        path: vec![format!(".{i}")],
-                        args: vec![param],
-                        span: self.span(el),
-                    },
-                );
+                out.insert(name, field(i.to_string(), param, self.span(el)));
             }
         }
         out
@@ -444,7 +437,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             return;
         }
-        if !matches!(v, Value::Call { .. } | Value::Map { .. }) {
+        if !matches!(v, Value::Call { .. } | Value::Op { .. } | Value::Map { .. }) {
             return;
         }
         for (i, el) in named_children(pat).into_iter().enumerate() {
@@ -461,11 +454,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     Some((Value::Int { value, .. }, x)) if *value == i as i64 => x.clone(),
                     _ => continue,
                 },
-                _ => Value::Call {
-                    path: vec![format!(".{i}")],
-                    args: vec![v.clone()],
-                    span: self.span(el),
-                },
+                _ => field(i.to_string(), v.clone(), self.span(el)),
             };
             if let Some(e) = self.envs.get_mut(env) {
                 e.locals.insert(name, elem);
@@ -486,7 +475,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let v = self.value(subject, Some(env), 0);
-        if !matches!(v, Value::Call { .. } | Value::Map { .. }) {
+        if !matches!(v, Value::Call { .. } | Value::Op { .. } | Value::Map { .. }) {
             return;
         }
         for pat in clause_patterns(block) {

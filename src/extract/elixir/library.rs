@@ -12,7 +12,7 @@ use tree_sitter::Node;
 
 use super::client::client_command_arg;
 use super::{call_arg_values, sides, Cx};
-use crate::facts::{encoded, Span, Value, DISPATCH, LOOKUP, RECEIVER, REPLY, SHA1};
+use crate::facts::{encoded, op, Op, Span, Value, RECEIVER};
 use crate::parse::named_children;
 
 /// Library functions that return their first argument's value as far as
@@ -50,21 +50,18 @@ pub(super) fn sha1_of(v: Value, span: Span) -> Value {
     if is_sha1(&v) {
         return v;
     }
-    Value::Call {
-        path: vec![SHA1.into()],
-        args: vec![v],
-        span,
-    }
+    crate::facts::sha1(v, span)
 }
 
 /// Whether a value is a SHA1 computed from another.
 pub(super) fn is_sha1(v: &Value) -> bool {
-    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == SHA1)
+    matches!(v, Value::Op { op: Op::Sha1, .. })
 }
 
-/// Whether a value is the reply of a command the link reads ([`REPLY`]).
+/// Whether a value is the reply of a command the link reads
+/// ([`Op::Reply`]).
 pub(super) fn is_reply(v: &Value) -> bool {
-    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == REPLY)
+    matches!(v, Value::Op { op: Op::Reply, .. })
 }
 
 /// `{:ok, v}`: a tuple is a record whose fields are its positions.
@@ -115,11 +112,7 @@ pub(super) fn lookup(coll: Value, key: Value, span: Span) -> Value {
             return Value::unknown(format!("no `{}` key", key.describe()), span);
         }
     }
-    Value::Call {
-        path: vec![LOOKUP.into()],
-        args: vec![coll, key],
-        span,
-    }
+    crate::facts::lookup(coll, key, span)
 }
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
@@ -152,11 +145,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 let (_, format) = ENCODERS.iter().find(|(e, _)| *e == n)?;
                 Some(encoded(format, arg(0)?, span))
             }
-            "apply" | "Kernel.apply" if args.len() == 3 => Some(Value::Call {
-                path: vec![DISPATCH.into()],
-                args: vec![arg(0)?, arg(1)?, self.list_value(args[2], env, depth + 1)],
+            "apply" | "Kernel.apply" if args.len() == 3 => Some(op(
+                Op::Dispatch,
+                vec![arg(0)?, arg(1)?, self.list_value(args[2], env, depth + 1)],
                 span,
-            }),
+            )),
             "Enum.into" | "Map.new" => self.map_made(&name, args, env, depth),
             _ => self
                 .script_load(path, args, env, depth, span)
@@ -193,11 +186,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !whole_hash {
             return None;
         }
-        let reply = Value::Call {
-            path: vec![REPLY.into()],
-            args: vec![command],
-            span,
-        };
+        let reply = op(Op::Reply, vec![command], span);
         Some(if bang { reply } else { ok_tuple(reply, span) })
     }
 
@@ -323,14 +312,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let bare = |v: &Value| matches!(v, Value::Call { args, .. } if args.is_empty());
         let may = |v: &Value, w: &str| is(v, w) || bare(v);
         let pending = bare(&verb) || bare(&sub);
-        (pending && may(&verb, "SCRIPT") && may(&sub, "LOAD")).then(|| Value::Call {
-            path: vec![REPLY.into()],
-            args: vec![Value::List {
+        (pending && may(&verb, "SCRIPT") && may(&sub, "LOAD")).then(|| {
+            let list = Value::List {
                 items: vec![verb, sub, self.value(*body, env, depth + 1)],
                 tail: Vec::new(),
                 span: list_span,
-            }],
-            span,
+            };
+            op(Op::Reply, vec![list], span)
         })
     }
 

@@ -49,11 +49,9 @@ fn detach(v: &Value, depth: usize) -> Value {
             tail: tail.iter().map(|x| detach(x, depth + 1)).collect(),
             span: *span,
         },
-        Value::Call { path, args, span } => Value::Call {
-            path: path.clone(),
-            args: args.iter().map(|x| detach(x, depth + 1)).collect(),
-            span: *span,
-        },
+        Value::Call { args, .. } | Value::Op { args, .. } => {
+            v.with_args(args.iter().map(|x| detach(x, depth + 1)).collect())
+        }
         Value::OneOf { alts, span } => Value::OneOf {
             alts: alts.iter().map(|x| detach(x, depth + 1)).collect(),
             span: *span,

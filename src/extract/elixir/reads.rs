@@ -16,8 +16,8 @@ use crate::parse::named_children;
 /// command's name as a value when the link has to follow it.
 pub(super) type Row = (Value, Option<Value>);
 
-/// A call of a function of the code base, not an operation of the value
-/// model (`[LOOKUP]`, `.f`, `#reply`, ..), whose path starts with a letter.
+/// A call of a function of the code base (not an operation of the value
+/// model), whose path starts with a letter.
 fn is_code_call(v: &Value) -> bool {
     matches!(v, Value::Call { path, .. }
         if path.first().is_some_and(|p| p.starts_with(|c: char| c.is_ascii_alphabetic())))

@@ -163,7 +163,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let sep = match args.get(1) {
             Some(s) => match self.value(*s, env, depth + 1) {
                 Value::Str(t) => t.segs,
-                v @ (Value::Call { .. } | Value::Const { .. } | Value::Param { .. }) => {
+                v @ (Value::Call { .. }
+                | Value::Op { .. }
+                | Value::Const { .. }
+                | Value::Param { .. }) => {
                     vec![Seg::Value(Box::new(v))]
                 }
                 _ => return None,

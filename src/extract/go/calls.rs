@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value, SHA1};
+use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
@@ -208,11 +208,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             return None;
         };
         let body = self.value(src, d + 1);
-        Some(Value::Call {
-            path: vec![SHA1.into()],
-            args: vec![body],
-            span: self.span(n),
-        })
+        Some(crate::facts::sha1(body, self.span(n)))
     }
 
     /// A call met by the walk.

@@ -24,6 +24,14 @@ fn show(v: &Value) -> String {
             let args: Vec<String> = args.iter().map(show).collect();
             format!("{}({})", path.join("."), args.join(", "))
         }
+        Value::Op { op, args, .. } => {
+            let args: Vec<String> = args.iter().map(show).collect();
+            let name = match op {
+                crate::facts::Op::Apply(m) => format!("#apply.{}", m.join(".")),
+                other => other.name(),
+            };
+            format!("{name}({})", args.join(", "))
+        }
         Value::Str(t) => t
             .segs
             .iter()

@@ -114,11 +114,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         let base = self.value(obj, d + 1);
-        Value::Call {
-            path: vec![format!(".{field}")],
-            args: vec![base],
-            span,
-        }
+        crate::facts::field(field, base, span)
     }
 
     /// The path a call names: `f`, `pkg.F`, `self.m` (a method of the

@@ -353,9 +353,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let scalar = a.kind() == "identifier" && self.scalar_param(&self.text(*a));
             // node_redis's reply handler may come last as a call's result
             // (`this.handler(cb)`): such a value is not counted as sent.
-            let last_call = i + 1 == args.len()
-                && matches!(&v, Value::Call { path, .. }
-                if !path.first().is_some_and(|p| p.starts_with('.') || p.starts_with('#')));
+            let last_call = i + 1 == args.len() && matches!(&v, Value::Call { .. });
             let spread = a.kind() == "spread_element"
                 || (strict && !scalar && (maybe_array(&v) || last_call));
             match v {
@@ -449,11 +447,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 value: i64::from(value),
                 span,
             },
-            None => Value::Call {
-                path: vec![".numberOfKeys".into()],
-                args: vec![script.clone()],
-                span,
-            },
+            None => crate::facts::field("numberOfKeys", script.clone(), span),
         };
         if transforms {
             // `transformArguments` decides what is sent: the script is

@@ -369,11 +369,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
         };
         let given = self.loaded.get(&n.start_byte()).map(|text| {
-            let sha = Value::Call {
-                path: vec![crate::facts::SHA1.to_string()],
-                args: vec![text.clone()],
-                span: self.span(n),
-            };
+            let sha = crate::facts::sha1(text.clone(), self.span(n));
             vec![(1, sha)]
         });
         // A local function without parameters (`const run = () => ..` in a

@@ -125,10 +125,10 @@ fn a_sha_loaded_in_a_callback_is_the_field_the_callback_sets() {
         .find(|c| c.name == ".getSha")
         .expect("the field");
     assert_eq!(field.module, "queue.W");
-    let Value::Call { path, args, .. } = &field.value else {
+    let Value::Op { op, args, .. } = &field.value else {
         panic!("{:?}", field.value);
     };
-    assert_eq!(path, &[crate::facts::SHA1.to_string()]);
+    assert_eq!(op, &crate::facts::Op::Sha1);
     assert!(matches!(args[0], Value::ScriptRef { index: 0, .. }));
 }
 
@@ -161,7 +161,9 @@ fn a_command_called_by_its_name_parameter_is_an_evalsha() {
         ("EVALSHA", Some(0), true)
     );
     assert!(matches!(&c.args[0], Value::Param { index: 0, .. }));
-    assert!(matches!(&c.args[1], Value::Call { path, .. } if path == &[".numberOfKeys"]));
+    assert!(
+        matches!(&c.args[1], Value::Op { op: crate::facts::Op::Field(f), .. } if f == "numberOfKeys")
+    );
     assert!(matches!(c.tail.as_slice(), [Value::Param { index: 1, .. }]));
 }
 
@@ -173,7 +175,11 @@ fn destructured_names_and_concatenated_arrays_are_followed() {
     );
     let call = f.calls.iter().find(|c| c.path == ["go"]).unwrap();
     let field = |v: &Value| match v {
-        Value::Call { path, args, .. } => (path[0].clone(), args[0].clone()),
+        Value::Op {
+            op: crate::facts::Op::Field(f),
+            args,
+            ..
+        } => (format!(".{f}"), args[0].clone()),
         _ => panic!("{v:?}"),
     };
     let (sha, of) = field(&call.args[0]);

@@ -10,7 +10,7 @@ use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::clients::{Receiver, Sends};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
-use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, RECEIVER};
 
 /// Wrappers whose value is their operand's.
 const TRANSPARENT: &[&str] = &[
@@ -79,11 +79,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return Value::unknown(self.label(n), span);
                 };
                 let (o, i) = (self.value(o, d + 1), self.value(i, d + 1));
-                Value::Call {
-                    path: vec![LOOKUP.to_string()],
-                    args: vec![o, i],
-                    span,
-                }
+                crate::facts::lookup(o, i, span)
             }
             "binary_expression" => self.binary(n, d),
             "ternary_expression" => {
@@ -209,11 +205,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 return v.clone();
             }
         }
-        Value::Call {
-            path: vec![format!(".{field}")],
-            args: vec![base],
-            span,
-        }
+        crate::facts::field(field, base, span)
     }
 
     /// `a + b`: a template when either side is a string.
@@ -293,11 +285,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .unwrap_or_default();
         if let Some(text) = self.script_load(func, &args) {
             let text = self.value(text, d + 1);
-            return Value::Call {
-                path: vec![crate::facts::SHA1.to_string()],
-                args: vec![text],
-                span,
-            };
+            return crate::facts::sha1(text, span);
         }
         let path = match func.kind() {
             "identifier" => vec![self.text(func)],
@@ -338,7 +326,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `a.f.m(args)`: a call of what the field `m` holds (a closure a
-    /// constructor was given), or of the method `path` names ([`APPLY`]).
+    /// constructor was given), or of the method `path` names
+    /// ([`Op::Apply`](crate::facts::Op::Apply)).
     fn apply_value(
         &mut self,
         n: Node<'_>,
@@ -431,11 +420,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 return v.clone();
             }
         }
-        Value::Call {
-            path: vec![format!(".{field}")],
-            args: vec![base],
-            span,
-        }
+        crate::facts::field(field, base, span)
     }
 
     /// `x.script("load", text, ..)`: the text loaded.

@@ -7,7 +7,7 @@ use super::eval::Eval;
 use super::value::{Kind, Lv};
 use crate::extract::fields::LUA as F;
 use crate::facts::{
-    decoded, serial_of, Command, LuaCall, Seg, Sink, Span, Template, Value, DECODE, LOOKUP,
+    decoded, lookup, serial_of, Command, LuaCall, Op, Seg, Sink, Span, Template, Value,
 };
 use crate::parse::named_children;
 
@@ -225,12 +225,8 @@ impl<'t> Eval<'_, 't> {
                 // at that position.
                 if let (Kind::Val(coll), Kind::Val(k @ Value::Int { .. })) = (&base.kind, &key.kind)
                 {
-                    if serial_of(DECODE, coll).is_some() {
-                        let item = Value::Call {
-                            path: vec![LOOKUP.into()],
-                            args: vec![coll.clone(), k.clone()],
-                            span,
-                        };
+                    if serial_of(&Op::Decode, coll).is_some() {
+                        let item = lookup(coll.clone(), k.clone(), span);
                         let mut v = Lv::derived(self.s.text(n), span, &[base, key]);
                         v.kind = Kind::Val(item);
                         return v;

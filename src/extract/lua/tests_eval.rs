@@ -294,11 +294,11 @@ fn items_of_a_decoded_argument_are_what_the_caller_packed() {
     );
     // An item is the lookup of its position in the decoding, in the
     // format the script decodes.
-    let Value::Call { path, args, .. } = &f.commands[0].args[2] else {
+    let Value::Op { op, args, .. } = &f.commands[0].args[2] else {
         panic!("an item is a lookup");
     };
-    assert_eq!(path, &vec![crate::facts::LOOKUP.to_string()]);
-    let (format, inner) = crate::facts::serial_of(crate::facts::DECODE, &args[0]).unwrap();
+    assert_eq!(op, &crate::facts::Op::Lookup);
+    let (format, inner) = crate::facts::serial_of(&crate::facts::Op::Decode, &args[0]).unwrap();
     assert_eq!(format, "msgpack");
     assert!(matches!(inner, Value::Argv { index: Some(1), .. }));
     assert_eq!(f.commands[0].args[2].span().start, at(src, "args[3]"));

@@ -152,10 +152,10 @@ def run(scripts, k):
         Some("q:wait")
     );
     // A table looked up by name.
-    let Value::Call { path, args, .. } = &f.script_calls[2].script else {
+    let Value::Op { op, args, .. } = &f.script_calls[2].script else {
         panic!("a lookup");
     };
-    assert_eq!(path, &[crate::facts::LOOKUP]);
+    assert_eq!(op, &crate::facts::Op::Lookup);
     assert_eq!(args[1].as_str().as_deref(), Some("move"));
     assert_eq!(f.script_calls[2].keys.len(), 2);
     assert!(f.script_calls[2].args.is_empty() && !f.script_calls[2].open_args);
@@ -320,7 +320,7 @@ def add(r, script, prefix, job_id):
     let formats: Vec<String> = args
         .iter()
         .map(|a| {
-            let (format, inner) = crate::facts::serial_of(crate::facts::ENCODE, a).unwrap();
+            let (format, inner) = crate::facts::serial_of(&crate::facts::Op::Encode, a).unwrap();
             let Value::List { items, .. } = inner else {
                 panic!("a list is encoded");
             };
@@ -333,10 +333,10 @@ def add(r, script, prefix, job_id):
 #[test]
 fn a_mapped_list_is_as_long_as_the_list_mapped() {
     let f = facts("def keys_of(roles):\n    return list(map(str.upper, roles))\n\ndef names():\n    return list(['a', 'b'])\n");
-    let Value::Call { path, args, .. } = &f.functions[0].returns else {
+    let Value::Op { op, args, .. } = &f.functions[0].returns else {
         panic!("{:?}", f.functions[0].returns);
     };
-    assert_eq!(path, &[crate::facts::MAPPED]);
+    assert_eq!(op, &crate::facts::Op::Mapped);
     assert!(matches!(args.as_slice(), [Value::Param { index: 0, .. }]));
     assert!(matches!(&f.functions[1].returns, Value::List { items, .. } if items.len() == 2));
 }

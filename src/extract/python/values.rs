@@ -10,7 +10,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
-use crate::facts::{Seg, Span, Template, Value, LOOKUP};
+use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
 use super::{Cx, MAX_DEPTH};
@@ -158,11 +158,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             };
         }
         let base = self.value(obj, d + 1);
-        Value::Call {
-            path: vec![format!(".{field}")],
-            args: vec![base],
-            span,
-        }
+        crate::facts::field(field, base, span)
     }
 
     /// `d[k]`: what a dict with literal keys holds under a literal key,
@@ -193,11 +189,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => {}
         }
-        Value::Call {
-            path: vec![LOOKUP.to_string()],
-            args: vec![b, k],
-            span,
-        }
+        crate::facts::lookup(b, k, span)
     }
 
     fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -500,7 +492,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         Value::Call { path, args, span }
     }
 
-    /// `a.f.m(args)` ([`crate::facts::APPLY`]): the field `m` of `a.f`'s
+    /// `a.f.m(args)` ([`Op::Apply`](crate::facts::Op::Apply)): the field `m` of `a.f`'s
     /// value called, the method `m` as the fallback.
     fn apply_value(
         &mut self,
@@ -511,16 +503,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         d: usize,
     ) -> Value {
         let base = self.value(obj, d + 1);
-        let callee = Value::Call {
-            path: vec![format!(".{m}")],
-            args: vec![base],
-            span,
-        };
+        let callee = crate::facts::field(m.clone(), base, span);
         crate::facts::applied(vec![m], callee, args, span)
     }
 
     /// `map(f, xs)`: as many items as `xs`, each unknown
-    /// ([`crate::facts::MAPPED`]); `list(..)` of a list or of such a map is
+    /// ([`Op::Mapped`](crate::facts::Op::Mapped)); `list(..)` of a list or of such a map is
     /// that list.
     fn list_call(
         &mut self,
@@ -533,14 +521,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return None;
         }
         match (self.text(func).as_str(), pos) {
-            ("map", [_, xs]) => Some(Value::Call {
-                path: vec![crate::facts::MAPPED.into()],
-                args: vec![self.value(*xs, d + 1)],
-                span: self.span(n),
-            }),
+            ("map", [_, xs]) => Some(crate::facts::op(
+                crate::facts::Op::Mapped,
+                vec![self.value(*xs, d + 1)],
+                self.span(n),
+            )),
             ("list", [xs]) => match self.value(*xs, d + 1) {
                 v @ Value::List { .. } => Some(v),
-                v @ Value::Call { .. } if is_mapped(&v) => Some(v),
+                v if is_mapped(&v) => Some(v),
                 _ => None,
             },
             _ => None,
@@ -745,7 +733,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 }
 
-/// Whether a value is [`crate::facts::MAPPED`] of a list.
+/// Whether a value is [`Op::Mapped`](crate::facts::Op::Mapped) of a list.
 fn is_mapped(v: &Value) -> bool {
-    matches!(v, Value::Call { path, .. } if path.len() == 1 && path[0] == crate::facts::MAPPED)
+    matches!(
+        v,
+        Value::Op {
+            op: crate::facts::Op::Mapped,
+            ..
+        }
+    )
 }

@@ -393,11 +393,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             // `job.queue`: a field of what `job` holds.
             Some(r) if args.is_empty() && n.child_by_field_id(F.arguments).is_none() => {
                 let base = self.value(r, d + 1);
-                return Value::Call {
-                    path: vec![format!(".{method}")],
-                    args: vec![base],
-                    span,
-                };
+                return crate::facts::field(method, base, span);
             }
             // A method of what another value holds: which one runs is the
             // receiver's class's, which the code does not say here.

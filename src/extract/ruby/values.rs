@@ -11,7 +11,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
-use crate::facts::{Seg, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{Seg, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::client::{BLOCK_CLIENTS, RECEIVER_WORDS};
@@ -37,6 +37,7 @@ pub(super) fn segs_of(v: Value) -> Vec<Seg> {
         }],
         v @ (Value::Const { .. }
         | Value::Call { .. }
+        | Value::Op { .. }
         | Value::Param { .. }
         | Value::OneOf { .. }) => vec![Seg::Value(Box::new(v))],
         other => vec![Seg::Hole {
@@ -247,11 +248,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => {}
         }
-        Value::Call {
-            path: vec![LOOKUP.to_string()],
-            args: vec![b, k],
-            span,
-        }
+        crate::facts::lookup(b, k, span)
     }
 
     pub(super) fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {

@@ -114,7 +114,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         match v {
             Value::Str(_) => true,
-            Value::Call { .. } | Value::Const { .. } | Value::Param { .. }
+            Value::Call { .. } | Value::Op { .. } | Value::Const { .. } | Value::Param { .. }
                 if self.scope.strings.contains(name) =>
             {
                 let span = v.span();

@@ -108,6 +108,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 returns,
                 Value::Str(_)
                     | Value::Call { .. }
+                    | Value::Op { .. }
                     | Value::Const { .. }
                     | Value::Param { .. }
                     | Value::ScriptRef { .. }

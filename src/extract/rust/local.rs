@@ -9,7 +9,7 @@
 //! (`structs.rs`), the functions' returns and clauses. A name that does not
 //! come to one literal leaves no command: nothing is guessed.
 
-use crate::facts::{may_run, FunctionDef, Seg, Span, Template, Value, LOOKUP, RECEIVER};
+use crate::facts::{may_run, FunctionDef, Op, Seg, Span, Template, Value, RECEIVER};
 
 use super::Cx;
 
@@ -30,7 +30,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// no definition gives (a parameter, a literal, a hole).
     pub(super) fn defer_name(&mut self, v: Value, span: Span) -> Option<usize> {
         let followable = match &v {
-            Value::Call { .. } | Value::Const { .. } => true,
+            Value::Call { .. } | Value::Op { .. } | Value::Const { .. } => true,
             Value::Param { index, name, .. } => *index == RECEIVER && name != "self",
             _ => false,
         };
@@ -123,12 +123,12 @@ fn reduce(
             )
         }
         Value::OneOf { alts, .. } => agree(alts.iter().map(|a| reduce(fns, consts, a, ty, d))),
-        Value::Call { path, args, .. } => match (path.as_slice(), args.as_slice()) {
-            ([p], [base]) if p.len() > 1 && p.starts_with('.') => {
+        Value::Op { op, args, .. } => match (op, args.as_slice()) {
+            (Op::Field(f), [base]) if !f.is_empty() => {
                 let base_ty = type_named(base, ty);
-                field(fns, consts, &p[1..], base_ty.as_deref(), d)
+                field(fns, consts, f, base_ty.as_deref(), d)
             }
-            ([p], [coll, key]) if p == LOOKUP => {
+            (Op::Lookup, [coll, key]) => {
                 let key = reduce(fns, consts, key, ty, d)?.as_str()?;
                 let Value::Map { pairs, .. } = reduce(fns, consts, coll, ty, d)? else {
                     return None;
@@ -138,8 +138,9 @@ fn reduce(
                     .find(|(k, _)| k.as_str().as_deref() == Some(key.as_str()))?;
                 reduce(fns, consts, x, ty, d)
             }
-            _ => call(fns, consts, path, args, ty, d),
+            _ => None,
         },
+        Value::Call { path, args, .. } => call(fns, consts, path, args, ty, d),
         _ => None,
     }
 }
@@ -244,15 +245,9 @@ fn bind(v: &Value, args: &[Value], depth: usize) -> Value {
         Value::Param { index, .. } if *index != RECEIVER => {
             args.get(*index).cloned().unwrap_or_else(|| v.clone())
         }
-        Value::Call {
-            path,
-            args: a,
-            span,
-        } => Value::Call {
-            path: path.clone(),
-            args: a.iter().map(|x| bind(x, args, d)).collect(),
-            span: *span,
-        },
+        Value::Call { args: a, .. } | Value::Op { args: a, .. } => {
+            v.with_args(a.iter().map(|x| bind(x, args, d)).collect())
+        }
         Value::OneOf { alts, span } => Value::OneOf {
             alts: alts.iter().map(|x| bind(x, args, d)).collect(),
             span: *span,

@@ -9,7 +9,7 @@
 use crate::extract::fields::RUST as F;
 use tree_sitter::Node;
 
-use crate::facts::{Span, Value, LOOKUP};
+use crate::facts::{Op, Span, Value};
 use crate::parse::named_children;
 
 use super::{args_of, is_comment, method_of, peel_ref, Cx, MAX_DEPTH};
@@ -67,11 +67,7 @@ pub(super) fn lookup(coll: Value, key: Value, span: Span) -> Value {
             };
         }
     }
-    Value::Call {
-        path: vec![LOOKUP.into()],
-        args: vec![coll, key],
-        span,
-    }
+    crate::facts::lookup(coll, key, span)
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
@@ -177,7 +173,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let key = self.value(*key, d);
         if !matches!(
             key,
-            Value::Str(_) | Value::Param { .. } | Value::Const { .. } | Value::Call { .. }
+            Value::Str(_)
+                | Value::Param { .. }
+                | Value::Const { .. }
+                | Value::Call { .. }
+                | Value::Op { .. }
         ) {
             return None;
         }
@@ -197,10 +197,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 name,
                 ..
             } => name.clone(),
-            Value::Call { path, args, .. } if args.len() == 1 => match path.as_slice() {
-                [p] if p.len() > 1 && p.starts_with('.') => p[1..].to_string(),
-                _ => return None,
-            },
+            Value::Op {
+                op: Op::Field(f),
+                args,
+                ..
+            } if args.len() == 1 && !f.is_empty() => f.clone(),
             _ => return None,
         };
         self.map_field(&field).then_some(v)

@@ -78,7 +78,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let span = match &value {
             Value::Str(t) => t.segs.first().map(|s| s.span()).unwrap_or(t.span),
-            Value::Const { .. } | Value::Call { .. } => value.span(),
+            Value::Const { .. } | Value::Call { .. } | Value::Op { .. } => value.span(),
             _ => return,
         };
         self.facts.field_reads.push(FieldRead {

@@ -84,6 +84,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 Value::ScriptRef { .. }
                     | Value::Const { .. }
                     | Value::Call { .. }
+                    | Value::Op { .. }
                     | Value::Str(_)
                     | Value::Map { .. }
             ) {

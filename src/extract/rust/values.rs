@@ -270,14 +270,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             {
                 match self.value(r, d) {
                     v @ (Value::Call { .. }
+                    | Value::Op { .. }
                     | Value::ScriptRef { .. }
                     | Value::Param { .. }
                     | Value::Const { .. }
-                    | Value::Map { .. }) => Value::Call {
-                        path: vec![format!(".{f}")],
-                        args: vec![v],
-                        span,
-                    },
+                    | Value::Map { .. }) => crate::facts::field(f, v, span),
                     _ => Value::unknown(self.label(n), span),
                 }
             }

@@ -3,7 +3,7 @@
 //! may send.
 
 use super::{NumKeys, Proto, ScriptCallUse};
-use crate::facts::{FileId, Span, Template, Value};
+use crate::facts::{FileId, Op, Span, Template, Value};
 use crate::hash::HashMap;
 use crate::link::identify::{identify, Lookup};
 use crate::link::lists::{flatten, literal_count};
@@ -20,15 +20,17 @@ pub(super) fn registered_count(
     script: ScriptId,
     lk: &Lookup<'_>,
 ) -> Option<(u32, Span)> {
-    let Some(Value::Call { path, args, .. }) = &p.numkeys else {
+    let Some(Value::Op {
+        op: Op::Field(_),
+        args,
+        ..
+    }) = &p.numkeys
+    else {
         return None;
     };
     let [entry] = args.as_slice() else {
         return None;
     };
-    if !path.last().is_some_and(|l| l.starts_with('.')) {
-        return None;
-    }
     let same = identify(entry, p.speaker, p.file, lk, 0) == Some(script);
     let s = &lk.model.scripts[script];
     same.then(|| s.registration.or(s.file_count)).flatten()
@@ -136,13 +138,9 @@ pub(super) fn use_of(
 /// A collection a function of the code base returns (`self.getKeys([..])`
 /// returning `list(map(f, keys))`), followed to the one list it comes to.
 fn returned_list(resolver: &Resolver<'_>, p: &Proto, v: &Value) -> Option<Value> {
-    let Value::Call { path, .. } = v else {
+    let Value::Call { .. } = v else {
         return None;
     };
-    let op = path.first().is_some_and(|h| h.starts_with(['#', '.', '[']));
-    if op {
-        return None;
-    }
     let at = crate::link::flow::At {
         speaker: p.speaker,
         file: p.file,
@@ -150,11 +148,7 @@ fn returned_list(resolver: &Resolver<'_>, p: &Proto, v: &Value) -> Option<Value>
     };
     match crate::link::flow::follow(resolver, v, at).as_slice() {
         [(_, list @ Value::List { .. })] => Some(list.clone()),
-        [(_, mapped @ Value::Call { path, .. })]
-            if path.len() == 1 && path[0] == crate::facts::MAPPED =>
-        {
-            Some(mapped.clone())
-        }
+        [(_, mapped @ Value::Op { op: Op::Mapped, .. })] => Some(mapped.clone()),
         _ => None,
     }
 }
@@ -173,9 +167,9 @@ fn numkeys_of(p: &Proto, registered: Option<(u32, Span)>) -> NumKeys {
         Some(v) => match literal_count(v) {
             Some((n, span)) => NumKeys::Literal(n, span),
             None => match v {
-                Value::Call { path, args, .. }
+                Value::Call { args, .. } | Value::Op { args, .. }
                     if matches!(
-                        path.last().map(String::as_str),
+                        v.callee_name().as_deref(),
                         Some("length" | "len" | "count" | "size")
                     ) =>
                 {

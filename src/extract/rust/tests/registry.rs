@@ -45,8 +45,8 @@ impl Other {
     let f = facts(src);
     assert!(matches!(
         &f.commands[0].args[1],
-        Value::Call { path, args, .. }
-            if path == &[".cmd"]
+        Value::Op { op: crate::facts::Op::Field(f), args, .. }
+            if f == "cmd"
                 && matches!(&args[0], Value::Call { path, .. } if path == &["Other", "new"])
     ));
 }
@@ -130,8 +130,8 @@ impl Pairs {
     let get = f.functions.iter().find(|d| d.name == "get").unwrap();
     assert!(matches!(
         &get.returns,
-        Value::Call { path, args, .. } if path == &[crate::facts::LOOKUP]
-            && matches!(&args[0], Value::Param { index: crate::facts::RECEIVER, name, .. } if name == "all")
+        Value::Op { op: crate::facts::Op::Lookup, args, .. }
+            if matches!(&args[0], Value::Param { index: crate::facts::RECEIVER, name, .. } if name == "all")
             && matches!(&args[1], Value::Param { index: 0, .. })
     ));
 }
