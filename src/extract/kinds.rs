@@ -78,13 +78,13 @@ pub fn of(lang: Lang) -> &'static Kinds {
 
 /// Reasons several languages give for an opaque kind.
 pub mod why {
-    pub const CONTROL: &str = "control flow the extractor does not follow: the calls inside \
-                               are read, a value the statement chooses or carries is Unknown";
-    pub const LOOP: &str = "loops: the calls inside are read, a value built in the loop is \
-                            Unknown";
+    pub const CONTROL: &str = "control flow not read by name: the walk reads the calls and \
+                               bindings inside, not which branch runs";
+    pub const LOOP: &str = "loops not read by name: the walk reads the calls and bindings \
+                            inside, not how often they run";
     pub const COMPREHENSION: &str = "a collection a comprehension builds is Unknown";
     pub const LITERAL: &str = "literals other than strings and integers are Unknown";
-    pub const PATTERN: &str = "destructuring patterns: what they bind is Unknown";
+    pub const PATTERN: &str = "destructuring patterns: what they bind is not read";
     pub const OPERATOR: &str = "operators the value core does not compute: their result is Unknown";
     pub const YIELD: &str = "a yielded value is Unknown";
     pub const ENUM: &str = "an enum member's name or value is not read";

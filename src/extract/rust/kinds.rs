@@ -187,7 +187,7 @@ pub const KINDS: Kinds = Kinds {
             ],
         ),
         (
-            "`if let` and let chains: what they bind is Unknown",
+            "`if let` and let chains: what they bind is not read",
             &[
                 "let_chain",
                 "let_condition",
