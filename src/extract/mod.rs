@@ -14,6 +14,7 @@ pub mod encode;
 pub(crate) mod fields;
 pub mod go;
 pub mod js;
+pub mod kinds;
 pub mod lang;
 pub mod lua;
 pub mod needles;
@@ -263,6 +264,23 @@ pub(crate) fn reads_by_param(f: &crate::facts::FileFacts) -> Vec<(String, Option
             (r.field.as_str().unwrap_or_default(), index)
         })
         .collect()
+}
+
+/// Asserts that the text between `begin` and `end` in `doc` (a path from
+/// the crate's root) is `want`, printing what it should read when not: the
+/// docs' generated sections.
+#[cfg(test)]
+pub(crate) fn assert_generated(doc: &str, begin: &str, end: &str, want: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+    let text = std::fs::read_to_string(path).expect(doc);
+    let got = text
+        .split_once(begin)
+        .and_then(|(_, rest)| rest.split_once(end))
+        .map(|(table, _)| table);
+    assert!(
+        got == Some(want),
+        "{doc} is out of date: between its markers it should read\n\n{begin}{want}{end}\n"
+    );
 }
 
 #[cfg(test)]

@@ -180,15 +180,5 @@ fn every_case_that_yields_a_fact_holds_a_needle() {
 
 #[test]
 fn the_clients_doc_lists_every_table() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(DOC);
-    let doc = std::fs::read_to_string(path).expect(DOC);
-    let want = markdown();
-    let got = doc
-        .split_once(BEGIN)
-        .and_then(|(_, rest)| rest.split_once(END))
-        .map(|(table, _)| table);
-    assert!(
-        got == Some(want.as_str()),
-        "{DOC} is out of date: between its markers it should read\n\n{BEGIN}{want}{END}\n"
-    );
+    crate::extract::assert_generated(DOC, BEGIN, END, &markdown());
 }

@@ -41,6 +41,7 @@ mod commands;
 mod constants;
 mod delegates;
 mod items;
+pub mod kinds;
 mod known;
 mod library;
 mod paths;

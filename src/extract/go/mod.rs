@@ -39,6 +39,7 @@
 mod calls;
 mod client;
 mod files;
+pub mod kinds;
 mod strings;
 mod types;
 mod values;

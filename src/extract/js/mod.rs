@@ -24,6 +24,7 @@
 mod calls;
 mod classes;
 mod client;
+pub mod kinds;
 mod scripts;
 mod types;
 mod values;

@@ -20,6 +20,7 @@ mod argv;
 mod build;
 mod eval;
 mod expr;
+pub mod kinds;
 mod summary;
 pub(crate) mod template;
 #[cfg(test)]

@@ -28,6 +28,7 @@
 
 mod calls;
 mod client;
+pub mod kinds;
 mod strings;
 mod values;
 

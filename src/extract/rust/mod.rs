@@ -62,6 +62,7 @@ mod custom;
 mod grow;
 mod invocations;
 mod items;
+pub mod kinds;
 mod local;
 mod macros;
 mod maps;

@@ -1,0 +1,62 @@
+//! Grammar coverage of the Lua extractor: the class of every named
+//! node kind of tree-sitter-lua (see [`crate::extract::kinds`]).
+
+use crate::extract::kinds::{why, Kinds};
+
+pub const KINDS: Kinds = Kinds {
+    evaluated: &[
+        "arguments",
+        "assignment_statement",
+        "binary_expression",
+        "bracket_index_expression",
+        "break_statement",
+        "do_statement",
+        "dot_index_expression",
+        "else_statement",
+        "elseif_statement",
+        "expression_list",
+        "for_generic_clause",
+        "for_numeric_clause",
+        "for_statement",
+        "function_call",
+        "function_declaration",
+        "function_definition",
+        "identifier",
+        "if_statement",
+        "method_index_expression",
+        "nil",
+        "number",
+        "parameters",
+        "parenthesized_expression",
+        "repeat_statement",
+        "return_statement",
+        "string",
+        "table_constructor",
+        "unary_expression",
+        "vararg_expression",
+        "variable_declaration",
+        "variable_list",
+        "while_statement",
+    ],
+    not_value: &[
+        "attribute",
+        "block",
+        "chunk",
+        "comment",
+        "comment_content",
+        "empty_statement",
+        "escape_sequence",
+        "field",
+        "goto_statement",
+        "hash_bang_line",
+        "label_statement",
+        "string_content",
+    ],
+    opaque: &[
+        (why::LITERAL, &["false", "true"]),
+        (
+            "implicit global declarations: the name is bound, its value is Unknown",
+            &["implicit_variable_declaration"],
+        ),
+    ],
+};
