@@ -2,30 +2,24 @@
 //! wire contract. See `docs/ARCHITECTURE.md` for the code map.
 
 pub mod audit;
-pub mod baseline;
 pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod contract;
-pub mod coverage;
 pub mod diagnostic;
-pub mod diff;
 pub mod discover;
 pub mod extract;
 pub mod facts;
-pub mod fix;
 pub mod hash;
 pub mod input;
 pub mod keyshape;
 pub mod link;
-pub mod matrix;
-pub mod observe;
 pub mod parse;
 pub mod pipeline;
+pub mod post;
 pub mod redis;
 pub mod report;
 pub mod scope;
 pub mod server;
-pub mod settings;
 pub mod source;
-pub mod suppress;
+pub mod views;

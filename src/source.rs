@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use crate::facts::{FileId, Lang, Span};
 
-/// The comment that starts an inline suppression (`crate::suppress`).
+/// The comment that starts an inline suppression (`crate::post::suppress`).
 pub use crate::facts::SUPPRESSION_MARK;
 
 /// `path` relative to `root`, with `/` separators; the path as given when it

@@ -88,7 +88,7 @@ fn json_output_lists_every_code_and_format() {
         .map(|r| r.code.to_string())
         .collect();
     assert_eq!(listed(&doc, "audit"), audit);
-    let diff: Vec<String> = wirelint::diff::KINDS
+    let diff: Vec<String> = wirelint::views::diff::KINDS
         .iter()
         .map(|k| k.code.to_string())
         .collect();

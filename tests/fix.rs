@@ -365,7 +365,7 @@ end
 /// written then, and the refusal says why.
 #[test]
 fn fix_writes_only_regular_files_under_the_root() {
-    use wirelint::fix::{write, Plan, Planned};
+    use wirelint::post::fix::{write, Plan, Planned};
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     let outside = dir.path().join("outside");

@@ -12,10 +12,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use wirelint::checks::{rule, CheckContext, Rule, RULES, UNUSED_SUPPRESSION};
+use wirelint::config::settings::Settings;
 use wirelint::config::Config;
 use wirelint::diagnostic::{Diagnostic, Label};
 use wirelint::pipeline::{analyze, Analysis, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
-use wirelint::settings::Settings;
 
 /// A case holding this file runs with no contract.
 const NO_CONTRACT: &str = "no-contract";
@@ -85,7 +85,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
 fn findings(r: &'static Rule, mut a: Analysis, settings: &Settings) -> (Analysis, Vec<Diagnostic>) {
     if std::ptr::eq(r, &UNUSED_SUPPRESSION) {
         settings.apply(&mut a.diagnostics);
-        wirelint::suppress::apply(&mut a, settings);
+        wirelint::post::suppress::apply(&mut a, settings);
         let found = a.diagnostics.iter().filter(|d| d.code == r.code).cloned();
         let found = found.collect();
         return (a, found);

@@ -189,8 +189,8 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
         }
     }
     let diagnostics: Vec<_> = a.diagnostics.iter().collect();
-    let matrix = wirelint::matrix::build(a);
-    let coverage = wirelint::coverage::build(a, None);
+    let matrix = wirelint::views::matrix::build(a);
+    let coverage = wirelint::views::coverage::build(a, None);
     let run = CheckRun {
         analysis: a,
         diagnostics: &diagnostics,
@@ -219,7 +219,7 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
             _ => {}
         }
     }
-    let contract = wirelint::observe::as_contract(a, "fuzz");
+    let contract = wirelint::views::observe::as_contract(a, "fuzz");
     if let Err(e) = wirelint::contract::Contract::parse(&contract, "extracted.toml") {
         // An empty observation gives an empty contract; anything else must load.
         assert!(
@@ -228,5 +228,5 @@ fn report_all(a: &wirelint::pipeline::Analysis) {
             e.message
         );
     }
-    let _ = wirelint::observe::observe(a);
+    let _ = wirelint::views::observe::observe(a);
 }

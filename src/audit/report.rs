@@ -114,7 +114,7 @@ fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "extracted".into());
-    let text = crate::observe::as_contract(&analysis, &name);
+    let text = crate::views::observe::as_contract(&analysis, &name);
     let origin = format!("{} (observed contract)", path.display());
     Ok(Contract::parse(&text, &origin)?)
 }

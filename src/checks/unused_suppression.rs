@@ -39,5 +39,5 @@ pub static RULE: Rule = Rule {
 };
 
 /// Suppressions are matched against the other rules' findings after they
-/// all ran, in `crate::suppress`; this pass adds nothing by itself.
+/// all ran, in `crate::post::suppress`; this pass adds nothing by itself.
 fn run(_cx: &CheckContext<'_>, _out: &mut Vec<Diagnostic>) {}

@@ -4,7 +4,7 @@
 
 use clap::ValueEnum;
 
-use crate::settings::Settings;
+use crate::config::settings::Settings;
 
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct ReportArgs {

@@ -14,7 +14,7 @@ pub(super) fn rules(audit: bool, diff: bool) -> i32 {
         [code, name, layer.as_str(), severity.as_str(), summary]
     };
     let rows: Vec<[&str; 5]> = if diff {
-        crate::diff::KINDS
+        crate::views::diff::KINDS
             .iter()
             .map(|k| row(k.code, k.name, k.layer, k.severity, k.summary))
             .collect()
@@ -66,7 +66,7 @@ fn explained() -> Vec<(&'static str, &'static str)> {
         .iter()
         .chain(crate::audit::rules::RULES)
         .map(|r| (r.code, r.name))
-        .chain(crate::diff::KINDS.iter().map(|k| (k.code, k.name)))
+        .chain(crate::views::diff::KINDS.iter().map(|k| (k.code, k.name)))
         .collect()
 }
 
@@ -104,7 +104,7 @@ pub(super) fn explain(word: &str) -> i32 {
             );
         }
     }
-    match crate::diff::KINDS.iter().find(|k| k.code == code) {
+    match crate::views::diff::KINDS.iter().find(|k| k.code == code) {
         Some(k) => write_stdout(&k.doc()),
         None => match rule(code).or_else(|| crate::audit::rules::rule(code)) {
             Some(r) => write_stdout(&r.doc()),

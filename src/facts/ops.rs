@@ -220,3 +220,45 @@ pub fn serial_of<'v>(which: &Op, v: &'v Value) -> Option<(String, &'v Value)> {
         _ => None,
     }
 }
+
+impl Value {
+    /// Whether the value is computed from others: a call of a function or
+    /// an operation of the value core.
+    pub fn is_computed(&self) -> bool {
+        matches!(self, Value::Call { .. } | Value::Op { .. })
+    }
+
+    /// Whether the link follows the value to what it comes to: a call, an
+    /// operation or a constant.
+    pub fn is_followed(&self) -> bool {
+        self.is_computed() || matches!(self, Value::Const { .. })
+    }
+
+    /// The name a call or an operation goes by: the last segment of the
+    /// callee a call writes, what [`Op::name`] calls an operation.
+    pub fn callee_name(&self) -> Option<String> {
+        match self {
+            Value::Call { path, .. } => path.last().cloned(),
+            Value::Op { op, .. } => Some(op.name()),
+            _ => None,
+        }
+    }
+
+    /// The same call or operation with other arguments; any other value as
+    /// it is.
+    pub fn with_args(&self, args: Vec<Value>) -> Value {
+        match self {
+            Value::Call { path, span, .. } => Value::Call {
+                path: path.clone(),
+                args,
+                span: *span,
+            },
+            Value::Op { op, span, .. } => Value::Op {
+                op: op.clone(),
+                args,
+                span: *span,
+            },
+            other => other.clone(),
+        }
+    }
+}

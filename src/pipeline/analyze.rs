@@ -92,7 +92,7 @@ fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract,
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let files = files_of(opts)?;
     let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
-    crate::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
+    crate::config::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
     // `--threads` bounds the walk too (it makes one job per directory).
     let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;

@@ -13,10 +13,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::settings::Settings;
 use crate::discover::{discover_with, Candidate, Note, ProjectFinder, PROJECT_FILES};
 use crate::facts::Lang;
 use crate::input::Links;
-use crate::settings::Settings;
 use crate::source::rel_path;
 
 /// A tree held in memory: paths relative to the root, `/`-separated and

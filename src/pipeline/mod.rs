@@ -72,8 +72,8 @@ pub struct Options {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
     pub max_file_bytes: u64,
-    /// `wirelint.toml`'s exclude globs and speakers (`crate::settings`).
-    pub settings: crate::settings::Settings,
+    /// `wirelint.toml`'s exclude globs and speakers (`crate::config::settings`).
+    pub settings: crate::config::settings::Settings,
     /// Editors' unsaved buffers (`--stdin-filename` gives one, `wirelint
     /// server` every modified open document): each file's text (path
     /// relative to `root`, and bytes) in place of the file on disk

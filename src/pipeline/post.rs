@@ -4,22 +4,22 @@
 //! 1. `wirelint.toml`'s settings: rules turned off, severities
 //!    ([`Settings::apply`]);
 //! 2. inline suppressions, and WL002 for the unused ones
-//!    ([`crate::suppress`]);
+//!    ([`crate::post::suppress`]);
 //! 3. a change-aware run's scope: the findings in the changed files and
 //!    those the change introduces ([`crate::scope`]); and the paths given
 //!    when the run's root lies above them ([`crate::scope::root`]);
 //! 4. the baseline: only the findings it does not record
-//!    ([`crate::baseline`]).
+//!    ([`crate::post::baseline`]).
 //!
 //! `cli` runs the chain once ([`apply`]); `--write-baseline` records what is
 //! left after step 3 ([`write_baseline`]).
 
 use std::path::Path;
 
-use crate::baseline::Baseline;
+use crate::config::settings::Settings;
+use crate::post::baseline::Baseline;
 use crate::scope::root::Reported;
 use crate::scope::Scope;
-use crate::settings::Settings;
 
 use super::Analysis;
 
@@ -50,7 +50,7 @@ pub struct Applied {
 /// read.
 pub fn apply(a: &mut Analysis, post: &Post<'_>) -> Result<Applied, String> {
     post.settings.apply(&mut a.diagnostics);
-    crate::suppress::apply(a, post.settings);
+    crate::post::suppress::apply(a, post.settings);
     let mut old = match post.only {
         Some(scope) => scope.retain(a),
         None => vec![false; a.diagnostics.len()],

@@ -98,13 +98,13 @@ pub fn fold_unchanged_notes(notes: &mut Vec<Note>, changed: &std::collections::B
 }
 
 /// The notes of the human formats: those on test code (a `tests/`
-/// directory, a `_test` file: [`crate::coverage::is_test_path`]), when
+/// directory, a `_test` file: [`crate::views::coverage::is_test_path`]), when
 /// there are two or more, as one line after the others (`--coverage`
 /// shows them all).
 pub fn fold_test_notes(notes: &mut Vec<Note>) {
     let (test, mut other): (Vec<Note>, Vec<Note>) = notes
         .drain(..)
-        .partition(|n| n.path != "." && crate::coverage::is_test_path(&n.path));
+        .partition(|n| n.path != "." && crate::views::coverage::is_test_path(&n.path));
     if test.len() < 2 {
         *notes = test.into_iter().chain(other).collect();
         notes.sort();

@@ -6,10 +6,10 @@
 use serde::Serialize;
 
 use super::json::{span_out, SpanOut};
-use crate::coverage::{Coverage, Unlinked};
 use crate::facts::Span;
 use crate::pipeline::Analysis;
 use crate::scope::root::RootView;
+use crate::views::coverage::{Coverage, Unlinked};
 
 #[derive(Serialize)]
 struct Doc {
@@ -57,7 +57,7 @@ struct UncheckedOut {
     at: Place,
     linked: bool,
     test: bool,
-    /// Only when true: a public wrapper's body ([`crate::coverage::Unchecked::wrapper`]).
+    /// Only when true: a public wrapper's body ([`crate::views::coverage::Unchecked::wrapper`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     wrapper: bool,
     reason: String,

@@ -1,7 +1,7 @@
 //! `wirelint diff` output: the changes between a git revision and the work
 //! tree, in six formats. The work-tree side of a change is a path into the
 //! work tree; the base side is `REF:path:line`, since its bytes are read
-//! from git and exist nowhere on disk. Formats only; `crate::diff`
+//! from git and exist nowhere on disk. Formats only; `crate::views::diff`
 //! computes.
 
 use std::collections::BTreeMap;
@@ -11,11 +11,11 @@ use serde::Serialize;
 use super::graphical::{self, Excerpt, Part};
 use super::json::{span_out, SpanOut};
 use super::{span_lines, Output, Reporter};
-use crate::baseline::{normalize, Key};
 use crate::diagnostic::Severity;
-use crate::diff::Change;
 use crate::facts::Span;
 use crate::pipeline::Analysis;
+use crate::post::baseline::{normalize, Key};
+use crate::views::diff::Change;
 
 /// The `wirelint diff --format json` document's `version`.
 pub const VERSION: u32 = 1;
@@ -93,7 +93,7 @@ pub fn primary<'a>(run: &DiffRun<'a>, c: &Change) -> Option<(&'a Analysis, Span)
 }
 
 /// Each change's identity for the SARIF and GitLab fingerprints, as
-/// `check`'s ([`crate::baseline::Key`]): code, the path it is reported at,
+/// `check`'s ([`crate::post::baseline::Key`]): code, the path it is reported at,
 /// the normalized bytes there, and the message with the speaker; never a
 /// line number. The index counts equal keys before it.
 pub fn change_keys(run: &DiffRun) -> Vec<(Key, usize)> {

@@ -1,12 +1,12 @@
 //! `wirelint extract`: the observed contract of each speaker, as text or
 //! JSON. The contract form (`--as-contract`) is computed by
-//! `crate::observe::as_contract` and printed as is.
+//! `crate::views::observe::as_contract` and printed as is.
 
 use serde_json::{json, Value};
 
 use crate::facts::Span;
-use crate::observe::ObservedSpeaker;
 use crate::pipeline::Analysis;
+use crate::views::observe::ObservedSpeaker;
 
 fn at(a: &Analysis, span: Span) -> String {
     let f = a.sources.get(span.file);

@@ -2,7 +2,7 @@
 //!
 //! Each issue has `description`, `check_name` (the rule code), a
 //! `fingerprint` that does not depend on line numbers (see
-//! [`crate::baseline`]), `severity` (`major` for errors, `minor` for
+//! [`crate::post::baseline`]), `severity` (`major` for errors, `minor` for
 //! warnings) and `location.path` with `lines.begin`/`lines.end`. Paths are
 //! relative to the git repository's root, whatever directory is scanned
 //! (`crate::scope::report_prefix`). `diff --format gitlab` ([`render_diff`])
@@ -13,10 +13,10 @@ use serde::Serialize;
 
 use super::diff::DiffRun;
 use super::span_lines;
-use crate::baseline::{fingerprint, keys_with_occurrence, Key};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
 use crate::pipeline::Analysis;
+use crate::post::baseline::{fingerprint, keys_with_occurrence, Key};
 
 #[derive(Serialize)]
 struct Issue {

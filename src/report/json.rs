@@ -194,7 +194,7 @@ pub fn render_with(
     a: &Analysis,
     diagnostics: &[&Diagnostic],
     summary: &Summary,
-    matrix: Option<&crate::matrix::Matrix>,
+    matrix: Option<&crate::views::matrix::Matrix>,
     coverage: Option<serde_json::Value>,
 ) -> String {
     let doc = Doc {

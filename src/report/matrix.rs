@@ -1,7 +1,7 @@
 //! The agreement matrix, as a terminal table or JSON (`check --matrix`).
 
 use super::escape::text;
-use crate::matrix::{Cell, Matrix, Row, TABLE_MAX};
+use crate::views::matrix::{Cell, Matrix, Row, TABLE_MAX};
 
 /// A terminal table: `✓` agrees, `✗` diverges, `?` not checked, `·` unused. Past
 /// [`TABLE_MAX`] speakers, one line per row naming the speakers that use

@@ -25,9 +25,9 @@ pub mod sarif;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::facts::Span;
-use crate::matrix::Matrix;
 use crate::pipeline::Analysis;
 use crate::source::LineCol;
+use crate::views::matrix::Matrix;
 
 /// A reporter: formats one run of a command, and decides nothing.
 pub trait Reporter<Run: ?Sized> {
@@ -70,7 +70,7 @@ pub struct CheckRun<'a> {
     pub matrix: Option<&'a Matrix>,
     /// What the script checks saw: always in the JSON; listed in the human
     /// formats when `list_coverage` (`check --coverage`).
-    pub coverage: &'a crate::coverage::Coverage,
+    pub coverage: &'a crate::views::coverage::Coverage,
     pub list_coverage: bool,
     /// `--quiet`: the findings alone (no coverage summary).
     pub quiet: bool,

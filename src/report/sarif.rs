@@ -18,7 +18,7 @@
 //!   (WDxxx) instead, and puts a change's base side in `relatedLocations`.
 //! - Fingerprints never use lines: `partialFingerprints` holds
 //!   `wirelintFact/v1`, the hash of code, path and normalized fact
-//!   ([`crate::baseline`]).
+//!   ([`crate::post::baseline`]).
 
 use super::{CheckRun, Output, Reporter};
 use std::collections::BTreeMap;
@@ -31,12 +31,12 @@ use serde_sarif::sarif::{
 
 use super::diff::DiffRun;
 use super::span_lines;
-use crate::baseline::{fingerprint, keys_with_occurrence};
 use crate::checks::{Rule, RULES};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::diff::{Change, KINDS};
 use crate::facts::Span;
 use crate::pipeline::Analysis;
+use crate::post::baseline::{fingerprint, keys_with_occurrence};
+use crate::views::diff::{Change, KINDS};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const SRCROOT: &str = "%SRCROOT%";
@@ -73,7 +73,7 @@ pub fn what_it_does(doc: &str) -> String {
             lines.push(line.trim());
         }
     }
-    crate::baseline::normalize(&lines.join(" "))
+    crate::post::baseline::normalize(&lines.join(" "))
 }
 
 fn level(s: Severity) -> ResultLevel {
@@ -374,7 +374,7 @@ fn log(
 
 /// `diff --format sarif`: one result per change, at its work-tree side
 /// (a removal at the base file's path and line), the base side in
-/// `relatedLocations`; the rules are the change kinds (`crate::diff::KINDS`)
+/// `relatedLocations`; the rules are the change kinds (`crate::views::diff::KINDS`)
 /// with their `explain` text as help; fingerprints as `check`'s, never on
 /// lines ([`super::diff::change_keys`]).
 pub fn render_diff(run: &DiffRun) -> String {

@@ -4,8 +4,8 @@
 //! it builds.
 
 use crate::facts::{Span, Value};
-use crate::matrix::{Matrix, Row, TABLE_MAX};
 use crate::pipeline::Analysis;
+use crate::views::matrix::{Matrix, Row, TABLE_MAX};
 
 /// The most places listed per speaker and side, and the most speakers
 /// per side; past them, a count.
@@ -18,7 +18,10 @@ type Place = super::keyuses::Place;
 /// The hover's markdown at `at`, or `None` when nothing there is on the
 /// wire.
 pub fn text(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
-    if let Some(row) = crate::matrix::rows_at(a, matrix, at).into_iter().next() {
+    if let Some(row) = crate::views::matrix::rows_at(a, matrix, at)
+        .into_iter()
+        .next()
+    {
         return Some(row_text(a, matrix, row));
     }
     definition(a, matrix, at)
@@ -70,7 +73,7 @@ fn definition(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
         return None;
     };
     let head = format!("`{name}` builds the key `{t}`");
-    match crate::matrix::rows_at(a, matrix, t.span)
+    match crate::views::matrix::rows_at(a, matrix, t.span)
         .into_iter()
         .find(|r| r.kind == "key")
     {
@@ -84,7 +87,7 @@ fn definition(a: &Analysis, matrix: &Matrix, at: Span) -> Option<String> {
 /// `def` anchors it (`keyuses`); with `field`, who writes and reads that
 /// field of it. Test code apart, as the matrix has it.
 fn uses_text(a: &Analysis, def: Span, field: Option<&str>) -> Option<String> {
-    let test = crate::coverage::TestCode::of(a);
+    let test = crate::views::coverage::TestCode::of(a);
     let mut uses = super::keyuses::of(&a.model, def);
     let keep = |p: &Place| !test.holds(p.1);
     uses.key.retain(keep);
@@ -151,7 +154,7 @@ fn row_text(a: &Analysis, matrix: &Matrix, row: &Row) -> String {
 /// The field uses that write and that read a field row's field, or any
 /// field of a key row's record; test code apart, as the row's cells.
 fn sides(a: &Analysis, row: &Row) -> (Vec<Place>, Vec<Place>) {
-    let test = crate::coverage::TestCode::of(a);
+    let test = crate::views::coverage::TestCode::of(a);
     let (mut written, mut read) = (Vec::new(), Vec::new());
     for r in &a.model.records {
         let fields: Vec<&String> = match row.kind {

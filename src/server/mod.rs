@@ -28,9 +28,9 @@ use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response}
 use serde_json::{json, Value};
 
 use crate::config::Config;
-use crate::matrix::Matrix;
 use crate::pipeline::post::{self, Post};
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
+use crate::views::matrix::Matrix;
 use protocol::Ws;
 
 /// The largest open document checked: `check`'s default `--max-file-size`.
@@ -490,7 +490,7 @@ impl State {
         let Some(at) = protocol::point(a, root, params) else {
             return Value::Null;
         };
-        let matrix = matrix.get_or_init(|| crate::matrix::build(a));
+        let matrix = matrix.get_or_init(|| crate::views::matrix::build(a));
         match hover::text(a, matrix, at) {
             Some(text) => json!({"contents": {"kind": "markdown", "value": text}}),
             None => Value::Null,

@@ -745,4 +745,6 @@ impl<'s, 'p> Cx<'s, 'p> {
 }
 
 #[cfg(test)]
+mod file_tests;
+#[cfg(test)]
 mod tests;

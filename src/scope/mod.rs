@@ -5,7 +5,7 @@
 //!
 //! - every finding located in a changed file, and
 //! - every finding the change introduces, wherever it lands: its key
-//!   ([`crate::baseline::Key`]: code, path, normalized fact and message, no
+//!   ([`crate::post::baseline::Key`]: code, path, normalized fact and message, no
 //!   line) is not among the base's findings.
 //!
 //! The base is `HEAD` for files passed alone (pre-commit stashes what is
@@ -31,10 +31,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::baseline::{keys_with_occurrence, Key};
 use crate::config::Config;
 use crate::discover::Note;
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
+use crate::post::baseline::{keys_with_occurrence, Key};
 
 pub mod root;
 
@@ -487,7 +487,7 @@ fn keys_of(base_opts: &Options, opts: &Options) -> Result<BTreeMap<Key, usize>, 
         Err(_) => return Err("cannot analyse the base".into()),
     };
     opts.settings.apply(&mut a.diagnostics);
-    crate::suppress::apply(&mut a, &opts.settings);
+    crate::post::suppress::apply(&mut a, &opts.settings);
     let mut counts = BTreeMap::new();
     let all: Vec<_> = a.diagnostics.iter().collect();
     for (k, _) in keys_with_occurrence(&a.sources, &all) {

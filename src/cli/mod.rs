@@ -368,9 +368,9 @@ fn extract(a: ExtractArgs) -> i32 {
             .ok()
             .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "extracted".into());
-        return write_stdout(&crate::observe::as_contract(&analysis, &name));
+        return write_stdout(&crate::views::observe::as_contract(&analysis, &name));
     }
-    let observed = crate::observe::observe(&analysis);
+    let observed = crate::views::observe::observe(&analysis);
     let text = match a.format {
         ExtractFormat::Text => report::extract::render_text(&analysis, &observed),
         ExtractFormat::Json => report::extract::render_json(&analysis, &observed),
@@ -472,15 +472,15 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
 
 /// `--fix`: write the fixes and check again (exit 2 if a write failed); `--diff`: show them.
 fn fix(a: &CheckArgs, analysis: &Analysis, opts: &Options) -> Result<i32, RunError> {
-    let plan = crate::fix::plan(analysis, a.unsafe_fixes);
+    let plan = crate::post::fix::plan(analysis, a.unsafe_fixes);
     let show = |rel: &str| crate::source::under(opts.speaker_prefix.as_deref().unwrap_or("."), rel);
     if a.diff {
-        let (text, line) = crate::fix::diff(&plan, show);
+        let (text, line) = crate::post::fix::diff(&plan, show);
         let written = write_stdout(&text);
         let _ = std::io::stderr().lock().write_all(line.as_bytes());
         return Ok(written.max(i32::from(!text.is_empty())));
     }
-    let (said, all) = crate::fix::apply(&plan, &opts.root, show);
+    let (said, all) = crate::post::fix::apply(&plan, &opts.root, show);
     let _ = std::io::stderr().lock().write_all(said.as_bytes());
     let mut again = a.clone();
     again.fix = false;
@@ -618,7 +618,7 @@ fn report_check(
     let summary = Summary::of(analysis);
     let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
     let code = exit_code(failing, a.exit_zero);
-    let coverage = crate::coverage::build(analysis, shown);
+    let coverage = crate::views::coverage::build(analysis, shown);
     let partial = Partial::of(&coverage, || crate::scope::root::view(root));
     let mut closing = closing_line(&summary, code, fail_on, partial.as_ref());
     if a.report.quiet {
@@ -626,7 +626,7 @@ fn report_check(
     } else {
         closing = format!("{before}{closing}");
     }
-    let matrix = a.matrix.then(|| crate::matrix::build(analysis));
+    let matrix = a.matrix.then(|| crate::views::matrix::build(analysis));
     let run = CheckRun {
         analysis,
         diagnostics: &diagnostics,
@@ -692,7 +692,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     let only = reported.map(|r| crate::scope::root::ChangeFilter::new(&r, &base, &head));
     crate::scope::relocate(&mut head, &prefix);
     crate::scope::relocate(&mut base, &prefix);
-    let mut changes = crate::diff::compare(&base, &head, &rev.name);
+    let mut changes = crate::views::diff::compare(&base, &head, &rev.name);
     if let Some(f) = only {
         changes.retain(|c| f.keeps(c.base.as_ref(), c.head.as_ref()));
     }

@@ -21,7 +21,9 @@
 //! "peers/worker/priv/enqueue.lua" = "lua/enqueue.lua"
 //! ```
 //!
-//! The parts beyond `contract` live in [`crate::settings`].
+//! The parts beyond `contract` live in [`crate::config::settings`].
+
+pub mod settings;
 
 use std::path::{Path, PathBuf};
 
@@ -55,7 +57,7 @@ pub struct Config {
     /// `prefix = "myapp"`: the value of the contract's `<prefix>`.
     pub prefix: Option<String>,
     /// select, ignore, severity, exclude, speakers, generated.
-    pub settings: crate::settings::Settings,
+    pub settings: crate::config::settings::Settings,
 }
 
 #[derive(Deserialize)]
@@ -74,7 +76,7 @@ struct RawConfig {
     #[serde(default)]
     severity: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
     #[serde(default)]
-    speakers: std::collections::BTreeMap<String, crate::settings::RawSpeaker>,
+    speakers: std::collections::BTreeMap<String, crate::config::settings::RawSpeaker>,
     #[serde(default)]
     generated: std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>,
 }
@@ -210,8 +212,8 @@ impl Config {
                 return Err(unknown_contract(&p, contract_span, &origin, text));
             }
         };
-        let settings = crate::settings::Settings::from_raw(
-            crate::settings::RawSettings {
+        let settings = crate::config::settings::Settings::from_raw(
+            crate::config::settings::RawSettings {
                 select: raw.select,
                 ignore: raw.ignore,
                 exclude: raw.exclude,

@@ -94,7 +94,7 @@ pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
         })
         .collect();
     // Test code is no speaker's use, as the matrix and coverage tell it.
-    let test = crate::coverage::TestCode::of(a);
+    let test = crate::views::coverage::TestCode::of(a);
     let test = |span: Span| test.holds(span);
     observe_keys(a, &test, &mut out);
     observe_records(a, &test, &mut out);

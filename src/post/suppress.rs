@@ -11,10 +11,10 @@
 use memchr::memmem;
 
 use crate::checks::{CheckContext, UNUSED_SUPPRESSION};
+use crate::config::settings::Settings;
 use crate::diagnostic::{Applicability, Diagnostic, Edit, Fix, Label};
 use crate::facts::{FileId, Lang, Span};
 use crate::pipeline::Analysis;
-use crate::settings::Settings;
 use std::collections::HashMap;
 
 use crate::facts::SUPPRESSION_MARK as MARK;

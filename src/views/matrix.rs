@@ -11,12 +11,12 @@
 use crate::hash::HashMap;
 use std::collections::BTreeMap;
 
-use crate::coverage::TestCode;
 use crate::diagnostic::Layer;
 use crate::facts::{Seg, Span};
 use crate::link::records::key_shape;
 use crate::link::SpeakerId;
 use crate::pipeline::Analysis;
+use crate::views::coverage::TestCode;
 
 /// The most speakers shown as columns of a table (or one line each in a
 /// hover); past it, each row lists only the speakers that use its item.

@@ -1,0 +1,9 @@
+//! Views of an analysis, computed and never printed: the observed
+//! contract per speaker (`observe`, what `extract` shows), the agreement
+//! matrix (`matrix`), what the script checks could see (`coverage`), and
+//! the difference of two analyses (`diff`). The reporters print them.
+
+pub mod coverage;
+pub mod diff;
+pub mod matrix;
+pub mod observe;
