@@ -744,4 +744,6 @@ impl<'s, 'p> Cx<'s, 'p> {
 }
 
 #[cfg(test)]
+mod slice_tests;
+#[cfg(test)]
 mod tests;

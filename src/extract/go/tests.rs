@@ -5,7 +5,7 @@ use crate::extract::extract_file;
 use crate::facts::{FileFacts, Lang, ScriptSource, Value, RECEIVER};
 use crate::parse::Parsers;
 
-fn facts(src: &str) -> FileFacts {
+pub(super) fn facts(src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
     extract_file(&mut p, Lang::Go, 0, src.as_bytes(), "jobs")
 }
@@ -64,7 +64,7 @@ fn commands(f: &FileFacts) -> Vec<String> {
 }
 
 /// `script keys | args` of each script call.
-fn script_calls(f: &FileFacts) -> Vec<String> {
+pub(super) fn script_calls(f: &FileFacts) -> Vec<String> {
     f.script_calls
         .iter()
         .map(|c| {
@@ -329,29 +329,6 @@ func f(ctx context.Context, c *redis.Client, force bool, u string) {
     };
     let alts: Vec<String> = alts.iter().map(show).collect();
     assert_eq!(alts, ["a", "b"]);
-}
-
-/// `make([]string, 0, n)` is an empty slice: the keys `append` fills it
-/// with are the keys passed.
-#[test]
-fn a_made_slice_holds_what_is_appended() {
-    let src = "package jobs
-
-import \"github.com/redis/go-redis/v9\"
-
-var a = redis.NewScript(`return redis.call('GET', KEYS[1])`)
-
-func f(ctx context.Context, c *redis.Client, u string) {
-	keys := make([]string, 0, 2)
-	keys = append(keys, \"q:1\")
-	keys = append(keys, u)
-	a.Run(ctx, c, keys)
-	ks := make([]string, 1)
-	a.Run(ctx, c, ks)
-}
-";
-    let f = facts(src);
-    assert_eq!(script_calls(&f), ["a [q:1 $u] []", "a [ ..] []"]);
 }
 
 /// A script kept as a `fmt.Sprintf` format: its verbs are names of
