@@ -3,7 +3,8 @@
 //!
 //! For every clean fixture (each of its source files) and every variant of
 //! `fixtures/variants/` (each file of its `tree/`), every rewrite of the
-//! catalog (`tests/metamorphic/{rust,elixir,lua}*.rs`) that applies to the
+//! catalog (`tests/metamorphic/{rust,elixir,lua,go,js,python,ruby}*.rs`,
+//! their shared parts in `shared.rs`) that applies to the
 //! file is applied once to each file (at every site it finds there), in one
 //! copy of the tree, and the binary's `check --format json` and `extract --format
 //! json` are compared with the original tree's: the same findings (code,
@@ -28,12 +29,22 @@ mod common;
 mod edit;
 #[path = "metamorphic/elixir.rs"]
 mod elixir;
+#[path = "metamorphic/go.rs"]
+mod go;
+#[path = "metamorphic/js.rs"]
+mod js;
 #[path = "metamorphic/lua.rs"]
 mod lua;
+#[path = "metamorphic/python.rs"]
+mod python;
+#[path = "metamorphic/ruby.rs"]
+mod ruby;
 #[path = "metamorphic/run.rs"]
 mod run;
 #[path = "metamorphic/rust.rs"]
 mod rust;
+#[path = "metamorphic/shared.rs"]
+mod shared;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -55,6 +66,10 @@ fn catalog() -> Vec<Rewrite> {
     all.extend(rust::catalog());
     all.extend(elixir::catalog());
     all.extend(lua::catalog());
+    all.extend(go::catalog());
+    all.extend(js::catalog());
+    all.extend(python::catalog());
+    all.extend(ruby::catalog());
     all
 }
 
@@ -457,7 +472,7 @@ fn dump() {
     let path = path.to_string_lossy().into_owned();
     let text = std::fs::read(&path).unwrap();
     let tree = Lang::of(&path)
-        .expect("a .rs, .ex or .lua file")
+        .expect("a file of a language the catalog rewrites")
         .parse(&text);
     let mut cursor = tree.walk();
     let mut depth = 0;

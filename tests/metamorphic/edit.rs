@@ -22,12 +22,18 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Parser, Tree};
 
-/// The three languages the catalog rewrites.
+/// The languages the catalog rewrites (JavaScript and TypeScript are one:
+/// the rewrites write nothing TypeScript adds, and the TypeScript grammar
+/// reads both).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Lang {
     Rust,
     Elixir,
     Lua,
+    Go,
+    Js,
+    Python,
+    Ruby,
 }
 
 impl Lang {
@@ -37,6 +43,10 @@ impl Lang {
             "rs" => Some(Lang::Rust),
             "ex" | "exs" => Some(Lang::Elixir),
             "lua" => Some(Lang::Lua),
+            "go" => Some(Lang::Go),
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Some(Lang::Js),
+            "py" => Some(Lang::Python),
+            "rb" => Some(Lang::Ruby),
             _ => None,
         }
     }
@@ -46,6 +56,10 @@ impl Lang {
             Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
             Lang::Elixir => tree_sitter_elixir::LANGUAGE.into(),
             Lang::Lua => tree_sitter_lua::LANGUAGE.into(),
+            Lang::Go => tree_sitter_go::LANGUAGE.into(),
+            Lang::Js => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
         };
         let mut parser = Parser::new();
         parser.set_language(&language).expect("the grammar loads");

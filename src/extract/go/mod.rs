@@ -747,4 +747,6 @@ impl<'s, 'p> Cx<'s, 'p> {
 #[cfg(test)]
 mod file_tests;
 #[cfg(test)]
+mod slice_tests;
+#[cfg(test)]
 mod tests;

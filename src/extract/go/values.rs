@@ -190,6 +190,20 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             _ if self.made_script(n).is_some() => return self.made_value(n, d),
             ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
+            // `make([]T, n, cap)`: a slice of zero values, or none; a
+            // slice filled by `append` after it holds what was appended.
+            ["make"]
+                if args.len() >= 2
+                    && args[0].kind() == "slice_type"
+                    && self.text(args[1]) == "0"
+                    && !self.is_bound("make") =>
+            {
+                return Value::List {
+                    items: Vec::new(),
+                    tail: Vec::new(),
+                    span,
+                };
+            }
             ["append"] if !args.is_empty() && !self.is_bound("append") => {
                 return self.append_value(&args, span, d);
             }

@@ -1,0 +1,330 @@
+//! Go rewrites: a string literal passed to a call held in a package-level
+//! `const`, `var`, typed `const` block or `func`; a `fmt.Sprintf` written
+//! as `+` or `strings.Join`, a `+` chain as `fmt.Sprintf` or `strings.Join`; a call's
+//! argument bound by `:=` first; a call split at the call it is made on
+//! (`res := script.Run(..)`, then `res.Err()`); a slice of keys filled by
+//! `append`; a function's body moved into a function it calls;
+//! double-quoted strings written raw.
+
+use tree_sitter::Node;
+
+use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
+use crate::shared::{
+    concat_chains, delegate, extract, group, let_argument, parse_template, rebuild, rebuild_with,
+    render, template, value_sites, Delegate, Part, Syntax,
+};
+use crate::Rewrite;
+
+pub fn catalog() -> Vec<Rewrite> {
+    let r = |name, apply| Rewrite {
+        name,
+        lang: Lang::Go,
+        apply,
+    };
+    vec![
+        r("go-value-const", value_const),
+        r("go-value-var", value_var),
+        r("go-value-typed-const-block", value_const_block),
+        r("go-sprintf-concat", sprintf_concat),
+        r("go-sprintf-join", |src| {
+            rebuild_with(
+                src,
+                sprintfs(src),
+                |p| Some(join(p)),
+                |e| import(src, e, "strings"),
+            )
+        }),
+        r("go-concat-sprintf", concat_sprintf),
+        r("go-concat-join", concat_join),
+        r("go-let-argument", |src| {
+            let_argument(src, &GO, |n| format!("{n} := "), "")
+        }),
+        r("go-split-result", split_result),
+        r("go-keys-append", keys_append),
+        r("go-fn-delegate", fn_delegate),
+        r("go-raw-strings", raw_strings),
+    ]
+}
+
+fn plain(src: &Source, n: Node) -> Option<String> {
+    match n.kind() {
+        "interpreted_string_literal" if !named(n).iter().any(|c| c.kind() == "escape_sequence") => {
+            let t = src.text_of(n);
+            Some(t[1..t.len() - 1].to_string())
+        }
+        "raw_string_literal" => {
+            let t = src.text_of(n);
+            Some(t[1..t.len() - 1].to_string())
+        }
+        _ => None,
+    }
+}
+
+const GO: Syntax = Syntax {
+    args: &["argument_list"],
+    funcs: &["function_declaration", "method_declaration", "func_literal"],
+    idents: &[
+        "identifier",
+        "field_identifier",
+        "type_identifier",
+        "package_identifier",
+    ],
+    blocks: &["statement_list"],
+    through: &[
+        "argument_list",
+        "call_expression",
+        "expression_list",
+        "return_statement",
+        "short_var_declaration",
+        "assignment_statement",
+        "expression_statement",
+        "selector_expression",
+    ],
+    call: "call_expression",
+    simple: &[
+        "identifier",
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "int_literal",
+        "selector_expression",
+    ],
+    plain,
+};
+
+fn value_const(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &GO, true);
+    extract(src, &sites, str::to_string, |s| {
+        each(s, "\nconst {} = ", "\n")
+    })
+}
+
+fn value_var(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &GO, true);
+    extract(src, &sites, str::to_string, |s| {
+        each(s, "\nvar {} = ", "\n")
+    })
+}
+
+fn value_const_block(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &GO, true);
+    extract(src, &sites, str::to_string, |s| {
+        group(s, "\nconst (\n", "\t{} string = ", "\n", ")\n")
+    })
+}
+
+/// Every `fmt.Sprintf` of `%s` holes only, as parts.
+fn sprintfs<'t>(src: &'t Source) -> Vec<(Node<'t>, Vec<Part>)> {
+    let mut out = Vec::new();
+    for n in src.nodes() {
+        if n.kind() != "call_expression"
+            || n.child_by_field_name("function").map(|f| src.text_of(f)) != Some("fmt.Sprintf")
+        {
+            continue;
+        }
+        let Some(list) = n.child_by_field_name("arguments") else {
+            continue;
+        };
+        let args = named(list);
+        let Some(text) = args.first().and_then(|a| plain(src, *a)) else {
+            continue;
+        };
+        let rest: Vec<String> = args[1..]
+            .iter()
+            .map(|a| src.text_of(*a).to_string())
+            .collect();
+        if let Some(parts) = parse_template(&text, "%s", &rest) {
+            out.push((n, parts));
+        }
+    }
+    out
+}
+
+fn quoted(l: &str) -> String {
+    format!("\"{l}\"")
+}
+
+fn sprintf_concat(src: &Source) -> Option<Rewritten> {
+    rebuild(src, sprintfs(src), |parts| {
+        Some(render(parts, quoted, str::to_string, " + "))
+    })
+}
+
+/// `import "PATH"` after the package clause, unless the file imports it.
+fn import(src: &Source, e: &mut Edits, path: &str) {
+    let quoted = format!("\"{path}\"");
+    if src
+        .nodes()
+        .iter()
+        .any(|n| n.kind() == "import_spec" && src.text_of(*n).ends_with(&quoted))
+    {
+        return;
+    }
+    if let Some(p) = named(src.root())
+        .into_iter()
+        .find(|n| n.kind() == "package_clause")
+    {
+        e.insert(p.end_byte(), format!("\n\nimport {quoted}"));
+    }
+}
+
+/// Every `+` chain written by `write`, with `path` imported.
+fn rewrite_chains(
+    src: &Source,
+    path: &str,
+    write: impl Fn(&[Part]) -> String,
+) -> Option<Rewritten> {
+    let chains = concat_chains(src, &GO, "binary_expression");
+    rebuild_with(src, chains, |p| Some(write(p)), |e| import(src, e, path))
+}
+
+fn concat_sprintf(src: &Source) -> Option<Rewritten> {
+    rewrite_chains(src, "fmt", |parts| {
+        let (text, args) = template(parts, "%s", |l| l.replace('%', "%%"));
+        format!("fmt.Sprintf(\"{text}\", {args})")
+    })
+}
+
+fn join(parts: &[Part]) -> String {
+    let items = render(parts, quoted, str::to_string, ", ");
+    format!("strings.Join([]string{{{items}}}, \"\")")
+}
+
+fn concat_join(src: &Source) -> Option<Rewritten> {
+    rewrite_chains(src, "strings", join)
+}
+
+/// A call made on the result of a call (`script.Run(..).Err()`): the
+/// inner call bound by `:=` first.
+fn split_result(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut done = 0;
+    for n in src.nodes() {
+        let Some(inner) = n
+            .child_by_field_name("function")
+            .filter(|f| n.kind() == "call_expression" && f.kind() == "selector_expression")
+            .and_then(|f| f.child_by_field_name("operand"))
+            .filter(|o| o.kind() == "call_expression")
+        else {
+            continue;
+        };
+        let Some(stmt) = GO.statement(src, n) else {
+            continue;
+        };
+        let name = format!("res_{done}");
+        if GO.taken(src, &name) {
+            return None;
+        }
+        let indent = src.indent_at(stmt.start_byte());
+        e.hoist(
+            stmt.start_byte(),
+            &indent,
+            inner.byte_range(),
+            format!("{name} := "),
+            "",
+            &name,
+        );
+        done += 1;
+    }
+    e.finish()
+}
+
+/// `keys := []T{a, b}` as `keys := make([]T, 0, 2)` and one `append` per
+/// element.
+fn keys_append(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let lit = named(right).into_iter().next();
+        let Some(lit) = lit.filter(|l| {
+            n.kind() == "short_var_declaration"
+                && named(left).len() == 1
+                && named(right).len() == 1
+                && l.kind() == "composite_literal"
+                && l.child_by_field_name("type")
+                    .is_some_and(|t| t.kind() == "slice_type")
+        }) else {
+            continue;
+        };
+        let (Some(ty), Some(body)) = (
+            lit.child_by_field_name("type"),
+            lit.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let items = named(body);
+        if items.len() < 2 || GO.statement(src, n) != Some(n) {
+            continue;
+        }
+        let name = src.text_of(left);
+        let indent = src.indent_at(n.start_byte());
+        let mut pieces = vec![new(format!(
+            "make({}, 0, {})",
+            src.text_of(ty),
+            items.len()
+        ))];
+        for item in items {
+            pieces.push(new(format!("\n{indent}{name} = append({name}, ")));
+            pieces.push(orig(item.byte_range()));
+            pieces.push(new(")"));
+        }
+        e.replace(lit.byte_range(), pieces);
+    }
+    e.finish()
+}
+
+/// Each function (not a method) with a result and named parameters: its
+/// body moved into `NAMEInner`, which it returns the call of.
+fn fn_delegate(src: &Source) -> Option<Rewritten> {
+    let mut all = Vec::new();
+    for f in named(src.root()) {
+        if f.kind() != "function_declaration" || f.child_by_field_name("result").is_none() {
+            continue;
+        }
+        let (Some(name), Some(params), Some(body)) = (
+            f.child_by_field_name("name"),
+            f.child_by_field_name("parameters"),
+            f.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let mut args = Vec::new();
+        for p in named(params) {
+            if p.kind() != "parameter_declaration" {
+                return None;
+            }
+            let mut cursor = p.walk();
+            args.extend(
+                p.children_by_field_name("name", &mut cursor)
+                    .map(|n| src.text_of(n).to_string()),
+            );
+        }
+        all.push(Delegate {
+            node: f,
+            name,
+            body,
+            call: format!("{{\n\treturn {{}}({})\n}}", args.join(", ")),
+        });
+    }
+    delegate(src, &GO, all, true)
+}
+
+/// Double-quoted strings passed to calls written raw (backquoted).
+fn raw_strings(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        if n.kind() != "interpreted_string_literal"
+            || n.parent().is_none_or(|p| p.kind() != "argument_list")
+        {
+            continue;
+        }
+        if let Some(text) = plain(src, n).filter(|t| !t.contains('`')) {
+            e.replace_text(n.byte_range(), format!("`{text}`"));
+        }
+    }
+    e.finish()
+}

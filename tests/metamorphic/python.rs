@@ -1,0 +1,303 @@
+//! Python rewrites: a string literal passed to a call held in a module
+//! constant, a function, a class attribute or a dict; an f-string written
+//! with `str.format` or `%`, `str.format` and `%` as f-strings, `%` as
+//! `str.format`, a `+` chain as an f-string or `"".join`; a call's argument bound to a name first; a call's
+//! arguments unpacked from a list (`*args`); a function's body moved into
+//! a function it calls; a list of keys filled by `append`.
+
+use tree_sitter::Node;
+
+use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
+use crate::shared::{
+    concat_chains, extract, group, let_argument, parse_template, rebuild, render, requote,
+    template, value_sites, Part, Syntax,
+};
+use crate::Rewrite;
+
+pub fn catalog() -> Vec<Rewrite> {
+    let r = |name, apply| Rewrite {
+        name,
+        lang: Lang::Python,
+        apply,
+    };
+    vec![
+        r("py-value-constant", value_constant),
+        r("py-value-function", value_function),
+        r("py-value-class-attribute", value_class),
+        r("py-value-dict", value_dict),
+        r("py-fstring-format", fstring_format),
+        r("py-format-fstring", |src| {
+            rebuild(src, formats(src), fstring)
+        }),
+        r("py-percent-fstring", |src| {
+            rebuild(src, percents(src), fstring)
+        }),
+        r("py-concat-fstring", |src| {
+            rebuild(src, concat_chains(src, &PY, "binary_operator"), fstring)
+        }),
+        r("py-concat-join", concat_join),
+        r("py-percent-format", |src| {
+            rebuild(src, percents(src), |p| {
+                let (text, args) = template(p, "{}", braces);
+                Some(format!("\"{text}\".format({args})"))
+            })
+        }),
+        r("py-fstring-percent", |src| {
+            rebuild(src, fstrings(src), |p| {
+                let (text, args) = template(p, "%s", |l| l.replace('%', "%%"));
+                let comma = if p.iter().filter(|x| matches!(x, Part::Arg(_))).count() == 1 {
+                    ","
+                } else {
+                    ""
+                };
+                Some(format!("\"{text}\" % ({args}{comma})"))
+            })
+        }),
+        r("py-let-argument", |src| {
+            let_argument(src, &PY, |n| format!("{n} = "), "")
+        }),
+        r("py-keys-append", keys_append),
+        r("py-single-quotes", |src| requote(src, &PY, '"', '\'')),
+    ]
+}
+
+fn plain(src: &Source, n: Node) -> Option<String> {
+    if n.kind() != "string" {
+        return None;
+    }
+    let kids = named(n);
+    let start = kids.first().map(|s| src.text_of(*s))?;
+    if !start.starts_with(['"', '\''])
+        || kids
+            .iter()
+            .any(|c| !matches!(c.kind(), "string_start" | "string_content" | "string_end"))
+        || kids
+            .iter()
+            .any(|c| named(*c).iter().any(|g| g.kind() == "escape_sequence"))
+    {
+        return None;
+    }
+    let t = src.text_of(n);
+    let q = start.len();
+    Some(t[q..t.len() - q].to_string())
+}
+
+const PY: Syntax = Syntax {
+    args: &["argument_list"],
+    funcs: &["function_definition", "lambda"],
+    idents: &["identifier"],
+    blocks: &["block"],
+    through: &[
+        "argument_list",
+        "call",
+        "return_statement",
+        "expression_statement",
+        "assignment",
+        "await",
+        "attribute",
+    ],
+    call: "call",
+    simple: &["identifier", "string", "integer", "attribute"],
+    plain,
+};
+
+fn value_constant(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &PY, false);
+    extract(src, &sites, str::to_uppercase, |s| {
+        each(s, "\n{U} = ", "\n")
+    })
+}
+
+fn value_function(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &PY, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("{s}()"),
+        |s| each(s, "\n\ndef {}():\n    return ", "\n"),
+    )
+}
+
+fn value_class(src: &Source) -> Option<Rewritten> {
+    if PY.taken(src, "_Values") {
+        return None;
+    }
+    let sites = value_sites(src, &PY, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("_Values.{s}"),
+        |s| group(s, "\n\nclass _Values:\n", "    {} = ", "\n", ""),
+    )
+}
+
+fn value_dict(src: &Source) -> Option<Rewritten> {
+    if PY.taken(src, "_VALUES") {
+        return None;
+    }
+    let sites = value_sites(src, &PY, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("_VALUES[\"{s}\"]"),
+        |s| group(s, "\n_VALUES = {\n", "    \"{}\": ", ",\n", "}\n"),
+    )
+}
+
+/// Every f-string with plain interpolations (no conversion, no format
+/// spec, no escape), as parts.
+fn fstrings<'t>(src: &'t Source) -> Vec<(Node<'t>, Vec<Part>)> {
+    let mut out = Vec::new();
+    'next: for n in src.nodes() {
+        let kids = named(n);
+        let Some(start) = kids.first().map(|s| src.text_of(*s)) else {
+            continue;
+        };
+        if n.kind() != "string" || !matches!(start, "f\"" | "f'") {
+            continue;
+        }
+        let mut parts = Vec::new();
+        for c in &kids[1..kids.len() - 1] {
+            match c.kind() {
+                "string_content" if !named(*c).iter().any(|g| g.kind() == "escape_sequence") => {
+                    let t = src.text_of(*c).replace("{{", "{").replace("}}", "}");
+                    parts.push(Part::Lit(t));
+                }
+                "interpolation" if named(*c).len() == 1 => {
+                    let e = c.child_by_field_name("expression");
+                    let Some(e) = e else { continue 'next };
+                    parts.push(Part::Arg(src.text_of(e).to_string()));
+                }
+                _ => continue 'next,
+            }
+        }
+        out.push((n, parts));
+    }
+    out
+}
+
+/// Every `"...{}...".format(args)` with positional `{}` holes, as parts.
+fn formats<'t>(src: &'t Source) -> Vec<(Node<'t>, Vec<Part>)> {
+    let mut out = Vec::new();
+    for n in src.nodes() {
+        let Some(f) = n
+            .child_by_field_name("function")
+            .filter(|f| n.kind() == "call" && f.kind() == "attribute")
+        else {
+            continue;
+        };
+        let (Some(obj), Some(attr), Some(list)) = (
+            f.child_by_field_name("object"),
+            f.child_by_field_name("attribute"),
+            n.child_by_field_name("arguments"),
+        ) else {
+            continue;
+        };
+        let Some(text) = plain(src, obj).filter(|_| src.text_of(attr) == "format") else {
+            continue;
+        };
+        let args: Vec<String> = named(list)
+            .iter()
+            .map(|a| src.text_of(*a).to_string())
+            .collect();
+        if named(list).iter().any(|a| a.kind() == "keyword_argument") {
+            continue;
+        }
+        if let Some(parts) = parse_template(&text, "{}", &args) {
+            out.push((n, parts));
+        }
+    }
+    out
+}
+
+/// Every `"...%s..." % (args)` with `%s` holes, as parts.
+fn percents<'t>(src: &'t Source) -> Vec<(Node<'t>, Vec<Part>)> {
+    let mut out = Vec::new();
+    for n in src.nodes() {
+        let (Some(l), Some(op), Some(r)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("operator"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let Some(text) = plain(src, l).filter(|_| {
+            n.kind() == "binary_operator" && src.text_of(op) == "%" && r.kind() == "tuple"
+        }) else {
+            continue;
+        };
+        let args: Vec<String> = named(r)
+            .iter()
+            .map(|a| src.text_of(*a).to_string())
+            .collect();
+        if let Some(parts) = parse_template(&text, "%s", &args) {
+            out.push((n, parts));
+        }
+    }
+    out
+}
+
+fn braces(l: &str) -> String {
+    l.replace('{', "{{").replace('}', "}}")
+}
+
+/// The parts as an f-string (no quote in an interpolation).
+fn fstring(parts: &[Part]) -> Option<String> {
+    if parts
+        .iter()
+        .any(|p| matches!(p, Part::Arg(a) if a.contains(['"', '{', '}', '\n'])))
+    {
+        return None;
+    }
+    Some(format!(
+        "f\"{}\"",
+        render(parts, braces, |a| format!("{{{a}}}"), "")
+    ))
+}
+
+fn fstring_format(src: &Source) -> Option<Rewritten> {
+    rebuild(src, fstrings(src), |parts| {
+        let (text, args) = template(parts, "{}", braces);
+        Some(format!("\"{text}\".format({args})"))
+    })
+}
+
+fn concat_join(src: &Source) -> Option<Rewritten> {
+    rebuild(src, concat_chains(src, &PY, "binary_operator"), |parts| {
+        let items = render(parts, |l| format!("\"{l}\""), str::to_string, ", ");
+        Some(format!("\"\".join([{items}])"))
+    })
+}
+
+/// `keys = [a, b]` in a function as `keys = []` and one `append` per item.
+fn keys_append(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let items = named(right);
+        if n.kind() != "assignment"
+            || left.kind() != "identifier"
+            || right.kind() != "list"
+            || items.len() < 2
+            || items.iter().any(|i| i.kind().contains("comment"))
+            || PY.statement(src, n) != n.parent()
+        {
+            continue;
+        }
+        let name = src.text_of(left);
+        let indent = src.indent_at(n.start_byte());
+        let mut pieces = vec![new("[]")];
+        for item in items {
+            pieces.push(new(format!("\n{indent}{name}.append(")));
+            pieces.push(orig(item.byte_range()));
+            pieces.push(new(")"));
+        }
+        e.replace(right.byte_range(), pieces);
+    }
+    e.finish()
+}
