@@ -1,13 +1,16 @@
 //! What the rest of wirelint may ask of a language, in the spirit of
-//! ast-grep's `Language` trait: one small [`HostLanguage`] implementation
-//! per language wirelint reads, and [`Lang::host`] to reach it. Code outside
-//! `src/extract/` asks the language instead of matching on [`Lang`]:
+//! ast-grep's `Language`: one row of data per language wirelint reads
+//! ([`Host`], the table [`HOSTS`]), and [`Lang::host`] to reach it. A row
+//! holds the language's names, extensions and comment syntax, where Lua
+//! sits in its files, and the functions that read it: the prefilter's
+//! needles and the extractor. Code outside `src/extract/` asks the
+//! language instead of matching on [`Lang`]:
 //!
-//! - the prefilter: what a file that can yield a Redis fact holds
-//!   ([`HostLanguage::fact_needles`]), and whether a file is a script by
-//!   itself ([`HostLanguage::lua`]);
+//! - the prefilter: whether a file can yield a Redis fact
+//!   ([`Host::speaks`]), and whether a file is a script by itself
+//!   ([`Host::lua`]);
 //! - suppressions: the comment markers a `wirelint: allow(..)` may follow
-//!   ([`HostLanguage::comment_markers`]);
+//!   ([`Host::comment_markers`]);
 //! - WL001: whether Lua that fails to parse sat in a host's strings
 //!   (reported as embedded Lua) or was a `.lua` file.
 //!
@@ -53,112 +56,373 @@ pub enum LuaIn {
     Strings,
 }
 
-/// A language wirelint reads.
-pub trait HostLanguage: Sync {
-    fn lang(&self) -> Lang;
+/// The facts of one parsed file; `stem` is the file name without its
+/// extension.
+pub type Extract = fn(Node<'_>, &[u8], FileId, &mut Parsers, &str) -> FileFacts;
 
+/// A language wirelint reads, as data.
+pub struct Host {
+    pub lang: Lang,
     /// The language's name as the docs and messages give it (TSX is
     /// TypeScript's).
-    fn display_name(&self) -> &'static str;
-
+    pub name: &'static str,
     /// The file extensions read as this language (`Lang::from_path`).
-    fn extensions(&self) -> &'static [&'static str];
-
-    /// What tools outside wirelint call this language's files: the file
-    /// types of pre-commit's `identify` and the editors' language ids.
-    fn tool_names(&self) -> ToolNames;
-
+    pub extensions: &'static [&'static str],
+    /// What tools outside wirelint call this language's files.
+    pub tools: ToolNames,
     /// What starts a line comment: `#`, `//`, `--`.
-    fn line_comment(&self) -> &'static str;
-
+    pub line_comment: &'static str,
     /// The grammar's node kinds of comments.
-    fn comment_kinds(&self) -> &'static [&'static str];
-
+    pub comment_kinds: &'static [&'static str],
     /// Where Lua sits in this language's files.
-    fn lua(&self) -> LuaIn;
-
+    pub lua: LuaIn,
+    /// Whether `{name}` in this language's strings may be a format
+    /// placeholder rather than literal braces (Rust's `format!`).
+    pub format_braces: bool,
     /// Whether a file of this language can yield a protocol fact of its
     /// own (a command, a script call, a field read, a script): a superset,
     /// from its bytes alone (`super::needles`).
-    fn speaks(&self, bytes: &[u8]) -> bool;
-
-    /// Whether a file [`HostLanguage::speaks`] passes over may yield one
-    /// when another file of its speaker brings its client library into
-    /// scope (a Rust module importing from one that names the client
-    /// crate): the selection parses it only where it can import from a
-    /// module that has one in scope (`crate::pipeline` `gate`).
-    fn speaks_in_scope(&self, _bytes: &[u8]) -> bool {
-        false
-    }
-
-    /// Whether `{name}` in this language's strings may be a format
-    /// placeholder rather than literal braces (Rust's `format!`).
-    fn format_braces(&self) -> bool {
-        false
-    }
-
+    pub speaks: fn(&[u8]) -> bool,
+    /// Whether a file `speaks` passes over may yield one when another file
+    /// of its speaker brings its client library into scope (a Rust module
+    /// importing from one that names the client crate): the selection
+    /// parses it only where it can import from a module that has one in
+    /// scope (`crate::pipeline` `gate`).
+    pub speaks_in_scope: fn(&[u8]) -> bool,
     /// A copy of the text, of the same length, with what a preprocessor
     /// would rewrite before the language reads it made readable (template
     /// tags in a script); `None` when there is nothing to rewrite.
-    fn preprocess(&self, _src: &[u8]) -> Option<Vec<u8>> {
-        None
+    pub preprocess: fn(&[u8]) -> Option<Vec<u8>>,
+    /// The facts of one parsed file.
+    pub extract: Extract,
+}
+
+impl Host {
+    pub fn lang(&self) -> Lang {
+        self.lang
     }
 
-    /// The facts of one parsed file; `stem` is the file name without its
-    /// extension.
-    fn extract(
+    pub fn display_name(&self) -> &'static str {
+        self.name
+    }
+
+    pub fn extensions(&self) -> &'static [&'static str] {
+        self.extensions
+    }
+
+    pub fn tool_names(&self) -> ToolNames {
+        self.tools
+    }
+
+    pub fn line_comment(&self) -> &'static str {
+        self.line_comment
+    }
+
+    pub fn comment_kinds(&self) -> &'static [&'static str] {
+        self.comment_kinds
+    }
+
+    pub fn lua(&self) -> LuaIn {
+        self.lua
+    }
+
+    pub fn format_braces(&self) -> bool {
+        self.format_braces
+    }
+
+    pub fn speaks(&self, bytes: &[u8]) -> bool {
+        (self.speaks)(bytes)
+    }
+
+    pub fn speaks_in_scope(&self, bytes: &[u8]) -> bool {
+        (self.speaks_in_scope)(bytes)
+    }
+
+    pub fn preprocess(&self, src: &[u8]) -> Option<Vec<u8>> {
+        (self.preprocess)(src)
+    }
+
+    pub fn extract(
         &self,
         root: Node<'_>,
         src: &[u8],
         file: FileId,
         parsers: &mut Parsers,
         stem: &str,
-    ) -> FileFacts;
+    ) -> FileFacts {
+        (self.extract)(root, src, file, parsers, stem)
+    }
 
     /// The comment markers a `wirelint: allow(..)` may follow in a file of
     /// this language: its own line comment, and Lua's where Lua sits in its
     /// strings.
-    fn comment_markers(&self) -> Vec<&'static str> {
-        let mut out = vec![self.line_comment()];
-        if self.lua() == LuaIn::Strings {
-            out.push(Lua.line_comment());
+    pub fn comment_markers(&self) -> Vec<&'static str> {
+        let mut out = vec![self.line_comment];
+        if self.lua == LuaIn::Strings {
+            out.push(LUA.line_comment);
         }
         out
     }
 }
 
-pub struct Elixir;
-pub struct Rust;
-pub struct Lua;
-pub struct Python;
-pub struct Go;
-pub struct Ruby;
+/// The row most languages start from: Lua in strings, `#` comments of the
+/// one kind `comment`, no preprocessor, no scope to wait for.
+const ROW: Host = Host {
+    lang: Lang::Elixir,
+    name: "",
+    extensions: &[],
+    tools: ToolNames {
+        precommit: &[],
+        editor: &[],
+    },
+    line_comment: "#",
+    comment_kinds: &["comment"],
+    lua: LuaIn::Strings,
+    format_braces: false,
+    speaks: |_| false,
+    speaks_in_scope: |_| false,
+    preprocess: |_| None,
+    extract: |_, _, _, _, _| FileFacts::default(),
+};
+
+/// One name for the language in every tool.
+const fn same_names(names: &'static [&'static str]) -> ToolNames {
+    ToolNames {
+        precommit: names,
+        editor: names,
+    }
+}
+
+pub const ELIXIR: Host = Host {
+    lang: Lang::Elixir,
+    name: "Elixir",
+    extensions: &["ex", "exs"],
+    tools: same_names(&["elixir"]),
+    // A command list starts with a quoted command name (or an attribute
+    // holding one); scripts sit in strings or `.lua` files.
+    speaks: |b| needles::command_head(b) || needles::holds_scripts(b),
+    extract: |root, src, file, parsers, _| elixir::extract(root, src, file, parsers),
+    ..ROW
+};
+
+/// Scripts sit in strings or `.lua` files; every Redis call is a client
+/// call (`cmd("HSET")`, a method of the table in `rust/client.rs`) in a
+/// file with the client in scope: one that names it (and may be the scope
+/// of another module), or (`speaks_in_scope`) imports from a module that
+/// may.
+pub const RUST: Host = Host {
+    lang: Lang::Rust,
+    name: "Rust",
+    extensions: &["rs"],
+    tools: same_names(&["rust"]),
+    line_comment: "//",
+    comment_kinds: &["line_comment", "block_comment"],
+    format_braces: true,
+    speaks: |b| needles::holds_scripts(b) || needles::names_client_crate(b),
+    speaks_in_scope: |b| needles::imports_module(b) && rust::client_calls(b),
+    extract: extract_rust,
+    ..ROW
+};
+
+pub const LUA: Host = Host {
+    lang: Lang::Lua,
+    name: "Lua",
+    extensions: &["lua"],
+    tools: same_names(&["lua"]),
+    line_comment: "--",
+    lua: LuaIn::File,
+    // A script sends Redis commands through `redis.call` or `redis.pcall`
+    // and reads `KEYS`; an `@include` brings in another file's.
+    speaks: needles::lua_file_speaks,
+    // ERB tags on lines of their own (`lua::template`).
+    preprocess: lua::template::blank_erb_lines,
+    extract: extract_lua,
+    ..ROW
+};
+
+/// Scripts sit in strings or `.lua` files; every Redis call is a redis-py
+/// call (a method of the table in `python/client.rs`, a `Script` called
+/// with `keys=`/`args=`) in a file that names Redis.
+pub const PYTHON: Host = Host {
+    lang: Lang::Python,
+    name: "Python",
+    extensions: &["py"],
+    tools: same_names(&["python"]),
+    speaks: |b| needles::holds_scripts(b) || (needles::names_client(b) && python::client_calls(b)),
+    extract: extract_python,
+    ..ROW
+};
+
 /// JavaScript and TypeScript (and TSX): one extractor, three grammars.
-pub struct Js(Lang);
-pub const JAVASCRIPT: Js = Js(Lang::JavaScript);
-pub const TYPESCRIPT: Js = Js(Lang::TypeScript);
-pub const TSX: Js = Js(Lang::Tsx);
+/// Scripts sit in strings or `.lua` files; every Redis call is a client
+/// method of the table in `js/client.rs`.
+const JS: Host = Host {
+    line_comment: "//",
+    comment_kinds: js::COMMENT_KINDS,
+    speaks: |b| needles::holds_scripts(b) || js::client_calls(b),
+    ..ROW
+};
+
+pub const JAVASCRIPT: Host = Host {
+    lang: Lang::JavaScript,
+    name: "JavaScript",
+    extensions: &["js", "mjs", "cjs", "jsx"],
+    tools: ToolNames {
+        precommit: &["javascript", "jsx"],
+        editor: &["javascript", "javascriptreact"],
+    },
+    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::JavaScript, stem),
+    ..JS
+};
+
+pub const TYPESCRIPT: Host = Host {
+    lang: Lang::TypeScript,
+    name: "TypeScript",
+    extensions: &["ts", "mts", "cts"],
+    tools: ToolNames {
+        precommit: &["ts"],
+        editor: &["typescript"],
+    },
+    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::TypeScript, stem),
+    ..JS
+};
+
+pub const TSX: Host = Host {
+    lang: Lang::Tsx,
+    name: "TypeScript",
+    extensions: &["tsx"],
+    tools: ToolNames {
+        precommit: &["tsx"],
+        editor: &["typescriptreact"],
+    },
+    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::Tsx, stem),
+    ..JS
+};
+
+/// Scripts sit in strings or `.lua` files; every Redis call is a go-redis
+/// or redigo method of the table in `go/client.rs` in a file that names
+/// Redis (its import).
+pub const GO: Host = Host {
+    lang: Lang::Go,
+    name: "Go",
+    extensions: &["go"],
+    tools: same_names(&["go"]),
+    line_comment: "//",
+    speaks: |b| needles::holds_scripts(b) || (needles::names_client(b) && go::client_calls(b)),
+    extract: |root, src, file, p, stem| named_client(src, go::extract(root, src, file, p, stem)),
+    ..ROW
+};
+
+/// Scripts sit in strings, heredocs or `.lua` files; every Redis call is a
+/// redis-rb or redis-client method of the table in `ruby/client.rs` in a
+/// file that names Redis.
+pub const RUBY: Host = Host {
+    lang: Lang::Ruby,
+    name: "Ruby",
+    extensions: &["rb"],
+    tools: same_names(&["ruby"]),
+    speaks: |b| needles::holds_scripts(b) || (needles::names_client(b) && ruby::client_calls(b)),
+    extract: |root, src, file, p, stem| named_client(src, ruby::extract(root, src, file, p, stem)),
+    ..ROW
+};
 
 /// Every language wirelint reads.
-pub const HOSTS: &[&dyn HostLanguage] = &[
-    &Elixir,
-    &Rust,
-    &Lua,
-    &Python,
+pub const HOSTS: &[&Host] = &[
+    &ELIXIR,
+    &RUST,
+    &LUA,
+    &PYTHON,
     &JAVASCRIPT,
     &TYPESCRIPT,
     &TSX,
-    &Go,
-    &Ruby,
+    &GO,
+    &RUBY,
 ];
+
+/// The facts of a Rust tree, with its place in the module tree: its client
+/// calls count only when a client crate is in scope (the link step
+/// decides, `crate::link::scope`).
+fn extract_rust(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    stem: &str,
+) -> FileFacts {
+    let mut facts = rust::extract(root, src, file, parsers);
+    rust::settle_scope(&mut facts, src, stem);
+    if facts
+        .scope
+        .as_ref()
+        .is_some_and(|s| !s.names_client && s.imports.is_empty())
+    {
+        facts.drop_client_facts();
+    }
+    facts
+}
+
+/// A `.lua` file is one script, named by its stem without a key-count
+/// suffix.
+fn extract_lua(root: Node<'_>, src: &[u8], file: FileId, _: &mut Parsers, stem: &str) -> FileFacts {
+    let lua = lua::extract_chunk(root, src, file);
+    let first_line = src.iter().position(|&b| b == b'\n').unwrap_or(src.len());
+    FileFacts {
+        scripts: vec![ScriptDef {
+            name: Some(script_name_from_stem(stem)),
+            name_span: Span::new(file, 0, first_line),
+            source: ScriptSource::Inline(Box::new(lua)),
+            text: Some(String::from_utf8_lossy(src).into_owned()),
+            declared_keys: None,
+            local: false,
+        }],
+        ..FileFacts::default()
+    }
+}
+
+/// The facts of a Python tree; client calls only when the file names Redis
+/// ([`needles::names_client`]); a parameter's fields are what callers
+/// pass, so a field read of a parameter stays, and no reply is read here.
+fn extract_python(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    parsers: &mut Parsers,
+    stem: &str,
+) -> FileFacts {
+    let mut facts = python::extract(root, src, file, parsers, stem);
+    if !needles::names_client(src) {
+        facts.commands.clear();
+        facts.script_calls.clear();
+        facts.field_reads.retain(|r| r.row.is_some());
+        for c in &mut facts.calls {
+            for a in &mut c.args {
+                if crate::facts::hash_reply_parts(a).is_some() {
+                    *a = crate::facts::Value::unknown("reply", a.span());
+                }
+            }
+        }
+    }
+    facts
+}
+
+/// A file's facts, its client calls only when it names Redis
+/// ([`needles::names_client`]).
+fn named_client(src: &[u8], mut facts: FileFacts) -> FileFacts {
+    if !needles::names_client(src) {
+        facts.commands.clear();
+        facts.script_calls.clear();
+        facts.field_reads.clear();
+    }
+    facts
+}
 
 /// The languages wirelint reads, by name, in the order of [`HOSTS`]: the
 /// one list the docs, `wirelint rules` and messages name them from.
 pub fn language_names() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for h in HOSTS {
-        if !out.contains(&h.display_name()) {
-            out.push(h.display_name());
+        if !out.contains(&h.name) {
+            out.push(h.name);
         }
     }
     out
@@ -168,7 +432,7 @@ pub fn language_names() -> Vec<&'static str> {
 /// the order of [`HOSTS`], each once (`pick` chooses the tool).
 pub fn tool_names(pick: fn(ToolNames) -> &'static [&'static str]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for name in HOSTS.iter().flat_map(|h| pick(h.tool_names())) {
+    for name in HOSTS.iter().flat_map(|h| pick(h.tools)) {
         if !out.contains(name) {
             out.push(name);
         }
@@ -187,471 +451,25 @@ pub fn language_list(conj: &str) -> String {
 }
 
 impl Lang {
-    /// What wirelint knows of this language (see [`HostLanguage`]).
-    pub fn host(self) -> &'static dyn HostLanguage {
+    /// What wirelint knows of this language (its row of [`HOSTS`]).
+    pub fn host(self) -> &'static Host {
         match self {
-            Lang::Elixir => &Elixir,
-            Lang::Rust => &Rust,
-            Lang::Lua => &Lua,
-            Lang::Python => &Python,
+            Lang::Elixir => &ELIXIR,
+            Lang::Rust => &RUST,
+            Lang::Lua => &LUA,
+            Lang::Python => &PYTHON,
             Lang::JavaScript => &JAVASCRIPT,
             Lang::TypeScript => &TYPESCRIPT,
             Lang::Tsx => &TSX,
-            Lang::Go => &Go,
-            Lang::Ruby => &Ruby,
+            Lang::Go => &GO,
+            Lang::Ruby => &RUBY,
         }
     }
 
     /// Whether a file of this language is one Redis script as a whole (a
     /// `.lua` file), not host code that may hold scripts.
     pub fn is_script(self) -> bool {
-        self.host().lua() == LuaIn::File
-    }
-}
-
-impl HostLanguage for Elixir {
-    fn lang(&self) -> Lang {
-        Lang::Elixir
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Elixir"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["ex", "exs"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["elixir"],
-            editor: &["elixir"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "#"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// A command list starts with a quoted command name (or an attribute
-    /// holding one); scripts sit in strings or `.lua` files.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::command_head(bytes) || needles::holds_scripts(bytes)
-    }
-
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        _stem: &str,
-    ) -> FileFacts {
-        elixir::extract(root, src, file, parsers)
-    }
-}
-
-impl HostLanguage for Rust {
-    fn lang(&self) -> Lang {
-        Lang::Rust
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Rust"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["rs"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["rust"],
-            editor: &["rust"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "//"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["line_comment", "block_comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// Scripts sit in strings or `.lua` files; every Redis call is a client
-    /// call (`cmd("HSET")`, a method of the table in `rust/client.rs`) in a
-    /// file with the client in scope: one that names it (and may be the
-    /// scope of another module), or ([`HostLanguage::speaks_in_scope`])
-    /// imports from a module that may.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes) || needles::names_client_crate(bytes)
-    }
-
-    fn speaks_in_scope(&self, bytes: &[u8]) -> bool {
-        needles::imports_module(bytes) && rust::client_calls(bytes)
-    }
-
-    fn format_braces(&self) -> bool {
-        true
-    }
-
-    /// The facts of the tree, with its place in the module tree: its client
-    /// calls count only when a client crate is in scope (the link step
-    /// decides, `crate::link::scope`).
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        let mut facts = rust::extract(root, src, file, parsers);
-        rust::settle_scope(&mut facts, src, stem);
-        if facts
-            .scope
-            .as_ref()
-            .is_some_and(|s| !s.names_client && s.imports.is_empty())
-        {
-            facts.drop_client_facts();
-        }
-        facts
-    }
-}
-
-impl HostLanguage for Lua {
-    fn lang(&self) -> Lang {
-        Lang::Lua
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Lua"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["lua"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["lua"],
-            editor: &["lua"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "--"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::File
-    }
-
-    /// A script sends Redis commands through `redis.call` or `redis.pcall`
-    /// and reads `KEYS`; an `@include` brings in another file's.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::lua_file_speaks(bytes)
-    }
-
-    /// ERB tags on lines of their own (`lua::template`).
-    fn preprocess(&self, src: &[u8]) -> Option<Vec<u8>> {
-        lua::template::blank_erb_lines(src)
-    }
-
-    /// The file is one script, named by its stem without a key-count
-    /// suffix.
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        _parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        let lua = lua::extract_chunk(root, src, file);
-        let first_line = src.iter().position(|&b| b == b'\n').unwrap_or(src.len());
-        FileFacts {
-            scripts: vec![ScriptDef {
-                name: Some(script_name_from_stem(stem)),
-                name_span: Span::new(file, 0, first_line),
-                source: ScriptSource::Inline(Box::new(lua)),
-                text: Some(String::from_utf8_lossy(src).into_owned()),
-                declared_keys: None,
-                local: false,
-            }],
-            ..FileFacts::default()
-        }
-    }
-}
-
-impl HostLanguage for Python {
-    fn lang(&self) -> Lang {
-        Lang::Python
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Python"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["py"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["python"],
-            editor: &["python"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "#"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// Scripts sit in strings or `.lua` files; every Redis call is a
-    /// redis-py call (a method of the table in `python/client.rs`, a
-    /// `Script` called with `keys=`/`args=`) in a file that names Redis.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes)
-            || (needles::names_client(bytes) && python::client_calls(bytes))
-    }
-
-    /// The facts of the tree; client calls only when the file names Redis
-    /// ([`needles::names_client`]).
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        let mut facts = python::extract(root, src, file, parsers, stem);
-        if !needles::names_client(src) {
-            facts.commands.clear();
-            facts.script_calls.clear();
-            // A parameter's fields are what callers pass; no reply is
-            // read here.
-            facts.field_reads.retain(|r| r.row.is_some());
-            for c in &mut facts.calls {
-                for a in &mut c.args {
-                    if crate::facts::hash_reply_parts(a).is_some() {
-                        *a = crate::facts::Value::unknown("reply", a.span());
-                    }
-                }
-            }
-        }
-        facts
-    }
-}
-
-impl HostLanguage for Js {
-    fn lang(&self) -> Lang {
-        self.0
-    }
-
-    fn display_name(&self) -> &'static str {
-        match self.0 {
-            Lang::JavaScript => "JavaScript",
-            _ => "TypeScript",
-        }
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        match self.0 {
-            Lang::JavaScript => &["js", "mjs", "cjs", "jsx"],
-            Lang::Tsx => &["tsx"],
-            _ => &["ts", "mts", "cts"],
-        }
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        match self.0 {
-            Lang::JavaScript => ToolNames {
-                precommit: &["javascript", "jsx"],
-                editor: &["javascript", "javascriptreact"],
-            },
-            Lang::Tsx => ToolNames {
-                precommit: &["tsx"],
-                editor: &["typescriptreact"],
-            },
-            _ => ToolNames {
-                precommit: &["ts"],
-                editor: &["typescript"],
-            },
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "//"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        js::COMMENT_KINDS
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// Scripts sit in strings or `.lua` files; every Redis call is a
-    /// client method of the table in `js/client.rs`.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes) || js::client_calls(bytes)
-    }
-
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        js::extract(root, src, file, parsers, self.0, stem)
-    }
-}
-
-impl HostLanguage for Go {
-    fn lang(&self) -> Lang {
-        Lang::Go
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Go"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["go"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["go"],
-            editor: &["go"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "//"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// Scripts sit in strings or `.lua` files; every Redis call is a
-    /// go-redis or redigo method of the table in `go/client.rs` in a file
-    /// that names Redis (its import).
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes) || (needles::names_client(bytes) && go::client_calls(bytes))
-    }
-
-    /// The facts of the tree; client calls only when the file names Redis
-    /// ([`needles::names_client`]).
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        let mut facts = go::extract(root, src, file, parsers, stem);
-        if !needles::names_client(src) {
-            facts.commands.clear();
-            facts.script_calls.clear();
-            facts.field_reads.clear();
-        }
-        facts
-    }
-}
-
-impl HostLanguage for Ruby {
-    fn lang(&self) -> Lang {
-        Lang::Ruby
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Ruby"
-    }
-
-    fn extensions(&self) -> &'static [&'static str] {
-        &["rb"]
-    }
-
-    fn tool_names(&self) -> ToolNames {
-        ToolNames {
-            precommit: &["ruby"],
-            editor: &["ruby"],
-        }
-    }
-
-    fn line_comment(&self) -> &'static str {
-        "#"
-    }
-
-    fn comment_kinds(&self) -> &'static [&'static str] {
-        &["comment"]
-    }
-
-    fn lua(&self) -> LuaIn {
-        LuaIn::Strings
-    }
-
-    /// Scripts sit in strings, heredocs or `.lua` files; every Redis call
-    /// is a redis-rb or redis-client method of the table in
-    /// `ruby/client.rs` in a file that names Redis.
-    fn speaks(&self, bytes: &[u8]) -> bool {
-        needles::holds_scripts(bytes) || (needles::names_client(bytes) && ruby::client_calls(bytes))
-    }
-
-    /// The facts of the tree; client calls only when the file names Redis
-    /// ([`needles::names_client`]).
-    fn extract(
-        &self,
-        root: Node<'_>,
-        src: &[u8],
-        file: FileId,
-        parsers: &mut Parsers,
-        stem: &str,
-    ) -> FileFacts {
-        let mut facts = ruby::extract(root, src, file, parsers, stem);
-        if !needles::names_client(src) {
-            facts.commands.clear();
-            facts.script_calls.clear();
-            facts.field_reads.clear();
-        }
-        facts
+        self.host().lua == LuaIn::File
     }
 }
 

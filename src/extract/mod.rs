@@ -5,7 +5,7 @@
 //! strings is parsed from the string's decoded text (see [`embedded_lua`]) and read by the same
 //! Lua extractor as `.lua` files. What the rest of wirelint asks of a
 //! language (fact needles, comment syntax, where Lua sits, the extractor
-//! to run) it asks `lang.host()` ([`lang::HostLanguage`]).
+//! to run) it asks `lang.host()` ([`lang::Host`]).
 
 pub(crate) mod clients;
 pub mod elixir;
@@ -136,7 +136,7 @@ pub(crate) fn param_value(
 
 /// The text a file of `lang` is parsed from: lone `\r`s as line ends
 /// ([`normalize_lone_cr`]) and what its preprocessor rewrites
-/// ([`lang::HostLanguage::preprocess`]), with the same length, so every
+/// ([`lang::Host::preprocess`]), with the same length, so every
 /// byte offset stays valid.
 pub fn readable(lang: Lang, src: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let normalized = normalize_lone_cr(src);

@@ -2,7 +2,7 @@
 //! the file's own in it: a Redis command, a script call, a field read after
 //! HGETALL, or a script (Lua in a host string, a reference to a `.lua`
 //! file, a `.lua` file that is a Redis script). Each language's
-//! [`super::lang::HostLanguage::speaks`] is one of the functions here; the
+//! [`super::lang::Host::speaks`] is one of the functions here; the
 //! prefilter (`crate::pipeline::prefilter`) asks it before any parse, so
 //! each must be a superset of what its extractor reads:
 //!

@@ -7,7 +7,7 @@
 //!
 //! - may yield a protocol fact of its own: a Redis command, a script call,
 //!   a field read after HGETALL, or a script. Its language says so
-//!   (`HostLanguage::speaks`, `crate::extract::needles`): a quoted command
+//!   (`Host::speaks`, `crate::extract::needles`): a quoted command
 //!   name at the head of an Elixir list; a Rust file that names a client
 //!   crate where code can (`redis::`, `use fred`, `extern crate redis`:
 //!   `needles::names_client_crate`); `redis.call`, `redis.pcall` or
@@ -117,7 +117,7 @@ pub struct Marks {
     /// for a contract script.
     pub speaks: bool,
     /// It may yield one when another file of its speaker brings its client
-    /// library into scope (`HostLanguage::speaks_in_scope`): parsed only
+    /// library into scope (`Host::speaks_in_scope`): parsed only
     /// then (`super::select`).
     pub scoped: bool,
     /// It may hold a key of the contract's keyspace.
