@@ -2,7 +2,6 @@
 /// (facts, trees, the model), which the C library's allocator served from
 /// arenas that grew a page at a time. Built without transparent huge pages
 /// (`no_thp`), which raised the peak RSS by half for no gain in time.
-/// Figures: `docs/performance.md` (seventh session).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

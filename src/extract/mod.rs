@@ -6,6 +6,33 @@
 //! Lua extractor as `.lua` files. What the rest of wirelint asks of a
 //! language (fact needles, comment syntax, where Lua sits, the extractor
 //! to run) it asks `lang.host()` ([`lang::Host`]).
+//!
+//! How a language states its values, so that the link follows them with
+//! no code of its own (`crate::link::flow`):
+//!
+//! - a constant, static, lazily set cell or module attribute is a
+//!   `ConstDef` holding its value; a function or clause a `FunctionDef`
+//!   (its `returns`, its parameters as `Value::Param`, a method's receiver
+//!   and its fields as `RECEIVER`, its type the last segment of `module`;
+//!   clauses chosen by literal arguments carry `patterns`, tried in order
+//!   when `ordered`; defaults in `default_values`);
+//! - a record is a `Value::Map` from field names, a field read an
+//!   `Op::Field` of its base, and a field a type's constructors set a
+//!   `ConstDef` named `.f` in the type's module; a construction `new
+//!   T(..)` a call fact `[T, NEW]`;
+//! - a method called on a value whose declared type is known is a call
+//!   qualified by the type that defines it (`[T, m]`), an unknown type
+//!   leaving the bare name; a function as a value is an `Op::Closure` (its
+//!   own parameters `CLOSURE_PARAM + i`), a call of a value an
+//!   `Op::Apply`, `apply(mod, fun, args)` an `Op::Dispatch`;
+//! - a lookup by key is an `Op::Lookup`; a value a library serializes for a
+//!   script is `facts::encoded(format, x)`, from an `ENCODERS` table; a
+//!   script's SHA1 an `Op::Sha1`; the reply of a whole-hash read a
+//!   `facts::hash_reply`, and a field taken from it a `FieldRead`;
+//! - a module's import of another is an `Import`, a function that is
+//!   another under another name (`defdelegate`) an `FnAlias`, and a command
+//!   whose name a function of another file gives carries that call in
+//!   `Command::name_of`.
 
 pub(crate) mod clients;
 pub mod elixir;
