@@ -36,7 +36,17 @@ const LANGUAGE_ALLOWED: &[&str] = &[];
 const LANGUAGE_HOMES: &[&str] = &["src/extract/", "src/facts/mod.rs", "src/parse/mod.rs"];
 
 /// The variants of `facts::Lang`.
-const LANGUAGES: &[&str] = &["Elixir", "Rust", "Lua"];
+const LANGUAGES: &[&str] = &[
+    "Elixir",
+    "Rust",
+    "Lua",
+    "Python",
+    "JavaScript",
+    "TypeScript",
+    "Tsx",
+    "Go",
+    "Ruby",
+];
 
 #[test]
 fn layers_only_look_down() {
