@@ -62,6 +62,16 @@ pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     })
 }
 
+/// Whether a command runs a script: `EVAL` and `EVALSHA` (and their
+/// read-only forms) name it by its text or its SHA1, `FCALL` and
+/// `FCALL_RO` by the name a library of Redis Functions registered it
+/// under; each takes the key count, the keys, then the arguments.
+pub fn runs_script(name: &str) -> bool {
+    matches!(
+        name,
+        "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO" | "FCALL" | "FCALL_RO"
+    )
+}
 /// Whether a command writes (creates or changes) the key at argument
 /// position `pos`; `false` for reads and for commands wirelint does not
 /// know.

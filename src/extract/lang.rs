@@ -362,8 +362,28 @@ fn extract_rust(
 }
 
 /// A `.lua` file is one script, named by its stem without a key-count
-/// suffix.
+/// suffix; a library of Redis Functions is one script per function it
+/// registers, named by its registration (`lua::functions`).
 fn extract_lua(root: Node<'_>, src: &[u8], file: FileId, _: &mut Parsers, stem: &str) -> FileFacts {
+    if lua::functions::is_library(src) {
+        let scripts = lua::functions::registered(root, src)
+            .into_iter()
+            .map(|(name, at)| ScriptDef {
+                source: ScriptSource::Inline(Box::new(lua::extract_function(
+                    root, src, file, &name,
+                ))),
+                name: Some(name),
+                name_span: Span::new(file, at.start, at.end),
+                text: None,
+                declared_keys: None,
+                local: false,
+            })
+            .collect();
+        return FileFacts {
+            scripts,
+            ..FileFacts::default()
+        };
+    }
     let lua = lua::extract_chunk(root, src, file);
     let first_line = src.iter().position(|&b| b == b'\n').unwrap_or(src.len());
     FileFacts {

@@ -295,11 +295,21 @@ pub(crate) fn reads_by_param(f: &crate::facts::FileFacts) -> Vec<(String, Option
 
 /// Asserts that the text between `begin` and `end` in `doc` (a path from
 /// the crate's root) is `want`, printing what it should read when not: the
-/// docs' generated sections.
+/// docs' generated sections. With `WIRELINT_BLESS=1` in the environment,
+/// writes `want` there instead.
 #[cfg(test)]
 pub(crate) fn assert_generated(doc: &str, begin: &str, end: &str, want: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
-    let text = std::fs::read_to_string(path).expect(doc);
+    let text = std::fs::read_to_string(&path).expect(doc);
+    if std::env::var_os("WIRELINT_BLESS").is_some() {
+        if let Some((head, rest)) = text.split_once(begin) {
+            if let Some((_, tail)) = rest.split_once(end) {
+                let blessed = format!("{head}{begin}{want}{end}{tail}");
+                std::fs::write(&path, blessed).expect(doc);
+                return;
+            }
+        }
+    }
     let got = text
         .split_once(begin)
         .and_then(|(_, rest)| rest.split_once(end))

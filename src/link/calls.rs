@@ -231,10 +231,7 @@ fn direct_protos(
         .enumerate()
         .filter(|(i, _)| sent.keeps(file, *i))
     {
-        if !matches!(
-            c.name.as_str(),
-            "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO"
-        ) {
+        if !crate::redis::runs_script(&c.name) {
             continue;
         }
         let Some(script) = c.args.first() else {

@@ -249,7 +249,7 @@ fn template_marks(t: &Template, pf: &Prefilter) -> bool {
 }
 
 fn is_eval(name: &str) -> bool {
-    matches!(name, "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO")
+    crate::redis::runs_script(name)
 }
 
 /// A command that may run a script: an EVAL, or one whose name the link

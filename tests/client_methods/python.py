@@ -12,6 +12,8 @@ def calls(r: redis.Redis, k):
     r.evalsha("sha", 1, k)  # EVALSHA sha <1> <k>
     r.eval_ro(LUA, 1, k)  # EVAL_RO <LUA> <1> <k>
     r.evalsha_ro("sha", 1, k)  # EVALSHA_RO sha <1> <k>
+    r.fcall("take", 1, k, "a")  # FCALL take <1> <k> a
+    r.fcall_ro("peek", 1, k)  # FCALL_RO peek <1> <k>
     script = r.register_script(LUA)  # -
     script(keys=[k], args=["a"])  # script <LUA> keys(<k>) args(a)
     r.hset(k, mapping={"f": "v", "g": "w"})  # HSET <k> f v g w

@@ -12,6 +12,8 @@ async function calls(redis: Redis, client: any, k: string) {
   await redis.evalsha("sha", 1, k); // EVALSHA sha <1> <k>
   await redis.eval_ro(LUA, 1, k); // EVAL_RO <script> <1> <k>
   await redis.evalsha_ro("sha", 1, k); // EVALSHA_RO sha <1> <k>
+  await redis.fcall("take", 1, k, "a"); // FCALL take <1> <k> a
+  await redis.fcall_ro("peek", 1, k); // FCALL_RO peek <1> <k>
   await redis.call("HSET", k, "f", "v"); // HSET <k> f v
   await client.send_command("hget", [k, "f"]); // HGET <k> f
   await client.sendCommand(["HDEL", k, "f"]); // HDEL <k> f

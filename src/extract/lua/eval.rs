@@ -103,11 +103,19 @@ pub(super) struct Eval<'s, 't> {
     /// The next call run is a summary's: the commands in it span
     /// themselves, not the call.
     pub(super) no_site: bool,
+    /// Reading a library of Redis Functions for this one function
+    /// (`super::functions`): only its callback runs.
+    pub(super) function: Option<String>,
 }
 
 /// Evaluates a chunk; `summarize` (a `.lua` file, which a script may
 /// include) also summarizes the functions it defines at its top level.
-pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>, summarize: bool) -> Found {
+pub(super) fn run<'t>(
+    s: &Src<'_>,
+    root: Node<'t>,
+    summarize: bool,
+    function: Option<&str>,
+) -> Found {
     let mut ev = Eval {
         s,
         scopes: vec![HashMap::new()],
@@ -123,10 +131,12 @@ pub(super) fn run<'t>(s: &Src<'_>, root: Node<'t>, summarize: bool) -> Found {
         recording: true,
         top: Vec::new(),
         no_site: false,
+        function: function.map(str::to_string),
     };
     ev.stmts(root);
     ev.recording = false;
-    let mut k = 0;
+    // A function of a library runs what its callback reaches, no more.
+    let mut k = if function.is_some() { usize::MAX } else { 0 };
     while k < ev.defined.len() && k < MAX_UNCALLED && ev.steps < BUDGET {
         let f = ev.defined[k];
         if !ev.called.contains(&f.id()) {

@@ -4,7 +4,7 @@ use tree_sitter::Node;
 
 use super::append_value;
 use super::eval::Eval;
-use super::value::{Kind, Lv};
+use super::value::{Kind, Lv, Slot};
 use crate::extract::fields::LUA as F;
 use crate::facts::{
     decoded, lookup, serial_of, Command, LuaCall, Op, Seg, Sink, Span, Template, Value,
@@ -79,8 +79,9 @@ impl<'t> Eval<'_, 't> {
         }
         match name.as_str() {
             "redis" => Lv::new(Kind::RedisLib, span),
+            "KEYS" => Lv::new(Kind::Args(Slot::Keys), span),
             "ARGV" => {
-                let mut v = Lv::unknown("ARGV", span);
+                let mut v = Lv::new(Kind::Args(Slot::Argv), span);
                 v.caller = true;
                 v
             }
@@ -180,6 +181,11 @@ impl<'t> Eval<'_, 't> {
             .unwrap_or_default()
     }
 
+    /// What an identifier naming a table holds, if it is bound to one.
+    fn lookup_bound(&self, table: Node<'t>) -> Option<Kind<'t>> {
+        (table.kind() == "identifier").then(|| self.lookup(table).kind)
+    }
+
     /// `KEYS[n]`, `ARGV[n]`, `t[i]`.
     pub(super) fn index(&mut self, n: Node<'t>) -> Lv<'t> {
         let span = self.s.span(n);
@@ -193,6 +199,20 @@ impl<'t> Eval<'_, 't> {
             .then(|| self.s.text(field).trim().parse::<u32>().ok())
             .flatten();
         let shadowed = self.scopes.iter().any(|s| s.contains_key(&name));
+        // `keys[1]` where `keys` holds the `KEYS` table.
+        let slot = match name.as_str() {
+            "KEYS" | "ARGV" if !shadowed => None,
+            _ => match self.lookup_bound(table) {
+                Some(Kind::Args(slot)) => Some(slot),
+                _ => None,
+            },
+        };
+        let name = match slot {
+            Some(Slot::Keys) => "KEYS".to_string(),
+            Some(Slot::Argv) => "ARGV".to_string(),
+            None => name,
+        };
+        let shadowed = shadowed && slot.is_none();
         match name.as_str() {
             "KEYS" if !shadowed => {
                 if literal.is_none() {
@@ -429,6 +449,7 @@ impl<'t> Eval<'_, 't> {
                 );
                 return Lv::derived(self.s.text(n), span, &args);
             }
+            "redis.register_function" => return self.register_function(n, span),
             "unpack" | "table.unpack" => {
                 let (args, _) = self.args(n);
                 return match args.first().map(|a| &a.kind) {

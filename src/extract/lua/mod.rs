@@ -20,6 +20,7 @@ mod argv;
 mod build;
 mod eval;
 mod expr;
+pub(crate) mod functions;
 pub mod kinds;
 mod summary;
 pub(crate) mod template;
@@ -30,17 +31,29 @@ mod value;
 /// Extracts the facts of one Lua chunk (a `.lua` file). `root` is the
 /// tree's root (a `chunk`).
 pub fn extract_chunk(root: Node<'_>, src: &[u8], file: FileId) -> LuaFacts {
-    extract(root, src, file, None)
+    extract(root, src, file, None, None)
+}
+
+/// Extracts the facts of one function a library of Redis Functions
+/// registers (`functions`): what its callback does.
+pub fn extract_function(root: Node<'_>, src: &[u8], file: FileId, name: &str) -> LuaFacts {
+    extract(root, src, file, None, Some(name))
 }
 
 /// Extracts the facts of Lua embedded in a host string, parsed from its
 /// decoded text: every span is mapped back to host bytes, and a string an
 /// interpolation falls in holds a hole.
 pub fn extract_embedded(root: Node<'_>, decoded: &Decoded, file: FileId) -> LuaFacts {
-    extract(root, &decoded.text, file, Some(decoded))
+    extract(root, &decoded.text, file, Some(decoded), None)
 }
 
-fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> LuaFacts {
+fn extract(
+    root: Node<'_>,
+    src: &[u8],
+    file: FileId,
+    map: Option<&Decoded>,
+    function: Option<&str>,
+) -> LuaFacts {
     let s = Src { src, file, map };
     let mut cx = Cx {
         s: &s,
@@ -63,7 +76,11 @@ fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> L
             back(&mut c.span);
         }
     }
-    let found = eval::run(&s, root, map.is_none());
+    let found = eval::run(&s, root, map.is_none() && function.is_none(), function);
+    // A function's `args` are read through its parameter, which the
+    // syntactic reads above do not follow: any number of values may be
+    // read (what evaluation proves required stays).
+    argv.variadic |= function.is_some();
     argv.required = found.required;
     argv.required.sort_by_key(|r| (r.1.start, r.0));
     cx.facts.argv = argv;
@@ -75,7 +92,7 @@ fn extract(root: Node<'_>, src: &[u8], file: FileId, map: Option<&Decoded>) -> L
     walk(root, |n| {
         match n.kind() {
             "comment" => cx.comment(n),
-            "function_call" if !found.visited.contains(&n.id()) => cx.call(n),
+            "function_call" if function.is_none() && !found.visited.contains(&n.id()) => cx.call(n),
             "bracket_index_expression" => cx.index_use(n),
             "identifier" => cx.bare_keys(n),
             _ => {}
@@ -98,6 +115,11 @@ pub(super) struct Src<'s> {
 }
 
 impl Src<'_> {
+    /// The text read.
+    pub(super) fn bytes(&self) -> &[u8] {
+        self.src
+    }
+
     /// The span of `src[s..e]`, in the file's bytes.
     fn at(&self, s: usize, e: usize) -> Span {
         match self.map {

@@ -28,6 +28,17 @@ pub(super) enum Kind<'t> {
         items: Vec<Lv<'t>>,
         open: bool,
     },
+    /// The `KEYS` or `ARGV` table itself (`local keys = KEYS`, a Redis
+    /// function's `keys` and `args`): its item `n` is `KEYS[n]` or
+    /// `ARGV[n]`.
+    Args(Slot),
+}
+
+/// Which of the tables a script is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    Keys,
+    Argv,
 }
 
 /// A value with its provenance.
@@ -83,6 +94,8 @@ impl<'t> Lv<'t> {
             Kind::Redis | Kind::RedisLib => Value::unknown("redis", self.span),
             Kind::Func(..) => Value::unknown("function", self.span),
             Kind::Table { .. } => Value::unknown("table", self.span),
+            Kind::Args(Slot::Keys) => Value::unknown("KEYS", self.span),
+            Kind::Args(Slot::Argv) => Value::unknown("ARGV", self.span),
         }
     }
 

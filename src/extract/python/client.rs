@@ -64,6 +64,8 @@ pub(super) const METHODS: &[Method] = &[
     other("evalsha", Sends::Eval("EVALSHA")),
     other("eval_ro", Sends::Eval("EVAL_RO")),
     other("evalsha_ro", Sends::Eval("EVALSHA_RO")),
+    other("fcall", Sends::Eval("FCALL")),
+    other("fcall_ro", Sends::Eval("FCALL_RO")),
     other("register_script", Sends::Register),
     send("hset", "HSET", Pairs),
     send("hsetnx", "HSETNX", Plain),

@@ -139,6 +139,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         span: Span,
         d: usize,
     ) -> Value {
+        // `include_str!("x.lua")` (or a wrapper) is the script that file
+        // holds, wherever it is written (`.arg(include_str!(..))`).
+        if name == "include_str" || self.script_macros.contains_key(name) {
+            if let Some(index) = self.script_of(n) {
+                return Value::ScriptRef { index, span };
+            }
+        }
         let skip = usize::from(matches!(name, "write" | "writeln"));
         if FORMAT_MACROS.contains(&name) {
             if let Some(items) = plain_items(tt) {

@@ -256,3 +256,20 @@ fn rust_client_fixtures_yield_their_facts() {
     assert_eq!(items.len(), 2);
     assert_eq!(f.field_reads.len(), 2);
 }
+
+/// `include_str!("x.lua")` is the script that file holds wherever it is
+/// written: an argument of a command built with `cmd` is an `EVAL` of it.
+#[test]
+fn an_included_file_is_its_script_as_an_argument_too() {
+    let src = "fn drop(con: &mut C, k: &str) {\n    redis::cmd(\"EVAL\").arg(include_str!(\"drop.lua\")).arg(1).arg(k).query(con)\n}\n";
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 1);
+    assert_eq!(file_path(&f.scripts[0]).0, "drop.lua");
+    let eval = f.commands.iter().find(|c| c.name == "EVAL").unwrap();
+    assert!(matches!(eval.args[0], Value::ScriptRef { index: 0, .. }));
+    // A file that is no script stays what it was.
+    let f = facts("fn q(con: &mut C) {\n    redis::cmd(\"EVAL\").arg(include_str!(\"q.sql\")).arg(0).query(con)\n}\n");
+    assert!(f.scripts.is_empty());
+    let eval = f.commands.iter().find(|c| c.name == "EVAL").unwrap();
+    assert!(matches!(eval.args[0], Value::Unknown { .. }));
+}
