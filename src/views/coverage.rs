@@ -160,7 +160,15 @@ pub fn is_test_path(rel: &str) -> bool {
         )
     });
     let stem = file.split('.').next().unwrap_or("");
+    // `queue.spec.ts`, `jobs.test.js`: a part between the stem and the
+    // extension says so.
+    let dotted: Vec<&str> = file.split('.').collect();
+    let part_test = dotted.len() > 2
+        && dotted[1..dotted.len() - 1]
+            .iter()
+            .any(|p| matches!(*p, "spec" | "test"));
     dir_test
+        || part_test
         || stem.ends_with("_test")
         || stem.ends_with("_spec")
         || stem.starts_with("test_")
@@ -278,6 +286,8 @@ mod tests {
             "spec/x.ex",
             "src/tests.rs",
             "apps/a/test/support/helper.ex",
+            "lib/commands/FCALL.spec.ts",
+            "src/jobs.test.js",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -286,6 +296,8 @@ mod tests {
             "src/contest.rs",
             "src/testing_util.rs",
             "test.rs",
+            "src/spec.ts",
+            "src/test.config.js.map.rs",
         ] {
             assert!(!is_test_path(p), "{p}");
         }

@@ -390,6 +390,45 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         false
     }
 
+    /// `[a, b].concat()`, `parts.join(":")`: the items of a list the code
+    /// shows whole (written as an array, or a value that comes to one: a
+    /// `Vec` its pushes filled), with the separator between them. `None`
+    /// for a list whose items are not all shown.
+    fn joined(
+        &mut self,
+        recv: Node<'_>,
+        method: &str,
+        sep: Option<Node<'_>>,
+        span: Span,
+        d: usize,
+    ) -> Option<Value> {
+        if method == "join" && sep.is_none() {
+            return None;
+        }
+        let array = peel_ref(recv);
+        let items: Vec<Value> = if array.kind() == "array_expression" {
+            named_children(array)
+                .into_iter()
+                .filter(|c| !is_comment(*c))
+                .map(|item| self.value(item, d))
+                .collect()
+        } else {
+            match self.value(recv, d) {
+                Value::List { items, tail, .. } if tail.is_empty() => items,
+                _ => return None,
+            }
+        };
+        let mut segs = Vec::new();
+        for (i, v) in items.into_iter().enumerate() {
+            if let (true, Some(sep)) = (i > 0, sep) {
+                let s = self.value(sep, d);
+                append_value(&mut segs, s);
+            }
+            append_value(&mut segs, v);
+        }
+        Some(Value::Str(Template { segs, span }))
+    }
+
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(func) = callee(n) else {
@@ -424,29 +463,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if method == "replace" && args.len() == 2 {
                     return self.replace_value(recv, args[0], args[1], span, d);
                 }
-                let array = peel_ref(recv);
-                if array.kind() == "array_expression" && (method == "concat" || method == "join") {
-                    let sep = match (method.as_str(), args.first()) {
-                        ("join", Some(a)) => Some(*a),
-                        ("join", None) => return Value::unknown(self.label(n), span),
-                        _ => None,
-                    };
-                    let mut segs = Vec::new();
-                    for (i, item) in named_children(array)
-                        .into_iter()
-                        .filter(|c| !is_comment(*c))
-                        .enumerate()
-                    {
-                        if i > 0 {
-                            if let Some(sep) = sep {
-                                let v = self.value(sep, d);
-                                append_value(&mut segs, v);
-                            }
-                        }
-                        let v = self.value(item, d);
-                        append_value(&mut segs, v);
+                if method == "concat" || method == "join" {
+                    if let Some(v) = self.joined(recv, &method, args.first().copied(), span, d) {
+                        return v;
                     }
-                    return Value::Str(Template { segs, span });
                 }
                 let args = args.iter().map(|a| self.value(*a, d)).collect();
                 // A method of a value whose type its constructor names

@@ -505,3 +505,30 @@ impl Proxy {
         Value::Param { index, name, .. } if *index == crate::facts::RECEIVER && name == "read_state"
     ));
 }
+
+/// `.concat()` and `.join(sep)` join the items of any list the code shows
+/// whole, not only an array written in place: a `Vec` its pushes filled, a
+/// `vec![..]` in a local. A list with items it does not show joins to
+/// nothing known.
+#[test]
+fn joins_of_lists_a_value_holds() {
+    let src = r#"
+fn pending(q: &str) -> String {
+    { let mut v = Vec::new(); v.push("emq:{"); v.push(q); v.push("}:pending"); v }.concat()
+}
+fn job(q: &str, id: &str) -> String {
+    let parts = vec!["emq", q, "job", id];
+    parts.join(":")
+}
+fn other(q: &str, more: Vec<&str>) -> String {
+    let mut parts = vec!["emq", q];
+    parts.extend(more);
+    parts.join(":")
+}
+"#;
+    let f = facts(src);
+    let returns: Vec<String> = f.functions.iter().map(|d| d.returns.describe()).collect();
+    assert_eq!(returns[0], "emq:{<q>}:pending");
+    assert_eq!(returns[1], "emq:<q>:job:<id>");
+    assert!(!matches!(f.functions[2].returns, Value::Str(_)));
+}
