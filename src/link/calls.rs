@@ -19,6 +19,7 @@ use super::{Arg, LinkInput, Model, Resolver, ScriptId, SpeakerId};
 use crate::facts::{FileFacts, FileId, Seg, Span, Value};
 use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
+mod delegates;
 mod index;
 mod own;
 mod uses;
@@ -353,8 +354,8 @@ struct Binding {
     summaries: HashMap<(FileId, usize), Vec<Proto>>,
     finals: Vec<Proto>,
     seen_finals: HashSet<(Span, Span)>,
-    /// Wrappers with at least one caller that binds them.
-    called: HashSet<(FileId, usize)>,
+    /// Wrappers, each with the functions whose calls bind it.
+    called: delegates::Callers,
     /// Per summary, its length when the last round started: every call
     /// has bound the entries before that in an earlier round, and binding
     /// one again only finds it known (lists never shrink), so a round
@@ -442,7 +443,7 @@ impl Binding {
                     let Some(n) = self.summaries.get(target).map(Vec::len) else {
                         continue;
                     };
-                    self.called.insert(*target);
+                    self.called.add(*target, call.func.map(|f| (*file, f)));
                     for i in bound.get(target).copied().unwrap_or(0)..n {
                         let args = Args {
                             args: &call.args,
@@ -511,14 +512,20 @@ impl Binding {
     /// callers bind. A wrapper is also a call site in its own right, its
     /// parameters unknown: what it passes besides them is still checked.
     fn call_sites<'a>(mut self, input: &'a LinkInput<'a>) -> Vec<(Proto, bool)> {
-        let called = &self.called;
         let mut names = wrappers::CalledNames::default();
+        let mut delegates = HashMap::default();
         let mut unbound: Vec<(Proto, bool)> = Vec::new();
         for (key, list) in std::mem::take(&mut self.summaries) {
-            let bound = called.contains(&key);
-            let public = (!bound)
-                .then(|| wrappers::public_wrapper(input, key, &mut names))
-                .flatten();
+            // What a delegate's call bound is the call it delegates to.
+            if delegates::delegate(input, key, &mut delegates) {
+                continue;
+            }
+            let (bound, public) = match self.called.standing(input, key, &mut delegates) {
+                delegates::Standing::Bound => (true, None),
+                delegates::Standing::Unbound(named) => {
+                    (false, wrappers::public_wrapper(input, named, &mut names))
+                }
+            };
             unbound.extend(list.into_iter().map(|mut p| {
                 p.public_wrapper.clone_from(&public);
                 (p, bound)

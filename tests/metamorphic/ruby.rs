@@ -10,8 +10,8 @@ use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    extract, file_name, group, let_argument, parse_template, rebuild, render, requote,
-    spread_arguments, template, value_sites, Part, Syntax,
+    delegate, extract, file_name, group, let_argument, parse_template, rebuild, render, requote,
+    spread_arguments, template, value_sites, Delegate, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -57,6 +57,7 @@ pub fn catalog() -> Vec<Rewrite> {
             let_argument(src, &RB, |n| format!("{n} = "), "")
         }),
         r("rb-splat-arguments", splat_arguments),
+        r("rb-fn-delegate", fn_delegate),
         r("rb-endless-to-block", endless_to_block),
         r("rb-block-to-endless", block_to_endless),
         r("rb-braces-to-do", braces_to_do),
@@ -355,4 +356,42 @@ fn braces_to_do(src: &Source) -> Option<Rewritten> {
 
 fn do_to_braces(src: &Source) -> Option<Rewritten> {
     reblock(src, "do_block", "{", "}")
+}
+
+/// Each method (`def x`, `def self.x`; not `initialize`, none that
+/// yields) with plain parameters: its body moved into `NAME_inner`, which
+/// it calls with them.
+fn fn_delegate(src: &Source) -> Option<Rewritten> {
+    let mut all = Vec::new();
+    for f in src.nodes() {
+        let (Some(name), Some(body)) =
+            (f.child_by_field_name("name"), f.child_by_field_name("body"))
+        else {
+            continue;
+        };
+        let text = src.text_of(name);
+        if !matches!(f.kind(), "method" | "singleton_method")
+            || text == "initialize"
+            || !text.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || src.text_of(body).contains("yield")
+            || src.text_of(body).contains("block_given?")
+        {
+            continue;
+        }
+        let params = f
+            .child_by_field_name("parameters")
+            .map(named)
+            .unwrap_or_default();
+        if params.iter().any(|p| p.kind() != "identifier") {
+            continue;
+        }
+        let args: Vec<&str> = params.iter().map(|p| src.text_of(*p)).collect();
+        all.push(Delegate {
+            node: f,
+            name,
+            body,
+            call: format!("{{}}({})", args.join(", ")),
+        });
+    }
+    delegate(src, &RB, all, false)
 }

@@ -32,6 +32,28 @@ struct Seq {
     from: Option<Value>,
 }
 
+/// A sequence argument: absent (empty), an array, or a collection whose
+/// items are not listed.
+fn seq(v: Option<Value>) -> Seq {
+    match v {
+        None => Seq {
+            items: Vec::new(),
+            open: false,
+            from: None,
+        },
+        Some(Value::List { items, tail, .. }) if tail.is_empty() => Seq {
+            items,
+            open: false,
+            from: None,
+        },
+        Some(v) => Seq {
+            items: Vec::new(),
+            open: true,
+            from: Some(v),
+        },
+    }
+}
+
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A call's argument nodes.
     pub(super) fn arguments<'t>(&self, n: Node<'t>) -> Argv<'t> {
@@ -96,6 +118,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if method == "[]" {
             return;
         }
+        if let Some(r) = recv {
+            self.changed_in_place(r, &method, &argv.pos);
+        }
         self.call_fact(n, recv, method, &argv);
     }
 
@@ -143,25 +168,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         });
     }
 
-    /// Positional arguments as wire arguments: a `*rest` leaves the tail
-    /// open.
+    /// Positional arguments as wire arguments, splats spread as Ruby
+    /// spreads them (`values.rs`'s `spread`): an unknown one leaves the
+    /// tail open.
     fn wire_args(&mut self, pos: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
-        let mut args = Vec::new();
-        let mut tail = Vec::new();
-        for p in pos.iter().take(256) {
-            if matches!(p.kind(), "splat_argument" | "hash_splat_argument") {
-                let v = match named_children(*p).into_iter().next() {
-                    Some(i) => self.value(i, 0),
-                    None => Value::unknown(self.label(*p), self.span(*p)),
-                };
-                tail.push(v);
-            } else if tail.is_empty() {
-                args.push(self.value(*p, 0));
-            } else {
-                tail.push(self.value(*p, 0));
-            }
-        }
-        (args, tail)
+        self.spread(pos, 0)
     }
 
     /// A client method call, as its row says.
@@ -253,20 +264,20 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `call("HSET", k, ..)`, `call_v(["HSET", k, ..])`: the command the
     /// first argument (or the one array's first item) names.
     fn named_command(&mut self, n: Node<'_>, m: Node<'_>, argv: &Argv<'_>) {
-        let Some(first) = argv.pos.first() else {
+        let (mut args, mut tail) = self.wire_args(&argv.pos);
+        if args.is_empty() {
             return;
-        };
-        let (name, args, tail) = match self.value(*first, 0) {
+        }
+        let name = match args.remove(0) {
             Value::List {
-                mut items, tail, ..
-            } if argv.pos.len() == 1 && !items.is_empty() => {
+                mut items, tail: t, ..
+            } if args.is_empty() && tail.is_empty() && !items.is_empty() => {
                 let name = items.remove(0);
-                (name, items, tail)
+                args = items;
+                tail = t;
+                name
             }
-            name => {
-                let (args, tail) = self.wire_args(&argv.pos[1..]);
-                (name, args, tail)
-            }
+            name => name,
         };
         let Some(name) = name.as_str() else {
             return;
@@ -303,27 +314,38 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `eval(script, keys: [..], argv: [..])`, `eval(script, keys, argv)`,
     /// `eval(script, {keys: .., argv: ..})`, and `evalsha` alike.
     fn eval_call(&mut self, n: Node<'_>, argv: &Argv<'_>) {
-        let Some(first) = argv.pos.first() else {
+        let (pos, rest) = self.wire_args(&argv.pos);
+        let mut pos = pos.into_iter();
+        let Some(script) = pos.next() else {
             return;
         };
-        let script = self.value(*first, 0);
-        let mut pairs = argv.pairs.clone();
-        let mut keys_node = argv.pos.get(1).copied();
-        let mut args_node = argv.pos.get(2).copied();
-        if let Some(h) = keys_node.filter(|k| k.kind() == "hash") {
-            pairs.extend(named_children(h).into_iter().filter(|c| c.kind() == "pair"));
-            keys_node = None;
-            args_node = None;
-        }
-        for p in pairs {
-            match self.pair_key(p).as_deref() {
-                Some("keys") => keys_node = p.child_by_field_id(F.value),
-                Some("argv") => args_node = p.child_by_field_id(F.value),
-                _ => {}
+        let (mut keys, mut args) = (pos.next(), pos.next());
+        if let Some(Value::Map { pairs, .. }) = keys.clone() {
+            (keys, args) = (None, None);
+            for (k, v) in pairs {
+                match k.as_str().as_deref() {
+                    Some("keys") => keys = Some(v),
+                    Some("argv") => args = Some(v),
+                    _ => {}
+                }
             }
+        } else if let Some(r) = rest.first() {
+            // Past the arguments listed, a splat's: what a sequence there
+            // holds is unknown.
+            let gone = || Some(Value::unknown(r.describe(), r.span()));
+            keys = keys.or_else(gone);
+            args = args.or_else(gone);
         }
-        let keys = self.seq(keys_node);
-        let args = self.seq(args_node);
+        for p in &argv.pairs {
+            let slot = match self.pair_key(*p).as_deref() {
+                Some("keys") => &mut keys,
+                Some("argv") => &mut args,
+                _ => continue,
+            };
+            *slot = p.child_by_field_id(F.value).map(|v| self.value(v, 0));
+        }
+        let keys = seq(keys);
+        let args = seq(args);
         self.facts.script_calls.push(ScriptCall {
             script,
             numkeys: None,
@@ -338,30 +360,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         });
     }
 
-    /// A sequence argument: absent (empty), an array, or a collection whose
-    /// items are not listed.
-    fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
-        let Some(n) = n else {
-            return Seq {
-                items: Vec::new(),
-                open: false,
-                from: None,
-            };
-        };
-        match self.value(n, 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => Seq {
-                items,
-                open: false,
-                from: None,
-            },
-            v => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-        }
-    }
-
     /// What a call gives as a value.
     pub(super) fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
@@ -371,17 +369,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let method = self.text(m);
         let recv = n.child_by_field_id(F.receiver);
         let argv = self.arguments(n);
-        if let Some(v) = self.known_call(n, recv, &method, &argv, d) {
-            return v;
-        }
-        if argv
-            .pos
-            .iter()
-            .any(|p| p.kind().ends_with("splat_argument"))
-        {
+        let (args, rest) = self.spread(&argv.pos, d + 1);
+        // A splat of a value the code does not show: where each argument
+        // lands is unknown.
+        if !rest.is_empty() {
             return Value::unknown(self.label(n), span);
         }
-        let args: Vec<Value> = argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
+        if let Some(v) = self.known_call(n, recv, &method, &args, d) {
+            return v;
+        }
         let path = match recv {
             None => vec![method],
             Some(r) if matches!(r.kind(), "constant" | "scope_resolution") => {
@@ -409,39 +405,36 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         n: Node<'_>,
         recv: Option<Node<'_>>,
         method: &str,
-        argv: &Argv<'_>,
+        args: &[Value],
         d: usize,
     ) -> Option<Value> {
         let span = self.span(n);
         let recv_text = recv.map(|r| self.short_text(r)).unwrap_or_default();
-        let first = argv.pos.first().copied();
         match (method, recv.is_some()) {
-            ("script", true) if argv.pos.len() == 2 => {
-                let load = self.value(argv.pos[0], d + 1).as_str();
-                (load.as_deref() == Some("load")).then(|| self.value(argv.pos[1], d + 1))
-            }
-            (m, true) if super::values::SAME_VALUE.contains(&m) && argv.pos.is_empty() => {
-                recv.map(|r| self.value(r, d + 1))
-            }
-            ("format" | "sprintf", false) => match self.value(first?, d + 1) {
-                Value::Str(t) => {
-                    let args = argv.pos[1..]
-                        .iter()
-                        .map(|a| self.value(*a, d + 1))
-                        .collect();
-                    Some(Value::Str(self.sprintf(t, args, span)))
-                }
+            ("script", true) => match args {
+                [load, lua] if load.as_str().as_deref() == Some("load") => Some(lua.clone()),
                 _ => None,
             },
-            ("join", true) if argv.pos.len() <= 1 => {
+            (m, true) if super::values::SAME_VALUE.contains(&m) && args.is_empty() => {
+                recv.map(|r| self.value(r, d + 1))
+            }
+            ("format" | "sprintf", false) => match args.first()? {
+                Value::Str(t) => Some(Value::Str(self.sprintf(
+                    t.clone(),
+                    args[1..].to_vec(),
+                    span,
+                ))),
+                _ => None,
+            },
+            ("join", true) if args.len() <= 1 => {
                 let Value::List { items, tail, .. } = self.value(recv?, d + 1) else {
                     return None;
                 };
                 if !tail.is_empty() {
                     return None;
                 }
-                let sep = match first {
-                    Some(s) => self.value(s, d + 1),
+                let sep = match args.first() {
+                    Some(s) => s.clone(),
                     None => Value::Str(crate::facts::Template {
                         segs: Vec::new(),
                         span,
@@ -449,20 +442,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 Some(self.joined(items, Some(sep), span))
             }
-            ("join", true) if recv_text == "File" => {
-                let items = argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
-                Some(self.joined(items, None, span))
-            }
+            ("join", true) if recv_text == "File" => Some(self.joined(args.to_vec(), None, span)),
             ("expand_path", true) if recv_text == "File" => {
-                let mut items: Vec<Value> =
-                    argv.pos.iter().map(|a| self.value(*a, d + 1)).collect();
+                let mut items = args.to_vec();
                 items.reverse();
                 Some(self.joined(items, None, span))
             }
             ("read", true) if matches!(recv_text.as_str(), "File" | "IO") => {
-                let path = self.value(first?, d + 1);
+                let path = args.first()?;
                 Some(
-                    self.file_script(&path, n)
+                    self.file_script(path, n)
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }
@@ -505,16 +494,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 (vec![method], Some(v))
             }
         };
-        let args = argv
-            .pos
-            .iter()
-            .map(|p| match p.kind() {
-                "splat_argument" | "hash_splat_argument" => {
-                    Value::unknown(self.label(*p), self.span(*p))
-                }
-                _ => self.value(*p, 0),
-            })
-            .collect();
+        // Past a splat of a value the code does not show, positions are
+        // unknown: one unknown argument stands for them.
+        let (mut args, rest) = self.spread(&argv.pos, 0);
+        if let Some(r) = rest.first() {
+            args.push(Value::unknown(r.describe(), r.span()));
+        }
         self.facts.calls.push(CallFact {
             path,
             args,

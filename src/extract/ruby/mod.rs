@@ -51,6 +51,13 @@ const MAX_DEPTH: usize = 48;
 /// How many earlier statements of a class body are read for a `private`.
 const MAX_SIBLINGS: usize = 4096;
 
+/// Whether `n` is `a << x`.
+fn shifts(n: Node<'_>) -> bool {
+    n.kind() == "binary"
+        && n.child_by_field_id(F.operator)
+            .is_some_and(|o| o.kind() == "<<")
+}
+
 /// The facts of one parsed Ruby file.
 pub fn extract<'r>(
     root: Node<'r>,
@@ -192,6 +199,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
                 true
             }
+            "binary" if shifts(n) => {
+                self.shifted(n);
+                true
+            }
             "string" | "chained_string" | "heredoc_beginning" | "binary" => {
                 if n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
@@ -209,6 +220,28 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 true
             }
             _ => true,
+        }
+    }
+
+    /// `a << x << y` (outermost): `x` then `y` appended to `a`.
+    fn shifted(&mut self, n: Node<'_>) {
+        if self.climb.borrow_mut().parent(n).is_some_and(shifts) {
+            return;
+        }
+        let mut items = Vec::new();
+        let mut at = n;
+        while shifts(at) {
+            let (Some(l), Some(r)) = (at.child_by_field_id(F.left), at.child_by_field_id(F.right))
+            else {
+                return;
+            };
+            items.push(r);
+            at = l;
+        }
+        items.reverse();
+        match items.as_slice() {
+            [one] => self.changed_in_place(at, "<<", &[*one]),
+            _ => self.changed_in_place(at, "push", &items),
         }
     }
 
@@ -590,5 +623,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 }
 
+#[cfg(test)]
+mod splat_tests;
 #[cfg(test)]
 mod tests;

@@ -5,14 +5,14 @@ use crate::extract::extract_file;
 use crate::facts::{FileFacts, Lang, ScriptSource, Value, RECEIVER};
 use crate::parse::Parsers;
 
-fn facts(src: &str) -> FileFacts {
+pub(super) fn facts(src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
     extract_file(&mut p, Lang::Ruby, 0, src.as_bytes(), "jobs")
 }
 
 /// A value as a test reads it: a literal as written, a template with its
 /// holes as `{..}`, the rest `?`.
-fn show(v: &Value) -> String {
+pub(super) fn show(v: &Value) -> String {
     match v {
         Value::Int { value, .. } => value.to_string(),
         Value::Str(t) => t
@@ -45,7 +45,7 @@ fn show(v: &Value) -> String {
 }
 
 /// `NAME args..` of each command.
-fn commands(f: &FileFacts) -> Vec<String> {
+pub(super) fn commands(f: &FileFacts) -> Vec<String> {
     f.commands
         .iter()
         .map(|c| {

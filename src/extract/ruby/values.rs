@@ -252,27 +252,55 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
-        let mut items = Vec::new();
-        let mut tail = Vec::new();
-        for c in named_children(n).into_iter().take(MAX_ITEMS) {
-            match c.kind() {
-                "comment" => {}
-                "splat_argument" => {
-                    let v = match named_children(c).into_iter().next() {
-                        Some(i) => self.value(i, d + 1),
-                        None => Value::unknown(self.label(c), self.span(c)),
-                    };
-                    tail.push(v);
-                }
-                _ if tail.is_empty() => items.push(self.value(c, d + 1)),
-                _ => tail.push(self.value(c, d + 1)),
-            }
-        }
+        let children: Vec<Node<'_>> = named_children(n)
+            .into_iter()
+            .filter(|c| c.kind() != "comment")
+            .take(MAX_ITEMS)
+            .collect();
+        let (items, tail) = self.spread(&children, d + 1);
         Value::List {
             items,
             tail,
             span: self.span(n),
         }
+    }
+
+    /// Items as Ruby lays them out (an array's, a call's positional
+    /// arguments): `*x` of an array the code shows is its items in place,
+    /// as the splat spreads them; of any other value (`**opts` too) an
+    /// open tail, which every item after it joins (its position unknown).
+    pub(super) fn spread(&mut self, nodes: &[Node<'_>], d: usize) -> (Vec<Value>, Vec<Value>) {
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for c in nodes.iter().take(MAX_ITEMS) {
+            let v = match c.kind() {
+                "splat_argument" | "hash_splat_argument" => {
+                    match named_children(*c).into_iter().next() {
+                        Some(i) => self.value(i, d),
+                        None => Value::unknown(self.label(*c), self.span(*c)),
+                    }
+                }
+                _ => {
+                    let v = self.value(*c, d);
+                    if tail.is_empty() {
+                        items.push(v);
+                    } else {
+                        tail.push(v);
+                    }
+                    continue;
+                }
+            };
+            match v {
+                Value::List {
+                    items: xs, tail: t, ..
+                } if c.kind() == "splat_argument" && tail.is_empty() => {
+                    items.extend(xs);
+                    tail.extend(t);
+                }
+                v => tail.push(v),
+            }
+        }
+        (items, tail)
     }
 
     /// `{"a" => 1, b: 2}`, and the trailing options of a call.
@@ -428,5 +456,69 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return String::new();
         }
         self.text(n)
+    }
+}
+
+/// Array methods that change their receiver in place (and any `x!`).
+const CHANGES_IN_PLACE: &[&str] = &[
+    "<<",
+    "push",
+    "append",
+    "concat",
+    "unshift",
+    "prepend",
+    "insert",
+    "pop",
+    "shift",
+    "delete",
+    "delete_at",
+    "delete_if",
+    "keep_if",
+    "clear",
+    "replace",
+    "fill",
+];
+
+impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
+    /// `a << x`, `a.push(x, y)`, `a.clear`: a local array (or string)
+    /// changed in place. Items appended in straight-line code to an array
+    /// whose items are all known are its new items (`<<` on a string its
+    /// new end); any other change leaves what the local holds unknown, so
+    /// that a splat or a sequence of it never stands for items it no
+    /// longer holds.
+    pub(super) fn changed_in_place(&mut self, target: Node<'_>, method: &str, args: &[Node<'_>]) {
+        if !(CHANGES_IN_PLACE.contains(&method) || method.ends_with('!')) {
+            return;
+        }
+        let Some(name) = self.local_name(target) else {
+            return;
+        };
+        let Some(old) = self.scope.locals.get(&name).cloned() else {
+            return;
+        };
+        let appends = matches!(method, "<<" | "push" | "append") && self.straight_line(target);
+        let span = old.span();
+        let new = match old {
+            Value::List { items, tail, .. } if appends => {
+                let (more, more_tail) = self.spread(args, 0);
+                let (mut items, mut tail) = (items, tail);
+                if tail.is_empty() {
+                    items.extend(more);
+                } else {
+                    tail.extend(more);
+                }
+                tail.extend(more_tail);
+                Value::List { items, tail, span }
+            }
+            Value::Str(t) if method == "<<" && appends && args.len() == 1 => {
+                let mut segs = t.segs;
+                let v = self.value(args[0], 0);
+                segs.extend(segs_of(v));
+                Value::Str(Template { segs, span })
+            }
+            Value::List { .. } | Value::Str(_) => Value::unknown(name.clone(), span),
+            _ => return,
+        };
+        self.scope.locals.insert(name, new);
     }
 }
