@@ -368,6 +368,8 @@ fn a_public_wrapper_no_call_binds_is_listed_as_one() {
     // `private`, a Rust `pub fn` whose `ScriptInvocation` literal holds
     // `self`): its callers are the invocations. A private one never called
     // stays "not linked"; a public one called in the tree is linked there.
+    // A public function that only passes its parameters on (`evalsha/4`
+    // to `send_evalsha/4`) is that wrapper, placed at its command.
     let dir = repo().join("fixtures/coverage/wrappers");
     let (code, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
     assert_eq!(code, 0, "{stderr}");
@@ -387,7 +389,7 @@ fn a_public_wrapper_no_call_binds_is_listed_as_one() {
                 wrapper("`eval/4` of `Relay.Connection` runs the script its parameter `script` names")
             ),
             format!(
-                "{at}/ex/lib/relay/connection.ex:10:5: {}",
+                "{at}/ex/lib/relay/connection.ex:14:25: {}",
                 wrapper("`evalsha/4` of `Relay.Connection` runs the script its parameter `sha` names")
             ),
             format!("{at}/ex/lib/relay/connection.ex:19:25: not linked: the script is the parameter `script`, which no call binds"),
@@ -444,7 +446,7 @@ fn a_public_wrapper_no_call_binds_is_listed_as_one() {
         marked,
         [
             ("connection.ex".to_string(), 6),
-            ("connection.ex".to_string(), 10),
+            ("connection.ex".to_string(), 14),
             ("adapter.rb".to_string(), 6),
             ("script.rs".to_string(), 17)
         ]
@@ -490,6 +492,20 @@ fn records_the_field_rules_leave_alone_are_listed_with_the_reason() {
         [
             ("lg:{main}:entry:<*>".to_string(), at.clone(), 4),
             ("lg:{main}:tag:<*>".to_string(), at, 13),
+        ]
+    );
+}
+
+#[test]
+fn a_function_that_only_passes_its_parameters_on_is_the_same_call() {
+    // `removeJob(r, q, id)` returns `dropJob(r, q, id)`: its call of
+    // `dropJob` is no call site of its own (`link/calls/delegates.rs`);
+    // `cancel`'s call through it is the one use, beside the wrapper's own.
+    assert_eq!(
+        linked_calls("js-delegates"),
+        [
+            "src/jobs.js:6 DROP 2 [dq:<*>:job:<*>, dq:<*>:index]",
+            "src/jobs.js:15 DROP 2 [dq:mail:job:<*>, dq:mail:index]",
         ]
     );
 }
