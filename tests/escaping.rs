@@ -72,7 +72,7 @@ fn raw_controls(out: &str) -> Vec<char> {
 }
 
 #[test]
-fn control_characters_from_the_tree_are_escaped_in_every_format() {
+fn control_characters_from_the_tree_are_escaped_in_the_default_report() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     tree(d);
@@ -111,6 +111,13 @@ fn control_characters_from_the_tree_are_escaped_in_every_format() {
          b.lua:2:28: error[WL103]: key type `jobz:` is not in the contract (it knows `job:<id>`, `pending`)\n\
          rs/src/lib.rs:2:28: error[WL103]: key type `jobz\\u{a}:` is not in the contract (it knows `job:<id>`, `pending`)\n"
     );
+}
+
+#[test]
+fn control_characters_from_the_tree_are_escaped_in_github_annotations() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    tree(d);
 
     // github: the four annotations, each one line, the tree's control
     // characters escaped, and only the help and related lines that
@@ -132,46 +139,53 @@ fn control_characters_from_the_tree_are_escaped_in_every_format() {
     for l in &lines {
         assert_eq!(l.matches("%0A").count(), 2, "{l}");
     }
+}
 
-    // The JSON formats: the decoded characters, JSON-escaped.
-    let messages = |format: &str| -> Vec<String> {
-        let (code, stdout, _) = run(&["check", ".", "--format", format], d);
-        assert_eq!(code, 1);
-        assert_eq!(commands(&stdout), Vec::<&str>::new(), "{format}");
-        assert_eq!(raw_controls(&stdout), Vec::<char>::new(), "{format}");
-        let docs: Vec<serde_json::Value> = if format == "json-lines" {
-            stdout
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect()
-        } else {
-            vec![serde_json::from_str(&stdout).unwrap()]
-        };
-        let pick = |v: &serde_json::Value, ptr: &str| {
-            v.pointer(ptr).unwrap().as_str().unwrap().to_string()
-        };
-        match format {
-            "json" => docs[0]["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| pick(d, "/message"))
-                .collect(),
-            "json-lines" => docs.iter().map(|d| pick(d, "/message")).collect(),
-            "sarif" => docs[0]["runs"][0]["results"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| pick(r, "/message/text"))
-                .collect(),
-            _ => docs[0]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|i| pick(i, "/description"))
-                .collect(),
-        }
+/// The messages of a JSON format: the decoded characters, JSON-escaped.
+fn messages(d: &std::path::Path, format: &str) -> Vec<String> {
+    let (code, stdout, _) = run(&["check", ".", "--format", format], d);
+    assert_eq!(code, 1);
+    assert_eq!(commands(&stdout), Vec::<&str>::new(), "{format}");
+    assert_eq!(raw_controls(&stdout), Vec::<char>::new(), "{format}");
+    let docs: Vec<serde_json::Value> = if format == "json-lines" {
+        stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    } else {
+        vec![serde_json::from_str(&stdout).unwrap()]
     };
+    let pick =
+        |v: &serde_json::Value, ptr: &str| v.pointer(ptr).unwrap().as_str().unwrap().to_string();
+    match format {
+        "json" => docs[0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| pick(d, "/message"))
+            .collect(),
+        "json-lines" => docs.iter().map(|d| pick(d, "/message")).collect(),
+        "sarif" => docs[0]["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| pick(r, "/message/text"))
+            .collect(),
+        _ => docs[0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| pick(i, "/description"))
+            .collect(),
+    }
+}
+
+#[test]
+fn control_characters_from_the_tree_are_decoded_in_the_json_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    tree(d);
+
     let field = |f: &str| format!("field `{f}` is not a field of the `job` record");
     let key_type =
         |t: &str| format!("key type `{t}` is not in the contract (it knows `job:<id>`, `pending`)");
@@ -187,16 +201,16 @@ fn control_characters_from_the_tree_are_escaped_in_every_format() {
         "WL103 key-type",
         "WL103 key-type",
     ];
-    assert_eq!(messages("json"), expected);
-    assert_eq!(messages("json-lines"), expected);
+    assert_eq!(messages(d, "json"), expected);
+    assert_eq!(messages(d, "json-lines"), expected);
     let gitlab: Vec<String> = codes
         .iter()
         .zip(&expected)
         .map(|(c, m)| format!("{c}: {m}"))
         .collect();
-    assert_eq!(messages("gitlab"), gitlab);
+    assert_eq!(messages(d, "gitlab"), gitlab);
     // SARIF's text is the message, the speaker and the help.
-    let sarif = messages("sarif");
+    let sarif = messages(d, "sarif");
     assert_eq!(sarif.len(), 4);
     for (text, m) in sarif.iter().zip(&expected) {
         assert!(text.starts_with(&format!("{m} [")), "{text:?}");

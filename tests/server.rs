@@ -14,6 +14,20 @@ use serde_json::{json, Value};
 
 use common::lsp::{four_speakers_renamed, uri, Client};
 
+/// A frame that is not JSON gets a parse error, and an unknown request a
+/// protocol error, not an exit: the server reads on.
+fn errors_are_answered_and_the_server_reads_on(c: &mut Client) {
+    write!(c.stdin, "Content-Length: 8\r\n\r\n{{broken:").unwrap();
+    c.stdin.flush().unwrap();
+    let m = c.recv();
+    assert_eq!(
+        (m["id"].clone(), m["error"]["code"].clone()),
+        (Value::Null, json!(-32700))
+    );
+    let r = c.request("wirelint/unknown", json!({}));
+    assert_eq!(r["error"]["code"], -32601);
+}
+
 #[test]
 fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     let (_dir, root, script, text, renamed) = four_speakers_renamed();
@@ -97,18 +111,7 @@ fn a_renamed_field_lights_up_its_readers_in_other_files_and_clears() {
     assert_eq!(r["result"]["uri"], uri(&script));
     assert_eq!(r["result"]["range"]["start"]["line"], 0);
 
-    // A frame that is not JSON gets a parse error, and the server reads on.
-    write!(c.stdin, "Content-Length: 8\r\n\r\n{{broken:").unwrap();
-    c.stdin.flush().unwrap();
-    let m = c.recv();
-    assert_eq!(
-        (m["id"].clone(), m["error"]["code"].clone()),
-        (Value::Null, json!(-32700))
-    );
-
-    // An unknown request is a protocol error, not an exit.
-    let r = c.request("wirelint/unknown", json!({}));
-    assert_eq!(r["error"]["code"], -32601);
+    errors_are_answered_and_the_server_reads_on(&mut c);
 
     let r = c.request("shutdown", json!(null));
     assert_eq!(r["result"], Value::Null);

@@ -168,6 +168,11 @@ end
     // `base/1` builds no key of its own: every use adds to it.
     assert_eq!(c.hover(&keys, 1, "base")["result"], Value::Null);
 
+    shut_down(c);
+}
+
+/// `shutdown`, then `exit`: the server ends with 0.
+fn shut_down(mut c: Client) {
     let r = c.request("shutdown", json!(null));
     assert_eq!(r["result"], Value::Null);
     c.notify("exit", json!(null));
