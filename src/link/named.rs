@@ -109,8 +109,19 @@ fn settled(
 /// name, upper-cased, with the span of the literal.
 fn name_of(r: &Resolver<'_>, v: &Value, at: At<'_>) -> Option<(String, Span)> {
     let mut found: Option<(String, Span)> = None;
-    for (_, leaf) in follow(r, v, at) {
-        let (name, span) = literal(&leaf)?;
+    for (file, leaf) in follow(r, v, at) {
+        // A constant stands for itself in the flow; its literal is the name.
+        let (name, span) = literal(&leaf).or_else(|| {
+            let Value::Const { path, .. } = &leaf else {
+                return None;
+            };
+            let cx = super::Ctx {
+                speaker: at.speaker,
+                module: at.module,
+                file,
+            };
+            literal(&r.const_full(path, &cx)?.1.value)
+        })?;
         match &found {
             Some((n, _)) if !n.eq_ignore_ascii_case(&name) => return None,
             Some(_) => {}

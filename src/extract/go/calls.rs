@@ -316,14 +316,22 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             Sends::Named => {
                 let Some(first) = nodes.first() else { return };
-                let Some(name) = self.value(*first, 0).as_str() else {
-                    return;
+                let named = self.value(*first, 0);
+                let name = match named.as_str() {
+                    Some(name) if crate::redis::is_command(&name) => name.to_ascii_uppercase(),
+                    Some(_) => return,
+                    // `conn.Do(cmdHSET, ..)`: the link names it from what
+                    // the value comes to (`link::named`), or drops it.
+                    None if named.is_followed() => String::new(),
+                    None => return,
                 };
-                if !crate::redis::is_command(&name) {
-                    return;
-                }
                 let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
-                self.push_command(name.to_ascii_uppercase(), m, n, args, tail);
+                self.push_command(name.clone(), m, n, args, tail);
+                if name.is_empty() {
+                    if let Some(c) = self.facts.commands.last_mut() {
+                        c.name_of = Some(named);
+                    }
+                }
             }
             Sends::Eval(_) => {
                 if nodes.len() < 2 {

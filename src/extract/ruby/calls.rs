@@ -279,14 +279,21 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             name => name,
         };
-        let Some(name) = name.as_str() else {
-            return;
-        };
-        if !crate::redis::is_command(&name) {
-            return;
-        }
         let open = !tail.is_empty() || !argv.pairs.is_empty();
-        self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
+        match name.as_str() {
+            Some(s) if crate::redis::is_command(&s) => {
+                self.push_command(s.to_ascii_uppercase(), m, n, args, open, tail);
+            }
+            // `redis.call(HSET, ..)`: the link names it from what the value
+            // comes to (`link::named`), or drops it.
+            None if name.is_followed() => {
+                self.push_command(String::new(), m, n, args, open, tail);
+                if let Some(c) = self.facts.commands.last_mut() {
+                    c.name_of = Some(name);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn push_command(
