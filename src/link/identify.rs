@@ -534,7 +534,7 @@ fn literal_parts(
             None => segs.push(seg.clone()),
         }
     }
-    changed.then(|| crate::facts::Template { segs, span: t.span })
+    changed.then_some(crate::facts::Template { segs, span: t.span })
 }
 
 /// The one literal text every value `v` comes to (a constant's, what a

@@ -616,24 +616,30 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 Some(Value::unknown(self.label(n), span))
             }
             ("format", Some(o)) if matches!(o.kind(), "string" | "concatenated_string") => {
-                let Value::Str(t) = self.value(o, d + 1) else {
-                    return Some(Value::unknown(self.label(n), span));
-                };
-                // A splat of unknown length leaves the holes from it on
-                // unknown (the template's literal text stays).
-                let args = match self.positional(pos, d) {
-                    Some(args) => args,
-                    None => pos.iter().map(|a| self.value(*a, d + 1)).collect(),
-                };
-                let (_, kw) = self.arguments(n);
-                let kw: Vec<(String, Value)> = kw
-                    .into_iter()
-                    .map(|(k, v)| (k, self.value(v, d + 1)))
-                    .collect();
-                Some(Value::Str(self.format(t, args, kw, span)))
+                Some(self.str_format(o, pos, n, d))
             }
             _ => None,
         }
+    }
+
+    /// `"{}:{q}".format(a, q=b)`: the template filled.
+    fn str_format(&mut self, o: Node<'_>, pos: &[Node<'_>], n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Value::Str(t) = self.value(o, d + 1) else {
+            return Value::unknown(self.label(n), span);
+        };
+        // A splat of unknown length leaves the holes from it on unknown
+        // (the template's literal text stays).
+        let args = match self.positional(pos, d) {
+            Some(args) => args,
+            None => pos.iter().map(|a| self.value(*a, d + 1)).collect(),
+        };
+        let (_, kw) = self.arguments(n);
+        let kw: Vec<(String, Value)> = kw
+            .into_iter()
+            .map(|(k, v)| (k, self.value(v, d + 1)))
+            .collect();
+        Value::Str(self.format(t, args, kw, span))
     }
 
     /// A resource of the module's package: relative to its directory.
