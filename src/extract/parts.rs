@@ -162,6 +162,24 @@ pub fn inline_script(
     Some(index)
 }
 
+/// A list's items joined into one string with `sep` between them, as a
+/// language's library joins a list whose every item the code shows
+/// (Python's `":".join([a, b])`, JavaScript's `[a, b].join(":")`): the
+/// template of the items with the separator's text between them.
+pub fn joined(items: Vec<Value>, sep: &str, sep_span: Span, span: Span) -> Value {
+    let mut segs = Vec::new();
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 && !sep.is_empty() {
+            segs.push(Seg::Lit {
+                text: sep.to_string(),
+                span: sep_span,
+            });
+        }
+        segs.extend(segs_of(item));
+    }
+    Value::Str(Template { segs, span })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -458,7 +458,11 @@ fn direct(
                 // names the script its literal head names.
                 return versioned_head(t)
                     .and_then(|head| by_name(&head))
-                    .or_else(|| composed(t, speaker, file, lk, depth));
+                    .or_else(|| composed(t, speaker, file, lk, depth))
+                    .or_else(|| {
+                        let t = literal_parts(t, speaker, file, lk)?;
+                        direct(&Value::Str(t), speaker, file, lk, depth + 1)
+                    });
             };
             if s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit()) {
                 let lower = s.to_ascii_lowercase();
@@ -498,6 +502,74 @@ fn direct(
         }
         _ => None,
     }
+}
+
+/// A template whose values come to literal text through the definitions
+/// of the code base (a constant, a function or a property returning it)
+/// with that text in their place: `${NAME}:${version}`, `NAME` a constant
+/// `'enqueue'`, names what `enqueue:${version}` names. `None` when no
+/// value does.
+fn literal_parts(
+    t: &crate::facts::Template,
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+) -> Option<crate::facts::Template> {
+    use crate::facts::Seg;
+    let mut changed = false;
+    let mut segs = Vec::with_capacity(t.segs.len());
+    for seg in &t.segs {
+        let text = match seg {
+            Seg::Value(v) => literal_text(v, speaker, file, lk),
+            _ => None,
+        };
+        match text {
+            Some(text) => {
+                changed = true;
+                segs.push(Seg::Lit {
+                    text,
+                    span: seg.span(),
+                });
+            }
+            None => segs.push(seg.clone()),
+        }
+    }
+    changed.then_some(crate::facts::Template { segs, span: t.span })
+}
+
+/// The one literal text every value `v` comes to (a constant's, what a
+/// function of the code base returns), if it comes to one.
+fn literal_text(v: &Value, speaker: SpeakerId, file: FileId, lk: &Lookup<'_>) -> Option<String> {
+    if !matches!(
+        v,
+        Value::Const { .. } | Value::Call { .. } | Value::Op { .. }
+    ) {
+        return None;
+    }
+    let at = super::flow::At {
+        speaker,
+        file,
+        module: "",
+    };
+    let mut found: Option<String> = None;
+    for (f, leaf) in super::flow::follow(lk.resolver, v, at) {
+        let text = match &leaf {
+            Value::Const { path, .. } => {
+                let cx = Ctx {
+                    speaker,
+                    module: "",
+                    file: f,
+                };
+                lk.resolver.const_def(path, &cx)?.1.as_str()?
+            }
+            other => other.as_str()?,
+        };
+        if found.as_ref().is_some_and(|x| *x != text) {
+            return None;
+        }
+        found = Some(text);
+    }
+    found
 }
 
 /// A script text joined from script texts (`format!("{HELPERS}\n{body}")`,

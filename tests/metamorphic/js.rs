@@ -1,6 +1,7 @@
 //! JavaScript and TypeScript rewrites: a string literal passed to a call
-//! held in a module `const`, a `function`, an arrow function or an object's
-//! property; a template literal written as `+` or `[..].join('')`, a `+`
+//! held in a module `const`, returned by a `function` or an arrow function,
+//! or held in an object's property; a template literal written as `+` or
+//! `[..].join('')`, a `+`
 //! chain as a template; a call's argument bound by `const` first; a call's
 //! arguments spread from an array (`...args`); a function's body moved
 //! into a function it calls; an arrow function written as a `function`
@@ -11,8 +12,8 @@ use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    concat_chains, delegate, extract, let_argument, rebuild, render, spread_arguments, value_sites,
-    Delegate, Part, Syntax,
+    concat_chains, delegate, extract, file_name, group, let_argument, rebuild, render,
+    spread_arguments, value_sites, Delegate, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -24,7 +25,11 @@ pub fn catalog() -> Vec<Rewrite> {
     };
     vec![
         r("js-value-const", value_const),
+        r("js-value-function", value_function),
+        r("js-value-arrow", value_arrow),
+        r("js-value-object", value_object),
         r("js-template-concat", template_concat),
+        r("js-template-join", template_join),
         r("js-concat-template", concat_template),
         r("js-let-argument", |src| {
             let_argument(src, &JS, |n| format!("const {n} = "), ";")
@@ -94,6 +99,48 @@ fn value_const(src: &Source) -> Option<Rewritten> {
     })
 }
 
+fn value_function(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &JS, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("{s}()"),
+        |s| each(s, "\nfunction {}() {\n  return ", ";\n}\n"),
+    )
+}
+
+fn value_arrow(src: &Source) -> Option<Rewritten> {
+    let sites = value_sites(src, &JS, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("{s}()"),
+        |s| each(s, "\nconst {} = () => ", ";\n"),
+    )
+}
+
+fn value_object(src: &Source) -> Option<Rewritten> {
+    let holder = format!("{}_VALUES", file_name(src).to_uppercase());
+    if JS.taken(src, &holder) {
+        return None;
+    }
+    let sites = value_sites(src, &JS, false);
+    extract(
+        src,
+        &sites,
+        |s| format!("{holder}.{s}"),
+        |s| {
+            group(
+                s,
+                &format!("\nconst {holder} = {{\n"),
+                "  {}: ",
+                ",\n",
+                "};\n",
+            )
+        },
+    )
+}
+
 /// Every template literal with substitutions, as parts.
 fn templates<'t>(src: &'t Source) -> Vec<(Node<'t>, Vec<Part>)> {
     let mut out = Vec::new();
@@ -145,6 +192,16 @@ fn template_concat(src: &Source) -> Option<Rewritten> {
             [Part::Lit(_), ..] | [Part::Arg(_), Part::Lit(_), ..] => text,
             _ => format!("'' + {text}"),
         })
+    })
+}
+
+/// A template as the array of its parts joined by `''`.
+fn template_join(src: &Source) -> Option<Rewritten> {
+    rebuild(src, templates(src), |parts| {
+        Some(format!(
+            "[{}].join('')",
+            render(parts, quoted, str::to_string, ", ")
+        ))
     })
 }
 

@@ -1,16 +1,17 @@
 //! Python rewrites: a string literal passed to a call held in a module
 //! constant, a function, a class attribute or a dict; an f-string written
 //! with `str.format` or `%`, `str.format` and `%` as f-strings, `%` as
-//! `str.format`, a `+` chain as an f-string or `"".join`; a call's argument bound to a name first; a call's
-//! arguments unpacked from a list (`*args`); a function's body moved into
-//! a function it calls; a list of keys filled by `append`.
+//! `str.format`, a `+` chain as an f-string or `"".join`; a call's
+//! argument bound to a name first; a call's arguments unpacked from a list
+//! (`*args`); a function's body moved into a function it calls; a list of
+//! keys filled by `append`.
 
 use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
     concat_chains, extract, group, let_argument, parse_template, rebuild, render, requote,
-    template, value_sites, Part, Syntax,
+    spread_arguments, template, value_sites, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -55,6 +56,23 @@ pub fn catalog() -> Vec<Rewrite> {
         }),
         r("py-let-argument", |src| {
             let_argument(src, &PY, |n| format!("{n} = "), "")
+        }),
+        r("py-star-arguments", |src| {
+            spread_arguments(
+                src,
+                &PY,
+                &[
+                    "identifier",
+                    "string",
+                    "integer",
+                    "attribute",
+                    "call",
+                    "binary_operator",
+                ],
+                |n| format!("{n} = ["),
+                "]",
+                |n| format!("*{n}"),
+            )
         }),
         r("py-keys-append", keys_append),
         r("py-single-quotes", |src| requote(src, &PY, '"', '\'')),

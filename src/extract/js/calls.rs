@@ -191,7 +191,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if let Some(r) = self.commands.get(&name).cloned() {
             return self.registered_call(n, r, &sent);
         }
-        if let Some(m) = client::lookup(&name, sent.len()) {
+        if let Some(m) = client::lookup(&name, self.arity(&sent)) {
             let chained = recv.kind() == "call_expression" && self.in_batch(recv);
             let generic_here = self.names_redis || m.receiver == Receiver::Any;
             if generic_here && (chained || client::CLIENTS.admits(m.receiver, &recv_text)) {
@@ -321,7 +321,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         how: Args,
         args: &[Node<'_>],
     ) {
-        let (args, tail, open_tail) = self.wire_args(args, how, false);
+        let wires = self.wires(args);
+        let (args, tail, open_tail) = self.wire_args(wires, how, false);
         self.facts.commands.push(Command {
             name,
             name_span,
@@ -335,27 +336,72 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         });
     }
 
-    /// The wire arguments of a call: an array literal gives its items, a
-    /// spread or an array the code does not show leaves the rest open;
-    /// with `strict` (a script's keys and args, whose count matters), so
-    /// does a value the code cannot see, as it may be an array.
+    /// A call's arguments as the client sends them, in order: a spread
+    /// (`...xs`) of an array the code shows is its items in place (an
+    /// array the client flattens as it would the items written out), and
+    /// where that array's end is not shown, a spread of its rest; a spread
+    /// of a value whose length is unknown stays one spread of that value.
+    fn wires(&mut self, args: &[Node<'_>]) -> Vec<Wire> {
+        let mut out = Vec::new();
+        for a in args {
+            if a.kind() != "spread_element" {
+                let value = self.value(*a, 0);
+                let scalar = a.kind() == "identifier" && self.scalar_param(&self.text(*a));
+                out.push(Wire::one(value, scalar));
+                continue;
+            }
+            match self.spread_of(*a, 0) {
+                Value::List { items, tail, .. } => {
+                    for item in items {
+                        let scalar = matches!(&item, Value::Param { index, name, .. }
+                            if *index != crate::facts::RECEIVER && self.scalar_param(name));
+                        out.push(Wire::one(item, scalar));
+                    }
+                    out.extend(tail.into_iter().map(Wire::spread));
+                }
+                other => out.push(Wire::spread(other)),
+            }
+        }
+        out
+    }
+
+    /// How many arguments a call passes: a spread of an array the code
+    /// shows counts its items ([`Cx::wires`]), any other spread one.
+    fn arity(&mut self, args: &[Node<'_>]) -> usize {
+        let mut count = 0;
+        for a in args {
+            count += match a.kind() {
+                "spread_element" => match self.spread_of(*a, 0) {
+                    Value::List { items, tail, .. } if tail.is_empty() => items.len(),
+                    _ => 1,
+                },
+                _ => 1,
+            };
+        }
+        count
+    }
+
+    /// The wire arguments of a call ([`Cx::wires`]): an array literal gives
+    /// its items, a spread or an array the code does not show leaves the
+    /// rest open; with `strict` (a script's keys and args, whose count
+    /// matters), so does a value the code cannot see, as it may be an
+    /// array.
     fn wire_args(
         &mut self,
-        args: &[Node<'_>],
+        args: Vec<Wire>,
         how: Args,
         strict: bool,
     ) -> (Vec<Value>, Vec<Value>, bool) {
         let mut out = Vec::new();
         let mut tail = Vec::new();
         let mut open = false;
-        for (i, a) in args.iter().enumerate() {
-            let v = self.value(*a, 0);
-            let scalar = a.kind() == "identifier" && self.scalar_param(&self.text(*a));
+        let count = args.len();
+        for (i, a) in args.into_iter().enumerate() {
+            let v = a.value;
             // node_redis's reply handler may come last as a call's result
             // (`this.handler(cb)`): such a value is not counted as sent.
-            let last_call = i + 1 == args.len() && matches!(&v, Value::Call { .. });
-            let spread = a.kind() == "spread_element"
-                || (strict && !scalar && (maybe_array(&v) || last_call));
+            let last_call = i + 1 == count && matches!(&v, Value::Call { .. });
+            let spread = a.spread || (strict && !a.scalar && (maybe_array(&v) || last_call));
             match v {
                 Value::List { items, tail: t, .. } if tail.is_empty() => {
                     out.extend(items);
@@ -416,9 +462,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
         }
         // The script and the key count are one argument each.
-        let head: Vec<Value> = args.iter().take(2).map(|a| self.value(*a, 0)).collect();
-        let (rest, tail, open_tail) =
-            self.wire_args(args.get(2..).unwrap_or(&[]), Args::Spread, true);
+        let mut wires = self.wires(args);
+        let rest = wires.split_off(wires.len().min(2));
+        let head: Vec<Value> = wires.into_iter().map(|w| w.value).collect();
+        let (rest, tail, open_tail) = self.wire_args(rest, Args::Spread, true);
         let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
         self.facts.commands.push(Command {
             name: name.to_string(),
@@ -466,7 +513,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             });
             return;
         }
-        let (rest, tail, open_tail) = self.wire_args(args, Args::Spread, true);
+        let wires = self.wires(args);
+        let (rest, tail, open_tail) = self.wire_args(wires, Args::Spread, true);
         let mut all = vec![script, numkeys];
         all.extend(rest);
         let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
@@ -491,7 +539,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         receiver: Option<Value>,
         args: &[Node<'_>],
     ) {
-        let args = args.iter().map(|a| self.value(*a, 0)).collect();
+        let args = self.call_args(args, 0);
         self.facts.calls.push(CallFact {
             path,
             args,
@@ -540,6 +588,33 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             if let [opts] = args.as_slice() {
                 pending.push((self.stack.clone(), NodeRef::of(n), NodeRef::of(*opts), true));
             }
+        }
+    }
+}
+
+/// One argument as the client sends it: its value, whether it is spread
+/// (its items sent in its place, their number unknown), whether it is a
+/// parameter declared a string, number or boolean.
+struct Wire {
+    value: Value,
+    spread: bool,
+    scalar: bool,
+}
+
+impl Wire {
+    fn one(value: Value, scalar: bool) -> Wire {
+        Wire {
+            value,
+            spread: false,
+            scalar,
+        }
+    }
+
+    fn spread(value: Value) -> Wire {
+        Wire {
+            value,
+            spread: true,
+            scalar: false,
         }
     }
 }

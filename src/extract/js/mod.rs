@@ -735,4 +735,6 @@ fn top_level_const(cx: &mut Cx<'_, '_, '_>, n: Node<'_>) {
 }
 
 #[cfg(test)]
+mod spread_tests;
+#[cfg(test)]
 mod tests;

@@ -96,9 +96,18 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 let mut tail = Vec::new();
                 for c in named(n) {
                     match c.kind() {
-                        "spread_element" => match first_named(c) {
-                            Some(x) => tail.push(self.value(x, d + 1)),
-                            None => tail.push(Value::unknown("...", self.span(c))),
+                        // `[...xs]` of an array whose items the code shows
+                        // holds them in place.
+                        "spread_element" => match self.spread_of(c, d + 1) {
+                            Value::List {
+                                items: inner,
+                                tail: rest,
+                                ..
+                            } if tail.is_empty() => {
+                                items.extend(inner);
+                                tail.extend(rest);
+                            }
+                            v => tail.push(v),
                         },
                         _ if tail.is_empty() => items.push(self.value(c, d + 1)),
                         _ => tail.push(self.value(c, d + 1)),
@@ -296,6 +305,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 ) else {
                     return Value::unknown(self.label(n), span);
                 };
+                if self.text(p) == "join" {
+                    if let Some(joined) = self.join(o, &args, span, d) {
+                        return joined;
+                    }
+                }
                 if self.text(p) == "concat" {
                     if let Some(joined) = self.concat(o, &args, span, d) {
                         return joined;
@@ -317,11 +331,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             _ => return Value::unknown(self.label(n), span),
         };
-        let args = args
+        let args: Vec<Node<'_>> = args
             .into_iter()
             .filter(|a| !is_function(a.kind()))
-            .map(|a| self.value(a, d + 1))
             .collect();
+        let args = self.call_args(&args, d + 1);
         Value::Call { path, args, span }
     }
 
@@ -337,12 +351,42 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         d: usize,
     ) -> Value {
         let callee = self.member_value(func, d + 1);
-        let args = args
+        let args: Vec<Node<'_>> = args
             .iter()
+            .copied()
             .filter(|a| !is_function(a.kind()))
-            .map(|a| self.value(*a, d + 1))
             .collect();
+        let args = self.call_args(&args, d + 1);
         applied(path, callee, args, self.span(n))
+    }
+
+    /// The arguments of a call of the code base, one value per parameter
+    /// they fill: a spread (`...xs`) of an array whose every item the code
+    /// shows is those items in place (`f(...[a, b])` is `f(a, b)`); a
+    /// spread of anything else fills parameters the code does not show, and
+    /// stays one value it cannot see.
+    pub(super) fn call_args(&mut self, args: &[Node<'_>], d: usize) -> Vec<Value> {
+        let mut out = Vec::new();
+        for a in args {
+            if a.kind() != "spread_element" {
+                out.push(self.value(*a, d));
+                continue;
+            }
+            match self.spread_of(*a, d) {
+                Value::List { items, tail, .. } if tail.is_empty() => out.extend(items),
+                _ => out.push(Value::unknown(self.label(*a), self.span(*a))),
+            }
+        }
+        out
+    }
+
+    /// What a spread (`...xs`) spreads: its operand's value (at the
+    /// spread's depth: at 0, a value of its own).
+    pub(super) fn spread_of(&mut self, n: Node<'_>, d: usize) -> Value {
+        match first_named(n) {
+            Some(x) => self.value(x, d),
+            None => Value::unknown(self.label(n), self.span(n)),
+        }
     }
 
     /// `client.hgetall(key)`: the reply of a whole-hash read, as the
@@ -385,6 +429,23 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             tail.push(self.value(*a, d + 1));
         }
         Some(Value::List { items, tail, span })
+    }
+
+    /// `[a, b].join(":")`: the string `Array.prototype.join` builds, where
+    /// the separator is literal text (`","` when none is given) and the
+    /// code shows every item of the array: the items with the separator
+    /// between them.
+    fn join(&mut self, o: Node<'_>, args: &[Node<'_>], span: Span, d: usize) -> Option<Value> {
+        let (sep, sep_span) = match args {
+            [] => (",".to_string(), span),
+            [sep] => (self.value(*sep, d + 1).as_str()?, self.span(*sep)),
+            _ => return None,
+        };
+        let Value::List { items, tail, .. } = self.value(o, d + 1) else {
+            return None;
+        };
+        tail.is_empty()
+            .then(|| crate::extract::parts::joined(items, &sep, sep_span, span))
     }
 
     /// `const { sha, n: count } = script`: the property of the value

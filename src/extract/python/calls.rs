@@ -215,13 +215,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         true
     }
 
-    /// Positional arguments as wire arguments: a `*rest` leaves the tail
-    /// open.
+    /// Positional arguments as wire arguments: a `*rest` of a list the
+    /// code shows is its items in place, any other leaves the tail open.
     fn wire_args(&mut self, pos: &[Node<'_>]) -> (Vec<Value>, Vec<Value>) {
         let mut args = Vec::new();
         let mut tail = Vec::new();
         for p in pos {
-            if p.kind() == "list_splat" || p.kind() == "dictionary_splat" {
+            if let Some(items) = self.splat_items(*p, 0) {
+                match tail.is_empty() {
+                    true => args.extend(items),
+                    false => tail.extend(items),
+                }
+            } else if p.kind() == "list_splat" || p.kind() == "dictionary_splat" {
                 let inner = named_children(*p).into_iter().next();
                 let v = match inner {
                     Some(i) => self.value(i, 0),
@@ -251,14 +256,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             Sends::Command(name, shape) => (name.to_string(), shape),
             Sends::Eval(name) => (name.to_string(), Args::Plain),
             Sends::Named => {
-                let Some(first) = pos.first() else { return };
-                let Some(name) = self.value(*first, 0).as_str() else {
+                let (mut args, tail) = self.wire_args(pos);
+                if args.is_empty() {
+                    return;
+                }
+                let Some(name) = args.remove(0).as_str() else {
                     return;
                 };
                 if !crate::redis::is_command(&name) {
                     return;
                 }
-                let (mut args, tail) = self.wire_args(&pos[1..]);
                 let open = !tail.is_empty() || !kw.is_empty();
                 args.truncate(256);
                 return self.push_command(name.to_ascii_uppercase(), m, n, args, open, tail);
@@ -479,13 +486,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => return,
         };
-        let args = pos
-            .iter()
-            .map(|p| match p.kind() {
+        let mut args = Vec::new();
+        for p in pos {
+            if let Some(items) = self.splat_items(*p, 0) {
+                args.extend(items);
+                continue;
+            }
+            args.push(match p.kind() {
                 "list_splat" | "dictionary_splat" => Value::unknown(self.label(*p), self.span(*p)),
                 _ => self.reply_arg(*p).unwrap_or_else(|| self.value(*p, 0)),
-            })
-            .collect();
+            });
+        }
         self.facts.calls.push(CallFact {
             path,
             args,

@@ -653,4 +653,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 }
 
 #[cfg(test)]
+mod splat_tests;
+#[cfg(test)]
 mod tests;

@@ -437,13 +437,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 return v;
             }
         }
-        if pos
-            .iter()
-            .any(|p| p.kind() == "list_splat" || p.kind() == "dictionary_splat")
-        {
+        let Some(args) = self.positional(&pos, d) else {
             return Value::unknown(self.label(n), span);
-        }
-        let args: Vec<Value> = pos.iter().map(|a| self.value(*a, d + 1)).collect();
+        };
         let path = match func.kind() {
             "identifier" => {
                 let name = self.text(func);
@@ -517,20 +513,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         pos: &[Node<'_>],
         d: usize,
     ) -> Option<Value> {
-        if func.kind() != "identifier" {
+        let name = self.text(func);
+        if func.kind() != "identifier" || !matches!(name.as_str(), "map" | "list") {
             return None;
         }
-        match (self.text(func).as_str(), pos) {
+        match (name.as_str(), self.positional(pos, d)?.as_slice()) {
             ("map", [_, xs]) => Some(crate::facts::op(
                 crate::facts::Op::Mapped,
-                vec![self.value(*xs, d + 1)],
+                vec![xs.clone()],
                 self.span(n),
             )),
-            ("list", [xs]) => match self.value(*xs, d + 1) {
-                v @ Value::List { .. } => Some(v),
-                v if is_mapped(&v) => Some(v),
-                _ => None,
-            },
+            ("list", [v @ Value::List { .. }]) => Some(v.clone()),
+            ("list", [v]) if is_mapped(v) => Some(v.clone()),
             _ => None,
         }
     }
@@ -611,6 +605,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 )
             }
             ("join", Some(_)) if obj_text.ends_with("path") => Some(self.joined(None, pos, n, d)),
+            ("join", Some(o)) if pos.len() == 1 => self.str_join(o, pos[0], n, d),
             ("joinpath", Some(o)) => {
                 let base = self.value(o, d + 1);
                 Some(self.joined(Some(base), pos, n, d))
@@ -621,19 +616,30 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 Some(Value::unknown(self.label(n), span))
             }
             ("format", Some(o)) if matches!(o.kind(), "string" | "concatenated_string") => {
-                let Value::Str(t) = self.value(o, d + 1) else {
-                    return Some(Value::unknown(self.label(n), span));
-                };
-                let args: Vec<Value> = pos.iter().map(|a| self.value(*a, d + 1)).collect();
-                let (_, kw) = self.arguments(n);
-                let kw: Vec<(String, Value)> = kw
-                    .into_iter()
-                    .map(|(k, v)| (k, self.value(v, d + 1)))
-                    .collect();
-                Some(Value::Str(self.format(t, args, kw, span)))
+                Some(self.str_format(o, pos, n, d))
             }
             _ => None,
         }
+    }
+
+    /// `"{}:{q}".format(a, q=b)`: the template filled.
+    fn str_format(&mut self, o: Node<'_>, pos: &[Node<'_>], n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        let Value::Str(t) = self.value(o, d + 1) else {
+            return Value::unknown(self.label(n), span);
+        };
+        // A splat of unknown length leaves the holes from it on unknown
+        // (the template's literal text stays).
+        let args = match self.positional(pos, d) {
+            Some(args) => args,
+            None => pos.iter().map(|a| self.value(*a, d + 1)).collect(),
+        };
+        let (_, kw) = self.arguments(n);
+        let kw: Vec<(String, Value)> = kw
+            .into_iter()
+            .map(|(k, v)| (k, self.value(v, d + 1)))
+            .collect();
+        Value::Str(self.format(t, args, kw, span))
     }
 
     /// A resource of the module's package: relative to its directory.
@@ -668,6 +674,50 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             segs.extend(segs_of(v));
         }
         Value::Str(Template { segs, span })
+    }
+
+    /// `":".join([a, b])`: the string `str.join` builds, where the
+    /// separator is literal text and the code shows every item of the
+    /// list (or tuple) joined: the items with the separator between them.
+    fn str_join(&mut self, sep: Node<'_>, list: Node<'_>, n: Node<'_>, d: usize) -> Option<Value> {
+        let text = self.value(sep, d + 1).as_str()?;
+        let Value::List { items, tail, .. } = self.value(list, d + 1) else {
+            return None;
+        };
+        tail.is_empty()
+            .then(|| crate::extract::parts::joined(items, &text, self.span(sep), self.span(n)))
+    }
+
+    /// `*xs` of a list or tuple whose every item the code shows: those
+    /// items, which the call receives in its place (`f(*[a, b])` is
+    /// `f(a, b)`). `None` for any other argument, and for a splat whose
+    /// length the code does not show.
+    pub(super) fn splat_items(&mut self, p: Node<'_>, d: usize) -> Option<Vec<Value>> {
+        if p.kind() != "list_splat" {
+            return None;
+        }
+        let inner = named_children(p).into_iter().next()?;
+        match self.value(inner, d + 1) {
+            Value::List { items, tail, .. } if tail.is_empty() => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The values of a call's positional arguments, each splat of a list
+    /// the code shows as its items ([`Cx::splat_items`]); `None` where a
+    /// splat's length is unknown (the positions after it are).
+    fn positional(&mut self, pos: &[Node<'_>], d: usize) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for p in pos {
+            if let Some(items) = self.splat_items(*p, d) {
+                out.extend(items);
+            } else if p.kind().ends_with("splat") {
+                return None;
+            } else {
+                out.push(self.value(*p, d + 1));
+            }
+        }
+        Some(out)
     }
 
     /// Whether an expression is a Redis client or pipeline: a call of a
