@@ -1,0 +1,3 @@
+module example.com/q
+
+go 1.21
