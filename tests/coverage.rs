@@ -504,8 +504,8 @@ fn a_function_that_only_passes_its_parameters_on_is_the_same_call() {
     assert_eq!(
         linked_calls("js-delegates"),
         [
-            "src/jobs.js:6 DROP 2 [dq:<*>:job:<*>, dq:<*>:index]",
-            "src/jobs.js:15 DROP 2 [dq:mail:job:<*>, dq:mail:index]",
+            "src/jobs.js:6 PURGE_DQ 2 [dq:<*>:job:<*>, dq:<*>:index]",
+            "src/jobs.js:15 PURGE_DQ 2 [dq:mail:job:<*>, dq:mail:index]",
         ]
     );
 }
