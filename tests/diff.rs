@@ -477,7 +477,7 @@ fn diff_speaks_sarif() {
         ids,
         [
             "WD001", "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301",
-            "WD302", "WD303", "WD304"
+            "WD302", "WD303", "WD304", "WD305"
         ]
     );
     for r in rules {

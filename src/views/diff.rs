@@ -19,6 +19,7 @@ use crate::link::normalize_name;
 use crate::link::records::key_shape;
 use crate::pipeline::Analysis;
 
+mod calls;
 mod dropped;
 mod kinds;
 mod records;
@@ -351,6 +352,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
         d.fields(&moved);
         d.scripts();
     }
+    out.extend(calls::changed(base, head, contract));
     out.extend(not_compared(base, head, against));
     out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
     out
