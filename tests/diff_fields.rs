@@ -162,5 +162,9 @@ end
         ),
         "{stderr}"
     );
-    assert_eq!(stdout.lines().count(), 2, "the rename and the script's new bytes: {stdout}");
+    assert_eq!(
+        stdout.lines().count(),
+        2,
+        "the rename and the script's new bytes: {stdout}"
+    );
 }
