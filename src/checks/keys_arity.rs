@@ -211,13 +211,25 @@ fn dropped(
         let shown = u.keys[i].alts.first().and_then(template_suffix);
         (!declared.is_empty() && !declared.iter().any(|w| same_type(&got, w))).then(|| {
             let role = role.text.replace(['\'', '"'], "");
-            (i as u32 + 1, shown.unwrap_or(got), role)
+            (i as u32 + 1, got, shown, role)
         })
     });
-    let Some((first, got, role)) = first_off else {
+    let Some((first, got, shown, role)) = first_off else {
         return nil;
     };
     let m = d - n;
+    let off = format!(
+        "KEYS[{first}] receives `{}` where `{name}` declares `{role}`",
+        shown.unwrap_or_else(|| got.clone())
+    );
+    // A shift needs the key to be of the type declared `m` slots on.
+    let shifted = script
+        .slot_role(first + m, cx.contract)
+        .map(|r| types.declared(&r, cx.contract))
+        .is_some_and(|later| later.iter().any(|w| same_type(&got, w)));
+    if !shifted {
+        return format!("{off}, and {nil}");
+    }
     let slots = if m == 1 { "slot" } else { "slots" };
     let moved = match first == n {
         true => format!("KEYS[{n}] receives the key declared for KEYS[{}]", n + m),
@@ -226,7 +238,5 @@ fn dropped(
             first + m
         ),
     };
-    format!(
-        "the keys from KEYS[{first}] on land {m} {slots} early ({moved}; KEYS[{first}] receives `{got}` where `{name}` declares `{role}`), and {nil}"
-    )
+    format!("the keys from KEYS[{first}] on land {m} {slots} early ({moved}; {off}), and {nil}")
 }
