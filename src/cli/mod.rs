@@ -357,14 +357,24 @@ fn error(m: &str) -> i32 {
 }
 
 fn extract(a: ExtractArgs) -> i32 {
+    let given = match a.paths.is_empty() {
+        true => vec![PathBuf::from(".")],
+        false => a.paths.clone(),
+    };
+    // The run starts at the project above the paths, as `check`'s does
+    // (`scope::root`); the paths choose what is shown.
+    let (paths, reported) = match crate::scope::root::widen(&given) {
+        Some((root, r)) => (vec![root], r),
+        None => (given, None),
+    };
     let opts = options(
-        &a.paths,
+        &paths,
         a.contract.as_ref(),
         a.no_contract,
         None,
         DEFAULT_MAX_FILE_BYTES,
     );
-    let analysis = match run_analysis(&opts) {
+    let mut analysis = match run_analysis(&opts) {
         Ok(x) => x,
         Err(e) => return fail(ErrorDoc::None, e),
     };
@@ -375,7 +385,16 @@ fn extract(a: ExtractArgs) -> i32 {
             .unwrap_or_else(|| "extracted".into());
         return write_stdout(&crate::views::observe::as_contract(&analysis, &name));
     }
-    let observed = crate::views::observe::observe(&analysis);
+    let mut observed = crate::views::observe::observe(&analysis);
+    if let Some(r) = &reported {
+        crate::views::observe::retain_under(&mut observed, &analysis, |rel| r.holds(rel));
+    }
+    // Paths below the root given: shown from the current directory, as
+    // `check` shows them; else relative to the folder given.
+    if reported.is_some() {
+        let prefix = crate::scope::report_prefix(&opts.root, false);
+        crate::scope::relocate(&mut analysis, &prefix);
+    }
     let text = match a.format {
         ExtractFormat::Text => report::extract::render_text(&analysis, &observed),
         ExtractFormat::Json => report::extract::render_json(&analysis, &observed),
