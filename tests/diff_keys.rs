@@ -209,7 +209,10 @@ fn a_key_dropped_from_a_call_is_a_change() {
     let fixed = std::fs::read_to_string(d.join("src/lib.rs")).unwrap();
     let broken = middle_key_call(false);
     std::fs::copy(broken.path().join("src/lib.rs"), d.join("src/lib.rs")).unwrap();
-    assert_ne!(fixed, std::fs::read_to_string(d.join("src/lib.rs")).unwrap());
+    assert_ne!(
+        fixed,
+        std::fs::read_to_string(d.join("src/lib.rs")).unwrap()
+    );
     let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
     assert_eq!(
         (code, stdout.as_str()),
