@@ -78,7 +78,7 @@ fn rules_diff_lists_every_change_code() {
         codes,
         [
             "WD001", "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301",
-            "WD302", "WD303", "WD304"
+            "WD302", "WD303", "WD304", "WD305"
         ]
     );
     assert_eq!(

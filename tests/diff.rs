@@ -477,7 +477,7 @@ fn diff_speaks_sarif() {
         ids,
         [
             "WD001", "WD101", "WD102", "WD103", "WD201", "WD202", "WD203", "WD204", "WD301",
-            "WD302", "WD303", "WD304"
+            "WD302", "WD303", "WD304", "WD305"
         ]
     );
     for r in rules {
@@ -527,7 +527,7 @@ fn diff_speaks_sarif() {
     assert_eq!(results[0]["ruleIndex"], 5);
     assert_eq!(
         results[0]["message"]["text"],
-        format!("field `payload` of `emq:{{<*>}}:job:<*>` is now written as `data`; 2 readers still read `payload` [echo_mq]\n\nhelp: every other speaker must change with it, or rows become unfindable, unreadable or never queued\n\n[at main ({short}): was payload](1)")
+        format!("field `payload` of `job` is now written as `data`; 2 readers still read `payload` [echo_mq]\n\nhelp: every other speaker must change with it, or rows become unfindable, unreadable or never queued\n\n[at main ({short}): was payload](1)")
     );
     assert_eq!(
         results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"],
@@ -601,7 +601,7 @@ fn diff_speaks_gitlab_with_stable_fingerprints() {
         before,
         serde_json::json!([
             {
-                "description": "WD202 field-renamed: field `payload` of `emq:{<*>}:job:<*>` is now written as `data`; 2 readers still read `payload` [echo_mq] (was main:echo_mq/lib/echo_mq/jobs.ex:10)",
+                "description": "WD202 field-renamed: field `payload` of `job` is now written as `data`; 2 readers still read `payload` [echo_mq] (was main:echo_mq/lib/echo_mq/jobs.ex:10)",
                 "check_name": "WD202",
                 "fingerprint": fps[0],
                 "severity": "major",

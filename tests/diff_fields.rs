@@ -120,3 +120,51 @@ fn a_field_renamed_where_another_script_still_writes_it_names_its_readers() {
     }
     assert_eq!(stderr.matches("still reads").count(), 2, "{stderr}");
 }
+
+/// One Lua function writes the job row at the key the caller passes and
+/// at a key the script builds (`…:repeat:<id>:<ts>`): renaming its field
+/// is one edit, so one WD202, naming the record by the contract's name
+/// (`job`) and the other key shape it reaches, with the one reader.
+#[test]
+fn one_rename_reaching_two_record_shapes_is_one_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("lib")).unwrap();
+    std::fs::write(d.join("mix.exs"), "").unwrap();
+    let source = r#"defmodule Q do
+  @save """
+  local function store(key, data)
+    redis.call('HSET', key, 'state', 'pending', 'attempts', '0', 'payload', data)
+  end
+  store(KEYS[1], ARGV[1])
+  store(KEYS[2] .. ':repeat:' .. ARGV[2] .. ':' .. ARGV[3], ARGV[1])
+  """
+  def save(conn, q, id, every, ts, p) do
+    Redix.command(conn, ["EVAL", @save, 2, "emq:{#{q}}:job:#{id}", "emq:{#{q}}", p, every, ts])
+  end
+
+  def payload(conn, q, id), do: Redix.command(conn, ["HGET", "emq:{#{q}}:job:#{id}", "payload"])
+end
+"#;
+    std::fs::write(d.join("lib/q.ex"), source).unwrap();
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    let renamed = source.replace("'payload', data", "'data', data");
+    std::fs::write(d.join("lib/q.ex"), renamed).unwrap();
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    let wd2: Vec<&str> = stdout.lines().filter(|l| l.contains("[WD2")).collect();
+    assert_eq!(
+        (code, wd2),
+        (
+            1,
+            vec!["lib/q.ex:4:67: error[WD202]: field `payload` of `job` and `emq:{<*>}:repeat:<*>:<*>` is now written as `data`; 1 reader still reads `payload` [(root)] (was main:lib/q.ex:4)"]
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        stdout.lines().count(),
+        2,
+        "the rename and the script's new bytes: {stdout}"
+    );
+}

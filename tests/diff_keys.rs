@@ -1,6 +1,8 @@
 //! A key dropped from a script's KEYS is one change that names the key and
 //! the callers that still pass the old count, not a change per slot that
-//! moved up plus the new bytes.
+//! moved up plus the new bytes. A key dropped from a call's KEYS, where
+//! the script still takes it, is a change too (WD305), as `check` reports
+//! it (WL303).
 
 mod common;
 
@@ -171,4 +173,72 @@ fn a_dropped_key_lists_wrapped_callers_and_registrations() {
         stdout.contains("%0Astill passes the old count: elixir/lib/q/scripts.ex:4%0Astill passes the old count: rust/src/lib.rs:3"),
         "{stdout}"
     );
+}
+
+/// `tests/rules/WL303-keys-arity/rust-middle-key-dropped` with the `meta`
+/// key its call leaves out (KEYS[4] of 7) put back, or not.
+fn middle_key_call(with_meta: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let case = common::repo().join("tests/rules/WL303-keys-arity/rust-middle-key-dropped");
+    common::copy_tree(&case, dir.path());
+    std::fs::remove_file(dir.path().join("no-contract")).unwrap();
+    if with_meta {
+        let lib = dir.path().join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).unwrap();
+        let events = "        .key(format!(\"q:{{{q}}}:events\"))\n";
+        let meta = "        .key(format!(\"q:{{{q}}}:meta\"))\n";
+        assert!(text.contains(events));
+        std::fs::write(&lib, text.replacen(events, &format!("{meta}{events}"), 1)).unwrap();
+    }
+    dir
+}
+
+fn commit(d: &std::path::Path) {
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+}
+
+/// A call that drops KEYS[4] of the 7 its script takes: one WD305 at the
+/// call, naming the key and the slot, and nothing else.
+#[test]
+fn a_key_dropped_from_a_call_is_a_change() {
+    let dir = middle_key_call(true);
+    let d = dir.path();
+    commit(d);
+    let fixed = std::fs::read_to_string(d.join("src/lib.rs")).unwrap();
+    let broken = middle_key_call(false);
+    std::fs::copy(broken.path().join("src/lib.rs"), d.join("src/lib.rs")).unwrap();
+    assert_ne!(
+        fixed,
+        std::fs::read_to_string(d.join("src/lib.rs")).unwrap()
+    );
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            1,
+            "src/lib.rs:2:5: error[WD305]: a call of `move` no longer passes `q:{<*>}:meta` (KEYS[4]): 6 keys, where `move` takes 7 [(root)] (was main:src/lib.rs:2)\n"
+        ),
+        "{stderr}"
+    );
+    // `check` says the same of the work tree.
+    let (code, stdout, _) = run(&["check", "--format", "concise", "--select", "WL3", "."], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (1, "src/lib.rs:3:14: error[WL303]: 6 keys are passed, but script `move` declares 7 keys (its file name)\n")
+    );
+}
+
+/// The same call mended (6 keys to the 7 the script takes) changes no
+/// agreement: no change.
+#[test]
+fn a_call_mended_to_its_scripts_count_is_no_change() {
+    let dir = middle_key_call(false);
+    let d = dir.path();
+    commit(d);
+    let mended = middle_key_call(true);
+    std::fs::copy(mended.path().join("src/lib.rs"), d.join("src/lib.rs")).unwrap();
+    let (code, stdout, stderr) = run(&["diff", "--against", "main", "--format", "concise"], d);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
 }

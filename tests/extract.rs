@@ -153,3 +153,37 @@ fn an_uncalled_scripts_roles_are_the_types_its_header_names() {
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(json_findings(&out), ["WL201 lua/touch.lua:3"]);
 }
+
+/// `extract PATH` reads the project above PATH, as `check` does: from
+/// `elixir/` of a git repository whose scripts sit in `src/commands/`,
+/// the Elixir speaker is named as in the whole project and its call runs
+/// the shared script; the script, outside PATH, is not shown.
+#[test]
+fn extract_climbs_to_the_project_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("elixir/lib")).unwrap();
+    std::fs::create_dir_all(d.join("src/commands")).unwrap();
+    std::fs::write(d.join("elixir/mix.exs"), "").unwrap();
+    std::fs::write(
+        d.join("src/commands/save-1.lua"),
+        "redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[1])\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("elixir/lib/q.ex"),
+        "defmodule Q do\n  @save File.read!(\"../src/commands/save-1.lua\")\n  def save(conn, q, id, p), do: Redix.command(conn, [\"EVAL\", @save, 1, \"emq:{#{q}}:job:#{id}\", p])\nend\n",
+    )
+    .unwrap();
+    common::git(d, &["init", "-q"]);
+    let want = "speaker elixir\n  keys\n    emq:{<*>}:job:<*>                        lib/q.ex:3\n  calls\n    save  numkeys 1  [emq:{<*>}:job:<*>]  lib/q.ex:3\n";
+    let (code, stdout, stderr) = run(&["extract", "."], &d.join("elixir"));
+    assert_eq!((code, stdout.as_str()), (0, want), "{stderr}");
+    // From the root, PATH `elixir`: the same, its paths seen from there.
+    let (code, stdout, stderr) = run(&["extract", "elixir"], d);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, want.replace("lib/q.ex", "elixir/lib/q.ex").as_str()),
+        "{stderr}"
+    );
+}

@@ -33,13 +33,22 @@ fn a_finding_the_base_holds_is_marked_old() {
     let text = std::fs::read_to_string(&keys).unwrap();
     std::fs::write(&keys, format!("{text}// a harmless comment\n")).unwrap();
     let (code, stdout, stderr) = run(&["check", KEYS, "--format", "concise"], dir.path());
+    let finding = "peers/rust/src/keys.rs:10:32: error[WL103]: key type `jobs:` is not in the contract (it knows `job:<id>`, `pending`) (already at HEAD)\n";
+    // Shown, and failing nothing: the change did not bring it.
+    assert_eq!((code, stdout.as_str()), (0, finding));
     assert_eq!(
-        (code, stdout.as_str()),
-        (1, "peers/rust/src/keys.rs:10:32: error[WL103]: key type `jobs:` is not in the contract (it knows `job:<id>`, `pending`) (already at HEAD)\n")
+        stderr,
+        "wirelint: the change introduces 0 of 1 finding; 1 was already at HEAD\n\
+         wirelint: 1 error, 0 warnings in 8 files; exit 0: the findings at or above error were already at HEAD (--fail-on-existing fails on them)\n"
     );
+    // Asked, it fails the run.
+    let (code, stdout, stderr) = run(
+        &["check", KEYS, "--format", "concise", "--fail-on-existing"],
+        dir.path(),
+    );
+    assert_eq!((code, stdout.as_str()), (1, finding));
     assert!(
-        stderr
-            .starts_with("wirelint: the change introduces 0 of 1 finding; 1 was already at HEAD\n"),
+        stderr.ends_with("; exit 1: findings at or above error\n"),
         "{stderr}"
     );
     // The same with --changed-since: the base is named as given.

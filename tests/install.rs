@@ -472,3 +472,50 @@ fn the_readme_local_hook_runs_as_written() {
         "{out}"
     );
 }
+
+/// The README's hook with the baseline in its `args`, as written, run by
+/// the real framework: a repository whose committed findings are in the
+/// baseline passes a commit that touches the file holding one, and shows
+/// nothing; a finding the change brings still fails it.
+#[test]
+fn the_readme_hook_with_a_baseline_runs_as_written() {
+    if find_on_path("pre-commit").is_none() {
+        eprintln!("skipped: pre-commit is not installed (pip install pre-commit)");
+        return;
+    }
+    let snippet = blocks(&readme_section("pre-commit"), "yaml")
+        .into_iter()
+        .find(|s| s.contains("args: [--baseline, wirelint-baseline.json]"))
+        .expect("the hook with a baseline");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_tree(&repo().join("fixtures/echomq"), d);
+    copy_tree(&repo().join("fixtures/variants/type-misspelled/tree"), d);
+    std::fs::write(d.join(".pre-commit-config.yaml"), &snippet).unwrap();
+    let (code, _, stderr) =
+        common::run(&["check", "--write-baseline", "wirelint-baseline.json"], d);
+    assert_eq!(code, 0, "{stderr}");
+    git(d, &["init", "-q", "-b", "main"]);
+    git(d, &["add", "-A"]);
+    git(d, &["commit", "-q", "-m", "base"]);
+    let home = tempfile::tempdir().unwrap();
+    let keys = d.join("peers/rust/src/keys.rs");
+    let text = std::fs::read_to_string(&keys).unwrap();
+    std::fs::write(&keys, format!("{text}// a comment\n")).unwrap();
+    git(d, &["add", "peers/rust/src/keys.rs"]);
+    let (code, out) = pre_commit(d, home.path(), &["run"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Passed") && !out.contains("WL103"), "{out}");
+
+    let jobs = d.join("echo_mq/lib/echo_mq/jobs.ex");
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    std::fs::write(&jobs, text.replace("'payload', ARGV[2]", "'data', ARGV[2]")).unwrap();
+    git(d, &["add", "echo_mq/lib/echo_mq/jobs.ex"]);
+    let (code, out) = pre_commit(d, home.path(), &["run"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("Failed") && out.contains("WL201 unknown-field"),
+        "{out}"
+    );
+    assert!(!out.contains("WL103"), "{out}");
+}

@@ -86,21 +86,21 @@ fn only_findings_in_the_passed_files_are_reported() {
         stderr.trim(),
         "wirelint: 0 errors, 0 warnings in 8 files; exit 0: clean"
     );
-    // The file with the finding, passed: reported.
-    let (code, stdout, _) = run(
-        &[
-            "check",
-            "--format",
-            "json",
-            "peers/rust/src/keys.rs",
-            "echo_mq/lib/echo_mq/jobs.ex",
-        ],
-        dir.path(),
-    );
-    assert_eq!(
-        (code, json_findings(&stdout)),
-        (1, vec!["WL103 peers/rust/src/keys.rs:10".to_string()])
-    );
+    // The file with the finding, passed: reported, and failing nothing,
+    // as the base holds it; `--fail-on-existing` fails on it.
+    let files = ["peers/rust/src/keys.rs", "echo_mq/lib/echo_mq/jobs.ex"];
+    let wl103 = vec!["WL103 peers/rust/src/keys.rs:10".to_string()];
+    for (flag, want) in [(None, 0), (Some("--fail-on-existing"), 1)] {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(flag);
+        args.extend(files);
+        let (code, stdout, _) = run(&args, dir.path());
+        assert_eq!(
+            (code, json_findings(&stdout)),
+            (want, wl103.clone()),
+            "{flag:?}"
+        );
+    }
 }
 
 #[test]
@@ -211,13 +211,14 @@ fn old_findings_elsewhere_do_not_block_an_unrelated_commit() {
     git(dir.path(), &["add", "rs/Cargo.toml"]);
     let (code, f) = check_staged(dir.path());
     assert_eq!((code, f), (0, vec![]));
-    // A staged reader that is itself broken is reported (it is changed).
+    // A staged reader that is itself broken is reported (it is changed),
+    // and blocks nothing: the base already holds its finding.
     let reader = dir.path().join("ops/lib/audit.ex");
     let text = std::fs::read_to_string(&reader).unwrap();
     std::fs::write(&reader, format!("# audit\n{text}")).unwrap();
     git(dir.path(), &["add", "ops/lib/audit.ex"]);
     let (code, f) = check_staged(dir.path());
-    assert_eq!((code, f), (1, vec!["WL203 ops/lib/audit.ex:3".to_string()]));
+    assert_eq!((code, f), (0, vec!["WL203 ops/lib/audit.ex:3".to_string()]));
 }
 
 /// From a parent folder, the files' repository is read, not the current
@@ -500,7 +501,8 @@ fn a_commits_findings_are_stored_by_commit_and_settings() {
     let text = std::fs::read_to_string(&ops).unwrap();
     std::fs::write(&ops, format!("{text}\n")).unwrap();
     let clean = (0, vec![]);
-    let broken_ops = (1, vec!["WL203 ops/lib/audit.ex:2".to_string()]);
+    // Reported, not failing: the base holds it.
+    let broken_ops = (0, vec!["WL203 ops/lib/audit.ex:2".to_string()]);
     assert_eq!((check("rs/Cargo.toml"), stored()), (clean.clone(), 1));
     assert_eq!((check("rs/Cargo.toml"), stored()), (clean.clone(), 1));
     assert_eq!(
@@ -512,4 +514,38 @@ fn a_commits_findings_are_stored_by_commit_and_settings() {
     std::fs::remove_file(dir.path().join("wirelint.toml")).unwrap();
     git(dir.path(), &["commit", "-q", "-am", "ops"]);
     assert_eq!((check("rs/Cargo.toml"), stored()), (clean, 3));
+}
+
+/// The real `pre-commit` on a commit that touches a file holding a finding
+/// already at `HEAD`: shown (`verbose: true`: pre-commit prints a passing
+/// hook's output only then), marked, and passing; with `args:
+/// [--fail-on-existing]` the same commit fails.
+#[test]
+fn the_real_hook_shows_old_findings_and_fails_on_them_only_when_asked() {
+    if !have_pre_commit() {
+        eprintln!("skipped: `pre-commit` is not installed (pip install pre-commit)");
+        return;
+    }
+    let dir = pick_repo();
+    let d = dir.path();
+    let home = tempfile::tempdir().unwrap();
+    rename_pb(d);
+    git(d, &["commit", "-q", "-am", "rename"]);
+    let reader = d.join("ops/lib/audit.ex");
+    let text = std::fs::read_to_string(&reader).unwrap();
+    std::fs::write(&reader, format!("# audit\n{text}")).unwrap();
+    git(d, &["add", "ops/lib/audit.ex"]);
+    let old = vec!["WL203 ops/lib/audit.ex:3".to_string()];
+    for (args, code, verdict) in [("[]", 0, "Passed"), ("[--fail-on-existing]", 1, "Failed")] {
+        let config = format!(
+            "repos:\n  - repo: local\n    hooks:\n      - id: wirelint\n        name: wirelint\n        entry: {} check --format concise\n        args: {args}\n        verbose: true\n        language: system\n        types_or: [elixir, rust, lua, python, javascript, jsx, ts, tsx, go, ruby, toml]\n        require_serial: true\n",
+            env!("CARGO_BIN_EXE_wirelint")
+        );
+        std::fs::write(d.join(".pre-commit-config.yaml"), config).unwrap();
+        git(d, &["add", ".pre-commit-config.yaml"]);
+        let (got, findings, text) = pre_commit_run(d, home.path());
+        assert_eq!((got, findings), (code, old.clone()), "{args}: {text}");
+        assert!(text.contains(verdict), "{args}: {text}");
+        assert!(text.contains("(already at HEAD)"), "{args}: {text}");
+    }
 }

@@ -4,7 +4,12 @@
 //! Flags a call site that passes a different number of keys than the
 //! script declares: a literal numkeys, or the length of the key list it
 //! passes, against the count in the contract, the registration, the file
-//! name (`moveToActive-11.lua`) or the header comment.
+//! name (`moveToActive-11.lua`) or the header comment. Its help states
+//! the whole damage: which slots are nil, which ARGV shift, and, when a
+//! key is missing before the end (the first slot whose key is not of the
+//! type declared there), which slots receive the keys declared for the
+//! next ones. A count the script's own file declares (its name, its
+//! header) is shown there rather than at a registration elsewhere.
 //!
 //! ## Why it breaks the wire
 //! Redis splits the values after numkeys into KEYS and ARGV. One key too
@@ -25,7 +30,8 @@
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::link::calls::{NumKeys, ScriptCallUse};
-use crate::link::roles::{passed_type, same_type};
+use crate::link::roles::{passed_type, same_type, template_suffix};
+use crate::link::scripts::CountSource;
 use crate::link::Script;
 
 pub static RULE: Rule = Rule {
@@ -72,6 +78,16 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             slot_shift(cx, u, script, n, d, &name)
         };
+        // Said where the script itself declares the count (its header, its
+        // file name) when that agrees with a registration elsewhere.
+        let declared = script
+            .declared_counts(cx.contract)
+            .into_iter()
+            .find(|c| {
+                c.count == d && matches!(c.source, CountSource::FileName | CountSource::Header)
+            })
+            .filter(|_| declared.source == CountSource::Registration)
+            .unwrap_or(declared);
         let mut diag = RULE.diagnostic(
             format!(
                 "{what}, but script `{name}` declares {d} keys ({})",
@@ -118,8 +134,8 @@ fn argv_shift(u: &ScriptCallUse, n: u32, d: u32, name: &str) -> String {
     } else {
         let missing = d - n;
         format!(
-            "KEYS[{}] is nil inside `{name}`, and what the caller meant as KEYS[{}] arrives as ARGV[1]: every ARGV shifts by {missing}",
-            n + 1,
+            "{}, and what the caller meant as KEYS[{}] arrives as ARGV[1]: every ARGV shifts by {missing}",
+            nil_slots(n, d, name),
             n + 1
         )
     }
@@ -136,7 +152,7 @@ fn slot_shift(
     name: &str,
 ) -> String {
     if n < d {
-        return format!("KEYS[{}] is nil inside `{name}`", n + 1);
+        return dropped(cx, u, script, n, d, name);
     }
     let unread: Vec<String> = u.keys[d as usize..]
         .iter()
@@ -163,4 +179,64 @@ fn slot_shift(
         d + 1,
         if unread.len() == 1 { "is" } else { "are" }
     )
+}
+
+/// `KEYS[3] is nil inside `x``, `KEYS[3] to KEYS[5] are nil inside `x``:
+/// the slots after the `n` keys passed, up to the `d` declared.
+fn nil_slots(n: u32, d: u32, name: &str) -> String {
+    match d - n {
+        1 => format!("KEYS[{d}] is nil inside `{name}`"),
+        _ => format!("KEYS[{}] to KEYS[{d}] are nil inside `{name}`", n + 1),
+    }
+}
+
+/// `n` keys passed where the script declares `d` > `n`: the last slots are
+/// nil, and when a key is missing before the end (the first slot whose
+/// key is not of the type the script declares there), every key after it
+/// lands `d - n` slots early.
+fn dropped(
+    cx: &CheckContext<'_>,
+    u: &ScriptCallUse,
+    script: &Script,
+    n: u32,
+    d: u32,
+    name: &str,
+) -> String {
+    let nil = nil_slots(n, d, name);
+    let types = cx.key_types();
+    let first_off = (0..n as usize).find_map(|i| {
+        let role = script.slot_role(i as u32 + 1, cx.contract)?;
+        let declared = types.declared(&role, cx.contract);
+        let got = passed_type(&u.keys[i])?;
+        let shown = u.keys[i].alts.first().and_then(template_suffix);
+        (!declared.is_empty() && !declared.iter().any(|w| same_type(&got, w))).then(|| {
+            let role = role.text.replace(['\'', '"'], "");
+            (i as u32 + 1, got, shown, role)
+        })
+    });
+    let Some((first, got, shown, role)) = first_off else {
+        return nil;
+    };
+    let m = d - n;
+    let off = format!(
+        "KEYS[{first}] receives `{}` where `{name}` declares `{role}`",
+        shown.unwrap_or_else(|| got.clone())
+    );
+    // A shift needs the key to be of the type declared `m` slots on.
+    let shifted = script
+        .slot_role(first + m, cx.contract)
+        .map(|r| types.declared(&r, cx.contract))
+        .is_some_and(|later| later.iter().any(|w| same_type(&got, w)));
+    if !shifted {
+        return format!("{off}, and {nil}");
+    }
+    let slots = if m == 1 { "slot" } else { "slots" };
+    let moved = match first == n {
+        true => format!("KEYS[{n}] receives the key declared for KEYS[{}]", n + m),
+        false => format!(
+            "KEYS[{first}] to KEYS[{n}] receive the keys declared for KEYS[{}] to KEYS[{d}]",
+            first + m
+        ),
+    };
+    format!("the keys from KEYS[{first}] on land {m} {slots} early ({moved}; {off}), and {nil}")
 }

@@ -12,7 +12,10 @@
 //! descriptions (`producer key`), key patterns (`ns:qname`), type notes
 //! (`(sorted set key)`) and generic aliases (`local key = KEYS[1]`) say
 //! nothing, and neither does a key whose template is not resolved: then
-//! nothing is reported.
+//! nothing is reported. One call is one finding: a key list out of order
+//! in several slots (a rotation, a key dropped and another added) is one
+//! finding with a label on every slot that moved and the declared order
+//! in its help.
 //!
 //! ## Why it breaks the wire
 //! The script writes to whatever key sits in the slot. Two keys swapped make
@@ -58,6 +61,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         let name = cx.script_name(u.script);
         let slots = Slots::of(cx, types, u, script);
         let mut done = vec![false; slots.len()];
+        let mut moves: Vec<(usize, Misplaced)> = Vec::new();
         for i in 0..slots.len() {
             if done[i] {
                 continue;
@@ -74,8 +78,14 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             if let Some(j) = partner {
                 done[j] = true;
             }
-            let how = partner.map_or(misplaced, Misplaced::SwappedWith);
-            out.push(finding(cx, u, &name, &slots, i, how));
+            moves.push((i, partner.map_or(misplaced, Misplaced::SwappedWith)));
+        }
+        // One key list out of order is one mistake: one finding, with a
+        // label on every slot that moved.
+        match moves.as_slice() {
+            [] => {}
+            [(i, how)] => out.push(finding(cx, u, &name, &slots, *i, *how)),
+            _ => out.push(reordered(cx, u, &name, &slots, &moves)),
         }
     }
 }
@@ -245,23 +255,7 @@ fn finding(
         Misplaced::BelongsIn(j) => j,
         _ => i,
     };
-    if let Some(role) = &slots.roles[declaring] {
-        let decl = role.span.or_else(|| {
-            role.contract_span
-                .as_ref()
-                .and_then(|r| cx.contract_span(r))
-        });
-        if let Some(s) = decl {
-            diag.related.push(Label::new(
-                s,
-                format!(
-                    "`{name}` declares KEYS[{}] as `{}`",
-                    declaring + 1,
-                    slots.role_text(declaring)
-                ),
-            ));
-        }
-    }
+    declaration(cx, &mut diag, name, slots, declaring);
     cx.blame_script(
         &mut diag,
         u.speaker,
@@ -269,5 +263,135 @@ fn finding(
         "the script's KEYS",
         &cx.script_name(u.script),
     );
+    diag
+}
+
+/// The label on where `name` declares slot `k` (0-based), when the role
+/// is written somewhere: a header, an alias, the contract.
+fn declaration(cx: &CheckContext<'_>, diag: &mut Diagnostic, name: &str, slots: &Slots, k: usize) {
+    let Some(role) = &slots.roles[k] else {
+        return;
+    };
+    let decl = role.span.or_else(|| {
+        role.contract_span
+            .as_ref()
+            .and_then(|r| cx.contract_span(r))
+    });
+    if let Some(s) = decl {
+        diag.related.push(Label::new(
+            s,
+            format!(
+                "`{name}` declares KEYS[{}] as `{}`",
+                k + 1,
+                slots.role_text(k)
+            ),
+        ));
+    }
+}
+
+/// What is wrong with the key in slot `i` (0-based), as a label says it.
+fn slot_label(name: &str, slots: &Slots, i: usize, how: Misplaced) -> String {
+    let passed = slots.passed(i);
+    match how {
+        Misplaced::Declared => format!(
+            "slot {}: the `{passed}` key, where `{name}` declares `{}`",
+            i + 1,
+            slots.role_text(i)
+        ),
+        Misplaced::BelongsIn(j) => format!(
+            "slot {}: the `{passed}` key, which `{name}` declares as KEYS[{}]",
+            i + 1,
+            j + 1
+        ),
+        Misplaced::SwappedWith(j) => {
+            format!(
+                "slot {}: the `{passed}` key, swapped with slot {}",
+                i + 1,
+                j + 1
+            )
+        }
+    }
+}
+
+/// `KEYS[3] to KEYS[8]`, `KEYS[1], KEYS[3] and KEYS[4]`: 1-based slots,
+/// sorted, runs of three or more collapsed.
+fn slot_list(slots: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &s in slots {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == s => *end = s,
+            _ => runs.push((s, s)),
+        }
+    }
+    let mut parts: Vec<String> = Vec::new();
+    for (a, b) in runs {
+        match b - a {
+            0 => parts.push(format!("KEYS[{a}]")),
+            1 => parts.extend([format!("KEYS[{a}]"), format!("KEYS[{b}]")]),
+            _ => parts.push(format!("KEYS[{a}] to KEYS[{b}]")),
+        }
+    }
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.concat(),
+    }
+}
+
+/// One finding for a call whose key list is out of order in more than one
+/// place: a label on every slot that moved, the declared order in its help.
+fn reordered(
+    cx: &CheckContext<'_>,
+    u: &ScriptCallUse,
+    name: &str,
+    slots: &Slots,
+    moves: &[(usize, Misplaced)],
+) -> Diagnostic {
+    // Every slot that holds another key, a swap's two slots each.
+    let mut moved: Vec<(usize, Misplaced)> = Vec::new();
+    for &(i, how) in moves {
+        moved.push((i, how));
+        if let Misplaced::SwappedWith(j) = how {
+            moved.push((j, Misplaced::SwappedWith(i)));
+        }
+    }
+    moved.sort_by_key(|m| m.0);
+    let numbers: Vec<usize> = moved.iter().map(|m| m.0 + 1).collect();
+    let (first, first_how) = moved[0];
+    let (at, built_elsewhere) = at_call(u.span, u.keys[first].value.span());
+    let message = format!(
+        "the keys of `{name}` are out of order: {} slots ({}) receive another key than the script declares",
+        moved.len(),
+        slot_list(&numbers)
+    );
+    let mut diag = RULE.diagnostic(
+        message,
+        Label::new(at, slot_label(name, slots, first, first_how)),
+    );
+    if let Some(s) = built_elsewhere {
+        diag.related.push(Label::new(s, "the keys are passed here"));
+    }
+    for &(i, how) in &moved[1..] {
+        diag.related.push(Label::new(
+            u.keys[i].value.span(),
+            slot_label(name, slots, i, how),
+        ));
+    }
+    let declaring = match first_how {
+        Misplaced::BelongsIn(j) => j,
+        _ => first,
+    };
+    declaration(cx, &mut diag, name, slots, declaring);
+    let wanted: Vec<String> = moved
+        .iter()
+        .map(|&(i, _)| match slots.role_text(i) {
+            r if r.is_empty() => format!("KEYS[{}]", i + 1),
+            r => format!("KEYS[{}] `{r}`", i + 1),
+        })
+        .collect();
+    let help = format!(
+        "pass the keys in the order `{name}` declares them ({}); as written it acts on each of these keys as another one",
+        wanted.join(", ")
+    );
+    cx.blame_script(&mut diag, u.speaker, help, "the script's KEYS", name);
     diag
 }

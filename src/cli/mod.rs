@@ -140,6 +140,11 @@ pub struct CheckArgs {
     /// Always exit 0 when the check ran.
     #[arg(long)]
     pub exit_zero: bool,
+    /// In a change-aware run (files alone in git, `--changed-since`), fail
+    /// on the findings the base already holds too; by default they are
+    /// shown, marked `(already at HEAD)`, and do not fail the run.
+    #[arg(long)]
+    pub fail_on_existing: bool,
     #[command(flatten)]
     pub read: ReadArgs,
     #[command(flatten)]
@@ -352,14 +357,24 @@ fn error(m: &str) -> i32 {
 }
 
 fn extract(a: ExtractArgs) -> i32 {
+    let given = match a.paths.is_empty() {
+        true => vec![PathBuf::from(".")],
+        false => a.paths.clone(),
+    };
+    // The run starts at the project above the paths, as `check`'s does
+    // (`scope::root`); the paths choose what is shown.
+    let (paths, reported) = match crate::scope::root::widen(&given) {
+        Some((root, r)) => (vec![root], r),
+        None => (given, None),
+    };
     let opts = options(
-        &a.paths,
+        &paths,
         a.contract.as_ref(),
         a.no_contract,
         None,
         DEFAULT_MAX_FILE_BYTES,
     );
-    let analysis = match run_analysis(&opts) {
+    let mut analysis = match run_analysis(&opts) {
         Ok(x) => x,
         Err(e) => return fail(ErrorDoc::None, e),
     };
@@ -370,7 +385,16 @@ fn extract(a: ExtractArgs) -> i32 {
             .unwrap_or_else(|| "extracted".into());
         return write_stdout(&crate::views::observe::as_contract(&analysis, &name));
     }
-    let observed = crate::views::observe::observe(&analysis);
+    let mut observed = crate::views::observe::observe(&analysis);
+    if let Some(r) = &reported {
+        crate::views::observe::retain_under(&mut observed, &analysis, |rel| r.holds(rel));
+    }
+    // Paths below the root given: shown from the current directory, as
+    // `check` shows them; else relative to the folder given.
+    if reported.is_some() {
+        let prefix = crate::scope::report_prefix(&opts.root, false);
+        crate::scope::relocate(&mut analysis, &prefix);
+    }
     let text = match a.format {
         ExtractFormat::Text => report::extract::render_text(&analysis, &observed),
         ExtractFormat::Json => report::extract::render_json(&analysis, &observed),
@@ -433,12 +457,17 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         return fix(a, &analysis, &opts);
     }
     let mut before = report::brief::baselined(applied.baselined);
+    // The findings the base holds fail the run only when asked.
+    let mut excused: Option<(&[bool], &str)> = None;
     if let Some(s) = only
         .as_ref()
         .filter(|s| s.base.is_some() && !s.base_name.is_empty())
     {
         crate::scope::blame_change(&mut analysis, &applied.old, &s.files);
         crate::scope::mark_old(&mut analysis, &applied.old, &s.base_name);
+        if !a.fail_on_existing {
+            excused = Some((&applied.old, &s.base_name));
+        }
         before.push_str(&report::brief::introduced(&applied.old, &s.base_name));
         if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
             report::brief::fold_unchanged_notes(&mut analysis.notes, &s.files);
@@ -453,7 +482,7 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
         report::brief::fold_test_notes(&mut analysis.notes);
     }
-    let code = report_check(a, &analysis, shown.as_deref(), &before, &opts.root);
+    let code = report_check(a, &analysis, shown.as_deref(), &before, &opts.root, excused);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -605,22 +634,40 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
 /// `shown`: the files of the paths given, when the root lies above them;
-/// `before`: lines that go before the closing line; `root`: the run's.
+/// `before`: lines that go before the closing line; `root`: the run's;
+/// `excused`: in a change-aware run without `--fail-on-existing`, which
+/// findings the base already holds (they fail nothing) and its name.
 fn report_check(
     a: &CheckArgs,
     analysis: &Analysis,
     shown: Option<&[bool]>,
     before: &str,
     root: &Path,
+    excused: Option<(&[bool], &str)>,
 ) -> i32 {
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
-    let failing = diagnostics.iter().any(|d| d.severity >= fail_on);
+    let old = |i: usize| excused.is_some_and(|(o, _)| o.get(i) == Some(&true));
+    let at_or_above =
+        |(i, d): (usize, &&crate::diagnostic::Diagnostic)| d.severity >= fail_on && !old(i);
+    let failing = diagnostics.iter().enumerate().any(at_or_above);
     let code = exit_code(failing, a.exit_zero);
     let coverage = crate::views::coverage::build(analysis, shown);
     let partial = Partial::of(&coverage, || crate::scope::root::view(root));
     let mut closing = closing_line(&summary, code, fail_on, partial.as_ref());
+    let held = diagnostics
+        .iter()
+        .enumerate()
+        .any(|(i, d)| d.severity >= fail_on && old(i));
+    if let (Some((_, base)), true, false) = (excused, held, failing || a.exit_zero) {
+        let was = format!("exit 0: nothing at or above {}", fail_on.as_str());
+        let now = format!(
+            "exit 0: the findings at or above {} were already {base} (--fail-on-existing fails on them)",
+            fail_on.as_str()
+        );
+        closing = closing.replacen(&was, &now, 1);
+    }
     if a.report.quiet {
         closing.clear();
     } else {

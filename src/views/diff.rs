@@ -19,8 +19,10 @@ use crate::link::normalize_name;
 use crate::link::records::key_shape;
 use crate::pipeline::Analysis;
 
+mod calls;
 mod dropped;
 mod kinds;
+mod records;
 mod renames;
 
 pub use kinds::{kind, Kind, KINDS};
@@ -322,6 +324,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
     let h = observe(head, contract);
     let empty = SpeakerAt::default();
     let readers = renames::readers(head);
+    let record_names = records::record_names([base, head], contract);
     let base_names: BTreeSet<&String> = b.values().flat_map(|s| s.scripts.keys()).collect();
     // Registrations of a script by name, where the file they name is not
     // in the tree: they pass what they register (a dropped key's callers).
@@ -340,6 +343,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
             head: h.get(sp).unwrap_or(&empty),
             retired: &retired,
             readers: &readers,
+            names: &record_names,
             base_names: &base_names,
             registered: &registered,
             out: &mut out,
@@ -348,6 +352,7 @@ pub fn compare(base: &Analysis, head: &Analysis, against: &str) -> Vec<Change> {
         d.fields(&moved);
         d.scripts();
     }
+    out.extend(calls::changed(base, head, contract));
     out.extend(not_compared(base, head, against));
     out.sort_by(|x, y| (&x.speaker, x.code, &x.message).cmp(&(&y.speaker, y.code, &y.message)));
     out
@@ -405,6 +410,8 @@ struct SpeakerDiff<'a> {
     /// The work tree's reads of each (record key shape, field), every
     /// speaker's.
     readers: &'a renames::Readers,
+    /// Record key shape → the contract's name of the record there.
+    names: &'a records::RecordNames,
     /// Every script the base knows, any speaker's.
     base_names: &'a BTreeSet<&'a String>,
     /// Normalized script name → the counts registered by name for a file
@@ -423,7 +430,21 @@ impl SpeakerDiff<'_> {
         base: Option<Span>,
         head: Option<Span>,
     ) {
-        self.out.push(Change {
+        let c = self.change(code, message, before, after, base, head);
+        self.out.push(c);
+    }
+
+    /// A change of this speaker.
+    fn change(
+        &self,
+        code: &'static str,
+        message: String,
+        before: Option<String>,
+        after: Option<String>,
+        base: Option<Span>,
+        head: Option<Span>,
+    ) -> Change {
+        Change {
             code,
             speaker: self.speaker.clone(),
             message,
@@ -434,29 +455,7 @@ impl SpeakerDiff<'_> {
             file: None,
             callers: Vec::new(),
             still: ("", String::new()),
-        });
-    }
-
-    /// The last change's work-tree readers of field `f` of record `rkey`,
-    /// named in its message.
-    fn with_readers(&mut self, rkey: &str, f: &str) {
-        let readers = self
-            .readers
-            .get(&(rkey.to_string(), f.to_string()))
-            .cloned()
-            .unwrap_or_default();
-        let Some(c) = self.out.last_mut() else {
-            return;
-        };
-        match readers.len() {
-            0 => return,
-            1 => c.message.push_str(&format!("; 1 reader still reads `{f}`")),
-            n => c
-                .message
-                .push_str(&format!("; {n} readers still read `{f}`")),
         }
-        c.callers = readers;
-        c.still = ("a reader", format!("still reads `{f}`"));
     }
 
     /// Keys removed, changed in one segment, or added. Returns the changed
@@ -524,36 +523,38 @@ impl SpeakerDiff<'_> {
             }
             let hw = hs.writes.get(hkey).unwrap_or(&no_writes);
             let (pairs, new) = self.pair_fields(rkey, bw, hw);
+            let rec = self.record(hkey);
             for (f, g) in pairs {
-                match g {
-                    Some(g) => self.push(
+                let c = match g {
+                    Some(g) => self.change(
                         "WD202",
-                        format!("field `{f}` of `{hkey}` is now written as `{g}`"),
+                        format!("field `{f}` of `{rec}` is now written as `{g}`"),
                         Some(f.clone()),
                         Some(g.clone()),
                         Some(bw[f].span),
                         Some(hw[g].span),
                     ),
-                    None => self.push(
+                    None => self.change(
                         "WD201",
-                        format!("field `{f}` of `{hkey}` is no longer written"),
+                        format!("field `{f}` of `{rec}` is no longer written"),
                         Some(f.clone()),
                         None,
                         Some(bw[f].span),
                         None,
                     ),
-                }
-                self.with_readers(hkey, f);
+                };
+                self.push_field(c, hkey, Some(f));
             }
             for g in new {
-                self.push(
+                let c = self.change(
                     "WD203",
-                    format!("field `{g}` of `{hkey}` is newly written"),
+                    format!("field `{g}` of `{rec}` is newly written"),
                     None,
                     Some(g.clone()),
                     None,
                     Some(hw[g].span),
                 );
+                self.push_field(c, hkey, None);
             }
         }
         self.renamed_in_place(moved);
@@ -572,14 +573,18 @@ impl SpeakerDiff<'_> {
             let gone: Vec<&String> = br.keys().filter(|f| !hr.contains_key(*f)).collect();
             let new: Vec<&String> = hr.keys().filter(|f| !br.contains_key(*f)).collect();
             if let ([f], [g]) = (gone.as_slice(), new.as_slice()) {
-                self.push(
+                let c = self.change(
                     "WD204",
-                    format!("field `{f}` of `{hkey}` is now read as `{g}`"),
+                    format!(
+                        "field `{f}` of `{}` is now read as `{g}`",
+                        self.record(hkey)
+                    ),
                     Some((*f).clone()),
                     Some((*g).clone()),
                     Some(br[*f]),
                     Some(hr[*g]),
                 );
+                self.push_field(c, hkey, None);
             }
         }
     }

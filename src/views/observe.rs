@@ -79,6 +79,26 @@ pub struct ObservedSpeaker {
     pub calls: Vec<ObservedCall>,
 }
 
+/// Keeps what lies in the paths a run was given (`holds`, on paths
+/// relative to its root): each speaker's keys, scripts and calls there,
+/// and the speakers that keep any or whose folder lies there (with their
+/// records, which belong to no one file).
+pub fn retain_under(
+    speakers: &mut Vec<ObservedSpeaker>,
+    a: &Analysis,
+    holds: impl Fn(&str) -> bool,
+) {
+    let at = |s: &Span| holds(&a.sources.get(s.file).rel);
+    for sp in speakers.iter_mut() {
+        sp.keys.retain(|k| at(&k.span));
+        sp.scripts.retain(|s| at(&s.span));
+        sp.calls.retain(|c| at(&c.span));
+    }
+    speakers.retain(|sp| {
+        holds(&sp.dir) || !sp.keys.is_empty() || !sp.scripts.is_empty() || !sp.calls.is_empty()
+    });
+}
+
 pub fn observe(a: &Analysis) -> Vec<ObservedSpeaker> {
     let mut out: Vec<ObservedSpeaker> = a
         .model

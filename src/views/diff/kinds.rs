@@ -98,6 +98,13 @@ pub const KINDS: &[Kind] = &[
         severity: Severity::Warning,
         summary: "a speaker holds a script it did not hold at the base",
     },
+    Kind {
+        code: "WD305",
+        name: "call-keys-changed",
+        layer: Layer::L2,
+        severity: Severity::Error,
+        summary: "a call passes another number of keys than at the base, and not the number its script takes",
+    },
 ];
 
 impl Kind {

@@ -62,18 +62,21 @@ impl SpeakerDiff<'_> {
                 else {
                     continue;
                 };
-                if !paired.insert((hkey.clone(), g.clone())) {
+                if !paired.insert((self.record(hkey), g.clone())) {
                     continue;
                 }
-                self.push(
+                let c = self.change(
                     "WD202",
-                    format!("field `{f}` of `{hkey}` is now written as `{g}` here (other writes still write `{f}`)"),
+                    format!(
+                        "field `{f}` of `{}` is now written as `{g}` here (other writes still write `{f}`)",
+                        self.record(hkey)
+                    ),
                     Some(f.clone()),
                     Some(g.clone()),
                     Some(at.span),
                     Some(gat.span),
                 );
-                self.with_readers(hkey, f);
+                self.push_field(c, hkey, Some(f));
             }
         }
         let speaker = self.speaker.clone();
