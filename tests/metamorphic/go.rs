@@ -89,6 +89,7 @@ const GO: Syntax = Syntax {
         "selector_expression",
     ],
     plain,
+    keep_first: false,
 };
 
 fn value_const(src: &Source) -> Option<Rewritten> {

@@ -90,6 +90,7 @@ const JS: Syntax = Syntax {
         "member_expression",
     ],
     plain,
+    keep_first: true,
 };
 
 fn value_const(src: &Source) -> Option<Rewritten> {

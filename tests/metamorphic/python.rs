@@ -117,6 +117,7 @@ const PY: Syntax = Syntax {
     call: "call",
     simple: &["identifier", "string", "integer", "attribute"],
     plain,
+    keep_first: false,
 };
 
 fn value_constant(src: &Source) -> Option<Rewritten> {

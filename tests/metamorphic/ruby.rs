@@ -91,6 +91,7 @@ const RB: Syntax = Syntax {
         "scope_resolution",
     ],
     plain,
+    keep_first: false,
 };
 
 fn quoted(l: &str) -> String {

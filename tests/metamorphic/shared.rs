@@ -29,6 +29,10 @@ pub struct Syntax {
     pub simple: &'static [&'static str],
     /// The content of a plain string literal (no interpolation).
     pub plain: fn(&Source, Node) -> Option<String>,
+    /// Whether a call's first argument (the command or script a generic
+    /// call sends) stays where it is written: the extractor reads it only
+    /// as written.
+    pub keep_first: bool,
 }
 
 impl Syntax {
@@ -70,10 +74,11 @@ pub fn file_name(src: &Source) -> String {
 /// The plain string literals passed to a call (inside a function unless
 /// `anywhere`), each named `FILE_text_N`; none when a name is taken. A
 /// format template stays (as `format!` does in the Rust catalog), and so
-/// does a call's first argument: the name of the command or script a
-/// generic call sends (`conn.Do("HSET", ..)`, `call("EVALSHA", ..)`, a
-/// wrapper's script name), which the Go, Ruby and JavaScript extractors
-/// read only as written (a gap the harness found, not yet closed); a script
+/// does a call's first argument where the language's `keep_first` says so:
+/// the name of the command or script a generic call sends
+/// (`redis.call("HSET", ..)`, a wrapper's script name), which the
+/// JavaScript extractor reads only as written (a gap the harness found, not
+/// yet closed; Go's, Ruby's and Python's are named through constants); a script
 /// is named after the name its call is bound to (`enqueue` gives
 /// `enqueue_source`: the same script name), and stays when it is bound to
 /// none.
@@ -92,7 +97,7 @@ pub fn value_sites<'t>(src: &'t Source, syn: &Syntax, anywhere: bool) -> Vec<Sit
         let script = text.contains("redis.call") || text.contains("KEYS[");
         if text.contains('%')
             || text.contains("{}")
-            || (first && !script)
+            || (first && !script && syn.keep_first)
             || !n.parent().is_some_and(|p| syn.args.contains(&p.kind()))
             || !(anywhere || inside(n, syn.funcs))
         {
