@@ -49,6 +49,7 @@ pub mod parts;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub(crate) mod source;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
 use crate::parse::{error_ranges, Parsers};

@@ -16,6 +16,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::source::Source;
 use crate::facts::{ScriptDef, ScriptSource, Span, Value};
 use crate::parse::named_children;
 

@@ -11,6 +11,7 @@ use tree_sitter::Node;
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::extract::parts::{looks_lua, Parts};
+use crate::extract::source::Source;
 use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
 use crate::parse::{children, walk};
 
