@@ -16,25 +16,22 @@ const MAX_LABEL: usize = 200;
 /// A context over one file's bytes: give its bytes and its id, and get the
 /// node readers every extractor uses.
 pub(crate) trait Source {
-    /// The bytes of the file being extracted.
-    fn src(&self) -> &[u8];
-
-    /// The id of the file being extracted.
-    fn file(&self) -> FileId;
+    /// The bytes and the id of the file being extracted.
+    fn source(&self) -> (&[u8], FileId);
 
     /// A node's bytes as a span of the file.
     fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file(), n.start_byte(), n.end_byte())
+        Span::new(self.source().1, n.start_byte(), n.end_byte())
     }
 
     /// A node's text (lossy where it is not UTF-8).
     fn text(&self, n: Node<'_>) -> String {
-        crate::parse::text(n, self.src()).into_owned()
+        crate::parse::text(n, self.source().0).into_owned()
     }
 
     /// A node's text for a hole's label, its first [`MAX_LABEL`] bytes.
     fn label(&self, n: Node<'_>) -> String {
-        let src = self.src();
+        let src = self.source().0;
         let end = n.end_byte().min(n.start_byte() + MAX_LABEL).min(src.len());
         String::from_utf8_lossy(&src[n.start_byte().min(end)..end]).into_owned()
     }

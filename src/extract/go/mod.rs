@@ -184,12 +184,8 @@ fn one_of(old: Value, v: Value) -> Value {
 }
 
 impl Source for Cx<'_, '_> {
-    fn src(&self) -> &[u8] {
-        self.src
-    }
-
-    fn file(&self) -> FileId {
-        self.file
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
     }
 }
 

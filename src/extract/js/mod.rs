@@ -267,12 +267,8 @@ fn is_class(kind: &str) -> bool {
 pub(crate) const COMMENT_KINDS: &[&str] = &["comment", "html_comment"];
 
 impl Source for Cx<'_, '_, '_> {
-    fn src(&self) -> &[u8] {
-        self.src
-    }
-
-    fn file(&self) -> FileId {
-        self.file
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
     }
 }
 

@@ -138,12 +138,8 @@ struct Cx<'s, 'r, 'p> {
 }
 
 impl Source for Cx<'_, '_, '_> {
-    fn src(&self) -> &[u8] {
-        self.src
-    }
-
-    fn file(&self) -> FileId {
-        self.file
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
     }
 }
 

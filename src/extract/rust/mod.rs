@@ -291,12 +291,8 @@ fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
 }
 
 impl Source for Cx<'_, '_, '_> {
-    fn src(&self) -> &[u8] {
-        self.src
-    }
-
-    fn file(&self) -> FileId {
-        self.file
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
     }
 }
 
