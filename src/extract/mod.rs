@@ -50,6 +50,8 @@ pub mod python;
 pub mod ruby;
 pub mod rust;
 pub(crate) mod source;
+#[cfg(test)]
+mod test_support;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
 use crate::parse::{error_ranges, Parsers};
