@@ -49,6 +49,9 @@ pub mod parts;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub(crate) mod source;
+#[cfg(test)]
+mod test_support;
 
 use crate::facts::{FileFacts, FileId, Lang, LuaFacts, Seg, Span, Template};
 use crate::parse::{error_ranges, Parsers};
@@ -233,6 +236,74 @@ pub(crate) fn lua_file_of(path: &crate::facts::Value) -> Option<(String, bool)> 
     let fits =
         name.ends_with(".lua") && name.len() > 4 && !(rel.starts_with("..") && last_hole.is_none());
     fits.then(|| (rel.to_string(), last_hole.is_some()))
+}
+
+/// A `.lua` file the code reads: its path (`rel`), whether that is
+/// relative to the reading file, and the span of the path's value.
+pub(crate) struct LuaFile {
+    pub rel: String,
+    pub relative_to_file: bool,
+    pub span: Span,
+}
+
+impl LuaFile {
+    /// The `.lua` file a path names, as [`lua_file_of`] reads it.
+    pub(crate) fn of(path: &crate::facts::Value) -> Option<LuaFile> {
+        let (rel, relative_to_file) = lua_file_of(path)?;
+        Some(LuaFile {
+            rel,
+            relative_to_file,
+            span: path.span(),
+        })
+    }
+}
+
+/// The script a `.lua` file read at `at` is: the one already made for that
+/// read (`scripts_at`, by the read's first byte), else a new `ScriptDef` in
+/// `facts` named by the binding being read, or by the file's stem.
+pub(crate) fn file_script(
+    facts: &mut crate::facts::FileFacts,
+    scripts_at: &mut std::collections::HashMap<usize, usize>,
+    binding: Option<&(String, Span, bool)>,
+    file: LuaFile,
+    at: Span,
+) -> crate::facts::Value {
+    use crate::facts::{ScriptDef, ScriptSource, Value};
+    if let Some(i) = scripts_at.get(&(at.start as usize)) {
+        return Value::ScriptRef {
+            index: *i,
+            span: at,
+        };
+    }
+    let LuaFile {
+        rel,
+        relative_to_file,
+        span,
+    } = file;
+    let stem = rel
+        .rsplit('/')
+        .next()
+        .unwrap_or(&rel)
+        .trim_end_matches(".lua");
+    let (name, name_span, local) = match binding.cloned() {
+        Some(b) => b,
+        None => (script_name_from_stem(stem), span, false),
+    };
+    let index = facts.scripts.len();
+    facts.scripts.push(ScriptDef {
+        name: Some(name),
+        name_span,
+        source: ScriptSource::File {
+            path: rel,
+            relative_to_file,
+            span,
+        },
+        text: None,
+        declared_keys: None,
+        local,
+    });
+    scripts_at.insert(at.start as usize, index);
+    Value::ScriptRef { index, span: at }
 }
 
 /// `moveToActive-11` → `moveToActive`: the script name without a trailing

@@ -372,6 +372,21 @@ pub(crate) fn holds_call(automata: &[aho_corasick::AhoCorasick; 3], bytes: &[u8]
     any.is_match(bytes) || (guarded.is_match(bytes) && guards.is_match(bytes))
 }
 
+/// Defines a language's `client_calls(bytes)`: whether a file holds one
+/// of the needles of `$table` (by [`holds_call`]), the automata built once,
+/// on the first file asked about.
+macro_rules! client_calls {
+    ($table:path) => {
+        /// Whether a file holds one of the table's needles.
+        pub(crate) fn client_calls(bytes: &[u8]) -> bool {
+            static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
+                std::sync::LazyLock::new(|| $table.automata());
+            $crate::extract::clients::holds_call(&NEEDLES, bytes)
+        }
+    };
+}
+pub(crate) use client_calls;
+
 /// Every language's table, in the order of `docs/clients.md`.
 #[cfg(test)]
 pub(crate) fn tables() -> [&'static Table; 6] {

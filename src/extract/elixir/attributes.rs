@@ -2,6 +2,7 @@
 //! file-backed scripts) and `@name` used as a value.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::known::RESERVED_ATTRS;

@@ -3,6 +3,7 @@
 //! with its script inline.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::client::client_command_arg;

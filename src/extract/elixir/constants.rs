@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use super::items::nested;
 use super::{arguments, do_block, ConstantClause, Cx};
+use crate::extract::source::Source;
 use crate::facts::{accepts, Value};
 use crate::parse::named_children;
 

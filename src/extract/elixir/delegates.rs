@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use super::{arguments, Cx};
+use crate::extract::source::Source;
 use crate::facts::{FnAlias, Value};
 use crate::parse::named_children;
 

@@ -362,18 +362,7 @@ fn script_files_from_path_expressions() {
 end
 "##;
     let f = facts(src);
-    let got: Vec<(String, String, bool)> = f
-        .scripts
-        .iter()
-        .map(|s| match &s.source {
-            ScriptSource::File {
-                path,
-                relative_to_file,
-                ..
-            } => (s.name.clone().unwrap(), path.clone(), *relative_to_file),
-            _ => panic!("file expected"),
-        })
-        .collect();
+    let got = crate::extract::test_support::file_scripts(&f);
     assert_eq!(
         got,
         vec![

@@ -2,6 +2,7 @@
 //! `FunctionDef`, with its parameters, local bindings and return value).
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;

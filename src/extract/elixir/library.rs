@@ -8,6 +8,7 @@
 //! `apply(mod, fun, args)`.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::client::client_command_arg;

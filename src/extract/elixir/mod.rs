@@ -60,6 +60,7 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
+use crate::extract::source::Source;
 use crate::facts::{Command, FileFacts, FileId, Span, Value};
 use crate::parse::{named_children, text, Parsers};
 use paths::Import;
@@ -244,25 +245,13 @@ struct CallHead {
     to_string: bool,
 }
 
+impl Source for Cx<'_, '_, '_> {
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
+    }
+}
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
-    fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
-    }
-
-    fn text(&self, n: Node<'_>) -> String {
-        text(n, self.src).into_owned()
-    }
-
-    /// The source of an expression as the label of a value that cannot be
-    /// resolved, bounded as in the Rust extractor: every step of a 32,000-step
-    /// pipe evaluates to such a value, and a label holding the whole text
-    /// before it made that quadratic in memory (3.9 GB).
-    fn label(&self, n: Node<'_>) -> String {
-        const MAX: usize = 200;
-        let end = n.end_byte().min(n.start_byte() + MAX).min(self.src.len());
-        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
-    }
-
     fn module(&self, scope: usize) -> String {
         self.scopes
             .get(scope)

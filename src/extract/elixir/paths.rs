@@ -2,6 +2,7 @@
 //! paths, callees resolved, and calls to functions of the code base.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::client::client_command_arg;

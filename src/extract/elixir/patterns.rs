@@ -4,6 +4,7 @@
 //! every callback receives as `init/1` made it.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use std::collections::HashMap;
 
 use tree_sitter::Node;

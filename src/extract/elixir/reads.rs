@@ -6,6 +6,7 @@
 //! is a [`hash_reply`] among the call's arguments: the link joins them.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source as _;
 use tree_sitter::Node;
 
 use super::{arguments, call_args, clause_patterns, do_block, sides, Cx};

@@ -2,6 +2,7 @@
 //! at compile time (`File.read!` of a path expression).
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::strings::decode_escape;

@@ -2,6 +2,7 @@
 //! and `~w` sigils, heredoc indentation and escape sequences.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::templates::interpolate;

@@ -2,6 +2,7 @@
 //! interpolated values, and the key-like templates recorded as facts.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::Cx;

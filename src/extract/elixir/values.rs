@@ -2,6 +2,7 @@
 //! lists with `|` and `++` tails, maps, and calls.
 
 use crate::extract::fields::ELIXIR as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use super::library::lookup;

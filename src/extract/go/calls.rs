@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::source::Source;
 use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value};
 use crate::parse::named_children;
 

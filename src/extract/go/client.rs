@@ -173,9 +173,4 @@ pub(super) fn maker(name: &str, args: usize) -> Option<&'static Method> {
         .filter(|m| m.sends == Sends::Register)
 }
 
-/// Whether a Go file holds one of the table's needles.
-pub(crate) fn client_calls(bytes: &[u8]) -> bool {
-    static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
-        std::sync::LazyLock::new(|| CLIENTS.automata());
-    crate::extract::clients::holds_call(&NEEDLES, bytes)
-}
+crate::extract::clients::client_calls!(CLIENTS);

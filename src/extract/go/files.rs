@@ -16,7 +16,9 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::facts::{ScriptDef, ScriptSource, Span, Value};
+use crate::extract::source::Source;
+use crate::extract::{file_script, LuaFile};
+use crate::facts::{Span, Value};
 use crate::parse::named_children;
 
 use super::Cx;
@@ -141,40 +143,14 @@ impl<'s, 'p> Cx<'s, 'p> {
         span: Span,
         at: Node<'_>,
     ) -> Value {
-        let at_span = self.span(at);
-        if let Some(i) = self.scripts_at.get(&at.start_byte()) {
-            return Value::ScriptRef {
-                index: *i,
-                span: at_span,
-            };
-        }
-        let stem = rel
-            .rsplit('/')
-            .next()
-            .unwrap_or(&rel)
-            .trim_end_matches(".lua");
-        let (name, name_span, local) = match self.binding.clone() {
-            Some(b) => b,
-            None => (crate::extract::script_name_from_stem(stem), span, false),
+        let file = LuaFile {
+            rel,
+            relative_to_file,
+            span,
         };
-        let index = self.facts.scripts.len();
-        self.facts.scripts.push(ScriptDef {
-            name: Some(name),
-            name_span,
-            source: ScriptSource::File {
-                path: rel,
-                relative_to_file,
-                span,
-            },
-            text: None,
-            declared_keys: None,
-            local,
-        });
-        self.scripts_at.insert(at.start_byte(), index);
-        Value::ScriptRef {
-            index,
-            span: at_span,
-        }
+        let at = self.span(at);
+        let binding = self.binding.as_ref();
+        file_script(&mut self.facts, &mut self.scripts_at, binding, file, at)
     }
 
     /// `func() T { ..; return v }()`: the function literal's body walked

@@ -53,8 +53,9 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::source::{self, Source};
 use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
-use crate::parse::{named_children, text, walk, Parsers};
+use crate::parse::{named_children, walk, Parsers};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -182,21 +183,13 @@ fn one_of(old: Value, v: Value) -> Value {
     Value::OneOf { alts, span }
 }
 
+impl Source for Cx<'_, '_> {
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
+    }
+}
+
 impl<'s, 'p> Cx<'s, 'p> {
-    fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
-    }
-
-    fn text(&self, n: Node<'_>) -> String {
-        text(n, self.src).into_owned()
-    }
-
-    /// A node's text for a hole's label, bounded.
-    fn label(&self, n: Node<'_>) -> String {
-        let end = n.end_byte().min(n.start_byte() + 200).min(self.src.len());
-        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
-    }
-
     /// The module of the definitions being walked: the package, or
     /// `pkg.Type` in a method of `Type`.
     fn def_module(&self) -> String {
@@ -279,13 +272,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
+    /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        if self.depth > MAX_DEPTH {
-            return;
-        }
-        self.depth += 1;
-        walk(n, |m| self.visit(m));
-        self.depth -= 1;
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {

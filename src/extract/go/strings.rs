@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
+use crate::extract::source::Source;
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
 

@@ -57,20 +57,7 @@ pub(super) fn show(v: &Value) -> String {
 
 /// `NAME args..` of each command.
 pub(super) fn commands(f: &FileFacts) -> Vec<String> {
-    f.commands
-        .iter()
-        .map(|c| {
-            let mut s = c.name.clone();
-            for a in &c.args {
-                s.push(' ');
-                s.push_str(&show(a));
-            }
-            if c.open_tail {
-                s.push_str(" ..");
-            }
-            s
-        })
-        .collect()
+    crate::extract::test_support::commands(f, show)
 }
 
 /// `script keys | args` of each script call.

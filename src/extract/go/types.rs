@@ -7,6 +7,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::source::Source;
 use crate::facts::Value;
 use crate::parse::{named_children, walk};
 

@@ -8,6 +8,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::source::Source;
 use crate::facts::{applied, closure, Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 

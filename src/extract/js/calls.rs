@@ -11,6 +11,7 @@ use super::client;
 use super::values::named;
 use super::{is_function, top_level_const, Cx, Frame, NodeRef, Registered};
 use crate::extract::clients::{Args, Receiver, Sends};
+use crate::extract::source::Source;
 use crate::facts::{CallFact, Command, ConstDef, FieldRead, ScriptCall, Span, Template, Value};
 
 /// A registration `defineCommand`/`defineScript` makes, read once the first

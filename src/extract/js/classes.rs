@@ -16,6 +16,7 @@ use tree_sitter::Node;
 
 use super::values::named;
 use super::{Cx, Frame};
+use crate::extract::source::Source;
 use crate::facts::{closure, CallFact, ConstDef, Value, CLOSURE_PARAM, NEW};
 
 impl Cx<'_, '_, '_> {
@@ -85,7 +86,7 @@ impl Cx<'_, '_, '_> {
             .iter()
             .any(|f| f.given.iter().any(|(_, v)| is_closure_param(v)));
         if nested {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         }
         let params = self.params_of(n);
         let given = params

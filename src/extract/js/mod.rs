@@ -38,6 +38,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::extract::fields::Fields;
+use crate::extract::source::Source;
 use crate::facts::{FileFacts, FileId, Lang, Span, Value};
 use crate::parse::Parsers;
 
@@ -265,15 +266,13 @@ fn is_class(kind: &str) -> bool {
 /// Node kinds that are comments.
 pub(crate) const COMMENT_KINDS: &[&str] = &["comment", "html_comment"];
 
+impl Source for Cx<'_, '_, '_> {
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
+    }
+}
+
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
-    fn text(&self, n: Node<'_>) -> String {
-        crate::parse::text(n, self.src).into_owned()
-    }
-
-    fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
-    }
-
     /// Walks the tree without recursion, keeping the frame stack.
     fn traverse(&mut self, root: Node<'_>, pass: Pass) {
         self.stack.clear();

@@ -11,6 +11,7 @@ use super::{is_function, Cx, NodeRef, Registered};
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::extract::parts::{looks_lua, Parts};
+use crate::extract::source::Source;
 use crate::facts::{ScriptDef, ScriptSource, Span, Value};
 
 /// Whether a node is `a + b`.

@@ -1,23 +1,13 @@
 //! The JavaScript extractor on arguments spread from an array and on
 //! strings an array's `join` builds.
 
-use crate::facts::{FileFacts, Lang, Value};
+use crate::extract::test_support::shown;
+use crate::facts::{FileFacts, Lang};
 use crate::parse::Parsers;
 
 fn facts(lang: Lang, src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
     crate::extract::extract_file(&mut p, lang, 0, src.as_bytes(), "queue")
-}
-
-/// A value as a short text: a literal as written, a parameter by name.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::Str(t) => t.to_string(),
-        Value::Int { value, .. } => value.to_string(),
-        Value::Param { name, .. } => format!("${name}"),
-        Value::Unknown { label, .. } => format!("?{label}"),
-        other => format!("?{}", other.describe()),
-    }
 }
 
 /// `f(...args)` of `const args = [a, b]` passes `a` and `b`; a spread of

@@ -15,6 +15,8 @@
 
 use std::collections::HashMap;
 
+use crate::extract::source::Source;
+
 use tree_sitter::Node;
 
 use super::values::named;

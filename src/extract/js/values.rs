@@ -10,6 +10,7 @@ use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::clients::{Receiver, Sends};
 use crate::extract::embedded::Decoded;
 use crate::extract::parts::Parts;
+use crate::extract::source::Source;
 use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, RECEIVER};
 
 /// Wrappers whose value is their operand's.
@@ -27,8 +28,9 @@ const TRANSPARENT: &[&str] = &[
 const FUEL: usize = 4096;
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
-    /// A short label for a value the analysis cannot see.
-    pub(super) fn label(&self, n: Node<'_>) -> String {
+    /// A short label for a value the analysis cannot see: its first 60
+    /// characters (shorter than the shared `Source::label`).
+    pub(super) fn short_label(&self, n: Node<'_>) -> String {
         let t = self.text(n);
         match t.char_indices().nth(60) {
             Some((i, _)) => t[..i].to_string(),
@@ -42,7 +44,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             self.fuel = FUEL;
         }
         if d > MAX_DEPTH || self.fuel == 0 {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         }
         self.fuel -= 1;
         if let Some(i) = self.script_at(n) {
@@ -52,7 +54,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if TRANSPARENT.contains(&kind) {
             return match first_named(n) {
                 Some(inner) => self.value(inner, d + 1),
-                None => Value::unknown(self.label(n), span),
+                None => Value::unknown(self.short_label(n), span),
             };
         }
         match kind {
@@ -62,7 +64,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             "number" => match self.text(n).replace('_', "").parse::<i64>() {
                 Ok(value) => Value::Int { value, span },
-                Err(_) => Value::unknown(self.label(n), span),
+                Err(_) => Value::unknown(self.short_label(n), span),
             },
             "identifier" => self.name_value(n, d),
             "this" if self.cur_class().is_some() => Value::Param {
@@ -76,7 +78,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     n.child_by_field_id(self.f.object),
                     n.child_by_field_id(self.f.index),
                 ) else {
-                    return Value::unknown(self.label(n), span);
+                    return Value::unknown(self.short_label(n), span);
                 };
                 let (o, i) = (self.value(o, d + 1), self.value(i, d + 1));
                 crate::facts::lookup(o, i, span)
@@ -118,7 +120,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "call_expression" => self.call_value(n, d),
             k if is_function(k) && k != "method_definition" => self.closure_value(n, d),
             "shorthand_property_identifier_pattern" | "pair_pattern" => self.destructured(n, d),
-            _ => Value::unknown(self.label(n), span),
+            _ => Value::unknown(self.short_label(n), span),
         }
     }
 
@@ -188,7 +190,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             n.child_by_field_id(self.f.object),
             n.child_by_field_id(self.f.property),
         ) else {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         };
         let field = self.text(p);
         if o.kind() == "this" && self.cur_class().is_some() {
@@ -225,14 +227,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             n.child_by_field_id(self.f.left),
             n.child_by_field_id(self.f.right),
         ) else {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         };
         if op.as_deref() != Some("+") {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         }
         let (l, r) = (self.value(l, d + 1), self.value(r, d + 1));
         if !matches!(l, Value::Str(_)) && !matches!(r, Value::Str(_)) {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         }
         let mut segs = Vec::new();
         for v in [l, r] {
@@ -286,7 +288,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(func) = n.child_by_field_id(self.f.function) else {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         };
         let args: Vec<Node<'_>> = n
             .child_by_field_id(self.f.arguments)
@@ -303,7 +305,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     func.child_by_field_id(self.f.object),
                     func.child_by_field_id(self.f.property),
                 ) else {
-                    return Value::unknown(self.label(n), span);
+                    return Value::unknown(self.short_label(n), span);
                 };
                 if self.text(p) == "join" {
                     if let Some(joined) = self.join(o, &args, span, d) {
@@ -329,7 +331,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
                 path
             }
-            _ => return Value::unknown(self.label(n), span),
+            _ => return Value::unknown(self.short_label(n), span),
         };
         let args: Vec<Node<'_>> = args
             .into_iter()
@@ -374,7 +376,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             }
             match self.spread_of(*a, d) {
                 Value::List { items, tail, .. } if tail.is_empty() => out.extend(items),
-                _ => out.push(Value::unknown(self.label(*a), self.span(*a))),
+                _ => out.push(Value::unknown(self.short_label(*a), self.span(*a))),
             }
         }
         out
@@ -385,7 +387,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     pub(super) fn spread_of(&mut self, n: Node<'_>, d: usize) -> Value {
         match first_named(n) {
             Some(x) => self.value(x, d),
-            None => Value::unknown(self.label(n), self.span(n)),
+            None => Value::unknown(self.short_label(n), self.span(n)),
         }
     }
 
@@ -463,13 +465,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             .filter(|p| p.kind() == "variable_declarator")
             .and_then(|p| p.child_by_field_id(self.f.value));
         let (Some(prop), Some(source)) = (prop, source) else {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         };
         if !matches!(
             prop.kind(),
             "property_identifier" | "shorthand_property_identifier_pattern"
         ) {
-            return Value::unknown(self.label(n), span);
+            return Value::unknown(self.short_label(n), span);
         }
         let field = self.text(prop);
         let base = self.value(source, d + 1);
@@ -526,7 +528,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 "string_fragment" => parts.raw(src, self.file, s, e),
                 "escape_sequence" => parts.escape(&unescape(&src[s..e]), self.file, s, e),
                 "template_substitution" => {
-                    let label = self.label(c);
+                    let label = self.short_label(c);
                     let segs = &mut parts.segs;
                     parts.decoded.hole(label.clone(), s, e);
                     match first_named(c) {

@@ -2,23 +2,13 @@
 //! on strings `str.join` builds.
 
 use crate::extract::extract_file;
-use crate::facts::{FileFacts, Lang, Value};
+use crate::extract::test_support::shown;
+use crate::facts::{FileFacts, Lang};
 use crate::parse::Parsers;
 
 fn facts(src: &str) -> FileFacts {
     let mut p = Parsers::new().unwrap();
     extract_file(&mut p, Lang::Python, 0, src.as_bytes(), "jobs")
-}
-
-/// A value as a short text: a literal as written, a parameter by name.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::Str(t) => t.to_string(),
-        Value::Int { value, .. } => value.to_string(),
-        Value::Param { name, .. } => format!("${name}"),
-        Value::Unknown { label, .. } => format!("?{label}"),
-        other => format!("?{}", other.describe()),
-    }
 }
 
 /// `f(*args)` of `args = [a, b]` passes `a` and `b`, to a function of the

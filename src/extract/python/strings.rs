@@ -7,7 +7,9 @@
 use tree_sitter::Node;
 
 use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
-use crate::facts::{ScriptDef, ScriptSource, Seg, Value};
+use crate::extract::source::Source;
+use crate::extract::{file_script, LuaFile};
+use crate::facts::Value;
 use crate::parse::children;
 
 use super::Cx;
@@ -149,55 +151,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// the last part computed at run time, relative to the file when
     /// something (its directory) comes before it.
     pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
-        let Value::Str(t) = path else { return None };
-        let last_hole = t.segs.iter().rposition(|s| !matches!(s, Seg::Lit { .. }));
-        let tail: String = t.segs[last_hole.map_or(0, |i| i + 1)..]
-            .iter()
-            .filter_map(|s| match s {
-                Seg::Lit { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
-        let rel = tail.trim_start_matches('/');
-        let name = rel.rsplit('/').next()?;
-        if !name.ends_with(".lua")
-            || name.len() <= 4
-            || rel.starts_with("..") && last_hole.is_none()
-        {
-            return None;
-        }
-        if let Some(i) = self.scripts_at.get(&at.start_byte()) {
-            return Some(Value::ScriptRef {
-                index: *i,
-                span: self.span(at),
-            });
-        }
-        let span = t.span;
-        let (sname, name_span, local) = match self.binding.clone() {
-            Some((n, s, l)) => (n, s, l),
-            None => (
-                crate::extract::script_name_from_stem(name.trim_end_matches(".lua")),
-                span,
-                false,
-            ),
-        };
-        let index = self.facts.scripts.len();
-        self.facts.scripts.push(ScriptDef {
-            name: Some(sname),
-            name_span,
-            source: ScriptSource::File {
-                path: rel.to_string(),
-                relative_to_file: last_hole.is_some(),
-                span,
-            },
-            text: None,
-            declared_keys: None,
-            local,
-        });
-        self.scripts_at.insert(at.start_byte(), index);
-        Some(Value::ScriptRef {
-            index,
-            span: self.span(at),
-        })
+        let file = LuaFile::of(path)?;
+        let at = self.span(at);
+        let binding = self.binding.as_ref();
+        Some(file_script(
+            &mut self.facts,
+            &mut self.scripts_at,
+            binding,
+            file,
+            at,
+        ))
     }
 }

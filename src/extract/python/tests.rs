@@ -12,23 +12,12 @@ fn facts(src: &str) -> FileFacts {
 
 /// `NAME args..` of each command, literals as written, the rest `?`.
 fn commands(f: &FileFacts) -> Vec<String> {
-    f.commands
-        .iter()
-        .map(|c| {
-            let mut s = c.name.clone();
-            for a in &c.args {
-                s.push(' ');
-                s.push_str(&a.as_str().unwrap_or_else(|| match a {
-                    Value::Int { value, .. } => value.to_string(),
-                    _ => "?".into(),
-                }));
-            }
-            if c.open_tail {
-                s.push_str(" ..");
-            }
-            s
+    crate::extract::test_support::commands(f, |a| {
+        a.as_str().unwrap_or_else(|| match a {
+            Value::Int { value, .. } => value.to_string(),
+            _ => "?".into(),
         })
-        .collect()
+    })
 }
 
 #[test]
@@ -204,18 +193,7 @@ ACK = resources.files("pkg").joinpath("ack.lua").read_text()
 README = open("README.md").read()
 "#;
     let f = facts(src);
-    let got: Vec<(String, String, bool)> = f
-        .scripts
-        .iter()
-        .map(|s| match &s.source {
-            ScriptSource::File {
-                path,
-                relative_to_file,
-                ..
-            } => (s.name.clone().unwrap(), path.clone(), *relative_to_file),
-            _ => panic!("a file"),
-        })
-        .collect();
+    let got = crate::extract::test_support::file_scripts(&f);
     assert_eq!(
         got,
         [

@@ -10,6 +10,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
+use crate::extract::source::Source;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 

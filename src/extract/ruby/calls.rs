@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::source::Source;
 use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Span, Value};
 use crate::parse::named_children;
 

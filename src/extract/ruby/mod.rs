@@ -43,8 +43,9 @@ use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
 use crate::extract::is_key_candidate;
+use crate::extract::source::{self, Source};
 use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
-use crate::parse::{named_children, text, walk, Climb, Parsers};
+use crate::parse::{named_children, walk, Climb, Parsers};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -136,33 +137,21 @@ struct Cx<'s, 'r, 'p> {
     depth: usize,
 }
 
+impl Source for Cx<'_, '_, '_> {
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
+    }
+}
+
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
-    fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
-    }
-
-    fn text(&self, n: Node<'_>) -> String {
-        text(n, self.src).into_owned()
-    }
-
-    /// A node's text for a hole's label, bounded.
-    fn label(&self, n: Node<'_>) -> String {
-        let end = n.end_byte().min(n.start_byte() + 200).min(self.src.len());
-        String::from_utf8_lossy(&self.src[n.start_byte().min(end)..end]).into_owned()
-    }
-
     /// The module of the definitions being walked: `A::B`.
     fn def_module(&self) -> String {
         self.namespace.join("::")
     }
 
+    /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        if self.depth > MAX_DEPTH {
-            return;
-        }
-        self.depth += 1;
-        walk(n, |m| self.visit(m));
-        self.depth -= 1;
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {

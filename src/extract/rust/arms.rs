@@ -6,6 +6,7 @@
 //! already chooses clauses by pattern (`FunctionDef::accepts`).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{FunctionDef, Value};

@@ -21,6 +21,7 @@
 //! have applied that change already).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{Seg, Span, Template, Value};

@@ -163,10 +163,6 @@ pub(super) fn is_typed_command(name: &str) -> bool {
     })
 }
 
-/// Whether a Rust file holds one of the table's needles: a call that may
-/// begin a Redis fact (the prefilter asks it of files that name a client).
-pub(crate) fn client_calls(bytes: &[u8]) -> bool {
-    static NEEDLES: std::sync::LazyLock<[aho_corasick::AhoCorasick; 3]> =
-        std::sync::LazyLock::new(|| CLIENTS.automata());
-    crate::extract::clients::holds_call(&NEEDLES, bytes)
-}
+// `client_calls`: whether a Rust file holds a call that may begin a Redis
+// fact (the prefilter asks it of files that name a client).
+crate::extract::clients::client_calls!(CLIENTS);

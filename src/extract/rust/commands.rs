@@ -4,6 +4,7 @@
 //! variable and added to in loops.
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{Command, ScriptCall, Sink, Span, Value};

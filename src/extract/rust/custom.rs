@@ -10,6 +10,7 @@ use tree_sitter::Node;
 use super::client::{CLIENTS, CUSTOM_COMMAND};
 use super::Cx;
 use crate::extract::clients::{Args, Method};
+use crate::extract::source::Source;
 use crate::facts::{Span, Value};
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {

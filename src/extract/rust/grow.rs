@@ -8,6 +8,7 @@
 //! and the pieces appended are never keys of their own.
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{Seg, Span, Template, Value};

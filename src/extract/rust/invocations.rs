@@ -12,6 +12,7 @@ use tree_sitter::Node;
 
 use super::commands::Target;
 use super::{args_of, node_key, peel_ref, Cx};
+use crate::extract::source::Source;
 use crate::facts::Span;
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {

@@ -3,6 +3,7 @@
 //! items and `let` bindings.
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{hash_reply, ConstDef, FunctionDef, Template, Value};

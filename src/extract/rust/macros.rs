@@ -7,6 +7,7 @@
 //! nodes carry host-file offsets.
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::{Node, Parser, Range, Tree};
 
 use crate::extract::push_lit;

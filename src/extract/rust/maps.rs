@@ -7,6 +7,7 @@
 //! map comes from elsewhere (a field its constructor filled).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{Op, Span, Value};

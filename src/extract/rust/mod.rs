@@ -86,8 +86,9 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, Parser};
 
 use crate::extract::is_key_candidate;
+use crate::extract::source::{self, Source};
 use crate::facts::{FileFacts, FileId, Span, Value};
-use crate::parse::{named_children, text, walk, Parsers};
+use crate::parse::{named_children, text, Parsers};
 
 use self::commands::Builder;
 use self::strings::placeholders_of;
@@ -289,6 +290,12 @@ fn args_of(call: Node<'_>) -> Vec<Node<'_>> {
         .collect()
 }
 
+impl Source for Cx<'_, '_, '_> {
+    fn source(&self) -> (&[u8], FileId) {
+        (self.src, self.file)
+    }
+}
+
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The ancestors of `n`, nearest first, at most `max`, by the file's
     /// [`crate::parse::Climb`] (each found as the climb reaches it).
@@ -319,37 +326,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         false
     }
 
-    fn span(&self, n: Node<'_>) -> Span {
-        Span::new(self.file, n.start_byte(), n.end_byte())
-    }
-
-    fn text(&self, n: Node<'_>) -> String {
-        text(n, self.src).into_owned()
-    }
-
-    /// The source text of a node for a hole's label, bounded (labels are
-    /// for messages; a huge expression must not be copied at every level).
-    fn label(&self, n: Node<'_>) -> String {
-        const MAX: usize = 200;
-        if n.end_byte() - n.start_byte() <= MAX {
-            return self.text(n);
-        }
-        let end = (n.start_byte() + MAX).min(self.src.len());
-        String::from_utf8_lossy(&self.src[n.start_byte()..end]).into_owned()
-    }
-
     fn module(&self) -> String {
         self.modules.join("::")
     }
 
     /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        if self.depth > MAX_DEPTH {
-            return;
-        }
-        self.depth += 1;
-        walk(n, |m| self.visit(m));
-        self.depth -= 1;
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
     }
 
     /// An item marked as test code by the attributes just before it

@@ -8,6 +8,7 @@
 
 use crate::extract::fields::RUST as F;
 use crate::extract::needles;
+use crate::extract::source::Source;
 use crate::facts::{ChildModule, FileFacts, ModuleRef, ModuleScope};
 use tree_sitter::Node;
 

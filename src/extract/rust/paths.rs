@@ -3,6 +3,7 @@
 //! Redis clients or common crates).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::CallFact;

@@ -5,6 +5,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use crate::facts::{FieldRead, Span, Value, RECEIVER};
 use crate::parse::named_children;
 

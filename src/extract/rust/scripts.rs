@@ -4,6 +4,7 @@
 //! key count (`("moveToActive", 11, include_str!(..))`).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::extract::embedded::Decoded;

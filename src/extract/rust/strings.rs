@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use crate::extract::source::Source;
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::children;
 

@@ -4,6 +4,7 @@
 //! constructors put there (`crate::link::flow`).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::facts::{ConstDef, Value};

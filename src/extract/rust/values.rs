@@ -3,6 +3,7 @@
 //! their argument).
 
 use crate::extract::fields::RUST as F;
+use crate::extract::source::Source;
 use tree_sitter::Node;
 
 use crate::extract::push_lit;
