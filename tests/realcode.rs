@@ -284,3 +284,70 @@ fn the_draft_of_each_upstream_checks_it_silently() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The README's promise on the pre-commit hook, held on the upstream it
+/// names: in a clone of BullMQ, a staged script that renames a field of the
+/// job hash (`timestamp` in `storeJob`'s HMSET, at `args[1] .. jobId`)
+/// fails a run given only that file, with WL201 on the renamed field.
+#[test]
+#[cfg_attr(
+    not(wirelint_corpus),
+    ignore = "needs WIRELINT_CORPUS: the pinned real corpus"
+)]
+fn a_renamed_field_in_a_bullmq_script_fails_the_hook() {
+    let from = corpus().join("taskforcesh+bullmq");
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let dir = tmp.path().join("bullmq");
+    let copied = Command::new("cp")
+        .args([
+            "-r",
+            from.to_str().expect("a path"),
+            dir.to_str().expect("a path"),
+        ])
+        .status()
+        .expect("cp runs");
+    assert!(copied.success());
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("git runs");
+        assert!(
+            ok.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&ok.stderr)
+        );
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "upstream"]);
+    let script = dir.join("src/commands/includes/storeJob.lua");
+    let text = std::fs::read_to_string(&script).expect("reads storeJob.lua");
+    assert!(
+        text.contains("\"timestamp\", timestamp"),
+        "the pinned storeJob.lua"
+    );
+    let renamed = text.replace("\"timestamp\", timestamp", "\"createdAt\", timestamp");
+    std::fs::write(&script, renamed).expect("writes storeJob.lua");
+    git(&["add", "-A"]);
+    let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+        .args([
+            "check",
+            "--format",
+            "concise",
+            "src/commands/includes/storeJob.lua",
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("runs wirelint");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let errors: Vec<&str> = stdout.lines().filter(|l| l.contains(": error[")).collect();
+    assert_eq!(
+        errors,
+        ["src/commands/includes/storeJob.lua:30:12: error[WL201]: field `createdAt` is not a field of the `job` record"],
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}

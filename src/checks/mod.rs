@@ -28,6 +28,7 @@ mod keys_undeclared;
 mod missing_field;
 pub mod parse_error;
 mod script_drift;
+mod typing;
 mod unknown_field;
 mod unused_suppression;
 
@@ -561,7 +562,9 @@ impl<'a> CheckContext<'a> {
     }
 
     /// The contract record a hash command addresses: through the role of
-    /// `KEYS[n]` in a contract script, or through its key's template.
+    /// `KEYS[n]` in a contract script, through its key's template, or, when
+    /// the key leaves its type open, through the fields it names
+    /// (`checks/typing.rs`).
     pub fn record_of_command(&self, cmd: &CommandUse) -> Option<&'a Record> {
         let contract = self.contract?;
         crate::redis::hash_access(&cmd.name)?;
@@ -571,7 +574,19 @@ impl<'a> CheckContext<'a> {
             let (role, _) = spec.keys.get((n as usize).checked_sub(1)?)?;
             return contract.records.iter().find(|r| &r.type_name == role);
         }
-        self.record_of_key(&key.alts)
+        self.record_of_key(&key.alts).or_else(|| {
+            let fields = self
+                .field_args(cmd)
+                .iter()
+                .filter_map(|a| a.literal())
+                .map(|(f, _)| f)
+                .collect::<Vec<_>>();
+            typing::by_fields(
+                contract,
+                &key.alts,
+                &fields.iter().map(String::as_str).collect(),
+            )
+        })
     }
 
     /// The contract record every template of a key addresses, if they agree.

@@ -2,7 +2,11 @@
 //!
 //! ## What it does
 //! Flags a hash command on a contract record (HSET, HGET, HMGET, HDEL, …)
-//! that names a field the record does not have.
+//! that names a field the record does not have. The record is the one its
+//! key names; a key of holes and separators only (`ARGV[1] .. id`,
+//! `"#{prefix}:#{queue}:#{id}"`) names none, and is the record whose
+//! fields the command (or the reads after one HGETALL) names, when at
+//! least three and most of them are that record's and no other's as many.
 //!
 //! ## Why it breaks the wire
 //! Field names are part of the contract. A speaker that writes `data` where
@@ -22,10 +26,12 @@
 //! replacement as a suggestion (`check --fix --unsafe-fixes` applies it):
 //! rows already written under the old name stay where they are.
 
-use super::{quoted, CheckContext, Rule};
+use std::collections::{BTreeSet, HashMap};
+
+use super::{quoted, typing, CheckContext, Rule};
 use crate::contract::{closest, suggest, Record};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
-use crate::facts::Span;
+use crate::facts::{Span, Template};
 use crate::link::{CommandUse, SpeakerId};
 use crate::redis::{hash_access, HashAccess};
 
@@ -101,9 +107,23 @@ fn in_command(
 
 /// `Map.get(row, "data")`, `fields.get("data")` after HGETALL on a contract
 /// record: the same finding, on the read.
+/// A key that leaves its type open is typed by the fields its speaker
+/// reads there, all together (`checks/typing.rs`).
 fn reads_after_hgetall(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
+    type Group<'m> = (SpeakerId, &'m [Template]);
+    let mut fields: HashMap<Group<'_>, BTreeSet<&str>> = HashMap::new();
     for r in &cx.model.field_reads {
-        let Some(record) = cx.record_of_key(&r.key) else {
+        fields
+            .entry((r.speaker, &r.key))
+            .or_default()
+            .insert(&r.field);
+    }
+    for r in &cx.model.field_reads {
+        let by_fields = || {
+            let named = fields.get(&(r.speaker, &r.key[..]))?;
+            typing::by_fields(cx.contract?, &r.key, named)
+        };
+        let Some(record) = cx.record_of_key(&r.key).or_else(by_fields) else {
             continue;
         };
         if record.has_field(&r.field) {

@@ -495,9 +495,28 @@ pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
 /// The one contract record whose key a template addresses, if exactly one
 /// matches and the template says enough to tell (a bare hole says nothing).
 pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Option<&'c Record> {
+    let one = match typing(t, ks) {
+        Typing::Named(one) => one,
+        Typing::Open(_) => return None,
+    };
+    records.iter().find(|r| r.type_name == one.name)
+}
+
+/// What a key's template says about its contract type.
+pub enum Typing<'k> {
+    /// It names one type: the only one it can spell, or the only one with
+    /// literal bytes among those it can.
+    Named(&'k KeyType),
+    /// It may be any of these (every type, for a template with no literal
+    /// byte: a bare hole, `prefix .. id`).
+    Open(Vec<&'k KeyType>),
+}
+
+/// The contract types a template can be (see [`Typing`]).
+pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
     let atoms = atoms(t);
     if !atoms.iter().any(|a| matches!(a, Atom::Char(..))) {
-        return None;
+        return Typing::Open(ks.types.iter().collect());
     }
     let matching: Vec<&KeyType> = ks
         .types
@@ -517,11 +536,10 @@ pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Opti
         .copied()
         .filter(|t| t.pattern.iter().any(|p| matches!(p, PatTok::Lit(_))))
         .collect();
-    let one = match (matching.as_slice(), telling.as_slice()) {
-        ([one], _) | (_, [one]) => *one,
-        _ => return None,
-    };
-    records.iter().find(|r| r.type_name == one.name)
+    match (matching.as_slice(), telling.as_slice()) {
+        ([one], _) | (_, [one]) => Typing::Named(one),
+        _ => Typing::Open(matching),
+    }
 }
 
 #[cfg(test)]
