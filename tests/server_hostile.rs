@@ -297,3 +297,59 @@ fn no_workspace_in_the_root_directory_walks_nothing() {
     assert_eq!(r["error"]["code"], -32601);
     stop(c);
 }
+
+/// The Elixir of a file never saved with one finding (WL203 on line 2).
+const EXTRA: &str = "defmodule Extra do\n  def pbx(conn, q, id),\n    do: Redix.command(conn, [\"HGET\", \"tq:{#{q}}:task:#{id}\", \"pby\"])\nend\n";
+
+/// Every file under `dir`, relative to it.
+fn files_under(dir: &Path) -> std::collections::BTreeSet<PathBuf> {
+    common::walk(dir)
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
+        .collect()
+}
+
+/// Three versions of an edited script and a buffer never saved: the facts
+/// cache gains no entry. The script saved with a fourth text and closed:
+/// its file's facts are stored, one entry under `facts/`.
+#[test]
+fn unsaved_buffers_write_nothing_to_the_facts_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let (_dir, root, script, text, renamed) = common::lsp::four_speakers_renamed();
+    let mut c = Client::start_with(&root, &[("XDG_CACHE_HOME", cache.path())]);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    let before = files_under(cache.path());
+    assert!(before
+        .iter()
+        .any(|p| p.to_string_lossy().contains("/facts/")));
+    open(&mut c, &script, "lua", &format!("{text}-- 1\n"));
+    change(&mut c, &script, 2, &renamed);
+    change(&mut c, &script, 3, &format!("{renamed}-- 3\n"));
+    open(&mut c, &root.join("tq_ex/lib/extra.ex"), "elixir", EXTRA);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/extra.ex: [WL203 2]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+    assert_eq!(files_under(cache.path()), before);
+    std::fs::write(&script, format!("{renamed}-- 4\n")).unwrap();
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&script)}}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    let after = files_under(cache.path());
+    let new: Vec<_> = after.difference(&before).collect();
+    assert_eq!(new.len(), 1, "{new:?}");
+    assert!(new[0].to_string_lossy().contains("/facts/"), "{new:?}");
+    assert!(after.is_superset(&before));
+    stop(c);
+}

@@ -54,9 +54,19 @@ fn echomq() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
+/// A running `check --watch`, stopped when dropped (a failed test too).
+struct Watching(Child);
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `check --watch` in `root`, and the lines of its stderr. The full format
 /// without source lines: every line on stderr, in order.
-fn watch(root: &Path) -> (Child, Receiver<String>) {
+fn watch(root: &Path) -> (Watching, Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wirelint"))
         .args(["check", "--watch", "--no-show-source", "--color", "never"])
         .current_dir(root)
@@ -78,12 +88,7 @@ fn watch(root: &Path) -> (Child, Receiver<String>) {
             }
         }
     });
-    (child, rx)
-}
-
-fn stop(mut child: Child) {
-    child.kill().unwrap();
-    child.wait().unwrap();
+    (Watching(child), rx)
 }
 
 /// Writes `text` to `path` whole: through a file the check does not read,
@@ -103,7 +108,7 @@ fn a_change_under_the_root_runs_the_check_again() {
     let text = std::fs::read_to_string(&jobs).unwrap();
     std::fs::write(&jobs, text.replacen("\"payload\"", "\"data\"", 1)).unwrap();
     let second = report(&rx);
-    stop(child);
+    drop(child);
     assert_eq!(first, CLEAN);
     assert_eq!(second, RENAMED);
     // Nothing written under the root but the edit.
@@ -139,7 +144,7 @@ fn a_flood_of_changes_runs_the_check_at_most_once_per_two_seconds() {
         assert_eq!(r, CLEAN, "run {runs}");
     }
     let elapsed = start.elapsed();
-    stop(child);
+    drop(child);
     let bound = elapsed.as_secs() / 2 + 1;
     assert!(
         runs <= bound,
@@ -207,7 +212,7 @@ fn a_symbolic_link_never_takes_a_watch_out_of_the_root() {
     symlink(&out, root.join("peers/out")).unwrap();
     let (child, rx) = watch(&root);
     report(&rx);
-    let pid = child.id();
+    let pid = child.0.id();
     assert_eq!(watched(pid), directories(&root));
     let moved = dir.path().join("moved");
     std::fs::create_dir_all(moved.join("sub")).unwrap();
@@ -225,7 +230,7 @@ fn a_symbolic_link_never_takes_a_watch_out_of_the_root() {
         std::thread::sleep(Duration::from_millis(20));
         now = watched(pid);
     }
-    stop(child);
+    drop(child);
     assert_eq!(now, directories(&root));
     assert!(now.is_disjoint(&directories(&out)));
 }
