@@ -301,6 +301,81 @@ fn no_workspace_in_the_root_directory_walks_nothing() {
 /// The Elixir of a file never saved with one finding (WL203 on line 2).
 const EXTRA: &str = "defmodule Extra do\n  def pbx(conn, q, id),\n    do: Redix.command(conn, [\"HGET\", \"tq:{#{q}}:task:#{id}\", \"pby\"])\nend\n";
 
+/// The `window/showMessage` texts among `messages`, and what the
+/// `publishDiagnostics` among them show (as `Client::shown`, sorted).
+fn sorted(root: &Path, messages: &[Value]) -> (Vec<String>, Vec<String>) {
+    let shown = messages
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .map(|m| format!("{} {}", m["params"]["type"], m["params"]["message"]))
+        .collect();
+    let mut published: Vec<String> = messages
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .map(|m| Client::shown(root, m))
+        .collect();
+    published.sort();
+    (shown, published)
+}
+
+/// `rootUri` `file:///`, a workspace folder `/`, and the home directory
+/// holding no `.git` nor `wirelint.toml`: nothing is walked nor
+/// published, one warning says why, and requests are answered. A home
+/// that is a project (it holds `wirelint.toml`) is checked.
+#[test]
+fn a_root_of_the_whole_disk_or_a_home_that_is_no_project_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().canonicalize().unwrap();
+    let disk = "the root of the file system (the whole disk)";
+    let cases = [
+        (json!("file:///"), json!(null), "/", disk),
+        (
+            json!(null),
+            json!([{"uri": "file:///", "name": "disk"}]),
+            "/",
+            disk,
+        ),
+        (
+            json!(uri(&home)),
+            json!(null),
+            home.to_str().unwrap(),
+            "the home directory, not a project (it holds no .git and no wirelint.toml)",
+        ),
+    ];
+    for (root_uri, folders, shown, why) in cases {
+        let mut c = Client::start_with(&home, &[("HOME", &home)]);
+        let r = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": root_uri, "workspaceFolders": folders,
+                   "capabilities": {}}),
+        );
+        assert_eq!(r["result"]["capabilities"]["hoverProvider"], true);
+        let warning = format!(
+            "2 \"wirelint: the workspace {shown} is {why}, so nothing is checked; open a project folder\""
+        );
+        assert_eq!(sorted(&home, &c.before_answer()), (vec![warning], vec![]));
+        stop(c);
+    }
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &home);
+    let tq = home.join("tq_ex/lib/tq.ex");
+    let text = std::fs::read_to_string(&tq).unwrap();
+    std::fs::write(
+        &tq,
+        text.replace("\"tries\", \"pb\"]", "\"tries\", \"pbx\"]"),
+    )
+    .unwrap();
+    let mut c = Client::start_with(&home, &[("HOME", &home)]);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&home), "capabilities": {}}),
+    );
+    assert_eq!(
+        sorted(&home, &c.before_answer()),
+        (vec![], vec!["tq_ex/lib/tq.ex: [WL203 15]".to_string()])
+    );
+    stop(c);
+}
+
 /// Every file under `dir`, relative to it.
 fn files_under(dir: &Path) -> std::collections::BTreeSet<PathBuf> {
     common::walk(dir)

@@ -12,12 +12,13 @@
 //! rust-analyzer is built on); payloads are plain JSON (`protocol.rs`).
 //! Requests the server does not know get `MethodNotFound`; a broken
 //! `wirelint.toml` or contract is one diagnostic on that file, never an
-//! exit.
+//! exit. The root must be a project, never `/` (`workspace.rs`).
 
 mod hover;
 mod keyuses;
 mod protocol;
 pub mod transport;
+mod workspace;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -86,23 +87,12 @@ fn serve(out: &Sender<Message>, inbox: &transport::Inbox) -> i32 {
     if protocol::watches_files(&init) {
         let _ = out.send(Message::Request(protocol::register_watchers()));
     }
-    let root = protocol::workspace_root(&init).or_else(fallback_root);
-    if root.is_none() {
-        let message = "wirelint: the editor named no workspace folder and the current directory is in no git repository, so nothing is checked; open a folder";
-        let params = json!({"type": 2, "message": message});
-        let note = Notification::new("window/showMessage".into(), params);
-        let _ = out.send(Message::Notification(note));
-    }
+    let root = workspace::root(&init)
+        .map_err(|warning| workspace::show(out, 2, &warning))
+        .ok();
     let mut st = State::new(root);
     st.refresh_guarded(out);
     serve_loop(&mut st, out, &mut src)
-}
-
-/// Without a workspace from the editor: the current directory when it is
-/// inside a git repository (never the whole disk from `/`).
-fn fallback_root() -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    crate::scope::git_root(&cwd).map(|_| cwd)
 }
 
 /// Waits for `initialize` and answers it; requests before it get
