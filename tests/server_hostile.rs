@@ -318,6 +318,96 @@ fn sorted(root: &Path, messages: &[Value]) -> (Vec<String>, Vec<String>) {
     (shown, published)
 }
 
+/// The warning for a document past the budget.
+fn past_the_budget(path: &Path, over: &str) -> String {
+    format!(
+        "2 \"wirelint: {} is not checked as edited: {over}. It and every document opened past the budget are checked as their files on disk until documents are closed\"",
+        path.display()
+    )
+}
+
+/// 1,000 documents open (never saved, each clean), a 1,001st with a
+/// finding, and 1,000 more: none past the budget is kept, so the finding
+/// is not published (the file is not on disk), and one warning names the
+/// first. A document closed makes room: opened again, it is checked.
+#[test]
+fn documents_past_the_budget_are_checked_as_their_files() {
+    let (_dir, root, mut c) = start();
+    for i in 0..1000 {
+        let p = root.join(format!("scripts/gen{i}.lua"));
+        open(&mut c, &p, "lua", &format!("return {i}\n"));
+    }
+    let extra = root.join("tq_ex/lib/extra.ex");
+    open(&mut c, &extra, "elixir", EXTRA);
+    for i in 0..1000 {
+        open(
+            &mut c,
+            &root.join(format!("more{i}.lua")),
+            "lua",
+            "return 0\n",
+        );
+    }
+    let over = "1000 documents are open, the most the server keeps";
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![past_the_budget(&extra, over)], vec![])
+    );
+    let gen0 = json!({"textDocument": {"uri": uri(&root.join("scripts/gen0.lua"))}});
+    c.notify("textDocument/didClose", gen0);
+    open(&mut c, &extra, "elixir", EXTRA);
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![], vec!["tq_ex/lib/extra.ex: [WL203 2]".to_string()])
+    );
+    stop(c);
+}
+
+/// Eight documents of 8 MiB (a Lua comment, never saved) fill the 64 MiB
+/// the server keeps; a ninth, `scripts/claim.lua` with a field renamed,
+/// is not kept: one warning names it, and its file on disk stands in
+/// (nothing to publish). One of the eight closed, it is checked: the
+/// readers of the field light up.
+#[test]
+fn open_text_past_the_budget_is_checked_as_its_file() {
+    let (_dir, root, script, _text, renamed) = common::lsp::four_speakers_renamed();
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    let big = format!("return 1\n{}", "-".repeat((8 << 20) - 9));
+    for i in 0..8 {
+        open(
+            &mut c,
+            &root.join(format!("scripts/big{i}.lua")),
+            "lua",
+            &big,
+        );
+    }
+    open(&mut c, &script, "lua", &renamed);
+    let over = format!(
+        "with it the open documents would hold {} bytes, over the 67108864 the server keeps",
+        (64 << 20) + renamed.len()
+    );
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![past_the_budget(&script, &over)], vec![])
+    );
+    let big0 = json!({"textDocument": {"uri": uri(&root.join("scripts/big0.lua"))}});
+    c.notify("textDocument/didClose", big0);
+    open(&mut c, &script, "lua", &renamed);
+    let readers = [
+        "tq_dash/lib/dash.ex: [WL203 4]",
+        "tq_ex/lib/tq.ex: [WL203 15]",
+        "tq_rs/src/lib.rs: [WL203 37]",
+    ];
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![], readers.map(String::from).to_vec())
+    );
+    stop(c);
+}
+
 /// `rootUri` `file:///`, a workspace folder `/`, and the home directory
 /// holding no `.git` nor `wirelint.toml`: nothing is walked nor
 /// published, one warning says why, and requests are answered. A home
