@@ -297,3 +297,224 @@ fn no_workspace_in_the_root_directory_walks_nothing() {
     assert_eq!(r["error"]["code"], -32601);
     stop(c);
 }
+
+/// The Elixir of a file never saved with one finding (WL203 on line 2).
+const EXTRA: &str = "defmodule Extra do\n  def pbx(conn, q, id),\n    do: Redix.command(conn, [\"HGET\", \"tq:{#{q}}:task:#{id}\", \"pby\"])\nend\n";
+
+/// The `window/showMessage` texts among `messages`, and what the
+/// `publishDiagnostics` among them show (as `Client::shown`, sorted).
+fn sorted(root: &Path, messages: &[Value]) -> (Vec<String>, Vec<String>) {
+    let shown = messages
+        .iter()
+        .filter(|m| m["method"] == "window/showMessage")
+        .map(|m| format!("{} {}", m["params"]["type"], m["params"]["message"]))
+        .collect();
+    let mut published: Vec<String> = messages
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .map(|m| Client::shown(root, m))
+        .collect();
+    published.sort();
+    (shown, published)
+}
+
+/// The warning for a document past the budget.
+fn past_the_budget(path: &Path, over: &str) -> String {
+    format!(
+        "2 \"wirelint: {} is not checked as edited: {over}. It and every document opened past the budget are checked as their files on disk until documents are closed\"",
+        path.display()
+    )
+}
+
+/// 1,000 documents open (never saved, each clean), a 1,001st with a
+/// finding, and 1,000 more: none past the budget is kept, so the finding
+/// is not published (the file is not on disk), and one warning names the
+/// first. A document closed makes room: opened again, it is checked.
+#[test]
+fn documents_past_the_budget_are_checked_as_their_files() {
+    let (_dir, root, mut c) = start();
+    for i in 0..1000 {
+        let p = root.join(format!("scripts/gen{i}.lua"));
+        open(&mut c, &p, "lua", &format!("return {i}\n"));
+    }
+    let extra = root.join("tq_ex/lib/extra.ex");
+    open(&mut c, &extra, "elixir", EXTRA);
+    for i in 0..1000 {
+        open(
+            &mut c,
+            &root.join(format!("more{i}.lua")),
+            "lua",
+            "return 0\n",
+        );
+    }
+    let over = "1000 documents are open, the most the server keeps";
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![past_the_budget(&extra, over)], vec![])
+    );
+    let gen0 = json!({"textDocument": {"uri": uri(&root.join("scripts/gen0.lua"))}});
+    c.notify("textDocument/didClose", gen0);
+    open(&mut c, &extra, "elixir", EXTRA);
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![], vec!["tq_ex/lib/extra.ex: [WL203 2]".to_string()])
+    );
+    stop(c);
+}
+
+/// Eight documents of 8 MiB (a Lua comment, never saved) fill the 64 MiB
+/// the server keeps; a ninth, `scripts/claim.lua` with a field renamed,
+/// is not kept: one warning names it, and its file on disk stands in
+/// (nothing to publish). One of the eight closed, it is checked: the
+/// readers of the field light up.
+#[test]
+fn open_text_past_the_budget_is_checked_as_its_file() {
+    let (_dir, root, script, _text, renamed) = common::lsp::four_speakers_renamed();
+    let mut c = Client::start(&root);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    let big = format!("return 1\n{}", "-".repeat((8 << 20) - 9));
+    for i in 0..8 {
+        open(
+            &mut c,
+            &root.join(format!("scripts/big{i}.lua")),
+            "lua",
+            &big,
+        );
+    }
+    open(&mut c, &script, "lua", &renamed);
+    let over = format!(
+        "with it the open documents would hold {} bytes, over the 67108864 the server keeps",
+        (64 << 20) + renamed.len()
+    );
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![past_the_budget(&script, &over)], vec![])
+    );
+    let big0 = json!({"textDocument": {"uri": uri(&root.join("scripts/big0.lua"))}});
+    c.notify("textDocument/didClose", big0);
+    open(&mut c, &script, "lua", &renamed);
+    let readers = [
+        "tq_dash/lib/dash.ex: [WL203 4]",
+        "tq_ex/lib/tq.ex: [WL203 15]",
+        "tq_rs/src/lib.rs: [WL203 37]",
+    ];
+    assert_eq!(
+        sorted(&root, &c.before_answer()),
+        (vec![], readers.map(String::from).to_vec())
+    );
+    stop(c);
+}
+
+/// `rootUri` `file:///`, a workspace folder `/`, and the home directory
+/// holding no `.git` nor `wirelint.toml`: nothing is walked nor
+/// published, one warning says why, and requests are answered. A home
+/// that is a project (it holds `wirelint.toml`) is checked.
+#[test]
+fn a_root_of_the_whole_disk_or_a_home_that_is_no_project_is_refused() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().canonicalize().unwrap();
+    let disk = "the root of the file system (the whole disk)";
+    let cases = [
+        (json!("file:///"), json!(null), "/", disk),
+        (
+            json!(null),
+            json!([{"uri": "file:///", "name": "disk"}]),
+            "/",
+            disk,
+        ),
+        (
+            json!(uri(&home)),
+            json!(null),
+            home.to_str().unwrap(),
+            "the home directory, not a project (it holds no .git and no wirelint.toml)",
+        ),
+    ];
+    for (root_uri, folders, shown, why) in cases {
+        let mut c = Client::start_with(&home, &[("HOME", &home)]);
+        let r = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": root_uri, "workspaceFolders": folders,
+                   "capabilities": {}}),
+        );
+        assert_eq!(r["result"]["capabilities"]["hoverProvider"], true);
+        let warning = format!(
+            "2 \"wirelint: the workspace {shown} is {why}, so nothing is checked; open a project folder\""
+        );
+        assert_eq!(sorted(&home, &c.before_answer()), (vec![warning], vec![]));
+        stop(c);
+    }
+    common::copy_tree(&common::repo().join("fixtures/four-speakers"), &home);
+    let tq = home.join("tq_ex/lib/tq.ex");
+    let text = std::fs::read_to_string(&tq).unwrap();
+    std::fs::write(
+        &tq,
+        text.replace("\"tries\", \"pb\"]", "\"tries\", \"pbx\"]"),
+    )
+    .unwrap();
+    let mut c = Client::start_with(&home, &[("HOME", &home)]);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&home), "capabilities": {}}),
+    );
+    assert_eq!(
+        sorted(&home, &c.before_answer()),
+        (vec![], vec!["tq_ex/lib/tq.ex: [WL203 15]".to_string()])
+    );
+    stop(c);
+}
+
+/// Every file under `dir`, relative to it.
+fn files_under(dir: &Path) -> std::collections::BTreeSet<PathBuf> {
+    common::walk(dir)
+        .into_iter()
+        .map(|p| p.strip_prefix(dir).unwrap().to_path_buf())
+        .collect()
+}
+
+/// Three versions of an edited script and a buffer never saved: the facts
+/// cache gains no entry. The script saved with a fourth text and closed:
+/// its file's facts are stored, one entry under `facts/`.
+#[test]
+fn unsaved_buffers_write_nothing_to_the_facts_cache() {
+    let cache = tempfile::tempdir().unwrap();
+    let (_dir, root, script, text, renamed) = common::lsp::four_speakers_renamed();
+    let mut c = Client::start_with(&root, &[("XDG_CACHE_HOME", cache.path())]);
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    let before = files_under(cache.path());
+    assert!(before
+        .iter()
+        .any(|p| p.to_string_lossy().contains("/facts/")));
+    open(&mut c, &script, "lua", &format!("{text}-- 1\n"));
+    change(&mut c, &script, 2, &renamed);
+    change(&mut c, &script, 3, &format!("{renamed}-- 3\n"));
+    open(&mut c, &root.join("tq_ex/lib/extra.ex"), "elixir", EXTRA);
+    assert_eq!(
+        c.all_published(&root),
+        [
+            "tq_dash/lib/dash.ex: [WL203 4]",
+            "tq_ex/lib/extra.ex: [WL203 2]",
+            "tq_ex/lib/tq.ex: [WL203 15]",
+            "tq_rs/src/lib.rs: [WL203 37]",
+        ]
+    );
+    assert_eq!(files_under(cache.path()), before);
+    std::fs::write(&script, format!("{renamed}-- 4\n")).unwrap();
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri(&script)}}),
+    );
+    assert_eq!(c.all_published(&root), Vec::<String>::new());
+    let after = files_under(cache.path());
+    let new: Vec<_> = after.difference(&before).collect();
+    assert_eq!(new.len(), 1, "{new:?}");
+    assert!(new[0].to_string_lossy().contains("/facts/"), "{new:?}");
+    assert!(after.is_superset(&before));
+    stop(c);
+}

@@ -4,17 +4,26 @@
 //!
 //! The file system's own notifications (`notify`: inotify, FSEvents,
 //! ReadDirectoryChangesW) say what changed, so an idle loop reads nothing.
-//! Bounded: the notifications collapse into one pending flag (a channel of
-//! one), a burst of them (a checkout, a formatter over the tree) settles
-//! into one run, and each settling waits a bounded time. Nothing is
-//! written under the root: `--fix`, `--diff` and `--write-baseline` do
+//! A directory is watched through its own path only: a symbolic link in
+//! the tree (or in a directory moved into it) is never followed, so no
+//! watch lies outside the root.
+//!
+//! Bounded by time: the notifications collapse into one pending flag (a
+//! channel of one), and the loop looks at it every [`SETTLE`]. A run
+//! starts once the tree was quiet that long, or, under a steady flood of
+//! changes, [`SETTLE_MAX`] after the first change it answers; and never
+//! sooner than [`REST`] after the run before it ended, or than that run
+//! took if longer. However the changes come, the check runs at most once
+//! per two seconds, and the loop rests at least as long as it checks
+//! (half a core at most, a wake-up per [`SETTLE`] between runs). Nothing
+//! is written under the root: `--fix`, `--diff` and `--write-baseline` do
 //! not combine with `--watch`.
 
 use std::io::Write;
 use std::path::{Component, Path};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
+use crossbeam_channel::{bounded, Receiver, TryRecvError};
 use notify::event::{EventKind, MetadataKind, ModifyKind};
 use notify::{Event, RecursiveMode, Watcher};
 
@@ -23,10 +32,14 @@ use super::{check, check_options, CheckArgs};
 use crate::report::error::RunError;
 
 /// How long the tree must stay quiet after a change before the check runs
-/// again.
+/// again; the loop looks for changes this often while it waits.
 const SETTLE: Duration = Duration::from_millis(150);
-/// The most settling waits before a run, however busy the tree stays.
-const SETTLE_MAX: usize = 20;
+/// The longest wait for quiet after the first change a run answers:
+/// under a steady flood of changes, the check runs once per this long.
+const SETTLE_MAX: Duration = Duration::from_secs(2);
+/// The least time between the end of a run and the start of the next
+/// (or the time the run took, if longer).
+const REST: Duration = Duration::from_secs(2);
 
 /// Runs the check, then again on every change under its root. Returns
 /// only when the watch cannot start or the notifications end.
@@ -37,7 +50,7 @@ pub fn run(a: &CheckArgs) -> Result<i32, RunError> {
     let (tx, rx) = bounded::<()>(1);
     let base = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let cache = cache.map(|c| std::fs::canonicalize(&c).unwrap_or(c));
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<Event>| {
+    let handler = move |res: notify::Result<Event>| {
         if let Ok(ev) = res {
             // A queue that overflowed lost changes: check again.
             if ev.need_rescan()
@@ -50,8 +63,11 @@ pub fn run(a: &CheckArgs) -> Result<i32, RunError> {
                 let _ = tx.try_send(());
             }
         }
-    })
-    .map_err(|e| RunError::usage(format!("--watch: cannot watch {}: {e}", root.display())))?;
+    };
+    // Symbolic links are not followed: a recursive watch stays in the root.
+    let config = notify::Config::default().with_follow_symlinks(false);
+    let mut watcher = notify::RecommendedWatcher::new(handler, config)
+        .map_err(|e| RunError::usage(format!("--watch: cannot watch {}: {e}", root.display())))?;
     watcher
         .watch(&root, RecursiveMode::Recursive)
         .map_err(|e| RunError::usage(format!("--watch: cannot watch {}: {e}", root.display())))?;
@@ -59,30 +75,39 @@ pub fn run(a: &CheckArgs) -> Result<i32, RunError> {
     let shown = crate::source::under(&crate::scope::report_prefix(&root, false), ".");
     let doc = ErrorDoc::from(a.format);
     loop {
+        let started = Instant::now();
         guarded(doc, || check(a));
+        let not_before = Instant::now() + REST.max(started.elapsed());
         if !a.report.quiet {
             let _ = writeln!(
                 std::io::stderr().lock(),
                 "wirelint: watching {shown} for changes (Ctrl-C to stop)"
             );
         }
-        if rx.recv().is_err() || !settle(&rx) {
+        if rx.recv().is_err() || !settle(&rx, not_before) {
             return Ok(2);
         }
     }
 }
 
-/// Waits until no change came for [`SETTLE`], at most [`SETTLE_MAX`]
-/// times; false when the notifications ended.
-fn settle(rx: &Receiver<()>) -> bool {
-    for _ in 0..SETTLE_MAX {
-        match rx.recv_timeout(SETTLE) {
-            Ok(()) => continue,
-            Err(RecvTimeoutError::Timeout) => return true,
-            Err(RecvTimeoutError::Disconnected) => return false,
+/// After a change: waits until the next run may start, that is from
+/// `not_before` on, once no change came for [`SETTLE`] or [`SETTLE_MAX`]
+/// after the change; false when the notifications ended. It wakes once
+/// per [`SETTLE`], however many changes come.
+fn settle(rx: &Receiver<()>, not_before: Instant) -> bool {
+    let first = Instant::now();
+    loop {
+        std::thread::sleep(SETTLE);
+        let changed = match rx.try_recv() {
+            Ok(()) => true,
+            Err(TryRecvError::Empty) => false,
+            Err(TryRecvError::Disconnected) => return false,
+        };
+        let now = Instant::now();
+        if now >= not_before && (!changed || now >= first + SETTLE_MAX) {
+            return true;
         }
     }
-    true
 }
 
 /// Whether a notification about `path` may change what the check finds:

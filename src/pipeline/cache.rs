@@ -19,7 +19,9 @@
 //! - **the facts**, one file per content: the SHA1 of the bytes, the
 //!   language and the file's stem (extraction depends on nothing else)
 //!   name the facts extracted from them, stored without file ids
-//!   (`crate::facts::read_in_file` puts them back).
+//!   (`crate::facts::read_in_file` puts them back). An editor's unsaved
+//!   buffer (`--stdin-filename`, `wirelint server`) writes none: its
+//!   facts stay in the memory of the process that parsed it.
 //!
 //! What no run wrote for a month, and no index names, is removed, at
 //! most once a day (`prune`): the cache does not grow without bound.
@@ -334,6 +336,14 @@ impl Cache {
             m.put(key, file, facts.clone());
         }
         Some(facts)
+    }
+
+    /// Keeps the facts of these bytes for the next run of this process
+    /// only (its memory), never on disk: an editor's unsaved buffer.
+    pub fn remember_facts(&self, key: &FactsKey, file: FileId, facts: Arc<FileFacts>) {
+        if let Some(m) = &self.memo {
+            m.put(key, file, facts);
+        }
     }
 
     /// Stores the facts of these bytes (errors are ignored: a miss later).

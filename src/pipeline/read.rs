@@ -261,8 +261,12 @@ impl Reader<'_> {
                     t.keep(&c.rel, Arc::new(tree));
                 }
                 let f = Arc::new(f);
-                if let (Some(cache), Some(k)) = (self.cache, &key) {
-                    if !f.was_cut() {
+                // An editor's buffer is not on disk, and its facts are
+                // not either: kept in memory for the next run only.
+                if let (Some(cache), Some(k), false) = (self.cache, &key, f.was_cut()) {
+                    if buffer {
+                        cache.remember_facts(k, file, f.clone());
+                    } else {
                         cache.store_facts(k, &f);
                     }
                 }

@@ -12,12 +12,15 @@
 //! rust-analyzer is built on); payloads are plain JSON (`protocol.rs`).
 //! Requests the server does not know get `MethodNotFound`; a broken
 //! `wirelint.toml` or contract is one diagnostic on that file, never an
-//! exit.
+//! exit. The open documents are kept within a budget (`docs.rs`), and the
+//! root must be a project, never `/` (`workspace.rs`).
 
+mod docs;
 mod hover;
 mod keyuses;
 mod protocol;
 pub mod transport;
+mod workspace;
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -31,11 +34,9 @@ use crate::config::Config;
 use crate::pipeline::post::{self, Post};
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 use crate::views::matrix::Matrix;
+pub use docs::MAX_DOCUMENT_BYTES;
+use docs::{Doc, Docs};
 use protocol::Ws;
-
-/// The largest open document checked: `check`'s default `--max-file-size`.
-/// A larger buffer is not kept; one diagnostic on it says so.
-pub const MAX_DOCUMENT_BYTES: u64 = crate::pipeline::DEFAULT_MAX_FILE_BYTES;
 
 /// The most messages taken in one batch before the pending changes are
 /// analysed.
@@ -86,23 +87,12 @@ fn serve(out: &Sender<Message>, inbox: &transport::Inbox) -> i32 {
     if protocol::watches_files(&init) {
         let _ = out.send(Message::Request(protocol::register_watchers()));
     }
-    let root = protocol::workspace_root(&init).or_else(fallback_root);
-    if root.is_none() {
-        let message = "wirelint: the editor named no workspace folder and the current directory is in no git repository, so nothing is checked; open a folder";
-        let params = json!({"type": 2, "message": message});
-        let note = Notification::new("window/showMessage".into(), params);
-        let _ = out.send(Message::Notification(note));
-    }
+    let root = workspace::root(&init)
+        .map_err(|warning| workspace::show(out, 2, &warning))
+        .ok();
     let mut st = State::new(root);
     st.refresh_guarded(out);
     serve_loop(&mut st, out, &mut src)
-}
-
-/// Without a workspace from the editor: the current directory when it is
-/// inside a git repository (never the whole disk from `/`).
-fn fallback_root() -> Option<PathBuf> {
-    let cwd = std::env::current_dir().ok()?;
-    crate::scope::git_root(&cwd).map(|_| cwd)
 }
 
 /// Waits for `initialize` and answers it; requests before it get
@@ -170,8 +160,8 @@ fn serve_loop(st: &mut State, out: &Sender<Message>, src: &mut impl Source) -> i
                 Message::Notification(n) if !shutdown => {
                     // A panic while taking in a notification (a bug) is
                     // logged; the workspace is analysed again.
-                    dirty |=
-                        catch_unwind(AssertUnwindSafe(|| st.notification(n))).unwrap_or_else(|p| {
+                    dirty |= catch_unwind(AssertUnwindSafe(|| st.notification(n, out)))
+                        .unwrap_or_else(|p| {
                             eprintln!(
                                 "wirelint server: internal error: {}",
                                 panic_message(p.as_ref())
@@ -257,52 +247,13 @@ impl Clock {
     }
 }
 
-/// An open document: its text, and whether it differs from its file on
-/// disk (only those stand in for their files). A document over
-/// [`MAX_DOCUMENT_BYTES`] keeps only its size.
-struct Doc {
-    text: Vec<u8>,
-    modified: bool,
-    too_large: Option<usize>,
-}
-
-impl Doc {
-    fn new(path: &Path, text: Vec<u8>) -> Doc {
-        if text.len() as u64 > MAX_DOCUMENT_BYTES {
-            return Doc {
-                text: Vec::new(),
-                modified: false,
-                too_large: Some(text.len()),
-            };
-        }
-        // A regular file only, bounded: the editor may name a FIFO or a
-        // device (`crate::input`). A file that cannot be read is not the
-        // buffer's text.
-        let disk = crate::input::read_file(path, crate::input::Links::Follow, MAX_DOCUMENT_BYTES);
-        let modified = disk.ok().as_deref() != Some(text.as_slice());
-        Doc {
-            text,
-            modified,
-            too_large: None,
-        }
-    }
-
-    /// Compares the text with the file again (it changed on disk).
-    fn again(self, path: &Path) -> Doc {
-        match self.too_large {
-            Some(_) => self,
-            None => Doc::new(path, self.text),
-        }
-    }
-}
-
 /// The workspace, the open buffers, and what was last published.
 struct State {
     /// `None`: the editor named no workspace and none could be found, so
     /// nothing is checked.
     root: Option<PathBuf>,
-    /// Open buffers by absolute path.
-    docs: BTreeMap<PathBuf, Doc>,
+    /// Open buffers by absolute path, within their budget.
+    docs: Docs,
     /// Diagnostics last published, by document URI.
     published: BTreeMap<String, Value>,
     /// The last analysis (hover, definition, code actions) and its
@@ -321,7 +272,7 @@ impl State {
     fn new(root: Option<PathBuf>) -> State {
         State {
             root,
-            docs: BTreeMap::new(),
+            docs: Docs::default(),
             published: BTreeMap::new(),
             last: None,
             memo: Default::default(),
@@ -345,7 +296,7 @@ impl State {
 
     /// Takes in a notification; whether the workspace must be analysed
     /// again.
-    fn notification(&mut self, n: Notification) -> bool {
+    fn notification(&mut self, n: Notification, out: &Sender<Message>) -> bool {
         // `wirelint.toml`, the contract or a file changed on disk: an open
         // document may now differ from its file, or agree with it.
         if n.method == "workspace/didChangeWatchedFiles" {
@@ -354,14 +305,7 @@ impl State {
             if protocol::files_came_or_went(&n.params) {
                 self.session.discovered.forget();
             }
-            let docs = std::mem::take(&mut self.docs);
-            self.docs = docs
-                .into_iter()
-                .map(|(path, doc)| {
-                    let doc = doc.again(&path);
-                    (path, doc)
-                })
-                .collect();
+            self.docs.again();
             return true;
         }
         let Some(path) = protocol::document_path(&n.params) else {
@@ -372,19 +316,29 @@ impl State {
                 if n.method != "textDocument/didChange" {
                     self.see(&path);
                 }
-                let text = protocol::document_text(&n.method, &n.params).map(String::into_bytes);
-                let doc = match (text, self.docs.remove(&path)) {
-                    (Some(text), _) => Doc::new(&path, text),
-                    (None, Some(doc)) => doc.again(&path),
-                    (None, None) => return true,
+                let Some(text) = protocol::document_text(&n.method, &n.params) else {
+                    // Saved, without its text: compared with its file again.
+                    if let Some(doc) = self.docs.take(&path) {
+                        let doc = doc.again(&path);
+                        self.docs.insert(path, doc);
+                    }
+                    return true;
                 };
+                // The budget first: a document past it is not compared
+                // with its file, and its file on disk stands in.
+                let kept = self.docs.contains(&path);
+                if let Err(warning) = self.docs.admit(&path, text.len()) {
+                    if let Some(w) = warning {
+                        workspace::show(out, 2, &w);
+                    }
+                    return kept;
+                }
+                let doc = Doc::new(&path, text.into_bytes());
                 self.docs.insert(path, doc);
                 true
             }
-            "textDocument/didClose" => {
-                self.docs.remove(&path);
-                true
-            }
+            // A document never kept changes nothing.
+            "textDocument/didClose" => self.docs.remove(&path).is_some(),
             _ => false,
         }
     }
@@ -431,7 +385,7 @@ impl State {
         let (mut now, analysis) = match self.analysis(&root) {
             Ok(a) => {
                 clock.lap("analysis");
-                let open = |p: &Path| self.docs.contains_key(p);
+                let open = |p: &Path| self.docs.contains(p);
                 let ws = Ws {
                     root: &root,
                     open: &open,
@@ -440,7 +394,7 @@ impl State {
             }
             Err(e) => (protocol::config_error(&root, &e), None),
         };
-        for (path, doc) in &self.docs {
+        for (path, doc) in self.docs.iter() {
             if let Some(n) = doc.too_large {
                 protocol::too_large(&mut now, path, n, MAX_DOCUMENT_BYTES);
             }
@@ -516,7 +470,7 @@ impl State {
             return json!([]);
         };
         let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
-        let open = |p: &Path| self.docs.contains_key(p);
+        let open = |p: &Path| self.docs.contains(p);
         let ws = Ws { root, open: &open };
         let mut out = Vec::new();
         let mut shown: Vec<Value> = params["context"]["diagnostics"]
@@ -558,7 +512,7 @@ impl State {
         let (Some((a, _)), Some(root)) = (&self.last, &self.root) else {
             return Value::Null;
         };
-        let open = |p: &Path| self.docs.contains_key(p);
+        let open = |p: &Path| self.docs.contains(p);
         let ws = Ws { root, open: &open };
         let Some(at) = protocol::point(a, root, params) else {
             return Value::Null;
@@ -656,7 +610,10 @@ mod tests {
         let mut st = State::new(None);
         assert_eq!(serve_loop(&mut st, &tx, &mut q), 1);
         assert_eq!(st.runs, 1);
-        assert_eq!(st.docs[Path::new("/nowhere/a.lua")].text, b"return 1999\n");
+        assert_eq!(
+            st.docs.get(Path::new("/nowhere/a.lua")).unwrap().text,
+            b"return 1999\n"
+        );
         let answers: Vec<Message> = rx.try_iter().collect();
         assert_eq!(answers.len(), 1);
     }

@@ -20,6 +20,12 @@ pub struct Client {
 
 impl Client {
     pub fn start(root: &Path) -> Client {
+        Client::start_with(root, &[])
+    }
+
+    /// The server started in `root`, with these variables set (over the
+    /// shared test cache's `XDG_CACHE_HOME`).
+    pub fn start_with(root: &Path, env: &[(&str, &Path)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_wirelint"))
             .arg("server")
             .current_dir(root)
@@ -27,6 +33,7 @@ impl Client {
                 "XDG_CACHE_HOME",
                 concat!(env!("CARGO_TARGET_TMPDIR"), "/cache"),
             )
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -143,6 +150,21 @@ impl Client {
         out
     }
 
+    /// Every message sent before the answer to a request sent now.
+    pub fn before_answer(&mut self) -> Vec<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "wirelint/unknown", "params": {}}));
+        let mut out = Vec::new();
+        loop {
+            let m = self.recv();
+            if m["id"] == id {
+                return out;
+            }
+            out.push(m);
+        }
+    }
+
     /// The params of every publishDiagnostics sent before the answer to a
     /// request sent now, as they came.
     pub fn raw_published(&mut self) -> Vec<Value> {
@@ -182,6 +204,14 @@ impl Client {
             })
             .collect();
         format!("{rel}: [{}]", diags.join(", "))
+    }
+}
+
+/// A server left running by a test that failed is stopped.
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
