@@ -43,6 +43,7 @@ pub mod go;
 pub mod js;
 pub mod kinds;
 pub mod lang;
+pub(crate) mod locals;
 pub mod lua;
 pub mod needles;
 pub mod parts;
@@ -327,6 +328,37 @@ pub fn push_lit(segs: &mut Vec<Seg>, text: &str, span: Span) {
     segs.push(Seg::Lit {
         text: text.to_string(),
         span,
+    });
+}
+
+/// A maximal string-building expression's value, kept in `facts` as a
+/// template when it may be a key ([`is_key_candidate`]).
+pub(crate) fn push_template(facts: &mut FileFacts, v: crate::facts::Value) {
+    if let crate::facts::Value::Str(t) = v {
+        let t = t.normalized();
+        if is_key_candidate(&t) {
+            facts.templates.push(t);
+        }
+    }
+}
+
+/// A definition of `name` in `module`, named at `name_span`: a `ConstDef`
+/// in `facts`, unless nothing is known of its value.
+pub(crate) fn define(
+    facts: &mut FileFacts,
+    module: String,
+    name: &str,
+    value: crate::facts::Value,
+    name_span: Span,
+) {
+    if matches!(value, crate::facts::Value::Unknown { .. }) {
+        return;
+    }
+    facts.consts.push(crate::facts::ConstDef {
+        module,
+        name: name.to_string(),
+        value,
+        name_span,
     });
 }
 

@@ -53,8 +53,9 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::locals;
 use crate::extract::source::{self, Source};
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::{named_children, walk, Parsers};
 
 /// Bound on every recursion of this extractor.
@@ -390,14 +391,8 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// What the names of an assignment's left side held is gone.
     fn forget(&mut self, target: Option<Node<'_>>) {
         let Some(t) = target else { return };
-        let mut names = Vec::new();
-        walk(t, |m| {
-            if m.kind() == "identifier" {
-                names.push(self.text(m));
-            }
-            true
-        });
-        for name in names {
+        for m in locals::target_names(t, &["identifier"]) {
+            let name = self.text(m);
             self.scope.locals.remove(&name);
             self.scope.clients.remove(&name);
             self.scope.scripts.remove(&name);
@@ -543,15 +538,8 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A definition.
     fn define(&mut self, module: String, name: &str, value: Value, at: Node<'_>) {
-        if matches!(value, Value::Unknown { .. }) {
-            return;
-        }
-        self.facts.consts.push(ConstDef {
-            module,
-            name: name.to_string(),
-            value,
-            name_span: self.span(at),
-        });
+        let span = self.span(at);
+        crate::extract::define(&mut self.facts, module, name, value, span);
     }
 
     /// `T{f: v}` or `&T{f: v}` for a type `T` of this package: a field its

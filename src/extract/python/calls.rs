@@ -5,6 +5,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
+use crate::extract::locals::Locals;
 use crate::extract::source::Source;
 use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Value};
 use crate::parse::named_children;

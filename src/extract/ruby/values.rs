@@ -11,6 +11,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::locals::Locals;
 use crate::extract::source::Source;
 use crate::facts::{Seg, Template, Value, RECEIVER};
 use crate::parse::named_children;
