@@ -50,6 +50,7 @@ pub mod parts;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub(crate) mod sends;
 pub(crate) mod source;
 #[cfg(test)]
 mod test_support;

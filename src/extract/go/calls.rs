@@ -6,21 +6,14 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value};
+use crate::facts::{CallFact, Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
 use super::Cx;
 use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
-
-/// What a call passes as one sequence: its items, whether more may follow,
-/// and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
-}
 
 /// Methods whose result is a pipeline or a client of the receiver's.
 const CLIENT_MAKERS: &[&str] = &[
@@ -355,17 +348,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         args: Vec<Value>,
         tail: Vec<Value>,
     ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: !tail.is_empty(),
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
+        let (name_span, span, open) = (self.span(m), self.span(n), !tail.is_empty());
+        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
+        self.facts.commands.push(command);
     }
 
     /// A script object run, after the context and the client:
@@ -402,13 +387,26 @@ impl<'s, 'p> Cx<'s, 'p> {
             Some(Value::Int { value, .. }) => usize::try_from(value).ok(),
             _ => None,
         };
-        let (keys, args, open_keys, keys_from) = match count {
+        let (keys, args) = match count {
             Some(k) if k <= items.len() => {
                 let mut keys = items;
                 let args = keys.split_off(k);
-                (keys, args, false, None)
+                let keys = Seq {
+                    items: keys,
+                    open: false,
+                    from: None,
+                };
+                (keys, args)
             }
-            Some(_) => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            Some(_) => {
+                let from = tail.first().cloned();
+                let keys = Seq {
+                    items: Vec::new(),
+                    open: true,
+                    from,
+                };
+                (keys, Vec::new())
+            }
             // The count travels with the script (its registration): what
             // redigo sends, `EVALSHA sha count keysAndArgs..`.
             None => {
@@ -421,19 +419,12 @@ impl<'s, 'p> Cx<'s, 'p> {
                 return self.push_command("EVALSHA".into(), m, n, wire, tail);
             }
         };
-        let open_args = !tail.is_empty();
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys,
-            args,
-            open_keys,
-            open_args,
-            keys_from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let args = Seq {
+            items: args,
+            open: !tail.is_empty(),
+            from: None,
+        };
+        self.push_run(n, script, keys, args);
     }
 
     /// A script call whose keys are one slice and whose args follow.
@@ -450,44 +441,15 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A script call of these keys and args.
     fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
+        self.facts.script_calls.push(call);
     }
 
     /// A slice argument: `nil` (empty), a listed slice, or a collection
     /// whose items are not listed.
     fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
-        let empty = Seq {
-            items: Vec::new(),
-            open: false,
-            from: None,
-        };
-        let Some(n) = n else { return empty };
-        if n.kind() == "nil" {
-            return empty;
-        }
-        match self.value(n, 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => Seq {
-                items,
-                open: false,
-                from: None,
-            },
-            v => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-        }
+        let n = n.filter(|n| n.kind() != "nil");
+        Seq::of(n.map(|n| self.value(n, 0)))
     }
 
     /// A call of a function of the code base, with its arguments.

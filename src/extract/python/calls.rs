@@ -6,8 +6,9 @@ use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
 use crate::extract::locals::Locals;
+use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Value};
+use crate::facts::{CallFact, FieldRead, Value};
 use crate::parse::named_children;
 
 use super::client::{self, RECEIVER_WORDS};
@@ -29,14 +30,6 @@ const MUTATORS: &[&str] = &[
     "sort",
     "__setitem__",
 ];
-
-/// What a call passes as one sequence (`keys=[..]`): its items, whether
-/// more may follow, and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
-}
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A call met by the walk.
@@ -330,17 +323,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         open: bool,
         tail: Vec<Value>,
     ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: open,
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
+        let (name_span, span) = (self.span(m), self.span(n));
+        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
+        self.facts.commands.push(command);
     }
 
     /// Whether the file defines a function (or method) of this name.
@@ -395,56 +380,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let script = self.value(func, 0);
         let keys = self.seq(keys_node);
         let args = self.seq(args_node);
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
+        self.facts.script_calls.push(call);
         true
     }
 
     /// A sequence argument: absent (empty), a list, or a collection whose
-    /// items are not listed.
+    /// items are not listed; `None` passes nothing.
     fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
-        let Some(n) = n else {
-            return Seq {
-                items: Vec::new(),
-                open: false,
-                from: None,
-            };
-        };
-        match self.value(n, 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => Seq {
-                items,
-                open: false,
-                from: None,
-            },
-            v @ Value::List { .. } => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-            Value::Unknown { label, span } if label == "None" => {
-                let _ = span;
-                Seq {
-                    items: Vec::new(),
-                    open: false,
-                    from: None,
-                }
-            }
-            v => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-        }
+        let v = n.map(|n| self.value(n, 0));
+        Seq::of(v.filter(|v| !matches!(v, Value::Unknown { label, .. } if label == "None")))
     }
 
     /// A call of a function of the code base, with its arguments.

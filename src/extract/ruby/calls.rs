@@ -6,8 +6,9 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Span, Value};
+use crate::facts::{CallFact, FieldRead, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
@@ -23,36 +24,6 @@ const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
 pub(super) struct Argv<'t> {
     pub(super) pos: Vec<Node<'t>>,
     pub(super) pairs: Vec<Node<'t>>,
-}
-
-/// What a call passes as one sequence (`keys: [..]`): its items, whether
-/// more may follow, and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
-}
-
-/// A sequence argument: absent (empty), an array, or a collection whose
-/// items are not listed.
-fn seq(v: Option<Value>) -> Seq {
-    match v {
-        None => Seq {
-            items: Vec::new(),
-            open: false,
-            from: None,
-        },
-        Some(Value::List { items, tail, .. }) if tail.is_empty() => Seq {
-            items,
-            open: false,
-            from: None,
-        },
-        Some(v) => Seq {
-            items: Vec::new(),
-            open: true,
-            from: Some(v),
-        },
-    }
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
@@ -306,17 +277,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         open: bool,
         tail: Vec<Value>,
     ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: open,
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
+        let (name_span, span) = (self.span(m), self.span(n));
+        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
+        self.facts.commands.push(command);
     }
 
     /// `eval(script, keys: [..], argv: [..])`, `eval(script, keys, argv)`,
@@ -352,20 +315,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             };
             *slot = p.child_by_field_id(F.value).map(|v| self.value(v, 0));
         }
-        let keys = seq(keys);
-        let args = seq(args);
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let (keys, args) = (Seq::of(keys), Seq::of(args));
+        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
+        self.facts.script_calls.push(call);
     }
 
     /// What a call gives as a value.

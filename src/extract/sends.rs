@@ -1,0 +1,92 @@
+//! What a client call or a script call states, built the same way by
+//! every extractor that reads one: a command a client sends (its name,
+//! the arguments listed, whether more may follow and what they are), a
+//! script run with its keys and its args as two sequences ([`Seq`]).
+
+use crate::facts::{Command, ScriptCall, Sink, Span, Value};
+
+/// What a call passes as one sequence (a script's keys, its args): the
+/// items listed, whether more may follow, and the collection they come
+/// from when they are not listed.
+pub(crate) struct Seq {
+    pub(crate) items: Vec<Value>,
+    pub(crate) open: bool,
+    pub(crate) from: Option<Value>,
+}
+
+impl Seq {
+    /// Nothing passed.
+    pub(crate) fn empty() -> Seq {
+        Seq {
+            items: Vec::new(),
+            open: false,
+            from: None,
+        }
+    }
+
+    /// A sequence argument's value: absent (empty), a list the code shows
+    /// whole, or a collection whose items are not listed (open, from it).
+    pub(crate) fn of(v: Option<Value>) -> Seq {
+        match v {
+            None => Seq::empty(),
+            Some(Value::List { items, tail, .. }) if tail.is_empty() => Seq {
+                items,
+                open: false,
+                from: None,
+            },
+            Some(v) => Seq {
+                items: Vec::new(),
+                open: true,
+                from: Some(v),
+            },
+        }
+    }
+}
+
+/// A run of `script` with `keys` and `args`, the call at `span` in the
+/// function `func`.
+pub(crate) fn script_call(
+    script: Value,
+    keys: Seq,
+    args: Seq,
+    span: Span,
+    func: Option<usize>,
+) -> ScriptCall {
+    ScriptCall {
+        script,
+        numkeys: None,
+        keys: keys.items,
+        args: args.items,
+        open_keys: keys.open,
+        open_args: args.open,
+        keys_from: keys.from,
+        span,
+        func,
+        returned: false,
+    }
+}
+
+/// A command a client sends: `name` (written at `name_span`), the `args`
+/// listed, and whether more may follow (`open`) and what they are
+/// (`tail`); the call at `span` in the function `func`.
+pub(crate) fn client_command(
+    name: String,
+    name_span: Span,
+    args: Vec<Value>,
+    open: bool,
+    tail: Vec<Value>,
+    span: Span,
+    func: Option<usize>,
+) -> Command {
+    Command {
+        name,
+        name_span,
+        name_of: None,
+        args,
+        open_tail: open,
+        tail,
+        span,
+        func,
+        sink: Sink::Client,
+    }
+}
