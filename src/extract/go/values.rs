@@ -14,18 +14,9 @@ use crate::parse::named_children;
 
 use super::strings::is_string;
 use super::{Cx, MAX_DEPTH};
+use crate::extract::formats;
+use crate::extract::literals;
 use crate::extract::parts::segs_of;
-
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    let lower = t.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok();
-        }
-    }
-    lower.parse().ok()
-}
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The value of an expression.
@@ -36,7 +27,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         match n.kind() {
             "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
-            "int_literal" => match parse_int(&self.text(n)) {
+            "int_literal" => match literals::parse_int(&self.text(n)) {
                 Some(value) => Value::Int { value, span },
                 None => Value::unknown(self.label(n), span),
             },
@@ -403,19 +394,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         };
         let b = self.value(base, d + 1);
         let k = self.value(idx, d + 1);
-        match (&b, &k) {
-            (Value::List { items, tail, .. }, Value::Int { value, .. }) if tail.is_empty() => {
-                usize::try_from(*value)
-                    .ok()
-                    .and_then(|i| items.get(i).cloned())
-            }
-            (Value::Map { pairs, .. }, k) if k.as_str().is_some() => pairs
-                .iter()
-                .find(|(x, _)| x.as_str() == k.as_str())
-                .map(|p| p.1.clone()),
-            _ => None,
-        }
-        .unwrap_or_else(|| Value::unknown(self.label(n), span))
+        literals::item(&b, &k).unwrap_or_else(|| Value::unknown(self.label(n), span))
     }
 }
 
@@ -424,49 +403,18 @@ impl<'s, 'p> Cx<'s, 'p> {
 /// missing argument, a hole.
 fn printf(t: Template, args: Vec<Value>, span: Span) -> Template {
     let mut next = args.into_iter();
-    let mut segs = Vec::new();
-    for s in t.segs {
-        let Seg::Lit { text, span: ls } = s else {
-            segs.push(s);
-            continue;
-        };
-        let mut lit = String::new();
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                lit.push(c);
-                continue;
-            }
-            let verb = chars
-                .by_ref()
-                .find(|x| x.is_ascii_alphabetic() || *x == '%');
-            if verb == Some('%') {
-                lit.push('%');
-                continue;
-            }
-            if !lit.is_empty() {
-                segs.push(Seg::Lit {
-                    text: std::mem::take(&mut lit),
-                    span: ls,
-                });
-            }
-            let v = next.next();
-            match (verb, v) {
-                (Some('s' | 'v' | 'd'), Some(v)) => segs.extend(segs_of(v)),
-                _ => segs.push(Seg::Hole {
-                    label: "%".into(),
-                    span: ls,
-                }),
-            }
+    formats::fill(t, span, &['%'], |_, chars, out| {
+        let verb = chars
+            .by_ref()
+            .find(|x| x.is_ascii_alphabetic() || *x == '%');
+        if verb == Some('%') {
+            return out.push('%');
         }
-        if !lit.is_empty() {
-            segs.push(Seg::Lit {
-                text: lit,
-                span: ls,
-            });
+        match (verb, next.next()) {
+            (Some('s' | 'v' | 'd'), Some(v)) => out.value(v),
+            _ => out.hole("%"),
         }
-    }
-    Template { segs, span }
+    })
 }
 
 /// A format literal read with its verbs as holes (`%s` labelled so):

@@ -12,9 +12,9 @@ use crate::facts::{CallFact, FieldRead, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
-use super::values::segs_of;
 use super::{Cx, ScopeKind};
 use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::parts::segs_of;
 
 /// Methods whose block is a test (`it "..." do`, `describe X do`).
 const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];

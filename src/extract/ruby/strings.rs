@@ -147,7 +147,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     parts
                         .decoded
                         .hole(self.label(c), c.start_byte(), c.end_byte());
-                    parts.segs.extend(super::values::segs_of(v));
+                    parts.segs.extend(crate::extract::parts::segs_of(v));
                 }
                 _ => {}
             }

@@ -11,9 +11,12 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::formats;
+use crate::extract::literals;
 use crate::extract::locals::Locals;
+use crate::extract::parts::segs_of;
 use crate::extract::source::Source;
-use crate::facts::{Seg, Template, Value, RECEIVER};
+use crate::facts::{Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::client::{BLOCK_CLIENTS, RECEIVER_WORDS};
@@ -29,37 +32,6 @@ const CLIENT_MAKERS: &[&str] = &["Redis", "RedisClient", "ConnectionPool"];
 /// concerned (`"q".freeze`, `key.to_s`).
 pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];
 
-/// The template pieces a value stands for inside a string.
-pub(super) fn segs_of(v: Value) -> Vec<Seg> {
-    match v {
-        Value::Str(t) => t.segs,
-        Value::Int { value, span } => vec![Seg::Lit {
-            text: value.to_string(),
-            span,
-        }],
-        v @ (Value::Const { .. }
-        | Value::Call { .. }
-        | Value::Op { .. }
-        | Value::Param { .. }
-        | Value::OneOf { .. }) => vec![Seg::Value(Box::new(v))],
-        other => vec![Seg::Hole {
-            label: other.describe(),
-            span: other.span(),
-        }],
-    }
-}
-
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    let lower = t.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok();
-        }
-    }
-    t.parse().ok()
-}
-
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The value of an expression.
     pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -70,7 +42,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "string" | "chained_string" | "heredoc_beginning" | "simple_symbol"
             | "hash_key_symbol" | "delimited_symbol" => self.string_value(n, d),
-            "integer" => match parse_int(&self.text(n)) {
+            "integer" => match literals::parse_int(&self.text(n)) {
                 Some(value) => Value::Int { value, span },
                 None => Value::unknown(self.label(n), span),
             },
@@ -234,23 +206,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let b = self.value(base, d + 1);
         let k = self.value(key, d + 1);
-        match (&b, k.as_str(), &k) {
-            (Value::Map { pairs, .. }, Some(s), _) => {
-                if let Some((_, v)) = pairs
-                    .iter()
-                    .find(|(x, _)| x.as_str().as_deref() == Some(s.as_str()))
-                {
-                    return v.clone();
-                }
-            }
-            (Value::List { items, tail, .. }, _, Value::Int { value, .. }) if tail.is_empty() => {
-                if let Some(v) = usize::try_from(*value).ok().and_then(|i| items.get(i)) {
-                    return v.clone();
-                }
-            }
-            _ => {}
-        }
-        crate::facts::lookup(b, k, span)
+        literals::item(&b, &k).unwrap_or_else(|| crate::facts::lookup(b, k, span))
     }
 
     pub(super) fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -379,34 +335,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         span: crate::facts::Span,
     ) -> Template {
         let mut next = args.into_iter();
-        let mut segs = Vec::new();
-        for s in t.segs {
-            let Seg::Lit { text, span: ls } = s else {
-                segs.push(s);
-                continue;
-            };
-            let mut lit = String::new();
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c != '%' {
-                    lit.push(c);
-                    continue;
-                }
-                match chars
-                    .by_ref()
-                    .find(|x| x.is_ascii_alphabetic() || *x == '%')
-                {
-                    Some('%') => lit.push('%'),
-                    _ => {
-                        crate::extract::push_lit(&mut segs, &std::mem::take(&mut lit), ls);
-                        let v = next.next().unwrap_or_else(|| Value::unknown("%", ls));
-                        segs.extend(segs_of(v));
-                    }
+        formats::fill(t, span, &['%'], |_, chars, out| {
+            match chars
+                .by_ref()
+                .find(|x| x.is_ascii_alphabetic() || *x == '%')
+            {
+                Some('%') => out.push('%'),
+                _ => {
+                    let v = next.next().unwrap_or_else(|| Value::unknown("%", out.at()));
+                    out.value(v);
                 }
             }
-            crate::extract::push_lit(&mut segs, &lit, ls);
-        }
-        Template { segs, span }
+        })
     }
 
     /// Whether an expression is a Redis client: a call of a client's
