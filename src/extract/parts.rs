@@ -124,10 +124,10 @@ pub fn looks_lua(t: &[u8]) -> bool {
 /// Where a script in a string sits: the string's first byte (a script is
 /// made once per string) and span, and the binding it is assigned to
 /// (name, span, whether local), if any.
-pub struct ScriptSite {
+pub struct ScriptSite<B = (String, Span, bool)> {
     pub start: usize,
     pub span: Span,
-    pub binding: Option<(String, Span, bool)>,
+    pub binding: Option<B>,
 }
 
 /// The script in a string whose decoded text is `decoded` and template
@@ -160,6 +160,30 @@ pub fn inline_script(
     });
     made.insert(site.start, index);
     Some(index)
+}
+
+/// A string's value once its `parts` are read: the script it is when its
+/// text looks like Lua for Redis ([`inline_script`]), else its template.
+pub fn string_value(
+    parsers: &mut Parsers,
+    scripts: &mut Vec<ScriptDef>,
+    made: &mut HashMap<usize, usize>,
+    site: ScriptSite<&(String, Span, bool)>,
+    parts: Parts,
+) -> Value {
+    let span = site.span;
+    let (template, decoded) = parts.finish(span);
+    if looks_lua(&decoded.text) {
+        let site = ScriptSite {
+            start: site.start,
+            span,
+            binding: site.binding.cloned(),
+        };
+        if let Some(index) = inline_script(parsers, scripts, made, site, &decoded, &template) {
+            return Value::ScriptRef { index, span };
+        }
+    }
+    Value::Str(template)
 }
 
 /// A list's items joined into one string with `sep` between them, as a

@@ -3,7 +3,7 @@
 //! the arguments listed, whether more may follow and what they are), a
 //! script run with its keys and its args as two sequences ([`Seq`]).
 
-use crate::facts::{Command, ScriptCall, Sink, Span, Value};
+use crate::facts::{CallFact, Command, ScriptCall, Sink, Span, Value};
 
 /// What a call passes as one sequence (a script's keys, its args): the
 /// items listed, whether more may follow, and the collection they come
@@ -88,5 +88,34 @@ pub(crate) fn client_command(
         span,
         func,
         sink: Sink::Client,
+    }
+}
+
+/// A call of a function of the code base by `path`, with its `args` (and
+/// the value it is called on, `receiver`); the call at `span` in the
+/// function `func`.
+pub(crate) fn call_fact(
+    path: Vec<String>,
+    args: Vec<Value>,
+    receiver: Option<Value>,
+    span: Span,
+    func: Option<usize>,
+) -> CallFact {
+    CallFact {
+        path,
+        args,
+        receiver,
+        span,
+        func,
+    }
+}
+
+/// A call's receiver as a name the link may follow (a constant, a
+/// parameter, a script); any other value (what a call returned) stays
+/// opaque, `opaque()`.
+pub(crate) fn receiver(v: Value, opaque: impl FnOnce() -> Value) -> Value {
+    match v {
+        v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
+        _ => opaque(),
     }
 }

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::extract::fields::GO as F;
 use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Template, Value};
+use crate::facts::{Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
@@ -466,10 +466,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 ) else {
                     return;
                 };
-                let r = match self.value(obj, 0) {
-                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
-                    _ => Value::unknown(self.label(obj), self.span(obj)),
-                };
+                let v = self.value(obj, 0);
+                let r = sends::receiver(v, || Value::unknown(self.label(obj), self.span(obj)));
                 (vec![self.text(m)], Some(r))
             }
             None => return,
@@ -486,12 +484,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         if !spread {
             args = self.pack_variadic(&path, args, self.span(n));
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
+        self.facts.calls.push(call);
     }
 }

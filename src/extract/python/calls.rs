@@ -8,7 +8,7 @@ use crate::extract::fields::PYTHON as F;
 use crate::extract::locals::Locals;
 use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, FieldRead, Value};
+use crate::facts::{FieldRead, Value};
 use crate::parse::named_children;
 
 use super::client::{self, RECEIVER_WORDS};
@@ -422,12 +422,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     // The receiver as a name the link may follow; what a
                     // call returned stays opaque (`self.f` in the method is
                     // a field of it, not the call's arguments).
-                    let r = match self.value(obj, 0) {
-                        v @ (Value::Const { .. }
-                        | Value::Param { .. }
-                        | Value::ScriptRef { .. }) => v,
-                        _ => Value::unknown(self.label(obj), self.span(obj)),
-                    };
+                    let v = self.value(obj, 0);
+                    let r = sends::receiver(v, || Value::unknown(self.label(obj), self.span(obj)));
                     (vec![m], Some(r))
                 }
             }
@@ -444,12 +440,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 _ => self.reply_arg(*p).unwrap_or_else(|| self.value(*p, 0)),
             });
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
+        self.facts.calls.push(call);
     }
 }

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::extract::fields::RUBY as F;
 use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, FieldRead, Span, Value};
+use crate::facts::{FieldRead, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
@@ -447,10 +447,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             Some(r) => {
                 // The receiver as a name the link may follow; what a call
                 // returned stays opaque.
-                let v = match self.value(r, 0) {
-                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
-                    _ => Value::unknown(self.label(r), self.span(r)),
-                };
+                let v = self.value(r, 0);
+                let v = sends::receiver(v, || Value::unknown(self.label(r), self.span(r)));
                 (vec![method], Some(v))
             }
         };
@@ -460,12 +458,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if let Some(r) = rest.first() {
             args.push(Value::unknown(r.describe(), r.span()));
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
+        self.facts.calls.push(call);
     }
 }
