@@ -130,3 +130,38 @@ pub(crate) trait Locals {
         }
     }
 }
+
+/// What every language's function scope binds the same way: its
+/// parameters, its receiver and its locals.
+#[derive(Default, Clone)]
+pub(crate) struct Names {
+    pub(crate) params: Vec<String>,
+    /// The receiver's name in a method (`self`, `cls`, Go's `r`).
+    pub(crate) receiver: Option<String>,
+    /// Locals (and a receiver's fields, as the language writes them) in
+    /// source order: the last value.
+    pub(crate) locals: HashMap<String, Value>,
+}
+
+impl Names {
+    /// What `name`, read at `span`, holds here: its local's value, else
+    /// the receiver or the parameter it is.
+    pub(crate) fn get(&self, name: &str, span: Span) -> Option<Value> {
+        match self.locals.get(name) {
+            Some(v) => Some(v.clone()),
+            None => self.param_value(name, span),
+        }
+    }
+
+    /// The receiver or the parameter `name` is ([`crate::extract::param_value`]).
+    pub(crate) fn param_value(&self, name: &str, span: Span) -> Option<Value> {
+        crate::extract::param_value(self.receiver.as_deref(), &self.params, name, span)
+    }
+
+    /// Whether `name` is bound here: a local, a parameter, the receiver.
+    pub(crate) fn is_bound(&self, name: &str) -> bool {
+        self.locals.contains_key(name)
+            || self.params.iter().any(|p| p == name)
+            || self.receiver.as_deref() == Some(name)
+    }
+}

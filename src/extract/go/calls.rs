@@ -52,7 +52,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             "identifier" => {
                 let t = self.text(n);
                 self.scope.clients.contains(&t)
-                    || (!self.is_bound(&t) && self.globals.clients.contains(&t))
+                    || (!self.scope.names.is_bound(&t) && self.globals.clients.contains(&t))
                     || self.receiver_word(n)
             }
             "selector_expression" => self.receiver_word(n),
@@ -153,7 +153,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             if let Some(c) = self.scope.scripts.get(&t) {
                 return Some(c.clone());
             }
-            if !self.is_bound(&t) {
+            if !self.scope.names.is_bound(&t) {
                 return self.globals.scripts.get(&t).cloned();
             }
             return None;
@@ -173,7 +173,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let pkg = recv.child_by_field_id(F.operand)?;
         let imported = recv.kind() == "selector_expression"
             && pkg.kind() == "identifier"
-            && !self.is_bound(&self.text(pkg))
+            && !self.scope.names.is_bound(&self.text(pkg))
             && self.module_imports.contains(&self.text(pkg));
         let spec = client::lookup(name, Receiver::Script).filter(|_| imported)?;
         let first = self.wire_nodes(n, spec).into_iter().next()?;

@@ -55,24 +55,13 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         Value::Const {
             path: vec![name],
             span,
         }
-    }
-
-    /// Whether a name is bound in the scope (a local, a parameter, the
-    /// receiver).
-    pub(super) fn is_bound(&self, name: &str) -> bool {
-        self.scope.locals.contains_key(name)
-            || self.scope.params.iter().any(|p| p == name)
-            || self.scope.receiver.as_deref() == Some(name)
     }
 
     /// `r.f` (the receiver's field), `pkg.Name`, `x.f`.
@@ -86,7 +75,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let field = self.text(field);
         if obj.kind() == "identifier" {
             let name = self.text(obj);
-            if self.scope.receiver.as_deref() == Some(name.as_str()) {
+            if self.scope.names.receiver.as_deref() == Some(name.as_str()) {
                 if let Some(v) = self.method_value(&field, span) {
                     return v;
                 }
@@ -96,7 +85,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 };
             }
-            if !self.is_bound(&name) {
+            if !self.scope.names.is_bound(&name) {
                 if let Some(pkg) = self.imports.get(&name) {
                     return Value::Const {
                         path: vec![pkg.clone(), field],
@@ -121,10 +110,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return None;
                 }
                 let o = self.text(obj);
-                if self.scope.receiver.as_deref() == Some(o.as_str()) {
+                if self.scope.names.receiver.as_deref() == Some(o.as_str()) {
                     return Some(vec!["self".into(), m]);
                 }
-                if self.is_bound(&o) {
+                if self.scope.names.is_bound(&o) {
                     return None;
                 }
                 self.imports.get(&o).map(|pkg| vec![pkg.clone(), m])
@@ -188,7 +177,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if args.len() >= 2
                     && args[0].kind() == "slice_type"
                     && self.text(args[1]) == "0"
-                    && !self.is_bound("make") =>
+                    && !self.scope.names.is_bound("make") =>
             {
                 return Value::List {
                     items: Vec::new(),
@@ -196,7 +185,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 };
             }
-            ["append"] if !args.is_empty() && !self.is_bound("append") => {
+            ["append"] if !args.is_empty() && !self.scope.names.is_bound("append") => {
                 return self.append_value(&args, span, d);
             }
             _ => {}
@@ -241,7 +230,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         span: Span,
         d: usize,
     ) -> Option<Value> {
-        if func.kind() != "identifier" || self.scope.locals.contains_key(&self.text(func)) {
+        if func.kind() != "identifier" || self.scope.names.locals.contains_key(&self.text(func)) {
             return None;
         }
         let name = self.text(func);
@@ -250,7 +239,11 @@ impl<'s, 'p> Cx<'s, 'p> {
             .types
             .get(&name)
             .is_some_and(|t| t.starts_with("func"));
-        let callee = self.param_value(&name, span).filter(|_| typed_func)?;
+        let callee = self
+            .scope
+            .names
+            .param_value(&name, span)
+            .filter(|_| typed_func)?;
         let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
         Some(applied(vec![name], callee, args, span))
     }

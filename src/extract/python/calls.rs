@@ -192,13 +192,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(name) = self.local_name(obj) else {
             return false;
         };
-        if !self.scope.locals.contains_key(&name) {
+        if !self.scope.names.locals.contains_key(&name) {
             return false;
         }
         let grows = method == "append" && pos.len() == 1 && self.straight_line(n);
         let v = grows.then(|| self.value(pos[0], 0));
         let span = self.span(obj);
-        match self.scope.locals.get_mut(&name) {
+        match self.scope.names.locals.get_mut(&name) {
             Some(Value::List { items, tail, .. }) => match v {
                 Some(v) if tail.is_empty() && items.len() < 256 => items.push(v),
                 _ if tail.is_empty() => tail.push(Value::unknown(name.clone(), span)),
@@ -408,10 +408,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 let m = self.text(m);
                 let o = self.short_text(obj);
-                if obj.kind() == "identifier" && self.scope.receiver.as_deref() == Some(o.as_str())
+                if obj.kind() == "identifier"
+                    && self.scope.names.receiver.as_deref() == Some(o.as_str())
                 {
                     (vec!["self".to_string(), m], None)
-                } else if obj.kind() == "identifier" && !self.is_bound(&o) {
+                } else if obj.kind() == "identifier" && !self.scope.names.is_bound(&o) {
                     let q = self
                         .imports
                         .get(&o)

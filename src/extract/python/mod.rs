@@ -42,7 +42,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
-use crate::extract::locals::{self, Locals, Reach};
+use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
 use crate::extract::source::{self, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
@@ -90,11 +90,9 @@ pub fn extract(
 /// What a name is bound to in the scope being walked.
 #[derive(Default)]
 struct Scope {
-    params: Vec<String>,
-    /// The receiver's name in a method (`self`, `cls`).
-    receiver: Option<String>,
-    /// Locals (and `self.x` as `self.x`) in source order: the last value.
-    locals: HashMap<String, Value>,
+    /// Parameters, the receiver (`self`, `cls`), locals (and `self.x` as
+    /// `self.x`).
+    names: Names,
     /// Names (a local, `self.x`) bound to a Redis client or a pipeline.
     clients: HashSet<String>,
     /// Names bound to a `Script` (`register_script(..)`).
@@ -148,7 +146,7 @@ impl Source for Cx<'_, '_, '_> {
 
 impl Locals for Cx<'_, '_, '_> {
     fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.locals
+        &mut self.scope.names.locals
     }
 
     /// No branch or loop between `n` and its function (or module) body.
@@ -311,7 +309,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(t) = target else { return };
         for m in locals::target_names(t, &["identifier"]) {
             let name = self.text(m);
-            self.scope.locals.remove(&name);
+            self.scope.names.locals.remove(&name);
             self.scope.clients.remove(&name);
         }
     }
@@ -341,7 +339,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.scope.clients.insert(name.clone());
         }
         let value = self.value(expr, 0);
-        self.scope.locals.insert(name, value);
+        self.scope.names.locals.insert(name, value);
     }
 
     /// `x = ..`, `self.x = ..`, `d["k"] = ..` at any scope.
@@ -362,7 +360,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 match self.kind {
                     ScopeKind::Module => {
                         self.define(&name, v.clone(), left);
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                     ScopeKind::Class => {
                         if let Some(c) = self.classes.last() {
@@ -430,7 +428,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `self.x` in a method: `x`.
     fn self_field(&self, n: Node<'_>) -> Option<String> {
         let obj = n.child_by_field_id(F.object)?;
-        let recv = self.scope.receiver.as_deref()?;
+        let recv = self.scope.names.receiver.as_deref()?;
         (obj.kind() == "identifier" && self.text(obj) == recv)
             .then(|| n.child_by_field_id(F.attribute).map(|a| self.text(a)))
             .flatten()
@@ -494,13 +492,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     continue;
                 };
                 if i == 0 && is_method {
-                    scope.receiver = Some(pname);
+                    scope.names.receiver = Some(pname);
                     continue;
                 }
                 if annotation.is_some_and(|t| t.contains("Redis") || t.contains("Pipeline")) {
                     scope.clients.insert(pname.clone());
                 }
-                scope.params.push(pname.clone());
+                scope.names.params.push(pname.clone());
                 params.push(pname);
                 if default.is_some() {
                     defaults += 1;
@@ -567,16 +565,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => None,
         }
-    }
-
-    /// A parameter's value, or the receiver's field.
-    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        crate::extract::param_value(
-            self.scope.receiver.as_deref(),
-            &self.scope.params,
-            name,
-            span,
-        )
     }
 }
 

@@ -87,24 +87,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         if name.starts_with("__") && name.ends_with("__") {
             return Value::unknown(name, span);
         }
         let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
         Value::Const { path, span }
-    }
-
-    /// Whether a name is bound in the scope (a local or a parameter).
-    pub(super) fn is_bound(&self, name: &str) -> bool {
-        self.scope.locals.contains_key(name)
-            || self.scope.params.iter().any(|p| p == name)
-            || self.scope.receiver.as_deref() == Some(name)
     }
 
     /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.
@@ -118,7 +108,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let field = self.text(attr);
         if let Some(f) = self.self_field(n) {
-            if let Some(v) = self.scope.locals.get(&format!("self.{f}")) {
+            if let Some(v) = self.scope.names.locals.get(&format!("self.{f}")) {
                 return v.clone();
             }
             // A class attribute read through the instance.
@@ -138,7 +128,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             };
         }
-        if obj.kind() == "identifier" && !self.is_bound(&self.text(obj)) {
+        if obj.kind() == "identifier" && !self.scope.names.is_bound(&self.text(obj)) {
             let name = self.text(obj);
             let qual = match self.imports.get(&name) {
                 Some(p) => p.last().cloned().unwrap_or(name),
@@ -375,10 +365,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     // `self.scripts.to_key(t)`: a call of what the field
                     // holds, or of the method of the type that made it.
                     "attribute" => return self.apply_value(obj, m, args, span, d),
-                    "identifier" if self.scope.receiver.as_deref() == Some(&self.text(obj)) => {
+                    "identifier"
+                        if self.scope.names.receiver.as_deref() == Some(&self.text(obj)) =>
+                    {
                         vec!["self".to_string(), m]
                     }
-                    "identifier" if !self.is_bound(&self.text(obj)) => {
+                    "identifier" if !self.scope.names.is_bound(&self.text(obj)) => {
                         let name = self.text(obj);
                         let q = self
                             .imports

@@ -43,7 +43,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
-use crate::extract::locals::{self, Locals, Reach};
+use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
 use crate::extract::source::{self, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
@@ -96,11 +96,9 @@ pub fn extract<'r>(
 /// What a name is bound to in the scope being walked.
 #[derive(Default)]
 struct Scope {
-    params: Vec<String>,
-    /// `self` in an instance method.
-    receiver: Option<String>,
-    /// Locals (and `@x` as `@x`) in source order: the last value.
-    locals: HashMap<String, Value>,
+    /// Parameters, the receiver (`self` in an instance method), locals
+    /// (and `@x` as `@x`).
+    names: Names,
     /// Names (a local, `@x`) bound to a Redis client or a pipeline.
     clients: HashSet<String>,
     /// Names bound to a whole hash read by `HGETALL`: the key read.
@@ -147,7 +145,7 @@ impl Source for Cx<'_, '_, '_> {
 
 impl Locals for Cx<'_, '_, '_> {
     fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.locals
+        &mut self.scope.names.locals
     }
 
     /// No branch or loop between `n` and its method (or body).
@@ -271,6 +269,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.scope.clients.remove(&name);
             self.scope.rows.remove(&name);
             self.scope
+                .names
                 .locals
                 .insert(name.clone(), Value::unknown(name, span));
         }
@@ -325,7 +324,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 match left.kind() {
                     "constant" => {
                         self.define(&name, v.clone(), left);
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                     "instance_variable" if self.kind == ScopeKind::Method => {
                         if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
@@ -335,7 +334,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                     _ if self.kind == ScopeKind::Method => self.bind_local(name, v, n),
                     _ => {
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                 }
             }
@@ -419,7 +418,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let mut scope = Scope::default();
         if n.kind() == "method" && self.kind != ScopeKind::Top {
-            scope.receiver = Some("self".into());
+            scope.names.receiver = Some("self".into());
         }
         let mut params = Vec::new();
         let mut default_values = Vec::new();
@@ -438,7 +437,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 // Keywords, splats and blocks are not positional.
                 _ => continue,
             };
-            scope.params.push(pname.clone());
+            scope.names.params.push(pname.clone());
             params.push(pname);
             defaults += usize::from(default.is_some());
             default_values.push(default.map(|d| self.value(d, 0)));
@@ -540,16 +539,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             };
         }
-    }
-
-    /// A parameter's value, or the receiver's field.
-    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        crate::extract::param_value(
-            self.scope.receiver.as_deref(),
-            &self.scope.params,
-            name,
-            span,
-        )
     }
 }
 

@@ -57,6 +57,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             },
             "self" => self
+                .scope
+                .names
                 .param_value("self", span)
                 .unwrap_or_else(|| Value::unknown("self", span)),
             "element_reference" => self.element_value(n, d),
@@ -164,11 +166,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         Value::Call {
             path: vec![name],
@@ -181,10 +180,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn ivar_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
+        if let Some(v) = self.scope.names.locals.get(&name) {
             return v.clone();
         }
-        match self.scope.receiver {
+        match self.scope.names.receiver {
             Some(_) => Value::Param {
                 index: RECEIVER,
                 name: name[1..].to_string(),
@@ -435,7 +434,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(name) = self.local_name(target) else {
             return;
         };
-        let Some(old) = self.scope.locals.get(&name).cloned() else {
+        let Some(old) = self.scope.names.locals.get(&name).cloned() else {
             return;
         };
         let appends = matches!(method, "<<" | "push" | "append") && self.straight_line(target);
@@ -461,6 +460,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             Value::List { .. } | Value::Str(_) => Value::unknown(name.clone(), span),
             _ => return,
         };
-        self.scope.locals.insert(name, new);
+        self.scope.names.locals.insert(name, new);
     }
 }
