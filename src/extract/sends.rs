@@ -1,9 +1,63 @@
 //! What a client call or a script call states, built the same way by
 //! every extractor that reads one: a command a client sends (its name,
 //! the arguments listed, whether more may follow and what they are), a
-//! script run with its keys and its args as two sequences ([`Seq`]).
+//! script run with its keys and its args as two sequences ([`Seq`]), a
+//! call of the code base. A context that states them where it walks
+//! ([`States`]) gives only its facts and the function it is in.
 
-use crate::facts::{CallFact, Command, ScriptCall, Sink, Span, Value};
+use tree_sitter::Node;
+
+use crate::extract::source::Source;
+use crate::facts::{CallFact, Command, FileFacts, ScriptCall, Sink, Span, Value};
+
+/// A context that states calls as it walks.
+pub(crate) trait States: Source {
+    /// The facts stated so far, and the function being walked (an index
+    /// into their functions).
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>);
+
+    /// The command a client sends at the call `n`, its name written at
+    /// `m` ([`client_command`]).
+    fn push_command(
+        &mut self,
+        name: String,
+        m: Node<'_>,
+        n: Node<'_>,
+        args: Vec<Value>,
+        open: bool,
+        tail: Vec<Value>,
+    ) {
+        let (name_span, span) = (self.span(m), self.span(n));
+        let (facts, func) = self.stated();
+        let command = client_command(name, name_span, args, open, tail, span, func);
+        facts.commands.push(command);
+    }
+
+    /// A run of `script` with `keys` and `args` at the call `n`
+    /// ([`script_call`]).
+    fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
+        let span = self.span(n);
+        let (facts, func) = self.stated();
+        facts
+            .script_calls
+            .push(script_call(script, keys, args, span, func));
+    }
+
+    /// The call `n` of a function of the code base ([`call_fact`]).
+    fn push_call(
+        &mut self,
+        n: Node<'_>,
+        path: Vec<String>,
+        args: Vec<Value>,
+        receiver: Option<Value>,
+    ) {
+        let span = self.span(n);
+        let (facts, func) = self.stated();
+        facts
+            .calls
+            .push(call_fact(path, args, receiver, span, func));
+    }
+}
 
 /// What a call passes as one sequence (a script's keys, its args): the
 /// items listed, whether more may follow, and the collection they come

@@ -6,9 +6,9 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::extract::sends::{self, Seq};
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{Template, Value};
+use crate::facts::{FileFacts, Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
@@ -29,6 +29,12 @@ const CLIENT_MAKERS: &[&str] = &[
     "DialURL",
     "Conn",
 ];
+
+impl States for Cx<'_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
+    }
+}
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The receiver and method of a call `recv.Method(..)`.
@@ -306,7 +312,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if !sub.is_empty() {
                     args.insert(0, Value::Str(Template::lit(sub, self.span(m))));
                 }
-                self.push_command(name.to_string(), m, n, args, tail);
+                let open = !tail.is_empty();
+                self.push_command(name.to_string(), m, n, args, open, tail);
             }
             Sends::Named => {
                 let Some(first) = nodes.first() else { return };
@@ -320,7 +327,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                     None => return,
                 };
                 let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
-                self.push_command(name.clone(), m, n, args, tail);
+                let open = !tail.is_empty();
+                self.push_command(name.clone(), m, n, args, open, tail);
                 if name.is_empty() {
                     if let Some(c) = self.facts.commands.last_mut() {
                         c.name_of = Some(named);
@@ -338,19 +346,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             // languages' forms.
             _ => {}
         }
-    }
-
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        tail: Vec<Value>,
-    ) {
-        let (name_span, span, open) = (self.span(m), self.span(n), !tail.is_empty());
-        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
-        self.facts.commands.push(command);
     }
 
     /// A script object run, after the context and the client:
@@ -416,7 +411,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let numkeys = Value::unknown("the script's key count", self.span(m));
                 let mut wire = vec![script, numkeys];
                 wire.extend(items);
-                return self.push_command("EVALSHA".into(), m, n, wire, tail);
+                let open = !tail.is_empty();
+                return self.push_command("EVALSHA".into(), m, n, wire, open, tail);
             }
         };
         let args = Seq {
@@ -437,12 +433,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             from: None,
         };
         self.push_run(n, script, keys, args);
-    }
-
-    /// A script call of these keys and args.
-    fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
-        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
-        self.facts.script_calls.push(call);
     }
 
     /// A slice argument: `nil` (empty), a listed slice, or a collection
@@ -484,7 +474,6 @@ impl<'s, 'p> Cx<'s, 'p> {
         if !spread {
             args = self.pack_variadic(&path, args, self.span(n));
         }
-        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
-        self.facts.calls.push(call);
+        self.push_call(n, path, args, receiver);
     }
 }

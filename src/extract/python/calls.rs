@@ -6,9 +6,9 @@ use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
 use crate::extract::locals::Locals;
-use crate::extract::sends::{self, Seq};
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{FieldRead, Value};
+use crate::facts::{FieldRead, FileFacts, Value};
 use crate::parse::named_children;
 
 use super::client::{self, RECEIVER_WORDS};
@@ -30,6 +30,12 @@ const MUTATORS: &[&str] = &[
     "sort",
     "__setitem__",
 ];
+
+impl States for Cx<'_, '_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
+    }
+}
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A call met by the walk.
@@ -314,20 +320,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.push_command(name, m, n, args, open, tail);
     }
 
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        open: bool,
-        tail: Vec<Value>,
-    ) {
-        let (name_span, span) = (self.span(m), self.span(n));
-        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
-        self.facts.commands.push(command);
-    }
-
     /// Whether the file defines a function (or method) of this name.
     fn defines_function(&self, name: &str) -> bool {
         let needle = format!("def {name}(");
@@ -380,8 +372,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let script = self.value(func, 0);
         let keys = self.seq(keys_node);
         let args = self.seq(args_node);
-        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
-        self.facts.script_calls.push(call);
+        self.push_run(n, script, keys, args);
         true
     }
 
@@ -441,7 +432,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 _ => self.reply_arg(*p).unwrap_or_else(|| self.value(*p, 0)),
             });
         }
-        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
-        self.facts.calls.push(call);
+        self.push_call(n, path, args, receiver);
     }
 }

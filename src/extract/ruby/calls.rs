@@ -6,9 +6,9 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
-use crate::extract::sends::{self, Seq};
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{FieldRead, Span, Value};
+use crate::facts::{FieldRead, FileFacts, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
@@ -24,6 +24,12 @@ const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
 pub(super) struct Argv<'t> {
     pub(super) pos: Vec<Node<'t>>,
     pub(super) pairs: Vec<Node<'t>>,
+}
+
+impl States for Cx<'_, '_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
+    }
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
@@ -268,20 +274,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        open: bool,
-        tail: Vec<Value>,
-    ) {
-        let (name_span, span) = (self.span(m), self.span(n));
-        let command = sends::client_command(name, name_span, args, open, tail, span, self.cur_func);
-        self.facts.commands.push(command);
-    }
-
     /// `eval(script, keys: [..], argv: [..])`, `eval(script, keys, argv)`,
     /// `eval(script, {keys: .., argv: ..})`, and `evalsha` alike.
     fn eval_call(&mut self, n: Node<'_>, argv: &Argv<'_>) {
@@ -316,8 +308,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             *slot = p.child_by_field_id(F.value).map(|v| self.value(v, 0));
         }
         let (keys, args) = (Seq::of(keys), Seq::of(args));
-        let call = sends::script_call(script, keys, args, self.span(n), self.cur_func);
-        self.facts.script_calls.push(call);
+        self.push_run(n, script, keys, args);
     }
 
     /// What a call gives as a value.
@@ -458,7 +449,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if let Some(r) = rest.first() {
             args.push(Value::unknown(r.describe(), r.span()));
         }
-        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
-        self.facts.calls.push(call);
+        self.push_call(n, path, args, receiver);
     }
 }
