@@ -2,7 +2,19 @@
 //! integer's digits (`1_000`, `0x1F`, `0o17`, `0b101`), and the item a
 //! list or a map the code shows holds under a literal index or key.
 
+use tree_sitter::Node;
+
+use crate::extract::source::Source;
 use crate::facts::Value;
+
+/// An integer literal's value ([`parse_int`] of its text), else a hole.
+pub(crate) fn int_value(cx: &impl Source, n: Node<'_>) -> Value {
+    let span = cx.span(n);
+    match parse_int(&cx.text(n)) {
+        Some(value) => Value::Int { value, span },
+        None => Value::unknown(cx.label(n), span),
+    }
+}
 
 /// An integer literal's value: `_` separators left out, a `0x`, `0o` or
 /// `0b` prefix (either case) naming the radix; `None` when it is no

@@ -124,10 +124,10 @@ pub fn looks_lua(t: &[u8]) -> bool {
 /// Where a script in a string sits: the string's first byte (a script is
 /// made once per string) and span, and the binding it is assigned to
 /// (name, span, whether local), if any.
-pub struct ScriptSite<B = (String, Span, bool)> {
+pub struct ScriptSite {
     pub start: usize,
     pub span: Span,
-    pub binding: Option<B>,
+    pub binding: Option<(String, Span, bool)>,
 }
 
 /// The script in a string whose decoded text is `decoded` and template
@@ -162,22 +162,23 @@ pub fn inline_script(
     Some(index)
 }
 
-/// A string's value once its `parts` are read: the script it is when its
-/// text looks like Lua for Redis ([`inline_script`]), else its template.
+/// The value of a string whose first byte is `start` and whose `parts`
+/// are read: the script it is when its text looks like Lua for Redis
+/// ([`inline_script`], named by `binding`), else its template.
 pub fn string_value(
     parsers: &mut Parsers,
     scripts: &mut Vec<ScriptDef>,
     made: &mut HashMap<usize, usize>,
-    site: ScriptSite<&(String, Span, bool)>,
+    binding: Option<&(String, Span, bool)>,
+    (start, span): (usize, Span),
     parts: Parts,
 ) -> Value {
-    let span = site.span;
     let (template, decoded) = parts.finish(span);
     if looks_lua(&decoded.text) {
         let site = ScriptSite {
-            start: site.start,
+            start,
             span,
-            binding: site.binding.cloned(),
+            binding: binding.cloned(),
         };
         if let Some(index) = inline_script(parsers, scripts, made, site, &decoded, &template) {
             return Value::ScriptRef { index, span };

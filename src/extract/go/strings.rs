@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::{self, Parts, ScriptSite};
+use crate::extract::parts::{self, Parts};
 use crate::extract::source::Source;
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
@@ -69,13 +69,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 parts.interpolation(self.label(*op), op.start_byte(), op.end_byte(), v);
             }
         }
-        let site = ScriptSite {
-            start: n.start_byte(),
-            span: self.span(n),
-            binding: self.binding.as_ref(),
-        };
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
         let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-        parts::string_value(self.parsers, scripts, made, site, parts)
+        parts::string_value(self.parsers, scripts, made, binding, at, parts)
     }
 
     /// One literal's text, appended to `parts`.

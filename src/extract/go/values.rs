@@ -27,10 +27,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         match n.kind() {
             "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
-            "int_literal" => match literals::parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "int_literal" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "selector_expression" => self.selector_value(n, d),
             "call_expression" => self.call_value(n, d),

@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::{self, Parts, ScriptSite};
+use crate::extract::parts::{self, Parts};
 use crate::extract::path_script;
 use crate::extract::source::Source;
 use crate::facts::Value;
@@ -76,13 +76,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         } else {
             self.string_into(n, d, &mut parts);
         }
-        let site = ScriptSite {
-            start: n.start_byte(),
-            span: self.span(n),
-            binding: self.binding.as_ref(),
-        };
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
         let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-        parts::string_value(self.parsers, scripts, made, site, parts)
+        parts::string_value(self.parsers, scripts, made, binding, at, parts)
     }
 
     /// One `string` node's text, appended to `parts`.

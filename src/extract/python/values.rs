@@ -50,10 +50,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         match n.kind() {
             "string" | "concatenated_string" => self.string_value(n, d),
-            "integer" => match literals::parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "integer" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "attribute" => self.attribute_value(n, d),
             "subscript" => self.subscript_value(n, d),

@@ -42,10 +42,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "string" | "chained_string" | "heredoc_beginning" | "simple_symbol"
             | "hash_key_symbol" | "delimited_symbol" => self.string_value(n, d),
-            "integer" => match literals::parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "integer" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "instance_variable" => self.ivar_value(n),
             "constant" => Value::Const {
