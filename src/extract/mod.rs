@@ -39,16 +39,20 @@ pub mod elixir;
 pub mod embedded;
 pub mod encode;
 pub(crate) mod fields;
+pub(crate) mod formats;
 pub mod go;
 pub mod js;
 pub mod kinds;
 pub mod lang;
+pub(crate) mod literals;
+pub(crate) mod locals;
 pub mod lua;
 pub mod needles;
 pub mod parts;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub(crate) mod sends;
 pub(crate) mod source;
 #[cfg(test)]
 mod test_support;
@@ -306,6 +310,20 @@ pub(crate) fn file_script(
     Value::ScriptRef { index, span: at }
 }
 
+/// The script of the `.lua` file a path the code reads names
+/// ([`LuaFile::of`]), the read at `at` ([`file_script`]); `None` unless it
+/// names one.
+pub(crate) fn path_script(
+    facts: &mut crate::facts::FileFacts,
+    scripts_at: &mut std::collections::HashMap<usize, usize>,
+    binding: Option<&(String, Span, bool)>,
+    path: &crate::facts::Value,
+    at: Span,
+) -> Option<crate::facts::Value> {
+    let file = LuaFile::of(path)?;
+    Some(file_script(facts, scripts_at, binding, file, at))
+}
+
 /// `moveToActive-11` → `moveToActive`: the script name without a trailing
 /// key-count suffix.
 pub fn script_name_from_stem(stem: &str) -> String {
@@ -327,6 +345,37 @@ pub fn push_lit(segs: &mut Vec<Seg>, text: &str, span: Span) {
     segs.push(Seg::Lit {
         text: text.to_string(),
         span,
+    });
+}
+
+/// A maximal string-building expression's value, kept in `facts` as a
+/// template when it may be a key ([`is_key_candidate`]).
+pub(crate) fn push_template(facts: &mut FileFacts, v: crate::facts::Value) {
+    if let crate::facts::Value::Str(t) = v {
+        let t = t.normalized();
+        if is_key_candidate(&t) {
+            facts.templates.push(t);
+        }
+    }
+}
+
+/// A definition of `name` in `module`, named at `name_span`: a `ConstDef`
+/// in `facts`, unless nothing is known of its value.
+pub(crate) fn define(
+    facts: &mut FileFacts,
+    module: String,
+    name: &str,
+    value: crate::facts::Value,
+    name_span: Span,
+) {
+    if matches!(value, crate::facts::Value::Unknown { .. }) {
+        return;
+    }
+    facts.consts.push(crate::facts::ConstDef {
+        module,
+        name: name.to_string(),
+        value,
+        name_span,
     });
 }
 

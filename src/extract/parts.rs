@@ -162,6 +162,31 @@ pub fn inline_script(
     Some(index)
 }
 
+/// The value of a string whose first byte is `start` and whose `parts`
+/// are read: the script it is when its text looks like Lua for Redis
+/// ([`inline_script`], named by `binding`), else its template.
+pub fn string_value(
+    parsers: &mut Parsers,
+    scripts: &mut Vec<ScriptDef>,
+    made: &mut HashMap<usize, usize>,
+    binding: Option<&(String, Span, bool)>,
+    (start, span): (usize, Span),
+    parts: Parts,
+) -> Value {
+    let (template, decoded) = parts.finish(span);
+    if looks_lua(&decoded.text) {
+        let site = ScriptSite {
+            start,
+            span,
+            binding: binding.cloned(),
+        };
+        if let Some(index) = inline_script(parsers, scripts, made, site, &decoded, &template) {
+            return Value::ScriptRef { index, span };
+        }
+    }
+    Value::Str(template)
+}
+
 /// A list's items joined into one string with `sep` between them, as a
 /// language's library joins a list whose every item the code shows
 /// (Python's `":".join([a, b])`, JavaScript's `[a, b].join(":")`): the

@@ -1,7 +1,7 @@
 //! Helpers the extractors' unit tests share: one command listing, each
 //! language's tests giving how a value is shown.
 
-use crate::facts::{FileFacts, ScriptSource, Value};
+use crate::facts::{FileFacts, ScriptSource, Seg, Template, Value};
 
 /// `NAME args..` of each command, each argument as `show` writes it, an
 /// open tail as ` ..`.
@@ -47,4 +47,44 @@ pub(crate) fn file_scripts(f: &FileFacts) -> Vec<(String, String, bool)> {
             _ => panic!("file expected"),
         })
         .collect()
+}
+
+/// A template as text: its literal pieces as written, a value in it as
+/// `{..}` of what `show` writes, a hole as `hole` writes its label.
+pub(crate) fn template_text(
+    t: &Template,
+    show: impl Fn(&Value) -> String,
+    hole: impl Fn(&str) -> String,
+) -> String {
+    t.segs
+        .iter()
+        .map(|s| match s {
+            Seg::Lit { text, .. } => text.clone(),
+            Seg::Value(v) => format!("{{{}}}", show(v)),
+            Seg::Hole { label, .. } => hole(label),
+        })
+        .collect()
+}
+
+/// The first argument of each call of `use_key` (or `useKey`), as
+/// [`shown`].
+pub(crate) fn use_key_args(f: &FileFacts) -> Vec<String> {
+    f.calls
+        .iter()
+        .filter(|c| c.path == ["use_key"] || c.path == ["useKey"])
+        .map(|c| shown(&c.args[0]))
+        .collect()
+}
+
+/// Asserts that the call of `decode` passes on, first, the reply of an
+/// `HGETALL` of its caller's second parameter, and that the fields read
+/// of each parameter are `reads`.
+pub(crate) fn assert_reply_passed_on(f: &FileFacts, reads: &[(&str, Option<usize>)]) {
+    let call = f.calls.iter().find(|c| c.path == ["decode"]).unwrap();
+    let (command, key) = crate::facts::hash_reply_parts(&call.args[0]).unwrap();
+    assert_eq!(command.as_str().as_deref(), Some("HGETALL"));
+    assert!(matches!(key, Value::Param { index: 1, .. }));
+    let got = crate::extract::reads_by_param(f);
+    let got: Vec<(&str, Option<usize>)> = got.iter().map(|(s, i)| (s.as_str(), *i)).collect();
+    assert_eq!(got, reads);
 }

@@ -6,21 +6,14 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, ScriptCall, Sink, Template, Value};
+use crate::facts::{FileFacts, Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
 use super::Cx;
 use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
-
-/// What a call passes as one sequence: its items, whether more may follow,
-/// and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
-}
 
 /// Methods whose result is a pipeline or a client of the receiver's.
 const CLIENT_MAKERS: &[&str] = &[
@@ -36,6 +29,12 @@ const CLIENT_MAKERS: &[&str] = &[
     "DialURL",
     "Conn",
 ];
+
+impl States for Cx<'_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
+    }
+}
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The receiver and method of a call `recv.Method(..)`.
@@ -59,7 +58,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             "identifier" => {
                 let t = self.text(n);
                 self.scope.clients.contains(&t)
-                    || (!self.is_bound(&t) && self.globals.clients.contains(&t))
+                    || (!self.scope.names.is_bound(&t) && self.globals.clients.contains(&t))
                     || self.receiver_word(n)
             }
             "selector_expression" => self.receiver_word(n),
@@ -160,7 +159,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             if let Some(c) = self.scope.scripts.get(&t) {
                 return Some(c.clone());
             }
-            if !self.is_bound(&t) {
+            if !self.scope.names.is_bound(&t) {
                 return self.globals.scripts.get(&t).cloned();
             }
             return None;
@@ -180,7 +179,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let pkg = recv.child_by_field_id(F.operand)?;
         let imported = recv.kind() == "selector_expression"
             && pkg.kind() == "identifier"
-            && !self.is_bound(&self.text(pkg))
+            && !self.scope.names.is_bound(&self.text(pkg))
             && self.module_imports.contains(&self.text(pkg));
         let spec = client::lookup(name, Receiver::Script).filter(|_| imported)?;
         let first = self.wire_nodes(n, spec).into_iter().next()?;
@@ -313,7 +312,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if !sub.is_empty() {
                     args.insert(0, Value::Str(Template::lit(sub, self.span(m))));
                 }
-                self.push_command(name.to_string(), m, n, args, tail);
+                let open = !tail.is_empty();
+                self.push_command(name.to_string(), m, n, args, open, tail);
             }
             Sends::Named => {
                 let Some(first) = nodes.first() else { return };
@@ -327,7 +327,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                     None => return,
                 };
                 let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
-                self.push_command(name.clone(), m, n, args, tail);
+                let open = !tail.is_empty();
+                self.push_command(name.clone(), m, n, args, open, tail);
                 if name.is_empty() {
                     if let Some(c) = self.facts.commands.last_mut() {
                         c.name_of = Some(named);
@@ -345,27 +346,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             // languages' forms.
             _ => {}
         }
-    }
-
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        tail: Vec<Value>,
-    ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: !tail.is_empty(),
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
     }
 
     /// A script object run, after the context and the client:
@@ -402,13 +382,26 @@ impl<'s, 'p> Cx<'s, 'p> {
             Some(Value::Int { value, .. }) => usize::try_from(value).ok(),
             _ => None,
         };
-        let (keys, args, open_keys, keys_from) = match count {
+        let (keys, args) = match count {
             Some(k) if k <= items.len() => {
                 let mut keys = items;
                 let args = keys.split_off(k);
-                (keys, args, false, None)
+                let keys = Seq {
+                    items: keys,
+                    open: false,
+                    from: None,
+                };
+                (keys, args)
             }
-            Some(_) => (Vec::new(), Vec::new(), true, tail.first().cloned()),
+            Some(_) => {
+                let from = tail.first().cloned();
+                let keys = Seq {
+                    items: Vec::new(),
+                    open: true,
+                    from,
+                };
+                (keys, Vec::new())
+            }
             // The count travels with the script (its registration): what
             // redigo sends, `EVALSHA sha count keysAndArgs..`.
             None => {
@@ -418,22 +411,16 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let numkeys = Value::unknown("the script's key count", self.span(m));
                 let mut wire = vec![script, numkeys];
                 wire.extend(items);
-                return self.push_command("EVALSHA".into(), m, n, wire, tail);
+                let open = !tail.is_empty();
+                return self.push_command("EVALSHA".into(), m, n, wire, open, tail);
             }
         };
-        let open_args = !tail.is_empty();
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys,
-            args,
-            open_keys,
-            open_args,
-            keys_from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let args = Seq {
+            items: args,
+            open: !tail.is_empty(),
+            from: None,
+        };
+        self.push_run(n, script, keys, args);
     }
 
     /// A script call whose keys are one slice and whose args follow.
@@ -448,46 +435,11 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.push_run(n, script, keys, args);
     }
 
-    /// A script call of these keys and args.
-    fn push_run(&mut self, n: Node<'_>, script: Value, keys: Seq, args: Seq) {
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
-    }
-
     /// A slice argument: `nil` (empty), a listed slice, or a collection
     /// whose items are not listed.
     fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
-        let empty = Seq {
-            items: Vec::new(),
-            open: false,
-            from: None,
-        };
-        let Some(n) = n else { return empty };
-        if n.kind() == "nil" {
-            return empty;
-        }
-        match self.value(n, 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => Seq {
-                items,
-                open: false,
-                from: None,
-            },
-            v => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-        }
+        let n = n.filter(|n| n.kind() != "nil");
+        Seq::of(n.map(|n| self.value(n, 0)))
     }
 
     /// A call of a function of the code base, with its arguments.
@@ -504,10 +456,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 ) else {
                     return;
                 };
-                let r = match self.value(obj, 0) {
-                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
-                    _ => Value::unknown(self.label(obj), self.span(obj)),
-                };
+                let v = self.value(obj, 0);
+                let r = sends::receiver(v, || Value::unknown(self.label(obj), self.span(obj)));
                 (vec![self.text(m)], Some(r))
             }
             None => return,
@@ -524,12 +474,6 @@ impl<'s, 'p> Cx<'s, 'p> {
         if !spread {
             args = self.pack_variadic(&path, args, self.span(n));
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        self.push_call(n, path, args, receiver);
     }
 }

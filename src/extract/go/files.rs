@@ -130,7 +130,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn embedded_fs(&self, n: Node<'_>) -> bool {
         n.kind() == "identifier" && {
             let t = self.text(n);
-            !self.is_bound(&t) && self.embed_fs.contains(&t)
+            !self.scope.names.is_bound(&t) && self.embed_fs.contains(&t)
         }
     }
 

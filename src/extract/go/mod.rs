@@ -53,8 +53,9 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::locals::{self, Names};
 use crate::extract::source::{self, Source};
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::{named_children, walk, Parsers};
 
 /// Bound on every recursion of this extractor.
@@ -106,13 +107,10 @@ pub fn extract(
 /// What names are bound to in the scope being walked.
 #[derive(Default, Clone)]
 struct Scope {
-    params: Vec<String>,
+    /// Parameters, the receiver's name in a method, locals.
+    names: Names,
     /// The declared type of a parameter or a `var`, as written.
     types: HashMap<String, String>,
-    /// The receiver's name in a method.
-    receiver: Option<String>,
-    /// Locals in source order: the last value.
-    locals: HashMap<String, Value>,
     /// Names bound to a Redis client, a connection or a pipeline.
     clients: HashSet<String>,
     /// Names bound to a script (`redis.NewScript(..)`, `*redis.Script`):
@@ -337,7 +335,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         if self.depth > MAX_DEPTH {
             return;
         }
-        let before = self.scope.locals.clone();
+        let before = self.scope.names.locals.clone();
         self.block_decls.push(HashSet::new());
         self.depth += 1;
         let stmts = named_children(n);
@@ -352,11 +350,11 @@ impl<'s, 'p> Cx<'s, 'p> {
         };
         if last.is_some_and(|s| s.kind() == "return_statement") {
             self.block_decls.pop();
-            self.scope.locals = before;
+            self.scope.names.locals = before;
             return;
         }
         let inner = self.block_decls.pop().unwrap_or_default();
-        let after = std::mem::take(&mut self.scope.locals);
+        let after = std::mem::take(&mut self.scope.names.locals);
         let mut out = HashMap::new();
         for (k, v) in after {
             if inner.contains(&k) {
@@ -371,7 +369,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             };
             out.insert(k, merged);
         }
-        self.scope.locals = out;
+        self.scope.names.locals = out;
     }
 
     /// A name declared in the block being walked.
@@ -384,21 +382,15 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// Binds a local: the new value replaces the old (a block that may
     /// not run merges them when it ends).
     fn bind_local(&mut self, name: String, v: Value) {
-        self.scope.locals.insert(name, v);
+        self.scope.names.locals.insert(name, v);
     }
 
     /// What the names of an assignment's left side held is gone.
     fn forget(&mut self, target: Option<Node<'_>>) {
         let Some(t) = target else { return };
-        let mut names = Vec::new();
-        walk(t, |m| {
-            if m.kind() == "identifier" {
-                names.push(self.text(m));
-            }
-            true
-        });
-        for name in names {
-            self.scope.locals.remove(&name);
+        for m in locals::target_names(t, &["identifier"]) {
+            let name = self.text(m);
+            self.scope.names.locals.remove(&name);
             self.scope.clients.remove(&name);
             self.scope.scripts.remove(&name);
         }
@@ -471,7 +463,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             return;
         };
         let is_recv = obj.kind() == "identifier"
-            && self.scope.receiver.as_deref() == Some(self.text(obj).as_str());
+            && self.scope.names.receiver.as_deref() == Some(self.text(obj).as_str());
         if !is_recv {
             return;
         }
@@ -543,15 +535,8 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A definition.
     fn define(&mut self, module: String, name: &str, value: Value, at: Node<'_>) {
-        if matches!(value, Value::Unknown { .. }) {
-            return;
-        }
-        self.facts.consts.push(ConstDef {
-            module,
-            name: name.to_string(),
-            value,
-            name_span: self.span(at),
-        });
+        let span = self.span(at);
+        crate::extract::define(&mut self.facts, module, name, value, span);
     }
 
     /// `T{f: v}` or `&T{f: v}` for a type `T` of this package: a field its
@@ -603,7 +588,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         if let Some(recv) = n.child_by_field_id(F.receiver) {
             for (pname, ty) in self.params(recv) {
                 receiver_type = Some(types::bare_type(&ty));
-                scope.receiver = pname;
+                scope.names.receiver = pname;
             }
         }
         if let Some(ps) = n.child_by_field_id(F.parameters) {
@@ -617,7 +602,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     scope.scripts.insert(pname.clone(), None);
                 }
                 scope.types.insert(pname.clone(), ty);
-                scope.params.push(pname);
+                scope.names.params.push(pname);
             }
         }
         let saved_type = std::mem::replace(&mut self.receiver_type, receiver_type);
@@ -625,14 +610,14 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.facts.functions.push(FunctionDef {
             module: self.def_module(),
             name,
-            params: scope.params.clone(),
+            params: scope.names.params.clone(),
             returns: Value::unknown("", self.span(n)),
             name_span: self.span(name_node),
             clause: 0,
             defaults: usize::from(variadic),
             patterns: Vec::new(),
             default_values: if variadic {
-                let mut d: Vec<Option<Value>> = vec![None; scope.params.len()];
+                let mut d: Vec<Option<Value>> = vec![None; scope.names.params.len()];
                 if let Some(last) = d.last_mut() {
                     *last = Some(Value::List {
                         items: Vec::new(),
@@ -674,8 +659,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         if let Some(ps) = n.child_by_field_id(F.parameters) {
             for (pname, ty) in self.params(ps) {
                 let Some(pname) = pname else { continue };
-                self.scope.params.retain(|p| p != &pname);
+                self.scope.names.params.retain(|p| p != &pname);
                 self.scope
+                    .names
                     .locals
                     .insert(pname.clone(), Value::unknown(pname.clone(), self.span(n)));
                 if self.client_type(&ty) {
@@ -720,16 +706,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         out
-    }
-
-    /// A parameter's value, or the receiver.
-    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        crate::extract::param_value(
-            self.scope.receiver.as_deref(),
-            &self.scope.params,
-            name,
-            span,
-        )
     }
 }
 

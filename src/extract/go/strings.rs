@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
+use crate::extract::parts::{self, Parts};
 use crate::extract::source::Source;
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
@@ -69,22 +69,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 parts.interpolation(self.label(*op), op.start_byte(), op.end_byte(), v);
             }
         }
-        let span = self.span(n);
-        let (template, decoded) = parts.finish(span);
-        if looks_lua(&decoded.text) {
-            let site = ScriptSite {
-                start: n.start_byte(),
-                span,
-                binding: self.binding.clone(),
-            };
-            let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-            if let Some(index) =
-                inline_script(self.parsers, scripts, made, site, &decoded, &template)
-            {
-                return Value::ScriptRef { index, span };
-            }
-        }
-        Value::Str(template)
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
+        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+        parts::string_value(self.parsers, scripts, made, binding, at, parts)
     }
 
     /// One literal's text, appended to `parts`.

@@ -2,6 +2,7 @@
 //! stated to the value-flow core, with its exact facts.
 
 use crate::extract::extract_file;
+use crate::extract::test_support::template_text;
 use crate::facts::{FileFacts, Lang, ScriptSource, Value, RECEIVER};
 use crate::parse::Parsers;
 
@@ -34,15 +35,7 @@ pub(super) fn show(v: &Value) -> String {
                 args.iter().map(show).collect::<Vec<_>>().join(", ")
             )
         }
-        Value::Str(t) => t
-            .segs
-            .iter()
-            .map(|s| match s {
-                crate::facts::Seg::Lit { text, .. } => text.clone(),
-                crate::facts::Seg::Value(v) => format!("{{{}}}", show(v)),
-                crate::facts::Seg::Hole { .. } => "{?}".into(),
-            })
-            .collect(),
+        Value::Str(t) => template_text(t, show, |_| "{?}".into()),
         Value::ScriptRef { index, .. } => format!("script#{index}"),
         Value::List { items, tail, .. } => {
             let mut s: Vec<String> = items.iter().map(show).collect();

@@ -177,7 +177,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let t = self.text(n);
                 match self.scope.types.get(&t) {
                     Some(ty) => Some(ty.clone()),
-                    None if !self.is_bound(&t) => self.globals.types.get(&t).cloned(),
+                    None if !self.scope.names.is_bound(&t) => self.globals.types.get(&t).cloned(),
                     None => None,
                 }
             }
@@ -232,7 +232,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     pub(super) fn is_list(&self, n: Node<'_>) -> bool {
         if n.kind() == "identifier" {
             let t = self.text(n);
-            if matches!(self.scope.locals.get(&t), Some(Value::List { .. })) {
+            if matches!(self.scope.names.locals.get(&t), Some(Value::List { .. })) {
                 return true;
             }
         }

@@ -14,18 +14,9 @@ use crate::parse::named_children;
 
 use super::strings::is_string;
 use super::{Cx, MAX_DEPTH};
+use crate::extract::formats;
+use crate::extract::literals;
 use crate::extract::parts::segs_of;
-
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    let lower = t.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok();
-        }
-    }
-    lower.parse().ok()
-}
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The value of an expression.
@@ -36,10 +27,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         match n.kind() {
             "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
-            "int_literal" => match parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "int_literal" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "selector_expression" => self.selector_value(n, d),
             "call_expression" => self.call_value(n, d),
@@ -64,24 +52,13 @@ impl<'s, 'p> Cx<'s, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         Value::Const {
             path: vec![name],
             span,
         }
-    }
-
-    /// Whether a name is bound in the scope (a local, a parameter, the
-    /// receiver).
-    pub(super) fn is_bound(&self, name: &str) -> bool {
-        self.scope.locals.contains_key(name)
-            || self.scope.params.iter().any(|p| p == name)
-            || self.scope.receiver.as_deref() == Some(name)
     }
 
     /// `r.f` (the receiver's field), `pkg.Name`, `x.f`.
@@ -95,7 +72,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let field = self.text(field);
         if obj.kind() == "identifier" {
             let name = self.text(obj);
-            if self.scope.receiver.as_deref() == Some(name.as_str()) {
+            if self.scope.names.receiver.as_deref() == Some(name.as_str()) {
                 if let Some(v) = self.method_value(&field, span) {
                     return v;
                 }
@@ -105,7 +82,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 };
             }
-            if !self.is_bound(&name) {
+            if !self.scope.names.is_bound(&name) {
                 if let Some(pkg) = self.imports.get(&name) {
                     return Value::Const {
                         path: vec![pkg.clone(), field],
@@ -130,10 +107,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return None;
                 }
                 let o = self.text(obj);
-                if self.scope.receiver.as_deref() == Some(o.as_str()) {
+                if self.scope.names.receiver.as_deref() == Some(o.as_str()) {
                     return Some(vec!["self".into(), m]);
                 }
-                if self.is_bound(&o) {
+                if self.scope.names.is_bound(&o) {
                     return None;
                 }
                 self.imports.get(&o).map(|pkg| vec![pkg.clone(), m])
@@ -197,7 +174,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 if args.len() >= 2
                     && args[0].kind() == "slice_type"
                     && self.text(args[1]) == "0"
-                    && !self.is_bound("make") =>
+                    && !self.scope.names.is_bound("make") =>
             {
                 return Value::List {
                     items: Vec::new(),
@@ -205,7 +182,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     span,
                 };
             }
-            ["append"] if !args.is_empty() && !self.is_bound("append") => {
+            ["append"] if !args.is_empty() && !self.scope.names.is_bound("append") => {
                 return self.append_value(&args, span, d);
             }
             _ => {}
@@ -250,7 +227,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         span: Span,
         d: usize,
     ) -> Option<Value> {
-        if func.kind() != "identifier" || self.scope.locals.contains_key(&self.text(func)) {
+        if func.kind() != "identifier" || self.scope.names.locals.contains_key(&self.text(func)) {
             return None;
         }
         let name = self.text(func);
@@ -259,7 +236,11 @@ impl<'s, 'p> Cx<'s, 'p> {
             .types
             .get(&name)
             .is_some_and(|t| t.starts_with("func"));
-        let callee = self.param_value(&name, span).filter(|_| typed_func)?;
+        let callee = self
+            .scope
+            .names
+            .param_value(&name, span)
+            .filter(|_| typed_func)?;
         let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
         Some(applied(vec![name], callee, args, span))
     }
@@ -403,19 +384,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         };
         let b = self.value(base, d + 1);
         let k = self.value(idx, d + 1);
-        match (&b, &k) {
-            (Value::List { items, tail, .. }, Value::Int { value, .. }) if tail.is_empty() => {
-                usize::try_from(*value)
-                    .ok()
-                    .and_then(|i| items.get(i).cloned())
-            }
-            (Value::Map { pairs, .. }, k) if k.as_str().is_some() => pairs
-                .iter()
-                .find(|(x, _)| x.as_str() == k.as_str())
-                .map(|p| p.1.clone()),
-            _ => None,
-        }
-        .unwrap_or_else(|| Value::unknown(self.label(n), span))
+        literals::item(&b, &k).unwrap_or_else(|| Value::unknown(self.label(n), span))
     }
 }
 
@@ -424,49 +393,18 @@ impl<'s, 'p> Cx<'s, 'p> {
 /// missing argument, a hole.
 fn printf(t: Template, args: Vec<Value>, span: Span) -> Template {
     let mut next = args.into_iter();
-    let mut segs = Vec::new();
-    for s in t.segs {
-        let Seg::Lit { text, span: ls } = s else {
-            segs.push(s);
-            continue;
-        };
-        let mut lit = String::new();
-        let mut chars = text.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                lit.push(c);
-                continue;
-            }
-            let verb = chars
-                .by_ref()
-                .find(|x| x.is_ascii_alphabetic() || *x == '%');
-            if verb == Some('%') {
-                lit.push('%');
-                continue;
-            }
-            if !lit.is_empty() {
-                segs.push(Seg::Lit {
-                    text: std::mem::take(&mut lit),
-                    span: ls,
-                });
-            }
-            let v = next.next();
-            match (verb, v) {
-                (Some('s' | 'v' | 'd'), Some(v)) => segs.extend(segs_of(v)),
-                _ => segs.push(Seg::Hole {
-                    label: "%".into(),
-                    span: ls,
-                }),
-            }
+    formats::fill(t, span, &['%'], |_, chars, out| {
+        let verb = chars
+            .by_ref()
+            .find(|x| x.is_ascii_alphabetic() || *x == '%');
+        if verb == Some('%') {
+            return out.push('%');
         }
-        if !lit.is_empty() {
-            segs.push(Seg::Lit {
-                text: lit,
-                span: ls,
-            });
+        match (verb, next.next()) {
+            (Some('s' | 'v' | 'd'), Some(v)) => out.value(v),
+            _ => out.hole("%"),
         }
-    }
-    Template { segs, span }
+    })
 }
 
 /// A format literal read with its verbs as holes (`%s` labelled so):

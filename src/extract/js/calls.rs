@@ -11,8 +11,9 @@ use super::client;
 use super::values::named;
 use super::{is_function, top_level_const, Cx, Frame, NodeRef, Registered};
 use crate::extract::clients::{Args, Receiver, Sends};
+use crate::extract::sends::{self, Seq};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, ConstDef, FieldRead, ScriptCall, Span, Template, Value};
+use crate::facts::{CallFact, ConstDef, FieldRead, Span, Template, Value};
 
 /// A registration `defineCommand`/`defineScript` makes, read once the first
 /// walk has found every script: the frames it sat in, its name (or the
@@ -324,17 +325,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     ) {
         let wires = self.wires(args);
         let (args, tail, open_tail) = self.wire_args(wires, how, false);
-        self.facts.commands.push(Command {
-            name,
-            name_span,
-            name_of: None,
-            args,
-            open_tail,
-            tail,
-            span: self.span(n),
-            func: self.cur_func(),
-            sink: crate::facts::Sink::Client,
-        });
+        let (span, func) = (self.span(n), self.cur_func());
+        let command = sends::client_command(name, name_span, args, open_tail, tail, span, func);
+        self.facts.commands.push(command);
     }
 
     /// A call's arguments as the client sends them, in order: a spread
@@ -445,20 +438,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                         .find(|(x, _)| x.as_str().as_deref() == Some(k))
                         .map(|(_, v)| v.clone())
                 };
-                let (keys, open_keys, keys_from) = spread_list(get("keys"));
-                let (args, open_args, _) = spread_list(get("arguments"));
-                self.facts.script_calls.push(ScriptCall {
-                    script,
-                    numkeys: None,
-                    keys,
-                    args,
-                    open_keys,
-                    open_args,
-                    keys_from,
-                    span: self.span(n),
-                    func: self.cur_func(),
-                    returned: false,
-                });
+                let (keys, args) = (spread_list(get("keys")), spread_list(get("arguments")));
+                let args = Seq { from: None, ..args };
+                let call = sends::script_call(script, keys, args, self.span(n), self.cur_func());
+                self.facts.script_calls.push(call);
                 return;
             }
         }
@@ -468,17 +451,18 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let head: Vec<Value> = wires.into_iter().map(|w| w.value).collect();
         let (rest, tail, open_tail) = self.wire_args(rest, Args::Spread, true);
         let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
-        self.facts.commands.push(Command {
-            name: name.to_string(),
+        let args = head.into_iter().chain(rest).collect();
+        let (span, func) = (self.span(n), self.cur_func());
+        let command = sends::client_command(
+            name.to_string(),
             name_span,
-            name_of: None,
-            args: head.into_iter().chain(rest).collect(),
+            args,
             open_tail,
             tail,
-            span: self.span(n),
-            func: self.cur_func(),
-            sink: crate::facts::Sink::Client,
-        });
+            span,
+            func,
+        );
+        self.facts.commands.push(command);
     }
 
     /// `client.name(keys.., args..)` of a command `defineCommand` gave the
@@ -500,18 +484,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if transforms {
             // `transformArguments` decides what is sent: the script is
             // known, its keys and arguments are not.
-            self.facts.script_calls.push(ScriptCall {
-                script,
-                numkeys: None,
-                keys: Vec::new(),
-                args: Vec::new(),
-                open_keys: true,
-                open_args: true,
-                keys_from: None,
-                span,
-                func: self.cur_func(),
-                returned: false,
-            });
+            let open = || Seq {
+                open: true,
+                ..Seq::empty()
+            };
+            let call = sends::script_call(script, open(), open(), span, self.cur_func());
+            self.facts.script_calls.push(call);
             return;
         }
         let wires = self.wires(args);
@@ -519,17 +497,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let mut all = vec![script, numkeys];
         all.extend(rest);
         let name_span = self.span(n.child_by_field_id(self.f.function).unwrap_or(n));
-        self.facts.commands.push(Command {
-            name: "EVALSHA".into(),
+        let func = self.cur_func();
+        let command = sends::client_command(
+            "EVALSHA".into(),
             name_span,
-            name_of: None,
-            args: all,
+            all,
             open_tail,
             tail,
             span,
-            func: self.cur_func(),
-            sink: crate::facts::Sink::Client,
-        });
+            func,
+        );
+        self.facts.commands.push(command);
     }
 
     /// A call of a function of the code base.
@@ -629,13 +607,18 @@ fn maybe_array(v: &Value) -> bool {
 
 /// A list's items, whether more may follow, and the collection when the
 /// code does not show its items.
-fn spread_list(v: Option<Value>) -> (Vec<Value>, bool, Option<Value>) {
+fn spread_list(v: Option<Value>) -> Seq {
     match v {
-        None => (Vec::new(), false, None),
-        Some(Value::List { items, tail, .. }) => {
-            let open = !tail.is_empty();
-            (items, open, tail.into_iter().next())
-        }
-        Some(other) => (Vec::new(), true, Some(other)),
+        None => Seq::empty(),
+        Some(Value::List { items, tail, .. }) => Seq {
+            open: !tail.is_empty(),
+            from: tail.into_iter().next(),
+            items,
+        },
+        Some(other) => Seq {
+            items: Vec::new(),
+            open: true,
+            from: Some(other),
+        },
     }
 }

@@ -1,7 +1,7 @@
 //! The JavaScript extractor on arguments spread from an array and on
 //! strings an array's `join` builds.
 
-use crate::extract::test_support::shown;
+use crate::extract::test_support::{shown, use_key_args};
 use crate::facts::{FileFacts, Lang};
 use crate::parse::Parsers;
 
@@ -64,12 +64,7 @@ fn a_join_of_a_shown_array_is_its_items_with_the_separator() {
         Lang::JavaScript,
         "function key(q, id, sep, parts) {\n  useKey(['emq', q, 'job', id].join(':'));\n  useKey([q, id].join(''));\n  useKey([q, 'x'].join());\n  useKey([q, id].join(sep));\n  useKey(parts.join(':'));\n}\n",
     );
-    let args: Vec<String> = f
-        .calls
-        .iter()
-        .filter(|c| c.path == ["use_key"] || c.path == ["useKey"])
-        .map(|c| shown(&c.args[0]))
-        .collect();
+    let args = use_key_args(&f);
     assert_eq!(args.len(), 5);
     assert_eq!(args[..3], ["emq:<q>:job:<id>", "<q><id>", "<q>,x"]);
     assert!(args[3..].iter().all(|a| a.starts_with('?')), "{args:?}");

@@ -5,8 +5,10 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
+use crate::extract::locals::Locals;
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Value};
+use crate::facts::{FieldRead, FileFacts, Value};
 use crate::parse::named_children;
 
 use super::client::{self, RECEIVER_WORDS};
@@ -29,12 +31,10 @@ const MUTATORS: &[&str] = &[
     "__setitem__",
 ];
 
-/// What a call passes as one sequence (`keys=[..]`): its items, whether
-/// more may follow, and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
+impl States for Cx<'_, '_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
+    }
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
@@ -198,13 +198,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(name) = self.local_name(obj) else {
             return false;
         };
-        if !self.scope.locals.contains_key(&name) {
+        if !self.scope.names.locals.contains_key(&name) {
             return false;
         }
         let grows = method == "append" && pos.len() == 1 && self.straight_line(n);
         let v = grows.then(|| self.value(pos[0], 0));
         let span = self.span(obj);
-        match self.scope.locals.get_mut(&name) {
+        match self.scope.names.locals.get_mut(&name) {
             Some(Value::List { items, tail, .. }) => match v {
                 Some(v) if tail.is_empty() && items.len() < 256 => items.push(v),
                 _ if tail.is_empty() => tail.push(Value::unknown(name.clone(), span)),
@@ -320,28 +320,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.push_command(name, m, n, args, open, tail);
     }
 
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        open: bool,
-        tail: Vec<Value>,
-    ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: open,
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
-    }
-
     /// Whether the file defines a function (or method) of this name.
     fn defines_function(&self, name: &str) -> bool {
         let needle = format!("def {name}(");
@@ -394,56 +372,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let script = self.value(func, 0);
         let keys = self.seq(keys_node);
         let args = self.seq(args_node);
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        self.push_run(n, script, keys, args);
         true
     }
 
     /// A sequence argument: absent (empty), a list, or a collection whose
-    /// items are not listed.
+    /// items are not listed; `None` passes nothing.
     fn seq(&mut self, n: Option<Node<'_>>) -> Seq {
-        let Some(n) = n else {
-            return Seq {
-                items: Vec::new(),
-                open: false,
-                from: None,
-            };
-        };
-        match self.value(n, 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => Seq {
-                items,
-                open: false,
-                from: None,
-            },
-            v @ Value::List { .. } => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-            Value::Unknown { label, span } if label == "None" => {
-                let _ = span;
-                Seq {
-                    items: Vec::new(),
-                    open: false,
-                    from: None,
-                }
-            }
-            v => Seq {
-                items: Vec::new(),
-                open: true,
-                from: Some(v),
-            },
-        }
+        let v = n.map(|n| self.value(n, 0));
+        Seq::of(v.filter(|v| !matches!(v, Value::Unknown { label, .. } if label == "None")))
     }
 
     /// A call of a function of the code base, with its arguments.
@@ -462,10 +399,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 let m = self.text(m);
                 let o = self.short_text(obj);
-                if obj.kind() == "identifier" && self.scope.receiver.as_deref() == Some(o.as_str())
+                if obj.kind() == "identifier"
+                    && self.scope.names.receiver.as_deref() == Some(o.as_str())
                 {
                     (vec!["self".to_string(), m], None)
-                } else if obj.kind() == "identifier" && !self.is_bound(&o) {
+                } else if obj.kind() == "identifier" && !self.scope.names.is_bound(&o) {
                     let q = self
                         .imports
                         .get(&o)
@@ -476,12 +414,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     // The receiver as a name the link may follow; what a
                     // call returned stays opaque (`self.f` in the method is
                     // a field of it, not the call's arguments).
-                    let r = match self.value(obj, 0) {
-                        v @ (Value::Const { .. }
-                        | Value::Param { .. }
-                        | Value::ScriptRef { .. }) => v,
-                        _ => Value::unknown(self.label(obj), self.span(obj)),
-                    };
+                    let v = self.value(obj, 0);
+                    let r = sends::receiver(v, || Value::unknown(self.label(obj), self.span(obj)));
                     (vec![m], Some(r))
                 }
             }
@@ -498,12 +432,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 _ => self.reply_arg(*p).unwrap_or_else(|| self.value(*p, 0)),
             });
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        self.push_call(n, path, args, receiver);
     }
 }

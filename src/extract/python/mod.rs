@@ -22,9 +22,9 @@
 //!
 //! A script is a `Script` object (`register_script(lua)`) called with
 //! `keys=` and `args=`, or an `eval`/`evalsha` command. The tree is walked
-//! without recursion proportional to its depth ([`walk`]); the few places
-//! that recurse (nested definitions, expression values) stop at
-//! [`MAX_DEPTH`].
+//! without recursion proportional to its depth ([`crate::parse::walk`]);
+//! the few places that recurse (nested definitions, expression values)
+//! stop at [`MAX_DEPTH`].
 
 mod calls;
 mod client;
@@ -42,10 +42,11 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
-use crate::extract::is_key_candidate;
+use crate::extract::locals::{self, Locals, Names, Reach};
+use crate::extract::push_template;
 use crate::extract::source::{self, Source};
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value};
-use crate::parse::{named_children, walk, Climb, Parsers};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
+use crate::parse::{named_children, Climb, Parsers};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -89,11 +90,9 @@ pub fn extract(
 /// What a name is bound to in the scope being walked.
 #[derive(Default)]
 struct Scope {
-    params: Vec<String>,
-    /// The receiver's name in a method (`self`, `cls`).
-    receiver: Option<String>,
-    /// Locals (and `self.x` as `self.x`) in source order: the last value.
-    locals: HashMap<String, Value>,
+    /// Parameters, the receiver (`self`, `cls`), locals (and `self.x` as
+    /// `self.x`).
+    names: Names,
     /// Names (a local, `self.x`) bound to a Redis client or a pipeline.
     clients: HashSet<String>,
     /// Names bound to a `Script` (`register_script(..)`).
@@ -142,6 +141,32 @@ struct Cx<'s, 'r, 'p> {
 impl Source for Cx<'_, '_, '_> {
     fn source(&self) -> (&[u8], FileId) {
         (self.src, self.file)
+    }
+}
+
+impl Locals for Cx<'_, '_, '_> {
+    fn locals(&mut self) -> &mut HashMap<String, Value> {
+        &mut self.scope.names.locals
+    }
+
+    /// No branch or loop between `n` and its function (or module) body.
+    fn straight_line(&self, n: Node<'_>) -> bool {
+        locals::straight_line(&self.climb, n, |p| match p.kind() {
+            "function_definition" | "class_definition" | "module" => Reach::Body,
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "match_statement"
+            | "case_clause"
+            | "conditional_expression"
+            | "boolean_operator"
+            | "lambda" => Reach::Branch,
+            _ => Reach::Through,
+        })
     }
 }
 
@@ -212,7 +237,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    self.push_template(v);
+                    push_template(&mut self.facts, v);
                 }
                 true
             }
@@ -220,7 +245,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if self.is_format(n) && n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    self.push_template(v);
+                    push_template(&mut self.facts, v);
                 }
                 self.call(n);
                 true
@@ -245,16 +270,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .is_some_and(|a| self.text(a) == "format")
             && f.child_by_field_id(F.object)
                 .is_some_and(|o| matches!(o.kind(), "string" | "concatenated_string"))
-    }
-
-    /// A maximal string-building expression that may be a key.
-    fn push_template(&mut self, v: Value) {
-        if let Value::Str(t) = v {
-            let t = t.normalized();
-            if is_key_candidate(&t) {
-                self.facts.templates.push(t);
-            }
-        }
     }
 
     /// `import a.b as m`, `from a.b import c as d`: the names they bind.
@@ -289,65 +304,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
-    /// Whether `n` runs every time its function (or module) body does: no
-    /// branch or loop between them.
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        let mut cur = self.climb.borrow_mut().parent(n);
-        for _ in 0..256 {
-            let Some(p) = cur else { return true };
-            match p.kind() {
-                "function_definition" | "class_definition" | "module" => return true,
-                "if_statement"
-                | "elif_clause"
-                | "else_clause"
-                | "for_statement"
-                | "while_statement"
-                | "try_statement"
-                | "except_clause"
-                | "match_statement"
-                | "case_clause"
-                | "conditional_expression"
-                | "boolean_operator"
-                | "lambda" => return false,
-                _ => {}
-            }
-            cur = self.climb.borrow_mut().parent(p);
-        }
-        false
-    }
-
-    /// Binds a local: in straight-line code the new value replaces the
-    /// old; in a branch it is one of the two.
-    fn bind_local(&mut self, name: String, v: Value, n: Node<'_>) {
-        let merged = match self.scope.locals.remove(&name) {
-            Some(old) if !self.straight_line(n) && old != v => {
-                let span = v.span();
-                let mut alts = match old {
-                    Value::OneOf { alts, .. } => alts,
-                    o => vec![o],
-                };
-                if alts.len() < 8 {
-                    alts.push(v);
-                }
-                Value::OneOf { alts, span }
-            }
-            _ => v,
-        };
-        self.scope.locals.insert(name, merged);
-    }
-
     /// `a, b = ..`, `x += ..`, `for x in ..`: what the names held is gone.
     fn forget_target(&mut self, target: Option<Node<'_>>) {
         let Some(t) = target else { return };
-        let mut names = Vec::new();
-        walk(t, |m| {
-            if m.kind() == "identifier" {
-                names.push(self.text(m));
-            }
-            true
-        });
-        for name in names {
-            self.scope.locals.remove(&name);
+        for m in locals::target_names(t, &["identifier"]) {
+            let name = self.text(m);
+            self.scope.names.locals.remove(&name);
             self.scope.clients.remove(&name);
         }
     }
@@ -377,7 +339,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.scope.clients.insert(name.clone());
         }
         let value = self.value(expr, 0);
-        self.scope.locals.insert(name, value);
+        self.scope.names.locals.insert(name, value);
     }
 
     /// `x = ..`, `self.x = ..`, `d["k"] = ..` at any scope.
@@ -398,7 +360,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 match self.kind {
                     ScopeKind::Module => {
                         self.define(&name, v.clone(), left);
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                     ScopeKind::Class => {
                         if let Some(c) = self.classes.last() {
@@ -450,17 +412,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if self.is_register(right) {
             self.scope.scripts.insert(name.clone());
         }
-        let straight = self.straight_line(left);
-        if let Some(Value::Map { pairs, .. }) = self.scope.locals.get_mut(&name) {
-            if straight && k.as_str().is_some() && pairs.len() < 256 {
-                pairs.retain(|(x, _)| x.as_str() != k.as_str());
-                pairs.push((k, v));
-                return;
-            }
-        }
-        if !straight || k.as_str().is_none() {
-            self.scope.locals.remove(&name);
-        }
+        self.set_item(name, k, v, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`,
@@ -476,7 +428,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `self.x` in a method: `x`.
     fn self_field(&self, n: Node<'_>) -> Option<String> {
         let obj = n.child_by_field_id(F.object)?;
-        let recv = self.scope.receiver.as_deref()?;
+        let recv = self.scope.names.receiver.as_deref()?;
         (obj.kind() == "identifier" && self.text(obj) == recv)
             .then(|| n.child_by_field_id(F.attribute).map(|a| self.text(a)))
             .flatten()
@@ -494,16 +446,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A definition in the module being walked.
     fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
-        if matches!(value, Value::Unknown { .. }) {
-            return;
-        }
-        let module = self.def_module();
-        self.facts.consts.push(ConstDef {
-            module,
-            name: name.to_string(),
-            value,
-            name_span: self.span(at),
-        });
+        let (module, span) = (self.def_module(), self.span(at));
+        crate::extract::define(&mut self.facts, module, name, value, span);
     }
 
     /// `class C(Base): body`: its attributes and methods in `stem.C`.
@@ -548,13 +492,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     continue;
                 };
                 if i == 0 && is_method {
-                    scope.receiver = Some(pname);
+                    scope.names.receiver = Some(pname);
                     continue;
                 }
                 if annotation.is_some_and(|t| t.contains("Redis") || t.contains("Pipeline")) {
                     scope.clients.insert(pname.clone());
                 }
-                scope.params.push(pname.clone());
+                scope.names.params.push(pname.clone());
                 params.push(pname);
                 if default.is_some() {
                     defaults += 1;
@@ -584,19 +528,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let func = self.cur_func.replace(index);
         self.returns.push(Vec::new());
         self.walk_sub(body);
-        let mut rets = self.returns.pop().unwrap_or_default();
+        let rets = self.returns.pop().unwrap_or_default();
         self.cur_func = func;
         self.kind = kind;
         self.scope = saved;
         let span = self.span(n);
-        self.facts.functions[index].returns = match rets.len() {
-            0 => Value::unknown("", span),
-            1 => rets.remove(0),
-            _ => Value::OneOf {
-                alts: rets.into_iter().take(8).collect(),
-                span,
-            },
-        };
+        self.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     /// `@staticmethod` before a method.
@@ -628,16 +565,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => None,
         }
-    }
-
-    /// A parameter's value, or the receiver's field.
-    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        crate::extract::param_value(
-            self.scope.receiver.as_deref(),
-            &self.scope.params,
-            name,
-            span,
-        )
     }
 }
 

@@ -2,7 +2,7 @@
 //! on strings `str.join` builds.
 
 use crate::extract::extract_file;
-use crate::extract::test_support::shown;
+use crate::extract::test_support::{shown, use_key_args};
 use crate::facts::{FileFacts, Lang};
 use crate::parse::Parsers;
 
@@ -74,12 +74,7 @@ def key(q, i, sep, parts):
     use_key(":".join(parts))
 "#;
     let f = facts(src);
-    let args: Vec<String> = f
-        .calls
-        .iter()
-        .filter(|c| c.path == ["use_key"] || c.path == ["useKey"])
-        .map(|c| shown(&c.args[0]))
-        .collect();
+    let args = use_key_args(&f);
     assert_eq!(args.len(), 4);
     assert_eq!(args[..2], ["emq:<q>:job:<i>", "<q><i>"]);
     assert!(args[2..].iter().all(|a| a.starts_with('?')), "{args:?}");

@@ -6,9 +6,9 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::{inline_script, looks_lua, Parts, ScriptSite};
+use crate::extract::parts::{self, Parts};
+use crate::extract::path_script;
 use crate::extract::source::Source;
-use crate::extract::{file_script, LuaFile};
 use crate::facts::Value;
 use crate::parse::children;
 
@@ -76,22 +76,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         } else {
             self.string_into(n, d, &mut parts);
         }
-        let span = self.span(n);
-        let (template, decoded) = parts.finish(span);
-        if looks_lua(&decoded.text) {
-            let site = ScriptSite {
-                start: n.start_byte(),
-                span,
-                binding: self.binding.clone(),
-            };
-            let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-            if let Some(index) =
-                inline_script(self.parsers, scripts, made, site, &decoded, &template)
-            {
-                return Value::ScriptRef { index, span };
-            }
-        }
-        Value::Str(template)
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
+        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+        parts::string_value(self.parsers, scripts, made, binding, at, parts)
     }
 
     /// One `string` node's text, appended to `parts`.
@@ -151,15 +138,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// the last part computed at run time, relative to the file when
     /// something (its directory) comes before it.
     pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
-        let file = LuaFile::of(path)?;
-        let at = self.span(at);
-        let binding = self.binding.as_ref();
-        Some(file_script(
-            &mut self.facts,
-            &mut self.scripts_at,
-            binding,
-            file,
-            at,
-        ))
+        let (at, binding) = (self.span(at), self.binding.as_ref());
+        path_script(&mut self.facts, &mut self.scripts_at, binding, path, at)
     }
 }

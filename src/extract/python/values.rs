@@ -15,6 +15,8 @@ use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
 use super::{Cx, MAX_DEPTH};
+use crate::extract::formats;
+use crate::extract::literals;
 use crate::extract::parts::segs_of;
 
 /// Items of a list, pairs of a dict, read at most.
@@ -29,17 +31,6 @@ const CLIENT_MAKERS: &[&str] = &[
     "from_pool",
     "pipeline",
 ];
-
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    let lower = t.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok();
-        }
-    }
-    t.parse().ok()
-}
 
 /// Functions that serialize their one positional argument for a script to
 /// decode, and the format: `msgpack.packb([prefix, id], use_bin_type=True)`.
@@ -59,10 +50,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         match n.kind() {
             "string" | "concatenated_string" => self.string_value(n, d),
-            "integer" => match parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "integer" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "attribute" => self.attribute_value(n, d),
             "subscript" => self.subscript_value(n, d),
@@ -96,24 +84,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         if name.starts_with("__") && name.ends_with("__") {
             return Value::unknown(name, span);
         }
         let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
         Value::Const { path, span }
-    }
-
-    /// Whether a name is bound in the scope (a local or a parameter).
-    pub(super) fn is_bound(&self, name: &str) -> bool {
-        self.scope.locals.contains_key(name)
-            || self.scope.params.iter().any(|p| p == name)
-            || self.scope.receiver.as_deref() == Some(name)
     }
 
     /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.
@@ -127,7 +105,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let field = self.text(attr);
         if let Some(f) = self.self_field(n) {
-            if let Some(v) = self.scope.locals.get(&format!("self.{f}")) {
+            if let Some(v) = self.scope.names.locals.get(&format!("self.{f}")) {
                 return v.clone();
             }
             // A class attribute read through the instance.
@@ -147,7 +125,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             };
         }
-        if obj.kind() == "identifier" && !self.is_bound(&self.text(obj)) {
+        if obj.kind() == "identifier" && !self.scope.names.is_bound(&self.text(obj)) {
             let name = self.text(obj);
             let qual = match self.imports.get(&name) {
                 Some(p) => p.last().cloned().unwrap_or(name),
@@ -174,23 +152,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let b = self.value(base, d + 1);
         let k = self.value(key, d + 1);
-        match (&b, k.as_str(), &k) {
-            (Value::Map { pairs, .. }, Some(s), _) => {
-                if let Some((_, v)) = pairs
-                    .iter()
-                    .find(|(x, _)| x.as_str().as_deref() == Some(s.as_str()))
-                {
-                    return v.clone();
-                }
-            }
-            (Value::List { items, tail, .. }, _, Value::Int { value, .. }) if tail.is_empty() => {
-                if let Some(v) = usize::try_from(*value).ok().and_then(|i| items.get(i)) {
-                    return v.clone();
-                }
-            }
-            _ => {}
-        }
-        crate::facts::lookup(b, k, span)
+        literals::item(&b, &k).unwrap_or_else(|| crate::facts::lookup(b, k, span))
     }
 
     fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -282,61 +244,29 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             other => (vec![other], Vec::new()),
         };
         let mut next = list.into_iter();
-        let mut segs = Vec::new();
-        for s in t.segs {
-            let Seg::Lit { text, span: ls } = s else {
-                segs.push(s);
-                continue;
-            };
-            let mut lit = String::new();
-            let mut chars = text.char_indices().peekable();
-            while let Some((_, c)) = chars.next() {
-                if c != '%' {
-                    lit.push(c);
-                    continue;
-                }
-                let mut key = None;
-                if chars.peek().map(|x| x.1) == Some('(') {
-                    let name: String = chars
-                        .by_ref()
-                        .skip(1)
-                        .take_while(|x| x.1 != ')')
-                        .map(|x| x.1)
-                        .collect();
-                    key = Some(name);
-                }
-                let conv = chars
-                    .by_ref()
-                    .find(|x| x.1.is_ascii_alphabetic() || x.1 == '%');
-                match conv.map(|x| x.1) {
-                    Some('%') if key.is_none() => lit.push('%'),
-                    _ => {
-                        if !lit.is_empty() {
-                            segs.push(Seg::Lit {
-                                text: std::mem::take(&mut lit),
-                                span: ls,
-                            });
-                        }
-                        let v = match &key {
-                            Some(k) => map
-                                .iter()
-                                .find(|(x, _)| x.as_str().as_deref() == Some(k.as_str()))
-                                .map(|p| p.1.clone()),
-                            None => next.next(),
-                        };
-                        let v = v.unwrap_or_else(|| Value::unknown("%", ls));
-                        segs.extend(segs_of(v));
-                    }
+        formats::fill(t, span, &['%'], |_, chars, out| {
+            let mut key = None;
+            if chars.peek() == Some(&'(') {
+                let name: String = chars.by_ref().skip(1).take_while(|x| *x != ')').collect();
+                key = Some(name);
+            }
+            let conv = chars
+                .by_ref()
+                .find(|x| x.is_ascii_alphabetic() || *x == '%');
+            match conv {
+                Some('%') if key.is_none() => out.push('%'),
+                _ => {
+                    let v = match &key {
+                        Some(k) => map
+                            .iter()
+                            .find(|(x, _)| x.as_str().as_deref() == Some(k.as_str()))
+                            .map(|p| p.1.clone()),
+                        None => next.next(),
+                    };
+                    out.value(v.unwrap_or_else(|| Value::unknown("%", out.at())));
                 }
             }
-            if !lit.is_empty() {
-                segs.push(Seg::Lit {
-                    text: lit,
-                    span: ls,
-                });
-            }
-        }
-        Template { segs, span }
+        })
     }
 
     /// `"{}:{q}".format(a, q=b)`.
@@ -348,52 +278,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         span: Span,
     ) -> Template {
         let mut auto = 0usize;
-        let mut segs = Vec::new();
-        for s in t.segs {
-            let Seg::Lit { text, span: ls } = s else {
-                segs.push(s);
-                continue;
+        formats::fill(t, span, &['{', '}'], |c, chars, out| {
+            if chars.peek() == Some(&c) {
+                chars.next();
+                return out.push(c);
+            }
+            if c == '}' {
+                return out.push(c);
+            }
+            let field: String = chars.by_ref().take_while(|x| *x != '}').collect();
+            let name = field.split([':', '!', '.', '[']).next().unwrap_or("");
+            let v = if name.is_empty() {
+                auto += 1;
+                pos.get(auto - 1).cloned()
+            } else if let Ok(i) = name.parse::<usize>() {
+                pos.get(i).cloned()
+            } else {
+                kw.iter().find(|(k, _)| k == name).map(|p| p.1.clone())
             };
-            let mut lit = String::new();
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                match c {
-                    '{' | '}' if chars.peek() == Some(&c) => {
-                        chars.next();
-                        lit.push(c);
-                    }
-                    '{' => {
-                        let field: String = chars.by_ref().take_while(|x| *x != '}').collect();
-                        let name = field.split([':', '!', '.', '[']).next().unwrap_or("");
-                        if !lit.is_empty() {
-                            segs.push(Seg::Lit {
-                                text: std::mem::take(&mut lit),
-                                span: ls,
-                            });
-                        }
-                        let v = if name.is_empty() {
-                            auto += 1;
-                            pos.get(auto - 1).cloned()
-                        } else if let Ok(i) = name.parse::<usize>() {
-                            pos.get(i).cloned()
-                        } else {
-                            kw.iter().find(|(k, _)| k == name).map(|p| p.1.clone())
-                        };
-                        segs.extend(segs_of(
-                            v.unwrap_or_else(|| Value::unknown(field.clone(), ls)),
-                        ));
-                    }
-                    _ => lit.push(c),
-                }
-            }
-            if !lit.is_empty() {
-                segs.push(Seg::Lit {
-                    text: lit,
-                    span: ls,
-                });
-            }
-        }
-        Template { segs, span }
+            out.value(v.unwrap_or_else(|| Value::unknown(field.clone(), out.at())));
+        })
     }
 
     /// A call's positional and keyword argument nodes.
@@ -458,10 +362,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     // `self.scripts.to_key(t)`: a call of what the field
                     // holds, or of the method of the type that made it.
                     "attribute" => return self.apply_value(obj, m, args, span, d),
-                    "identifier" if self.scope.receiver.as_deref() == Some(&self.text(obj)) => {
+                    "identifier"
+                        if self.scope.names.receiver.as_deref() == Some(&self.text(obj)) =>
+                    {
                         vec!["self".to_string(), m]
                     }
-                    "identifier" if !self.is_bound(&self.text(obj)) => {
+                    "identifier" if !self.scope.names.is_bound(&self.text(obj)) => {
                         let name = self.text(obj);
                         let q = self
                             .imports

@@ -6,14 +6,15 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::sends::{self, Seq, States};
 use crate::extract::source::Source;
-use crate::facts::{CallFact, Command, FieldRead, ScriptCall, Sink, Span, Value};
+use crate::facts::{FieldRead, FileFacts, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
-use super::values::segs_of;
 use super::{Cx, ScopeKind};
 use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::parts::segs_of;
 
 /// Methods whose block is a test (`it "..." do`, `describe X do`).
 const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
@@ -25,33 +26,9 @@ pub(super) struct Argv<'t> {
     pub(super) pairs: Vec<Node<'t>>,
 }
 
-/// What a call passes as one sequence (`keys: [..]`): its items, whether
-/// more may follow, and the collection they come from when not listed.
-struct Seq {
-    items: Vec<Value>,
-    open: bool,
-    from: Option<Value>,
-}
-
-/// A sequence argument: absent (empty), an array, or a collection whose
-/// items are not listed.
-fn seq(v: Option<Value>) -> Seq {
-    match v {
-        None => Seq {
-            items: Vec::new(),
-            open: false,
-            from: None,
-        },
-        Some(Value::List { items, tail, .. }) if tail.is_empty() => Seq {
-            items,
-            open: false,
-            from: None,
-        },
-        Some(v) => Seq {
-            items: Vec::new(),
-            open: true,
-            from: Some(v),
-        },
+impl States for Cx<'_, '_, '_> {
+    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
+        (&mut self.facts, self.cur_func)
     }
 }
 
@@ -297,28 +274,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
-    fn push_command(
-        &mut self,
-        name: String,
-        m: Node<'_>,
-        n: Node<'_>,
-        args: Vec<Value>,
-        open: bool,
-        tail: Vec<Value>,
-    ) {
-        self.facts.commands.push(Command {
-            name,
-            name_span: self.span(m),
-            name_of: None,
-            args,
-            open_tail: open,
-            tail,
-            span: self.span(n),
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
-    }
-
     /// `eval(script, keys: [..], argv: [..])`, `eval(script, keys, argv)`,
     /// `eval(script, {keys: .., argv: ..})`, and `evalsha` alike.
     fn eval_call(&mut self, n: Node<'_>, argv: &Argv<'_>) {
@@ -352,20 +307,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             };
             *slot = p.child_by_field_id(F.value).map(|v| self.value(v, 0));
         }
-        let keys = seq(keys);
-        let args = seq(args);
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: keys.items,
-            args: args.items,
-            open_keys: keys.open,
-            open_args: args.open,
-            keys_from: keys.from,
-            span: self.span(n),
-            func: self.cur_func,
-            returned: false,
-        });
+        let (keys, args) = (Seq::of(keys), Seq::of(args));
+        self.push_run(n, script, keys, args);
     }
 
     /// What a call gives as a value.
@@ -495,10 +438,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             Some(r) => {
                 // The receiver as a name the link may follow; what a call
                 // returned stays opaque.
-                let v = match self.value(r, 0) {
-                    v @ (Value::Const { .. } | Value::Param { .. } | Value::ScriptRef { .. }) => v,
-                    _ => Value::unknown(self.label(r), self.span(r)),
-                };
+                let v = self.value(r, 0);
+                let v = sends::receiver(v, || Value::unknown(self.label(r), self.span(r)));
                 (vec![method], Some(v))
             }
         };
@@ -508,12 +449,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if let Some(r) = rest.first() {
             args.push(Value::unknown(r.describe(), r.span()));
         }
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        self.push_call(n, path, args, receiver);
     }
 }

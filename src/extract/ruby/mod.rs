@@ -23,8 +23,9 @@
 //!
 //! A block given to `redis`, `pipelined`, `multi` (or `with` on a pool)
 //! holds a client in its first parameter. The tree is walked without
-//! recursion proportional to its depth ([`walk`]); the few places that
-//! recurse (nested definitions, expression values) stop at [`MAX_DEPTH`].
+//! recursion proportional to its depth ([`crate::parse::walk`]); the few
+//! places that recurse (nested definitions, expression values) stop at
+//! [`MAX_DEPTH`].
 
 mod calls;
 mod client;
@@ -42,10 +43,11 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
-use crate::extract::is_key_candidate;
+use crate::extract::locals::{self, Locals, Names, Reach};
+use crate::extract::push_template;
 use crate::extract::source::{self, Source};
-use crate::facts::{ConstDef, FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
-use crate::parse::{named_children, walk, Climb, Parsers};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
+use crate::parse::{named_children, Climb, Parsers};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -94,11 +96,9 @@ pub fn extract<'r>(
 /// What a name is bound to in the scope being walked.
 #[derive(Default)]
 struct Scope {
-    params: Vec<String>,
-    /// `self` in an instance method.
-    receiver: Option<String>,
-    /// Locals (and `@x` as `@x`) in source order: the last value.
-    locals: HashMap<String, Value>,
+    /// Parameters, the receiver (`self` in an instance method), locals
+    /// (and `@x` as `@x`).
+    names: Names,
     /// Names (a local, `@x`) bound to a Redis client or a pipeline.
     clients: HashSet<String>,
     /// Names bound to a whole hash read by `HGETALL`: the key read.
@@ -140,6 +140,31 @@ struct Cx<'s, 'r, 'p> {
 impl Source for Cx<'_, '_, '_> {
     fn source(&self) -> (&[u8], FileId) {
         (self.src, self.file)
+    }
+}
+
+impl Locals for Cx<'_, '_, '_> {
+    fn locals(&mut self) -> &mut HashMap<String, Value> {
+        &mut self.scope.names.locals
+    }
+
+    /// No branch or loop between `n` and its method (or body).
+    fn straight_line(&self, n: Node<'_>) -> bool {
+        locals::straight_line(&self.climb, n, |p| match p.kind() {
+            "method" | "singleton_method" | "class" | "module" | "program" => Reach::Body,
+            "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier" | "while"
+            | "until" | "while_modifier" | "until_modifier" | "for" | "case" | "when"
+            | "rescue" | "ensure" | "conditional" | "block" | "do_block" | "lambda" => {
+                Reach::Branch
+            }
+            "binary"
+                if p.child_by_field_id(F.operator)
+                    .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
+            {
+                Reach::Branch
+            }
+            _ => Reach::Through,
+        })
     }
 }
 
@@ -196,7 +221,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    self.push_template(v);
+                    push_template(&mut self.facts, v);
                 }
                 true
             }
@@ -234,77 +259,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
     }
 
-    /// A maximal string-building expression that may be a key.
-    fn push_template(&mut self, v: Value) {
-        if let Value::Str(t) = v {
-            let t = t.normalized();
-            if is_key_candidate(&t) {
-                self.facts.templates.push(t);
-            }
-        }
-    }
-
-    /// Whether `n` runs every time its method (or body) does: no branch or
-    /// loop between them.
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        let mut cur = self.climb.borrow_mut().parent(n);
-        for _ in 0..256 {
-            let Some(p) = cur else { return true };
-            match p.kind() {
-                "method" | "singleton_method" | "class" | "module" | "program" => return true,
-                "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier"
-                | "while" | "until" | "while_modifier" | "until_modifier" | "for" | "case"
-                | "when" | "rescue" | "ensure" | "conditional" | "block" | "do_block"
-                | "lambda" => return false,
-                "binary"
-                    if p.child_by_field_id(F.operator)
-                        .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
-                {
-                    return false
-                }
-                _ => {}
-            }
-            cur = self.climb.borrow_mut().parent(p);
-        }
-        false
-    }
-
-    /// Binds a local: in straight-line code the new value replaces the
-    /// old; in a branch it is one of the two.
-    fn bind_local(&mut self, name: String, v: Value, n: Node<'_>) {
-        let merged = match self.scope.locals.remove(&name) {
-            Some(old) if !self.straight_line(n) && old != v => {
-                let span = v.span();
-                let mut alts = match old {
-                    Value::OneOf { alts, .. } => alts,
-                    o => vec![o],
-                };
-                if alts.len() < 8 {
-                    alts.push(v);
-                }
-                Value::OneOf { alts, span }
-            }
-            _ => v,
-        };
-        self.scope.locals.insert(name, merged);
-    }
-
     /// `a, b = ..`, `for x in ..`, a block's parameters: what the names
     /// held is gone, and each is a local from there on (Ruby reads a name
     /// assigned before as a local, not a call of a method so named).
     fn forget_target(&mut self, target: Option<Node<'_>>) {
         let Some(t) = target else { return };
-        let mut names = Vec::new();
-        walk(t, |m| {
-            if matches!(m.kind(), "identifier" | "instance_variable") {
-                names.push((self.text(m), self.span(m)));
-            }
-            true
-        });
-        for (name, span) in names {
+        for m in locals::target_names(t, &["identifier", "instance_variable"]) {
+            let (name, span) = (self.text(m), self.span(m));
             self.scope.clients.remove(&name);
             self.scope.rows.remove(&name);
             self.scope
+                .names
                 .locals
                 .insert(name.clone(), Value::unknown(name, span));
         }
@@ -359,7 +324,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 match left.kind() {
                     "constant" => {
                         self.define(&name, v.clone(), left);
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                     "instance_variable" if self.kind == ScopeKind::Method => {
                         if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
@@ -369,7 +334,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                     _ if self.kind == ScopeKind::Method => self.bind_local(name, v, n),
                     _ => {
-                        self.scope.locals.insert(name, v);
+                        self.scope.names.locals.insert(name, v);
                     }
                 }
             }
@@ -390,17 +355,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let v = self.value(right, 0);
         let k = self.value(key, 0);
         let Some(name) = name else { return };
-        let straight = self.straight_line(left);
-        if let Some(Value::Map { pairs, .. }) = self.scope.locals.get_mut(&name) {
-            if straight && k.as_str().is_some() && pairs.len() < 256 {
-                pairs.retain(|(x, _)| x.as_str() != k.as_str());
-                pairs.push((k, v));
-                return;
-            }
-        }
-        if !straight || k.as_str().is_none() {
-            self.scope.locals.remove(&name);
-        }
+        self.set_item(name, k, v, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`, `@x`.
@@ -422,16 +377,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A definition in the module being walked.
     fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
-        if matches!(value, Value::Unknown { .. }) {
-            return;
-        }
-        let module = self.def_module();
-        self.facts.consts.push(ConstDef {
-            module,
-            name: name.to_string(),
-            value,
-            name_span: self.span(at),
-        });
+        let (module, span) = (self.def_module(), self.span(at));
+        crate::extract::define(&mut self.facts, module, name, value, span);
     }
 
     /// `module A::B`, `class C < D`, `class << self`: the body's
@@ -471,7 +418,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let mut scope = Scope::default();
         if n.kind() == "method" && self.kind != ScopeKind::Top {
-            scope.receiver = Some("self".into());
+            scope.names.receiver = Some("self".into());
         }
         let mut params = Vec::new();
         let mut default_values = Vec::new();
@@ -490,7 +437,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 // Keywords, splats and blocks are not positional.
                 _ => continue,
             };
-            scope.params.push(pname.clone());
+            scope.names.params.push(pname.clone());
             params.push(pname);
             defaults += usize::from(default.is_some());
             default_values.push(default.map(|d| self.value(d, 0)));
@@ -515,14 +462,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.kind = kind;
         self.scope = saved;
         let span = self.span(n);
-        self.facts.functions[index].returns = match rets.len() {
-            0 => Value::unknown("", span),
-            1 => rets.remove(0),
-            _ => Value::OneOf {
-                alts: rets.into_iter().take(8).collect(),
-                span,
-            },
-        };
+        self.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     fn push_function(
@@ -599,16 +539,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             };
         }
-    }
-
-    /// A parameter's value, or the receiver's field.
-    fn param_value(&self, name: &str, span: Span) -> Option<Value> {
-        crate::extract::param_value(
-            self.scope.receiver.as_deref(),
-            &self.scope.params,
-            name,
-            span,
-        )
     }
 }
 

@@ -11,8 +11,8 @@ use tree_sitter::Node;
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::extract::parts::{looks_lua, Parts};
+use crate::extract::path_script;
 use crate::extract::source::Source;
-use crate::extract::{file_script, LuaFile};
 use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
 use crate::parse::{children, walk};
 
@@ -147,7 +147,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     parts
                         .decoded
                         .hole(self.label(c), c.start_byte(), c.end_byte());
-                    parts.segs.extend(super::values::segs_of(v));
+                    parts.segs.extend(crate::extract::parts::segs_of(v));
                 }
                 _ => {}
             }
@@ -211,15 +211,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// computed at run time, relative to the file when something (its
     /// directory) comes before it.
     pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
-        let file = LuaFile::of(path)?;
-        let at = self.span(at);
-        let binding = self.binding.as_ref();
-        Some(file_script(
-            &mut self.facts,
-            &mut self.scripts_at,
-            binding,
-            file,
-            at,
-        ))
+        let (at, binding) = (self.span(at), self.binding.as_ref());
+        path_script(&mut self.facts, &mut self.scripts_at, binding, path, at)
     }
 }

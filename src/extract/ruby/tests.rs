@@ -2,6 +2,7 @@
 //! stated to the value-flow core, with its exact facts.
 
 use crate::extract::extract_file;
+use crate::extract::test_support::template_text;
 use crate::facts::{FileFacts, Lang, ScriptSource, Value, RECEIVER};
 use crate::parse::Parsers;
 
@@ -15,15 +16,7 @@ pub(super) fn facts(src: &str) -> FileFacts {
 pub(super) fn show(v: &Value) -> String {
     match v {
         Value::Int { value, .. } => value.to_string(),
-        Value::Str(t) => t
-            .segs
-            .iter()
-            .map(|s| match s {
-                crate::facts::Seg::Lit { text, .. } => text.clone(),
-                crate::facts::Seg::Value(v) => format!("{{{}}}", show(v)),
-                crate::facts::Seg::Hole { label, .. } => format!("{{{label}}}"),
-            })
-            .collect(),
+        Value::Str(t) => template_text(t, show, |label| format!("{{{label}}}")),
         Value::Const { path, .. } => path.join("::"),
         Value::Call { path, args, .. } => {
             let a: Vec<String> = args.iter().map(show).collect();

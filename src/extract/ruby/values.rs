@@ -11,8 +11,12 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::formats;
+use crate::extract::literals;
+use crate::extract::locals::Locals;
+use crate::extract::parts::segs_of;
 use crate::extract::source::Source;
-use crate::facts::{Seg, Template, Value, RECEIVER};
+use crate::facts::{Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::client::{BLOCK_CLIENTS, RECEIVER_WORDS};
@@ -28,37 +32,6 @@ const CLIENT_MAKERS: &[&str] = &["Redis", "RedisClient", "ConnectionPool"];
 /// concerned (`"q".freeze`, `key.to_s`).
 pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];
 
-/// The template pieces a value stands for inside a string.
-pub(super) fn segs_of(v: Value) -> Vec<Seg> {
-    match v {
-        Value::Str(t) => t.segs,
-        Value::Int { value, span } => vec![Seg::Lit {
-            text: value.to_string(),
-            span,
-        }],
-        v @ (Value::Const { .. }
-        | Value::Call { .. }
-        | Value::Op { .. }
-        | Value::Param { .. }
-        | Value::OneOf { .. }) => vec![Seg::Value(Box::new(v))],
-        other => vec![Seg::Hole {
-            label: other.describe(),
-            span: other.span(),
-        }],
-    }
-}
-
-fn parse_int(t: &str) -> Option<i64> {
-    let t: String = t.chars().filter(|c| *c != '_').collect();
-    let lower = t.to_ascii_lowercase();
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = lower.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok();
-        }
-    }
-    t.parse().ok()
-}
-
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The value of an expression.
     pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -69,10 +42,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "string" | "chained_string" | "heredoc_beginning" | "simple_symbol"
             | "hash_key_symbol" | "delimited_symbol" => self.string_value(n, d),
-            "integer" => match parse_int(&self.text(n)) {
-                Some(value) => Value::Int { value, span },
-                None => Value::unknown(self.label(n), span),
-            },
+            "integer" => literals::int_value(self, n),
             "identifier" => self.name_value(n),
             "instance_variable" => self.ivar_value(n),
             "constant" => Value::Const {
@@ -84,6 +54,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 span,
             },
             "self" => self
+                .scope
+                .names
                 .param_value("self", span)
                 .unwrap_or_else(|| Value::unknown("self", span)),
             "element_reference" => self.element_value(n, d),
@@ -191,11 +163,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
-            return v.clone();
-        }
-        if let Some(p) = self.param_value(&name, span) {
-            return p;
+        if let Some(v) = self.scope.names.get(&name, span) {
+            return v;
         }
         Value::Call {
             path: vec![name],
@@ -208,10 +177,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn ivar_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
         let name = self.text(n);
-        if let Some(v) = self.scope.locals.get(&name) {
+        if let Some(v) = self.scope.names.locals.get(&name) {
             return v.clone();
         }
-        match self.scope.receiver {
+        match self.scope.names.receiver {
             Some(_) => Value::Param {
                 index: RECEIVER,
                 name: name[1..].to_string(),
@@ -233,23 +202,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let b = self.value(base, d + 1);
         let k = self.value(key, d + 1);
-        match (&b, k.as_str(), &k) {
-            (Value::Map { pairs, .. }, Some(s), _) => {
-                if let Some((_, v)) = pairs
-                    .iter()
-                    .find(|(x, _)| x.as_str().as_deref() == Some(s.as_str()))
-                {
-                    return v.clone();
-                }
-            }
-            (Value::List { items, tail, .. }, _, Value::Int { value, .. }) if tail.is_empty() => {
-                if let Some(v) = usize::try_from(*value).ok().and_then(|i| items.get(i)) {
-                    return v.clone();
-                }
-            }
-            _ => {}
-        }
-        crate::facts::lookup(b, k, span)
+        literals::item(&b, &k).unwrap_or_else(|| crate::facts::lookup(b, k, span))
     }
 
     pub(super) fn list_value(&mut self, n: Node<'_>, d: usize) -> Value {
@@ -378,34 +331,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         span: crate::facts::Span,
     ) -> Template {
         let mut next = args.into_iter();
-        let mut segs = Vec::new();
-        for s in t.segs {
-            let Seg::Lit { text, span: ls } = s else {
-                segs.push(s);
-                continue;
-            };
-            let mut lit = String::new();
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c != '%' {
-                    lit.push(c);
-                    continue;
-                }
-                match chars
-                    .by_ref()
-                    .find(|x| x.is_ascii_alphabetic() || *x == '%')
-                {
-                    Some('%') => lit.push('%'),
-                    _ => {
-                        crate::extract::push_lit(&mut segs, &std::mem::take(&mut lit), ls);
-                        let v = next.next().unwrap_or_else(|| Value::unknown("%", ls));
-                        segs.extend(segs_of(v));
-                    }
+        formats::fill(t, span, &['%'], |_, chars, out| {
+            match chars
+                .by_ref()
+                .find(|x| x.is_ascii_alphabetic() || *x == '%')
+            {
+                Some('%') => out.push('%'),
+                _ => {
+                    let v = next.next().unwrap_or_else(|| Value::unknown("%", out.at()));
+                    out.value(v);
                 }
             }
-            crate::extract::push_lit(&mut segs, &lit, ls);
-        }
-        Template { segs, span }
+        })
     }
 
     /// Whether an expression is a Redis client: a call of a client's
@@ -494,7 +431,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(name) = self.local_name(target) else {
             return;
         };
-        let Some(old) = self.scope.locals.get(&name).cloned() else {
+        let Some(old) = self.scope.names.locals.get(&name).cloned() else {
             return;
         };
         let appends = matches!(method, "<<" | "push" | "append") && self.straight_line(target);
@@ -520,6 +457,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             Value::List { .. } | Value::Str(_) => Value::unknown(name.clone(), span),
             _ => return,
         };
-        self.scope.locals.insert(name, new);
+        self.scope.names.locals.insert(name, new);
     }
 }

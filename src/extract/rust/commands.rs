@@ -7,7 +7,8 @@ use crate::extract::fields::RUST as F;
 use crate::extract::source::Source;
 use tree_sitter::Node;
 
-use crate::facts::{Command, ScriptCall, Sink, Span, Value};
+use crate::extract::sends::{self, Seq};
+use crate::facts::{Command, Span, Value};
 use crate::parse::named_children;
 
 use super::client::{lookup, CLIENTS};
@@ -209,17 +210,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     pub(super) fn new_command(&mut self, name: &str, name_span: Span, span: Span) -> usize {
-        self.facts.commands.push(Command {
-            name: name.to_ascii_uppercase(),
+        let name = name.to_ascii_uppercase();
+        let command = sends::client_command(
+            name,
             name_span,
-            name_of: None,
-            args: Vec::new(),
-            open_tail: false,
-            tail: Vec::new(),
+            Vec::new(),
+            false,
+            Vec::new(),
             span,
-            func: self.cur_func,
-            sink: Sink::Client,
-        });
+            self.cur_func,
+        );
+        self.facts.commands.push(command);
         self.facts.commands.len() - 1
     }
 
@@ -529,18 +530,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // once a statement runs it.
         st.pending = st.bound && !st.invokes;
         st.shown |= known;
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys: Vec::new(),
-            args: Vec::new(),
-            open_keys: false,
-            open_args: false,
-            keys_from: None,
-            span: st.span,
-            func: self.cur_func,
-            returned: false,
-        });
+        let call = sends::script_call(script, Seq::empty(), Seq::empty(), st.span, self.cur_func);
+        self.facts.script_calls.push(call);
         st.target = Some(Target::Invoke(self.facts.script_calls.len() - 1));
         true
     }
@@ -620,40 +611,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         } else {
             self.value(link.args[0], 0)
         };
-        let mut open_keys = false;
-        let mut keys_from = None;
-        let keys = match self.value(link.args[1], 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => items,
-            v @ Value::Str(_) => vec![v],
-            _ => {
-                open_keys = true;
-                keys_from = Some(self.collection_value(link.args[1]));
-                Vec::new()
-            }
+        let listed = |items| Seq {
+            items,
+            ..Seq::empty()
         };
-        let mut open_args = false;
+        let keys = match self.value(link.args[1], 0) {
+            Value::List { items, tail, .. } if tail.is_empty() => listed(items),
+            v @ Value::Str(_) => listed(vec![v]),
+            _ => Seq {
+                open: true,
+                from: Some(self.collection_value(link.args[1])),
+                ..Seq::empty()
+            },
+        };
         // `()` passes no args.
         let args = match self.value(link.args[2], 0) {
-            _ if link.args[2].kind() == "unit_expression" => Vec::new(),
-            Value::List { items, tail, .. } if tail.is_empty() => items,
-            v @ (Value::Str(_) | Value::Int { .. }) => vec![v],
-            _ => {
-                open_args = true;
-                Vec::new()
-            }
+            _ if link.args[2].kind() == "unit_expression" => Seq::empty(),
+            Value::List { items, tail, .. } if tail.is_empty() => listed(items),
+            v @ (Value::Str(_) | Value::Int { .. }) => listed(vec![v]),
+            _ => Seq {
+                open: true,
+                ..Seq::empty()
+            },
         };
-        self.facts.script_calls.push(ScriptCall {
-            script,
-            numkeys: None,
-            keys,
-            args,
-            open_keys,
-            open_args,
-            keys_from,
-            span,
-            func: self.cur_func,
-            returned: false,
-        });
+        let call = sends::script_call(script, keys, args, span, self.cur_func);
+        self.facts.script_calls.push(call);
     }
 
     /// A typed command method, as its row says: `.hset(key, field, value)`,
@@ -679,17 +661,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
         }
         let (out, tail) = self.command_args(shape, args);
-        Some(Command {
-            name: name.to_string(),
-            name_span: self.span(name_node),
-            name_of: None,
-            args: out,
-            open_tail: !tail.is_empty(),
+        let (name_span, span, open) = (self.span(name_node), self.span(call), !tail.is_empty());
+        let name = name.to_string();
+        Some(sends::client_command(
+            name,
+            name_span,
+            out,
+            open,
             tail,
-            span: self.span(call),
-            func: self.cur_func,
-            sink: Sink::Client,
-        })
+            span,
+            self.cur_func,
+        ))
     }
 
     /// Whether a typed command's receiver fits its row's rule; and never a

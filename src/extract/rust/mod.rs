@@ -85,7 +85,6 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
 
-use crate::extract::is_key_candidate;
 use crate::extract::source::{self, Source};
 use crate::facts::{FileFacts, FileId, Span, Value};
 use crate::parse::{named_children, text, Parsers};
@@ -541,10 +540,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             if inside(&self.unsent) || inside(&self.parts) {
                 return;
             }
-            let t = t.normalized();
-            if is_key_candidate(&t) {
-                self.facts.templates.push(t);
-            }
+            crate::extract::push_template(&mut self.facts, Value::Str(t));
         }
     }
 

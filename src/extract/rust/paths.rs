@@ -6,7 +6,7 @@ use crate::extract::fields::RUST as F;
 use crate::extract::source::Source;
 use tree_sitter::Node;
 
-use crate::facts::CallFact;
+use crate::extract::sends;
 
 use super::client::is_client_method;
 use super::{args_of, callee, peel_ref, Cx};
@@ -75,13 +75,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             _ => return,
         };
         let args = args_of(n).into_iter().map(|a| self.value(a, 0)).collect();
-        self.facts.calls.push(CallFact {
-            path,
-            args,
-            receiver,
-            span: self.span(n),
-            func: self.cur_func,
-        });
+        let call = sends::call_fact(path, args, receiver, self.span(n), self.cur_func);
+        self.facts.calls.push(call);
     }
 }
 
