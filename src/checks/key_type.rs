@@ -2,7 +2,11 @@
 //!
 //! ## What it does
 //! Flags a key of the contract's keyspace whose type suffix is not one the
-//! contract declares (`jobs:` where the contract has `job:<id>`).
+//! contract declares (`jobs:` where the contract has `job:<id>`). Where
+//! only a type that is a bare placeholder matches (BullMQ's job hash at
+//! `<prefix>:<queue>:<id>`), a word of three letters or more written in
+//! the key, an edit from a type's word for each four letters (`wiat`), is
+//! that type misspelt, not an id.
 //!
 //! ## Why it breaks the wire
 //! The suffix is part of the address. A row written at `emq:{q}:jobs:42` is

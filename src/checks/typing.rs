@@ -1,8 +1,9 @@
 //! Which contract record a hash lives at, when its key alone does not say.
 //!
 //! A key built from holes and separators only (`prefix .. id` with the
-//! prefix from ARGV, `"#{prefix}:#{queue}:#{id}"`) can spell the key of
-//! every type of the contract, so its type is open. The fields the code names there are the
+//! prefix from ARGV, `"#{prefix}:#{queue}:#{id}"`, `"bull:#{queue}:#{id}"`
+//! after the keyspace's prefix) can spell the key of every type of the
+//! contract, so its type is open. The fields the code names there are the
 //! evidence then: a hash whose named fields are, for the most part and at
 //! least [`MIN_KNOWN`] of them, the fields of one record, and of no other
 //! as many, is that record, and its other fields are checked against it
@@ -34,7 +35,7 @@ pub fn by_fields<'c>(
     for t in alts {
         // Literal words in a key (`prefix .. "dn:" .. id`) are evidence of
         // their own, which the fields must not override.
-        if !holes_only(t) {
+        if !holes_only(t, &ks.prefix) {
             return None;
         }
         let Typing::Open(types) = typing(t, ks) else {
@@ -70,10 +71,17 @@ pub fn by_fields<'c>(
 }
 
 /// Whether a template is holes and separators only (`<*><*>`,
-/// `<*>:<*>:<*>`, `{<*>}:<*>`): nothing in it names a type.
-fn holes_only(t: &Template) -> bool {
-    t.segs.iter().all(|s| match s {
-        Seg::Lit { text, .. } => text.chars().all(|c| matches!(c, ':' | '{' | '}')),
+/// `<*>:<*>:<*>`, `{<*>}:<*>`), after the keyspace's prefix if it leads
+/// (`bull:<*>:<*>`): nothing in it names a type.
+fn holes_only(t: &Template, prefix: &str) -> bool {
+    t.segs.iter().enumerate().all(|(i, s)| match s {
+        Seg::Lit { text, .. } => {
+            let text = match i {
+                0 => text.strip_prefix(prefix).unwrap_or(text),
+                _ => text,
+            };
+            text.chars().all(|c| matches!(c, ':' | '{' | '}'))
+        }
         Seg::Hole { .. } => true,
         Seg::Value(_) => false,
     })

@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 mod lookalike;
 pub use lookalike::{looks_like, visible};
 
-use crate::contract::{edit_distance, KeyType, Keyspace, PatTok, Record};
+use crate::contract::{closest, edit_distance, KeyType, Keyspace, PatTok, Record};
 use crate::facts::{Seg, Span, Template};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -386,24 +386,50 @@ fn type_verdict(rest: &[Atom], ks: &Keyspace, telling: bool) -> KeyVerdict {
     if rest.is_empty() || matches!(rest[0], Atom::Hole(..)) {
         return KeyVerdict::Fine;
     }
-    let typed = |t: &&KeyType| !telling || t.pattern.iter().any(|p| matches!(p, PatTok::Lit(_)));
-    if ks
-        .queue_types()
-        .filter(typed)
-        .any(|t| matches(rest, &t.pattern))
-    {
-        return KeyVerdict::Fine;
-    }
+    let literal = |t: &&KeyType| t.pattern.iter().any(|p| matches!(p, PatTok::Lit(_)));
+    let typed = |t: &&KeyType| !telling || literal(t);
     let word_end = rest
         .iter()
         .position(|a| matches!(a, Atom::Hole(..)) || a.is_char(':'))
         .map(|p| if rest[p].is_char(':') { p + 1 } else { p })
         .unwrap_or(rest.len());
     let word_end = word_end.max(1);
-    KeyVerdict::Type {
+    let unknown = || KeyVerdict::Type {
         found: text_of(&rest[..word_end]),
         span: span_of(rest, 0, word_end),
+    };
+    if !ks
+        .queue_types()
+        .filter(typed)
+        .any(|t| matches(rest, &t.pattern))
+    {
+        return unknown();
     }
+    // Only a bare placeholder type matches (BullMQ's job at `<id>`): a word
+    // of three letters or more written in the code, an edit from a type's
+    // word (one for each four letters: `wiat`), is that type misspelt, not
+    // an id (ids are generated or passed in).
+    let word = text_of(&rest[..word_end]);
+    let word = word.trim_end_matches(':');
+    let spelt = rest[..word_end].iter().all(|a| matches!(a, Atom::Char(..)));
+    if spelt
+        && !word.bytes().all(|b| b.is_ascii_digit())
+        && !ks
+            .queue_types()
+            .filter(literal)
+            .any(|t| matches(rest, &t.pattern))
+        && word.chars().count() >= 3
+        && closest(
+            word,
+            ks.queue_types()
+                .filter(literal)
+                .map(|t| t.lead().trim_end_matches(':')),
+        )
+        .is_some_and(|t| edit_distance(word, t) <= (word.chars().count() / 4).max(1))
+    {
+        return unknown();
+    }
+    KeyVerdict::Fine
 }
 
 /// After a foreign namespace: `{…}` then the separator and a known type, the
