@@ -292,3 +292,30 @@ fn large_contract(b: Bencher, kind: &str) {
     };
     b.bench_local(|| wirelint::contract::Contract::parse(&text, "big.toml").unwrap());
 }
+
+/// A contract whose key prefix is 20 KB of `a:` (or of `é`): the
+/// prefilter's automaton for it (a DFA's build was quadratic in a
+/// periodic needle: 40 s).
+#[divan::bench(args = ["colons", "accents"], sample_count = 3)]
+fn long_prefix(b: Bencher, kind: &str) {
+    let prefix = match kind {
+        "colons" => "a:".repeat(10_000),
+        _ => "é".repeat(10_000),
+    };
+    let text = format!(
+        "name = \"long\"\n[keyspace]\nkey = \"{prefix}:{{<queue>}}:<type>\"\n[keyspace.types]\njob = \"job:<id>\"\n"
+    );
+    let contract = wirelint::contract::Contract::parse(&text, "long.toml").unwrap();
+    b.bench_local(|| wirelint::pipeline::prefilter::Prefilter::new(Some(&contract)));
+}
+
+/// A Lua name grown by `k = k .. KEYS[2]`, N steps: each step copied the
+/// whole value (100,000 steps: over a minute).
+#[divan::bench(args = [10_000, 100_000], sample_count = 3)]
+fn lua_name_grown_step_by_step(b: Bencher, n: usize) {
+    let body = format!(
+        "local k = 'emq:{{'\n{}redis.call('GET', k .. '}}:jobz')\n",
+        "k = k .. KEYS[2]\n".repeat(n)
+    );
+    check(b, tree(vec![("s.lua".into(), body)]));
+}

@@ -11,6 +11,10 @@ mod shapes;
 mod budgets;
 #[path = "hostile/fooled.rs"]
 mod fooled;
+#[path = "hostile/linear.rs"]
+mod linear;
+#[path = "hostile/nesting.rs"]
+mod nesting;
 #[path = "hostile/panics.rs"]
 mod panics;
 

@@ -64,10 +64,13 @@ impl Parsers {
         let budget = Budget::of(text.len());
         let first = attempt(self.parser(lang), text, budget, Some(&tree));
         match first.tree {
-            Some(tree) => Parsed {
-                tree: Some(tree),
-                checked: text.len(),
-            },
+            Some(tree) => {
+                let parsed = Parsed {
+                    tree: Some(tree),
+                    checked: text.len(),
+                };
+                self.trusted(lang, text, parsed)
+            }
             None => self.parse_bounded(lang, text),
         }
     }

@@ -16,6 +16,8 @@
 //! `end`. A misread would need a thousand unmatched words to matter, and
 //! would then only shorten what is checked, with a finding that says so.
 
+use super::{Lang, Parsed};
+
 /// Open blocks past which an Elixir text is not parsed further.
 pub const MAX_NESTING: usize = 1000;
 
@@ -140,6 +142,97 @@ fn skip_sigil(text: &[u8], i: usize) -> usize {
         k += 1;
     }
     k
+}
+
+/// Levels a tree of Python, Go, Ruby, JavaScript or TypeScript may nest
+/// before the rest of its text is not checked. Real code stays near 100
+/// (the deepest of the corpus: 112, a generated Go protobuf file); the
+/// extractors' climbs from a node to the function and call that hold it
+/// cost its depth each, so 16,000 nested arrow functions took 80 s.
+pub const MAX_TREE_DEPTH: usize = 1000;
+
+/// What makes the tree of a parsed text one not to read past.
+#[derive(Clone, Copy)]
+pub struct Untrusted {
+    /// Deeper than [`MAX_TREE_DEPTH`].
+    pub depth: bool,
+    /// A Ruby heredoc started in the interpolation of another heredoc's
+    /// body: the grammar reads the inner body from after the outer one, so
+    /// the rest of the file becomes one string with no error.
+    pub heredoc_in_heredoc: bool,
+}
+
+/// Where the tree at `root` first stops being one the extractors can read:
+/// the start of the first node deeper than [`MAX_TREE_DEPTH`], or the line
+/// before the body of a heredoc that holds another (where the outer heredoc
+/// starts), whichever comes first.
+pub fn untrusted_from(root: tree_sitter::Node<'_>, what: Untrusted) -> Option<usize> {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    // Depths of the heredoc bodies the cursor is in, outermost first.
+    let mut bodies: Vec<(usize, usize)> = Vec::new();
+    loop {
+        let n = cursor.node();
+        if what.depth && depth > MAX_TREE_DEPTH {
+            return Some(n.start_byte());
+        }
+        if what.heredoc_in_heredoc {
+            match n.kind() {
+                "heredoc_body" => bodies.push((depth, n.start_byte())),
+                "heredoc_beginning" if !bodies.is_empty() => {
+                    return Some(bodies[0].1.saturating_sub(1));
+                }
+                _ => {}
+            }
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if bodies.last().is_some_and(|b| b.0 == depth) {
+                bodies.pop();
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+impl super::Parsers {
+    /// `parsed`, the parse of `text`; or, when its tree stops being one to
+    /// read ([`untrusted_from`]), the parse of the text up to the start of
+    /// that line (nothing, when that is the first line).
+    pub(super) fn trusted(&mut self, lang: Lang, text: &[u8], mut parsed: Parsed) -> Parsed {
+        let Some(what) = super::untrusted(lang) else {
+            return parsed;
+        };
+        // A prefix parses to a tree of its own, which is checked again; a
+        // few rounds at most, then nothing is checked.
+        for _ in 0..4 {
+            let Some(tree) = &parsed.tree else {
+                return parsed;
+            };
+            let Some(at) = untrusted_from(tree.root_node(), what) else {
+                return parsed;
+            };
+            let cut = super::line_start_before(text, at.min(parsed.checked));
+            super::free_later(parsed.tree.take());
+            if cut == 0 {
+                break;
+            }
+            parsed = self.parse_budgeted(lang, &text[..cut]);
+        }
+        Parsed {
+            tree: None,
+            checked: 0,
+        }
+    }
 }
 
 #[cfg(test)]

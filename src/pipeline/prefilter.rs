@@ -102,7 +102,7 @@
 
 use std::collections::BTreeSet;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 use crate::contract::Contract;
 use crate::extract::lang::LuaIn;
@@ -180,6 +180,18 @@ struct FileScan {
 
 /// Longest word looked at behind a `:`.
 const MAX_NS: usize = 64;
+
+/// Needle bytes past which an automaton is a contiguous NFA, not a DFA.
+const DFA_BYTES: usize = 1024;
+
+/// The automaton for needles of `len` bytes in all ([`DFA_BYTES`]): the
+/// library's choice (a DFA for a few needles: the fastest scan) while they
+/// are short; past it a contiguous NFA, whose build is linear in the
+/// needles. A DFA's build follows the failure links from every state for
+/// every byte class: a 20 KB prefix of `a:` repeated took 40 s.
+pub(crate) fn automaton_kind(len: usize) -> Option<AhoCorasickKind> {
+    (len > DFA_BYTES).then_some(AhoCorasickKind::ContiguousNFA)
+}
 
 impl Prefilter {
     pub fn new(contract: Option<&Contract>) -> Prefilter {
@@ -304,6 +316,7 @@ impl KeyMarkers {
             needles: AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::LeftmostFirst)
+                .kind(automaton_kind(needles.iter().map(String::len).sum()))
                 .build(&needles)
                 .expect("the needles are a few short literals"),
             openings,
@@ -388,6 +401,7 @@ impl FileScan {
             .map(|n| {
                 AhoCorasickBuilder::new()
                     .ascii_case_insensitive(true)
+                    .kind(automaton_kind(n.len()))
                     .build([n])
                     .expect("a namespace is a short literal")
             })

@@ -12,7 +12,7 @@ use crate::facts::{FileFacts, Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
-use super::Cx;
+use super::{Cx, MAX_DEPTH};
 use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 
 /// Methods whose result is a pipeline or a client of the receiver's.
@@ -54,45 +54,54 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// client made by `redis.NewClient(..)`, `rdb.Pipeline()`,
     /// `pool.Get()`, `redis.Dial(..)`.
     pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
-        match n.kind() {
-            "identifier" => {
-                let t = self.text(n);
-                self.scope.clients.contains(&t)
-                    || (!self.scope.names.is_bound(&t) && self.globals.clients.contains(&t))
-                    || self.receiver_word(n)
+        // A loop down the operands and receivers, `MAX_DEPTH` of them:
+        // 30,000 nested parentheses overflowed the stack of a recursion.
+        let mut n = n;
+        for _ in 0..MAX_DEPTH {
+            match n.kind() {
+                "identifier" => {
+                    let t = self.text(n);
+                    return self.scope.clients.contains(&t)
+                        || (!self.scope.names.is_bound(&t) && self.globals.clients.contains(&t))
+                        || self.receiver_word(n);
+                }
+                "selector_expression" => return self.receiver_word(n),
+                "unary_expression" | "parenthesized_expression" => match named_children(n).last() {
+                    Some(x) => n = *x,
+                    None => return false,
+                },
+                "call_expression" => match self.made_client(n) {
+                    Some((true, _)) => return true,
+                    Some((false, r)) => n = r,
+                    None => return false,
+                },
+                _ => return false,
             }
-            "selector_expression" => self.receiver_word(n),
-            "unary_expression" | "parenthesized_expression" => named_children(n)
-                .last()
-                .is_some_and(|x| self.is_client_expr(*x)),
-            "call_expression" => {
-                let Some(func) = n.child_by_field_id(F.function) else {
-                    return false;
-                };
-                let (recv, m) = match func.kind() {
-                    "selector_expression" => (
-                        func.child_by_field_id(F.operand),
-                        func.child_by_field_id(F.field).map(|f| self.text(f)),
-                    ),
-                    _ => (None, None),
-                };
-                // `pool.Get()` is a connection; another `Get` a reply.
-                let made = m.is_some_and(|m| {
-                    CLIENT_MAKERS.contains(&m.as_str())
-                        && (!m.starts_with("Get")
-                            || recv.is_some_and(|r| {
-                                self.text(r).to_ascii_lowercase().contains("pool")
-                            }))
-                });
-                made && recv.is_some_and(|r| {
-                    self.imports
-                        .get(&self.text(r))
-                        .is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str()))
-                        || self.is_client_expr(r)
-                })
-            }
-            _ => false,
         }
+        false
+    }
+
+    /// A call that makes a client from `recv`: `(true, _)` when `recv` is
+    /// a client package, `(false, recv)` when `recv` must be a client
+    /// itself, `None` when the call makes none.
+    fn made_client<'t>(&self, n: Node<'t>) -> Option<(bool, Node<'t>)> {
+        let func = n.child_by_field_id(F.function)?;
+        if func.kind() != "selector_expression" {
+            return None;
+        }
+        let recv = func.child_by_field_id(F.operand)?;
+        let m = self.text(func.child_by_field_id(F.field)?);
+        // `pool.Get()` is a connection; another `Get` a reply.
+        let made = CLIENT_MAKERS.contains(&m.as_str())
+            && (!m.starts_with("Get") || self.text(recv).to_ascii_lowercase().contains("pool"));
+        if !made {
+            return None;
+        }
+        let package = self
+            .imports
+            .get(&self.text(recv))
+            .is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str()));
+        Some((package, recv))
     }
 
     /// Whether a receiver's text holds a receiver word.

@@ -61,6 +61,7 @@ pub fn extract(
     let mut cx = Cx {
         src,
         root,
+        climb: std::cell::RefCell::new(crate::parse::Climb::new(root)),
         following: Vec::new(),
         fuel: 0,
         file,
@@ -184,6 +185,9 @@ struct Registered {
 struct Cx<'s, 't, 'p> {
     src: &'s [u8],
     root: Node<'t>,
+    /// Parents, for the climbs from functions, strings and bindings to
+    /// what holds them (`Node::parent` descends from the root each time).
+    climb: std::cell::RefCell<crate::parse::Climb<'t>>,
     /// Bindings being followed (a name bound to itself stops).
     following: Vec<NodeRef>,
     /// What the value being read may still read ([`values`]).
@@ -273,6 +277,14 @@ impl Source for Cx<'_, '_, '_> {
 }
 
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
+    /// `n`'s parent, by the file's [`crate::parse::Climb`].
+    fn parent_of<'n>(&self, n: Node<'n>) -> Option<Node<'n>>
+    where
+        't: 'n,
+    {
+        self.climb.borrow_mut().parent(n)
+    }
+
     /// Walks the tree without recursion, keeping the frame stack.
     fn traverse(&mut self, root: Node<'_>, pass: Pass) {
         self.stack.clear();
@@ -349,7 +361,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let params = self.params_of(n);
         let class = self.stack.last().and_then(|f| f.class.clone());
         let in_class = n.kind() == "method_definition"
-            || n.parent()
+            || self
+                .parent_of(n)
                 .is_some_and(|p| p.kind().ends_with("field_definition"));
         let func = match pass {
             Pass::Bindings => self.define_function(n, &params, class.as_deref(), in_class),
@@ -376,7 +389,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         // function) has only the enclosing call's values: its calls are
         // that function's, as a callback's are.
         let thunk = params.is_empty()
-            && n.parent()
+            && self
+                .parent_of(n)
                 .is_some_and(|p| p.kind() == "variable_declarator")
             && self.stack.iter().any(|f| !f.container && f.func.is_some());
         Frame {
@@ -481,11 +495,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// The name a function is known by: its own, a method's, or the
     /// variable, field or property it is bound to.
-    fn function_name<'n>(&self, n: Node<'n>) -> Option<(String, Node<'n>)> {
+    fn function_name<'n>(&self, n: Node<'n>) -> Option<(String, Node<'n>)>
+    where
+        't: 'n,
+    {
         if let Some(name) = n.child_by_field_id(self.f.name) {
             return Some((self.text(name), name));
         }
-        let p = n.parent()?;
+        let p = self.parent_of(n)?;
         let name = match p.kind() {
             "variable_declarator" | "public_field_definition" | "field_definition" => p
                 .child_by_field_id(self.f.name)

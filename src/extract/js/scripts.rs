@@ -30,7 +30,7 @@ const MAX_BINDING_CLIMB: usize = 6;
 impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// A string or template literal that holds Lua for Redis.
     pub(super) fn script_literal(&mut self, n: Node<'_>) {
-        if n.parent().is_some_and(|p| is_plus(self, p)) {
+        if self.parent_of(n).is_some_and(|p| is_plus(self, p)) {
             return; // read with the whole concatenation
         }
         let (_, dec) = self.string(n, 0);
@@ -40,7 +40,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `"local x = redis.call(..)\n" + "return x"`: the concatenation of
     /// string literals, read as one text (the outermost `+`).
     pub(super) fn script_concat(&mut self, n: Node<'_>) {
-        if !is_plus(self, n) || n.parent().is_some_and(|p| is_plus(self, p)) {
+        if !is_plus(self, n) || self.parent_of(n).is_some_and(|p| is_plus(self, p)) {
             return;
         }
         let mut leaves = Vec::new();
@@ -198,7 +198,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let local = self.stack.iter().any(|f| !f.container);
         let mut cur = n;
         for _ in 0..MAX_BINDING_CLIMB {
-            let Some(p) = cur.parent() else { break };
+            let Some(p) = self.parent_of(cur) else { break };
             let name = match p.kind() {
                 "variable_declarator" => p.child_by_field_id(self.f.name),
                 "assignment_expression" => p
@@ -238,7 +238,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// `name: defineScript({NUMBER_OF_KEYS, SCRIPT, transformArguments})`
     /// (node-redis): the property names the command.
     pub(super) fn define_script(&mut self, call: Node<'_>, opts: Node<'_>) {
-        let Some(pair) = call.parent().filter(|p| p.kind() == "pair") else {
+        let Some(pair) = self.parent_of(call).filter(|p| p.kind() == "pair") else {
             return;
         };
         let Some(key) = pair.child_by_field_id(self.f.key) else {

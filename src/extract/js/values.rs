@@ -458,10 +458,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "pair_pattern" => n.child_by_field_id(self.f.key),
             _ => Some(n),
         };
-        let source = n
-            .parent()
+        let source = self
+            .parent_of(n)
             .filter(|p| p.kind() == "object_pattern")
-            .and_then(|p| p.parent())
+            .and_then(|p| self.parent_of(p))
             .filter(|p| p.kind() == "variable_declarator")
             .and_then(|p| p.child_by_field_id(self.f.value));
         let (Some(prop), Some(source)) = (prop, source) else {
@@ -554,7 +554,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             if n.start_byte() == r.start && n.end_byte() == r.end && n.kind_id() == r.kind {
                 return Some(n);
             }
-            n = n.parent()?;
+            n = self.parent_of(n)?;
             if n.start_byte() != r.start || n.end_byte() != r.end {
                 return None;
             }

@@ -43,6 +43,10 @@ const MAX_CALLS: usize = 8;
 const BUDGET: usize = 200_000;
 /// Functions defined in a chunk that are run when nobody calls them.
 const MAX_UNCALLED: usize = 4096;
+/// Parts a template bound to a name may hold; a longer one is bound as a
+/// hole. A name grown by `k = k .. KEYS[2]` step after step was copied
+/// whole at each step: 100,000 steps took over a minute.
+const MAX_BOUND_PARTS: usize = 256;
 
 /// A variable's binding.
 pub(super) struct Bound<'t> {
@@ -451,6 +455,7 @@ impl<'t> Eval<'_, 't> {
 
     /// A new binding in the innermost scope.
     fn bind(&mut self, name: String, v: Lv<'t>, local: bool) {
+        let v = bounded(v);
         let frame = self.stack.len();
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name, Bound { v, local, frame });
@@ -461,6 +466,7 @@ impl<'t> Eval<'_, 't> {
     /// held when that scope is not the innermost, as a branch may not run),
     /// else a global.
     fn set(&mut self, name: String, v: Lv<'t>) {
+        let v = bounded(v);
         let top = self.scopes.len().saturating_sub(1);
         let at = (0..self.scopes.len())
             .rev()
@@ -578,5 +584,20 @@ impl<'t> Eval<'_, 't> {
         self.scopes.truncate(keep);
         self.scopes.extend(outer_scopes);
         ret.unwrap_or_else(|| Lv::new(Kind::Nil, span))
+    }
+}
+
+/// `v`, or a hole of the same provenance when it is a template of more
+/// than [`MAX_BOUND_PARTS`] parts.
+fn bounded(v: Lv<'_>) -> Lv<'_> {
+    match &v.kind {
+        Kind::Val(Value::Str(t)) if t.segs.len() > MAX_BOUND_PARTS => {
+            let label = format!("a string of over {MAX_BOUND_PARTS} parts");
+            Lv {
+                kind: Kind::Val(Value::unknown(label, t.span)),
+                ..v
+            }
+        }
+        _ => v,
     }
 }

@@ -218,6 +218,9 @@ impl Names {
             (!self.pats.is_empty()).then(|| {
                 AhoCorasickBuilder::new()
                     .match_kind(MatchKind::Standard)
+                    .kind(crate::pipeline::prefilter::automaton_kind(
+                        self.pats.iter().map(|p| p.len()).sum(),
+                    ))
                     .build(&self.pats)
                     .expect("names are short literals")
             })
