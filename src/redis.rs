@@ -72,6 +72,7 @@ pub fn runs_script(name: &str) -> bool {
         "EVAL" | "EVALSHA" | "EVAL_RO" | "EVALSHA_RO" | "FCALL" | "FCALL_RO"
     )
 }
+
 /// Whether a command writes (creates or changes) the key at argument
 /// position `pos`; `false` for reads and for commands wirelint does not
 /// know.
@@ -91,6 +92,36 @@ pub fn writes_key(cmd: &str, pos: usize) -> bool {
         | "PEXPIRE" | "EXPIREAT" | "PEXPIREAT" | "PERSIST" => pos == 0,
         _ => false,
     }
+}
+
+/// The Redis data type a command requires of the key at argument
+/// position `pos` (`"list"` for `LPUSH`'s key), from the command table of
+/// Redis; `None` for commands of any type (`DEL`, `EXPIRE`, `EXISTS`) and
+/// for those wirelint does not know.
+pub fn data_type(cmd: &str, pos: usize) -> Option<&'static str> {
+    let t = match cmd {
+        "HSET" | "HMSET" | "HSETNX" | "HGET" | "HMGET" | "HEXISTS" | "HSTRLEN" | "HDEL"
+        | "HGETALL" | "HKEYS" | "HVALS" | "HLEN" | "HINCRBY" | "HINCRBYFLOAT" | "HSCAN"
+        | "HRANDFIELD" => "hash",
+        "LPUSH" | "RPUSH" | "LPUSHX" | "RPUSHX" | "LPOP" | "RPOP" | "LRANGE" | "LLEN"
+        | "LINDEX" | "LSET" | "LREM" | "LTRIM" | "LINSERT" | "LPOS" | "BLPOP" | "BRPOP"
+        | "RPOPLPUSH" | "BRPOPLPUSH" | "LMOVE" | "BLMOVE" => "list",
+        "SADD" | "SREM" | "SMEMBERS" | "SISMEMBER" | "SMISMEMBER" | "SCARD" | "SPOP"
+        | "SRANDMEMBER" | "SSCAN" | "SMOVE" | "SINTER" | "SUNION" | "SDIFF" => "set",
+        "ZADD" | "ZREM" | "ZRANGE" | "ZREVRANGE" | "ZRANGEBYSCORE" | "ZREVRANGEBYSCORE"
+        | "ZRANGEBYLEX" | "ZSCORE" | "ZMSCORE" | "ZCARD" | "ZCOUNT" | "ZRANK" | "ZREVRANK"
+        | "ZINCRBY" | "ZPOPMIN" | "ZPOPMAX" | "BZPOPMIN" | "BZPOPMAX" | "ZREMRANGEBYSCORE"
+        | "ZREMRANGEBYRANK" | "ZSCAN" | "ZRANGESTORE" => "zset",
+        "XADD" | "XTRIM" | "XLEN" | "XRANGE" | "XREVRANGE" | "XDEL" | "XACK" | "XCLAIM"
+        | "XAUTOCLAIM" | "XPENDING" | "XSETID" => "stream",
+        "XGROUP" | "XINFO" => return (pos == 1).then_some("stream"),
+        "GET" | "SET" | "SETNX" | "SETEX" | "PSETEX" | "GETSET" | "GETDEL" | "GETEX" | "INCR"
+        | "INCRBY" | "INCRBYFLOAT" | "DECR" | "DECRBY" | "APPEND" | "STRLEN" | "GETRANGE"
+        | "SETRANGE" | "MGET" | "MSET" => "string",
+        _ => return None,
+    };
+    let keys = key_positions(cmd);
+    keys.is_none_or(|ps| ps.contains(&pos)).then_some(t)
 }
 
 /// Redis command names, upper-case, sorted. A list literal whose head is one
@@ -225,6 +256,28 @@ pub fn is_command(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_key_has_the_data_type_its_command_requires() {
+        let cases = [
+            ("HSET", 0, Some("hash")),
+            ("LPUSH", 0, Some("list")),
+            ("LMOVE", 1, Some("list")),
+            ("SADD", 0, Some("set")),
+            ("ZADD", 0, Some("zset")),
+            ("XADD", 0, Some("stream")),
+            ("XGROUP", 1, Some("stream")),
+            ("XGROUP", 0, None),
+            ("INCR", 0, Some("string")),
+            ("SET", 1, None),
+            ("DEL", 0, None),
+            ("EXPIRE", 0, None),
+            ("FROB", 0, None),
+        ];
+        for (cmd, pos, want) in cases {
+            assert_eq!(data_type(cmd, pos), want, "{cmd} {pos}");
+        }
+    }
 
     #[test]
     fn command_table_is_sorted_and_case_blind() {

@@ -4,6 +4,7 @@
 //! the difference of two analyses (`diff`). The reporters print them.
 
 pub mod coverage;
+mod data_types;
 pub mod diff;
 pub mod matrix;
 pub mod observe;

@@ -297,10 +297,15 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
             "# Its scripts build keys in Lua (from a prefix they are passed), not only from KEYS.\nscripts_build_keys = true\n",
         );
     }
+    // Keys and fields only test code uses are the tests' own, not the
+    // wire's.
+    let test_code = super::coverage::TestCode::of(a);
+    let kept = |span: Span| !test_code.holds(span);
     let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
-    if let Some(ks) = inferred_keyspace(&a.model) {
+    if let Some(ks) = inferred_keyspace(&a.model, &kept) {
         type_of_shape = shape_types(&ks);
-        write_keyspace(&mut text, &a.model, &ks, &type_of_shape);
+        write_keyspace(&mut text, &a.model, &ks, &type_of_shape, &kept);
+        super::data_types::write(&mut text, &a.model, &type_of_shape, &kept);
     }
     write_scripts(&mut text, a, &type_of_shape);
     text
@@ -361,8 +366,12 @@ fn shape_types(ks: &Inferred) -> BTreeMap<String, String> {
 /// when every tagged shape `P{<*>}:T` has it (EchoMQ's, asynq's), else
 /// when every shape `P<*>:T` does (BullMQ's, RSMQ's), with P's other keys
 /// as whole keys.
-fn inferred_keyspace(m: &Model) -> Option<Inferred> {
-    let mut shapes: Vec<String> = m.wire_keys().map(|k| key_shape(&k.template)).collect();
+fn inferred_keyspace(m: &Model, kept: &dyn Fn(Span) -> bool) -> Option<Inferred> {
+    let mut shapes: Vec<String> = m
+        .wire_keys()
+        .filter(|k| kept(k.template.span))
+        .map(|k| key_shape(&k.template))
+        .collect();
     shapes.sort();
     shapes.dedup();
     let typed = typed_shapes(&shapes, "{<*>}:")
@@ -468,6 +477,19 @@ fn whole_keys(
         }
         out.insert(name, template);
     }
+    // A concrete key beside the template it is one of (`queue:default`
+    // beside `queue:<id>`) is an instance, not a key of its own.
+    let templates: Vec<Vec<crate::contract::PatTok>> = out
+        .values()
+        .filter(|t| t.contains('<'))
+        .filter_map(|t| crate::contract::parse_pattern(t).ok())
+        .collect();
+    out.retain(|_, t| {
+        t.contains('<')
+            || !templates
+                .iter()
+                .any(|p| crate::contract::literal_matches(p, t))
+    });
     out
 }
 
@@ -506,6 +528,7 @@ fn write_keyspace(
     m: &Model,
     ks: &Inferred,
     type_of_shape: &BTreeMap<String, String>,
+    kept: &dyn Fn(Span) -> bool,
 ) {
     text.push_str("\n[keyspace]\n");
     if !ks.types.is_empty() {
@@ -530,10 +553,12 @@ fn write_keyspace(
         if let Some(t) = type_of_shape.get(&r.key) {
             // A field name the contract cannot hold (empty) is left out,
             // so that the contract is one wirelint accepts.
-            records
-                .entry(t.clone())
-                .or_default()
-                .extend(r.fields.keys().filter(|f| !f.is_empty()).cloned());
+            records.entry(t.clone()).or_default().extend(
+                r.fields
+                    .iter()
+                    .filter(|(f, uses)| !f.is_empty() && uses.iter().any(|u| kept(u.span)))
+                    .map(|(f, _)| f.clone()),
+            );
         }
     }
     for (t, fields) in records.into_iter().filter(|(_, f)| !f.is_empty()) {

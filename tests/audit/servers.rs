@@ -5,8 +5,9 @@ use super::*;
 
 // ---- other contracts, other servers ----
 
-/// `--from-code`: the contract the EchoMQ fixture observes (no Redis types,
-/// no holders: the key, type and field findings only).
+/// `--from-code`: the contract the EchoMQ fixture observes (the Redis
+/// types its commands need, no holders: the key, type, data type and
+/// field findings).
 #[test]
 fn from_code_audits_against_the_observed_contract() {
     let Some(s) = divergent("from_code_audits_against_the_observed_contract") else {
@@ -31,7 +32,8 @@ fn from_code_audits_against_the_observed_contract() {
         format!("{c}:7:7: error[WA101]: 4 keys at `emk:{{<queue>}}:job:<id>`: `emk:` is a near miss of the contract's prefix `emq:`, so no speaker finds them"),
         format!("{c}:7:7: error[WA102]: 1 key at `emq:<queue>:job:<id>`: the queue is not wrapped in the hash tag `{{…}}`, so no speaker finds it"),
         format!("{c}:7:7: error[WA103]: 1 key at `emq:{{<queue>}}:jobs:<id>`: the type `jobs:` is not in the contract, so no speaker reads it"),
-        format!("{c}:13:1: error[WA104]: 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
+        format!("{c}:18:7: error[WA104]: 1 `job` key at `emq:{{<queue>}}:job:<id>` holds a string, not a hash: every command on it fails with WRONGTYPE"),
+        format!("{c}:19:11: error[WA104]: 1 `pending` key at `emq:{{<queue>}}:pending` holds a list, not a zset: every command on it fails with WRONGTYPE"),
         format!("{c}:15:10: error[WA201]: 1 `job` row at `emq:{{<queue>}}:job:<id>` has field `x:<n>`, which the `job` record does not have"),
         format!("{c}:15:10: error[WA201]: 3 `job` rows at `emq:{{<queue>}}:job:<id>` have field `data`, which the `job` record does not have"),
         format!("{c}:15:11: error[WA202]: 1 `job` row at `emq:{{<queue>}}:job:<id>` lacks field `attempts`"),
