@@ -74,7 +74,7 @@ fn sarif_header_and_rules() {
         assert_eq!(r["defaultConfiguration"]["level"], want.severity.as_str());
         assert!(!r["fullDescription"]["text"].as_str().unwrap().is_empty());
     }
-    let wl201 = &rules[6];
+    let wl201 = &rules[7];
     assert_eq!(wl201["id"], "WL201");
     assert!(wl201["fullDescription"]["text"]
         .as_str()

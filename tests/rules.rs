@@ -210,6 +210,7 @@ rule_tests! {
     wl102_key_hash_tag: "WL102",
     wl103_key_type: "WL103",
     wl104_key_orphan: "WL104",
+    wl105_key_data_type: "WL105",
     wl201_unknown_field: "WL201",
     wl202_missing_field: "WL202",
     wl203_field_never_written: "WL203",

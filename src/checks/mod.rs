@@ -16,6 +16,7 @@ mod field_never_read;
 mod field_never_written;
 mod id_gate_missing;
 mod id_shape;
+mod key_data_type;
 mod key_hash_tag;
 mod key_orphan;
 mod key_prefix;
@@ -163,6 +164,7 @@ pub static RULES: &[&Rule] = &[
     &key_hash_tag::RULE,
     &key_type::RULE,
     &key_orphan::RULE,
+    &key_data_type::RULE,
     &unknown_field::RULE,
     &missing_field::RULE,
     &field_never_written::RULE,

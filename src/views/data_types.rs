@@ -36,7 +36,7 @@ pub(super) fn write(
 }
 
 /// Each type's data types, as the commands on its keys require them.
-fn used_as(
+pub(super) fn used_as(
     m: &Model,
     type_of_shape: &BTreeMap<String, String>,
     kept: &dyn Fn(Span) -> bool,

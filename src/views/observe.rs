@@ -302,7 +302,9 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
     let test_code = super::coverage::TestCode::of(a);
     let kept = |span: Span| !test_code.holds(span);
     let mut type_of_shape: BTreeMap<String, String> = BTreeMap::new();
-    if let Some(ks) = inferred_keyspace(&a.model, &kept) {
+    if let Some(mut ks) = inferred_keyspace(&a.model, &kept) {
+        let kinds = super::data_types::used_as(&a.model, &shape_types(&ks), &kept);
+        prune_instances(&mut ks, &kinds);
         type_of_shape = shape_types(&ks);
         write_keyspace(&mut text, &a.model, &ks, &type_of_shape, &kept);
         super::data_types::write(&mut text, &a.model, &type_of_shape, &kept);
@@ -477,20 +479,38 @@ fn whole_keys(
         }
         out.insert(name, template);
     }
-    // A concrete key beside the template it is one of (`queue:default`
-    // beside `queue:<id>`) is an instance, not a key of its own.
-    let templates: Vec<Vec<crate::contract::PatTok>> = out
-        .values()
-        .filter(|t| t.contains('<'))
-        .filter_map(|t| crate::contract::parse_pattern(t).ok())
-        .collect();
-    out.retain(|_, t| {
-        t.contains('<')
-            || !templates
-                .iter()
-                .any(|p| crate::contract::literal_matches(p, t))
-    });
     out
+}
+
+/// Leaves out a concrete key beside a template it is one of, used as the
+/// same data types (`queue:default` beside `queue:<id>`, both lists): an
+/// instance, not a key of its own. `rsmq:QUEUES`, a set beside the sorted
+/// sets at `rsmq:<queue>`, stays.
+fn prune_instances(ks: &mut Inferred, kinds: &BTreeMap<String, BTreeSet<&'static str>>) {
+    let none = BTreeSet::new();
+    let kinds_of = |name: &str| kinds.get(name).unwrap_or(&none);
+    let templates: Vec<(Vec<crate::contract::PatTok>, &BTreeSet<&str>)> = ks
+        .whole
+        .iter()
+        .filter(|(_, t)| t.contains('<'))
+        .filter_map(|(n, t)| Some((crate::contract::parse_pattern(t).ok()?, kinds_of(n))))
+        .collect();
+    let instances: Vec<String> = ks
+        .whole
+        .iter()
+        .filter(|(n, t)| {
+            let used = kinds_of(n);
+            !t.contains('<')
+                && !used.is_empty()
+                && templates
+                    .iter()
+                    .any(|(p, k)| *k == used && crate::contract::literal_matches(p, t))
+        })
+        .map(|(n, _)| n.clone())
+        .collect();
+    for n in instances {
+        ks.whole.remove(&n);
+    }
 }
 
 /// A key of no queue that holds ids, as a whole template: each hole an
