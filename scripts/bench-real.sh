@@ -105,8 +105,7 @@ col() { cut -d' ' -f"$2" "$TMP/t.$1"; }
 # (the median of the round-by-round ratios of wall time), peak RSS median.
 row() {
   local name=$1 label=$2 base=${3:-} x=1
-  [ "$base" = - ] && x=–
-  if [ -n "$base" ] && [ "$base" != - ]; then
+  if [ -n "$base" ] && [ "$base" != "$name" ]; then
     x=$(paste -d' ' <(col "$name" 1) <(col "$base" 1) | awk '{print $1 / $2}' | median | awk '{printf "%.1f", $1}')
   fi
   printf '| %s | %s s (%s) | %s s | %s | %s MB |\n' "$label" \
@@ -168,8 +167,8 @@ for i in $(seq "$RUNS"); do
     time_one "pc-$1" "$PC" "$2" check $STAGED --format json --exit-zero --cache-dir "$TMP/pc-$1"
   done
 done
-head_row "pre-commit, BullMQ, 10 files changed" "×"
-for b in "${BINS[@]}"; do set -- $b; row "pc-$1" "$3, warm cache" -; done
+head_row "pre-commit, BullMQ, 10 files changed" "× wirelint, wall"
+for b in "${BINS[@]}"; do set -- $b; row "pc-$1" "$3, warm cache" pc-wl; done
 echo
 
 # The whole corpus, warm.
