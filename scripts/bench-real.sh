@@ -23,7 +23,8 @@
 # the peak RSS of the process. The markdown it prints (and writes to OUT)
 # is what docs/performance.md shows, with the commit and the host's load.
 # Nothing is written under WIRELINT_CORPUS: the copies and caches live in a
-# temporary directory on the same file system when it can (hard links).
+# temporary directory beside it (BENCH_TMP to choose another), so that the
+# first 32 rows are hard links, not copies.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 CORPUS=$(cd "${WIRELINT_CORPUS:?set WIRELINT_CORPUS}" && pwd)
