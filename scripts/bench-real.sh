@@ -1,45 +1,63 @@
 #!/usr/bin/env bash
-# The real corpus (WIRELINT_CORPUS: one OWNER+NAME directory per repository
-# of tests/realcode/corpus.tsv), timed in one loop per case, medians of RUNS
-# runs (default 5): wall time, CPU time (user + sys) and peak RSS of each
-# run, timed by fork and wait4 in a small python3 helper (without python3,
-# by /usr/bin/time, whose wall time comes in steps of 10 ms: too coarse for
-# the pre-commit goal of 100 ms).
+# The benchmark of record (docs/performance.md): the real corpus as
+# extracted (WIRELINT_CORPUS: one OWNER+NAME directory per row of
+# tests/realcode/corpus.tsv), every language wirelint reads, against
+# ripgrep over the same files with the same facts as regexes.
 #
-#   WIRELINT_CORPUS=/work/corpus [WIRELINT_BEFORE=old/wirelint] [RUNS=5] scripts/bench-real.sh
+#   WIRELINT_CORPUS=/work/corpus [RUNS=5] [WIRELINT=bin] [WIRELINT_BEFORE=bin] \
+#     [OUT=table.md] scripts/bench-real.sh
 #
-# Cases: the whole corpus in one run (ripgrep with the same facts as
-# regexes; ast-grep when installed; wirelint cold, i.e. an empty cache
-# directory, warm, and with --no-cache; the older binary if given); each
-# repository alone (ripgrep, wirelint --no-cache and warm, files and bytes
-# parsed); the pre-commit case (10 changed files in a copy of BullMQ, cache
-# warm; in a copy with no commit, and in one with a commit, whose stored
-# findings at HEAD are the base). Nothing is written under WIRELINT_CORPUS: caches and the copy live
-# in a temporary directory.
+# Cases, each timed in one loop whose rounds run every command in turn
+# (ripgrep A B ripgrep A B ...), so that "x ripgrep" is taken round by
+# round, then the median of those ratios:
+#   - the first 32 rows (hard-linked into one directory): ripgrep, wirelint
+#     warm (its cache filled by a first run), cold (an empty cache
+#     directory, removed before each run) and --no-cache;
+#   - the pre-commit case: a committed copy of taskforcesh/bullmq, each round
+#     appends a comment line to the same 10 files (4 Lua, 3 Elixir, 3 Rust),
+#     then `wirelint check FILE...` with a warm cache;
+#   - the whole corpus (every row), warm, against ripgrep.
+# WIRELINT_BEFORE (an older binary) adds its own rows to each loop, with a
+# cache of its own, so that two builds are compared pair by pair.
+# Each run is timed by fork and wait4 (python3): wall, user + system CPU and
+# the peak RSS of the process. The markdown it prints (and writes to OUT)
+# is what docs/performance.md shows, with the commit and the host's load.
+# Nothing is written under WIRELINT_CORPUS: the copies and caches live in a
+# temporary directory beside it (BENCH_TMP to choose another), so that the
+# first 32 rows are hard links, not copies.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-CORPUS=${WIRELINT_CORPUS:?set WIRELINT_CORPUS}
+CORPUS=$(cd "${WIRELINT_CORPUS:?set WIRELINT_CORPUS}" && pwd)
 RUNS=${RUNS:-5}
 BEFORE=${WIRELINT_BEFORE:-}
-cargo build --release --quiet --bin wirelint || exit 1
-WL=$PWD/target/release/wirelint
+if [ -n "${WIRELINT:-}" ]; then
+  WL=$(realpath "$WIRELINT")
+  COMMIT=${WIRELINT_COMMIT:-$(basename "$WL")}
+else
+  cargo build --release --quiet --bin wirelint || exit 1
+  WL=${CARGO_TARGET_DIR:-$PWD/target}/release/wirelint
+  COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo '+dirty')
+fi
+[ -n "$BEFORE" ] && BEFORE=$(realpath "$BEFORE")
+command -v python3 >/dev/null && command -v rg >/dev/null || { echo "needs python3 and rg" >&2; exit 1; }
 TSV=$PWD/tests/realcode/corpus.tsv
-TMP=$(mktemp -d /tmp/wirelint-bench.XXXXXX)
+TMP=$(mktemp -d "${BENCH_TMP:-$(dirname "$CORPUS")}/wirelint-bench.XXXXXX" 2>/dev/null || mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-have() { command -v "$1" >/dev/null 2>&1; }
-# The extensions of every language wirelint reads (src/extract/lang.rs),
-# for ripgrep's file type and find's names.
+# The extensions of every language wirelint reads (src/extract/lang.rs).
 EXTS=ex,exs,rs,lua,py,js,mjs,cjs,jsx,ts,mts,cts,tsx,go,rb
 SRC_NAMES=()
 for e in ${EXTS//,/ }; do SRC_NAMES+=(${SRC_NAMES[0]:+-o} -name "*.$e"); done
+load() { cut -d' ' -f1-3 /proc/loadavg; }
 
-echo "## machine"
-echo "nproc: $(nproc); $(lscpu | grep 'Model name' | sed 's/  */ /g')"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-SRC=$(find "$CORPUS" -type f \( "${SRC_NAMES[@]}" \) | wc -l)
-echo "corpus: $CORPUS, $SRC source files"
-echo "wirelint: $(git rev-parse --short HEAD)${BEFORE:+; before: $BEFORE}"
-echo
+# The first 32 rows, as one tree.
+FIRST=$TMP/first32
+mkdir -p "$FIRST"
+tail -n +2 "$TSV" | head -32 | cut -f1 | while read -r repo; do
+  d=${repo/\//+}
+  cp -al "$CORPUS/$d" "$FIRST/$d" 2>/dev/null || cp -a "$CORPUS/$d" "$FIRST/$d"
+done
+count() { find "$1" -type f \( "${SRC_NAMES[@]}" \) -print0 | du -cb --files0-from=- | tail -1 | cut -f1; }
+files() { find "$1" -type f \( "${SRC_NAMES[@]}" \) | wc -l; }
 # Warm the page cache.
 find "$CORPUS" -type f \( "${SRC_NAMES[@]}" \) -print0 | xargs -0 cat >/dev/null 2>&1
 
@@ -57,25 +75,17 @@ emq
 [}"']:pending
 [^:]:\{[^}]
 RX
+RG=(rg -l -i --no-messages --type-add "wl:*.{$EXTS}" -t wl -f "$NEEDLES" .)
 
-median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) print "-"; else print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-# time_one NAME DIR CMD...: appends "wall_s cpu_s rss_kb" to $TMP/NAME.
-time_one() {
-  local name=$1 dir=$2; shift 2
-  if have python3; then
-    (cd "$dir" && python3 -c "$TIMER" "$TMP/t" "$@")
-  else
-    (cd "$dir" && /usr/bin/time -f '%e %U %S %M' -o "$TMP/t" "$@" >/dev/null 2>&1)
-  fi
-  awk '{printf "%s %.3f %s\n", $1, $2 + $3, $4}' "$TMP/t" >> "$TMP/$name"
-}
-# One run of argv[2:], its output discarded: "wall user sys maxrss_kb" in argv[1].
+# One run of argv[3:] in argv[2], its output discarded: a line
+# "wall_s cpu_s rss_kb" appended to argv[1].
 TIMER='
 import os, sys, time
-out, cmd = sys.argv[1], sys.argv[2:]
+out, cwd, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
 start = time.perf_counter()
 pid = os.fork()
 if pid == 0:
+    os.chdir(cwd)
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 1)
     os.dup2(null, 2)
@@ -83,108 +93,100 @@ if pid == 0:
         os.execvp(cmd[0], cmd)
     finally:
         os._exit(127)
-_, _, ru = os.wait4(pid, 0)
+_, status, ru = os.wait4(pid, 0)
 wall = time.perf_counter() - start
-with open(out, "w") as f:
-    f.write("%.4f %.4f %.4f %d\n" % (wall, ru.ru_utime, ru.ru_stime, ru.ru_maxrss))
+with open(out, "a") as f:
+    f.write("%.4f %.4f %d %d\n" % (wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, status))
 '
-report() {
-  local name=$1
-  local w c r
-  w=$(cut -d' ' -f1 "$TMP/$name" | median); c=$(cut -d' ' -f2 "$TMP/$name" | median); r=$(cut -d' ' -f3 "$TMP/$name" | median)
-  printf '| %s | %.0f | %.0f | %s |\n' "$name" "$(ms "$w")" "$(ms "$c")" "$(echo "$r / 1024" | bc)"
+# time_one NAME DIR CMD...
+time_one() { local name=$1 dir=$2; shift 2; python3 -c "$TIMER" "$TMP/t.$name" "$dir" "$@"; }
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+col() { cut -d' ' -f"$2" "$TMP/t.$1"; }
+# row NAME LABEL [YARDSTICK]: wall median (min), CPU median, x yardstick
+# (the median of the round-by-round ratios of wall time), peak RSS median.
+row() {
+  local name=$1 label=$2 base=${3:-} x=1
+  if [ -n "$base" ] && [ "$base" != "$name" ]; then
+    x=$(paste -d' ' <(col "$name" 1) <(col "$base" 1) | awk '{print $1 / $2}' | median | awk '{printf "%.1f", $1}')
+  fi
+  printf '| %s | %s s (%s) | %s s | %s | %s MB |\n' "$label" \
+    "$(col "$name" 1 | median | awk '{printf "%.2f", $1}')" \
+    "$(col "$name" 1 | sort -g | head -1 | awk '{printf "%.2f", $1}')" \
+    "$(col "$name" 2 | median | awk '{printf "%.2f", $1}')" "$x" \
+    "$(col "$name" 3 | median | awk '{printf "%.0f", $1 / 1024}')"
+  awk '$4 != 0 {bad = 1} END {exit bad}' "$TMP/t.$name" || echo "| ($label: a run exited with a status other than 0) |"
 }
-# ms SECONDS: in milliseconds.
-ms() { echo "$1 * 1000" | bc -l; }
-# ratio A B: A / B with one decimal, "-" when B is 0.
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
+head_row() { echo "| $1 | wall, median (min) | CPU, median | ${2:-× ripgrep, wall} | peak RSS |"; echo "|---|---|---|---|---|"; }
 
-echo "## whole corpus, one run each, medians of $RUNS (load before: $(cut -d' ' -f1 /proc/loadavg))"
-WARM=$TMP/cache-warm
-"$WL" check "$CORPUS" --format json --exit-zero --cache-dir "$WARM" >/dev/null 2>&1
-CASES="ripgrep wirelint-cold wirelint-warm wirelint-nocache"
-[ -n "$BEFORE" ] && CASES="$CASES before"
-have ast-grep && CASES="$CASES ast-grep"
+# bins: "NAME BINARY LABEL" for wirelint and the older build.
+BINS=("wl $WL wirelint")
+[ -n "$BEFORE" ] && BINS+=("old $BEFORE before")
+
+{
+echo "Measured on $COMMIT${BEFORE:+ (against $(basename "$BEFORE"))}, $(date -u +%Y-%m-%d),"
+echo "$(nproc) cores, load average $(load) at the start; $RUNS rounds per case."
+echo
+echo "First 32 rows: $(files "$FIRST") files, $(count "$FIRST" | awk '{printf "%.1f", $1 / 1e6}') MB of source."
+echo
+for b in "${BINS[@]}"; do set -- $b; (cd "$FIRST" && "$2" check . --exit-zero --cache-dir "$TMP/warm-$1" >/dev/null 2>&1); done
 for _ in $(seq "$RUNS"); do
-  for c in $CASES; do
-    case $c in
-      ripgrep) time_one ripgrep "$CORPUS" rg -l -i --no-messages --type-add "wl:*.{$EXTS}" -t wl -f "$NEEDLES" . ;;
-      wirelint-cold) rm -rf "$TMP/cache-cold"; time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --cache-dir "$TMP/cache-cold" ;;
-      wirelint-warm) time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --cache-dir "$WARM" ;;
-      wirelint-nocache) time_one "$c" "$CORPUS" "$WL" check . --format json --exit-zero --no-cache ;;
-      before) time_one before "$CORPUS" "$BEFORE" check . --format json --exit-zero ;;
-      ast-grep) time_one ast-grep "$CORPUS" ast-grep run -p 'redis.call($$$)' -l lua . ;;
-    esac
+  time_one rg "$FIRST" "${RG[@]}"
+  for b in "${BINS[@]}"; do
+    set -- $b
+    time_one "warm-$1" "$FIRST" "$2" check . --format json --exit-zero --cache-dir "$TMP/warm-$1"
+    rm -rf "$TMP/cold-$1"
+    time_one "cold-$1" "$FIRST" "$2" check . --format json --exit-zero --cache-dir "$TMP/cold-$1"
+    time_one "nocache-$1" "$FIRST" "$2" check . --format json --exit-zero --no-cache
   done
 done
-echo "| case | wall ms | CPU ms | peak RSS MB |"
-echo "|---|---|---|---|"
-for c in $CASES; do report "$c"; done
-RG=$(cut -d' ' -f1 "$TMP/ripgrep" | median)
-for c in $CASES; do
-  [ "$c" = ripgrep ] && continue
-  printf '%s / ripgrep (wall): %sx\n' "$c" "$(ratio "$(cut -d' ' -f1 "$TMP/$c" | median)" "$RG")"
-done
-echo "load after: $(cut -d' ' -f1 /proc/loadavg)"
-"$WL" check "$CORPUS" --format json --exit-zero --no-cache --read-stats 2>&1 >/dev/null | grep '^wirelint stats'
-echo
-
-echo "## each repository: medians of 3 (wall ms), files and bytes parsed (--no-cache)"
-echo "| repository | kind | source files | MB | parsed files | parsed MB | rg | wirelint --no-cache | ×rg | wirelint warm | ×rg |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-tail -n +2 "$TSV" | while IFS=$'\t' read -r repo _ _ kind; do
-  d=$CORPUS/${repo/\//+}
-  [ -d "$d" ] || { echo "| $repo | $kind | missing |"; continue; }
-  n=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) | wc -l)
-  mb=$(find "$d" -type f \( "${SRC_NAMES[@]}" \) -print0 | du -cb --files0-from=- | tail -1 | awk '{printf "%.1f", $1/1e6}')
-  st=$("$WL" check "$d" --format json --exit-zero --no-cache --read-stats 2>&1 >/dev/null | grep '^wirelint stats')
-  pf=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\1/')
-  pmb=$(echo "$st" | sed -E 's/.* ([0-9]+) parsed \(([0-9.]+) MB\).*/\2/')
-  rc=$TMP/repo-cache
-  "$WL" check "$d" --format json --exit-zero --cache-dir "$rc" >/dev/null 2>&1
-  rm -f "$TMP/r-rg" "$TMP/r-nc" "$TMP/r-warm"
-  for _ in 1 2 3; do
-    time_one r-rg "$d" rg -l -i --no-messages --type-add "wl:*.{$EXTS}" -t wl -f "$NEEDLES" .
-    time_one r-nc "$d" "$WL" check . --format json --exit-zero --no-cache
-    time_one r-warm "$d" "$WL" check . --format json --exit-zero --cache-dir "$rc"
-  done
-  rg_t=$(cut -d' ' -f1 "$TMP/r-rg" | median); nc_t=$(cut -d' ' -f1 "$TMP/r-nc" | median); w_t=$(cut -d' ' -f1 "$TMP/r-warm" | median)
-  printf '| %s | %s | %s | %s | %s | %s | %.0f | %.0f | %s | %.0f | %s |\n' "$repo" "$kind" "$n" "$mb" "$pf" "$pmb" \
-    "$(ms "$rg_t")" "$(ms "$nc_t")" "$(ratio "$nc_t" "$rg_t")" "$(ms "$w_t")" "$(ratio "$w_t" "$rg_t")"
+head_row "first 32 rows"
+row rg "ripgrep, the same facts as regexes"
+for b in "${BINS[@]}"; do
+  set -- $b
+  row "warm-$1" "$3, warm cache" rg
+  row "cold-$1" "$3, cold (empty cache directory)" rg
+  row "nocache-$1" "$3, \`--no-cache\`" rg
 done
 echo
 
-echo "## pre-commit: 10 changed files in a copy of BullMQ, cache warm, medians of $RUNS"
+# The pre-commit case: a committed copy of BullMQ, 10 files changed.
 PC=$TMP/bullmq
-cp -r "$CORPUS/taskforcesh+bullmq" "$PC" && (cd "$PC" && git init -q .)
-(cd "$PC" && { find src/commands -name '*.lua' | sort | head -4; find elixir/lib -name '*.ex' | sort | head -3; find rust/src -name '*.rs' | sort | head -3; }) > "$TMP/staged"
-PCC=$TMP/cache-pc
-"$WL" check "$PC" --exit-zero --cache-dir "$PCC" >/dev/null 2>&1
-# The same files in a copy with a commit, as a hook meets them: HEAD's
-# findings are the base (read back from the cache after the first run).
-PCG=$TMP/bullmq-committed
-cp -r "$CORPUS/taskforcesh+bullmq" "$PCG" && (cd "$PCG" && git init -q . && git add -A \
-  && git -c user.name=bench -c user.email=bench@localhost commit -q -m base)
-# A cache of its own: the edits are the same bytes, whose facts the first
-# copy's runs would have stored.
-PCCG=$TMP/cache-pc-committed
-(cd "$PCG" && "$WL" check . --exit-zero --cache-dir "$PCCG" >/dev/null 2>&1 \
-  && "$WL" check $(cat "$TMP/staged") --exit-zero --cache-dir "$PCCG" >/dev/null 2>&1)
-rm -f "$TMP/pre-commit-warm" "$TMP/pre-commit-nocache" "$TMP/pre-commit-committed"
-for i in $(seq "$RUNS"); do
-  while read -r f; do
-    for d in "$PC" "$PCG"; do
-      case $f in *.lua) echo "-- edit $i" >> "$d/$f" ;; *.rs) echo "// edit $i" >> "$d/$f" ;; *) echo "# edit $i" >> "$d/$f" ;; esac
-    done
-  done < "$TMP/staged"
-  time_one pre-commit-warm "$PC" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC"
-  time_one pre-commit-nocache "$PC" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --no-cache
-  time_one pre-commit-committed "$PCG" "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCCG"
+cp -a "$CORPUS/taskforcesh+bullmq" "$PC"
+(cd "$PC" && git init -q . && git add -A && git -c user.name=bench -c user.email=bench@localhost commit -q -m base)
+STAGED=$(cd "$PC" && { find src/commands -name '*.lua' | sort | head -4; find elixir/lib -name '*.ex' | sort | head -3; find rust/src -name '*.rs' | sort | head -3; })
+for b in "${BINS[@]}"; do
+  set -- $b
+  (cd "$PC" && "$2" check . --exit-zero --cache-dir "$TMP/pc-$1" >/dev/null 2>&1)
 done
-echo "| case | wall ms | CPU ms | peak RSS MB |"
-echo "|---|---|---|---|"
-report pre-commit-warm
-report pre-commit-nocache
-report pre-commit-committed
-while read -r f; do echo >> "$PC/$f"; done < "$TMP/staged"
-(cd "$PC" && "$WL" check $(cat "$TMP/staged") --format json --exit-zero --cache-dir "$PCC" --read-stats 2>&1 >/dev/null | grep '^wirelint stats')
+for i in $(seq "$RUNS"); do
+  for f in $STAGED; do
+    case $f in *.lua) echo "-- edit $i" >> "$PC/$f" ;; *.rs) echo "// edit $i" >> "$PC/$f" ;; *) echo "# edit $i" >> "$PC/$f" ;; esac
+  done
+  for b in "${BINS[@]}"; do
+    set -- $b
+    # shellcheck disable=SC2086
+    time_one "pc-$1" "$PC" "$2" check $STAGED --format json --exit-zero --cache-dir "$TMP/pc-$1"
+  done
+done
+head_row "pre-commit, BullMQ, 10 files changed" "× wirelint, wall"
+for b in "${BINS[@]}"; do set -- $b; row "pc-$1" "$3, warm cache" pc-wl; done
+echo
+
+# The whole corpus, warm.
+ALL=$(tail -n +2 "$TSV" | wc -l)
+echo "Every row ($ALL): $(files "$CORPUS") files, $(count "$CORPUS" | awk '{printf "%.1f", $1 / 1e6}') MB of source."
+echo
+for b in "${BINS[@]}"; do set -- $b; (cd "$CORPUS" && "$2" check . --exit-zero --cache-dir "$TMP/all-$1" >/dev/null 2>&1); done
+for _ in $(seq "$RUNS"); do
+  time_one all-rg "$CORPUS" "${RG[@]}"
+  for b in "${BINS[@]}"; do
+    set -- $b
+    time_one "all-$1" "$CORPUS" "$2" check . --format json --exit-zero --cache-dir "$TMP/all-$1"
+  done
+done
+head_row "every row"
+row all-rg "ripgrep, the same facts as regexes"
+for b in "${BINS[@]}"; do set -- $b; row "all-$1" "$3, warm cache" all-rg; done
+echo
+echo "Load average at the end: $(load)."
+} | tee "${OUT:-/dev/null}"

@@ -584,7 +584,7 @@ impl<'a> Resolver<'a> {
                 .iter()
                 .map(|a| self.bound_literal(a, cx, env, depth))
                 .collect();
-            let v = crate::facts::op(Op::Apply(method.to_vec()), args, span);
+            let v = crate::facts::op(Op::Apply(method.into()), args, span);
             return self.resolve_followed(&v, cx, depth);
         }
         match super::flow::typed_method(self, &fns, method, rest.len(), at) {

@@ -182,17 +182,17 @@ impl RefCx<'_> {
 fn refs_of(v: &Value, cx: RefCx<'_>, out: &mut Refs) {
     walk(v, 0, &mut |v| {
         let (path, within) = match v {
-            Value::Const { path, .. } | Value::Call { path, .. } => (path, cx.within(path)),
+            Value::Const { path, .. } | Value::Call { path, .. } => (&path[..], cx.within(path)),
             // A call of a value runs the method of whatever type the value
             // has, unless the code names the type.
             Value::Op {
                 op: Op::Apply(method),
                 ..
-            } if method.len() < 2 => (method, Within::any()),
+            } if method.len() < 2 => (&method[..], Within::any()),
             Value::Op {
                 op: Op::Apply(method),
                 ..
-            } => (method, cx.within(method)),
+            } => (&method[..], cx.within(method)),
             Value::Op {
                 op: Op::Field(f), ..
             } => {

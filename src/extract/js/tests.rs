@@ -162,7 +162,7 @@ fn a_command_called_by_its_name_parameter_is_an_evalsha() {
     );
     assert!(matches!(&c.args[0], Value::Param { index: 0, .. }));
     assert!(
-        matches!(&c.args[1], Value::Op { op: crate::facts::Op::Field(f), .. } if f == "numberOfKeys")
+        matches!(&c.args[1], Value::Op { op: crate::facts::Op::Field(f), .. } if &**f == "numberOfKeys")
     );
     assert!(matches!(c.tail.as_slice(), [Value::Param { index: 1, .. }]));
 }

@@ -202,7 +202,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 op: Op::Field(f),
                 args,
                 ..
-            } if args.len() == 1 && !f.is_empty() => f.clone(),
+            } if args.len() == 1 && !f.is_empty() => f.to_string(),
             _ => return None,
         };
         self.map_field(&field).then_some(v)

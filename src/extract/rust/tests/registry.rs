@@ -46,7 +46,7 @@ impl Other {
     assert!(matches!(
         &f.commands[0].args[1],
         Value::Op { op: crate::facts::Op::Field(f), args, .. }
-            if f == "cmd"
+            if &**f == "cmd"
                 && matches!(&args[0], Value::Call { path, .. } if path == &["Other", "new"])
     ));
 }
