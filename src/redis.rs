@@ -62,6 +62,15 @@ pub fn key_positions(cmd: &str) -> Option<&'static [usize]> {
     })
 }
 
+/// The argument positions of a command of `len` arguments that hold keys
+/// ([`key_positions`], every one when it says all).
+pub fn key_args(cmd: &str, len: usize) -> Vec<usize> {
+    match key_positions(cmd) {
+        Some(ps) => ps.iter().copied().filter(|&p| p < len).collect(),
+        None => (0..len).collect(),
+    }
+}
+
 /// Whether a command runs a script: `EVAL` and `EVALSHA` (and their
 /// read-only forms) name it by its text or its SHA1, `FCALL` and
 /// `FCALL_RO` by the name a library of Redis Functions registered it

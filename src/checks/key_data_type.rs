@@ -29,7 +29,7 @@ use super::{CheckContext, Rule};
 use crate::contract::PatTok;
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
 use crate::keyshape::{typing, Typing};
-use crate::redis::{data_type, key_positions};
+use crate::redis::data_type;
 
 pub static RULE: Rule = Rule {
     code: "WL105",
@@ -49,10 +49,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     for cmd in &cx.model.commands {
-        let positions: Vec<usize> = match key_positions(&cmd.name) {
-            Some(ps) => ps.to_vec(),
-            None => (0..cmd.args.len()).collect(),
-        };
+        let positions = crate::redis::key_args(&cmd.name, cmd.args.len());
         for pos in positions {
             let (Some(needs), Some(arg)) = (data_type(&cmd.name, pos), cmd.args.get(pos)) else {
                 continue;

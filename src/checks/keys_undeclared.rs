@@ -71,10 +71,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         }
         for cmd in cx.model.commands.iter().filter(|c| c.script == Some(id)) {
-            let positions: Vec<usize> = match crate::redis::key_positions(&cmd.name) {
-                Some(p) => p.to_vec(),
-                None => (0..cmd.args.len()).collect(),
-            };
+            let positions = crate::redis::key_args(&cmd.name, cmd.args.len());
             for p in positions {
                 let Some(arg) = cmd.args.get(p) else {
                     continue;

@@ -456,10 +456,7 @@ fn command_use(
 
 /// The keys a command names become key uses.
 fn push_command_keys(model: &mut Model, cu: &CommandUse) {
-    let positions: Vec<usize> = match crate::redis::key_positions(&cu.name) {
-        Some(p) => p.to_vec(),
-        None => (0..cu.args.len()).collect(),
-    };
+    let positions = crate::redis::key_args(&cu.name, cu.args.len());
     for p in positions {
         if let Some(arg) = cu.args.get(p) {
             for t in arg.alts.iter() {

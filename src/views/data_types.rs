@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::facts::Span;
 use crate::link::records::key_shape;
 use crate::link::Model;
-use crate::redis::{data_type, key_positions};
+use crate::redis::data_type;
 
 /// Appends `[keyspace.redis]` for the types of `type_of_shape` (key shape
 /// -> type name) that commands outside test code use as one data type.
@@ -43,10 +43,7 @@ pub(super) fn used_as(
 ) -> BTreeMap<String, BTreeSet<&'static str>> {
     let mut out: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
     for cmd in m.commands.iter().filter(|c| kept(c.span)) {
-        let positions: Vec<usize> = match key_positions(&cmd.name) {
-            Some(ps) => ps.to_vec(),
-            None => (0..cmd.args.len()).collect(),
-        };
+        let positions = crate::redis::key_args(&cmd.name, cmd.args.len());
         for pos in positions {
             let (Some(kind), Some(arg)) = (data_type(&cmd.name, pos), cmd.args.get(pos)) else {
                 continue;
