@@ -3,7 +3,8 @@
 //! ## What it does
 //! Flags a script whose declarations of its key count disagree: its header
 //! comment lists 9 keys, its file name says 8 (`moveToActive-8.lua`), its
-//! registration says 7, or the contract says otherwise.
+//! registration says 7, its own check (`if #KEYS ~= 6 then error(..)
+//! end`) accepts 6, or the contract says otherwise.
 //!
 //! ## Why it breaks the wire
 //! Callers in different runtimes read different declarations. One passes 9

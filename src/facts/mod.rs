@@ -666,6 +666,8 @@ pub struct LuaFacts {
     pub aliases: Vec<KeyDecl>,
     /// `-- KEYS[1] 'wait'` header comments.
     pub header_keys: Vec<KeyDecl>,
+    /// `#KEYS ~= 2`: the one count the script accepts, and where it says so.
+    pub keys_guard: Option<(u32, Span)>,
     /// Syntax errors inside the script.
     pub errors: Vec<Span>,
     /// The part of the script the parser gave up on (its budget ran out):

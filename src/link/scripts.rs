@@ -34,6 +34,7 @@ pub enum CountSource {
     Registration,
     FileName,
     Header,
+    Guard,
 }
 
 impl CountSource {
@@ -43,6 +44,7 @@ impl CountSource {
             CountSource::Registration => "its registration",
             CountSource::FileName => "its file name",
             CountSource::Header => "its header comment",
+            CountSource::Guard => "its `#KEYS` check",
         }
     }
 }
@@ -98,6 +100,13 @@ impl Script {
                 count: last.index,
                 source: CountSource::Header,
                 span: Some(last.span),
+            });
+        }
+        if let Some((n, span)) = self.lua.keys_guard {
+            out.push(DeclaredCount {
+                count: n,
+                source: CountSource::Guard,
+                span: Some(span),
             });
         }
         out

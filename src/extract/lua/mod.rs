@@ -335,6 +335,34 @@ impl Cx<'_> {
         if parent_kind != "bracket_index_expression" {
             self.facts.dynamic_keys = true;
         }
+        if parent_kind == "unary_expression" {
+            self.keys_guard(n);
+        }
+    }
+
+    /// `#KEYS ~= 2` (`if #KEYS ~= 2 then error(..) end`): the script
+    /// refuses any other count, so it declares two keys.
+    fn keys_guard(&mut self, keys: Node<'_>) {
+        let Some(len) = keys.parent() else {
+            return;
+        };
+        let Some(cmp) = len.parent().filter(|p| p.kind() == "binary_expression") else {
+            return;
+        };
+        let is_op = |n: Node<'_>, op: &str| {
+            n.child_by_field_id(F.operator)
+                .is_some_and(|o| self.text(o) == op)
+        };
+        if !is_op(len, "#") || !is_op(cmp, "~=") {
+            return;
+        }
+        let other = named_children(cmp).into_iter().find(|c| c.id() != len.id());
+        let count = other
+            .filter(|o| o.kind() == "number")
+            .and_then(|o| self.text(o).trim().parse::<u32>().ok());
+        if let (Some(count), None) = (count, &self.facts.keys_guard) {
+            self.facts.keys_guard = Some((count, self.span(cmp)));
+        }
     }
 
     fn index(&self, n: Node<'_>) -> Value {
@@ -452,6 +480,14 @@ fn parse_include(line: &str) -> Option<(String, usize, usize)> {
 fn parse_slot_headers(line: &str, open: &str) -> Vec<(u32, String, usize, usize)> {
     let starts: Vec<usize> = line.match_indices(open).map(|(i, _)| i).collect();
     let mut out = Vec::new();
+    // A line of code commented out (`-- if rcall("SET", KEYS[1], ..`)
+    // declares nothing: what stands before its first slot is code.
+    if starts
+        .first()
+        .is_some_and(|&at| line[..at].contains(['(', '=', '"', '\'']))
+    {
+        return out;
+    }
     for (k, &at) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(line.len());
         let piece =
@@ -506,6 +542,22 @@ mod tests {
     use super::*;
     use crate::parse::Parsers;
 
+    #[test]
+    fn a_line_of_code_commented_out_declares_no_slot() {
+        assert_eq!(parse_slot_headers("  KEYS[1] 'lock',", "KEYS[").len(), 1);
+        assert_eq!(
+            parse_slot_headers("Input: KEYS[1] wait, KEYS[2] active", "KEYS[").len(),
+            2
+        );
+        for code in [
+            r#"   if rcall("SET", KEYS[1], ARGV[1], "PX", ARGV[2], "XX") then"#,
+            "local lockKey = KEYS[1] .. ':lock'",
+        ] {
+            assert_eq!(parse_slot_headers(code, "KEYS["), [], "{code}");
+            assert_eq!(parse_slot_headers(code, "ARGV["), [], "{code}");
+        }
+    }
+
     fn facts(src: &str) -> LuaFacts {
         let mut p = Parsers::new().unwrap();
         let tree = p.parse(crate::facts::Lang::Lua, src.as_bytes()).unwrap();
@@ -532,6 +584,24 @@ mod tests {
         let uses: Vec<u32> = f.key_uses.iter().map(|k| k.0).collect();
         assert_eq!(uses, vec![1, 2]);
         assert!(!f.dynamic_keys);
+    }
+
+    #[test]
+    fn a_keys_count_check_declares_the_count() {
+        let src = "if #KEYS ~= 2 then\n  error('Expected keys to be of size 2')\nend\n\
+                   local id, tag = unpack(KEYS)\n";
+        let f = facts(src);
+        assert_eq!(f.keys_guard.map(|g| g.0), Some(2));
+        assert_eq!(f.keys_guard.map(|g| g.1.start), Some(at(src, "#KEYS")));
+        assert!(f.dynamic_keys);
+        for other in [
+            "if #KEYS == 2 then return 1 end\n",
+            "if #KEYS < 2 then error('x') end\n",
+            "for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end\n",
+            "if #ARGV ~= 2 then error('x') end\n",
+        ] {
+            assert_eq!(facts(other).keys_guard, None, "{other}");
+        }
     }
 
     #[test]
