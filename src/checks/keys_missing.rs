@@ -19,7 +19,9 @@
 //!
 //! ## How to fix
 //! Use every declared key (`redis.call('ZADD', KEYS[2], …)`), or remove the
-//! key from the contract and from every caller together.
+//! key from the contract and from every caller together. A slot the
+//! upstream keeps for its callers and never touches is listed in the
+//! script's `unused` (`unused = [2]`), and then not asked for.
 
 use super::{CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
@@ -47,7 +49,7 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         for (i, (role, role_span)) in spec.keys.iter().enumerate() {
             let n = i as u32 + 1;
-            if script.lua.key_uses.iter().any(|(k, _)| *k == n) {
+            if spec.unused.contains(&n) || script.lua.key_uses.iter().any(|(k, _)| *k == n) {
                 continue;
             }
             let mut d = RULE.diagnostic(

@@ -91,6 +91,8 @@ pub(super) struct RawScript {
     argv: Vec<Spanned<String>>,
     #[serde(default)]
     creates: Option<Spanned<String>>,
+    #[serde(default)]
+    unused: Vec<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -305,16 +307,34 @@ fn compile_script(
         }
         None => None,
     };
+    let keys: Vec<(String, Range<usize>)> = sc
+        .keys
+        .map(Spanned::into_inner)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|k| (k.get_ref().clone(), k.span()))
+        .collect();
+    let mut unused = Vec::new();
+    for n in sc.unused {
+        match u32::try_from(*n.get_ref()) {
+            Ok(v) if v >= 1 && v as usize <= keys.len() => unused.push(v),
+            _ => {
+                return Err((
+                    format!(
+                        "script `{sname}` lists `{}` as an unused KEYS slot; it declares KEYS[1] to KEYS[{}]",
+                        n.get_ref(),
+                        keys.len()
+                    ),
+                    n.span(),
+                    None,
+                ))
+            }
+        }
+    }
     Ok(ScriptSpec {
         name: sname,
         name_span,
-        keys: sc
-            .keys
-            .map(Spanned::into_inner)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|k| (k.get_ref().clone(), k.span()))
-            .collect(),
+        keys,
         keys_span,
         argv: sc
             .argv
@@ -322,6 +342,7 @@ fn compile_script(
             .map(|a| (a.get_ref().clone(), a.span()))
             .collect(),
         creates,
+        unused,
     })
 }
 

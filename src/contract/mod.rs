@@ -322,6 +322,11 @@ pub struct ScriptSpec {
     /// The record this script creates whole (its write must set every
     /// field).
     pub creates: Option<String>,
+    /// KEYS slots (1-based) the upstream's script declares and never
+    /// touches (BullMQ's `addStandardJob` keeps `KEYS[2]` for its callers):
+    /// callers still pass them, and WL302 does not ask the script to use
+    /// them.
+    pub unused: Vec<u32>,
 }
 
 #[derive(Debug, Clone)]

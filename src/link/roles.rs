@@ -158,6 +158,12 @@ impl RoleParts {
     }
 }
 
+/// A contract's key type name as one normalized word, as roles are read:
+/// `waiting-children` → `waitingchildren`, `events` → `event`.
+pub fn key_type_word(name: &str) -> Option<String> {
+    type_word(name, TYPE_WORDS)
+}
+
 /// A key type as one normalized word: `stalled-check` → `stalledcheck`.
 fn type_word(text: &str, drop: &[&str]) -> Option<String> {
     let w = words(text, drop).concat();
@@ -249,7 +255,10 @@ impl KeyTypes {
         let mut out = Vec::new();
         match role.source {
             RoleSource::Contract => {
-                out.extend(type_word(&role.text, TYPE_WORDS));
+                // A role that names no key type the contract declares or
+                // the code builds (`wait_children`, a description) says
+                // nothing about the key in its slot.
+                out.extend(type_word(&role.text, TYPE_WORDS).filter(|w| self.holds(w)));
                 let ks = contract.and_then(|c| c.keyspace.as_ref());
                 if let Some(t) = ks.and_then(|ks| ks.types.iter().find(|t| t.name == role.text)) {
                     out.extend(type_word(t.lead(), TYPE_WORDS));

@@ -7,11 +7,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::contract::Contract;
 use crate::extract::script_name_from_stem;
 use crate::facts::Span;
 use crate::link::calls::NumKeys;
 use crate::link::records::key_shape;
-use crate::link::roles::role_alternatives;
+use crate::link::roles::{key_type_word, role_alternatives, same_type, KeyTypes, SlotRole};
 use crate::link::{normalize_name, Model, ScriptId, SpeakerId};
 use crate::pipeline::Analysis;
 
@@ -309,7 +310,7 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
         write_keyspace(&mut text, &a.model, &ks, &type_of_shape, &kept);
         super::data_types::write(&mut text, &a.model, &type_of_shape, &kept);
     }
-    write_scripts(&mut text, a, &type_of_shape);
+    write_scripts(&mut text, a, &type_of_shape, &kept);
     text
 }
 
@@ -588,12 +589,20 @@ fn write_keyspace(
     }
 }
 
-/// `[scripts.NAME]` for the scripts whose body uses every key they declare.
-fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<String, String>) {
+/// `[scripts.NAME]` for the scripts whose KEYS are declared (a header, a
+/// file name, a registration) or counted alike by every caller; the
+/// slots a declared script never touches are its `unused`.
+fn write_scripts(
+    text: &mut String,
+    a: &Analysis,
+    type_of_shape: &BTreeMap<String, String>,
+    kept: &dyn Fn(Span) -> bool,
+) {
     let contract = a.contract.as_ref();
+    let names = TypeNames::of(a, type_of_shape);
     let mut done: BTreeSet<String> = BTreeSet::new();
     for s in &a.model.scripts {
-        let Some(first) = s.names.first() else {
+        let Some(first) = s.names.first().filter(|_| kept(s.def_span)) else {
             continue;
         };
         let sname = ident(&script_name_from_stem(first.trim_start_matches('@')));
@@ -617,7 +626,14 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
             continue;
         };
         let used: BTreeSet<u32> = s.lua.key_uses.iter().map(|k| k.0).collect();
-        if !s.lua.dynamic_keys && (1..=count).any(|n| !used.contains(&n)) {
+        // A slot its own declaration counts and its body never touches is
+        // the upstream's to keep (`unused`); counted only from callers, the
+        // count is a guess and the script stays out.
+        let unused: Vec<u32> = match s.lua.dynamic_keys {
+            true => Vec::new(),
+            false => (1..=count).filter(|n| !used.contains(n)).collect(),
+        };
+        if !unused.is_empty() && own.is_none() {
             continue;
         }
         // A name two scripts of different KEYS share (BullMQ's
@@ -633,9 +649,11 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
             .map(|n| {
                 passed_type(&a.model, &copies, n, type_of_shape)
                     .or_else(|| {
-                        let words = s
-                            .slot_role(n, contract)
-                            .and_then(|r| role_alternatives(&r.text).into_iter().next())?;
+                        let role = s.slot_role(n, contract)?;
+                        if let Some(t) = names.named(&role, contract) {
+                            return Some(t);
+                        }
+                        let words = role_alternatives(&role.text).into_iter().next()?;
                         let named = words
                             .iter()
                             .find(|w| type_of_shape.values().any(|t| t == *w));
@@ -647,12 +665,86 @@ fn write_scripts(text: &mut String, a: &Analysis, type_of_shape: &BTreeMap<Strin
         text.push_str(&format!("\n[scripts.{sname}]\n"));
         let list: Vec<String> = roles.iter().map(|r| quote(r)).collect();
         text.push_str(&format!("keys = [{}]\n", list.join(", ")));
+        if !unused.is_empty() {
+            let slots: Vec<String> = unused.iter().map(u32::to_string).collect();
+            text.push_str(&format!("unused = [{}]\n", slots.join(", ")));
+        }
         // ARGV roles, when the script names every slot it reads.
         let argv: Option<Vec<String>> = (1..=s.lua.argv.max_read())
             .map(|n| s.argv_role(n, contract).map(|r| quote(&r.text)))
             .collect();
         if let Some(argv) = argv.filter(|a| !a.is_empty()) {
             text.push_str(&format!("argv = [{}]\n", argv.join(", ")));
+        }
+    }
+}
+
+/// The key types a draft can name a slot by: the keyspace it infers and
+/// the contract's (`extract --as-contract --contract bullmq`), each by its
+/// normalized word (`waiting-children` is `waitingchildren`).
+struct TypeNames {
+    types: KeyTypes,
+    by_word: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl TypeNames {
+    fn of(a: &Analysis, type_of_shape: &BTreeMap<String, String>) -> TypeNames {
+        let contract = a.contract.as_ref();
+        let mut by_word: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let contract_types = contract
+            .and_then(|c| c.keyspace.as_ref())
+            .into_iter()
+            .flat_map(|ks| ks.types.iter().map(|t| &t.name));
+        for name in type_of_shape.values().chain(contract_types) {
+            if let Some(w) = key_type_word(name) {
+                by_word.entry(w).or_default().insert(name.clone());
+            }
+        }
+        TypeNames {
+            types: KeyTypes::of(&a.model, contract),
+            by_word,
+        }
+    }
+
+    /// The one type a slot's declared role names (`'events' key` gives
+    /// `events`), when exactly one does.
+    /// A draft is for review, so a description names a type too when all
+    /// its words run together do (`job dependencies key` gives
+    /// `job-dependencies`), or when its last words do and its first word
+    /// names no other type (`rate limiter key` gives `limiter`, `pc
+    /// priority counter` gives `pc`); `job id key` and `wait-children
+    /// key`, whose first word is another type, name none.
+    fn named(&self, role: &SlotRole, contract: Option<&Contract>) -> Option<String> {
+        let declared = self.types.declared(role, contract);
+        if let Some(t) = self.one_of(&declared) {
+            return Some(t);
+        }
+        role_alternatives(&role.text).iter().find_map(|words| {
+            self.one_of(&[words.concat()]).or_else(|| {
+                let tails: Vec<String> = (1..words.len()).map(|k| words[k..].concat()).collect();
+                let named = self.one_of(&tails)?;
+                match self.one_of(&words[..1]) {
+                    Some(first) if first != named => None,
+                    _ => Some(named),
+                }
+            })
+        })
+    }
+
+    /// The one type the words name, when they name exactly one.
+    fn one_of(&self, words: &[String]) -> Option<String> {
+        let mut found: BTreeSet<&String> = BTreeSet::new();
+        for w in words {
+            for (word, names) in &self.by_word {
+                if same_type(word, w) {
+                    found.extend(names);
+                }
+            }
+        }
+        let mut it = found.into_iter();
+        match (it.next(), it.next()) {
+            (Some(t), None) => Some(t.clone()),
+            _ => None,
         }
     }
 }

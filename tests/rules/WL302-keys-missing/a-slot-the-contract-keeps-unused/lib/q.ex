@@ -1,0 +1,8 @@
+defmodule Q do
+  @enqueue """
+  redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])
+  """
+  def enqueue(conn, q, id, payload) do
+    Redix.command(conn, ["EVAL", @enqueue, 2, "emq:{#{q}}:job:#{id}", "emq:{#{q}}:pending", id, payload])
+  end
+end
