@@ -8,7 +8,7 @@ use crate::facts::Span;
 pub const RULE_CODES: &[&str] = &[
     "WL001", "WL002", "WL101", "WL102", "WL103", "WL104", "WL105", "WL201", "WL202", "WL203",
     "WL204", "WL301", "WL302", "WL303", "WL304", "WL305", "WL306", "WL307", "WL308", "WL309",
-    "WL310", "WL311",
+    "WL310", "WL311", "WL312",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

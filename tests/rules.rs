@@ -226,6 +226,7 @@ rule_tests! {
     wl309_argv_value: "WL309",
     wl310_id_gate_missing: "WL310",
     wl311_id_shape: "WL311",
+    wl312_keys_role_conflict: "WL312",
 }
 
 /// Every folder is a rule's, and every snapshot has its case (a renamed or

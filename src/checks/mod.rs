@@ -25,6 +25,7 @@ mod keys_arity;
 mod keys_declaration_conflict;
 mod keys_missing;
 mod keys_order;
+mod keys_role_conflict;
 mod keys_undeclared;
 mod missing_field;
 pub mod parse_error;
@@ -180,6 +181,7 @@ pub static RULES: &[&Rule] = &[
     &argv_value::RULE,
     &id_gate_missing::RULE,
     &id_shape::RULE,
+    &keys_role_conflict::RULE,
 ];
 
 pub fn rule(code: &str) -> Option<&'static Rule> {

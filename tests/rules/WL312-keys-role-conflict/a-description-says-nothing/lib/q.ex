@@ -1,0 +1,12 @@
+defmodule Q do
+  # Free descriptions name no key type: nothing to hold against the contract.
+  @enqueue """
+  -- KEYS[1] the row to write
+  -- KEYS[2] where workers look
+  redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])
+  redis.call('ZADD', KEYS[2], 0, ARGV[1])
+  """
+  def enqueue(conn, q, id, payload) do
+    Redix.command(conn, ["EVAL", @enqueue, 2, "emq:{#{q}}:job:#{id}", "emq:{#{q}}:pending", id, payload])
+  end
+end
