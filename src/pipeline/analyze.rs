@@ -68,11 +68,9 @@ pub fn load_contract(
 /// lists the names there are.
 fn shipped(name: &str, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
     let Some(s) = crate::contract::shipped::named(name) else {
-        let (near, listing) = crate::contract::shipped::unknown(name, "");
-        let near = near.map(|n| format!(" ({n})")).unwrap_or_default();
-        return Err(AnalyzeError::Usage(format!(
-            "no shipped contract is named `{name}`{near}: {listing}"
-        )));
+        return Err(AnalyzeError::Usage(
+            crate::contract::shipped::unknown_message(name),
+        ));
     };
     Ok(s.load(prefix)?)
 }
