@@ -11,6 +11,14 @@ pub const RULE_CODES: &[&str] = &[
     "WL310", "WL311", "WL312",
 ];
 
+/// Every code of `wirelint audit`'s rules, in code order: what
+/// `wirelint.toml`'s `select` and `ignore` may name besides
+/// [`RULE_CODES`]. The rules live in `audit::rules::RULES`, above the
+/// configuration; `tests/tidy.rs` holds the two lists equal.
+pub const AUDIT_CODES: &[&str] = &[
+    "WA101", "WA102", "WA103", "WA104", "WA201", "WA202", "WA301", "WA302",
+];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     Warning,

@@ -14,9 +14,18 @@ use redis_server::Server;
 
 /// Runs `wirelint ARGS` without any password in the environment.
 fn wirelint(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    wirelint_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args, env)
+}
+
+/// Runs `wirelint ARGS` in `dir` without any password in the environment.
+fn wirelint_in(
+    dir: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let mut c = Command::new(env!("CARGO_BIN_EXE_wirelint"));
     c.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .env("NO_COLOR", "1")
         .env_remove("REDISCLI_AUTH");
     for (k, v) in env {
@@ -229,6 +238,124 @@ fn a_healthy_keyspace_is_clean() {
     assert_eq!(
         err,
         "wirelint audit: 0 errors, 0 warnings in 11 keys; exit 0: clean\n"
+    );
+}
+
+// ---- select and ignore ----
+
+/// The findings of [`expected`] whose code starts with one of `prefixes`.
+fn only(prefixes: &[&str]) -> Vec<(String, String, String)> {
+    expected()
+        .into_iter()
+        .filter(|(c, _, _)| prefixes.iter().any(|p| c.starts_with(p)))
+        .collect()
+}
+
+/// `--select` and `--ignore` choose the findings as `check`'s do: codes or
+/// prefixes, the most specific entry deciding; the counts and the exit
+/// code are those of the findings left.
+#[test]
+fn select_and_ignore_choose_the_audit_findings() {
+    let Some(s) = divergent("select_and_ignore_choose_the_audit_findings") else {
+        return;
+    };
+    let url = s.url();
+    let audit = |extra: &[&str]| {
+        let mut args = vec![
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ];
+        args.extend_from_slice(extra);
+        wirelint(&args, &[])
+    };
+    let (code, out, err) = audit(&["--ignore", "WA201"]);
+    let without: Vec<_> = expected().into_iter().filter(|f| f.0 != "WA201").collect();
+    assert_eq!(findings(&out), without);
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            1,
+            "wirelint audit: 9 errors, 1 warning in 29 keys; exit 1: findings at or above error\n"
+        )
+    );
+    let (code, out, err) = audit(&["--select", "wa3"]);
+    assert_eq!(findings(&out), only(&["WA3"]));
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            1,
+            "wirelint audit: 1 error, 1 warning in 29 keys; exit 1: findings at or above error\n"
+        )
+    );
+    // Only the warning: nothing fails the run.
+    let (code, out, err) = audit(&["--select", "WA302"]);
+    assert_eq!(findings(&out), only(&["WA302"]));
+    assert_eq!(
+        (code, err.as_str()),
+        (
+            0,
+            "wirelint audit: 0 errors, 1 warning in 29 keys; exit 0: nothing at or above error\n"
+        )
+    );
+    let (code, out, _) = audit(&["--select", "WA2,WA104", "--ignore", "WA202"]);
+    assert_eq!(findings(&out), only(&["WA104", "WA201"]));
+    assert_eq!(code, 1);
+}
+
+/// `wirelint.toml`'s `select` and `ignore` (in the directory the audit runs
+/// in) apply to the audit: its WA entries; `--select` replaces `select`,
+/// `--ignore` adds to `ignore`; a `select` of `check`'s rules alone
+/// leaves every audit rule selected.
+#[test]
+fn wirelint_toml_select_and_ignore_apply_to_the_audit() {
+    let Some(s) = divergent("wirelint_toml_select_and_ignore_apply_to_the_audit") else {
+        return;
+    };
+    let url = s.url();
+    let dir = tempfile::tempdir().unwrap();
+    let audit = |toml: &str, extra: &[&str]| {
+        std::fs::write(dir.path().join("wirelint.toml"), toml).unwrap();
+        let mut args = vec![
+            "audit", "--url", &url, "--sample", "100", "--format", "json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = wirelint_in(dir.path(), &args, &[]);
+        assert!(code == 0 || code == 1, "{err}");
+        findings(&out)
+    };
+    let without: Vec<_> = expected().into_iter().filter(|f| f.0 != "WA201").collect();
+    assert_eq!(audit("ignore = [\"WA201\"]\n", &[]), without);
+    let toml = "select = [\"WA1\", \"WL3\"]\nignore = [\"WA104\"]\n";
+    assert_eq!(audit(toml, &[]), only(&["WA101", "WA102", "WA103"]));
+    assert_eq!(audit(toml, &["--select", "WA3"]), only(&["WA3"]));
+    assert_eq!(
+        audit(toml, &["--ignore", "WA102"]),
+        only(&["WA101", "WA103"])
+    );
+    assert_eq!(audit("select = [\"WL3\"]\n", &[]), expected());
+}
+
+/// A code of `check`'s on the audit's command line, or no code at all, is
+/// a usage error before any connection, as an unknown code is to `check`.
+#[test]
+fn check_codes_and_unknown_codes_are_usage_errors_to_the_audit() {
+    let url = "redis://127.0.0.1:1/0";
+    let (code, out, err) = wirelint(&["audit", "--url", url, "--select", "WL201"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: `WL201` in `--select` is a code of `wirelint check`'s rules, not `wirelint audit`'s\n"
+    );
+    let (code, _, err) = wirelint(&["audit", "--url", url, "--ignore", "WA301,WA310"], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: `WA310` in `--ignore` is no rule code or code prefix (did you mean `WA301`?)\n"
+    );
+    let (code, _, err) = wirelint(&["check", ".", "--select", "WA201"], &[]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: `WA201` in `--select` is a code of `wirelint audit`'s rules, not `wirelint check`'s\n"
     );
 }
 

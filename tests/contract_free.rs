@@ -41,6 +41,11 @@ fn a_foreign_keyspace_is_not_an_echomq_divergence() {
     let note = notes[0]["message"].as_str().unwrap();
     assert!(note.contains("so it steps aside"));
     assert!(note.contains("shipped `bullmq` contract"), "{note}");
+    // And how to choose: the family by name, another, none.
+    assert!(
+        note.ends_with("(to choose: --contract bullmq or `contract = \"bullmq\"` in wirelint.toml pins it, --contract NAME another family (`wirelint contract list`), --contract ./FILE a file, --no-contract none)"),
+        "{note}"
+    );
     // A field of the queue's meta hash that BullMQ does not know is a
     // divergence from the family; a configured choice still decides.
     let text = FOREIGN.replace(

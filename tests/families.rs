@@ -1,4 +1,5 @@
-//! The shipped family contracts: listed by `wirelint rules --contracts`,
+//! The shipped family contracts: listed by `wirelint contract list` (and
+//! `wirelint rules --contracts`), printed by `wirelint contract show`,
 //! selected by name on the command line or in `wirelint.toml`, their
 //! `<prefix>` set by `wirelint.toml`, and read against a port's keys and
 //! fields.
@@ -46,6 +47,65 @@ fn rules_lists_the_shipped_contracts() {
         .collect();
     assert_eq!(names, ["echomq", "bullmq", "rsmq", "sidekiq", "asynq"]);
     assert!(stdout.contains("rules/bullmq.toml"));
+}
+
+/// `wirelint contract list` is `rules --contracts`: one line a contract,
+/// its name, its file and its description.
+#[test]
+fn contract_list_is_rules_contracts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, list, err) = run(&["contract", "list"], dir.path());
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (_, rules, _) = run(&["rules", "--contracts"], dir.path());
+    assert_eq!(list, rules);
+    let starts: Vec<String> = list
+        .lines()
+        .map(|l| {
+            l.split(' ')
+                .filter(|w| !w.is_empty())
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert_eq!(starts, SHIPPED.map(|n| format!("{n} rules/{n}.toml")));
+}
+
+const SHIPPED: [&str; 5] = ["echomq", "bullmq", "rsmq", "sidekiq", "asynq"];
+
+/// `wirelint contract show NAME` prints `rules/NAME.toml` byte for byte,
+/// the shipped one even where a directory of that name exists.
+#[test]
+fn contract_show_prints_each_shipped_contract_as_shipped() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in SHIPPED {
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+        let (code, out, err) = run(&["contract", "show", name], dir.path());
+        let shipped = std::fs::read(common::repo().join(format!("rules/{name}.toml"))).unwrap();
+        assert_eq!(out.as_bytes(), shipped.as_slice(), "{name}");
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+    }
+}
+
+/// An unknown name: exit 2 with the message `--contract` gives; a path:
+/// exit 2, saying `show` takes a name.
+#[test]
+fn contract_show_of_an_unknown_name_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, out, err) = run(&["contract", "show", "bulmq"], dir.path());
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: no shipped contract is named `bulmq` (did you mean `bullmq`?): the shipped contracts are echomq, bullmq, rsmq, sidekiq, asynq, and a contract file is written as a path (./bulmq, or a name ending in .toml)\n"
+    );
+    let (code, _, check) = run(&["check", ".", "--contract", "bulmq"], dir.path());
+    assert_eq!((code, check), (2, err));
+    let (code, out, err) = run(&["contract", "show", "rules/bullmq.toml"], dir.path());
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: `contract show` prints a shipped contract by its name; `rules/bullmq.toml` is written as a path (`wirelint contract list` names the shipped ones)\n"
+    );
 }
 
 #[test]

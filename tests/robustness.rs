@@ -334,7 +334,7 @@ fn binary_empty_and_oversized_files() {
     assert_eq!(
         notes,
         strs(&[
-            ".: no speaker here builds a key with the `emq:` prefix of the embedded `echomq` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            ".: no speaker here builds a key with the `emq:` prefix of the embedded `echomq` contract, so it steps aside and only agreement between speakers is checked (to check against a contract: --contract NAME for a shipped family such as bullmq (`wirelint contract list`), --contract ./FILE for a file, or `contract = true` in wirelint.toml for the embedded one)",
             "big.lua: skipped: 2035 bytes is over the 1000 byte limit (--max-file-size)",
             "bin.rs: skipped: binary file (it has NUL bytes)",
         ])

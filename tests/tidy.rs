@@ -225,6 +225,15 @@ fn rule_codes_match_the_registry() {
         registry.as_slice(),
         "diagnostic::RULE_CODES must list the codes of checks::RULES, in order"
     );
+    let audit: Vec<&str> = wirelint::audit::rules::RULES
+        .iter()
+        .map(|r| r.code)
+        .collect();
+    assert_eq!(
+        wirelint::diagnostic::AUDIT_CODES,
+        audit.as_slice(),
+        "diagnostic::AUDIT_CODES must list the codes of audit::rules::RULES, in order"
+    );
 }
 
 // ---------------------------------------------------------------------------

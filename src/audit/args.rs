@@ -58,6 +58,15 @@ pub struct Args {
     /// Exit 0 when the audit ran, whatever it found.
     #[arg(long)]
     pub exit_zero: bool,
+    /// Report only these rules: WA codes or code prefixes, comma-separated
+    /// (`WA2,WA301`), as `select` in wirelint.toml, which it replaces.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub select: Option<Vec<String>>,
+    /// Leave these rules out: WA codes or code prefixes, comma-separated,
+    /// as `ignore` in wirelint.toml, to which they are added. The most
+    /// specific entry of either decides.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
 }
 
 /// `90s`, `5m`, `1h`, `250ms`, or plain seconds.
@@ -103,6 +112,8 @@ pub fn run_args(a: Args) -> i32 {
         format: a.format,
         fail_on: a.fail_on.severity(),
         exit_zero: a.exit_zero,
+        select: a.select,
+        ignore: a.ignore,
     })
 }
 

@@ -68,6 +68,10 @@ pub struct Options {
     pub format: crate::report::Format,
     pub fail_on: Severity,
     pub exit_zero: bool,
+    /// `--select`: WA codes or prefixes, replacing `wirelint.toml`'s.
+    pub select: Option<Vec<String>>,
+    /// `--ignore`: WA codes or prefixes, added to `wirelint.toml`'s.
+    pub ignore: Vec<String>,
 }
 
 /// What one audit read.

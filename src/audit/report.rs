@@ -8,6 +8,8 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use super::{audit, connect, findings, notes, Audit, ContractSource, Failure, Options};
+use crate::config::settings::{Settings, Tool};
+use crate::config::Config;
 use crate::contract::Contract;
 use crate::diagnostic::Severity;
 use crate::discover::Note;
@@ -31,6 +33,10 @@ pub fn run(opts: &Options) -> i32 {
     let target = match connect::target(&opts.url, opts.password_env.as_deref(), &env) {
         Ok(t) => t,
         Err(m) => return error(&m),
+    };
+    let settings = match settings(opts) {
+        Ok(s) => s,
+        Err(code) => return code,
     };
     let contract = match load(&opts.contract) {
         Ok(c) => c,
@@ -64,7 +70,40 @@ pub fn run(opts: &Options) -> i32 {
             partial: None,
         }) => return error(&message),
     };
-    print(opts, &target.shown, contract, &audited, failure.as_deref())
+    let run = Run {
+        opts,
+        shown: &target.shown,
+        settings: &settings,
+    };
+    print(&run, contract, &audited, failure.as_deref())
+}
+
+/// What [`print`] reports by: the options, the server as shown, the rules
+/// chosen.
+struct Run<'a> {
+    opts: &'a Options,
+    shown: &'a str,
+    settings: &'a Settings,
+}
+
+/// `wirelint.toml`'s `select` and `ignore` (the file `check` would read in
+/// the current directory, where the contract is looked for too) with
+/// `--select` and `--ignore`. Errors are printed; the `Err` is the exit
+/// code.
+fn settings(opts: &Options) -> Result<Settings, i32> {
+    let found = match Config::find_limited(Path::new("."), crate::input::DEFAULT_LIMIT) {
+        Ok(c) => c,
+        Err(e) => {
+            let text = crate::report::error::RunError::contract(e).text();
+            let _ = write!(std::io::stderr().lock(), "{text}");
+            return Err(2);
+        }
+    };
+    found
+        .map(|c| c.settings)
+        .unwrap_or_default()
+        .with_command_line(opts.select.as_deref(), &opts.ignore, Tool::Audit)
+        .map_err(|m| error(&m))
 }
 
 /// The contract `check` would use, or the one the code under a path
@@ -161,13 +200,8 @@ fn rate(per_sec: f64) -> String {
 }
 
 /// Prints the findings and the closing line; returns the exit code.
-fn print(
-    opts: &Options,
-    shown: &str,
-    contract: Contract,
-    audited: &Audit,
-    failure: Option<&str>,
-) -> i32 {
+fn print(run: &Run, contract: Contract, audited: &Audit, failure: Option<&str>) -> i32 {
+    let (opts, shown) = (run.opts, run.shown);
     let mut sources = SourceMap::default();
     let file = sources.add(SourceFile::new(
         contract.origin.clone(),
@@ -175,7 +209,8 @@ fn print(
         None,
         contract.text.clone().into_bytes(),
     ));
-    let diagnostics = findings(audited, &contract, file);
+    let mut diagnostics = findings(audited, &contract, file);
+    run.settings.apply(&mut diagnostics);
     let notes = notes(audited, &opts.limits)
         .into_iter()
         .map(|message| Note {

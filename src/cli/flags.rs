@@ -4,7 +4,7 @@
 
 use clap::ValueEnum;
 
-use crate::config::settings::Settings;
+use crate::config::settings::{Settings, Tool};
 
 #[derive(clap::Args, Debug, Default, Clone)]
 pub struct ReportArgs {
@@ -51,7 +51,7 @@ pub enum Color {
 impl ReportArgs {
     /// `wirelint.toml`'s settings with `--select` and `--ignore` applied.
     pub fn settings(&self, s: Settings) -> Result<Settings, String> {
-        s.with_command_line(self.select.as_deref(), &self.ignore)
+        s.with_command_line(self.select.as_deref(), &self.ignore, Tool::Check)
     }
 
     /// Whether the full format is coloured.

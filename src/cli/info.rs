@@ -47,18 +47,6 @@ pub(super) fn rules(audit: bool, diff: bool) -> i32 {
     write_stdout(&s)
 }
 
-/// The shipped contracts, one a line: the name `--contract` takes, its
-/// file, and what it describes.
-pub(super) fn contracts() -> i32 {
-    let shipped = crate::contract::shipped::SHIPPED;
-    let w = shipped.iter().map(|s| s.name.len()).max().unwrap_or(0);
-    let mut s = String::new();
-    for c in shipped {
-        s.push_str(&format!("{:<w$} {} {}\n", c.name, c.path, c.description()));
-    }
-    write_stdout(&s)
-}
-
 /// Every code `explain` knows, with its name: the checks', the audit's
 /// and the changes `diff` reports, in that order.
 fn explained() -> Vec<(&'static str, &'static str)> {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod contract;
 mod failure;
 pub mod flags;
 mod info;
@@ -52,6 +53,12 @@ pub enum Command {
         /// List the shipped contracts (`--contract NAME`) instead.
         #[arg(long, conflicts_with_all = ["audit", "diff"])]
         contracts: bool,
+    },
+    /// The shipped contracts: `list` them, or `show NAME` to print one as
+    /// shipped.
+    Contract {
+        #[command(subcommand)]
+        command: contract::ContractCommand,
     },
     /// Print a rule's documentation.
     Explain {
@@ -415,7 +422,8 @@ pub fn main_with_args(args: Vec<std::ffi::OsString>) -> i32 {
     match cli.command {
         Command::Rules {
             contracts: true, ..
-        } => info::contracts(),
+        } => contract::list(),
+        Command::Contract { command } => contract::run(&command),
         Command::Rules { audit, diff, .. } => rules(audit, diff),
         Command::Explain { rule } => explain(&rule),
         Command::Check(a) if a.watch => guarded(a.format.into(), || watch::run(&a)),

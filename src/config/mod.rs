@@ -7,7 +7,7 @@
 //! prefix = "myapp"                   # the contract's `<prefix>`, if it has one
 //! # contract = false                 # check agreement only, no contract
 //! select = ["WL1", "WL201"]          # codes or code prefixes (default: all)
-//! ignore = ["WL103"]                 # codes or code prefixes
+//! ignore = ["WL103", "WA302"]        # codes or code prefixes (WA: the audit's)
 //! exclude = ["vendor/**"]            # globs, relative to this file
 //!
 //! [severity]                         # per-code severity

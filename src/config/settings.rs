@@ -25,7 +25,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::diagnostic::{Diagnostic, Severity, RULE_CODES};
+use crate::diagnostic::{Diagnostic, Severity, AUDIT_CODES, RULE_CODES};
 
 /// The TOML as read, with spans for errors.
 pub struct RawSettings {
@@ -98,21 +98,85 @@ pub struct Settings {
 
 type SettingsError = (String, Range<usize>, Option<String>);
 
-fn code_or_prefix(s: &Spanned<String>, what: &str) -> Result<String, SettingsError> {
+/// `wirelint.toml`'s `select` and `ignore` name the rules of both tools.
+const BOTH: &[Tool] = &[Tool::Check, Tool::Audit];
+
+/// The two tools whose findings `select` and `ignore` choose: `check`
+/// (WL codes) and `audit` (WA codes). `wirelint.toml`'s lists hold codes
+/// of either; each tool reads the entries that name its own rules (a
+/// tool none of whose rules `select` names runs them all). On the
+/// command line each takes its own codes only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    Check,
+    Audit,
+}
+
+impl Tool {
+    /// The tool whose rule `code` is.
+    fn of(code: &str) -> Tool {
+        if code.starts_with("WA") {
+            Tool::Audit
+        } else {
+            Tool::Check
+        }
+    }
+
+    /// Its rule codes, in order.
+    pub fn codes(self) -> &'static [&'static str] {
+        match self {
+            Tool::Check => RULE_CODES,
+            Tool::Audit => AUDIT_CODES,
+        }
+    }
+
+    /// Whether `prefix` (upper case) is a code or code prefix of its rules.
+    fn has(self, prefix: &str) -> bool {
+        !prefix.is_empty() && self.codes().iter().any(|c| c.starts_with(prefix))
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Check => "check",
+            Tool::Audit => "audit",
+        }
+    }
+}
+
+/// `s` upper-cased, when it is a code or code prefix of one of `tools`;
+/// else why not, with a did-you-mean among their codes, and, when it is
+/// another tool's, whose.
+fn code_or_prefix(
+    s: &Spanned<String>,
+    what: &str,
+    tools: &[Tool],
+) -> Result<String, SettingsError> {
     let up = s.get_ref().trim().to_ascii_uppercase();
-    if !up.is_empty() && RULE_CODES.iter().any(|c| c.starts_with(&up)) {
+    if tools.iter().any(|t| t.has(&up)) {
         return Ok(up);
     }
-    let help = crate::contract::suggest(&up, RULE_CODES.iter().copied())
-        .or_else(|| Some(format!("rules are {}", RULE_CODES.join(", "))));
-    Err((
-        format!(
+    let other = [Tool::Check, Tool::Audit]
+        .into_iter()
+        .find(|t| !tools.contains(t) && t.has(&up));
+    let codes: Vec<&str> = tools.iter().flat_map(|t| t.codes()).copied().collect();
+    let message = match other {
+        Some(t) => format!(
+            "`{}` in `{what}` is a code of `wirelint {}`'s rules, not `wirelint {}`'s",
+            s.get_ref(),
+            t.name(),
+            tools.first().map_or("", |t| t.name())
+        ),
+        None => format!(
             "`{}` in `{what}` is no rule code or code prefix",
             s.get_ref()
         ),
-        s.span(),
-        help,
-    ))
+    };
+    let help = match other {
+        Some(_) => None,
+        None => crate::contract::suggest(&up, codes.iter().copied())
+            .or_else(|| Some(format!("rules are {}", codes.join(", ")))),
+    };
+    Err((message, s.span(), help))
 }
 
 /// `[severity]`: rule codes to `error` or `warning`.
@@ -183,14 +247,14 @@ impl Settings {
             None => None,
             Some(v) => Some(
                 v.iter()
-                    .map(|s| code_or_prefix(s, "select"))
+                    .map(|s| code_or_prefix(s, "select", BOTH))
                     .collect::<Result<Vec<_>, _>>()?,
             ),
         };
         let ignore = raw
             .ignore
             .iter()
-            .map(|s| code_or_prefix(s, "ignore"))
+            .map(|s| code_or_prefix(s, "ignore", BOTH))
             .collect::<Result<Vec<_>, _>>()?;
         let severity = severities(&raw.severity)?;
         let canon_base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
@@ -224,7 +288,9 @@ impl Settings {
         })
     }
 
-    /// Whether a rule runs, by `select` and `ignore`.
+    /// Whether a rule runs, by `select` and `ignore`: the entries of its
+    /// own tool's (a `select` that names none of its tool's rules selects
+    /// them all).
     pub fn enabled(&self, code: &str) -> bool {
         let best = |list: &[String]| {
             list.iter()
@@ -232,9 +298,10 @@ impl Settings {
                 .map(|p| p.len())
                 .max()
         };
+        let tool = Tool::of(code);
         let selected = match &self.select {
-            None => Some(0),
-            Some(s) => best(s),
+            Some(s) if s.iter().any(|p| tool.has(p)) => best(s),
+            _ => Some(0),
         };
         match (selected, best(&self.ignore)) {
             (None, _) => false,
@@ -243,17 +310,20 @@ impl Settings {
         }
     }
 
-    /// `--select` and `--ignore` on the command line, read as `select` and
-    /// `ignore` are: codes or code prefixes, the most specific entry
-    /// deciding. `--select` replaces `select`; `--ignore` adds to `ignore`.
+    /// `--select` and `--ignore` on the command line of `tool`, read as
+    /// `select` and `ignore` are: codes or code prefixes of its rules (a
+    /// code of the other tool is a usage error), the most specific entry
+    /// deciding. `--select` replaces `select`; `--ignore` adds to
+    /// `ignore`.
     pub fn with_command_line(
         mut self,
         select: Option<&[String]>,
         ignore: &[String],
+        tool: Tool,
     ) -> Result<Settings, String> {
         let code = |flag: &str, s: &String| {
             let spanned = Spanned::new(0..0, s.clone());
-            code_or_prefix(&spanned, flag).map_err(|(m, _, help)| match help {
+            code_or_prefix(&spanned, flag, &[tool]).map_err(|(m, _, help)| match help {
                 Some(h) => format!("{m} ({h})"),
                 None => m,
             })
@@ -342,6 +412,37 @@ mod tests {
         let s = settings("select = [\"WL102\"]\nignore = [\"WL1\"]");
         assert!(s.enabled("WL102"));
         assert!(!s.enabled("WL101"));
+    }
+
+    /// `wirelint.toml`'s lists hold the codes of `check` and of `audit`;
+    /// each reads its own, and a `select` that names none of a tool's
+    /// rules leaves them all selected.
+    #[test]
+    fn each_tool_reads_its_own_entries() {
+        let s = settings("select = [\"wa2\"]\nignore = [\"WA201\", \"WL3\"]");
+        assert!(s.enabled("WL101"));
+        assert!(!s.enabled("WL301"));
+        assert!(s.enabled("WA202"));
+        assert!(!s.enabled("WA201"));
+        assert!(!s.enabled("WA101"));
+        let s = settings("select = [\"WL1\"]");
+        assert!(s.enabled("WA301"));
+        assert!(!s.enabled("WL201"));
+        let s = settings("select = [\"W\"]\nignore = [\"WA\"]");
+        assert!(s.enabled("WL201"));
+        assert!(!s.enabled("WA201"));
+        // On the command line, each tool takes its own codes only.
+        let e = Settings::default()
+            .with_command_line(None, &["WA1".into()], Tool::Check)
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "`WA1` in `--ignore` is a code of `wirelint audit`'s rules, not `wirelint check`'s"
+        );
+        let s = Settings::default()
+            .with_command_line(Some(&["wa3".into()]), &[], Tool::Audit)
+            .unwrap();
+        assert_eq!(s.select, Some(vec!["WA3".to_string()]));
     }
 
     #[test]

@@ -93,6 +93,15 @@ pub fn unknown(name: &str, quote: &str) -> (Option<String>, String) {
     (near, listing)
 }
 
+/// The usage error of a name (`--contract NAME`, `wirelint contract show
+/// NAME`) that names no shipped contract: the nearest name, and the names
+/// there are.
+pub fn unknown_message(name: &str) -> String {
+    let (near, listing) = unknown(name, "");
+    let near = near.map(|n| format!(" ({n})")).unwrap_or_default();
+    format!("no shipped contract is named `{name}`{near}: {listing}")
+}
+
 impl Shipped {
     /// The contract, `<prefix>` set to `prefix` when given.
     pub fn load(&self, prefix: Option<&str>) -> Result<Contract, Box<ContractError>> {

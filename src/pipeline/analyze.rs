@@ -68,11 +68,9 @@ pub fn load_contract(
 /// lists the names there are.
 fn shipped(name: &str, prefix: Option<&str>) -> Result<Contract, AnalyzeError> {
     let Some(s) = crate::contract::shipped::named(name) else {
-        let (near, listing) = crate::contract::shipped::unknown(name, "");
-        let near = near.map(|n| format!(" ({n})")).unwrap_or_default();
-        return Err(AnalyzeError::Usage(format!(
-            "no shipped contract is named `{name}`{near}: {listing}"
-        )));
+        return Err(AnalyzeError::Usage(
+            crate::contract::shipped::unknown_message(name),
+        ));
     };
     Ok(s.load(prefix)?)
 }
@@ -497,11 +495,11 @@ fn steps_aside(
     let family = family_of(model);
     let message = match family {
         Some(f) => format!(
-            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside; the tree's keys are of the keyspace of the shipped `{f}` contract (rules/{f}.toml), which it is checked against (write `contract = ...` in wirelint.toml, or pass --contract FILE or --no-contract, to choose)",
+            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside; the tree's keys are of the keyspace of the shipped `{f}` contract (rules/{f}.toml), which it is checked against (to choose: --contract {f} or `contract = \"{f}\"` in wirelint.toml pins it, --contract NAME another family (`wirelint contract list`), --contract ./FILE a file, --no-contract none)",
             c.name
         ),
         None => format!(
-            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (pass --contract FILE, or write `contract = true` in wirelint.toml, to check against it)",
+            "no speaker here builds a key with the `{prefix}` prefix of the embedded `{}` contract, so it steps aside and only agreement between speakers is checked (to check against a contract: --contract NAME for a shipped family such as bullmq (`wirelint contract list`), --contract ./FILE for a file, or `contract = true` in wirelint.toml for the embedded one)",
             c.name
         ),
     };
