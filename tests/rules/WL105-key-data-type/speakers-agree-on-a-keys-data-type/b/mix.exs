@@ -1,0 +1,2 @@
+defmodule B.MixProject do
+end

@@ -1,0 +1,3 @@
+defmodule C do
+  def take(conn, q), do: Redix.command(conn, ["RPOP", "bull:#{q}:wait"])
+end

@@ -1,0 +1,2 @@
+defmodule C.MixProject do
+end

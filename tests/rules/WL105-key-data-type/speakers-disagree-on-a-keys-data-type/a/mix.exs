@@ -1,0 +1,2 @@
+defmodule A.MixProject do
+end
