@@ -309,6 +309,8 @@ pub fn as_contract(a: &Analysis, name: &str) -> String {
         type_of_shape = shape_types(&ks);
         write_keyspace(&mut text, &a.model, &ks, &type_of_shape, &kept);
         super::data_types::write(&mut text, &a.model, &type_of_shape, &kept);
+    } else {
+        super::data_types::write_given(&mut text, a, &kept);
     }
     write_scripts(&mut text, a, &type_of_shape, &kept);
     text
