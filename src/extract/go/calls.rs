@@ -11,7 +11,7 @@ use crate::extract::source::Source;
 use crate::facts::{FileFacts, Template, Value};
 use crate::parse::named_children;
 
-use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
+use super::client::{self, CLIENTS, CLIENT_PACKAGES};
 use super::{Cx, MAX_DEPTH};
 use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 
@@ -106,8 +106,8 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Whether a receiver's text holds a receiver word.
     fn receiver_word(&self, n: Node<'_>) -> bool {
-        let t = self.text(n).to_ascii_lowercase();
-        t.len() < 80 && RECEIVER_WORDS.iter().any(|w| t.contains(w))
+        let t = self.text(n);
+        t.len() < 80 && CLIENTS.redis_like(&t)
     }
 
     /// `redis.NewScript(src)`, redigo's `redis.NewScript(n, src)`,

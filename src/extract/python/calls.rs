@@ -11,7 +11,7 @@ use crate::extract::source::Source;
 use crate::facts::{FieldRead, FileFacts, Value};
 use crate::parse::named_children;
 
-use super::client::{self, RECEIVER_WORDS};
+use super::client::{self, CLIENTS};
 use super::Cx;
 use crate::extract::clients::{Args, Method, Receiver, Sends};
 
@@ -175,10 +175,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a call on `obj` counts for a row's receiver rule.
     fn receiver_fits(&self, rule: Receiver, obj: Node<'_>) -> bool {
         match rule {
-            Receiver::RedisLike => {
-                let t = self.label(obj).to_ascii_lowercase();
-                RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(obj)
-            }
+            Receiver::RedisLike => CLIENTS.redis_like(&self.label(obj)) || self.is_client_expr(obj),
             _ => true,
         }
     }
