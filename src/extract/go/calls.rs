@@ -32,7 +32,7 @@ const CLIENT_MAKERS: &[&str] = &[
 
 impl States for Cx<'_, '_> {
     fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.facts, self.cur_func)
+        (&mut self.base.facts, self.base.cur_func)
     }
 }
 
@@ -152,7 +152,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let count = count.map(|c| (self.value(c, d + 1), self.span(c)));
         if let (Value::ScriptRef { index, .. }, Some((Value::Int { value, .. }, at))) = (&v, count)
         {
-            let def = self.facts.scripts.get_mut(*index);
+            let def = self.base.facts.scripts.get_mut(*index);
             if let (Some(def), Ok(k)) = (def, u32::try_from(value)) {
                 def.declared_keys.get_or_insert((k, at));
             }
@@ -339,7 +339,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let open = !tail.is_empty();
                 self.push_command(name.clone(), m, n, args, open, tail);
                 if name.is_empty() {
-                    if let Some(c) = self.facts.commands.last_mut() {
+                    if let Some(c) = self.base.facts.commands.last_mut() {
                         c.name_of = Some(named);
                     }
                 }

@@ -33,7 +33,7 @@ const MUTATORS: &[&str] = &[
 
 impl States for Cx<'_, '_, '_> {
     fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.facts, self.cur_func)
+        (&mut self.base.facts, self.base.cur_func)
     }
 }
 
@@ -142,11 +142,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return false;
         }
         let found = key.is_some();
-        self.facts.field_reads.push(FieldRead {
+        self.base.facts.field_reads.push(FieldRead {
             key: key.unwrap_or_else(|| Value::unknown("row", self.span(obj))),
             field,
             span: self.span(n),
-            func: self.cur_func,
+            func: self.base.cur_func,
             command: None,
             row,
         });
@@ -320,7 +320,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether the file defines a function (or method) of this name.
     fn defines_function(&self, name: &str) -> bool {
         let needle = format!("def {name}(");
-        memchr::memmem::find(self.src, needle.as_bytes()).is_some()
+        memchr::memmem::find(self.base.src, needle.as_bytes()).is_some()
     }
 
     /// `script(keys=[..], args=[..], client=..)`: a `Script` run, when the
