@@ -53,24 +53,20 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Names};
 use crate::extract::source::{self, Base, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Value};
-use crate::parse::{named_children, walk, Parsers};
+use crate::parse::{named_children, walk};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
 
 /// The facts of one parsed Go file; `stem` is its name without `.go`.
-pub fn extract(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let (root, test) = (input.root, input.stem.ends_with("_test"));
     let mut cx = Cx {
-        base: Base::new(src, file, parsers),
+        base: Base::new(input.src, input.file, input.parsers),
         package: String::new(),
         imports: HashMap::new(),
         module_imports: HashSet::new(),
@@ -86,7 +82,7 @@ pub fn extract(
         methods: HashSet::new(),
         variadic: HashMap::new(),
     };
-    if stem.ends_with("_test") {
+    if test {
         cx.base.facts.test_regions.push(cx.span(root));
     }
     cx.top(root);

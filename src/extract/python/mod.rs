@@ -42,27 +42,26 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
 use crate::extract::source::{self, Base, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Value};
-use crate::parse::{named_children, Climb, Parsers};
+use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
 
 /// The facts of one parsed Python file; `stem` names its module.
-pub fn extract(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
-    let module = if stem == "__init__" { "" } else { stem };
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let root = input.root;
+    let module = match input.stem {
+        "__init__" => "",
+        stem => stem,
+    };
     let mut cx = Cx {
         climb: RefCell::new(Climb::new(root)),
-        base: Base::new(src, file, parsers),
+        base: Base::new(input.src, input.file, input.parsers),
         module: module.to_string(),
         classes: Vec::new(),
         scope: Scope::default(),

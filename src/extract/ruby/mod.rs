@@ -43,11 +43,12 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
 use crate::extract::source::{self, Base, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Value, RECEIVER};
-use crate::parse::{named_children, Climb, Parsers};
+use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -62,16 +63,11 @@ fn shifts(n: Node<'_>) -> bool {
 }
 
 /// The facts of one parsed Ruby file.
-pub fn extract<'r>(
-    root: Node<'r>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    _stem: &str,
-) -> FileFacts {
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let root = input.root;
     let mut cx = Cx {
         climb: RefCell::new(Climb::new(root)),
-        base: Base::new(src, file, parsers),
+        base: Base::new(input.src, input.file, input.parsers),
         namespace: Vec::new(),
         scope: Scope::default(),
         kind: ScopeKind::Top,
