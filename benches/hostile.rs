@@ -42,6 +42,7 @@ fn check(b: Bencher, t: Tree) {
             contract: ContractChoice::Default,
             threads: Some(1),
             max_file_bytes: 8 << 20,
+            config: wirelint::config::Config::find_limited(root.path(), 8 << 20),
             settings: Default::default(),
             buffers: Vec::new(),
             prefilter: true,

@@ -57,7 +57,9 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
     } else {
         ContractChoice::Default
     };
-    let settings = Config::find(&root)
+    let config = Config::find(&root);
+    let settings = config
+        .clone()
         .expect("the case's wirelint.toml is valid")
         .map(|c| c.settings)
         .unwrap_or_default();
@@ -67,6 +69,7 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         contract,
         threads: Some(1),
         max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        config,
         settings: settings.clone(),
         buffers: Vec::new(),
         prefilter: true,

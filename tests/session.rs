@@ -24,6 +24,7 @@ fn findings(root: &Path, kept: Option<(&Arc<Memo>, &Arc<Session>)>, cache: &Path
         contract: ContractChoice::Default,
         threads: Some(2),
         max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        config: wirelint::config::Config::find_limited(root, DEFAULT_MAX_FILE_BYTES),
         settings: Default::default(),
         buffers: Vec::new(),
         prefilter: true,

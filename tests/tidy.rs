@@ -12,6 +12,8 @@
 //!   the language instead.
 //! - [`rule_codes_match_the_registry`]: the rule codes that `wirelint.toml`
 //!   is checked against, kept low in the layers, are the registry's.
+//! - [`nothing_below_the_plan_reads_the_config_or_asks_git`]: a run's plan
+//!   is built once by its caller and taken as it is ([`PLAN_ONLY`]).
 //!
 //! Comments, strings and character literals are blanked before reading, so
 //! documentation may name anything.
@@ -276,6 +278,63 @@ fn the_stages_are_folders() {
         loose, LOOSE_FILES,
         "src/ holds files beside its folders that LOOSE_FILES in tests/tidy.rs does not list \
          (a stage is a folder)"
+    );
+}
+
+/// The check path is a plan (`docs/ARCHITECTURE.md`, *Entry points*): its
+/// caller builds one `pipeline::Options`, `wirelint.toml` found in it once,
+/// and, for a change-aware run, one `scope::Plan` with git's answers; what
+/// runs below takes them as they are. Each name here may stand only in the
+/// places listed: `wirelint.toml` is looked for by the callers that build a
+/// plan (the command line, the editor's server, the audit's `--from-code`),
+/// git is spawned by `src/pipeline/git.rs` alone and asked what to read
+/// where the plans are built; a base's bytes are read from git when the
+/// run needs them, by the change-aware run and `diff`.
+const PLAN_ONLY: &[(&str, &[&str])] = &[
+    (
+        "Config::find",
+        &["src/config/", "src/cli/", "src/server/", "src/audit/"],
+    ),
+    ("Command::new", &["src/pipeline/git.rs"]),
+    ("commit_of", &["src/pipeline/git.rs", "src/scope/plan.rs"]),
+    (
+        "changed_files",
+        &["src/pipeline/git.rs", "src/scope/plan.rs"],
+    ),
+    (
+        "read_revision",
+        &["src/pipeline/git.rs", "src/scope/mod.rs", "src/cli/"],
+    ),
+];
+
+#[test]
+fn nothing_below_the_plan_reads_the_config_or_asks_git() {
+    let mut bad = Vec::new();
+    for f in sources() {
+        let code = without_tests(&f.code);
+        for (name, places) in PLAN_ONLY {
+            if places.iter().any(|p| f.rel.starts_with(p)) {
+                continue;
+            }
+            for (at, _) in code.match_indices(name) {
+                // `CustomCommand::new` is not `Command::new`; `Config::find`
+                // stands for `find_limited` too.
+                if code[..at].chars().next_back().is_some_and(is_ident) {
+                    continue;
+                }
+                bad.push(format!(
+                    "{}:{}: `{name}` outside {}: take it from the run's plan",
+                    f.rel,
+                    line_at(&code, at),
+                    places.join(", ")
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "below the plan, nothing reads the config or asks git:\n{}",
+        bad.join("\n")
     );
 }
 

@@ -134,6 +134,7 @@ pub fn check_tree(tree: &std::collections::BTreeMap<&'static str, Vec<u8>>) {
             contract,
             threads: Some(1),
             max_file_bytes: wirelint::input::DEFAULT_LIMIT,
+            config: wirelint::config::Config::find_limited(root, wirelint::input::DEFAULT_LIMIT),
             settings,
             buffers: Vec::new(),
             prefilter: true,

@@ -111,7 +111,8 @@ fn settings(opts: &Options) -> Result<Settings, i32> {
 fn load(source: &ContractSource) -> Result<Contract, i32> {
     let loaded = match source {
         ContractSource::Choice(choice) => {
-            load_contract(choice, Path::new("."), crate::input::DEFAULT_LIMIT)
+            let config = crate::config::Config::find(Path::new("."));
+            load_contract(choice, &config, crate::input::DEFAULT_LIMIT)
         }
         ContractSource::FromCode(path) => from_code(path).map(Some),
     };
@@ -131,10 +132,10 @@ fn load(source: &ContractSource) -> Result<Contract, i32> {
 /// `--from-code PATH`: the contract `wirelint extract --as-contract PATH`
 /// prints.
 fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
-    let settings = crate::config::Config::find(path)?
-        .map(|c| c.settings)
-        .unwrap_or_default();
+    let config = crate::config::Config::find(path);
+    let settings = config.clone()?.map(|c| c.settings).unwrap_or_default();
     let analysis = analyze(&crate::pipeline::Options {
+        config,
         root: path.to_path_buf(),
         paths: vec![path.to_path_buf()],
         contract: ContractChoice::Default,

@@ -11,17 +11,16 @@ mod contract;
 mod failure;
 pub mod flags;
 mod info;
+mod plan;
 mod watch;
 
 use failure::{fail, guarded, ErrorDoc};
 use info::{explain, facts, rules};
+use plan::{check_options, found, options};
 
-use crate::config::Config;
-use crate::pipeline::files::{self, buffer_rel};
+use crate::pipeline::files;
 use crate::pipeline::post::{self, Post};
-use crate::pipeline::{
-    analyze, Analysis, AnalyzeError, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES,
-};
+use crate::pipeline::{analyze, Analysis, AnalyzeError, Options, DEFAULT_MAX_FILE_BYTES};
 use crate::report::coverage::Partial;
 use crate::report::diff::DiffRun;
 use crate::report::error::RunError;
@@ -297,56 +296,6 @@ fn exit_code(failing: bool, exit_zero: bool) -> i32 {
     }
 }
 
-fn contract_choice(contract: Option<&PathBuf>, no_contract: bool) -> ContractChoice {
-    if no_contract {
-        ContractChoice::None
-    } else if let Some(c) = contract {
-        ContractChoice::named(c)
-    } else {
-        ContractChoice::Default
-    }
-}
-
-/// The options of `extract` and `diff`: PATHS (default `.`), reported
-/// relative to the one directory given, else to the current directory.
-fn options(
-    paths: &[PathBuf],
-    contract: Option<&PathBuf>,
-    no_contract: bool,
-    threads: Option<usize>,
-    max: u64,
-) -> Options {
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        paths.to_vec()
-    };
-    let root = match paths.as_slice() {
-        [p] if p.is_dir() => p.clone(),
-        _ => PathBuf::from("."),
-    };
-    let settings = Config::find(&root)
-        .ok()
-        .flatten()
-        .map(|c| c.settings)
-        .unwrap_or_default();
-    Options {
-        root,
-        paths,
-        contract: contract_choice(contract, no_contract),
-        threads,
-        max_file_bytes: max,
-        settings,
-        buffers: Vec::new(),
-        prefilter: true,
-        tree: None,
-        cache_dir: None,
-        memo: None,
-        speaker_prefix: None,
-        session: None,
-    }
-}
-
 fn run_analysis(opts: &Options) -> Result<Analysis, RunError> {
     analyze(opts).map_err(analyze_error)
 }
@@ -548,85 +497,6 @@ fn read_stdin(max: u64) -> Result<Vec<u8>, RunError> {
         .map_err(|e| RunError::usage(format!("cannot read stdin: {e}")))
 }
 
-/// The options of `check`, its change-aware plan and what it reports.
-type CheckPlan = (
-    Options,
-    Option<crate::scope::Plan>,
-    Option<crate::scope::root::Reported>,
-);
-
-/// The options of `check`, and its change-aware plan (`crate::scope`):
-/// files alone (pre-commit), `--changed-since REF`, or an editor's buffer
-/// with no PATHS. Files alone are read in the git repository that holds
-/// them; other paths from the project above them (`scope::root`), else
-/// from the one directory checked, else from the current directory.
-fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<CheckPlan, RunError> {
-    let paths = if a.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        a.paths.clone()
-    };
-    let buffer_alone = a.stdin_filename.as_ref().filter(|_| a.paths.is_empty());
-    let only = match buffer_alone {
-        Some(_) => None,
-        None => crate::scope::files_only(&paths).map_err(RunError::usage)?,
-    };
-    // Other paths: the run starts at the project above them, and they
-    // choose what is reported (`scope::root`).
-    let widened = match (&only, buffer_alone) {
-        (None, None) => crate::scope::root::widen(&paths),
-        _ => None,
-    };
-    let (root, paths) = match (&only, buffer_alone, &widened, paths.as_slice()) {
-        (Some(f), ..) => (f.root.clone(), vec![f.root.clone()]),
-        (None, Some(p), ..) => {
-            let root = crate::scope::stdin_root(p);
-            (root.clone(), vec![root])
-        }
-        (None, None, Some((r, _)), _) => (r.clone(), vec![r.clone()]),
-        (None, None, None, [p]) if p.is_dir() => (p.clone(), paths.clone()),
-        _ => (PathBuf::from("."), paths.clone()),
-    };
-    let reported = widened.and_then(|(_, r)| r);
-    let settings = Config::find_limited(&root, a.read.max_file_size)
-        .map_err(RunError::contract)?
-        .map(|c| c.settings)
-        .unwrap_or_default();
-    let settings = a.report.settings(settings).map_err(RunError::usage)?;
-    let buffers = match (&a.stdin_filename, buffer) {
-        (Some(p), Some(bytes)) => vec![(buffer_rel(&root, p), bytes)],
-        _ => Vec::new(),
-    };
-    // An editor's buffer is compared with the disk only when it comes alone.
-    let buffer_rel = buffers
-        .first()
-        .filter(|_| buffer_alone.is_some())
-        .map(|(rel, _)| rel.clone());
-    let plan = crate::scope::plan(only, a.changed_since.as_ref(), buffer_rel, &root);
-    let opts = Options {
-        root,
-        paths,
-        contract: contract_choice(a.contract.as_ref(), a.no_contract),
-        threads: a.read.threads,
-        max_file_bytes: a.read.max_file_size,
-        settings,
-        buffers,
-        prefilter: !a.no_prefilter,
-        tree: None,
-        cache_dir: None,
-        memo: None,
-        speaker_prefix: None,
-        session: None,
-    };
-    let repo_relative = matches!(a.format, Format::Sarif | Format::Github | Format::Gitlab);
-    let opts = Options {
-        cache_dir: a.read.cache_dir(&opts.root)?,
-        speaker_prefix: Some(crate::scope::report_prefix(&opts.root, repo_relative)),
-        ..opts
-    };
-    Ok((opts, plan, reported))
-}
-
 /// `--write-baseline FILE`: records the findings and exits 0.
 fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
     let n = post::write_baseline(analysis, path).map_err(RunError::usage)?;
@@ -719,6 +589,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
     let mut reported = None;
     if let Some((root, r)) = crate::scope::root::widen(&opts.paths) {
         (opts.root, opts.paths, reported) = (root.clone(), vec![root], r);
+        (opts.config, opts.settings) = found(&opts.root, opts.max_file_bytes);
     }
     opts.cache_dir = a.read.cache_dir(&opts.root)?;
     // Paths and speakers as `check` shows them (docs/ci.md, *Paths*).
@@ -730,7 +601,7 @@ fn diff(a: &DiffArgs) -> Result<i32, RunError> {
         ),
     );
     opts.speaker_prefix = Some(prefix.clone());
-    Config::find_limited(&opts.root, opts.max_file_bytes).map_err(RunError::contract)?;
+    opts.config.clone().map_err(RunError::contract)?;
     let rev = crate::pipeline::git::read_revision(
         &opts.root,
         &opts.paths,

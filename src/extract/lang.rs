@@ -58,7 +58,17 @@ pub enum LuaIn {
 
 /// The facts of one parsed file; `stem` is the file name without its
 /// extension.
-pub type Extract = fn(Node<'_>, &[u8], FileId, &mut Parsers, &str) -> FileFacts;
+pub type Extract = fn(Input<'_, '_>) -> FileFacts;
+
+/// What an extractor is given: a file's tree, its bytes and its id, the
+/// parsers (for Lua in its strings), and its name without the extension.
+pub struct Input<'t, 'a> {
+    pub root: Node<'t>,
+    pub src: &'a [u8],
+    pub file: FileId,
+    pub parsers: &'a mut Parsers,
+    pub stem: &'a str,
+}
 
 /// A language wirelint reads, as data.
 pub struct Host {
@@ -150,7 +160,13 @@ impl Host {
         parsers: &mut Parsers,
         stem: &str,
     ) -> FileFacts {
-        (self.extract)(root, src, file, parsers, stem)
+        (self.extract)(Input {
+            root,
+            src,
+            file,
+            parsers,
+            stem,
+        })
     }
 
     /// The comment markers a `wirelint: allow(..)` may follow in a file of
@@ -182,7 +198,7 @@ const ROW: Host = Host {
     speaks: |_| false,
     speaks_in_scope: |_| false,
     preprocess: |_| None,
-    extract: |_, _, _, _, _| FileFacts::default(),
+    extract: |_| FileFacts::default(),
 };
 
 /// One name for the language in every tool.
@@ -201,7 +217,7 @@ pub const ELIXIR: Host = Host {
     // A command list starts with a quoted command name (or an attribute
     // holding one); scripts sit in strings or `.lua` files.
     speaks: |b| needles::command_head(b) || needles::holds_scripts(b),
-    extract: |root, src, file, parsers, _| elixir::extract(root, src, file, parsers),
+    extract: |i| elixir::extract(i.root, i.src, i.file, i.parsers),
     ..ROW
 };
 
@@ -271,7 +287,7 @@ pub const JAVASCRIPT: Host = Host {
         precommit: &["javascript", "jsx"],
         editor: &["javascript", "javascriptreact"],
     },
-    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::JavaScript, stem),
+    extract: |i| js::extract(i, Lang::JavaScript),
     ..JS
 };
 
@@ -283,7 +299,7 @@ pub const TYPESCRIPT: Host = Host {
         precommit: &["ts"],
         editor: &["typescript"],
     },
-    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::TypeScript, stem),
+    extract: |i| js::extract(i, Lang::TypeScript),
     ..JS
 };
 
@@ -295,7 +311,7 @@ pub const TSX: Host = Host {
         precommit: &["tsx"],
         editor: &["typescriptreact"],
     },
-    extract: |root, src, file, p, stem| js::extract(root, src, file, p, Lang::Tsx, stem),
+    extract: |i| js::extract(i, Lang::Tsx),
     ..JS
 };
 
@@ -309,7 +325,7 @@ pub const GO: Host = Host {
     tools: same_names(&["go"]),
     line_comment: "//",
     speaks: |b| needles::holds_scripts(b) || (needles::names_client(b) && go::client_calls(b)),
-    extract: |root, src, file, p, stem| named_client(src, go::extract(root, src, file, p, stem)),
+    extract: |i| named_client(i.src, go::extract(i)),
     ..ROW
 };
 
@@ -322,7 +338,7 @@ pub const RUBY: Host = Host {
     extensions: &["rb"],
     tools: same_names(&["ruby"]),
     speaks: |b| needles::holds_scripts(b) || (needles::names_client(b) && ruby::client_calls(b)),
-    extract: |root, src, file, p, stem| named_client(src, ruby::extract(root, src, file, p, stem)),
+    extract: |i| named_client(i.src, ruby::extract(i)),
     ..ROW
 };
 
@@ -342,15 +358,9 @@ pub const HOSTS: &[&Host] = &[
 /// The facts of a Rust tree, with its place in the module tree: its client
 /// calls count only when a client crate is in scope (the link step
 /// decides, `crate::link::scope`).
-fn extract_rust(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
-    let mut facts = rust::extract(root, src, file, parsers);
-    rust::settle_scope(&mut facts, src, stem);
+fn extract_rust(i: Input<'_, '_>) -> FileFacts {
+    let mut facts = rust::extract(i.root, i.src, i.file, i.parsers);
+    rust::settle_scope(&mut facts, i.src, i.stem);
     if facts
         .scope
         .as_ref()
@@ -364,7 +374,14 @@ fn extract_rust(
 /// A `.lua` file is one script, named by its stem without a key-count
 /// suffix; a library of Redis Functions is one script per function it
 /// registers, named by its registration (`lua::functions`).
-fn extract_lua(root: Node<'_>, src: &[u8], file: FileId, _: &mut Parsers, stem: &str) -> FileFacts {
+fn extract_lua(i: Input<'_, '_>) -> FileFacts {
+    let Input {
+        root,
+        src,
+        file,
+        stem,
+        ..
+    } = i;
     if lua::functions::is_library(src) {
         let scripts = lua::functions::registered(root, src)
             .into_iter()
@@ -402,14 +419,9 @@ fn extract_lua(root: Node<'_>, src: &[u8], file: FileId, _: &mut Parsers, stem: 
 /// The facts of a Python tree; client calls only when the file names Redis
 /// ([`needles::names_client`]); a parameter's fields are what callers
 /// pass, so a field read of a parameter stays, and no reply is read here.
-fn extract_python(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
-    let mut facts = python::extract(root, src, file, parsers, stem);
+fn extract_python(i: Input<'_, '_>) -> FileFacts {
+    let src = i.src;
+    let mut facts = python::extract(i);
     if !needles::names_client(src) {
         facts.commands.clear();
         facts.script_calls.clear();

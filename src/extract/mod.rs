@@ -310,20 +310,6 @@ pub(crate) fn file_script(
     Value::ScriptRef { index, span: at }
 }
 
-/// The script of the `.lua` file a path the code reads names
-/// ([`LuaFile::of`]), the read at `at` ([`file_script`]); `None` unless it
-/// names one.
-pub(crate) fn path_script(
-    facts: &mut crate::facts::FileFacts,
-    scripts_at: &mut std::collections::HashMap<usize, usize>,
-    binding: Option<&(String, Span, bool)>,
-    path: &crate::facts::Value,
-    at: Span,
-) -> Option<crate::facts::Value> {
-    let file = LuaFile::of(path)?;
-    Some(file_script(facts, scripts_at, binding, file, at))
-}
-
 /// `moveToActive-11` → `moveToActive`: the script name without a trailing
 /// key-count suffix.
 pub fn script_name_from_stem(stem: &str) -> String {

@@ -4,9 +4,13 @@
 //! visitor. One definition here, so that the languages cannot drift apart
 //! in how a span or a label is made.
 
+use std::collections::HashMap;
+
 use tree_sitter::Node;
 
-use crate::facts::{FileId, Span};
+use crate::extract::LuaFile;
+use crate::facts::{FileFacts, FileId, Span, Value};
+use crate::parse::Parsers;
 
 /// The bytes of a label at the most: labels are for messages, and a huge
 /// expression must not be copied at every level of a value (a 32,000-step
@@ -54,4 +58,66 @@ pub(crate) fn walk_sub<C>(
     *depth(cx) += 1;
     crate::parse::walk(n, |m| visit(cx, m));
     *depth(cx) -= 1;
+}
+
+/// What the context of every extractor that walks its tree in one pass
+/// (Go, Python, Ruby) holds the same way: the file and its facts as they
+/// are built, the function being walked and its `return` values, the
+/// scripts recorded, the name the value being read is bound to, and the
+/// depth of the walk.
+pub(crate) struct Base<'s, 'p> {
+    pub(crate) src: &'s [u8],
+    pub(crate) file: FileId,
+    /// The parsers, for Lua in the host's strings.
+    pub(crate) parsers: &'p mut Parsers,
+    pub(crate) facts: FileFacts,
+    /// The index in `facts.functions` of the function being walked.
+    pub(crate) cur_func: Option<usize>,
+    /// The `return` values of the functions being walked, innermost last.
+    pub(crate) returns: Vec<Vec<Value>>,
+    /// Scripts already recorded, by the start byte of their literal.
+    pub(crate) scripts_at: HashMap<usize, usize>,
+    /// The name the value being read is bound to (a script's name), its
+    /// span, and whether it is a definition's.
+    pub(crate) binding: Option<(String, Span, bool)>,
+    /// How deep the walk's recursions are ([`walk_sub`]).
+    pub(crate) depth: usize,
+}
+
+impl<'s, 'p> Base<'s, 'p> {
+    /// Nothing read yet of the file `src`.
+    pub(crate) fn new(src: &'s [u8], file: FileId, parsers: &'p mut Parsers) -> Self {
+        Base {
+            src,
+            file,
+            parsers,
+            facts: FileFacts::default(),
+            cur_func: None,
+            returns: Vec::new(),
+            scripts_at: HashMap::new(),
+            binding: None,
+            depth: 0,
+        }
+    }
+
+    /// The script the `.lua` file `file` is, read at `at`
+    /// ([`crate::extract::file_script`]): named by the binding being read.
+    pub(crate) fn file_script(&mut self, file: LuaFile, at: Span) -> Value {
+        let binding = self.binding.as_ref();
+        crate::extract::file_script(&mut self.facts, &mut self.scripts_at, binding, file, at)
+    }
+
+    /// The script of the `.lua` file a path the code reads names
+    /// ([`LuaFile::of`]), read at `at`; `None` unless it names one.
+    pub(crate) fn path_script(&mut self, path: &Value, at: Span) -> Option<Value> {
+        Some(self.file_script(LuaFile::of(path)?, at))
+    }
+
+    /// The facts read, the commands in wire order: a chain
+    /// `pipe.a(..).b(..)` is met outside in, but `a` is sent first.
+    pub(crate) fn finish(self) -> FileFacts {
+        let mut facts = self.facts;
+        facts.commands.sort_by_key(|c| (c.span.start, c.span.end));
+        facts
+    }
 }

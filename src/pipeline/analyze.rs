@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::checks::{run_all, CheckContext};
-use crate::config::{Config, ContractSetting};
+use crate::config::ContractSetting;
 use crate::contract::Contract;
 use crate::discover::{Candidate, Note};
 use crate::facts::{FileFacts, FileId};
@@ -21,13 +21,13 @@ use super::files::Files;
 use super::prefilter::Prefilter;
 use super::read::{Counts, Read, Reader};
 use super::select::read_all;
-use super::{Analysis, AnalyzeError, ContractChoice, Options};
+use super::{Analysis, AnalyzeError, ContractChoice, FoundConfig, Options};
 
-/// Reads the chosen contract, at most `limit` bytes of it (and of
-/// `wirelint.toml`).
+/// Reads the chosen contract, at most `limit` bytes of it, with
+/// `wirelint.toml` as the plan found it (`config`).
 pub fn load_contract(
     choice: &ContractChoice,
-    root: &Path,
+    config: &FoundConfig,
     limit: u64,
 ) -> Result<Option<Contract>, AnalyzeError> {
     let chosen = |mut c: Contract| {
@@ -39,16 +39,16 @@ pub fn load_contract(
         // The settings are read, and their errors reported, on their own;
         // here only their `prefix` counts.
         ContractChoice::File(_) | ContractChoice::Shipped(_) => {
-            Config::find_limited(root, limit).ok().flatten()
+            config.as_ref().ok().and_then(Option::as_ref)
         }
-        ContractChoice::Default => Config::find_limited(root, limit)?,
+        ContractChoice::Default => config.as_ref().map_err(|e| e.clone())?.as_ref(),
     };
-    let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
+    let prefix = cfg.and_then(|c| c.prefix.as_deref());
     match choice {
         ContractChoice::None => Ok(None),
         ContractChoice::File(p) => read_contract(p, limit, prefix).map(chosen),
         ContractChoice::Shipped(name) => shipped(name, prefix).map(chosen),
-        ContractChoice::Default => match &cfg {
+        ContractChoice::Default => match cfg {
             Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
                 ContractSetting::Embedded { named: false } => Ok(Some(Contract::embedded())),
@@ -89,7 +89,7 @@ fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract,
 /// Runs the pipeline.
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     let files = files_of(opts)?;
-    let mut contract = load_contract(&opts.contract, &opts.root, opts.max_file_bytes)?;
+    let mut contract = load_contract(&opts.contract, &opts.config, opts.max_file_bytes)?;
     crate::config::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
     let mut notes = Vec::new();
     // `--threads` bounds the walk too (it makes one job per directory).
@@ -518,10 +518,8 @@ fn family_contract(
     sources: &mut SourceMap,
     notes: &mut Vec<Note>,
 ) -> Option<(Contract, FileId)> {
-    let cfg = Config::find_limited(&opts.root, opts.max_file_bytes)
-        .ok()
-        .flatten();
-    let prefix = cfg.as_ref().and_then(|c| c.prefix.as_deref());
+    let cfg = opts.config.as_ref().ok().and_then(Option::as_ref);
+    let prefix = cfg.and_then(|c| c.prefix.as_deref());
     let shipped = crate::contract::shipped::named(name)?;
     let c = match shipped.load(prefix) {
         Ok(c) => c,
@@ -631,6 +629,7 @@ mod tests {
                 contract: ContractChoice::Default,
                 threads: Some(1),
                 max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+                config: Ok(None),
                 settings: Default::default(),
                 buffers: Vec::new(),
                 prefilter,

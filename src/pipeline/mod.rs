@@ -63,6 +63,14 @@ impl ContractChoice {
     }
 }
 
+/// `wirelint.toml` as a run's plan found it, once, at or above the root
+/// (`crate::config::Config::find_limited`): the file, none, or why it
+/// cannot be read (a contract error where the run needs it).
+pub type FoundConfig = Result<Option<crate::config::Config>, Box<ContractError>>;
+
+/// The plan of one run, built once by its caller (the command line, the
+/// language server) and taken as it is: below it, nothing looks for
+/// `wirelint.toml` again or asks git what to read (`tests/tidy.rs`).
 #[derive(Debug, Clone)]
 pub struct Options {
     /// Paths are reported relative to this.
@@ -72,6 +80,9 @@ pub struct Options {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
     pub max_file_bytes: u64,
+    /// `wirelint.toml` at the root, found when the plan was built: its
+    /// contract and `prefix` choose the contract ([`load_contract`]).
+    pub config: FoundConfig,
     /// `wirelint.toml`'s exclude globs and speakers (`crate::config::settings`).
     pub settings: crate::config::settings::Settings,
     /// Editors' unsaved buffers (`--stdin-filename` gives one, `wirelint

@@ -26,17 +26,22 @@
 //! Files passed alone: the root is the git repository that holds them (all
 //! must lie in one), else the current directory's. Files excluded by
 //! `wirelint.toml` are never read, passed or not.
+//!
+//! The command line makes the plan ([`plan()`]: the changed files, the
+//! base, git's answers) before anything is read, and `wirelint.toml` is
+//! the one its options found; [`run`] takes both as they are.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
-use crate::config::Config;
 use crate::discover::Note;
 use crate::pipeline::{analyze, Analysis, AnalyzeError, ContractChoice, Options};
 use crate::post::baseline::{keys_with_occurrence, Key};
 
+pub mod plan;
 pub mod root;
+
+pub use plan::{files_only, plan, stdin_root, Base, FilesOnly, HeadCommit, Plan};
 
 /// The repository root: the nearest directory at or above `start` holding
 /// `.git` (a directory, or a file in a worktree), else `start`.
@@ -46,128 +51,6 @@ pub fn repo_root(start: &Path) -> PathBuf {
 }
 
 pub use root::git_root;
-
-/// The root of a files-only run and the passed files, relative to it.
-#[derive(Debug, PartialEq, Eq)]
-pub struct FilesOnly {
-    pub root: PathBuf,
-    pub files: BTreeSet<String>,
-    /// Whether `root` is a git repository's (else the current directory).
-    pub in_git: bool,
-}
-
-/// Files-only mode, when every path is a file: the repository that holds
-/// them all. `Ok(None)` when a path is not a file, or (outside git) a file
-/// lies outside the current directory's root: the paths are then checked
-/// as given. An error when the files lie in different repositories.
-pub fn files_only(paths: &[PathBuf]) -> Result<Option<FilesOnly>, String> {
-    if paths.is_empty() || !paths.iter().all(|p| p.is_file()) {
-        return Ok(None);
-    }
-    let mut abs = Vec::new();
-    let mut roots = BTreeSet::new();
-    for p in paths {
-        let Ok(a) = std::fs::canonicalize(p) else {
-            return Ok(None);
-        };
-        roots.insert(a.parent().and_then(git_root));
-        abs.push(a);
-    }
-    let mut roots = roots.into_iter();
-    let (root, in_git) = match (roots.next(), roots.next()) {
-        (Some(Some(r)), None) => (r, true),
-        (Some(None), None) => (repo_root(Path::new(".")), false),
-        (Some(a), Some(b)) => {
-            let shown = |r: Option<PathBuf>| match r {
-                Some(r) => format!("the repository {}", r.display()),
-                None => "no git repository".to_string(),
-            };
-            return Err(format!(
-                "the files passed lie in {} and {}: pass files of one repository",
-                shown(a),
-                shown(b)
-            ));
-        }
-        (None, _) => return Ok(None),
-    };
-    let mut files = BTreeSet::new();
-    for a in &abs {
-        if a.strip_prefix(&root).is_err() {
-            return Ok(None);
-        }
-        files.insert(crate::source::rel_path(&root, a));
-    }
-    Ok(Some(FilesOnly {
-        root,
-        files,
-        in_git,
-    }))
-}
-
-/// Where a change-aware run takes its base from.
-#[derive(Debug, Clone)]
-pub enum Base {
-    /// A git revision (`--changed-since REF`).
-    Rev(String),
-    /// `HEAD` (files alone, in a repository), if it names a commit: not yet
-    /// known when the plan is made ([`HeadCommit`]).
-    Head(HeadCommit),
-    /// The disk, under an editor's buffer.
-    Disk,
-    /// None to be had; the note says why.
-    Unavailable(String),
-}
-
-/// The commit `HEAD` names, asked of git on a thread of its own when the
-/// plan is made and read once the head is analysed: the answer is needed
-/// only then, and git takes 2 ms to start, a fiftieth of a pre-commit run.
-#[derive(Clone)]
-pub struct HeadCommit(Arc<Mutex<Asked>>);
-
-enum Asked {
-    Asking(std::thread::JoinHandle<Result<String, String>>),
-    Known(Result<String, String>),
-}
-
-impl HeadCommit {
-    fn ask(root: &Path) -> HeadCommit {
-        let r = root.to_path_buf();
-        let asked = std::thread::Builder::new()
-            .name("wirelint-git".into())
-            .spawn(move || crate::pipeline::git::commit_of(&r, "HEAD"))
-            .map_or_else(
-                |_| Asked::Known(crate::pipeline::git::commit_of(root, "HEAD")),
-                Asked::Asking,
-            );
-        HeadCommit(Arc::new(Mutex::new(asked)))
-    }
-
-    /// The commit, or why there is none (waits for git's answer).
-    pub fn commit(&self) -> Result<String, String> {
-        let mut asked = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let failed = || Err("cannot run git".to_string());
-        let known = match std::mem::replace(&mut *asked, Asked::Known(failed())) {
-            Asked::Asking(h) => h.join().unwrap_or_else(|_| failed()),
-            Asked::Known(r) => r,
-        };
-        *asked = Asked::Known(known.clone());
-        known
-    }
-}
-
-impl std::fmt::Debug for HeadCommit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("HeadCommit")
-    }
-}
-
-/// A change-aware run: the changed files (`None`: those git lists between
-/// the base revision and the work tree) and the base.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    pub files: Option<BTreeSet<String>>,
-    pub base: Base,
-}
 
 /// What step 3 of [`crate::pipeline::post`] keeps.
 #[derive(Debug, Default)]
@@ -299,26 +182,14 @@ fn change_sentence(help: &str, speaker: &str, what: &str) -> Option<String> {
 /// finding).
 pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), AnalyzeError> {
     let mut notes = Vec::new();
-    // In a repository, a REF that names no commit is a mistake to say, not
-    // a base to do without.
-    let mut checked = None;
-    if let (Base::Rev(rev), Some(_)) = (&plan.base, git_root(&opts.root)) {
-        checked =
-            Some(crate::pipeline::git::commit_of(&opts.root, rev).map_err(AnalyzeError::Usage)?);
-    }
-    let files = match (&plan.files, &plan.base) {
-        (Some(f), _) => f.clone(),
-        (None, Base::Rev(rev)) => match crate::pipeline::git::changed_files(&opts.root, rev) {
-            Ok(f) => f.into_iter().collect(),
-            Err(e) => {
-                let mut a = analyze(opts)?;
-                a.notes.push(note(format!(
-                    "cannot list the files changed since {rev} ({e}): every finding is reported"
-                )));
-                return Ok((a, None));
-            }
-        },
-        (None, _) => BTreeSet::new(),
+    let files = match &plan.files {
+        Ok(f) => f.clone(),
+        Err(why) => {
+            let mut a = analyze(opts)?;
+            a.notes
+                .push(note(format!("{why}: every finding is reported")));
+            return Ok((a, None));
+        }
     };
     if touches_contract(opts, &files) {
         return Ok((analyze(opts)?, None));
@@ -334,7 +205,7 @@ pub fn run(opts: &Options, plan: &Plan) -> Result<(Analysis, Option<Scope>), Ana
                 None,
             ),
         },
-        b => (b.clone(), checked),
+        b => (b.clone(), plan.commit.clone()),
     };
     let base = match &base {
         Base::Unavailable(why) => {
@@ -405,7 +276,7 @@ fn base_keys(
             ..opts.clone()
         },
         Base::Rev(rev) => {
-            let stored = stored_base(opts, rev, commit);
+            let stored = stored_base(opts, commit);
             if let Some(keys) = stored.as_ref().and_then(|(_, k)| k.clone()) {
                 return Some(Ok(keys));
             }
@@ -442,12 +313,9 @@ fn rev_keys(opts: &Options, rev: &str) -> Result<BTreeMap<Key, usize>, String> {
 /// if they are stored.
 type Stored = (Vec<Vec<u8>>, Option<BTreeMap<Key, usize>>);
 
-fn stored_base(opts: &Options, rev: &str, commit: Option<&str>) -> Option<Stored> {
+fn stored_base(opts: &Options, commit: Option<&str>) -> Option<Stored> {
     let dir = opts.cache_dir.as_ref()?;
-    let commit = match commit {
-        Some(c) => c.to_string(),
-        None => crate::pipeline::git::commit_of(&opts.root, rev).ok()?,
-    };
+    let commit = commit?.to_string();
     let root = std::fs::canonicalize(&opts.root).ok()?;
     let mut parts = vec![
         b"base findings v1".to_vec(),
@@ -464,8 +332,13 @@ fn stored_base(opts: &Options, rev: &str, commit: Option<&str>) -> Option<Stored
         )
         .into_bytes(),
     ];
-    let config = Config::find_limited(&opts.root, opts.max_file_bytes).ok()?;
-    parts.push(config.map(|c| c.text.into_bytes()).unwrap_or_default());
+    let config = opts.config.as_ref().ok()?;
+    parts.push(
+        config
+            .as_ref()
+            .map(|c| c.text.clone().into_bytes())
+            .unwrap_or_default(),
+    );
     if let Some(p) = contract_path(opts) {
         parts.push(
             crate::input::read_text(&p, opts.max_file_bytes)
@@ -500,9 +373,11 @@ fn keys_of(base_opts: &Options, opts: &Options) -> Result<BTreeMap<Key, usize>, 
 fn contract_path(opts: &Options) -> Option<PathBuf> {
     match &opts.contract {
         ContractChoice::File(p) => Some(p.clone()),
-        ContractChoice::Default => Config::find_limited(&opts.root, opts.max_file_bytes)
+        ContractChoice::Default => opts
+            .config
+            .as_ref()
             .ok()
-            .flatten()
+            .and_then(Option::as_ref)
             .and_then(|c| c.contract_path().ok().flatten().map(Path::to_path_buf)),
         ContractChoice::Shipped(_) | ContractChoice::None => None,
     }
@@ -564,77 +439,5 @@ pub fn relocate(a: &mut Analysis, prefix: &str) {
         if n.path != "." {
             n.path = crate::source::under(prefix, &n.path);
         }
-    }
-}
-
-/// What a `check` run compares against: files alone (pre-commit) against
-/// `HEAD` (or `--changed-since REF`), `--changed-since REF` alone against
-/// REF, an editor's buffer (given with no PATHS) against the disk; `None`:
-/// a plain run.
-pub fn plan(
-    only: Option<FilesOnly>,
-    changed_since: Option<&String>,
-    buffer: Option<String>,
-    root: &Path,
-) -> Option<Plan> {
-    match (only, changed_since, buffer) {
-        (Some(f), rev, _) => Some(Plan {
-            base: match (f.in_git, rev) {
-                (false, _) => Base::Unavailable(
-                    "not in a git repository: only the findings in the passed files are reported"
-                        .into(),
-                ),
-                (true, Some(r)) => Base::Rev(r.clone()),
-                (true, None) => Base::Head(HeadCommit::ask(root)),
-            },
-            files: Some(f.files),
-        }),
-        (None, Some(rev), _) => Some(Plan {
-            files: None,
-            base: Base::Rev(rev.clone()),
-        }),
-        (None, None, Some(rel)) => Some(Plan {
-            files: Some([rel].into()),
-            base: Base::Disk,
-        }),
-        _ => None,
-    }
-}
-
-/// The root of `--stdin-filename PATH` with no PATHS: the git repository
-/// that holds PATH, else the current directory's.
-pub fn stdin_root(p: &Path) -> PathBuf {
-    let dir = std::env::current_dir()
-        .map(|d| d.join(p))
-        .ok()
-        .and_then(|abs| abs.parent().map(Path::to_path_buf));
-    dir.and_then(|d| crate::scope::git_root(&d))
-        .unwrap_or_else(|| crate::scope::repo_root(Path::new(".")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn files_of_two_repositories_are_refused() {
-        let a = tempfile::tempdir().unwrap();
-        let b = tempfile::tempdir().unwrap();
-        for d in [a.path(), b.path()] {
-            std::fs::create_dir(d.join(".git")).unwrap();
-            std::fs::write(d.join("x.lua"), "return 1\n").unwrap();
-        }
-        let err = files_only(&[a.path().join("x.lua"), b.path().join("x.lua")]).unwrap_err();
-        assert!(err.ends_with(": pass files of one repository"), "{err}");
-        let one = files_only(&[a.path().join("x.lua")]).unwrap().unwrap();
-        let root = std::fs::canonicalize(a.path()).unwrap();
-        assert_eq!(
-            one,
-            FilesOnly {
-                root,
-                files: ["x.lua".to_string()].into(),
-                in_git: true
-            }
-        );
     }
 }

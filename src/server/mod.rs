@@ -529,7 +529,8 @@ impl State {
     }
 
     fn analysis(&self, root: &Path) -> Result<Analysis, AnalyzeError> {
-        let settings = Config::find(root)?.map(|c| c.settings).unwrap_or_default();
+        let config = Config::find(root);
+        let settings = config.clone()?.map(|c| c.settings).unwrap_or_default();
         let buffers = self
             .docs
             .iter()
@@ -545,6 +546,7 @@ impl State {
             contract: ContractChoice::Default,
             threads: None,
             max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
+            config,
             settings: settings.clone(),
             buffers,
             prefilter: true,

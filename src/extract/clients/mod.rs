@@ -23,6 +23,8 @@
 
 use crate::extract::lang::FactNeedles;
 
+pub(crate) mod shared;
+
 #[cfg(test)]
 mod tests;
 
@@ -160,7 +162,8 @@ pub(crate) enum Receiver {
 /// mean on the wire.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Method {
-    /// The client libraries that have it (`redis-rs`, `fred`).
+    /// The client libraries that have it (`redis-rs`, `fred`); empty for a
+    /// row of `shared.rs`, which has the table's.
     #[cfg_attr(not(test), expect(dead_code, reason = "the doc's column"))]
     pub(crate) clients: &'static str,
     /// The method's name: `hset`.
@@ -257,7 +260,9 @@ pub(crate) struct Table {
     pub(crate) language: &'static str,
     /// The clients the rows are of, as the doc names them.
     pub(crate) clients: &'static str,
-    pub(crate) methods: &'static [Method],
+    /// The rows: the language's own, and those it shares with another
+    /// (`shared.rs`).
+    pub(crate) methods: &'static [&'static [Method]],
     /// Words in a receiver's text that make it Redis-like.
     pub(crate) receiver_words: &'static [&'static str],
     pub(crate) case: Case,
@@ -270,8 +275,13 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// Every row of the table.
+    pub(crate) fn rows(&self) -> impl Iterator<Item = &'static Method> + '_ {
+        self.methods.iter().flat_map(|rows| rows.iter())
+    }
+
     fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'static Method> + 'a {
-        self.methods.iter().filter(move |m| match self.case {
+        self.rows().filter(move |m| match self.case {
             Case::Exact => m.name == name,
             Case::Blind => m.name.eq_ignore_ascii_case(name),
         })
@@ -333,7 +343,7 @@ impl Table {
         if needles.guarded {
             out.guards = self.receiver_words.iter().map(|w| w.to_string()).collect();
         }
-        for m in self.methods.iter().filter(|m| m.sends.begins_fact()) {
+        for m in self.rows().filter(|m| m.sends.begins_fact()) {
             let needle = format!(".{}{}", m.name.trim_end_matches('?'), needles.open);
             let list = match m.receiver {
                 Receiver::RedisLike if needles.guarded => &mut out.guarded,
@@ -452,7 +462,7 @@ pub(crate) fn markdown() -> String {
             "| method | clients | arguments | sends | arguments on the wire | receiver |\n\
              |---|---|---|---|---|---|\n",
         );
-        for m in t.methods {
+        for m in t.rows() {
             let (sends, wire) = describe(m.sends);
             let receiver = match m.receiver {
                 Receiver::Any => "any",
@@ -465,9 +475,13 @@ pub(crate) fn markdown() -> String {
             } else {
                 format!("`{}`", m.name)
             };
+            let clients = if m.clients.is_empty() {
+                t.clients
+            } else {
+                m.clients
+            };
             out.push_str(&format!(
-                "| {name} | {} | {} | {sends} | {wire} | {receiver} |\n",
-                m.clients,
+                "| {name} | {clients} | {} | {sends} | {wire} | {receiver} |\n",
                 m.arity.describe()
             ));
         }

@@ -116,7 +116,7 @@ fn every_client_method_has_a_case() {
             Case::Exact => src,
             Case::Blind => src.to_ascii_lowercase(),
         };
-        for m in t.methods {
+        for m in t.rows() {
             let name = match t.case {
                 Case::Exact => m.name.to_string(),
                 Case::Blind => m.name.to_ascii_lowercase(),

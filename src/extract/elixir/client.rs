@@ -17,7 +17,7 @@ use crate::extract::clients::{Case, Method, Sends, Table};
 pub(crate) const CLIENTS: Table = Table {
     language: "Elixir",
     clients: "Redix, eredis (and eredis_cluster), Exredis",
-    methods: METHODS,
+    methods: &[METHODS],
     receiver_words: &[],
     case: Case::Exact,
     needles: None,

@@ -11,7 +11,7 @@ use crate::extract::source::Source;
 use crate::facts::{FileFacts, Template, Value};
 use crate::parse::named_children;
 
-use super::client::{self, CLIENT_PACKAGES, RECEIVER_WORDS};
+use super::client::{self, CLIENTS, CLIENT_PACKAGES};
 use super::{Cx, MAX_DEPTH};
 use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 
@@ -32,7 +32,7 @@ const CLIENT_MAKERS: &[&str] = &[
 
 impl States for Cx<'_, '_> {
     fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.facts, self.cur_func)
+        (&mut self.base.facts, self.base.cur_func)
     }
 }
 
@@ -106,8 +106,8 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Whether a receiver's text holds a receiver word.
     fn receiver_word(&self, n: Node<'_>) -> bool {
-        let t = self.text(n).to_ascii_lowercase();
-        t.len() < 80 && RECEIVER_WORDS.iter().any(|w| t.contains(w))
+        let t = self.text(n);
+        t.len() < 80 && CLIENTS.redis_like(&t)
     }
 
     /// `redis.NewScript(src)`, redigo's `redis.NewScript(n, src)`,
@@ -152,7 +152,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let count = count.map(|c| (self.value(c, d + 1), self.span(c)));
         if let (Value::ScriptRef { index, .. }, Some((Value::Int { value, .. }, at))) = (&v, count)
         {
-            let def = self.facts.scripts.get_mut(*index);
+            let def = self.base.facts.scripts.get_mut(*index);
             if let (Some(def), Ok(k)) = (def, u32::try_from(value)) {
                 def.declared_keys.get_or_insert((k, at));
             }
@@ -339,7 +339,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let open = !tail.is_empty();
                 self.push_command(name.clone(), m, n, args, open, tail);
                 if name.is_empty() {
-                    if let Some(c) = self.facts.commands.last_mut() {
+                    if let Some(c) = self.base.facts.commands.last_mut() {
                         c.name_of = Some(named);
                     }
                 }

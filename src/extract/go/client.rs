@@ -28,8 +28,8 @@ use crate::extract::clients::{
 pub(crate) const CLIENTS: Table = Table {
     language: "Go",
     clients: "go-redis (v6 to v9), redigo, rueidis",
-    methods: METHODS,
-    receiver_words: RECEIVER_WORDS,
+    methods: &[METHODS],
+    receiver_words: &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"],
     case: Case::Exact,
     needles: Some(Needles {
         open: "(",
@@ -39,10 +39,6 @@ pub(crate) const CLIENTS: Table = Table {
     }),
     cases: "tests/client_methods/go.go",
 };
-
-/// Words in a receiver's text that make it Redis-like.
-pub(super) const RECEIVER_WORDS: &[&str] =
-    &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"];
 
 /// The packages of the clients' types and functions (the import path's
 /// last element, a major version aside).

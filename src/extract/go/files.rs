@@ -17,7 +17,7 @@ use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
 use crate::extract::source::Source;
-use crate::extract::{file_script, LuaFile};
+use crate::extract::LuaFile;
 use crate::facts::{Span, Value};
 use crate::parse::named_children;
 
@@ -75,9 +75,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         let Some((rel, _)) = crate::extract::lua_file_of(&lit) else {
             return;
         };
-        self.binding = Some((n.clone(), self.span(name), false));
+        self.base.binding = Some((n.clone(), self.span(name), false));
         let v = self.file_script(rel, true, *span, name);
-        self.binding = None;
+        self.base.binding = None;
         let module = self.package.clone();
         self.define(module, &n, v, name);
     }
@@ -148,9 +148,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             relative_to_file,
             span,
         };
-        let at = self.span(at);
-        let binding = self.binding.as_ref();
-        file_script(&mut self.facts, &mut self.scripts_at, binding, file, at)
+        self.base.file_script(file, self.span(at))
     }
 
     /// `func() T { ..; return v }()`: the function literal's body walked
@@ -161,11 +159,11 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         let body = lit.child_by_field_id(F.body)?;
         let saved = self.scope.clone();
-        let binding = self.binding.take();
-        self.returns.push(Vec::new());
+        let binding = self.base.binding.take();
+        self.base.returns.push(Vec::new());
         self.walk_sub(body);
-        let mut rets = self.returns.pop().unwrap_or_default();
-        self.binding = binding;
+        let mut rets = self.base.returns.pop().unwrap_or_default();
+        self.base.binding = binding;
         self.scope = saved;
         let span = self.span(lit);
         let v = match rets.len() {

@@ -53,35 +53,26 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Names};
-use crate::extract::source::{self, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
-use crate::parse::{named_children, walk, Parsers};
+use crate::extract::source::{self, Base, Source};
+use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::parse::{named_children, walk};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
 
 /// The facts of one parsed Go file; `stem` is its name without `.go`.
-pub fn extract(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let (root, test) = (input.root, input.stem.ends_with("_test"));
     let mut cx = Cx {
-        src,
-        file,
-        parsers,
-        facts: FileFacts::default(),
+        base: Base::new(input.src, input.file, input.parsers),
         package: String::new(),
         imports: HashMap::new(),
         module_imports: HashSet::new(),
         globals: Scope::default(),
         scope: Scope::default(),
         receiver_type: None,
-        cur_func: None,
-        returns: Vec::new(),
         block_decls: Vec::new(),
         verbs: false,
         field_scripts: HashMap::new(),
@@ -90,18 +81,12 @@ pub fn extract(
         literals_read: HashMap::new(),
         methods: HashSet::new(),
         variadic: HashMap::new(),
-        scripts_at: HashMap::new(),
-        binding: None,
-        depth: 0,
     };
-    if stem.ends_with("_test") {
-        cx.facts.test_regions.push(cx.span(root));
+    if test {
+        cx.base.facts.test_regions.push(cx.span(root));
     }
     cx.top(root);
-    cx.facts
-        .commands
-        .sort_by_key(|c| (c.span.start, c.span.end));
-    cx.facts
+    cx.base.finish()
 }
 
 /// What names are bound to in the scope being walked.
@@ -120,10 +105,7 @@ struct Scope {
 
 /// The extraction context.
 struct Cx<'s, 'p> {
-    src: &'s [u8],
-    file: FileId,
-    parsers: &'p mut Parsers,
-    facts: FileFacts,
+    base: Base<'s, 'p>,
     /// The package the `package` clause names: the module of the file's
     /// definitions.
     package: String,
@@ -137,9 +119,6 @@ struct Cx<'s, 'p> {
     scope: Scope,
     /// The type of the method being walked.
     receiver_type: Option<String>,
-    cur_func: Option<usize>,
-    /// The `return` values of the functions being walked, innermost last.
-    returns: Vec<Vec<Value>>,
     /// The names each block being walked declares, innermost last.
     block_decls: Vec<HashSet<String>>,
     /// The literal being read is a `fmt.Sprintf` format: its verbs are
@@ -161,11 +140,6 @@ struct Cx<'s, 'p> {
     /// The variadic functions (type empty) and methods the file declares,
     /// as (type, name), with their parameters before the variadic one.
     variadic: HashMap<(String, String), usize>,
-    /// Scripts already recorded, by the start byte of their literal.
-    scripts_at: HashMap<usize, usize>,
-    /// The name the value being read is bound to: a script's name.
-    binding: Option<(String, Span, bool)>,
-    depth: usize,
 }
 
 /// Either of two values.
@@ -183,7 +157,7 @@ fn one_of(old: Value, v: Value) -> Value {
 
 impl Source for Cx<'_, '_> {
     fn source(&self) -> (&[u8], FileId) {
-        (self.src, self.file)
+        (self.base.src, self.base.file)
     }
 }
 
@@ -272,7 +246,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
@@ -306,7 +280,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                     .next()
                     .and_then(|l| named_children(l).into_iter().next());
                 let v = first.map(|e| self.value(e, 0));
-                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                if let (Some(v), Some(r)) = (v, self.base.returns.last_mut()) {
                     if r.len() < 8 {
                         r.push(v);
                     }
@@ -332,17 +306,17 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// name held nothing known before (`var s *redis.Script` then set in
     /// each branch).
     fn block(&mut self, n: Node<'_>) {
-        if self.depth > MAX_DEPTH {
+        if self.base.depth > MAX_DEPTH {
             return;
         }
         let before = self.scope.names.locals.clone();
         self.block_decls.push(HashSet::new());
-        self.depth += 1;
+        self.base.depth += 1;
         let stmts = named_children(n);
         for c in &stmts {
             walk(*c, |m| self.visit(m));
         }
-        self.depth -= 1;
+        self.base.depth -= 1;
         // A block that ends in `return` never reaches what follows it.
         let last = match stmts.last() {
             Some(l) if l.kind() == "statement_list" => named_children(*l).last().copied(),
@@ -445,9 +419,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         if name == "_" {
             return;
         }
-        self.binding = Some((name.clone(), self.span(l), true));
+        self.base.binding = Some((name.clone(), self.span(l), true));
         let v = self.value(r, 0);
-        self.binding = None;
+        self.base.binding = None;
         self.note_kinds(&name, r, false);
         if declares {
             self.declare(&name);
@@ -471,9 +445,9 @@ impl<'s, 'p> Cx<'s, 'p> {
         if let Some(count) = self.new_script(r) {
             self.field_scripts.insert(name.clone(), count);
         }
-        self.binding = Some((name.clone(), self.span(field), false));
+        self.base.binding = Some((name.clone(), self.span(field), false));
         let v = self.value(r, 0);
-        self.binding = None;
+        self.base.binding = None;
         if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
             let module = self.def_module();
             self.define(module, &format!(".{name}"), v, field);
@@ -491,7 +465,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             true
         });
-        let package_level = self.cur_func.is_none() && self.returns.is_empty();
+        let package_level = self.base.cur_func.is_none() && self.base.returns.is_empty();
         for s in specs {
             let names: Vec<Node<'_>> = named_children(s)
                 .into_iter()
@@ -519,9 +493,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let Some(r) = values.get(i).filter(|_| values.len() == names.len()) else {
                     continue;
                 };
-                self.binding = Some((name.clone(), self.span(*name_node), !package_level));
+                self.base.binding = Some((name.clone(), self.span(*name_node), !package_level));
                 let v = self.value(*r, 0);
-                self.binding = None;
+                self.base.binding = None;
                 self.note_kinds(&name, *r, package_level);
                 if package_level {
                     let module = self.package.clone();
@@ -536,7 +510,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// A definition.
     fn define(&mut self, module: String, name: &str, value: Value, at: Node<'_>) {
         let span = self.span(at);
-        crate::extract::define(&mut self.facts, module, name, value, span);
+        crate::extract::define(&mut self.base.facts, module, name, value, span);
     }
 
     /// `T{f: v}` or `&T{f: v}` for a type `T` of this package: a field its
@@ -546,7 +520,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         else {
             return;
         };
-        if ty.kind() != "type_identifier" || self.cur_func.is_none() {
+        if ty.kind() != "type_identifier" || self.base.cur_func.is_none() {
             return;
         }
         let module = format!("{}.{}", self.package, self.text(ty));
@@ -606,8 +580,8 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         let saved_type = std::mem::replace(&mut self.receiver_type, receiver_type);
-        let index = self.facts.functions.len();
-        self.facts.functions.push(FunctionDef {
+        let index = self.base.facts.functions.len();
+        self.base.facts.functions.push(FunctionDef {
             module: self.def_module(),
             name,
             params: scope.names.params.clone(),
@@ -633,15 +607,15 @@ impl<'s, 'p> Cx<'s, 'p> {
             public: false,
         });
         let saved = std::mem::replace(&mut self.scope, scope);
-        let func = self.cur_func.replace(index);
-        self.returns.push(Vec::new());
+        let func = self.base.cur_func.replace(index);
+        self.base.returns.push(Vec::new());
         self.walk_sub(body);
-        let mut rets = self.returns.pop().unwrap_or_default();
-        self.cur_func = func;
+        let mut rets = self.base.returns.pop().unwrap_or_default();
+        self.base.cur_func = func;
         self.scope = saved;
         self.receiver_type = saved_type;
         let span = self.span(n);
-        self.facts.functions[index].returns = match rets.len() {
+        self.base.facts.functions[index].returns = match rets.len() {
             0 => Value::unknown("", span),
             1 => rets.remove(0),
             _ => Value::OneOf { alts: rets, span },
@@ -669,9 +643,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
         }
-        self.returns.push(Vec::new());
+        self.base.returns.push(Vec::new());
         self.walk_sub(body);
-        self.returns.pop();
+        self.base.returns.pop();
         self.scope = saved;
     }
 

@@ -69,20 +69,20 @@ impl<'s, 'p> Cx<'s, 'p> {
                 parts.interpolation(self.label(*op), op.start_byte(), op.end_byte(), v);
             }
         }
-        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
-        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-        parts::string_value(self.parsers, scripts, made, binding, at, parts)
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.base.binding.as_ref());
+        let (scripts, made) = (&mut self.base.facts.scripts, &mut self.base.scripts_at);
+        parts::string_value(self.base.parsers, scripts, made, binding, at, parts)
     }
 
     /// One literal's text, appended to `parts`.
     fn string_into(&mut self, n: Node<'_>, parts: &mut Parts) {
         let raw = n.kind() == "raw_string_literal";
         for c in children(n) {
-            let (s, e) = (c.start_byte(), c.end_byte().min(self.src.len()));
+            let (s, e) = (c.start_byte(), c.end_byte().min(self.base.src.len()));
             match c.kind() {
                 "escape_sequence" => {
-                    let bytes = unescape(&self.src[s.min(e)..e]);
-                    parts.escape(&bytes, self.file, s, e);
+                    let bytes = unescape(&self.base.src[s.min(e)..e]);
+                    parts.escape(&bytes, self.base.file, s, e);
                 }
                 "interpreted_string_literal_content" | "raw_string_literal_content" => {
                     self.content_into(s, e, raw, parts)
@@ -95,25 +95,25 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// Host bytes `s..e` of a literal's content; a raw string drops its
     /// carriage returns.
     fn content_into(&self, s: usize, e: usize, raw: bool, parts: &mut Parts) {
-        let b = &self.src[..e.min(self.src.len())];
+        let b = &self.base.src[..e.min(self.base.src.len())];
         let (mut i, mut run) = (s, s);
         while i < b.len() {
             if raw && b[i] == b'\r' {
-                parts.raw(self.src, self.file, run, i);
+                parts.raw(self.base.src, self.base.file, run, i);
                 parts.decoded.escape(&[], i, i + 1);
                 i += 1;
                 run = i;
             } else if self.verbs && b[i] == b'%' {
-                parts.raw(self.src, self.file, run, i);
+                parts.raw(self.base.src, self.base.file, run, i);
                 let len = 1 + b[i + 1..]
                     .iter()
                     .take(16)
                     .position(|c| c.is_ascii_alphabetic() || *c == b'%')
                     .map_or(0, |p| p + 1);
                 let end = (i + len).min(b.len());
-                let span = Span::new(self.file, i, end);
+                let span = Span::new(self.base.file, i, end);
                 if b.get(end - 1) == Some(&b'%') && len == 2 {
-                    parts.escape(b"%", self.file, i, end);
+                    parts.escape(b"%", self.base.file, i, end);
                 } else {
                     let label = String::from_utf8_lossy(&b[i..end]).into_owned();
                     // Lua reads the verb as a name of unknown value.
@@ -127,6 +127,6 @@ impl<'s, 'p> Cx<'s, 'p> {
                 i += 1;
             }
         }
-        parts.raw(self.src, self.file, run, b.len());
+        parts.raw(self.base.src, self.base.file, run, b.len());
     }
 }

@@ -22,7 +22,7 @@ use crate::extract::clients::{
 pub(crate) const CLIENTS: Table = Table {
     language: "JavaScript and TypeScript",
     clients: "ioredis, node-redis (v3 and v4)",
-    methods: METHODS,
+    methods: &[METHODS],
     receiver_words: &["redis", "client", "multi", "pipeline"],
     case: Case::Blind,
     needles: Some(Needles {

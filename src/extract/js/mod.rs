@@ -38,6 +38,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::extract::fields::Fields;
+use crate::extract::lang::Input;
 use crate::extract::source::Source;
 use crate::facts::{FileFacts, FileId, Lang, Span, Value};
 use crate::parse::Parsers;
@@ -50,25 +51,19 @@ const MAX_DEPTH: usize = 48;
 const MAX_BINDINGS: usize = 4;
 
 /// The facts of one parsed JavaScript or TypeScript file.
-pub fn extract(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    lang: Lang,
-    stem: &str,
-) -> FileFacts {
+pub fn extract(input: Input<'_, '_>, lang: Lang) -> FileFacts {
+    let (root, src) = (input.root, input.src);
     let mut cx = Cx {
         src,
         root,
         climb: std::cell::RefCell::new(crate::parse::Climb::new(root)),
         following: Vec::new(),
         fuel: 0,
-        file,
-        parsers,
+        file: input.file,
+        parsers: input.parsers,
         f: crate::extract::fields::of(lang),
         facts: FileFacts::default(),
-        module: stem.to_string(),
+        module: input.stem.to_string(),
         stack: Vec::new(),
         scopes: HashMap::new(),
         funcs: HashMap::new(),

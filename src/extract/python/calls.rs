@@ -11,7 +11,7 @@ use crate::extract::source::Source;
 use crate::facts::{FieldRead, FileFacts, Value};
 use crate::parse::named_children;
 
-use super::client::{self, RECEIVER_WORDS};
+use super::client::{self, CLIENTS};
 use super::Cx;
 use crate::extract::clients::{Args, Method, Receiver, Sends};
 
@@ -33,7 +33,7 @@ const MUTATORS: &[&str] = &[
 
 impl States for Cx<'_, '_, '_> {
     fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.facts, self.cur_func)
+        (&mut self.base.facts, self.base.cur_func)
     }
 }
 
@@ -142,11 +142,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return false;
         }
         let found = key.is_some();
-        self.facts.field_reads.push(FieldRead {
+        self.base.facts.field_reads.push(FieldRead {
             key: key.unwrap_or_else(|| Value::unknown("row", self.span(obj))),
             field,
             span: self.span(n),
-            func: self.cur_func,
+            func: self.base.cur_func,
             command: None,
             row,
         });
@@ -175,10 +175,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a call on `obj` counts for a row's receiver rule.
     fn receiver_fits(&self, rule: Receiver, obj: Node<'_>) -> bool {
         match rule {
-            Receiver::RedisLike => {
-                let t = self.label(obj).to_ascii_lowercase();
-                RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(obj)
-            }
+            Receiver::RedisLike => CLIENTS.redis_like(&self.label(obj)) || self.is_client_expr(obj),
             _ => true,
         }
     }
@@ -323,7 +320,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether the file defines a function (or method) of this name.
     fn defines_function(&self, name: &str) -> bool {
         let needle = format!("def {name}(");
-        memchr::memmem::find(self.src, needle.as_bytes()).is_some()
+        memchr::memmem::find(self.base.src, needle.as_bytes()).is_some()
     }
 
     /// `script(keys=[..], args=[..], client=..)`: a `Script` run, when the

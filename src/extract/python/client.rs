@@ -1,7 +1,8 @@
 //! The redis-py methods wirelint reads, declared once.
 //!
-//! [`METHODS`] is the table, as rows of the shared client table
-//! (`crate::extract::clients`), of the methods of redis-py's clients
+//! [`CLIENTS`] is the table, as rows of the shared client table
+//! (`crate::extract::clients`: the rows redis-py and redis-rb both have in
+//! `clients/shared.rs`, [`METHODS`] here), of the methods of redis-py's clients
 //! (`redis.Redis`, `redis.asyncio.Redis`, their pipelines, `Script`) that
 //! send a Redis command or run a script. Each row says what a call sends,
 //! how its arguments map onto the wire, and on which receivers it counts.
@@ -23,105 +24,31 @@
 //! the call then counts only on a Redis-like receiver.
 
 use crate::extract::clients::{
-    Args::{self, Pairs, Plain, Scores},
-    Case, Method, Needles, Sends, Table,
+    shared::{self, other, send},
+    Args::Plain,
+    Method, Sends, Table,
 };
 
 /// The Python clients' table.
-pub(crate) const CLIENTS: Table = Table {
-    language: "Python",
-    clients: "redis-py (sync and asyncio)",
-    methods: METHODS,
-    receiver_words: RECEIVER_WORDS,
-    case: Case::Exact,
-    needles: Some(Needles {
-        open: "",
-        extra: &["keys", "Script("],
-        guarded: true,
-        blind: false,
-    }),
-    cases: "tests/client_methods/python.py",
-};
-
-/// Words in a receiver's text that make it Redis-like.
-pub(super) const RECEIVER_WORDS: &[&str] = &["redis", "conn", "client", "pipe", "pool"];
-
-const CLIENT: &str = "redis-py";
-
-/// A method that sends `command` on any receiver.
-const fn send(name: &'static str, command: &'static str, args: Args) -> Method {
-    Method::send(CLIENT, name, command, args)
-}
-
-/// A method of its own kind, on a Redis-like receiver.
-const fn other(name: &'static str, sends: Sends) -> Method {
-    Method::new(CLIENT, name, sends).generic()
-}
+pub(crate) const CLIENTS: Table = shared::table(
+    "Python",
+    "redis-py (sync and asyncio)",
+    &[METHODS, shared::ROWS],
+    &["redis", "conn", "client", "pipe", "pool"],
+    &["keys", "Script("],
+    "tests/client_methods/python.py",
+);
 
 pub(super) const METHODS: &[Method] = &[
     other("execute_command", Sends::Named),
-    other("eval", Sends::Eval("EVAL")),
-    other("evalsha", Sends::Eval("EVALSHA")),
     other("eval_ro", Sends::Eval("EVAL_RO")),
     other("evalsha_ro", Sends::Eval("EVALSHA_RO")),
     other("fcall", Sends::Eval("FCALL")),
     other("fcall_ro", Sends::Eval("FCALL_RO")),
     other("register_script", Sends::Register),
-    send("hset", "HSET", Pairs),
-    send("hsetnx", "HSETNX", Plain),
-    send("hmset", "HMSET", Pairs),
-    send("hget", "HGET", Plain),
-    send("hmget", "HMGET", Plain),
-    send("hgetall", "HGETALL", Plain),
-    send("hdel", "HDEL", Plain),
-    send("hexists", "HEXISTS", Plain),
-    send("hincrby", "HINCRBY", Plain),
-    send("hincrbyfloat", "HINCRBYFLOAT", Plain),
-    send("hkeys", "HKEYS", Plain),
-    send("hvals", "HVALS", Plain),
-    send("hlen", "HLEN", Plain),
-    send("zadd", "ZADD", Scores),
-    send("zrem", "ZREM", Plain),
-    send("zscore", "ZSCORE", Plain),
-    send("zcard", "ZCARD", Plain),
-    send("zcount", "ZCOUNT", Plain),
-    send("zincrby", "ZINCRBY", Plain),
-    send("zrange", "ZRANGE", Plain),
-    send("zrevrange", "ZREVRANGE", Plain),
-    send("zrangebyscore", "ZRANGEBYSCORE", Plain),
-    send("zremrangebyscore", "ZREMRANGEBYSCORE", Plain),
-    send("zpopmin", "ZPOPMIN", Plain),
-    send("lpush", "LPUSH", Plain),
-    send("rpush", "RPUSH", Plain),
-    send("lrem", "LREM", Plain),
-    send("llen", "LLEN", Plain),
-    send("lrange", "LRANGE", Plain),
-    send("ltrim", "LTRIM", Plain),
-    send("lpop", "LPOP", Plain),
-    send("rpop", "RPOP", Plain),
-    send("blpop", "BLPOP", Plain),
-    send("brpop", "BRPOP", Plain),
-    send("rpoplpush", "RPOPLPUSH", Plain),
-    send("brpoplpush", "BRPOPLPUSH", Plain),
-    send("lmove", "LMOVE", Plain),
-    send("blmove", "BLMOVE", Plain),
-    send("sadd", "SADD", Plain),
-    send("srem", "SREM", Plain),
-    send("smembers", "SMEMBERS", Plain),
-    send("sismember", "SISMEMBER", Plain),
-    send("scard", "SCARD", Plain),
-    send("setex", "SETEX", Plain),
-    send("psetex", "PSETEX", Plain),
-    send("setnx", "SETNX", Plain),
-    send("get", "GET", Plain).generic(),
-    send("set", "SET", Plain).generic(),
     send("delete", "DEL", Plain).generic(),
-    send("exists", "EXISTS", Plain).generic(),
-    send("expire", "EXPIRE", Plain).generic(),
-    send("pexpire", "PEXPIRE", Plain).generic(),
     send("incr", "INCRBY", Plain).generic(),
     send("incrby", "INCRBY", Plain).generic(),
-    send("publish", "PUBLISH", Plain).generic(),
 ];
 
 /// The row of a call of `name`, if any.

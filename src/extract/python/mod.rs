@@ -42,49 +42,36 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
-use crate::extract::source::{self, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
-use crate::parse::{named_children, Climb, Parsers};
+use crate::extract::source::{self, Base, Source};
+use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
 
 /// The facts of one parsed Python file; `stem` names its module.
-pub fn extract(
-    root: Node<'_>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    stem: &str,
-) -> FileFacts {
-    let module = if stem == "__init__" { "" } else { stem };
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let root = input.root;
+    let module = match input.stem {
+        "__init__" => "",
+        stem => stem,
+    };
     let mut cx = Cx {
         climb: RefCell::new(Climb::new(root)),
-        src,
-        file,
-        parsers,
-        facts: FileFacts::default(),
+        base: Base::new(input.src, input.file, input.parsers),
         module: module.to_string(),
         classes: Vec::new(),
         scope: Scope::default(),
         kind: ScopeKind::Module,
-        cur_func: None,
-        returns: Vec::new(),
         imports: HashMap::new(),
         class_attrs: HashSet::new(),
-        scripts_at: HashMap::new(),
         built_until: 0,
-        binding: None,
-        depth: 0,
     };
     cx.walk_sub(root);
-    // A chain `pipe.a(..).b(..)` is met outside in: on the wire, `a` first.
-    cx.facts
-        .commands
-        .sort_by_key(|c| (c.span.start, c.span.end));
-    cx.facts
+    cx.base.finish()
 }
 
 /// What a name is bound to in the scope being walked.
@@ -111,36 +98,25 @@ enum ScopeKind {
 /// The extraction context.
 struct Cx<'s, 'r, 'p> {
     climb: RefCell<Climb<'r>>,
-    src: &'s [u8],
-    file: FileId,
-    parsers: &'p mut Parsers,
-    facts: FileFacts,
+    base: Base<'s, 'p>,
     /// The module: the file's stem (`""` for a package's `__init__`).
     module: String,
     classes: Vec<String>,
     scope: Scope,
     kind: ScopeKind,
-    cur_func: Option<usize>,
-    /// The `return` values of the functions being walked, innermost last.
-    returns: Vec<Vec<Value>>,
     /// The attributes each class of the file defines in its body.
     class_attrs: HashSet<(String, String)>,
     /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
     /// `m` → `["b"]`.
     imports: HashMap<String, Vec<String>>,
-    /// Scripts already recorded, by the start byte of their literal.
-    scripts_at: HashMap<usize, usize>,
     /// The end of the last string-building expression read as a whole:
     /// the strings inside it are parts, not templates of their own.
     built_until: usize,
-    /// The name the value being read is assigned to: a script's name.
-    binding: Option<(String, Span, bool)>,
-    depth: usize,
 }
 
 impl Source for Cx<'_, '_, '_> {
     fn source(&self) -> (&[u8], FileId) {
-        (self.src, self.file)
+        (self.base.src, self.base.file)
     }
 }
 
@@ -184,7 +160,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
@@ -223,7 +199,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     .into_iter()
                     .next()
                     .map(|e| self.value(e, 0));
-                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                if let (Some(v), Some(r)) = (v, self.base.returns.last_mut()) {
                     r.push(v);
                 }
                 true
@@ -237,7 +213,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    push_template(&mut self.facts, v);
+                    push_template(&mut self.base.facts, v);
                 }
                 true
             }
@@ -245,7 +221,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if self.is_format(n) && n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    push_template(&mut self.facts, v);
+                    push_template(&mut self.base.facts, v);
                 }
                 self.call(n);
                 true
@@ -352,9 +328,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "identifier" => {
                 let name = self.text(left);
                 let local = self.kind == ScopeKind::Function;
-                self.binding = Some((name.clone(), self.span(left), local));
+                self.base.binding = Some((name.clone(), self.span(left), local));
                 let v = self.value(right, 0);
-                self.binding = None;
+                self.base.binding = None;
                 self.note_kinds(&name, right, &v);
                 self.note_row(&name, right);
                 match self.kind {
@@ -378,9 +354,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     return;
                 };
                 let attr = left.child_by_field_id(F.attribute).unwrap_or(left);
-                self.binding = Some((field.clone(), self.span(attr), true));
+                self.base.binding = Some((field.clone(), self.span(attr), true));
                 let v = self.value(right, 0);
-                self.binding = None;
+                self.base.binding = None;
                 let key = format!("self.{field}");
                 self.note_kinds(&key, right, &v);
                 // `None` is what a lazily set field holds before it is
@@ -447,7 +423,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A definition in the module being walked.
     fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
         let (module, span) = (self.def_module(), self.span(at));
-        crate::extract::define(&mut self.facts, module, name, value, span);
+        crate::extract::define(&mut self.base.facts, module, name, value, span);
     }
 
     /// `class C(Base): body`: its attributes and methods in `stem.C`.
@@ -458,7 +434,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let name = self.text(name);
         if name.starts_with("Test") {
-            self.facts.test_regions.push(self.span(n));
+            self.base.facts.test_regions.push(self.span(n));
         }
         let saved = std::mem::take(&mut self.scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Class);
@@ -479,7 +455,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let name = self.text(name_node);
         if name.starts_with("test_") {
-            self.facts.test_regions.push(self.span(n));
+            self.base.facts.test_regions.push(self.span(n));
         }
         let is_method = self.kind == ScopeKind::Class && !self.is_static(n);
         let mut scope = Scope::default();
@@ -509,8 +485,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if default_values.iter().all(Option::is_none) {
             default_values.clear();
         }
-        let index = self.facts.functions.len();
-        self.facts.functions.push(FunctionDef {
+        let index = self.base.facts.functions.len();
+        self.base.facts.functions.push(FunctionDef {
             module: self.def_module(),
             name,
             params,
@@ -525,15 +501,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         });
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
-        let func = self.cur_func.replace(index);
-        self.returns.push(Vec::new());
+        let func = self.base.cur_func.replace(index);
+        self.base.returns.push(Vec::new());
         self.walk_sub(body);
-        let rets = self.returns.pop().unwrap_or_default();
-        self.cur_func = func;
+        let rets = self.base.returns.pop().unwrap_or_default();
+        self.base.cur_func = func;
         self.kind = kind;
         self.scope = saved;
         let span = self.span(n);
-        self.facts.functions[index].returns = locals::returned(rets, span);
+        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     /// `@staticmethod` before a method.

@@ -7,7 +7,6 @@
 use tree_sitter::Node;
 
 use crate::extract::parts::{self, Parts};
-use crate::extract::path_script;
 use crate::extract::source::Source;
 use crate::facts::Value;
 use crate::parse::children;
@@ -76,9 +75,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         } else {
             self.string_into(n, d, &mut parts);
         }
-        let (at, binding) = ((n.start_byte(), self.span(n)), self.binding.as_ref());
-        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
-        parts::string_value(self.parsers, scripts, made, binding, at, parts)
+        let (at, binding) = ((n.start_byte(), self.span(n)), self.base.binding.as_ref());
+        let (scripts, made) = (&mut self.base.facts.scripts, &mut self.base.scripts_at);
+        parts::string_value(self.base.parsers, scripts, made, binding, at, parts)
     }
 
     /// One `string` node's text, appended to `parts`.
@@ -110,7 +109,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// Host bytes `s..e` of a string's content, decoded.
     fn content_into(&self, s: usize, e: usize, raw: bool, fmt: bool, parts: &mut Parts) {
-        let b = &self.src[..e.min(self.src.len())];
+        let b = &self.base.src[..e.min(self.base.src.len())];
         let (mut i, mut run) = (s, s);
         while i < b.len() {
             let special = (!raw && b[i] == b'\\')
@@ -119,26 +118,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 i += 1;
                 continue;
             }
-            parts.raw(self.src, self.file, run, i);
+            parts.raw(self.base.src, self.base.file, run, i);
             let (bytes, len) = if b[i] == b'\\' {
                 escape_at(b, i)
             } else {
                 (vec![b[i]], 2)
             };
             let end = (i + len).min(b.len());
-            parts.escape(&bytes, self.file, i, end);
+            parts.escape(&bytes, self.base.file, i, end);
             i = end;
             run = end;
         }
-        parts.raw(self.src, self.file, run, b.len());
-    }
-
-    /// A `.lua` file the code reads (`open(p).read()`,
-    /// `pkgutil.get_data(pkg, "x.lua")`): the literal end of its path after
-    /// the last part computed at run time, relative to the file when
-    /// something (its directory) comes before it.
-    pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
-        let (at, binding) = (self.span(at), self.binding.as_ref());
-        path_script(&mut self.facts, &mut self.scripts_at, binding, path, at)
+        parts.raw(self.base.src, self.base.file, run, b.len());
     }
 }

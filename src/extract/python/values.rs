@@ -499,7 +499,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                 };
                 Some(
-                    self.file_script(&path, n)
+                    self.base
+                        .path_script(&path, self.span(n))
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }
@@ -507,7 +508,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 let name = self.value(pos[1], d + 1);
                 let path = self.under_package(name, n);
                 Some(
-                    self.file_script(&path, n)
+                    self.base
+                        .path_script(&path, self.span(n))
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }

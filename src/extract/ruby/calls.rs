@@ -28,7 +28,7 @@ pub(super) struct Argv<'t> {
 
 impl States for Cx<'_, '_, '_> {
     fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.facts, self.cur_func)
+        (&mut self.base.facts, self.base.cur_func)
     }
 }
 
@@ -76,7 +76,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             && n.child_by_field_id(F.block).is_some()
             && TEST_BLOCKS.contains(&method.as_str())
         {
-            self.facts.test_regions.push(self.span(n));
+            self.base.facts.test_regions.push(self.span(n));
         }
         if recv.is_none()
             && self.kind == ScopeKind::Class
@@ -136,11 +136,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if field.as_str().is_none() {
             return;
         }
-        self.facts.field_reads.push(FieldRead {
+        self.base.facts.field_reads.push(FieldRead {
             key,
             field,
             span: self.span(n),
-            func: self.cur_func,
+            func: self.base.cur_func,
             command: None,
             row: None,
         });
@@ -266,7 +266,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             // comes to (`link::named`), or drops it.
             None if name.is_followed() => {
                 self.push_command(String::new(), m, n, args, open, tail);
-                if let Some(c) = self.facts.commands.last_mut() {
+                if let Some(c) = self.base.facts.commands.last_mut() {
                     c.name_of = Some(name);
                 }
             }
@@ -402,7 +402,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             ("read", true) if matches!(recv_text.as_str(), "File" | "IO") => {
                 let path = args.first()?;
                 Some(
-                    self.file_script(path, n)
+                    self.base
+                        .path_script(path, self.span(n))
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }

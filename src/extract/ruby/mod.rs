@@ -43,11 +43,12 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
+use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Names, Reach};
 use crate::extract::push_template;
-use crate::extract::source::{self, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value, RECEIVER};
-use crate::parse::{named_children, Climb, Parsers};
+use crate::extract::source::{self, Base, Source};
+use crate::facts::{FileFacts, FileId, FunctionDef, Value, RECEIVER};
+use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
 const MAX_DEPTH: usize = 48;
@@ -62,35 +63,19 @@ fn shifts(n: Node<'_>) -> bool {
 }
 
 /// The facts of one parsed Ruby file.
-pub fn extract<'r>(
-    root: Node<'r>,
-    src: &[u8],
-    file: FileId,
-    parsers: &mut Parsers,
-    _stem: &str,
-) -> FileFacts {
+pub fn extract(input: Input<'_, '_>) -> FileFacts {
+    let root = input.root;
     let mut cx = Cx {
         climb: RefCell::new(Climb::new(root)),
-        src,
-        file,
-        parsers,
-        facts: FileFacts::default(),
+        base: Base::new(input.src, input.file, input.parsers),
         namespace: Vec::new(),
         scope: Scope::default(),
         kind: ScopeKind::Top,
-        cur_func: None,
-        returns: Vec::new(),
         heredocs: strings::heredoc_bodies(root),
-        scripts_at: HashMap::new(),
         built_until: 0,
-        binding: None,
-        depth: 0,
     };
     cx.walk_sub(root);
-    cx.facts
-        .commands
-        .sort_by_key(|c| (c.span.start, c.span.end));
-    cx.facts
+    cx.base.finish()
 }
 
 /// What a name is bound to in the scope being walked.
@@ -115,31 +100,20 @@ enum ScopeKind {
 /// The extraction context.
 struct Cx<'s, 'r, 'p> {
     climb: RefCell<Climb<'r>>,
-    src: &'s [u8],
-    file: FileId,
-    parsers: &'p mut Parsers,
-    facts: FileFacts,
+    base: Base<'s, 'p>,
     /// The modules and classes around the definitions being walked.
     namespace: Vec<String>,
     scope: Scope,
     kind: ScopeKind,
-    cur_func: Option<usize>,
-    /// The `return` values of the methods being walked, innermost last.
-    returns: Vec<Vec<Value>>,
     /// Each heredoc's body, by the start of its `<<~ID`.
     heredocs: HashMap<usize, Node<'r>>,
-    /// Scripts already recorded, by the start byte of their literal.
-    scripts_at: HashMap<usize, usize>,
     /// The end of the last string-building expression read as a whole.
     built_until: usize,
-    /// The name the value being read is assigned to: a script's name.
-    binding: Option<(String, Span, bool)>,
-    depth: usize,
 }
 
 impl Source for Cx<'_, '_, '_> {
     fn source(&self) -> (&[u8], FileId) {
-        (self.src, self.file)
+        (self.base.src, self.base.file)
     }
 }
 
@@ -176,7 +150,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// Walks a subtree with the visitor, one level deeper.
     fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.depth, Self::visit);
+        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
@@ -208,7 +182,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     .next()
                     .and_then(|a| named_children(a).into_iter().next())
                     .map(|e| self.value(e, 0));
-                if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+                if let (Some(v), Some(r)) = (v, self.base.returns.last_mut()) {
                     r.push(v);
                 }
                 true
@@ -221,7 +195,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if n.start_byte() >= self.built_until {
                     self.built_until = n.end_byte();
                     let v = self.value(n, 0);
-                    push_template(&mut self.facts, v);
+                    push_template(&mut self.base.facts, v);
                 }
                 true
             }
@@ -312,13 +286,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "identifier" | "instance_variable" | "constant" => {
                 let name = self.text(left);
                 let local = self.kind == ScopeKind::Method;
-                self.binding = Some((
+                self.base.binding = Some((
                     name.trim_start_matches('@').to_string(),
                     self.span(left),
                     local,
                 ));
                 let v = self.value(right, 0);
-                self.binding = None;
+                self.base.binding = None;
                 self.note_kinds(&name, right);
                 self.note_row(&name, right);
                 match left.kind() {
@@ -378,7 +352,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A definition in the module being walked.
     fn define(&mut self, name: &str, value: Value, at: Node<'_>) {
         let (module, span) = (self.def_module(), self.span(at));
-        crate::extract::define(&mut self.facts, module, name, value, span);
+        crate::extract::define(&mut self.base.facts, module, name, value, span);
     }
 
     /// `module A::B`, `class C < D`, `class << self`: the body's
@@ -390,7 +364,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let name = n.child_by_field_id(F.name).map(|m| self.text(m));
         if let Some(name) = &name {
             if name.ends_with("Test") || name.ends_with("Spec") {
-                self.facts.test_regions.push(self.span(n));
+                self.base.facts.test_regions.push(self.span(n));
             }
         }
         let saved = std::mem::take(&mut self.scope);
@@ -414,7 +388,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let name = self.text(name_node);
         if name.starts_with("test_") {
-            self.facts.test_regions.push(self.span(n));
+            self.base.facts.test_regions.push(self.span(n));
         }
         let mut scope = Scope::default();
         if n.kind() == "method" && self.kind != ScopeKind::Top {
@@ -448,21 +422,21 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let index = self.push_function(name, name_node, n, params, defaults, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Method);
-        let func = self.cur_func.replace(index);
-        self.returns.push(Vec::new());
+        let func = self.base.cur_func.replace(index);
+        self.base.returns.push(Vec::new());
         let body = n.child_by_field_id(F.body);
         if let Some(b) = body {
             self.walk_sub(b);
         }
-        let mut rets = self.returns.pop().unwrap_or_default();
+        let mut rets = self.base.returns.pop().unwrap_or_default();
         if let Some(v) = body.and_then(|b| self.tail_value(b, 0)) {
             rets.push(v);
         }
-        self.cur_func = func;
+        self.base.cur_func = func;
         self.kind = kind;
         self.scope = saved;
         let span = self.span(n);
-        self.facts.functions[index].returns = locals::returned(rets, span);
+        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     fn push_function(
@@ -474,8 +448,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         defaults: usize,
         default_values: Vec<Option<Value>>,
     ) -> usize {
-        let index = self.facts.functions.len();
-        self.facts.functions.push(FunctionDef {
+        let index = self.base.facts.functions.len();
+        self.base.facts.functions.push(FunctionDef {
             module: self.def_module(),
             name,
             params,
@@ -533,7 +507,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             let name = self.text(*a).trim_start_matches(':').to_string();
             let span = self.span(*a);
             let index = self.push_function(name.clone(), *a, *a, Vec::new(), 0, Vec::new());
-            self.facts.functions[index].returns = Value::Param {
+            self.base.facts.functions[index].returns = Value::Param {
                 index: RECEIVER,
                 name,
                 span,

@@ -11,7 +11,6 @@ use tree_sitter::Node;
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
 use crate::extract::parts::{looks_lua, Parts};
-use crate::extract::path_script;
 use crate::extract::source::Source;
 use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
 use crate::parse::{children, walk};
@@ -125,16 +124,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// One literal's pieces (a `string`, a `heredoc_body`, a delimited
     /// symbol), appended to `parts`.
     fn string_into(&mut self, n: Node<'_>, d: usize, parts: &mut Parts) {
-        let single = self.src.get(n.start_byte()) == Some(&b'\'');
+        let single = self.base.src.get(n.start_byte()) == Some(&b'\'');
         for c in children(n) {
             match c.kind() {
                 "string_content" if single => self.single_quoted(c, parts),
                 "string_content" | "heredoc_content" => {
-                    parts.decoded.raw(self.src, c.start_byte(), c.end_byte());
+                    parts
+                        .decoded
+                        .raw(self.base.src, c.start_byte(), c.end_byte());
                     parts.lit(&self.text(c), self.span(c));
                 }
                 "escape_sequence" => {
-                    let bytes = unescape(&self.src[c.start_byte()..c.end_byte()]);
+                    let bytes = unescape(&self.base.src[c.start_byte()..c.end_byte()]);
                     parts.decoded.escape(&bytes, c.start_byte(), c.end_byte());
                     parts.lit(&String::from_utf8_lossy(&bytes), self.span(c));
                 }
@@ -156,14 +157,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A single-quoted string's text: `\\` and `\'` are its only escapes.
     fn single_quoted(&self, c: Node<'_>, parts: &mut Parts) {
-        let (s, e) = (c.start_byte(), c.end_byte().min(self.src.len()));
+        let (s, e) = (c.start_byte(), c.end_byte().min(self.base.src.len()));
         let (mut i, mut run) = (s, s);
         while i + 1 < e {
-            if self.src[i] == b'\\' && matches!(self.src[i + 1], b'\\' | b'\'') {
+            if self.base.src[i] == b'\\' && matches!(self.base.src[i + 1], b'\\' | b'\'') {
                 self.raw_into(run, i, parts);
-                let b = [self.src[i + 1]];
+                let b = [self.base.src[i + 1]];
                 parts.decoded.escape(&b, i, i + 2);
-                parts.lit(&String::from_utf8_lossy(&b), Span::new(self.file, i, i + 2));
+                parts.lit(
+                    &String::from_utf8_lossy(&b),
+                    Span::new(self.base.file, i, i + 2),
+                );
                 i += 2;
                 run = i;
             } else {
@@ -174,27 +178,27 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
-        parts.raw(self.src, self.file, s, e);
+        parts.raw(self.base.src, self.base.file, s, e);
     }
 
     /// A script in a string, parsed in place and named by the binding it
     /// is assigned to.
     fn inline_script(&mut self, n: Node<'_>, decoded: &Decoded, t: &Template) -> Option<usize> {
-        if let Some(i) = self.scripts_at.get(&n.start_byte()) {
+        if let Some(i) = self.base.scripts_at.get(&n.start_byte()) {
             return Some(*i);
         }
-        let lua = embedded_lua(self.parsers, decoded, self.file)?;
+        let lua = embedded_lua(self.base.parsers, decoded, self.base.file)?;
         // Text that only quotes `KEYS[n]` (an error message, a listing)
         // and does not parse as Lua calls no Redis: it is no script.
         if !lua.errors.is_empty() && !calls_redis(&decoded.text) {
             return None;
         }
-        let (name, name_span, local) = match self.binding.clone() {
+        let (name, name_span, local) = match self.base.binding.clone() {
             Some((name, span, local)) => (Some(name), span, local),
             None => (None, self.span(n), false),
         };
-        let index = self.facts.scripts.len();
-        self.facts.scripts.push(ScriptDef {
+        let index = self.base.facts.scripts.len();
+        self.base.facts.scripts.push(ScriptDef {
             name,
             name_span,
             source: ScriptSource::Inline(Box::new(lua)),
@@ -202,16 +206,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             declared_keys: None,
             local,
         });
-        self.scripts_at.insert(n.start_byte(), index);
+        self.base.scripts_at.insert(n.start_byte(), index);
         Some(index)
-    }
-
-    /// A `.lua` file the code reads (`File.read(File.join(__dir__,
-    /// "x.lua"))`): the literal end of its path after the last part
-    /// computed at run time, relative to the file when something (its
-    /// directory) comes before it.
-    pub(super) fn file_script(&mut self, path: &Value, at: Node<'_>) -> Option<Value> {
-        let (at, binding) = (self.span(at), self.binding.as_ref());
-        path_script(&mut self.facts, &mut self.scripts_at, binding, path, at)
     }
 }

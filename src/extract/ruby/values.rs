@@ -19,7 +19,7 @@ use crate::extract::source::Source;
 use crate::facts::{Template, Value, RECEIVER};
 use crate::parse::named_children;
 
-use super::client::{BLOCK_CLIENTS, RECEIVER_WORDS};
+use super::client::{BLOCK_CLIENTS, CLIENTS};
 use super::{Cx, MAX_DEPTH};
 
 /// Items of an array, pairs of a hash, read at most.
@@ -383,8 +383,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A receiver whose text names a client, or a name bound to one.
     pub(super) fn redis_like(&self, r: Node<'_>) -> bool {
-        let t = self.short_text(r).to_ascii_lowercase();
-        RECEIVER_WORDS.iter().any(|w| t.contains(w)) || self.is_client_expr(r)
+        CLIENTS.redis_like(&self.short_text(r)) || self.is_client_expr(r)
     }
 
     /// A node's text when it is short (a receiver, a constant path), else

@@ -30,7 +30,7 @@ use crate::extract::clients::{
 pub(crate) const CLIENTS: Table = Table {
     language: "Rust",
     clients: "redis-rs (with deadpool-redis, bb8-redis, mobc), fred",
-    methods: METHODS,
+    methods: &[METHODS],
     receiver_words: &["con", "redis", "pipe", "client", "pool"],
     case: Case::Exact,
     needles: Some(Needles {
