@@ -1,5 +1,6 @@
 //! `check --fix` and `--diff` on hostile host strings (issue #54): the
-//! WL305 fix spelt for each string kind it writes into, or refused; a
+//! WL305 fix spelt for each string kind it writes into, or refused; the
+//! WL307 fix refused where the header spans several host literals; a
 //! canonical copy holding CRLF or invalid UTF-8 written losslessly or not
 //! at all.
 //!
@@ -384,4 +385,87 @@ fn wl305_invalid_utf8_is_never_written_lossily() {
     );
     std::fs::remove_file(dir.path().join("a/lib/a.ex")).unwrap();
     refused(dir.path(), "go/q.go", "go/q.go:5:30: error[WL305]");
+}
+
+/// The WL307 header written again would repeat the host's prefix on every
+/// line of a `\`-continued Rust string or of Python literals side by side:
+/// no fix.
+#[test]
+fn wl307_a_header_over_several_host_literals_gets_no_fix() {
+    let contract = std::fs::read(
+        common::repo()
+            .join("tests/rules/WL307-keys-declaration-conflict/header-vs-contract/contract.toml"),
+    )
+    .unwrap();
+    let body = [
+        "-- KEYS[1] job",
+        "-- KEYS[2] pending",
+        "-- KEYS[3] wait",
+        "redis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', 0, 'payload', ARGV[2])",
+        "redis.call('ZADD', KEYS[2], 0, ARGV[1])",
+        "return 1",
+    ];
+    let rust = format!(
+        "const ENQUEUE: &str = \"{}\";
+
+pub fn enqueue(con: &mut redis::Connection, q: &str, id: &str, p: &str) -> redis::RedisResult<i64> {{
+    redis::Script::new(ENQUEUE)
+        .key(format!(\"emq:{{{{{{q}}}}}}:job:{{id}}\"))
+        .key(format!(\"emq:{{{{{{q}}}}}}:pending\"))
+        .arg(id)
+        .arg(p)
+        .invoke(con)
+}}
+",
+        body.join("\\n\\\n    ")
+    );
+    let python = format!(
+        "import redis
+
+ENQUEUE = (
+    \"{}\"
+)
+
+def enqueue(r, q, id, p):
+    return r.eval(ENQUEUE, 2, f\"emq:{{{{{{q}}}}}}:job:{{id}}\", f\"emq:{{{{{{q}}}}}}:pending\", id, p)
+",
+        body.join("\\n\"\n    \"")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("rs/src")).unwrap();
+    std::fs::create_dir_all(root.join("py")).unwrap();
+    std::fs::write(root.join("contract.toml"), contract).unwrap();
+    std::fs::write(
+        root.join("rs/Cargo.toml"),
+        "[package]\nname = \"rs\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("rs/src/lib.rs"), &rust).unwrap();
+    std::fs::write(root.join("py/pyproject.toml"), "[project]\nname = \"py\"\n").unwrap();
+    std::fs::write(root.join("py/q.py"), &python).unwrap();
+    let (code, stdout, stderr) = check(root, &["--diff"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    let (code, stdout, stderr) = check(root, &["--fix"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "py/q.py:6:17: error[WL307]: `enqueue` declares 3 keys in its header comment but 2 in the contract
+py/q.py:7:6: error[WL310]: script `enqueue` writes a `job` row without first checking that its id is a `JOB` id
+rs/src/lib.rs:3:16: error[WL307]: `enqueue` declares 3 keys in its header comment but 2 in the contract
+rs/src/lib.rs:4:5: error[WL310]: script `enqueue` writes a `job` row without first checking that its id is a `JOB` id
+"
+    );
+    assert!(
+        stderr.starts_with("wirelint: fixed 0 findings in 0 files\n"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("rs/src/lib.rs")).unwrap(),
+        rust
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("py/q.py")).unwrap(),
+        python
+    );
 }

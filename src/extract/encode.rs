@@ -26,6 +26,12 @@ pub fn plain(text: &str) -> bool {
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-' | b'/'))
 }
 
+/// Whether Lua in a file of `lang` stands as it is, in no host string (a
+/// `.lua` file).
+pub fn bare(lang: Lang) -> bool {
+    lang == Lang::Lua
+}
+
 /// How a host string spells the text it holds, in no language's terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Quoting {
