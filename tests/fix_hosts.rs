@@ -2,7 +2,8 @@
 //! WL305 fix spelt for each string kind it writes into, or refused; the
 //! WL307 fix refused where the header spans several host literals; a
 //! canonical copy holding CRLF or invalid UTF-8 written losslessly or not
-//! at all.
+//! at all; a fixed file that would parse worse is not written; the count
+//! of fixes is of bytes changed.
 //!
 //! Each case is a small tree built in a temporary directory: the
 //! canonical speaker `a` (Elixir) and one copy.
@@ -468,4 +469,30 @@ rs/src/lib.rs:4:5: error[WL310]: script `enqueue` writes a `job` row without fir
         std::fs::read_to_string(root.join("py/q.py")).unwrap(),
         python
     );
+}
+
+/// A file whose fixed bytes would parse with a syntax error it did not
+/// have is not written (`post::fix::parses_as_well`, the check every
+/// planned file passes before `--fix` writes it or `--diff` shows it).
+#[test]
+fn a_fix_that_breaks_the_parse_is_refused() {
+    use wirelint::facts::Lang;
+    use wirelint::post::fix::parses_as_well;
+    let old = b"S = \"return 1\"\n";
+    assert_eq!(
+        parses_as_well(Some(Lang::Python), old, b"S = \"return 2\"\n"),
+        Ok(())
+    );
+    assert_eq!(
+        parses_as_well(Some(Lang::Python), old, b"S = \"return \"2\"\n"),
+        Err("the fixed file would not parse as it did (1 syntax error where it had 0)".into())
+    );
+    // Lua in the host string counts too.
+    let lua = b"S = \"return redis.call('GET', KEYS[1])\"\n";
+    let broken = b"S = \"return redis.call('GET', KEYS[1]\"\n";
+    assert_eq!(parses_as_well(Some(Lang::Python), lua, lua), Ok(()));
+    assert!(parses_as_well(Some(Lang::Python), lua, broken).is_err());
+    let lua = b"return 1\n";
+    assert!(parses_as_well(Some(Lang::Lua), lua, b"return (\n").is_err());
+    assert!(parses_as_well(None, lua, lua).is_err());
 }
