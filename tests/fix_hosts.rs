@@ -341,6 +341,27 @@ fn wl305_a_rust_raw_string_that_would_close_early_gets_no_fix() {
     );
 }
 
+/// A copy spread over several literals (Python's side by side, Go's
+/// `+`): writing the text into the first would leave the others, and a
+/// newline in a one-line string breaks it: no fix (it wrote raw newlines
+/// and Elixir's `\#{` into both).
+#[test]
+fn wl305_a_copy_over_several_literals_gets_no_fix() {
+    let py_q = format!("TOUCH = (\"{DRIFTED}\\n\"\n         \"return 1\")\n");
+    let dir = tree(
+        HOSTILE,
+        &[
+            (PY, b"[project]\nname = \"py\"\n"),
+            ("py/q.py", py_q.as_bytes()),
+        ],
+    );
+    refused(dir.path(), "py/q.py", "py/q.py:1:11: error[WL305]");
+    let m: &[u8] = b"module example.com/q\n\ngo 1.21\n";
+    let go_q = go(&format!("\"{DRIFTED}\\n\" +\n\t\"return 1\""));
+    let dir = tree(HOSTILE, &[(GO, m), ("go/q.go", go_q.as_bytes())]);
+    refused(dir.path(), "go/q.go", "go/q.go:5:30: error[WL305]");
+}
+
 /// A canonical copy holding CRLF: a Go interpreted string spells it
 /// `\r\n`; a raw string would lose the `\r` (Go drops it): no fix.
 #[test]
