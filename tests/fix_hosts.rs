@@ -391,8 +391,9 @@ fn wl305_crlf_is_written_exactly_or_not_at_all() {
 }
 
 /// A canonical copy holding invalid UTF-8 (a `.lua` file with a `\xff`
-/// byte) is known only lossily: no copy is written from it (it was
-/// written with U+FFFD in its place).
+/// byte, an Elixir string with the escape `\xff`) is known only lossily:
+/// no copy is written from it (it was written with U+FFFD, or `ÿ`, in
+/// its place).
 #[test]
 fn wl305_invalid_utf8_is_never_written_lossily() {
     let m: &[u8] = b"module example.com/q\n\ngo 1.21\n";
@@ -406,6 +407,12 @@ fn wl305_invalid_utf8_is_never_written_lossily() {
         ],
     );
     std::fs::remove_file(dir.path().join("a/lib/a.ex")).unwrap();
+    refused(dir.path(), "go/q.go", "go/q.go:5:30: error[WL305]");
+    // Elixir's `\xff` is the byte 0xFF (it was read as `ÿ`, U+00FF, and
+    // written as two bytes of UTF-8 into the copy).
+    let attr = "  @touch \"-- \\xff\\nredis.call('HSET', KEYS[1], 'seen', ARGV[1])\\n\"\n";
+    let copy = go(&format!("\"{DRIFTED}\\n\""));
+    let dir = tree(attr, &[(GO, m), ("go/q.go", copy.as_bytes())]);
     refused(dir.path(), "go/q.go", "go/q.go:5:30: error[WL305]");
 }
 
