@@ -148,6 +148,9 @@ fn regenerate(
         end += 1;
     }
     let span = Span::new(file, start, end);
+    if !declares_after(cx, span, &text, &roles) {
+        return None;
+    }
     Some(Fix::one(
         Applicability::Safe,
         format!(
@@ -213,4 +216,33 @@ fn header_lines(
         .zip(&lines)
         .all(|(d, l)| comment_line(d, l))
         .then_some(lines)
+}
+
+/// Whether the file with `text` in place of `span`, read again by its own
+/// extractor, holds a script there whose header declares exactly `roles`,
+/// in order.
+fn declares_after(cx: &CheckContext<'_>, span: Span, text: &str, roles: &[String]) -> bool {
+    let f = cx.sources.get(span.file);
+    let Some(facts) = f
+        .lang
+        .and_then(|lang| crate::extract::encode::reread(lang, f.bytes(), span, text))
+    else {
+        return false;
+    };
+    let start = span.start as usize;
+    let declares = |l: &crate::facts::LuaFacts| {
+        l.header_keys.len() == roles.len()
+            && l.header_keys
+                .iter()
+                .zip(roles)
+                .enumerate()
+                .all(|(i, (d, r))| d.index as usize == i + 1 && &d.role == r)
+    };
+    // The script that holds the new lines.
+    let holds = |l: &crate::facts::LuaFacts| {
+        l.span.start as usize <= start + text.len() && l.span.end as usize >= start
+    };
+    facts.scripts.iter().any(
+        |d| matches!(&d.source, crate::facts::ScriptSource::Inline(l) if holds(l) && declares(l)),
+    )
 }

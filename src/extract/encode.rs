@@ -16,7 +16,7 @@
 //! charlist, a tagged template, a Ruby heredoc or `%q`), and a script that
 //! spans several host literals (`"a" "b"`, `"a" + "b"`).
 
-use crate::facts::{Lang, Span};
+use crate::facts::{FileFacts, Lang, ScriptSource, Span};
 
 /// Whether `text` reads the same in every host string, in Lua's quotes and
 /// in a Rust format string: ASCII letters, digits and `_ : . - /` only.
@@ -480,22 +480,31 @@ fn heredoc(text: &str, indent: &str, raw: bool) -> Option<String> {
     Some(out)
 }
 
+/// The facts of the file `bytes` of `lang` with `new` in place of
+/// `span`, as its own extractor reads them: what a fix would leave.
+pub fn reread(lang: Lang, bytes: &[u8], span: Span, new: &str) -> Option<FileFacts> {
+    let (s, e) = (span.start as usize, span.end as usize);
+    let fixed = [bytes.get(..s)?, new.as_bytes(), bytes.get(e..)?].concat();
+    let mut parsers = crate::parse::Parsers::new().ok()?;
+    Some(crate::extract::extract_file(
+        &mut parsers,
+        lang,
+        span.file,
+        &fixed,
+        "",
+    ))
+}
+
 /// Whether the file `bytes` of `lang`, with `new` in place of `span`,
 /// sends exactly `text` from a script inside the new bytes, as its own
 /// extractor reads it: the check that an encoding meant what it says.
 pub fn round_trip(lang: Lang, bytes: &[u8], span: Span, new: &str, text: &str) -> bool {
-    let (s, e) = (span.start as usize, span.end as usize);
-    let (Some(head), Some(tail)) = (bytes.get(..s), bytes.get(e..)) else {
+    let Some(facts) = reread(lang, bytes, span, new) else {
         return false;
     };
-    let fixed = [head, new.as_bytes(), tail].concat();
-    let Ok(mut parsers) = crate::parse::Parsers::new() else {
-        return false;
-    };
-    let facts = crate::extract::extract_file(&mut parsers, lang, span.file, &fixed, "");
-    let end = s + new.len();
+    let (s, end) = (span.start as usize, span.start as usize + new.len());
     facts.scripts.iter().any(|d| {
-        let crate::facts::ScriptSource::Inline(lua) = &d.source else {
+        let ScriptSource::Inline(lua) = &d.source else {
             return false;
         };
         // The script starts in the new bytes (a heredoc's runs on to its
