@@ -81,7 +81,8 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
 /// The header's `KEYS[n]` lines written again for the strongest
 /// declaration: the contract's roles, or the header's own first `count`
 /// lines for a registration. Only for a header of one line per key,
-/// `KEYS[1]` to `KEYS[n]` in order on lines of their own.
+/// `KEYS[1]` to `KEYS[n]` in order on lines of their own, each a Lua
+/// comment in the host bytes as it is (no host quote or escape on it).
 fn regenerate(
     cx: &CheckContext<'_>,
     script: &crate::link::Script,
@@ -115,22 +116,7 @@ fn regenerate(
     let first = decls.first()?;
     let file = first.span.file;
     let bytes = cx.sources.get(file).bytes();
-    let line = |at: u32| {
-        let at = at as usize;
-        let s = bytes[..at]
-            .iter()
-            .rposition(|b| *b == b'\n')
-            .map_or(0, |i| i + 1);
-        let e = bytes[at..]
-            .iter()
-            .position(|b| *b == b'\n')
-            .map_or(bytes.len(), |i| at + i);
-        (s, e)
-    };
-    let lines: Vec<(usize, usize)> = decls.iter().map(|d| line(d.span.start)).collect();
-    if lines.windows(2).any(|w| w[1].0 != w[0].1 + 1) || decls.iter().any(|d| d.span.file != file) {
-        return None;
-    }
+    let lines = header_lines(cx, &decls)?;
     // The first line is the template: `KEYS[1]` and its role's slot.
     let (ls, le) = lines[0];
     let template = std::str::from_utf8(&bytes[ls..le]).ok()?;
@@ -162,15 +148,102 @@ fn regenerate(
     if roles.is_empty() && end < bytes.len() {
         end += 1;
     }
+    let span = Span::new(file, start, end);
+    if !declares_after(cx, span, &text, &roles) {
+        return None;
+    }
     Some(Fix::one(
         Applicability::Safe,
         format!(
             "write the header's KEYS lines from {}",
             strongest.source.describe()
         ),
-        Edit {
-            span: Span::new(file, start, end),
-            text,
-        },
+        Edit { span, text },
     ))
+}
+
+/// The host lines of a header's declarations, one after another in one
+/// file, each a Lua comment as it stands in the host: a `\`-continued
+/// string or literals side by side (`"a\n" "b"`) would repeat the host's
+/// prefix and escapes on every line written.
+fn header_lines(
+    cx: &CheckContext<'_>,
+    decls: &[&crate::facts::KeyDecl],
+) -> Option<Vec<(usize, usize)>> {
+    let file = decls.first()?.span.file;
+    let bytes = cx.sources.get(file).bytes();
+    let line = |at: u32| {
+        let at = at as usize;
+        let s = bytes[..at]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        let e = bytes[at..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(bytes.len(), |i| at + i);
+        (s, e)
+    };
+    let lines: Vec<(usize, usize)> = decls.iter().map(|d| line(d.span.start)).collect();
+    if lines.windows(2).any(|w| w[1].0 != w[0].1 + 1) || decls.iter().any(|d| d.span.file != file) {
+        return None;
+    }
+    let lua_file = cx
+        .sources
+        .get(file)
+        .lang
+        .is_some_and(crate::extract::encode::bare);
+    let comment_line = |d: &&crate::facts::KeyDecl, &(s, e): &(usize, usize)| {
+        let (rs, re) = (d.span.start as usize, d.span.end as usize);
+        let (Some(head), Some(slot), Some(tail)) =
+            (bytes.get(s..rs), bytes.get(rs..re), bytes.get(re..e))
+        else {
+            return false;
+        };
+        let Some(keys) = memchr::memmem::rfind(head, b"KEYS[") else {
+            return false;
+        };
+        let host =
+            |b: &[u8]| !lua_file && b.iter().any(|c| matches!(c, b'\\' | b'"' | b'\'' | b'`'));
+        let lead = head[..keys].trim_ascii();
+        !lead.is_empty()
+            && lead.iter().all(|c| *c == b'-')
+            && !host(head)
+            && (lua_file || !slot.contains(&b'\\'))
+            && !host(tail)
+    };
+    decls
+        .iter()
+        .zip(&lines)
+        .all(|(d, l)| comment_line(d, l))
+        .then_some(lines)
+}
+
+/// Whether the file with `text` in place of `span`, read again by its own
+/// extractor, holds a script there whose header declares exactly `roles`,
+/// in order.
+fn declares_after(cx: &CheckContext<'_>, span: Span, text: &str, roles: &[String]) -> bool {
+    let f = cx.sources.get(span.file);
+    let Some(facts) = f
+        .lang
+        .and_then(|lang| crate::extract::encode::reread(lang, f.bytes(), span, text))
+    else {
+        return false;
+    };
+    let start = span.start as usize;
+    let declares = |l: &crate::facts::LuaFacts| {
+        l.header_keys.len() == roles.len()
+            && l.header_keys
+                .iter()
+                .zip(roles)
+                .enumerate()
+                .all(|(i, (d, r))| d.index as usize == i + 1 && &d.role == r)
+    };
+    // The script that holds the new lines.
+    let holds = |l: &crate::facts::LuaFacts| {
+        l.span.start as usize <= start + text.len() && l.span.end as usize >= start
+    };
+    facts.scripts.iter().any(
+        |d| matches!(&d.source, crate::facts::ScriptSource::Inline(l) if holds(l) && declares(l)),
+    )
 }

@@ -24,7 +24,8 @@
 //! reference copy, the finding carries the rewrite of this copy to its
 //! bytes (`fix`, safe), spelt for the copy's host string; a copy in a
 //! string kind that cannot hold them (a raw string holding its closing
-//! delimiter, a lowercase sigil) gets none.
+//! delimiter, a lowercase sigil, a carriage return in a raw string, a
+//! script spread over several literals) gets none.
 
 use std::collections::BTreeMap;
 
@@ -187,7 +188,9 @@ fn drift(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Diagnostic 
 /// The canonical speaker's bytes in place of this copy's, spelt for the
 /// copy's host string (`extract::encode`). Only from a canonical speaker:
 /// the most common bytes are a guess. Not when either copy holds a
-/// suppression (it would move or vanish) or the copy interpolates.
+/// suppression (it would move or vanish) or the copy interpolates, nor
+/// when the file read again with the new bytes does not send exactly the
+/// canonical text.
 fn rewrite(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Option<Fix> {
     let (copy, r) = (&cx.model.scripts[i], &cx.model.scripts[reference]);
     if !cx.model.speakers[r.speaker].canonical {
@@ -198,8 +201,13 @@ fn rewrite(cx: &CheckContext<'_>, i: ScriptId, reference: ScriptId) -> Option<Fi
         return None;
     }
     let file = cx.sources.get(copy.lua.span.file);
-    let (quoting, span) = crate::extract::encode::quoting(file.lang?, file.bytes(), copy.lua.span)?;
+    let lang = file.lang?;
+    let (quoting, span) = crate::extract::encode::quoting(lang, file.bytes(), copy.lua.span)?;
     let new = crate::extract::encode::encode(&quoting, text)?;
+    // The file read again must send exactly the canonical bytes.
+    if !crate::extract::encode::round_trip(lang, file.bytes(), span, &new, text) {
+        return None;
+    }
     Some(Fix::one(
         Applicability::Safe,
         format!(

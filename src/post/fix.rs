@@ -11,14 +11,17 @@
 //! the suggestions too), each fix whole or not at all; a fix that overlaps
 //! one taken before it (in output order) waits for the next run, and the
 //! same edit asked for twice (two unused codes of one suppression) is made
-//! once.
+//! once. A file whose fixed bytes its own parser reads with more syntax
+//! errors (the host's and its scripts') than the bytes read is neither
+//! written nor shown, and said so. A finding counts as fixed when its
+//! edits change bytes and every file they change is written.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Component, Path};
 
 use crate::diagnostic::{Applicability, Edit};
-use crate::facts::FileId;
+use crate::facts::{FileId, Lang, ScriptSource};
 use crate::pipeline::Analysis;
 
 /// The edits of one run, by file.
@@ -27,10 +30,14 @@ pub struct Plan {
     /// Per file: its path relative to the root, its bytes as read, and the
     /// bytes after the edits.
     pub files: BTreeMap<FileId, Planned>,
-    /// Findings whose fix is taken.
-    pub fixed: usize,
+    /// Findings whose fix is taken and changes bytes: the files each one
+    /// edits. It is fixed when all of them are written.
+    pub findings: Vec<Vec<FileId>>,
     /// Findings with a suggestion left out (no `--unsafe-fixes`).
     pub unsafe_left: usize,
+    /// Files whose fixed bytes are not written, and why (a re-parse finds
+    /// a syntax error the file did not have).
+    pub refused: Vec<(String, String)>,
 }
 
 #[derive(Debug)]
@@ -40,7 +47,25 @@ pub struct Planned {
     pub new: Vec<u8>,
 }
 
-/// The edits the reported findings carry, each fix whole or not at all.
+impl Plan {
+    /// Findings whose every file is among `files`.
+    fn fixed_in(&self, files: &[FileId]) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.iter().all(|x| files.contains(x)))
+            .count()
+    }
+
+    /// Findings the planned files fix.
+    pub fn fixed(&self) -> usize {
+        let files: Vec<FileId> = self.files.keys().copied().collect();
+        self.fixed_in(&files)
+    }
+}
+
+/// The edits the reported findings carry, each fix whole or not at all;
+/// a file whose fixed bytes parse with more syntax errors than it had is
+/// left out, with its findings.
 pub fn plan(a: &Analysis, unsafe_fixes: bool) -> Plan {
     let mut out = Plan::default();
     let mut taken: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
@@ -70,30 +95,86 @@ pub fn plan(a: &Analysis, unsafe_fixes: bool) -> Plan {
                 list.push(e);
             }
         }
-        out.fixed += 1;
+        // Only edits that change bytes fix anything.
+        let mut files: Vec<FileId> = fix
+            .edits
+            .iter()
+            .filter(|e| changes(a.sources.get(e.span.file).bytes(), e))
+            .map(|e| e.span.file)
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        if !files.is_empty() {
+            out.findings.push(files);
+        }
     }
-    for (file, mut edits) in taken {
+    for (file, edits) in taken {
         let f = a.sources.get(file);
         let old = f.bytes().to_vec();
-        edits.sort_by_key(|e| (e.span.start, e.span.end));
-        let mut new = Vec::with_capacity(old.len());
-        let mut at = 0usize;
-        for e in edits {
-            let (s, end) = (e.span.start as usize, e.span.end as usize);
-            if s < at || end > old.len() {
-                continue;
-            }
-            new.extend_from_slice(&old[at..s]);
-            new.extend_from_slice(e.text.as_bytes());
-            at = end;
+        let new = edited(&old, edits);
+        if new == old {
+            continue;
         }
-        new.extend_from_slice(&old[at..]);
-        if new != old {
-            let rel = f.rel.clone();
-            out.files.insert(file, Planned { rel, old, new });
+        if let Err(why) = parses_as_well(f.lang, &old, &new) {
+            out.refused.push((f.rel.clone(), why));
+            continue;
         }
+        let rel = f.rel.clone();
+        out.files.insert(file, Planned { rel, old, new });
     }
     out
+}
+
+/// Whether an edit puts other bytes than are there.
+fn changes(bytes: &[u8], e: &Edit) -> bool {
+    bytes.get(e.span.start as usize..e.span.end as usize) != Some(e.text.as_bytes())
+}
+
+/// `old` with the edits made, in order; an edit that overlaps one before
+/// it or runs past the end is left out.
+fn edited(old: &[u8], mut edits: Vec<&Edit>) -> Vec<u8> {
+    edits.sort_by_key(|e| (e.span.start, e.span.end));
+    let mut new = Vec::with_capacity(old.len());
+    let mut at = 0usize;
+    for e in edits {
+        let (s, end) = (e.span.start as usize, e.span.end as usize);
+        if s < at || end > old.len() {
+            continue;
+        }
+        new.extend_from_slice(&old[at..s]);
+        new.extend_from_slice(e.text.as_bytes());
+        at = end;
+    }
+    new.extend_from_slice(&old[at..]);
+    new
+}
+
+/// Whether the fixed bytes of a file parse with no more syntax errors
+/// (the host's and those of the Lua scripts in it) than the bytes read,
+/// by the file's own parser; else why not.
+pub fn parses_as_well(lang: Option<Lang>, old: &[u8], new: &[u8]) -> Result<(), String> {
+    let lang = lang.ok_or("no parser reads it")?;
+    let mut parsers = crate::parse::Parsers::new()?;
+    let mut errors = |bytes: &[u8]| {
+        let facts = crate::extract::extract_file(&mut parsers, lang, 0, bytes, "");
+        let lua: usize = facts
+            .scripts
+            .iter()
+            .map(|s| match &s.source {
+                ScriptSource::Inline(l) => l.errors.len() + usize::from(l.unchecked.is_some()),
+                ScriptSource::File { .. } => 0,
+            })
+            .sum();
+        facts.errors.len() + usize::from(facts.unchecked.is_some()) + lua
+    };
+    let (before, after) = (errors(old), errors(new));
+    if after > before {
+        return Err(format!(
+            "the fixed file would not parse as it did ({after} syntax error{} where it had {before})",
+            plural(after)
+        ));
+    }
+    Ok(())
 }
 
 /// Whether two edits of one file touch the same bytes, or insert at the
@@ -136,13 +217,14 @@ pub fn unified_diff(plan: &Plan, show: impl Fn(&str) -> String) -> String {
 
 /// `--diff`: the diff for stdout, and the line for stderr.
 pub fn diff(plan: &Plan, show: impl Fn(&str) -> String) -> (String, String) {
-    let (n, files) = (plan.fixed, plan.files.len());
-    let line = format!(
+    let (n, files) = (plan.fixed(), plan.files.len());
+    let mut line = refusals(plan, &show);
+    line.push_str(&format!(
         "wirelint: {n} fix{} in {files} file{}, not written (--diff){}\n",
         if n == 1 { "" } else { "es" },
         plural(files),
         more(plan)
-    );
+    ));
     (unified_diff(plan, show), line)
 }
 
@@ -151,11 +233,17 @@ pub fn diff(plan: &Plan, show: impl Fn(&str) -> String) -> (String, String) {
 /// was written.
 pub fn apply(plan: &Plan, root: &Path, show: impl Fn(&str) -> String) -> (String, bool) {
     let (done, refused) = write(plan, root);
-    let mut said = String::new();
+    let mut said = refusals(plan, &show);
     for (rel, why) in &refused {
         said.push_str(&format!("wirelint: {} not fixed: {why}\n", show(rel)));
     }
-    let n = plan.fixed;
+    let written: Vec<FileId> = plan
+        .files
+        .iter()
+        .filter(|(_, f)| done.contains(&f.rel))
+        .map(|(id, _)| *id)
+        .collect();
+    let n = plan.fixed_in(&written);
     said.push_str(&format!(
         "wirelint: fixed {n} finding{} in {} file{}{}\n",
         plural(n),
@@ -163,7 +251,15 @@ pub fn apply(plan: &Plan, root: &Path, show: impl Fn(&str) -> String) -> (String
         plural(done.len()),
         more(plan)
     ));
-    (said, refused.is_empty())
+    (said, refused.is_empty() && plan.refused.is_empty())
+}
+
+/// The files the plan leaves out, and why, a line each.
+fn refusals(plan: &Plan, show: &impl Fn(&str) -> String) -> String {
+    plan.refused
+        .iter()
+        .map(|(rel, why)| format!("wirelint: {} not fixed: {why}\n", show(rel)))
+        .collect()
 }
 
 fn plural(n: usize) -> &'static str {
@@ -232,6 +328,11 @@ fn write_one(root: &Path, f: &Planned) -> Result<(), String> {
     tmp.write_all(&f.new).map_err(|e| e.to_string())?;
     tmp.as_file().sync_all().map_err(|e| e.to_string())?;
     std::fs::set_permissions(tmp.path(), perms).map_err(|e| e.to_string())?;
+    // Once more just before the rename: a write to the file since the
+    // first look (an append while the new bytes went out) is not lost.
+    if std::fs::read(&real).map_err(|e| e.to_string())? != f.old {
+        return Err("changed since it was read".into());
+    }
     tmp.persist(&real).map_err(|e| e.error.to_string())?;
     Ok(())
 }

@@ -226,7 +226,8 @@ impl LiteralRun {
     }
 }
 
-/// Decodes one Elixir escape sequence (`\n`, `\"`, `\x41`, `\u{1F600}`).
+/// Decodes one Elixir escape sequence (`\n`, `\"`, `\x41`, `\u{1F600}`);
+/// a byte past ASCII (`\xFF`) is U+FFFD.
 pub(super) fn decode_escape(raw: &str) -> String {
     let Some(body) = raw.strip_prefix('\\') else {
         return raw.to_string();
@@ -256,6 +257,14 @@ pub(super) fn decode_escape(raw: &str) -> String {
     match c {
         // A line continuation.
         '\n' => rest,
+        // `\xHH` is a byte: past ASCII no text holds it alone, so it
+        // stands as U+FFFD (known lossily, as invalid UTF-8 read from a
+        // file is: a fix never writes such a text).
+        'x' if !rest.starts_with('{')
+            && u8::from_str_radix(&rest, 16).is_ok_and(|b| !b.is_ascii()) =>
+        {
+            "\u{FFFD}".to_string()
+        }
         'x' | 'u' => {
             let hex = rest.trim_start_matches('{').trim_end_matches('}');
             u32::from_str_radix(hex, 16)

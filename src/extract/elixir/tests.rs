@@ -128,6 +128,8 @@ fn escapes_are_decoded_with_content_spans() {
     assert_eq!(decode_escape("\\\""), "\"");
     assert_eq!(decode_escape("\\#"), "#");
     assert_eq!(decode_escape("\\x41"), "A");
+    // A byte past ASCII: no text holds it alone.
+    assert_eq!(decode_escape("\\xFF"), "\u{FFFD}");
     assert_eq!(decode_escape("\\u{1F600}"), "\u{1F600}");
 }
 
