@@ -19,7 +19,7 @@ fn write(dir: &std::path::Path, rel: &str, text: &str) {
 const PORT: &str = r#"defmodule Port.Jobs do
   def pause(conn, q) do
     Redix.command(conn, ["HSET", "bull:" <> q <> ":meta", "paused", "1", "pausd", "1"])
-    Redix.command(conn, ["ZADD", "bull:" <> q <> ":wait", "0", "1"])
+    Redix.command(conn, ["LPUSH", "bull:" <> q <> ":wait", "1"])
     Redix.command(conn, ["SET", "bull:" <> q <> ":1:lock", "token"])
   end
 end
