@@ -8,7 +8,7 @@
 //! ([`Locals::locals`]).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -164,4 +164,30 @@ impl Names {
             || self.params.iter().any(|p| p == name)
             || self.receiver.as_deref() == Some(name)
     }
+}
+
+/// What a name is bound to in the scope a dynamic language's lowering
+/// walks (Python's, Ruby's): a function's, a class body's, the file's.
+#[derive(Default)]
+pub struct Scope {
+    /// Parameters, the receiver (`self`, `cls`), locals, and the
+    /// receiver's attributes as written (`self.x`, `@x`).
+    pub names: Names,
+    /// Names (a local, an attribute) bound to a Redis client or a pipeline.
+    pub clients: HashSet<String>,
+    /// Names bound to a script object (redis-py's `register_script(..)`).
+    pub scripts: HashSet<String>,
+    /// Names bound to a whole hash read by `HGETALL`: the key read.
+    pub rows: HashMap<String, Value>,
+}
+
+/// Which scope is being walked.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ScopeKind {
+    /// The file's top level (a module, a script).
+    Top,
+    /// A class (or module) body.
+    Class,
+    /// A function or method body.
+    Function,
 }

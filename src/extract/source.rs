@@ -113,6 +113,14 @@ impl<'s, 'p> Base<'s, 'p> {
         Some(self.file_script(LuaFile::of(path)?, at))
     }
 
+    /// A `return` of the function being walked gives `v` (at the top
+    /// level, outside any function, nothing records it).
+    pub(crate) fn returned(&mut self, v: Option<Value>) {
+        if let (Some(v), Some(r)) = (v, self.returns.last_mut()) {
+            r.push(v);
+        }
+    }
+
     /// The facts read, the commands in wire order: a chain
     /// `pipe.a(..).b(..)` is met outside in, but `a` is sent first.
     pub(crate) fn finish(self) -> FileFacts {

@@ -43,7 +43,7 @@ use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
 use crate::extract::lang::Input;
-use crate::extract::locals::{self, Locals, Names, Reach};
+use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
 use crate::extract::push_template;
 use crate::extract::source::{self, Base, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Value};
@@ -65,34 +65,13 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         module: module.to_string(),
         classes: Vec::new(),
         scope: Scope::default(),
-        kind: ScopeKind::Module,
+        kind: ScopeKind::Top,
         imports: HashMap::new(),
         class_attrs: HashSet::new(),
         built_until: 0,
     };
     cx.walk_sub(root);
     cx.base.finish()
-}
-
-/// What a name is bound to in the scope being walked.
-#[derive(Default)]
-struct Scope {
-    /// Parameters, the receiver (`self`, `cls`), locals (and `self.x` as
-    /// `self.x`).
-    names: Names,
-    /// Names (a local, `self.x`) bound to a Redis client or a pipeline.
-    clients: HashSet<String>,
-    /// Names bound to a `Script` (`register_script(..)`).
-    scripts: HashSet<String>,
-    /// Names bound to a whole hash read by `HGETALL`: the key read.
-    rows: HashMap<String, Value>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ScopeKind {
-    Module,
-    Class,
-    Function,
 }
 
 /// The extraction context.
@@ -199,9 +178,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     .into_iter()
                     .next()
                     .map(|e| self.value(e, 0));
-                if let (Some(v), Some(r)) = (v, self.base.returns.last_mut()) {
-                    r.push(v);
-                }
+                self.base.returned(v);
                 true
             }
             // What is compared or asserted is never sent.
@@ -334,7 +311,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 self.note_kinds(&name, right, &v);
                 self.note_row(&name, right);
                 match self.kind {
-                    ScopeKind::Module => {
+                    ScopeKind::Top => {
                         self.define(&name, v.clone(), left);
                         self.scope.names.locals.insert(name, v);
                     }

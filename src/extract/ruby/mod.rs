@@ -38,13 +38,13 @@ pub(crate) use client::client_calls;
 pub(crate) use client::CLIENTS;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
 use crate::extract::lang::Input;
-use crate::extract::locals::{self, Locals, Names, Reach};
+use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
 use crate::extract::push_template;
 use crate::extract::source::{self, Base, Source};
 use crate::facts::{FileFacts, FileId, FunctionDef, Value, RECEIVER};
@@ -76,25 +76,6 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
     };
     cx.walk_sub(root);
     cx.base.finish()
-}
-
-/// What a name is bound to in the scope being walked.
-#[derive(Default)]
-struct Scope {
-    /// Parameters, the receiver (`self` in an instance method), locals
-    /// (and `@x` as `@x`).
-    names: Names,
-    /// Names (a local, `@x`) bound to a Redis client or a pipeline.
-    clients: HashSet<String>,
-    /// Names bound to a whole hash read by `HGETALL`: the key read.
-    rows: HashMap<String, Value>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ScopeKind {
-    Top,
-    Class,
-    Method,
 }
 
 /// The extraction context.
@@ -182,9 +163,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     .next()
                     .and_then(|a| named_children(a).into_iter().next())
                     .map(|e| self.value(e, 0));
-                if let (Some(v), Some(r)) = (v, self.base.returns.last_mut()) {
-                    r.push(v);
-                }
+                self.base.returned(v);
                 true
             }
             "binary" if shifts(n) => {
@@ -285,7 +264,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match left.kind() {
             "identifier" | "instance_variable" | "constant" => {
                 let name = self.text(left);
-                let local = self.kind == ScopeKind::Method;
+                let local = self.kind == ScopeKind::Function;
                 self.base.binding = Some((
                     name.trim_start_matches('@').to_string(),
                     self.span(left),
@@ -300,13 +279,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         self.define(&name, v.clone(), left);
                         self.scope.names.locals.insert(name, v);
                     }
-                    "instance_variable" if self.kind == ScopeKind::Method => {
+                    "instance_variable" if self.kind == ScopeKind::Function => {
                         if !matches!(v, Value::Unknown { .. } | Value::Param { .. }) {
                             self.define(&format!(".{}", &name[1..]), v.clone(), left);
                         }
                         self.bind_local(name, v, n);
                     }
-                    _ if self.kind == ScopeKind::Method => self.bind_local(name, v, n),
+                    _ if self.kind == ScopeKind::Function => self.bind_local(name, v, n),
                     _ => {
                         self.scope.names.locals.insert(name, v);
                     }
@@ -421,7 +400,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let index = self.push_function(name, name_node, n, params, defaults, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
-        let kind = std::mem::replace(&mut self.kind, ScopeKind::Method);
+        let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
         let func = self.base.cur_func.replace(index);
         self.base.returns.push(Vec::new());
         let body = n.child_by_field_id(F.body);
