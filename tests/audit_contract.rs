@@ -132,3 +132,22 @@ fn a_record_state_is_one_of_its_fields() {
         )
     );
 }
+
+/// `[records.X] always`: fields of the record, each an error at the value
+/// with a "did you mean" otherwise; without it every field is always
+/// written.
+#[test]
+fn a_records_always_fields_are_among_its_fields() {
+    let c = parse("always = []\n").unwrap();
+    assert!(!c.records[0].always_written("state"));
+    assert!(parse("always = [\"state\"]\n").unwrap().records[0].always_written("state"));
+    assert!(Contract::embedded().records[0].always_written("attempts"));
+    assert_eq!(
+        parse("always = [\"stat\"]\n").unwrap_err(),
+        (
+            "record `job` is always written with field `stat`, which its fields do not list".into(),
+            "\"stat\"".into(),
+            Some("did you mean `state`?".into())
+        )
+    );
+}

@@ -204,3 +204,156 @@ fn asynq_keys_of_no_queue_are_keys_of_the_contract() {
         "wirelint audit: 0 errors, 0 warnings in 4 keys; exit 0: clean\n"
     );
 }
+
+/// A BullMQ queue as BullMQ's scripts leave it: a waiting job, a
+/// completed one with its log, the queue's counter, meta hash, event
+/// stream, marker and stalled-check key, each in the Redis type the
+/// upstream's commands give it.
+fn bullmq_keys() -> Vec<Vec<Vec<u8>>> {
+    [
+        &["INCRBY", "bull:mail:id", "2"][..],
+        &[
+            "HSET",
+            "bull:mail:1",
+            "name",
+            "welcome",
+            "data",
+            "{}",
+            "opts",
+            "{}",
+            "timestamp",
+            "1700000000000",
+            "delay",
+            "0",
+            "priority",
+            "0",
+        ],
+        &["LPUSH", "bull:mail:wait", "1"],
+        &[
+            "HSET",
+            "bull:mail:2",
+            "name",
+            "welcome",
+            "data",
+            "{}",
+            "opts",
+            "{}",
+            "timestamp",
+            "1700000000000",
+            "delay",
+            "0",
+            "priority",
+            "0",
+            "atm",
+            "1",
+            "processedOn",
+            "1700000000100",
+            "finishedOn",
+            "1700000000200",
+            "returnvalue",
+            "null",
+        ],
+        &["ZADD", "bull:mail:completed", "1700000000200", "2"],
+        &["RPUSH", "bull:mail:2:logs", "sent"],
+        &[
+            "HSET",
+            "bull:mail:meta",
+            "opts.maxLenEvents",
+            "10000",
+            "version",
+            "bullmq:5",
+        ],
+        &[
+            "XADD",
+            "bull:mail:events",
+            "*",
+            "event",
+            "added",
+            "jobId",
+            "1",
+        ],
+        &["ZADD", "bull:mail:marker", "0", "0"],
+        &["SET", "bull:mail:stalled-check", "1"],
+    ]
+    .iter()
+    .map(|w| cmd(w))
+    .collect()
+}
+
+/// What BullMQ itself writes is clean against the shipped contract: the
+/// job hashes at `<id>` beside the queue's own keys, each key in its type.
+#[test]
+fn a_healthy_bullmq_keyspace_is_clean() {
+    let Some(s) = Server::start("a_healthy_bullmq_keyspace_is_clean", &[]) else {
+        return;
+    };
+    s.seed(bullmq_keys());
+    let url = s.url();
+    let (code, out, err) = wirelint(&[
+        "audit",
+        "--url",
+        &url,
+        "--contract",
+        "bullmq",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 10 keys; exit 0: clean\n"
+    );
+}
+
+/// The same queue with its wait key a sorted set (a port that ZADDs where
+/// BullMQ LPUSHes): WRONGTYPE for every BullMQ worker; and a job written
+/// without `opts`, which storeJob writes to every job (a field the job
+/// gets later, `finishedOn`, is missing from the waiting job and no
+/// finding).
+#[test]
+fn a_divergent_bullmq_keyspace_gives_exact_findings() {
+    let Some(s) = Server::start("a_divergent_bullmq_keyspace_gives_exact_findings", &[]) else {
+        return;
+    };
+    let mut keys = bullmq_keys();
+    keys.retain(|c| c[1] != b"bull:mail:wait");
+    keys.push(cmd(&["ZADD", "bull:mail:wait", "0", "1"]));
+    keys.push(cmd(&[
+        "HSET",
+        "bull:mail:3",
+        "name",
+        "welcome",
+        "data",
+        "{}",
+        "timestamp",
+        "1",
+        "delay",
+        "0",
+        "priority",
+        "0",
+    ]));
+    s.seed(keys);
+    let (code, out, err) = wirelint(&[
+        "audit",
+        "--url",
+        &s.url(),
+        "--contract",
+        "bullmq",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        findings(&out),
+        [
+            (
+                "WA104".to_string(),
+                "1 `wait` key at `bull:<queue>:wait` holds a zset, not a list: every command on it fails with WRONGTYPE".to_string()
+            ),
+            (
+                "WA202".to_string(),
+                "1 `job` row at `bull:<queue>:<id>` lacks field `opts`".to_string()
+            )
+        ]
+    );
+}

@@ -254,6 +254,8 @@ impl Scanner<'_> {
         missing: Vec<String>,
         sampled: bool,
     ) {
+        let mut missing = missing;
+        missing.retain(|f| self.records[record].always_written(f));
         if unknown.is_empty() && missing.is_empty() {
             return;
         }

@@ -109,7 +109,7 @@ fn left_out<'r>(
             .fields
             .iter()
             .map(|(f, _)| f.as_str())
-            .filter(|f| !written.iter().any(|w| w == f))
+            .filter(|f| record.always_written(f) && !written.iter().any(|w| w == f))
             .collect(),
     )
 }

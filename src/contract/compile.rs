@@ -80,6 +80,8 @@ pub(super) struct RawRecord {
     fields: Spanned<Vec<Spanned<String>>>,
     #[serde(default)]
     state: Option<Spanned<String>>,
+    #[serde(default)]
+    always: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -267,11 +269,30 @@ fn compile_record(
         }
         st => st.map(Spanned::into_inner),
     };
+    let mut always = None;
+    if let Some(list) = rec.always {
+        let mut names = Vec::with_capacity(list.len());
+        for f in list {
+            if !fields.iter().any(|(n, _)| n == f.get_ref()) {
+                return Err((
+                    format!(
+                        "record `{rname}` is always written with field `{}`, which its fields do not list",
+                        f.get_ref()
+                    ),
+                    f.span(),
+                    suggest(f.get_ref(), fields.iter().map(|(n, _)| n.as_str())),
+                ));
+            }
+            names.push(f.into_inner());
+        }
+        always = Some(names);
+    }
     Ok(Record {
         name: rname,
         type_name: tname,
         fields,
         state,
+        always,
         span,
         fields_span,
     })

@@ -276,6 +276,10 @@ pub struct Record {
     /// `pending`), when the contract says so: `wirelint audit` asks the
     /// holders only of a row that waits in one (WA302).
     pub state: Option<String>,
+    /// `always = [...]`: the fields every row has from its creation (BullMQ's
+    /// job: `name`, `data`, `opts`, ...; the others come with its life);
+    /// `None`: every field is.
+    pub always: Option<Vec<String>>,
     /// The `[records.NAME]` table.
     pub span: Range<usize>,
     /// The `fields = [...]` array.
@@ -283,6 +287,15 @@ pub struct Record {
 }
 
 impl Record {
+    /// Whether every row of the record has field `f` from its creation (a
+    /// row without it is WA202's, a creating write without it WL202's).
+    pub fn always_written(&self, f: &str) -> bool {
+        match &self.always {
+            Some(list) => list.iter().any(|a| a == f),
+            None => self.fields.iter().any(|(n, _)| n == f),
+        }
+    }
+
     /// Whether `f` is a field of the record: one of its names, or a match
     /// of one of its field templates (`<id>:rc`: a field per message).
     pub fn has_field(&self, f: &str) -> bool {

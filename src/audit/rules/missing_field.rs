@@ -7,7 +7,8 @@
 //!
 //! ## Why it breaks the wire
 //! The contract's records are written whole (the script that creates one
-//! sets every field), so every reader expects every field. A row without
+//! sets every field, or every field of the record's `always`), so every
+//! reader expects them. A row without
 //! `payload` makes a worker crash or skip the job.
 //!
 //! ## Example
