@@ -154,6 +154,37 @@ fn an_uncalled_scripts_roles_are_the_types_its_header_names() {
     assert_eq!(json_findings(&out), ["WL201 lua/touch.lua:3"]);
 }
 
+/// With `--contract NAME` and no keyspace of its own to infer (a script
+/// alone), the draft writes the given contract's keyspace, each type's
+/// Redis data type from the commands on the script's KEYS (by the
+/// contract's roles), the slot a declared script never touches as
+/// `unused`, and names a slot by the contract's types (`pending key`).
+#[test]
+fn a_draft_with_a_contract_given_takes_its_keyspace_and_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("lua")).unwrap();
+    let script = "-- KEYS[1] job key\n-- KEYS[2] 'pending' set\nredis.call('HSET', KEYS[1], 'state', 'pending', 'attempts', '0', 'payload', ARGV[2])\nredis.call('ZADD', KEYS[2], 0, ARGV[1])\nreturn 1\n";
+    std::fs::write(d.join("lua/enqueue.lua"), script).unwrap();
+    let touch = "-- KEYS[1] job key\n-- KEYS[2] pending key\nredis.call('HSET', KEYS[1], 'state', 'touched')\nreturn 1\n";
+    std::fs::write(d.join("lua/touch.lua"), touch).unwrap();
+    let (code, text, stderr) = run(
+        &["extract", "--as-contract", "--contract", "echomq", "."],
+        d,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let from = text.find("\n# The keyspace of").expect(&text);
+    assert_eq!(
+        &text[from..],
+        "\n# The keyspace of `echomq`, as given: the code's key builders are not read.\n\
+         [keyspace]\nkey = \"emq:{<queue>}:<type>\"\nclustered = true\n\n\
+         [keyspace.types]\njob = \"job:<id>\"\npending = \"pending\"\n\n\
+         [keyspace.redis]\njob = \"hash\"\npending = \"zset\"\n\n\
+         [scripts.enqueue]\nkeys = [\"job\", \"pending\"]\nargv = [\"id\", \"payload\"]\n\n\
+         [scripts.touch]\nkeys = [\"job\", \"pending\"]\nunused = [2]\n"
+    );
+}
+
 /// `extract PATH` reads the project above PATH, as `check` does: from
 /// `elixir/` of a git repository whose scripts sit in `src/commands/`,
 /// the Elixir speaker is named as in the whole project and its call runs

@@ -14,6 +14,8 @@ use crate::link::Model;
 use crate::pipeline::Analysis;
 use crate::redis::data_type;
 
+use super::observe::quote;
+
 /// Appends `[keyspace.redis]` for the types of `type_of_shape` (key shape
 /// -> type name) that commands outside test code use as one data type.
 pub(super) fn write(
@@ -170,8 +172,4 @@ fn key(name: &str) -> String {
     } else {
         quote(name)
     }
-}
-
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }

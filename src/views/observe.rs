@@ -267,7 +267,8 @@ fn observe_calls(a: &Analysis, test: &impl Fn(Span) -> bool, out: &mut [Observed
     }
 }
 
-fn quote(s: &str) -> String {
+/// A TOML basic string of `s`.
+pub(super) fn quote(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
