@@ -227,8 +227,10 @@ fn repeat_to(unit: &str, head: &str, size: usize) -> String {
 /// 1 MB files of the kinds that make a parser slow, each after a real
 /// finding: Lua junk that makes the block-string scanner rescan to the end
 /// at every token, Elixir and Rust junk that multiplies the parser's stack
-/// versions, valid minified Lua (the slowest valid code measured).
-#[divan::bench(args = ["lua-rescan", "elixir-stacks", "rust-stacks", "minified-lua"], sample_count = 3)]
+/// versions, valid minified Lua (the slowest valid code measured), a
+/// script of one `KEYS[n]` per line up to n = 30,000 and one of an `HSET`
+/// per line (linear in the references and the commands).
+#[divan::bench(args = ["lua-rescan", "elixir-stacks", "rust-stacks", "minified-lua", "keys-references", "hset-lines"], sample_count = 3)]
 fn one_megabyte(b: Bencher, kind: &str) {
     let (path, text) = match kind {
         "lua-rescan" => (
@@ -248,6 +250,20 @@ fn one_megabyte(b: Bencher, kind: &str) {
             repeat_to(
                 "a, ",
                 "fn k(q: &str) -> String { format!(\"emq:{{{q}}}:jobz\") }\n",
+                MB,
+            ),
+        ),
+        "keys-references" => (
+            "keys.lua",
+            (1..=30_000)
+                .map(|n| format!("redis.call('GET', KEYS[{n}])\n"))
+                .collect(),
+        ),
+        "hset-lines" => (
+            "hset.lua",
+            repeat_to(
+                "redis.call('HSET', KEYS[1], 'f', 'v')\n",
+                "redis.call('GET', 'emq:{q}:jobz')\n",
                 MB,
             ),
         ),
