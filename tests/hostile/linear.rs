@@ -46,3 +46,28 @@ fn a_lua_name_grown_past_the_bound_is_a_hole() {
     let (code, findings, _) = check_json(d, &[".", "--no-cache"]);
     assert_eq!((code, findings), (1, strs(&["WL103 s.lua:1204"])));
 }
+
+/// A script of 5,000 `KEYS[n]` references and one of 5,000 `HSET` lines
+/// (each took minutes at 100,000 and 160,000): every line is read, so the
+/// bad key type after the references and the unknown field on the last
+/// `HSET` line are found, and nothing else. Their time: `one_megabyte`
+/// (`keys-references`, `hset-lines`) in `benches/hostile.rs`.
+#[test]
+fn many_keys_references_and_hset_lines_keep_their_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut keys: String = (1..=5_000)
+        .map(|n| format!("redis.call('GET', KEYS[{n}])\n"))
+        .collect();
+    keys.push_str("redis.call('GET', 'emq:{q}:jobz')\n");
+    write(d, "keys.lua", keys.as_bytes());
+    let mut hset = "redis.call('HSET', 'emq:{q}:job:1', 'state', 'pending')\n".repeat(5_000);
+    hset.push_str("redis.call('HSET', 'emq:{q}:job:1', 'stat', 'pending')\n");
+    write(d, "hset.lua", hset.as_bytes());
+    write(d, "wirelint.toml", b"ignore = [\"WL310\"]\n");
+    let (code, findings, _) = check_json(d, &[".", "--no-cache"]);
+    assert_eq!(
+        (code, findings),
+        (1, strs(&["WL201 hset.lua:5001", "WL103 keys.lua:5001"]))
+    );
+}
