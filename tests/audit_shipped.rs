@@ -25,6 +25,19 @@ fn wirelint(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `wirelint audit --url URL --contract NAME --format FORMAT`.
+fn audit(url: &str, contract: &str, format: &str) -> (i32, String, String) {
+    wirelint(&[
+        "audit",
+        "--url",
+        url,
+        "--contract",
+        contract,
+        "--format",
+        format,
+    ])
+}
+
 fn cmd(words: &[&str]) -> Vec<Vec<u8>> {
     words.iter().map(|w| w.as_bytes().to_vec()).collect()
 }
@@ -88,29 +101,13 @@ fn a_healthy_sidekiq_keyspace_is_clean() {
     };
     s.seed(sidekiq_keys());
     let url = s.url();
-    let (code, out, err) = wirelint(&[
-        "audit",
-        "--url",
-        &url,
-        "--contract",
-        "sidekiq",
-        "--format",
-        "concise",
-    ]);
+    let (code, out, err) = audit(&url, "sidekiq", "concise");
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert_eq!(
         err,
         "wirelint audit: 0 errors, 0 warnings in 13 keys; exit 0: clean\n"
     );
-    let (code, out, _) = wirelint(&[
-        "audit",
-        "--url",
-        &url,
-        "--contract",
-        "sidekiq",
-        "--format",
-        "json",
-    ]);
+    let (code, out, _) = audit(&url, "sidekiq", "json");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
@@ -150,15 +147,7 @@ fn a_divergent_sidekiq_keyspace_gives_exact_findings() {
     );
     s.seed(keys);
     let url = s.url();
-    let (code, out, err) = wirelint(&[
-        "audit",
-        "--url",
-        &url,
-        "--contract",
-        "sidekiq",
-        "--format",
-        "json",
-    ]);
+    let (code, out, err) = audit(&url, "sidekiq", "json");
     assert_eq!(code, 1, "{err}");
     let f = |c: &str, m: &str| (c.to_string(), m.to_string());
     assert_eq!(
@@ -189,15 +178,7 @@ fn asynq_keys_of_no_queue_are_keys_of_the_contract() {
         .iter()
         .map(|w| cmd(w)),
     );
-    let (code, out, err) = wirelint(&[
-        "audit",
-        "--url",
-        &s.url(),
-        "--contract",
-        "asynq",
-        "--format",
-        "concise",
-    ]);
+    let (code, out, err) = audit(&s.url(), "asynq", "concise");
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert_eq!(
         err,
@@ -289,15 +270,7 @@ fn a_healthy_bullmq_keyspace_is_clean() {
     };
     s.seed(bullmq_keys());
     let url = s.url();
-    let (code, out, err) = wirelint(&[
-        "audit",
-        "--url",
-        &url,
-        "--contract",
-        "bullmq",
-        "--format",
-        "concise",
-    ]);
+    let (code, out, err) = audit(&url, "bullmq", "concise");
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     assert_eq!(
         err,
@@ -333,15 +306,7 @@ fn a_divergent_bullmq_keyspace_gives_exact_findings() {
         "0",
     ]));
     s.seed(keys);
-    let (code, out, err) = wirelint(&[
-        "audit",
-        "--url",
-        &s.url(),
-        "--contract",
-        "bullmq",
-        "--format",
-        "json",
-    ]);
+    let (code, out, err) = audit(&s.url(), "bullmq", "json");
     assert_eq!(code, 1, "{err}");
     assert_eq!(
         findings(&out),
