@@ -322,3 +322,54 @@ fn a_divergent_bullmq_keyspace_gives_exact_findings() {
         ]
     );
 }
+
+/// An RSMQ queue as RSMQ writes it: created (its five settings), one
+/// message sent (its body in the queue hash, `totalsent` counted), none
+/// received yet, so no `totalrecv`: clean, the counters being fields a
+/// queue gets later.
+#[test]
+fn a_new_rsmq_queue_with_one_message_is_clean() {
+    let Some(s) = Server::start("a_new_rsmq_queue_with_one_message_is_clean", &[]) else {
+        return;
+    };
+    s.seed(
+        [
+            &["SADD", "rsmq:QUEUES", "q1"][..],
+            &[
+                "HSET",
+                "rsmq:q1:Q",
+                "vt",
+                "30",
+                "delay",
+                "0",
+                "maxsize",
+                "65536",
+                "created",
+                "1700000000",
+                "modified",
+                "1700000000",
+            ],
+            &[
+                "ZADD",
+                "rsmq:q1",
+                "1700000000000",
+                "abcdefghij0123456789abcdefghij01",
+            ],
+            &[
+                "HSET",
+                "rsmq:q1:Q",
+                "abcdefghij0123456789abcdefghij01",
+                "hello",
+            ],
+            &["HINCRBY", "rsmq:q1:Q", "totalsent", "1"],
+        ]
+        .iter()
+        .map(|w| cmd(w)),
+    );
+    let (code, out, err) = audit(&s.url(), "rsmq", "concise");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        "wirelint audit: 0 errors, 0 warnings in 3 keys; exit 0: clean\n"
+    );
+}

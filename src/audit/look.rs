@@ -239,7 +239,7 @@ impl Scanner<'_> {
         let rec = &self.records[record];
         names
             .iter()
-            .filter(|f| !rec.fields.iter().any(|(n, _)| n.as_bytes() == **f))
+            .filter(|f| !std::str::from_utf8(f).is_ok_and(|f| rec.has_field(f)))
             .map(|f| super::keys::field_template(f))
             .collect()
     }

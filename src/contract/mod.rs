@@ -288,11 +288,12 @@ pub struct Record {
 
 impl Record {
     /// Whether every row of the record has field `f` from its creation (a
-    /// row without it is WA202's, a creating write without it WL202's).
+    /// row without it is WA202's, a creating write without it WL202's). A
+    /// field template (`<id>:rc`, a field per item) never is.
     pub fn always_written(&self, f: &str) -> bool {
         match &self.always {
             Some(list) => list.iter().any(|a| a == f),
-            None => self.fields.iter().any(|(n, _)| n == f),
+            None => !f.contains('<') && self.fields.iter().any(|(n, _)| n == f),
         }
     }
 
