@@ -92,21 +92,34 @@ fn findings(json: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Seeds a fresh server with `keys`, audits it against the shipped
+/// `contract` and asserts a clean run over `n` keys; the server's URL, for
+/// more runs. `None` where no redis-server is installed.
+fn audit_clean(name: &str, keys: Vec<Vec<Vec<u8>>>, contract: &str, n: usize) -> Option<Server> {
+    let s = Server::start(name, &[])?;
+    s.seed(keys);
+    let (code, out, err) = audit(&s.url(), contract, "concise");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert_eq!(
+        err,
+        format!("wirelint audit: 0 errors, 0 warnings in {n} keys; exit 0: clean\n")
+    );
+    Some(s)
+}
+
 /// Every key is read against the whole templates: a healthy Sidekiq
 /// keyspace is clean (it panicked on the first key).
 #[test]
 fn a_healthy_sidekiq_keyspace_is_clean() {
-    let Some(s) = Server::start("a_healthy_sidekiq_keyspace_is_clean", &[]) else {
+    let Some(s) = audit_clean(
+        "a_healthy_sidekiq_keyspace_is_clean",
+        sidekiq_keys(),
+        "sidekiq",
+        13,
+    ) else {
         return;
     };
-    s.seed(sidekiq_keys());
     let url = s.url();
-    let (code, out, err) = audit(&url, "sidekiq", "concise");
-    assert_eq!((code, out.as_str()), (0, ""), "{err}");
-    assert_eq!(
-        err,
-        "wirelint audit: 0 errors, 0 warnings in 13 keys; exit 0: clean\n"
-    );
     let (code, out, _) = audit(&url, "sidekiq", "json");
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -265,16 +278,11 @@ fn bullmq_keys() -> Vec<Vec<Vec<u8>>> {
 /// job hashes at `<id>` beside the queue's own keys, each key in its type.
 #[test]
 fn a_healthy_bullmq_keyspace_is_clean() {
-    let Some(s) = Server::start("a_healthy_bullmq_keyspace_is_clean", &[]) else {
-        return;
-    };
-    s.seed(bullmq_keys());
-    let url = s.url();
-    let (code, out, err) = audit(&url, "bullmq", "concise");
-    assert_eq!((code, out.as_str()), (0, ""), "{err}");
-    assert_eq!(
-        err,
-        "wirelint audit: 0 errors, 0 warnings in 10 keys; exit 0: clean\n"
+    audit_clean(
+        "a_healthy_bullmq_keyspace_is_clean",
+        bullmq_keys(),
+        "bullmq",
+        10,
     );
 }
 
@@ -329,47 +337,40 @@ fn a_divergent_bullmq_keyspace_gives_exact_findings() {
 /// queue gets later.
 #[test]
 fn a_new_rsmq_queue_with_one_message_is_clean() {
-    let Some(s) = Server::start("a_new_rsmq_queue_with_one_message_is_clean", &[]) else {
-        return;
-    };
-    s.seed(
-        [
-            &["SADD", "rsmq:QUEUES", "q1"][..],
-            &[
-                "HSET",
-                "rsmq:q1:Q",
-                "vt",
-                "30",
-                "delay",
-                "0",
-                "maxsize",
-                "65536",
-                "created",
-                "1700000000",
-                "modified",
-                "1700000000",
-            ],
-            &[
-                "ZADD",
-                "rsmq:q1",
-                "1700000000000",
-                "abcdefghij0123456789abcdefghij01",
-            ],
-            &[
-                "HSET",
-                "rsmq:q1:Q",
-                "abcdefghij0123456789abcdefghij01",
-                "hello",
-            ],
-            &["HINCRBY", "rsmq:q1:Q", "totalsent", "1"],
-        ]
-        .iter()
-        .map(|w| cmd(w)),
-    );
-    let (code, out, err) = audit(&s.url(), "rsmq", "concise");
-    assert_eq!((code, out.as_str()), (0, ""), "{err}");
-    assert_eq!(
-        err,
-        "wirelint audit: 0 errors, 0 warnings in 3 keys; exit 0: clean\n"
+    let keys = [
+        &["SADD", "rsmq:QUEUES", "q1"][..],
+        &[
+            "HSET",
+            "rsmq:q1:Q",
+            "vt",
+            "30",
+            "delay",
+            "0",
+            "maxsize",
+            "65536",
+            "created",
+            "1700000000",
+            "modified",
+            "1700000000",
+        ],
+        &[
+            "ZADD",
+            "rsmq:q1",
+            "1700000000000",
+            "abcdefghij0123456789abcdefghij01",
+        ],
+        &[
+            "HSET",
+            "rsmq:q1:Q",
+            "abcdefghij0123456789abcdefghij01",
+            "hello",
+        ],
+        &["HINCRBY", "rsmq:q1:Q", "totalsent", "1"],
+    ];
+    audit_clean(
+        "a_new_rsmq_queue_with_one_message_is_clean",
+        keys.iter().map(|w| cmd(w)).collect(),
+        "rsmq",
+        3,
     );
 }

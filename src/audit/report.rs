@@ -134,22 +134,13 @@ fn load(source: &ContractSource) -> Result<Contract, i32> {
 fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
     let config = crate::config::Config::find(path);
     let settings = config.clone()?.map(|c| c.settings).unwrap_or_default();
-    let analysis = analyze(&crate::pipeline::Options {
+    let analysis = analyze(&crate::pipeline::Options::new(
+        path.to_path_buf(),
+        vec![path.to_path_buf()],
+        ContractChoice::Default,
         config,
-        root: path.to_path_buf(),
-        paths: vec![path.to_path_buf()],
-        contract: ContractChoice::Default,
-        threads: None,
-        max_file_bytes: crate::pipeline::DEFAULT_MAX_FILE_BYTES,
         settings,
-        buffers: Vec::new(),
-        prefilter: true,
-        tree: None,
-        cache_dir: None,
-        memo: None,
-        speaker_prefix: None,
-        session: None,
-    })?;
+    ))?;
     let name = std::fs::canonicalize(path)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))

@@ -43,21 +43,11 @@ pub(super) fn options(
         _ => PathBuf::from("."),
     };
     let (config, settings) = found(&root, max);
+    let contract = contract_choice(contract, no_contract);
     Options {
-        root,
-        paths,
-        contract: contract_choice(contract, no_contract),
         threads,
         max_file_bytes: max,
-        config,
-        settings,
-        buffers: Vec::new(),
-        prefilter: true,
-        tree: None,
-        cache_dir: None,
-        memo: None,
-        speaker_prefix: None,
-        session: None,
+        ..Options::new(root, paths, contract, config, settings)
     }
 }
 

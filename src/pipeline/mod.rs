@@ -114,6 +114,36 @@ pub struct Options {
     pub session: Option<std::sync::Arc<session::Session>>,
 }
 
+impl Options {
+    /// A plain run over `paths` from `root`: one thread per core, the
+    /// default file limit, the prefilter on, files from disk, no cache,
+    /// no editor buffers or session. Callers change what they need.
+    pub fn new(
+        root: PathBuf,
+        paths: Vec<PathBuf>,
+        contract: ContractChoice,
+        config: FoundConfig,
+        settings: crate::config::settings::Settings,
+    ) -> Options {
+        Options {
+            root,
+            paths,
+            contract,
+            threads: None,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            config,
+            settings,
+            buffers: Vec::new(),
+            prefilter: true,
+            tree: None,
+            cache_dir: None,
+            memo: None,
+            speaker_prefix: None,
+            session: None,
+        }
+    }
+}
+
 /// Everything a reporter needs.
 pub struct Analysis {
     pub sources: SourceMap,
