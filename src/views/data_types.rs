@@ -10,7 +10,7 @@ use crate::contract::{Keyspace, PatTok};
 use crate::facts::Span;
 use crate::keyshape::{typing, Typing};
 use crate::link::records::key_shape;
-use crate::link::Model;
+use crate::link::{Arg, CommandUse, Model};
 use crate::pipeline::Analysis;
 use crate::redis::data_type;
 
@@ -47,20 +47,30 @@ pub(super) fn used_as(
     kept: &dyn Fn(Span) -> bool,
 ) -> BTreeMap<String, BTreeSet<&'static str>> {
     let mut out: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
+    each_key_use(m, kept, |_, arg, kind| {
+        for t in arg.alts.iter() {
+            if let Some(name) = type_of_shape.get(&key_shape(t)) {
+                out.entry(name.clone()).or_default().insert(kind);
+            }
+        }
+    });
+    out
+}
+
+/// Each key argument of a command outside test code that needs one Redis
+/// data type (`LPUSH`'s key: a list), with that type.
+fn each_key_use<'m>(
+    m: &'m Model,
+    kept: &dyn Fn(Span) -> bool,
+    mut f: impl FnMut(&'m CommandUse, &'m Arg, &'static str),
+) {
     for cmd in m.commands.iter().filter(|c| kept(c.span)) {
-        let positions = crate::redis::key_args(&cmd.name, cmd.args.len());
-        for pos in positions {
-            let (Some(kind), Some(arg)) = (data_type(&cmd.name, pos), cmd.args.get(pos)) else {
-                continue;
-            };
-            for t in arg.alts.iter() {
-                if let Some(name) = type_of_shape.get(&key_shape(t)) {
-                    out.entry(name.clone()).or_default().insert(kind);
-                }
+        for pos in crate::redis::key_args(&cmd.name, cmd.args.len()) {
+            if let (Some(kind), Some(arg)) = (data_type(&cmd.name, pos), cmd.args.get(pos)) {
+                f(cmd, arg, kind);
             }
         }
     }
-    out
 }
 
 /// The keyspace of the contract given (`extract --as-contract --contract
@@ -126,38 +136,33 @@ fn used_as_given(
     let m = &a.model;
     let contract = a.contract.as_ref();
     let mut out: BTreeMap<String, BTreeSet<&'static str>> = BTreeMap::new();
-    for cmd in m.commands.iter().filter(|c| kept(c.span)) {
-        for pos in crate::redis::key_args(&cmd.name, cmd.args.len()) {
-            let (Some(kind), Some(arg)) = (data_type(&cmd.name, pos), cmd.args.get(pos)) else {
-                continue;
-            };
-            let mut named: BTreeSet<&str> = BTreeSet::new();
-            if let Some(n) = arg.keys_index() {
-                let spec = cmd
-                    .script
-                    .and_then(|s| m.scripts[s].contract)
-                    .and_then(|i| contract.map(|c| &c.scripts[i]));
-                let role = spec.and_then(|s| s.keys.get((n as usize).checked_sub(1)?));
-                named.extend(
-                    role.and_then(|(r, _)| ks.types.iter().find(|t| &t.name == r))
-                        .map(|t| t.name.as_str()),
-                );
-            } else {
-                for t in arg.alts.iter() {
-                    if let Typing::Named(ty) = typing(t, ks) {
-                        // A bare placeholder (BullMQ's job at `<id>`)
-                        // matches any word: no evidence.
-                        if ty.pattern.iter().any(|p| matches!(p, PatTok::Lit(_))) {
-                            named.insert(ty.name.as_str());
-                        }
+    each_key_use(m, kept, |cmd, arg, kind| {
+        let mut named: BTreeSet<&str> = BTreeSet::new();
+        if let Some(n) = arg.keys_index() {
+            let spec = cmd
+                .script
+                .and_then(|s| m.scripts[s].contract)
+                .and_then(|i| contract.map(|c| &c.scripts[i]));
+            let role = spec.and_then(|s| s.keys.get((n as usize).checked_sub(1)?));
+            named.extend(
+                role.and_then(|(r, _)| ks.types.iter().find(|t| &t.name == r))
+                    .map(|t| t.name.as_str()),
+            );
+        } else {
+            for t in arg.alts.iter() {
+                if let Typing::Named(ty) = typing(t, ks) {
+                    // A bare placeholder (BullMQ's job at `<id>`)
+                    // matches any word: no evidence.
+                    if ty.pattern.iter().any(|p| matches!(p, PatTok::Lit(_))) {
+                        named.insert(ty.name.as_str());
                     }
                 }
             }
-            if let [one] = named.into_iter().collect::<Vec<_>>().as_slice() {
-                out.entry(one.to_string()).or_default().insert(kind);
-            }
         }
-    }
+        if let [one] = named.into_iter().collect::<Vec<_>>().as_slice() {
+            out.entry(one.to_string()).or_default().insert(kind);
+        }
+    });
     out
 }
 
