@@ -13,7 +13,9 @@
 //! When the parser gives up on a file (it has a budget of lexer reads and
 //! CPU time, so that no input can hang a run; an Elixir file is parsed only
 //! up to the line where its `do`/`fn` blocks nest more than 1,000 deep),
-//! the finding names the exact bytes that were not checked; it is an error, failing the run, when those
+//! or the extractor stops reading one (the values of a file may read two
+//! million expression nodes in all, however its calls nest), the finding
+//! names the exact bytes that were not checked; it is an error, failing the run, when those
 //! bytes could hold protocol code (a Redis command name, `KEYS[`, a
 //! key-like literal, a script).
 //!
@@ -66,7 +68,7 @@ fn unchecked(cx: &CheckContext<'_>, span: Span) -> Diagnostic {
     let protocol = crate::redis::could_hold_protocol(bytes);
     let mut d = RULE.diagnostic(
         format!(
-            "bytes {}..{} were not checked: the parser gave up on them (its time or read budget ran out, or its blocks nest too deep){}",
+            "bytes {}..{} were not checked: the parser or the extractor gave up on them (a time, read or value budget ran out, or its blocks nest too deep){}",
             span.start,
             span.end,
             if protocol {

@@ -4,6 +4,7 @@
 //! visitor. One definition here, so that the languages cannot drift apart
 //! in how a span or a label is made.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -16,6 +17,72 @@ use crate::parse::Parsers;
 /// expression must not be copied at every level of a value (a 32,000-step
 /// Elixir pipe made that quadratic in memory, 3.9 GB).
 const MAX_LABEL: usize = 200;
+
+/// The expression nodes the values of one file may read in all: this many,
+/// and one more for each byte of the file. Each value is bounded by its
+/// extractor's depth (and JavaScript's fuel), but every call's arguments
+/// are read again as the value of the call around it, so a file of calls
+/// nested just under the depth bound cost that depth for each of its
+/// nodes: 4 MB of JavaScript lines `x = f(f(..))` 495 deep took 35 s and
+/// 5.8 GB. The files of the real corpus read at most 0.7 nodes a byte (a
+/// Ruby file of 113 KB reads 79,000), so the budget leaves them whole.
+pub(crate) const FILE_VALUE_NODES: usize = 1_000_000;
+
+/// What is left of a file's value budget ([`FILE_VALUE_NODES`]), and where
+/// it ran out: from that byte on, values are holes, the walk stops, and the
+/// rest of the file is unchecked (a WL001 names it). A `Cell`, so that
+/// extractors whose readers take `&self` spend it too.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    left: Cell<usize>,
+    cut: Cell<Option<u32>>,
+}
+
+impl Budget {
+    /// The budget of a file of `len` bytes.
+    pub(crate) fn of(len: usize) -> Self {
+        Budget {
+            left: Cell::new(FILE_VALUE_NODES.saturating_add(len)),
+            cut: Cell::new(None),
+        }
+    }
+
+    /// Spends one node read at byte `at`: false once the budget is spent,
+    /// the first such byte kept as where the file stops being checked.
+    pub(crate) fn spend(&self, at: u32) -> bool {
+        match self.left.get() {
+            0 => {
+                if self.cut.get().is_none() {
+                    self.cut.set(Some(at));
+                }
+                false
+            }
+            n => {
+                self.left.set(n - 1);
+                true
+            }
+        }
+    }
+
+    /// Whether the budget ran out: the walk reads nothing more.
+    pub(crate) fn is_out(&self) -> bool {
+        self.cut.get().is_some()
+    }
+
+    /// Marks in `facts` the bytes of the file from where the budget ran out
+    /// to its end (`len`) as unchecked, with what a parse left unchecked.
+    pub(crate) fn close(&self, facts: &mut FileFacts, file: FileId, len: usize) {
+        let Some(at) = self.cut.get() else {
+            return;
+        };
+        let end = u32::try_from(len).unwrap_or(u32::MAX);
+        let (start, end) = match facts.unchecked {
+            Some(u) => (u.start.min(at), u.end.max(end)),
+            None => (at, end),
+        };
+        facts.unchecked = Some(Span { file, start, end });
+    }
+}
 
 /// A context over one file's bytes: give its bytes and its id, and get the
 /// node readers every extractor uses.
@@ -82,6 +149,8 @@ pub(crate) struct Base<'s, 'p> {
     pub(crate) binding: Option<(String, Span, bool)>,
     /// How deep the walk's recursions are ([`walk_sub`]).
     pub(crate) depth: usize,
+    /// What is left of the file's [`FILE_VALUE_NODES`].
+    pub(crate) budget: Budget,
 }
 
 impl<'s, 'p> Base<'s, 'p> {
@@ -97,6 +166,7 @@ impl<'s, 'p> Base<'s, 'p> {
             scripts_at: HashMap::new(),
             binding: None,
             depth: 0,
+            budget: Budget::of(src.len()),
         }
     }
 
@@ -125,6 +195,7 @@ impl<'s, 'p> Base<'s, 'p> {
     /// `pipe.a(..).b(..)` is met outside in, but `a` is sent first.
     pub(crate) fn finish(self) -> FileFacts {
         let mut facts = self.facts;
+        self.budget.close(&mut facts, self.file, self.src.len());
         facts.commands.sort_by_key(|c| (c.span.start, c.span.end));
         facts
     }

@@ -40,7 +40,7 @@ fn a_parse_over_budget_names_the_bytes_not_checked() {
         found,
         vec![
             "WL201 error 51..59 field `payloadz` is not a field of the `job` record".to_string(),
-            format!("WL001 warning {s}..{e} bytes {s}..{e} were not checked: the parser gave up on them (its time or read budget ran out, or its blocks nest too deep)"),
+            format!("WL001 warning {s}..{e} bytes {s}..{e} were not checked: the parser or the extractor gave up on them (a time, read or value budget ran out, or its blocks nest too deep)"),
         ]
     );
     // Junk that could hold protocol code fails the run by itself.

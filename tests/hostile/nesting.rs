@@ -180,3 +180,102 @@ fn a_heredoc_in_a_heredoc_is_a_wl001_for_the_rest() {
         (1, strs(&["WL103 side.rb:8"]))
     );
 }
+
+/// Lines of calls nested 495 deep, each call read again as the argument of
+/// the call around it, 48 levels down: 4 MB of them took 35 s and 5.8 GB
+/// in JavaScript. A file's values read at most a million expression nodes
+/// and one more a byte, so each front end that reads calls this way stops
+/// where that runs out, and a WL001 (an error: the rest holds a Redis call)
+/// names the rest; Rust, which reads each call once, reads the whole file
+/// within it.
+#[test]
+fn calls_nested_under_the_depth_bound_spend_a_file_budget() {
+    let calls = format!("{}1{}", "f(".repeat(495), ")".repeat(495));
+    let lines = |line: &dyn Fn(usize) -> String| (0..80).map(line).collect::<String>();
+    let rs_key = "fn k(q: &str) -> String { format!(\"emq:{{{q}}}:jobz\") }\n";
+    let ex_key = "  def k(q), do: \"emq:{#{q}}:jobz\"\n";
+    let expr = lines(&|_| format!("x = {calls}\n"));
+    let cases: Vec<(&str, String, String, String, bool)> = vec![
+        (
+            "a.go",
+            GO_HEAD.into(),
+            GO_KEY.into(),
+            lines(&|i| format!("func g{i}() {{ _ = {calls} }}\n")),
+            true,
+        ),
+        ("a.js", JS_HEAD.into(), JS_KEY.into(), expr.clone(), true),
+        ("a.ts", JS_HEAD.into(), JS_KEY.into(), expr.clone(), true),
+        ("a.py", PY_HEAD.into(), PY_KEY.into(), expr.clone(), true),
+        ("a.rb", RB_HEAD.into(), RB_KEY.into(), expr, true),
+        (
+            "a.rs",
+            String::new(),
+            rs_key.into(),
+            lines(&|i| format!("fn g{i}() {{ let _ = {calls}; }}\n")),
+            false,
+        ),
+        (
+            "a.ex",
+            "defmodule M do\n".into(),
+            ex_key.into(),
+            lines(&|i| format!("  def g{i}, do: {calls}\n")),
+            true,
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut texts = Vec::new();
+    for (name, head, key, body, _) in &cases {
+        let tail = if name.ends_with(".ex") { "end\n" } else { "" };
+        let last = key.replacen("k(q", "k2(q", 1);
+        let text = format!("{head}{key}{body}{last}{tail}");
+        write(dir.path(), name, text.as_bytes());
+        texts.push(text);
+    }
+    let (code, stdout, stderr) = run(
+        &["check", ".", "--format", "json", "--no-cache"],
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for ((name, head, key, body, cut), text) in cases.iter().zip(&texts) {
+        // Each finding of the file: its code, first line and first byte.
+        let found: Vec<(String, u64, u64)> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["path"] == *name)
+            .map(|d| {
+                let at = &d["span"]["start"];
+                let code = d["code"].as_str().unwrap().to_string();
+                (
+                    code,
+                    at["line"].as_u64().unwrap(),
+                    at["offset"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let line = head.lines().count() as u64 + 1;
+        let codes: Vec<(&str, u64)> = found.iter().map(|(c, l, _)| (c.as_str(), *l)).collect();
+        if !cut {
+            let end = line + body.lines().count() as u64 + 1;
+            assert_eq!(codes, vec![("WL103", line), ("WL103", end)], "{name}");
+            continue;
+        }
+        // The key before the nesting, and the WL001 of the rest from a byte
+        // of the nesting to the end of the file: not the key after it.
+        assert_eq!(codes.len(), 2, "{name}: {found:?}");
+        assert_eq!(codes[0], ("WL103", line), "{name}");
+        assert_eq!(codes[1].0, "WL001", "{name}");
+        let d = v["diagnostics"].as_array().unwrap().iter();
+        let end = d
+            .filter(|d| d["path"] == *name && d["code"] == "WL001")
+            .map(|d| d["span"]["end"]["offset"].as_u64().unwrap())
+            .next();
+        assert_eq!(end, Some(text.len() as u64), "{name}");
+        let from = (head.len() + key.len()) as u64;
+        assert!(
+            (from..from + body.len() as u64).contains(&found[1].2),
+            "{name}: {found:?}"
+        );
+    }
+}

@@ -60,7 +60,7 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
-use crate::extract::source::Source;
+use crate::extract::source::{Budget, Source};
 use crate::facts::{Command, FileFacts, FileId, Span, Value};
 use crate::parse::{named_children, text, Parsers};
 use paths::Import;
@@ -97,12 +97,16 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         names_redix: crate::extract::needles::names_redix(src),
         constant_fns: HashMap::new(),
         clause_returns: HashSet::new(),
+        budget: Budget::of(src.len()),
     };
     cx.defined = cx.collect_defs(root);
     cx.own_modules = cx.defined.iter().map(|(m, _)| m.clone()).collect();
     cx.constant_fns = cx.collect_constant_fns(root);
     let mut stack = vec![(root, 0usize)];
     while let Some((node, scope)) = stack.pop() {
+        if cx.budget.is_out() {
+            break;
+        }
         let Some(inner) = cx.visit(node, scope) else {
             continue;
         };
@@ -119,6 +123,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
             f.default_values = values.clone();
         }
     }
+    cx.budget.close(&mut cx.facts, file, src.len());
     cx.facts
 }
 
@@ -212,6 +217,8 @@ struct Cx<'s, 't, 'p> {
     constant_fns: HashMap<(String, String, usize), Vec<ConstantClause>>,
     /// The nodes a function clause returns (its body's last expression).
     clause_returns: HashSet<usize>,
+    /// What is left of the file's value budget ([`Budget`]).
+    budget: Budget,
     /// End of the last maximal string-building expression: nodes before it
     /// are pieces of a template already recorded.
     covered_end: usize,

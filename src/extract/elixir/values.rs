@@ -60,7 +60,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// What an expression sends.
     pub(super) fn value(&self, n: Node<'_>, env: Option<usize>, depth: usize) -> Value {
         let span = self.span(n);
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.budget.spend(span.start) {
             return Value::unknown(self.label(n), span);
         }
         match n.kind() {
@@ -473,7 +473,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     ) -> Value {
         let span = self.span(n);
         let unknown = || Value::unknown(self.label(n), span);
-        if depth > MAX_CALL_DEPTH {
+        if depth > MAX_CALL_DEPTH || !self.budget.spend(span.start) {
             return unknown();
         }
         let Some(target) = n.child_by_field_id(F.target) else {

@@ -250,6 +250,9 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
+        if self.base.budget.is_out() {
+            return false;
+        }
         match n.kind() {
             "comment" => false,
             "func_literal" => {

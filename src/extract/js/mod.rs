@@ -39,7 +39,7 @@ use tree_sitter::Node;
 
 use crate::extract::fields::Fields;
 use crate::extract::lang::Input;
-use crate::extract::source::Source;
+use crate::extract::source::{Budget, Source};
 use crate::facts::{FileFacts, FileId, Lang, Span, Value};
 use crate::parse::Parsers;
 
@@ -59,6 +59,7 @@ pub fn extract(input: Input<'_, '_>, lang: Lang) -> FileFacts {
         climb: std::cell::RefCell::new(crate::parse::Climb::new(root)),
         following: Vec::new(),
         fuel: 0,
+        budget: Budget::of(src.len()),
         file: input.file,
         parsers: input.parsers,
         f: crate::extract::fields::of(lang),
@@ -80,6 +81,7 @@ pub fn extract(input: Input<'_, '_>, lang: Lang) -> FileFacts {
     let pending = std::mem::take(&mut cx.pending);
     cx.registrations(pending);
     cx.traverse(root, Pass::Facts);
+    cx.budget.close(&mut cx.facts, cx.file, src.len());
     cx.facts
 }
 
@@ -187,6 +189,8 @@ struct Cx<'s, 't, 'p> {
     following: Vec<NodeRef>,
     /// What the value being read may still read ([`values`]).
     fuel: usize,
+    /// What is left of the file's value budget ([`Budget`]).
+    budget: Budget,
     file: FileId,
     parsers: &'p mut Parsers,
     f: &'static Fields,
@@ -297,6 +301,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let mut cursor = root.walk();
         let mut entered: Vec<bool> = Vec::new();
         loop {
+            if self.budget.is_out() {
+                return;
+            }
             let n = cursor.node();
             let pushed = self.enter(n, pass);
             entered.push(pushed);

@@ -43,7 +43,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if d == 0 {
             self.fuel = FUEL;
         }
-        if d > MAX_DEPTH || self.fuel == 0 {
+        if d > MAX_DEPTH || self.fuel == 0 || !self.budget.spend(span.start) {
             return Value::unknown(self.short_label(n), span);
         }
         self.fuel -= 1;

@@ -143,6 +143,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
+        if self.base.budget.is_out() {
+            return false;
+        }
         match n.kind() {
             "comment" => false,
             "function_definition" => {

@@ -36,7 +36,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The value of an expression.
     pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        if d > MAX_DEPTH {
+        if d > MAX_DEPTH || !self.base.budget.spend(span.start) {
             return Value::unknown(self.label(n), span);
         }
         match n.kind() {

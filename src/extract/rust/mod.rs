@@ -85,7 +85,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
 
-use crate::extract::source::{self, Source};
+use crate::extract::source::{self, Budget, Source};
 use crate::facts::{FileFacts, FileId, Span, Value};
 use crate::parse::{named_children, text, Parsers};
 
@@ -155,9 +155,11 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         script_macros: HashMap::new(),
         call_cache: HashMap::new(),
         pending_names: Vec::new(),
+        budget: Budget::of(src.len()),
     };
     cx.walk_sub(root);
     cx.settle_names();
+    cx.budget.close(&mut cx.facts, file, src.len());
     cx.facts
 }
 
@@ -216,6 +218,8 @@ struct Cx<'s, 'r, 'p> {
     modules: Vec<String>,
     scope: Scope,
     depth: usize,
+    /// What is left of the file's value budget ([`Budget`]).
+    budget: Budget,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
     /// Inner nodes of chains already handled at their top (`+` chains,
@@ -355,6 +359,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The visitor: sends each node kind to the module that reads it, and
     /// returns whether to descend.
     fn visit(&mut self, n: Node<'_>) -> bool {
+        if self.budget.is_out() {
+            return false;
+        }
         match n.kind() {
             "line_comment" | "block_comment" | "attribute_item" | "inner_attribute_item" => false,
             "mod_item" => {

@@ -119,7 +119,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     pub(super) fn value(&mut self, n: Node<'_>, depth: usize) -> Value {
         let span = self.span(n);
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || !self.budget.spend(span.start) {
             return Value::unknown(self.label(n), span);
         }
         let d = depth + 1;
