@@ -335,10 +335,7 @@ fn extract(a: ExtractArgs) -> i32 {
         Err(e) => return fail(ErrorDoc::None, e),
     };
     if a.as_contract {
-        let name = std::fs::canonicalize(&opts.root)
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "extracted".into());
+        let name = crate::views::draft::name_of(&opts.root);
         return write_stdout(&crate::views::observe::as_contract(&analysis, &name));
     }
     let mut observed = crate::views::observe::observe(&analysis);
