@@ -134,7 +134,8 @@ fn load(source: &ContractSource) -> Result<Contract, i32> {
 fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
     let origin = format!("{} (observed contract)", path.display());
     let config = crate::config::Config::find(path);
-    crate::views::draft::of_code(path, ContractChoice::Default, config, &origin).map(|d| d.contract)
+    let draft = crate::views::draft::of_code(path, ContractChoice::Default, config)?;
+    Ok(draft.compile(&origin)?)
 }
 
 /// A bar on stderr, only on a terminal and in the human format; its length

@@ -8,24 +8,35 @@
 
 use std::path::Path;
 
-use crate::contract::Contract;
+use crate::contract::{Contract, ContractError};
 use crate::pipeline::{analyze, AnalyzeError, ContractChoice, FoundConfig, Options};
 
-/// The contract the code under a tree observes, and how much code that was.
+/// The contract the code under a tree observes, as text, and how much code
+/// that was.
 #[derive(Debug)]
 pub struct Draft {
-    /// The draft, compiled, under the origin its caller gave.
-    pub contract: Contract,
+    /// The draft, in the `rules/` format.
+    pub text: String,
     /// Source files the analysis read and checked (0: nothing to draft from).
     pub files: usize,
 }
 
 impl Draft {
     /// Whether the draft says nothing of the wire: no keyspace, record or
-    /// script (the code read builds no key wirelint follows).
+    /// script (the code read builds no key wirelint follows). A contract
+    /// so empty is refused ([`Draft::compile`] says so).
     pub fn is_empty(&self) -> bool {
-        let c = &self.contract;
-        c.keyspace.is_none() && c.records.is_empty() && c.scripts.is_empty()
+        let Ok(table) = toml::from_str::<toml::Table>(&self.text) else {
+            return false;
+        };
+        !["keyspace", "records", "scripts"]
+            .iter()
+            .any(|k| table.contains_key(*k))
+    }
+
+    /// The draft compiled, under `origin` as reports name it.
+    pub fn compile(&self, origin: &str) -> Result<Contract, Box<ContractError>> {
+        Contract::parse(&self.text, origin)
     }
 }
 
@@ -42,12 +53,11 @@ pub fn name_of(root: &Path) -> String {
 /// `path`, with `config`, its `wirelint.toml` as its plan found it: an
 /// unreadable one is the error). `contract` reads the scripts' roles: with
 /// a contract named, the draft names the slots by its types (`extract
-/// --as-contract --contract NAME`). `origin` names the draft in reports.
+/// --as-contract --contract NAME`).
 pub fn of_code(
     path: &Path,
     contract: ContractChoice,
     config: FoundConfig,
-    origin: &str,
 ) -> Result<Draft, AnalyzeError> {
     let settings = config.clone()?.map(|c| c.settings).unwrap_or_default();
     let analysis = analyze(&Options::new(
@@ -57,9 +67,8 @@ pub fn of_code(
         config,
         settings,
     ))?;
-    let text = super::observe::as_contract(&analysis, &name_of(path));
     Ok(Draft {
-        contract: Contract::parse(&text, origin)?,
+        text: super::observe::as_contract(&analysis, &name_of(path)),
         files: analysis.files_checked,
     })
 }
