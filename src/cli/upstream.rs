@@ -23,25 +23,7 @@ pub(super) fn choice(
     max: u64,
 ) -> Result<ContractChoice, RunError> {
     let shown = crate::source::display_name(dir.as_os_str());
-    match std::fs::metadata(dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(m) => {
-            return Err(RunError::usage(format!(
-            "--upstream {shown} is not a directory ({}): name the folder of the upstream's code",
-            crate::input::kind(&m)
-        )))
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(RunError::usage(format!(
-                "--upstream {shown}: no such directory"
-            )))
-        }
-        Err(e) => {
-            return Err(RunError::usage(format!(
-                "--upstream {shown}: cannot read it: {e}"
-            )))
-        }
-    }
+    directory(dir, &shown).map_err(RunError::usage)?;
     let origin = format!("{shown} (upstream's observed contract)");
     let config = Config::find_limited(dir, max);
     let draft = crate::views::draft::of_code(dir, contract_choice(contract, false), config)
@@ -59,10 +41,25 @@ pub(super) fn choice(
             "--upstream {shown}: its code ({n} source {files}) builds no key, writes no record and runs no script that wirelint follows, so the draft of its contract is empty and would hold the checked code to nothing"
         )));
     }
-    // A draft that cannot be read back is wirelint's error, said as such.
+    // A draft that does not load is reported as a contract error in it.
     draft.compile(&origin).map_err(RunError::contract)?;
     Ok(ContractChoice::Drafted {
         text: draft.text,
         origin,
     })
+}
+
+/// `--upstream DIR` must name a directory (a symbolic link to one will do).
+fn directory(dir: &Path, shown: &str) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(m) => Err(format!(
+            "--upstream {shown} is not a directory ({}): name the folder of the upstream's code",
+            crate::input::kind(&m)
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("--upstream {shown}: no such directory"))
+        }
+        Err(e) => Err(format!("--upstream {shown}: cannot read it: {e}")),
+    }
 }
