@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::contract::Contract;
 use crate::diagnostic::Severity;
 use crate::discover::Note;
-use crate::pipeline::{analyze, load_contract, Analysis, AnalyzeError, ContractChoice};
+use crate::pipeline::{load_contract, Analysis, AnalyzeError, ContractChoice};
 use crate::report::Format;
 use crate::report::{self, Summary};
 use crate::source::{SourceFile, SourceMap};
@@ -130,24 +130,12 @@ fn load(source: &ContractSource) -> Result<Contract, i32> {
 }
 
 /// `--from-code PATH`: the contract `wirelint extract --as-contract PATH`
-/// prints.
+/// prints (`views::draft`), with PATH's own `wirelint.toml`.
 fn from_code(path: &Path) -> Result<Contract, AnalyzeError> {
-    let config = crate::config::Config::find(path);
-    let settings = config.clone()?.map(|c| c.settings).unwrap_or_default();
-    let analysis = analyze(&crate::pipeline::Options::new(
-        path.to_path_buf(),
-        vec![path.to_path_buf()],
-        ContractChoice::Default,
-        config,
-        settings,
-    ))?;
-    let name = std::fs::canonicalize(path)
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "extracted".into());
-    let text = crate::views::observe::as_contract(&analysis, &name);
     let origin = format!("{} (observed contract)", path.display());
-    Ok(Contract::parse(&text, &origin)?)
+    let config = crate::config::Config::find(path);
+    let draft = crate::views::draft::of_code(path, ContractChoice::Default, config)?;
+    Ok(draft.compile(&origin)?)
 }
 
 /// A bar on stderr, only on a terminal and in the human format; its length

@@ -12,6 +12,7 @@ mod failure;
 pub mod flags;
 mod info;
 mod plan;
+mod upstream;
 mod watch;
 
 use failure::{fail, guarded, ErrorDoc};
@@ -132,12 +133,18 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     /// Check against this contract instead of the default: a shipped
     /// contract's name (`bullmq`), or a file written as a path (`./ours`,
-    /// `ours.toml`).
+    /// `ours.toml`). With --upstream, the contract the upstream's draft
+    /// names its scripts' slots by.
     #[arg(long, value_name = "FILE", conflicts_with = "no_contract")]
     pub contract: Option<PathBuf>,
     /// Check agreement only: the scripts' own declarations, no contract.
     #[arg(long)]
     pub no_contract: bool,
+    /// Check against the wire the code under DIR shows, with no contract
+    /// shipped: DIR is read as its own project and drafted as `wirelint
+    /// extract --as-contract DIR` prints it; the draft is the contract.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_contract")]
+    pub upstream: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "full")]
     pub format: Format,
     /// The lowest severity that fails the run (exit 1).
@@ -335,10 +342,7 @@ fn extract(a: ExtractArgs) -> i32 {
         Err(e) => return fail(ErrorDoc::None, e),
     };
     if a.as_contract {
-        let name = std::fs::canonicalize(&opts.root)
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| "extracted".into());
+        let name = crate::views::draft::name_of(&opts.root);
         return write_stdout(&crate::views::observe::as_contract(&analysis, &name));
     }
     let mut observed = crate::views::observe::observe(&analysis);

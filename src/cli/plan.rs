@@ -122,7 +122,10 @@ pub(super) fn check_options(a: &CheckArgs, buffer: Option<Vec<u8>>) -> Result<Ch
     let opts = Options {
         root,
         paths,
-        contract: contract_choice(a.contract.as_ref(), a.no_contract),
+        contract: match &a.upstream {
+            Some(dir) => super::upstream::choice(dir, a.contract.as_ref(), a.read.max_file_size)?,
+            None => contract_choice(a.contract.as_ref(), a.no_contract),
+        },
         threads: a.read.threads,
         max_file_bytes: a.read.max_file_size,
         config,

@@ -168,6 +168,7 @@ pub(super) fn compile(
         origin: origin.to_string(),
         embedded: false,
         chosen: false,
+        drafted: false,
         text: text.to_string(),
         keyspace,
         scripts_build_keys: raw.scripts_build_keys,

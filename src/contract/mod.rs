@@ -25,6 +25,9 @@ pub struct Contract {
     /// whatever the tree holds. The embedded default, unnamed, applies only
     /// where some speaker uses its keyspace.
     pub chosen: bool,
+    /// Drafted from code (`check --upstream DIR`): no file holds it, and
+    /// reports name it by its origin as it is.
+    pub drafted: bool,
     /// The TOML text; contract spans index into it.
     pub text: String,
     pub keyspace: Option<Keyspace>,

@@ -41,6 +41,9 @@ pub fn load_contract(
         ContractChoice::File(_) | ContractChoice::Shipped(_) => {
             config.as_ref().ok().and_then(Option::as_ref)
         }
+        // A draft's prefix is its upstream's: the checked tree's `prefix`
+        // setting does not change it.
+        ContractChoice::Drafted { .. } => None,
         ContractChoice::Default => config.as_ref().map_err(|e| e.clone())?.as_ref(),
     };
     let prefix = cfg.and_then(|c| c.prefix.as_deref());
@@ -48,6 +51,11 @@ pub fn load_contract(
         ContractChoice::None => Ok(None),
         ContractChoice::File(p) => read_contract(p, limit, prefix).map(chosen),
         ContractChoice::Shipped(name) => shipped(name, prefix).map(chosen),
+        ContractChoice::Drafted { text, origin } => {
+            let mut c = Contract::parse(text, origin)?;
+            c.drafted = true;
+            Ok(chosen(c))
+        }
         ContractChoice::Default => match cfg {
             Some(cfg) => match &cfg.contract {
                 ContractSetting::Embedded { named: true } => Ok(chosen(Contract::embedded())),
@@ -457,7 +465,7 @@ fn add_contract_file(
     c: &Contract,
     root: &Path,
 ) -> FileId {
-    let rel = if c.embedded {
+    let rel = if c.embedded || c.drafted {
         c.origin.clone()
     } else {
         crate::source::rel_path(root, Path::new(&c.origin))

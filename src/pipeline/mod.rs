@@ -46,6 +46,12 @@ pub enum ContractChoice {
     File(PathBuf),
     /// A shipped contract by name (`--contract bullmq`), known or not.
     Shipped(String),
+    /// A contract drafted from code (`check --upstream DIR`,
+    /// `crate::views::draft`): its text, and its origin as reports name it.
+    Drafted {
+        text: String,
+        origin: String,
+    },
     None,
 }
 

@@ -9,7 +9,9 @@
 //!   repository's root, whatever directory is scanned (else the current
 //!   directory; `crate::scope::report_prefix`), as code scanning resolves
 //!   them. A span in the embedded contract uses the base
-//!   `WIRELINT_EMBEDDED` instead, described in `originalUriBaseIds`.
+//!   `WIRELINT_EMBEDDED` instead, described in `originalUriBaseIds`; one
+//!   in a contract drafted from code (`check --upstream DIR`) is named by
+//!   the draft's origin, on no base.
 //! - The contract side of a finding (and any agreeing speaker's code) goes
 //!   in `relatedLocations`.
 //! - Columns count Unicode scalar values (`columnKind`
@@ -119,7 +121,8 @@ fn describe(
 }
 
 /// Where a file of the analysis is: under `%SRCROOT%`, the embedded
-/// contract's base, or an absolute `file:` URI.
+/// contract's base, an absolute `file:` URI, or a drafted contract's name
+/// on no base.
 fn artifact(a: &Analysis, id: crate::facts::FileId) -> ArtifactLocation {
     let file = a.sources.get(id);
     let embedded = a.contract_file == Some(id) && a.contract.as_ref().is_some_and(|c| c.embedded);
@@ -129,6 +132,9 @@ fn artifact(a: &Analysis, id: crate::facts::FileId) -> ArtifactLocation {
             .uri(uri_path(rel))
             .uri_base_id(EMBEDDED)
             .build()
+    } else if a.contract_file == Some(id) && a.contract.as_ref().is_some_and(|c| c.drafted) {
+        // A draft (`check --upstream DIR`) is in no file: its name, on no base.
+        ArtifactLocation::builder().uri(uri_path(&file.rel)).build()
     } else if file.rel.starts_with('/') {
         // Outside the scanned root: an absolute `file:` URI.
         ArtifactLocation::builder()

@@ -379,7 +379,7 @@ fn contract_path(opts: &Options) -> Option<PathBuf> {
             .ok()
             .and_then(Option::as_ref)
             .and_then(|c| c.contract_path().ok().flatten().map(Path::to_path_buf)),
-        ContractChoice::Shipped(_) | ContractChoice::None => None,
+        ContractChoice::Shipped(_) | ContractChoice::Drafted { .. } | ContractChoice::None => None,
     }
 }
 
@@ -431,10 +431,11 @@ pub fn relocate(a: &mut Analysis, prefix: &str) {
     if prefix == "." {
         return;
     }
-    let embedded = a
+    // A contract no file holds (the embedded one, a draft) keeps its name.
+    let unfiled = a
         .contract_file
-        .filter(|_| a.contract.as_ref().is_some_and(|c| c.embedded));
-    a.sources.relocate(prefix, embedded);
+        .filter(|_| a.contract.as_ref().is_some_and(|c| c.embedded || c.drafted));
+    a.sources.relocate(prefix, unfiled);
     for n in &mut a.notes {
         if n.path != "." {
             n.path = crate::source::under(prefix, &n.path);
