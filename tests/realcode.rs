@@ -5,7 +5,7 @@
 //! built; ignored otherwise (`build.rs` sets `cfg(wirelint_corpus)`), so
 //! the test summary counts them as not run. See `tests/realcode/README.md`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -350,4 +350,255 @@ fn a_renamed_field_in_a_bullmq_script_fails_the_hook() {
         "{stdout}"
     );
     assert_eq!(out.status.code(), Some(1), "{stdout}");
+}
+
+/// Where a shipped contract deliberately differs from the draft of its
+/// upstream (`extract --as-contract --contract NAME` at the pinned
+/// commit), each with its reason: `redis.TYPE` (a data type written by
+/// hand or left out), `scripts.NAME` (a script likewise), `name.DRAFT=OURS`
+/// (a drafted script the contract names otherwise), `roles.NAME` (a script
+/// whose slots the draft names none of, `key1`.., named by hand: the count,
+/// `unused` and ARGV still agree).
+const DELIBERATE: &[(&str, &str, &str)] = &[
+    ("rsmq", "redis.attributes", RSMQ_NS),
+    ("rsmq", "redis.messages", RSMQ_NS),
+    ("rsmq", "redis.queues", RSMQ_NS),
+    (
+        "rsmq",
+        "name.script_receiveMessage=receiveMessage",
+        RSMQ_NAMES,
+    ),
+    ("rsmq", "name.script_popMessage=popMessage", RSMQ_NAMES),
+    (
+        "rsmq",
+        "name.script_changeMessageVisibility=changeMessageVisibility",
+        RSMQ_NAMES,
+    ),
+    ("rsmq", "roles.receiveMessage", RSMQ_ROLES),
+    ("rsmq", "roles.popMessage", RSMQ_ROLES),
+    ("rsmq", "roles.changeMessageVisibility", RSMQ_ROLES),
+    ("sidekiq", "redis.queues", SIDEKIQ_WHOLE),
+    ("sidekiq", "redis.schedule", SIDEKIQ_WHOLE),
+    ("sidekiq", "redis.retry", SIDEKIQ_WHOLE),
+    ("sidekiq", "redis.dead", SIDEKIQ_WHOLE),
+    ("sidekiq", "redis.processes", SIDEKIQ_WHOLE),
+    ("sidekiq", "redis.iteration", SIDEKIQ_WHOLE),
+];
+const RSMQ_NS: &str =
+    "every key index.js builds starts with the `ns` option, a hole: the draft has no data type";
+const RSMQ_NAMES: &str =
+    "the draft names a script by its string's name; the contract by the script's, as the ports do";
+const RSMQ_ROLES: &str =
+    "no header comment or alias names a slot: the roles are read by hand from the bodies";
+const SIDEKIQ_WHOLE: &str = "a key without a `:` is not drafted: its data type is written by hand";
+
+/// A table of a contract (`keyspace.redis`, `scripts`), empty when absent.
+fn table(t: &toml::Table, path: &[&str]) -> toml::Table {
+    let mut at = Some(t);
+    for p in path {
+        at = at.and_then(|t| t.get(*p)).and_then(|v| v.as_table());
+    }
+    at.cloned().unwrap_or_default()
+}
+
+/// Each key type's template with its placeholders blanked (`types` relative
+/// to the queue key, `keys` whole with `<prefix>` spelt) → its name.
+fn names_by_template(c: &toml::Table) -> BTreeMap<(String, String), String> {
+    let blank = |p: &str| {
+        let mut out = String::new();
+        for piece in p.split('<') {
+            match piece.split_once('>') {
+                Some((_, rest)) => out.push_str(&format!("<>{rest}")),
+                None => out.push_str(piece),
+            }
+        }
+        out
+    };
+    let prefix = table(c, &["keyspace"])
+        .get("prefix")
+        .and_then(|p| p.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut out = BTreeMap::new();
+    for kind in ["types", "keys"] {
+        for (name, p) in table(c, &["keyspace", kind]) {
+            let p = p.as_str().unwrap_or("").replace("<prefix>", &prefix);
+            out.insert((kind.to_string(), blank(&p)), name);
+        }
+    }
+    out
+}
+
+/// The differences between a shipped contract's generated parts and its
+/// upstream's draft that `DELIBERATE` does not name; each allowance used is
+/// put in `used`. The draft's key types are read by the contract's type
+/// of the same template (asynq's draft says `processed_` for
+/// `processed:<id>`, the contract `processed-daily`).
+fn draft_differences(
+    contract: &str,
+    shipped: &toml::Table,
+    draft: &toml::Table,
+    used: &mut BTreeSet<String>,
+) -> Vec<String> {
+    let ours_by = names_by_template(shipped);
+    let rename: BTreeMap<String, String> = names_by_template(draft)
+        .into_iter()
+        .filter_map(|(shape, n)| Some((n, ours_by.get(&shape)?.clone())))
+        .collect();
+    let named = |n: &str| rename.get(n).cloned().unwrap_or_else(|| n.to_string());
+    let mut allow = |entry: String| allowed(contract, entry, used);
+    let mut problems = Vec::new();
+    let ours = table(shipped, &["keyspace", "redis"]);
+    let theirs: toml::Table = table(draft, &["keyspace", "redis"])
+        .into_iter()
+        .map(|(k, v)| (named(&k), v))
+        .collect();
+    let types: BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
+    for t in types {
+        let (a, b) = (ours.get(t), theirs.get(t));
+        if a != b && !allow(format!("redis.{t}")) {
+            problems.push(format!(
+                "{contract}: [keyspace.redis] {t}: the contract says {}, the draft {}",
+                shown(a),
+                shown(b)
+            ));
+        }
+    }
+    let ours = table(shipped, &["scripts"]);
+    let mut theirs = toml::Table::new();
+    for (name, spec) in table(draft, &["scripts"]) {
+        let mut spec = spec.as_table().cloned().unwrap_or_default();
+        if let Some(keys) = spec.get_mut("keys").and_then(|k| k.as_array_mut()) {
+            for k in keys.iter_mut() {
+                *k = toml::Value::String(named(k.as_str().unwrap_or("")));
+            }
+        }
+        let ours_name = DELIBERATE
+            .iter()
+            .filter(|(c, _, _)| *c == contract)
+            .find_map(|(_, e, _)| e.strip_prefix(&format!("name.{name}=")))
+            .filter(|n| allow(format!("name.{name}={n}")))
+            .map(str::to_string);
+        theirs.insert(ours_name.unwrap_or(name), toml::Value::Table(spec));
+    }
+    let scripts: BTreeSet<&String> = ours.keys().chain(theirs.keys()).collect();
+    for s in scripts {
+        let (a, b) = (ours.get(s), theirs.get(s));
+        if a == b || roles_by_hand(a, b) && allow(format!("roles.{s}")) {
+            continue;
+        }
+        if !allow(format!("scripts.{s}")) {
+            problems.push(format!(
+                "{contract}: [scripts.{s}]: the contract says {}, the draft {}",
+                shown(a),
+                shown(b)
+            ));
+        }
+    }
+    problems
+}
+
+/// A contract's value as TOML, or `nothing`.
+fn shown(v: Option<&toml::Value>) -> String {
+    v.map_or_else(|| "nothing".into(), |v| format!("`{v}`"))
+}
+
+/// Whether `DELIBERATE` names `entry` of `contract`; put in `used` if so.
+fn allowed(contract: &str, entry: String, used: &mut BTreeSet<String>) -> bool {
+    let listed = DELIBERATE
+        .iter()
+        .any(|(c, e, _)| *c == contract && *e == entry);
+    if listed {
+        used.insert(entry);
+    }
+    listed
+}
+
+/// Whether a contract's script and its draft differ only in the roles,
+/// where the draft names no slot (`key1`, `key2`, ..).
+fn roles_by_hand(ours: Option<&toml::Value>, draft: Option<&toml::Value>) -> bool {
+    let (Some(ours), Some(draft)) = (
+        ours.and_then(|v| v.as_table()),
+        draft.and_then(|v| v.as_table()),
+    ) else {
+        return false;
+    };
+    let keys = |t: &toml::Table| {
+        t.get("keys")
+            .and_then(|k| k.as_array())
+            .cloned()
+            .unwrap_or_default()
+    };
+    let placeholders = keys(draft)
+        .iter()
+        .enumerate()
+        .all(|(i, k)| k.as_str() == Some(format!("key{}", i + 1).as_str()));
+    let rest = |t: &toml::Table| {
+        let mut t = t.clone();
+        t.remove("keys");
+        t
+    };
+    placeholders && keys(ours).len() == keys(draft).len() && rest(ours) == rest(draft)
+}
+
+/// Each shipped family contract's generated parts (`[scripts.*]`,
+/// `[keyspace.redis]`) are what `extract --as-contract --contract NAME`
+/// drafts on its pinned upstream, but for the differences `DELIBERATE`
+/// names, each of which must be one: a script's KEYS in another order in
+/// the contract than in the draft fails.
+#[test]
+#[cfg_attr(
+    not(wirelint_corpus),
+    ignore = "needs WIRELINT_CORPUS: the pinned real corpus"
+)]
+fn each_family_contract_is_what_its_upstream_drafts() {
+    let corpus = corpus();
+    let mut problems = Vec::new();
+    let mut used = BTreeSet::new();
+    let mut contracts = BTreeSet::new();
+    for e in std::fs::read_dir(here().join("families")).expect("families") {
+        let f = e.expect("an entry").path();
+        if !f.to_string_lossy().ends_with("-upstream.txt") {
+            continue;
+        }
+        let run = family_run(&f);
+        let out = Command::new(env!("CARGO_BIN_EXE_wirelint"))
+            .args(["extract", "--as-contract", "--contract"])
+            .args([run.contract.as_str(), run.path.as_str()])
+            .current_dir(corpus.join(&run.repo))
+            .output()
+            .expect("runs wirelint");
+        assert!(out.status.success(), "{}: {:?}", run.repo, out);
+        let parse = |text: &str, what: &str| -> toml::Table {
+            toml::from_str(text).unwrap_or_else(|e| panic!("{what}: {e}"))
+        };
+        let draft = parse(&String::from_utf8_lossy(&out.stdout), &run.repo);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("rules")
+            .join(format!("{}.toml", run.contract));
+        let shipped = parse(
+            &std::fs::read_to_string(&path).expect("reads the contract"),
+            &run.contract,
+        );
+        let mut mine = BTreeSet::new();
+        problems.extend(draft_differences(
+            &run.contract,
+            &shipped,
+            &draft,
+            &mut mine,
+        ));
+        used.extend(mine.into_iter().map(|e| (run.contract.clone(), e)));
+        contracts.insert(run.contract);
+    }
+    assert_eq!(
+        contracts.into_iter().collect::<Vec<_>>(),
+        ["asynq", "bullmq", "rsmq", "sidekiq"]
+    );
+    for (c, e, why) in DELIBERATE {
+        if !used.contains(&(c.to_string(), e.to_string())) {
+            problems.push(format!(
+                "{c}: `{e}` is listed ({why}), but is no difference"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

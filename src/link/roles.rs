@@ -262,6 +262,9 @@ impl KeyTypes {
                 let ks = contract.and_then(|c| c.keyspace.as_ref());
                 if let Some(t) = ks.and_then(|ks| ks.types.iter().find(|t| t.name == role.text)) {
                     out.extend(type_word(t.lead(), TYPE_WORDS));
+                    // And as a key passed in the slot is read: asynq's
+                    // `aggregation_sets` is `aggregationset` there.
+                    out.extend(type_word(t.lead(), CODE_WORDS));
                 }
             }
             RoleSource::Header => {

@@ -753,7 +753,8 @@ impl TypeNames {
 }
 
 /// The number of keys every call of a script (any of its `copies`) passes,
-/// when each says it (a literal or a counted list) and they agree.
+/// when each says it (a literal, a counted list, or every key it passes:
+/// go-redis's `script.Run(ctx, c, []string{a, b}, ..)`) and they agree.
 fn callers_count(m: &Model, copies: &[ScriptId]) -> Option<u32> {
     let mut counts = m
         .script_calls
@@ -761,6 +762,9 @@ fn callers_count(m: &Model, copies: &[ScriptId]) -> Option<u32> {
         .filter(|u| copies.contains(&u.script))
         .map(|u| match u.numkeys {
             NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
+            NumKeys::FromKeys | NumKeys::Unknown if u.keys_complete => {
+                u32::try_from(u.keys.len()).ok()
+            }
             _ => None,
         });
     let first = counts.next()??;
