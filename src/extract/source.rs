@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use crate::extract::parts::{self, Parts};
 use crate::extract::LuaFile;
 use crate::facts::{FileFacts, FileId, Span, Value};
 use crate::parse::Parsers;
@@ -111,6 +112,15 @@ impl<'s, 'p> Base<'s, 'p> {
     /// ([`LuaFile::of`]), read at `at`; `None` unless it names one.
     pub(crate) fn path_script(&mut self, path: &Value, at: Span) -> Option<Value> {
         Some(self.file_script(LuaFile::of(path)?, at))
+    }
+
+    /// The value of the string whose first byte is `start`, at `span`,
+    /// its `parts` read ([`parts::string_value`]): a script named by the
+    /// binding being read, else its template.
+    pub(crate) fn string_value(&mut self, at: (usize, Span), parts: Parts, strict: bool) -> Value {
+        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+        let binding = self.binding.as_ref();
+        parts::string_value(self.parsers, scripts, made, binding, at, parts, strict)
     }
 
     /// A `return` of the function being walked gives `v` (at the top
