@@ -131,6 +131,24 @@ pub(crate) trait Locals {
     }
 }
 
+/// [`Locals`] for a context `$cx` whose scope being walked is a [`Scope`]
+/// in `scope` and whose climbs are a `RefCell<Climb>` in `climb`, its
+/// language's nodes read by `$reach` ([`straight_line`]).
+macro_rules! in_place {
+    ($cx:ty, $reach:expr) => {
+        impl $crate::extract::locals::Locals for $cx {
+            fn locals(&mut self) -> &mut std::collections::HashMap<String, $crate::facts::Value> {
+                &mut self.scope.names.locals
+            }
+
+            fn straight_line(&self, n: tree_sitter::Node<'_>) -> bool {
+                $crate::extract::locals::straight_line(&self.climb, n, $reach)
+            }
+        }
+    };
+}
+pub(crate) use in_place;
+
 /// What every language's function scope binds the same way: its
 /// parameters, its receiver and its locals.
 #[derive(Default, Clone)]

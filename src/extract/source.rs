@@ -2,12 +2,16 @@
 //! in the file, its text, a bounded label for a value the analysis cannot
 //! see, and the depth-bounded walk of a subtree with the context's own
 //! visitor. One definition here, so that the languages cannot drift apart
-//! in how a span or a label is made.
+//! in how a span or a label is made. The contexts that walk their tree in
+//! one pass over a [`Base`] (Go's, Python's, Ruby's) share the rest of
+//! the walk too ([`OnePass`]): a value's depth bound, a function's body
+//! walked as its own, a string built read as one template.
 
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use crate::extract::locals::Locals;
 use crate::extract::parts::{self, Parts};
 use crate::extract::LuaFile;
 use crate::facts::{FileFacts, FileId, Span, Value};
@@ -83,6 +87,10 @@ pub(crate) struct Base<'s, 'p> {
     pub(crate) binding: Option<(String, Span, bool)>,
     /// How deep the walk's recursions are ([`walk_sub`]).
     pub(crate) depth: usize,
+    /// The end of the last string-building expression read as a whole
+    /// ([`OnePass::built`]): the strings inside it are parts, not
+    /// templates of their own (Python's, Ruby's).
+    pub(crate) built_until: usize,
 }
 
 impl<'s, 'p> Base<'s, 'p> {
@@ -98,6 +106,7 @@ impl<'s, 'p> Base<'s, 'p> {
             scripts_at: HashMap::new(),
             binding: None,
             depth: 0,
+            built_until: 0,
         }
     }
 
@@ -139,3 +148,109 @@ impl<'s, 'p> Base<'s, 'p> {
         facts
     }
 }
+
+/// A context that walks its tree in one pass over a [`Base`] (Go's,
+/// Python's, Ruby's). It gives its base, its visitor and its reading of an
+/// expression ([`one_pass!`]); it gets the depth-bounded walk and value,
+/// a function's body walked as that function's, and a string built read
+/// as one template.
+pub(crate) trait OnePass<'s, 'p>: Source + Sized {
+    /// How deep the walk and the reading of a value go at the most.
+    const MAX_DEPTH: usize;
+
+    /// What the context holds of the file.
+    fn base(&mut self) -> &mut Base<'s, 'p>;
+
+    /// The language's visitor: whether to go into `n`'s children.
+    fn visit(&mut self, n: Node<'_>) -> bool;
+
+    /// The language's value of the expression `n`, `d` levels deep.
+    fn expression(&mut self, n: Node<'_>, d: usize) -> Value;
+
+    /// Walks a subtree with the visitor, one level deeper; beyond
+    /// [`OnePass::MAX_DEPTH`] levels it walks nothing ([`walk_sub`]).
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.base().depth > Self::MAX_DEPTH {
+            return;
+        }
+        self.base().depth += 1;
+        crate::parse::walk(n, |m| self.visit(m));
+        self.base().depth -= 1;
+    }
+
+    /// The value of the expression `n`, `d` levels deep: beyond
+    /// [`OnePass::MAX_DEPTH`], a hole labelled with its text.
+    fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        if d > Self::MAX_DEPTH {
+            return Value::unknown(self.label(n), self.span(n));
+        }
+        self.expression(n, d)
+    }
+    /// A string-building expression `n` not inside one read before as a
+    /// whole: its value is a template of the file, and the strings inside
+    /// it are its parts, not templates of their own.
+    fn built(&mut self, n: Node<'_>) {
+        if n.start_byte() >= self.base().built_until {
+            self.base().built_until = n.end_byte();
+            let v = self.value(n, 0);
+            crate::extract::push_template(&mut self.base().facts, v);
+        }
+    }
+
+    /// `d[k] = v` at `at`, `d` the local `name` (if it is one): `v` read,
+    /// then `k`, then the item set ([`Locals::set_item`]); the name set.
+    fn assign_item(
+        &mut self,
+        name: Option<String>,
+        key: Node<'_>,
+        right: Node<'_>,
+        at: Node<'_>,
+    ) -> Option<String>
+    where
+        Self: Locals,
+    {
+        let v = self.value(right, 0);
+        let k = self.value(key, 0);
+        let name = name?;
+        self.set_item(name.clone(), k, v, at);
+        Some(name)
+    }
+}
+
+/// [`Source`], [`States`](crate::extract::sends::States) and [`OnePass`]
+/// for a one-pass context `$cx` (its lifetimes named `'s` and `'p` as
+/// [`Base`]'s) that holds its [`Base`] in `base`, walks with its own
+/// `visit` and reads an expression with its own `expression`, at most
+/// `$max` deep.
+macro_rules! one_pass {
+    ($cx:ty, $max:expr) => {
+        impl<'s, 'p> $crate::extract::source::Source for $cx {
+            fn source(&self) -> (&[u8], $crate::facts::FileId) {
+                (self.base.src, self.base.file)
+            }
+        }
+
+        impl<'s, 'p> $crate::extract::sends::States for $cx {
+            fn stated(&mut self) -> (&mut $crate::facts::FileFacts, Option<usize>) {
+                (&mut self.base.facts, self.base.cur_func)
+            }
+        }
+
+        impl<'s, 'p> $crate::extract::source::OnePass<'s, 'p> for $cx {
+            const MAX_DEPTH: usize = $max;
+
+            fn base(&mut self) -> &mut $crate::extract::source::Base<'s, 'p> {
+                &mut self.base
+            }
+
+            fn visit(&mut self, n: tree_sitter::Node<'_>) -> bool {
+                <$cx>::visit(self, n)
+            }
+
+            fn expression(&mut self, n: tree_sitter::Node<'_>, d: usize) -> $crate::facts::Value {
+                <$cx>::expression(self, n, d)
+            }
+        }
+    };
+}
+pub(crate) use one_pass;

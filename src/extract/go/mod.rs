@@ -55,8 +55,8 @@ use tree_sitter::Node;
 use crate::extract::fields::GO as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Names};
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value};
 use crate::parse::{named_children, walk};
 
 /// Bound on every recursion of this extractor.
@@ -155,11 +155,7 @@ fn one_of(old: Value, v: Value) -> Value {
     Value::OneOf { alts, span }
 }
 
-impl Source for Cx<'_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, 'p>, MAX_DEPTH);
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The module of the definitions being walked: the package, or
@@ -242,11 +238,6 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             self.imports.insert(name, pkg);
         }
-    }
-
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {

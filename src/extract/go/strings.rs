@@ -7,7 +7,7 @@
 use tree_sitter::Node;
 
 use crate::extract::parts::Parts;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
 

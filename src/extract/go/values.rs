@@ -8,23 +8,20 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{applied, closure, Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::strings::is_string;
-use super::{Cx, MAX_DEPTH};
+use super::Cx;
 use crate::extract::formats;
 use crate::extract::literals;
 use crate::extract::parts::segs_of;
 
 impl<'s, 'p> Cx<'s, 'p> {
-    /// The value of an expression.
-    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+    /// The value of an expression ([`OnePass::value`] bounds the depth).
+    pub(super) fn expression(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        if d > MAX_DEPTH {
-            return Value::unknown(self.label(n), span);
-        }
         match n.kind() {
             "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
             "int_literal" => literals::int_value(self, n),

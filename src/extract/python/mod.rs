@@ -44,9 +44,8 @@ use tree_sitter::Node;
 use crate::extract::fields::PYTHON as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
-use crate::extract::push_template;
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value};
 use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
@@ -68,7 +67,6 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         kind: ScopeKind::Top,
         imports: HashMap::new(),
         class_attrs: HashSet::new(),
-        built_until: 0,
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -88,40 +86,29 @@ struct Cx<'s, 'r, 'p> {
     /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
     /// `m` → `["b"]`.
     imports: HashMap<String, Vec<String>>,
-    /// The end of the last string-building expression read as a whole:
-    /// the strings inside it are parts, not templates of their own.
-    built_until: usize,
 }
 
-impl Source for Cx<'_, '_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);
+locals::in_place!(Cx<'_, '_, '_>, reach);
 
-impl Locals for Cx<'_, '_, '_> {
-    fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.names.locals
-    }
-
-    /// No branch or loop between `n` and its function (or module) body.
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        locals::straight_line(&self.climb, n, |p| match p.kind() {
-            "function_definition" | "class_definition" | "module" => Reach::Body,
-            "if_statement"
-            | "elif_clause"
-            | "else_clause"
-            | "for_statement"
-            | "while_statement"
-            | "try_statement"
-            | "except_clause"
-            | "match_statement"
-            | "case_clause"
-            | "conditional_expression"
-            | "boolean_operator"
-            | "lambda" => Reach::Branch,
-            _ => Reach::Through,
-        })
+/// What an ancestor says of how often a node runs: a function's, a
+/// class's or the module's body, or a branch or a loop.
+fn reach(p: Node<'_>) -> Reach {
+    match p.kind() {
+        "function_definition" | "class_definition" | "module" => Reach::Body,
+        "if_statement"
+        | "elif_clause"
+        | "else_clause"
+        | "for_statement"
+        | "while_statement"
+        | "try_statement"
+        | "except_clause"
+        | "match_statement"
+        | "case_clause"
+        | "conditional_expression"
+        | "boolean_operator"
+        | "lambda" => Reach::Branch,
+        _ => Reach::Through,
     }
 }
 
@@ -135,11 +122,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         parts.extend(self.classes.last().map(String::as_str));
         parts.join(".")
-    }
-
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
@@ -183,22 +165,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             // What is compared or asserted is never sent.
             "comparison_operator" | "assert_statement" => {
-                self.built_until = self.built_until.max(n.end_byte());
+                self.base.built_until = self.base.built_until.max(n.end_byte());
                 true
             }
             "string" | "concatenated_string" | "binary_operator" => {
-                if n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
-                }
+                self.built(n);
                 true
             }
             "call" => {
-                if self.is_format(n) && n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
+                if self.is_format(n) {
+                    self.built(n);
                 }
                 self.call(n);
                 true
@@ -359,13 +335,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let name = self.local_name(base);
-        let v = self.value(right, 0);
-        let k = self.value(key, 0);
-        let Some(name) = name else { return };
-        if self.is_register(right) {
-            self.scope.scripts.insert(name.clone());
+        let set = self.assign_item(name, key, right, left);
+        if let Some(name) = set.filter(|_| self.is_register(right)) {
+            self.scope.scripts.insert(name);
         }
-        self.set_item(name, k, v, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`,

@@ -45,9 +45,8 @@ use tree_sitter::Node;
 use crate::extract::fields::RUBY as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
-use crate::extract::push_template;
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value, RECEIVER};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value, RECEIVER};
 use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
@@ -72,7 +71,6 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         scope: Scope::default(),
         kind: ScopeKind::Top,
         heredocs: strings::heredoc_bodies(root),
-        built_until: 0,
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -88,38 +86,26 @@ struct Cx<'s, 'r, 'p> {
     kind: ScopeKind,
     /// Each heredoc's body, by the start of its `<<~ID`.
     heredocs: HashMap<usize, Node<'r>>,
-    /// The end of the last string-building expression read as a whole.
-    built_until: usize,
 }
 
-impl Source for Cx<'_, '_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);
+locals::in_place!(Cx<'_, '_, '_>, reach);
 
-impl Locals for Cx<'_, '_, '_> {
-    fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.names.locals
-    }
-
-    /// No branch or loop between `n` and its method (or body).
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        locals::straight_line(&self.climb, n, |p| match p.kind() {
-            "method" | "singleton_method" | "class" | "module" | "program" => Reach::Body,
-            "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier" | "while"
-            | "until" | "while_modifier" | "until_modifier" | "for" | "case" | "when"
-            | "rescue" | "ensure" | "conditional" | "block" | "do_block" | "lambda" => {
-                Reach::Branch
-            }
-            "binary"
-                if p.child_by_field_id(F.operator)
-                    .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
-            {
-                Reach::Branch
-            }
-            _ => Reach::Through,
-        })
+/// What an ancestor says of how often a node runs: a method's, a class's
+/// or the program's body, or a branch, a loop or a block.
+fn reach(p: Node<'_>) -> Reach {
+    match p.kind() {
+        "method" | "singleton_method" | "class" | "module" | "program" => Reach::Body,
+        "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier" | "while"
+        | "until" | "while_modifier" | "until_modifier" | "for" | "case" | "when" | "rescue"
+        | "ensure" | "conditional" | "block" | "do_block" | "lambda" => Reach::Branch,
+        "binary"
+            if p.child_by_field_id(F.operator)
+                .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
+        {
+            Reach::Branch
+        }
+        _ => Reach::Through,
     }
 }
 
@@ -127,11 +113,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The module of the definitions being walked: `A::B`.
     fn def_module(&self) -> String {
         self.namespace.join("::")
-    }
-
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
     }
 
     fn visit(&mut self, n: Node<'_>) -> bool {
@@ -171,11 +152,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 true
             }
             "string" | "chained_string" | "heredoc_beginning" | "binary" => {
-                if n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
-                }
+                self.built(n);
                 true
             }
             "call" => {
@@ -305,10 +282,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let name = self.local_name(base);
-        let v = self.value(right, 0);
-        let k = self.value(key, 0);
-        let Some(name) = name else { return };
-        self.set_item(name, k, v, left);
+        self.assign_item(name, key, right, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`, `@x`.

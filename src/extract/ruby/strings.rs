@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use crate::extract::parts::Parts;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::{children, walk};
 
