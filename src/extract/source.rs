@@ -11,10 +11,10 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::extract::locals::Locals;
+use crate::extract::locals::{self, Locals};
 use crate::extract::parts::{self, Parts};
 use crate::extract::LuaFile;
-use crate::facts::{FileFacts, FileId, Span, Value};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::Parsers;
 
 /// The bytes of a label at the most: labels are for messages, and a huge
@@ -43,6 +43,18 @@ pub(crate) trait Source {
         let src = self.source().0;
         let end = n.end_byte().min(n.start_byte() + MAX_LABEL).min(src.len());
         String::from_utf8_lossy(&src[n.start_byte().min(end)..end]).into_owned()
+    }
+
+    /// A definition's name (its text and node) and body, by the grammar's
+    /// field ids; `None` unless it has both.
+    fn name_and_body<'t>(
+        &self,
+        n: Node<'t>,
+        name: u16,
+        body: u16,
+    ) -> Option<(String, Node<'t>, Node<'t>)> {
+        let (name, body) = (n.child_by_field_id(name)?, n.child_by_field_id(body)?);
+        Some((self.text(name), name, body))
     }
 }
 
@@ -186,6 +198,31 @@ pub(crate) trait OnePass<'s, 'p>: Source + Sized {
         }
         self.expression(n, d)
     }
+    /// The function `def`, added to the file's, its `body` walked as its
+    /// own, and then `last` read (a body's last expression, where the
+    /// language returns it): its value at `span` is what its `return`s
+    /// and `last` give ([`locals::returned`]). Its index.
+    fn walk_function(
+        &mut self,
+        def: FunctionDef,
+        span: Span,
+        body: Option<Node<'_>>,
+        last: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> usize {
+        let index = self.base().facts.functions.len();
+        self.base().facts.functions.push(def);
+        let func = self.base().cur_func.replace(index);
+        self.base().returns.push(Vec::new());
+        if let Some(b) = body {
+            self.walk_sub(b);
+        }
+        let mut rets = self.base().returns.pop().unwrap_or_default();
+        rets.extend(last(self));
+        self.base().cur_func = func;
+        self.base().facts.functions[index].returns = locals::returned(rets, span);
+        index
+    }
+
     /// A string-building expression `n` not inside one read before as a
     /// whole: its value is a template of the file, and the strings inside
     /// it are its parts, not templates of their own.

@@ -378,11 +378,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// `class C(Base): body`: its attributes and methods in `stem.C`.
     fn class(&mut self, n: Node<'_>) {
-        let (Some(name), Some(body)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
-        else {
+        let Some((name, _, body)) = self.name_and_body(n, F.name, F.body) else {
             return;
         };
-        let name = self.text(name);
         if name.starts_with("Test") {
             self.base.facts.test_regions.push(self.span(n));
         }
@@ -398,12 +396,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `def f(a, b=1): body`: a `FunctionDef` whose `returns` are the
     /// values its `return`s give.
     fn function(&mut self, n: Node<'_>) {
-        let (Some(name_node), Some(body)) =
-            (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
-        else {
+        let Some((name, name_node, body)) = self.name_and_body(n, F.name, F.body) else {
             return;
         };
-        let name = self.text(name_node);
         if name.starts_with("test_") {
             self.base.facts.test_regions.push(self.span(n));
         }
@@ -411,7 +406,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut scope = Scope::default();
         let mut params = Vec::new();
         let mut default_values = Vec::new();
-        let mut defaults = 0;
         if let Some(ps) = n.child_by_field_id(F.parameters) {
             for (i, p) in named_children(ps).into_iter().enumerate() {
                 let Some((pname, default, annotation)) = self.param(p) else {
@@ -426,40 +420,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
                 scope.names.params.push(pname.clone());
                 params.push(pname);
-                if default.is_some() {
-                    defaults += 1;
-                }
                 default_values.push(default.map(|d| self.value(d, 0)));
             }
         }
-        if default_values.iter().all(Option::is_none) {
-            default_values.clear();
-        }
-        let index = self.base.facts.functions.len();
-        self.base.facts.functions.push(FunctionDef {
-            module: self.def_module(),
-            name,
-            params,
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults,
-            patterns: Vec::new(),
-            default_values,
-            ordered: false,
-            public: false,
-        });
+        let span = self.span(n);
+        let def = FunctionDef::declared(self.def_module(), name, self.span(name_node), span)
+            .with_params(params, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
-        let func = self.base.cur_func.replace(index);
-        self.base.returns.push(Vec::new());
-        self.walk_sub(body);
-        let rets = self.base.returns.pop().unwrap_or_default();
-        self.base.cur_func = func;
+        self.walk_function(def, span, Some(body), |_| None);
         self.kind = kind;
         self.scope = saved;
-        let span = self.span(n);
-        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     /// `@staticmethod` before a method.

@@ -349,7 +349,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let mut params = Vec::new();
         let mut default_values = Vec::new();
-        let mut defaults = 0;
         for p in n
             .child_by_field_id(F.parameters)
             .map(named_children)
@@ -366,56 +365,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             };
             scope.names.params.push(pname.clone());
             params.push(pname);
-            defaults += usize::from(default.is_some());
             default_values.push(default.map(|d| self.value(d, 0)));
         }
-        if default_values.iter().all(Option::is_none) {
-            default_values.clear();
-        }
-        let index = self.push_function(name, name_node, n, params, defaults, default_values);
+        let def = self.declared(name, name_node, n);
+        let def = def.with_params(params, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
-        let func = self.base.cur_func.replace(index);
-        self.base.returns.push(Vec::new());
         let body = n.child_by_field_id(F.body);
-        if let Some(b) = body {
-            self.walk_sub(b);
-        }
-        let mut rets = self.base.returns.pop().unwrap_or_default();
-        if let Some(v) = body.and_then(|b| self.tail_value(b, 0)) {
-            rets.push(v);
-        }
-        self.base.cur_func = func;
+        let tail = |cx: &mut Self| body.and_then(|b| cx.tail_value(b, 0));
+        self.walk_function(def, self.span(n), body, tail);
         self.kind = kind;
         self.scope = saved;
-        let span = self.span(n);
-        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
-    fn push_function(
-        &mut self,
-        name: String,
-        name_node: Node<'_>,
-        n: Node<'_>,
-        params: Vec<String>,
-        defaults: usize,
-        default_values: Vec<Option<Value>>,
-    ) -> usize {
-        let index = self.base.facts.functions.len();
-        self.base.facts.functions.push(FunctionDef {
-            module: self.def_module(),
-            name,
-            params,
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults,
-            patterns: Vec::new(),
-            ordered: false,
-            default_values,
-            public: self.kind == ScopeKind::Class && self.declared_public(n),
-        });
-        index
+    /// The method `name` declared at `n` (its name at `name_node`) in the
+    /// module being walked, public as its class declares it.
+    fn declared(&self, name: String, name_node: Node<'_>, n: Node<'_>) -> FunctionDef {
+        let (name_span, span) = (self.span(name_node), self.span(n));
+        let mut def = FunctionDef::declared(self.def_module(), name, name_span, span);
+        def.public = self.kind == ScopeKind::Class && self.declared_public(n);
+        def
     }
 
     /// Whether a method in a class or module body is public: not an
@@ -459,12 +428,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             let name = self.text(*a).trim_start_matches(':').to_string();
             let span = self.span(*a);
-            let index = self.push_function(name.clone(), *a, *a, Vec::new(), 0, Vec::new());
-            self.base.facts.functions[index].returns = Value::Param {
+            let mut def = self.declared(name.clone(), *a, *a);
+            def.returns = Value::Param {
                 index: RECEIVER,
                 name,
                 span,
             };
+            self.base.facts.functions.push(def);
         }
     }
 }
