@@ -171,6 +171,21 @@ impl Names {
         }
     }
 
+    /// What the bare name `name`, read at `span`, holds: what [`Names::get`]
+    /// finds here, else `outside(name)`, what the language makes of a
+    /// name bound nowhere in the function.
+    pub(crate) fn get_or(
+        &self,
+        name: String,
+        span: Span,
+        outside: impl FnOnce(String) -> Value,
+    ) -> Value {
+        match self.get(&name, span) {
+            Some(v) => v,
+            None => outside(name),
+        }
+    }
+
     /// The receiver or the parameter `name` is ([`crate::extract::param_value`]).
     pub(crate) fn param_value(&self, name: &str, span: Span) -> Option<Value> {
         crate::extract::param_value(self.receiver.as_deref(), &self.params, name, span)

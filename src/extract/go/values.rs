@@ -48,14 +48,11 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// A name: a local, a parameter, or a definition of the package.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        Value::Const {
+        let package = |name| Value::Const {
             path: vec![name],
             span,
-        }
+        };
+        self.scope.names.get_or(self.text(n), span, package)
     }
 
     /// `r.f` (the receiver's field), `pkg.Name`, `x.f`.

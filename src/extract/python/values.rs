@@ -80,15 +80,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// module.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        if name.starts_with("__") && name.ends_with("__") {
-            return Value::unknown(name, span);
-        }
-        let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
-        Value::Const { path, span }
+        self.scope.names.get_or(self.text(n), span, |name| {
+            if name.starts_with("__") && name.ends_with("__") {
+                return Value::unknown(name, span);
+            }
+            let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
+            Value::Const { path, span }
+        })
     }
 
     /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.

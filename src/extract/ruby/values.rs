@@ -159,15 +159,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A name: a local, a parameter, or a call of the method so named.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        Value::Call {
+        // Ruby's meaning of a bare name bound nowhere: a call of the method.
+        let method = |name| Value::Call {
             path: vec![name],
             args: Vec::new(),
             span,
-        }
+        };
+        self.scope.names.get_or(self.text(n), span, method)
     }
 
     /// `@x`: what the method set it to, else the receiver's field.
