@@ -131,6 +131,24 @@ pub(crate) trait Locals {
     }
 }
 
+/// [`Locals`] for a context `$cx` whose scope being walked is a [`Scope`]
+/// in `scope` and whose climbs are a `RefCell<Climb>` in `climb`, its
+/// language's nodes read by `$reach` ([`straight_line`]).
+macro_rules! in_place {
+    ($cx:ty, $reach:expr) => {
+        impl $crate::extract::locals::Locals for $cx {
+            fn locals(&mut self) -> &mut std::collections::HashMap<String, $crate::facts::Value> {
+                &mut self.scope.names.locals
+            }
+
+            fn straight_line(&self, n: tree_sitter::Node<'_>) -> bool {
+                $crate::extract::locals::straight_line(&self.climb, n, $reach)
+            }
+        }
+    };
+}
+pub(crate) use in_place;
+
 /// What every language's function scope binds the same way: its
 /// parameters, its receiver and its locals.
 #[derive(Default, Clone)]
@@ -150,6 +168,21 @@ impl Names {
         match self.locals.get(name) {
             Some(v) => Some(v.clone()),
             None => self.param_value(name, span),
+        }
+    }
+
+    /// What the bare name `name`, read at `span`, holds: what [`Names::get`]
+    /// finds here, else `outside(name)`, what the language makes of a
+    /// name bound nowhere in the function.
+    pub(crate) fn get_or(
+        &self,
+        name: String,
+        span: Span,
+        outside: impl FnOnce(String) -> Value,
+    ) -> Value {
+        match self.get(&name, span) {
+            Some(v) => v,
+            None => outside(name),
         }
     }
 

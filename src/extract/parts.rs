@@ -121,13 +121,23 @@ pub fn looks_lua(t: &[u8]) -> bool {
     has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
 }
 
+/// Whether a text calls Redis (not only reads `KEYS`).
+fn calls_redis(t: &[u8]) -> bool {
+    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
+    has(b"redis.call") || has(b"redis.pcall")
+}
+
 /// Where a script in a string sits: the string's first byte (a script is
 /// made once per string) and span, and the binding it is assigned to
-/// (name, span, whether local), if any.
+/// (name, span, whether local), if any; and whether the host asks more
+/// of a text than [`looks_lua`] (`strict`): text that only quotes
+/// `KEYS[n]` (an error message, a listing) and does not parse as Lua
+/// calls no Redis, and is then no script.
 pub struct ScriptSite {
     pub start: usize,
     pub span: Span,
     pub binding: Option<(String, Span, bool)>,
+    pub strict: bool,
 }
 
 /// The script in a string whose decoded text is `decoded` and template
@@ -145,6 +155,9 @@ pub fn inline_script(
         return Some(*i);
     }
     let lua = embedded_lua(parsers, decoded, site.span.file)?;
+    if site.strict && !lua.errors.is_empty() && !calls_redis(&decoded.text) {
+        return None;
+    }
     let (name, name_span, local) = match site.binding {
         Some((name, span, local)) => (Some(name), span, local),
         None => (None, site.span, false),
@@ -164,7 +177,8 @@ pub fn inline_script(
 
 /// The value of a string whose first byte is `start` and whose `parts`
 /// are read: the script it is when its text looks like Lua for Redis
-/// ([`inline_script`], named by `binding`), else its template.
+/// ([`inline_script`], named by `binding`, `strict` as the host reads
+/// Lua), else its template.
 pub fn string_value(
     parsers: &mut Parsers,
     scripts: &mut Vec<ScriptDef>,
@@ -172,6 +186,7 @@ pub fn string_value(
     binding: Option<&(String, Span, bool)>,
     (start, span): (usize, Span),
     parts: Parts,
+    strict: bool,
 ) -> Value {
     let (template, decoded) = parts.finish(span);
     if looks_lua(&decoded.text) {
@@ -179,6 +194,7 @@ pub fn string_value(
             start,
             span,
             binding: binding.cloned(),
+            strict,
         };
         if let Some(index) = inline_script(parsers, scripts, made, site, &decoded, &template) {
             return Value::ScriptRef { index, span };

@@ -2,15 +2,20 @@
 //! in the file, its text, a bounded label for a value the analysis cannot
 //! see, and the depth-bounded walk of a subtree with the context's own
 //! visitor. One definition here, so that the languages cannot drift apart
-//! in how a span or a label is made.
+//! in how a span or a label is made. The contexts that walk their tree in
+//! one pass over a [`Base`] (Go's, Python's, Ruby's) share the rest of
+//! the walk too ([`OnePass`]): a value's depth bound, a function's body
+//! walked as its own, a string built read as one template.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use crate::extract::locals::{self, Locals};
+use crate::extract::parts::{self, Parts};
 use crate::extract::LuaFile;
-use crate::facts::{FileFacts, FileId, Span, Value};
+use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
 use crate::parse::Parsers;
 
 /// The bytes of a label at the most: labels are for messages, and a huge
@@ -106,6 +111,18 @@ pub(crate) trait Source {
         let end = n.end_byte().min(n.start_byte() + MAX_LABEL).min(src.len());
         String::from_utf8_lossy(&src[n.start_byte().min(end)..end]).into_owned()
     }
+
+    /// A definition's name (its text and node) and body, by the grammar's
+    /// field ids; `None` unless it has both.
+    fn name_and_body<'t>(
+        &self,
+        n: Node<'t>,
+        name: u16,
+        body: u16,
+    ) -> Option<(String, Node<'t>, Node<'t>)> {
+        let (name, body) = (n.child_by_field_id(name)?, n.child_by_field_id(body)?);
+        Some((self.text(name), name, body))
+    }
 }
 
 /// Walks the subtree at `n` with `visit` (which says whether to descend
@@ -151,6 +168,10 @@ pub(crate) struct Base<'s, 'p> {
     pub(crate) depth: usize,
     /// What is left of the file's [`FILE_VALUE_NODES`].
     pub(crate) budget: Budget,
+    /// The end of the last string-building expression read as a whole
+    /// ([`OnePass::built`]): the strings inside it are parts, not
+    /// templates of their own (Python's, Ruby's).
+    pub(crate) built_until: usize,
 }
 
 impl<'s, 'p> Base<'s, 'p> {
@@ -167,6 +188,7 @@ impl<'s, 'p> Base<'s, 'p> {
             binding: None,
             depth: 0,
             budget: Budget::of(src.len()),
+            built_until: 0,
         }
     }
 
@@ -181,6 +203,15 @@ impl<'s, 'p> Base<'s, 'p> {
     /// ([`LuaFile::of`]), read at `at`; `None` unless it names one.
     pub(crate) fn path_script(&mut self, path: &Value, at: Span) -> Option<Value> {
         Some(self.file_script(LuaFile::of(path)?, at))
+    }
+
+    /// The value of the string whose first byte is `start`, at `span`,
+    /// its `parts` read ([`parts::string_value`]): a script named by the
+    /// binding being read, else its template.
+    pub(crate) fn string_value(&mut self, at: (usize, Span), parts: Parts, strict: bool) -> Value {
+        let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
+        let binding = self.binding.as_ref();
+        parts::string_value(self.parsers, scripts, made, binding, at, parts, strict)
     }
 
     /// A `return` of the function being walked gives `v` (at the top
@@ -200,3 +231,137 @@ impl<'s, 'p> Base<'s, 'p> {
         facts
     }
 }
+
+/// A context that walks its tree in one pass over a [`Base`] (Go's,
+/// Python's, Ruby's). It gives its base, its visitor and its reading of an
+/// expression ([`one_pass!`]); it gets the depth-bounded walk and value,
+/// a function's body walked as that function's, and a string built read
+/// as one template.
+pub(crate) trait OnePass<'s, 'p>: Source + Sized {
+    /// How deep the walk and the reading of a value go at the most.
+    const MAX_DEPTH: usize;
+
+    /// What the context holds of the file.
+    fn base(&mut self) -> &mut Base<'s, 'p>;
+
+    /// The language's visitor: whether to go into `n`'s children.
+    fn visit(&mut self, n: Node<'_>) -> bool;
+
+    /// The language's value of the expression `n`, `d` levels deep.
+    fn expression(&mut self, n: Node<'_>, d: usize) -> Value;
+
+    /// Walks a subtree with the visitor, one level deeper; beyond
+    /// [`OnePass::MAX_DEPTH`] levels it walks nothing ([`walk_sub`]).
+    fn walk_sub(&mut self, n: Node<'_>) {
+        if self.base().depth > Self::MAX_DEPTH {
+            return;
+        }
+        self.base().depth += 1;
+        // Once the file's value budget is spent, nothing more is read.
+        crate::parse::walk(n, |m| !self.base().budget.is_out() && self.visit(m));
+        self.base().depth -= 1;
+    }
+
+    /// The value of the expression `n`, `d` levels deep: beyond
+    /// [`OnePass::MAX_DEPTH`], or once the file's [`Budget`] is spent, a
+    /// hole labelled with its text.
+    fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let span = self.span(n);
+        if d > Self::MAX_DEPTH || !self.base().budget.spend(span.start) {
+            return Value::unknown(self.label(n), span);
+        }
+        self.expression(n, d)
+    }
+    /// The function `def`, added to the file's, its `body` walked as its
+    /// own, and then `last` read (a body's last expression, where the
+    /// language returns it): its value at `span` is what its `return`s
+    /// and `last` give ([`locals::returned`]). Its index.
+    fn walk_function(
+        &mut self,
+        def: FunctionDef,
+        span: Span,
+        body: Option<Node<'_>>,
+        last: impl FnOnce(&mut Self) -> Option<Value>,
+    ) -> usize {
+        let index = self.base().facts.functions.len();
+        self.base().facts.functions.push(def);
+        let func = self.base().cur_func.replace(index);
+        self.base().returns.push(Vec::new());
+        if let Some(b) = body {
+            self.walk_sub(b);
+        }
+        let mut rets = self.base().returns.pop().unwrap_or_default();
+        rets.extend(last(self));
+        self.base().cur_func = func;
+        self.base().facts.functions[index].returns = locals::returned(rets, span);
+        index
+    }
+
+    /// A string-building expression `n` not inside one read before as a
+    /// whole: its value is a template of the file, and the strings inside
+    /// it are its parts, not templates of their own.
+    fn built(&mut self, n: Node<'_>) {
+        if n.start_byte() >= self.base().built_until {
+            self.base().built_until = n.end_byte();
+            let v = self.value(n, 0);
+            crate::extract::push_template(&mut self.base().facts, v);
+        }
+    }
+
+    /// `d[k] = v` at `at`, `d` the local `name` (if it is one): `v` read,
+    /// then `k`, then the item set ([`Locals::set_item`]); the name set.
+    fn assign_item(
+        &mut self,
+        name: Option<String>,
+        key: Node<'_>,
+        right: Node<'_>,
+        at: Node<'_>,
+    ) -> Option<String>
+    where
+        Self: Locals,
+    {
+        let v = self.value(right, 0);
+        let k = self.value(key, 0);
+        let name = name?;
+        self.set_item(name.clone(), k, v, at);
+        Some(name)
+    }
+}
+
+/// [`Source`], [`States`](crate::extract::sends::States) and [`OnePass`]
+/// for a one-pass context `$cx` (its lifetimes named `'s` and `'p` as
+/// [`Base`]'s) that holds its [`Base`] in `base`, walks with its own
+/// `visit` and reads an expression with its own `expression`, at most
+/// `$max` deep.
+macro_rules! one_pass {
+    ($cx:ty, $max:expr) => {
+        impl<'s, 'p> $crate::extract::source::Source for $cx {
+            fn source(&self) -> (&[u8], $crate::facts::FileId) {
+                (self.base.src, self.base.file)
+            }
+        }
+
+        impl<'s, 'p> $crate::extract::sends::States for $cx {
+            fn stated(&mut self) -> (&mut $crate::facts::FileFacts, Option<usize>) {
+                (&mut self.base.facts, self.base.cur_func)
+            }
+        }
+
+        impl<'s, 'p> $crate::extract::source::OnePass<'s, 'p> for $cx {
+            const MAX_DEPTH: usize = $max;
+
+            fn base(&mut self) -> &mut $crate::extract::source::Base<'s, 'p> {
+                &mut self.base
+            }
+
+            fn visit(&mut self, n: tree_sitter::Node<'_>) -> bool {
+                <$cx>::visit(self, n)
+            }
+
+            fn expression(&mut self, n: tree_sitter::Node<'_>, d: usize) -> $crate::facts::Value {
+                <$cx>::expression(self, n, d)
+            }
+        }
+    };
+}
+pub(crate) use one_pass;

@@ -87,6 +87,42 @@ pub struct FunctionDef {
 // `Value::Unknown` when the body does not return a string-like value.
 
 impl FunctionDef {
+    /// The function `name` of `module` declared at `span`, its name at
+    /// `name_span`: one clause, no parameters yet, not public, and
+    /// returning what is not known until its body is read (a hole at
+    /// `span`).
+    pub fn declared(module: String, name: String, name_span: Span, span: Span) -> FunctionDef {
+        FunctionDef {
+            module,
+            name,
+            params: Vec::new(),
+            returns: Value::unknown("", span),
+            name_span,
+            clause: 0,
+            defaults: 0,
+            patterns: Vec::new(),
+            default_values: Vec::new(),
+            ordered: false,
+            public: false,
+        }
+    }
+
+    /// Its parameters, each with the value it takes when a call leaves it
+    /// out, if any: `defaults` counts those that have one, and
+    /// `default_values` is empty when none has.
+    pub fn with_params(
+        mut self,
+        params: Vec<String>,
+        mut default_values: Vec<Option<Value>>,
+    ) -> Self {
+        self.defaults = default_values.iter().filter(|d| d.is_some()).count();
+        if self.defaults == 0 {
+            default_values.clear();
+        }
+        (self.params, self.default_values) = (params, default_values);
+        self
+    }
+
     /// Whether a call with these arguments may run this clause: no
     /// parameter requires a literal that a literal argument is not (an
     /// atom is never a string; an argument the call does not spell out

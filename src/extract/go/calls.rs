@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
 use crate::extract::sends::{self, Seq, States};
-use crate::extract::source::Source;
-use crate::facts::{FileFacts, Template, Value};
+use crate::extract::source::{OnePass, Source};
+use crate::facts::{Template, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENTS, CLIENT_PACKAGES};
@@ -29,12 +29,6 @@ const CLIENT_MAKERS: &[&str] = &[
     "DialURL",
     "Conn",
 ];
-
-impl States for Cx<'_, '_> {
-    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.base.facts, self.base.cur_func)
-    }
-}
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The receiver and method of a call `recv.Method(..)`.

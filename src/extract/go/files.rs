@@ -16,7 +16,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::extract::LuaFile;
 use crate::facts::{Span, Value};
 use crate::parse::named_children;

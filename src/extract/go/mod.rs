@@ -55,8 +55,8 @@ use tree_sitter::Node;
 use crate::extract::fields::GO as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Names};
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value};
 use crate::parse::{named_children, walk};
 
 /// Bound on every recursion of this extractor.
@@ -155,11 +155,7 @@ fn one_of(old: Value, v: Value) -> Value {
     Value::OneOf { alts, span }
 }
 
-impl Source for Cx<'_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, 'p>, MAX_DEPTH);
 
 impl<'s, 'p> Cx<'s, 'p> {
     /// The module of the definitions being walked: the package, or
@@ -244,15 +240,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
     }
 
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
-    }
-
     fn visit(&mut self, n: Node<'_>) -> bool {
-        if self.base.budget.is_out() {
-            return false;
-        }
         match n.kind() {
             "comment" => false,
             "func_literal" => {
@@ -553,12 +541,9 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// A function or a method: a `FunctionDef` whose `returns` are the
     /// values its `return`s give first.
     fn function(&mut self, n: Node<'_>) {
-        let (Some(name_node), Some(body)) =
-            (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
-        else {
+        let Some((name, name_node, body)) = self.name_and_body(n, F.name, F.body) else {
             return;
         };
-        let name = self.text(name_node);
         let mut scope = Scope::default();
         let mut receiver_type = None;
         let mut variadic = false;
@@ -583,46 +568,28 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         let saved_type = std::mem::replace(&mut self.receiver_type, receiver_type);
-        let index = self.base.facts.functions.len();
-        self.base.facts.functions.push(FunctionDef {
-            module: self.def_module(),
-            name,
-            params: scope.names.params.clone(),
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults: usize::from(variadic),
-            patterns: Vec::new(),
-            default_values: if variadic {
-                let mut d: Vec<Option<Value>> = vec![None; scope.names.params.len()];
-                if let Some(last) = d.last_mut() {
-                    *last = Some(Value::List {
-                        items: Vec::new(),
-                        tail: Vec::new(),
-                        span: self.span(name_node),
-                    });
-                }
-                d
-            } else {
-                Vec::new()
-            },
-            ordered: false,
-            public: false,
-        });
+        let (name_span, span) = (self.span(name_node), self.span(n));
+        // A variadic function's last parameter is an empty list when a
+        // call leaves it out.
+        let mut default_values: Vec<Option<Value>> = Vec::new();
+        if variadic {
+            default_values = vec![None; scope.names.params.len()];
+            if let Some(last) = default_values.last_mut() {
+                *last = Some(Value::List {
+                    items: Vec::new(),
+                    tail: Vec::new(),
+                    span: name_span,
+                });
+            }
+        }
+        let def = FunctionDef::declared(self.def_module(), name, name_span, span)
+            .with_params(scope.names.params.clone(), default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
-        let func = self.base.cur_func.replace(index);
-        self.base.returns.push(Vec::new());
-        self.walk_sub(body);
-        let mut rets = self.base.returns.pop().unwrap_or_default();
-        self.base.cur_func = func;
+        // At most eight `return` values are kept (`visit`), so all of them
+        // are its value.
+        self.walk_function(def, span, Some(body), |_| None);
         self.scope = saved;
         self.receiver_type = saved_type;
-        let span = self.span(n);
-        self.base.facts.functions[index].returns = match rets.len() {
-            0 => Value::unknown("", span),
-            1 => rets.remove(0),
-            _ => Value::OneOf { alts: rets, span },
-        };
     }
 
     /// `func(p redis.Pipeliner) error { .. }`: its body read in the

@@ -6,8 +6,8 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::{self, Parts};
-use crate::extract::source::Source;
+use crate::extract::parts::Parts;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
 
@@ -69,9 +69,8 @@ impl<'s, 'p> Cx<'s, 'p> {
                 parts.interpolation(self.label(*op), op.start_byte(), op.end_byte(), v);
             }
         }
-        let (at, binding) = ((n.start_byte(), self.span(n)), self.base.binding.as_ref());
-        let (scripts, made) = (&mut self.base.facts.scripts, &mut self.base.scripts_at);
-        parts::string_value(self.base.parsers, scripts, made, binding, at, parts)
+        let at = (n.start_byte(), self.span(n));
+        self.base.string_value(at, parts, false)
     }
 
     /// One literal's text, appended to `parts`.

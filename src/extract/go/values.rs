@@ -8,23 +8,20 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::GO as F;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{applied, closure, Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::strings::is_string;
-use super::{Cx, MAX_DEPTH};
+use super::Cx;
 use crate::extract::formats;
 use crate::extract::literals;
 use crate::extract::parts::segs_of;
 
 impl<'s, 'p> Cx<'s, 'p> {
-    /// The value of an expression.
-    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+    /// The value of an expression ([`OnePass::value`] bounds the depth).
+    pub(super) fn expression(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        if d > MAX_DEPTH || !self.base.budget.spend(span.start) {
-            return Value::unknown(self.label(n), span);
-        }
         match n.kind() {
             "interpreted_string_literal" | "raw_string_literal" => self.concat_value(n, &[n], d),
             "int_literal" => literals::int_value(self, n),
@@ -51,14 +48,11 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// A name: a local, a parameter, or a definition of the package.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        Value::Const {
+        let package = |name| Value::Const {
             path: vec![name],
             span,
-        }
+        };
+        self.scope.names.get_or(self.text(n), span, package)
     }
 
     /// `r.f` (the receiver's field), `pkg.Name`, `x.f`.

@@ -532,20 +532,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             (Some(c), true) => format!("{}.{c}", self.module),
             _ => self.module.clone(),
         };
+        let (name_span, span) = (self.span(name_node), self.span(n));
+        let def = crate::facts::FunctionDef::declared(module, name, name_span, span);
         let i = self.facts.functions.len();
-        self.facts.functions.push(crate::facts::FunctionDef {
-            module,
-            name,
-            params: params.to_vec(),
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults: 0,
-            patterns: Vec::new(),
-            default_values: Vec::new(),
-            ordered: false,
-            public: false,
-        });
+        self.facts
+            .functions
+            .push(def.with_params(params.to_vec(), Vec::new()));
         self.funcs.insert(n.id(), i);
         Some(i)
     }

@@ -7,8 +7,8 @@ use tree_sitter::Node;
 use crate::extract::fields::PYTHON as F;
 use crate::extract::locals::Locals;
 use crate::extract::sends::{self, Seq, States};
-use crate::extract::source::Source;
-use crate::facts::{FieldRead, FileFacts, Value};
+use crate::extract::source::{OnePass, Source};
+use crate::facts::{FieldRead, Value};
 use crate::parse::named_children;
 
 use super::client::{self, CLIENTS};
@@ -30,12 +30,6 @@ const MUTATORS: &[&str] = &[
     "sort",
     "__setitem__",
 ];
-
-impl States for Cx<'_, '_, '_> {
-    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.base.facts, self.base.cur_func)
-    }
-}
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A call met by the walk.

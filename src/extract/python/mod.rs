@@ -44,9 +44,8 @@ use tree_sitter::Node;
 use crate::extract::fields::PYTHON as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
-use crate::extract::push_template;
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value};
 use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
@@ -68,7 +67,6 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         kind: ScopeKind::Top,
         imports: HashMap::new(),
         class_attrs: HashSet::new(),
-        built_until: 0,
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -88,40 +86,29 @@ struct Cx<'s, 'r, 'p> {
     /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
     /// `m` → `["b"]`.
     imports: HashMap<String, Vec<String>>,
-    /// The end of the last string-building expression read as a whole:
-    /// the strings inside it are parts, not templates of their own.
-    built_until: usize,
 }
 
-impl Source for Cx<'_, '_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);
+locals::in_place!(Cx<'_, '_, '_>, reach);
 
-impl Locals for Cx<'_, '_, '_> {
-    fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.names.locals
-    }
-
-    /// No branch or loop between `n` and its function (or module) body.
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        locals::straight_line(&self.climb, n, |p| match p.kind() {
-            "function_definition" | "class_definition" | "module" => Reach::Body,
-            "if_statement"
-            | "elif_clause"
-            | "else_clause"
-            | "for_statement"
-            | "while_statement"
-            | "try_statement"
-            | "except_clause"
-            | "match_statement"
-            | "case_clause"
-            | "conditional_expression"
-            | "boolean_operator"
-            | "lambda" => Reach::Branch,
-            _ => Reach::Through,
-        })
+/// What an ancestor says of how often a node runs: a function's, a
+/// class's or the module's body, or a branch or a loop.
+fn reach(p: Node<'_>) -> Reach {
+    match p.kind() {
+        "function_definition" | "class_definition" | "module" => Reach::Body,
+        "if_statement"
+        | "elif_clause"
+        | "else_clause"
+        | "for_statement"
+        | "while_statement"
+        | "try_statement"
+        | "except_clause"
+        | "match_statement"
+        | "case_clause"
+        | "conditional_expression"
+        | "boolean_operator"
+        | "lambda" => Reach::Branch,
+        _ => Reach::Through,
     }
 }
 
@@ -137,15 +124,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         parts.join(".")
     }
 
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
-    }
-
     fn visit(&mut self, n: Node<'_>) -> bool {
-        if self.base.budget.is_out() {
-            return false;
-        }
         match n.kind() {
             "comment" => false,
             "function_definition" => {
@@ -186,22 +165,16 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             // What is compared or asserted is never sent.
             "comparison_operator" | "assert_statement" => {
-                self.built_until = self.built_until.max(n.end_byte());
+                self.base.built_until = self.base.built_until.max(n.end_byte());
                 true
             }
             "string" | "concatenated_string" | "binary_operator" => {
-                if n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
-                }
+                self.built(n);
                 true
             }
             "call" => {
-                if self.is_format(n) && n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
+                if self.is_format(n) {
+                    self.built(n);
                 }
                 self.call(n);
                 true
@@ -362,13 +335,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let name = self.local_name(base);
-        let v = self.value(right, 0);
-        let k = self.value(key, 0);
-        let Some(name) = name else { return };
-        if self.is_register(right) {
-            self.scope.scripts.insert(name.clone());
+        let set = self.assign_item(name, key, right, left);
+        if let Some(name) = set.filter(|_| self.is_register(right)) {
+            self.scope.scripts.insert(name);
         }
-        self.set_item(name, k, v, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`,
@@ -408,11 +378,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// `class C(Base): body`: its attributes and methods in `stem.C`.
     fn class(&mut self, n: Node<'_>) {
-        let (Some(name), Some(body)) = (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
-        else {
+        let Some((name, _, body)) = self.name_and_body(n, F.name, F.body) else {
             return;
         };
-        let name = self.text(name);
         if name.starts_with("Test") {
             self.base.facts.test_regions.push(self.span(n));
         }
@@ -428,12 +396,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// `def f(a, b=1): body`: a `FunctionDef` whose `returns` are the
     /// values its `return`s give.
     fn function(&mut self, n: Node<'_>) {
-        let (Some(name_node), Some(body)) =
-            (n.child_by_field_id(F.name), n.child_by_field_id(F.body))
-        else {
+        let Some((name, name_node, body)) = self.name_and_body(n, F.name, F.body) else {
             return;
         };
-        let name = self.text(name_node);
         if name.starts_with("test_") {
             self.base.facts.test_regions.push(self.span(n));
         }
@@ -441,7 +406,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let mut scope = Scope::default();
         let mut params = Vec::new();
         let mut default_values = Vec::new();
-        let mut defaults = 0;
         if let Some(ps) = n.child_by_field_id(F.parameters) {
             for (i, p) in named_children(ps).into_iter().enumerate() {
                 let Some((pname, default, annotation)) = self.param(p) else {
@@ -456,40 +420,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 }
                 scope.names.params.push(pname.clone());
                 params.push(pname);
-                if default.is_some() {
-                    defaults += 1;
-                }
                 default_values.push(default.map(|d| self.value(d, 0)));
             }
         }
-        if default_values.iter().all(Option::is_none) {
-            default_values.clear();
-        }
-        let index = self.base.facts.functions.len();
-        self.base.facts.functions.push(FunctionDef {
-            module: self.def_module(),
-            name,
-            params,
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults,
-            patterns: Vec::new(),
-            default_values,
-            ordered: false,
-            public: false,
-        });
+        let span = self.span(n);
+        let def = FunctionDef::declared(self.def_module(), name, self.span(name_node), span)
+            .with_params(params, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
-        let func = self.base.cur_func.replace(index);
-        self.base.returns.push(Vec::new());
-        self.walk_sub(body);
-        let rets = self.base.returns.pop().unwrap_or_default();
-        self.base.cur_func = func;
+        self.walk_function(def, span, Some(body), |_| None);
         self.kind = kind;
         self.scope = saved;
-        let span = self.span(n);
-        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
     /// `@staticmethod` before a method.

@@ -10,7 +10,7 @@
 use tree_sitter::Node;
 
 use crate::extract::fields::PYTHON as F;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
@@ -42,12 +42,9 @@ const ENCODERS: &[(&[&str], &str)] = &[
 ];
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
-    /// The value of an expression.
-    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+    /// The value of an expression ([`OnePass::value`] bounds the depth).
+    pub(super) fn expression(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        if d > MAX_DEPTH || !self.base.budget.spend(span.start) {
-            return Value::unknown(self.label(n), span);
-        }
         match n.kind() {
             "string" | "concatenated_string" => self.string_value(n, d),
             "integer" => literals::int_value(self, n),
@@ -83,15 +80,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// module.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        if name.starts_with("__") && name.ends_with("__") {
-            return Value::unknown(name, span);
-        }
-        let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
-        Value::Const { path, span }
+        self.scope.names.get_or(self.text(n), span, |name| {
+            if name.starts_with("__") && name.ends_with("__") {
+                return Value::unknown(name, span);
+            }
+            let path = self.imports.get(&name).cloned().unwrap_or(vec![name]);
+            Value::Const { path, span }
+        })
     }
 
     /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.

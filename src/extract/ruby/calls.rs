@@ -7,8 +7,8 @@ use tree_sitter::Node;
 
 use crate::extract::fields::RUBY as F;
 use crate::extract::sends::{self, Seq, States};
-use crate::extract::source::Source;
-use crate::facts::{FieldRead, FileFacts, Span, Value};
+use crate::extract::source::{OnePass, Source};
+use crate::facts::{FieldRead, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
@@ -24,12 +24,6 @@ const TEST_BLOCKS: &[&str] = &["describe", "it", "context", "test", "specify"];
 pub(super) struct Argv<'t> {
     pub(super) pos: Vec<Node<'t>>,
     pub(super) pairs: Vec<Node<'t>>,
-}
-
-impl States for Cx<'_, '_, '_> {
-    fn stated(&mut self) -> (&mut FileFacts, Option<usize>) {
-        (&mut self.base.facts, self.base.cur_func)
-    }
 }
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {

@@ -45,9 +45,8 @@ use tree_sitter::Node;
 use crate::extract::fields::RUBY as F;
 use crate::extract::lang::Input;
 use crate::extract::locals::{self, Locals, Reach, Scope, ScopeKind};
-use crate::extract::push_template;
-use crate::extract::source::{self, Base, Source};
-use crate::facts::{FileFacts, FileId, FunctionDef, Value, RECEIVER};
+use crate::extract::source::{self, Base, OnePass, Source};
+use crate::facts::{FileFacts, FunctionDef, Value, RECEIVER};
 use crate::parse::{named_children, Climb};
 
 /// Bound on every recursion of this extractor.
@@ -72,7 +71,6 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         scope: Scope::default(),
         kind: ScopeKind::Top,
         heredocs: strings::heredoc_bodies(root),
-        built_until: 0,
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -88,38 +86,26 @@ struct Cx<'s, 'r, 'p> {
     kind: ScopeKind,
     /// Each heredoc's body, by the start of its `<<~ID`.
     heredocs: HashMap<usize, Node<'r>>,
-    /// The end of the last string-building expression read as a whole.
-    built_until: usize,
 }
 
-impl Source for Cx<'_, '_, '_> {
-    fn source(&self) -> (&[u8], FileId) {
-        (self.base.src, self.base.file)
-    }
-}
+source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);
+locals::in_place!(Cx<'_, '_, '_>, reach);
 
-impl Locals for Cx<'_, '_, '_> {
-    fn locals(&mut self) -> &mut HashMap<String, Value> {
-        &mut self.scope.names.locals
-    }
-
-    /// No branch or loop between `n` and its method (or body).
-    fn straight_line(&self, n: Node<'_>) -> bool {
-        locals::straight_line(&self.climb, n, |p| match p.kind() {
-            "method" | "singleton_method" | "class" | "module" | "program" => Reach::Body,
-            "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier" | "while"
-            | "until" | "while_modifier" | "until_modifier" | "for" | "case" | "when"
-            | "rescue" | "ensure" | "conditional" | "block" | "do_block" | "lambda" => {
-                Reach::Branch
-            }
-            "binary"
-                if p.child_by_field_id(F.operator)
-                    .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
-            {
-                Reach::Branch
-            }
-            _ => Reach::Through,
-        })
+/// What an ancestor says of how often a node runs: a method's, a class's
+/// or the program's body, or a branch, a loop or a block.
+fn reach(p: Node<'_>) -> Reach {
+    match p.kind() {
+        "method" | "singleton_method" | "class" | "module" | "program" => Reach::Body,
+        "if" | "unless" | "elsif" | "else" | "if_modifier" | "unless_modifier" | "while"
+        | "until" | "while_modifier" | "until_modifier" | "for" | "case" | "when" | "rescue"
+        | "ensure" | "conditional" | "block" | "do_block" | "lambda" => Reach::Branch,
+        "binary"
+            if p.child_by_field_id(F.operator)
+                .is_some_and(|o| matches!(o.kind(), "&&" | "||" | "and" | "or")) =>
+        {
+            Reach::Branch
+        }
+        _ => Reach::Through,
     }
 }
 
@@ -129,15 +115,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.namespace.join("::")
     }
 
-    /// Walks a subtree with the visitor, one level deeper.
-    fn walk_sub(&mut self, n: Node<'_>) {
-        source::walk_sub(self, n, MAX_DEPTH, |cx| &mut cx.base.depth, Self::visit);
-    }
-
     fn visit(&mut self, n: Node<'_>) -> bool {
-        if self.base.budget.is_out() {
-            return false;
-        }
         match n.kind() {
             "comment" | "heredoc_body" => false,
             "method" | "singleton_method" => {
@@ -174,11 +152,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 true
             }
             "string" | "chained_string" | "heredoc_beginning" | "binary" => {
-                if n.start_byte() >= self.built_until {
-                    self.built_until = n.end_byte();
-                    let v = self.value(n, 0);
-                    push_template(&mut self.base.facts, v);
-                }
+                self.built(n);
                 true
             }
             "call" => {
@@ -308,10 +282,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let name = self.local_name(base);
-        let v = self.value(right, 0);
-        let k = self.value(key, 0);
-        let Some(name) = name else { return };
-        self.set_item(name, k, v, left);
+        self.assign_item(name, key, right, left);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`, `@x`.
@@ -378,7 +349,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let mut params = Vec::new();
         let mut default_values = Vec::new();
-        let mut defaults = 0;
         for p in n
             .child_by_field_id(F.parameters)
             .map(named_children)
@@ -395,56 +365,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             };
             scope.names.params.push(pname.clone());
             params.push(pname);
-            defaults += usize::from(default.is_some());
             default_values.push(default.map(|d| self.value(d, 0)));
         }
-        if default_values.iter().all(Option::is_none) {
-            default_values.clear();
-        }
-        let index = self.push_function(name, name_node, n, params, defaults, default_values);
+        let def = self.declared(name, name_node, n);
+        let def = def.with_params(params, default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
-        let func = self.base.cur_func.replace(index);
-        self.base.returns.push(Vec::new());
         let body = n.child_by_field_id(F.body);
-        if let Some(b) = body {
-            self.walk_sub(b);
-        }
-        let mut rets = self.base.returns.pop().unwrap_or_default();
-        if let Some(v) = body.and_then(|b| self.tail_value(b, 0)) {
-            rets.push(v);
-        }
-        self.base.cur_func = func;
+        let tail = |cx: &mut Self| body.and_then(|b| cx.tail_value(b, 0));
+        self.walk_function(def, self.span(n), body, tail);
         self.kind = kind;
         self.scope = saved;
-        let span = self.span(n);
-        self.base.facts.functions[index].returns = locals::returned(rets, span);
     }
 
-    fn push_function(
-        &mut self,
-        name: String,
-        name_node: Node<'_>,
-        n: Node<'_>,
-        params: Vec<String>,
-        defaults: usize,
-        default_values: Vec<Option<Value>>,
-    ) -> usize {
-        let index = self.base.facts.functions.len();
-        self.base.facts.functions.push(FunctionDef {
-            module: self.def_module(),
-            name,
-            params,
-            returns: Value::unknown("", self.span(n)),
-            name_span: self.span(name_node),
-            clause: 0,
-            defaults,
-            patterns: Vec::new(),
-            ordered: false,
-            default_values,
-            public: self.kind == ScopeKind::Class && self.declared_public(n),
-        });
-        index
+    /// The method `name` declared at `n` (its name at `name_node`) in the
+    /// module being walked, public as its class declares it.
+    fn declared(&self, name: String, name_node: Node<'_>, n: Node<'_>) -> FunctionDef {
+        let (name_span, span) = (self.span(name_node), self.span(n));
+        let mut def = FunctionDef::declared(self.def_module(), name, name_span, span);
+        def.public = self.kind == ScopeKind::Class && self.declared_public(n);
+        def
     }
 
     /// Whether a method in a class or module body is public: not an
@@ -488,12 +428,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             let name = self.text(*a).trim_start_matches(':').to_string();
             let span = self.span(*a);
-            let index = self.push_function(name.clone(), *a, *a, Vec::new(), 0, Vec::new());
-            self.base.facts.functions[index].returns = Value::Param {
+            let mut def = self.declared(name.clone(), *a, *a);
+            def.returns = Value::Param {
                 index: RECEIVER,
                 name,
                 span,
             };
+            self.base.facts.functions.push(def);
         }
     }
 }

@@ -8,20 +8,12 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::extract::embedded::Decoded;
-use crate::extract::embedded_lua;
-use crate::extract::parts::{looks_lua, Parts};
-use crate::extract::source::Source;
-use crate::facts::{ScriptDef, ScriptSource, Seg, Span, Template, Value};
+use crate::extract::parts::Parts;
+use crate::extract::source::{OnePass, Source};
+use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::{children, walk};
 
 use super::Cx;
-
-/// Whether a text calls Redis (not only reads `KEYS`).
-fn calls_redis(t: &[u8]) -> bool {
-    let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall")
-}
 
 /// Each heredoc's body by the start of the `<<~ID` that opens it: the
 /// bodies follow their openers in the same order.
@@ -108,17 +100,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => self.string_into(n, d, &mut parts),
         }
-        let span = self.span(n);
-        let template = Template {
-            segs: parts.segs,
-            span,
-        };
-        if looks_lua(&parts.decoded.text) {
-            if let Some(index) = self.inline_script(n, &parts.decoded, &template) {
-                return Value::ScriptRef { index, span };
-            }
-        }
-        Value::Str(template)
+        // Text that only quotes `KEYS[n]` and does not parse as Lua is no
+        // script (`strict`).
+        let at = (n.start_byte(), self.span(n));
+        self.base.string_value(at, parts, true)
     }
 
     /// One literal's pieces (a `string`, a `heredoc_body`, a delimited
@@ -179,34 +164,5 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     fn raw_into(&self, s: usize, e: usize, parts: &mut Parts) {
         parts.raw(self.base.src, self.base.file, s, e);
-    }
-
-    /// A script in a string, parsed in place and named by the binding it
-    /// is assigned to.
-    fn inline_script(&mut self, n: Node<'_>, decoded: &Decoded, t: &Template) -> Option<usize> {
-        if let Some(i) = self.base.scripts_at.get(&n.start_byte()) {
-            return Some(*i);
-        }
-        let lua = embedded_lua(self.base.parsers, decoded, self.base.file)?;
-        // Text that only quotes `KEYS[n]` (an error message, a listing)
-        // and does not parse as Lua calls no Redis: it is no script.
-        if !lua.errors.is_empty() && !calls_redis(&decoded.text) {
-            return None;
-        }
-        let (name, name_span, local) = match self.base.binding.clone() {
-            Some((name, span, local)) => (Some(name), span, local),
-            None => (None, self.span(n), false),
-        };
-        let index = self.base.facts.scripts.len();
-        self.base.facts.scripts.push(ScriptDef {
-            name,
-            name_span,
-            source: ScriptSource::Inline(Box::new(lua)),
-            text: t.as_literal(),
-            declared_keys: None,
-            local,
-        });
-        self.base.scripts_at.insert(n.start_byte(), index);
-        Some(index)
     }
 }

@@ -15,7 +15,7 @@ use crate::extract::formats;
 use crate::extract::literals;
 use crate::extract::locals::Locals;
 use crate::extract::parts::segs_of;
-use crate::extract::source::Source;
+use crate::extract::source::{OnePass, Source};
 use crate::facts::{Template, Value, RECEIVER};
 use crate::parse::named_children;
 
@@ -33,12 +33,9 @@ const CLIENT_MAKERS: &[&str] = &["Redis", "RedisClient", "ConnectionPool"];
 pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
-    /// The value of an expression.
-    pub(super) fn value(&mut self, n: Node<'_>, d: usize) -> Value {
+    /// The value of an expression ([`OnePass::value`] bounds the depth).
+    pub(super) fn expression(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        if d > MAX_DEPTH || !self.base.budget.spend(span.start) {
-            return Value::unknown(self.label(n), span);
-        }
         match n.kind() {
             "string" | "chained_string" | "heredoc_beginning" | "simple_symbol"
             | "hash_key_symbol" | "delimited_symbol" => self.string_value(n, d),
@@ -162,15 +159,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A name: a local, a parameter, or a call of the method so named.
     fn name_value(&self, n: Node<'_>) -> Value {
         let span = self.span(n);
-        let name = self.text(n);
-        if let Some(v) = self.scope.names.get(&name, span) {
-            return v;
-        }
-        Value::Call {
+        // Ruby's meaning of a bare name bound nowhere: a call of the method.
+        let method = |name| Value::Call {
             path: vec![name],
             args: Vec::new(),
             span,
-        }
+        };
+        self.scope.names.get_or(self.text(n), span, method)
     }
 
     /// `@x`: what the method set it to, else the receiver's field.
