@@ -389,6 +389,32 @@ fn from_below(base: &str, rel: &str) -> String {
     }
 }
 
+/// Whether a path is test code.
+pub fn is_test_path(rel: &str) -> bool {
+    let mut parts = rel.split('/');
+    let file = parts.next_back().unwrap_or("");
+    let dir_test = rel.split('/').rev().skip(1).any(|d| {
+        matches!(
+            d,
+            "test" | "tests" | "spec" | "specs" | "__tests__" | "testing" | "benches"
+        )
+    });
+    let stem = file.split('.').next().unwrap_or("");
+    // `queue.spec.ts`, `jobs.test.js`: a part between the stem and the
+    // extension says so.
+    let dotted: Vec<&str> = file.split('.').collect();
+    let part_test = dotted.len() > 2
+        && dotted[1..dotted.len() - 1]
+            .iter()
+            .any(|p| matches!(*p, "spec" | "test"));
+    dir_test
+        || part_test
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.starts_with("test_")
+        || stem == "tests"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -125,6 +125,50 @@ fn a_port_is_read_against_its_family_by_name() {
     assert_eq!(v["contract"]["name"], "bullmq");
 }
 
+/// A port's own keys beside the family's (a session cache, a user hash):
+/// outside the contract's keyspace, no near miss of it, so no finding; one
+/// note names them, and not those of test code.
+#[test]
+fn a_ports_own_keys_are_a_note_not_a_finding() {
+    let dir = port();
+    let own = "defmodule Port.Cache do\n  def put(conn, u) do\n    Redix.command(conn, [\"SET\", \"app:sessions:\" <> u, \"1\"])\n    Redix.command(conn, [\"HSET\", \"app:users:\" <> u, \"name\", \"x\"])\n    Redix.command(conn, [\"HSET\", \"app:users:\" <> u, \"mail\", \"x\"])\n  end\nend\n";
+    write(dir.path(), "port/lib/cache.ex", own);
+    write(
+        dir.path(),
+        "port/test/cache_test.exs",
+        &own.replace("Port.Cache", "Port.CacheTest"),
+    );
+    let (code, stdout, stderr) = run(
+        &["check", ".", "--contract", "bullmq", "--format", "json"],
+        dir.path(),
+    );
+    assert_eq!(
+        json_findings(&stdout),
+        ["WL201 port/lib/jobs.ex:3"],
+        "{stderr}"
+    );
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let says = "the keys `app:sessions:<u>`, `app:users:<u>` are outside the keyspace of the `bullmq` contract (its keys start with `bull:`): read as this code's own, not held to the contract";
+    assert_eq!(
+        v["notes"],
+        serde_json::json!([{"path": ".", "message": says}])
+    );
+    // The embedded default, which applies unasked, says nothing of them.
+    let (_, stdout, _) = run(
+        &["check", "port/lib/cache.ex", "--format", "json"],
+        dir.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let notes = v["notes"].as_array().unwrap();
+    assert!(
+        notes
+            .iter()
+            .all(|n| !n["message"].as_str().unwrap().contains("code's own")),
+        "{stdout}"
+    );
+}
+
 /// `wirelint.toml` names a shipped contract and sets its `<prefix>`: the
 /// port's `bull:` keys are then another namespace, and its `app:` keys the
 /// family's.

@@ -166,6 +166,7 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     // a twentieth of a warm run, which the checks need not wait for.
     crate::parse::free_later(facts);
     notes.extend(model_notes(&model, &sources));
+    notes.extend(super::own_keys::note(&model, contract.as_ref(), &sources));
     let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = in_pool(pool.as_ref(), || run_all(&cx));
     notes.extend(unlisted_errors_note(&cx));

@@ -27,6 +27,7 @@ pub mod files;
 mod gate;
 pub mod git;
 pub mod names;
+mod own_keys;
 pub mod post;
 pub mod prefilter;
 mod read;

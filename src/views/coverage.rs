@@ -149,31 +149,7 @@ impl Unlinked {
     }
 }
 
-/// Whether a path is test code.
-pub fn is_test_path(rel: &str) -> bool {
-    let mut parts = rel.split('/');
-    let file = parts.next_back().unwrap_or("");
-    let dir_test = rel.split('/').rev().skip(1).any(|d| {
-        matches!(
-            d,
-            "test" | "tests" | "spec" | "specs" | "__tests__" | "testing" | "benches"
-        )
-    });
-    let stem = file.split('.').next().unwrap_or("");
-    // `queue.spec.ts`, `jobs.test.js`: a part between the stem and the
-    // extension says so.
-    let dotted: Vec<&str> = file.split('.').collect();
-    let part_test = dotted.len() > 2
-        && dotted[1..dotted.len() - 1]
-            .iter()
-            .any(|p| matches!(*p, "spec" | "test"));
-    dir_test
-        || part_test
-        || stem.ends_with("_test")
-        || stem.ends_with("_spec")
-        || stem.starts_with("test_")
-        || stem == "tests"
-}
+pub use crate::source::is_test_path;
 
 /// Which spans of an analysis are test code: in a test file, or in a
 /// region the extractor marked as test code (`#[cfg(test)]`, a test
