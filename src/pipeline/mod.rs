@@ -179,6 +179,10 @@ pub struct Stats {
     pub cached: usize,
     /// Files whose facts the run uses (the selection).
     pub selected: usize,
+    /// Files whose parse gave up on a part ([`crate::facts::FileFacts::was_cut`]):
+    /// their facts depend on a budget that may be of time, so the run's
+    /// results are not kept ([`cache::results`]).
+    pub cut: usize,
 }
 
 impl std::fmt::Display for Stats {
