@@ -444,3 +444,75 @@ fn contract_in(c: ContractOut) -> Contract {
         ids: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(file: u32) -> Results {
+        let rule = crate::checks::rule("WL201").unwrap();
+        let mut sources = SourceMap::default();
+        sources.add(SourceFile::new(
+            "ours.toml".into(),
+            PathBuf::from("ours.toml"),
+            None,
+            b"[keyspace]\n".to_vec(),
+        ));
+        let d = Diagnostic {
+            code: rule.code,
+            name: rule.name,
+            severity: Severity::Error,
+            layer: Layer::L1,
+            message: "m".into(),
+            primary: Label::new(Span::new(file, 1, 3), "here"),
+            related: Vec::new(),
+            help: Some("h".into()),
+            speaker: None,
+            impact: None,
+            fix: None,
+        };
+        Results {
+            analysis: Analysis {
+                sources,
+                model: Model::default(),
+                diagnostics: vec![d],
+                notes: vec![Note {
+                    path: ".".into(),
+                    message: "n".into(),
+                }],
+                contract: None,
+                contract_file: Some(0),
+                files_checked: 1,
+                stats: Stats::default(),
+            },
+            coverage: Coverage::default(),
+            baselined: 2,
+        }
+    }
+
+    #[test]
+    fn results_come_back_as_they_were_kept() {
+        let r = decode(&encode(&results(0)).unwrap()).unwrap();
+        let a = &r.analysis;
+        assert_eq!(a.diagnostics, results(0).analysis.diagnostics);
+        assert_eq!(a.notes, results(0).analysis.notes);
+        assert_eq!(a.sources.get(0).bytes(), b"[keyspace]\n");
+        assert!(!a.sources.get(0).from_disk());
+        assert_eq!(
+            (a.contract_file, a.files_checked, r.baselined),
+            (Some(0), 1, 2)
+        );
+    }
+
+    /// A memo that names a file it does not hold, or that is cut short,
+    /// is none (a reporter would index past the file table).
+    #[test]
+    fn a_memo_that_names_what_it_lacks_is_none() {
+        assert!(decode(&encode(&results(1)).unwrap()).is_none());
+        let bytes = encode(&results(0)).unwrap();
+        for n in 0..bytes.len() {
+            assert!(decode(&bytes[..n]).is_none(), "{n} bytes");
+        }
+        assert!(decode(b"").is_none());
+    }
+}
