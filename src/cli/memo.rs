@@ -25,27 +25,26 @@ use std::path::Path;
 use sha1::{Digest, Sha1};
 
 use crate::pipeline::cache::results::{self, part, ResultsKey};
-use crate::pipeline::{ContractChoice, Options};
+use crate::pipeline::{ContractChoice, Discovery, Options};
 use crate::views::results::Results;
 
 use super::CheckArgs;
 
-/// The memo's key for this run, if it may use one.
-pub(super) fn key(
-    a: &CheckArgs,
-    opts: &Options,
-    plan: Option<&crate::scope::Plan>,
-) -> Option<ResultsKey> {
-    let plain = plan.is_none()
+/// Whether this run may use the memo.
+pub(super) fn eligible(a: &CheckArgs, opts: &Options, plan: Option<&crate::scope::Plan>) -> bool {
+    plan.is_none()
+        && opts.cache_dir.is_some()
         && a.stdin_filename.is_none()
         && a.changed_since.is_none()
         && a.upstream.is_none()
         && a.write_baseline.is_none()
-        && !(a.fix || a.diff || a.watch || a.matrix || a.stats || a.no_prefilter);
-    if !plain {
-        return None;
-    }
-    results::key(opts, &options_digest(a, opts)?)
+        && !(a.fix || a.diff || a.watch || a.matrix || a.stats || a.no_prefilter)
+}
+
+/// The memo's key for this run (one that may use it, [`eligible`]),
+/// whose discovery found `found`.
+pub(super) fn key(a: &CheckArgs, opts: &Options, found: &Discovery) -> Option<ResultsKey> {
+    results::key(opts, &options_digest(a, opts)?, found)
 }
 
 /// Every option and setting of the run that can change its results.

@@ -401,14 +401,22 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .map(|_| read_stdin(a.read.max_file_size))
         .transpose()?;
     let (opts, plan, reported) = check_options(a, buffer)?;
-    let memo = memo::key(a, &opts, plan.as_ref());
+    // A run that may use the memo discovers its files first, to key it;
+    // computed, it does not walk the tree again.
+    let found = memo::eligible(a, &opts, plan.as_ref())
+        .then(|| crate::pipeline::discover(&opts))
+        .flatten();
+    let memo = found.as_ref().and_then(|d| memo::key(a, &opts, d));
     if let Some(r) = memo.as_ref().and_then(memo::load) {
         let before = report::brief::baselined(r.baselined);
         return Ok(finish(a, r, &before, &opts.root, None));
     }
     let (mut analysis, only) = match &plan {
         Some(plan) => crate::scope::run(&opts, plan).map_err(analyze_error)?,
-        None => (run_analysis(&opts)?, None),
+        None => (
+            crate::pipeline::analyze_with(&opts, found).map_err(analyze_error)?,
+            None,
+        ),
     };
     let post = Post {
         settings: &opts.settings,

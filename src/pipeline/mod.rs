@@ -33,7 +33,7 @@ mod read;
 mod select;
 pub mod session;
 
-pub use analyze::{analyze, load_contract};
+pub use analyze::{analyze, analyze_with, discover, load_contract, Discovery};
 
 /// Files larger than this are skipped with a note.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = crate::input::DEFAULT_LIMIT;

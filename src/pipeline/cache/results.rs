@@ -25,8 +25,7 @@ use std::time::SystemTime;
 use sha1::{Digest, Sha1};
 
 use super::{load_value, nanos, store_value, value_path, Stamp, RACY};
-use crate::pipeline::files::Files;
-use crate::pipeline::Options;
+use crate::pipeline::{Discovery, Options};
 
 /// A memo over this many bytes is neither stored nor read.
 pub const MAX_BYTES: u64 = 64 << 20;
@@ -42,11 +41,12 @@ pub struct ResultsKey {
 }
 
 /// The key of a run of `opts` whose other options and settings digest to
-/// `options`; `None` when the run cannot be keyed with certainty (no
+/// `options`, and whose discovery ([`crate::pipeline::discover`], made
+/// at the start of the run) found `found`; `None` when the run cannot be keyed with certainty (no
 /// cache, files not from the disk, an editor's buffer, a session, the
 /// prefilter off, a file that cannot be stated, or one changed too
 /// recently to be told from a change in the same tick).
-pub fn key(opts: &Options, options: &[u8; 20]) -> Option<ResultsKey> {
+pub fn key(opts: &Options, options: &[u8; 20], found: &Discovery) -> Option<ResultsKey> {
     let base = opts.cache_dir.clone()?;
     let plain = opts.tree.is_none()
         && opts.buffers.is_empty()
@@ -62,7 +62,7 @@ pub fn key(opts: &Options, options: &[u8; 20]) -> Option<ResultsKey> {
     part(&mut slot, b"results 1");
     part(&mut slot, root.as_os_str().as_encoded_bytes());
     part(&mut slot, options);
-    let files = files_digest(opts, &root, started)?;
+    let files = files_digest(opts, &root, found, started)?;
     Some(ResultsKey {
         base,
         slot: slot.finalize().into(),
@@ -70,13 +70,9 @@ pub fn key(opts: &Options, options: &[u8; 20]) -> Option<ResultsKey> {
     })
 }
 
-/// Discovery as the run does it, and every file's stamp.
-fn files_digest(opts: &Options, root: &Path, started: u64) -> Option<[u8; 20]> {
-    let files = Files::new(&opts.root, None, &[], opts.max_file_bytes);
-    files.check_paths(&opts.paths).ok()?;
-    let mut notes = Vec::new();
-    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes, None);
-    let projects = files.projects(&candidates);
+/// What discovery found, and every file's stamp.
+fn files_digest(opts: &Options, root: &Path, found: &Discovery, started: u64) -> Option<[u8; 20]> {
+    let (candidates, projects, notes) = (&found.candidates, &found.projects, &found.notes);
     let mut h = Sha1::new();
     part(&mut h, root.as_os_str().as_encoded_bytes());
     part(&mut h, opts.root.as_os_str().as_encoded_bytes());
@@ -86,7 +82,10 @@ fn files_digest(opts: &Options, root: &Path, started: u64) -> Option<[u8; 20]> {
     part(&mut h, &opts.max_file_bytes.to_le_bytes());
     part(&mut h, &(candidates.len() as u64).to_le_bytes());
     let racy = RACY.as_nanos() as u64;
-    for (c, project) in candidates.iter().zip(&projects) {
+    if projects.len() != candidates.len() {
+        return None;
+    }
+    for (c, project) in candidates.iter().zip(projects) {
         let stamp = Stamp::of(&std::fs::metadata(&c.path).ok()?)?;
         if stamp.mtime.saturating_add(racy) >= started {
             return None;
@@ -102,7 +101,7 @@ fn files_digest(opts: &Options, root: &Path, started: u64) -> Option<[u8; 20]> {
         part(&mut h, &stamp.mtime.to_le_bytes());
     }
     part(&mut h, &(notes.len() as u64).to_le_bytes());
-    for n in &notes {
+    for n in notes {
         part(&mut h, n.path.as_bytes());
         part(&mut h, n.message.as_bytes());
     }
