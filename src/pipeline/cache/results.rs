@@ -6,8 +6,10 @@
 //! A memo is found by its *slot*, a name made of the build, the canonical
 //! root and the digest of the run's options and settings (the caller's:
 //! every one that can change the results, `crate::views::results`), and
-//! is used only when it was stored for the same *files*: discovery run
-//! again (its files, its notes, each file's project) and, for each file,
+//! is used only when it was stored for the same *files*: what discovery
+//! found (its files, its notes, each file's project:
+//! `crate::pipeline::discover`, which the run computed on a miss takes
+//! as its own) and, for each file,
 //! its path, language and the stamp the facts cache's index trusts it by
 //! (size and modification time, [`Stamp`]). As the index does, the memo
 //! trusts no file changed less than [`RACY`] before the run that keys it:
