@@ -285,3 +285,33 @@ fn runs_it_cannot_key_use_no_memo() {
     let (_, _, _, trace) = run(root, Some(cache.path()), &["--read-stats"]);
     assert_eq!(trace, "");
 }
+
+/// The baseline's bytes key the memo: another baseline, the same path,
+/// is computed again and leaves out what it records.
+#[test]
+fn a_changed_baseline_is_computed_again() {
+    let dir = variant("payload-renamed");
+    let root = dir.path();
+    settle(root, 120);
+    let cache = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let baseline = out.path().join("baseline.json");
+    let b = baseline.to_str().unwrap();
+    let write = |extra: &[&str]| {
+        let mut args = vec!["--write-baseline", b];
+        args.extend(extra);
+        let (code, _, _, trace) = run(root, Some(cache.path()), &args);
+        assert_eq!((code, trace.as_str()), (0, ""));
+    };
+    write(&[]);
+    let args = ["--format", "json", "--baseline", b];
+    assert!(!as_without(root, cache.path(), &args));
+    assert!(as_without(root, cache.path(), &args));
+    let (_, all, _, _) = run(root, Some(cache.path()), &args);
+    assert!(!all.contains("WL305") && !all.contains("WL201"), "{all}");
+    // Only WL305 recorded now: WL201 is new again.
+    write(&["--select", "WL305"]);
+    assert!(!as_without(root, cache.path(), &args));
+    let (_, some, _, _) = run(root, Some(cache.path()), &args);
+    assert!(!some.contains("WL305") && some.contains("WL201"), "{some}");
+}
