@@ -272,7 +272,16 @@ fn runs_it_cannot_key_use_no_memo() {
     let dir = variant("payload-renamed");
     let root = dir.path();
     let cache = tempfile::tempdir().unwrap();
-    // Just written: no file is settled.
+    // Changed a moment ago (a time ahead of the run, so that a slow
+    // host cannot settle it): not trusted.
+    let soon = SystemTime::now() + Duration::from_secs(60);
+    let jobs = root.join("peers/rust/src/jobs.rs");
+    std::fs::File::options()
+        .append(true)
+        .open(&jobs)
+        .unwrap()
+        .set_modified(soon)
+        .unwrap();
     let (_, _, _, trace) = run(root, Some(cache.path()), &[]);
     assert_eq!(trace, "");
     settle(root, 120);
