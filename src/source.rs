@@ -144,6 +144,9 @@ pub struct SourceFile {
     pub lang: Option<Lang>,
     /// Its bytes hold [`SUPPRESSION_MARK`] (found when it was scanned).
     pub may_suppress: bool,
+    /// Its bytes are read from `path` when asked for ([`SourceFile::on_disk`]),
+    /// not held from the start.
+    disk: bool,
     bytes: OnceLock<Vec<u8>>,
     /// Byte offset of the start of each line. A line ends at `\n`, `\r\n`
     /// or a lone `\r`.
@@ -175,7 +178,8 @@ impl SourceFile {
     /// A file whose bytes are held from the start.
     pub fn new(rel: String, path: PathBuf, lang: Option<Lang>, bytes: Vec<u8>) -> SourceFile {
         let may_suppress = memchr::memmem::find(&bytes, SUPPRESSION_MARK).is_some();
-        let f = SourceFile::on_disk(rel, path, lang, may_suppress);
+        let mut f = SourceFile::on_disk(rel, path, lang, may_suppress);
+        f.disk = false;
         let _ = f.bytes.set(bytes);
         f
     }
@@ -193,6 +197,7 @@ impl SourceFile {
             path,
             lang,
             may_suppress,
+            disk: true,
             bytes: OnceLock::new(),
             line_starts: OnceLock::new(),
             scalars: OnceLock::new(),
@@ -203,6 +208,12 @@ impl SourceFile {
     pub fn bytes(&self) -> &[u8] {
         self.bytes
             .get_or_init(|| std::fs::read(&self.path).unwrap_or_default())
+    }
+
+    /// Whether its bytes come from its path on the disk when first asked
+    /// for (else they were given when it was made).
+    pub fn from_disk(&self) -> bool {
+        self.disk
     }
 
     /// Whether its bytes are held now (read, or given).

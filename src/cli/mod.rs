@@ -11,6 +11,7 @@ mod contract;
 mod failure;
 pub mod flags;
 mod info;
+mod memo;
 mod plan;
 mod upstream;
 mod watch;
@@ -26,6 +27,7 @@ use crate::report::coverage::Partial;
 use crate::report::diff::DiffRun;
 use crate::report::error::RunError;
 use crate::report::{self, closing_line, CheckRun, FailOn, Format, Output, Reporter, Summary};
+use crate::views::results::Results;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -399,9 +401,22 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
         .map(|_| read_stdin(a.read.max_file_size))
         .transpose()?;
     let (opts, plan, reported) = check_options(a, buffer)?;
+    // A run that may use the memo discovers its files first, to key it;
+    // computed, it does not walk the tree again.
+    let found = memo::eligible(a, &opts, plan.as_ref())
+        .then(|| crate::pipeline::discover(&opts))
+        .flatten();
+    let memo = found.as_ref().and_then(|d| memo::key(a, &opts, d));
+    if let Some(r) = memo.as_ref().and_then(memo::load) {
+        let before = report::brief::baselined(r.baselined);
+        return Ok(finish(a, r, &before, &opts.root, None));
+    }
     let (mut analysis, only) = match &plan {
         Some(plan) => crate::scope::run(&opts, plan).map_err(analyze_error)?,
-        None => (run_analysis(&opts)?, None),
+        None => (
+            crate::pipeline::analyze_with(&opts, found).map_err(analyze_error)?,
+            None,
+        ),
     };
     let post = Post {
         settings: &opts.settings,
@@ -438,26 +453,48 @@ fn check(a: &CheckArgs) -> Result<i32, RunError> {
     let shown = reported.as_ref().map(|r| r.files(&analysis));
     // Paths as the speakers are named (`check_options`).
     crate::scope::relocate(&mut analysis, opts.speaker_prefix.as_deref().unwrap_or("."));
-    if a.report.quiet {
-        analysis.notes.clear();
-    } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
-        report::brief::fold_test_notes(&mut analysis.notes);
+    let coverage = crate::views::coverage::build(&analysis, shown.as_deref());
+    let results = Results {
+        analysis,
+        coverage,
+        baselined: applied.baselined,
+    };
+    // A parse that gave up depends on the machine's load: not kept.
+    if let Some(key) = memo.as_ref().filter(|_| results.analysis.stats.cut == 0) {
+        memo::store(key, &results);
     }
-    let code = report_check(a, &analysis, shown.as_deref(), &before, &opts.root, excused);
+    Ok(finish(a, results, &before, &opts.root, excused))
+}
+
+/// Reports a run's results: its notes as the format and `--quiet` want
+/// them, the findings, the closing line; the exit code.
+fn finish(
+    a: &CheckArgs,
+    mut r: Results,
+    before: &str,
+    root: &Path,
+    excused: Option<(&[bool], &str)>,
+) -> i32 {
+    if a.report.quiet {
+        r.analysis.notes.clear();
+    } else if !a.coverage && matches!(a.format, Format::Full | Format::Concise) {
+        report::brief::fold_test_notes(&mut r.analysis.notes);
+    }
+    let code = report_check(a, &r, before, root, excused);
     if a.stats {
         let _ = writeln!(
             std::io::stderr().lock(),
             "wirelint stats: {}",
-            analysis.stats
+            r.analysis.stats
         );
     }
     // The process ends after this, but for `--watch`: freeing an analysis
     // of many findings piece by piece only costs time (a tenth of a run of
     // 87,000).
     if !a.watch {
-        std::mem::forget(analysis);
+        std::mem::forget(r);
     }
-    Ok(code)
+    code
 }
 
 /// `--fix`: write the fixes and check again (exit 2 if a write failed); `--diff`: show them.
@@ -515,18 +552,18 @@ fn write_baseline(analysis: &Analysis, path: &Path) -> Result<i32, RunError> {
 
 /// Reports the findings in the chosen format, with the closing line; the
 /// exit code.
-/// `shown`: the files of the paths given, when the root lies above them;
-/// `before`: lines that go before the closing line; `root`: the run's;
+/// `r`: the run's results (the coverage of the files of the paths given,
+/// when the root lies above them); `before`: lines that go before the closing line; `root`: the run's;
 /// `excused`: in a change-aware run without `--fail-on-existing`, which
 /// findings the base already holds (they fail nothing) and its name.
 fn report_check(
     a: &CheckArgs,
-    analysis: &Analysis,
-    shown: Option<&[bool]>,
+    r: &Results,
     before: &str,
     root: &Path,
     excused: Option<(&[bool], &str)>,
 ) -> i32 {
+    let (analysis, coverage) = (&r.analysis, &r.coverage);
     let fail_on = a.fail_on.severity();
     let diagnostics: Vec<_> = analysis.diagnostics.iter().collect();
     let summary = Summary::of(analysis);
@@ -535,8 +572,7 @@ fn report_check(
         |(i, d): (usize, &&crate::diagnostic::Diagnostic)| d.severity >= fail_on && !old(i);
     let failing = diagnostics.iter().enumerate().any(at_or_above);
     let code = exit_code(failing, a.exit_zero);
-    let coverage = crate::views::coverage::build(analysis, shown);
-    let partial = Partial::of(&coverage, || crate::scope::root::view(root));
+    let partial = Partial::of(coverage, || crate::scope::root::view(root));
     let mut closing = closing_line(&summary, code, fail_on, partial.as_ref());
     let held = diagnostics
         .iter()
@@ -561,7 +597,7 @@ fn report_check(
         diagnostics: &diagnostics,
         summary,
         matrix: matrix.as_ref(),
-        coverage: &coverage,
+        coverage,
         list_coverage: a.coverage,
         quiet: a.report.quiet,
         color: a.format == Format::Full && a.report.color(),

@@ -94,8 +94,41 @@ fn read_contract(p: &Path, limit: u64, prefix: Option<&str>) -> Result<Contract,
     )?)
 }
 
+/// What discovery found for a run of files on the disk: its files, its
+/// notes, each file's project. Made by [`discover`] for a caller that
+/// keys the run by its files before running it ([`analyze_with`]).
+pub struct Discovery {
+    pub candidates: Vec<Candidate>,
+    pub notes: Vec<Note>,
+    pub projects: Vec<Option<PathBuf>>,
+}
+
+/// Discovery as [`analyze`] makes it, for a run of files on the disk
+/// alone (no tree, buffer or session); `None` for another run, or when
+/// a path given is not there.
+pub fn discover(opts: &Options) -> Option<Discovery> {
+    if opts.tree.is_some() || !opts.buffers.is_empty() || opts.session.is_some() {
+        return None;
+    }
+    let files = files_of(opts).ok()?;
+    let mut notes = Vec::new();
+    let candidates = files.candidates(&opts.paths, &opts.settings, &mut notes, None);
+    let projects = files.projects(&candidates);
+    Some(Discovery {
+        candidates,
+        notes,
+        projects,
+    })
+}
+
 /// Runs the pipeline.
 pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
+    analyze_with(opts, None)
+}
+
+/// Runs the pipeline with discovery already made ([`discover`], of the
+/// same options), if given.
+pub fn analyze_with(opts: &Options, found: Option<Discovery>) -> Result<Analysis, AnalyzeError> {
     let files = files_of(opts)?;
     let mut contract = load_contract(&opts.contract, &opts.config, opts.max_file_bytes)?;
     crate::config::settings::add_speakers(&opts.settings, &opts.root, contract.as_mut());
@@ -103,11 +136,21 @@ pub fn analyze(opts: &Options) -> Result<Analysis, AnalyzeError> {
     // `--threads` bounds the walk too (it makes one job per directory).
     let pool = pool(opts.threads.map(|n| capped_threads(n, &mut notes)))?;
     let kept = opts.session.as_deref().map(|s| &s.discovered);
-    let candidates = in_pool(pool.as_ref(), || {
-        files.candidates(&opts.paths, &opts.settings, &mut notes, kept)
-    });
+    let (candidates, projects) = match found {
+        Some(d) => {
+            notes.extend(d.notes);
+            (d.candidates, d.projects)
+        }
+        None => {
+            let c = in_pool(pool.as_ref(), || {
+                files.candidates(&opts.paths, &opts.settings, &mut notes, kept)
+            });
+            let p = files.projects(&c);
+            (c, p)
+        }
+    };
     let (speakers, mut file_speaker, speaker_dirs) =
-        speakers(opts, &files, &candidates, contract.as_ref());
+        speakers(opts, &candidates, projects, contract.as_ref());
 
     let prefilter = Prefilter::new(contract.as_ref());
     let cache = open_cache(opts, &prefilter);
@@ -303,20 +346,21 @@ fn unlisted_errors_note(cx: &CheckContext<'_>) -> Option<Note> {
     })
 }
 
-/// The speakers, each file's speaker, and each speaker's directory. They
+/// The speakers, each file's speaker (`projects`: each file's project),
+/// and each speaker's directory. They
 /// come from paths alone, so they are known before any read: the speakers
 /// named by the contract, then by `wirelint.toml` (which names them with no
 /// contract too), then the projects.
 fn speakers(
     opts: &Options,
-    files: &Files<'_>,
     candidates: &[Candidate],
+    projects: Vec<Option<PathBuf>>,
     contract: Option<&Contract>,
 ) -> (Vec<Speaker>, Vec<Option<SpeakerId>>, Vec<Option<PathBuf>>) {
     let rels: Vec<(String, Option<PathBuf>)> = candidates
         .iter()
         .map(|c| c.rel.clone())
-        .zip(files.projects(candidates))
+        .zip(projects)
         .collect();
     let mut specs = contract.map(|c| c.speakers.clone()).unwrap_or_default();
     for s in opts.settings.speaker_specs(&opts.root) {

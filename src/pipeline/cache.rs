@@ -48,6 +48,7 @@ use super::names::Idents;
 use super::prefilter::Marks;
 
 mod prune;
+pub mod results;
 
 /// Magic bytes that open every cache file, with the format's version.
 const MAGIC: &[u8; 4] = b"WLC1";

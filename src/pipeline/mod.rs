@@ -34,7 +34,7 @@ mod read;
 mod select;
 pub mod session;
 
-pub use analyze::{analyze, load_contract};
+pub use analyze::{analyze, analyze_with, discover, load_contract, Discovery};
 
 /// Files larger than this are skipped with a note.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = crate::input::DEFAULT_LIMIT;
@@ -180,6 +180,10 @@ pub struct Stats {
     pub cached: usize,
     /// Files whose facts the run uses (the selection).
     pub selected: usize,
+    /// Files whose parse gave up on a part ([`crate::facts::FileFacts::was_cut`]):
+    /// their facts depend on a budget that may be of time, so the run's
+    /// results are not kept ([`cache::results`]).
+    pub cut: usize,
 }
 
 impl std::fmt::Display for Stats {

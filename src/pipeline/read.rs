@@ -64,6 +64,7 @@ pub(crate) struct Counts {
     parsed: AtomicUsize,
     parsed_bytes: AtomicU64,
     cached: AtomicUsize,
+    cut: AtomicUsize,
 }
 
 impl Counts {
@@ -84,6 +85,11 @@ impl Counts {
         self.cached.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// A parse that gave up on part of a file.
+    pub fn cut(&self) {
+        self.cut.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// The counts as run statistics.
     pub fn stats(&self, files: usize, selected: usize) -> Stats {
         Stats {
@@ -94,6 +100,7 @@ impl Counts {
             parsed_bytes: self.parsed_bytes.load(Ordering::Relaxed),
             cached: self.cached.load(Ordering::Relaxed),
             selected,
+            cut: self.cut.load(Ordering::Relaxed),
         }
     }
 }
@@ -261,6 +268,9 @@ impl Reader<'_> {
                     t.keep(&c.rel, Arc::new(tree));
                 }
                 let f = Arc::new(f);
+                if f.was_cut() {
+                    self.counts.cut();
+                }
                 // An editor's buffer is not on disk, and its facts are
                 // not either: kept in memory for the next run only.
                 if let (Some(cache), Some(k), false) = (self.cache, &key, f.was_cut()) {

@@ -11,3 +11,4 @@ pub mod diff;
 pub mod draft;
 pub mod matrix;
 pub mod observe;
+pub mod results;
