@@ -1,13 +1,14 @@
-//! The keys of the code's own: key shapes the code sends that lie outside
-//! the keyspace of the contract the run was given (another namespace than
-//! its prefix, and none of its whole keys), such as a port's cache or
-//! session keys beside a family's queue. No rule holds them to the
-//! contract, and they are no near miss of it (those are WL101 to WL103), so
-//! one note says that they were seen and left alone: silence on them is
-//! said, not implied. The embedded default, which applies unasked, says
+//! A port's own keys: key shapes the code sends that lie outside the
+//! keyspace of the shipped family it is checked against (BullMQ, RSMQ,
+//! Sidekiq, asynq: another namespace than its prefix, and none of its
+//! whole keys), such as a port's cache or session keys beside the
+//! family's queue. No rule holds them to the contract, and they are no
+//! near miss of it (those are WL101 to WL103), so one note says that they
+//! were seen and left alone: silence on them is said, not implied. A
+//! contract of one's own or EchoMQ's, whose code is not a port, says
 //! nothing of them; nor does test code.
 
-use crate::contract::{Contract, Keyspace};
+use crate::contract::{shipped, Contract, Keyspace};
 use crate::discover::Note;
 use crate::facts::{Seg, Template};
 use crate::keyshape::{self, KeyVerdict};
@@ -20,14 +21,15 @@ const NAMED: usize = 3;
 /// Distinct key shapes kept, at the most (the count stops there).
 const KEPT: usize = 1024;
 
-/// The note, when the contract was chosen (by name, path or
-/// `wirelint.toml`) and code outside tests sends keys outside its keyspace.
+/// The note, when the contract is a shipped family's and code outside
+/// tests sends keys outside its keyspace.
 pub(super) fn note(
     model: &Model,
     contract: Option<&Contract>,
     sources: &SourceMap,
 ) -> Option<Note> {
-    let c = contract.filter(|c| c.chosen)?;
+    let family = |c: &&Contract| c.embedded && shipped::families().any(|f| f.name == c.name);
+    let c = contract.filter(family)?;
     let ks = c.keyspace.as_ref()?;
     let mut shapes: Vec<String> = Vec::new();
     for k in model.keys.iter().filter(|k| k.sent) {
