@@ -105,18 +105,22 @@ pub fn is_namespace_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
-/// Whether a template reads as a key: a literal namespace and a `:`.
-pub fn is_key_like(t: &Template) -> bool {
-    // The leading literal run: a prefix held in a constant or a field is a
-    // literal of its own before the rest (`${this.prefix}:{q}:wait`).
-    let text: String = t
-        .segs
+/// The literal text of `t` before its first hole: a prefix held in a
+/// constant or a field is a literal of its own before the rest
+/// (`${this.prefix}:{q}:wait`).
+pub fn literal_lead(t: &Template) -> String {
+    t.segs
         .iter()
         .map_while(|s| match s {
             Seg::Lit { text, .. } => Some(text.as_str()),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// Whether a template reads as a key: a literal namespace and a `:`.
+pub fn is_key_like(t: &Template) -> bool {
+    let text = literal_lead(t);
     match text.find(':') {
         Some(i) if i > 0 => text[..i].chars().all(is_namespace_char),
         _ => false,

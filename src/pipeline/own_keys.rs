@@ -10,7 +10,7 @@
 
 use crate::contract::{shipped, Contract, Keyspace};
 use crate::discover::Note;
-use crate::facts::{Seg, Template};
+use crate::facts::Template;
 use crate::keyshape::{self, KeyVerdict};
 use crate::link::Model;
 use crate::source::{is_test_path, SourceMap};
@@ -56,14 +56,7 @@ pub(super) fn note(
 /// and the whole key's agree as far as both go (`stat:<attribute>` may be
 /// `stat:processed`), so it is not known to be the code's own.
 fn may_be_whole(t: &Template, ks: &Keyspace) -> bool {
-    let lead: String = t
-        .segs
-        .iter()
-        .map_while(|s| match s {
-            Seg::Lit { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let lead = keyshape::literal_lead(t);
     ks.whole_types().any(|w| {
         let whole = w.lead_literal();
         whole.starts_with(&lead) || lead.starts_with(whole)
