@@ -111,6 +111,22 @@ fn defined_commands_are_evalsha_of_the_registered_script() {
     assert!(!evalsha[0].open_tail);
 }
 
+/// A file read as a `Buffer` and made text by `toString()` is the file's
+/// script, named by the command `defineCommand` registers it as; a
+/// string's `toString()` is the string.
+#[test]
+fn a_buffers_to_string_is_its_text() {
+    let f = facts(
+        Lang::TypeScript,
+        "const DIR = './lua';\nexport function make(c) {\n  c.defineCommand('enqueue', {\n    numberOfKeys: 2,\n    lua: readFileSync(`${DIR}/enqueue.lua`).toString(),\n  });\n  return c.hget('emq:{q}:job'.toString(), 'state');\n}\n",
+    );
+    assert_eq!(f.scripts.len(), 1);
+    assert_eq!(f.scripts[0].name.as_deref(), Some("enqueue"));
+    assert_eq!(f.scripts[0].declared_keys.map(|k| k.0), Some(2));
+    let hget = f.commands.iter().find(|c| c.name == "HGET").expect("HGET");
+    assert_eq!(hget.args[0].as_str().as_deref(), Some("emq:{q}:job"));
+}
+
 /// `script('load', text, (err, sha) => { this.sha = sha })`: the class's
 /// field holds the SHA1 of the text.
 #[test]

@@ -23,6 +23,12 @@ const TRANSPARENT: &[&str] = &[
     "type_assertion",
 ];
 
+/// Methods that give a text as it is (the standard library as data):
+/// `String.prototype.toString`/`valueOf` give the string, and a `Buffer`'s
+/// `toString()` (UTF-8 by default) the text of a file read with
+/// `readFileSync`; on a string or a script the value is the receiver's.
+const TEXT_AS_IS: &[&str] = &["toString", "valueOf"];
+
 /// Expressions one value may read, at most (names bound to names bound
 /// to names, each several times, would grow without it).
 const FUEL: usize = 4096;
@@ -321,6 +327,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return reply;
                 }
                 let name = self.text(p);
+                if args.is_empty() && TEXT_AS_IS.contains(&name.as_str()) {
+                    if let v @ (Value::Str(_) | Value::ScriptRef { .. }) = self.value(o, d + 1) {
+                        return v;
+                    }
+                }
                 let path = match self.method_path(o, &name) {
                     Some(path) => path,
                     None if o.kind() == "this" => vec!["self".to_string(), name],
