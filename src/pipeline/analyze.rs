@@ -208,8 +208,7 @@ pub fn analyze_with(opts: &Options, found: Option<Discovery>) -> Result<Analysis
     // The facts are done with once linked: freeing them piece by piece was
     // a twentieth of a warm run, which the checks need not wait for.
     crate::parse::free_later(facts);
-    notes.extend(model_notes(&model, &sources));
-    notes.extend(super::own_keys::note(&model, contract.as_ref(), &sources));
+    notes.extend(model_notes(&model, contract.as_ref(), &sources));
     let cx = CheckContext::new(&model, contract.as_ref(), contract_file, &sources);
     let diagnostics = in_pool(pool.as_ref(), || run_all(&cx));
     notes.extend(unlisted_errors_note(&cx));
@@ -301,12 +300,15 @@ fn files_of(opts: &Options) -> Result<Files<'_>, AnalyzeError> {
     Ok(files)
 }
 
-/// The link's notes, on their files.
-fn model_notes<'a>(model: &'a Model, sources: &'a SourceMap) -> impl Iterator<Item = Note> + 'a {
-    model.notes.iter().map(|(file, msg)| Note {
+/// The link's notes, on their files, and the one on a port's own keys
+/// (`own_keys`).
+fn model_notes(model: &Model, contract: Option<&Contract>, sources: &SourceMap) -> Vec<Note> {
+    let link = model.notes.iter().map(|(file, msg)| Note {
         path: sources.get(*file).rel.clone(),
         message: msg.clone(),
-    })
+    });
+    link.chain(super::own_keys::note(model, contract, sources))
+        .collect()
 }
 
 /// After the reads: the open buffers' trees of this run become the last
