@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{copy_tree, repo, run};
+use common::{copy_tree, repo, run, FORMATS};
 
 /// `fixtures/echomq` in `<tmp>/outer/repo`, a git repository, with one
 /// file whose key type is misspelt (WL103, line 2).
@@ -57,15 +57,7 @@ fn a_config_linking_out_of_the_repository_is_refused() {
     let secret = tmp.path().join("outer/secret.toml");
     std::fs::write(&secret, "TOKEN = \"hunter2-secret\"\n").unwrap();
     std::os::unix::fs::symlink(&secret, r.join("wirelint.toml")).unwrap();
-    for format in [
-        "full",
-        "concise",
-        "json",
-        "json-lines",
-        "sarif",
-        "github",
-        "gitlab",
-    ] {
+    for &format in FORMATS {
         let (code, out, err) = run(&["check", ".", "--format", format], &r);
         assert_eq!(code, 2, "{format}");
         let all = flat(&format!("{out}{err}"));

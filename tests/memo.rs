@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use common::{repo, variant, walk};
+use common::{repo, variant, walk, FORMATS};
 
 /// Every file under `root` last changed `ago` seconds ago (the memo, as
 /// the facts cache's index, does not trust a file changed just before).
@@ -70,16 +70,6 @@ fn as_without(root: &Path, cache: &Path, args: &[&str]) -> bool {
     );
     trace.contains("hit")
 }
-
-const FORMATS: &[&str] = &[
-    "full",
-    "concise",
-    "json",
-    "json-lines",
-    "sarif",
-    "github",
-    "gitlab",
-];
 
 /// (1) Run twice: the second run uses the memo and prints the same, in
 /// every format.

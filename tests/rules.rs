@@ -15,7 +15,7 @@ use wirelint::checks::{rule, CheckContext, Rule, RULES, UNUSED_SUPPRESSION};
 use wirelint::config::settings::Settings;
 use wirelint::config::Config;
 use wirelint::diagnostic::{Diagnostic, Label};
-use wirelint::pipeline::{analyze, Analysis, ContractChoice, Options, DEFAULT_MAX_FILE_BYTES};
+use wirelint::pipeline::{analyze, Analysis, ContractChoice, Options};
 
 /// A case holding this file runs with no contract.
 const NO_CONTRACT: &str = "no-contract";
@@ -64,20 +64,8 @@ fn analysis(case: &Path) -> (Analysis, Settings) {
         .map(|c| c.settings)
         .unwrap_or_default();
     let opts = Options {
-        paths: vec![root.clone()],
-        root,
-        contract,
         threads: Some(1),
-        max_file_bytes: DEFAULT_MAX_FILE_BYTES,
-        config,
-        settings: settings.clone(),
-        buffers: Vec::new(),
-        prefilter: true,
-        tree: None,
-        cache_dir: None,
-        memo: None,
-        speaker_prefix: None,
-        session: None,
+        ..Options::new(root.clone(), vec![root], contract, config, settings.clone())
     };
     let a = analyze(&opts).unwrap_or_else(|e| panic!("{}: {e:?}", case.display()));
     (a, settings)

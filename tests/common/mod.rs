@@ -6,6 +6,17 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Every `--format` of `check`.
+pub const FORMATS: &[&str] = &[
+    "full",
+    "concise",
+    "json",
+    "json-lines",
+    "sarif",
+    "github",
+    "gitlab",
+];
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
