@@ -237,8 +237,13 @@ pub(crate) fn lua_file_of(path: &crate::facts::Value) -> Option<(String, bool)> 
         .collect();
     let rel = tail.trim_start_matches('/');
     let name = rel.rsplit('/').next()?;
-    let fits =
-        name.ends_with(".lua") && name.len() > 4 && !(rel.starts_with("..") && last_hole.is_none());
+    // After a part computed at run time, the literal end names a file only
+    // from a `/` on: `#{name}.erb.lua` ends a name the code computes.
+    let whole_name = last_hole.is_none() || tail.contains('/');
+    let fits = whole_name
+        && name.ends_with(".lua")
+        && name.len() > 4
+        && !(rel.starts_with("..") && last_hole.is_none());
     fits.then(|| (rel.to_string(), last_hole.is_some()))
 }
 
@@ -445,5 +450,38 @@ mod tests {
         assert_eq!(script_name_from_stem("enqueue"), "enqueue");
         assert_eq!(script_name_from_stem("retry-job"), "retry-job");
         assert_eq!(script_name_from_stem("-3"), "-3");
+    }
+
+    /// A path of literal parts and holes, `None` a hole.
+    fn path(parts: &[Option<&str>]) -> crate::facts::Value {
+        let span = crate::facts::Span::default();
+        let segs = parts
+            .iter()
+            .map(|p| match p {
+                Some(t) => Seg::Lit {
+                    text: t.to_string(),
+                    span,
+                },
+                None => Seg::Hole {
+                    label: "dir".into(),
+                    span,
+                },
+            })
+            .collect();
+        crate::facts::Value::Str(crate::facts::Template { segs, span })
+    }
+
+    #[test]
+    fn a_lua_file_is_named_from_a_slash_after_the_last_hole() {
+        let of = |p: &[Option<&str>]| lua_file_of(&path(p));
+        assert_eq!(of(&[Some("lua/a.lua")]), Some(("lua/a.lua".into(), false)));
+        assert_eq!(
+            of(&[None, Some("/scripts/a.lua")]),
+            Some(("scripts/a.lua".into(), true))
+        );
+        // The end of a name the code computes names no file.
+        assert_eq!(of(&[None, Some("/scripts/"), None, Some(".erb.lua")]), None);
+        assert_eq!(of(&[None, Some(".lua")]), None);
+        assert_eq!(of(&[Some("README.md")]), None);
     }
 }
