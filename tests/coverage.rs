@@ -196,6 +196,62 @@ fn a_typescript_interface_call_runs_each_adapter_and_its_script() {
 }
 
 #[test]
+fn a_script_a_base_class_reads_from_the_file_its_subclass_names_is_linked() {
+    // `fixtures/coverage/python-subclass-scripts`: the base's `__init__`
+    // registers `open(Path(__file__).resolve().parent / "lua" /
+    // self.lua_file).read()`; each subclass names its file and runs
+    // `self.run(keys=[..], args=[..])`. The read's path is filled in with
+    // the subclass's `lua_file`, so each call runs its own class's script.
+    assert_eq!(
+        linked_calls("python-subclass-scripts"),
+        [
+            "meter/gauges.py:10 gauge_set 1 [mt:{<*>}:gauge]",
+            "meter/gauges.py:17 window_add 2 [mt:{<*>}:window, mt:{<*>}:total]",
+        ]
+    );
+}
+
+#[test]
+fn a_script_file_a_wrapper_reads_by_the_name_each_call_passes_is_linked() {
+    // `fixtures/coverage/ruby-read-by-name`: `entry(kind, keys, argv)`
+    // reads `File.join(File.dirname(__FILE__), "scripts",
+    // "#{kind}_entry.lua")` and EVALs it; each call's `kind` (a string, a
+    // symbol) fills in the path, so each runs its own file's script.
+    assert_eq!(
+        linked_calls("ruby-read-by-name"),
+        [
+            "lib/ledger/book.rb:11 credit_entry 2 [lg:{<*>}:balance, lg:{<*>}:journal]",
+            "lib/ledger/book.rb:15 debit_entry 1 [lg:{<*>}:balance]",
+        ]
+    );
+}
+
+#[test]
+fn a_script_a_method_named_at_run_time_returns_is_linked() {
+    // `fixtures/coverage/ruby-send-by-name`: `run(redis, op, ..)` runs
+    // `evalsha(public_send("#{op}_sha"), ..)`, then `eval(send("#{op}_lua"),
+    // ..)`; each call's `op` names the methods, whose heredocs check their
+    // key count (`#KEYS ~= 2`, `~= 1`), so a call linked to the other
+    // script would be a WL303 and the run is clean.
+    assert_eq!(
+        linked_calls("ruby-send-by-name"),
+        [
+            "lib/quota/counter.rb:10 <unnamed> 2 [qt:{<*>}:used, qt:{<*>}:limit]",
+            "lib/quota/counter.rb:18 <unnamed> 1 [qt:{<*>}:used]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/ruby-send-by-name");
+    let (code, _, stderr) = run(&["check", "--no-cache", dir.to_str().unwrap()], &repo());
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            0,
+            "wirelint: 2 of 2 script calls checked\nwirelint: 0 errors, 0 warnings in 1 file; exit 0: clean\n"
+        )
+    );
+}
+
+#[test]
 fn a_key_list_a_helper_returns_is_counted() {
     // `fixtures/coverage/python-keymaps`: `keys = self.getKeys([..])`, whose
     // `return list(map(keyOf, roles))` is as long as the list passed, each

@@ -66,6 +66,8 @@ fields! {
     scope = "scope",
     start = "start",
     subscript = "subscript",
+    superclass = "superclass",
+    superclasses = "superclasses",
     table = "table",
     target = "target",
     ty = "type",

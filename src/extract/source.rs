@@ -15,7 +15,7 @@ use tree_sitter::Node;
 use crate::extract::locals::{self, Locals};
 use crate::extract::parts::{self, Parts};
 use crate::extract::LuaFile;
-use crate::facts::{FileFacts, FileId, FunctionDef, Span, Value};
+use crate::facts::{FileFacts, FileId, FunctionDef, Seg, Span, Value};
 use crate::parse::Parsers;
 
 /// The bytes of a label at the most: labels are for messages, and a huge
@@ -203,6 +203,21 @@ impl<'s, 'p> Base<'s, 'p> {
     /// ([`LuaFile::of`]), read at `at`; `None` unless it names one.
     pub(crate) fn path_script(&mut self, path: &Value, at: Span) -> Option<Value> {
         Some(self.file_script(LuaFile::of(path)?, at))
+    }
+
+    /// What a read of the file `path` names is ([`Self::path_script`]),
+    /// else, where the path is built from values the link may fill in (a
+    /// parameter, a field), the read for the link ([`crate::facts::Op::Read`]);
+    /// `None` when neither.
+    pub(crate) fn read_script(&mut self, path: Value, at: Span) -> Option<Value> {
+        if let Some(script) = self.path_script(&path, at) {
+            return Some(script);
+        }
+        let Value::Str(t) = &path else {
+            return None;
+        };
+        let fillable = t.segs.iter().any(|s| matches!(s, Seg::Value(_)));
+        fillable.then(|| crate::facts::read(path, at))
     }
 
     /// The value of the string whose first byte is `start`, at `span`,

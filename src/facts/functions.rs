@@ -28,6 +28,18 @@ pub struct Import {
     pub only: Option<Vec<String>>,
 }
 
+/// A class's base class, as its definition names it (Python's `class
+/// A(B)`, Ruby's `class A < B`, JavaScript's `class A extends B`): a field
+/// `A` does not set is `B`'s, and a method of `B` run on an `A` reads the
+/// fields of `A`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TypeBase {
+    /// The class: the last segment of its methods' module (`A`).
+    pub class: String,
+    /// The base as written, its last segment the base's class (`m.B`).
+    pub base: Vec<String>,
+}
+
 /// The index of [`Value::Param`] that stands for a method's receiver
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;

@@ -13,12 +13,12 @@ mod functions;
 mod ops;
 mod scope;
 pub use functions::{
-    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, CLOSURE_PARAM, NEW,
-    RECEIVER,
+    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, TypeBase,
+    CLOSURE_PARAM, NEW, RECEIVER,
 };
 pub use ops::{
     applied, closure, closure_body, decoded, encoded, field, hash_reply, hash_reply_parts, lookup,
-    op, serial_of, sha1, Op,
+    op, read, serial_of, sha1, Op,
 };
 pub use scope::{ChildModule, ModuleRef, ModuleScope};
 
@@ -752,6 +752,9 @@ pub struct FileFacts {
     /// Modules whose functions a module of the file imports.
     #[serde(default)]
     pub imports: Vec<Import>,
+    /// The base classes of the file's classes.
+    #[serde(default)]
+    pub bases: Vec<TypeBase>,
     /// Client calls sending a command held in a variable or parameter.
     pub sends: Vec<Send>,
     pub field_reads: Vec<FieldRead>,

@@ -63,6 +63,14 @@ pub enum Op {
     /// of that list's item (Python's `list(map(f, xs))`): its length is
     /// known where the list's is, its items are not.
     Mapped,
+    /// The text of the file its one argument names, a path read where the
+    /// code runs (`open(dir / name).read()`, `File.read(path)`,
+    /// `fs.ReadFile(fsys, "scripts/" + name)`): where the path's literal
+    /// end names a `.lua` file, that file's script. Front ends lower a file
+    /// read to it when parts of the path come from elsewhere (a parameter,
+    /// a field a subclass sets); the link fills them in, then reads the
+    /// path ([`read`] builds it).
+    Read,
 }
 
 impl Op {
@@ -80,6 +88,7 @@ impl Op {
             Op::Encode => "#encode".into(),
             Op::Decode => "#decode".into(),
             Op::Mapped => "#mapped".into(),
+            Op::Read => "#read".into(),
         }
     }
 }
@@ -141,6 +150,11 @@ pub fn lookup(collection: Value, key: Value, span: Span) -> Value {
 /// The field `field` of the record `of`.
 pub fn field(field: impl Into<String>, of: Value, span: Span) -> Value {
     op(Op::Field(field.into().into()), vec![of], span)
+}
+
+/// The text of the file `path` names ([`Op::Read`]).
+pub fn read(path: Value, span: Span) -> Value {
+    op(Op::Read, vec![path], span)
 }
 
 /// The SHA1 of what `of` holds.

@@ -565,6 +565,9 @@ pub(super) fn link_calls(
         loaders: &loaders,
         resolver,
         names: super::identify::ScriptNames::of(model),
+        files: super::identify::script_files(model, input.sources),
+        sources: input.sources,
+        speaker_dirs: &input.speaker_dirs,
     };
     let memo = input.memo;
     let mut kept = memo.map(LinkMemo::take).unwrap_or_default();

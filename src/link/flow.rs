@@ -44,8 +44,8 @@
 use super::substitute::{substitute, Args};
 use super::{Ctx, Resolver, SpeakerId};
 use crate::facts::{
-    closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Op, Span, Value,
-    RECEIVER,
+    closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Op, Seg, Span,
+    Template, Value, RECEIVER,
 };
 
 /// Definitions followed from one value, at most.
@@ -62,6 +62,9 @@ pub(super) struct At<'m> {
     pub speaker: SpeakerId,
     pub file: FileId,
     pub module: &'m str,
+    /// The class of the receiver, where a method of one of its bases is
+    /// followed (`self.name` in a base's method is the subclass's field).
+    pub this: Option<&'m str>,
 }
 
 impl At<'_> {
@@ -101,6 +104,43 @@ fn field_ref(ty: Option<&str>, field: &str, span: crate::facts::Span) -> Value {
     Value::Const { path, span }
 }
 
+/// `self.name` in a method: the field as the nearest class of the
+/// receiver's lineage that sets it sets it, followed with the receiver's
+/// class kept (the receiver is the subclass a base's method runs on, where
+/// one is being followed); else the field of the method's own type.
+fn receiver_field(
+    r: &Resolver<'_>,
+    name: &str,
+    span: Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let own = type_of(at.module);
+    let this = match (at.this, own) {
+        (Some(t), Some(o)) if r.classes.lineage(at.speaker, t).contains(&o) => Some(t),
+        _ => own,
+    };
+    let Some(this) = this else {
+        return step(r, &field_ref(own, name, span), at, depth + 1, out);
+    };
+    for class in r.classes.lineage(at.speaker, this) {
+        let f = field_ref(Some(class), name, span);
+        let Value::Const { path, .. } = &f else {
+            continue;
+        };
+        let sets = r.const_full(path, &at.cx());
+        if sets.is_some_and(|(_, def)| type_of(&def.module) == Some(class)) {
+            let at = At {
+                this: Some(this),
+                ..at
+            };
+            return step(r, &f, at, depth + 1, out);
+        }
+    }
+    step(r, &field_ref(own, name, span), at, depth + 1, out)
+}
+
 fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(FileId, Value)>) {
     if depth > MAX_DEPTH || out.len() >= MAX_LEAVES {
         return;
@@ -111,10 +151,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
             index: RECEIVER,
             name,
             span,
-        } if name != "self" => {
-            let f = field_ref(type_of(at.module), name, *span);
-            step(r, &f, at, depth + 1, out);
-        }
+        } if name != "self" => receiver_field(r, name, *span, at, depth, out),
         Value::Const { path, .. } => match r.const_full(path, &at.cx()) {
             // A constant that holds a value of its own (a literal, an
             // `include_str!` the code does not show) is that constant: its
@@ -126,6 +163,7 @@ fn step(r: &Resolver<'_>, v: &Value, at: At<'_>, depth: usize, out: &mut Vec<(Fi
                     speaker: at.speaker,
                     file,
                     module: def.module.as_str(),
+                    this: at.this,
                 };
                 step(r, &def.value, inner, depth + 1, out);
             }
@@ -166,8 +204,9 @@ fn operation(
         (Op::Apply(method), [callee, rest @ ..]) if !method.is_empty() => {
             apply(r, method, callee, rest, span, at, depth, out)
         }
-        (Op::Dispatch, [_, name, list]) => dispatch(r, v, name, list, at, depth, out),
+        (Op::Dispatch, [module, name, list]) => dispatch(r, v, module, name, list, at, depth, out),
         (Op::Reply, [command]) => reply(r, v, command, span, at, depth, out),
+        (Op::Read, [path]) => read(r, v, path, span, at, depth, out),
         (
             Op::Field(_)
             | Op::Lookup
@@ -177,10 +216,78 @@ fn operation(
             | Op::Reply
             | Op::Sha1
             | Op::Encode
-            | Op::Mapped,
+            | Op::Mapped
+            | Op::Read,
             _,
         ) => foreign_call(r, v, at, depth, out),
     }
+}
+
+/// A file read: its path with each part the code base gives one literal
+/// text in place (a parameter a call binds, a field a subclass sets), and
+/// the rest holes, written where the read is; the caller reads the path.
+#[allow(clippy::too_many_arguments)]
+fn read(
+    r: &Resolver<'_>,
+    v: &Value,
+    path: &Value,
+    span: Span,
+    at: At<'_>,
+    depth: usize,
+    out: &mut Vec<(FileId, Value)>,
+) {
+    let Value::Str(t) = path else {
+        return leaf(out, at.file, v.clone());
+    };
+    let path = Value::Str(filled(r, t, at, depth));
+    leaf(out, at.file, crate::facts::read(path, span));
+}
+
+/// A template with each part the code base gives one literal text in
+/// place, and the rest holes.
+fn filled(r: &Resolver<'_>, t: &Template, at: At<'_>, depth: usize) -> Template {
+    let segs = t
+        .segs
+        .iter()
+        .map(|s| match s {
+            Seg::Value(x) => match literal_text(r, x, at, depth) {
+                Some(text) => Seg::Lit {
+                    text,
+                    span: x.span(),
+                },
+                None => Seg::Hole {
+                    label: x.describe(),
+                    span: x.span(),
+                },
+            },
+            lit_or_hole => lit_or_hole.clone(),
+        })
+        .collect();
+    Template { segs, span: t.span }
+}
+
+/// The one literal text every value `x` comes to (a string, an atom's
+/// name, a number), if there is one.
+fn literal_text(r: &Resolver<'_>, x: &Value, at: At<'_>, depth: usize) -> Option<String> {
+    let mut xs = Vec::new();
+    step(r, x, at, depth + 1, &mut xs);
+    let text = |v: &Value| {
+        // A constant holding a literal is given back as the constant.
+        let v = match v {
+            Value::Const { path, .. } => r.const_full(path, &at.cx()).map_or(v, |(_, d)| &d.value),
+            v => v,
+        };
+        match v {
+            Value::Int { value, .. } => Some(value.to_string()),
+            Value::Str(t) if depth < MAX_DEPTH => filled(r, t, at, depth + 1).as_literal(),
+            other => other.as_str(),
+        }
+    };
+    let (first, rest) = xs.split_first()?;
+    let first = text(&first.1)?;
+    rest.iter()
+        .all(|(_, v)| text(v).as_ref() == Some(&first))
+        .then_some(first)
 }
 
 /// `of.field`: the value the record `of` comes to holds under the field;
@@ -259,6 +366,7 @@ fn constructed(
             speaker: at.speaker,
             file: *file,
             module,
+            this: None,
         };
         step(r, &v, inner, depth + 1, out);
     }
@@ -341,28 +449,32 @@ pub(super) fn typed_method(
 /// call is written in is not among them: it is the dispatcher, whose own
 /// function of that name is what sent the call here. Where none is found,
 /// the call comes back as it stands.
+#[allow(clippy::too_many_arguments)]
 fn dispatch(
     r: &Resolver<'_>,
     v: &Value,
+    module: &Value,
     name: &Value,
     list: &Value,
     at: At<'_>,
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
 ) {
-    let mut names = Vec::new();
-    step(r, name, at, depth + 1, &mut names);
-    let name = match names.as_slice() {
-        [(_, n)] => n.as_str(),
-        _ => None,
-    };
+    let name = literal_text(r, name, at, depth);
     let (Some(name), Some(items)) = (name, list_items(list)) else {
         return leaf(out, at.file, v.clone());
     };
+    // A method of the receiver's own (Ruby's `send(name)`), or of another
+    // module than the one that dispatches (Elixir's `apply(mod, f, args)`
+    // in a module that defines `f` itself).
+    let on_self = matches!(module, Value::Param { index: RECEIVER, name, .. } if name == "self");
     let defs = r
         .defs_named(at.speaker, &name, items.len(), MAX_FANOUT)
         .iter()
-        .filter(|(_, d)| d.module != at.module)
+        .filter(|(_, d)| match on_self {
+            true => at.module.is_empty() || d.module == at.module,
+            false => d.module != at.module,
+        })
         .copied()
         .collect();
     let known = runs(r, defs, &items, at, depth);
@@ -462,6 +574,7 @@ fn returned(
         speaker: at.speaker,
         file,
         module: def.module.as_str(),
+        this: at.this,
     };
     step(r, &ret, inner, depth + 1, out);
 }

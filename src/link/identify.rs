@@ -240,6 +240,54 @@ pub(super) struct Lookup<'a> {
     pub loaders: &'a Loaders,
     pub resolver: &'a Resolver<'a>,
     pub names: ScriptNames<'a>,
+    /// The scripts of `.lua` files, by normalised path: what a file read
+    /// ([`Op::Read`]) names.
+    pub files: HashMap<std::path::PathBuf, ScriptId>,
+    pub sources: &'a crate::source::SourceMap,
+    pub speaker_dirs: &'a [Option<std::path::PathBuf>],
+}
+
+/// The scripts of `.lua` files by normalised path, for [`Lookup::files`].
+pub(super) fn script_files(
+    model: &Model,
+    sources: &crate::source::SourceMap,
+) -> HashMap<std::path::PathBuf, ScriptId> {
+    let mut files = HashMap::default();
+    for (id, s) in model.scripts.iter().enumerate() {
+        if s.is_file && s.body {
+            let path = super::normalize_path(&sources.get(s.def_span.file).path);
+            files.entry(path).or_insert(id);
+        }
+    }
+    files
+}
+
+/// The script of the `.lua` file a read's path names: relative to the
+/// directory of the file the read is written in where something comes
+/// before the path's literal end, else to the speaker's; failing that,
+/// the one scanned script whose path ends the same way.
+fn read_script(
+    path: &Value,
+    file: FileId,
+    speaker: SpeakerId,
+    lk: &Lookup<'_>,
+) -> Option<ScriptId> {
+    let (rel, relative_to_file) = crate::extract::lua_file_of(path)?;
+    let base = if relative_to_file {
+        let path = &lk.sources.get(file).path;
+        path.parent().map(std::path::Path::to_path_buf)
+    } else {
+        lk.speaker_dirs.get(speaker).cloned().flatten()
+    };
+    if let Some(id) = base.and_then(|b| lk.files.get(&super::normalize_path(&b.join(&rel)))) {
+        return Some(*id);
+    }
+    let tail = std::path::Path::new(&rel);
+    let mut ends = lk.files.iter().filter(|(p, _)| p.ends_with(tail));
+    match (ends.next(), ends.next()) {
+        (Some((_, id)), None) => Some(*id),
+        _ => None,
+    }
 }
 
 /// The scripts by the names they go by, each list in script order: a
@@ -310,6 +358,7 @@ fn followed(
         speaker,
         file,
         module: "",
+        this: None,
     };
     let found = one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, depth);
     if let Ok(mut m) = lk.followed.lock() {
@@ -370,6 +419,7 @@ pub(super) fn identify_own_field(
         speaker,
         file,
         module,
+        this: None,
     };
     one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, 0)
 }
@@ -482,6 +532,9 @@ fn direct(
             }
             by_name(&s)
         }
+        Value::Op {
+            op: Op::Read, args, ..
+        } => read_script(args.first()?, file, speaker, lk),
         Value::Call { args, .. } | Value::Op { args, .. } => {
             if let Some((f, body)) = v.callee_name().and_then(|n| loaders.get(speaker, &n)) {
                 return direct(body, speaker, *f, lk, depth + 1);
@@ -550,6 +603,7 @@ fn literal_text(v: &Value, speaker: SpeakerId, file: FileId, lk: &Lookup<'_>) ->
         speaker,
         file,
         module: "",
+        this: None,
     };
     let mut found: Option<String> = None;
     for (f, leaf) in super::flow::follow(lk.resolver, v, at) {

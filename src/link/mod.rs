@@ -20,6 +20,7 @@ use crate::source::SourceMap;
 
 pub mod argv;
 pub mod calls;
+mod classes;
 mod definers;
 mod flow;
 mod identify;

@@ -85,6 +85,7 @@ fn settled(
         speaker,
         file,
         module,
+        this: None,
     };
     let mut c = c.clone();
     if let Some(v) = c.name_of.take() {

@@ -40,6 +40,8 @@ pub(crate) struct Resolver<'a> {
     /// and the module of the function it is written in.
     constructions: HashMap<SpeakerId, HashMap<&'a str, Vec<Construction<'a>>>>,
     definers: &'a Definers,
+    /// The classes' bases.
+    pub(crate) classes: super::classes::Classes<'a>,
 }
 
 /// A construction of a class: the file, the module it is written in and
@@ -154,6 +156,7 @@ impl<'a> Resolver<'a> {
             function_index,
             constructions,
             definers: input.definers,
+            classes: super::classes::Classes::of(input),
         }
     }
 
@@ -574,6 +577,7 @@ impl<'a> Resolver<'a> {
             speaker: cx.speaker,
             file: cx.file,
             module: cx.module,
+            this: None,
         };
         let fns = super::flow::follow(self, callee, at);
         let closures = fns
@@ -629,7 +633,8 @@ impl<'a> Resolver<'a> {
             | Op::Reply
             | Op::Encode
             | Op::Decode
-            | Op::Mapped => hole(format!("{}(…)", op.name()), span),
+            | Op::Mapped
+            | Op::Read => hole(format!("{}(…)", op.name()), span),
         }
     }
 
@@ -656,6 +661,7 @@ impl<'a> Resolver<'a> {
             speaker: cx.speaker,
             file: cx.file,
             module: cx.module,
+            this: None,
         };
         let mut out: Alts = Vec::new();
         for (file, leaf) in super::flow::follow(self, v, at) {

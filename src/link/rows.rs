@@ -208,6 +208,7 @@ pub(super) fn link_param_reads(
                         speaker: sp,
                         file: kf,
                         module,
+                        this: None,
                     };
                     replies(resolver, arg, at)
                 }
@@ -252,6 +253,7 @@ fn returned_reads(
         speaker: sp,
         file,
         module,
+        this: None,
     };
     let read_cx = Ctx {
         speaker: sp,

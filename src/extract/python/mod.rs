@@ -384,6 +384,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if name.starts_with("Test") {
             self.base.facts.test_regions.push(self.span(n));
         }
+        self.bases(n, &name);
         let saved = std::mem::take(&mut self.scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Class);
         self.classes.push(name);
@@ -391,6 +392,28 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.classes.pop();
         self.kind = kind;
         self.scope = saved;
+    }
+
+    /// `class A(B, m.C, metaclass=M)`: `A`'s bases, `B` and `m.C` (a name
+    /// as its import names it); keyword arguments name none.
+    fn bases(&mut self, n: Node<'_>, class: &str) {
+        let Some(list) = n.child_by_field_id(F.superclasses) else {
+            return;
+        };
+        for b in named_children(list) {
+            let base = match b.kind() {
+                "identifier" => {
+                    let name = self.text(b);
+                    self.imports.get(&name).cloned().unwrap_or(vec![name])
+                }
+                "attribute" => self.text(b).split('.').map(str::to_string).collect(),
+                _ => continue,
+            };
+            self.base.facts.bases.push(crate::facts::TypeBase {
+                class: class.to_string(),
+                base,
+            });
+        }
     }
 
     /// `def f(a, b=1): body`: a `FunctionDef` whose `returns` are the

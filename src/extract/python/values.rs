@@ -214,7 +214,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 segs.extend(segs_of(rv));
                 Value::Str(Template { segs, span })
             }
-            "/" if stringy(&rv) => {
+            // A path joined: to a string, or a `pathlib` path to anything.
+            "/" if stringy(&rv) || stringy(&lv) || self.is_path(l) => {
                 let mut segs = segs_of(lv);
                 segs.push(Seg::Lit {
                     text: "/".into(),
@@ -495,7 +496,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 Some(
                     self.base
-                        .path_script(&path, self.span(n))
+                        .read_script(path, self.span(n))
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }
@@ -524,6 +525,70 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `n` is a `pathlib` path, as the code writes one: `Path(..)`
+    /// (or `PurePath`, `PosixPath`, `WindowsPath`), its `.parent`, a
+    /// method of it that gives a path (`.resolve()`, `.absolute()`,
+    /// `.joinpath(..)`, `.with_name(..)`, `.with_suffix(..)`), or one
+    /// joined with `/`.
+    fn is_path(&self, n: Node<'_>) -> bool {
+        const TYPES: &[&str] = &["Path", "PurePath", "PosixPath", "WindowsPath"];
+        const METHODS: &[&str] = &[
+            "resolve",
+            "absolute",
+            "joinpath",
+            "with_name",
+            "with_suffix",
+        ];
+        let mut n = n;
+        // Bounded by the expression's own depth.
+        for _ in 0..64 {
+            match n.kind() {
+                "parenthesized_expression" => match n.named_child(0) {
+                    Some(c) => n = c,
+                    None => return false,
+                },
+                "attribute"
+                    if n.child_by_field_id(F.attribute)
+                        .is_some_and(|a| self.text(a) == "parent") =>
+                {
+                    match n.child_by_field_id(F.object) {
+                        Some(o) => n = o,
+                        None => return false,
+                    }
+                }
+                "binary_operator" => match n.child_by_field_id(F.left) {
+                    Some(l)
+                        if n.child_by_field_id(F.operator)
+                            .is_some_and(|o| self.text(o) == "/") =>
+                    {
+                        n = l
+                    }
+                    _ => return false,
+                },
+                "call" => {
+                    let Some(f) = n.child_by_field_id(F.function) else {
+                        return false;
+                    };
+                    match f.kind() {
+                        "identifier" => return TYPES.contains(&self.text(f).as_str()),
+                        "attribute" => {
+                            let name = f.child_by_field_id(F.attribute).map(|a| self.text(a));
+                            let obj = f.child_by_field_id(F.object);
+                            match (name, obj) {
+                                (Some(m), Some(o)) if METHODS.contains(&m.as_str()) => n = o,
+                                (Some(m), _) => return TYPES.contains(&m.as_str()),
+                                _ => return false,
+                            }
+                        }
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// `"{}:{q}".format(a, q=b)`: the template filled.

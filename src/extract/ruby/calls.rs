@@ -80,10 +80,15 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         if let (Some(r), Some(spec)) = (recv, client::lookup(&method)) {
             let fits = match spec.receiver {
-                Receiver::RedisLike => self.redis_like(r),
+                Receiver::RedisLike => self.redis_like(r) || self.is_own_client(Some(r), &method),
                 _ => true,
             };
             if fits {
+                return self.client_call(spec, n, m, &argv);
+            }
+        }
+        if let (None, Some(spec)) = (recv, client::lookup(&method)) {
+            if self.is_own_client(None, &method) {
                 return self.client_call(spec, n, m, &argv);
             }
         }
@@ -94,6 +99,21 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.changed_in_place(r, &method, &argv.pos);
         }
         self.call_fact(n, recv, method, &argv);
+    }
+
+    /// Whether a call of `method` on `recv` (`self`, or none written) in a
+    /// method of a client's subclass is the client's own: not one of the
+    /// class's own methods of that name.
+    fn is_own_client(&self, recv: Option<Node<'_>>, method: &str) -> bool {
+        let on_self = recv.is_none_or(|r| r.kind() == "self");
+        let own = || {
+            let needle = format!("def {method}");
+            memchr::memmem::find_iter(self.base.src, needle.as_bytes()).any(|i| {
+                let next = self.base.src.get(i + needle.len()).copied();
+                !next.is_some_and(|b| b == b'_' || b.is_ascii_alphanumeric())
+            })
+        };
+        self.client_class && on_self && !own()
     }
 
     /// `row = r.hgetall(key)`: `row` holds the hash at `key`.
@@ -363,6 +383,30 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             (m, true) if super::values::SAME_VALUE.contains(&m) && args.is_empty() => {
                 recv.map(|r| self.value(r, d + 1))
             }
+            // `send(name, a..)` on the receiver: its method `name` (Ruby's
+            // dynamic dispatch), with `a..`.
+            ("send" | "public_send" | "__send__", _)
+                if recv.is_none_or(|r| r.kind() == "self") && !args.is_empty() =>
+            {
+                let receiver = Value::Param {
+                    index: crate::facts::RECEIVER,
+                    name: "self".into(),
+                    span,
+                };
+                let list = Value::List {
+                    items: args[1..].to_vec(),
+                    tail: Vec::new(),
+                    span,
+                };
+                let call = vec![receiver, args[0].clone(), list];
+                Some(crate::facts::op(crate::facts::Op::Dispatch, call, span))
+            }
+            // `ERB.new(text).result(binding)`: the template's text with its
+            // tags filled, the script the template is.
+            ("new", true) if recv_text == "ERB" => args.first().cloned(),
+            ("result" | "result_with_hash", true) if recv_text.starts_with("ERB.new") => {
+                recv.map(|r| self.value(r, d + 1))
+            }
             ("format" | "sprintf", false) => match args.first()? {
                 Value::Str(t) => Some(Value::Str(self.sprintf(
                     t.clone(),
@@ -394,10 +438,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 Some(self.joined(items, None, span))
             }
             ("read", true) if matches!(recv_text.as_str(), "File" | "IO") => {
-                let path = args.first()?;
+                let path = args.first()?.clone();
                 Some(
                     self.base
-                        .path_script(path, self.span(n))
+                        .read_script(path, self.span(n))
                         .unwrap_or_else(|| Value::unknown(self.label(n), span)),
                 )
             }

@@ -71,6 +71,7 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         scope: Scope::default(),
         kind: ScopeKind::Top,
         heredocs: strings::heredoc_bodies(root),
+        client_class: false,
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -86,6 +87,9 @@ struct Cx<'s, 'r, 'p> {
     kind: ScopeKind,
     /// Each heredoc's body, by the start of its `<<~ID`.
     heredocs: HashMap<usize, Node<'r>>,
+    /// The class being walked is a client's subclass (`class Store <
+    /// Redis`): its methods' receiver is a client.
+    client_class: bool,
 }
 
 source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);
@@ -320,6 +324,27 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 self.base.facts.test_regions.push(self.span(n));
             }
         }
+        // `class A < B`: `A`'s base, `B` (a constant path).
+        let base = n
+            .child_by_field_id(F.superclass)
+            .and_then(|s| s.named_child(0));
+        let client_class = match n.kind() {
+            "class" => base.is_some_and(|b| values::is_client_class(&self.short_text(b))),
+            _ => self.client_class,
+        };
+        let outer_client = std::mem::replace(&mut self.client_class, client_class);
+        if let (Some(class), Some(base)) = (&name, base) {
+            let class = class.rsplit("::").next().unwrap_or(class).to_string();
+            let base = self.text(base);
+            let base: Vec<String> = base.split("::").map(str::to_string).collect();
+            if base
+                .iter()
+                .all(|s| !s.is_empty() && !s.contains(char::is_whitespace))
+            {
+                let fact = crate::facts::TypeBase { class, base };
+                self.base.facts.bases.push(fact);
+            }
+        }
         let saved = std::mem::take(&mut self.scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Class);
         let pushed = name.is_some();
@@ -328,6 +353,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if pushed {
             self.namespace.pop();
         }
+        self.client_class = outer_client;
         self.kind = kind;
         self.scope = saved;
     }

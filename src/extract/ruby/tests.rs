@@ -326,3 +326,50 @@ end
         ["DEL q:{key}", "GET ?", "GET other()"]
     );
 }
+
+/// A subclass of a client is a client: in its methods `self.x(..)` and a
+/// bare `x(..)` send `x`, unless the class defines `x` itself; a class of
+/// another base does not.
+#[test]
+fn a_clients_subclass_sends_on_itself() {
+    let src = r##"
+require "redis"
+class Store < Redis
+  def put(id)
+    hset("st:#{id}", "state", "new")
+    self.sadd("st:all", id)
+    get("st:#{id}")
+  end
+
+  def get(id)
+    super("st:#{id}:raw")
+  end
+end
+class Cache < Hash
+  def put(id)
+    hset("c:#{id}", "state", "new")
+  end
+end
+"##;
+    assert_eq!(
+        commands(&facts(src)),
+        ["HSET st:{$id} state new", "SADD st:all $id"]
+    );
+}
+
+/// `ERB.new(text).result(binding)` is the template's text: a script file
+/// read through ERB is that file's script.
+#[test]
+fn an_erb_template_gives_its_text() {
+    let src = r##"
+require "redis"
+def run(redis, name)
+  lua = ERB.new(File.read(File.join(__dir__, "lua/#{name}.lua"))).result(binding)
+  redis.eval(lua, keys: ["q:1"])
+end
+"##;
+    let f = facts(src);
+    assert_eq!(f.script_calls.len(), 1);
+    let shown = format!("{:?}", f.script_calls[0].script);
+    assert!(shown.starts_with("Op { op: Read"), "{shown}");
+}

@@ -28,6 +28,13 @@ const MAX_ITEMS: usize = 256;
 /// Constructors and methods whose result is a Redis client.
 const CLIENT_MAKERS: &[&str] = &["Redis", "RedisClient", "ConnectionPool"];
 
+/// Whether a class whose base is `base` is a client: its base is one of
+/// the client classes (`Redis`, `::Redis`, `RedisClient`).
+pub(super) fn is_client_class(base: &str) -> bool {
+    let base = base.trim_start_matches("::");
+    CLIENT_MAKERS[..2].contains(&base)
+}
+
 /// Methods that give their receiver's value back, as far as the wire is
 /// concerned (`"q".freeze`, `key.to_s`).
 pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];

@@ -145,6 +145,7 @@ fn returned_list(resolver: &Resolver<'_>, p: &Proto, v: &Value) -> Option<Value>
         speaker: p.speaker,
         file: p.file,
         module: "",
+        this: None,
     };
     match crate::link::flow::follow(resolver, v, at).as_slice() {
         [(_, list @ Value::List { .. })] => Some(list.clone()),
