@@ -23,7 +23,7 @@ fn linked_calls(fixture: &str) -> Vec<String> {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|k| k.as_str().unwrap())
+                .map(|k| k.as_str().unwrap_or("null"))
                 .collect();
             out.push(format!(
                 "{}:{} {} {} [{}]{}",
@@ -248,6 +248,51 @@ fn a_script_a_method_named_at_run_time_returns_is_linked() {
             0,
             "wirelint: 2 of 2 script calls checked\nwirelint: 0 errors, 0 warnings in 1 file; exit 0: clean\n"
         )
+    );
+}
+
+#[test]
+fn arguments_passed_by_name_bind_the_parameters_of_their_names() {
+    // `fixtures/coverage/python-keyword-wrapper`: `_run(self, script,
+    // ttl=0, keys=None, args=None)` runs `script(keys=keys, args=args)`;
+    // `deliver` passes `keys=[..]` by name (and leaves `ttl` to its
+    // default), `redeliver` passes them by position: the same keys.
+    assert_eq!(
+        linked_calls("python-keyword-wrapper"),
+        [
+            "inbox/store.py:18 DELIVER 2 [ib:{<*>}:msg:<*>, ib:{<*>}:queue]",
+            "inbox/store.py:26 DELIVER 2 [ib:{<*>}:msg:<*>, ib:{<*>}:queue]",
+        ]
+    );
+}
+
+#[test]
+fn keyword_arguments_bind_a_ruby_wrappers_keyword_parameters() {
+    // `fixtures/coverage/ruby-keyword-wrapper`: `Gate.run(redis:, lua:,
+    // sha:, keys: [], argv: [])` runs `evalsha(sha, ..)`, then `eval(lua,
+    // ..)`; the class passes its heredoc and its SHA1 by name.
+    assert_eq!(
+        linked_calls("ruby-keyword-wrapper"),
+        ["lib/gate/turnstile.rb:20 PASS 2 [gt:{<*>}:count, gt:{<*>}:log]"]
+    );
+}
+
+#[test]
+fn a_table_of_scripts_a_method_fills_runs_by_name_and_builtin_methods_stay_builtin() {
+    // `fixtures/coverage/python-script-table`: `Db.load_scripts` fills
+    // `self._lua[stem] = script` in a loop over the `lua` directory, and
+    // `Db.run(name, keys, args)` runs `self._lua[name](keys, args)`: a
+    // field holding a table of scripts in another method. `Stack.append`
+    // and `Stack.pop` run `stack_push` and `stack_pop` through it; `drain`'s
+    // `log.append(name)` and `names.pop()` are a list's, not `Stack`'s
+    // (they were linked as `Stack`'s before the built-in types' methods
+    // were data).
+    assert_eq!(
+        linked_calls("python-script-table"),
+        [
+            "shelf/stack.py:9 stack_push 1 [null]",
+            "shelf/stack.py:12 stack_pop 1 [null]",
+        ]
     );
 }
 

@@ -161,6 +161,7 @@ pub(crate) fn call_fact(
         receiver,
         span,
         func,
+        named: Vec::new(),
     }
 }
 

@@ -526,6 +526,10 @@ pub struct CallFact {
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,
+    /// The arguments passed by name (Python's `f(a, keys=[..])`), each
+    /// bound to the callee's parameter of that name.
+    #[serde(default)]
+    pub named: Vec<(String, Value)>,
 }
 
 /// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.

@@ -21,6 +21,7 @@ use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
 mod delegates;
 mod index;
+mod keywords;
 mod own;
 mod uses;
 mod wrappers;
@@ -286,29 +287,6 @@ fn direct_protos(
     out
 }
 
-/// The functions each call of each file of one speaker may mean
-/// ([`targets`]), by file and call, in the order of `LinkInput::facts`
-/// (none for the other speakers' files): they do not change from one round
-/// to the next.
-type CallTargets = Vec<Vec<Vec<(FileId, usize)>>>;
-
-fn call_targets(input: &LinkInput<'_>, fns: &FnIndex<'_>, speaker: SpeakerId) -> CallTargets {
-    input
-        .facts
-        .iter()
-        .map(|(file, facts)| {
-            if speaker_of(input, *file) != Some(speaker) {
-                return Vec::new();
-            }
-            facts
-                .calls
-                .iter()
-                .map(|call| targets(fns, speaker, &call.path, call.args.len(), *file))
-                .collect()
-        })
-        .collect()
-}
-
 /// A file's speaker (none for the contract file).
 fn speaker_of(input: &LinkInput<'_>, file: FileId) -> Option<SpeakerId> {
     input.file_speaker.get(file as usize).copied().flatten()
@@ -418,13 +396,14 @@ impl Binding {
         &mut self,
         input: &LinkInput<'_>,
         fns: &FnIndex<'_>,
-        found: &CallTargets,
+        found: &keywords::CallTargets,
         known: Known<'_>,
     ) -> bool {
         let mut changed = false;
         let starts: HashMap<(FileId, usize), usize> =
             self.summaries.iter().map(|(k, v)| (*k, v.len())).collect();
         let bound = std::mem::replace(&mut self.bound, starts);
+        let defs = std::cell::OnceCell::new();
         for ((file, facts), found) in input.facts.iter().zip(found) {
             let Some(sp) = speaker_of(input, *file) else {
                 continue;
@@ -444,11 +423,19 @@ impl Binding {
                         continue;
                     };
                     self.called.add(*target, call.func.map(|f| (*file, f)));
+                    let Some(passed) = keywords::passed(call, *target, &defs, input) else {
+                        continue;
+                    };
                     for i in bound.get(target).copied().unwrap_or(0)..n {
+                        // A call on the receiver itself (`self.f(..)`, a
+                        // bare `f(..)` in a method) keeps the receiver's
+                        // fields as the caller's.
+                        let on_self = call.receiver.is_none()
+                            && (call.path.len() == 1 || call.path[0] == "self");
                         let args = Args {
-                            args: &call.args,
+                            args: &passed,
                             receiver: call.receiver.as_ref(),
-                            keep_receiver: false,
+                            keep_receiver: on_self,
                         };
                         let mut q = bind(&self.summaries[target][i], args, call.span, *file);
                         mark_site(&mut q, known);
@@ -665,7 +652,7 @@ fn bind_speaker(
     if binding.finals.is_empty() && binding.summaries.is_empty() {
         return Vec::new();
     }
-    let found = call_targets(input, fns, speaker);
+    let found = keywords::speaker_targets(input, fns, speaker);
     for _ in 0..MAX_ROUNDS {
         if !binding.round(input, fns, &found, known) {
             break;

@@ -256,6 +256,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             receiver: None,
             span,
             func: self.func_of(env),
+            named: Vec::new(),
         });
     }
 }

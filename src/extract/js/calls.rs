@@ -525,6 +525,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             receiver,
             span: self.span(n),
             func: self.cur_func(),
+            named: Vec::new(),
         });
     }
 

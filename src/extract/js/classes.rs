@@ -45,6 +45,7 @@ impl Cx<'_, '_, '_> {
             receiver: None,
             span: self.span(n),
             func: self.cur_func(),
+            named: Vec::new(),
         });
     }
 

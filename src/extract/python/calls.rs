@@ -18,6 +18,58 @@ use crate::extract::clients::{Args, Method, Receiver, Sends};
 /// The keywords of `Script.__call__(keys=[], args=[], client=None)`.
 const SCRIPT_KEYWORDS: &[&str] = &["keys", "args", "client"];
 
+/// The methods of Python's built-in types (`list`, `dict`, `set`, `str`,
+/// `bytes`): a call of one on a value whose class the code does not show
+/// runs the built-in as likely as a method of that name in the code base,
+/// so it is no call of the code base's.
+const BUILTIN_METHODS: &[&str] = &[
+    // list
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "index",
+    "count",
+    "sort",
+    "reverse",
+    "copy",
+    // dict
+    "get",
+    "items",
+    "keys",
+    "values",
+    "update",
+    "setdefault",
+    "popitem",
+    // set
+    "add",
+    "discard",
+    "union",
+    "intersection",
+    "difference",
+    "issubset",
+    "issuperset",
+    // str, bytes
+    "join",
+    "split",
+    "rsplit",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "replace",
+    "startswith",
+    "endswith",
+    "encode",
+    "decode",
+    "lower",
+    "upper",
+    "format",
+    "find",
+    "partition",
+];
+
 /// Methods that change a list in ways an `append` in straight-line code
 /// does not describe.
 const MUTATORS: &[&str] = &[
@@ -62,7 +114,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if self.script_call(n, func, &pos, &kw) {
             return;
         }
-        self.call_fact(n, func, &pos);
+        self.call_fact(n, func, &pos, &kw);
     }
 
     /// `row = r.hgetall(key)`: `row` holds the hash at `key`.
@@ -339,7 +391,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .iter()
             .all(|(k, _)| SCRIPT_KEYWORDS.contains(&k.as_str()));
         let has_keys = kw.iter().any(|(k, _)| k == "keys");
-        if !only_script_kw || pos.len() > 3 || pos.iter().any(|p| p.kind().ends_with("splat")) {
+        // `f(*[keys, args])` is `f(keys, args)`; a splat whose items the
+        // code does not show leaves the call unread.
+        let spread = pos.iter().any(|p| p.kind().ends_with("splat"));
+        let items = match spread {
+            true => match self.spread_items(pos) {
+                Some(items) => Some(items),
+                None => return false,
+            },
+            false => None,
+        };
+        let passed = items.as_ref().map_or(pos.len(), Vec::len);
+        if !only_script_kw || passed > 3 {
             return false;
         }
         if !known {
@@ -359,12 +422,40 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 .map(|(_, v)| *v)
                 .or_else(|| pos.get(i).copied())
         };
-        let (keys_node, args_node) = (arg("keys", 0), arg("args", 1));
         let script = self.value(func, 0);
-        let keys = self.seq(keys_node);
-        let args = self.seq(args_node);
+        let (keys, args) = match items {
+            // Past a splat, the positions are the items'.
+            Some(items) => {
+                let by = |name: &str, i: usize, cx: &mut Self| match kw
+                    .iter()
+                    .find(|(k, _)| k == name)
+                {
+                    Some((_, v)) => cx.seq(Some(*v)),
+                    None => Seq::of(items.get(i).cloned()),
+                };
+                (by("keys", 0, self), by("args", 1, self))
+            }
+            None => {
+                let (keys_node, args_node) = (arg("keys", 0), arg("args", 1));
+                (self.seq(keys_node), self.seq(args_node))
+            }
+        };
         self.push_run(n, script, keys, args);
         true
+    }
+
+    /// The positional arguments as values, each splat of a list the code
+    /// shows as its items; `None` where a splat's items are not shown.
+    fn spread_items(&mut self, pos: &[Node<'_>]) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        for p in pos {
+            match self.splat_items(*p, 0) {
+                Some(items) => out.extend(items),
+                None if p.kind().ends_with("splat") => return None,
+                None => out.push(self.value(*p, 0)),
+            }
+        }
+        Some(out)
     }
 
     /// A sequence argument: absent (empty), a list, or a collection whose
@@ -375,7 +466,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// A call of a function of the code base, with its arguments.
-    fn call_fact(&mut self, n: Node<'_>, func: Node<'_>, pos: &[Node<'_>]) {
+    fn call_fact(
+        &mut self,
+        n: Node<'_>,
+        func: Node<'_>,
+        pos: &[Node<'_>],
+        kw: &[(String, Node<'_>)],
+    ) {
         let (path, receiver) = match func.kind() {
             "identifier" => {
                 let name = self.text(func);
@@ -395,6 +492,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 {
                     (vec!["self".to_string(), m], None)
                 } else if obj.kind() == "identifier" && !self.scope.names.is_bound(&o) {
+                    // A name `import m` binds is a module; one `from p import
+                    // o` binds (or none) may be an object of a built-in type.
+                    let module = self.imports.get(&o).is_some_and(|p| p.len() == 1);
+                    if BUILTIN_METHODS.contains(&m.as_str()) && !module {
+                        return;
+                    }
                     let q = self
                         .imports
                         .get(&o)
@@ -406,6 +509,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     // call returned stays opaque (`self.f` in the method is
                     // a field of it, not the call's arguments).
                     let v = self.value(obj, 0);
+                    let class_shown = matches!(&v, Value::Call { .. });
+                    if BUILTIN_METHODS.contains(&m.as_str()) && !class_shown {
+                        return;
+                    }
                     let r = sends::receiver(v, || Value::unknown(self.label(obj), self.span(obj)));
                     (vec![m], Some(r))
                 }
@@ -424,5 +531,19 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             });
         }
         self.push_call(n, path, args, receiver);
+        // `f(a, keys=[..])`: each keyword argument, bound by its name.
+        let named: Vec<(String, Value)> = kw
+            .iter()
+            .map(|(k, v)| (k.clone(), self.value(*v, 0)))
+            .collect();
+        if let Some(c) = self
+            .base
+            .facts
+            .calls
+            .last_mut()
+            .filter(|_| !named.is_empty())
+        {
+            c.named = named;
+        }
     }
 }

@@ -63,6 +63,7 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         base: Base::new(input.src, input.file, input.parsers),
         module: module.to_string(),
         classes: Vec::new(),
+        script_fields: HashSet::new(),
         scope: Scope::default(),
         kind: ScopeKind::Top,
         imports: HashMap::new(),
@@ -83,6 +84,10 @@ struct Cx<'s, 'r, 'p> {
     kind: ScopeKind,
     /// The attributes each class of the file defines in its body.
     class_attrs: HashSet<(String, String)>,
+    /// The fields that hold a script or a table of scripts, by class
+    /// (`self.scripts = {..: r.register_script(..)}` in one method), known
+    /// in the class's methods walked after it.
+    script_fields: HashSet<(String, String)>,
     /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
     /// `m` → `["b"]`.
     imports: HashMap<String, Vec<String>>,
@@ -336,9 +341,20 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let name = self.local_name(base);
         let set = self.assign_item(name, key, right, left);
-        if let Some(name) = set.filter(|_| self.is_register(right)) {
-            self.scope.scripts.insert(name);
+        let script = self.is_register(right)
+            || (right.kind() == "identifier" && self.scope.scripts.contains(&self.text(right)));
+        if let Some(name) = set.filter(|_| script) {
+            self.note_script(name);
         }
+    }
+
+    /// `name` holds a script, or a table of them; a field of the receiver
+    /// does so in every method of its class.
+    fn note_script(&mut self, name: String) {
+        if let (Some(f), Some(c)) = (name.strip_prefix("self."), self.classes.last()) {
+            self.script_fields.insert((c.clone(), f.to_string()));
+        }
+        self.scope.scripts.insert(name);
     }
 
     /// The name a local or a field of the receiver is kept under: `x`,
@@ -365,8 +381,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if self.is_client_expr(right) {
             self.scope.clients.insert(name.to_string());
         }
-        if self.is_register(right) || matches!(v, Value::ScriptRef { .. }) {
-            self.scope.scripts.insert(name.to_string());
+        if self.is_register(right)
+            || self.is_script_table(right)
+            || matches!(v, Value::ScriptRef { .. })
+        {
+            self.note_script(name.to_string());
         }
     }
 
@@ -436,6 +455,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 };
                 if i == 0 && is_method {
                     scope.names.receiver = Some(pname);
+                    // The fields the class's methods before it filled with
+                    // scripts.
+                    let class = self.classes.last();
+                    for (c, f) in &self.script_fields {
+                        if Some(c) == class {
+                            scope.scripts.insert(format!("self.{f}"));
+                        }
+                    }
                     continue;
                 }
                 if annotation.is_some_and(|t| t.contains("Redis") || t.contains("Pipeline")) {

@@ -730,6 +730,26 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             })
     }
 
+    /// Whether `n` is a dict of scripts: a literal or a comprehension whose
+    /// values are registrations (`{n: r.register_script(s) for n, s in
+    /// SCRIPTS.items()}`).
+    pub(super) fn is_script_table(&self, n: Node<'_>) -> bool {
+        let values: Vec<Node<'_>> = match n.kind() {
+            "dictionary_comprehension" => named_children(n)
+                .into_iter()
+                .filter(|c| c.kind() == "pair")
+                .filter_map(|p| p.child_by_field_id(F.value))
+                .collect(),
+            "dictionary" => named_children(n)
+                .into_iter()
+                .filter(|c| c.kind() == "pair")
+                .filter_map(|p| p.child_by_field_id(F.value))
+                .collect(),
+            _ => return false,
+        };
+        !values.is_empty() && values.iter().all(|v| self.is_register(*v))
+    }
+
     /// The name a callee ends with: `c` of `a.b.c`, `f` of `f`.
     fn last_name(&self, f: Node<'_>) -> String {
         match f.kind() {

@@ -489,5 +489,23 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             args.push(Value::unknown(r.describe(), r.span()));
         }
         self.push_call(n, path, args, receiver);
+        // `f(a, keys: [..])`: each keyword argument, bound by its name.
+        let named: Vec<(String, Value)> = argv
+            .pairs
+            .iter()
+            .filter_map(|p| {
+                let v = p.child_by_field_id(F.value)?;
+                Some((self.pair_key(*p)?, self.value(v, 0)))
+            })
+            .collect();
+        if let Some(c) = self
+            .base
+            .facts
+            .calls
+            .last_mut()
+            .filter(|_| !named.is_empty())
+        {
+            c.named = named;
+        }
     }
 }

@@ -40,6 +40,7 @@ pub const KINDS: Kinds = Kinds {
         "instance_variable",
         "integer",
         "interpolation",
+        "keyword_parameter",
         "lambda",
         "method",
         "module",
@@ -121,7 +122,6 @@ pub const KINDS: Kinds = Kinds {
             "`%w[]` and `%i[]` arrays are Unknown",
             &["bare_string", "bare_symbol", "string_array", "symbol_array"],
         ),
-        (why::DEFAULT, &["keyword_parameter"]),
         (
             "a value leaving by `break` or `next` is Unknown",
             &["break", "next"],

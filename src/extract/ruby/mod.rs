@@ -382,11 +382,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         {
             let (pname, default) = match p.kind() {
                 "identifier" => (self.text(p), None),
-                "optional_parameter" => match p.child_by_field_id(F.name) {
+                // `x = 1`; `key:`, `key: 1`, which a call passes by name
+                // only (after the positional ones).
+                "optional_parameter" | "keyword_parameter" => match p.child_by_field_id(F.name) {
                     Some(x) => (self.text(x), p.child_by_field_id(F.value)),
                     None => continue,
                 },
-                // Keywords, splats and blocks are not positional.
+                // Splats and blocks are not positional.
                 _ => continue,
             };
             scope.names.params.push(pname.clone());
