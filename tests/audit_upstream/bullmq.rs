@@ -127,6 +127,10 @@ const BULL: &str = "bull:mail:";
 /// `RedisQueueBackend` drives it.
 struct Bull<'a> {
     s: &'a Server,
+    /// The Worker's `metrics.maxDataPoints`, 0 when it keeps none.
+    metrics: i64,
+    /// How far the clock has moved past now, in milliseconds.
+    later: std::cell::Cell<i64>,
 }
 
 impl Bull<'_> {
@@ -149,19 +153,32 @@ impl Bull<'_> {
     /// options choose, with the keys its `add*JobArgs` pass; the id the
     /// script answers.
     fn add(&self, script: &str, name: &str, opts: Mp) -> String {
+        // parentKey, parentDependenciesKey, parent, repeatJobKey, the
+        // deduplication key: null or undefined, packed as nil.
+        let links = (0..5).map(|_| Mp::Nil).collect();
+        text(&self.add_with(script, "", name, opts, links))
+    }
+
+    /// The same with a custom id (`""`: the next) and `links`, the
+    /// arguments after the timestamp; the script's reply.
+    fn add_with(&self, script: &str, id: &str, name: &str, opts: Mp, links: Vec<Mp>) -> Value {
         let types = match script {
             "addStandardJob" => "wait paused meta id completed delayed active events marker",
             "addDelayedJob" => "marker meta id delayed completed events",
             "addPrioritizedJob" => "marker meta id prioritized delayed completed active events pc",
+            "addParentJob" => "meta id delayed waiting-children completed events",
             other => panic!("{other}: not a script that adds a job"),
         };
-        let mut args = vec![st(BULL), st(""), st(name), Mp::Int(now_ms())];
-        // parentKey, parentDependenciesKey, parent, repeatJobKey, the
-        // deduplication key: null or undefined, packed as nil.
-        args.extend((0..5).map(|_| Mp::Nil));
+        let mut args = vec![st(BULL), st(id), st(name), Mp::Int(self.now())];
+        args.extend(links);
         let data = br#"{"to":"someone@example.com"}"#.to_vec();
         let argv = vec![pack(Mp::Arr(args)), data, pack(opts)];
-        text(&self.run(script, types, argv))
+        self.run(script, types, argv)
+    }
+
+    /// `Date.now()` on the queue's clock.
+    fn now(&self) -> i64 {
+        now_ms() + self.later.get()
     }
 
     /// `moveToActive` for a worker named `worker-1`: the id of the job
@@ -172,7 +189,7 @@ impl Bull<'_> {
             ("lockDuration", Mp::Int(30000)),
             ("name", st("worker-1")),
         ]);
-        let argv = vec![BULL.into(), now_ms().to_string().into(), pack(opts)];
+        let argv = vec![BULL.into(), self.now().to_string().into(), pack(opts)];
         let types = "wait active prioritized events stalled limiter delayed paused meta pc marker";
         let Value::Array(reply) = self.run("moveToActive", types, argv) else {
             panic!("moveToActive answers an array");
@@ -193,13 +210,20 @@ impl Bull<'_> {
             ("keepJobs", Mp::Map(vec![("count", Mp::Int(-1))])),
             ("lockDuration", Mp::Int(30000)),
             ("attempts", Mp::Int(0)),
-            ("maxMetricsSize", st("")),
+            (
+                "maxMetricsSize",
+                if self.metrics > 0 {
+                    Mp::Int(self.metrics)
+                } else {
+                    st("")
+                },
+            ),
             ("fpof", Mp::Bool(false)),
             ("cpof", Mp::Bool(false)),
             ("idof", Mp::Bool(false)),
             ("rdof", Mp::Bool(false)),
         ]);
-        let mut argv = bytes(&[id, &now_ms().to_string(), val.0, val.1, target, "0", BULL]);
+        let mut argv = bytes(&[id, &self.now().to_string(), val.0, val.1, target, "0", BULL]);
         argv.push(pack(opts));
         argv.push(match fields {
             Mp::Nil => Vec::new(),
@@ -263,7 +287,11 @@ fn what_bullmqs_own_scripts_write_is_clean() {
     let Some(s) = Server::start("what_bullmqs_own_scripts_write_is_clean", &[]) else {
         return;
     };
-    bullmq_life(&Bull { s: &s });
+    bullmq_life(&Bull {
+        s: &s,
+        metrics: 0,
+        later: Default::default(),
+    });
     let mut expected: Vec<String> = "1 2 3 3:lock 3:logs 4 5 6 active completed delayed events \
                                      failed id marker meta pc prioritized wait"
         .split(' ')
@@ -284,5 +312,129 @@ fn what_bullmqs_own_scripts_write_is_clean() {
         &s,
         "bullmq",
         "read 19 keys (19 of the contract's types, 0 outside the keyspace and not judged) and 0 queue members on 1 node",
+    );
+}
+
+/// The ids of a flow's parent and child (FlowProducer's `randomUUID()`).
+const PARENT: &str = "5d3f6b1e-2c4a-4e8f-9b7d-1a2c3e4f5a6b";
+const CHILD: &str = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+
+/// A flow (FlowProducer: a parent waiting for its child, ids UUIDs), a
+/// job deduplicated, and a worker keeping metrics: it completes the
+/// child (so the parent waits) and, a minute later, the parent; then the
+/// queue is paused, the deduplicated job waiting.
+fn bullmq_flow(q: &Bull) {
+    let (parent, child) = (PARENT, CHILD);
+    let plain = || Mp::Map(vec![("attempts", Mp::Int(0))]);
+    let none = || (0..5).map(|_| Mp::Nil).collect();
+    let added = q.add_with("addParentJob", parent, "digest", plain(), none());
+    assert_eq!(text(&added), parent);
+    // Job.parent is {id, queueKey}; its opts keep `parent` as FlowProducer
+    // gave it, {id, queue}.
+    let links = vec![
+        st(&format!("{BULL}{parent}")),
+        st(&format!("{BULL}{parent}:dependencies")),
+        Mp::Map(vec![("id", st(parent)), ("queueKey", st("bull:mail"))]),
+        Mp::Nil,
+        Mp::Nil,
+    ];
+    let opts = Mp::Map(vec![
+        ("attempts", Mp::Int(0)),
+        (
+            "parent",
+            Mp::Map(vec![("id", st(parent)), ("queue", st("bull:mail"))]),
+        ),
+    ]);
+    assert_eq!(
+        text(&q.add_with("addStandardJob", child, "part", opts, links)),
+        child
+    );
+    // Deduplication (`deduplication: {id}`, packed as `de`): the second
+    // job answers the first's id (the counter counts every job, the two
+    // of custom ids too).
+    let de = || {
+        let id = Mp::Map(vec![("id", st("welcome-42"))]);
+        Mp::Map(vec![("attempts", Mp::Int(0)), ("de", id)])
+    };
+    let dedup = || {
+        let mut links: Vec<Mp> = (0..4).map(|_| Mp::Nil).collect();
+        links.push(st(&format!("{BULL}de:welcome-42")));
+        links
+    };
+    assert_eq!(
+        text(&q.add_with("addStandardJob", "", "welcome", de(), dedup())),
+        "3"
+    );
+    assert_eq!(
+        text(&q.add_with("addStandardJob", "", "welcome", de(), dedup())),
+        "3"
+    );
+    let token = "7e1f0a2b-worker:0";
+    assert_eq!(q.take(token), child);
+    q.finish(child, token, "completed", ("returnvalue", "3"), Mp::Nil);
+    // The parent, its child done, waits at the head of the queue.
+    assert_eq!(q.take(token), parent);
+    q.later.set(60_000);
+    q.finish(parent, token, "completed", ("returnvalue", "null"), Mp::Nil);
+    let pause = "wait paused meta prioritized events delayed marker";
+    assert_eq!(
+        q.run("pause", pause, bytes(&["paused", "1"])),
+        Value::Int(0)
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(wirelint_corpus),
+    ignore = "needs WIRELINT_CORPUS: the pinned real corpus"
+)]
+fn what_bullmqs_flows_metrics_and_pause_write_is_clean() {
+    let Some(s) = Server::start("what_bullmqs_flows_metrics_and_pause_write_is_clean", &[]) else {
+        return;
+    };
+    bullmq_flow(&Bull {
+        s: &s,
+        metrics: 100,
+        later: Default::default(),
+    });
+    let (parent, child) = (PARENT, CHILD);
+    let mut expected: Vec<String> = format!(
+        "3 {parent} {parent}:processed {child} completed de:welcome-42 events id meta \
+         metrics:completed metrics:completed:data wait"
+    )
+    .split(' ')
+    .map(|t| format!("{BULL}{t}"))
+    .collect();
+    expected.sort();
+    assert_eq!(all_keys(&s), expected);
+    let done = "atm ats data delay finishedOn name opts";
+    for (key, fields) in [
+        (
+            "3",
+            "data deid delay name opts priority timestamp".to_string(),
+        ),
+        (
+            parent,
+            format!("{done} pb priority processedOn returnvalue timestamp"),
+        ),
+        (
+            child,
+            format!("{done} parent parentKey pb priority processedOn returnvalue timestamp"),
+        ),
+        (&format!("{parent}:processed"), format!("{BULL}{child}")),
+        ("meta", "opts.maxLenEvents paused".into()),
+        ("metrics:completed", "count prevCount prevTS".into()),
+    ] {
+        assert_eq!(hkeys(&s, &format!("{BULL}{key}")), fields, "{key}");
+    }
+    let points: i64 = redis::cmd("LLEN")
+        .arg(format!("{BULL}metrics:completed:data"))
+        .query(&mut s.con())
+        .unwrap();
+    assert_eq!(points, 1);
+    assert_clean(
+        &s,
+        "bullmq",
+        "read 12 keys (12 of the contract's types, 0 outside the keyspace and not judged) and 0 queue members on 1 node",
     );
 }
