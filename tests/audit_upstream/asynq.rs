@@ -114,6 +114,18 @@ impl Asynq<'_> {
         msg
     }
 
+    /// `AddToGroup` (answers 1).
+    fn add_to_group(&self, id: &str, group: &str) {
+        let msg = task_message(id, &[(14, Pb::Bytes(group.as_bytes()))]);
+        let keys = [
+            aq(&format!("t:{id}")),
+            aq(&format!("g:{group}")),
+            aq("groups"),
+        ];
+        let argv = vec![msg, id.into(), self.secs(0), group.into()];
+        assert_eq!(self.run("addToGroupCmd", &keys, argv), Value::Int(1));
+    }
+
     /// `Dequeue`: the message of the task it moved to active.
     fn dequeue(&self) -> Vec<u8> {
         let keys = ["pending", "paused", "active", "lease"].map(aq);
@@ -167,10 +179,7 @@ fn asynq_tasks(q: &Asynq) {
         id[4].clone().into(),
     ];
     assert_eq!(q.run("scheduleCmd", &keys, argv), Value::Int(1));
-    let msg = task_message(&id[5], &[(14, Pb::Bytes(b"daily"))]);
-    let keys = [aq(&format!("t:{}", id[5])), aq("g:daily"), aq("groups")];
-    let argv = vec![msg, id[5].clone().into(), q.secs(0), b"daily".to_vec()];
-    assert_eq!(q.run("addToGroupCmd", &keys, argv), Value::Int(1));
+    q.add_to_group(&id[5], "daily");
     for msg in messages {
         assert_eq!(q.dequeue(), msg);
     }
@@ -320,5 +329,117 @@ fn what_asynqs_own_scripts_write_is_clean() {
         &s,
         "asynq",
         "read 26 keys (26 of the contract's types, 0 outside the keyspace and not judged) and 0 queue members on 1 node",
+    );
+}
+
+/// Groups, a scheduler and results: two tasks of a group aggregated
+/// (`AggregationCheck`, max size 2: an aggregation set), a third one
+/// grouped after; a periodic task's scheduler entries and enqueue event
+/// (`WriteSchedulerEntries`, `RecordSchedulerEnqueueEvent`); the task it
+/// enqueued run, its result written (`WriteResult`, a plain HSET) and
+/// completed; a task scheduled in the past forwarded to pending.
+fn asynq_groups_and_scheduler(q: &Asynq) -> String {
+    q.s.seed([bytes(&["SADD", "asynq:queues", "default"])]);
+    let id: Vec<String> = (11..=15).map(task_id).collect();
+    q.add_to_group(&id[0], "daily");
+    q.add_to_group(&id[1], "daily");
+    let set = aq("g:daily:3c2b1a09-8f7e-4d6c-b5a4-938271605f4e");
+    let keys = [
+        aq("g:daily"),
+        set.clone(),
+        aq("aggregation_sets"),
+        aq("groups"),
+    ];
+    let argv = vec![b"2".to_vec(), b"0".to_vec(), b"60".to_vec(), q.secs(120)];
+    let argv = [argv, vec![q.secs(0), b"daily".to_vec()]].concat();
+    assert_eq!(q.run("aggregationCheckCmd", &keys, argv), Value::Int(1));
+    q.add_to_group(&id[2], "daily");
+    let scheduler = "web-1:4242:5e4d3c2b-1a09-4f8e-a7d6-c5b4a3928170";
+    let entries = format!("asynq:schedulers:{{{scheduler}}}");
+    let exp = String::from_utf8(q.secs(10)).unwrap();
+    q.s.seed([bytes(&["ZADD", "asynq:schedulers", &exp, &entries])]);
+    let entry = "8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a";
+    let spec = protobuf(&[
+        (1, Pb::Bytes(entry.as_bytes())),
+        (2, Pb::Bytes(b"@every 1h")),
+        (3, Pb::Bytes(b"email:send")),
+    ]);
+    let argv = vec![b"10".to_vec(), spec];
+    let written = q.run("writeSchedulerEntriesCmd", &[entries], argv);
+    assert_eq!(written, Value::Okay);
+    let msg = q.enqueue(&id[3]);
+    let event = protobuf(&[(1, Pb::Bytes(id[3].as_bytes()))]);
+    let history = [format!("asynq:scheduler_history:{entry}")];
+    let argv = vec![q.secs(0), event, b"1000".to_vec()];
+    let recorded = q.run("recordSchedulerEnqueueEventCmd", &history, argv);
+    assert_eq!(recorded, Value::Okay);
+    assert_eq!(q.dequeue(), msg);
+    q.s.seed([bytes(&[
+        "HSET",
+        &aq(&format!("t:{}", id[3])),
+        "result",
+        "sent",
+    ])]);
+    let keys = [
+        aq("active"),
+        aq("lease"),
+        aq("completed"),
+        aq(&format!("t:{}", id[3])),
+    ];
+    let keys = [keys.as_slice(), &[q.daily("processed"), aq("processed")]].concat();
+    let msg = task_message(&id[3], &[(12, Pb::Int(3600)), (13, Pb::Int(q.now as u64))]);
+    let argv = vec![
+        id[3].clone().into(),
+        q.expire(),
+        q.secs(3600),
+        msg,
+        max_int64(),
+    ];
+    assert_eq!(q.run("markAsCompleteCmd", &keys, argv), Value::Okay);
+    let keys = [aq(&format!("t:{}", id[4])), aq("scheduled")];
+    let argv = vec![task_message(&id[4], &[]), q.secs(-5), id[4].clone().into()];
+    assert_eq!(q.run("scheduleCmd", &keys, argv), Value::Int(1));
+    let argv = vec![q.secs(0), aq("t:").into(), q.nanos(), aq("g:").into()];
+    let forwarded = q.run("forwardCmd", &[aq("scheduled"), aq("pending")], argv);
+    assert_eq!(forwarded, Value::Int(1));
+    set
+}
+
+#[test]
+#[cfg_attr(
+    not(wirelint_corpus),
+    ignore = "needs WIRELINT_CORPUS: the pinned real corpus"
+)]
+fn what_asynqs_groups_and_scheduler_write_is_clean() {
+    let Some(s) = Server::start("what_asynqs_groups_and_scheduler_write_is_clean", &[]) else {
+        return;
+    };
+    let rdb = read(&corpus().join("hibiken+asynq/internal/rdb/rdb.go"));
+    let now = now_ms() / 1000;
+    let q = Asynq { s: &s, rdb, now };
+    let set = asynq_groups_and_scheduler(&q);
+    let mut expected = vec![
+        "asynq:queues".to_string(),
+        "asynq:schedulers".into(),
+        "asynq:schedulers:{web-1:4242:5e4d3c2b-1a09-4f8e-a7d6-c5b4a3928170}".into(),
+        "asynq:scheduler_history:8d7c6b5a-4f3e-4d2c-9b1a-0f9e8d7c6b5a".into(),
+        set,
+        q.daily("processed"),
+    ];
+    for t in "aggregation_sets completed g:daily groups pending processed".split(' ') {
+        expected.push(aq(t));
+    }
+    expected.extend((11..=15).map(|n| aq(&format!("t:{}", task_id(n)))));
+    expected.sort();
+    assert_eq!(all_keys(&s), expected);
+    let fields = |n| hkeys(&s, &aq(&format!("t:{}", task_id(n))));
+    let grouped = (11..=13).map(fields).collect::<Vec<_>>();
+    assert_eq!(grouped, ["group msg state"; 3]);
+    assert_eq!(fields(14), "msg result state");
+    assert_eq!(fields(15), "msg pending_since state");
+    assert_clean(
+        &s,
+        "asynq",
+        "read 17 keys (17 of the contract's types, 0 outside the keyspace and not judged) and 0 queue members on 1 node",
     );
 }
