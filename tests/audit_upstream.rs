@@ -5,10 +5,10 @@
 //! checks every reply (so that nothing passes on an empty server), and
 //! audits the keyspace against the shipped family contract: 0 findings.
 //!
-//! BullMQ (`audit_upstream/bullmq.rs`): `src/commands/*.lua`, each
-//! `--- @include` expanded in place once, as its script loader does;
-//! ARGV packed with msgpack as its client packs them
-//! (`src/classes/redis-queue-backend.ts`). asynq (`asynq.rs`): the
+//! BullMQ (`audit_upstream/bullmq.rs`, `bullmq_schedule.rs`):
+//! `src/commands/*.lua`, each `--- @include` expanded in place once, as
+//! its script loader does; ARGV packed with msgpack as its client packs
+//! them (`src/classes/redis-queue-backend.ts`). asynq (`asynq.rs`): the
 //! `redis.NewScript` literals of `internal/rdb/rdb.go`, read out of the Go
 //! source, with the plain commands rdb.go sends beside them; task
 //! messages protobuf-encoded as `internal/proto/asynq.proto` says. RSMQ
@@ -36,6 +36,8 @@ use redis_server::Server;
 mod asynq;
 #[path = "audit_upstream/bullmq.rs"]
 mod bullmq;
+#[path = "audit_upstream/bullmq_schedule.rs"]
+mod bullmq_schedule;
 #[path = "audit_upstream/rsmq.rs"]
 mod rsmq;
 

@@ -5,7 +5,7 @@
 use super::*;
 
 /// A value as BullMQ's client packs it (msgpackr, `undefined` as nil).
-enum Mp {
+pub(crate) enum Mp {
     Nil,
     Bool(bool),
     Int(i64),
@@ -14,7 +14,7 @@ enum Mp {
     Map(Vec<(&'static str, Mp)>),
 }
 
-fn st(s: &str) -> Mp {
+pub(crate) fn st(s: &str) -> Mp {
     Mp::Str(s.into())
 }
 
@@ -55,7 +55,7 @@ fn pack_into(v: &Mp, out: &mut Vec<u8>) {
     }
 }
 
-fn pack(v: Mp) -> Vec<u8> {
+pub(crate) fn pack(v: Mp) -> Vec<u8> {
     let mut out = Vec::new();
     pack_into(&v, &mut out);
     out
@@ -121,11 +121,11 @@ fn bullmq_script(name: &str) -> (String, usize) {
     (lua, n.expect("a key count in the file's name"))
 }
 
-const BULL: &str = "bull:mail:";
+pub(crate) const BULL: &str = "bull:mail:";
 
 /// One queue, `mail`, under the default prefix, driven as BullMQ's
 /// `RedisQueueBackend` drives it.
-struct Bull<'a> {
+pub(crate) struct Bull<'a> {
     s: &'a Server,
     /// The Worker's `metrics.maxDataPoints`, 0 when it keeps none.
     metrics: i64,
@@ -133,10 +133,19 @@ struct Bull<'a> {
     later: std::cell::Cell<i64>,
 }
 
-impl Bull<'_> {
+impl<'a> Bull<'a> {
+    /// A queue on `s`, its worker keeping `metrics` data points.
+    pub(crate) fn new(s: &'a Server, metrics: i64) -> Self {
+        Bull {
+            s,
+            metrics,
+            later: Default::default(),
+        }
+    }
+
     /// Runs `script` with the queue's keys of `types` (space-separated;
     /// `=` before a whole key) and `argv`.
-    fn run(&self, script: &str, types: &str, argv: Vec<Vec<u8>>) -> Value {
+    pub(crate) fn run(&self, script: &str, types: &str, argv: Vec<Vec<u8>>) -> Value {
         let (lua, n) = bullmq_script(script);
         let keys: Vec<String> = types
             .split(' ')
@@ -152,7 +161,7 @@ impl Bull<'_> {
     /// `addJobToTransaction`: a job with the next id, by the script its
     /// options choose, with the keys its `add*JobArgs` pass; the id the
     /// script answers.
-    fn add(&self, script: &str, name: &str, opts: Mp) -> String {
+    pub(crate) fn add(&self, script: &str, name: &str, opts: Mp) -> String {
         // parentKey, parentDependenciesKey, parent, repeatJobKey, the
         // deduplication key: null or undefined, packed as nil.
         let links = (0..5).map(|_| Mp::Nil).collect();
@@ -161,7 +170,14 @@ impl Bull<'_> {
 
     /// The same with a custom id (`""`: the next) and `links`, the
     /// arguments after the timestamp; the script's reply.
-    fn add_with(&self, script: &str, id: &str, name: &str, opts: Mp, links: Vec<Mp>) -> Value {
+    pub(crate) fn add_with(
+        &self,
+        script: &str,
+        id: &str,
+        name: &str,
+        opts: Mp,
+        links: Vec<Mp>,
+    ) -> Value {
         let types = match script {
             "addStandardJob" => "wait paused meta id completed delayed active events marker",
             "addDelayedJob" => "marker meta id delayed completed events",
@@ -177,13 +193,13 @@ impl Bull<'_> {
     }
 
     /// `Date.now()` on the queue's clock.
-    fn now(&self) -> i64 {
+    pub(crate) fn now(&self) -> i64 {
         now_ms() + self.later.get()
     }
 
     /// `moveToActive` for a worker named `worker-1`: the id of the job
     /// it took (a reply `[job hash, id, 0, 0]`).
-    fn take(&self, token: &str) -> String {
+    pub(crate) fn take(&self, token: &str) -> String {
         let opts = Mp::Map(vec![
             ("token", st(token)),
             ("lockDuration", Mp::Int(30000)),
@@ -203,7 +219,14 @@ impl Bull<'_> {
 
     /// `moveToFinishedArgs` for a job of default options (kept,
     /// `keepJobs: {count: -1}`), not fetching the next job: answers 0.
-    fn finish(&self, id: &str, token: &str, target: &str, val: (&str, &str), fields: Mp) {
+    pub(crate) fn finish(
+        &self,
+        id: &str,
+        token: &str,
+        target: &str,
+        val: (&str, &str),
+        fields: Mp,
+    ) {
         let opts = Mp::Map(vec![
             ("token", st(token)),
             ("name", st("worker-1")),
@@ -287,11 +310,7 @@ fn what_bullmqs_own_scripts_write_is_clean() {
     let Some(s) = Server::start("what_bullmqs_own_scripts_write_is_clean", &[]) else {
         return;
     };
-    bullmq_life(&Bull {
-        s: &s,
-        metrics: 0,
-        later: Default::default(),
-    });
+    bullmq_life(&Bull::new(&s, 0));
     let mut expected: Vec<String> = "1 2 3 3:lock 3:logs 4 5 6 active completed delayed events \
                                      failed id marker meta pc prioritized wait"
         .split(' ')
@@ -392,11 +411,7 @@ fn what_bullmqs_flows_metrics_and_pause_write_is_clean() {
     let Some(s) = Server::start("what_bullmqs_flows_metrics_and_pause_write_is_clean", &[]) else {
         return;
     };
-    bullmq_flow(&Bull {
-        s: &s,
-        metrics: 100,
-        later: Default::default(),
-    });
+    bullmq_flow(&Bull::new(&s, 100));
     let (parent, child) = (PARENT, CHILD);
     let mut expected: Vec<String> = format!(
         "3 {parent} {parent}:processed {child} completed de:welcome-42 events id meta \
