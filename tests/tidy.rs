@@ -347,6 +347,7 @@ fn sources() -> Vec<SourceFile> {
 const TEST_CODE: &[&str] = &[
     "tests",
     "tests/audit",
+    "tests/audit_upstream",
     "tests/common",
     "tests/hostile",
     "tests/metamorphic",

@@ -135,6 +135,23 @@ impl Server {
         }
     }
 
+    /// `EVAL script numkeys KEYS.. ARGV..`, every argument binary-safe: the
+    /// script's reply, or the error the server answers (a script's
+    /// `redis.error_reply` too).
+    pub fn eval(
+        &self,
+        script: &str,
+        keys: &[&[u8]],
+        argv: &[&[u8]],
+    ) -> redis::RedisResult<redis::Value> {
+        let mut cmd = redis::cmd("EVAL");
+        cmd.arg(script).arg(keys.len());
+        for a in keys.iter().chain(argv) {
+            cmd.arg(*a);
+        }
+        cmd.query(&mut self.con())
+    }
+
     /// Kills the server (a server that goes away mid-scan).
     pub fn kill(&mut self) {
         if let Some(c) = self.child.as_mut() {
