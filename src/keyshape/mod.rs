@@ -37,26 +37,30 @@ pub fn atoms(t: &Template) -> Vec<Atom> {
     let mut out = Vec::new();
     for seg in &t.segs {
         match seg {
-            Seg::Lit { text, span } => {
-                let exact = span.len() as usize == text.len();
-                for (i, c) in text.char_indices() {
-                    let s = if exact {
-                        Span::new(
-                            span.file,
-                            span.start as usize + i,
-                            span.start as usize + i + c.len_utf8(),
-                        )
-                    } else {
-                        *span
-                    };
-                    out.push(Atom::Char(c, s));
-                }
-            }
+            Seg::Lit { text, span } => push_chars(&mut out, text, *span),
             Seg::Hole { label, span } => out.push(Atom::Hole(label.clone(), *span)),
             Seg::Value(v) => out.push(Atom::Hole(v.describe(), v.span())),
         }
     }
     out
+}
+
+/// A literal's characters, each with its own bytes when the literal's span
+/// holds it as written (else the literal's span).
+fn push_chars(out: &mut Vec<Atom>, text: &str, span: Span) {
+    let exact = span.len() as usize == text.len();
+    for (i, c) in text.char_indices() {
+        let s = if exact {
+            Span::new(
+                span.file,
+                span.start as usize + i,
+                span.start as usize + i + c.len_utf8(),
+            )
+        } else {
+            span
+        };
+        out.push(Atom::Char(c, s));
+    }
 }
 
 /// The span covering atoms `[from, to)`; the first atom's span when they lie
@@ -567,6 +571,42 @@ fn literal_ends_agree(atoms: &[Atom], pat: &[P]) -> bool {
     true
 }
 
+/// A template's atoms as [`typing`] reads them: its bytes and holes, the
+/// holes unnamed (nothing there reads a hole's name).
+fn shape(t: &Template) -> Vec<Atom> {
+    let mut out = Vec::new();
+    for seg in &t.segs {
+        match seg {
+            Seg::Lit { text, span } => push_chars(&mut out, text, *span),
+            Seg::Hole { span, .. } => out.push(Atom::Hole(String::new(), *span)),
+            Seg::Value(v) => out.push(Atom::Hole(String::new(), v.span())),
+        }
+    }
+    out
+}
+
+/// [`literal_ends_agree`]'s closing half, against a type's own pattern
+/// (the end of every full pattern of it, [`Keyspace::full_pattern`]) and
+/// before any is built: `false` when the key's last literal bytes and the
+/// pattern's differ.
+fn tail_agrees(atoms: &[Atom], pattern: &[PatTok]) -> bool {
+    let mut pat = pattern.iter().rev().flat_map(|t| {
+        let (lit, var) = match t {
+            PatTok::Lit(s) => (Some(s.chars().rev()), None),
+            PatTok::Var(_) => (None, Some(None)),
+        };
+        lit.into_iter().flatten().map(Some).chain(var)
+    });
+    for a in atoms.iter().rev() {
+        match (a, pat.next()) {
+            (Atom::Char(a, _), Some(Some(b))) if *a == b => {}
+            (Atom::Char(..), Some(Some(_))) => return false,
+            _ => return true,
+        }
+    }
+    true
+}
+
 /// The one contract record whose key a template addresses, if exactly one
 /// matches and the template says enough to tell (a bare hole says nothing).
 pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Option<&'c Record> {
@@ -589,7 +629,7 @@ pub enum Typing<'k> {
 
 /// The contract types a template can be (see [`Typing`]).
 pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
-    let atoms = atoms(t);
+    let atoms = shape(t);
     if !atoms.iter().any(|a| matches!(a, Atom::Char(..))) {
         return Typing::Open(ks.types.iter().collect());
     }
@@ -597,7 +637,9 @@ pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
         .types
         .iter()
         .filter(|ty| {
-            if ty.whole {
+            if !tail_agrees(&atoms, &ty.pattern) {
+                false
+            } else if ty.whole {
                 whole_match(&atoms, ty)
             } else {
                 matches(&atoms, &ks.full_pattern(ty))

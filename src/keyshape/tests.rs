@@ -243,3 +243,65 @@ fn literal_ends_reject_only_what_the_table_rejects() {
     }
     assert!(rejected > 0);
 }
+
+/// A type's closing literal bytes turn a key away only where the table
+/// does: every key of up to four atoms against every pattern of up to
+/// three tokens.
+#[test]
+fn a_types_tail_rejects_only_what_the_table_rejects() {
+    let s = Span::new(0, 0, 1);
+    let atom_set = [
+        Atom::Char('a', s),
+        Atom::Char('b', s),
+        Atom::Char(':', s),
+        Atom::Hole(String::new(), s),
+    ];
+    let tok_set = [
+        PatTok::Lit("a".into()),
+        PatTok::Lit("ab".into()),
+        PatTok::Lit(":".into()),
+        PatTok::Var("x".into()),
+    ];
+    let seqs = |set: &[Atom]| {
+        let mut out: Vec<Vec<Atom>> = vec![Vec::new()];
+        for _ in 0..4 {
+            let next: Vec<Vec<Atom>> = out
+                .iter()
+                .flat_map(|p| {
+                    set.iter().map(move |x| {
+                        let mut q = p.clone();
+                        q.push(x.clone());
+                        q
+                    })
+                })
+                .collect();
+            out.extend(next);
+        }
+        out
+    };
+    let keys = seqs(&atom_set);
+    let mut pats: Vec<Vec<PatTok>> = vec![Vec::new()];
+    for _ in 0..3 {
+        let next: Vec<Vec<PatTok>> = pats
+            .iter()
+            .flat_map(|p| {
+                tok_set.iter().map(move |x| {
+                    let mut q = p.clone();
+                    q.push(x.clone());
+                    q
+                })
+            })
+            .collect();
+        pats.extend(next);
+    }
+    let mut rejected = 0;
+    for a in &keys {
+        for p in &pats {
+            if !tail_agrees(a, p) {
+                assert!(!matches(a, p), "{a:?} against {p:?}");
+                rejected += 1;
+            }
+        }
+    }
+    assert!(rejected > 0);
+}
