@@ -37,26 +37,30 @@ pub fn atoms(t: &Template) -> Vec<Atom> {
     let mut out = Vec::new();
     for seg in &t.segs {
         match seg {
-            Seg::Lit { text, span } => {
-                let exact = span.len() as usize == text.len();
-                for (i, c) in text.char_indices() {
-                    let s = if exact {
-                        Span::new(
-                            span.file,
-                            span.start as usize + i,
-                            span.start as usize + i + c.len_utf8(),
-                        )
-                    } else {
-                        *span
-                    };
-                    out.push(Atom::Char(c, s));
-                }
-            }
+            Seg::Lit { text, span } => push_chars(&mut out, text, *span),
             Seg::Hole { label, span } => out.push(Atom::Hole(label.clone(), *span)),
             Seg::Value(v) => out.push(Atom::Hole(v.describe(), v.span())),
         }
     }
     out
+}
+
+/// A literal's characters, each with its own bytes when the literal's span
+/// holds it as written (else the literal's span).
+fn push_chars(out: &mut Vec<Atom>, text: &str, span: Span) {
+    let exact = span.len() as usize == text.len();
+    for (i, c) in text.char_indices() {
+        let s = if exact {
+            Span::new(
+                span.file,
+                span.start as usize + i,
+                span.start as usize + i + c.len_utf8(),
+            )
+        } else {
+            span
+        };
+        out.push(Atom::Char(c, s));
+    }
 }
 
 /// The span covering atoms `[from, to)`; the first atom's span when they lie
@@ -466,15 +470,6 @@ fn shape_after_prefix(rest: &[Atom], ks: &Keyspace) -> bool {
 /// key does not swallow structure (`{`, `}`, `:`): a queue name does not
 /// contain the type. A wildcard at the very end matches any tail.
 pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
-    #[derive(Clone, Copy)]
-    enum P {
-        C(char),
-        /// A placeholder; `true` when it is a whole hash tag's content
-        /// (`{<server>}`), which may hold `:` (asynq's
-        /// `{host:pid:id}`) but no brace.
-        Any(bool),
-    }
-    let structural = |c: char| matches!(c, '{' | '}' | ':');
     let mut pat = Vec::new();
     for t in pattern {
         match t {
@@ -485,6 +480,22 @@ pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
             }
         }
     }
+    literal_ends_agree(atoms, &pat) && table(atoms, &pat)
+}
+
+/// A pattern as [`matches`] reads it: a byte, or a placeholder.
+#[derive(Clone, Copy)]
+enum P {
+    C(char),
+    /// A placeholder; `true` when it is a whole hash tag's content
+    /// (`{<server>}`), which may hold `:` (asynq's
+    /// `{host:pid:id}`) but no brace.
+    Any(bool),
+}
+
+/// [`matches`], by filling its table.
+fn table(atoms: &[Atom], pat: &[P]) -> bool {
+    let structural = |c: char| matches!(c, '{' | '}' | ':');
     let (n, m) = (atoms.len(), pat.len());
     // dp[i][j]: atoms[i..] and pat[j..] can match.
     let w = m + 1;
@@ -522,6 +533,80 @@ pub fn matches(atoms: &[Atom], pattern: &[PatTok]) -> bool {
     dp[0]
 }
 
+/// What [`matches`]'s table concludes at either end without filling it:
+/// where both a key and a pattern open (or close) with literal bytes, a
+/// byte of the one against a byte of the other can only be equal, as
+/// neither a hole nor a placeholder stands there to eat it. `false` when
+/// two such bytes differ (no match); `true` says nothing. Most templates
+/// of a tree differ from most types of a keyspace there (`wait` against
+/// `active`), so the table is filled for few pairs.
+fn literal_ends_agree(atoms: &[Atom], pat: &[P]) -> bool {
+    let lit = |p: &P| match p {
+        P::C(c) => Some(*c),
+        P::Any(_) => None,
+    };
+    let char_of = |a: &Atom| match a {
+        Atom::Char(c, _) => Some(*c),
+        Atom::Hole(..) => None,
+    };
+    let agree = |a: Option<&Atom>, p: Option<&P>| match (a.and_then(char_of), p.and_then(&lit)) {
+        (Some(a), Some(b)) => Some(a == b),
+        _ => None,
+    };
+    let (n, m) = (atoms.len(), pat.len());
+    for k in 0..n.min(m) {
+        match agree(atoms.get(k), pat.get(k)) {
+            Some(true) => {}
+            Some(false) => return false,
+            None => break,
+        }
+    }
+    for k in 1..=n.min(m) {
+        match agree(atoms.get(n - k), pat.get(m - k)) {
+            Some(true) => {}
+            Some(false) => return false,
+            None => break,
+        }
+    }
+    true
+}
+
+/// A template's atoms as [`typing`] reads them: its bytes and holes, the
+/// holes unnamed (nothing there reads a hole's name).
+fn shape(t: &Template) -> Vec<Atom> {
+    let mut out = Vec::new();
+    for seg in &t.segs {
+        match seg {
+            Seg::Lit { text, span } => push_chars(&mut out, text, *span),
+            Seg::Hole { span, .. } => out.push(Atom::Hole(String::new(), *span)),
+            Seg::Value(v) => out.push(Atom::Hole(String::new(), v.span())),
+        }
+    }
+    out
+}
+
+/// [`literal_ends_agree`]'s closing half, against a type's own pattern
+/// (the end of every full pattern of it, [`Keyspace::full_pattern`]) and
+/// before any is built: `false` when the key's last literal bytes and the
+/// pattern's differ.
+fn tail_agrees(atoms: &[Atom], pattern: &[PatTok]) -> bool {
+    let mut pat = pattern.iter().rev().flat_map(|t| {
+        let (lit, var) = match t {
+            PatTok::Lit(s) => (Some(s.chars().rev()), None),
+            PatTok::Var(_) => (None, Some(None)),
+        };
+        lit.into_iter().flatten().map(Some).chain(var)
+    });
+    for a in atoms.iter().rev() {
+        match (a, pat.next()) {
+            (Atom::Char(a, _), Some(Some(b))) if *a == b => {}
+            (Atom::Char(..), Some(Some(_))) => return false,
+            _ => return true,
+        }
+    }
+    true
+}
+
 /// The one contract record whose key a template addresses, if exactly one
 /// matches and the template says enough to tell (a bare hole says nothing).
 pub fn record_of<'c>(t: &Template, ks: &Keyspace, records: &'c [Record]) -> Option<&'c Record> {
@@ -544,7 +629,7 @@ pub enum Typing<'k> {
 
 /// The contract types a template can be (see [`Typing`]).
 pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
-    let atoms = atoms(t);
+    let atoms = shape(t);
     if !atoms.iter().any(|a| matches!(a, Atom::Char(..))) {
         return Typing::Open(ks.types.iter().collect());
     }
@@ -552,7 +637,9 @@ pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
         .types
         .iter()
         .filter(|ty| {
-            if ty.whole {
+            if !tail_agrees(&atoms, &ty.pattern) {
+                false
+            } else if ty.whole {
                 whole_match(&atoms, ty)
             } else {
                 matches(&atoms, &ks.full_pattern(ty))
@@ -573,198 +660,4 @@ pub fn typing<'k>(t: &Template, ks: &'k Keyspace) -> Typing<'k> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contract::Contract;
-
-    fn t(parts: &[&str]) -> Template {
-        // Literal parts; `*` is a hole. Spans are consecutive.
-        let mut segs = Vec::new();
-        let mut at = 0usize;
-        for p in parts {
-            let span = Span::new(0, at, at + p.len());
-            at += p.len();
-            if *p == "*" {
-                segs.push(Seg::Hole {
-                    label: "x".into(),
-                    span,
-                });
-            } else {
-                segs.push(Seg::Lit {
-                    text: p.to_string(),
-                    span,
-                });
-            }
-        }
-        Template {
-            segs,
-            span: Span::new(0, 0, at),
-        }
-    }
-
-    fn verdict(parts: &[&str]) -> KeyVerdict {
-        let c = Contract::embedded();
-        analyze(&t(parts), c.keyspace.as_ref().unwrap())
-    }
-
-    /// The lead test answers as the verdicts do: a key the prefix does not
-    /// lead is never in the keyspace.
-    #[test]
-    fn in_keyspace_agrees_with_the_verdicts() {
-        let c = Contract::embedded();
-        let ks = c.keyspace.as_ref().unwrap();
-        let cases: &[&[&str]] = &[
-            &["emq:{", "*", "}:job:", "*"],
-            &["em", "q:{", "*", "}:pending"],
-            &["e", "m", "q", ":{", "*", "}"],
-            &["emq:", "*", ":job"],
-            &["emq", "*"],
-            &["em", "*", "q:{", "*", "}"],
-            &["emx:{", "*", "}:job:", "*"],
-            &["bull:", "*", ":wait"],
-            &["*", "emq:{", "*", "}"],
-            &["emq:{"],
-            &["emq"],
-            &[],
-        ];
-        for parts in cases {
-            let key = t(parts);
-            let slow = !matches!(
-                analyze(&key, ks),
-                KeyVerdict::Skip | KeyVerdict::Prefix { .. }
-            );
-            assert_eq!(in_keyspace(&key, ks), slow, "{parts:?}");
-            let lead: String = parts.iter().take_while(|p| **p != "*").copied().collect();
-            assert_eq!(
-                leads_with(&key, &ks.prefix),
-                lead.starts_with(&ks.prefix),
-                "{parts:?}"
-            );
-        }
-        assert!(in_keyspace(&t(&["emq:{", "*", "}:job:", "*"]), ks));
-    }
-
-    #[test]
-    fn canonical_keys_are_fine() {
-        assert_eq!(verdict(&["emq:{", "*", "}:", "*"]), KeyVerdict::Fine);
-        assert_eq!(verdict(&["emq:{", "*", "}:job:", "*"]), KeyVerdict::Fine);
-        assert_eq!(verdict(&["emq:{", "*", "}:pending"]), KeyVerdict::Fine);
-        assert_eq!(verdict(&["emq:{", "*", "}"]), KeyVerdict::Fine);
-    }
-
-    #[test]
-    fn divergences_point_at_their_bytes() {
-        assert_eq!(
-            verdict(&["emk:{", "*", "}:pending"]),
-            KeyVerdict::Prefix {
-                found: "emk:".into(),
-                span: Span::new(0, 0, 4)
-            }
-        );
-        assert!(matches!(
-            verdict(&["emq:", "*", ":pending"]),
-            KeyVerdict::HashTag { span, .. } if span == Span::new(0, 5, 6)
-        ));
-        assert_eq!(
-            verdict(&["emq:{", "*", "}:jobs:", "*"]),
-            KeyVerdict::Type {
-                found: "jobs:".into(),
-                span: Span::new(0, 8, 13)
-            }
-        );
-        assert!(matches!(
-            verdict(&["emq:{", "*", ":job}"]),
-            KeyVerdict::HashTag { .. }
-        ));
-    }
-
-    #[test]
-    fn foreign_and_unknown_keys_are_skipped() {
-        assert_eq!(verdict(&["bull:", "*", ":wait"]), KeyVerdict::Skip);
-        assert_eq!(verdict(&["*", ":pending"]), KeyVerdict::Skip);
-        assert_eq!(verdict(&["emq:", "*"]), KeyVerdict::Skip);
-        assert_eq!(verdict(&["http://x"]), KeyVerdict::Skip);
-    }
-
-    #[test]
-    fn records_are_found_by_key() {
-        let c = Contract::embedded();
-        let ks = c.keyspace.as_ref().unwrap();
-        let rec = record_of(&t(&["emq:{", "*", "}:job:", "*"]), ks, &c.records);
-        assert_eq!(rec.map(|r| r.name.as_str()), Some("job"));
-        assert!(record_of(&t(&["emq:{", "*", "}:pending"]), ks, &c.records).is_none());
-        assert!(record_of(&t(&["*"]), ks, &c.records).is_none());
-        assert!(record_of(&t(&["emq:{", "*", "}:", "*"]), ks, &c.records).is_none());
-    }
-
-    fn family(name: &str) -> Contract {
-        crate::contract::shipped::named(name)
-            .unwrap()
-            .load(None)
-            .unwrap()
-    }
-
-    /// Global keys and the bare queue key read as keys of the keyspace; the
-    /// queue key's types still do, and a wrong type is still one.
-    #[test]
-    fn whole_templates_are_keys_of_the_keyspace() {
-        let c = family("asynq");
-        let ks = c.keyspace.as_ref().unwrap();
-        for parts in [
-            &["asynq:queues"][..],
-            &["asynq:servers:{", "*", "}"],
-            &["asynq:servers:{127.0.0.1:1234:server123}"],
-            &["asynq:servers:{", "*", ":", "*", ":", "*", "}"],
-            &["asynq:{", "*", "}:t:", "*"],
-            &["asynq:sema:", "*"],
-        ] {
-            assert_eq!(analyze(&t(parts), ks), KeyVerdict::Fine, "{parts:?}");
-            assert!(in_keyspace(&t(parts), ks), "{parts:?}");
-        }
-        assert!(matches!(
-            analyze(&t(&["asynq:{", "*", "}:pendng"]), ks),
-            KeyVerdict::Type { .. }
-        ));
-        let c = family("rsmq");
-        let ks = c.keyspace.as_ref().unwrap();
-        assert_eq!(analyze(&t(&["rsmq:", "*"]), ks), KeyVerdict::Fine);
-        assert_eq!(analyze(&t(&["rsmq:QUEUES"]), ks), KeyVerdict::Fine);
-        assert_eq!(analyze(&t(&["rsmq:", "*", ":Q"]), ks), KeyVerdict::Fine);
-        assert!(matches!(
-            analyze(&t(&["rsmq:", "*", ":q"]), ks),
-            KeyVerdict::Type { .. }
-        ));
-        let rec = record_of(&t(&["rsmq:", "*", ":Q"]), ks, &c.records);
-        assert_eq!(rec.map(|r| r.name.as_str()), Some("attributes"));
-        // A key that opens with a hole is no evidence of a whole template.
-        assert!(!in_keyspace(&t(&["*", "QUEUES"]), ks));
-    }
-
-    /// Without a queue key, only a whole template makes a key of the
-    /// keyspace, and nothing else is read.
-    #[test]
-    fn a_keyspace_of_whole_templates_only() {
-        let c = family("sidekiq");
-        let ks = c.keyspace.as_ref().unwrap();
-        assert_eq!(analyze(&t(&["queue:", "*"]), ks), KeyVerdict::Fine);
-        assert_eq!(analyze(&t(&["stat:processed"]), ks), KeyVerdict::Fine);
-        assert_eq!(analyze(&t(&["emq:{", "*", "}:x"]), ks), KeyVerdict::Skip);
-        assert!(in_keyspace(&t(&["queues"]), ks));
-        assert!(!in_keyspace(&t(&["*"]), ks));
-    }
-
-    /// Behind a lookalike of a plain prefix, a missing separator or a
-    /// bare-placeholder type is no evidence (`bullmq:5.0` is no `bull:` key).
-    #[test]
-    fn lookalikes_need_a_telling_key_behind_them() {
-        let c = family("bullmq");
-        let ks = c.keyspace.as_ref().unwrap();
-        assert_eq!(analyze(&t(&["bullmq:5.65.1"]), ks), KeyVerdict::Skip);
-        assert_eq!(analyze(&t(&["bull:", "*", ":", "*"]), ks), KeyVerdict::Fine);
-        assert_eq!(analyze(&t(&["bull:dGVzdA=="]), ks), KeyVerdict::Skip);
-        assert!(matches!(
-            analyze(&t(&["bul:", "*", ":wait"]), ks),
-            KeyVerdict::Prefix { .. }
-        ));
-    }
-}
+mod tests;
