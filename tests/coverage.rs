@@ -297,6 +297,22 @@ fn a_table_of_scripts_a_method_fills_runs_by_name_and_builtin_methods_stay_built
 }
 
 #[test]
+fn a_command_a_client_registers_is_run_from_other_files() {
+    // `fixtures/coverage/js-registered-command`: `client.ts` registers
+    // `defineCommand('claimTicket', {numberOfKeys: 2, lua: ..})`; `desk.ts`
+    // runs `redis.claimTicket(k1, k2, agent)` (and holds a function of that
+    // name taking one argument, which the call is not). `take`'s call
+    // binds through `claimTicket(desk)`, a call of `take`.
+    assert_eq!(
+        linked_calls("js-registered-command"),
+        [
+            "src/desk.ts:5 claim_ticket 2 [tk:{<*>}:open, tk:{<*>}:claimed]",
+            "src/desk.ts:9 claim_ticket 2 [tk:{<*>}:open, tk:{<*>}:claimed]",
+        ]
+    );
+}
+
+#[test]
 fn a_key_list_a_helper_returns_is_counted() {
     // `fixtures/coverage/python-keymaps`: `keys = self.getKeys([..])`, whose
     // `return list(map(keyOf, roles))` is as long as the list passed, each

@@ -40,6 +40,23 @@ pub struct TypeBase {
     pub base: Vec<String>,
 }
 
+/// A command a client registers for a script (ioredis's
+/// `defineCommand(name, {numberOfKeys, lua})`, node-redis's
+/// `defineScript`): the speaker's clients then have a method of that name
+/// that runs the script, in any file.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Registration {
+    /// The method's name.
+    pub command: String,
+    /// The script, as the registration names it.
+    pub script: Value,
+    /// The key count registered with it, and where.
+    pub keys: Option<(u32, Span)>,
+    /// A function decides what a call sends (`transformArguments`): the
+    /// script is known, its keys and arguments are not.
+    pub transforms: bool,
+}
+
 /// The index of [`Value::Param`] that stands for a method's receiver
 /// (`self`, `self.sha`): bound to [`CallFact::receiver`] at call sites.
 pub const RECEIVER: usize = usize::MAX;

@@ -13,7 +13,7 @@ mod functions;
 mod ops;
 mod scope;
 pub use functions::{
-    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, TypeBase,
+    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, Registration, TypeBase,
     CLOSURE_PARAM, NEW, RECEIVER,
 };
 pub use ops::{
@@ -759,6 +759,9 @@ pub struct FileFacts {
     /// The base classes of the file's classes.
     #[serde(default)]
     pub bases: Vec<TypeBase>,
+    /// The commands the file registers on a client for a script.
+    #[serde(default)]
+    pub registered: Vec<Registration>,
     /// Client calls sending a command held in a variable or parameter.
     pub sends: Vec<Send>,
     pub field_reads: Vec<FieldRead>,

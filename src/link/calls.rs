@@ -23,6 +23,7 @@ mod delegates;
 mod index;
 mod keywords;
 mod own;
+mod registered;
 mod uses;
 mod wrappers;
 
@@ -369,21 +370,28 @@ impl Binding {
                     .filter_map(move |c| Some((file, c.func?)))
             })
             .collect();
-        for (file, facts) in mine() {
-            for (func, mut p) in direct_protos(*file, speaker, facts, sent) {
-                if runs_returned(&p, fns, &returning) {
-                    continue;
+        let direct = mine().flat_map(|(file, facts)| {
+            let protos = direct_protos(*file, speaker, facts, sent);
+            protos.into_iter().map(move |(func, p)| (*file, func, p))
+        });
+        let all = direct.chain(registered::protos(input, fns, speaker));
+        let by_file: HashMap<FileId, &FileFacts> = mine().map(|(f, x)| (*f, &**x)).collect();
+        for (file, func, mut p) in all {
+            let Some(facts) = by_file.get(&file) else {
+                continue;
+            };
+            if runs_returned(&p, fns, &returning) {
+                continue;
+            }
+            if let Some(script) = func.and_then(|f| own(&p, &facts.functions.get(f)?.module)) {
+                p.script = script;
+            }
+            mark_site(&mut p, known);
+            match func {
+                Some(f) if proto_has_params(&p) || p.returned => {
+                    b.summaries.entry((file, f)).or_default().push(p)
                 }
-                if let Some(script) = func.and_then(|f| own(&p, &facts.functions.get(f)?.module)) {
-                    p.script = script;
-                }
-                mark_site(&mut p, known);
-                match func {
-                    Some(f) if proto_has_params(&p) || p.returned => {
-                        b.summaries.entry((*file, f)).or_default().push(p)
-                    }
-                    _ => b.finals.push(p),
-                }
+                _ => b.finals.push(p),
             }
         }
         b.seen_finals = b.finals.iter().map(|p| (p.span, p.origin)).collect();

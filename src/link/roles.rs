@@ -238,7 +238,11 @@ impl KeyTypes {
             .collect();
         if let Some(ks) = contract.and_then(|c| c.keyspace.as_ref()) {
             for t in &ks.types {
-                out.extend(type_word(&t.name, TYPE_WORDS));
+                // A name of several words (`metrics-data`) names no key by
+                // one word: the key's own last word (`data`) is its type.
+                if !t.name.contains(['-', '_']) {
+                    out.extend(type_word(&t.name, TYPE_WORDS));
+                }
                 out.extend(type_word(t.lead(), TYPE_WORDS));
             }
         }

@@ -509,16 +509,19 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
 }
 
 /// Functions that run a script: an EVAL command or a script call in their
-/// body.
+/// body; and the commands a client registers for a script, a method each
+/// of the speaker's clients has (`crate::facts::Registration`).
 fn runners(facts: &FileFacts) -> BTreeSet<String> {
     let evals = facts
         .commands
         .iter()
         .filter(|c| may_eval(c))
         .map(|c| c.func);
+    let commands = facts.registered.iter().map(|r| r.command.clone());
     evals
         .chain(facts.script_calls.iter().map(|c| c.func))
         .filter_map(|f| fn_name(facts, f))
+        .chain(commands)
         .collect()
 }
 

@@ -301,6 +301,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             Some(v) if !matches!(v, Value::Param { .. } | Value::Unknown { .. }) => (v, keys),
             _ => return,
         };
+        // The speaker's other files call it as a client method too.
+        let keys_at = match (&script, keys) {
+            (Value::ScriptRef { index, .. }, None) => self.facts.scripts[*index].declared_keys,
+            (_, k) => k,
+        };
+        self.facts.registered.push(crate::facts::Registration {
+            command: cmd.clone(),
+            script: script.clone(),
+            keys: keys_at,
+            transforms,
+        });
         self.commands.insert(
             cmd,
             Registered {
