@@ -4,7 +4,9 @@
 //! `str.format`, a `+` chain as an f-string or `"".join`; a call's
 //! argument bound to a name first; a call's arguments unpacked from a list
 //! (`*args`); a function's body moved into a function it calls; a list of
-//! keys filled by `append`.
+//! keys filled by `append`; a script bound to a name moved into a `.lua`
+//! file beside the module, which a helper reads by the name it is passed
+//! (`_read_lua("NAME.lua")`: the path is completed at the helper's call).
 
 use tree_sitter::Node;
 
@@ -75,6 +77,7 @@ pub fn catalog() -> Vec<Rewrite> {
             )
         }),
         r("py-keys-append", keys_append),
+        r("py-script-file-read-by-helper", script_file),
         r("py-single-quotes", |src| requote(src, &PY, '"', '\'')),
     ]
 }
@@ -318,5 +321,51 @@ fn keys_append(src: &Source) -> Option<Rewritten> {
         }
         e.replace(right.byte_range(), pieces);
     }
+    e.finish()
+}
+
+/// `NAME = """..redis.call(..)"""`, the script's text in no escape: its
+/// bytes moved into `NAME.lua` beside the module, read at run time by a
+/// helper the name is passed to.
+fn script_file(src: &Source) -> Option<Rewritten> {
+    if PY.taken(src, "_read_lua") || PY.taken(src, "_wl_os") {
+        return None;
+    }
+    let mut e = Edits::new(src.text);
+    let mut any = false;
+    for n in src.nodes() {
+        let (Some(left), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let content = named(right);
+        let plain = right.kind() == "string"
+            && content.len() == 3
+            && content[1].kind() == "string_content"
+            && named(content[1]).is_empty()
+            && matches!(src.text_of(content[0]), "\"\"\"" | "\"" | "'" | "'''");
+        let name = src.text_of(left);
+        if n.kind() != "assignment"
+            || left.kind() != "identifier"
+            || !plain
+            || !src.text_of(content[1]).contains("redis.call")
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let file = src.sibling(&format!("{name}.lua"));
+        e.create(file, vec![orig(content[1].byte_range())]);
+        e.replace_text(right.byte_range(), format!("_read_lua(\"{name}.lua\")"));
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    e.insert(
+        0,
+        "import os as _wl_os\n\n\ndef _read_lua(name):\n    with open(_wl_os.path.join(_wl_os.path.dirname(__file__), name)) as f:\n        return f.read()\n\n\n",
+    );
     e.finish()
 }
