@@ -290,8 +290,8 @@ fn a_table_of_scripts_a_method_fills_runs_by_name_and_builtin_methods_stay_built
     assert_eq!(
         linked_calls("python-script-table"),
         [
-            "shelf/stack.py:9 stack_push 1 [null]",
-            "shelf/stack.py:12 stack_pop 1 [null]",
+            "shelf/stack.py:9 stack_push 1 [sh:{<*>}:stack]",
+            "shelf/stack.py:12 stack_pop 1 [sh:{<*>}:stack]",
         ]
     );
 }

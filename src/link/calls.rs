@@ -20,6 +20,7 @@ use crate::facts::{FileFacts, FileId, Seg, Span, Value};
 use uses::{drop_twins, mark_echoes, registered_count, use_of, KeyMemo};
 
 mod delegates;
+mod direct;
 mod index;
 mod keywords;
 mod own;
@@ -123,6 +124,9 @@ pub(super) struct Proto {
     /// The public wrapper it is the body of, when no call in the tree
     /// binds it and none names it ([`wrappers::public_wrapper`]).
     public_wrapper: Option<Box<str>>,
+    /// The module of the function it is written in: the receiver's fields
+    /// (`self.key`) are its type's.
+    module: Option<Box<str>>,
 }
 
 fn has_params(v: &Value, depth: usize) -> bool {
@@ -173,6 +177,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         site: p.site,
         returned: false,
         public_wrapper: None,
+        module: None,
         script,
     }
 }
@@ -219,73 +224,6 @@ pub(super) fn targets(
         return cands.iter().map(|c| (c.0, c.1)).collect();
     }
     Vec::new()
-}
-
-fn direct_protos(
-    file: FileId,
-    speaker: SpeakerId,
-    facts: &FileFacts,
-    sent: &super::sends::Sent,
-) -> Vec<(Option<usize>, Proto)> {
-    let mut out = Vec::new();
-    for (_, c) in facts
-        .commands
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| sent.keeps(file, *i))
-    {
-        if !crate::redis::runs_script(&c.name) {
-            continue;
-        }
-        let Some(script) = c.args.first() else {
-            continue;
-        };
-        out.push((
-            c.func,
-            Proto {
-                script: script.clone(),
-                numkeys: c.args.get(1).cloned(),
-                items: c.args.get(2..).map(<[Value]>::to_vec).unwrap_or_default(),
-                tail: c.tail.clone(),
-                open: c.open_tail,
-                keys_only: false,
-                argv: Vec::new(),
-                argv_open: false,
-                span: c.span,
-                origin: c.span,
-                file,
-                speaker,
-                depth: 0,
-                site: None,
-                returned: false,
-                public_wrapper: None,
-            },
-        ));
-    }
-    for sc in &facts.script_calls {
-        out.push((
-            sc.func,
-            Proto {
-                script: sc.script.clone(),
-                numkeys: sc.numkeys.clone(),
-                items: sc.keys.clone(),
-                tail: sc.keys_from.iter().cloned().collect(),
-                open: sc.open_keys,
-                keys_only: true,
-                argv: sc.args.clone(),
-                argv_open: sc.open_args,
-                span: sc.span,
-                origin: sc.span,
-                file,
-                speaker,
-                depth: 0,
-                site: None,
-                returned: sc.returned,
-                public_wrapper: None,
-            },
-        ));
-    }
-    out
 }
 
 /// A file's speaker (none for the contract file).
@@ -371,7 +309,7 @@ impl Binding {
             })
             .collect();
         let direct = mine().flat_map(|(file, facts)| {
-            let protos = direct_protos(*file, speaker, facts, sent);
+            let protos = direct::protos(*file, speaker, facts, sent);
             protos.into_iter().map(move |(func, p)| (*file, func, p))
         });
         let all = direct.chain(registered::protos(input, fns, speaker));
@@ -383,9 +321,13 @@ impl Binding {
             if runs_returned(&p, fns, &returning) {
                 continue;
             }
-            if let Some(script) = func.and_then(|f| own(&p, &facts.functions.get(f)?.module)) {
+            let module = func
+                .and_then(|f| facts.functions.get(f))
+                .map(|d| d.module.as_str());
+            if let Some(script) = module.and_then(|m| own(&p, m)) {
                 p.script = script;
             }
+            p.module = module.map(Box::from);
             mark_site(&mut p, known);
             match func {
                 Some(f) if proto_has_params(&p) || p.returned => {
@@ -446,6 +388,10 @@ impl Binding {
                             keep_receiver: on_self,
                         };
                         let mut q = bind(&self.summaries[target][i], args, call.span, *file);
+                        q.module = call
+                            .func
+                            .and_then(|f| facts.functions.get(f))
+                            .map(|d| Box::from(d.module.as_str()));
                         mark_site(&mut q, known);
                         changed |= self.take(q, call.func.map(|f| (*file, f)));
                     }

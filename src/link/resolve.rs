@@ -711,6 +711,21 @@ impl<'a> Resolver<'a> {
                     .normalized()
                 })
                 .collect(),
+            // `self.key` in a method: what the type's constructors set.
+            Value::Param { index, name, .. }
+                if *index == crate::facts::RECEIVER && name != "self" && !cx.module.is_empty() =>
+            {
+                self.resolve(v, cx, None, 0)
+                    .into_iter()
+                    .map(|segs| {
+                        Template {
+                            segs,
+                            span: v.span(),
+                        }
+                        .normalized()
+                    })
+                    .collect()
+            }
             _ => Vec::new(),
         }
     }

@@ -92,6 +92,7 @@ impl Proto {
             site: None,
             returned: false,
             public_wrapper: None,
+            module: None,
         }
     }
 }

@@ -41,12 +41,16 @@ pub(super) fn registered_count(
 /// the same file each time (BullMQ's call sites: 6,750 keys, 1,073 of them
 /// distinct by file and value).
 #[derive(Default)]
-pub(super) struct KeyMemo(HashMap<FileId, HashMap<Value, Arc<[Template]>>>);
+pub(super) struct KeyMemo(HashMap<(FileId, Box<str>), KnownKeys>);
+
+/// The strings each value may send, as one file and module resolve them.
+type KnownKeys = HashMap<Value, Arc<[Template]>>;
 
 impl KeyMemo {
-    /// `v`, passed from `cx`'s file, with the strings it may send.
+    /// `v`, passed from `cx`'s file and module, with the strings it may
+    /// send.
     fn arg(&mut self, resolver: &Resolver<'_>, v: Value, cx: &Ctx) -> Arg {
-        let known = self.0.entry(cx.file).or_default();
+        let known = self.0.entry((cx.file, Box::from(cx.module))).or_default();
         let alts = match known.get(&v) {
             Some(alts) => alts.clone(),
             None => {
@@ -74,7 +78,7 @@ pub(super) fn use_of(
     let (mut flat, complete) = flatten(&p.items, &tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
-        module: "",
+        module: p.module.as_deref().unwrap_or(""),
         file: p.file,
     };
     // Each key is flattened out of the site once and moved into its `Arg`.
