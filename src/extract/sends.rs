@@ -57,6 +57,15 @@ pub(crate) trait States: Source {
             .calls
             .push(call_fact(path, args, receiver, span, func));
     }
+
+    /// The arguments the call just pushed passes by name (`f(a, keys=[..])`,
+    /// `f(a, keys: [..])`), each bound to the callee's parameter of its name.
+    fn name_arguments(&mut self, named: Vec<(String, Value)>) {
+        let (facts, _) = self.stated();
+        if let Some(c) = facts.calls.last_mut().filter(|_| !named.is_empty()) {
+            c.named = named;
+        }
+    }
 }
 
 /// What a call passes as one sequence (a script's keys, its args): the

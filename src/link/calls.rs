@@ -494,10 +494,11 @@ pub(super) fn link_calls(
     resolver: &Resolver<'_>,
     input: &LinkInput<'_>,
     model: &Model,
-    script_at: &HashMap<(FileId, usize), ScriptId>,
+    inventory: &super::inventory::Inventory,
     sent: &super::sends::Sent,
     fns: &FnIndex<'_>,
 ) -> (Vec<ScriptCallUse>, Vec<UnlinkedCall>) {
+    let script_at = &inventory.script_at;
     let loaders = Loaders::of(input);
     let lk = Lookup {
         followed: Default::default(),
@@ -506,7 +507,7 @@ pub(super) fn link_calls(
         loaders: &loaders,
         resolver,
         names: super::identify::ScriptNames::of(model),
-        files: super::identify::script_files(model, input.sources),
+        files: inventory,
         sources: input.sources,
         speaker_dirs: &input.speaker_dirs,
     };

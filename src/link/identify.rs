@@ -240,32 +240,16 @@ pub(super) struct Lookup<'a> {
     pub loaders: &'a Loaders,
     pub resolver: &'a Resolver<'a>,
     pub names: ScriptNames<'a>,
-    /// The scripts of `.lua` files, by normalised path: what a file read
-    /// ([`Op::Read`]) names.
-    pub files: HashMap<std::path::PathBuf, ScriptId>,
+    /// The script inventory: the `.lua` file a read ([`Op::Read`]) names.
+    pub files: &'a super::inventory::Inventory,
     pub sources: &'a crate::source::SourceMap,
     pub speaker_dirs: &'a [Option<std::path::PathBuf>],
 }
 
-/// The scripts of `.lua` files by normalised path, for [`Lookup::files`].
-pub(super) fn script_files(
-    model: &Model,
-    sources: &crate::source::SourceMap,
-) -> HashMap<std::path::PathBuf, ScriptId> {
-    let mut files = HashMap::default();
-    for (id, s) in model.scripts.iter().enumerate() {
-        if s.is_file && s.body {
-            let path = super::normalize_path(&sources.get(s.def_span.file).path);
-            files.entry(path).or_insert(id);
-        }
-    }
-    files
-}
-
 /// The script of the `.lua` file a read's path names: relative to the
 /// directory of the file the read is written in where something comes
-/// before the path's literal end, else to the speaker's; failing that,
-/// the one scanned script whose path ends the same way.
+/// before the path's literal end, else to the speaker's, as the inventory
+/// finds a file a host names where it is read (`Inventory::script_of_path`).
 fn read_script(
     path: &Value,
     file: FileId,
@@ -278,16 +262,9 @@ fn read_script(
         path.parent().map(std::path::Path::to_path_buf)
     } else {
         lk.speaker_dirs.get(speaker).cloned().flatten()
-    };
-    if let Some(id) = base.and_then(|b| lk.files.get(&super::normalize_path(&b.join(&rel)))) {
-        return Some(*id);
-    }
-    let tail = std::path::Path::new(&rel);
-    let mut ends = lk.files.iter().filter(|(p, _)| p.ends_with(tail));
-    match (ends.next(), ends.next()) {
-        (Some((_, id)), None) => Some(*id),
-        _ => None,
-    }
+    }?;
+    lk.files
+        .script_of_path(&super::normalize_path(&base.join(&rel)))
 }
 
 /// The scripts by the names they go by, each list in script order: a

@@ -204,6 +204,15 @@ impl Inventory {
     /// `src/commands/` by a build step). Scripts are identified by name
     /// across speakers already; a file name that only one file in the tree
     /// carries names the same script. Two candidates, or none: no stand-in.
+    /// The script of the `.lua` file at `path` (normalised), or of the one
+    /// scanned file of its name.
+    pub fn script_of_path(&self, path: &Path) -> Option<ScriptId> {
+        self.lua_files
+            .get(path)
+            .copied()
+            .or_else(|| self.stand_in(path))
+    }
+
     fn stand_in(&self, path: &Path) -> Option<ScriptId> {
         let name = path.file_name()?;
         let mut found = self

@@ -323,7 +323,7 @@ fn link_named(input: &LinkInput<'_>) -> Model {
     included::inline(&resolver, &mut model, &inventory.includes);
     assign_contract(&mut model, input.contract);
     (model.script_calls, model.unlinked_calls) =
-        calls::link_calls(&resolver, input, &model, &inventory.script_at, &sent, &fns);
+        calls::link_calls(&resolver, input, &model, &inventory, &sent, &fns);
     script_keys::fill(&resolver, &mut model);
     push_call_keys(&mut model);
     model.records = records::infer(&model, input.contract);

@@ -536,14 +536,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .iter()
             .map(|(k, v)| (k.clone(), self.value(*v, 0)))
             .collect();
-        if let Some(c) = self
-            .base
-            .facts
-            .calls
-            .last_mut()
-            .filter(|_| !named.is_empty())
-        {
-            c.named = named;
-        }
+        self.name_arguments(named);
     }
 }

@@ -498,14 +498,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 Some((self.pair_key(*p)?, self.value(v, 0)))
             })
             .collect();
-        if let Some(c) = self
-            .base
-            .facts
-            .calls
-            .last_mut()
-            .filter(|_| !named.is_empty())
-        {
-            c.named = named;
-        }
+        self.name_arguments(named);
     }
 }
