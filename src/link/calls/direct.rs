@@ -3,7 +3,7 @@
 //! command called in the file), by the function it is written in.
 
 use super::Proto;
-use crate::facts::{FileFacts, FileId, Value};
+use crate::facts::{FileFacts, FileId, Span, Value};
 use crate::link::SpeakerId;
 
 /// The file's own script calls ([`Proto`]s), each with the index of the
@@ -30,23 +30,11 @@ pub(super) fn protos(
         out.push((
             c.func,
             Proto {
-                script: script.clone(),
                 numkeys: c.args.get(1).cloned(),
                 items: c.args.get(2..).map(<[Value]>::to_vec).unwrap_or_default(),
                 tail: c.tail.clone(),
                 open: c.open_tail,
-                keys_only: false,
-                argv: Vec::new(),
-                argv_open: false,
-                span: c.span,
-                origin: c.span,
-                file,
-                speaker,
-                depth: 0,
-                site: None,
-                returned: false,
-                public_wrapper: None,
-                module: None,
+                ..Proto::at(c.span, file, speaker, script.clone())
             },
         ));
     }
@@ -54,7 +42,6 @@ pub(super) fn protos(
         out.push((
             sc.func,
             Proto {
-                script: sc.script.clone(),
                 numkeys: sc.numkeys.clone(),
                 items: sc.keys.clone(),
                 tail: sc.keys_from.iter().cloned().collect(),
@@ -62,17 +49,35 @@ pub(super) fn protos(
                 keys_only: true,
                 argv: sc.args.clone(),
                 argv_open: sc.open_args,
-                span: sc.span,
-                origin: sc.span,
-                file,
-                speaker,
-                depth: 0,
-                site: None,
                 returned: sc.returned,
-                public_wrapper: None,
-                module: None,
+                ..Proto::at(sc.span, file, speaker, sc.script.clone())
             },
         ));
     }
     out
+}
+
+impl Proto {
+    /// A script call of `script` at `span` in `file`, passing nothing yet.
+    pub(super) fn at(span: Span, file: FileId, speaker: SpeakerId, script: Value) -> Proto {
+        Proto {
+            script,
+            numkeys: None,
+            items: Vec::new(),
+            tail: Vec::new(),
+            open: false,
+            keys_only: false,
+            argv: Vec::new(),
+            argv_open: false,
+            span,
+            origin: span,
+            file,
+            speaker,
+            depth: 0,
+            site: None,
+            returned: false,
+            public_wrapper: None,
+            module: None,
+        }
+    }
 }

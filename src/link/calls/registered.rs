@@ -66,33 +66,3 @@ pub(super) fn protos(
     }
     out
 }
-
-impl Proto {
-    /// A script call of `script` at `span` in `file`, passing nothing yet.
-    fn at(
-        span: crate::facts::Span,
-        file: crate::facts::FileId,
-        speaker: SpeakerId,
-        script: Value,
-    ) -> Proto {
-        Proto {
-            script,
-            numkeys: None,
-            items: Vec::new(),
-            tail: Vec::new(),
-            open: false,
-            keys_only: false,
-            argv: Vec::new(),
-            argv_open: false,
-            span,
-            origin: span,
-            file,
-            speaker,
-            depth: 0,
-            site: None,
-            returned: false,
-            public_wrapper: None,
-            module: None,
-        }
-    }
-}
