@@ -313,6 +313,38 @@ fn a_command_a_client_registers_is_run_from_other_files() {
 }
 
 #[test]
+fn a_variable_a_function_stores_through_its_pointer_holds_what_it_stores() {
+    // `fixtures/coverage/go-pointer-stores`: `Load` passes a map of
+    // pointers (`"seize.lua": &grabCmd`) to `loadAll`, whose `range` over
+    // it stores `*cmd = redis.NewScript(string(body))`, `body` the embedded
+    // `"lua/" + file`; and `&pingCmd` to `loadOne`, which stores through it
+    // directly. `tickets.go` runs the three variables, declared in the
+    // other file. `describe(&grabCmd)`, before, stores nothing: it defines
+    // nothing either. The variables' names name no script: only the stores
+    // link them, each to the file beside the package (`archive/lua/seize.lua`,
+    // a copy of the name, is run by nobody).
+    assert_eq!(
+        linked_calls("go-pointer-stores"),
+        [
+            "store/tickets.go:10 seize 2 [tk:{<*>}:open, tk:{<*>}:claimed]",
+            "store/tickets.go:14 hand_back 1 [tk:{<*>}:claimed]",
+            "store/tickets.go:18 keepalive 1 [tk:{<*>}:open]",
+        ]
+    );
+    let dir = repo().join("fixtures/coverage/go-pointer-stores");
+    let (_, stdout, stderr) = run(&["check", "--format", "json", "."], &dir);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect(&stderr);
+    let unused: Vec<&str> = v["coverage"]["unused_scripts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(unused, ["archive/lua/seize.lua"]);
+    assert_eq!(v["coverage"]["checked"], 3, "{stdout}");
+}
+
+#[test]
 fn a_key_list_a_helper_returns_is_counted() {
     // `fixtures/coverage/python-keymaps`: `keys = self.getKeys([..])`, whose
     // `return list(map(keyOf, roles))` is as long as the list passed, each

@@ -72,6 +72,28 @@ pub const CLOSURE_PARAM: usize = usize::MAX / 2;
 /// the construction passes (`constructor(private prefix: string)`).
 pub const NEW: &str = "#new";
 
+/// What a function stores through a pointer its caller passes is a
+/// function of its own, named `<function>*<parameter>` (no identifier
+/// spells it); a variable a call passes that pointer to is defined as a
+/// call of it ([`stored_by`]).
+pub fn store_name(function: &str, param: usize) -> String {
+    format!("{function}*{param}")
+}
+
+/// The store function a definition's value calls ([`store_name`]), with
+/// its argument count: such a definition defines nothing where the code
+/// base holds no such function (what the call passes the pointer to only
+/// reads it).
+pub fn stored_by(v: &super::Value) -> Option<(&str, usize)> {
+    match v {
+        super::Value::Call { path, args, .. } => match path.as_slice() {
+            [name] if name.contains('*') => Some((name.as_str(), args.len())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// A function whose return value may be a key: a key-builder candidate.
 /// Multi-clause functions give one `FunctionDef` per clause.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -13,8 +13,8 @@ mod functions;
 mod ops;
 mod scope;
 pub use functions::{
-    accepts, definer_key, may_run, needle_of, FnAlias, FunctionDef, Import, Registration, TypeBase,
-    CLOSURE_PARAM, NEW, RECEIVER,
+    accepts, definer_key, may_run, needle_of, store_name, stored_by, FnAlias, FunctionDef, Import,
+    Registration, TypeBase, CLOSURE_PARAM, NEW, RECEIVER,
 };
 pub use ops::{
     applied, closure, closure_body, decoded, encoded, field, hash_reply, hash_reply_parts, lookup,

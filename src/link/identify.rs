@@ -257,6 +257,13 @@ fn read_script(
     lk: &Lookup<'_>,
 ) -> Option<ScriptId> {
     let (rel, relative_to_file) = crate::extract::lua_file_of(path)?;
+    // A file beside the reading file's is the one it names, whatever the
+    // path's parts the link filled in (Go's embedded files are the
+    // package directory's).
+    let beside = lk.sources.get(file).path.parent().map(|d| d.join(&rel));
+    if let Some(id) = beside.and_then(|p| lk.files.script_at_path(&super::normalize_path(&p))) {
+        return Some(id);
+    }
     let base = if relative_to_file {
         let path = &lk.sources.get(file).path;
         path.parent().map(std::path::Path::to_path_buf)
@@ -420,8 +427,18 @@ fn const_script(
             module: "",
             file,
         };
-        let (f, value) = lk.resolver.const_def(path, &cx)?;
-        direct(value, speaker, f, lk, depth + 1)
+        let picks = lk.resolver.const_picks(path, &cx);
+        let (f, first) = picks.first()?;
+        let found = direct(&first.value, speaker, *f, lk, depth + 1);
+        if found.is_some() || crate::facts::stored_by(&first.value).is_none() {
+            return found;
+        }
+        // A store through a pointer that stores no script (a call that
+        // only reads through it): the next store that does.
+        picks[1..]
+            .iter()
+            .filter(|(_, d)| crate::facts::stored_by(&d.value).is_some())
+            .find_map(|(f, d)| direct(&d.value, speaker, *f, lk, depth + 1))
     };
     if named_apart(name, speaker, lk) {
         return defined();
@@ -443,7 +460,7 @@ fn direct(
     if depth > 6 {
         return None;
     }
-    let (model, script_at, loaders) = (lk.model, lk.script_at, lk.loaders);
+    let (model, script_at) = (lk.model, lk.script_at);
     let by_name = |name: &str| -> Option<ScriptId> {
         let norm = super::normalize_name(name);
         // A name that holds a script only in this file (a local, a generic
@@ -513,25 +530,40 @@ fn direct(
             op: Op::Read, args, ..
         } => read_script(args.first()?, file, speaker, lk),
         Value::Call { args, .. } | Value::Op { args, .. } => {
-            if let Some((f, body)) = v.callee_name().and_then(|n| loaders.get(speaker, &n)) {
-                return direct(body, speaker, *f, lk, depth + 1);
-            }
-            // An argument that names the script, as written or as the
-            // function of the code base it calls returns it (`get(name())`).
-            args.iter().find_map(|a| {
-                direct(a, speaker, file, lk, depth + 1).or_else(|| match a {
-                    // `get(name())`, `get(lookup("a"))`,
-                    // `get(Values::new().name)`, `get(NAMES["x"])`: what
-                    // the argument comes to.
-                    Value::Call { .. } | Value::Op { .. } => {
-                        followed(a, speaker, file, lk, depth + 1)
-                    }
-                    _ => None,
-                })
-            })
+            called(v, args, speaker, file, lk, depth)
         }
         _ => None,
     }
+}
+
+/// Which script a call names: what a loader of the code base returns, what
+/// a function stores through a pointer, else an argument that names it.
+fn called(
+    v: &Value,
+    args: &[Value],
+    speaker: SpeakerId,
+    file: FileId,
+    lk: &Lookup<'_>,
+    depth: usize,
+) -> Option<ScriptId> {
+    if let Some((f, body)) = v.callee_name().and_then(|n| lk.loaders.get(speaker, &n)) {
+        return direct(body, speaker, *f, lk, depth + 1);
+    }
+    // What a function stores through a pointer: its value, not a name
+    // among the arguments.
+    if crate::facts::stored_by(v).is_some() {
+        return followed(v, speaker, file, lk, depth + 1);
+    }
+    // An argument that names the script, as written or as the function of
+    // the code base it calls returns it (`get(name())`).
+    args.iter().find_map(|a| {
+        direct(a, speaker, file, lk, depth + 1).or_else(|| match a {
+            // `get(name())`, `get(lookup("a"))`, `get(Values::new().name)`,
+            // `get(NAMES["x"])`: what the argument comes to.
+            Value::Call { .. } | Value::Op { .. } => followed(a, speaker, file, lk, depth + 1),
+            _ => None,
+        })
+    })
 }
 
 /// A template whose values come to literal text through the definitions

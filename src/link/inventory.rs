@@ -199,6 +199,12 @@ impl Inventory {
         }
     }
 
+    /// The script of the `.lua` file at `path`, where the tree holds one
+    /// there.
+    pub fn script_at_path(&self, path: &Path) -> Option<ScriptId> {
+        self.lua_files.get(path).copied()
+    }
+
     /// A missing script file's stand-in: the one scanned `.lua` file with the
     /// same file name (`commands/obliterate-2.lua`, copied from
     /// `src/commands/` by a build step). Scripts are identified by name

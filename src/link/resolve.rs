@@ -7,6 +7,9 @@ use crate::hash::HashMap;
 use std::collections::BTreeSet;
 
 use super::{Definers, LinkInput, SpeakerId};
+use index::{DefIndex, INDEXED};
+
+mod index;
 use crate::facts::{ConstDef, FileId, FunctionDef, Import, Op, Seg, Span, Template, Value, NEW};
 
 /// Alternatives kept per value.
@@ -47,45 +50,6 @@ pub(crate) struct Resolver<'a> {
 /// A construction of a class: the file, the module it is written in and
 /// its arguments.
 pub(crate) type Construction<'a> = (FileId, &'a str, &'a [Value]);
-
-/// The definitions of one name from which an index is kept: below it, a
-/// pick goes over the list.
-const INDEXED: usize = 16;
-
-/// Where the definitions of one name are, by position in their list, so
-/// that a pick among thousands of same-named definitions (a `k` in each of
-/// 8,000 modules) does not go over all of them for each reference.
-struct DefIndex<'a> {
-    by_module: HashMap<&'a str, Vec<usize>>,
-    /// By the module's last segment (`B` of `A.B` or `a::b::B`).
-    by_last: HashMap<&'a str, Vec<usize>>,
-    by_file: HashMap<FileId, Vec<usize>>,
-    modules: usize,
-    /// Each definition's module, by position.
-    module_at: Vec<&'a str>,
-}
-
-impl<'a> DefIndex<'a> {
-    fn of<T>(defs: &[(FileId, &'a T)], module_of: impl Fn(&'a T) -> &'a str) -> DefIndex<'a> {
-        let mut ix = DefIndex {
-            by_module: HashMap::default(),
-            by_last: HashMap::default(),
-            by_file: HashMap::default(),
-            modules: 0,
-            module_at: Vec::with_capacity(defs.len()),
-        };
-        for (i, (f, d)) in defs.iter().enumerate() {
-            let m = module_of(d);
-            ix.module_at.push(m);
-            ix.by_module.entry(m).or_default().push(i);
-            let last = m.rsplit(['.', ':']).next().unwrap_or(m);
-            ix.by_last.entry(last).or_default().push(i);
-            ix.by_file.entry(*f).or_default().push(i);
-        }
-        ix.modules = ix.by_module.len();
-        ix
-    }
-}
 
 impl<'a> Resolver<'a> {
     pub(crate) fn new(input: &'a LinkInput<'a>) -> Resolver<'a> {
@@ -136,6 +100,14 @@ impl<'a> Resolver<'a> {
                         .push((*file, f));
                 }
             }
+        }
+        // A definition by a store function the code base lacks defines
+        // nothing (the callee only reads through the pointer).
+        for ((sp, _), defs) in consts.iter_mut() {
+            defs.retain(|(_, c): &(FileId, &ConstDef)| {
+                crate::facts::stored_by(&c.value)
+                    .is_none_or(|(f, arity)| functions.contains_key(&(*sp, f, arity)))
+            });
         }
         let const_index = consts
             .iter()
@@ -364,8 +336,20 @@ impl<'a> Resolver<'a> {
 
     /// The definition a constant reference from `cx` picks, with its file.
     pub(crate) fn const_full(&self, path: &[String], cx: &Ctx) -> Option<(FileId, &'a ConstDef)> {
-        let key = (cx.speaker, path.last()?.as_str());
-        let cands = self.consts.get(&key)?;
+        self.const_picks(path, cx).into_iter().next()
+    }
+
+    /// The definitions a constant reference from `cx` may pick, the first
+    /// picked first: a variable several calls store through a pointer to
+    /// has one definition by each ([`crate::facts::stored_by`]).
+    pub(crate) fn const_picks(&self, path: &[String], cx: &Ctx) -> Vec<(FileId, &'a ConstDef)> {
+        let Some(last) = path.last() else {
+            return Vec::new();
+        };
+        let key = (cx.speaker, last.as_str());
+        let Some(cands) = self.consts.get(&key) else {
+            return Vec::new();
+        };
         let picked = match self.const_index.get(&key) {
             Some(ix) => Self::pick_indexed(cands, ix, path, cx, self.lone(path, cx)),
             None => Self::pick(
@@ -376,7 +360,7 @@ impl<'a> Resolver<'a> {
                 self.lone(path, cx),
             ),
         };
-        picked.first().map(|(f, d)| (*f, *d))
+        picked.into_iter().map(|(f, d)| (*f, *d)).collect()
     }
 
     /// The constructions of the class `class` in `speaker`.

@@ -4,7 +4,8 @@
 //! argument bound by `:=` first; a call split at the call it is made on
 //! (`res := script.Run(..)`, then `res.Err()`); a slice of keys filled by
 //! `append`; a function's body moved into a function it calls;
-//! double-quoted strings written raw.
+//! double-quoted strings written raw; a package's script moved into an
+//! embedded `.lua` file that a loader stores through a map of pointers.
 
 use tree_sitter::Node;
 
@@ -43,6 +44,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("go-keys-append", keys_append),
         r("go-fn-delegate", fn_delegate),
         r("go-raw-strings", raw_strings),
+        r("go-script-file-stored-through-pointer", script_file),
     ]
 }
 
@@ -327,5 +329,91 @@ fn raw_strings(src: &Source) -> Option<Rewritten> {
             e.replace_text(n.byte_range(), format!("`{text}`"));
         }
     }
+    e.finish()
+}
+
+/// Each package-level `var name = Q.NewScript(`..`)` whose one argument is
+/// a literal Lua script: its text moved into `name.lua` beside the file,
+/// embedded, and `name` declared `*Q.Script` and set by a loader that
+/// ranges over a map of pointers (`"name.lua": &name`) and stores
+/// `*p = Q.NewScript(string(body))` through each.
+fn script_file(src: &Source) -> Option<Rewritten> {
+    let stem: String = src
+        .stem()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let (fsys, load) = (format!("wlLua{stem}"), format!("wlLoad{stem}"));
+    if src.text_of(src.root()).contains(&fsys) {
+        return None;
+    }
+    let mut e = Edits::new(src.text);
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for spec in src.nodes() {
+        let top = spec
+            .parent()
+            .and_then(|d| d.parent())
+            .is_some_and(|f| f.kind() == "source_file")
+            || spec
+                .parent()
+                .and_then(|l| l.parent())
+                .and_then(|d| d.parent())
+                .is_some_and(|f| f.kind() == "source_file");
+        if spec.kind() != "var_spec" || !top || spec.child_by_field_name("type").is_some() {
+            continue;
+        }
+        let (Some(name), Some(values)) = (
+            spec.child_by_field_name("name"),
+            spec.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        let [call] = named(values)[..] else { continue };
+        let (Some(func), Some(args)) = (
+            call.child_by_field_name("function"),
+            call.child_by_field_name("arguments"),
+        ) else {
+            continue;
+        };
+        let [lit] = named(args)[..] else { continue };
+        let (Some(pkg), Some(field)) = (
+            func.child_by_field_name("operand"),
+            func.child_by_field_name("field"),
+        ) else {
+            continue;
+        };
+        let Some(body) = plain(src, lit).filter(|b| b.contains("redis.call")) else {
+            continue;
+        };
+        if src.text_of(field) != "NewScript" || call.kind() != "call_expression" {
+            continue;
+        }
+        let (name, pkg) = (src.text_of(name).to_string(), src.text_of(pkg).to_string());
+        let content = lit.start_byte() + 1..lit.end_byte() - 1;
+        debug_assert_eq!(src.slice(content.clone()), body);
+        e.create(src.sibling(&format!("{name}.lua")), vec![orig(content)]);
+        e.replace_text(spec.byte_range(), format!("{name} *{pkg}.Script"));
+        moved.push((name, pkg));
+    }
+    let (_, pkg) = moved.first()?;
+    let files: Vec<String> = moved.iter().map(|(n, _)| format!("{n}.lua")).collect();
+    let entries: String = moved
+        .iter()
+        .map(|(n, _)| format!("\t\t\"{n}.lua\": &{n},\n"))
+        .collect();
+    e.insert(
+        src.text.len(),
+        format!(
+            "\n//go:embed {files}\nvar {fsys} embed.FS\n\n\
+             func init() {{\n\t{load}(map[string]**{pkg}.Script{{\n{entries}\t}})\n}}\n\n\
+             func {load}(m map[string]**{pkg}.Script) {{\n\
+             \tfor file, p := range m {{\n\
+             \t\tbody, _ := fs.ReadFile({fsys}, file)\n\
+             \t\t*p = {pkg}.NewScript(string(body))\n\t}}\n}}\n",
+            files = files.join(" "),
+        ),
+    );
+    import(src, &mut e, "embed");
+    import(src, &mut e, "io/fs");
     e.finish()
 }

@@ -175,15 +175,28 @@ impl<'s, 'p> Cx<'s, 'p> {
     }
 
     /// `scripts.Enqueue.Run(ctx, rdb, keys)`: a variable another package
-    /// of a module exports (its type not in this file) run as a script
+    /// of a module exports, or `enqueueCmd.Run(ctx, rdb, keys)` one another
+    /// file of the package declares (its type not in this file), run as a script
     /// object is, when the row's shape holds, the client passed first (after
     /// a context); the link follows it to its definition.
     fn imported_script(&self, n: Node<'_>, recv: Node<'_>, name: &str) -> Option<Option<Value>> {
-        let pkg = recv.child_by_field_id(F.operand)?;
-        let imported = recv.kind() == "selector_expression"
-            && pkg.kind() == "identifier"
-            && !self.scope.names.is_bound(&self.text(pkg))
-            && self.module_imports.contains(&self.text(pkg));
+        let imported = match recv.kind() {
+            "selector_expression" => recv.child_by_field_id(F.operand).is_some_and(|pkg| {
+                pkg.kind() == "identifier"
+                    && !self.scope.names.is_bound(&self.text(pkg))
+                    && self.module_imports.contains(&self.text(pkg))
+            }),
+            // A variable of the package another of its files declares.
+            "identifier" => {
+                let t = self.text(recv);
+                !self.scope.names.is_bound(&t)
+                    && !self.imports.contains_key(&t)
+                    && !self.globals.names.locals.contains_key(&t)
+                    && !self.globals.types.contains_key(&t)
+                    && !self.base.facts.consts.iter().any(|c| c.name == t)
+            }
+            _ => false,
+        };
         let spec = client::lookup(name, Receiver::Script).filter(|_| imported)?;
         let first = self.wire_nodes(n, spec).into_iter().next()?;
         self.is_client_expr(first).then_some(None)
@@ -232,6 +245,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
         }
+        self.pointer_args(n);
         self.call_fact(n);
     }
 

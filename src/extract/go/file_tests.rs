@@ -100,7 +100,7 @@ func run(ctx context.Context, rdb *redis.Client, name string) {
             "luaRefresh [l:1] []",
             "script#2 [l:1] []",
             "script#3 [q:1] []",
-            "fs.ReadFile(scripts, scripts/{$name}) [q:1] []",
+            "#read(scripts/{$name}) [q:1] []",
         ]
     );
 }

@@ -106,7 +106,11 @@ impl<'s, 'p> Cx<'s, 'p> {
             _ => return None,
         };
         let v = self.value(p, d + 1);
-        let (rel, after_dir) = crate::extract::lua_file_of(&v)?;
+        let Some((rel, after_dir)) = crate::extract::lua_file_of(&v) else {
+            // A path the link may fill in (`"scripts/" + name`, `name` a
+            // parameter): the read, for the link.
+            return self.base.read_script(v, self.span(n));
+        };
         Some(self.file_script(rel, in_package || after_dir, v.span(), n))
     }
 

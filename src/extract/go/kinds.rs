@@ -19,6 +19,7 @@ pub const KINDS: Kinds = Kinds {
         "expression_case",
         "field_declaration",
         "field_identifier",
+        "for_statement",
         "func_literal",
         "function_declaration",
         "identifier",
@@ -106,7 +107,7 @@ pub const KINDS: Kinds = Kinds {
                 "type_switch_statement",
             ],
         ),
-        (why::LOOP, &["for_clause", "for_statement"]),
+        (why::LOOP, &["for_clause"]),
         (
             why::LITERAL,
             &[

@@ -40,6 +40,7 @@ mod calls;
 mod client;
 mod files;
 pub mod kinds;
+mod stores;
 mod strings;
 mod types;
 mod values;
@@ -81,6 +82,9 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         literals_read: HashMap::new(),
         methods: HashSet::new(),
         variadic: HashMap::new(),
+        stores: Vec::new(),
+        range_over: None,
+        pointer_maps: HashMap::new(),
     };
     if test {
         cx.base.facts.test_regions.push(cx.span(root));
@@ -140,6 +144,13 @@ struct Cx<'s, 'p> {
     /// The variadic functions (type empty) and methods the file declares,
     /// as (type, name), with their parameters before the variadic one.
     variadic: HashMap<(String, String), usize>,
+    /// What the function being walked stores through its parameters.
+    stores: Vec<stores::Store>,
+    /// The `range` over a map parameter being walked.
+    range_over: Option<stores::RangeOver>,
+    /// Locals of the function being walked bound to a map literal of
+    /// pointers to package-level variables: its entries.
+    pointer_maps: HashMap<String, Vec<(Value, String, crate::facts::Span)>>,
 }
 
 /// Either of two values.
@@ -261,6 +272,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 self.declaration(n);
                 true
             }
+            "for_statement" => !self.range_over_param(n),
             "range_clause" => {
                 self.forget(n.child_by_field_id(F.left));
                 true
@@ -399,6 +411,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             match l.kind() {
                 "identifier" => self.bind_name(l, r, declares),
                 "selector_expression" => self.field_assignment(l, r),
+                _ if self.pointer_store(l, r) => {}
                 _ => self.forget(Some(l)),
             }
         }
@@ -414,6 +427,15 @@ impl<'s, 'p> Cx<'s, 'p> {
         let v = self.value(r, 0);
         self.base.binding = None;
         self.note_kinds(&name, r, false);
+        let pointers = match r.kind() {
+            "composite_literal" => self.pointer_entries(r),
+            _ => Vec::new(),
+        };
+        if pointers.is_empty() {
+            self.pointer_maps.remove(&name);
+        } else {
+            self.pointer_maps.insert(name.clone(), pointers);
+        }
         if declares {
             self.declare(&name);
         }
@@ -585,9 +607,17 @@ impl<'s, 'p> Cx<'s, 'p> {
         let def = FunctionDef::declared(self.def_module(), name, name_span, span)
             .with_params(scope.names.params.clone(), default_values);
         let saved = std::mem::replace(&mut self.scope, scope);
+        let stores = std::mem::take(&mut self.stores);
+        let pointer_maps = std::mem::take(&mut self.pointer_maps);
         // At most eight `return` values are kept (`visit`), so all of them
         // are its value.
-        self.walk_function(def, span, Some(body), |_| None);
+        let index = self.walk_function(def, span, Some(body), |_| None);
+        if !self.stores.is_empty() {
+            let def = self.base.facts.functions[index].clone();
+            self.store_functions(&def);
+        }
+        self.stores = stores;
+        self.pointer_maps = pointer_maps;
         self.scope = saved;
         self.receiver_type = saved_type;
     }

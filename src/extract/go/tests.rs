@@ -150,6 +150,7 @@ func (r *RDB) run(ctx context.Context, script *redis.Script, keys []string, args
 func (r *RDB) eval(ctx context.Context) {
 	r.client.Eval(ctx, \"return redis.call('GET', KEYS[1])\", []string{\"q:x\"}, 1)
 	job.Run(ctx, r.client, []string{\"q:x\"})
+	task.Run(ctx, 3)
 }
 ";
     let f = facts(src);
@@ -171,6 +172,11 @@ func (r *RDB) eval(ctx context.Context) {
             "enqueueCmd [q:{$id}] [wait]",
             "$script [ ..] [ ..]",
             "script#2 [q:x] [1]",
+            // `job`, which no line of this file declares, is a variable of
+            // another file of the package, run as a script where the call
+            // has the row's shape (a client, then a list of keys);
+            // `task.Run(ctx, 3)` has not.
+            "job [q:x] []",
         ]
     );
 }
