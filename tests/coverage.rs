@@ -320,12 +320,16 @@ fn a_variable_a_function_stores_through_its_pointer_holds_what_it_stores() {
     // `"lua/" + file`; and `&pingCmd` to `loadOne`, which stores through it
     // directly. `tickets.go` runs the three variables, declared in the
     // other file. `describe(&grabCmd)`, before, stores nothing: it defines
-    // nothing either. The variables' names name no script: only the stores
+    // nothing either. `limits.go`'s `init` ranges over a map literal of
+    // pointers in place, its reads from the embedded files `scripts.go`
+    // declares. The variables' names name no script: only the stores
     // link them, each to the file beside the package (`archive/lua/seize.lua`,
     // a copy of the name, is run by nobody).
     assert_eq!(
         linked_calls("go-pointer-stores"),
         [
+            "store/limits.go:31 raise_cap 1 [tk:{<*>}:cap]",
+            "store/limits.go:35 lower_cap 1 [tk:{<*>}:cap]",
             "store/tickets.go:10 seize 2 [tk:{<*>}:open, tk:{<*>}:claimed]",
             "store/tickets.go:14 hand_back 1 [tk:{<*>}:claimed]",
             "store/tickets.go:18 keepalive 1 [tk:{<*>}:open]",
@@ -341,7 +345,19 @@ fn a_variable_a_function_stores_through_its_pointer_holds_what_it_stores() {
         .map(|s| s["path"].as_str().unwrap())
         .collect();
     assert_eq!(unused, ["archive/lua/seize.lua"]);
-    assert_eq!(v["coverage"]["checked"], 3, "{stdout}");
+    assert_eq!(v["coverage"]["checked"], 5, "{stdout}");
+}
+
+#[test]
+fn a_sha_a_method_keeps_names_the_script_it_digests() {
+    // `fixtures/coverage/ruby-memo-sha`: `enter` runs `evalsha(enter_sha,
+    // ..)`, and `enter_sha` is `@enter_sha ||= Digest::SHA1.hexdigest(ENTER)`:
+    // an assignment gives what it assigns (the method's last expression),
+    // and the standard library's SHA1 names the script it digests.
+    assert_eq!(
+        linked_calls("ruby-memo-sha"),
+        ["lib/turnstile.rb:18 ENTER 1 [ts:{<*>}:count]"]
+    );
 }
 
 #[test]

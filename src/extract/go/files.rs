@@ -130,11 +130,18 @@ impl<'s, 'p> Cx<'s, 'p> {
         Some(self.file_script(rel, true, v.span(), n))
     }
 
-    /// Whether an expression names an `embed.FS` of the file.
+    /// Whether an expression names an `embed.FS` of the package: one this
+    /// file declares, or a package variable another of its files declares
+    /// (no local, import or variable of this file of that name), read as
+    /// files of the package's directory.
     fn embedded_fs(&self, n: Node<'_>) -> bool {
         n.kind() == "identifier" && {
             let t = self.text(n);
-            !self.scope.names.is_bound(&t) && self.embed_fs.contains(&t)
+            !self.scope.names.is_bound(&t)
+                && (self.embed_fs.contains(&t)
+                    || (!self.imports.contains_key(&t)
+                        && !self.globals.types.contains_key(&t)
+                        && !self.base.facts.consts.iter().any(|c| c.name == t)))
         }
     }
 

@@ -16,6 +16,9 @@
 //! loadScripts(map[string]**redis.Script{"enqueue.lua": &enqueueCmd})
 //! ```
 //!
+//! A loop over a map literal of such pointers in the function itself
+//! stores through each the same way.
+//!
 //! The function's store is a function of its own
 //! ([`crate::facts::store_name`]), whose
 //! parameters are the function's, then the entry's key when it ranges over
@@ -54,15 +57,25 @@ pub(super) struct Store {
 #[derive(Clone)]
 pub(super) struct RangeOver {
     value: String,
-    param: usize,
+    over: Over,
     key: Option<String>,
 }
 
+/// What a `range` walks over.
+#[derive(Clone)]
+enum Over {
+    /// A map parameter, by its index.
+    Param(usize),
+    /// A map literal of pointers the function holds (bound to a local, or
+    /// written in place): its entries.
+    Entries(Vec<(Value, String, Span)>),
+}
+
 impl<'s, 'p> Cx<'s, 'p> {
-    /// `for k, v := range m` over a map parameter `m`, in a function: its
-    /// body walked with `k` the entry's key (a parameter after the
-    /// function's own) and `v` an entry's pointer; `false` for any other
-    /// `for`.
+    /// `for k, v := range m` over a map parameter `m`, or over a map
+    /// literal of pointers to package variables, in a function: its body
+    /// walked with `k` the entry's key (a parameter after the function's
+    /// own) and `v` an entry's pointer; `false` for any other `for`.
     pub(super) fn range_over_param(&mut self, n: Node<'_>) -> bool {
         let Some(clause) = named_children(n)
             .into_iter()
@@ -83,9 +96,23 @@ impl<'s, 'p> Cx<'s, 'p> {
         let [key, value] = names.as_slice() else {
             return false;
         };
-        let over = self.text(right);
-        let Some(param) = self.param_index(&over) else {
-            return false;
+        let over = match self.param_index(&self.text(right)) {
+            Some(param) => Over::Param(param),
+            None => {
+                let entries = match right.kind() {
+                    "composite_literal" => self.pointer_entries(right),
+                    "identifier" => self
+                        .pointer_maps
+                        .get(&self.text(right))
+                        .cloned()
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                if entries.is_empty() {
+                    return false;
+                }
+                Over::Entries(entries)
+            }
         };
         if self.base.cur_func.is_none() || self.range_over.is_some() || value == "_" {
             return false;
@@ -105,7 +132,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         self.scope.names.locals.remove(value);
         self.range_over = Some(RangeOver {
             value: value.clone(),
-            param,
+            over,
             key,
         });
         if let Some(body) = n.child_by_field_id(F.body) {
@@ -140,7 +167,15 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         let name = self.text(p);
         let (param, key) = match &self.range_over {
-            Some(o) if o.value == name => (o.param, o.key.clone()),
+            Some(o) if o.value == name => match &o.over {
+                Over::Param(param) => (*param, o.key.clone()),
+                Over::Entries(entries) => {
+                    let (entries, key) = (entries.clone(), o.key.clone());
+                    let value = self.value(r, 0);
+                    self.entry_stores(entries, key, value, l);
+                    return true;
+                }
+            },
             _ => match self.param_index(&name) {
                 Some(i) => (i, None),
                 None => return false,
@@ -151,6 +186,50 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.stores.push(Store { param, key, value });
         }
         true
+    }
+
+    /// `for k, p := range map[K]**T{k1: &v1, ..} { *p = value }` in the
+    /// function being walked: the store is a function of its own (the
+    /// function's parameters, then the key), named after the loop, and
+    /// each `v` is defined as it with its entry's key (the function's own
+    /// parameters unknown).
+    fn entry_stores(
+        &mut self,
+        entries: Vec<(Value, String, Span)>,
+        key: Option<String>,
+        value: Value,
+        at: Node<'_>,
+    ) {
+        let Some(f) = self
+            .base
+            .cur_func
+            .and_then(|i| self.base.facts.functions.get(i))
+        else {
+            return;
+        };
+        let (module, name_span) = (f.module.clone(), f.name_span);
+        let name = format!("{}*range{}", f.name, at.start_byte());
+        let mut params = f.params.clone();
+        let own = params.len();
+        let keyed = key.is_some();
+        params.extend(key);
+        let mut def = FunctionDef::declared(module, name.clone(), name_span, value.span())
+            .with_params(params, Vec::new());
+        def.returns = value;
+        self.base.facts.functions.push(def);
+        for (k, var, span) in entries.into_iter().take(MAX_POINTERS) {
+            let mut args = vec![Value::unknown("", span); own];
+            if keyed {
+                args.push(k);
+            }
+            let value = Value::Call {
+                path: vec![name.clone()],
+                args,
+                span,
+            };
+            let package = self.package.clone();
+            crate::extract::define(&mut self.base.facts, package, &var, value, span);
+        }
     }
 
     /// The functions that are what the function `def` (just walked, its

@@ -401,6 +401,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 let call = vec![receiver, args[0].clone(), list];
                 Some(crate::facts::op(crate::facts::Op::Dispatch, call, span))
             }
+            // `Digest::SHA1.hexdigest(text)`: the SHA1 that names the
+            // script `text` is (`EVALSHA`).
+            ("hexdigest", true) if recv_text.trim_start_matches("::").ends_with("Digest::SHA1") => {
+                match args {
+                    [text] => Some(crate::facts::sha1(text.clone(), span)),
+                    _ => None,
+                }
+            }
             // `ERB.new(text).result(binding)`: the template's text with its
             // tags filled, the script the template is.
             ("new", true) if recv_text == "ERB" => args.first().cloned(),

@@ -400,7 +400,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let saved = std::mem::replace(&mut self.scope, scope);
         let kind = std::mem::replace(&mut self.kind, ScopeKind::Function);
         let body = n.child_by_field_id(F.body);
-        let tail = |cx: &mut Self| body.and_then(|b| cx.tail_value(b, 0));
+        // What `initialize` gives is dropped: `new` gives the object.
+        let constructor = def.name == "initialize";
+        let tail = |cx: &mut Self| {
+            body.filter(|_| !constructor)
+                .and_then(|b| cx.tail_value(b, 0))
+        };
         self.walk_function(def, self.span(n), body, tail);
         self.kind = kind;
         self.scope = saved;

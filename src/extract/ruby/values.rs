@@ -85,8 +85,23 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "if" | "unless" | "case" => self
                 .tail_value(n, d + 1)
                 .unwrap_or_else(|| Value::unknown(self.label(n), span)),
+            // `x = v` and `@x ||= v` give `v` (what a memo holds once set).
+            "assignment" | "operator_assignment" if self.assigns_value(n) => {
+                match n.child_by_field_id(F.right) {
+                    Some(r) => self.value(r, d + 1),
+                    None => Value::unknown(self.label(n), span),
+                }
+            }
             _ => Value::unknown(self.label(n), span),
         }
+    }
+
+    /// Whether an assignment's value is its right side: `=` and `||=`, not
+    /// an operator's (`+=`).
+    fn assigns_value(&self, n: Node<'_>) -> bool {
+        n.kind() == "assignment"
+            || n.child_by_field_id(F.operator)
+                .is_some_and(|o| o.kind() == "||=")
     }
 
     /// The value a body gives: its last expression; each arm's for an
