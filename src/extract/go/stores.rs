@@ -207,28 +207,15 @@ impl<'s, 'p> Cx<'s, 'p> {
         else {
             return;
         };
-        let (module, name_span) = (f.module.clone(), f.name_span);
         let name = format!("{}*range{}", f.name, at.start_byte());
-        let mut params = f.params.clone();
-        let own = params.len();
+        let own = f.params.len();
         let keyed = key.is_some();
-        params.extend(key);
-        let mut def = FunctionDef::declared(module, name.clone(), name_span, value.span())
-            .with_params(params, Vec::new());
-        def.returns = value;
-        self.base.facts.functions.push(def);
+        let f = f.clone();
+        self.store_function(&f, name.clone(), key, value);
         for (k, var, span) in entries.into_iter().take(MAX_POINTERS) {
             let mut args = vec![Value::unknown("", span); own];
-            if keyed {
-                args.push(k);
-            }
-            let value = Value::Call {
-                path: vec![name.clone()],
-                args,
-                span,
-            };
-            let package = self.package.clone();
-            crate::extract::define(&mut self.base.facts, package, &var, value, span);
+            args.extend(keyed.then_some(k));
+            self.define_stored(&var, &name, args, span, span);
         }
     }
 
@@ -236,15 +223,37 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// module, name and parameters set) stores through its parameters.
     pub(super) fn store_functions(&mut self, def: &FunctionDef) {
         for s in std::mem::take(&mut self.stores) {
-            let mut params = def.params.clone();
-            params.extend(s.key);
-            let name = store_name(&def.name, s.param);
-            let mut f =
-                FunctionDef::declared(def.module.clone(), name, def.name_span, s.value.span())
-                    .with_params(params, Vec::new());
-            f.returns = s.value;
-            self.base.facts.functions.push(f);
+            self.store_function(def, store_name(&def.name, s.param), s.key, s.value);
         }
+    }
+
+    /// The function `name` that is what `def` stores: `def`'s parameters,
+    /// then the entry's key where there is one, giving `value`.
+    fn store_function(
+        &mut self,
+        def: &FunctionDef,
+        name: String,
+        key: Option<String>,
+        value: Value,
+    ) {
+        let mut params = def.params.clone();
+        params.extend(key);
+        let mut f = FunctionDef::declared(def.module.clone(), name, def.name_span, value.span())
+            .with_params(params, Vec::new());
+        f.returns = value;
+        self.base.facts.functions.push(f);
+    }
+
+    /// The package variable `var` (its pointer at `at`) defined as what
+    /// the store function `function` gives with `args` (the call at `span`).
+    fn define_stored(&mut self, var: &str, function: &str, args: Vec<Value>, span: Span, at: Span) {
+        let value = Value::Call {
+            path: vec![function.to_string()],
+            args,
+            span,
+        };
+        let package = self.package.clone();
+        crate::extract::define(&mut self.base.facts, package, var, value, at);
     }
 
     /// `load(&v, ..)`, `load(map[K]*T{k: &v}, ..)` or `load(m, ..)` with
@@ -292,13 +301,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         for (i, key, var, at) in targets.into_iter().take(MAX_POINTERS) {
             let mut args = values.clone();
             args.extend(key);
-            let value = Value::Call {
-                path: vec![store_name(&callee, i)],
-                args,
-                span,
-            };
-            let module = self.package.clone();
-            crate::extract::define(&mut self.base.facts, module, &var, value, at);
+            self.define_stored(&var, &store_name(&callee, i), args, span, at);
         }
     }
 
