@@ -677,41 +677,33 @@ impl<'a> Resolver<'a> {
     }
 
     pub(crate) fn templates(&self, v: &Value, cx: &Ctx) -> Vec<Template> {
-        match v {
+        let resolved = match v {
             Value::Str(_)
             | Value::Const { .. }
             | Value::Call { .. }
             | Value::Op { .. }
             | Value::Atom { .. }
             | Value::OneOf { .. }
-            | Value::Int { .. } => self
-                .resolve(v, cx, None, 0)
-                .into_iter()
-                .map(|segs| {
-                    Template {
-                        segs,
-                        span: v.span(),
-                    }
-                    .normalized()
-                })
-                .collect(),
+            | Value::Int { .. } => true,
             // `self.key` in a method: what the type's constructors set.
-            Value::Param { index, name, .. }
-                if *index == crate::facts::RECEIVER && name != "self" && !cx.module.is_empty() =>
-            {
-                self.resolve(v, cx, None, 0)
-                    .into_iter()
-                    .map(|segs| {
-                        Template {
-                            segs,
-                            span: v.span(),
-                        }
-                        .normalized()
-                    })
-                    .collect()
+            Value::Param { index, name, .. } => {
+                *index == crate::facts::RECEIVER && name != "self" && !cx.module.is_empty()
             }
-            _ => Vec::new(),
+            _ => false,
+        };
+        if !resolved {
+            return Vec::new();
         }
+        self.resolve(v, cx, None, 0)
+            .into_iter()
+            .map(|segs| {
+                Template {
+                    segs,
+                    span: v.span(),
+                }
+                .normalized()
+            })
+            .collect()
     }
 }
 
