@@ -674,3 +674,19 @@ fn a_function_that_only_passes_its_parameters_on_is_the_same_call() {
         ]
     );
 }
+
+#[test]
+fn a_script_read_where_the_code_runs_from_a_configured_root_is_linked() {
+    // `fixtures/coverage/elixir-runtime-read`: `{:ok, lua} = load(rel)`,
+    // `load` piping a configured root through `Path.join(rel)` into
+    // `File.read()`, and `File.read!(Path.join([root(), "lib", ..]))`:
+    // each a read of the `.lua` file the path's literal end names under
+    // the project's root; `"#{lua}"` is the text it holds.
+    assert_eq!(
+        linked_calls("elixir-runtime-read"),
+        [
+            "lib/ledger/store/accounts.ex:9 credit 2 [ledger:{<*>}:row, ledger:{<*>}:log]",
+            "lib/ledger/store/accounts.ex:15 credit 2 [ledger:{<*>}:row, ledger:{<*>}:log]",
+        ]
+    );
+}

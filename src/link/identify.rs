@@ -264,14 +264,27 @@ fn read_script(
     if let Some(id) = beside.and_then(|p| lk.files.script_at_path(&super::normalize_path(&p))) {
         return Some(id);
     }
+    let root = || lk.speaker_dirs.get(speaker).cloned().flatten();
     let base = if relative_to_file {
         let path = &lk.sources.get(file).path;
         path.parent().map(std::path::Path::to_path_buf)
     } else {
-        lk.speaker_dirs.get(speaker).cloned().flatten()
+        root()
     }?;
-    lk.files
-        .script_of_path(&super::normalize_path(&base.join(&rel)))
+    let at = |base: &std::path::Path| {
+        lk.files
+            .script_of_path(&super::normalize_path(&base.join(&rel)))
+    };
+    at(&base).or_else(|| {
+        // A path after a part computed at run time (a configured root:
+        // Elixir's `Application.get_env(:app, :root) |> Path.join(rel)`)
+        // names, with a directory in its literal end, that file under the
+        // project's root.
+        (relative_to_file && rel.contains('/'))
+            .then(root)
+            .flatten()
+            .and_then(|r| at(&r))
+    })
 }
 
 /// The scripts by the names they go by, each list in script order: a
@@ -312,6 +325,13 @@ pub(super) fn identify(
 ) -> Option<ScriptId> {
     if let Some(id) = direct(v, speaker, file, lk, depth) {
         return Some(id);
+    }
+    // A string that is one value's text (`"#{script}"`) names what the
+    // value names.
+    if let Value::Str(t) = v {
+        if let [crate::facts::Seg::Value(x)] = t.segs.as_slice() {
+            return identify(x, speaker, file, lk, depth);
+        }
     }
     let followable = match v {
         Value::Call { .. } | Value::Op { .. } | Value::Const { .. } => true,

@@ -4,8 +4,10 @@
 //! `kw[:k]`, `state.sha`), `then/2` (its function applied to its
 //! value), a value serialized for a script to decode (`Msgpax.pack!`,
 //! `Jason.encode!`), the reply of a whole-hash read (`{:ok, reply}`) and
-//! the map made from it (`Enum.chunk_every(2) |> Map.new(..)`), and
-//! `apply(mod, fun, args)`.
+//! the map made from it (`Enum.chunk_every(2) |> Map.new(..)`),
+//! `apply(mod, fun, args)`, a path joined (`Path.join`) and the text of
+//! the file it names, read where the code runs (`File.read`, `{:ok,
+//! text}`, and `File.read!`; [`Op::Read`]).
 
 use crate::extract::fields::ELIXIR as F;
 use crate::extract::source::Source;
@@ -152,6 +154,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 span,
             )),
             "Enum.into" | "Map.new" => self.map_made(&name, args, env, depth),
+            "Path.join" => self.path_joined(args, env, depth, span),
+            "File.read" | "File.read!" if args.len() == 1 => {
+                let read = crate::facts::read(self.value(args[0], env, depth + 1), span);
+                Some(if name == "File.read" {
+                    ok_tuple(read, span)
+                } else {
+                    read
+                })
+            }
             _ => self
                 .script_load(path, args, env, depth, span)
                 .or_else(|| self.client_reply(path, args, env, depth, span)),
@@ -189,6 +200,29 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let reply = op(Op::Reply, vec![command], span);
         Some(if bang { reply } else { ok_tuple(reply, span) })
+    }
+
+    /// `Path.join(a, b)` and `Path.join([a, b, ..])`: the parts joined by
+    /// `/`. `None` for a list whose items the code does not show.
+    fn path_joined(
+        &self,
+        args: &[Node<'_>],
+        env: Option<usize>,
+        depth: usize,
+        span: Span,
+    ) -> Option<Value> {
+        let items = match args {
+            [list] => match self.list_value(*list, env, depth + 1) {
+                Value::List { items, tail, .. } if tail.is_empty() => items,
+                _ => return None,
+            },
+            [a, b] => vec![
+                self.value(*a, env, depth + 1),
+                self.value(*b, env, depth + 1),
+            ],
+            _ => return None,
+        };
+        Some(crate::extract::parts::joined(items, "/", span, span))
     }
 
     /// A map made from a value: `Map.new(x)` and `Enum.into(x, %{})` hold
