@@ -690,3 +690,15 @@ fn a_script_read_where_the_code_runs_from_a_configured_root_is_linked() {
         ]
     );
 }
+
+#[test]
+fn a_command_handed_to_a_wrapper_in_another_file_is_sent() {
+    // `fixtures/coverage/elixir-wrapper-file`: `Store.command([..])`, and
+    // `Gate.Store.command/1` in a file of its own hands its parameter to
+    // eredis. That file holds no command of its own: the name pass parses
+    // it because a parsed file hands a command to a function of its name.
+    assert_eq!(
+        linked_calls("elixir-wrapper-file"),
+        ["lib/gate/lock.ex:6 take_script 1 [gate:{<*>}:lock]"]
+    );
+}

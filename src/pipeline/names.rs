@@ -358,6 +358,11 @@ impl FileNames {
             for v in c.args.iter().chain(&c.tail).chain(&c.name_of) {
                 refs_of(v, fcx.in_fn(c.func), &mut seeds);
             }
+            // A command handed to a function of the code base is sent
+            // where that function sends it (`Store.run(conn, ["EVAL", ..])`).
+            if let crate::facts::Sink::Call { path, .. } = &c.sink {
+                add_ref(&mut seeds, path, fcx.in_fn(c.func).within(path));
+            }
         }
         let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
             ScriptSource::Inline(lua) => lua.commands.as_slice(),
