@@ -13,9 +13,11 @@
 //!   (`["HSET", ..]`, `['get', ..]`), an attribute holding one
 //!   (`@hset "HSET"`, then `[@hset, ..]`), or a function returning one
 //!   (`defp verb, do: "HSET"`, then `[verb(), ..]`), or, in a file that
-//!   names `Redix`, a call without arguments that a function of another
+//!   names its client, a call without arguments that a function of another
 //!   file may answer (`[Verbs.evalsha(), ..]`, the link follows it);
-//!   [`command_head`] finds all four;
+//!   [`command_head`] finds all four (a file that holds a script reads
+//!   such a list handed to a function of the code base too, and is read
+//!   for its script);
 //! - Rust: client calls count only in a file with a client crate in
 //!   scope: one that names it ([`names_client_crate`]) or imports from another
 //!   module ([`imports_module`]; the link step follows the module tree,
@@ -182,7 +184,7 @@ pub fn imports_module(bytes: &[u8]) -> bool {
 /// a quoted command name (`@hset "HSET"`, `@hset("HSET")`), which a list
 /// may start with.
 pub fn command_head(bytes: &[u8]) -> bool {
-    let client = names_redix(bytes);
+    let client = names_elixir_client(bytes);
     for i in memchr::memchr2_iter(b'[', b'@', bytes) {
         let j = skip_blank(bytes, i + 1);
         let at = if bytes[i] == b'[' {
@@ -206,11 +208,17 @@ pub fn command_head(bytes: &[u8]) -> bool {
     returned_command(bytes)
 }
 
-/// Whether an Elixir file names its Redis client (`Redix`): only there is
-/// a list headed by a call without arguments read as a command.
-pub fn names_redix(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, b"Redix").is_some()
+/// Whether an Elixir file names a Redis client of its table
+/// (`elixir::CLIENTS`: Redix, eredis, Exredis): there a list headed by a
+/// call without arguments is read as a command (and, in a file that holds
+/// a script, one handed to a function of the code base).
+pub fn names_elixir_client(bytes: &[u8]) -> bool {
+    ELIXIR_CLIENTS.any_in(bytes)
 }
+
+/// The Elixir clients' modules as the code names them.
+static ELIXIR_CLIENTS: LazyLock<Literals> =
+    LazyLock::new(|| Literals::new(&["Redix", "eredis", "Exredis"]));
 
 /// A call without arguments at `at`: `evalsha()`, `Verbs.evalsha()` or
 /// `Verbs.evalsha` (a function's name starts in lower case), which may
@@ -586,6 +594,8 @@ mod tests {
             "Redix.command(c, [Verbs.evalsha(), sha, 1 | keys])",
             "Redix.command(c, [ evalsha( ), sha])",
             "Redix.command(c, [Verbs.evalsha, sha])",
+            ":eredis.q(c, [Verbs.evalsha(), sha])",
+            "Exredis.query(c, [evalsha(), sha])",
         ] {
             assert!(command_head(yes.as_bytes()), "{yes}");
         }

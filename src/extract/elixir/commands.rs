@@ -100,7 +100,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let (name, name_span, name_of) = match self.command_name(first, &module, env) {
             Some((name, span)) => (name, span, None),
             None => {
-                let v = self.defined_name(first, env)?;
+                let v = self.defined_name(first, whole, env)?;
                 (String::new(), v.span(), Some(v))
             }
         };
@@ -121,10 +121,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// code base the file does not show returning a literal
     /// (`Verbs.evalsha()`, an imported `evalsha()`): the name as that
     /// call, for the link to follow to the function's definition in any
-    /// file, in a file that names its client (the prefilter's
-    /// `needles::command_head` finds such heads there).
-    fn defined_name(&self, head: Node<'_>, env: Option<usize>) -> Option<Value> {
-        if !self.names_redix || head.kind() != "call" || !call_args(head, None).is_empty() {
+    /// file: in a file that names its client, or, in a file that holds a
+    /// script, in a list `whole` hands to a function of the code base (the
+    /// link keeps it only where that function is proven to send it). The
+    /// prefilter reads both files (`needles::command_head`,
+    /// `needles::holds_scripts`).
+    fn defined_name(&self, head: Node<'_>, whole: Node<'t>, env: Option<usize>) -> Option<Value> {
+        if head.kind() != "call" || !call_args(head, None).is_empty() {
+            return None;
+        }
+        let handed_on = || matches!(self.sink_of(whole, self.module_of(env)), Sink::Call { .. });
+        if !self.names_client && !(self.holds_scripts && handed_on()) {
             return None;
         }
         let v = self.value(head, env, 0);

@@ -513,3 +513,32 @@ end
         if p == &path(&["Q", "Runner", "run"])
         && matches!(args[..], [Value::Param { index: 0, .. }, Value::Param { index: 1, .. }])));
 }
+
+#[test]
+fn a_list_headed_by_a_call_is_a_command_where_the_file_speaks_redis() {
+    // The command's name comes from a function of another file. A file
+    // that names no client reads it only where it holds a script and hands
+    // the list to a function of the code base (the link proves it sends).
+    let body = r#"
+  def take(name), do: Store.command([Verbs.eval(), take_script(), 1, name])
+  def spare(name), do: [Verbs.eval(), 1, name]
+  defp take_script, do: "return redis.call('GET', KEYS[1])"
+end
+"#;
+    let named = |src: String| -> Vec<String> {
+        facts(&src)
+            .commands
+            .iter()
+            .filter_map(|c| match &c.name_of {
+                Some(Value::Call { path, .. }) => Some(path.join(".")),
+                _ => None,
+            })
+            .collect()
+    };
+    let with_script = format!("defmodule Gate.Lock do{body}");
+    assert_eq!(named(with_script.clone()), ["Verbs.eval"]);
+    let without = with_script.replace("return redis.call('GET', KEYS[1])", "ok");
+    assert!(named(without).is_empty());
+    let client = format!("defmodule Gate.Lock do\n  # sent with :eredis{body}");
+    assert_eq!(named(client), ["Verbs.eval", "Verbs.eval"]);
+}

@@ -94,7 +94,8 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         imports: HashMap::new(),
         defined: HashSet::new(),
         own_modules: HashSet::new(),
-        names_redix: crate::extract::needles::names_redix(src),
+        names_client: crate::extract::needles::names_elixir_client(src),
+        holds_scripts: crate::extract::needles::holds_scripts(src),
         constant_fns: HashMap::new(),
         clause_returns: HashSet::new(),
         budget: Budget::of(src.len()),
@@ -208,8 +209,10 @@ struct Cx<'s, 't, 'p> {
     defined: HashSet<(String, String)>,
     /// The modules of `defined`.
     own_modules: HashSet<String>,
-    /// Whether the file names its client (`needles::names_redix`).
-    names_redix: bool,
+    /// Whether the file names its client (`needles::names_elixir_client`).
+    names_client: bool,
+    /// Whether the file holds a script (`needles::holds_scripts`).
+    holds_scripts: bool,
     /// What each clause of a function of this file returns when that is
     /// a constant (a literal or an attribute), with the literal each
     /// parameter requires; `None` for a clause that returns anything else.
