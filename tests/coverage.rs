@@ -702,3 +702,15 @@ fn a_command_handed_to_a_wrapper_in_another_file_is_sent() {
         ["lib/gate/lock.ex:6 take_script 1 [gate:{<*>}:lock]"]
     );
 }
+
+#[test]
+fn a_call_on_a_module_chosen_where_the_code_runs_calls_each_definer() {
+    // `fixtures/coverage/elixir-runtime-module`: `Store.command([..])`
+    // pipes its command into `client().q(command)`, the module read from
+    // the configuration; both modules that define `q/2` hand it to a
+    // client, so the command is sent.
+    assert_eq!(
+        linked_calls("elixir-runtime-module"),
+        ["lib/lock.ex:5 take_script 1 [gate:{<*>}:lock]"]
+    );
+}

@@ -72,6 +72,12 @@ pub const CLOSURE_PARAM: usize = usize::MAX / 2;
 /// the construction passes (`constructor(private prefix: string)`).
 pub const NEW: &str = "#new";
 
+/// The qualifier of a call's path whose module the code computes where it
+/// runs (Elixir's `client().q(conn, cmd)`, `mod.q(conn, cmd)`): `[ANY_MODULE,
+/// q]` calls `q` of whichever module of the code base defines it with that
+/// arity.
+pub const ANY_MODULE: &str = "#module";
+
 /// What a function stores through a pointer its caller passes is a
 /// function of its own, named `<function>*<parameter>` (no identifier
 /// spells it); a variable a call passes that pointer to is defined as a

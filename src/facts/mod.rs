@@ -14,7 +14,7 @@ mod ops;
 mod scope;
 pub use functions::{
     accepts, definer_key, may_run, needle_of, store_name, stored_by, FnAlias, FunctionDef, Import,
-    Registration, TypeBase, CLOSURE_PARAM, NEW, RECEIVER,
+    Registration, TypeBase, ANY_MODULE, CLOSURE_PARAM, NEW, RECEIVER,
 };
 pub use ops::{
     applied, closure, closure_body, decoded, encoded, field, hash_reply, hash_reply_parts, lookup,

@@ -198,6 +198,10 @@ pub(super) fn targets(
         return Vec::new();
     };
     let qualifier = (path.len() >= 2).then(|| path[path.len() - 2].as_str());
+    if qualifier == Some(crate::facts::ANY_MODULE) {
+        // A module chosen where the code runs: any module that defines it.
+        return cands.iter().map(|c| (c.0, c.1)).collect();
+    }
     let local = matches!(qualifier, None | Some("self" | "Self" | "__MODULE__"));
     if local {
         let same: Vec<_> = cands

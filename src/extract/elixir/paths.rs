@@ -134,8 +134,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// The callee of a call: `["f"]`, `["EchoMQ", "Keys", "f"]` (aliases
-    /// expanded, an imported function's module prepended), `None` for an
-    /// anonymous call or a call on a variable (`ctx.queue`).
+    /// expanded, an imported function's module prepended), `[ANY_MODULE,
+    /// "f"]` for a module computed where the code runs (`mod.f(..)`,
+    /// `client().f(..)`), `None` for an anonymous call or a field's read
+    /// (`ctx.queue`).
     pub(super) fn callee(&self, target: Node<'_>, module: &str) -> Option<Vec<String>> {
         match target.kind() {
             "identifier" => {
@@ -149,6 +151,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
                 let mut path = match left.kind() {
                     "atom" => vec![self.text(left)],
+                    // `client().q(conn, cmd)`, `mod.q(conn, cmd)`: a call of
+                    // a module computed where the code runs (a field's read,
+                    // `ctx.queue`, has no parentheses).
+                    "call" | "identifier" if self.module_ref(left, module).is_none() => {
+                        let call = target.parent()?;
+                        if !super::arguments(call).is_some_and(|a| self.text(a).starts_with('(')) {
+                            return None;
+                        }
+                        vec![crate::facts::ANY_MODULE.to_string()]
+                    }
                     _ => self.module_ref(left, module)?,
                 };
                 path.push(self.text(right));
