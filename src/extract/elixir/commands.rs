@@ -131,7 +131,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let handed_on = || matches!(self.sink_of(whole, self.module_of(env)), Sink::Call { .. });
-        if !self.names_client && !(self.holds_scripts && handed_on()) {
+        let speaks = self.names_client || (self.holds_scripts && handed_on());
+        if !speaks {
             return None;
         }
         let v = self.value(head, env, 0);
