@@ -711,6 +711,6 @@ fn a_call_on_a_module_chosen_where_the_code_runs_calls_each_definer() {
     // client, so the command is sent.
     assert_eq!(
         linked_calls("elixir-runtime-module"),
-        ["lib/lock.ex:5 take_script 1 [gate:{<*>}:lock]"]
+        ["lib/lock.ex:5 hold_script 1 [latch:{<*>}:lock]"]
     );
 }
