@@ -55,6 +55,7 @@ pub(crate) fn read_all(
     let mut held: Vec<Held> = (0..reads.len()).map(|_| None).collect();
     loop {
         sel.harvest(reader, &reads);
+        release_bytes(reader, candidates, &sel.selected, &mut reads);
         sel.name_speakers();
         sel.gate(&reads);
         sel.hold(reader, &reads, &mut held);
@@ -88,6 +89,25 @@ pub(crate) fn read_all(
         }
     }
     (reads, sel.selected, definers)
+}
+
+/// Drops the bytes of the selected files on disk: the selection searches
+/// only the files still pending, and a reporter reads a file again where
+/// it needs its bytes (`analyze::file_table` keeps none of a file on
+/// disk). A cold run held every parsed file's bytes until the link.
+fn release_bytes(
+    reader: &Reader<'_>,
+    candidates: &[Candidate],
+    selected: &[bool],
+    reads: &mut [Read],
+) {
+    for ((r, &selected), c) in reads.iter_mut().zip(selected).zip(candidates) {
+        if let (true, Read::Facts(bytes, ..)) = (selected, r) {
+            if !bytes.is_empty() && reader.files.on_disk(c) {
+                *bytes = Vec::new();
+            }
+        }
+    }
 }
 
 /// Every candidate read and scanned; parsed when the prefilter marks it
