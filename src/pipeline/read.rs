@@ -9,7 +9,7 @@ use crate::facts::{FileFacts, FileId};
 use crate::parse::Parsers;
 use crate::source::SUPPRESSION_MARK;
 
-use super::cache::{content_hash, Cache, FactsKey, Stamp};
+use super::cache::{compacted, content_hash, Cache, FactsKey, Stamp};
 use super::files::{Contents, Files};
 use super::names::Idents;
 use super::prefilter::{Marks, Prefilter};
@@ -267,6 +267,12 @@ impl Reader<'_> {
                 if let (Some(t), Some(tree)) = (trees, tree) {
                     t.keep(&c.rel, Arc::new(tree));
                 }
+                // An editor's buffer changes with each keystroke: its
+                // facts are not worth a second reading.
+                let (f, encoded) = match buffer {
+                    true => (f, None),
+                    false => compacted(f, file),
+                };
                 let f = Arc::new(f);
                 if f.was_cut() {
                     self.counts.cut();
@@ -276,8 +282,8 @@ impl Reader<'_> {
                 if let (Some(cache), Some(k), false) = (self.cache, &key, f.was_cut()) {
                     if buffer {
                         cache.remember_facts(k, file, f.clone());
-                    } else {
-                        cache.store_facts(k, &f);
+                    } else if let Some(e) = &encoded {
+                        cache.store_encoded(k, e);
                     }
                 }
                 f
