@@ -131,8 +131,43 @@ fn sorted(mut names: Vec<String>) -> Vec<String> {
     names
 }
 
-/// Names looked up, each with where its definitions may be picked.
-type Refs = BTreeMap<String, Within>;
+/// Names looked up, each with where its definitions may be picked: one
+/// entry per name, sorted by name once [`Refs::sealed`]. A vector, not a
+/// map: a parsed file holds thousands of these, most of a name or two,
+/// and a `BTreeMap`'s first node has room for eleven (14 MB of the 113
+/// MB a cold run of the first 32 rows of the real corpus held in the name
+/// pass, `docs/performance.md`).
+#[derive(Default, PartialEq, Eq, Hash)]
+struct Refs(Vec<(String, Within)>);
+
+impl Refs {
+    fn new() -> Refs {
+        Refs(Vec::new())
+    }
+
+    fn push(&mut self, name: String, within: Within) {
+        self.0.push((name, within));
+    }
+
+    /// One entry per name, sorted, each merged from every entry of the
+    /// name (merging is a union: in any order, the same).
+    fn sealed(mut self) -> Refs {
+        self.0.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(String, Within)> = Vec::with_capacity(self.0.len());
+        for (name, within) in self.0 {
+            match out.last_mut() {
+                Some((last, w)) if *last == name => w.merge(&within),
+                _ => out.push((name, within)),
+            }
+        }
+        out.shrink_to_fit();
+        Refs(out)
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        self.0.iter().map(|(k, _)| k)
+    }
+}
 
 /// Where a value's references are resolved: the module of the definition
 /// or function it is written in (none at a file's top), and the modules
@@ -210,17 +245,12 @@ fn add_ref(out: &mut Refs, path: &[String], within: Within) {
     let Some(key) = path.last().and_then(|l| definer_key(l)) else {
         return;
     };
-    match out.get_mut(&key) {
-        Some(w) => w.merge(&within),
-        None => {
-            out.insert(key, within);
-        }
-    }
+    out.push(key, within);
 }
 
 /// Merges `from` into `into`.
-fn merge_refs(into: &mut Refs, from: &Refs) {
-    for (name, w) in from {
+fn merge_refs(into: &mut BTreeMap<String, Within>, from: &Refs) {
+    for (name, w) in &from.0 {
         match into.get_mut(name) {
             Some(x) => x.merge(w),
             None => {
@@ -413,7 +443,7 @@ impl FileNames {
             }
         }
         FileNames {
-            seeds,
+            seeds: seeds.sealed(),
             calls: calls(&fcx, &mut shas),
             templates: templates(&fcx, pf),
             defs: defs(&fcx, pf),
@@ -449,7 +479,7 @@ fn calls(fcx: &FileCx<'_>, shas: &mut BTreeSet<String>) -> Vec<CallNames> {
             }
             Some(CallNames {
                 callee: c.path.last()?.clone(),
-                refs,
+                refs: refs.sealed(),
                 idents: sorted(idents),
                 within: fn_name(fcx.facts, c.func),
                 reply: c.args.iter().any(|a| hash_reply_parts(a).is_some()),
@@ -473,7 +503,7 @@ fn templates(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<TemplateNames> {
             }
             TemplateNames {
                 marked: template_marks(t, pf),
-                refs,
+                refs: refs.sealed(),
             }
         })
         .collect()
@@ -493,7 +523,7 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
                 keyish: true,
                 marked: holds_key_literal(&c.value, pf),
                 reply: false,
-                refs,
+                refs: refs.sealed(),
             });
         }
     }
@@ -506,7 +536,7 @@ fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
                 keyish: !matches!(d.returns, Value::Unknown { .. }),
                 marked: holds_key_literal(&d.returns, pf),
                 reply: may_be_reply(&d.returns),
-                refs,
+                refs: refs.sealed(),
             });
         }
     }
