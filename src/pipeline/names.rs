@@ -26,49 +26,11 @@ use crate::link::normalize_name;
 
 use super::prefilter::Prefilter;
 
+mod refs;
 mod search;
+pub use refs::Within;
+use refs::{merge_refs, Refs};
 pub use search::{words_in, Idents, Names, Scan};
-
-/// Where the definitions a name's references may pick live, besides the
-/// referencing files themselves: in a module one of `words` names (the
-/// last segment of a qualifier, of the referencing module, of a module it
-/// imports from), or, with `any`, in any module. A definition elsewhere is
-/// picked only when no other file defines the name.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Within {
-    pub any: bool,
-    /// Sorted, without repeats; empty with `any`.
-    pub words: Vec<String>,
-}
-
-impl Within {
-    pub fn any() -> Within {
-        Within {
-            any: true,
-            words: Vec::new(),
-        }
-    }
-
-    pub fn merge(&mut self, other: &Within) {
-        if self.any {
-            return;
-        }
-        if other.any {
-            *self = Within::any();
-            return;
-        }
-        if other
-            .words
-            .iter()
-            .all(|w| self.words.binary_search(w).is_ok())
-        {
-            return;
-        }
-        self.words.extend(other.words.iter().cloned());
-        self.words.sort_unstable();
-        self.words.dedup();
-    }
-}
 
 /// Calls `f` on `v` and every value inside it.
 fn walk(v: &Value, depth: usize, f: &mut impl FnMut(&Value)) {
@@ -129,44 +91,6 @@ fn sorted(mut names: Vec<String>) -> Vec<String> {
     names.sort_unstable();
     names.dedup();
     names
-}
-
-/// Names looked up, each with where its definitions may be picked: one
-/// entry per name, sorted by name once [`Refs::sealed`]. A vector, not a
-/// map: a parsed file holds thousands of these, most of a name or two,
-/// and a `BTreeMap`'s first node has room for eleven (14 MB of the 113
-/// MB a cold run of the first 32 rows of the real corpus held in the name
-/// pass, `docs/performance.md`).
-#[derive(Default, PartialEq, Eq, Hash)]
-struct Refs(Vec<(String, Within)>);
-
-impl Refs {
-    fn new() -> Refs {
-        Refs(Vec::new())
-    }
-
-    fn push(&mut self, name: String, within: Within) {
-        self.0.push((name, within));
-    }
-
-    /// One entry per name, sorted, each merged from every entry of the
-    /// name (merging is a union: in any order, the same).
-    fn sealed(mut self) -> Refs {
-        self.0.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, Within)> = Vec::with_capacity(self.0.len());
-        for (name, within) in self.0 {
-            match out.last_mut() {
-                Some((last, w)) if *last == name => w.merge(&within),
-                _ => out.push((name, within)),
-            }
-        }
-        out.shrink_to_fit();
-        Refs(out)
-    }
-
-    fn keys(&self) -> impl Iterator<Item = &String> {
-        self.0.iter().map(|(k, _)| k)
-    }
 }
 
 /// Where a value's references are resolved: the module of the definition
@@ -246,18 +170,6 @@ fn add_ref(out: &mut Refs, path: &[String], within: Within) {
         return;
     };
     out.push(key, within);
-}
-
-/// Merges `from` into `into`.
-fn merge_refs(into: &mut BTreeMap<String, Within>, from: &Refs) {
-    for (name, w) in &from.0 {
-        match into.get_mut(name) {
-            Some(x) => x.merge(w),
-            None => {
-                into.insert(name.clone(), w.clone());
-            }
-        }
-    }
 }
 
 /// Whether a literal inside `v` (a string's literal bytes, an atom's name)
