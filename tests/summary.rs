@@ -183,6 +183,8 @@ fn half_not_linked_is_no_warning_and_test_code_does_not_count() {
     );
 }
 
+/// Scripts outside test code and no call outside it: how the code runs
+/// them was not seen, so the run is not called clean either.
 #[test]
 fn a_script_no_call_runs_is_said_on_the_summary_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -202,11 +204,29 @@ fn a_script_no_call_runs_is_said_on_the_summary_line() {
             lines(&stderr),
             [
                 "wirelint: no script call seen; 2 scripts run by no call: --coverage lists them",
-                "wirelint: 0 errors, 0 warnings in 3 files; exit 0: clean",
+                "wirelint: 0 errors, 0 warnings in 3 files; exit 0; warning: no call seen to run \
+                 the 2 scripts outside test code, so their keys and arguments are not checked",
             ],
             "{format}"
         );
     }
+    // A call in test code alone runs none of them either.
+    write(
+        dir.path(),
+        "test/q_test.exs",
+        "defmodule QTest do\n  def a(c), do: Redix.command(c, [\"EVALSHA\", sha(:a), 0])\nend\n",
+    );
+    let (_, _, stderr) = run_below(&["check", "--format", "concise"], dir.path(), ceiling);
+    assert_eq!(
+        lines(&stderr),
+        [
+            "wirelint: 0 of 1 script call checked; 1 not linked; 2 scripts run by no call: \
+             --coverage lists them",
+            "wirelint: 0 errors, 0 warnings in 4 files; exit 0; warning: no call seen to run the \
+             2 scripts outside test code, so their keys and arguments are not checked",
+        ]
+    );
+    std::fs::remove_file(dir.path().join("test/q_test.exs")).unwrap();
     // With a call of one, the other is still said.
     project(dir.path(), "", 1, &[]);
     let (_, _, stderr) = run_below(&["check", "--coverage"], dir.path(), ceiling);

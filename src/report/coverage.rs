@@ -169,21 +169,32 @@ fn s(n: usize) -> &'static str {
 }
 
 /// What the closing line warns of: more than half of the script calls
-/// outside test code not linked to a script, and how the run's root
-/// stands (a folder nothing marks as a project's root may leave the
-/// scripts out of reach).
+/// outside test code not linked to a script, or scripts outside test
+/// code where no call outside it was seen at all (how the code runs them
+/// wirelint could not tell), and how the run's root stands (a folder
+/// nothing marks as a project's root may leave the scripts out of
+/// reach).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Partial {
     pub unlinked: Unlinked,
+    /// The scripts outside test code run by no call, when no call
+    /// outside test code was seen; else 0.
+    pub unrun: usize,
     pub root: RootView,
 }
 
 impl Partial {
-    /// `Some` when most calls outside test code are not linked.
+    /// `Some` when most calls outside test code are not linked, or when
+    /// none was seen and a script outside test code is run by none.
     pub fn of(c: &Coverage, root: impl FnOnce() -> RootView) -> Option<Partial> {
         let unlinked = c.unlinked_outside_tests();
-        unlinked.most().then(|| Partial {
+        let unrun = match unlinked.calls {
+            0 => c.unused.len(),
+            _ => 0,
+        };
+        (unlinked.most() || unrun > 0).then(|| Partial {
             unlinked,
+            unrun,
             root: root(),
         })
     }
@@ -191,11 +202,19 @@ impl Partial {
     /// The words the closing line ends with.
     pub fn warning(&self) -> String {
         let Unlinked { unlinked, calls } = self.unlinked;
-        let mut out = format!(
-            "; warning: {unlinked} of {calls} script call{} outside test code not linked, so not \
-             checked",
-            s(calls)
-        );
+        let mut out = match self.unrun {
+            0 => format!(
+                "; warning: {unlinked} of {calls} script call{} outside test code not linked, so \
+                 not checked",
+                s(calls)
+            ),
+            n => format!(
+                "; warning: no call seen to run the {n} script{} outside test code, so {} keys \
+                 and arguments are not checked",
+                s(n),
+                if n == 1 { "its" } else { "their" }
+            ),
+        };
         match &self.root {
             RootView::Project => {}
             RootView::Unmarked(Some((dir, file))) => out.push_str(&format!(
