@@ -167,6 +167,10 @@ impl Cx<'_> {
         let t = self.text(n);
         let parent = anc.last().copied();
         if t == "ARGV" {
+            // A field or a method of that name is no use of the global.
+            if super::is_member_name(n) {
+                return;
+            }
             let indexed = parent.is_some_and(|p| {
                 p.kind() == "bracket_index_expression"
                     && p.child_by_field_id(F.table)

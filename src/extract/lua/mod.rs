@@ -24,6 +24,21 @@ pub(crate) mod functions;
 pub mod kinds;
 mod summary;
 pub(crate) mod template;
+/// Whether identifier `n` names a member, not a variable: the field of
+/// `t.f`, the method of `t:m()`, the name of `{ f = v }`.
+fn is_member_name(n: Node<'_>) -> bool {
+    let Some(p) = n.parent() else {
+        return false;
+    };
+    let field = match p.kind() {
+        "dot_index_expression" => F.field,
+        "method_index_expression" => F.method,
+        "field" => F.name,
+        _ => return false,
+    };
+    p.child_by_field_id(field) == Some(n)
+}
+
 #[cfg(test)]
 mod tests_eval;
 mod value;
@@ -326,9 +341,11 @@ impl Cx<'_> {
         }
     }
 
-    /// `#KEYS`, or `KEYS` passed whole: the script may use any key.
+    /// `#KEYS`, or `KEYS` passed whole: the script may use any key. A
+    /// field or a method of that name (`self.KEYS`, `{ KEYS = .. }`,
+    /// `t:KEYS()`) is no use of the global.
     fn bare_keys(&mut self, n: Node<'_>) {
-        if self.text(n) != "KEYS" {
+        if self.text(n) != "KEYS" || is_member_name(n) {
             return;
         }
         let parent_kind = n.parent().map(|p| p.kind()).unwrap_or("");
@@ -602,6 +619,33 @@ mod tests {
         ] {
             assert_eq!(facts(other).keys_guard, None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_member_named_keys_is_no_use_of_keys() {
+        for src in [
+            "local t = { KEYS = concat(keys, ', ') }\nreturn t\n",
+            "local M = {}\nfunction M:f() return #self.KEYS[1] end\nreturn M\n",
+            "local M = {}\nfunction M:f() return self.KEYS[1][2] end\nreturn M\n",
+            "return t:KEYS()\n",
+        ] {
+            let f = facts(src);
+            assert!(!f.dynamic_keys && f.key_uses.is_empty(), "{src}");
+        }
+        // Nor a member named ARGV a read of every argument.
+        assert!(
+            !facts("redis.call('DEL', KEYS[1])\nreturn self.ARGV\n")
+                .argv
+                .variadic
+        );
+        assert!(
+            facts("redis.call('DEL', KEYS[1])\nreturn #ARGV\n")
+                .argv
+                .variadic
+        );
+        // The global, read whole or by index, still is.
+        assert!(facts("return #KEYS\n").dynamic_keys);
+        assert_eq!(facts("return t[KEYS[1]]\n").key_uses.len(), 1);
     }
 
     #[test]
