@@ -78,6 +78,10 @@ fn marked(unlinked: &[&str]) -> tempfile::TempDir {
     dir
 }
 
+/// A test file that runs a script by a SHA1 no script of the tree has.
+const TEST_CALL: &str =
+    "defmodule QTest do\n  def a(c), do: Redix.command(c, [\"EVALSHA\", sha(:a), 0])\nend\n";
+
 fn lines(s: &str) -> Vec<&str> {
     s.lines().collect()
 }
@@ -171,11 +175,7 @@ fn half_not_linked_is_no_warning_and_test_code_does_not_count() {
     );
     // Not linked in test code alone: the terse format says nothing.
     let dir = marked(&[]);
-    write(
-        dir.path(),
-        "test/q_test.exs",
-        "defmodule QTest do\n  def a(c), do: Redix.command(c, [\"EVALSHA\", sha(:a), 0])\nend\n",
-    );
+    write(dir.path(), "test/q_test.exs", TEST_CALL);
     let (_, _, stderr) = run_below(&["check", "--format", "concise"], dir.path(), ceiling);
     assert_eq!(
         stderr,
@@ -211,11 +211,7 @@ fn a_script_no_call_runs_is_said_on_the_summary_line() {
         );
     }
     // A call in test code alone runs none of them either.
-    write(
-        dir.path(),
-        "test/q_test.exs",
-        "defmodule QTest do\n  def a(c), do: Redix.command(c, [\"EVALSHA\", sha(:a), 0])\nend\n",
-    );
+    write(dir.path(), "test/q_test.exs", TEST_CALL);
     let (_, _, stderr) = run_below(&["check", "--format", "concise"], dir.path(), ceiling);
     assert_eq!(
         lines(&stderr),
