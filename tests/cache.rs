@@ -227,7 +227,7 @@ fn the_cache_is_written_only_where_it_is_told() {
         .any(|p| p.to_string_lossy().contains("index-")));
     assert!(written
         .iter()
-        .any(|p| p.to_string_lossy().contains("/facts/")));
+        .any(|p| p.to_string_lossy().contains("/packs/")));
     assert!(
         !written
             .iter()

@@ -476,7 +476,7 @@ fn files_under(dir: &Path) -> std::collections::BTreeSet<PathBuf> {
 
 /// Three versions of an edited script and a buffer never saved: the facts
 /// cache gains no entry. The script saved with a fourth text and closed:
-/// its file's facts are stored, one entry under `facts/`.
+/// its file's facts are stored, one new pack under `packs/`.
 #[test]
 fn unsaved_buffers_write_nothing_to_the_facts_cache() {
     let cache = tempfile::tempdir().unwrap();
@@ -490,7 +490,7 @@ fn unsaved_buffers_write_nothing_to_the_facts_cache() {
     let before = files_under(cache.path());
     assert!(before
         .iter()
-        .any(|p| p.to_string_lossy().contains("/facts/")));
+        .any(|p| p.to_string_lossy().contains("/packs/")));
     open(&mut c, &script, "lua", &format!("{text}-- 1\n"));
     change(&mut c, &script, 2, &renamed);
     change(&mut c, &script, 3, &format!("{renamed}-- 3\n"));
@@ -514,7 +514,7 @@ fn unsaved_buffers_write_nothing_to_the_facts_cache() {
     let after = files_under(cache.path());
     let new: Vec<_> = after.difference(&before).collect();
     assert_eq!(new.len(), 1, "{new:?}");
-    assert!(new[0].to_string_lossy().contains("/facts/"), "{new:?}");
+    assert!(new[0].to_string_lossy().contains("/packs/"), "{new:?}");
     assert!(after.is_superset(&before));
     stop(c);
 }

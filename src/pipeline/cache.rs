@@ -16,22 +16,25 @@
 //!   run that recorded it by a margin (a file changed in the same second
 //!   as it was recorded is read again), is not read: its marks, hash and
 //!   identifiers are the index's;
-//! - **the facts**, one file per content: the SHA1 of the bytes, the
-//!   language and the file's stem (extraction depends on nothing else)
-//!   name the facts extracted from them, stored without file ids
-//!   (`crate::facts::read_in_file` puts them back). An editor's unsaved
-//!   buffer (`--stdin-filename`, `wirelint server`) writes none: its
-//!   facts stay in the memory of the process that parsed it.
+//! - **the facts**, per content: the SHA1 of the bytes, the language and
+//!   the file's stem (extraction depends on nothing else) name the facts
+//!   extracted from them, stored without file ids
+//!   (`crate::facts::read_in_file` puts them back). The facts a run
+//!   stores go to one file, its pack (`pack`); the index says, for each
+//!   parsed file, which pack holds its facts and where. An editor's
+//!   unsaved buffer (`--stdin-filename`, `wirelint server`) writes none:
+//!   its facts stay in the memory of the process that parsed it.
 //!
 //! What no run wrote for a month, and no index names, is removed, at
 //! most once a day (`prune`): the cache does not grow without bound.
 //!
 //! Every write goes to a temporary file in the same directory and is
-//! renamed into place, so concurrent runs see a whole entry or none (the
-//! last index written wins; an entry it lacks is only a miss). An entry
-//! that cannot be read back (wrong magic, wrong checksum, a format that no
-//! longer decodes) is a miss and is written again. The cache changes
-//! timing, never output: `tests/cache.rs` compares cold and warm runs.
+//! renamed into place (a pack before the index that names it), so
+//! concurrent runs see a whole file or none (the last index written wins;
+//! an entry it lacks is only a miss). An entry that cannot be read back
+//! (wrong magic, wrong checksum, a format that no longer decodes) is a
+//! miss and is written again. The cache changes timing, never output:
+//! `tests/cache.rs` compares cold and warm runs.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -47,8 +50,11 @@ use crate::facts::{FileFacts, FileId, Lang};
 use super::names::Idents;
 use super::prefilter::Marks;
 
+mod pack;
 mod prune;
 pub mod results;
+
+use pack::Loc;
 
 /// Magic bytes that open every cache file, with the format's version.
 const MAGIC: &[u8; 4] = b"WLC1";
@@ -73,6 +79,8 @@ pub struct Entry {
     hash: Option<[u8; 20]>,
     /// Its identifiers, for a file the name pass searched.
     idents: Option<Arc<Idents>>,
+    /// Where its stored facts are, for a parsed file.
+    facts: Option<Loc>,
 }
 
 impl Entry {
@@ -198,6 +206,20 @@ pub struct Cache {
     new: Mutex<HashMap<String, Entry>>,
     started: u64,
     memo: Option<Arc<Memo>>,
+    /// Where the facts the index names are, by key.
+    locs: HashMap<[u8; 20], Loc>,
+    /// The pack this run writes, once it stores facts.
+    pack: Mutex<Packing>,
+    /// Where this run stored facts, by key.
+    written: Mutex<HashMap<[u8; 20], Loc>>,
+}
+
+/// The state of a run's pack.
+enum Packing {
+    Unopened,
+    Open(pack::Writer),
+    /// It could not be created: this run stores nothing.
+    Failed,
 }
 
 #[derive(Deserialize, Default)]
@@ -227,7 +249,7 @@ impl Cache {
         memo: Option<Arc<Memo>>,
     ) -> Option<Cache> {
         let dir = base.join(env!("WIRELINT_BUILD_ID"));
-        std::fs::create_dir_all(dir.join("facts")).ok()?;
+        std::fs::create_dir_all(pack::dir(&dir)).ok()?;
         let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
         let mut h = Sha1::new();
         h.update(root.to_string_lossy().as_bytes());
@@ -245,6 +267,11 @@ impl Cache {
                         .unwrap_or_default(),
                 )
             });
+        let locs = old
+            .values()
+            .filter_map(|e| e.facts)
+            .map(|l| (l.key, l))
+            .collect();
         Some(Cache {
             base: base.to_path_buf(),
             dir,
@@ -254,6 +281,9 @@ impl Cache {
             new: Mutex::new(HashMap::new()),
             started: nanos(SystemTime::now()).unwrap_or(0),
             memo,
+            locs,
+            pack: Mutex::new(Packing::Unopened),
+            written: Mutex::new(HashMap::new()),
         })
     }
 
@@ -277,13 +307,23 @@ impl Cache {
         if let Ok(mut new) = self.new.lock() {
             if let Some(e) = new.get_mut(rel) {
                 e.hash = None;
+                e.facts = None;
             }
         }
     }
 
     /// Records what this run found in a file (with the identifiers this
-    /// run recorded or kept of it, if of the same size and time).
-    pub fn record(&self, rel: &str, stamp: Stamp, marks: Marks, hash: Option<[u8; 20]>) {
+    /// run recorded or kept of it, if of the same size and time): its
+    /// bytes' hash and the key of its stored facts, for a parsed file.
+    pub fn record(
+        &self,
+        rel: &str,
+        stamp: Stamp,
+        marks: Marks,
+        hash: Option<[u8; 20]>,
+        key: Option<&FactsKey>,
+    ) {
+        let facts = key.and_then(|k| self.loc(k));
         let Ok(mut new) = self.new.lock() else {
             return;
         };
@@ -301,6 +341,7 @@ impl Cache {
             suppress: marks.suppress,
             hash,
             idents,
+            facts,
         };
         new.insert(rel.to_string(), e);
     }
@@ -329,7 +370,7 @@ impl Cache {
         if let Some(f) = self.memo.as_ref().and_then(|m| m.get(key, file)) {
             return Some(f);
         }
-        let bytes = read_entry(&self.facts_path(key))?;
+        let bytes = self.read_facts(&self.loc(key)?)?;
         let facts: Arc<FileFacts> = Arc::new(crate::facts::read_in_file(file, || {
             postcard::from_bytes(&bytes).ok()
         })?);
@@ -354,14 +395,58 @@ impl Cache {
         }
     }
 
-    /// Stores facts [`compacted`] encoded.
+    /// Stores facts [`compacted`] encoded, in this run's pack.
     pub fn store_encoded(&self, key: &FactsKey, encoded: &[u8]) {
-        write_entry(&self.facts_path(key), encoded);
+        let Ok(mut packing) = self.pack.lock() else {
+            return;
+        };
+        if let Packing::Unopened = *packing {
+            *packing = match pack::Writer::create(&self.dir, self.started) {
+                Some(w) => Packing::Open(w),
+                None => Packing::Failed,
+            };
+        }
+        let Packing::Open(w) = &mut *packing else {
+            return;
+        };
+        if let (Some(loc), Ok(mut written)) = (w.append(key.0, encoded), self.written.lock()) {
+            written.insert(key.0, loc);
+        }
     }
 
-    fn facts_path(&self, key: &FactsKey) -> PathBuf {
-        let name = hex(&key.0);
-        self.dir.join("facts").join(&name[..2]).join(&name[2..])
+    /// Where the facts of this key are: stored by this run, or named by
+    /// the index.
+    fn loc(&self, key: &FactsKey) -> Option<Loc> {
+        let written = self.written.lock().ok()?.get(&key.0).copied();
+        written.or_else(|| self.locs.get(&key.0).copied())
+    }
+
+    /// The encoded facts at `loc`: in this run's pack, or a saved one.
+    fn read_facts(&self, loc: &Loc) -> Option<Vec<u8>> {
+        let path = match &*self.pack.lock().ok()? {
+            Packing::Open(w) if w.id() == loc.pack => w.reading_path().to_path_buf(),
+            _ => pack::path(&self.dir, loc.pack),
+        };
+        pack::read(&path, loc)
+    }
+
+    /// Renames this run's pack into place; the new entries whose facts it
+    /// holds lose them when that fails.
+    fn finish_pack(&self, new: &mut HashMap<String, Entry>) {
+        let Ok(mut packing) = self.pack.lock() else {
+            return;
+        };
+        let Packing::Open(w) = std::mem::replace(&mut *packing, Packing::Failed) else {
+            return;
+        };
+        let id = w.id();
+        if !w.finish(&self.dir) {
+            for e in new.values_mut() {
+                if e.facts.is_some_and(|l| l.pack == id) {
+                    e.facts = None;
+                }
+            }
+        }
     }
 
     /// Writes the index: the entries found, with this run's over them;
@@ -369,7 +454,8 @@ impl Cache {
     /// drops the entries of files gone from the root.
     pub fn save(self) {
         let pruned = prune::maybe(&self.base, &self.dir, SystemTime::now());
-        let new = self.new.into_inner().unwrap_or_default();
+        let mut new = std::mem::take(&mut *self.new.lock().unwrap_or_else(|p| p.into_inner()));
+        self.finish_pack(&mut new);
         if !pruned && new.iter().all(|(k, e)| self.old.get(k) == Some(e)) {
             if let Some(m) = &self.memo {
                 m.turn(&self.index_path, self.old);
@@ -553,192 +639,4 @@ pub fn inside(dir: &Path, tree: &Path) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::facts::{Span, Template};
-
-    fn stamp(size: u64, mtime: u64) -> Stamp {
-        Stamp { size, mtime }
-    }
-
-    #[test]
-    fn a_directory_inside_a_tree_is_found_through_links_and_before_it_exists() {
-        let tmp = tempfile::tempdir().unwrap();
-        let tree = std::fs::canonicalize(tmp.path()).unwrap().join("tree");
-        let out = tree.parent().unwrap().join("out");
-        std::fs::create_dir_all(tree.join("sub")).unwrap();
-        std::fs::create_dir_all(&out).unwrap();
-        std::os::unix::fs::symlink(tree.join("sub"), out.join("link")).unwrap();
-        assert!(inside(&tree.join("sub/new/deeper"), &tree));
-        assert!(inside(&out.join("link/new"), &tree));
-        assert!(inside(&out.join("new/../x"), &tree));
-        assert!(!inside(&out.join("new"), &tree));
-        assert!(!inside(&tree.join("../out/new"), &tree));
-    }
-
-    #[test]
-    fn compacted_facts_are_the_facts_and_what_the_cache_stores() {
-        let src = b"const S = 'return redis.call(\"hget\", KEYS[1], ARGV[1])';\n\
-            function f(redis, q) { return redis.eval(S, 1, `emq:{${q}}:job`, 'state'); }\n\
-            class Q { add(redis) { return redis.hset('emq:{q}:job', { state: 'w', attempts: 0 }); } }\n";
-        let mut parsers = crate::parse::Parsers::new().unwrap();
-        let facts = crate::extract::extract_file(&mut parsers, Lang::JavaScript, 4, src, "q");
-        assert_eq!((facts.functions.len(), facts.commands.len()), (2, 2));
-        let (back, encoded) = compacted(facts.clone(), 4);
-        assert_eq!(back, facts);
-        let dir = tempfile::tempdir().unwrap();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        let key = FactsKey::new(&content_hash(src), Lang::JavaScript, "q");
-        c.store_encoded(&key, &encoded.unwrap());
-        assert_eq!(*c.facts(&key, 4).unwrap(), facts);
-    }
-
-    #[test]
-    fn facts_come_back_in_the_file_asked_for() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        let mut facts = FileFacts::default();
-        facts
-            .templates
-            .push(Template::lit("emq:{q}:job", Span::new(3, 10, 21)));
-        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "keys");
-        c.store_facts(&key, &facts);
-        let back = c.facts(&key, 7).unwrap();
-        assert_eq!(back.templates[0].span, Span::new(7, 10, 21));
-        assert_eq!(
-            back.templates[0].as_literal().as_deref(),
-            Some("emq:{q}:job")
-        );
-        // Another stem or language is another entry.
-        assert!(c
-            .facts(&FactsKey::new(&content_hash(b"x"), Lang::Lua, "keys"), 7)
-            .is_none());
-    }
-
-    /// The memo serves the facts the last run used, in the same file only,
-    /// without reading the entry; a file it cannot serve is read as before.
-    #[test]
-    fn the_memo_serves_last_runs_facts_in_the_same_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let memo = Arc::new(Memo::default());
-        let open = || Cache::open_with(dir.path(), dir.path(), "p", Some(memo.clone())).unwrap();
-        let mut facts = FileFacts::default();
-        facts
-            .templates
-            .push(Template::lit("emq:{q}:job", Span::new(3, 10, 21)));
-        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "keys");
-        let c = open();
-        c.store_facts(&key, &facts);
-        assert_eq!(c.facts(&key, 7).unwrap().templates[0].span.file, 7);
-        c.save();
-        // The entry on disk is gone: only the memo can serve it now.
-        std::fs::remove_file(open().facts_path(&key)).unwrap();
-        let c = open();
-        assert_eq!(
-            c.facts(&key, 7).unwrap().templates[0].span,
-            Span::new(7, 10, 21)
-        );
-        c.save();
-        let c = open();
-        assert!(c.facts(&key, 8).is_none());
-        c.save();
-        // Not used by the last run: forgotten.
-        assert!(open().facts(&key, 7).is_none());
-    }
-
-    /// The memo keeps the index a run saved, identifiers and all: the
-    /// next run does not read it again, and checks its entries as ever.
-    #[test]
-    fn the_memo_keeps_the_index() {
-        let dir = tempfile::tempdir().unwrap();
-        let memo = Arc::new(Memo::default());
-        let open = || Cache::open_with(dir.path(), dir.path(), "p", Some(memo.clone())).unwrap();
-        let c = open();
-        let settled = c.started - 10_000_000_000;
-        let marks = Marks {
-            speaks: false,
-            scoped: false,
-            keys: false,
-            suppress: false,
-        };
-        // The files the index names are there (a save that prunes drops
-        // the entries of files gone).
-        files_in(dir.path(), &["a.rs", "b.rs"]);
-        c.record("a.rs", stamp(5, settled), marks, None);
-        c.record_idents("a.rs", stamp(5, settled), Idents::of(Lang::Rust, b"fn a"));
-        // Another stamp than the one recorded: not taken.
-        c.record("b.rs", stamp(5, settled), marks, None);
-        c.record_idents("b.rs", stamp(6, settled), Idents::of(Lang::Rust, b"fn b"));
-        c.save();
-        std::fs::remove_file(c_index(dir.path())).unwrap();
-        let c = open();
-        let e = c.lookup("a.rs", stamp(5, settled)).unwrap();
-        assert_eq!(
-            e.idents().as_deref(),
-            Some(&Idents::of(Lang::Rust, b"fn a"))
-        );
-        assert_eq!(c.lookup("b.rs", stamp(5, settled)).unwrap().idents(), None);
-        assert!(c.lookup("a.rs", stamp(6, settled)).is_none());
-        // Without the memo, the index is the disk's: gone.
-        assert!(Cache::open(dir.path(), dir.path(), "p")
-            .unwrap()
-            .lookup("a.rs", stamp(5, settled))
-            .is_none());
-    }
-
-    fn files_in(root: &Path, names: &[&str]) {
-        for n in names {
-            std::fs::write(root.join(n), b"fn f() {}").unwrap();
-        }
-    }
-
-    fn c_index(base: &Path) -> PathBuf {
-        Cache::open(base, base, "p").unwrap().index_path
-    }
-
-    #[test]
-    fn a_corrupt_entry_is_a_miss() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        let key = FactsKey::new(&content_hash(b"x"), Lang::Rust, "a");
-        c.store_facts(&key, &FileFacts::default());
-        let path = c.facts_path(&key);
-        let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 0xff;
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(c.facts(&key, 0).is_none());
-        std::fs::write(&path, b"garbage").unwrap();
-        assert!(c.facts(&key, 0).is_none());
-    }
-
-    #[test]
-    fn the_index_trusts_only_settled_unchanged_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        let settled = c.started - 10_000_000_000;
-        let marks = Marks {
-            speaks: true,
-            scoped: false,
-            keys: false,
-            suppress: true,
-        };
-        files_in(dir.path(), &["a.rs", "racy.rs"]);
-        c.record("a.rs", stamp(5, settled), marks, Some([1; 20]));
-        c.record("racy.rs", stamp(5, c.started), marks, None);
-        c.save();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        let e = c.lookup("a.rs", stamp(5, settled)).unwrap();
-        assert_eq!((e.marks(), e.hash()), (marks, Some([1; 20])));
-        assert!(c.lookup("a.rs", stamp(6, settled)).is_none());
-        assert!(c.lookup("a.rs", stamp(5, settled + 1)).is_none());
-        assert!(c.lookup("racy.rs", stamp(5, c.started)).is_none());
-        // Another prefilter has its own index.
-        let other = Cache::open(dir.path(), dir.path(), "q").unwrap();
-        assert!(other.lookup("a.rs", stamp(5, settled)).is_none());
-        // A corrupt index is an empty one.
-        std::fs::write(&c.index_path, b"WLC1 not an index").unwrap();
-        let c = Cache::open(dir.path(), dir.path(), "p").unwrap();
-        assert!(c.lookup("a.rs", stamp(5, settled)).is_none());
-    }
-}
+mod tests;

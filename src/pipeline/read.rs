@@ -210,7 +210,7 @@ impl Reader<'_> {
         let marks = self.prefilter.scan(c.lang, &c.stem(), &bytes);
         if !marks.parse() && !parse_unmarked {
             if let (Some(cache), Some(s)) = (self.cache, stamp) {
-                cache.record(&c.rel, s, marks, None);
+                cache.record(&c.rel, s, marks, None, None);
             }
             return Read::Unparsed(None, marks.scoped);
         }
@@ -294,7 +294,7 @@ impl Reader<'_> {
             ..marks
         };
         if let (Some(cache), Some(s)) = (self.cache, stamp) {
-            cache.record(&c.rel, s, marks, hash);
+            cache.record(&c.rel, s, marks, hash, key.as_ref());
         }
         let key = key.filter(|_| !facts.was_cut()).map(|k| k.bytes());
         Read::Facts(bytes, facts, marks, key)

@@ -4,7 +4,9 @@
 //! a day per build (the run that finds the `pruned` stamp a day old or
 //! missing claims the day by writing it, then prunes), a run removes:
 //!
-//! - the facts no index of its build names, not written for [`MAX_AGE`];
+//! - the packs of facts no index of its build names, not written for
+//!   [`MAX_AGE`] (a pack stays whole while an index names any entry of
+//!   it);
 //! - the stored values (`load_value`) not written for [`MAX_AGE`];
 //! - temporary files left by a run killed while writing, an hour old;
 //! - the index entries of files gone from the scanned root (`Cache::save`
@@ -22,9 +24,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use crate::facts::Lang;
-
-use super::{hex, read_entry, FactsKey, Index};
+use super::{pack, read_entry, Index};
 
 /// How long an entry no run wrote since is kept.
 pub(super) const MAX_AGE: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -55,22 +55,21 @@ pub(super) fn maybe(base: &Path, dir: &Path, now: SystemTime) -> bool {
 
 /// Removes what the module docs list.
 pub(super) fn prune(base: &Path, dir: &Path, now: SystemTime) {
-    let named = named_facts(dir);
+    let named = named_packs(dir);
     let stale = |p: &Path, age: Duration| modified(p).is_some_and(|t| older(now, t) >= age);
     let remove_tmp = |p: &Path| {
         if stale(p, TMP_AGE) {
             let _ = std::fs::remove_file(p);
         }
     };
-    for (sub, prefix) in entries(&dir.join("facts")) {
-        for (f, name) in entries(&sub) {
-            if name.starts_with(".tmp-") {
-                remove_tmp(&f);
-                continue;
-            }
-            if !named.contains(&format!("{prefix}{name}")) && stale(&f, MAX_AGE) {
-                let _ = std::fs::remove_file(&f);
-            }
+    for (f, name) in entries(&pack::dir(dir)) {
+        if name.starts_with(".tmp-") {
+            remove_tmp(&f);
+            continue;
+        }
+        let unnamed = pack::id_of(&name).is_some_and(|id| !named.contains(&id));
+        if unnamed && stale(&f, MAX_AGE) {
+            let _ = std::fs::remove_file(&f);
         }
     }
     for (f, name) in entries(&dir.join("values")) {
@@ -95,9 +94,8 @@ pub(super) fn prune(base: &Path, dir: &Path, now: SystemTime) {
     }
 }
 
-/// The facts the indexes of a build's directory name (as file names:
-/// their key in hex).
-fn named_facts(dir: &Path) -> HashSet<String> {
+/// The packs the indexes of a build's directory name.
+fn named_packs(dir: &Path) -> HashSet<u64> {
     let mut named = HashSet::new();
     for (f, name) in entries(dir) {
         if !name.starts_with("index-") {
@@ -107,23 +105,19 @@ fn named_facts(dir: &Path) -> HashSet<String> {
         else {
             continue;
         };
-        for (rel, e) in index.entries {
-            let path = Path::new(&rel);
-            let (Some(hash), Some(lang)) = (e.hash, Lang::from_path(path)) else {
-                continue;
-            };
-            let stem = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            named.insert(hex(&FactsKey::new(&hash, lang, &stem).bytes()));
-        }
+        named.extend(
+            index
+                .entries
+                .iter()
+                .filter_map(|(_, e)| e.facts)
+                .map(|l| l.pack),
+        );
     }
     named
 }
 
 /// Whether `d` is a build's directory: named `<version>-<16 hex digits>`
-/// (`build.rs`), a real directory (not a link), holding `facts`.
+/// (`build.rs`), a real directory (not a link), holding `packs`.
 fn is_build_dir(d: &Path, name: &str) -> bool {
     let Some((version, id)) = name.rsplit_once('-') else {
         return false;
@@ -133,7 +127,7 @@ fn is_build_dir(d: &Path, name: &str) -> bool {
         && id.len() == 16
         && id.bytes().all(|b| b.is_ascii_hexdigit());
     let real = std::fs::symlink_metadata(d).is_ok_and(|m| m.is_dir());
-    named && real && d.join("facts").is_dir()
+    named && real && pack::dir(d).is_dir()
 }
 
 /// When anything in a build's directory was last written: the directory,
@@ -168,7 +162,7 @@ fn older(now: SystemTime, t: SystemTime) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::FileFacts;
+    use crate::facts::{FileFacts, Lang};
     use crate::pipeline::cache::{Cache, FactsKey, Stamp};
     use crate::pipeline::prefilter::Marks;
 
@@ -179,45 +173,53 @@ mod tests {
         std::fs::File::open(p).unwrap().set_modified(t).unwrap();
     }
 
-    fn facts_file(dir: &Path, key: &FactsKey) -> std::path::PathBuf {
-        let name = hex(&key.bytes());
-        dir.join("facts").join(&name[..2]).join(&name[2..])
-    }
-
-    /// Facts the index names stay, however old; the others go once a
-    /// month old; recent ones stay.
-    #[test]
-    fn old_facts_no_index_names_are_removed() {
-        let base = tempfile::tempdir().unwrap();
-        let root = tempfile::tempdir().unwrap();
-        let cache = Cache::open(base.path(), root.path(), "fp").unwrap();
-        let dir = cache.dir.clone();
+    /// The pack a run stored `h`'s facts in (recording them for
+    /// `rel` when given), after its save.
+    fn stored(base: &Path, root: &Path, h: [u8; 20], rel: Option<&str>) -> std::path::PathBuf {
+        let cache = Cache::open(base, root, "fp").unwrap();
+        let before: HashSet<_> = entries(&pack::dir(&cache.dir)).into_iter().collect();
+        let key = FactsKey::new(&h, Lang::Rust, "keys");
+        cache.store_facts(&key, &FileFacts::default());
         let marks = Marks {
             speaks: true,
             scoped: false,
             keys: true,
             suppress: false,
         };
-        let (named, dropped, fresh) = ([1u8; 20], [2u8; 20], [3u8; 20]);
-        let key = |h: &[u8; 20]| FactsKey::new(h, Lang::Rust, "keys");
-        for h in [&named, &dropped, &fresh] {
-            cache.store_facts(&key(h), &FileFacts::default());
+        if let Some(rel) = rel {
+            cache.record(rel, Stamp { size: 1, mtime: 1 }, marks, Some(h), Some(&key));
         }
-        let stamp = Stamp { size: 1, mtime: 1 };
+        let dir = cache.dir.clone();
+        cache.save();
+        let mut new: Vec<_> = entries(&pack::dir(&dir))
+            .into_iter()
+            .filter(|e| !before.contains(e))
+            .collect();
+        assert_eq!(new.len(), 1, "{new:?}");
+        new.remove(0).0
+    }
+
+    /// A pack the index names stays, however old; the others go once a
+    /// month old; recent ones stay.
+    #[test]
+    fn old_packs_no_index_names_are_removed() {
+        let base = tempfile::tempdir().unwrap();
+        let root = tempfile::tempdir().unwrap();
         // The index names a file of the root (a gone one's entry goes).
         std::fs::create_dir_all(root.path().join("src")).unwrap();
         std::fs::write(root.path().join("src/keys.rs"), b"fn k() {}").unwrap();
-        cache.record("src/keys.rs", stamp, marks, Some(named));
-        cache.save();
-        let file = |h: &[u8; 20]| facts_file(&dir, &key(h));
-        age(&file(&named), 40 * DAY);
-        age(&file(&dropped), 40 * DAY);
-        age(&file(&fresh), 29 * DAY);
+        let named = stored(base.path(), root.path(), [1; 20], Some("src/keys.rs"));
+        let dropped = stored(base.path(), root.path(), [2; 20], None);
+        let fresh = stored(base.path(), root.path(), [3; 20], None);
+        age(&named, 40 * DAY);
+        age(&dropped, 40 * DAY);
+        age(&fresh, 29 * DAY);
 
+        let dir = Cache::open(base.path(), root.path(), "fp").unwrap().dir;
         prune(base.path(), &dir, SystemTime::now());
-        assert!(file(&named).exists(), "named by the index");
-        assert!(!file(&dropped).exists(), "old and named by no index");
-        assert!(file(&fresh).exists(), "not a month old");
+        assert!(named.exists(), "named by the index");
+        assert!(!dropped.exists(), "old and named by no index");
+        assert!(fresh.exists(), "not a month old");
     }
 
     /// Another build's directory goes once nothing in it was written for
@@ -229,16 +231,16 @@ mod tests {
         let mine = base.path().join("0.1.0-00000000000000aa");
         let mk = |name: &str, facts: bool, by: Duration| {
             let d = base.path().join(name);
-            std::fs::create_dir_all(if facts { d.join("facts") } else { d.clone() }).unwrap();
+            std::fs::create_dir_all(if facts { pack::dir(&d) } else { d.clone() }).unwrap();
             std::fs::write(d.join("index-x"), b"x").unwrap();
             age(&d.join("index-x"), by);
             if facts {
-                age(&d.join("facts"), by);
+                age(&pack::dir(&d), by);
             }
             age(&d, by);
             d
         };
-        std::fs::create_dir_all(mine.join("facts")).unwrap();
+        std::fs::create_dir_all(pack::dir(&mine)).unwrap();
         let old = mk("0.0.9-0123456789abcdef", true, 40 * DAY);
         let recent = mk("0.0.8-0123456789abcdef", true, 10 * DAY);
         let not_ours = mk("photos", true, 400 * DAY);
@@ -270,8 +272,8 @@ mod tests {
         }
         let cache = Cache::open(base.path(), root.path(), "fp").unwrap();
         let dir = cache.dir.clone();
-        cache.record("a.rs", stamp, marks, None);
-        cache.record("b.rs", stamp, marks, None);
+        cache.record("a.rs", stamp, marks, None, None);
+        cache.record("b.rs", stamp, marks, None, None);
         cache.save();
         std::fs::remove_file(root.path().join("b.rs")).unwrap();
         let indexed = || {
@@ -298,7 +300,7 @@ mod tests {
     fn left_temporary_files_go_and_a_day_passes_between_prunes() {
         let base = tempfile::tempdir().unwrap();
         let dir = base.path().join("0.1.0-00000000000000aa");
-        let sub = dir.join("facts").join("ab");
+        let sub = pack::dir(&dir);
         std::fs::create_dir_all(&sub).unwrap();
         let (left, writing) = (sub.join(".tmp-1-a"), sub.join(".tmp-2-b"));
         std::fs::write(&left, b"x").unwrap();
