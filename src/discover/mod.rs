@@ -174,7 +174,7 @@ fn walk(
     // In parallel (the walk was a third of a warm run over the corpus):
     // what each entry gives is gathered, then taken in path order. Each
     // directory is a job of its own, so the walk's depth is not the stack's.
-    rayon::scope(|s| walk.visit(s, dir.to_path_buf()));
+    rayon::scope(|s| walk.visit(s, dir.to_path_buf(), false));
     for (d, is_project) in walk.dirs.into_inner().unwrap_or_default() {
         finder.cache.insert(d.into_os_string(), is_project);
     }
@@ -222,16 +222,16 @@ impl Walk {
     /// entries name: a probe for each of the three names in every
     /// directory was a fifth of a warm run over the corpus), then matches
     /// the entries and walks the directories kept, each as a job.
-    fn visit<'s>(&'s self, s: &rayon::Scope<'s>, dir: PathBuf) {
+    /// `mix_priv` when `dir` is the `priv` of a Mix project.
+    fn visit<'s>(&'s self, s: &rayon::Scope<'s>, dir: PathBuf, mix_priv: bool) {
         let entries = match std::fs::read_dir(&dir) {
             Ok(rd) => rd,
             Err(e) => return self.saw(Seen::Note(Some(dir), format!("skipped: {e}"))),
         };
         let mut kept = Vec::new();
         let mut names = ignores::Present::default();
-        let mut python_project = false;
-        let mut package = false;
-        let mut go_module = false;
+        let mut beside = Beside::default();
+        let mut mix_project = false;
         let mut project = false;
         for e in entries {
             let e = match e {
@@ -247,9 +247,10 @@ impl Walk {
                 let why = "skipped: a Python virtual environment (`pyvenv.cfg`)";
                 return self.saw(Seen::Note(Some(dir), why.into()));
             }
-            python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
-            package |= name == "package.json";
-            go_module |= name == "go.mod";
+            beside.python_project |= PYTHON_PROJECT_FILES.iter().any(|p| name == *p);
+            beside.package |= name == "package.json";
+            beside.go_module |= name == "go.mod";
+            mix_project |= name == "mix.exs";
             if !project && PROJECT_FILES.iter().any(|p| name == *p) {
                 // A regular file, or a link to one (as `Path::is_file`).
                 project = match e.file_type() {
@@ -281,14 +282,16 @@ impl Walk {
         if let Ok(mut ig) = self.ignores.lock() {
             kept.retain(|(path, ft)| !ig.skips(path, ft.is_dir()));
         }
+        beside.mix_priv = mix_priv;
         let mut seen = Vec::new();
         for (path, ft) in kept {
             if ft.is_dir() {
-                if let Some(why) = not_source_dir(&path, python_project, package, go_module) {
+                if let Some(why) = not_source_dir(&path, beside) {
                     seen.push(Seen::Note(Some(path), why.into()));
                     continue;
                 }
-                s.spawn(move |s| self.visit(s, path));
+                let priv_dir = mix_project && path.file_name().is_some_and(|n| n == "priv");
+                s.spawn(move |s| self.visit(s, path, priv_dir));
             } else {
                 seen.extend(seen_of(path, ft));
             }
@@ -303,31 +306,56 @@ impl Walk {
 /// its build output.
 const PYTHON_PROJECT_FILES: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg"];
 
-/// Why a directory holds no source of the project, if it does not:
-/// installed packages (`node_modules`, `site-packages`), and a package's
-/// build output (`dist`, `build`, `*.egg-info` beside its `package.json`
-/// or Python project file), which copy or compile the source the walk
-/// reads elsewhere; a Go module's `vendor` (beside its `go.mod`), which
-/// copies the modules it depends on. (A virtual environment, which holds
-/// `pyvenv.cfg`, is passed over whole when its directory is read.)
-fn not_source_dir(
-    path: &Path,
+/// What a directory's entries say of its subdirectories: the project
+/// files beside them.
+#[derive(Clone, Copy, Default)]
+struct Beside {
     python_project: bool,
     package: bool,
     go_module: bool,
-) -> Option<&'static str> {
+    /// The directory is the `priv` of a Mix project (beside its `mix.exs`).
+    mix_priv: bool,
+}
+
+/// Why a directory holds no source of the project, if it does not:
+/// installed packages (`node_modules`, `site-packages`), and a package's
+/// build output (`dist`, `build`, `*.egg-info` beside its `package.json`
+/// or Python project file; `priv/static` of a Mix project, where its
+/// assets are compiled and digested), which copy or compile the source the walk
+/// reads elsewhere; a Go module's `vendor` (beside its `go.mod`), which
+/// copies the modules it depends on. (A virtual environment, which holds
+/// `pyvenv.cfg`, is passed over whole when its directory is read.)
+fn not_source_dir(path: &Path, beside: Beside) -> Option<&'static str> {
     let name = path.file_name()?.to_str()?;
     match name {
         "node_modules" => Some("skipped: installed packages (`node_modules`)"),
         "site-packages" => Some("skipped: installed Python packages (`site-packages`)"),
-        "vendor" if go_module => Some("skipped: a Go module's vendored dependencies (`vendor`)"),
-        "build" | "dist" if package => Some("skipped: build output of a package"),
-        "build" | "dist" if python_project => Some("skipped: a Python package's build output"),
-        _ if python_project && name.ends_with(".egg-info") => {
+        "vendor" if beside.go_module => {
+            Some("skipped: a Go module's vendored dependencies (`vendor`)")
+        }
+        "build" | "dist" if beside.package => Some("skipped: build output of a package"),
+        "build" | "dist" if beside.python_project => {
+            Some("skipped: a Python package's build output")
+        }
+        "static" if beside.mix_priv => {
+            Some("skipped: a Mix project's compiled static assets (`priv/static`)")
+        }
+        _ if beside.python_project && name.ends_with(".egg-info") => {
             Some("skipped: a Python package's build output")
         }
         _ => None,
     }
+}
+
+/// Why a file is no source of the project by its name: a minified
+/// JavaScript file (`*.min.js`) is built from source, or copied from a
+/// package, and no one edits it.
+fn not_source_file(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    [".min.js", ".min.mjs", ".min.cjs"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+        .then_some("skipped: a minified file (`*.min.js`), built from source")
 }
 
 /// What one entry of the walk gives: a source file, or a note.
@@ -359,6 +387,9 @@ fn seen_of(path: PathBuf, ft: std::fs::FileType) -> Option<Seen> {
         return Some(Seen::Note(Some(path), message));
     }
     let lang = Lang::from_path(&path)?;
+    if let Some(why) = not_source_file(&path) {
+        return Some(Seen::Note(Some(path), why.into()));
+    }
     if !ft.is_file() {
         // A FIFO, a socket or a device with a source file's name.
         let what = std::fs::symlink_metadata(&path).map(|m| crate::input::kind(&m));
@@ -466,6 +497,56 @@ mod tests {
         assert_eq!(
             said,
             ["m/vendor: skipped: a Go module's vendored dependencies (`vendor`)"]
+        );
+    }
+
+    /// A Mix project's `priv/static` holds its compiled assets, and a
+    /// `*.min.js` is built from source: both passed over with a note. The
+    /// rest of `priv` (its scripts) is read, and so is a `static` that is
+    /// no Mix project's `priv/static`.
+    #[test]
+    fn compiled_assets_and_minified_files_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let files = [
+            "app/mix.exs",
+            "app/priv/scripts/push.lua",
+            "app/priv/static/app.js",
+            "app/lib/q.ex",
+            "app/assets/js/app.js",
+            "app/assets/vendor/chart.min.js",
+            "site/priv/static/page.js",
+            "site/static/page.js",
+        ];
+        for f in files {
+            let p = root.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x\n").unwrap();
+        }
+        let mut notes = Vec::new();
+        let found = discover(root, &[root.to_path_buf()], 1 << 20, &mut notes);
+        let paths: Vec<String> = found.iter().map(|c| c.rel.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                "app/assets/js/app.js",
+                "app/lib/q.ex",
+                "app/mix.exs",
+                "app/priv/scripts/push.lua",
+                "site/priv/static/page.js",
+                "site/static/page.js",
+            ]
+        );
+        let said: Vec<String> = notes
+            .iter()
+            .map(|n| format!("{}: {}", n.path, n.message))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "app/assets/vendor/chart.min.js: skipped: a minified file (`*.min.js`), built from source",
+                "app/priv/static: skipped: a Mix project's compiled static assets (`priv/static`)",
+            ]
         );
     }
 }
