@@ -10,6 +10,9 @@ const LUA = "return redis.call('GET', KEYS[1])";
 async function calls(redis: Redis, client: any, k: string) {
   await redis.eval(LUA, 1, k, "a"); // EVAL <script> <1> <k> a
   await redis.evalsha("sha", 1, k); // EVALSHA sha <1> <k>
+  await redis.evalshaAsync("sha", 1, k); // EVALSHA sha <1> <k>
+  await client.hgetAsync(k, "f"); // HGET <k> f
+  await redis.Async(k); // -
   await redis.eval_ro(LUA, 1, k); // EVAL_RO <script> <1> <k>
   await redis.evalsha_ro("sha", 1, k); // EVALSHA_RO sha <1> <k>
   await redis.fcall("take", 1, k, "a"); // FCALL take <1> <k> a

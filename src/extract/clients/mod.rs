@@ -272,6 +272,20 @@ pub(crate) struct Table {
     pub(crate) needles: Option<Needles>,
     /// The file of calls of every row (`tests/client_methods/…`).
     pub(crate) cases: &'static str,
+    /// Libraries that give each method a twin under another name.
+    pub(crate) twins: &'static [Twins],
+}
+
+/// A library that gives each method of a client a twin that sends what
+/// it sends, named with a suffix: bluebird's `promisifyAll` makes
+/// `hgetAsync` of node-redis's `hget`.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(test), expect(dead_code, reason = "the doc's name of the library"))]
+pub(crate) struct Twins {
+    /// The library, as `docs/clients.md` names it.
+    pub(crate) library: &'static str,
+    /// What it appends to a method's name (compared as written).
+    pub(crate) suffix: &'static str,
 }
 
 impl Table {
@@ -280,11 +294,18 @@ impl Table {
         self.methods.iter().flat_map(|rows| rows.iter())
     }
 
+    /// The rows named `name`, or whose twin is so named.
     fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'static Method> + 'a {
-        self.rows().filter(move |m| match self.case {
-            Case::Exact => m.name == name,
-            Case::Blind => m.name.eq_ignore_ascii_case(name),
-        })
+        let twin_of = self
+            .twins
+            .iter()
+            .find_map(|t| name.strip_suffix(t.suffix).filter(|m| !m.is_empty()));
+        let same = move |a: &str, b: &str| match self.case {
+            Case::Exact => a == b,
+            Case::Blind => a.eq_ignore_ascii_case(b),
+        };
+        self.rows()
+            .filter(move |m| same(m.name, name) || twin_of.is_some_and(|t| same(m.name, t)))
     }
 
     /// The row of a call of `name` with `args` arguments: the first that
@@ -499,8 +520,19 @@ pub(crate) fn markdown() -> String {
                 words.join(", ")
             )
         };
+        let twins: String = t
+            .twins
+            .iter()
+            .map(|w| {
+                format!(
+                    " Each method is also read under the name {} gives its twin (`hget{}` \
+                     for `hget`).",
+                    w.library, w.suffix
+                )
+            })
+            .collect();
         out.push_str(&format!(
-            "\nNames compare {case}. {receivers} Cases: `{}`.\n\n",
+            "\nNames compare {case}. {receivers}{twins} Cases: `{}`.\n\n",
             t.cases
         ));
     }

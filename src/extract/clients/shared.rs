@@ -45,6 +45,7 @@ pub(crate) const fn table(
             blind: false,
         }),
         cases,
+        twins: &[],
     }
 }
 

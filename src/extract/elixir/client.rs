@@ -22,6 +22,7 @@ pub(crate) const CLIENTS: Table = Table {
     case: Case::Exact,
     needles: None,
     cases: "tests/client_methods/elixir.ex",
+    twins: &[],
 };
 
 /// A function that sends the command its list names.

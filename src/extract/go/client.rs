@@ -38,6 +38,7 @@ pub(crate) const CLIENTS: Table = Table {
         blind: false,
     }),
     cases: "tests/client_methods/go.go",
+    twins: &[],
 };
 
 /// The packages of the clients' types and functions (the import path's

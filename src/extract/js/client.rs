@@ -1,7 +1,8 @@
 //! The JavaScript and TypeScript Redis client methods wirelint reads, as
 //! rows of the shared client table (`crate::extract::clients`): ioredis and
 //! node-redis (v3's lower-case methods, v4's camel-case ones, which name the
-//! same commands: names compare without regard to case). `calls.rs` reads
+//! same commands: names compare without regard to case), and the twins
+//! bluebird's `promisifyAll` gives their methods (`hgetAsync`). `calls.rs` reads
 //! every call through [`lookup`]; the prefilter takes [`client_calls`].
 //!
 //! # Adding a method
@@ -15,7 +16,7 @@
 use crate::extract::clients::{
     Args::{self, Pairs, Spread},
     Arity::AtLeast,
-    Case, Method, Needles, Receiver, Sends, Table,
+    Case, Method, Needles, Receiver, Sends, Table, Twins,
 };
 
 /// The JavaScript and TypeScript clients' table.
@@ -32,6 +33,10 @@ pub(crate) const CLIENTS: Table = Table {
         blind: true,
     }),
     cases: "tests/client_methods/ts.ts",
+    twins: &[Twins {
+        library: "bluebird's `promisifyAll`",
+        suffix: "Async",
+    }],
 };
 
 const CLIENT: &str = "ioredis, node-redis";

@@ -40,6 +40,7 @@ pub(crate) const CLIENTS: Table = Table {
         blind: true,
     }),
     cases: "tests/client_methods/rust.rs",
+    twins: &[],
 };
 
 const RS: &str = "redis-rs";
