@@ -274,6 +274,8 @@ pub(crate) struct Table {
     pub(crate) cases: &'static str,
     /// Libraries that give each method a twin under another name.
     pub(crate) twins: &'static [Twins],
+    /// Macros whose tokens are a Lua script: the crate, the macro.
+    pub(crate) lua_macros: &'static [(&'static str, &'static str)],
 }
 
 /// A library that gives each method of a client a twin that sends what
@@ -531,8 +533,22 @@ pub(crate) fn markdown() -> String {
                 )
             })
             .collect();
+        let macros: Vec<String> = t
+            .lua_macros
+            .iter()
+            .map(|(krate, name)| format!("`{krate}::{name}!`"))
+            .collect();
+        let macros = if macros.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The tokens of {} are a Lua script (`@x` and `$x` in them name its \
+                 arguments).",
+                macros.join(", ")
+            )
+        };
         out.push_str(&format!(
-            "\nNames compare {case}. {receivers}{twins} Cases: `{}`.\n\n",
+            "\nNames compare {case}. {receivers}{twins}{macros} Cases: `{}`.\n\n",
             t.cases
         ));
     }

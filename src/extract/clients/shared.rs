@@ -46,6 +46,7 @@ pub(crate) const fn table(
         }),
         cases,
         twins: &[],
+        lua_macros: &[],
     }
 }
 

@@ -23,6 +23,7 @@ pub(crate) const CLIENTS: Table = Table {
     needles: None,
     cases: "tests/client_methods/elixir.ex",
     twins: &[],
+    lua_macros: &[],
 };
 
 /// A function that sends the command its list names.

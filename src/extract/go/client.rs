@@ -39,6 +39,7 @@ pub(crate) const CLIENTS: Table = Table {
     }),
     cases: "tests/client_methods/go.go",
     twins: &[],
+    lua_macros: &[],
 };
 
 /// The packages of the clients' types and functions (the import path's

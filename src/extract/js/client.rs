@@ -37,6 +37,7 @@ pub(crate) const CLIENTS: Table = Table {
         library: "bluebird's `promisifyAll`",
         suffix: "Async",
     }],
+    lua_macros: &[],
 };
 
 const CLIENT: &str = "ioredis, node-redis";

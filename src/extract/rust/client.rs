@@ -41,6 +41,7 @@ pub(crate) const CLIENTS: Table = Table {
     }),
     cases: "tests/client_methods/rust.rs",
     twins: &[],
+    lua_macros: LUA_MACROS,
 };
 
 const RS: &str = "redis-rs";
@@ -75,6 +76,14 @@ pub(super) const CUSTOM_COMMAND: (&str, &[&str]) = ("CustomCommand", &["new", "n
 /// `ScriptInvocation { script: self, args: vec![], keys: vec![] }.invoke(con)`
 /// runs `self` (its fields are private, so only redis-rs builds one so).
 pub(super) const INVOCATION: (&str, &str) = ("ScriptInvocation", "script");
+
+/// Macros whose tokens are a Lua script, by the crate that defines them
+/// and their name: the redis-lua crate's `lua! { return @x }` (a script
+/// object, run by its `invoke`) and `lua_s! { .. }` (the script's text).
+/// `@x` and `$x` in the tokens name the values the script is sent as
+/// arguments. A macro is one of these by its path, as written
+/// (`redis_lua::lua!`) or as a `use` imports it.
+pub(super) const LUA_MACROS: &[(&str, &str)] = &[("redis_lua", "lua"), ("redis_lua", "lua_s")];
 
 /// Every Rust client method wirelint reads. For a call, the first row with
 /// its name that admits its argument count is its row; a call with no row

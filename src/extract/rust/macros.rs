@@ -87,7 +87,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Returns whether to descend into its tokens.
     pub(super) fn macro_invocation(&mut self, n: Node<'_>) -> bool {
         let name = self.macro_name(n);
-        if name == "include_str" || self.script_macros.contains_key(&name) {
+        if name == "include_str" || self.script_macros.contains_key(&name) || self.lua_macro(n) {
             self.script_of(n);
             false
         } else if FORMAT_MACROS.contains(&name.as_str()) || name == "concat" {
@@ -142,7 +142,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     ) -> Value {
         // `include_str!("x.lua")` (or a wrapper) is the script that file
         // holds, wherever it is written (`.arg(include_str!(..))`).
-        if name == "include_str" || self.script_macros.contains_key(name) {
+        if name == "include_str" || self.script_macros.contains_key(name) || self.lua_macro(n) {
             if let Some(index) = self.script_of(n) {
                 return Value::ScriptRef { index, span };
             }

@@ -64,6 +64,7 @@ mod invocations;
 mod items;
 pub mod kinds;
 mod local;
+mod lua_macros;
 mod macros;
 mod maps;
 mod modules;

@@ -24,7 +24,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A path as written, with a `use` alias at its head replaced by the
     /// imported path, and `crate::`/`self::`/`super::` dropped.
-    fn resolve_path(&self, mut path: Vec<String>) -> Vec<String> {
+    pub(super) fn resolve_path(&self, mut path: Vec<String>) -> Vec<String> {
         if let Some(full) = path.first().and_then(|h| self.uses.get(h)) {
             let mut p = full.clone();
             p.extend(path.drain(1..));

@@ -91,7 +91,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The binding a script literal is held in: `const`, `static`, `let`,
     /// or `static ref NAME` inside `lazy_static!`; and whether it is a local
     /// (`let`).
-    fn binding_name(&self, n: Node<'_>) -> Option<(String, Span, bool)> {
+    pub(super) fn binding_name(&self, n: Node<'_>) -> Option<(String, Span, bool)> {
         for p in self.ancestors(n, MAX_BINDING_CLIMB) {
             match p.kind() {
                 "const_item" | "static_item" => {
@@ -221,7 +221,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// A script registered next to its name and key count:
     /// `("moveToActive", 11, include_str!(..))`,
     /// `LuaScript { name: "x", num_keys: 2, body: include_str!(..) }`.
-    fn register(&mut self, index: usize, expr: Node<'_>) {
+    pub(super) fn register(&mut self, index: usize, expr: Node<'_>) {
         let mut cur = expr;
         for _ in 0..8 {
             let Some(p) = cur.parent() else {
@@ -386,6 +386,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "string_literal" | "raw_string_literal" => self.inline_script(n),
             "macro_invocation" => {
+                if self.lua_macro(n) {
+                    return self.macro_script(n);
+                }
                 let mac = self.macro_name(n);
                 if mac != "include_str" && !self.script_macros.contains_key(&mac) {
                     return None;

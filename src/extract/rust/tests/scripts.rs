@@ -273,3 +273,42 @@ fn an_included_file_is_its_script_as_an_argument_too() {
     let eval = f.commands.iter().find(|c| c.name == "EVAL").unwrap();
     assert!(matches!(eval.args[0], Value::Unknown { .. }));
 }
+
+/// A row of `client::LUA_MACROS`: the redis-lua crate's `lua!` and
+/// `lua_s!` hold a script as tokens, their sigils (`@x`, `$x`) read as
+/// blanks, every other byte at its place in the host file. A macro of the
+/// same name from another crate is none.
+#[test]
+fn the_tokens_of_a_lua_macro_are_its_script() {
+    let src = "use redis_lua::{lua, lua_s};\n\
+fn go(con: &mut C, id: &str) {\n\
+    let script = lua!(return redis.call(\"HGET\", KEYS[1], @id));\n\
+    let v: String = script.key(\"emq:{q}:job\").invoke(con).unwrap();\n\
+    let n: u32 = redis::Script::new(redis_lua::lua_s!(return ARGV[1])).arg(3).invoke(con).unwrap();\n\
+}\n";
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 2, "{:?}", f.scripts);
+    assert_eq!(f.scripts[0].name.as_deref(), Some("script"));
+    let lua = inline(&f.scripts[0]);
+    assert_eq!(lua.commands.len(), 1);
+    assert_eq!(lua.commands[0].name, "HGET");
+    assert_eq!(lua.commands[0].name_span.start, at(src, "HGET"));
+    assert!(matches!(
+        lua.commands[0].args[0],
+        Value::Keys { index: Some(1), .. }
+    ));
+    assert_eq!(f.script_calls.len(), 2);
+    assert!(matches!(
+        f.script_calls[0].script,
+        Value::ScriptRef { index: 0, .. }
+    ));
+    assert_eq!(f.script_calls[0].keys.len(), 1);
+    assert!(matches!(
+        f.script_calls[1].script,
+        Value::ScriptRef { index: 1, .. }
+    ));
+    assert_eq!(f.script_calls[1].args.len(), 1);
+    let other =
+        "use mlua::lua;\nfn f() { let t = lua!(return 1); let u = other::lua_s!(return 2); }\n";
+    assert!(facts(other).scripts.is_empty());
+}
