@@ -477,23 +477,30 @@ mod tests {
 
     /// `vendor` beside a `go.mod` copies other modules: passed over with a
     /// note; a `vendor` of no Go module is the project's own.
-    #[test]
-    fn a_go_modules_vendor_is_not_read() {
+    /// What discovery finds in a tree of these files, and the notes it
+    /// gives (`path: message`).
+    fn discovered(files: &[&str]) -> (Vec<String>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for f in ["m/go.mod", "m/a.go", "m/vendor/x/b.go", "n/vendor/c.go"] {
+        for f in files {
             let p = root.join(f);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, "package a\n").unwrap();
+            std::fs::write(p, "x\n").unwrap();
         }
         let mut notes = Vec::new();
         let found = discover(root, &[root.to_path_buf()], 1 << 20, &mut notes);
-        let paths: Vec<String> = found.iter().map(|c| c.rel.clone()).collect();
-        assert_eq!(paths, ["m/a.go", "n/vendor/c.go"]);
-        let said: Vec<String> = notes
+        let paths = found.iter().map(|c| c.rel.clone()).collect();
+        let said = notes
             .iter()
             .map(|n| format!("{}: {}", n.path, n.message))
             .collect();
+        (paths, said)
+    }
+
+    #[test]
+    fn a_go_modules_vendor_is_not_read() {
+        let (paths, said) = discovered(&["m/go.mod", "m/a.go", "m/vendor/x/b.go", "n/vendor/c.go"]);
+        assert_eq!(paths, ["m/a.go", "n/vendor/c.go"]);
         assert_eq!(
             said,
             ["m/vendor: skipped: a Go module's vendored dependencies (`vendor`)"]
@@ -506,9 +513,7 @@ mod tests {
     /// no Mix project's `priv/static`.
     #[test]
     fn compiled_assets_and_minified_files_are_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        let files = [
+        let (paths, said) = discovered(&[
             "app/mix.exs",
             "app/priv/scripts/push.lua",
             "app/priv/static/app.js",
@@ -517,15 +522,7 @@ mod tests {
             "app/assets/vendor/chart.min.js",
             "site/priv/static/page.js",
             "site/static/page.js",
-        ];
-        for f in files {
-            let p = root.join(f);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(p, "x\n").unwrap();
-        }
-        let mut notes = Vec::new();
-        let found = discover(root, &[root.to_path_buf()], 1 << 20, &mut notes);
-        let paths: Vec<String> = found.iter().map(|c| c.rel.clone()).collect();
+        ]);
         assert_eq!(
             paths,
             [
@@ -537,10 +534,6 @@ mod tests {
                 "site/static/page.js",
             ]
         );
-        let said: Vec<String> = notes
-            .iter()
-            .map(|n| format!("{}: {}", n.path, n.message))
-            .collect();
         assert_eq!(
             said,
             [

@@ -150,6 +150,12 @@ pub fn read(path: &Path, loc: &Loc) -> Option<Vec<u8>> {
         return None;
     }
     let mut file = File::open(path).ok()?;
+    // A record past the pack's end is a miss, before any room is made
+    // for its payload.
+    let end = loc.offset.checked_add((HEAD as u64) + u64::from(loc.len))?;
+    if file.metadata().ok()?.len() < end {
+        return None;
+    }
     file.seek(SeekFrom::Start(loc.offset)).ok()?;
     let mut head = [0u8; HEAD];
     file.read_exact(&mut head).ok()?;
@@ -197,6 +203,22 @@ mod tests {
         )
         .is_none());
         assert!(read(&saved, &Loc { len: u32::MAX, ..a }).is_none());
+        assert!(read(
+            &saved,
+            &Loc {
+                len: MAX_PAYLOAD,
+                ..a
+            }
+        )
+        .is_none());
+        assert!(read(
+            &saved,
+            &Loc {
+                offset: u64::MAX,
+                ..a
+            }
+        )
+        .is_none());
     }
 
     #[test]
