@@ -543,7 +543,7 @@ pub(crate) fn markdown() -> String {
         } else {
             format!(
                 " The tokens of {} are a Lua script (`@x` and `$x` in them name its \
-                 arguments).",
+                 arguments; `script.x(v)` sets a `$x` and gives the script).",
                 macros.join(", ")
             )
         };

@@ -2,13 +2,15 @@
 //! crate's `lua! { return redis.call("GET", @key) }`. The tokens between
 //! the macro's delimiters are the script, its sigils (`@x`, `$x`: the
 //! values sent as arguments) read as blanks, so that every other byte of
-//! the script keeps its place in the host file.
+//! the script keeps its place in the host file. A `$x` is set by a method
+//! of the script value named for it (`script.x(15).invoke(con)`), which
+//! gives the script again.
 
 use tree_sitter::Node;
 
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
-use crate::facts::{ScriptDef, ScriptSource};
+use crate::facts::{ScriptDef, ScriptSource, Value};
 use crate::parse::named_children;
 
 use super::client::LUA_MACROS;
@@ -44,7 +46,8 @@ impl Cx<'_, '_, '_> {
         }
         let mut decoded = Decoded::default();
         let mut from = s;
-        for at in self.sigils(tt) {
+        let sigils = self.sigils(tt);
+        for &at in &sigils {
             decoded.raw(self.src, from, at);
             decoded.escape(b" ", at, at + 1);
             from = at + 1;
@@ -65,6 +68,15 @@ impl Cx<'_, '_, '_> {
             local,
         });
         self.scripts_at.insert(n.start_byte(), index);
+        for &at in &sigils {
+            if self.src.get(at) == Some(&b'$') {
+                let name = ident_at(self.src, at + 1);
+                if !name.is_empty() && !self.setters.iter().any(|(i, s)| *i == index && *s == name)
+                {
+                    self.setters.push((index, name));
+                }
+            }
+        }
         self.register(index, n);
         Some(index)
     }
@@ -91,4 +103,31 @@ impl Cx<'_, '_, '_> {
         });
         out
     }
+
+    /// `script.x(v)` on a Lua macro's script with a `$x`: the script, one
+    /// of its variables set. `None` where the method sets no variable of
+    /// the script its receiver holds.
+    pub(super) fn setter(&mut self, recv: Node<'_>, method: &str, d: usize) -> Option<Value> {
+        if !self.setters.iter().any(|(_, s)| s == method) {
+            return None;
+        }
+        match self.value(recv, d) {
+            v @ Value::ScriptRef { index, .. }
+                if self.setters.iter().any(|(i, s)| *i == index && s == method) =>
+            {
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The identifier that starts at `at` (ASCII letters, digits, `_`).
+fn ident_at(src: &[u8], at: usize) -> String {
+    let rest = src.get(at..).unwrap_or_default();
+    let len = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    String::from_utf8_lossy(&rest[..len]).into_owned()
 }

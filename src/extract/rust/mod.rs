@@ -140,6 +140,7 @@ pub fn extract(root: Node<'_>, src: &[u8], file: FileId, parsers: &mut Parsers) 
         scope: Scope::default(),
         depth: 0,
         scripts_at: HashMap::new(),
+        setters: Vec::new(),
         inner: HashSet::new(),
         unsent: Vec::new(),
         parts: Vec::new(),
@@ -223,6 +224,9 @@ struct Cx<'s, 'r, 'p> {
     budget: Budget,
     /// Scripts already recorded, by the start byte of their literal.
     scripts_at: HashMap<usize, usize>,
+    /// The setters a Lua macro's script has, by script index: its `$x`
+    /// variables, each set by a method of its name (`script.x(v)`).
+    setters: Vec<(usize, String)>,
     /// Inner nodes of chains already handled at their top (`+` chains,
     /// method chains). Kept because `Node::parent` costs the tree's depth.
     inner: HashSet<NodeKey>,

@@ -451,6 +451,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
                     return self.value(recv, d);
                 }
+                if args.len() == 1 {
+                    if let Some(v) = self.setter(recv, &method, d) {
+                        return v;
+                    }
+                }
                 // `Option`/`Result` adapters whose arguments only say what
                 // happens on failure: the value is the receiver's.
                 if ERROR_ONLY_METHODS.contains(&method.as_str()) {

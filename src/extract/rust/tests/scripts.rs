@@ -312,3 +312,31 @@ fn go(con: &mut C, id: &str) {\n\
         "use mlua::lua;\nfn f() { let t = lua!(return 1); let u = other::lua_s!(return 2); }\n";
     assert!(facts(other).scripts.is_empty());
 }
+
+/// A Lua macro's `$x` is set by a method named for it, which gives the
+/// script again (through `clone`): the chain invokes that script. A method
+/// of another name, or of a script without that variable, is no setter:
+/// those invocations run a script wirelint does not know.
+#[test]
+fn a_lua_macros_setters_give_its_script() {
+    let src = "use redis_lua::lua;\n\
+fn go(con: &mut C) {\n\
+    let s = lua!(return $a * $b);\n\
+    let t = lua!(return 1);\n\
+    let x: u32 = s.clone().a(15).b(2).invoke(con).unwrap();\n\
+    let y: u32 = t.a(15).invoke(con).unwrap();\n\
+    let z: u32 = s.c(1).invoke(con).unwrap();\n\
+}\n";
+    let f = facts(src);
+    assert_eq!(f.scripts.len(), 2, "{:?}", f.scripts);
+    let linked: Vec<Option<usize>> = f
+        .script_calls
+        .iter()
+        .map(|c| match c.script {
+            Value::ScriptRef { index, .. } => Some(index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(linked, vec![Some(0), None, None], "{:?}", f.script_calls);
+    assert_eq!(f.script_calls[0].span.start, at(src, "s.clone()"));
+}
