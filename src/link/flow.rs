@@ -465,7 +465,13 @@ fn runs<'d>(
     at: At<'_>,
     depth: usize,
 ) -> Vec<(FileId, &'d FunctionDef)> {
-    let literal = literal_args(r, args, at, depth);
+    // Only a position some clause matches a pattern against is compared
+    // (`may_run`): the others are passed as they are, unfollowed.
+    let patterned = |i: usize| {
+        defs.iter()
+            .any(|(_, d)| d.patterns.get(i).is_some_and(Option::is_some))
+    };
+    let literal = literal_args(r, args, at, depth, patterned);
     may_run(defs, |(_, d)| *d, &literal)
         .into_iter()
         .filter(|(_, d)| !matches!(d.returns, Value::Unknown { .. }))
@@ -532,11 +538,24 @@ fn with_defaults<'v>(args: &'v [Value], def: &FunctionDef) -> std::borrow::Cow<'
 
 /// The arguments of a call, each that comes to one literal through the
 /// definitions (`script_for(lookup("tick"))`) as that literal: the clause
-/// a call runs is chosen by the values it passes.
-fn literal_args(r: &Resolver<'_>, args: &[Value], at: At<'_>, depth: usize) -> Vec<Value> {
+/// a call runs is chosen by the values it passes. Only the positions
+/// `wanted` says are followed; where it says none, the arguments are
+/// borrowed as they are.
+fn literal_args<'a>(
+    r: &Resolver<'_>,
+    args: &'a [Value],
+    at: At<'_>,
+    depth: usize,
+    wanted: impl Fn(usize) -> bool,
+) -> std::borrow::Cow<'a, [Value]> {
+    let follows = |i: usize, a: &Value| a.is_followed() && wanted(i);
+    if !args.iter().enumerate().any(|(i, a)| follows(i, a)) {
+        return std::borrow::Cow::Borrowed(args);
+    }
     args.iter()
-        .map(|a| {
-            if !a.is_followed() {
+        .enumerate()
+        .map(|(i, a)| {
+            if !follows(i, a) {
                 return a.clone();
             }
             let mut got = Vec::new();
@@ -619,7 +638,7 @@ fn reply(
     let Value::List { items, tail, .. } = command else {
         return leaf(out, at.file, v.clone());
     };
-    let words = literal_args(r, items, at, depth);
+    let words = literal_args(r, items, at, depth, |_| true);
     let is = |i: usize, w: &str| {
         words
             .get(i)
@@ -696,25 +715,32 @@ fn foreign_call(
         return leaf(out, at.file, v.clone());
     };
     let mut files: Vec<FileId> = Vec::new();
-    let mut bound = Vec::with_capacity(args.len());
-    for a in args {
+    // The arguments that come to one other value, by position: only
+    // those are replaced (the call is copied once, and only if any is).
+    let mut swaps: Vec<(usize, Value)> = Vec::new();
+    for (i, a) in args.iter().enumerate() {
         if !a.is_followed() {
-            bound.push(a.clone());
             continue;
         }
         let mut got = Vec::new();
         step(r, a, at, depth + 1, &mut got);
-        match got.as_slice() {
-            [(f, x)] if x != a && !x.is_computed() => {
-                files.push(*f);
-                bound.push(x.clone());
-            }
-            _ => bound.push(a.clone()),
+        if got.len() != 1 {
+            continue;
+        }
+        if let Some((f, x)) = got.pop().filter(|(_, x)| x != a && !x.is_computed()) {
+            files.push(f);
+            swaps.push((i, x));
         }
     }
     let Some(&first) = files.first() else {
         return leaf(out, at.file, v.clone());
     };
+    let mut bound = args.to_vec();
+    for (i, x) in swaps {
+        if let Some(slot) = bound.get_mut(i) {
+            *slot = x;
+        }
+    }
     let file = if files.iter().all(|f| *f == first) {
         first
     } else {

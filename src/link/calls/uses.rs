@@ -70,11 +70,22 @@ pub(super) fn use_of(
     registered: Option<(u32, Span)>,
     memo: &mut KeyMemo,
 ) -> ScriptCallUse {
-    let tail: Vec<Value> = p
+    // The tail as written, unless a part of it is a call that returns a
+    // list (then it is copied once, with that list in the call's place).
+    let returned: Vec<Option<Value>> = p
         .tail
         .iter()
-        .map(|v| returned_list(resolver, p, v).unwrap_or_else(|| v.clone()))
+        .map(|v| returned_list(resolver, p, v))
         .collect();
+    let tail: std::borrow::Cow<'_, [Value]> = if returned.iter().all(Option::is_none) {
+        std::borrow::Cow::Borrowed(&p.tail)
+    } else {
+        p.tail
+            .iter()
+            .zip(returned)
+            .map(|(v, r)| r.unwrap_or_else(|| v.clone()))
+            .collect()
+    };
     let (mut flat, complete) = flatten(&p.items, &tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
