@@ -43,7 +43,7 @@
 
 mod texts;
 
-use super::substitute::{substitute, Args};
+use super::substitute::{substituted, Args};
 use super::{Ctx, Resolver, SpeakerId};
 use crate::facts::{
     closure_body, decoded, may_run, serial_of, ConstDef, FileId, FunctionDef, Op, Span, Value,
@@ -297,7 +297,7 @@ fn constructed(
             receiver: None,
             keep_receiver: true,
         };
-        let v = substitute(&def.value, bound, 0);
+        let v = substituted(&def.value, bound, 0);
         let inner = At {
             speaker: at.speaker,
             file: *file,
@@ -511,7 +511,7 @@ fn returned(
         receiver: None,
         keep_receiver: true,
     };
-    let ret = substitute(&def.returns, bound, 0);
+    let ret = substituted(&def.returns, bound, 0);
     let inner = At {
         speaker: at.speaker,
         file,
