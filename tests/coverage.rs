@@ -714,3 +714,25 @@ fn a_call_on_a_module_chosen_where_the_code_runs_calls_each_definer() {
         ["lib/lock.ex:5 hold_script 1 [latch:{<*>}:lock]"]
     );
 }
+
+#[test]
+fn a_client_method_called_by_the_name_of_a_redis_command_runs_no_script() {
+    // `fixtures/coverage/js-command-by-name`: `send(client, name, args)`
+    // runs `client[name](...args)`. Bound to `'holdSlot'`, the command
+    // `defineCommand` gave the client, it runs `hold_slot.lua`; bound to
+    // `'zcard'`, the client's own ZCARD, it runs no script and is no call
+    // left unlinked.
+    assert_eq!(
+        linked_calls("js-command-by-name"),
+        ["lib/store.js:18 hold_slot 1 [cq:{jobs}:<*>]"]
+    );
+    let dir = repo().join("fixtures/coverage/js-command-by-name");
+    let (_, _, stderr) = run(&["check", "--coverage", dir.to_str().unwrap()], &repo());
+    assert!(
+        stderr.contains(
+            "coverage: fixtures/coverage/js-command-by-name: 1 of 1 script calls checked\n"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not linked"), "{stderr}");
+}

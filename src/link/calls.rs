@@ -649,7 +649,7 @@ fn link_sites(
             }
             Site::Unlinked(u) => unlinked.push(u),
             Site::Each(each) => out.extend(each),
-            Site::Wrapper => {}
+            Site::Wrapper | Site::Command => {}
         }
     }
 }
@@ -664,6 +664,10 @@ enum Site {
     /// A script chosen at run time among several the code names
     /// (`get(if d > 0 { "a" } else { "b" })`): a use of each.
     Each(Vec<ScriptCallUse>),
+    /// No script: the name the call runs by is a Redis command's, and no
+    /// script has it (`client[name](..)` with `name` bound to `"zcard"`
+    /// runs ZCARD, the client's own method).
+    Command,
 }
 
 fn link_site(
@@ -681,6 +685,9 @@ fn link_site(
         }
         if in_wrapper {
             return Site::Wrapper;
+        }
+        if names_a_command(lk, p) {
+            return Site::Command;
         }
         // The script is the parameter itself: what the caller passes.
         let wrapper = p
@@ -709,6 +716,24 @@ fn link_site(
     };
     u.in_wrapper = in_wrapper;
     Site::Linked(Box::new((u, made)))
+}
+
+/// Whether a site's script comes to one literal string, the name of a
+/// Redis command (`client[name](..)` with `name` bound to `"zcard"`, or to
+/// a constant holding it): the client's own method, not a script.
+fn names_a_command(lk: &Lookup<'_>, p: &Proto) -> bool {
+    if !matches!(p.script, Value::Str(_)) && !p.script.is_followed() {
+        return false;
+    }
+    let cx = super::Ctx {
+        speaker: p.speaker,
+        module: p.module.as_deref().unwrap_or(""),
+        file: p.file,
+    };
+    match lk.resolver.templates(&p.script, &cx).as_slice() {
+        [t] => t.as_literal().is_some_and(|n| crate::redis::is_command(&n)),
+        _ => false,
+    }
 }
 
 /// A site whose script is one of several, each named: a use of each, at

@@ -218,8 +218,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// Redis client (in a file that names Redis), a call of the command
     /// `defineCommand` gave it under that name (ioredis adds one method per
     /// command), so EVALSHA of the script its caller names, with the key
-    /// count it was registered with. An element called by a literal index
-    /// or a local is no command name a caller gives.
+    /// count it was registered with (a caller naming one of Redis's own
+    /// commands, `'zcard'`, runs that command: the link drops the site).
+    /// An element called by a literal index or a local is no command name
+    /// a caller gives.
     fn computed_call(&mut self, n: Node<'_>, func: Node<'_>, args: &[Node<'_>]) {
         let (Some(recv), Some(index)) = (
             func.child_by_field_id(self.f.object),
