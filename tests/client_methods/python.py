@@ -10,6 +10,9 @@ def calls(r: redis.Redis, k):
     r.execute_command("HSET", k, "f", "v")  # HSET <k> f v
     r.eval(LUA, 1, k, "a")  # EVAL <LUA> <1> <k> a
     r.evalsha("sha", 1, k)  # EVALSHA sha <1> <k>
+    r.eval(LUA, keys=[k], args=["a"])  # script <LUA> keys(<k>) args(a)
+    r.evalsha("sha", [k], ["a"])  # script sha keys(<k>) args(a)
+    r.eval(LUA, keys=[k])  # script <LUA> keys(<k>) args()
     r.eval_ro(LUA, 1, k)  # EVAL_RO <LUA> <1> <k>
     r.evalsha_ro("sha", 1, k)  # EVALSHA_RO sha <1> <k>
     r.fcall("take", 1, k, "a")  # FCALL take <1> <k> a

@@ -298,7 +298,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let (name, shape) = match spec.sends {
             Sends::Register => return,
             Sends::Command(name, shape) => (name.to_string(), shape),
-            Sends::Eval(name) => (name.to_string(), Args::Plain),
+            Sends::Eval(name) => {
+                if name.starts_with("EVAL") && self.listed_eval(n, pos, kw) {
+                    return;
+                }
+                (name.to_string(), Args::Plain)
+            }
             Sends::Named => {
                 let (mut args, tail) = self.wire_args(pos);
                 if args.is_empty() {
@@ -361,6 +366,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
         }
         self.push_command(name, m, n, args, open, tail);
+    }
+
+    /// coredis's `eval(script, keys=None, args=None)` (and `evalsha`): the
+    /// keys and the args as two lists, by keyword or by position (a list
+    /// second, where redis-py's `eval(script, numkeys, *keys_and_args)`
+    /// passes a count). A script run with those keys and args.
+    fn listed_eval(&mut self, n: Node<'_>, pos: &[Node<'_>], kw: &[(String, Node<'_>)]) -> bool {
+        let Some(script) = pos.first() else {
+            return false;
+        };
+        let by = |name: &str| kw.iter().find(|(k, _)| k == name).map(|(_, v)| *v);
+        let (keys, args) = if by("keys").is_some() || by("args").is_some() {
+            if pos.len() > 1 {
+                return false;
+            }
+            (by("keys"), by("args"))
+        } else if pos.get(1).is_some_and(|k| k.kind() == "list") && pos.len() <= 3 {
+            (pos.get(1).copied(), pos.get(2).copied())
+        } else {
+            return false;
+        };
+        let script = self.value(*script, 0);
+        let (keys, args) = (self.seq(keys), self.seq(args));
+        self.push_run(n, script, keys, args);
+        true
     }
 
     /// Whether the file defines a function (or method) of this name.

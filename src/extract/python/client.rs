@@ -14,7 +14,10 @@
 //!   Python host language gives it (`src/extract/lang.rs`).
 //!
 //! The asyncio client has the same methods (`await r.hset(..)`: the await
-//! wraps the same call). Which of a command's arguments are keys or hash
+//! wraps the same call), and so has coredis, whose `eval` and `evalsha`
+//! take the keys and the args as two lists (`eval(script, keys=[..],
+//! args=[..])`, or positionally with a list second), where redis-py takes
+//! a count and then both (`calls.rs` tells them apart by those arguments). Which of a command's arguments are keys or hash
 //! fields is `crate::redis`'s, the same for every language.
 //!
 //! # Adding a method
@@ -32,7 +35,7 @@ use crate::extract::clients::{
 /// The Python clients' table.
 pub(crate) const CLIENTS: Table = shared::table(
     "Python",
-    "redis-py (sync and asyncio)",
+    "redis-py (sync and asyncio), coredis",
     &[METHODS, shared::ROWS],
     &["redis", "conn", "client", "pipe", "pool"],
     &["keys", "Script("],
