@@ -68,12 +68,15 @@ static LUA_FILE: LazyLock<Literals> =
     LazyLock::new(|| Literals::new(&["redis.call", "redis.pcall", "KEYS", "@include"]));
 
 /// The client crates a Rust file names when it calls Redis.
-const CLIENT_WORDS: &[&str] = &["redis", "fred"];
+const CLIENT_WORDS: &[&str] = &["redis", "fred", "rustis"];
 
 /// [`CLIENT_WORDS`] as they are written: in lower case, capitalised (a
 /// type's name) or in upper case (a constant's).
-static CLIENTS: LazyLock<Literals> =
-    LazyLock::new(|| Literals::new(&["redis", "Redis", "REDIS", "fred", "Fred", "FRED"]));
+static CLIENTS: LazyLock<Literals> = LazyLock::new(|| {
+    Literals::new(&[
+        "redis", "Redis", "REDIS", "fred", "Fred", "FRED", "rustis", "Rustis", "RUSTIS",
+    ])
+});
 
 /// Whether a host file holds a script: Lua for Redis in a string, or a
 /// `.lua` path.

@@ -10,7 +10,7 @@ use redis::{cmd, pipe, Cmd, Commands, Script};
 
 static SCRIPT: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("enqueue.lua")));
 
-async fn chains(con: &mut C, k: &str, keys: &[String]) {
+async fn chains(con: &mut C, k: &str, d: &str, keys: &[String]) {
     cmd("HGET").arg(k).arg("state").query(con)?; // HGET <k> state
     redis::cmd("DEL").arg(keys).query_async(con).await?; // DEL ..
     pipe().atomic().cmd("HSET").arg(k).arg("f").arg(1).ignore().cmd("LPUSH").arg(k).arg("id").query(con)?; // HSET <k> f <1> ; LPUSH <k> id
@@ -27,6 +27,10 @@ async fn chains(con: &mut C, k: &str, keys: &[String]) {
     client.evalsha::<(), _, _, _>(SHA, vec![k], ()).await?; // script <SHA> keys(<k>) args()
     script.evalsha_with_reload(&client, vec![k], vec!["x"]).await?; // script <script> keys(<k>) args(x)
     script.eval_with_reload(&client, keys, ()).await?; // script <script> keys(..) args()
+    client.eval::<String>(CallBuilder::script(LUA).keys([k]).args(["a", d])).await?; // script <LUA> keys(<k>) args(a <d>)
+    client.evalsha::<()>(CallBuilder::sha1(SHA).keys("q:job")).await?; // script <SHA> keys(q:job) args()
+    client.evalsha_readonly::<()>(rustis::commands::CallBuilder::sha1(SHA).args(1)).await?; // script <SHA> keys() args(<1>)
+    client.eval_readonly::<()>(builder).await?; // script <builder> keys(..) args(..)
 }
 
 async fn typed(con: &mut C, client: &Client, k: &str, d: &str, ids: &[String], map: HashMap<String, String>) {

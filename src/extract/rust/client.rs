@@ -1,5 +1,5 @@
 //! The Rust client methods wirelint reads: redis-rs (and deadpool-redis,
-//! bb8-redis and mobc, which hand out its connections) and fred, as rows
+//! bb8-redis and mobc, which hand out its connections), fred and rustis, as rows
 //! of the shared client table (`crate::extract::clients`).
 //!
 //! Not in the table: how a chain starts (`redis::cmd("X")`, `redis::pipe()`,
@@ -29,7 +29,7 @@ use crate::extract::clients::{
 /// The Rust clients' table.
 pub(crate) const CLIENTS: Table = Table {
     language: "Rust",
-    clients: "redis-rs (with deadpool-redis, bb8-redis, mobc), fred",
+    clients: "redis-rs (with deadpool-redis, bb8-redis, mobc), fred, rustis",
     methods: &[METHODS],
     receiver_words: &["con", "redis", "pipe", "client", "pool"],
     case: Case::Exact,
@@ -46,6 +46,7 @@ pub(crate) const CLIENTS: Table = Table {
 
 const RS: &str = "redis-rs";
 const FRED: &str = "fred";
+const RUSTIS: &str = "rustis";
 const BOTH: &str = "redis-rs, fred";
 
 const fn send(
@@ -66,6 +67,17 @@ const fn chain(name: &'static str, sends: Sends) -> Method {
 const fn eval(name: &'static str, cmd: &'static str) -> Method {
     Method::new(FRED, name, Sends::Eval(cmd)).arity(Exactly(3))
 }
+
+/// rustis's script call: its one argument builds it
+/// ([`CALL_BUILDER`]).
+const fn built(name: &'static str, cmd: &'static str) -> Method {
+    Method::new(RUSTIS, name, Sends::Eval(cmd)).arity(Exactly(1))
+}
+
+/// rustis's builder of a script call, and its constructors that name the
+/// script (its text, or its SHA1): `CallBuilder::script(s).keys(k)
+/// .args(a)`.
+pub(super) const CALL_BUILDER: (&str, &[&str]) = ("CallBuilder", &["script", "sha1"]);
 
 /// fred's type of a command sent by name, and its constructors: the first
 /// argument of each names the command (`CustomCommand::new_static("EVAL",
@@ -107,7 +119,11 @@ pub(super) const METHODS: &[Method] = &[
     Method::new(FRED, "custom_raw", Sends::Named)
         .arity(Exactly(2))
         .generic(),
-    // A script call in one method (fred).
+    // A script call in one method (rustis, then fred).
+    built("eval", "EVAL"),
+    built("evalsha", "EVALSHA"),
+    built("eval_readonly", "EVAL_RO"),
+    built("evalsha_readonly", "EVALSHA_RO"),
     eval("eval", "EVAL"),
     eval("evalsha", "EVALSHA"),
     eval("evalsha_with_reload", "EVALSHA"),

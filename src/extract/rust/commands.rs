@@ -194,7 +194,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A collection expression without its iterator adapters:
     /// `keys.iter().cloned()` → `keys`.
-    fn collection_value(&mut self, n: Node<'_>) -> Value {
+    pub(super) fn collection_value(&mut self, n: Node<'_>) -> Value {
         let mut cur = peel_ref(n);
         for _ in 0..MAX_DEPTH {
             match method_of(cur, self.src) {
@@ -417,7 +417,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                 }
             }
-            Sends::Eval(_) => self.fred_eval(link, st.span),
+            Sends::Eval(_) => match link.args.as_slice() {
+                [builder] => self.built_eval(*builder, st.span),
+                _ => self.fred_eval(link.receiver, &link.args, st.span),
+            },
             Sends::InvokeArgument => self.invoke_argument(link.name, link.call, link.args[0]),
             Sends::Command(..) => {
                 let on_pipe = matches!(st.target, Some(Target::Pipe(_)));
@@ -598,44 +601,6 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             b.pending = false;
             c.returned = true;
         }
-    }
-
-    /// fred: `client.evalsha(hash, keys, args)`, `script.evalsha(&client, keys, args)`.
-    fn fred_eval(&mut self, link: &Link<'_>, span: Span) {
-        let first = self.text(link.args[0]).to_ascii_lowercase();
-        let script = if ["client", "conn", "pool", "pipe"]
-            .iter()
-            .any(|w| first.contains(w))
-        {
-            self.value(link.receiver, 0)
-        } else {
-            self.value(link.args[0], 0)
-        };
-        let listed = |items| Seq {
-            items,
-            ..Seq::empty()
-        };
-        let keys = match self.value(link.args[1], 0) {
-            Value::List { items, tail, .. } if tail.is_empty() => listed(items),
-            v @ Value::Str(_) => listed(vec![v]),
-            _ => Seq {
-                open: true,
-                from: Some(self.collection_value(link.args[1])),
-                ..Seq::empty()
-            },
-        };
-        // `()` passes no args.
-        let args = match self.value(link.args[2], 0) {
-            _ if link.args[2].kind() == "unit_expression" => Seq::empty(),
-            Value::List { items, tail, .. } if tail.is_empty() => listed(items),
-            v @ (Value::Str(_) | Value::Int { .. }) => listed(vec![v]),
-            _ => Seq {
-                open: true,
-                ..Seq::empty()
-            },
-        };
-        let call = sends::script_call(script, keys, args, span, self.cur_func);
-        self.facts.script_calls.push(call);
     }
 
     /// A typed command method, as its row says: `.hset(key, field, value)`,

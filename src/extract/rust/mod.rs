@@ -59,6 +59,7 @@ mod blocks;
 mod client;
 mod commands;
 mod custom;
+mod evals;
 mod grow;
 mod invocations;
 mod items;

@@ -90,6 +90,7 @@ const FOREIGN_ROOTS: &[&str] = &[
     "deadpool_redis",
     "deadpool",
     "fred",
+    "rustis",
     "tokio",
     "futures",
     "serde",
