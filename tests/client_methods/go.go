@@ -10,6 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	redigo "github.com/gomodule/redigo/redis"
 	"github.com/redis/rueidis"
+	radix "github.com/mediocregopher/radix/v3"
 )
 
 const src = "return redis.call('GET', KEYS[1])"
@@ -20,6 +21,10 @@ var rgScript = redigo.NewScript(1, src)
 
 var lua = rueidis.NewLuaScript(src)
 
+var rxScript = radix.NewEvalScript(1, src)
+
+var rx4Script = radix.NewEvalScript(src)
+
 func makers() {
 	redis.NewScript(src) // -
 	redigo.NewScript(1, src) // -
@@ -29,6 +34,7 @@ func makers() {
 	rueidis.NewLuaScriptReadOnlyNoSha(src) // -
 	rueidis.NewLuaScriptRetryable(src) // -
 	rueidis.NewLuaScriptNoShaRetryable(src) // -
+	radix.NewEvalScript(1, src) // -
 }
 
 func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
@@ -51,6 +57,8 @@ func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	rgScript.Do(conn, k, "a") // script <rgScript> keys(<k>) args(a)
 	rgScript.Send(conn, k, "a") // script <rgScript> keys(<k>) args(a)
 	lua.Exec(ctx, rdb, []string{k}, []string{"a", "b"}) // script <lua> keys(<k>) args(a b)
+	rxScript.Cmd(&out, k, "a") // script <rxScript> keys(<k>) args(a)
+	rx4Script.Cmd(&out, []string{k}, "a") // script <rx4Script> keys(<k>) args(a)
 	rdb.HSet(ctx, k, "f", "v", "g", "w") // HSET <k> f v g w
 	rdb.HSetNX(ctx, k, "f", "v") // HSETNX <k> f v
 	rdb.HMSet(ctx, k, "f", "v") // HMSET <k> f v

@@ -128,9 +128,8 @@ impl<'s, 'p> Cx<'s, 'p> {
         }
         let args = self.arg_nodes(n);
         client::maker(name, args.len())?;
-        // redigo's maker takes the key count first.
         Some(match args.as_slice() {
-            [count, src] if name == "NewScript" => (Some(*count), *src),
+            [count, src] if client::COUNT_FIRST.contains(&name.as_str()) => (Some(*count), *src),
             [src, ..] => (None, *src),
             [] => return None,
         })
@@ -375,6 +374,13 @@ impl<'s, 'p> Cx<'s, 'p> {
         let nodes = self.wire_nodes(n, spec);
         let Sends::Run(how) = spec.sends else { return };
         if how == RunArgs::Counted {
+            // A script that carries no count, given a list of keys (radix
+            // v4's `Cmd(&rcv, keys, args..)`): the keys, then the args.
+            if let (None, [_, keys, rest @ ..]) = (&count, nodes.as_slice()) {
+                if self.is_list(*keys) {
+                    return self.push_script_call(n, script, *keys, rest);
+                }
+            }
             let Some(rest) = nodes.get(1..) else { return };
             return self.redigo_run(n, script, count, rest);
         }

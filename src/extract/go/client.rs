@@ -1,10 +1,11 @@
-//! The go-redis, redigo and rueidis methods wirelint reads, as rows of the
-//! shared client table (`crate::extract::clients`): the methods of
+//! The go-redis, redigo, rueidis and radix methods wirelint reads, as rows
+//! of the shared client table (`crate::extract::clients`): the methods of
 //! go-redis's clients (`redis.Client`, `ClusterClient`, `UniversalClient`,
 //! their pipelines and `Tx`, `redis.Script`), of redigo's (`redis.Conn`,
-//! `redis.Script`) and of rueidis's script objects (`rueidis.Lua`) that
-//! send a Redis command or run a script, and the functions that make a
-//! script object (`redis.NewScript`, `rueidis.NewLuaScript`). `calls.rs`
+//! `redis.Script`) and of rueidis's and radix's script objects
+//! (`rueidis.Lua`, `radix.EvalScript`) that send a Redis command or run a
+//! script, and the functions that make a script object (`redis.NewScript`,
+//! `rueidis.NewLuaScript`, `radix.NewEvalScript`). `calls.rs`
 //! reads every method call through [`lookup`] and every script made
 //! through [`maker`]; the prefilter takes the table's needles (`.HSet(`,
 //! `.Do(`, `NewScript(`).
@@ -27,7 +28,7 @@ use crate::extract::clients::{
 /// The Go clients' table.
 pub(crate) const CLIENTS: Table = Table {
     language: "Go",
-    clients: "go-redis (v6 to v9), redigo, rueidis",
+    clients: "go-redis (v6 to v9), redigo, rueidis, radix (scripts)",
     methods: &[METHODS],
     receiver_words: &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"],
     case: Case::Exact,
@@ -44,14 +45,39 @@ pub(crate) const CLIENTS: Table = Table {
 
 /// The packages of the clients' types and functions (the import path's
 /// last element, a major version aside).
-pub(super) const CLIENT_PACKAGES: &[&str] = &["redis", "rueidis"];
+pub(super) const CLIENT_PACKAGES: &[&str] = &["redis", "rueidis", "radix"];
 
 /// The script objects' types, as (package, name).
-pub(super) const SCRIPT_TYPES: &[(&str, &str)] = &[("redis", "Script"), ("rueidis", "Lua")];
+pub(super) const SCRIPT_TYPES: &[(&str, &str)] = &[
+    ("redis", "Script"),
+    ("rueidis", "Lua"),
+    ("radix", "EvalScript"),
+];
+
+/// Import paths of clients whose path holds no client word (`redis`): a
+/// file that imports one names its client (radix's
+/// `github.com/mediocregopher/radix/v4`).
+pub(super) const CLIENT_IMPORTS: &[&str] = &["mediocregopher/radix"];
+
+/// Whether a file names a Go Redis client: a client word
+/// ([`crate::extract::needles::names_client`]) or the import of a client
+/// of [`CLIENT_IMPORTS`].
+pub(crate) fn names_client(bytes: &[u8]) -> bool {
+    crate::extract::needles::names_client(bytes)
+        || CLIENT_IMPORTS
+            .iter()
+            .any(|p| memchr::memmem::find(bytes, p.as_bytes()).is_some())
+}
+
+/// The makers whose two-argument form takes the script's key count first:
+/// redigo's `NewScript(keyCount, src)`, radix v3's `NewEvalScript(numKeys,
+/// src)` (radix v4's takes the script alone).
+pub(super) const COUNT_FIRST: &[&str] = &["NewScript", "NewEvalScript"];
 
 const GR: &str = "go-redis";
 const RG: &str = "redigo";
 const RU: &str = "rueidis";
+const RX: &str = "radix";
 const BOTH: &str = "go-redis, redigo";
 
 /// A method that sends `command` on a Redis-like receiver.
@@ -88,6 +114,7 @@ pub(super) const METHODS: &[Method] = &[
     makes(RU, "NewLuaScriptReadOnlyNoSha"),
     makes(RU, "NewLuaScriptRetryable"),
     makes(RU, "NewLuaScriptNoShaRetryable"),
+    makes(RX, "NewEvalScript"),
     other(BOTH, "Do", Sends::Named, RedisLike),
     other(RG, "Send", Sends::Named, RedisLike),
     other(GR, "Eval", Sends::Eval("EVAL"), RedisLike),
@@ -106,6 +133,9 @@ pub(super) const METHODS: &[Method] = &[
     other(RG, "Do", Sends::Run(Counted), Script),
     other(RG, "Send", Sends::Run(Counted), Script),
     other(RU, "Exec", Sends::Run(TwoLists), Script),
+    // radix: `script.Cmd(&rcv, keysAndArgs..)` (v3, the key count the
+    // script's), `script.Cmd(&rcv, keys, args..)` (v4, a list of keys).
+    other(RX, "Cmd", Sends::Run(Counted), Script),
     send("HSet", "HSET", Plain),
     send("HSetNX", "HSETNX", Plain),
     send("HMSet", "HMSET", Plain),

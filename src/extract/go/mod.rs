@@ -46,6 +46,7 @@ mod types;
 mod values;
 
 pub(crate) use client::client_calls;
+pub(crate) use client::names_client;
 #[cfg(test)]
 pub(crate) use client::CLIENTS;
 

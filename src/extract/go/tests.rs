@@ -518,3 +518,14 @@ func (s *Set) Pop(conn redigo.Conn, list string) {
         ["EVALSHA self.pop ? $list 30", "EVALSHA confirm ? $list"]
     );
 }
+
+/// radix's import names its client although no client word is in it: a
+/// script object's `Cmd` runs its script (v4: a list of keys, then the
+/// args). The same code importing another package calls no client.
+#[test]
+fn a_radix_script_runs_where_the_file_imports_radix() {
+    let src = "package q\n\nimport \"github.com/mediocregopher/radix/v4\"\n\nconst lua = \"return KEYS[1]\"\n\nvar get = radix.NewEvalScript(lua)\n\nfunc Get(ctx context.Context, c radix.Client, k string) error {\n\tvar out string\n\treturn c.Do(ctx, get.Cmd(&out, []string{k}, \"a\"))\n}\n";
+    assert_eq!(script_calls(&facts(src)), ["get [$k] [a]"]);
+    let other = src.replace("mediocregopher/radix/v4", "example.com/radix/v4");
+    assert_eq!(script_calls(&facts(&other)), Vec::<String>::new());
+}
