@@ -17,8 +17,9 @@
 //! wraps the same call), and so has coredis, whose `eval` and `evalsha`
 //! take the keys and the args as two lists (`eval(script, keys=[..],
 //! args=[..])`, or positionally with a list second), where redis-py takes
-//! a count and then both (`calls.rs` tells them apart by those arguments). Which of a command's arguments are keys or hash
-//! fields is `crate::redis`'s, the same for every language.
+//! a count and then both (`calls.rs` tells them apart by those
+//! arguments). Which of a command's arguments are keys or hash fields is
+//! `crate::redis`'s, the same for every language.
 //!
 //! # Adding a method
 //!
