@@ -1,5 +1,6 @@
 //! Rust extractor: key templates, key-builder functions, constants, redis-rs /
-//! deadpool-redis / fred commands, Lua scripts and script invocations.
+//! deadpool-redis / fred / rustis commands, Lua scripts and script
+//! invocations.
 //!
 //! One pass over the tree, with one context (`Cx`) that every module below
 //! adds methods to:
@@ -32,8 +33,12 @@
 //! - `scripts.rs`: Lua scripts in literals and `include_str!`, their
 //!   bindings and their registration tables;
 //! - `client.rs`: the table of client methods (redis-rs, deadpool-redis,
-//!   fred) every chain is read through;
+//!   fred, rustis) every chain is read through;
 //! - `commands.rs`: method chains as commands, pipelines and script calls;
+//! - `evals.rs`: a script call in one method (fred's `eval(script, keys,
+//!   args)`, rustis's `eval(CallBuilder::script(s).keys(k))`);
+//! - `lua_macros.rs`: a macro's tokens as a Lua script (redis-lua's
+//!   `lua!`), and the setters of its `$x` variables;
 //! - `custom.rs`: commands sent by name (fred's `custom(cmd, args)`);
 //! - `invocations.rs`: where a script call built in steps runs (only an
 //!   invocation is a call: `inv.invoke(con)`, `pipe.invoke_script(&inv)`);
