@@ -31,6 +31,7 @@ async fn chains(con: &mut C, k: &str, d: &str, keys: &[String]) {
     client.evalsha::<()>(CallBuilder::sha1(SHA).keys("q:job")).await?; // script <SHA> keys(q:job) args()
     client.evalsha_readonly::<()>(rustis::commands::CallBuilder::sha1(SHA).args(1)).await?; // script <SHA> keys() args(<1>)
     client.eval_readonly::<()>(builder).await?; // script <builder> keys(..) args(..)
+    engine.eval::<i64>("40 + 2")?; // -
 }
 
 async fn typed(con: &mut C, client: &Client, k: &str, d: &str, ids: &[String], map: HashMap<String, String>) {

@@ -69,9 +69,12 @@ const fn eval(name: &'static str, cmd: &'static str) -> Method {
 }
 
 /// rustis's script call: its one argument builds it
-/// ([`CALL_BUILDER`]).
+/// ([`CALL_BUILDER`]). On a Redis-like receiver only: other crates have an
+/// `eval` of one argument (a scripting engine's).
 const fn built(name: &'static str, cmd: &'static str) -> Method {
-    Method::new(RUSTIS, name, Sends::Eval(cmd)).arity(Exactly(1))
+    Method::new(RUSTIS, name, Sends::Eval(cmd))
+        .arity(Exactly(1))
+        .generic()
 }
 
 /// rustis's builder of a script call, and its constructors that name the

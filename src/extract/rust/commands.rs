@@ -417,6 +417,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     }
                 }
             }
+            Sends::Eval(_) if !self.receiver_fits(spec.receiver, link.receiver) => {}
             Sends::Eval(_) => match link.args.as_slice() {
                 [builder] => self.built_eval(*builder, st.span),
                 _ => self.fred_eval(link.receiver, &link.args, st.span),
