@@ -59,6 +59,8 @@ func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	lua.Exec(ctx, rdb, []string{k}, []string{"a", "b"}) // script <lua> keys(<k>) args(a b)
 	rxScript.Cmd(&out, k, "a") // script <rxScript> keys(<k>) args(a)
 	rx4Script.Cmd(&out, []string{k}, "a") // script <rx4Script> keys(<k>) args(a)
+	radix.Cmd(&out, "HSET", k, "f", "v") // HSET <k> f v
+	radix.FlatCmd(nil, "HGET", k, "f") // HGET <k> f
 	rdb.HSet(ctx, k, "f", "v", "g", "w") // HSET <k> f v g w
 	rdb.HSetNX(ctx, k, "f", "v") // HSETNX <k> f v
 	rdb.HMSet(ctx, k, "f", "v") // HMSET <k> f v

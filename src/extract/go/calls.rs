@@ -98,6 +98,18 @@ impl<'s, 'p> Cx<'s, 'p> {
         Some((package, recv))
     }
 
+    /// Whether `recv` names an imported client package (`radix` of
+    /// `radix.Cmd(..)`), not a variable of that name.
+    fn is_client_package(&self, recv: Node<'_>) -> bool {
+        let t = self.text(recv);
+        recv.kind() == "identifier"
+            && !self.scope.names.is_bound(&t)
+            && self
+                .imports
+                .get(&t)
+                .is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str()))
+    }
+
     /// Whether a receiver's text holds a receiver word.
     fn receiver_word(&self, n: Node<'_>) -> bool {
         let t = self.text(n);
@@ -238,6 +250,13 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return self.script_run(spec, n, recv, count);
                 }
             }
+            if client::package_command(&name).is_some() && self.is_client_package(recv) {
+                let nodes = self.arg_nodes(n);
+                if let Some(rest) = nodes.get(1..) {
+                    self.named_command(n, m, rest);
+                }
+                return;
+            }
             if let Some(spec) = client::lookup(&name, Receiver::RedisLike) {
                 if self.is_client_expr(recv) {
                     return self.client_call(spec, n, m);
@@ -331,26 +350,7 @@ impl<'s, 'p> Cx<'s, 'p> {
                 let open = !tail.is_empty();
                 self.push_command(name.to_string(), m, n, args, open, tail);
             }
-            Sends::Named => {
-                let Some(first) = nodes.first() else { return };
-                let named = self.value(*first, 0);
-                let name = match named.as_str() {
-                    Some(name) if crate::redis::is_command(&name) => name.to_ascii_uppercase(),
-                    Some(_) => return,
-                    // `conn.Do(cmdHSET, ..)`: the link names it from what
-                    // the value comes to (`link::named`), or drops it.
-                    None if named.is_followed() => String::new(),
-                    None => return,
-                };
-                let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
-                let open = !tail.is_empty();
-                self.push_command(name.clone(), m, n, args, open, tail);
-                if name.is_empty() {
-                    if let Some(c) = self.base.facts.commands.last_mut() {
-                        c.name_of = Some(named);
-                    }
-                }
-            }
+            Sends::Named => self.named_command(n, m, &nodes),
             Sends::Eval(_) => {
                 if nodes.len() < 2 {
                     return;
@@ -361,6 +361,41 @@ impl<'s, 'p> Cx<'s, 'p> {
             // Script objects run in `script_run`; the rest are other
             // languages' forms.
             _ => {}
+        }
+    }
+
+    /// A command by name: `conn.Do("HSET", k, ..)`, radix's
+    /// `radix.Cmd(&rcv, "HSET", k, ..)` (its destination left out of
+    /// `nodes`). A name the code does not show is named by the link from
+    /// what it comes to (`link::named`), or dropped.
+    fn named_command(&mut self, n: Node<'_>, m: Node<'_>, nodes: &[Node<'_>]) {
+        let Some(first) = nodes.first() else { return };
+        let named = self.value(*first, 0);
+        // `c.Do(ctx, radix.Cmd(&rcv, "HSET", ..))`: an action a function of
+        // the client's package built (read where it is built), no name.
+        if let Value::Call { path, .. } = &named {
+            if let [pkg, _] = path.as_slice() {
+                let client = self.imports.get(pkg);
+                if client.is_some_and(|p| CLIENT_PACKAGES.contains(&p.as_str())) {
+                    return;
+                }
+            }
+        }
+        let name = match named.as_str() {
+            Some(name) if crate::redis::is_command(&name) => name.to_ascii_uppercase(),
+            Some(_) => return,
+            // `conn.Do(cmdHSET, ..)`: the link names it from what
+            // the value comes to (`link::named`), or drops it.
+            None if named.is_followed() => String::new(),
+            None => return,
+        };
+        let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
+        let open = !tail.is_empty();
+        self.push_command(name.clone(), m, n, args, open, tail);
+        if name.is_empty() {
+            if let Some(c) = self.base.facts.commands.last_mut() {
+                c.name_of = Some(named);
+            }
         }
     }
 

@@ -28,7 +28,7 @@ use crate::extract::clients::{
 /// The Go clients' table.
 pub(crate) const CLIENTS: Table = Table {
     language: "Go",
-    clients: "go-redis (v6 to v9), redigo, rueidis, radix (scripts)",
+    clients: "go-redis (v6 to v9), redigo, rueidis, radix",
     methods: &[METHODS],
     receiver_words: &["redis", "rdb", "conn", "client", "pipe", "pool", "cmdable"],
     case: Case::Exact,
@@ -136,6 +136,11 @@ pub(super) const METHODS: &[Method] = &[
     // radix: `script.Cmd(&rcv, keysAndArgs..)` (v3, the key count the
     // script's), `script.Cmd(&rcv, keys, args..)` (v4, a list of keys).
     other(RX, "Cmd", Sends::Run(Counted), Script),
+    // radix's package functions, the reply's destination first:
+    // `radix.Cmd(&rcv, "HSET", k, f, v)`, `radix.FlatCmd(nil, "HSET", k, m)`
+    // (a map's pairs in its place).
+    other(RX, "Cmd", Sends::Named, Receiver::Any),
+    other(RX, "FlatCmd", Sends::Named, Receiver::Any),
     send("HSet", "HSET", Plain),
     send("HSetNX", "HSETNX", Plain),
     send("HMSet", "HMSET", Plain),
@@ -191,6 +196,15 @@ pub(super) const METHODS: &[Method] = &[
 /// The row of a call of `name` on a receiver of that kind, if any.
 pub(super) fn lookup(name: &str, receiver: Receiver) -> Option<&'static Method> {
     CLIENTS.lookup_on(name, usize::MAX, receiver)
+}
+
+/// The row of a function of a client's package that sends the command its
+/// second argument names (radix's `Cmd`, `FlatCmd`: the reply's
+/// destination first), if `name` is one.
+pub(super) fn package_command(name: &str) -> Option<&'static Method> {
+    CLIENTS
+        .lookup_on(name, usize::MAX, Receiver::Any)
+        .filter(|m| m.sends == Sends::Named)
 }
 
 /// The row of a function that makes a script object of `args` arguments,

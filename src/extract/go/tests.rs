@@ -529,3 +529,12 @@ fn a_radix_script_runs_where_the_file_imports_radix() {
     let other = src.replace("mediocregopher/radix/v4", "example.com/radix/v4");
     assert_eq!(script_calls(&facts(&other)), Vec::<String>::new());
 }
+
+/// radix's package functions send the command their second argument names
+/// (the first is where the reply goes), inside the client's `Do` or not; a
+/// variable named like the package is not it.
+#[test]
+fn radix_cmd_sends_the_command_it_names() {
+    let src = "package q\n\nimport \"github.com/mediocregopher/radix/v4\"\n\nfunc Set(ctx context.Context, c radix.Client, k string) error {\n\tvar out string\n\t_ = radix.FlatCmd(nil, \"HGET\", k, \"f\")\n\treturn c.Do(ctx, radix.Cmd(&out, \"HSET\", k, \"state\", \"done\"))\n}\n\nfunc Other(radix Shell, k string) {\n\tradix.Cmd(nil, \"HDEL\", k, \"f\")\n}\n";
+    assert_eq!(commands(&facts(src)), ["HGET $k f", "HSET $k state done"]);
+}
