@@ -386,7 +386,7 @@ fn extract_lua(i: Input<'_, '_>) -> FileFacts {
         let scripts = lua::functions::registered(root, src)
             .into_iter()
             .map(|(name, at)| ScriptDef {
-                source: ScriptSource::Inline(Box::new(lua::extract_function(
+                source: ScriptSource::Inline(std::sync::Arc::new(lua::extract_function(
                     root, src, file, &name,
                 ))),
                 name: Some(name),
@@ -407,8 +407,8 @@ fn extract_lua(i: Input<'_, '_>) -> FileFacts {
         scripts: vec![ScriptDef {
             name: Some(script_name_from_stem(stem)),
             name_span: Span::new(file, 0, first_line),
-            source: ScriptSource::Inline(Box::new(lua)),
-            text: Some(String::from_utf8_lossy(src).into_owned()),
+            source: ScriptSource::Inline(std::sync::Arc::new(lua)),
+            text: Some(String::from_utf8_lossy(src).into()),
             declared_keys: None,
             local: false,
         }],

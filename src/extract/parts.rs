@@ -166,8 +166,8 @@ pub fn inline_script(
     scripts.push(ScriptDef {
         name,
         name_span,
-        source: ScriptSource::Inline(Box::new(lua)),
-        text: t.as_literal(),
+        source: ScriptSource::Inline(std::sync::Arc::new(lua)),
+        text: t.as_literal().map(Into::into),
         declared_keys: None,
         local,
     });

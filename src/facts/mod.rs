@@ -546,7 +546,7 @@ pub struct ConstDef {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum ScriptSource {
     /// Lua parsed in place inside this file (a `.lua` file, or a host string).
-    Inline(Box<LuaFacts>),
+    Inline(std::sync::Arc<LuaFacts>),
     /// A reference to a `.lua` file: `include_str!("x.lua")`,
     /// `File.read!("priv/x.lua")`. `path` is as written; `relative_to_file`
     /// says whether it is relative to the containing file (Rust) or to the
@@ -571,7 +571,7 @@ pub struct ScriptDef {
     /// The exact text the runtime sends (heredoc indentation removed,
     /// escapes decoded), when the source is inline. Its SHA1 is what
     /// EVALSHA uses.
-    pub text: Option<String>,
+    pub text: Option<std::sync::Arc<str>>,
     /// A key count written next to the script where it is registered:
     /// `("moveToActive", 11, include_str!(..))`.
     pub declared_keys: Option<(u32, Span)>,

@@ -66,7 +66,7 @@ pub(super) fn inline(
             };
             push_command(model, command_use(resolver, &c, &cx, Some(id)));
         }
-        model.scripts[id].lua.calls = unseen;
+        std::sync::Arc::make_mut(&mut model.scripts[id].lua).calls = unseen;
     }
 }
 

@@ -79,7 +79,7 @@ impl Inventory {
                     names,
                     speaker: cx.speaker,
                     def_span: s.name_span,
-                    lua: (**lua).clone(),
+                    lua: std::sync::Arc::clone(lua),
                     contract: None,
                     sha1: s.text.as_deref().map(scripts::sha1_hex),
                     text: s.text.clone(),
@@ -259,7 +259,7 @@ impl Inventory {
             names,
             speaker,
             def_span: r.span,
-            lua,
+            lua: lua.into(),
             contract: None,
             sha1: None,
             text: None,
@@ -318,7 +318,7 @@ impl Inventory {
             model.scripts[inc].included = true;
         }
         for (id, uses, dynamic) in merges {
-            let lua = &mut model.scripts[id].lua;
+            let lua = std::sync::Arc::make_mut(&mut model.scripts[id].lua);
             lua.key_uses.extend(uses);
             lua.dynamic_keys |= dynamic;
         }

@@ -154,11 +154,11 @@ pub struct Script {
     /// Where the script is defined (a `.lua` file's first line, or the
     /// attribute or const holding it).
     pub def_span: Span,
-    pub lua: LuaFacts,
+    pub lua: std::sync::Arc<LuaFacts>,
     /// Index into the contract's scripts, when the script is one of them.
     pub contract: Option<usize>,
     /// The bytes the runtime sends, and their SHA1 (what EVALSHA names).
-    pub text: Option<String>,
+    pub text: Option<std::sync::Arc<str>>,
     pub sha1: Option<String>,
     /// The key count in the file name (`moveToActive-11.lua`).
     pub file_count: Option<(u32, Span)>,

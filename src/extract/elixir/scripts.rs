@@ -28,7 +28,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             name,
             name_span,
             source,
-            text,
+            text: text.map(Into::into),
             declared_keys: None,
             local: false,
         });
@@ -62,7 +62,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         let lua = self.inline_lua(n);
         let text = self.value(n, env, 0).as_str();
-        Some((ScriptSource::Inline(Box::new(lua)), text))
+        Some((ScriptSource::Inline(std::sync::Arc::new(lua)), text))
     }
 
     /// Whether a string node's text is Lua for Redis.

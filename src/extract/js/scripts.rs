@@ -88,8 +88,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             ScriptDef {
                 name,
                 name_span: name_span.unwrap_or(self.span(n)),
-                source: ScriptSource::Inline(Box::new(lua)),
-                text,
+                source: ScriptSource::Inline(std::sync::Arc::new(lua)),
+                text: text.map(Into::into),
                 declared_keys: None,
                 local,
             },

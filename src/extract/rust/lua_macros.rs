@@ -62,7 +62,7 @@ impl Cx<'_, '_, '_> {
         self.facts.scripts.push(ScriptDef {
             name,
             name_span,
-            source: ScriptSource::Inline(Box::new(lua)),
+            source: ScriptSource::Inline(std::sync::Arc::new(lua)),
             text: None,
             declared_keys: None,
             local,

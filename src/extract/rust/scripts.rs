@@ -181,8 +181,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.facts.scripts.push(ScriptDef {
             name,
             name_span,
-            source: ScriptSource::Inline(Box::new(lua)),
-            text,
+            source: ScriptSource::Inline(std::sync::Arc::new(lua)),
+            text: text.map(Into::into),
             declared_keys: None,
             local,
         });
