@@ -14,6 +14,7 @@ pub mod hash;
 pub mod input;
 pub mod keyshape;
 pub mod link;
+pub mod memory;
 pub mod parse;
 pub mod pipeline;
 pub mod post;

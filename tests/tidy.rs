@@ -260,6 +260,7 @@ const LOOSE_FILES: &[&str] = &[
     "input.rs",
     "lib.rs",
     "main.rs",
+    "memory.rs",
     "redis.rs",
     "source.rs",
 ];

@@ -513,7 +513,9 @@ pub fn compacted(facts: FileFacts, file: FileId) -> (FileFacts, Option<Vec<u8>>)
     let Ok(bytes) = postcard::to_stdvec(&facts) else {
         return (facts, None);
     };
-    match crate::facts::read_in_file(file, || postcard::from_bytes::<FileFacts>(&bytes).ok()) {
+    match crate::facts::read_in_file(file, || {
+        crate::memory::kept(|| postcard::from_bytes::<FileFacts>(&bytes).ok())
+    }) {
         Some(back) => (back, Some(bytes)),
         None => (facts, None),
     }

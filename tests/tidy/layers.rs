@@ -10,10 +10,18 @@
 pub const LAYERS: &[(&str, &[&str])] = &[
     // The language-neutral model: facts, Redis commands, the file table,
     // findings and the rule codes; bounded reads of regular files; the
-    // hash maps of the hot paths.
+    // hash maps of the hot paths; the allocator.
     (
         "model",
-        &["facts", "redis", "source", "diagnostic", "input", "hash"],
+        &[
+            "facts",
+            "redis",
+            "source",
+            "diagnostic",
+            "input",
+            "hash",
+            "memory",
+        ],
     ),
     // The contract and the reading of keys against its keyspace;
     // `wirelint.toml`.
