@@ -44,6 +44,7 @@ pub mod go;
 pub mod js;
 pub mod kinds;
 pub mod lang;
+pub(crate) mod library;
 pub(crate) mod literals;
 pub(crate) mod locals;
 pub mod lua;

@@ -44,7 +44,7 @@ impl Arity {
     }
 
     #[cfg(test)]
-    fn describe(self) -> String {
+    pub(crate) fn describe(self) -> String {
         match self {
             Arity::Exactly(k) => k.to_string(),
             Arity::AtLeast(0) => "any".to_string(),

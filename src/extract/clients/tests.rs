@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use super::{markdown, tables, Case, Table};
+use crate::extract::library::{self, Library};
 use crate::facts::{FileFacts, Lang, Value};
 use crate::parse::Parsers;
 
@@ -17,7 +18,25 @@ const BEGIN: &str = "<!-- tables: begin (generated from src/extract/*/client.rs)
 const END: &str = "<!-- tables: end -->";
 
 fn show(v: &Value) -> String {
-    v.as_str().unwrap_or_else(|| format!("<{}>", v.describe()))
+    use crate::facts::Op;
+    match v {
+        // What a serializer made: its format and what it serialized.
+        Value::Op {
+            op: op @ (Op::Encode | Op::Decode),
+            args,
+            ..
+        } => {
+            let format = args.first().and_then(Value::as_str).unwrap_or_default();
+            let inner = args.get(1).map(Value::describe).unwrap_or_default();
+            let verb = if *op == Op::Encode {
+                "encoded"
+            } else {
+                "decoded"
+            };
+            format!("<{inner} {verb} as {format}>")
+        }
+        _ => v.as_str().unwrap_or_else(|| format!("<{}>", v.describe())),
+    }
 }
 
 fn show_all(vs: &[Value], open: bool) -> String {
@@ -39,10 +58,19 @@ fn facts(lang: Lang, src: &str) -> FileFacts {
 }
 
 /// What the extractor read on each line (0-based) of `src`.
-fn read_by_line(src: &str, f: &FileFacts) -> Vec<(usize, u32, String)> {
+fn read_by_line(src: &str, f: &FileFacts, lua: bool) -> Vec<(usize, u32, String)> {
     let line = |at: u32| src[..at as usize].matches('\n').count();
     let mut out = Vec::new();
-    for c in &f.commands {
+    // A Lua file's commands are its script's.
+    let scripts = f
+        .scripts
+        .iter()
+        .filter(|_| lua)
+        .filter_map(|s| match &s.source {
+            crate::facts::ScriptSource::Inline(l) => Some(&l.commands),
+            crate::facts::ScriptSource::File { .. } => None,
+        });
+    for c in f.commands.iter().chain(scripts.flatten()) {
         let mut s = c.name.clone();
         let args = show_all(&c.args, c.open_tail);
         if !args.is_empty() {
@@ -79,33 +107,93 @@ fn wanted<'a>(line: &'a str, comment: &str) -> Option<(&'a str, &'a str)> {
     (!code.trim().is_empty()).then(|| (code, want.trim()))
 }
 
+/// The lines of the case file `path` whose reading differs from their
+/// trailing comment.
+fn case_failures(path: &str, src: &str, lang: Lang) -> Vec<String> {
+    let comment = lang.host().line_comment();
+    let got = read_by_line(src, &facts(lang, src), lang.is_script());
+    let mut failures = Vec::new();
+    for (i, text) in src.lines().enumerate() {
+        let read: Vec<&str> = got
+            .iter()
+            .filter(|(l, _, _)| *l == i)
+            .map(|(_, _, s)| s.as_str())
+            .collect();
+        let read = read.join(" ; ");
+        let want = wanted(text, comment).map_or("", |(_, w)| w);
+        let want = if want == "-" { "" } else { want };
+        if read != want {
+            failures.push(format!(
+                "{path}:{}: {}\n  want: {want}\n  read: {read}",
+                i + 1,
+                text.trim()
+            ));
+        }
+    }
+    failures
+}
+
 #[test]
 fn each_client_method_case_yields_what_its_comment_says() {
     let mut failures = Vec::new();
     for t in tables() {
         let (src, lang) = cases(t);
-        let comment = lang.host().line_comment();
-        let got = read_by_line(&src, &facts(lang, &src));
-        for (i, text) in src.lines().enumerate() {
-            let read: Vec<&str> = got
-                .iter()
-                .filter(|(l, _, _)| *l == i)
-                .map(|(_, _, s)| s.as_str())
-                .collect();
-            let read = read.join(" ; ");
-            let want = wanted(text, comment).map_or("", |(_, w)| w);
-            let want = if want == "-" { "" } else { want };
-            if read != want {
-                failures.push(format!(
-                    "{}:{}: {}\n  want: {want}\n  read: {read}",
-                    t.cases,
-                    i + 1,
-                    text.trim()
-                ));
-            }
-        }
+        failures.extend(case_failures(t.cases, &src, lang));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A library table's case file, its text and its language.
+fn library_cases(t: &Library) -> (String, Lang) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(t.cases);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (every library table has its cases)", t.cases));
+    let lang =
+        Lang::from_path(Path::new(t.cases)).expect("a case file of a language wirelint reads");
+    (text, lang)
+}
+
+/// Each row of the standard library's tables (`src/extract/library.rs`)
+/// goes through a client call in `tests/library/`, which reads what its
+/// comment says.
+#[test]
+fn each_library_case_yields_what_its_comment_says() {
+    let mut failures = Vec::new();
+    for t in library::tables() {
+        let (src, lang) = library_cases(t);
+        failures.extend(case_failures(t.cases, &src, lang));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_library_row_has_a_case() {
+    for t in library::tables() {
+        let (src, lang) = library_cases(t);
+        let comment = lang.host().line_comment();
+        // Its code lines: a call, or a value a call's line reads.
+        let lines: Vec<&str> = src
+            .lines()
+            .filter(|l| !l.trim_start().starts_with(comment))
+            .collect();
+        for (what, r) in t.rows() {
+            // `.name` not followed by more of a name (Ruby calls without
+            // parentheses); `name(` not preceded by more of one.
+            let ident = |c: char| c.is_alphanumeric() || c == '_';
+            let called = lines.iter().any(|l| {
+                if what == "method" {
+                    let call = format!(".{}", r.name);
+                    l.match_indices(&call)
+                        .any(|(at, m)| !l[at + m.len()..].starts_with(ident))
+                } else {
+                    let call = format!("{}(", r.name);
+                    l.match_indices(&call)
+                        .any(|(at, _)| !l[..at].ends_with(ident))
+                }
+            });
+            assert!(called, "no case line of {} calls `{}`", t.cases, r.name);
+        }
+    }
 }
 
 #[test]

@@ -18,35 +18,8 @@ use super::{call_arg_values, sides, Cx};
 use crate::facts::{encoded, op, Op, Span, Value, RECEIVER};
 use crate::parse::named_children;
 
-/// Library functions that return their first argument's value as far as
-/// a script's SHA goes: hex encoding and case changes (`EVALSHA` reads
-/// the SHA in either case).
-const SHA_PRESERVING: &[&str] = &[
-    "Base.encode16",
-    "String.downcase",
-    "String.upcase",
-    "to_string",
-    "Kernel.to_string",
-];
-
-/// Lookups by key: the collection is the first argument, the key the
-/// second.
-const LOOKUPS: &[&str] = &[
-    "Keyword.fetch!",
-    "Keyword.get",
-    "Map.fetch!",
-    "Map.get",
-    "Access.get",
-];
-
-/// Functions that serialize their first argument for a script to decode,
-/// and the format: `Msgpax.pack!([prefix, id], iodata: false)`.
-const ENCODERS: &[(&str, &str)] = &[
-    ("Msgpax.pack!", "msgpack"),
-    ("Jason.encode!", "json"),
-    ("Poison.encode!", "json"),
-    ("JSON.encode!", "json"),
-];
+use super::stdlib::LIBRARY;
+use crate::extract::library::Flow;
 
 /// `#sha1(v)`: the SHA1 of what `v` holds.
 pub(super) fn sha1_of(v: Value, span: Span) -> Value {
@@ -130,24 +103,25 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         span: Span,
     ) -> Option<Value> {
         let name = path.join(".");
+        // The rows of `stdlib.rs`; the calls below them read more than one
+        // value's flow.
         let arg = |i: usize| args.get(i).map(|a| self.value(*a, env, depth + 1));
+        match LIBRARY.function(path, args.len()) {
+            Some(Flow::SameSha) => return arg(0).filter(is_sha1),
+            Some(Flow::Lookup) => {
+                let coll = self.list_value(args[0], env, depth + 1);
+                return Some(lookup(coll, arg(1)?, span));
+            }
+            Some(Flow::Encoded(format)) => return Some(encoded(format, arg(0)?, span)),
+            _ => {}
+        }
         match name.as_str() {
             ":crypto.hash" if args.len() == 2 => {
                 let alg = arg(0)?;
                 (alg.as_str().as_deref() == Some("sha"))
                     .then(|| sha1_of(arg(1).unwrap_or(alg), span))
             }
-            n if SHA_PRESERVING.contains(&n) => arg(0).filter(is_sha1),
-            n if LOOKUPS.contains(&n) && args.len() >= 2 => Some(lookup(
-                self.list_value(args[0], env, depth + 1),
-                arg(1)?,
-                span,
-            )),
             "then" | "Kernel.then" if args.len() == 2 => Some(self.then(args, env, depth, span)),
-            n if !args.is_empty() && ENCODERS.iter().any(|(e, _)| *e == n) => {
-                let (_, format) = ENCODERS.iter().find(|(e, _)| *e == n)?;
-                Some(encoded(format, arg(0)?, span))
-            }
             "apply" | "Kernel.apply" if args.len() == 3 => Some(op(
                 Op::Dispatch,
                 vec![arg(0)?, arg(1)?, self.list_value(args[2], env, depth + 1)],

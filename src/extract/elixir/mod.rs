@@ -48,6 +48,7 @@ mod paths;
 mod patterns;
 mod reads;
 mod scripts;
+pub(crate) mod stdlib;
 mod strings;
 mod templates;
 mod values;

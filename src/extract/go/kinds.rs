@@ -38,6 +38,7 @@ pub const KINDS: Kinds = Kinds {
         "package_clause",
         "parameter_declaration",
         "parenthesized_expression",
+        "type_conversion_expression",
         "range_clause",
         "raw_string_literal",
         "raw_string_literal_content",
@@ -124,10 +125,7 @@ pub const KINDS: Kinds = Kinds {
             &["receive_statement", "send_statement"],
         ),
         (why::SLICE, &["slice_expression"]),
-        (
-            why::CONVERSION,
-            &["type_assertion_expression", "type_conversion_expression"],
-        ),
+        (why::CONVERSION, &["type_assertion_expression"]),
         (
             "generic instantiations (`f[T]`) are Unknown",
             &["type_instantiation_expression"],

@@ -40,6 +40,7 @@ mod calls;
 mod client;
 mod files;
 pub mod kinds;
+pub(crate) mod stdlib;
 mod stores;
 mod strings;
 mod types;

@@ -12,9 +12,11 @@ use crate::extract::source::{OnePass, Source};
 use crate::facts::{applied, closure, Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
+use super::stdlib::LIBRARY;
 use super::strings::is_string;
 use super::Cx;
 use crate::extract::formats;
+use crate::extract::library::Flow;
 use crate::extract::literals;
 use crate::extract::parts::segs_of;
 
@@ -41,7 +43,20 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
             }
             "index_expression" => self.index_value(n, d),
+            "type_conversion_expression" => self.conversion_value(n, d),
             _ => Value::unknown(self.label(n), span),
+        }
+    }
+
+    /// `[]byte(s)`, `string(b)`: a conversion that keeps the bytes (a row
+    /// of `stdlib.rs`) gives its operand's value; any other is Unknown.
+    fn conversion_value(&mut self, n: Node<'_>, d: usize) -> Value {
+        let (ty, operand) = (n.child_by_field_id(F.ty), n.child_by_field_id(F.operand));
+        match (ty, operand) {
+            (Some(t), Some(o)) if LIBRARY.function(&[self.text(t)], 1) == Some(Flow::Same) => {
+                self.value(o, d + 1)
+            }
+            _ => Value::unknown(self.label(n), self.span(n)),
         }
     }
 
@@ -161,7 +176,9 @@ impl<'s, 'p> Cx<'s, 'p> {
                     .unwrap_or_else(|| Value::unknown(self.label(n), span));
             }
             _ if self.made_script(n).is_some() => return self.made_value(n, d),
-            ["string"] | ["[]byte"] if args.len() == 1 => return self.value(args[0], d + 1),
+            _ if LIBRARY.function(&p, args.len()) == Some(Flow::Same) => {
+                return self.value(args[0], d + 1)
+            }
             // `make([]T, n, cap)`: a slice of zero values, or none; a
             // slice filled by `append` after it holds what was appended.
             ["make"]

@@ -26,6 +26,7 @@ mod classes;
 mod client;
 pub mod kinds;
 mod scripts;
+pub(crate) mod stdlib;
 mod types;
 mod values;
 

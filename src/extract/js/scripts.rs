@@ -6,10 +6,12 @@
 
 use tree_sitter::Node;
 
+use super::stdlib::LIBRARY;
 use super::values::{first_named, named};
 use super::{is_function, Cx, NodeRef, Registered};
 use crate::extract::embedded::Decoded;
 use crate::extract::embedded_lua;
+use crate::extract::library::Flow;
 use crate::extract::parts::{looks_lua, Parts};
 use crate::extract::source::Source;
 use crate::facts::{ScriptDef, ScriptSource, Span, Value};
@@ -20,9 +22,6 @@ fn is_plus(cx: &Cx<'_, '_, '_>, n: Node<'_>) -> bool {
         && n.child_by_field_id(cx.f.operator)
             .is_some_and(|o| o.kind() == "+")
 }
-
-/// Functions that read a file.
-const READS: &[&str] = &["readFileSync", "readFile"];
 
 /// How far up from a script its binding is looked for.
 const MAX_BINDING_CLIMB: usize = 6;
@@ -111,10 +110,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let callee = self.text(func);
-        if !READS.iter().any(|r| callee.ends_with(r)) {
+        let Some(args) = n.child_by_field_id(self.f.arguments) else {
+            return;
+        };
+        let path: Vec<&str> = callee.split('.').collect();
+        if LIBRARY.function(&path, args.named_child_count()) != Some(Flow::Read) {
             return;
         }
-        let Some(arg) = n.child_by_field_id(self.f.arguments).and_then(first_named) else {
+        let Some(arg) = first_named(args) else {
             return;
         };
         let mut pieces = Vec::new();

@@ -6,9 +6,11 @@
 use tree_sitter::Node;
 
 use super::client;
+use super::stdlib::LIBRARY;
 use super::{is_function, Cx, NodeRef, COMMENT_KINDS, MAX_DEPTH};
 use crate::extract::clients::{Receiver, Sends};
 use crate::extract::embedded::Decoded;
+use crate::extract::library::Flow;
 use crate::extract::parts::Parts;
 use crate::extract::source::Source;
 use crate::facts::{applied, hash_reply, Seg, Span, Template, Value, RECEIVER};
@@ -22,12 +24,6 @@ const TRANSPARENT: &[&str] = &[
     "non_null_expression",
     "type_assertion",
 ];
-
-/// Methods that give a text as it is (the standard library as data):
-/// `String.prototype.toString`/`valueOf` give the string, and a `Buffer`'s
-/// `toString()` (UTF-8 by default) the text of a file read with
-/// `readFileSync`; on a string or a script the value is the receiver's.
-const TEXT_AS_IS: &[&str] = &["toString", "valueOf"];
 
 /// Expressions one value may read, at most (names bound to names bound
 /// to names, each several times, would grow without it).
@@ -304,6 +300,21 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let text = self.value(text, d + 1);
             return crate::facts::sha1(text, span);
         }
+        // The library's functions (`stdlib.rs`), by the callee as written
+        // (a name or a short member chain).
+        if matches!(func.kind(), "identifier" | "member_expression")
+            && func.byte_range().len() <= 64
+        {
+            let written = self.text(func);
+            let written: Vec<&str> = written.split('.').collect();
+            match (LIBRARY.function(&written, args.len()), args.first()) {
+                (Some(Flow::Same), Some(a)) => return self.value(*a, d + 1),
+                (Some(Flow::Encoded(format)), Some(a)) => {
+                    return crate::facts::encoded(format, self.value(*a, d + 1), span)
+                }
+                _ => {}
+            }
+        }
         let path = match func.kind() {
             "identifier" => vec![self.text(func)],
             "member_expression" => {
@@ -327,7 +338,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                     return reply;
                 }
                 let name = self.text(p);
-                if args.is_empty() && TEXT_AS_IS.contains(&name.as_str()) {
+                if LIBRARY.method(&name, args.len()) == Some(Flow::Same) {
                     if let v @ (Value::Str(_) | Value::ScriptRef { .. }) = self.value(o, d + 1) {
                         return v;
                     }

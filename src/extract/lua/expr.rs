@@ -4,8 +4,10 @@ use tree_sitter::Node;
 
 use super::append_value;
 use super::eval::Eval;
+use super::stdlib::LIBRARY;
 use super::value::{Kind, Lv, Slot};
 use crate::extract::fields::LUA as F;
+use crate::extract::library::Flow;
 use crate::facts::{
     decoded, lookup, serial_of, Command, LuaCall, Op, Seg, Sink, Span, Template, Value,
 };
@@ -15,7 +17,7 @@ use crate::parse::named_children;
 const NIL_FAILS_OP: &[&str] = &["+", "-", "*", "/", "//", "%", "^", "<", "<=", ">", ">="];
 
 /// Global functions of Lua's library: never another file's.
-const LIBRARY: &[&str] = &[
+const BUILTINS: &[&str] = &[
     "assert",
     "error",
     "ipairs",
@@ -36,16 +38,6 @@ const LIBRARY: &[&str] = &[
     "unpack",
     "xpcall",
 ];
-
-/// The format a library function decodes its one argument from:
-/// `cmsgpack.unpack(ARGV[1])` is the structure the caller packed.
-fn decoder_format(callee: &str) -> Option<&'static str> {
-    match callee {
-        "cmsgpack.unpack" => Some("msgpack"),
-        "cjson.decode" => Some("json"),
-        _ => None,
-    }
-}
 
 /// Functions whose arguments fail on `nil`.
 fn nil_fails(callee: &str) -> bool {
@@ -430,7 +422,7 @@ impl<'t> Eval<'_, 't> {
                 v.nil_from = args.first().map(|a| a.nil_from.clone()).unwrap_or_default();
                 return v;
             }
-            "tostring" => {
+            c if LIBRARY.function(&[c], 1) == Some(Flow::Same) => {
                 let (args, _) = self.args(n);
                 return match args.first() {
                     Some(a) if matches!(a.kind, Kind::Val(Value::Str(_) | Value::Int { .. })) => {
@@ -463,7 +455,9 @@ impl<'t> Eval<'_, 't> {
                 let mut v = Lv::derived(self.s.text(n), span, &args);
                 // The structure a serialized argument decodes to, for its
                 // items to be what the caller packed.
-                if let (Some(format), [arg]) = (decoder_format(c), args.as_slice()) {
+                let path: Vec<&str> = c.split('.').collect();
+                let flow = LIBRARY.function(&path, args.len());
+                if let (Some(Flow::Decoded(format)), [arg]) = (flow, args.as_slice()) {
                     v.kind = Kind::Val(decoded(format, arg.to_value(), span));
                 }
                 return v;
@@ -498,7 +492,7 @@ impl<'t> Eval<'_, 't> {
     fn elsewhere(&mut self, name: Node<'t>, args: &[Lv<'t>], open: bool, span: Span) {
         let name = self.s.text(name);
         if !self.recording
-            || LIBRARY.contains(&name.as_str())
+            || BUILTINS.contains(&name.as_str())
             || self.scopes.iter().any(|s| s.contains_key(&name))
         {
             return;

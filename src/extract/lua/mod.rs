@@ -22,6 +22,7 @@ mod eval;
 mod expr;
 pub(crate) mod functions;
 pub mod kinds;
+pub(crate) mod stdlib;
 mod summary;
 pub(crate) mod template;
 /// Whether identifier `n` names a member, not a variable: the field of

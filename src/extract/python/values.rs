@@ -14,8 +14,10 @@ use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::named_children;
 
+use super::stdlib::LIBRARY;
 use super::{Cx, MAX_DEPTH};
 use crate::extract::formats;
+use crate::extract::library::Flow;
 use crate::extract::literals;
 use crate::extract::parts::segs_of;
 
@@ -30,15 +32,6 @@ const CLIENT_MAKERS: &[&str] = &[
     "from_url",
     "from_pool",
     "pipeline",
-];
-
-/// Functions that serialize their one positional argument for a script to
-/// decode, and the format: `msgpack.packb([prefix, id], use_bin_type=True)`.
-const ENCODERS: &[(&[&str], &str)] = &[
-    (&["msgpack", "packb"], "msgpack"),
-    (&["msgpack", "dumps"], "msgpack"),
-    (&["ormsgpack", "packb"], "msgpack"),
-    (&["json", "dumps"], "json"),
 ];
 
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
@@ -319,8 +312,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         (pos, kw)
     }
 
-    /// What a call gives (a value serialized for a script to decode,
-    /// [`ENCODERS`], as that encoding).
+    /// What a call gives (a value serialized for a script to decode, by a
+    /// row of `stdlib.rs`, as that encoding).
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
         let Some(func) = n.child_by_field_id(F.function) else {
@@ -378,14 +371,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             _ => return Value::unknown(self.label(n), span),
         };
         let _ = kw;
-        let encoder = ENCODERS.iter().find(|(e, _)| {
-            path.len() >= e.len()
-                && path[path.len() - e.len()..]
-                    .iter()
-                    .zip(e.iter())
-                    .all(|(a, b)| a == b)
-        });
-        if let (Some((_, format)), [arg]) = (encoder, args.as_slice()) {
+        let flow = LIBRARY.function(&path, args.len());
+        if let (Some(Flow::Encoded(format)), [arg]) = (flow, args.as_slice()) {
             return crate::facts::encoded(format, arg.clone(), span);
         }
         Value::Call { path, args, span }

@@ -12,8 +12,10 @@ use crate::facts::{FieldRead, Span, Value};
 use crate::parse::named_children;
 
 use super::client;
+use super::stdlib::LIBRARY;
 use super::{Cx, ScopeKind};
 use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::library::Flow;
 use crate::extract::parts::segs_of;
 
 /// Methods whose block is a test (`it "..." do`, `describe X do`).
@@ -380,8 +382,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 [load, lua] if load.as_str().as_deref() == Some("load") => Some(lua.clone()),
                 _ => None,
             },
-            (m, true) if super::values::SAME_VALUE.contains(&m) && args.is_empty() => {
+            (m, true) if LIBRARY.method(m, args.len()) == Some(Flow::Same) => {
                 recv.map(|r| self.value(r, d + 1))
+            }
+            // A serializer: `payload.to_json`, `JSON.generate(payload)`.
+            (m, true) if library_encoder(m, &recv_text, args.len()).is_some() => {
+                self.library_encoded(m, (recv?, &recv_text), args, span, d)
             }
             // `send(name, a..)` on the receiver: its method `name` (Ruby's
             // dynamic dispatch), with `a..`.
@@ -507,5 +513,40 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             })
             .collect();
         self.name_arguments(named);
+    }
+}
+
+impl Cx<'_, '_, '_> {
+    /// What a library serializer (`stdlib.rs`) makes of its receiver or
+    /// its argument.
+    fn library_encoded(
+        &mut self,
+        m: &str,
+        (recv, recv_text): (Node<'_>, &str),
+        args: &[Value],
+        span: Span,
+        d: usize,
+    ) -> Option<Value> {
+        let (format, of_receiver) = library_encoder(m, recv_text, args.len())?;
+        let v = if of_receiver {
+            self.value(recv, d + 1)
+        } else {
+            args.first()?.clone()
+        };
+        Some(crate::facts::encoded(format, v, span))
+    }
+}
+
+/// The format a library call serializes into (`stdlib.rs`), and whether
+/// it serializes its receiver (the method `m`) or its argument (the
+/// function `Recv.m`).
+fn library_encoder(m: &str, recv: &str, args: usize) -> Option<(&'static str, bool)> {
+    match LIBRARY.method(m, args) {
+        Some(Flow::Encoded(format)) => Some((format, true)),
+        Some(_) => None,
+        None => match LIBRARY.function(&[recv, m], args)? {
+            Flow::Encoded(format) => Some((format, false)),
+            _ => None,
+        },
     }
 }

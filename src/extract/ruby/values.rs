@@ -35,10 +35,6 @@ pub(super) fn is_client_class(base: &str) -> bool {
     CLIENT_MAKERS[..2].contains(&base)
 }
 
-/// Methods that give their receiver's value back, as far as the wire is
-/// concerned (`"q".freeze`, `key.to_s`).
-pub(super) const SAME_VALUE: &[&str] = &["freeze", "to_s", "to_str", "dup", "itself", "b"];
-
 impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// The value of an expression ([`OnePass::value`] bounds the depth).
     pub(super) fn expression(&mut self, n: Node<'_>, d: usize) -> Value {

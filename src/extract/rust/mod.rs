@@ -77,6 +77,7 @@ mod modules;
 mod paths;
 mod rows;
 mod scripts;
+pub(crate) mod stdlib;
 mod strings;
 mod structs;
 mod values;

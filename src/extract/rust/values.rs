@@ -11,78 +11,12 @@ use crate::facts::{Seg, Span, Template, Value, RECEIVER};
 use crate::parse::named_children;
 
 use super::paths::path_segments;
+use super::stdlib::LIBRARY;
 use super::strings::parse_int;
 use super::{
     args_of, callee, is_comment, is_screaming, method_of, node_key, peel_ref, Cx, MAX_DEPTH,
 };
-
-/// Method calls that send their receiver unchanged.
-/// Methods whose arguments only say what happens on failure.
-const ERROR_ONLY_METHODS: &[&str] = &[
-    "ok_or",
-    "ok_or_else",
-    "expect",
-    "unwrap",
-    "map_err",
-    "context",
-    "with_context",
-];
-
-/// Calls that give their one argument: conversions, smart pointers,
-/// locks, and lazily initialised cells (what the initialiser returns).
-const TRANSPARENT_CALLS: &[&[&str]] = &[
-    &["String", "from"],
-    &["str", "to_string"],
-    &["String", "from_str"],
-    &["Ok"],
-    &["Some"],
-    &["Cow", "from"],
-    &["Box", "new"],
-    &["Arc", "from"],
-    &["Arc", "new"],
-    &["Rc", "new"],
-    &["Rc", "from"],
-    &["Mutex", "new"],
-    &["RwLock", "new"],
-    &["LazyLock", "new"],
-    &["LazyCell", "new"],
-    &["Lazy", "new"],
-    &["OnceCell", "from"],
-    &["OnceLock", "from"],
-];
-
-/// Functions that serialize the value their one argument refers to, for a
-/// script to decode, and the format: `rmp_serde::to_vec(&(prefix, id))`
-/// (a tuple, an array or a `Vec` is a msgpack array).
-const ENCODERS: &[(&[&str], &str)] = &[
-    (&["rmp_serde", "to_vec"], "msgpack"),
-    (&["rmp_serde", "to_vec_named"], "msgpack"),
-    (&["rmp_serde", "encode", "to_vec"], "msgpack"),
-    (&["rmp_serde", "encode", "to_vec_named"], "msgpack"),
-    (&["serde_json", "to_string"], "json"),
-    (&["serde_json", "to_vec"], "json"),
-];
-
-/// Methods of lazily initialised cells that give what the initialiser
-/// they are handed returns.
-const LAZY_INIT_METHODS: &[&str] = &["get_or_init", "get_or_insert_with", "call_once_force"];
-
-const TRANSPARENT_METHODS: &[&str] = &[
-    "as_str",
-    "as_ref",
-    "to_string",
-    "to_owned",
-    "into",
-    "clone",
-    "as_bytes",
-    "borrow",
-    "deref",
-    "as_deref",
-    "to_vec",
-    "into_owned",
-    "cloned",
-    "copied",
-];
+use crate::extract::library::Flow;
 
 /// Appends a value to a template: strings are spliced in, integers become
 /// literal digits, unknowns holes, other values stay to be linked.
@@ -381,7 +315,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             let Some((method, recv)) = method_of(cur, self.src) else {
                 return false;
             };
-            if TRANSPARENT_METHODS.contains(&method.as_str()) {
+            if LIBRARY.method(&method, 0) == Some(Flow::Same) {
                 cur = recv;
                 continue;
             }
@@ -448,7 +382,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if let Some(v) = self.map_method(n, &method, recv, &args, d) {
                     return v;
                 }
-                if TRANSPARENT_METHODS.contains(&method.as_str()) && args.is_empty() {
+                if args.is_empty() && LIBRARY.method(&method, 0) == Some(Flow::Same) {
                     return self.value(recv, d);
                 }
                 if args.len() == 1 {
@@ -456,15 +390,14 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                         return v;
                     }
                 }
-                // `Option`/`Result` adapters whose arguments only say what
-                // happens on failure: the value is the receiver's.
-                if ERROR_ONLY_METHODS.contains(&method.as_str()) {
-                    return self.value(recv, d);
-                }
-                // A lazily initialised cell holds what its initialiser
-                // returns: `CELL.get_or_init(|| Script::new(..))`.
-                if LAZY_INIT_METHODS.contains(&method.as_str()) && args.len() == 1 {
-                    return self.value(args[0], d);
+                // The library's methods (`stdlib.rs`): an adapter whose
+                // arguments only say what happens on failure gives its
+                // receiver; a lazily initialised cell what its initialiser
+                // returns (`CELL.get_or_init(|| Script::new(..))`).
+                match LIBRARY.method(&method, args.len()) {
+                    Some(Flow::Same) => return self.value(recv, d),
+                    Some(Flow::Initialised) => return self.value(args[0], d),
+                    _ => {}
                 }
                 if method == "replace" && args.len() == 2 {
                     return self.replace_value(recv, args[0], args[1], span, d);
@@ -528,11 +461,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let [arg] = args else {
             return None;
         };
-        if TRANSPARENT_CALLS.iter().any(|c| strs.ends_with(c)) {
-            return Some(self.value(*arg, d));
+        match LIBRARY.function(strs, 1)? {
+            Flow::Same => Some(self.value(*arg, d)),
+            Flow::Encoded(format) => Some(crate::facts::encoded(format, self.value(*arg, d), span)),
+            _ => None,
         }
-        let (_, format) = ENCODERS.iter().find(|(e, _)| strs.ends_with(e))?;
-        Some(crate::facts::encoded(format, self.value(*arg, d), span))
     }
 
     /// `ACTIVE.replace("{queue}", ns)`: the placeholder's bytes give way to

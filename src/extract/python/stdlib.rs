@@ -1,0 +1,23 @@
+//! Python's standard library and serializers, as rows of the one table
+//! type (`crate::extract::library`): data and nothing else.
+
+use crate::extract::clients::Arity::Exactly;
+use crate::extract::library::{row, Flow::*, Library, Match, Summary};
+
+pub(crate) static LIBRARY: Library = Library {
+    language: "Python",
+    sep: ".",
+    matching: Match::Tail,
+    functions: FUNCTIONS,
+    methods: &[],
+    cases: "tests/library/python.py",
+};
+
+const FUNCTIONS: &[Summary] = &[
+    // Serializers of their one positional argument, whose output a script
+    // decodes: `msgpack.packb([prefix, id], use_bin_type=True)`.
+    row("msgpack.packb", Exactly(1), Encoded("msgpack")),
+    row("msgpack.dumps", Exactly(1), Encoded("msgpack")),
+    row("ormsgpack.packb", Exactly(1), Encoded("msgpack")),
+    row("json.dumps", Exactly(1), Encoded("json")),
+];
