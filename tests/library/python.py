@@ -18,3 +18,6 @@ def calls():
     r.hset("emq:a", "payload", msgpack.dumps(["q", 1]))  # HSET emq:a payload <list encoded as msgpack>
     r.hset("emq:a", "payload", ormsgpack.packb(["q", 1]))  # HSET emq:a payload <list encoded as msgpack>
     r.hset("emq:a", "payload", json.dumps(["q", 1]))  # HSET emq:a payload <list encoded as json>
+    r.hset("emq:a".encode(), "state", "x")  # HSET emq:a state x
+    r.hset("emq:a".encode("utf-8"), "state", "x")  # HSET emq:a state x
+    r.hset(b"emq:a".decode(), "state", "x")  # HSET emq:a state x

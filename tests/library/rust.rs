@@ -24,6 +24,9 @@ fn functions(con: &mut C) {
     cmd("GET").arg(Lazy::new("emq:p")).query(con)?; // GET emq:p
     cmd("GET").arg(OnceCell::from("emq:q")).query(con)?; // GET emq:q
     cmd("GET").arg(OnceLock::from("emq:r")).query(con)?; // GET emq:r
+    cmd("GET").arg(String::from_utf8("emq:u")).query(con)?; // GET emq:u
+    cmd("GET").arg(String::from_utf8_lossy("emq:v")).query(con)?; // GET emq:v
+    cmd("GET").arg(std::str::from_utf8("emq:w")).query(con)?; // GET emq:w
     cmd("GET").arg(std::string::String::from("emq:s")).query(con)?; // GET emq:s
     cmd("HSET").arg("emq:t").arg("payload").arg(rmp_serde::to_vec(&("q", 1))).query(con)?; // HSET emq:t payload <list encoded as msgpack>
     cmd("HSET").arg("emq:t").arg("payload").arg(rmp_serde::to_vec_named(&("q", 1))).query(con)?; // HSET emq:t payload <list encoded as msgpack>
@@ -48,6 +51,8 @@ fn methods(con: &mut C) {
     cmd("GET").arg("emq:a".into_owned()).query(con)?; // GET emq:a
     cmd("GET").arg("emq:a".cloned()).query(con)?; // GET emq:a
     cmd("GET").arg("emq:a".copied()).query(con)?; // GET emq:a
+    cmd("GET").arg("emq:a".into_bytes()).query(con)?; // GET emq:a
+    cmd("GET").arg("emq:a".as_slice()).query(con)?; // GET emq:a
     cmd("GET").arg("emq:a".ok_or(Error)).query(con)?; // GET emq:a
     cmd("GET").arg("emq:a".ok_or_else(|| Error)).query(con)?; // GET emq:a
     cmd("GET").arg("emq:a".expect("a key")).query(con)?; // GET emq:a

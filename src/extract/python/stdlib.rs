@@ -1,7 +1,7 @@
 //! Python's standard library and serializers, as rows of the one table
 //! type (`crate::extract::library`): data and nothing else.
 
-use crate::extract::clients::Arity::Exactly;
+use crate::extract::clients::Arity::{AtLeast, Exactly};
 use crate::extract::library::{row, Flow::*, Library, Match, Summary};
 
 pub(crate) static LIBRARY: Library = Library {
@@ -9,7 +9,7 @@ pub(crate) static LIBRARY: Library = Library {
     sep: ".",
     matching: Match::Tail,
     functions: FUNCTIONS,
-    methods: &[],
+    methods: METHODS,
     cases: "tests/library/python.py",
 };
 
@@ -20,4 +20,11 @@ const FUNCTIONS: &[Summary] = &[
     row("msgpack.dumps", Exactly(1), Encoded("msgpack")),
     row("ormsgpack.packb", Exactly(1), Encoded("msgpack")),
     row("json.dumps", Exactly(1), Encoded("json")),
+];
+
+const METHODS: &[Summary] = &[
+    // Text to bytes and back, in UTF-8 (what every client sends): the
+    // same bytes on the wire.
+    row("encode", AtLeast(0), Same),
+    row("decode", AtLeast(0), Same),
 ];

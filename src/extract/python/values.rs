@@ -455,7 +455,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     None => Value::unknown(self.label(n), span),
                 })
             }
-            ("decode", Some(o)) => Some(self.value(o, d + 1)),
+            (m, Some(o)) if LIBRARY.method(m, pos.len()) == Some(Flow::Same) => {
+                Some(self.value(o, d + 1))
+            }
             ("open", None) => {
                 let p = self.value(first?, d + 1);
                 Some(Value::Call {

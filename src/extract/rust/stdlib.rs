@@ -34,6 +34,10 @@ const FUNCTIONS: &[Summary] = &[
     row("Lazy::new", Exactly(1), Same),
     row("OnceCell::from", Exactly(1), Same),
     row("OnceLock::from", Exactly(1), Same),
+    // Bytes read as text (a script embedded with `include_bytes!`).
+    row("String::from_utf8", Exactly(1), Same),
+    row("String::from_utf8_lossy", Exactly(1), Same),
+    row("str::from_utf8", Exactly(1), Same),
     // Serializers whose output a script decodes: a tuple, an array or a
     // `Vec` is a msgpack array.
     row("rmp_serde::to_vec", Exactly(1), Encoded("msgpack")),
@@ -64,6 +68,8 @@ const METHODS: &[Summary] = &[
     row("into_owned", Exactly(0), Same),
     row("cloned", Exactly(0), Same),
     row("copied", Exactly(0), Same),
+    row("into_bytes", Exactly(0), Same),
+    row("as_slice", Exactly(0), Same),
     // `Option` and `Result` adapters whose arguments only say what happens
     // on failure.
     row("ok_or", AtLeast(0), Same),
