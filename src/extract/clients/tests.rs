@@ -91,14 +91,18 @@ fn read_by_line(src: &str, f: &FileFacts, lua: bool) -> Vec<(usize, u32, String)
     out
 }
 
-/// A table's case file, its text and its language.
-fn cases(t: &Table) -> (String, Lang) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(t.cases);
+/// A case file (from the crate's root), its text and its language.
+fn case_file(cases: &str) -> (String, Lang) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(cases);
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (every client table has its cases)", t.cases));
-    let lang =
-        Lang::from_path(Path::new(t.cases)).expect("a case file of a language wirelint reads");
+        .unwrap_or_else(|e| panic!("{cases}: {e} (every table has its cases)"));
+    let lang = Lang::from_path(Path::new(cases)).expect("a case file of a language wirelint reads");
     (text, lang)
+}
+
+/// A client table's case file, its text and its language.
+fn cases(t: &Table) -> (String, Lang) {
+    case_file(t.cases)
 }
 
 /// `(code, want)` of a line that says what it yields.
@@ -145,12 +149,7 @@ fn each_client_method_case_yields_what_its_comment_says() {
 
 /// A library table's case file, its text and its language.
 fn library_cases(t: &Library) -> (String, Lang) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(t.cases);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e} (every library table has its cases)", t.cases));
-    let lang =
-        Lang::from_path(Path::new(t.cases)).expect("a case file of a language wirelint reads");
-    (text, lang)
+    case_file(t.cases)
 }
 
 /// Each row of the standard library's tables (`src/extract/library.rs`)
