@@ -108,7 +108,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let arg = |i: usize| args.get(i).map(|a| self.value(*a, env, depth + 1));
         match LIBRARY.function(path, args.len()) {
             Some(Flow::SameSha) => return arg(0).filter(is_sha1),
-            Some(Flow::Lookup) => {
+            Some(Flow::Lookup) if args.len() >= 2 => {
                 let coll = self.list_value(args[0], env, depth + 1);
                 return Some(lookup(coll, arg(1)?, span));
             }

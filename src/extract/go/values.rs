@@ -176,8 +176,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                     .unwrap_or_else(|| Value::unknown(self.label(n), span));
             }
             _ if self.made_script(n).is_some() => return self.made_value(n, d),
-            _ if LIBRARY.function(&p, args.len()) == Some(Flow::Same) => {
-                return self.value(args[0], d + 1)
+            [..] if LIBRARY.function(&p, args.len()) == Some(Flow::Same) => {
+                if let Some(a) = args.first() {
+                    return self.value(*a, d + 1);
+                }
             }
             // `make([]T, n, cap)`: a slice of zero values, or none; a
             // slice filled by `append` after it holds what was appended.

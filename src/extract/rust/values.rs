@@ -394,9 +394,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 // arguments only say what happens on failure gives its
                 // receiver; a lazily initialised cell what its initialiser
                 // returns (`CELL.get_or_init(|| Script::new(..))`).
-                match LIBRARY.method(&method, args.len()) {
-                    Some(Flow::Same) => return self.value(recv, d),
-                    Some(Flow::Initialised) => return self.value(args[0], d),
+                match (LIBRARY.method(&method, args.len()), args.first()) {
+                    (Some(Flow::Same), _) => return self.value(recv, d),
+                    (Some(Flow::Initialised), Some(init)) => return self.value(*init, d),
                     _ => {}
                 }
                 if method == "replace" && args.len() == 2 {
