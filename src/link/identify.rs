@@ -230,11 +230,16 @@ fn versioned_head(t: &crate::facts::Template) -> Option<String> {
     plain.then(|| name.to_string())
 }
 
+/// What following each value gave ([`Lookup::followed`]).
+pub(super) type Followed = HashMap<(SpeakerId, FileId), HashMap<Value, Option<ScriptId>>>;
+
 /// What identifying a script may consult.
 pub(super) struct Lookup<'a> {
     /// What following a value gave, per speaker, file and value
     /// (`flow.rs`): binding asks the same values again each round.
-    pub followed: std::sync::Mutex<HashMap<(SpeakerId, FileId, Value), Option<ScriptId>>>,
+    /// Keyed by speaker and file, then by value, so that a lookup borrows
+    /// the value and only a miss copies it.
+    pub followed: std::sync::Mutex<Followed>,
     pub model: &'a Model,
     pub script_at: &'a HashMap<(FileId, usize), ScriptId>,
     pub loaders: &'a Loaders,
@@ -354,8 +359,11 @@ fn followed(
     lk: &Lookup<'_>,
     depth: usize,
 ) -> Option<ScriptId> {
-    let key = (speaker, file, v.clone());
-    if let Some(known) = lk.followed.lock().ok().and_then(|m| m.get(&key).copied()) {
+    let known = lk.followed.lock().ok().and_then(|m| {
+        m.get(&(speaker, file))
+            .and_then(|by_value| by_value.get(v).copied())
+    });
+    if let Some(known) = known {
         return known;
     }
     let at = super::flow::At {
@@ -366,7 +374,9 @@ fn followed(
     };
     let found = one_script(&super::flow::follow(lk.resolver, v, at), speaker, lk, depth);
     if let Ok(mut m) = lk.followed.lock() {
-        m.insert(key, found);
+        m.entry((speaker, file))
+            .or_default()
+            .insert(v.clone(), found);
     }
     found
 }
