@@ -6,7 +6,9 @@
 //! arguments spread from an array (`...args`); a function's body moved
 //! into a function it calls; an arrow function written as a `function`
 //! and back; a function's constant string moved to the module;
-//! single-quoted strings written in double quotes.
+//! single-quoted strings written in double quotes; a method called
+//! through `Function.prototype.call`, or bound to its object by `bind`
+//! and held in a `const` first.
 
 use tree_sitter::Node;
 
@@ -40,6 +42,8 @@ pub fn catalog() -> Vec<Rewrite> {
         r("js-function-to-arrow", function_to_arrow),
         r("js-local-to-module", local_to_module),
         r("js-double-quotes", double_quotes),
+        r("js-method-call", method_call),
+        r("js-method-value", method_value),
     ]
 }
 
@@ -443,6 +447,91 @@ fn double_quotes(src: &Source) -> Option<Rewritten> {
                 e.replace_text(n.byte_range(), format!("\"{text}\""));
             }
         }
+    }
+    e.finish()
+}
+
+/// A receiver that names the same object wherever it is written again: a
+/// name, `this`, or a property of one of those.
+fn pure_receiver(n: Node) -> bool {
+    match n.kind() {
+        "identifier" | "this" => true,
+        "member_expression" => {
+            n.child_by_field_name("object").is_some_and(pure_receiver)
+                && n.child_by_field_name("property").map(|p| p.kind())
+                    == Some("property_identifier")
+        }
+        _ => false,
+    }
+}
+
+/// `recv.m(args)` as its method, receiver and arguments: a plain call (no
+/// `?.`, no type arguments, not `super`) on a receiver with no effect of
+/// its own.
+fn plain_method_call<'t>(src: &Source, n: Node<'t>) -> Option<(Node<'t>, Node<'t>, Node<'t>)> {
+    if n.kind() != "call_expression" {
+        return None;
+    }
+    let func = n.child_by_field_name("function")?;
+    let args = n.child_by_field_name("arguments")?;
+    let recv = func.child_by_field_name("object")?;
+    let plain = func.kind() == "member_expression"
+        && args.kind() == "arguments"
+        && func.end_byte() == args.start_byte()
+        && !src.text_of(func).contains("?.")
+        && n.child_by_field_name("type_arguments").is_none();
+    (plain && pure_receiver(recv)).then_some((func, recv, args))
+}
+
+/// `recv.m(args)` written `recv.m.call(recv, args)`: `call` runs the
+/// function with its first argument as `this` and the rest as its
+/// arguments, so the same method runs on the same object with the same
+/// arguments. Only where the receiver has no effect of its own (it is
+/// written twice) and the call is a plain one (no `?.`, no type arguments,
+/// not `super`).
+fn method_call(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let Some((func, recv, args)) = plain_method_call(src, n) else {
+            continue;
+        };
+        let this = src.text_of(recv).to_string();
+        let sep = if named(args).is_empty() { "" } else { ", " };
+        e.insert(func.end_byte(), ".call");
+        e.insert(args.start_byte() + 1, format!("{this}{sep}"));
+    }
+    e.finish()
+}
+
+/// `recv.m(args)` written `const method_N = recv.m.bind(recv);` on a line
+/// before its statement, and `method_N(args)`: `bind` makes the function
+/// that runs `m` with `recv` as `this`, and reading `recv.m` before the
+/// statement reads the same method (the receiver has no effect of its
+/// own, and no function lies between the call and its statement).
+fn method_value(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut made = 0;
+    for n in src.nodes() {
+        let Some((func, recv, _)) = plain_method_call(src, n) else {
+            continue;
+        };
+        let Some(stmt) = JS.statement(src, n) else {
+            continue;
+        };
+        let name = format!("method_{made}");
+        if JS.taken(src, &name) {
+            return None;
+        }
+        let this = src.text_of(recv).to_string();
+        e.hoist(
+            stmt.start_byte(),
+            &src.indent_at(stmt.start_byte()),
+            func.byte_range(),
+            format!("const {name} = "),
+            &format!(".bind({this});"),
+            &name,
+        );
+        made += 1;
     }
     e.finish()
 }

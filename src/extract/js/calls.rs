@@ -28,6 +28,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "public_field_definition" | "field_definition" => self.class_field(n),
             "call_expression" => {
                 self.mark_not_read(n, self.f.function);
+                // `r.m.call(r, ..)`: `r.m` is called, not read.
+                if let Some((func, _)) = self.invocation(n) {
+                    self.not_reads.insert(func.id());
+                }
                 self.call(n);
             }
             "assignment_expression" | "augmented_assignment_expression" => {
@@ -147,13 +151,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     fn call(&mut self, n: Node<'_>) {
-        let Some(func) = n.child_by_field_id(self.f.function) else {
+        let Some((func, args)) = self.invocation(n) else {
             return;
         };
-        let args: Vec<Node<'_>> = n
-            .child_by_field_id(self.f.arguments)
-            .map(named)
-            .unwrap_or_default();
+        let func = self.local_method(func).unwrap_or(func);
         if let Some(text) = self.script_load(func, &args) {
             if let Some(cb) = args.iter().rev().find(|a| is_function(a.kind())) {
                 let v = self.value(text, 0);
@@ -549,14 +550,11 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// First pass: a registration to read once every script is known.
     pub(super) fn pending_registration(&mut self, n: Node<'_>, pending: &mut Vec<Pending>) {
-        let Some(func) = n.child_by_field_id(self.f.function) else {
+        let Some((func, args)) = self.invocation(n) else {
             return;
         };
+        let func = self.local_method(func).unwrap_or(func);
         let callee = self.text(func);
-        let args: Vec<Node<'_>> = n
-            .child_by_field_id(self.f.arguments)
-            .map(named)
-            .unwrap_or_default();
         if callee.ends_with(".defineCommand") {
             if let [name, opts, ..] = args.as_slice() {
                 pending.push((

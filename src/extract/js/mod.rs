@@ -24,6 +24,7 @@
 mod calls;
 mod classes;
 mod client;
+mod invoke;
 pub mod kinds;
 mod scripts;
 pub(crate) mod stdlib;
@@ -669,8 +670,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// more than what it was bound to, so the call is one more value the
     /// name may hold, in the scope that binds it.
     fn mutation(&mut self, n: Node<'_>) {
-        let Some(func) = n
-            .child_by_field_id(self.f.function)
+        let Some(func) = self
+            .invocation(n)
+            .map(|(f, _)| f)
             .filter(|f| f.kind() == "member_expression")
         else {
             return;

@@ -106,18 +106,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// path (relative to the file when the path starts at `__dirname`,
     /// else to the project).
     pub(super) fn script_call(&mut self, n: Node<'_>) {
-        let Some(func) = n.child_by_field_id(self.f.function) else {
+        let Some((func, args)) = self.invocation(n) else {
             return;
         };
         let callee = self.text(func);
-        let Some(args) = n.child_by_field_id(self.f.arguments) else {
-            return;
-        };
         let path: Vec<&str> = callee.split('.').collect();
-        if LIBRARY.function(&path, args.named_child_count()) != Some(Flow::Read) {
+        if LIBRARY.function(&path, args.len()) != Some(Flow::Read) {
             return;
         }
-        let Some(arg) = first_named(args) else {
+        let Some(&arg) = args.first() else {
             return;
         };
         let mut pieces = Vec::new();
@@ -181,14 +178,15 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
             }
             "call_expression" => {
-                let callee = n.child_by_field_id(self.f.function).map(|f| self.text(f));
-                if !callee.is_some_and(|c| c.ends_with("join") || c.ends_with("resolve")) {
+                let Some((func, args)) = self.invocation(n) else {
+                    return;
+                };
+                let callee = self.text(func);
+                if !(callee.ends_with("join") || callee.ends_with("resolve")) {
                     return;
                 }
-                if let Some(args) = n.child_by_field_id(self.f.arguments) {
-                    for a in named(args) {
-                        self.path_pieces(a, out, dirname, d + 1);
-                    }
+                for a in args {
+                    self.path_pieces(a, out, dirname, d + 1);
                 }
             }
             _ => {}

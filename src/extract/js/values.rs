@@ -289,13 +289,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// returns (followed by the core).
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let Some(func) = n.child_by_field_id(self.f.function) else {
+        let Some((func, args)) = self.invocation(n) else {
             return Value::unknown(self.short_label(n), span);
         };
-        let args: Vec<Node<'_>> = n
-            .child_by_field_id(self.f.arguments)
-            .map(named)
-            .unwrap_or_default();
+        let func = self.local_method(func).unwrap_or(func);
         if let Some(text) = self.script_load(func, &args) {
             let text = self.value(text, d + 1);
             return crate::facts::sha1(text, span);
