@@ -212,6 +212,10 @@ pub struct Scope {
     pub scripts: HashSet<String>,
     /// Names bound to a whole hash read by `HGETALL`: the key read.
     pub rows: HashMap<String, Value>,
+    /// Names bound to a method read from an object (Python's
+    /// `hset = self.redis.hset`, which keeps its object): the bytes of
+    /// that attribute, which a call of the name calls.
+    pub methods: HashMap<String, std::ops::Range<usize>>,
 }
 
 /// Which scope is being walked.

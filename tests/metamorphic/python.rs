@@ -6,7 +6,9 @@
 //! (`*args`); a function's body moved into a function it calls; a list of
 //! keys filled by `append`; a script bound to a name moved into a `.lua`
 //! file beside the module, which a helper reads by the name it is passed
-//! (`_read_lua("NAME.lua")`: the path is completed at the helper's call).
+//! (`_read_lua("NAME.lua")`: the path is completed at the helper's call);
+//! a method held in a name first (`method_0 = r.hset`) and called through
+//! it.
 
 use tree_sitter::Node;
 
@@ -79,6 +81,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("py-keys-append", keys_append),
         r("py-script-file-read-by-helper", script_file),
         r("py-single-quotes", |src| requote(src, &PY, '"', '\'')),
+        r("py-method-value", method_value),
     ]
 }
 
@@ -367,5 +370,58 @@ fn script_file(src: &Source) -> Option<Rewritten> {
         0,
         "import os as _wl_os\n\n\ndef _read_lua(name):\n    with open(_wl_os.path.join(_wl_os.path.dirname(__file__), name)) as f:\n        return f.read()\n\n\n",
     );
+    e.finish()
+}
+
+/// A receiver that names the same object wherever it is written again: a
+/// name, or an attribute of one (`self.redis`).
+fn pure_receiver(n: Node) -> bool {
+    match n.kind() {
+        "identifier" => true,
+        "attribute" => n.child_by_field_name("object").is_some_and(pure_receiver),
+        _ => false,
+    }
+}
+
+/// `recv.m(args)` written `method_N = recv.m` on a line before its
+/// statement and `method_N(args)`: reading `recv.m` gives the method bound
+/// to `recv`, so the name calls the same method on the same object (the
+/// receiver has no effect of its own, and no function lies between the
+/// call and its statement).
+fn method_value(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut made = 0;
+    for n in src.nodes() {
+        if n.kind() != "call" {
+            continue;
+        }
+        let Some(func) = n.child_by_field_name("function") else {
+            continue;
+        };
+        let plain = func.kind() == "attribute"
+            && func
+                .child_by_field_name("object")
+                .is_some_and(pure_receiver)
+            && n.child_by_field_name("arguments").map(|a| a.kind()) == Some("argument_list");
+        if !plain {
+            continue;
+        }
+        let Some(stmt) = PY.statement(src, n) else {
+            continue;
+        };
+        let name = format!("method_{made}");
+        if PY.taken(src, &name) {
+            return None;
+        }
+        e.hoist(
+            stmt.start_byte(),
+            &src.indent_at(stmt.start_byte()),
+            func.byte_range(),
+            format!("{name} = "),
+            "",
+            &name,
+        );
+        made += 1;
+    }
     e.finish()
 }

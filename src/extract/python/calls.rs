@@ -89,6 +89,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(func) = n.child_by_field_id(F.function) else {
             return;
         };
+        let func = self.callee(func).unwrap_or(func);
         let (pos, kw) = self.arguments(n);
         if func.kind() == "attribute" {
             let (Some(obj), Some(m)) = (
@@ -129,6 +130,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let Some(func) = call
             .child_by_field_id(F.function)
+            .map(|f| self.callee(f).unwrap_or(f))
             .filter(|f| f.kind() == "attribute")
         else {
             return;

@@ -29,6 +29,7 @@
 mod calls;
 mod client;
 pub mod kinds;
+mod methods;
 pub(crate) mod stdlib;
 mod strings;
 mod values;
@@ -60,6 +61,7 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         stem => stem,
     };
     let mut cx = Cx {
+        root,
         climb: RefCell::new(Climb::new(root)),
         base: Base::new(input.src, input.file, input.parsers),
         module: module.to_string(),
@@ -76,6 +78,7 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
 
 /// The extraction context.
 struct Cx<'s, 'r, 'p> {
+    root: Node<'r>,
     climb: RefCell<Climb<'r>>,
     base: Base<'s, 'p>,
     /// The module: the file's stem (`""` for a package's `__init__`).
@@ -246,6 +249,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             let name = self.text(m);
             self.scope.names.locals.remove(&name);
             self.scope.clients.remove(&name);
+            self.scope.methods.remove(&name);
         }
     }
 
@@ -292,6 +296,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 self.base.binding = None;
                 self.note_kinds(&name, right, &v);
                 self.note_row(&name, right);
+                self.note_method(&name, right);
                 match self.kind {
                     ScopeKind::Top => {
                         self.define(&name, v.clone(), left);

@@ -319,6 +319,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(func) = n.child_by_field_id(F.function) else {
             return Value::unknown(self.label(n), span);
         };
+        let func = self.callee(func).unwrap_or(func);
         let (pos, kw) = self.arguments(n);
         if let Some(v) = self.list_call(n, func, &pos, d) {
             return v;
@@ -695,6 +696,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "call" => n
                 .child_by_field_id(F.function)
+                .map(|f| self.callee(f).unwrap_or(f))
                 .is_some_and(|f| CLIENT_MAKERS.contains(&self.last_name(f).as_str())),
             "identifier" | "attribute" => self
                 .local_name(n)
@@ -713,10 +715,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             _ => n,
         };
         n.kind() == "call"
-            && n.child_by_field_id(F.function).is_some_and(|f| {
-                let last = self.last_name(f);
-                last == "Script" || (last == "register_script" && f.kind() == "attribute")
-            })
+            && n.child_by_field_id(F.function)
+                .map(|f| self.callee(f).unwrap_or(f))
+                .is_some_and(|f| {
+                    let last = self.last_name(f);
+                    last == "Script" || (last == "register_script" && f.kind() == "attribute")
+                })
     }
 
     /// Whether `n` is a dict of scripts: a literal or a comprehension whose
