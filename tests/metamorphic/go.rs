@@ -5,7 +5,9 @@
 //! (`res := script.Run(..)`, then `res.Err()`); a slice of keys filled by
 //! `append`; a function's body moved into a function it calls;
 //! double-quoted strings written raw; a package's script moved into an
-//! embedded `.lua` file that a loader stores through a map of pointers.
+//! embedded `.lua` file that a loader stores through a map of pointers;
+//! a method value held by `:=` first (`method_0 := rdb.HSet`) and called
+//! through it.
 
 use tree_sitter::Node;
 
@@ -45,6 +47,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("go-fn-delegate", fn_delegate),
         r("go-raw-strings", raw_strings),
         r("go-script-file-stored-through-pointer", script_file),
+        r("go-method-value", method_value),
     ]
 }
 
@@ -415,5 +418,78 @@ fn script_file(src: &Source) -> Option<Rewritten> {
     );
     import(src, &mut e, "embed");
     import(src, &mut e, "io/fs");
+    e.finish()
+}
+
+/// The names the file's imports give their packages (the last part of the
+/// path, or the alias).
+fn package_names(src: &Source) -> Vec<String> {
+    src.nodes()
+        .into_iter()
+        .filter(|n| n.kind() == "import_spec")
+        .filter_map(|n| match n.child_by_field_name("name") {
+            Some(alias) => Some(src.text_of(alias).to_string()),
+            None => {
+                let path = src.text_of(n.child_by_field_name("path")?);
+                let path = path.trim_matches(|c| c == '"' || c == '`');
+                Some(path.rsplit('/').next()?.to_string())
+            }
+        })
+        .collect()
+}
+
+/// A value that names the same object wherever it is written again: a
+/// variable, or a field of one.
+fn pure_operand(src: &Source, n: Node, packages: &[String]) -> bool {
+    match n.kind() {
+        "identifier" => !packages.iter().any(|p| p == src.text_of(n)),
+        "selector_expression" => n
+            .child_by_field_name("operand")
+            .is_some_and(|o| pure_operand(src, o, packages)),
+        _ => false,
+    }
+}
+
+/// `recv.M(args)` written `method_N := recv.M` on a line before its
+/// statement and `method_N(args)`: a method value binds its receiver when
+/// it is read, so the name calls the same method on the same value (the
+/// receiver is a variable or a field of one, read with no effect, and no
+/// function lies between the call and its statement). Not a package's
+/// function (a generic one has no value without its type arguments).
+fn method_value(src: &Source) -> Option<Rewritten> {
+    let packages = package_names(src);
+    let mut e = Edits::new(src.text);
+    let mut made = 0;
+    for n in src.nodes() {
+        if n.kind() != "call_expression" || n.child_by_field_name("type_arguments").is_some() {
+            continue;
+        }
+        let Some(func) = n.child_by_field_name("function") else {
+            continue;
+        };
+        let plain = func.kind() == "selector_expression"
+            && func
+                .child_by_field_name("operand")
+                .is_some_and(|o| pure_operand(src, o, &packages));
+        if !plain {
+            continue;
+        }
+        let Some(stmt) = GO.statement(src, n) else {
+            continue;
+        };
+        let name = format!("method_{made}");
+        if GO.taken(src, &name) {
+            return None;
+        }
+        e.hoist(
+            stmt.start_byte(),
+            &src.indent_at(stmt.start_byte()),
+            func.byte_range(),
+            format!("{name} := "),
+            "",
+            &name,
+        );
+        made += 1;
+    }
     e.finish()
 }

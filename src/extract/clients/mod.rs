@@ -237,7 +237,9 @@ pub(crate) enum Case {
 /// How a table's methods show in a file's bytes, for the prefilter.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Needles {
-    /// What follows `.name` in a needle: `(` (Go) or nothing.
+    /// What follows `.name` in a needle: `(` (Go) or nothing. Where it is
+    /// `(`, a method read as a value (`.name` then a space, a line's end,
+    /// `)`, `,`, `;` or `}`) is a needle too.
     pub(crate) open: &'static str,
     /// Needles of their own (`NewScript(`, `defineCommand`).
     pub(crate) extra: &'static [&'static str],
@@ -367,13 +369,21 @@ impl Table {
             out.guards = self.receiver_words.iter().map(|w| w.to_string()).collect();
         }
         for m in self.rows().filter(|m| m.sends.begins_fact()) {
-            let needle = format!(".{}{}", m.name.trim_end_matches('?'), needles.open);
             let list = match m.receiver {
                 Receiver::RedisLike if needles.guarded => &mut out.guarded,
                 _ => &mut out.any,
             };
-            if !list.contains(&needle) {
-                list.push(needle);
+            // A method read as a value (Go's `hset := rdb.HSet`) is
+            // followed by what ends an expression, not by `open`.
+            let ends: &[&str] = match needles.open {
+                "" => &[""],
+                open => &[open, "\n", "\r", " ", "\t", ")", ",", ";", "}"],
+            };
+            for end in ends {
+                let needle = format!(".{}{end}", m.name.trim_end_matches('?'));
+                if !list.contains(&needle) {
+                    list.push(needle);
+                }
             }
         }
         out

@@ -33,7 +33,7 @@ const CLIENT_MAKERS: &[&str] = &[
 impl<'s, 'p> Cx<'s, 'p> {
     /// The receiver and method of a call `recv.Method(..)`.
     fn method<'t>(&self, n: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        let func = n.child_by_field_id(F.function)?;
+        let func = self.function_of(n)?;
         if func.kind() != "selector_expression" {
             return None;
         }
@@ -79,7 +79,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// a client package, `(false, recv)` when `recv` must be a client
     /// itself, `None` when the call makes none.
     fn made_client<'t>(&self, n: Node<'t>) -> Option<(bool, Node<'t>)> {
-        let func = n.child_by_field_id(F.function)?;
+        let func = self.function_of(n)?;
         if func.kind() != "selector_expression" {
             return None;
         }
@@ -130,7 +130,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         if n.kind() != "call_expression" {
             return None;
         }
-        let func = n.child_by_field_id(F.function)?;
+        let func = self.function_of(n)?;
         let path = self.callee_path(func)?;
         let [pkg, name] = path.as_slice() else {
             return None;
@@ -502,7 +502,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// A call of a function of the code base, with its arguments.
     fn call_fact(&mut self, n: Node<'_>) {
-        let Some(func) = n.child_by_field_id(F.function) else {
+        let Some(func) = self.function_of(n) else {
             return;
         };
         let (path, receiver) = match self.callee_path(func) {

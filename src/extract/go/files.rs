@@ -116,7 +116,7 @@ impl<'s, 'p> Cx<'s, 'p> {
 
     /// `fsys.ReadFile("x.lua")` on an embedded file system.
     pub(super) fn fs_method_read(&mut self, n: Node<'_>, d: usize) -> Option<Value> {
-        let func = n.child_by_field_id(F.function)?;
+        let func = self.function_of(n)?;
         let fsys = func.child_by_field_id(F.operand)?;
         let m = func.child_by_field_id(F.field)?;
         let [p] = self.arg_nodes(n)[..] else {

@@ -40,6 +40,7 @@ mod calls;
 mod client;
 mod files;
 pub mod kinds;
+mod methods;
 pub(crate) mod stdlib;
 mod stores;
 mod strings;
@@ -107,6 +108,9 @@ struct Scope {
     /// Names bound to a script (`redis.NewScript(..)`, `*redis.Script`):
     /// redigo's key count when its `NewScript` gave one.
     scripts: HashMap<String, Option<Value>>,
+    /// Names bound to a method value (`hset := rdb.HSet`): the bytes of
+    /// the selector, which a call of the name calls (`methods.rs`).
+    held: HashMap<String, std::ops::Range<usize>>,
 }
 
 /// The extraction context.
@@ -372,6 +376,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             self.scope.names.locals.remove(&name);
             self.scope.clients.remove(&name);
             self.scope.scripts.remove(&name);
+            self.scope.held.remove(&name);
         }
     }
 
@@ -429,6 +434,7 @@ impl<'s, 'p> Cx<'s, 'p> {
         let v = self.value(r, 0);
         self.base.binding = None;
         self.note_kinds(&name, r, false);
+        self.note_method(&name, r);
         let pointers = match r.kind() {
             "composite_literal" => self.pointer_entries(r),
             _ => Vec::new(),

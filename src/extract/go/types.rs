@@ -194,7 +194,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// `Context()` method without arguments (`r.Context()` of an
     /// `http.Request`): calls whose first result is a `context.Context`.
     fn makes_context(&self, n: Node<'_>) -> bool {
-        let Some(func) = n.child_by_field_id(F.function) else {
+        let Some(func) = self.function_of(n) else {
             return false;
         };
         if let Some(p) = self.callee_path(func) {

@@ -133,7 +133,7 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// the code base.
     fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let Some(func) = n.child_by_field_id(F.function) else {
+        let Some(func) = self.function_of(n) else {
             return Value::unknown(self.label(n), span);
         };
         if let Some(lit) = super::files::literal_callee(n) {
