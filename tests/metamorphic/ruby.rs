@@ -4,7 +4,8 @@
 //! interpolation; a call's argument bound to a name first; a call's
 //! arguments splatted from an array (`*args`); a method's body moved into
 //! a method it calls; an endless method written with `end` and back; a block's
-//! braces written `do .. end` and back.
+//! braces written `do .. end` and back; a method called by
+//! `public_send(:name, ..)`.
 
 use tree_sitter::Node;
 
@@ -63,6 +64,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("rb-braces-to-do", braces_to_do),
         r("rb-do-to-braces", do_to_braces),
         r("rb-single-quotes", |src| requote(src, &RB, '"', '\'')),
+        r("rb-public-send", public_send),
     ]
 }
 
@@ -395,4 +397,49 @@ fn fn_delegate(src: &Source) -> Option<Rewritten> {
         });
     }
     delegate(src, &RB, all, false)
+}
+
+/// `recv.m(args)` written `recv.public_send(:m, args)` (with or without
+/// parentheses, a block kept where it was): `public_send` calls the public
+/// method its symbol names on the receiver with the arguments and block
+/// that follow, as the call itself does; the receiver is still read once.
+/// Not after `&.` or `::`, nor a method whose name is not a plain
+/// identifier.
+fn public_send(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        if n.kind() != "call" {
+            continue;
+        }
+        let (Some(recv), Some(m)) = (
+            n.child_by_field_name("receiver"),
+            n.child_by_field_name("method"),
+        ) else {
+            continue;
+        };
+        let dot = src.slice(recv.end_byte()..m.start_byte());
+        if m.kind() != "identifier" || dot.trim() != "." {
+            continue;
+        }
+        let name = src.text_of(m).to_string();
+        match n.child_by_field_name("arguments") {
+            None => e.replace_text(m.byte_range(), format!("public_send(:{name})")),
+            Some(args) if src.text_of(args).starts_with('(') => {
+                let empty = named(args).is_empty();
+                let sep = if empty { "" } else { ", " };
+                e.replace_text(
+                    m.start_byte()..args.start_byte() + 1,
+                    format!("public_send(:{name}{sep}"),
+                );
+            }
+            Some(args) => {
+                e.replace_text(
+                    m.start_byte()..args.start_byte(),
+                    format!("public_send(:{name}, "),
+                );
+                e.insert(args.end_byte(), ")");
+            }
+        }
+    }
+    e.finish()
 }

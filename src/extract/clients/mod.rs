@@ -249,6 +249,10 @@ pub(crate) struct Needles {
     /// Whether the method needles compare without regard to case (the
     /// receiver words always do).
     pub(crate) blind: bool,
+    /// What a method's name follows where the code names the method as
+    /// data (Ruby's `public_send(:hset, ..)`: `:`): `:hset` is a needle
+    /// too.
+    pub(crate) named: &'static [&'static str],
 }
 
 /// The client methods of one language.
@@ -379,8 +383,10 @@ impl Table {
                 "" => &[""],
                 open => &[open, "\n", "\r", " ", "\t", ")", ",", ";", "}"],
             };
-            for end in ends {
-                let needle = format!(".{}{end}", m.name.trim_end_matches('?'));
+            let name = m.name.trim_end_matches('?');
+            let dotted = ends.iter().map(|end| format!(".{name}{end}"));
+            let named = needles.named.iter().map(|p| format!("{p}{name}"));
+            for needle in dotted.chain(named) {
                 if !list.contains(&needle) {
                     list.push(needle);
                 }

@@ -23,13 +23,14 @@ pub(crate) const fn other(name: &'static str, sends: Sends) -> Method {
 
 /// A table of this kind: `methods` (the language's own rows and
 /// [`ROWS`]), names compared as written, a needle `.name` per method (a
-/// generic one only with a receiver word in the file) and `extra`.
+/// generic one only with a receiver word in the file), one per prefix of
+/// `named` (`:name`), and `extra`.
 pub(crate) const fn table(
     language: &'static str,
     clients: &'static str,
     methods: &'static [&'static [Method]],
     receiver_words: &'static [&'static str],
-    extra: &'static [&'static str],
+    (extra, named): (&'static [&'static str], &'static [&'static str]),
     cases: &'static str,
 ) -> Table {
     Table {
@@ -43,6 +44,7 @@ pub(crate) const fn table(
             extra,
             guarded: true,
             blind: false,
+            named,
         }),
         cases,
         twins: &[],

@@ -37,6 +37,7 @@ pub(crate) const CLIENTS: Table = Table {
         extra: &[],
         guarded: false,
         blind: false,
+        named: &[],
     }),
     cases: "tests/client_methods/go.go",
     twins: &[],

@@ -31,6 +31,7 @@ pub(crate) const CLIENTS: Table = Table {
         extra: &[".defineCommand", "defineScript", ".script"],
         guarded: true,
         blind: true,
+        named: &[],
     }),
     cases: "tests/client_methods/ts.ts",
     twins: &[Twins {

@@ -39,7 +39,7 @@ pub(crate) const CLIENTS: Table = shared::table(
     "redis-py (sync and asyncio), coredis",
     &[METHODS, shared::ROWS],
     &["redis", "conn", "client", "pipe", "pool"],
-    &["keys", "Script("],
+    (&["keys", "Script("], &[]),
     "tests/client_methods/python.py",
 );
 

@@ -62,12 +62,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// A call met by the walk.
     pub(super) fn call(&mut self, n: Node<'_>) {
-        let Some(m) = n.child_by_field_id(F.method) else {
+        let Some(called) = self.called(n) else {
             return;
         };
-        let method = self.text(m);
+        let (m, method, argv) = (called.name_node, called.method, called.argv);
         let recv = n.child_by_field_id(F.receiver);
-        let argv = self.arguments(n);
         if recv.is_none()
             && n.child_by_field_id(F.block).is_some()
             && TEST_BLOCKS.contains(&method.as_str())
@@ -124,10 +123,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if right.kind() != "call" {
             return;
         }
-        let is_hgetall = right
-            .child_by_field_id(F.method)
-            .is_some_and(|m| self.text(m) == "hgetall");
-        let argv = self.arguments(right);
+        let Some(called) = self.called(right) else {
+            return;
+        };
+        let is_hgetall = called.method == "hgetall";
+        let argv = called.argv;
         if let (true, Some(k)) = (is_hgetall, argv.pos.first()) {
             let key = self.value(*k, 0);
             self.scope.rows.insert(name.to_string(), key);
@@ -330,12 +330,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// What a call gives as a value.
     pub(super) fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let Some(m) = n.child_by_field_id(F.method) else {
+        let Some(called) = self.called(n) else {
             return Value::unknown(self.label(n), span);
         };
-        let method = self.text(m);
+        let (method, argv) = (called.method, called.argv);
         let recv = n.child_by_field_id(F.receiver);
-        let argv = self.arguments(n);
         let (args, rest) = self.spread(&argv.pos, d + 1);
         // A splat of a value the code does not show: where each argument
         // lands is unknown.

@@ -30,6 +30,7 @@
 mod calls;
 mod client;
 pub mod kinds;
+mod send;
 pub(crate) mod stdlib;
 mod strings;
 mod values;

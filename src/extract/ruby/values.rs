@@ -365,7 +365,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         match n.kind() {
             "call" => {
                 let recv = n.child_by_field_id(F.receiver);
-                let method = n.child_by_field_id(F.method).map(|m| self.text(m));
+                let method = self.called(n).map(|c| c.method);
                 let made = recv
                     .is_some_and(|r| CLIENT_MAKERS.iter().any(|m| self.short_text(r) == *m))
                     && method.as_deref() == Some("new");
@@ -381,7 +381,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a call gives its block a client: `redis { |c| }`,
     /// `x.redis { |c| }`, `r.pipelined { |p| }`, `pool.with { |c| }`.
     pub(super) fn gives_client(&self, call: Node<'_>) -> bool {
-        let Some(m) = call.child_by_field_id(F.method).map(|m| self.text(m)) else {
+        let Some(m) = self.called(call).map(|c| c.method) else {
             return false;
         };
         if !BLOCK_CLIENTS.contains(&m.as_str()) {

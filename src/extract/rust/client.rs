@@ -38,6 +38,7 @@ pub(crate) const CLIENTS: Table = Table {
         extra: &["cmd"],
         guarded: true,
         blind: true,
+        named: &[],
     }),
     cases: "tests/client_methods/rust.rs",
     twins: &[],

@@ -1,0 +1,106 @@
+//! A method called by name: `recv.public_send(:hset, k, f, v)` (or `send`,
+//! `__send__`) calls `recv`'s method `hset` with `k, f, v` (and the block),
+//! as `recv.hset(k, f, v)` does. So where the name is written as a symbol
+//! or a plain string, every reader of a call reads the call it makes
+//! ([`Cx::called`]); a name the code computes stays a dispatch for the
+//! link (`calls.rs`, `Op::Dispatch`).
+
+use tree_sitter::Node;
+
+use super::calls::Argv;
+use super::{Cx, F};
+use crate::extract::source::Source;
+
+/// The methods that call the method their first argument names.
+const SENDS: &[&str] = &["send", "public_send", "__send__"];
+
+/// The longest method name read from a symbol.
+const MAX_NAME: usize = 64;
+
+/// What a call calls: the node that names the method (for spans), the
+/// method's name, and its arguments.
+pub(super) struct Called<'t> {
+    pub(super) name_node: Node<'t>,
+    pub(super) method: String,
+    pub(super) argv: Argv<'t>,
+}
+
+impl Cx<'_, '_, '_> {
+    /// The method a call calls and its arguments, read through `send`;
+    /// `None` for a call without a method.
+    pub(super) fn called<'t>(&self, n: Node<'t>) -> Option<Called<'t>> {
+        let m = n.child_by_field_id(F.method)?;
+        let method = self.text(m);
+        let mut argv = self.arguments(n);
+        if SENDS.contains(&method.as_str()) {
+            if let Some(name) = argv.pos.first().and_then(|a| self.literal_name(*a)) {
+                let name_node = argv.pos.remove(0);
+                return Some(Called {
+                    name_node,
+                    method: name,
+                    argv,
+                });
+            }
+        }
+        Some(Called {
+            name_node: m,
+            method,
+            argv,
+        })
+    }
+
+    /// `:hset`, `"hset"`, `'hset'`: a method's name, written whole.
+    fn literal_name(&self, a: Node<'_>) -> Option<String> {
+        let t = self.text(a);
+        let name = match a.kind() {
+            "simple_symbol" => t.strip_prefix(':')?,
+            "string" => t.strip_prefix(['"', '\''])?.strip_suffix(['"', '\''])?,
+            _ => return None,
+        };
+        let plain = !name.is_empty()
+            && name.len() <= MAX_NAME
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'?' | b'!'));
+        plain.then(|| name.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::facts::{FileFacts, Lang};
+    use crate::parse::Parsers;
+
+    fn facts(src: &str) -> FileFacts {
+        let mut p = Parsers::new().unwrap();
+        crate::extract::extract_file(&mut p, Lang::Ruby, 0, src.as_bytes(), "m")
+    }
+
+    fn commands(src: &str) -> Vec<(String, usize)> {
+        facts(src)
+            .commands
+            .iter()
+            .map(|c| (c.name.clone(), c.args.len()))
+            .collect()
+    }
+
+    #[test]
+    fn a_method_named_by_a_literal_is_called() {
+        for call in [
+            "redis.hset(k, 'f', 'v')",
+            "redis.public_send(:hset, k, 'f', 'v')",
+            "redis.send('hset', k, 'f', 'v')",
+            "redis.__send__ :hset, k, 'f', 'v'",
+        ] {
+            let src = format!("require 'redis'\n\ndef put(redis, k)\n  {call}\nend\n");
+            assert_eq!(commands(&src), [("HSET".to_string(), 3)], "{call}");
+        }
+    }
+
+    #[test]
+    fn a_name_the_code_computes_is_no_command() {
+        let src =
+            "require 'redis'\n\ndef put(redis, k, op)\n  redis.public_send(op, k, 'f', 'v')\nend\n";
+        assert_eq!(commands(src), []);
+    }
+}
