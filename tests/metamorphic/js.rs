@@ -7,8 +7,8 @@
 //! into a function it calls; an arrow function written as a `function`
 //! and back; a function's constant string moved to the module;
 //! single-quoted strings written in double quotes; a method called
-//! through `Function.prototype.call`, or bound to its object by `bind`
-//! and held in a `const` first.
+//! through `Function.prototype.call` or `apply`, or bound to its object
+//! by `bind` and held in a `const` first.
 
 use tree_sitter::Node;
 
@@ -44,6 +44,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("js-double-quotes", double_quotes),
         r("js-method-call", method_call),
         r("js-method-value", method_value),
+        r("js-method-apply", method_apply),
     ]
 }
 
@@ -532,6 +533,26 @@ fn method_value(src: &Source) -> Option<Rewritten> {
             &name,
         );
         made += 1;
+    }
+    e.finish()
+}
+
+/// `recv.m(args)` written `recv.m.apply(recv, [args])`: `apply` runs the
+/// function with its first argument as `this` and the array's items as
+/// its arguments. Not where an argument is spread already.
+fn method_apply(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let Some((func, recv, args)) = plain_method_call(src, n) else {
+            continue;
+        };
+        if named(args).iter().any(|a| a.kind() == "spread_element") {
+            continue;
+        }
+        let this = src.text_of(recv).to_string();
+        e.insert(func.end_byte(), ".apply");
+        e.insert(args.start_byte() + 1, format!("{this}, ["));
+        e.insert(args.end_byte() - 1, "]");
     }
     e.finish()
 }
