@@ -22,6 +22,14 @@ pub(crate) fn commands(f: &FileFacts, show: impl Fn(&Value) -> String) -> Vec<St
         .collect()
 }
 
+/// The commands one file of `lang` sends, as [`commands`] lists them with
+/// [`shown`].
+pub(crate) fn sent(lang: crate::facts::Lang, src: &str) -> Vec<String> {
+    let mut p = crate::parse::Parsers::new().expect("the grammars load");
+    let f = crate::extract::extract_file(&mut p, lang, 0, src.as_bytes(), "m");
+    commands(&f, shown)
+}
+
 /// A value as a short text: a literal as written, a parameter by name.
 pub(crate) fn shown(v: &Value) -> String {
     match v {

@@ -13,8 +13,8 @@ use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    concat_chains, delegate, extract, group, let_argument, parse_template, rebuild, rebuild_with,
-    render, template, value_sites, Delegate, Part, Syntax,
+    concat_chains, delegate, extract, group, let_argument, method_values, parse_template, rebuild,
+    rebuild_with, render, template, value_sites, Delegate, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -456,40 +456,22 @@ fn pure_operand(src: &Source, n: Node, packages: &[String]) -> bool {
 /// receiver is a variable or a field of one, read with no effect, and no
 /// function lies between the call and its statement). Not a package's
 /// function (a generic one has no value without its type arguments).
-fn method_value(src: &Source) -> Option<Rewritten> {
+fn method_value<'t>(src: &'t Source) -> Option<Rewritten> {
     let packages = package_names(src);
-    let mut e = Edits::new(src.text);
-    let mut made = 0;
-    for n in src.nodes() {
-        if n.kind() != "call_expression" || n.child_by_field_name("type_arguments").is_some() {
-            continue;
-        }
-        let Some(func) = n.child_by_field_name("function") else {
-            continue;
-        };
-        let plain = func.kind() == "selector_expression"
-            && func
-                .child_by_field_name("operand")
-                .is_some_and(|o| pure_operand(src, o, &packages));
-        if !plain {
-            continue;
-        }
-        let Some(stmt) = GO.statement(src, n) else {
-            continue;
-        };
-        let name = format!("method_{made}");
-        if GO.taken(src, &name) {
-            return None;
-        }
-        e.hoist(
-            stmt.start_byte(),
-            &src.indent_at(stmt.start_byte()),
-            func.byte_range(),
-            format!("{name} := "),
-            "",
-            &name,
-        );
-        made += 1;
-    }
-    e.finish()
+    let method = |n: Node<'t>| {
+        let func = n.child_by_field_name("function")?;
+        let recv = func.child_by_field_name("operand")?;
+        let plain = n.kind() == "call_expression"
+            && n.child_by_field_name("type_arguments").is_none()
+            && func.kind() == "selector_expression"
+            && pure_operand(src, recv, &packages);
+        plain.then_some((func, recv))
+    };
+    method_values(
+        src,
+        &GO,
+        method,
+        |name| format!("{name} := "),
+        |_| String::new(),
+    )
 }

@@ -14,8 +14,8 @@ use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    concat_chains, delegate, extract, file_name, group, let_argument, rebuild, render,
-    spread_arguments, value_sites, Delegate, Part, Syntax,
+    concat_chains, delegate, extract, file_name, group, let_argument, method_values, rebuild,
+    render, spread_arguments, value_sites, Delegate, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -510,31 +510,13 @@ fn method_call(src: &Source) -> Option<Rewritten> {
 /// statement reads the same method (the receiver has no effect of its
 /// own, and no function lies between the call and its statement).
 fn method_value(src: &Source) -> Option<Rewritten> {
-    let mut e = Edits::new(src.text);
-    let mut made = 0;
-    for n in src.nodes() {
-        let Some((func, recv, _)) = plain_method_call(src, n) else {
-            continue;
-        };
-        let Some(stmt) = JS.statement(src, n) else {
-            continue;
-        };
-        let name = format!("method_{made}");
-        if JS.taken(src, &name) {
-            return None;
-        }
-        let this = src.text_of(recv).to_string();
-        e.hoist(
-            stmt.start_byte(),
-            &src.indent_at(stmt.start_byte()),
-            func.byte_range(),
-            format!("const {name} = "),
-            &format!(".bind({this});"),
-            &name,
-        );
-        made += 1;
-    }
-    e.finish()
+    method_values(
+        src,
+        &JS,
+        |n| plain_method_call(src, n).map(|(func, recv, _)| (func, recv)),
+        |name| format!("const {name} = "),
+        |recv| format!(".bind({recv});"),
+    )
 }
 
 /// `recv.m(args)` written `recv.m.apply(recv, [args])`: `apply` runs the

@@ -14,8 +14,8 @@ use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    concat_chains, extract, group, let_argument, parse_template, rebuild, render, requote,
-    spread_arguments, template, value_sites, Part, Syntax,
+    concat_chains, extract, group, let_argument, method_values, parse_template, rebuild, render,
+    requote, spread_arguments, template, value_sites, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -388,40 +388,21 @@ fn pure_receiver(n: Node) -> bool {
 /// to `recv`, so the name calls the same method on the same object (the
 /// receiver has no effect of its own, and no function lies between the
 /// call and its statement).
-fn method_value(src: &Source) -> Option<Rewritten> {
-    let mut e = Edits::new(src.text);
-    let mut made = 0;
-    for n in src.nodes() {
-        if n.kind() != "call" {
-            continue;
-        }
-        let Some(func) = n.child_by_field_name("function") else {
-            continue;
-        };
-        let plain = func.kind() == "attribute"
-            && func
-                .child_by_field_name("object")
-                .is_some_and(pure_receiver)
+fn method_value<'t>(src: &'t Source) -> Option<Rewritten> {
+    let method = |n: Node<'t>| {
+        let func = n.child_by_field_name("function")?;
+        let recv = func.child_by_field_name("object")?;
+        let plain = n.kind() == "call"
+            && func.kind() == "attribute"
+            && pure_receiver(recv)
             && n.child_by_field_name("arguments").map(|a| a.kind()) == Some("argument_list");
-        if !plain {
-            continue;
-        }
-        let Some(stmt) = PY.statement(src, n) else {
-            continue;
-        };
-        let name = format!("method_{made}");
-        if PY.taken(src, &name) {
-            return None;
-        }
-        e.hoist(
-            stmt.start_byte(),
-            &src.indent_at(stmt.start_byte()),
-            func.byte_range(),
-            format!("{name} = "),
-            "",
-            &name,
-        );
-        made += 1;
-    }
-    e.finish()
+        plain.then_some((func, recv))
+    };
+    method_values(
+        src,
+        &PY,
+        method,
+        |name| format!("{name} = "),
+        |_| String::new(),
+    )
 }

@@ -355,6 +355,43 @@ pub fn arguments(list: Node) -> Vec<Node> {
         .collect()
 }
 
+/// Each call whose function `method` picks (with the receiver to write
+/// again) held in `method_N` first: `open(name)` + the function's bytes +
+/// `close(receiver)` on a line before the call's statement, and `method_N`
+/// in their place.
+pub fn method_values<'t>(
+    src: &'t Source,
+    syn: &Syntax,
+    method: impl Fn(Node<'t>) -> Option<(Node<'t>, Node<'t>)>,
+    open: impl Fn(&str) -> String,
+    close: impl Fn(&str) -> String,
+) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut made = 0;
+    for n in src.nodes() {
+        let Some((func, recv)) = method(n) else {
+            continue;
+        };
+        let Some(stmt) = syn.statement(src, n) else {
+            continue;
+        };
+        let name = format!("method_{made}");
+        if syn.taken(src, &name) {
+            return None;
+        }
+        e.hoist(
+            stmt.start_byte(),
+            &src.indent_at(stmt.start_byte()),
+            func.byte_range(),
+            open(&name),
+            &close(src.text_of(recv)),
+            &name,
+        );
+        made += 1;
+    }
+    e.finish()
+}
+
 /// The first argument of each call that is itself a call, the arguments
 /// before it simple, bound to `arg_N` by `bind(name)` + its bytes +
 /// `close` on a line before the call's statement.

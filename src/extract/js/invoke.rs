@@ -140,37 +140,17 @@ impl<'t> Cx<'_, 't, '_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::facts::{Lang, Value};
-    use crate::parse::Parsers;
+    use crate::extract::test_support::sent;
+    use crate::facts::Lang;
 
-    /// The command each client call sends and its arguments' literals.
-    fn sent(src: &str) -> Vec<(String, Vec<String>)> {
-        let mut p = Parsers::new().unwrap();
-        let f = crate::extract::extract_file(&mut p, Lang::JavaScript, 0, src.as_bytes(), "s");
-        f.commands
-            .iter()
-            .map(|c| {
-                let args = c
-                    .args
-                    .iter()
-                    .map(|a| match a {
-                        Value::Str(t) => t.as_literal().unwrap_or_else(|| "?".into()),
-                        Value::Int { value, .. } => value.to_string(),
-                        _ => "?".into(),
-                    })
-                    .collect();
-                (c.name.clone(), args)
-            })
-            .collect()
-    }
+    const HEAD: &str = "const Redis = require('ioredis');\nconst redis = new Redis();\n";
 
-    fn hset() -> Vec<(String, Vec<String>)> {
-        vec![("HSET".into(), vec!["k".into(), "f".into(), "v".into()])]
+    fn js(body: &str) -> Vec<String> {
+        sent(Lang::JavaScript, &format!("{HEAD}{body}\n"))
     }
 
     #[test]
     fn call_apply_and_bind_run_the_method_they_name() {
-        let head = "const Redis = require('ioredis');\nconst redis = new Redis();\n";
         for body in [
             "redis.hset('k', 'f', 'v');",
             "redis.hset.call(redis, 'k', 'f', 'v');",
@@ -179,37 +159,31 @@ mod tests {
             "redis.hset.bind(redis, 'k')('f', 'v');",
             "redis.hset.call.call(redis.hset, redis, 'k', 'f', 'v');",
         ] {
-            assert_eq!(sent(&format!("{head}{body}\n")), hset(), "{body}");
+            assert_eq!(js(body), ["HSET k f v"], "{body}");
         }
     }
 
     #[test]
     fn a_name_holding_a_bound_method_calls_it() {
-        let head = "const Redis = require('ioredis');\nconst redis = new Redis();\n";
-        let body = "function put() {\n  const hset = redis.hset.bind(redis);\n  return hset('k', 'f', 'v');\n}\n";
-        assert_eq!(sent(&format!("{head}{body}")), hset());
+        let body = "function put() {\n  const hset = redis.hset.bind(redis);\n  return hset('k', 'f', 'v');\n}";
+        assert_eq!(js(body), ["HSET k f v"]);
         // Read without `bind`, the method has no object: no command.
-        let loose = body.replace(".bind(redis)", "");
-        assert_eq!(sent(&format!("{head}{loose}")), vec![]);
+        assert_eq!(js(&body.replace(".bind(redis)", "")), Vec::<String>::new());
     }
 
     #[test]
     fn another_this_or_a_method_named_call_is_left_as_written() {
-        let head = "const Redis = require('ioredis');\nconst redis = new Redis();\n";
         // ioredis's own `call`: the command is its first argument.
-        assert_eq!(
-            sent(&format!("{head}redis.call('hset', 'k', 'f', 'v');\n")),
-            hset()
-        );
+        assert_eq!(js("redis.call('hset', 'k', 'f', 'v');"), ["HSET k f v"]);
         // `this` is another object: nothing says which client runs it.
         assert_eq!(
-            sent(&format!("{head}redis.hset.call(other, 'k', 'f', 'v');\n")),
-            vec![]
+            js("redis.hset.call(other, 'k', 'f', 'v');"),
+            Vec::<String>::new()
         );
         // A spread in `apply`'s list is not read as its elements.
         assert_eq!(
-            sent(&format!("{head}redis.hset.apply(redis, [...xs]);\n")),
-            vec![]
+            js("redis.hset.apply(redis, [...xs]);"),
+            Vec::<String>::new()
         );
     }
 }

@@ -66,36 +66,23 @@ fn plain_object(n: Node<'_>, depth: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::facts::{FileFacts, Lang};
-    use crate::parse::Parsers;
-
-    fn facts(src: &str) -> FileFacts {
-        let mut p = Parsers::new().unwrap();
-        crate::extract::extract_file(&mut p, Lang::Python, 0, src.as_bytes(), "m")
-    }
-
-    fn commands(src: &str) -> Vec<(String, usize)> {
-        facts(src)
-            .commands
-            .iter()
-            .map(|c| (c.name.clone(), c.args.len()))
-            .collect()
-    }
+    use crate::extract::test_support::sent;
+    use crate::facts::Lang;
 
     #[test]
     fn a_name_holding_a_method_calls_it() {
         let src = "import redis\n\ndef put(r: redis.Redis, k):\n    hset = r.hset\n    hset(k, 'f', 'v')\n";
-        assert_eq!(commands(src), [("HSET".to_string(), 3)]);
+        assert_eq!(sent(Lang::Python, src), ["HSET $k f v"]);
         let held_attr = "import redis\n\nclass Q:\n    def __init__(self):\n        self.redis = redis.Redis()\n\n    def put(self, k):\n        hget = self.redis.hget\n        return hget(k, 'f')\n";
-        assert_eq!(commands(held_attr), [("HGET".to_string(), 2)]);
+        assert_eq!(sent(Lang::Python, held_attr), ["HGET $k f"]);
     }
 
     #[test]
     fn a_name_bound_again_or_a_method_of_a_call_is_no_method_held() {
         let again = "import redis\n\ndef put(r: redis.Redis, k):\n    hset = r.hset\n    hset = print\n    hset(k, 'f', 'v')\n";
-        assert_eq!(commands(again), []);
+        assert_eq!(sent(Lang::Python, again), Vec::<String>::new());
         let of_call =
             "import redis\n\ndef put(k):\n    hset = redis.Redis().hset\n    hset(k, 'f', 'v')\n";
-        assert_eq!(commands(of_call), []);
+        assert_eq!(sent(Lang::Python, of_call), Vec::<String>::new());
     }
 }
