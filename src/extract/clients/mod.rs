@@ -250,8 +250,8 @@ pub(crate) struct Needles {
     /// receiver words always do).
     pub(crate) blind: bool,
     /// What a method's name follows where the code names the method as
-    /// data (Ruby's `public_send(:hset, ..)`: `:`): `:hset` is a needle
-    /// too.
+    /// data (Ruby's `public_send(:hset, ..)`: `send(:`): `send(:hset` is
+    /// a needle too.
     pub(crate) named: &'static [&'static str],
 }
 

@@ -29,8 +29,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             "call_expression" => {
                 self.mark_not_read(n, self.f.function);
                 // `r.m.call(r, ..)`: `r.m` is called, not read.
-                if let Some((func, _)) = self.invocation(n) {
-                    self.not_reads.insert(func.id());
+                if self.through_prototype(n) {
+                    if let Some((func, _)) = self.invocation(n) {
+                        self.not_reads.insert(func.id());
+                    }
                 }
                 self.call(n);
             }

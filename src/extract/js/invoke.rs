@@ -53,6 +53,19 @@ impl<'t> Cx<'_, 't, '_> {
         None
     }
 
+    /// Whether a call may run its function through `call`, `apply` or
+    /// `bind` (a cheap look before [`Cx::invocation`]).
+    pub(super) fn through_prototype(&self, n: Node<'_>) -> bool {
+        let Some(func) = n.child_by_field_id(self.f.function) else {
+            return false;
+        };
+        let member = match func.kind() {
+            "call_expression" => func.child_by_field_id(self.f.function),
+            _ => Some(func),
+        };
+        member.is_some_and(|m| self.prototype_member(m).is_some())
+    }
+
     /// The function a call runs and the arguments it gets, read through
     /// `call`, `apply` and `bind`; `None` for a call without a function.
     pub(super) fn invocation<'n>(&self, n: Node<'n>) -> Option<(Node<'n>, Vec<Node<'n>>)> {

@@ -84,5 +84,7 @@ mod tests {
         let of_call =
             "import redis\n\ndef put(k):\n    hset = redis.Redis().hset\n    hset(k, 'f', 'v')\n";
         assert_eq!(sent(Lang::Python, of_call), Vec::<String>::new());
+        let with_target = "import redis\n\ndef put(r: redis.Redis, k, p):\n    hset = r.hset\n    with open(p) as hset:\n        hset(k, 'f', 'v')\n";
+        assert_eq!(sent(Lang::Python, with_target), Vec::<String>::new());
     }
 }

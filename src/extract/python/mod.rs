@@ -274,6 +274,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return;
         };
         let name = self.text(name);
+        self.scope.methods.remove(&name);
         if self.is_client_expr(expr) {
             self.scope.clients.insert(name.clone());
         }

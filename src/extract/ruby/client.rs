@@ -35,8 +35,12 @@ pub(crate) const CLIENTS: Table = shared::table(
     "redis-rb, redis-client",
     &[METHODS, shared::ROWS],
     &["redis", "conn", "client", "pipe", "transaction"],
-    // `public_send(:hset, ..)` names the method by a symbol (`send.rs`).
-    (&[], &[":"]),
+    // `public_send(:hset, ..)` names the method by a symbol or a string
+    // (`send.rs`); `send`, `public_send` and `__send__` end alike.
+    (
+        &[],
+        &["send(:", "send :", "send(\"", "send('", "send \"", "send '"],
+    ),
     "tests/client_methods/ruby.rb",
 );
 
