@@ -17,7 +17,6 @@ use crate::contract::Contract;
 use crate::facts::{Command, FileFacts, FileId, LuaFacts, Span, Template, Value};
 use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
-use rayon::prelude::*;
 
 pub mod argv;
 pub mod calls;
@@ -304,31 +303,16 @@ fn link_named(input: &LinkInput<'_>) -> Model {
     let fns = calls::index_functions(input);
     let sent = sends::Sent::of(input, &fns);
     model.unsent_commands = sent.dropped();
-    // Each file's facts outside its scripts are linked on their own (in
-    // parallel), then taken in file order with its scripts.
-    let ctx = |file: FileId| {
-        let sp = input.file_speaker.get(file as usize).copied().flatten()?;
-        Some(Ctx {
-            speaker: sp,
-            module: "",
-            file,
-        })
-    };
-    let parts: Vec<Option<Model>> = input
-        .facts
-        .par_iter()
-        .map(|(file, facts)| {
-            let cx = ctx(*file)?;
-            let mut part = Model::default();
-            link_file(&resolver, &mut part, facts, &cx, &sent);
-            Some(part)
-        })
-        .collect();
-    for ((file, facts), part) in input.facts.iter().zip(parts) {
-        let (Some(cx), Some(part)) = (ctx(*file), part) else {
+    for (file, facts) in input.facts {
+        let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
-        model.absorb(part);
+        let cx = Ctx {
+            speaker: sp,
+            module: "",
+            file: *file,
+        };
+        link_file(&resolver, &mut model, facts, &cx, &sent);
         for (si, s) in facts.scripts.iter().enumerate() {
             inventory.add(&resolver, input, &mut model, &cx, si, s);
         }
@@ -363,19 +347,6 @@ fn assign_contract(model: &mut Model, contract: Option<&Contract>) {
                 .iter()
                 .position(|spec| script.norm_names.contains(&normalize_name(&spec.name)))
         });
-    }
-}
-
-impl Model {
-    /// What [`link_file`] linked of one file, appended.
-    fn absorb(&mut self, part: Model) {
-        self.parse_errors.extend(part.parse_errors);
-        self.test_regions.extend(part.test_regions);
-        self.unchecked.extend(part.unchecked);
-        self.comments.extend(part.comments);
-        self.keys.extend(part.keys);
-        self.field_reads.extend(part.field_reads);
-        self.commands.extend(part.commands);
     }
 }
 
