@@ -4,7 +4,7 @@
 //! `alias` or `import`); calls through `|>` and `then/2`. Part two
 //! (`elixir_forms.rs`): strings built by `Enum.join`, iodata, `<>` or
 //! interpolation, `do:` as a block, a list bound first, functions moved
-//! to another module.
+//! to another module; a remote call made through `apply/3`.
 
 use tree_sitter::Node;
 
@@ -30,6 +30,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("ex-value-import-module", value_import_module),
         r("ex-pipe", pipe),
         r("ex-then", then),
+        r("ex-apply", apply_remote),
     ];
     all.extend(forms::catalog());
     all
@@ -456,4 +457,35 @@ fn then(src: &Source) -> Option<Rewritten> {
         out.push(new(" end)"));
         out
     })
+}
+
+/// `Mod.fun(a, b)` as `apply(Mod, :fun, [a, b])`: a remote call (its
+/// module an alias) made through `Kernel.apply/3`.
+fn apply_remote(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for (call, t, items) in call_sites(src) {
+        let (Some(module), Some(fun)) = (
+            t.child_by_field_name("left"),
+            t.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        if t.kind() != "dot" || module.kind() != "alias" {
+            continue;
+        }
+        let (Some(first), Some(last)) = (items.first(), items.last()) else {
+            continue;
+        };
+        e.replace(
+            call.byte_range(),
+            vec![
+                new("apply("),
+                orig(module.byte_range()),
+                new(format!(", :{}, [", src.text_of(fun))),
+                orig(first.start_byte()..last.end_byte()),
+                new("])"),
+            ],
+        );
+    }
+    e.finish()
 }

@@ -266,7 +266,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// Whether a call is the right side of a `|>` (its first argument piped).
-    fn is_piped(&self, call: Node<'t>) -> bool {
+    pub(super) fn is_piped(&self, call: Node<'t>) -> bool {
         self.parent_of(call).is_some_and(|p| {
             p.kind() == "binary_operator"
                 && p.child_by_field_id(F.right).map(|r| r.id()) == Some(call.id())
@@ -308,6 +308,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let Some(parent) = self.parent_of(node) else {
                 return Sink::Held;
             };
+            if let Some((a, at)) = self.applied_arg(node, parent, module) {
+                let arity = a.args.len();
+                match self.path_sink(a.path, at, arity) {
+                    Some(sink) => return sink,
+                    None => {
+                        node = parent;
+                        continue;
+                    }
+                }
+            }
             match parent.kind() {
                 k if CARRIERS.contains(&k) => node = parent,
                 "binary_operator" => {
@@ -358,6 +368,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     fn call_sink(&self, call: Node<'_>, index: usize, piped: bool, module: &str) -> Option<Sink> {
         let target = call.child_by_field_id(F.target)?;
         let path = self.callee(target, module)?;
+        let arity = call_args(call, None)
+            .into_iter()
+            .filter(|k| k.kind() != "comment")
+            .count()
+            + usize::from(piped);
+        self.path_sink(path, index, arity)
+    }
+
+    /// What a call of `path` with `arity` arguments does with its argument
+    /// `index` ([`Cx::call_sink`]).
+    fn path_sink(&self, path: Vec<String>, index: usize, arity: usize) -> Option<Sink> {
         if let Some(at) = client_command_arg(&path) {
             return Some(if at == index {
                 Sink::Client
@@ -368,11 +389,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if !Self::is_codebase(&path) {
             return None;
         }
-        let arity = call_args(call, None)
-            .into_iter()
-            .filter(|k| k.kind() != "comment")
-            .count()
-            + usize::from(piped);
         Some(Sink::Call {
             path,
             arg: index,

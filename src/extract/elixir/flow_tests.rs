@@ -1,7 +1,8 @@
 //! Values followed by what the language means: a script's SHA1, lookups by
 //! a literal key, what functions return, a GenServer's state, `then/2`,
-//! and Lua held by a local or returned by a function.
+//! Lua held by a local or returned by a function, and `apply/3`.
 
+use super::idiom_tests::path;
 use super::tests::{at, facts};
 use crate::facts::{FileFacts, Op, Value};
 
@@ -384,4 +385,82 @@ end
           Param { index: 1, name: \"fun\" }, List { items: [Param { index: 0, name: \"b\" }], \
           tail: [Param { index: 2, name: \"args\" }] }] }"]
     );
+}
+
+/// `apply(Mod, :fun, [a, b])` with its module, function and list written
+/// in place is the call `Mod.fun(a, b)` for every reader of a call: a call
+/// of the code base, a client's send, where a command list goes, a field
+/// read, a value and a string builder. Any other `apply` stays a dispatch
+/// (above).
+#[test]
+fn apply_with_its_callee_written_is_that_call() {
+    let src = r##"defmodule EchoMQ.Jobs do
+  alias EchoMQ.Keyspace
+  def run(conn, q, id, cmd) do
+    row = apply(Keyspace, :job_key, [q, id])
+    apply(Redix, :command, [conn, ["HSET", row, "state", "pending"]])
+    apply(EchoMQ.Store, :q, [conn, ["ZADD", "emq:{#{q}}:pending", 0, id]])
+    apply(Redix, :command, [conn, cmd])
+    apply(:eredis, :q, [conn, cmd])
+    {:ok, fields} = apply(Redix, :command, [conn, ["HGETALL", row]])
+    apply(Map, :get, [Enum.into(Enum.chunk_every(fields, 2), %{}, fn [k, v] -> {k, v} end), "payload"])
+    apply(__MODULE__, :local, [q])
+  end
+  def key(q), do: apply(IO, :iodata_to_binary, [["emq:{", q, "}:x"]])
+  def local(q), do: q
+  def open(mod, conn, args), do: apply(Keyspace, :job_key, [conn | args])
+end
+"##;
+    let f = facts(src);
+    let paths: Vec<Vec<String>> = f.calls.iter().map(|c| c.path.clone()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            path(&["EchoMQ", "Keyspace", "job_key"]),
+            path(&["EchoMQ", "Store", "q"]),
+            path(&["EchoMQ", "Jobs", "local"]),
+        ]
+    );
+    assert!(matches!(
+        f.calls[0].args[..],
+        [Value::Param { index: 1, .. }, Value::Param { index: 2, .. }]
+    ));
+    // The row's key is the call of the key builder.
+    let hset = &f.commands[0];
+    assert_eq!(hset.name, "HSET");
+    assert!(matches!(hset.sink, crate::facts::Sink::Client));
+    assert!(
+        matches!(&hset.args[0], Value::Call { path: p, .. } if p == &path(&["EchoMQ", "Keyspace", "job_key"]))
+    );
+    let zadd = &f.commands[1];
+    assert_eq!(
+        zadd.sink,
+        crate::facts::Sink::Call {
+            path: path(&["EchoMQ", "Store", "q"]),
+            arg: 1,
+            arity: 2,
+        }
+    );
+    // `Redix.command(conn, cmd)` and `:eredis.q(conn, cmd)`: the sends of a
+    // parameter.
+    let sent: Vec<String> = f.sends.iter().map(|s| format!("{:?}", s.command)).collect();
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert!(
+        sent.iter().all(|s| s.starts_with("Param { index: 3")),
+        "{sent:?}"
+    );
+    // The field read of the hash's reply.
+    let read: Vec<String> = f
+        .field_reads
+        .iter()
+        .map(|r| format!("{:?}", r.field))
+        .collect();
+    assert_eq!(read.len(), 1, "{read:?}");
+    assert!(read[0].contains("payload"), "{read:?}");
+    // `IO.iodata_to_binary` through `apply`: one template, not its pieces.
+    let templates: Vec<String> = f.templates.iter().map(|t| t.to_string()).collect();
+    assert_eq!(templates, ["emq:{<q>}:pending", "emq:{<q>}:x"]);
+    // A list with a tail: the arguments are not written, no call is read.
+    assert_eq!(returns(&f, "open").len(), 1);
+    assert!(matches!(returns(&f, "open")[0], Value::Op { .. }));
 }

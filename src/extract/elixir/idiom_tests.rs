@@ -1,7 +1,7 @@
 use super::tests::{at, facts};
 use crate::facts::{ScriptSource, Seg, Value};
 
-fn path(v: &[&str]) -> Vec<String> {
+pub(super) fn path(v: &[&str]) -> Vec<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 

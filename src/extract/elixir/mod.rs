@@ -33,6 +33,7 @@
 //! - `known`: names of Kernel forms, reserved attributes and library
 //!   modules.
 
+mod apply;
 mod attributes;
 mod client;
 #[cfg(test)]

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use super::client::client_command_arg;
 use super::known::{NOT_CALLS, STDLIB};
 use super::templates::is_builder_callee;
-use super::{arguments, call_arg_values, call_args, do_block, sides, CallHead, Cx};
+use super::{arguments, call_arg_values, do_block, sides, CallHead, Cx};
 use crate::facts::{CallFact, Send, Span, Value};
 use crate::parse::{named_children, text};
 use std::rc::Rc;
@@ -123,7 +123,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// A module written as an alias (`Keys`, `A.B`) or `__MODULE__`, as a
     /// full path.
-    fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
+    pub(super) fn module_ref(&self, n: Node<'_>, module: &str) -> Option<Vec<String>> {
         match n.kind() {
             "alias" => Some(self.module_path(&self.text(n), module)),
             "identifier" if self.text(n) == "__MODULE__" => {
@@ -220,7 +220,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// Whether a remote call's module is, or is nested in, a module this
     /// file defines (`Mix.Tasks.Bench.Values` beside `Mix.Tasks.Bench`):
     /// the code base's own, whatever library's name it sits under.
-    fn nested_in_own(&self, path: &[String]) -> bool {
+    pub(super) fn nested_in_own(&self, path: &[String]) -> bool {
         let module = &path[..path.len().saturating_sub(1)];
         (1..=module.len()).any(|k| self.own_modules.contains(&module[..k].join(".")))
     }
@@ -247,7 +247,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
-        let head = self.call_head(n, target, env);
+        let (head, arg_nodes) = match self.applied(n, piped, self.module_of(env)) {
+            Some(a) => (self.applied_head(&a), a.args),
+            None => (self.call_head(n, target, env), call_arg_values(n, piped)),
+        };
         if head.do_block {
             return;
         }
@@ -255,7 +258,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let path = path.to_vec();
-        let args: Vec<Value> = call_arg_values(n, piped)
+        let args: Vec<Value> = arg_nodes
             .into_iter()
             .map(|k| {
                 self.reply_arg(k, env)
@@ -288,16 +291,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let module = self.module_of(env).to_string();
-        let Some(at) = self
-            .callee(target, &module)
-            .and_then(|p| client_command_arg(&p))
-        else {
+        let (path, args) = match self.applied(n, piped, &module) {
+            Some(a) => (Some(a.path), a.args),
+            None => (self.callee(target, &module), call_arg_values(n, piped)),
+        };
+        let Some(at) = path.and_then(|p| client_command_arg(&p)) else {
             return;
         };
-        let args: Vec<Node<'_>> = call_args(n, piped)
-            .into_iter()
-            .filter(|k| k.kind() != "comment")
-            .collect();
         let Some(arg) = args.get(at) else {
             return;
         };

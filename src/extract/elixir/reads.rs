@@ -157,8 +157,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let module = self.module_of(env).to_string();
-        let path = self.callee(n.child_by_field_id(F.target)?, &module)?;
-        let args = call_args(n, piped);
+        let (path, args) = match self.applied(n, piped, &module) {
+            Some(a) => (a.path, a.args),
+            None => (
+                self.callee(n.child_by_field_id(F.target)?, &module)?,
+                call_args(n, piped),
+            ),
+        };
         let first = path.first().map(String::as_str).unwrap_or("");
         let last = path.last().map(String::as_str).unwrap_or("");
         if first == "Redix" && path.len() == 2 {
@@ -249,13 +254,16 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
+        let (written, args) = match self.applied(n, piped, self.module_of(env)) {
+            Some(a) => (a.written, a.args),
+            None => (self.text(target), call_args(n, piped)),
+        };
         if !matches!(
-            self.text(target).as_str(),
+            written.as_str(),
             "Map.get" | "Map.fetch" | "Map.fetch!" | "Map.get_lazy" | "Map.has_key?" | "Map.pop"
         ) {
             return;
         }
-        let args = call_args(n, piped);
         let [row, field, ..] = args.as_slice() else {
             return;
         };

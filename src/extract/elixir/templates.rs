@@ -119,7 +119,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let mut call = n;
         // `then` inside `then`: followed a few deep.
         for _ in 0..8 {
-            let target = self.target(call);
+            // `apply(IO, :iodata_to_binary, [x])` builds as
+            // `IO.iodata_to_binary(x)` does (only the name as written is
+            // read, so the module the call sits in does not matter).
+            let target = match self.applied(call, None, "") {
+                Some(a) => a.written.into(),
+                None => self.target(call),
+            };
             if !matches!(target.as_ref(), "then" | "Kernel.then") {
                 return is_builder_callee(&target);
             }

@@ -479,7 +479,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_id(F.target) else {
             return unknown();
         };
-        let head = self.call_head(n, target, env);
+        let (head, arg_nodes) = match self.applied(n, piped, self.module_of(env)) {
+            Some(a) => (self.applied_head(&a), a.args),
+            None => (self.call_head(n, target, env), call_arg_values(n, piped)),
+        };
         if head.do_block {
             return self
                 .block_value(n, target, env, depth)
@@ -487,7 +490,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         // `to_string(2)`, `Integer.to_string(2)`: the digits, as text.
         if head.to_string {
-            if let [arg] = call_args(n, piped).as_slice() {
+            if let [arg] = arg_nodes.as_slice() {
                 if let Value::Int { value, .. } = self.value(*arg, env, depth + 1) {
                     let text = value.to_string();
                     return Value::Str(Template {
@@ -503,7 +506,6 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(path) = head.path.as_deref() else {
             return self.field_of(n, target, env, depth).unwrap_or_else(unknown);
         };
-        let arg_nodes = call_arg_values(n, piped);
         if let Some(v) = self.library_call(path, &arg_nodes, env, depth, span) {
             return v;
         }
