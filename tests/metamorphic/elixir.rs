@@ -4,7 +4,8 @@
 //! `alias` or `import`); calls through `|>` and `then/2`. Part two
 //! (`elixir_forms.rs`): strings built by `Enum.join`, iodata, `<>` or
 //! interpolation, `do:` as a block, a list bound first, functions moved
-//! to another module; a remote call made through `apply/3`.
+//! to another module; a remote call made through `apply/3` or through a
+//! captured function bound to a variable.
 
 use tree_sitter::Node;
 
@@ -31,6 +32,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("ex-pipe", pipe),
         r("ex-then", then),
         r("ex-apply", apply_remote),
+        r("ex-capture", capture_bound),
     ];
     all.extend(forms::catalog());
     all
@@ -488,4 +490,48 @@ fn apply_remote(src: &Source) -> Option<Rewritten> {
         );
     }
     e.finish()
+}
+
+/// `Mod.fun(a, b)` as `fun_0 = &Mod.fun/2` in the statement before, then
+/// `fun_0.(a, b)`: a remote call made through a captured function.
+fn capture_bound(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut count = 0;
+    for (call, t, items) in call_sites(src) {
+        let module = t.child_by_field_name("left");
+        if t.kind() != "dot" || module.is_none_or(|m| m.kind() != "alias") {
+            continue;
+        }
+        let Some(stmt) = body_statement(call) else {
+            continue;
+        };
+        let name = format!("fun_{count}");
+        if taken(src, &name) {
+            return None;
+        }
+        count += 1;
+        let indent = src.indent_at(stmt.start_byte());
+        e.insert(
+            stmt.start_byte(),
+            format!("{name} = &{}/{}\n{indent}", src.text_of(t), items.len()),
+        );
+        e.replace_text(t.byte_range(), format!("{name}."));
+    }
+    e.finish()
+}
+
+/// The statement of a `do` block (or a function's body) that holds
+/// `node`, when nothing but calls, arguments, lists and operators lie
+/// between (a capture bound before it is the same function there).
+fn body_statement(node: Node) -> Option<Node> {
+    let mut at = node;
+    for _ in 0..64 {
+        let p = at.parent()?;
+        match p.kind() {
+            "do_block" | "body" => return Some(at),
+            "arguments" | "call" | "list" | "binary_operator" => at = p,
+            _ => return None,
+        }
+    }
+    None
 }

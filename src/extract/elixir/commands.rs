@@ -130,7 +130,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if head.kind() != "call" || !call_args(head, None).is_empty() {
             return None;
         }
-        let handed_on = || matches!(self.sink_of(whole, self.module_of(env)), Sink::Call { .. });
+        let handed_on = || matches!(self.sink_of(whole, env), Sink::Call { .. });
         let speaks = self.names_client || (self.holds_scripts && handed_on());
         if !speaks {
             return None;
@@ -179,7 +179,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             tail,
             span: self.span(whole),
             func: self.func_of(env),
-            sink: self.sink_of(whole, self.module_of(env)),
+            sink: self.sink_of(whole, env),
         })
     }
 
@@ -301,19 +301,24 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// it; a function of the code base may (the link step proves it); a
     /// library call passes it on; a comparison or a match never sends it;
     /// a variable, an attribute or a function's result holds it.
-    pub(super) fn sink_of(&self, whole: Node<'t>, module: &str) -> Sink {
+    pub(super) fn sink_of(&self, whole: Node<'t>, env: Option<usize>) -> Sink {
+        let module = self.module_of(env);
         let mut node = whole;
         // The climb is bounded: a command nested deeper than this is held.
         for _ in 0..64 {
             let Some(parent) = self.parent_of(node) else {
                 return Sink::Held;
             };
-            if let Some((a, at)) = self.applied_arg(node, parent, module) {
+            if let Some((a, at)) = self.called_arg(node, parent, env) {
                 let arity = a.args.len();
                 match self.path_sink(a.path, at, arity) {
                     Some(sink) => return sink,
+                    // A library call passes it on: its result carries it.
                     None => {
-                        node = parent;
+                        node = match parent.kind() {
+                            "arguments" => self.parent_of(parent).unwrap_or(parent),
+                            _ => parent,
+                        };
                         continue;
                     }
                 }

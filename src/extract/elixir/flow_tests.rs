@@ -464,3 +464,51 @@ end
     assert_eq!(returns(&f, "open").len(), 1);
     assert!(matches!(returns(&f, "open")[0], Value::Op { .. }));
 }
+
+/// `f.(a, b)` where `f` holds `&Mod.fun/2` (bound in the same body, or
+/// written in place) is the call `Mod.fun(a, b)`; a name bound again to
+/// something else, or a call with another count of arguments, is not.
+#[test]
+fn a_captured_function_called_is_that_call() {
+    let src = r##"defmodule EchoMQ.Jobs do
+  alias EchoMQ.Keyspace
+  def run(conn, q, id, cmd) do
+    key = &Keyspace.job_key/2
+    send_it = &Redix.command/2
+    row = key.(q, id)
+    send_it.(conn, ["HSET", row, "state", "pending"])
+    (&EchoMQ.Store.q/2).(conn, ["ZADD", "k", 0, id])
+    send_it.(conn, cmd)
+    send_it.(conn)
+    key = fn a, b -> a <> b end
+    key.(q, id)
+  end
+end
+"##;
+    let f = facts(src);
+    let paths: Vec<Vec<String>> = f.calls.iter().map(|c| c.path.clone()).collect();
+    assert_eq!(
+        paths,
+        vec![
+            path(&["EchoMQ", "Keyspace", "job_key"]),
+            path(&["EchoMQ", "Store", "q"]),
+        ]
+    );
+    let hset = &f.commands[0];
+    assert_eq!(hset.name, "HSET");
+    assert!(matches!(hset.sink, crate::facts::Sink::Client));
+    assert!(
+        matches!(&hset.args[0], Value::Call { path: p, .. } if p == &path(&["EchoMQ", "Keyspace", "job_key"]))
+    );
+    assert_eq!(
+        f.commands[1].sink,
+        crate::facts::Sink::Call {
+            path: path(&["EchoMQ", "Store", "q"]),
+            arg: 1,
+            arity: 2,
+        }
+    );
+    let sent: Vec<String> = f.sends.iter().map(|s| format!("{:?}", s.command)).collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].starts_with("Param { index: 3"), "{sent:?}");
+}

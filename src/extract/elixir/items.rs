@@ -402,6 +402,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         if name.starts_with('_') {
             return;
         }
+        let captured = self.capture_of(r, self.module_of(Some(env)));
+        if let Some(e) = self.envs.get_mut(env) {
+            match captured {
+                Some(c) => e.captures.insert(name.clone(), c),
+                None => e.captures.remove(&name),
+            };
+        }
         if let Some(script) = self.inline_script(r, Some(env)) {
             // `script = "return redis.call(..)"`: a script named by a
             // local, which names it only in this file.

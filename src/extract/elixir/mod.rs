@@ -33,8 +33,8 @@
 //! - `known`: names of Kernel forms, reserved attributes and library
 //!   modules.
 
-mod apply;
 mod attributes;
+mod called;
 mod client;
 #[cfg(test)]
 pub(crate) use client::CLIENTS;
@@ -161,6 +161,9 @@ struct Env {
     /// Locals bound to a command head list (`cmd = ["EVALSHA", sha, 2]`),
     /// recorded as a command where they are appended to, or at the end.
     heads: HashMap<String, (Command, bool)>,
+    /// Locals bound to a capture of a remote function (`f = &Mod.fun/2`),
+    /// which `f.(a, b)` calls.
+    captures: HashMap<String, called::Captured>,
 }
 
 /// A function clause whose return value is computed once its body is read.
@@ -287,6 +290,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 }
                 if self.attribute_def(n, scope) {
                     return None;
+                }
+            }
+            // `&Mod.fun/2` names a function: `Mod.fun` in it is no call.
+            "unary_operator" if self.op(n) == "&" => {
+                let named = n
+                    .child_by_field_id(F.operand)
+                    .filter(|o| o.kind() == "binary_operator" && self.op(*o) == "/")
+                    .and_then(|o| o.child_by_field_id(F.left))
+                    .filter(|f| f.kind() == "call" && arguments(*f).is_none());
+                if let Some(f) = named {
+                    self.not_calls.insert(f.id());
                 }
             }
             "access_call" => self.field_read_access(n, env),

@@ -157,7 +157,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return None;
         }
         let module = self.module_of(env).to_string();
-        let (path, args) = match self.applied(n, piped, &module) {
+        let (path, args) = match self.called(n, piped, env) {
             Some(a) => (a.path, a.args),
             None => (
                 self.callee(n.child_by_field_id(F.target)?, &module)?,
@@ -254,7 +254,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_id(F.target) else {
             return;
         };
-        let (written, args) = match self.applied(n, piped, self.module_of(env)) {
+        let (written, args) = match self.called(n, piped, env) {
             Some(a) => (a.written, a.args),
             None => (self.text(target), call_args(n, piped)),
         };

@@ -122,7 +122,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             // `apply(IO, :iodata_to_binary, [x])` builds as
             // `IO.iodata_to_binary(x)` does (only the name as written is
             // read, so the module the call sits in does not matter).
-            let target = match self.applied(call, None, "") {
+            let target = match self.called(call, None, None) {
                 Some(a) => a.written.into(),
                 None => self.target(call),
             };

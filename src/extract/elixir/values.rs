@@ -479,8 +479,8 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some(target) = n.child_by_field_id(F.target) else {
             return unknown();
         };
-        let (head, arg_nodes) = match self.applied(n, piped, self.module_of(env)) {
-            Some(a) => (self.applied_head(&a), a.args),
+        let (head, arg_nodes) = match self.called(n, piped, env) {
+            Some(a) => (self.called_head(&a), a.args),
             None => (self.call_head(n, target, env), call_arg_values(n, piped)),
         };
         if head.do_block {
