@@ -43,6 +43,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("js-local-to-module", local_to_module),
         r("js-double-quotes", double_quotes),
         r("js-method-call", method_call),
+        r("js-method-subscript", method_subscript),
         r("js-method-value", method_value),
         r("js-method-apply", method_apply),
     ]
@@ -535,6 +536,28 @@ fn method_apply(src: &Source) -> Option<Rewritten> {
         e.insert(func.end_byte(), ".apply");
         e.insert(args.start_byte() + 1, format!("{this}, ["));
         e.insert(args.end_byte() - 1, "]");
+    }
+    e.finish()
+}
+
+/// `recv.m(args)` written `recv["m"](args)`: a member read with its name
+/// as a string is the same member, and a call of it has `recv` as `this`.
+fn method_subscript(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let Some((func, recv, _)) = plain_method_call(src, n) else {
+            continue;
+        };
+        let Some(name) = func.child_by_field_name("property") else {
+            continue;
+        };
+        if name.kind() != "property_identifier" {
+            continue;
+        }
+        e.replace_text(
+            recv.end_byte()..name.end_byte(),
+            format!("[\"{}\"]", src.text_of(name)),
+        );
     }
     e.finish()
 }

@@ -82,6 +82,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("py-script-file-read-by-helper", script_file),
         r("py-single-quotes", |src| requote(src, &PY, '"', '\'')),
         r("py-method-value", method_value),
+        r("py-getattr", getattr_call),
     ]
 }
 
@@ -405,4 +406,36 @@ fn method_value<'t>(src: &'t Source) -> Option<Rewritten> {
         |name| format!("{name} = "),
         |_| String::new(),
     )
+}
+
+/// `recv.m(args)` written `getattr(recv, "m")(args)`: `getattr` with the
+/// name as a string reads the same attribute, the method bound to `recv`.
+fn getattr_call(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        let (Some(func), Some(args)) = (
+            n.child_by_field_name("function"),
+            n.child_by_field_name("arguments"),
+        ) else {
+            continue;
+        };
+        let (Some(recv), Some(name)) = (
+            func.child_by_field_name("object"),
+            func.child_by_field_name("attribute"),
+        ) else {
+            continue;
+        };
+        if n.kind() != "call"
+            || func.kind() != "attribute"
+            || !pure_receiver(recv)
+            || args.kind() != "argument_list"
+        {
+            continue;
+        }
+        e.replace_text(
+            func.byte_range(),
+            format!("getattr({}, \"{}\")", src.text_of(recv), src.text_of(name)),
+        );
+    }
+    e.finish()
 }

@@ -65,6 +65,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("rb-do-to-braces", do_to_braces),
         r("rb-single-quotes", |src| requote(src, &RB, '"', '\'')),
         r("rb-public-send", public_send),
+        r("rb-method-object", method_object),
     ]
 }
 
@@ -436,6 +437,42 @@ fn public_send(src: &Source) -> Option<Rewritten> {
                 e.replace_text(
                     m.start_byte()..args.start_byte(),
                     format!("public_send(:{name}, "),
+                );
+                e.insert(args.end_byte(), ")");
+            }
+        }
+    }
+    e.finish()
+}
+
+/// `recv.m(args)` written `recv.method(:m).call(args)`: `method` gives the
+/// method `m` bound to `recv`, and `call` runs it with the arguments.
+fn method_object(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    for n in src.nodes() {
+        if n.kind() != "call" {
+            continue;
+        }
+        let (Some(recv), Some(m)) = (
+            n.child_by_field_name("receiver"),
+            n.child_by_field_name("method"),
+        ) else {
+            continue;
+        };
+        let dot = src.slice(recv.end_byte()..m.start_byte());
+        if m.kind() != "identifier" || dot.trim() != "." {
+            continue;
+        }
+        let name = src.text_of(m).to_string();
+        match n.child_by_field_name("arguments") {
+            None => e.replace_text(m.byte_range(), format!("method(:{name}).call")),
+            Some(args) if src.text_of(args).starts_with('(') => {
+                e.replace_text(m.byte_range(), format!("method(:{name}).call"));
+            }
+            Some(args) => {
+                e.replace_text(
+                    m.start_byte()..args.start_byte(),
+                    format!("method(:{name}).call("),
                 );
                 e.insert(args.end_byte(), ")");
             }

@@ -65,8 +65,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(called) = self.called(n) else {
             return;
         };
-        let (m, method, argv) = (called.name_node, called.method, called.argv);
-        let recv = n.child_by_field_id(F.receiver);
+        let (m, method, argv, recv) = (
+            called.name_node,
+            called.method,
+            called.argv,
+            called.receiver,
+        );
         if recv.is_none()
             && n.child_by_field_id(F.block).is_some()
             && TEST_BLOCKS.contains(&method.as_str())
@@ -333,8 +337,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(called) = self.called(n) else {
             return Value::unknown(self.label(n), span);
         };
-        let (method, argv) = (called.method, called.argv);
-        let recv = n.child_by_field_id(F.receiver);
+        let (method, argv, recv) = (called.method, called.argv, called.receiver);
         let (args, rest) = self.spread(&argv.pos, d + 1);
         // A splat of a value the code does not show: where each argument
         // lands is unknown.

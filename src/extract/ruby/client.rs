@@ -35,11 +35,22 @@ pub(crate) const CLIENTS: Table = shared::table(
     "redis-rb, redis-client",
     &[METHODS, shared::ROWS],
     &["redis", "conn", "client", "pipe", "transaction"],
-    // `public_send(:hset, ..)` names the method by a symbol or a string
-    // (`send.rs`); `send`, `public_send` and `__send__` end alike.
+    // `public_send(:hset, ..)` and `method(:hset)` name the method by a
+    // symbol or a string (`send.rs`); `send`, `public_send` and `__send__`
+    // end alike.
     (
         &[],
-        &["send(:", "send :", "send(\"", "send('", "send \"", "send '"],
+        &[
+            "send(:",
+            "send :",
+            "send(\"",
+            "send('",
+            "send \"",
+            "send '",
+            "method(:",
+            "method(\"",
+            "method('",
+        ],
     ),
     "tests/client_methods/ruby.rb",
 );

@@ -364,8 +364,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     pub(super) fn is_client_expr(&self, n: Node<'_>) -> bool {
         match n.kind() {
             "call" => {
-                let recv = n.child_by_field_id(F.receiver);
-                let method = self.called(n).map(|c| c.method);
+                let called = self.called(n);
+                let recv = called.as_ref().and_then(|c| c.receiver);
+                let method = called.map(|c| c.method);
                 let made = recv
                     .is_some_and(|r| CLIENT_MAKERS.iter().any(|m| self.short_text(r) == *m))
                     && method.as_deref() == Some("new");
@@ -381,13 +382,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     /// Whether a call gives its block a client: `redis { |c| }`,
     /// `x.redis { |c| }`, `r.pipelined { |p| }`, `pool.with { |c| }`.
     pub(super) fn gives_client(&self, call: Node<'_>) -> bool {
-        let Some(m) = self.called(call).map(|c| c.method) else {
+        let Some(c) = self.called(call) else {
             return false;
         };
-        if !BLOCK_CLIENTS.contains(&m.as_str()) {
+        if !BLOCK_CLIENTS.contains(&c.method.as_str()) {
             return false;
         }
-        match (m.as_str(), call.child_by_field_id(F.receiver)) {
+        match (c.method.as_str(), c.receiver) {
             ("redis", _) => true,
             (_, Some(r)) => self.redis_like(r),
             (_, None) => false,
