@@ -163,8 +163,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 self.loaded.insert(cb.start_byte(), v);
             }
         }
+        if let Some((recv, name, _)) = self.member(func) {
+            return self.method_call(n, recv, name, &args);
+        }
         match func.kind() {
-            "member_expression" => self.method_call(n, func, &args),
             "subscript_expression" => self.computed_call(n, func, &args),
             "identifier" => {
                 let name = self.text(func);
@@ -177,16 +179,9 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
     }
 
-    /// `recv.name(args)`: a client method, a registered command, or a
-    /// method of the code base.
-    fn method_call(&mut self, n: Node<'_>, func: Node<'_>, args: &[Node<'_>]) {
-        let (Some(recv), Some(prop)) = (
-            func.child_by_field_id(self.f.object),
-            func.child_by_field_id(self.f.property),
-        ) else {
-            return;
-        };
-        let name = self.text(prop);
+    /// `recv.name(args)` (or `recv["name"](args)`): a client method, a
+    /// registered command, or a method of the code base.
+    fn method_call(&mut self, n: Node<'_>, recv: Node<'_>, name: String, args: &[Node<'_>]) {
         let recv_text = self.text(recv);
         // A trailing callback is node_redis v3's reply handler, not sent.
         let sent: Vec<Node<'_>> = match args.last() {
@@ -257,14 +252,13 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             let Some(f) = recv.child_by_field_id(self.f.function) else {
                 return false;
             };
-            let Some(p) = f.child_by_field_id(self.f.property) else {
+            let Some((object, name, _)) = self.member(f) else {
                 return false;
             };
-            let name = self.text(p);
             if matches!(name.as_str(), "multi" | "pipeline") {
                 return true;
             }
-            match f.child_by_field_id(self.f.object) {
+            match Some(object) {
                 Some(o) if o.kind() == "call_expression" => recv = o,
                 _ => return false,
             }
@@ -556,7 +550,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return;
         };
         let func = self.local_method(func).unwrap_or(func);
-        let callee = self.text(func);
+        let callee = self.written(func);
         if callee.ends_with(".defineCommand") {
             if let [name, opts, ..] = args.as_slice() {
                 pending.push((

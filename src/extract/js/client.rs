@@ -26,12 +26,24 @@ pub(crate) const CLIENTS: Table = Table {
     methods: &[METHODS],
     receiver_words: &["redis", "client", "multi", "pipeline"],
     case: Case::Blind,
+    // A method read by a string subscript (`redis["evalsha"](..)`,
+    // `member.rs`) is named after `["`, `['` or `` [` ``.
     needles: Some(Needles {
         open: "",
-        extra: &[".defineCommand", "defineScript", ".script"],
+        extra: &[
+            ".defineCommand",
+            "defineScript",
+            ".script",
+            "[\"defineCommand\"]",
+            "['defineCommand']",
+            "[`defineCommand`]",
+            "[\"script\"]",
+            "['script']",
+            "[`script`]",
+        ],
         guarded: true,
         blind: true,
-        named: &[],
+        named: &["[\"", "['", "[`"],
     }),
     cases: "tests/client_methods/ts.ts",
     twins: &[Twins {

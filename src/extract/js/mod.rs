@@ -26,6 +26,7 @@ mod classes;
 mod client;
 mod invoke;
 pub mod kinds;
+mod member;
 mod scripts;
 pub(crate) mod stdlib;
 mod types;

@@ -109,7 +109,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let Some((func, args)) = self.invocation(n) else {
             return;
         };
-        let callee = self.text(func);
+        let callee = self.written(func);
         let path: Vec<&str> = callee.split('.').collect();
         if LIBRARY.function(&path, args.len()) != Some(Flow::Read) {
             return;
@@ -181,7 +181,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 let Some((func, args)) = self.invocation(n) else {
                     return;
                 };
-                let callee = self.text(func);
+                let callee = self.written(func);
                 if !(callee.ends_with("join") || callee.ends_with("resolve")) {
                     return;
                 }

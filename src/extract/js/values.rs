@@ -299,10 +299,12 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         }
         // The library's functions (`stdlib.rs`), by the callee as written
         // (a name or a short member chain).
-        if matches!(func.kind(), "identifier" | "member_expression")
-            && func.byte_range().len() <= 64
+        if matches!(
+            func.kind(),
+            "identifier" | "member_expression" | "subscript_expression"
+        ) && func.byte_range().len() <= 64
         {
-            let written = self.text(func);
+            let written = self.written(func);
             let written: Vec<&str> = written.split('.').collect();
             match (LIBRARY.function(&written, args.len()), args.first()) {
                 (Some(Flow::Same), Some(a)) => return self.value(*a, d + 1),
@@ -312,29 +314,23 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 _ => {}
             }
         }
-        let path = match func.kind() {
-            "identifier" => vec![self.text(func)],
-            "member_expression" => {
-                let (Some(o), Some(p)) = (
-                    func.child_by_field_id(self.f.object),
-                    func.child_by_field_id(self.f.property),
-                ) else {
-                    return Value::unknown(self.short_label(n), span);
-                };
-                if self.text(p) == "join" {
+        let member = self.member(func);
+        let path = match (func.kind(), member) {
+            ("identifier", _) => vec![self.text(func)],
+            (_, Some((o, name, p))) => {
+                if name == "join" {
                     if let Some(joined) = self.join(o, &args, span, d) {
                         return joined;
                     }
                 }
-                if self.text(p) == "concat" {
+                if name == "concat" {
                     if let Some(joined) = self.concat(o, &args, span, d) {
                         return joined;
                     }
                 }
-                if let Some(reply) = self.hash_read_reply(o, p, &args, d) {
+                if let Some(reply) = self.hash_read_reply(o, (p, &name), &args, d) {
                     return reply;
                 }
-                let name = self.text(p);
                 if LIBRARY.method(&name, args.len()) == Some(Flow::Same) {
                     if let v @ (Value::Str(_) | Value::ScriptRef { .. }) = self.value(o, d + 1) {
                         return v;
@@ -411,15 +407,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     }
 
     /// `client.hgetall(key)`: the reply of a whole-hash read, as the
-    /// functions it is passed to receive it (`facts::hash_reply`).
+    /// functions it is passed to receive it (`facts::hash_reply`). `prop`
+    /// is the node that names the method, and the name.
     fn hash_read_reply(
         &mut self,
         recv: Node<'_>,
-        prop: Node<'_>,
+        prop: (Node<'_>, &str),
         args: &[Node<'_>],
         d: usize,
     ) -> Option<Value> {
-        let m = client::lookup(&self.text(prop), args.len())?;
+        let (prop, name) = prop;
+        let m = client::lookup(name, args.len())?;
         if !matches!(m.sends, Sends::Command(c, _) if c == "HGETALL") {
             return None;
         }
@@ -511,8 +509,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         func: Node<'n>,
         args: &[Node<'n>],
     ) -> Option<Node<'n>> {
-        let p = func.child_by_field_id(self.f.property)?;
-        if self.text(p) != "script" {
+        if self.member(func)?.1 != "script" {
             return None;
         }
         let sub = args.first()?;

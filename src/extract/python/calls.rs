@@ -91,14 +91,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         };
         let func = self.callee(func).unwrap_or(func);
         let (pos, kw) = self.arguments(n);
-        if func.kind() == "attribute" {
-            let (Some(obj), Some(m)) = (
-                func.child_by_field_id(F.object),
-                func.child_by_field_id(F.attribute),
-            ) else {
-                return;
-            };
-            let method = self.text(m);
+        if let Some((obj, m, method)) = self.member(func) {
             if self.list_mutation(n, obj, &method, &pos) {
                 return;
             }
@@ -131,13 +124,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         let Some(func) = call
             .child_by_field_id(F.function)
             .map(|f| self.callee(f).unwrap_or(f))
-            .filter(|f| f.kind() == "attribute")
         else {
             return;
         };
-        let is_hgetall = func
-            .child_by_field_id(F.attribute)
-            .is_some_and(|a| self.text(a) == "hgetall");
+        let is_hgetall = self.member(func).is_some_and(|(_, _, m)| m == "hgetall");
         let (pos, _) = self.arguments(call);
         if let (true, Some(k)) = (is_hgetall, pos.first()) {
             let key = self.value(*k, 0);
@@ -153,16 +143,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         pos: &[Node<'_>],
         d: usize,
     ) -> Option<Value> {
-        let (Some(obj), Some(m)) = (
-            func.child_by_field_id(F.object),
-            func.child_by_field_id(F.attribute),
-        ) else {
-            return None;
-        };
+        let (obj, m, name) = self.member(func)?;
         let [k] = pos else {
             return None;
         };
-        if self.text(m) != "hgetall" || !self.receiver_fits(Receiver::RedisLike, obj) {
+        if name != "hgetall" || !self.receiver_fits(Receiver::RedisLike, obj) {
             return None;
         }
         let key = self.value(*k, d + 1);
@@ -438,10 +423,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             return false;
         }
         if !known {
-            let last = match func.kind() {
-                "identifier" => Some(self.text(func)),
-                "attribute" => func.child_by_field_id(F.attribute).map(|a| self.text(a)),
-                "subscript" => None,
+            let last = match (func.kind(), self.member(func)) {
+                ("identifier", _) => Some(self.text(func)),
+                (_, Some((_, _, name))) => Some(name),
+                ("subscript", _) => None,
                 _ => return false,
             };
             if !has_keys || !pos.is_empty() || last.is_some_and(|l| self.defines_function(&l)) {
@@ -505,19 +490,12 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         pos: &[Node<'_>],
         kw: &[(String, Node<'_>)],
     ) {
-        let (path, receiver) = match func.kind() {
-            "identifier" => {
+        let (path, receiver) = match (func.kind(), self.member(func)) {
+            ("identifier", _) => {
                 let name = self.text(func);
                 (self.imports.get(&name).cloned().unwrap_or(vec![name]), None)
             }
-            "attribute" => {
-                let (Some(obj), Some(m)) = (
-                    func.child_by_field_id(F.object),
-                    func.child_by_field_id(F.attribute),
-                ) else {
-                    return;
-                };
-                let m = self.text(m);
+            (_, Some((obj, _, m))) => {
                 let o = self.short_text(obj);
                 if obj.kind() == "identifier"
                     && self.scope.names.receiver.as_deref() == Some(o.as_str())

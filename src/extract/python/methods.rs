@@ -8,6 +8,10 @@
 //! Only where `obj` names the same object wherever it is written again (a
 //! name, or an attribute of one: `self.redis`), and only in the scope that
 //! binds the name, until it is bound again.
+//!
+//! `getattr(obj, "m")`, the attribute named by a string written whole,
+//! reads the same attribute as `obj.m`: every reader of a call's function
+//! asks [`Cx::member`] for its object and name.
 
 use tree_sitter::Node;
 
@@ -17,15 +21,17 @@ use crate::extract::source::Source;
 /// How deep an attribute chain a held method's object may be.
 const MAX_CHAIN: usize = 8;
 
+/// The longest attribute name read from a string.
+const MAX_NAME: usize = 64;
+
 impl<'r> Cx<'_, 'r, '_> {
     /// `name = obj.m`: the name holds that method (and no other binding
     /// it had).
     pub(super) fn note_method(&mut self, name: &str, right: Node<'_>) {
         self.scope.methods.remove(name);
-        let held = right.kind() == "attribute"
-            && right
-                .child_by_field_id(F.object)
-                .is_some_and(|o| plain_object(o, 0));
+        let held = self
+            .member(right)
+            .is_some_and(|(o, _, _)| plain_object(o, 0));
         if held {
             self.scope
                 .methods
@@ -44,12 +50,56 @@ impl<'r> Cx<'_, 'r, '_> {
             .root
             .descendant_for_byte_range(range.start, range.end)?;
         for _ in 0..MAX_CHAIN {
-            if n.byte_range() == *range && n.kind() == "attribute" {
+            if n.byte_range() == *range && self.member(n).is_some() {
                 return Some(n);
             }
             n = n.parent().filter(|p| p.byte_range() == *range)?;
         }
         None
+    }
+}
+
+impl Cx<'_, '_, '_> {
+    /// The object, the node that names the attribute and its name, of an
+    /// attribute read: `obj.m`, `getattr(obj, "m")`.
+    pub(super) fn member<'n>(&self, func: Node<'n>) -> Option<(Node<'n>, Node<'n>, String)> {
+        match func.kind() {
+            "attribute" => {
+                let m = func.child_by_field_id(F.attribute)?;
+                Some((func.child_by_field_id(F.object)?, m, self.text(m)))
+            }
+            "call" => {
+                let f = func.child_by_field_id(F.function)?;
+                if f.kind() != "identifier" || self.text(f) != "getattr" {
+                    return None;
+                }
+                let args = func.child_by_field_id(F.arguments)?;
+                let args: Vec<Node<'n>> = crate::parse::named_children(args)
+                    .into_iter()
+                    .filter(|a| a.kind() != "comment")
+                    .collect();
+                let [object, name] = *args.as_slice() else {
+                    return None;
+                };
+                let text = self.literal_name(name)?;
+                Some((object, name, text))
+            }
+            _ => None,
+        }
+    }
+
+    /// `"hset"`, `'hset'`: an attribute's name written whole.
+    fn literal_name(&self, n: Node<'_>) -> Option<String> {
+        if n.kind() != "string" {
+            return None;
+        }
+        let t = self.text(n);
+        let name = t.strip_prefix(['"', '\''])?.strip_suffix(['"', '\''])?;
+        let plain = !name.is_empty()
+            && name.len() <= MAX_NAME
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        plain.then(|| name.to_string())
     }
 }
 
@@ -86,5 +136,38 @@ mod tests {
         assert_eq!(sent(Lang::Python, of_call), Vec::<String>::new());
         let with_target = "import redis\n\ndef put(r: redis.Redis, k, p):\n    hset = r.hset\n    with open(p) as hset:\n        hset(k, 'f', 'v')\n";
         assert_eq!(sent(Lang::Python, with_target), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_attribute_named_by_getattr_is_that_attribute() {
+        for call in [
+            "getattr(r, 'hset')(k, 'f', 'v')",
+            "getattr(r, \"hset\")(k, 'f', 'v')",
+        ] {
+            let src = format!("import redis\n\ndef put(r: redis.Redis, k):\n    {call}\n");
+            assert_eq!(sent(Lang::Python, &src), ["HSET $k f v"], "{call}");
+        }
+        let held = "import redis\n\ndef put(r: redis.Redis, k):\n    hset = getattr(r, 'hset')\n    hset(k, 'f', 'v')\n";
+        assert_eq!(sent(Lang::Python, held), ["HSET $k f v"]);
+        // A default, or a name the code computes: not the attribute.
+        for call in [
+            "getattr(r, 'hset', None)(k, 'f', 'v')",
+            "getattr(r, 'h' + 'set')(k, 'f', 'v')",
+            "getattr(r, m)(k, 'f', 'v')",
+        ] {
+            let src = format!("import redis\n\ndef put(r: redis.Redis, k, m):\n    {call}\n");
+            assert_eq!(sent(Lang::Python, &src), Vec::<String>::new(), "{call}");
+        }
+    }
+
+    #[test]
+    fn the_prefilter_reads_a_method_named_by_getattr() {
+        let host = Lang::Python.host();
+        for text in [
+            "import redis\ngetattr(r, 'evalsha')(sha, 1, k)\n",
+            "from redis import Redis\ngetattr(self, \"register_script\")(lua)\n",
+        ] {
+            assert!(host.speaks(text.as_bytes()), "{text}");
+        }
     }
 }

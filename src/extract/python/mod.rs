@@ -376,11 +376,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// `self.x` in a method: `x`.
     fn self_field(&self, n: Node<'_>) -> Option<String> {
-        let obj = n.child_by_field_id(F.object)?;
+        let (obj, _, field) = self.member(n)?;
         let recv = self.scope.names.receiver.as_deref()?;
-        (obj.kind() == "identifier" && self.text(obj) == recv)
-            .then(|| n.child_by_field_id(F.attribute).map(|a| self.text(a)))
-            .flatten()
+        (obj.kind() == "identifier" && self.text(obj) == recv).then_some(field)
     }
 
     /// Whether a name now holds a client or a script.

@@ -44,6 +44,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             "identifier" => self.name_value(n),
             "attribute" => self.attribute_value(n, d),
             "subscript" => self.subscript_value(n, d),
+            // `getattr(obj, "x")` reads what `obj.x` does.
+            "call" if self.member(n).is_some() => self.attribute_value(n, d),
             "call" => self.call_value(n, d),
             "binary_operator" => self.binary_value(n, d),
             "list" | "tuple" | "expression_list" => self.list_value(n, d),
@@ -82,16 +84,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         })
     }
 
-    /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME`.
+    /// `self.x`, `obj.x`, `module.NAME`, `Class.NAME` (or `getattr(obj,
+    /// "x")`).
     fn attribute_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
-        let (Some(obj), Some(attr)) = (
-            n.child_by_field_id(F.object),
-            n.child_by_field_id(F.attribute),
-        ) else {
+        let Some((obj, _, field)) = self.member(n) else {
             return Value::unknown(self.label(n), span);
         };
-        let field = self.text(attr);
         if let Some(f) = self.self_field(n) {
             if let Some(v) = self.scope.names.locals.get(&format!("self.{f}")) {
                 return v.clone();
@@ -327,27 +326,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         if let Some(v) = self.known_call(n, func, &pos, d) {
             return v;
         }
-        if func.kind() == "attribute" {
-            if let Some(v) = self.hgetall_reply(func, &pos, d) {
-                return v;
-            }
+        if let Some(v) = self.hgetall_reply(func, &pos, d) {
+            return v;
         }
         let Some(args) = self.positional(&pos, d) else {
             return Value::unknown(self.label(n), span);
         };
-        let path = match func.kind() {
-            "identifier" => {
+        let path = match (func.kind(), self.member(func)) {
+            ("identifier", _) => {
                 let name = self.text(func);
                 self.imports.get(&name).cloned().unwrap_or(vec![name])
             }
-            "attribute" => {
-                let (Some(obj), Some(m)) = (
-                    func.child_by_field_id(F.object),
-                    func.child_by_field_id(F.attribute),
-                ) else {
-                    return Value::unknown(self.label(n), span);
-                };
-                let m = self.text(m);
+            (_, Some((obj, _, m))) => {
                 match obj.kind() {
                     // `self.scripts.to_key(t)`: a call of what the field
                     // holds, or of the method of the type that made it.
@@ -430,12 +420,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         d: usize,
     ) -> Option<Value> {
         let span = self.span(n);
-        let (method, obj) = match func.kind() {
-            "attribute" => (
-                self.text(func.child_by_field_id(F.attribute)?),
-                func.child_by_field_id(F.object),
-            ),
-            "identifier" => (self.text(func), None),
+        let (method, obj) = match (func.kind(), self.member(func)) {
+            ("identifier", _) => (self.text(func), None),
+            (_, Some((obj, _, m))) => (m, Some(obj)),
             _ => return None,
         };
         let obj_text = obj.map(|o| self.short_text(o)).unwrap_or_default();
@@ -719,7 +706,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 .map(|f| self.callee(f).unwrap_or(f))
                 .is_some_and(|f| {
                     let last = self.last_name(f);
-                    last == "Script" || (last == "register_script" && f.kind() == "attribute")
+                    last == "Script" || (last == "register_script" && self.member(f).is_some())
                 })
     }
 
@@ -745,12 +732,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
 
     /// The name a callee ends with: `c` of `a.b.c`, `f` of `f`.
     fn last_name(&self, f: Node<'_>) -> String {
-        match f.kind() {
-            "attribute" => f
-                .child_by_field_id(F.attribute)
-                .map(|a| self.text(a))
-                .unwrap_or_default(),
-            "identifier" => self.text(f),
+        match (f.kind(), self.member(f)) {
+            ("identifier", _) => self.text(f),
+            (_, Some((_, _, name))) => name,
             _ => String::new(),
         }
     }
