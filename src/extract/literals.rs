@@ -1,6 +1,7 @@
 //! Literals read the same way by several languages' value readers: an
-//! integer's digits (`1_000`, `0x1F`, `0o17`, `0b101`), and the item a
-//! list or a map the code shows holds under a literal index or key.
+//! integer's digits (`1_000`, `0x1F`, `0o17`, `0b101`), the item a list
+//! or a map the code shows holds under a literal index or key, and a
+//! method's name written as data (`"hset"`, `:hset`).
 
 use tree_sitter::Node;
 
@@ -14,6 +15,30 @@ pub(crate) fn int_value(cx: &impl Source, n: Node<'_>) -> Value {
         Some(value) => Value::Int { value, span },
         None => Value::unknown(cx.label(n), span),
     }
+}
+
+/// The longest method name read from a literal.
+const MAX_NAME: usize = 64;
+
+/// A method's name written whole in a literal: the text between one of
+/// `quotes` (or after `:`, a symbol, when `quotes` holds it) and the same
+/// closing quote, when it is an identifier of ASCII letters, digits, `_`
+/// and the bytes of `extra` (Ruby's `?` and `!`, JavaScript's `$`).
+pub(crate) fn method_name(text: &str, quotes: &[char], extra: &[u8]) -> Option<String> {
+    let name = match text.strip_prefix(':').filter(|_| quotes.contains(&':')) {
+        Some(symbol) => symbol,
+        None => {
+            let open = text.chars().next().filter(|c| quotes.contains(c))?;
+            text.strip_prefix(open)?.strip_suffix(open)?
+        }
+    };
+    let plain = !name.is_empty()
+        && name.len() <= MAX_NAME
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || extra.contains(&b));
+    plain.then(|| name.to_string())
 }
 
 /// An integer literal's value: `_` separators left out, a `0x`, `0o` or
@@ -45,5 +70,22 @@ pub(crate) fn item(coll: &Value, key: &Value) -> Option<Value> {
                 .and_then(|i| items.get(i).cloned())
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::method_name;
+
+    #[test]
+    fn a_method_name_is_written_whole() {
+        let q = &['"', '\'', ':'][..];
+        assert_eq!(method_name("\"hset\"", q, b"").as_deref(), Some("hset"));
+        assert_eq!(method_name("'hset'", q, b"").as_deref(), Some("hset"));
+        assert_eq!(method_name(":exists?", q, b"?!").as_deref(), Some("exists?"));
+        for not in ["\"hset'", "\"h set\"", "\"\"", "\"1x\"", ":exists?", "hset", "`hset`"] {
+            assert_eq!(method_name(not, q, b""), None, "{not}");
+        }
+        assert_eq!(method_name(&format!("'{}'", "a".repeat(65)), q, b""), None);
     }
 }

@@ -407,47 +407,20 @@ fn fn_delegate(src: &Source) -> Option<Rewritten> {
 /// Not after `&.` or `::`, nor a method whose name is not a plain
 /// identifier.
 fn public_send(src: &Source) -> Option<Rewritten> {
-    let mut e = Edits::new(src.text);
-    for n in src.nodes() {
-        if n.kind() != "call" {
-            continue;
-        }
-        let (Some(recv), Some(m)) = (
-            n.child_by_field_name("receiver"),
-            n.child_by_field_name("method"),
-        ) else {
-            continue;
-        };
-        let dot = src.slice(recv.end_byte()..m.start_byte());
-        if m.kind() != "identifier" || dot.trim() != "." {
-            continue;
-        }
-        let name = src.text_of(m).to_string();
-        match n.child_by_field_name("arguments") {
-            None => e.replace_text(m.byte_range(), format!("public_send(:{name})")),
-            Some(args) if src.text_of(args).starts_with('(') => {
-                let empty = named(args).is_empty();
-                let sep = if empty { "" } else { ", " };
-                e.replace_text(
-                    m.start_byte()..args.start_byte() + 1,
-                    format!("public_send(:{name}{sep}"),
-                );
-            }
-            Some(args) => {
-                e.replace_text(
-                    m.start_byte()..args.start_byte(),
-                    format!("public_send(:{name}, "),
-                );
-                e.insert(args.end_byte(), ")");
-            }
-        }
-    }
-    e.finish()
+    by_name(src, |name| format!("public_send(:{name}"), true)
 }
 
 /// `recv.m(args)` written `recv.method(:m).call(args)`: `method` gives the
-/// method `m` bound to `recv`, and `call` runs it with the arguments.
+/// method `m` bound to `recv`, and `call` runs it with the arguments (and
+/// the block), where the same sites as [`public_send`]'s are.
 fn method_object(src: &Source) -> Option<Rewritten> {
+    by_name(src, |name| format!("method(:{name}).call("), false)
+}
+
+/// Each plain method call `recv.m(args)` written with `head(m)` (which
+/// opens the call's argument list) in place of `m`: its arguments follow,
+/// after `, ` where the name is the first argument (`name_is_arg`).
+fn by_name(src: &Source, head: impl Fn(&str) -> String, name_is_arg: bool) -> Option<Rewritten> {
     let mut e = Edits::new(src.text);
     for n in src.nodes() {
         if n.kind() != "call" {
@@ -463,17 +436,19 @@ fn method_object(src: &Source) -> Option<Rewritten> {
         if m.kind() != "identifier" || dot.trim() != "." {
             continue;
         }
-        let name = src.text_of(m).to_string();
+        let head = head(src.text_of(m));
+        let sep = if name_is_arg { ", " } else { "" };
         match n.child_by_field_name("arguments") {
-            None => e.replace_text(m.byte_range(), format!("method(:{name}).call")),
+            None => e.replace_text(m.byte_range(), format!("{head})")),
             Some(args) if src.text_of(args).starts_with('(') => {
-                e.replace_text(m.byte_range(), format!("method(:{name}).call"));
+                let sep = if named(args).is_empty() { "" } else { sep };
+                e.replace_text(
+                    m.start_byte()..args.start_byte() + 1,
+                    format!("{head}{sep}"),
+                );
             }
             Some(args) => {
-                e.replace_text(
-                    m.start_byte()..args.start_byte(),
-                    format!("method(:{name}).call("),
-                );
+                e.replace_text(m.start_byte()..args.start_byte(), format!("{head}{sep}"));
                 e.insert(args.end_byte(), ")");
             }
         }

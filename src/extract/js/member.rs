@@ -8,10 +8,8 @@
 use tree_sitter::Node;
 
 use super::Cx;
+use crate::extract::literals::method_name;
 use crate::extract::source::Source;
-
-/// The longest member name read from a string.
-const MAX_NAME: usize = 64;
 
 /// How many members of a chain [`Cx::written`] reads.
 const MAX_CHAIN: usize = 16;
@@ -61,16 +59,7 @@ impl Cx<'_, '_, '_> {
         if !matches!(n.kind(), "string" | "template_string") {
             return None;
         }
-        let t = self.text(n);
-        let name = t
-            .strip_prefix(['"', '\'', '`'])?
-            .strip_suffix(['"', '\'', '`'])?;
-        let plain = !name.is_empty()
-            && name.len() <= MAX_NAME
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'));
-        plain.then(|| name.to_string())
+        method_name(&self.text(n), &['"', '\'', '`'], b"$")
     }
 }
 

@@ -16,13 +16,11 @@
 use tree_sitter::Node;
 
 use super::{Cx, F};
+use crate::extract::literals::method_name;
 use crate::extract::source::Source;
 
 /// How deep an attribute chain a held method's object may be.
 const MAX_CHAIN: usize = 8;
-
-/// The longest attribute name read from a string.
-const MAX_NAME: usize = 64;
 
 impl<'r> Cx<'_, 'r, '_> {
     /// `name = obj.m`: the name holds that method (and no other binding
@@ -93,13 +91,7 @@ impl Cx<'_, '_, '_> {
         if n.kind() != "string" {
             return None;
         }
-        let t = self.text(n);
-        let name = t.strip_prefix(['"', '\''])?.strip_suffix(['"', '\''])?;
-        let plain = !name.is_empty()
-            && name.len() <= MAX_NAME
-            && !name.starts_with(|c: char| c.is_ascii_digit())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        plain.then(|| name.to_string())
+        method_name(&self.text(n), &['"', '\''], b"")
     }
 }
 

@@ -10,13 +10,11 @@ use tree_sitter::Node;
 
 use super::calls::Argv;
 use super::{Cx, F};
+use crate::extract::literals::method_name;
 use crate::extract::source::Source;
 
 /// The methods that call the method their first argument names.
 const SENDS: &[&str] = &["send", "public_send", "__send__"];
-
-/// The longest method name read from a symbol.
-const MAX_NAME: usize = 64;
 
 /// What a call calls: the node that names the method (for spans), the
 /// method's name, its receiver, and its arguments.
@@ -85,18 +83,11 @@ impl Cx<'_, '_, '_> {
 
     /// `:hset`, `"hset"`, `'hset'`: a method's name, written whole.
     fn literal_name(&self, a: Node<'_>) -> Option<String> {
-        let t = self.text(a);
-        let name = match a.kind() {
-            "simple_symbol" => t.strip_prefix(':')?,
-            "string" => t.strip_prefix(['"', '\''])?.strip_suffix(['"', '\''])?,
-            _ => return None,
-        };
-        let plain = !name.is_empty()
-            && name.len() <= MAX_NAME
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'?' | b'!'));
-        plain.then(|| name.to_string())
+        match a.kind() {
+            "simple_symbol" => method_name(&self.text(a), &[':'], b"?!"),
+            "string" => method_name(&self.text(a), &['"', '\''], b"?!"),
+            _ => None,
+        }
     }
 }
 
