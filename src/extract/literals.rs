@@ -82,8 +82,19 @@ mod tests {
         let q = &['"', '\'', ':'][..];
         assert_eq!(method_name("\"hset\"", q, b"").as_deref(), Some("hset"));
         assert_eq!(method_name("'hset'", q, b"").as_deref(), Some("hset"));
-        assert_eq!(method_name(":exists?", q, b"?!").as_deref(), Some("exists?"));
-        for not in ["\"hset'", "\"h set\"", "\"\"", "\"1x\"", ":exists?", "hset", "`hset`"] {
+        assert_eq!(
+            method_name(":exists?", q, b"?!").as_deref(),
+            Some("exists?")
+        );
+        for not in [
+            "\"hset'",
+            "\"h set\"",
+            "\"\"",
+            "\"1x\"",
+            ":exists?",
+            "hset",
+            "`hset`",
+        ] {
             assert_eq!(method_name(not, q, b""), None, "{not}");
         }
         assert_eq!(method_name(&format!("'{}'", "a".repeat(65)), q, b""), None);
