@@ -258,10 +258,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             if matches!(name.as_str(), "multi" | "pipeline") {
                 return true;
             }
-            match Some(object) {
-                Some(o) if o.kind() == "call_expression" => recv = o,
-                _ => return false,
+            if object.kind() != "call_expression" {
+                return false;
             }
+            recv = object;
         }
         false
     }

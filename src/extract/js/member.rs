@@ -35,6 +35,11 @@ impl Cx<'_, '_, '_> {
     /// A callee as written, its members read by a literal subscript
     /// written as members: `fs["readFileSync"]` is `fs.readFileSync`.
     pub(super) fn written(&self, func: Node<'_>) -> String {
+        // No subscript: the text as it is.
+        let bytes = self.source().0.get(func.byte_range()).unwrap_or_default();
+        if memchr::memchr(b'[', bytes).is_none() {
+            return self.text(func);
+        }
         let mut names = Vec::new();
         let mut at = func;
         for _ in 0..MAX_CHAIN {

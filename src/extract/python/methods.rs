@@ -68,7 +68,13 @@ impl Cx<'_, '_, '_> {
             }
             "call" => {
                 let f = func.child_by_field_id(F.function)?;
-                if f.kind() != "identifier" || self.text(f) != "getattr" {
+                // Asked of every call a value is read from: the length
+                // first, before the text is copied.
+                const GETATTR: &str = "getattr";
+                if f.kind() != "identifier"
+                    || f.byte_range().len() != GETATTR.len()
+                    || self.text(f) != GETATTR
+                {
                     return None;
                 }
                 let args = func.child_by_field_id(F.arguments)?;
