@@ -44,6 +44,8 @@ pub(super) enum Target {
     Pipe(Option<usize>),
     /// A script invocation at this index of `script_calls`.
     Invoke(usize),
+    /// `Cmd::new()`: a command whose first `.arg(..)` is its name.
+    Nameless,
 }
 
 /// A variable holding a command, pipeline or invocation under construction.
@@ -303,8 +305,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             base_value: None,
             span: run_at.unwrap_or_else(|| self.span(top)),
         };
+        let nameless = target == Some(Target::Nameless);
         for link in &links {
             self.read_link(link, &mut st);
+        }
+        if let (true, Some(Target::Cmd(i)), Some(_)) = (nameless, st.target, continued) {
+            // `c.arg("HSET")` on a variable that held `Cmd::new()`: the
+            // variable holds that command from here on.
+            let name = self.text(base);
+            if let Some(held) = self.scope.builders.get_mut(&name) {
+                held.target = Target::Cmd(i);
+            }
         }
         if run_at.is_some() && st.target.is_none() {
             // Run whole: the invocation the value comes to.
@@ -366,6 +377,8 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             .map(Target::Cmd)
         } else if (last == "pipe" && args.is_empty()) || owner == Some("Pipeline") {
             Some(Target::Pipe(None))
+        } else if owner == Some("Cmd") && matches!(last, "new" | "default") && args.is_empty() {
+            Some(Target::Nameless)
         } else if owner == Some("Cmd") {
             let name_node = func.and_then(|f| f.child_by_field_id(F.name));
             let spec = lookup(last, args.len());
@@ -401,6 +414,18 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 if let Some(i) = i {
                     st.target = Some(Target::Pipe(Some(i)));
                 }
+            }
+            // `Cmd::new().arg("HSET")`: the first argument names the
+            // command, as `redis::cmd("HSET")` does.
+            Sends::Arg if st.target == Some(Target::Nameless) => {
+                let i = match self.name_arg(link.args[0]) {
+                    Some((name, name_span)) => Some(self.new_command(&name, name_span, st.span)),
+                    None => {
+                        let v = self.value(link.args[0], 0);
+                        self.defer_name(v, st.span)
+                    }
+                };
+                st.target = i.map(Target::Cmd);
             }
             Sends::Arg => {
                 // `script.arg(x)` starts a script call as `.key(k)` does.
@@ -511,7 +536,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     fn script_call_of_chain(&mut self, st: &mut ChainState<'_>, on: Node<'_>) -> bool {
         match st.target {
             Some(Target::Invoke(_)) => return true,
-            Some(Target::Cmd(_)) | Some(Target::Pipe(_)) => return false,
+            Some(Target::Cmd(_) | Target::Pipe(_) | Target::Nameless) => return false,
             None => {}
         }
         // The script is what the first script method is called on

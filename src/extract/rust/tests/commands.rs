@@ -45,6 +45,34 @@ async fn save(con: &mut C, q: &str, s: &str) -> R {
     assert_eq!(tpls(&f), vec!["emq:{<q>}:active"]);
 }
 
+/// `Cmd::new()` (or `Cmd::default()`) is a command named by its first
+/// `.arg(..)`, in a chain or on a variable that holds it; what follows are
+/// its arguments.
+#[test]
+fn an_empty_command_is_named_by_its_first_argument() {
+    let src = r#"
+fn save(con: &mut C, key: &str) -> R {
+    redis::Cmd::new().arg("HSET").arg(key).arg("state").arg("done").query(con)?;
+    let mut c = redis::Cmd::default();
+    c.arg("ZADD").arg("emq:{q}:done");
+    c.arg(0).arg(key);
+    c.query(con)?;
+    let mut d = Cmd::new();
+    d.arg(key);
+    Ok(())
+}
+"#;
+    let f = facts(src);
+    let names: Vec<&str> = f.commands.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, vec!["HSET", "ZADD"]);
+    assert_eq!(f.commands[0].name_span.start, at(src, "HSET"));
+    assert_eq!(lit_args(&f.commands[0]), vec!["<key>", "state", "done"]);
+    assert_eq!(
+        lit_args(&f.commands[1]),
+        vec!["emq:{q}:done", "<0>", "<key>"]
+    );
+}
+
 #[test]
 fn typed_commands_redis_rs_and_fred() {
     let src = r#"
