@@ -502,7 +502,10 @@ fn capture_bound(src: &Source) -> Option<Rewritten> {
         if t.kind() != "dot" || module.is_none_or(|m| m.kind() != "alias") {
             continue;
         }
-        let Some(stmt) = body_statement(call) else {
+        // A capture bound before the statement is the same function there,
+        // whatever operators lie between.
+        let through = ["arguments", "call", "list", "binary_operator"];
+        let Some(stmt) = statement_through(call, &through) else {
             continue;
         };
         let name = format!("fun_{count}");
@@ -521,15 +524,14 @@ fn capture_bound(src: &Source) -> Option<Rewritten> {
 }
 
 /// The statement of a `do` block (or a function's body) that holds
-/// `node`, when nothing but calls, arguments, lists and operators lie
-/// between (a capture bound before it is the same function there).
-fn body_statement(node: Node) -> Option<Node> {
+/// `node`, when nothing but nodes of the kinds `through` lie between.
+pub fn statement_through<'t>(node: Node<'t>, through: &[&str]) -> Option<Node<'t>> {
     let mut at = node;
     for _ in 0..64 {
         let p = at.parent()?;
         match p.kind() {
             "do_block" | "body" => return Some(at),
-            "arguments" | "call" | "list" | "binary_operator" => at = p,
+            k if through.contains(&k) => at = p,
             _ => return None,
         }
     }

@@ -7,7 +7,9 @@
 
 use tree_sitter::Node;
 
-use super::{attribute_read, defs, in_body, in_pattern, module_of, taken, target, Def};
+use super::{
+    attribute_read, defs, in_body, in_pattern, module_of, statement_through, taken, target, Def,
+};
 use crate::edit::{inside, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::Rewrite;
 
@@ -187,20 +189,6 @@ fn do_block(src: &Source) -> Option<Rewritten> {
     e.finish()
 }
 
-/// The statement of a function body that holds `node`, when nothing but
-/// calls, arguments and lists lie between.
-fn statement<'t>(node: Node<'t>) -> Option<Node<'t>> {
-    let mut at = node;
-    loop {
-        let p = at.parent()?;
-        match p.kind() {
-            "do_block" | "body" => return Some(at),
-            "arguments" | "call" | "list" => at = p,
-            _ => return None,
-        }
-    }
-}
-
 /// A list argument of a module's function (`Redix.command(conn, [...])`)
 /// bound to a variable in the statement before.
 fn bind_list(src: &Source) -> Option<Rewritten> {
@@ -230,7 +218,9 @@ fn bind_list(src: &Source) -> Option<Rewritten> {
         {
             continue;
         }
-        let Some(stmt) = statement(n) else { continue };
+        let Some(stmt) = statement_through(n, &["arguments", "call", "list"]) else {
+            continue;
+        };
         let name = format!("command_{count}");
         if taken(src, &name) {
             return None;
