@@ -61,6 +61,19 @@ func calls(ctx context.Context, rdb *redis.Client, conn redigo.Conn, k string) {
 	rx4Script.Cmd(&out, []string{k}, "a") // script <rx4Script> keys(<k>) args(a)
 	radix.Cmd(&out, "HSET", k, "f", "v") // HSET <k> f v
 	radix.FlatCmd(nil, "HGET", k, "f") // HGET <k> f
+	redis.NewCmd(ctx, "HSET", k, "f", "v") // HSET <k> f v
+	redis.NewSliceCmd(ctx, "HMGET", k, "f") // HMGET <k> f
+	redis.NewStatusCmd(ctx, "SET", k, "v") // SET <k> v
+	redis.NewIntCmd(ctx, "HDEL", k, "f") // HDEL <k> f
+	redis.NewIntSliceCmd(ctx, "LRANGE", k, 0, 1) // LRANGE <k> <0> <1>
+	redis.NewBoolCmd(ctx, "HEXISTS", k, "f") // HEXISTS <k> f
+	redis.NewBoolSliceCmd(ctx, "SISMEMBER", k, "m") // SISMEMBER <k> m
+	redis.NewStringCmd(ctx, "HGET", k, "f") // HGET <k> f
+	redis.NewFloatCmd(ctx, "ZSCORE", k, "m") // ZSCORE <k> m
+	redis.NewStringSliceCmd(ctx, "HKEYS", k) // HKEYS <k>
+	redis.NewMapStringStringCmd(ctx, "HGETALL", k) // HGETALL <k>
+	redis.NewMapStringIntCmd(ctx, "HGETALL", k) // HGETALL <k>
+	redis.NewZSliceCmd(ctx, "ZRANGE", k, 0, 1) // ZRANGE <k> <0> <1>
 	rdb.HSet(ctx, k, "f", "v", "g", "w") // HSET <k> f v g w
 	rdb.HSetNX(ctx, k, "f", "v") // HSETNX <k> f v
 	rdb.HMSet(ctx, k, "f", "v") // HMSET <k> f v

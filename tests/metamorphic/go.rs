@@ -7,14 +7,16 @@
 //! double-quoted strings written raw; a package's script moved into an
 //! embedded `.lua` file that a loader stores through a map of pointers;
 //! a method value held by `:=` first (`method_0 := rdb.HSet`) and called
-//! through it.
+//! through it; a client method's variadic arguments bound to a slice
+//! first and spread (`args_0 := []interface{}{k, "f", v}`, then
+//! `rdb.HSet(ctx, args_0...)`'s kin).
 
 use tree_sitter::Node;
 
 use crate::edit::{each, named, new, orig, Edits, Lang, Rewritten, Source};
 use crate::shared::{
-    concat_chains, delegate, extract, group, let_argument, method_values, parse_template, rebuild,
-    rebuild_with, render, template, value_sites, Delegate, Part, Syntax,
+    arguments, concat_chains, delegate, extract, group, let_argument, method_values,
+    parse_template, rebuild, rebuild_with, render, template, value_sites, Delegate, Part, Syntax,
 };
 use crate::Rewrite;
 
@@ -48,6 +50,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("go-raw-strings", raw_strings),
         r("go-script-file-stored-through-pointer", script_file),
         r("go-method-value", method_value),
+        r("go-variadic-slice", variadic_slice),
     ]
 }
 
@@ -474,4 +477,79 @@ fn method_value<'t>(src: &'t Source) -> Option<Rewritten> {
         |name| format!("{name} := "),
         |_| String::new(),
     )
+}
+
+/// Where a client method's `...interface{}` parameter starts, counted
+/// after a leading context and without one: go-redis's `Do(ctx,
+/// args...)`, redigo's `Do(cmd, args...)`, `Send` and a script's
+/// `Do(conn, keysAndArgs...)`, `HSet(ctx, key, values...)`, `Eval(ctx,
+/// script, keys, args...)`, `script.Run(ctx, rdb, keys, args...)`.
+const VARIADIC_FROM: &[(&str, Option<usize>, Option<usize>)] = &[
+    ("Do", Some(0), Some(1)),
+    ("Send", None, Some(1)),
+    ("HSet", Some(1), None),
+    ("Eval", Some(2), Some(2)),
+    ("EvalSha", Some(2), Some(2)),
+    ("EvalRO", Some(2), Some(2)),
+    ("EvalShaRO", Some(2), Some(2)),
+    ("Run", Some(2), Some(2)),
+];
+
+/// The variadic arguments of each client call of [`VARIADIC_FROM`]
+/// (written one by one) bound to `args_N := []interface{}{..}` on a line
+/// before the call's statement, and `args_N...` in their place: Go passes
+/// a spread slice as the variadic parameter's items.
+fn variadic_slice(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut made = 0;
+    for n in src.nodes() {
+        let Some(func) = n.child_by_field_name("function") else {
+            continue;
+        };
+        let Some(field) = func.child_by_field_name("field") else {
+            continue;
+        };
+        let Some(&(_, after_ctx, alone)) = VARIADIC_FROM
+            .iter()
+            .find(|(m, ..)| *m == src.text_of(field))
+        else {
+            continue;
+        };
+        let args = n
+            .child_by_field_name("arguments")
+            .map(arguments)
+            .unwrap_or_default();
+        let lead = args.first().map(|a| src.text_of(*a).to_ascii_lowercase());
+        let ctx = lead.is_some_and(|t| t.contains("ctx") || t.starts_with("context."));
+        let Some(from) = (if ctx { after_ctx.map(|f| f + 1) } else { alone }) else {
+            continue;
+        };
+        let tail = &args[from.min(args.len())..];
+        let (Some(first), Some(last)) = (tail.first(), tail.last()) else {
+            continue;
+        };
+        if tail
+            .iter()
+            .any(|a| a.kind() == "variadic_argument" || a.kind() == "comment")
+        {
+            continue;
+        }
+        let Some(stmt) = GO.statement(src, n) else {
+            continue;
+        };
+        let name = format!("args_{made}");
+        if GO.taken(src, &name) {
+            return None;
+        }
+        e.hoist(
+            stmt.start_byte(),
+            &src.indent_at(stmt.start_byte()),
+            first.start_byte()..last.end_byte(),
+            format!("{name} := []interface{{}}{{"),
+            "}",
+            &format!("{name}..."),
+        );
+        made += 1;
+    }
+    e.finish()
 }

@@ -250,12 +250,15 @@ impl<'s, 'p> Cx<'s, 'p> {
                     return self.script_run(spec, n, recv, count);
                 }
             }
-            if client::package_command(&name).is_some() && self.is_client_package(recv) {
-                let nodes = self.arg_nodes(n);
-                if let Some(rest) = nodes.get(1..) {
-                    self.named_command(n, m, rest);
+            if let Some(spec) = client::package_command(&name) {
+                if self.is_client_package(recv) {
+                    let nodes = self.wire_nodes(n, spec);
+                    let from = usize::from(client::DESTINATION_FIRST.contains(&name.as_str()));
+                    if let Some(rest) = nodes.get(from..) {
+                        self.named_command(n, m, rest);
+                    }
+                    return;
                 }
-                return;
             }
             if let Some(spec) = client::lookup(&name, Receiver::RedisLike) {
                 if self.is_client_expr(recv) {
@@ -286,51 +289,11 @@ impl<'s, 'p> Cx<'s, 'p> {
         args
     }
 
-    /// Arguments as wire arguments: a map gives its pairs, `xs...` leaves
-    /// the tail open.
+    /// Arguments as wire arguments ([`Self::passed`]): a map gives its
+    /// pairs, a slice not listed leaves the tail open.
     fn wire_args(&mut self, nodes: &[Node<'_>], shape: Args) -> (Vec<Value>, Vec<Value>) {
-        let mut args = Vec::new();
-        let mut tail = Vec::new();
-        for a in nodes.iter().take(256) {
-            if a.kind() == "variadic_argument" {
-                let inner = named_children(*a).into_iter().next().unwrap_or(*a);
-                tail.push(self.value(inner, 0));
-                continue;
-            }
-            let v = self.value(*a, 0);
-            if !tail.is_empty() {
-                tail.push(v);
-                continue;
-            }
-            match (shape, v) {
-                (Args::Plain, Value::Map { pairs, .. }) if args.len() == 1 => {
-                    for (f, x) in pairs {
-                        args.push(f);
-                        args.push(x);
-                    }
-                }
-                (Args::Scores, Value::Map { pairs, .. }) if !args.is_empty() => {
-                    let get = |k: &str| {
-                        pairs
-                            .iter()
-                            .find(|(x, _)| x.as_str().as_deref() == Some(k))
-                            .map(|p| p.1.clone())
-                    };
-                    match (get("Score"), get("Member")) {
-                        (Some(s), Some(m)) => {
-                            args.push(s);
-                            args.push(m);
-                        }
-                        _ => tail.push(Value::Map {
-                            pairs,
-                            span: self.span(*a),
-                        }),
-                    }
-                }
-                (_, v) => args.push(v),
-            }
-        }
-        (args, tail)
+        let (passed, tail) = self.passed(nodes, 0);
+        shaped(passed, tail, shape)
     }
 
     /// A client method call, as its row says.
@@ -369,8 +332,11 @@ impl<'s, 'p> Cx<'s, 'p> {
     /// `nodes`). A name the code does not show is named by the link from
     /// what it comes to (`link::named`), or dropped.
     fn named_command(&mut self, n: Node<'_>, m: Node<'_>, nodes: &[Node<'_>]) {
-        let Some(first) = nodes.first() else { return };
-        let named = self.value(*first, 0);
+        let (mut passed, tail) = self.passed(nodes, 0);
+        if passed.is_empty() {
+            return;
+        }
+        let named = passed.remove(0);
         // `c.Do(ctx, radix.Cmd(&rcv, "HSET", ..))`: an action a function of
         // the client's package built (read where it is built), no name.
         if let Value::Call { path, .. } = &named {
@@ -389,7 +355,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             None if named.is_followed() => String::new(),
             None => return,
         };
-        let (args, tail) = self.wire_args(&nodes[1..], Args::Plain);
+        let (args, tail) = shaped(passed, tail, Args::Plain);
         let open = !tail.is_empty();
         self.push_command(name.clone(), m, n, args, open, tail);
         if name.is_empty() {
@@ -521,17 +487,47 @@ impl<'s, 'p> Cx<'s, 'p> {
             None => return,
         };
         let nodes = self.arg_nodes(n);
-        let spread = nodes.iter().any(|a| a.kind() == "variadic_argument");
-        let mut args: Vec<Value> = nodes
-            .iter()
-            .map(|a| match a.kind() {
-                "variadic_argument" => Value::unknown(self.label(*a), self.span(*a)),
-                _ => self.value(*a, 0),
-            })
-            .collect();
-        if !spread {
-            args = self.pack_variadic(&path, args, self.span(n));
-        }
+        let args = self.call_args(&path, &nodes, self.span(n), 0);
         self.push_call(n, path, args, receiver);
     }
+}
+
+/// Wire arguments as `shape` maps them: a map after the key gives its pairs
+/// (`HSet(ctx, k, map[string]any{..})`), a `redis.Z` its score and member;
+/// a `Z` whose two are not shown leaves the tail open from it.
+fn shaped(passed: Vec<Value>, mut tail: Vec<Value>, shape: Args) -> (Vec<Value>, Vec<Value>) {
+    let mut args = Vec::new();
+    let mut open = Vec::new();
+    for v in passed {
+        if !open.is_empty() {
+            open.push(v);
+            continue;
+        }
+        match (shape, v) {
+            (Args::Plain, Value::Map { pairs, .. }) if args.len() == 1 => {
+                for (f, x) in pairs {
+                    args.push(f);
+                    args.push(x);
+                }
+            }
+            (Args::Scores, Value::Map { pairs, span }) if !args.is_empty() => {
+                let get = |k: &str| {
+                    pairs
+                        .iter()
+                        .find(|(x, _)| x.as_str().as_deref() == Some(k))
+                        .map(|p| p.1.clone())
+                };
+                match (get("Score"), get("Member")) {
+                    (Some(s), Some(m)) => {
+                        args.push(s);
+                        args.push(m);
+                    }
+                    _ => open.push(Value::Map { pairs, span }),
+                }
+            }
+            (_, v) => args.push(v),
+        }
+    }
+    open.append(&mut tail);
+    (args, open)
 }

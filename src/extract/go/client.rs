@@ -142,6 +142,21 @@ pub(super) const METHODS: &[Method] = &[
     // (a map's pairs in its place).
     other(RX, "Cmd", Sends::Named, Receiver::Any),
     other(RX, "FlatCmd", Sends::Named, Receiver::Any),
+    // go-redis's commands built by hand, `redis.NewCmd(ctx, "HSET", k, f,
+    // v)`, sent by `rdb.Process(ctx, cmd)`: read where they are built.
+    other(GR, "NewCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewSliceCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewStatusCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewIntCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewIntSliceCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewBoolCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewBoolSliceCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewStringCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewFloatCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewStringSliceCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewMapStringStringCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewMapStringIntCmd", Sends::Named, Receiver::Any),
+    other(GR, "NewZSliceCmd", Sends::Named, Receiver::Any),
     send("HSet", "HSET", Plain),
     send("HSetNX", "HSETNX", Plain),
     send("HMSet", "HMSET", Plain),
@@ -199,9 +214,13 @@ pub(super) fn lookup(name: &str, receiver: Receiver) -> Option<&'static Method> 
     CLIENTS.lookup_on(name, usize::MAX, receiver)
 }
 
+/// The functions of a client's package whose first argument is the reply's
+/// destination, before the command's name (radix's `Cmd(&rcv, "HSET", ..)`).
+pub(super) const DESTINATION_FIRST: &[&str] = &["Cmd", "FlatCmd"];
+
 /// The row of a function of a client's package that sends the command its
-/// second argument names (radix's `Cmd`, `FlatCmd`: the reply's
-/// destination first), if `name` is one.
+/// arguments name, after a context or a destination ([`DESTINATION_FIRST`]):
+/// radix's `Cmd`, `FlatCmd`, go-redis's `NewCmd`; if `name` is one.
 pub(super) fn package_command(name: &str) -> Option<&'static Method> {
     CLIENTS
         .lookup_on(name, usize::MAX, Receiver::Any)

@@ -200,15 +200,12 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             _ => {}
         }
-        if func.kind() == "parenthesized_expression"
-            || args.iter().any(|a| a.kind() == "variadic_argument")
-        {
+        if func.kind() == "parenthesized_expression" {
             return Value::unknown(self.label(n), span);
         }
         match path {
             Some(path) => {
-                let args = args.iter().map(|a| self.value(*a, d + 1)).collect();
-                let args = self.pack_variadic(&path, args, span);
+                let args = self.call_args(&path, &args, span, d + 1);
                 Value::Call { path, args, span }
             }
             None => Value::unknown(self.label(n), span),
@@ -265,17 +262,73 @@ impl<'s, 'p> Cx<'s, 'p> {
             Value::List { items, tail, .. } => (items, tail),
             other => (Vec::new(), vec![other]),
         };
-        for a in &args[1..] {
-            if a.kind() == "variadic_argument" {
-                let inner = named_children(*a).into_iter().next().unwrap_or(*a);
-                tail.push(self.value(inner, d + 1));
-            } else if tail.is_empty() && items.len() < 256 {
-                items.push(self.value(*a, d + 1));
+        let (more, rest) = self.passed(&args[1..], d + 1);
+        if tail.is_empty() {
+            items.extend(more);
+        } else {
+            tail.extend(more);
+        }
+        tail.extend(rest);
+        Value::List { items, tail, span }
+    }
+
+    /// What arguments pass to a variadic parameter: the values written one
+    /// by one, then a spread slice's (`xs...`: Go passes the slice itself,
+    /// so a listed one gives its items), and the part no list shows as the
+    /// tail (a slice not listed, what follows it).
+    pub(super) fn passed(&mut self, nodes: &[Node<'_>], d: usize) -> (Vec<Value>, Vec<Value>) {
+        let mut items = Vec::new();
+        let mut tail = Vec::new();
+        for a in nodes.iter().take(256) {
+            let v = match spread_slice(*a) {
+                Some(inner) => match self.value(inner, d) {
+                    Value::List {
+                        items: more,
+                        tail: rest,
+                        ..
+                    } if tail.is_empty() => {
+                        items.extend(more);
+                        tail.extend(rest);
+                        continue;
+                    }
+                    other => {
+                        tail.push(other);
+                        continue;
+                    }
+                },
+                None => self.value(*a, d),
+            };
+            if tail.is_empty() {
+                items.push(v);
             } else {
-                tail.push(self.value(*a, d + 1));
+                tail.push(v);
             }
         }
-        Value::List { items, tail, span }
+        items.truncate(256);
+        (items, tail)
+    }
+
+    /// A call's arguments as the callee's parameters receive them: a
+    /// spread slice (`f(a, xs...)`) is the variadic parameter itself; the
+    /// items written from a variadic parameter of a function of the file
+    /// on are packed as the one slice it receives ([`Self::pack_variadic`]).
+    pub(super) fn call_args(
+        &mut self,
+        path: &[String],
+        nodes: &[Node<'_>],
+        span: Span,
+        d: usize,
+    ) -> Vec<Value> {
+        let spread = nodes.last().is_some_and(|a| spread_slice(*a).is_some());
+        let args = nodes
+            .iter()
+            .map(|a| self.value(spread_slice(*a).unwrap_or(*a), d))
+            .collect();
+        if spread {
+            args
+        } else {
+            self.pack_variadic(path, args, span)
+        }
     }
 
     /// A call's argument nodes.
@@ -458,4 +511,12 @@ fn join(list: Value, sep: Value, span: Span) -> Option<Value> {
         segs.extend(segs_of(item));
     }
     Some(Value::Str(Template { segs, span }))
+}
+
+/// The slice a spread argument passes (`xs` of `f(xs...)`).
+pub(super) fn spread_slice(n: Node<'_>) -> Option<Node<'_>> {
+    if n.kind() != "variadic_argument" {
+        return None;
+    }
+    named_children(n).into_iter().next()
 }
