@@ -211,6 +211,38 @@ fn a_go_scripts_keys_are_counted_from_the_list_its_callers_pass() {
     );
 }
 
+/// A value every caller passes past what the script reads is on the wire
+/// all the same: the draft's `argv` lists each slot passed (a read one by
+/// its role when named, `argN` else), so the tree checks silently against
+/// it, where the embedded contract warns (WL308).
+#[test]
+fn a_drafts_argv_lists_what_every_caller_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("go.mod"), "module example.com/q\n\ngo 1.21\n").unwrap();
+    std::fs::write(
+        d.join("q.go"),
+        "package q\n\nimport (\n\t\"context\"\n\n\t\"github.com/redis/go-redis/v9\"\n)\n\n\
+         var touchCmd = redis.NewScript(`\nredis.call(\"ZADD\", KEYS[1], 0, ARGV[1])\nreturn 1\n`)\n\n\
+         func Touch(ctx context.Context, c *redis.Client, q, id string) error {\n\
+         \targv := []interface{}{id, q}\n\
+         \treturn touchCmd.Run(ctx, c, []string{\"emq:{\" + q + \"}:pending\"}, argv...).Err()\n}\n",
+    )
+    .unwrap();
+    let (code, text, stderr) = run(&["extract", "--as-contract", "."], d);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        text.ends_with("\n[scripts.touchCmd]\nkeys = [\"pending\"]\nargv = [\"arg1\", \"arg2\"]\n"),
+        "{text}"
+    );
+    let (_, warned, _) = run(&["check", "--format", "concise", "."], d);
+    assert!(warned.contains("WL308"), "{warned}");
+    std::fs::write(d.join("draft.toml"), &text).unwrap();
+    let (code, silent, stderr) = run(&["check", "--contract", "draft.toml", "."], d);
+    assert_eq!(code, 0, "{silent}{stderr}");
+    assert!(!silent.contains("WL308"), "{silent}");
+}
+
 /// `extract PATH` reads the project above PATH, as `check` does: from
 /// `elixir/` of a git repository whose scripts sit in `src/commands/`,
 /// the Elixir speaker is named as in the whole project and its call runs

@@ -39,7 +39,7 @@
 //! more; when a value is optional, make the script read it as optional
 //! (`ARGV[3] or '0'`).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{at_call, CheckContext, Rule};
 use crate::diagnostic::{Diagnostic, Label, Layer, Severity};
@@ -59,6 +59,10 @@ pub static RULE: Rule = Rule {
 
 fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
     let widest = widest_at_site(cx);
+    // Values too many, by the invocation that passes them: one that
+    // several callers of its wrapper reach with the same count is that
+    // invocation's list, flagged once there.
+    let mut many: BTreeMap<TooMany, Vec<(&ScriptCallUse, u32)>> = BTreeMap::new();
     for u in &cx.model.script_calls {
         if u.in_wrapper || !u.args_complete {
             continue;
@@ -80,10 +84,25 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
             {
                 continue;
             }
-            out.push(too_many(cx, u, n, upper));
+            many.entry((u.site.unwrap_or(u.span), u.script, n))
+                .or_default()
+                .push((u, upper));
+        }
+    }
+    for ((site, _, n), uses) in many {
+        let paths: BTreeSet<Span> = uses.iter().map(|(u, _)| u.span).collect();
+        match uses.as_slice() {
+            [(first, upper), ..] if paths.len() > 1 => {
+                out.push(too_many_at_site(cx, site, first, n, *upper, paths.len()))
+            }
+            _ => out.extend(uses.iter().map(|(u, upper)| too_many(cx, u, n, *upper))),
         }
     }
 }
+
+/// An invocation (its span), the script it runs and how many ARGV values
+/// reach it.
+type TooMany = (Span, usize, u32);
 
 /// For each invocation that runs more than one script (one call, its
 /// script chosen at run time; not two calls a wrapper makes), how many ARGV
@@ -172,13 +191,60 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
 }
 
 fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Diagnostic {
-    let name = cx.script_name(u.script);
     let extra = &u.args[upper as usize..];
     let span = match (extra.first(), extra.last()) {
         (Some(a), Some(b)) => a.span().join(b.span()),
         _ => u.span,
     };
     let (span, built_at) = at_call(u.span, span);
+    let label = format!(
+        "never read: {}",
+        super::quoted(extra.iter().map(|v| v.describe()))
+    );
+    let mut related = Vec::new();
+    if let Some(s) = built_at {
+        related.push(Label::new(s, "the values are passed here"));
+    }
+    many_diagnostic(cx, u, n, upper, Label::new(span, label), related)
+}
+
+/// Values too many that `callers` uses through the invocation at `site`
+/// pass alike (`first` the first of them): flagged once, at the site.
+fn too_many_at_site(
+    cx: &CheckContext<'_>,
+    site: Span,
+    first: &ScriptCallUse,
+    n: u32,
+    upper: u32,
+    callers: usize,
+) -> Diagnostic {
+    let label = format!(
+        "{} on each of {callers} paths that reach it; none past `ARGV[{upper}]` is read",
+        values(n)
+    );
+    let extra = &first.args[upper as usize..];
+    let related = match (extra.first(), extra.last()) {
+        (Some(a), Some(b)) => vec![Label::new(
+            a.span().join(b.span()),
+            format!(
+                "on one of them, never read: {}",
+                super::quoted(extra.iter().map(|v| v.describe()))
+            ),
+        )],
+        _ => Vec::new(),
+    };
+    many_diagnostic(cx, first, n, upper, Label::new(site, label), related)
+}
+
+fn many_diagnostic(
+    cx: &CheckContext<'_>,
+    u: &ScriptCallUse,
+    n: u32,
+    upper: u32,
+    primary: Label,
+    related: Vec<Label>,
+) -> Diagnostic {
+    let name = cx.script_name(u.script);
     let mut d = RULE.diagnostic(
         format!(
             "{} passed, but script `{name}` never reads past `ARGV[{upper}]`",
@@ -188,18 +254,10 @@ fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Dia
                 format!("{n} ARGV values are")
             }
         ),
-        Label::new(
-            span,
-            format!(
-                "never read: {}",
-                super::quoted(extra.iter().map(|v| v.describe()))
-            ),
-        ),
+        primary,
     );
     d.severity = Severity::Warning;
-    if let Some(s) = built_at {
-        d.related.push(Label::new(s, "the values are passed here"));
-    }
+    d.related.extend(related);
     let help = format!(
         "pass exactly {}: a value nobody reads usually means the caller and `{name}` disagree on which slot holds what",
         values(upper)

@@ -5,6 +5,7 @@
 //! (`coverage`), and the difference of two analyses (`diff`). The
 //! reporters print them.
 
+mod callers;
 pub mod coverage;
 mod data_types;
 pub mod diff;

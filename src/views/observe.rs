@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::callers::{callers_argv, callers_count, passed_type};
 use crate::contract::Contract;
 use crate::extract::script_name_from_stem;
 use crate::facts::Span;
@@ -672,10 +673,23 @@ fn write_scripts(
             let slots: Vec<String> = unused.iter().map(u32::to_string).collect();
             text.push_str(&format!("unused = [{}]\n", slots.join(", ")));
         }
-        // ARGV roles, when the script names every slot it reads.
-        let argv: Option<Vec<String>> = (1..=s.lua.argv.max_read())
-            .map(|n| s.argv_role(n, contract).map(|r| quote(&r.text)))
-            .collect();
+        // ARGV roles, when the script names every slot it reads; slots
+        // every caller passes past what it reads (asynq's queue name, never
+        // read), with each read slot named or not, are the wire's too.
+        let reads = s.lua.argv.max_read();
+        let argv: Option<Vec<String>> = match callers_argv(&a.model, &copies) {
+            Some(passed) if passed > reads => Some(
+                (1..=passed)
+                    .map(|n| match s.argv_role(n, contract) {
+                        Some(r) => quote(&r.text),
+                        None => quote(&format!("arg{n}")),
+                    })
+                    .collect(),
+            ),
+            _ => (1..=reads)
+                .map(|n| s.argv_role(n, contract).map(|r| quote(&r.text)))
+                .collect(),
+        };
         if let Some(argv) = argv.filter(|a| !a.is_empty()) {
             text.push_str(&format!("argv = [{}]\n", argv.join(", ")));
         }
@@ -749,51 +763,5 @@ impl TypeNames {
             (Some(t), None) => Some(t.clone()),
             _ => None,
         }
-    }
-}
-
-/// The number of keys every call of a script (any of its `copies`) passes,
-/// when each says it (a literal, a counted list, or every key it passes:
-/// go-redis's `script.Run(ctx, c, []string{a, b}, ..)`) and they agree.
-fn callers_count(m: &Model, copies: &[ScriptId]) -> Option<u32> {
-    let mut counts = m
-        .script_calls
-        .iter()
-        .filter(|u| copies.contains(&u.script))
-        .map(|u| match u.numkeys {
-            NumKeys::Literal(n, _) | NumKeys::Counted(n, _) => Some(n),
-            NumKeys::FromKeys | NumKeys::Unknown if u.keys_complete => {
-                u32::try_from(u.keys.len()).ok()
-            }
-            _ => None,
-        });
-    let first = counts.next()??;
-    counts.all(|c| c == Some(first)).then_some(first)
-}
-
-/// The keyspace type of the keys the callers of a script (any of its
-/// `copies`) pass as `KEYS[n]`, when they agree on one. Written as the
-/// slot's role, it holds `KEYS[n]` to that type's record when the contract
-/// is adopted: a script's write of a renamed field is WL201 against the
-/// extracted contract as against the canonical one.
-fn passed_type(
-    m: &Model,
-    copies: &[ScriptId],
-    n: u32,
-    type_of_shape: &BTreeMap<String, String>,
-) -> Option<String> {
-    let mut found: BTreeSet<&String> = BTreeSet::new();
-    for u in m.script_calls.iter().filter(|u| copies.contains(&u.script)) {
-        let Some(k) = u.keys.get((n as usize).checked_sub(1)?) else {
-            continue;
-        };
-        for t in k.alts.iter() {
-            found.extend(type_of_shape.get(&key_shape(t)));
-        }
-    }
-    let mut it = found.into_iter();
-    match (it.next(), it.next()) {
-        (Some(t), None) => Some(t.clone()),
-        _ => None,
     }
 }
