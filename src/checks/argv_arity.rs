@@ -5,7 +5,9 @@
 //! the paths that run (an error), or more than the script ever reads when
 //! it reads a fixed number of them (a warning; a site that runs one of
 //! several scripts chosen at run time passes what the widest of them
-//! reads, and is flagged only past that). What the script reads comes
+//! reads, and is flagged only past that; values too many that the
+//! callers of a wrapper pass through one invocation, each its own, are
+//! flagged once, at that invocation). What the script reads comes
 //! from evaluating its own code: a read of `ARGV[n]` (directly, through a
 //! local, or through a function's parameter) whose `nil` reaches Redis,
 //! arithmetic, `..`, a string function or an index is required of every
@@ -90,7 +92,12 @@ fn run(cx: &CheckContext<'_>, out: &mut Vec<Diagnostic>) {
         }
     }
     for ((site, _, n), uses) in many {
-        let paths: BTreeSet<Span> = uses.iter().map(|(u, _)| u.span).collect();
+        // Where each path would put it: the values too many come from its
+        // callers when the places differ.
+        let paths: BTreeSet<Span> = uses
+            .iter()
+            .map(|(u, upper)| at_call(u.span, extra_span(u, *upper)).0)
+            .collect();
         match uses.as_slice() {
             [(first, upper), ..] if paths.len() > 1 => {
                 out.push(too_many_at_site(cx, site, first, n, *upper, paths.len()))
@@ -190,13 +197,18 @@ fn too_few(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32) -> Diagnostic {
     d
 }
 
-fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Diagnostic {
-    let extra = &u.args[upper as usize..];
-    let span = match (extra.first(), extra.last()) {
+/// The span of the values past `upper` a call passes (or the call).
+fn extra_span(u: &ScriptCallUse, upper: u32) -> Span {
+    let extra = u.args.get(upper as usize..).unwrap_or_default();
+    match (extra.first(), extra.last()) {
         (Some(a), Some(b)) => a.span().join(b.span()),
         _ => u.span,
-    };
-    let (span, built_at) = at_call(u.span, span);
+    }
+}
+
+fn too_many(cx: &CheckContext<'_>, u: &ScriptCallUse, n: u32, upper: u32) -> Diagnostic {
+    let extra = &u.args[upper as usize..];
+    let (span, built_at) = at_call(u.span, extra_span(u, upper));
     let label = format!(
         "never read: {}",
         super::quoted(extra.iter().map(|v| v.describe()))
