@@ -171,6 +171,7 @@ pub(crate) fn call_fact(
         span,
         func,
         named: Vec::new(),
+        on_client: false,
     }
 }
 

@@ -46,7 +46,10 @@ pub struct TypeBase {
 /// that runs the script, in any file.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Registration {
-    /// The method's name.
+    /// The method's name; empty where the code computes it
+    /// (`defineCommand(command.name, command.options)`, a loader's): any
+    /// method of the speaker's clients named as one of its scripts may be
+    /// one.
     pub command: String,
     /// The script, as the registration names it.
     pub script: Value,

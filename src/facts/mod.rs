@@ -530,6 +530,11 @@ pub struct CallFact {
     /// bound to the callee's parameter of that name.
     #[serde(default)]
     pub named: Vec<(String, Value)>,
+    /// The receiver is a Redis client, as its language tells (a client's
+    /// name, a pipeline's chain): a method no table holds may be a command
+    /// the code registers ([`Registration`] under a computed name).
+    #[serde(default)]
+    pub on_client: bool,
 }
 
 /// A named constant: `@prefix "emq:"`, `const PREFIX: &str = "emq:"`.

@@ -127,6 +127,9 @@ pub(super) struct Proto {
     /// The module of the function it is written in: the receiver's fields
     /// (`self.key`) are its type's.
     module: Option<Box<str>>,
+    /// A client method a registration under a computed name may have
+    /// given: a call only if a script goes by the method's name.
+    by_method: bool,
 }
 
 fn has_params(v: &Value, depth: usize) -> bool {
@@ -178,6 +181,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         returned: false,
         public_wrapper: None,
         module: None,
+        by_method: p.by_method,
         script,
     }
 }
@@ -666,7 +670,8 @@ enum Site {
     Each(Vec<ScriptCallUse>),
     /// No script: the name the call runs by is a Redis command's, and no
     /// script has it (`client[name](..)` with `name` bound to `"zcard"`
-    /// runs ZCARD, the client's own method).
+    /// runs ZCARD, the client's own method), or it is a method no
+    /// registration is shown to give ([`Proto::by_method`]).
     Command,
 }
 
@@ -686,7 +691,7 @@ fn link_site(
         if in_wrapper {
             return Site::Wrapper;
         }
-        if names_a_command(lk, p) {
+        if p.by_method || names_a_command(lk, p) {
             return Site::Command;
         }
         // The script is the parameter itself: what the caller passes.
@@ -705,6 +710,11 @@ fn link_site(
             wrapper: wrapper.is_some(),
         });
     };
+    // A method a loader may have given runs a script the loader's way of
+    // naming declares: its file, `name-N.lua`, and no other.
+    if p.by_method && lk.model.scripts[script].file_count.is_none() {
+        return Site::Command;
+    }
     let registered = registered_count(p, script, lk);
     let (mut u, made) = match last {
         Some((s, r, u)) if (*s, *r) == (script, registered) => (u.clone(), None),

@@ -272,6 +272,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             span,
             func: self.func_of(env),
             named: Vec::new(),
+            on_client: false,
         });
     }
 }

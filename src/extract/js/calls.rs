@@ -208,8 +208,17 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return self.code_call(n, path, None, args);
         }
         let receiver = Some(self.value(recv, 0));
+        // Named as a client, or a batch's chain: with no word of Redis in
+        // the file, still no client call, but a method the speaker's
+        // registrations may give.
+        let on_client = typed.is_none()
+            && ((recv.kind() == "call_expression" && self.in_batch(recv))
+                || client::CLIENTS.redis_like(&recv_text));
         let path = typed.unwrap_or_else(|| vec![name]);
         self.code_call(n, path, receiver, args);
+        if let Some(call) = self.facts.calls.last_mut().filter(|_| on_client) {
+            call.on_client = true;
+        }
     }
 
     /// `client[name](args)` in a function whose parameter `name` is: on a
@@ -525,6 +534,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             span: self.span(n),
             func: self.cur_func(),
             named: Vec::new(),
+            on_client: false,
         });
     }
 

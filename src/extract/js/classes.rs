@@ -46,6 +46,7 @@ impl Cx<'_, '_, '_> {
             span: self.span(n),
             func: self.cur_func(),
             named: Vec::new(),
+            on_client: false,
         });
     }
 

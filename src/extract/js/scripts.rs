@@ -231,6 +231,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
     /// this file run it.
     pub(super) fn define_command(&mut self, name: Node<'_>, opts: Node<'_>) {
         let Some(cmd) = self.plain_string(name) else {
+            // A name the code computes (a loader's, over a folder of
+            // scripts): which methods it gives is the link's to tell.
+            self.facts.registered.push(crate::facts::Registration {
+                command: String::new(),
+                script: Value::unknown(self.label(name), self.span(name)),
+                keys: None,
+                transforms: false,
+            });
             return;
         };
         self.register(cmd, opts, &["lua"], &["numberOfKeys"], false);

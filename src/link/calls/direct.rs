@@ -78,6 +78,7 @@ impl Proto {
             returned: false,
             public_wrapper: None,
             module: None,
+            by_method: false,
         }
     }
 }

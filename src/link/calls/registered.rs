@@ -27,13 +27,18 @@ pub(super) fn protos(
             .filter(move |(file, _)| speaker_of(input, *file) == Some(speaker))
     };
     let mut commands: HashMap<&str, (crate::facts::FileId, &Registration)> = HashMap::default();
+    let mut computed = false;
     for (file, facts) in mine() {
         for r in &facts.registered {
+            if r.command.is_empty() {
+                computed = true;
+                continue;
+            }
             commands.entry(r.command.as_str()).or_insert((*file, r));
         }
     }
     let mut out = Vec::new();
-    if commands.is_empty() {
+    if commands.is_empty() && !computed {
         return out;
     }
     for (file, facts) in mine() {
@@ -41,11 +46,15 @@ pub(super) fn protos(
             let ([name], Some(_)) = (call.path.as_slice(), &call.receiver) else {
                 continue;
             };
+            let none = |_| None;
+            let taken = || !keywords::call_targets(fns, speaker, call, *file, none).is_empty();
             let Some((at, r)) = commands.get(name.as_str()) else {
+                if computed && call.on_client && !crate::redis::is_command(name) && !taken() {
+                    out.push((*file, call.func, by_method(call, *file, speaker)));
+                }
                 continue;
             };
-            let none = |_| None;
-            if *at == *file || !keywords::call_targets(fns, speaker, call, *file, none).is_empty() {
+            if *at == *file || taken() {
                 continue;
             }
             let numkeys = r.keys.map(|(value, span)| Value::Int {
@@ -59,10 +68,47 @@ pub(super) fn protos(
                 (p.keys_only, p.open, p.argv_open) = (true, true, true);
             } else {
                 p.numkeys = numkeys;
-                p.items = call.args.clone();
+                (p.items, p.tail) = spread(&call.args);
             }
             out.push((*file, call.func, p));
         }
     }
     out
+}
+
+/// `client.name(..)` in a speaker that registers commands by names the
+/// code computes: a run of the script named `name`, with the key count it
+/// is registered with (its file name's, as such loaders register), if one
+/// goes by that name; no call otherwise ([`Proto::by_method`]).
+fn by_method(
+    call: &crate::facts::CallFact,
+    file: crate::facts::FileId,
+    speaker: SpeakerId,
+) -> Proto {
+    let name = call.path.last().cloned().unwrap_or_default();
+    let script = Value::Str(crate::facts::Template::lit(&name, call.span));
+    let mut p = Proto::at(call.span, file, speaker, script.clone());
+    p.numkeys = Some(crate::facts::field("numberOfKeys", script, call.span));
+    (p.items, p.tail) = spread(&call.args);
+    p.by_method = true;
+    p
+}
+
+/// A registered command's arguments as its client sends them: ioredis and
+/// node-redis send an array's items in its place, wherever it is passed.
+/// What may be an array (a list, a parameter, what a call returns) is
+/// appended whole, to be flattened once bound; a string or a number
+/// before it is one item.
+fn spread(args: &[Value]) -> (Vec<Value>, Vec<Value>) {
+    let mut items = Vec::new();
+    let mut tail = Vec::new();
+    for a in args {
+        let scalar = matches!(a, Value::Str(_) | Value::Int { .. } | Value::Atom { .. });
+        if scalar && tail.is_empty() {
+            items.push(a.clone());
+        } else {
+            tail.push(a.clone());
+        }
+    }
+    (items, tail)
 }
