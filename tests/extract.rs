@@ -185,25 +185,30 @@ fn a_draft_with_a_contract_given_takes_its_keyspace_and_types() {
     );
 }
 
+/// A Go module of one file, `q.go`: package `q` importing `context` and
+/// go-redis, then `body`.
+fn go_package(body: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("go.mod"), "module example.com/q\n\ngo 1.21\n").unwrap();
+    let head = "package q\n\nimport (\n\t\"context\"\n\n\t\"github.com/redis/go-redis/v9\"\n)\n\n";
+    std::fs::write(d.join("q.go"), format!("{head}{body}")).unwrap();
+    dir
+}
+
 /// A Go script in a `redis.NewScript` string, with no header: its KEYS
 /// are counted from the key list its caller passes (`script.Run(ctx, c,
 /// keys, ..)`), each slot named by the type of the key passed there.
 #[test]
 fn a_go_scripts_keys_are_counted_from_the_list_its_callers_pass() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("go.mod"), "module example.com/q\n\ngo 1.21\n").unwrap();
-    std::fs::write(
-        d.join("q.go"),
-        "package q\n\nimport (\n\t\"context\"\n\n\t\"github.com/redis/go-redis/v9\"\n)\n\n\
-         var touchCmd = redis.NewScript(`\nredis.call(\"HSET\", KEYS[1], \"state\", \"touched\")\n\
+    let dir = go_package(
+        "var touchCmd = redis.NewScript(`\nredis.call(\"HSET\", KEYS[1], \"state\", \"touched\")\n\
          redis.call(\"ZADD\", KEYS[2], 0, ARGV[1])\nreturn 1\n`)\n\n\
          func Touch(ctx context.Context, c *redis.Client, q, id string) error {\n\
          \tkeys := []string{\"emq:{\" + q + \"}:job:\" + id, \"emq:{\" + q + \"}:pending\"}\n\
          \treturn touchCmd.Run(ctx, c, keys, id).Err()\n}\n",
-    )
-    .unwrap();
-    let (code, text, stderr) = run(&["extract", "--as-contract", "."], d);
+    );
+    let (code, text, stderr) = run(&["extract", "--as-contract", "."], dir.path());
     assert_eq!(code, 0, "{stderr}");
     assert!(
         text.ends_with("\n[scripts.touchCmd]\nkeys = [\"job\", \"pending\"]\n"),
@@ -217,18 +222,13 @@ fn a_go_scripts_keys_are_counted_from_the_list_its_callers_pass() {
 /// it, where the embedded contract warns (WL308).
 #[test]
 fn a_drafts_argv_lists_what_every_caller_passes() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("go.mod"), "module example.com/q\n\ngo 1.21\n").unwrap();
-    std::fs::write(
-        d.join("q.go"),
-        "package q\n\nimport (\n\t\"context\"\n\n\t\"github.com/redis/go-redis/v9\"\n)\n\n\
-         var touchCmd = redis.NewScript(`\nredis.call(\"ZADD\", KEYS[1], 0, ARGV[1])\nreturn 1\n`)\n\n\
+    let dir = go_package(
+        "var touchCmd = redis.NewScript(`\nredis.call(\"ZADD\", KEYS[1], 0, ARGV[1])\nreturn 1\n`)\n\n\
          func Touch(ctx context.Context, c *redis.Client, q, id string) error {\n\
          \targv := []interface{}{id, q}\n\
          \treturn touchCmd.Run(ctx, c, []string{\"emq:{\" + q + \"}:pending\"}, argv...).Err()\n}\n",
-    )
-    .unwrap();
+    );
+    let d = dir.path();
     let (code, text, stderr) = run(&["extract", "--as-contract", "."], d);
     assert_eq!(code, 0, "{stderr}");
     assert!(
