@@ -73,3 +73,29 @@ func f(ctx context.Context, c *redis.Client, u string) {
         ["HSET q:1 state $u", "HGET q:1 state"]
     );
 }
+
+/// A spread slice of more than 256 listed items keeps every value: the
+/// items past the 256th are its tail, never dropped.
+#[test]
+fn a_long_spread_slice_keeps_its_items_past_the_cap() {
+    let items: Vec<String> = (0..300).map(|i| format!("\"a{i}\"")).collect();
+    let src = format!(
+        "package jobs
+
+import \"github.com/redis/go-redis/v9\"
+
+var a = redis.NewScript(`return redis.call('GET', KEYS[1])`)
+
+func f(ctx context.Context, c *redis.Client) {{
+	argv := []interface{{}}{{{}}}
+	a.Run(ctx, c, []string{{\"q:1\"}}, argv...)
+}}
+",
+        items.join(", ")
+    );
+    let f = facts(&src);
+    let [call] = f.script_calls.as_slice() else {
+        panic!("one script call: {:?}", f.script_calls);
+    };
+    assert_eq!((call.args.len(), call.open_args), (256, true));
+}

@@ -269,6 +269,7 @@ impl<'s, 'p> Cx<'s, 'p> {
             tail.extend(more);
         }
         tail.extend(rest);
+        let (items, tail) = capped(items, tail);
         Value::List { items, tail, span }
     }
 
@@ -304,8 +305,10 @@ impl<'s, 'p> Cx<'s, 'p> {
                 tail.push(v);
             }
         }
-        items.truncate(256);
-        (items, tail)
+        if nodes.len() > 256 {
+            tail.push(Value::unknown("arguments past the 256th", Span::default()));
+        }
+        capped(items, tail)
     }
 
     /// A call's arguments as the callee's parameters receive them: a
@@ -411,11 +414,15 @@ impl<'s, 'p> Cx<'s, 'p> {
                 }
                 items.push(self.value(inner(*el), d + 1));
             }
-            return Value::List {
-                items,
-                tail: Vec::new(),
-                span,
+            // Items past the 256th are not read, but counted as there.
+            let tail = match els.len() > 256 {
+                true => vec![Value::unknown("items past the 256th", span)],
+                false => Vec::new(),
             };
+            return Value::List { items, tail, span };
+        }
+        if els.len() > 256 {
+            return Value::unknown(self.label(n), span);
         }
         let by_name = ty.kind() != "map_type";
         let mut pairs = Vec::new();
@@ -519,4 +526,15 @@ pub(super) fn spread_slice(n: Node<'_>) -> Option<Node<'_>> {
         return None;
     }
     named_children(n).into_iter().next()
+}
+
+/// A list's items past the 256th appended to its tail: a list read
+/// from code stays bounded, and none of its values is dropped.
+fn capped(mut items: Vec<Value>, tail: Vec<Value>) -> (Vec<Value>, Vec<Value>) {
+    if items.len() <= 256 {
+        return (items, tail);
+    }
+    let mut over = items.split_off(256);
+    over.extend(tail);
+    (items, over)
 }
