@@ -3,7 +3,10 @@
 //! speaker's clients: `client.name(keys.., args..)` in any of its files
 //! runs the script with the registered key count, where no function of the
 //! code base of that name takes the call (the file that registers it reads
-//! its own calls itself).
+//! its own calls itself). A registration under a name the code computes
+//! (a loader's, over a folder of `name-N.lua` files) makes each method
+//! call on a client ([`crate::facts::CallFact::on_client`]) a run of the
+//! script its name names, if one does ([`by_method`]).
 
 use super::index::FnIndex;
 use super::{keywords, speaker_of, Proto};
