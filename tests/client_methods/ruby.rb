@@ -10,6 +10,8 @@ def calls(redis, k)
   redis.eval(LUA, keys: [k], argv: ["a"]) # script <LUA> keys(<k>) args(a)
   redis.evalsha("sha", [k], ["a"]) # script sha keys(<k>) args(a)
   sha = redis.script(:load, LUA) # -
+  prescription = RedisPrescription.new(LUA) # -
+  prescription.call(redis, keys: [k], argv: ["a"]) # script <LUA> keys(<k>) args(a)
   redis.hset(k, "f", "v", "g", "w") # HSET <k> f v g w
   redis.hsetnx(k, "f", "v") # HSETNX <k> f v
   redis.hmset(k, "f", "v", "g", "w") # HMSET <k> f v g w

@@ -121,6 +121,9 @@ pub(crate) enum RunArgs {
     /// Keys and arguments as written, the script's key count splitting
     /// them (`Do(conn, k1, k2, a1)`).
     Counted,
+    /// The client first, then the keys and arguments as keyword lists
+    /// (redis-prescription's `script.call(redis, keys: [..], argv: [..])`).
+    Keywords,
 }
 
 impl Sends {
@@ -373,8 +376,10 @@ impl Table {
             out.guards = self.receiver_words.iter().map(|w| w.to_string()).collect();
         }
         for m in self.rows().filter(|m| m.sends.begins_fact()) {
+            // A script object's run is given a client: a file that holds
+            // one holds a receiver word too, where the table guards them.
             let list = match m.receiver {
-                Receiver::RedisLike if needles.guarded => &mut out.guarded,
+                Receiver::RedisLike | Receiver::Script if needles.guarded => &mut out.guarded,
                 _ => &mut out.any,
             };
             // A method read as a value (Go's `hset := rdb.HSet`) is
@@ -384,7 +389,10 @@ impl Table {
                 open => &[open, "\n", "\r", " ", "\t", ")", ",", ";", "}"],
             };
             let name = m.name.trim_end_matches('?');
-            let dotted = ends.iter().map(|end| format!(".{name}{end}"));
+            // A function named with its module or class
+            // (`RedisPrescription.new`) is written so, not after a dot.
+            let dot = if name.contains('.') { "" } else { "." };
+            let dotted = ends.iter().map(|end| format!("{dot}{name}{end}"));
             let named = needles.named.iter().map(|p| format!("{p}{name}"));
             for needle in dotted.chain(named) {
                 if !list.contains(&needle) {
@@ -471,6 +479,7 @@ fn describe(sends: Sends) -> (String, &'static str) {
                 RunArgs::KeysThenArgs => "a list of keys, then args",
                 RunArgs::TwoLists => "a list of keys, a list of args",
                 RunArgs::Counted => "keys and args, split by the script's key count",
+                RunArgs::Keywords => "the client, then `keys:` and `argv:` lists",
             },
         ),
         Sends::Register => (

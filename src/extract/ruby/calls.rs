@@ -14,7 +14,7 @@ use crate::parse::named_children;
 use super::client;
 use super::stdlib::LIBRARY;
 use super::{Cx, ScopeKind};
-use crate::extract::clients::{Args, Method, Receiver, Sends};
+use crate::extract::clients::{Args, Method, Receiver, RunArgs, Sends};
 use crate::extract::library::Flow;
 use crate::extract::parts::segs_of;
 
@@ -82,6 +82,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             && matches!(method.as_str(), "attr_reader" | "attr_accessor")
         {
             return self.attr_readers(&argv.pos);
+        }
+        if let (Some(r), Some(spec)) = (recv, client::script_method(&method)) {
+            if self.runs_script_object(r, &argv) {
+                return self.script_object_call(spec, n, r, &argv);
+            }
         }
         if let (Some(r), Some(spec)) = (recv, client::lookup(&method)) {
             let fits = match spec.receiver {
@@ -331,6 +336,45 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         self.push_run(n, script, keys, args);
     }
 
+    /// Whether a call on `recv` has the shape of a script object's run: a
+    /// name or constant that holds one, given a client first and the keys
+    /// or arguments by keyword (`SCRIPT.call(redis, keys: [..])`).
+    fn runs_script_object(&self, recv: Node<'_>, argv: &Argv<'_>) -> bool {
+        let named = matches!(
+            recv.kind(),
+            "identifier" | "constant" | "scope_resolution" | "instance_variable" | "class_variable"
+        );
+        let keyword = argv
+            .pairs
+            .iter()
+            .any(|p| matches!(self.pair_key(*p).as_deref(), Some("keys" | "argv")));
+        named && keyword && argv.pos.len() == 1 && self.redis_like(argv.pos[0])
+    }
+
+    /// A script object run as its row says: the receiver is the script,
+    /// the keys and arguments come by keyword (absent, none).
+    fn script_object_call(&mut self, spec: &Method, n: Node<'_>, recv: Node<'_>, argv: &Argv<'_>) {
+        if spec.sends != Sends::Run(RunArgs::Keywords) {
+            return;
+        }
+        let script = self.value(recv, 0);
+        let (mut keys, mut args) = (None, None);
+        for p in &argv.pairs {
+            let slot = match self.pair_key(*p).as_deref() {
+                Some("keys") => &mut keys,
+                Some("argv") => &mut args,
+                _ => continue,
+            };
+            // `keys:` alone (Ruby 3.1) passes a local the value does not
+            // show here: its items unknown.
+            *slot = Some(match p.child_by_field_id(F.value) {
+                Some(v) => self.value(v, 0),
+                None => Value::unknown(self.label(*p), self.span(*p)),
+            });
+        }
+        self.push_run(n, script, Seq::of(keys), Seq::of(args));
+    }
+
     /// What a call gives as a value.
     pub(super) fn call_value(&mut self, n: Node<'_>, d: usize) -> Value {
         let span = self.span(n);
@@ -420,6 +464,17 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             // `ERB.new(text).result(binding)`: the template's text with its
             // tags filled, the script the template is.
             ("new", true) if recv_text == "ERB" => args.first().cloned(),
+            // A script object of a client's (`RedisPrescription.new(lua)`,
+            // a row of the table): the script it runs.
+            (m, true)
+                if args.len() == 1
+                    && client::makes_script(&format!(
+                        "{}.{m}",
+                        recv_text.trim_start_matches("::")
+                    )) =>
+            {
+                args.first().cloned()
+            }
             ("result" | "result_with_hash", true) if recv_text.starts_with("ERB.new") => {
                 recv.map(|r| self.value(r, d + 1))
             }

@@ -4,8 +4,9 @@
 //! (`crate::extract::clients`: the rows redis-py and redis-rb both have in
 //! `clients/shared.rs`, [`METHODS`] here), of the methods of Ruby's Redis clients
 //! (redis-rb's `Redis`, its pipelines and `multi` blocks, redis-client's
-//! `RedisClient` and its pipelines, and the connection pools that hand
-//! them out) that send a Redis command or run a script. Each row says what
+//! `RedisClient` and its pipelines, the connection pools that hand them
+//! out, and the script objects of the redis-prescription gem) that send a
+//! Redis command or run a script. Each row says what
 //! a call sends, how its arguments map onto the wire, and on which
 //! receivers it counts. Two readers are driven by it:
 //!
@@ -26,7 +27,7 @@
 use crate::extract::clients::{
     shared::{self, other, send},
     Args::{Pairs, Plain},
-    Method, Sends, Table,
+    Method, Receiver, RunArgs, Sends, Table,
 };
 
 /// The Ruby clients' table.
@@ -63,6 +64,11 @@ pub(super) const METHODS: &[Method] = &[
     other("call", Sends::Named),
     other("call_v", Sends::Named),
     other("script", Sends::Register),
+    // redis-prescription: `RedisPrescription.new(lua)` makes a script
+    // object, `script.call(redis, keys: [..], argv: [..])` runs it
+    // (EVALSHA, then EVAL).
+    Method::new(RP, "RedisPrescription.new", Sends::Register),
+    Method::new(RP, "call", Sends::Run(RunArgs::Keywords)).on(Receiver::Script),
     send("mapped_hmset", "HMSET", Pairs),
     send("mapped_hmget", "HMGET", Plain),
     send("zrevrangebyscore", "ZREVRANGEBYSCORE", Plain),
@@ -82,9 +88,24 @@ pub(super) const METHODS: &[Method] = &[
     send("decr", "DECR", Plain).generic(),
 ];
 
+const RP: &str = "redis-prescription";
+
 /// The row of a call of `name`, if any.
 pub(super) fn lookup(name: &str) -> Option<&'static Method> {
     CLIENTS.lookup(name, 0)
+}
+
+/// The row of a call of `name` on a script object, if any.
+pub(super) fn script_method(name: &str) -> Option<&'static Method> {
+    CLIENTS.lookup_on(name, usize::MAX, Receiver::Script)
+}
+
+/// Whether `path` (`RedisPrescription.new`) makes a script object of its
+/// one argument.
+pub(super) fn makes_script(path: &str) -> bool {
+    CLIENTS
+        .lookup_on(path, 1, Receiver::Any)
+        .is_some_and(|m| m.sends == Sends::Register)
 }
 
 crate::extract::clients::client_calls!(CLIENTS);

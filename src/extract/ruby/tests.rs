@@ -373,3 +373,33 @@ end
     let shown = format!("{:?}", f.script_calls[0].script);
     assert!(shown.starts_with("Op { op: Read"), "{shown}");
 }
+
+/// A redis-prescription script object run with the client first and the
+/// keys and arguments by keyword is a script call of the receiver; a
+/// `call` of another shape is not (a proc given no client, or no keyword).
+#[test]
+fn a_script_object_run_with_a_client_and_keywords() {
+    let src = r##"
+class Gate
+  SCRIPT = RedisPrescription.new(File.read("#{__dir__}/gate.lua"))
+
+  def pass?(redis, id)
+    SCRIPT.call(redis, keys: ["g:#{id}"], argv: [1])
+    SCRIPT.call(redis, argv: [2])
+    HANDLER.call(id, keys: ["g:#{id}"])
+    SCRIPT.call(redis)
+  end
+end
+"##;
+    let f = facts(src);
+    let calls: Vec<String> = f
+        .script_calls
+        .iter()
+        .map(|c| {
+            let k: Vec<String> = c.keys.iter().map(show).collect();
+            let a: Vec<String> = c.args.iter().map(show).collect();
+            format!("{} [{}] [{}]", show(&c.script), k.join(", "), a.join(", "))
+        })
+        .collect();
+    assert_eq!(calls, ["SCRIPT [g:{$id}] [1]", "SCRIPT [] [2]"]);
+}
