@@ -5,7 +5,8 @@
 //! arguments splatted from an array (`*args`); a method's body moved into
 //! a method it calls; an endless method written with `end` and back; a block's
 //! braces written `do .. end` and back; a method called by
-//! `public_send(:name, ..)`.
+//! `public_send(:name, ..)`; a script loaded for its SHA made a
+//! redis-prescription script object, run with the client.
 
 use tree_sitter::Node;
 
@@ -66,6 +67,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("rb-single-quotes", |src| requote(src, &RB, '"', '\'')),
         r("rb-public-send", public_send),
         r("rb-method-object", method_object),
+        r("rb-prescription", prescription),
     ]
 }
 
@@ -452,6 +454,71 @@ fn by_name(src: &Source, head: impl Fn(&str) -> String, name_is_arg: bool) -> Op
                 e.insert(args.end_byte(), ")");
             }
         }
+    }
+    e.finish()
+}
+
+/// `@sha = redis.script(:load, LUA)` written `@sha = RedisPrescription.new(LUA)`,
+/// and each `r.evalsha(@sha, keys: .., argv: ..)` of that name written
+/// `@sha.call(r, keys: .., argv: ..)`: the script object runs the same
+/// script with the same keys and arguments (EVALSHA, then EVAL).
+fn prescription(src: &Source) -> Option<Rewritten> {
+    let mut e = Edits::new(src.text);
+    let mut held = Vec::new();
+    for n in src.nodes() {
+        if n.kind() != "assignment" {
+            continue;
+        }
+        let (Some(lhs), Some(rhs)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let method = rhs.child_by_field_name("method").map(|m| src.text_of(m));
+        let args = rhs
+            .child_by_field_name("arguments")
+            .map(named)
+            .unwrap_or_default();
+        match (rhs.kind(), method, args.as_slice()) {
+            ("call", Some("script"), [load, lua]) if src.text_of(*load) == ":load" => {
+                e.replace(
+                    rhs.byte_range(),
+                    vec![
+                        new("RedisPrescription.new("),
+                        orig(lua.byte_range()),
+                        new(")"),
+                    ],
+                );
+                held.push(src.text_of(lhs).to_string());
+            }
+            _ => {}
+        }
+    }
+    for n in src.nodes() {
+        let (Some(recv), Some(m), Some(args)) = (
+            n.child_by_field_name("receiver"),
+            n.child_by_field_name("method"),
+            n.child_by_field_name("arguments"),
+        ) else {
+            continue;
+        };
+        let first = named(args).into_iter().next();
+        let Some(sha) = first.filter(|f| held.iter().any(|h| h == src.text_of(*f))) else {
+            continue;
+        };
+        if n.kind() != "call" || src.text_of(m) != "evalsha" || !src.text_of(args).starts_with('(')
+        {
+            continue;
+        }
+        e.replace(
+            recv.start_byte()..sha.end_byte(),
+            vec![
+                orig(sha.byte_range()),
+                new(".call("),
+                orig(recv.byte_range()),
+            ],
+        );
     }
     e.finish()
 }
