@@ -440,18 +440,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             ("send" | "public_send" | "__send__", _)
                 if recv.is_none_or(|r| r.kind() == "self") && !args.is_empty() =>
             {
-                let receiver = Value::Param {
-                    index: crate::facts::RECEIVER,
-                    name: "self".into(),
-                    span,
-                };
-                let list = Value::List {
-                    items: args[1..].to_vec(),
-                    tail: Vec::new(),
-                    span,
-                };
-                let call = vec![receiver, args[0].clone(), list];
-                Some(crate::facts::op(crate::facts::Op::Dispatch, call, span))
+                Some(dispatch(args, span))
             }
             // `Digest::SHA1.hexdigest(text)`: the SHA1 that names the
             // script `text` is (`EVALSHA`).
@@ -486,22 +475,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                 ))),
                 _ => None,
             },
-            ("join", true) if args.len() <= 1 => {
-                let Value::List { items, tail, .. } = self.value(recv?, d + 1) else {
-                    return None;
-                };
-                if !tail.is_empty() {
-                    return None;
-                }
-                let sep = match args.first() {
-                    Some(s) => s.clone(),
-                    None => Value::Str(crate::facts::Template {
-                        segs: Vec::new(),
-                        span,
-                    }),
-                };
-                Some(self.joined(items, Some(sep), span))
-            }
+            ("join", true) if args.len() <= 1 => self.list_join(recv?, args.first(), span, d),
             ("join", true) if recv_text == "File" => Some(self.joined(args.to_vec(), None, span)),
             ("expand_path", true) if recv_text == "File" => {
                 let mut items = args.to_vec();
@@ -518,6 +492,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             }
             _ => None,
         }
+    }
+
+    /// `list.join(sep)` of a list whose every item the code shows: the
+    /// items with `sep` (none written: nothing) between them.
+    fn list_join(
+        &mut self,
+        list: Node<'_>,
+        sep: Option<&Value>,
+        span: Span,
+        d: usize,
+    ) -> Option<Value> {
+        let Value::List { items, tail, .. } = self.value(list, d + 1) else {
+            return None;
+        };
+        if !tail.is_empty() {
+            return None;
+        }
+        let sep = match sep {
+            Some(s) => s.clone(),
+            None => Value::Str(crate::facts::Template {
+                segs: Vec::new(),
+                span,
+            }),
+        };
+        Some(self.joined(items, Some(sep), span))
     }
 
     /// Parts joined by `sep` (or `/`, a path's).
@@ -606,4 +605,21 @@ fn library_encoder(m: &str, recv: &str, args: usize) -> Option<(&'static str, bo
             _ => None,
         },
     }
+}
+
+/// `send(name, a..)` on the receiver: a dispatch of its method `name`
+/// with `a..` (`args` holds the name first).
+fn dispatch(args: &[Value], span: Span) -> Value {
+    let receiver = Value::Param {
+        index: crate::facts::RECEIVER,
+        name: "self".into(),
+        span,
+    };
+    let list = Value::List {
+        items: args[1..].to_vec(),
+        tail: Vec::new(),
+        span,
+    };
+    let call = vec![receiver, args[0].clone(), list];
+    crate::facts::op(crate::facts::Op::Dispatch, call, span)
 }
