@@ -7,7 +7,8 @@
 //! each must be a superset of what its extractor reads:
 //!
 //! - Lua in a host string is read only when the string holds `redis.call`,
-//!   `redis.pcall` or `KEYS[` (`looks_like_lua`, `looks_lua`); a script
+//!   `redis.pcall` (or Valkey's `server.call`, `server.pcall`) or `KEYS[`
+//!   (`looks_like_lua`, `looks_lua`); a script
 //!   file is read from a path ending in `.lua`;
 //! - Elixir: a command is a list whose head is a quoted command name
 //!   (`["HSET", ..]`, `['get', ..]`), an attribute holding one
@@ -24,7 +25,7 @@
 //!   `crate::link::scope`), and then only with one of the client table's
 //!   needles (`rust::CLIENTS`); a file that names a client crate is
 //!   read, as its module may be the scope of another;
-//! - a `.lua` file: `redis.call`, `redis.pcall`, `KEYS` (`KEYS[n]`,
+//! - a `.lua` file: `redis.call`, `redis.pcall` (`server.` alike), `KEYS` (`KEYS[n]`,
 //!   `#KEYS`, `unpack(KEYS)`, header comments), or an `@include`.
 
 use std::sync::LazyLock;
@@ -60,12 +61,28 @@ impl Literals {
 }
 
 /// Lua for Redis in a host string, or the path of a script file.
-static SCRIPTS_IN_HOST: LazyLock<Literals> =
-    LazyLock::new(|| Literals::new(&["redis.call", "redis.pcall", "KEYS[", ".lua"]));
+static SCRIPTS_IN_HOST: LazyLock<Literals> = LazyLock::new(|| {
+    Literals::new(&[
+        "redis.call",
+        "redis.pcall",
+        "server.call",
+        "server.pcall",
+        "KEYS[",
+        ".lua",
+    ])
+});
 
 /// What a `.lua` file that is a Redis script, or includes one, holds.
-static LUA_FILE: LazyLock<Literals> =
-    LazyLock::new(|| Literals::new(&["redis.call", "redis.pcall", "KEYS", "@include"]));
+static LUA_FILE: LazyLock<Literals> = LazyLock::new(|| {
+    Literals::new(&[
+        "redis.call",
+        "redis.pcall",
+        "server.call",
+        "server.pcall",
+        "KEYS",
+        "@include",
+    ])
+});
 
 /// The client crates a Rust file names when it calls Redis.
 const CLIENT_WORDS: &[&str] = &["redis", "fred", "rustis"];
@@ -621,6 +638,9 @@ mod tests {
     #[test]
     fn scripts_in_host_strings_and_lua_files() {
         assert!(holds_scripts(b"x = \"return redis.call('GET', KEYS[1])\""));
+        // Valkey's name for the library.
+        assert!(holds_scripts(b"x = \"return server.call('GET', 'k')\""));
+        assert!(lua_file_speaks(b"return server.pcall('GET', 'k')"));
         assert!(holds_scripts(b"include_str!(\"../lua/enqueue.lua\")"));
         assert!(!holds_scripts(b"include_str!(\"README.md\")"));
         assert!(lua_file_speaks(b"return #KEYS"));

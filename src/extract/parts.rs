@@ -118,13 +118,14 @@ pub fn segs_of(v: Value) -> Vec<Seg> {
 /// message naming one, is not).
 pub fn looks_lua(t: &[u8]) -> bool {
     let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall") || has(b"KEYS[")
+    calls_redis(t) || has(b"KEYS[")
 }
 
-/// Whether a text calls Redis (not only reads `KEYS`).
+/// Whether a text calls Redis (not only reads `KEYS`): `redis.call`,
+/// `redis.pcall`, or Valkey's `server.call`, `server.pcall`.
 fn calls_redis(t: &[u8]) -> bool {
     let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall")
+    has(b"redis.call") || has(b"redis.pcall") || has(b"server.call") || has(b"server.pcall")
 }
 
 /// Where a script in a string sits: the string's first byte (a script is

@@ -27,6 +27,7 @@ pub fn catalog() -> Vec<Rewrite> {
         r("lua-unpack-args", unpack_args),
         r("lua-main-function", main_function),
         r("lua-function-values", function_values),
+        r("lua-valkey-server", valkey_server),
     ]
 }
 
@@ -81,6 +82,20 @@ fn taken(src: &Source, name: &str) -> bool {
 /// `local rcall = redis.call`, and every call through it.
 fn rcall_alias(src: &Source) -> Option<Rewritten> {
     rename_calls(src, "rcall", "local rcall = redis.call\n")
+}
+
+/// Every `redis.call` written with Valkey's name for the library,
+/// `server.call`.
+fn valkey_server(src: &Source) -> Option<Rewritten> {
+    let calls = redis_calls(src);
+    if calls.is_empty() || taken(src, "server") {
+        return None;
+    }
+    let mut e = Edits::new(src.text);
+    for (_, callee) in calls {
+        e.replace_text(callee.byte_range(), "server.call");
+    }
+    e.finish()
 }
 
 /// A local function passing its varargs on to `redis.call`.

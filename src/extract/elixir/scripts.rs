@@ -67,8 +67,7 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
 
     /// Whether a string node's text is Lua for Redis.
     fn looks_like_lua(&self, n: Node<'_>) -> bool {
-        let t = self.text(n);
-        t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
+        crate::extract::parts::looks_lua(self.text(n).as_bytes())
     }
 
     /// Parses the Lua inside a host string from the text Elixir sends:

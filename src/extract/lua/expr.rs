@@ -70,7 +70,8 @@ impl<'t> Eval<'_, 't> {
             }
         }
         match name.as_str() {
-            "redis" => Lv::new(Kind::RedisLib, span),
+            // Valkey's name for the library too.
+            "redis" | "server" => Lv::new(Kind::RedisLib, span),
             "KEYS" => Lv::new(Kind::Args(Slot::Keys), span),
             "ARGV" => {
                 let mut v = Lv::new(Kind::Args(Slot::Argv), span);
@@ -404,8 +405,8 @@ impl<'t> Eval<'_, 't> {
             return Lv::unknown(self.s.text(n), span);
         };
         let callee = self.s.text(name);
-        let callee = callee.trim();
-        match callee {
+        let callee = super::library_name(callee.trim());
+        match &*callee {
             "string.format" => {
                 let (args, _) = self.args(n);
                 args.iter().for_each(|a| self.strict(a));

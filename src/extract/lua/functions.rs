@@ -64,10 +64,13 @@ fn registration<'t>(call: Node<'t>, src: &[u8]) -> Option<(String, Node<'t>, Nod
     }
 }
 
-/// Whether a call's callee is `redis.register_function`.
+/// Whether a call's callee is `redis.register_function` (Valkey's
+/// `server.register_function`).
 fn registers(call: Node<'_>, src: &[u8]) -> bool {
-    call.child_by_field_id(F.name)
-        .is_some_and(|c| src[c.byte_range()].trim_ascii() == b"redis.register_function")
+    call.child_by_field_id(F.name).is_some_and(|c| {
+        let callee = String::from_utf8_lossy(src[c.byte_range()].trim_ascii());
+        super::library_name(&callee) == "redis.register_function"
+    })
 }
 
 /// The functions a library registers: each name, and where it is written.
@@ -174,6 +177,36 @@ mod tests {
             unreachable!()
         };
         assert!(lua.argv.variadic);
+    }
+
+    /// Valkey names the library `server` too: `server.call`,
+    /// `server.pcall`, `server.register_function` and
+    /// `server.error_reply` are `redis`'s.
+    #[test]
+    fn valkeys_server_is_the_redis_library() {
+        let lib = "#!lua name=limits\nlocal function take(keys, args)\n  server.call('SET', keys[1], args[1])\n  return server.pcall('PTTL', keys[1])\nend\nserver.register_function('take', take)\n";
+        assert_eq!(
+            scripts(&facts(lib)),
+            [(
+                "take".to_string(),
+                vec![
+                    "SET KEYS[1] ARGV[1]".to_string(),
+                    "PTTL KEYS[1]".to_string()
+                ]
+            )]
+        );
+        let plain = "if server.call('EXISTS', KEYS[1]) == 1 then\n  return server.error_reply('TAKEN')\nend\nreturn server.call('SET', KEYS[1], ARGV[1])\n";
+        let f = facts(plain);
+        assert_eq!(
+            scripts(&f),
+            [(
+                "locks".to_string(),
+                vec![
+                    "EXISTS KEYS[1]".to_string(),
+                    "SET KEYS[1] ARGV[1]".to_string()
+                ]
+            )]
+        );
     }
 
     /// A chunk that is no library is one script, and `KEYS` held in a

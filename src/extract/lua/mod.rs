@@ -27,6 +27,16 @@ mod summary;
 pub(crate) mod template;
 /// Whether identifier `n` names a member, not a variable: the field of
 /// `t.f`, the method of `t:m()`, the name of `{ f = v }`.
+/// The name of a function of Redis's Lua library as `redis` names it:
+/// Valkey gives the same library the name `server` too (`server.call`,
+/// `server.register_function`, `server.error_reply`).
+pub(crate) fn library_name(callee: &str) -> std::borrow::Cow<'_, str> {
+    match callee.strip_prefix("server.") {
+        Some(f) => format!("redis.{f}").into(),
+        None => callee.into(),
+    }
+}
+
 fn is_member_name(n: Node<'_>) -> bool {
     let Some(p) = n.parent() else {
         return false;
@@ -157,7 +167,7 @@ impl Src<'_> {
     fn is_error_reply(&self, n: Node<'_>) -> bool {
         let t = self.text(n);
         let t = t.trim();
-        let callee = t.split('(').next().unwrap_or("").trim();
+        let callee = library_name(t.split('(').next().unwrap_or("").trim());
         (n.kind() == "function_call" && callee == "redis.error_reply")
             || (n.kind() == "table_constructor"
                 && t.trim_start_matches('{').trim_start().starts_with("err"))
@@ -301,7 +311,7 @@ impl Cx<'_> {
             }
             return;
         }
-        if callee != "redis.call" && callee != "redis.pcall" {
+        if !matches!(&*library_name(callee), "redis.call" | "redis.pcall") {
             return;
         }
         let Some(args) = n.child_by_field_id(F.arguments) else {

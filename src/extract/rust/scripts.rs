@@ -17,7 +17,7 @@ use super::strings::parse_int;
 use super::{is_comment, peel_ref, Cx};
 
 pub(super) fn looks_lua(t: &str) -> bool {
-    t.contains("redis.call") || t.contains("redis.pcall") || t.contains("KEYS[")
+    crate::extract::parts::looks_lua(t.as_bytes())
 }
 
 /// How far up from a script literal its binding is looked for.
