@@ -98,6 +98,15 @@ impl Loaders {
 /// Why a script value names no script, in words.
 pub(super) fn unidentified(v: &Value) -> String {
     match v {
+        // `this.x`, `self.x`: a field of the receiver, which a method reads
+        // (the receiver itself is named `self` or `this`).
+        Value::Param {
+            index: crate::facts::RECEIVER,
+            name,
+            ..
+        } if name != "self" && name != "this" => format!(
+            "the script is the receiver's field `{name}`, which holds no script wirelint can see"
+        ),
         Value::Param { name, .. } => {
             format!("the script is the parameter `{name}`, which no call binds")
         }
@@ -700,7 +709,7 @@ fn composed(
 
 #[cfg(test)]
 mod tests {
-    use super::versioned_head;
+    use super::{unidentified, versioned_head};
     use crate::facts::{Seg, Span, Template, Value};
 
     fn tpl(segs: Vec<Seg>) -> Template {
@@ -737,5 +746,28 @@ mod tests {
         assert_eq!(head(vec![lit("addJob"), hole()]), None);
         assert_eq!(head(vec![lit("emq:{q}:"), hole()]), None);
         assert_eq!(head(vec![hole(), lit(":v1")]), None);
+    }
+
+    /// A receiver's field is named as one, not as a parameter; the
+    /// receiver itself and a parameter are parameters.
+    #[test]
+    fn a_receivers_field_is_said_to_be_one() {
+        let param = |index, name: &str| Value::Param {
+            index,
+            name: name.into(),
+            span: Span::new(0, 0, 1),
+        };
+        assert_eq!(
+            unidentified(&param(crate::facts::RECEIVER, "lua_incr")),
+            "the script is the receiver's field `lua_incr`, which holds no script wirelint can see"
+        );
+        assert_eq!(
+            unidentified(&param(crate::facts::RECEIVER, "self")),
+            "the script is the parameter `self`, which no call binds"
+        );
+        assert_eq!(
+            unidentified(&param(0, "script")),
+            "the script is the parameter `script`, which no call binds"
+        );
     }
 }
