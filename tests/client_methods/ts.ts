@@ -17,6 +17,8 @@ async function calls(redis: Redis, client: any, k: string) {
   await redis.evalsha_ro("sha", 1, k); // EVALSHA_RO sha <1> <k>
   await redis.fcall("take", 1, k, "a"); // FCALL take <1> <k> a
   await redis.fcall_ro("peek", 1, k); // FCALL_RO peek <1> <k>
+  await client.fcall("take", [k], ["a"]); // script take keys(<k>) args(a)
+  await client.fcallReadonly("peek", [k], []); // script peek keys(<k>) args()
   await redis.call("HSET", k, "f", "v"); // HSET <k> f v
   await client.send_command("hget", [k, "f"]); // HGET <k> f
   await client.sendCommand(["HDEL", k, "f"]); // HDEL <k> f

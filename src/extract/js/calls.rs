@@ -453,6 +453,25 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
                 return;
             }
         }
+        // valkey-glide's `fcall(name, keys, args)`: the keys and the
+        // arguments an array each, where ioredis's count is a number.
+        if let (true, [script, keys, rest @ ..]) = (name.starts_with("FCALL"), args) {
+            if rest.len() <= 1 {
+                if let keys @ Value::List { .. } = self.value(*keys, 0) {
+                    let script = self.value(*script, 0);
+                    let args = spread_list(rest.first().map(|a| self.value(*a, 0)));
+                    let call = sends::script_call(
+                        script,
+                        spread_list(Some(keys)),
+                        Seq { from: None, ..args },
+                        self.span(n),
+                        self.cur_func(),
+                    );
+                    self.facts.script_calls.push(call);
+                    return;
+                }
+            }
+        }
         // The script and the key count are one argument each.
         let mut wires = self.wires(args);
         let rest = wires.split_off(wires.len().min(2));

@@ -80,8 +80,23 @@ pub(super) const METHODS: &[Method] = &[
     special(CLIENT, "evalsha", 2, Sends::Eval("EVALSHA"), Any),
     special(CLIENT, "eval_ro", 2, Sends::Eval("EVAL_RO"), Any),
     special(CLIENT, "evalsha_ro", 2, Sends::Eval("EVALSHA_RO"), Any),
-    special("ioredis", "fcall", 2, Sends::Eval("FCALL"), Any),
+    // valkey-glide's `fcall(name, keys, args)` takes two arrays where
+    // ioredis's takes a count (`calls.rs` tells them by the keys' array).
+    special(
+        "ioredis, valkey-glide",
+        "fcall",
+        2,
+        Sends::Eval("FCALL"),
+        Any,
+    ),
     special("ioredis", "fcall_ro", 2, Sends::Eval("FCALL_RO"), Any),
+    special(
+        "valkey-glide",
+        "fcallReadonly",
+        2,
+        Sends::Eval("FCALL_RO"),
+        Any,
+    ),
     special("ioredis", "call", 1, Sends::Named, RedisLike),
     special("node-redis v3", "send_command", 1, Sends::Named, Any),
     special("node-redis v4", "sendCommand", 1, Sends::Named, Any),
