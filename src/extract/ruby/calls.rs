@@ -440,18 +440,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             ("send" | "public_send" | "__send__", _)
                 if recv.is_none_or(|r| r.kind() == "self") && !args.is_empty() =>
             {
-                let receiver = Value::Param {
-                    index: crate::facts::RECEIVER,
-                    name: "self".into(),
-                    span,
-                };
-                let list = Value::List {
-                    items: args[1..].to_vec(),
-                    tail: Vec::new(),
-                    span,
-                };
-                let call = vec![receiver, args[0].clone(), list];
-                Some(crate::facts::op(crate::facts::Op::Dispatch, call, span))
+                Some(sent_to_self(args, span))
             }
             // `Digest::SHA1.hexdigest(text)`: the SHA1 that names the
             // script `text` is (`EVALSHA`).
@@ -606,4 +595,21 @@ fn library_encoder(m: &str, recv: &str, args: usize) -> Option<(&'static str, bo
             _ => None,
         },
     }
+}
+
+/// `send(name, a..)` on the receiver: its method `name` (Ruby's dynamic
+/// dispatch), with `a..`; `args` holds the name first.
+fn sent_to_self(args: &[Value], span: Span) -> Value {
+    let receiver = Value::Param {
+        index: crate::facts::RECEIVER,
+        name: "self".into(),
+        span,
+    };
+    let list = Value::List {
+        items: args[1..].to_vec(),
+        tail: Vec::new(),
+        span,
+    };
+    let call = vec![receiver, args[0].clone(), list];
+    crate::facts::op(crate::facts::Op::Dispatch, call, span)
 }
