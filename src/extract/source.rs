@@ -208,16 +208,25 @@ impl<'s, 'p> Base<'s, 'p> {
     /// What a read of the file `path` names is ([`Self::path_script`]),
     /// else, where the path is built from values the link may fill in (a
     /// parameter, a field), the read for the link ([`crate::facts::Op::Read`]);
-    /// `None` when neither.
+    /// `None` when neither. A path that is one such value as it stands
+    /// (`open(path)`, `path` a parameter) is the template of that value
+    /// alone, as `f"{path}"` would be.
     pub(crate) fn read_script(&mut self, path: Value, at: Span) -> Option<Value> {
         if let Some(script) = self.path_script(&path, at) {
             return Some(script);
         }
-        let Value::Str(t) = &path else {
-            return None;
+        let path = match path {
+            Value::Str(t) if t.segs.iter().any(|s| matches!(s, Seg::Value(_))) => Value::Str(t),
+            v if fillable(&v) => {
+                let span = v.span();
+                Value::Str(crate::facts::Template {
+                    segs: vec![Seg::Value(Box::new(v))],
+                    span,
+                })
+            }
+            _ => return None,
         };
-        let fillable = t.segs.iter().any(|s| matches!(s, Seg::Value(_)));
-        fillable.then(|| crate::facts::read(path, at))
+        Some(crate::facts::read(path, at))
     }
 
     /// The value of the string whose first byte is `start`, at `span`,
@@ -245,6 +254,21 @@ impl<'s, 'p> Base<'s, 'p> {
         facts.commands.sort_by_key(|c| (c.span.start, c.span.end));
         facts
     }
+}
+
+/// Whether the link may fill in a path that is `v` as it stands: a
+/// parameter (a call binds it, or `self.f` a constructor sets), a
+/// constant, or a field of a value.
+fn fillable(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Param { .. }
+            | Value::Const { .. }
+            | Value::Op {
+                op: crate::facts::Op::Field(_),
+                ..
+            }
+    )
 }
 
 /// A context that walks its tree in one pass over a [`Base`] (Go's,

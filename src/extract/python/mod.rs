@@ -308,7 +308,10 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                             self.class_attrs.insert((c.clone(), name.clone()));
                         }
                         self.define(&name, v.clone(), left);
-                        self.define(&format!(".{name}"), v, left);
+                        self.define(&format!(".{name}"), v.clone(), left);
+                        // The class body is a scope of its own: the rest of
+                        // it reads the name bare (its methods do not).
+                        self.scope.names.locals.insert(name, v);
                     }
                     ScopeKind::Function => self.bind_local(name, v, n),
                 }
@@ -365,11 +368,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// The name a local or a field of the receiver is kept under: `x`,
-    /// `self.x`.
+    /// `self.x` (or `getattr(self, "x")`).
     fn local_name(&self, n: Node<'_>) -> Option<String> {
         match n.kind() {
             "identifier" => Some(self.text(n)),
-            "attribute" => self.self_field(n).map(|f| format!("self.{f}")),
+            "attribute" | "call" => self.self_field(n).map(|f| format!("self.{f}")),
             _ => None,
         }
     }
@@ -500,13 +503,23 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
     }
 
     /// A parameter: its name, its default's node, its annotation's text.
+    /// `*args` (typed or not) is one too: it takes the positions from its
+    /// own on, so the ones after it are not bound by position.
     fn param<'t>(&self, p: Node<'t>) -> Option<(String, Option<Node<'t>>, Option<String>)> {
+        let splat = |c: Node<'t>| -> Option<Node<'t>> {
+            named_children(c)
+                .into_iter()
+                .find(|c| c.kind() == "identifier")
+        };
         match p.kind() {
             "identifier" => Some((self.text(p), None, None)),
+            "list_splat_pattern" => Some((self.text(splat(p)?), None, None)),
             "typed_parameter" => {
-                let id = named_children(p)
-                    .into_iter()
-                    .find(|c| c.kind() == "identifier")?;
+                let id = named_children(p).into_iter().find_map(|c| match c.kind() {
+                    "identifier" => Some(c),
+                    "list_splat_pattern" => splat(c),
+                    _ => None,
+                })?;
                 let ty = p.child_by_field_id(F.ty).map(|t| self.text(t));
                 Some((self.text(id), None, ty))
             }

@@ -326,3 +326,93 @@ fn a_reply_passed_on_and_a_parameter_read() {
     let reads = [("state", Some(0)), ("payload", Some(0)), ("x", Some(1))];
     crate::extract::test_support::assert_reply_passed_on(&f, &reads);
 }
+
+/// The path a function's value reads, where it is a read for the link
+/// (`facts::Op::Read`), as its template shows it.
+fn read_path(f: &FileFacts, name: &str) -> Option<String> {
+    let def = f.functions.iter().find(|d| d.name == name)?;
+    match &def.returns {
+        Value::Op {
+            op: crate::facts::Op::Read,
+            args,
+            ..
+        } => match args.as_slice() {
+            [Value::Str(t)] => Some(t.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A file read whose path is a parameter as it stands (`open(path)`,
+/// `Path(p)`) is a read the link fills in, as `f"{path}"` is; a `.read()`
+/// of anything else (a file object passed in) is none.
+#[test]
+fn a_read_of_a_path_parameter_is_left_for_the_link() {
+    let src = r#"
+from pathlib import Path
+def opened(path):
+    return open(path).read()
+def text_of(p):
+    return Path(p).read_text()
+def built(name):
+    return open(f"lua/{name}").read()
+def drained(fh):
+    return fh.read()
+"#;
+    let f = facts(src);
+    let got: Vec<Option<String>> = ["opened", "text_of", "built", "drained"]
+        .iter()
+        .map(|n| read_path(&f, n))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            Some("<path>".into()),
+            Some("<p>".into()),
+            Some("lua/<name>".into()),
+            None
+        ]
+    );
+}
+
+/// A class body is a scope: a name bound in it is read bare by the rest
+/// of it (`f"{LUA_DIR}/x.lua"`), not by its methods.
+#[test]
+fn a_class_body_reads_its_own_names() {
+    let src = r#"
+class Store:
+    LUA_DIR = "lua"
+    BUMP = f"{LUA_DIR}/bump.lua"
+    def path(self):
+        return f"{LUA_DIR}/trim.lua"
+"#;
+    let f = facts(src);
+    let bump = f.consts.iter().find(|c| c.name == "BUMP").unwrap();
+    assert_eq!(bump.value.as_str().as_deref(), Some("lua/bump.lua"));
+    let path = f.functions.iter().find(|d| d.name == "path").unwrap();
+    assert_eq!(path.returns.describe(), "<LUA_DIR>/trim.lua");
+}
+
+/// `*args` (typed or not) holds a position: the parameters after it are
+/// bound by name alone, never by the positions it takes.
+#[test]
+fn a_star_parameter_keeps_its_position() {
+    let src = r#"
+def hit(item, *ids: str, cost: int = 1):
+    return cost
+def tag(name, *rest, by=1):
+    return by
+"#;
+    let f = facts(src);
+    let params = |n: &str| {
+        f.functions
+            .iter()
+            .find(|d| d.name == n)
+            .unwrap()
+            .params
+            .clone()
+    };
+    assert_eq!(params("hit"), ["item", "ids", "cost"]);
+    assert_eq!(params("tag"), ["name", "rest", "by"]);
+}

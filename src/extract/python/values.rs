@@ -468,6 +468,9 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                             args.remove(0)
                         }
                         v @ Value::Str(_) => v,
+                        // `Path(p).read_text()`: the path `p` is, whatever
+                        // it is (the read's own reading says).
+                        v if self.is_path(o) => v,
                         _ => return Some(Value::unknown(self.label(n), span)),
                     }
                 };
