@@ -71,6 +71,7 @@ pub fn extract(input: Input<'_, '_>) -> FileFacts {
         kind: ScopeKind::Top,
         imports: HashMap::new(),
         class_attrs: HashSet::new(),
+        templates: strings::format_receivers(root, input.src),
     };
     cx.walk_sub(root);
     cx.base.finish()
@@ -95,6 +96,9 @@ struct Cx<'s, 'r, 'p> {
     /// `from a.b import c as d`: `d` → `["b", "c"]`; `import a.b as m`:
     /// `m` → `["b"]`.
     imports: HashMap<String, Vec<String>>,
+    /// The names the file formats (`T.format(..)`): a string bound to one
+    /// is a template of `str.format`, not text sent as it stands.
+    templates: HashSet<String>,
 }
 
 source::one_pass!(Cx<'s, '_, 'p>, MAX_DEPTH);

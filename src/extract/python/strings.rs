@@ -2,7 +2,10 @@
 //! and triple-quoted strings, adjacent literals joined, f-string
 //! interpolations as holes), as a template and as a decoded text mapped
 //! back to host bytes; a literal holding Lua for Redis is a script, parsed
-//! in place.
+//! in place, unless it is a template of `str.format` (its fields are
+//! filled before anything is sent).
+
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
@@ -76,7 +79,47 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             self.string_into(n, d, &mut parts);
         }
         let at = (n.start_byte(), self.span(n));
-        self.base.string_value(at, parts, false)
+        if self.is_format_template(n) {
+            // Its `{field}`s are filled before anything is sent: the text
+            // is no script (nor Lua to parse) as it stands.
+            return Value::Str(parts.finish(at.1).0);
+        }
+        // A piece a template is filled with (`key="KEYS[1]"`) is a script
+        // only if it parses as one or calls Redis.
+        let piece = self.is_format_piece(n);
+        self.base.string_value(at, parts, piece)
+    }
+
+    /// Whether a string literal is an argument of `.format(..)`.
+    fn is_format_piece(&self, n: Node<'_>) -> bool {
+        let mut p = n.parent();
+        if p.is_some_and(|k| k.kind() == "keyword_argument") {
+            p = p.and_then(|k| k.parent());
+        }
+        let call = p
+            .filter(|a| a.kind() == "argument_list")
+            .and_then(|a| a.parent());
+        call.and_then(|c| c.child_by_field_id(F.function))
+            .filter(|f| f.kind() == "attribute")
+            .and_then(|f| f.child_by_field_id(F.attribute))
+            .is_some_and(|a| self.text(a) == "format")
+    }
+
+    /// Whether a string literal is a template of `str.format`: the
+    /// receiver of `.format(..)`, or assigned to a name the file formats.
+    fn is_format_template(&self, n: Node<'_>) -> bool {
+        let Some(p) = n.parent() else {
+            return false;
+        };
+        match p.kind() {
+            "attribute" => p
+                .child_by_field_id(F.attribute)
+                .is_some_and(|a| self.text(a) == "format"),
+            "assignment" => p.child_by_field_id(F.left).is_some_and(|l| {
+                l.kind() == "identifier" && self.templates.contains(&self.text(l))
+            }),
+            _ => false,
+        }
     }
 
     /// One `string` node's text, appended to `parts`.
@@ -130,4 +173,27 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         parts.raw(self.base.src, self.base.file, run, b.len());
     }
+}
+
+/// The names `.format(..)` is called on in a file (`T.format(k=v)`): read
+/// only when its bytes hold `.format(`.
+pub(super) fn format_receivers(root: Node<'_>, src: &[u8]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    if memchr::memmem::find(src, b".format(").is_none() {
+        return out;
+    }
+    crate::parse::walk(root, |n| {
+        if n.kind() == "attribute" {
+            let method = n.child_by_field_id(F.attribute);
+            let object = n.child_by_field_id(F.object);
+            if let (Some(m), Some(o)) = (method, object) {
+                let called = n.parent().is_some_and(|p| p.kind() == "call");
+                if called && o.kind() == "identifier" && &src[m.byte_range()] == b"format" {
+                    out.insert(String::from_utf8_lossy(&src[o.byte_range()]).into_owned());
+                }
+            }
+        }
+        true
+    });
+    out
 }

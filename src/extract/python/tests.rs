@@ -416,3 +416,23 @@ def tag(name, *rest, by=1):
     assert_eq!(params("hit"), ["item", "ids", "cost"]);
     assert_eq!(params("tag"), ["name", "rest", "by"]);
 }
+
+/// A template of `str.format` is no script as it stands, nor is a piece it
+/// is filled with that does not parse as Lua (`key="KEYS[1]"`); a script
+/// the file never formats is one.
+#[test]
+fn a_format_template_and_its_pieces_are_no_scripts() {
+    let src = r#"
+import redis
+TEMPLATE = """
+if {condition} redis.call('zscore', {key}, ARGV[1]) then
+    redis.call('zadd', {key}, 0, ARGV[1])
+end
+"""
+NOUPDATE = TEMPLATE.format(key="KEYS[1]", condition="not")
+INLINE = """if {c} redis.call('get', KEYS[1]) then return 1 end""".format(c="not")
+PLAIN = "return redis.call('get', KEYS[1])"
+"#;
+    let names: Vec<Option<String>> = facts(src).scripts.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(names, [Some("PLAIN".to_string())]);
+}
