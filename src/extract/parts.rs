@@ -125,7 +125,19 @@ pub fn looks_lua(t: &[u8]) -> bool {
 /// `redis.pcall`, or Valkey's `server.call`, `server.pcall`.
 fn calls_redis(t: &[u8]) -> bool {
     let has = |n: &[u8]| memchr::memmem::find(t, n).is_some();
-    has(b"redis.call") || has(b"redis.pcall") || has(b"server.call") || has(b"server.pcall")
+    has(b"redis.call")
+        || has(b"redis.pcall")
+        || global(t, b"server.call")
+        || global(t, b"server.pcall")
+}
+
+/// Whether `t` holds `name` as a global's: not the end of a longer name
+/// (Erlang's `:gen_server.call`, `my_server.call`).
+fn global(t: &[u8], name: &[u8]) -> bool {
+    memchr::memmem::find_iter(t, name).any(|at| {
+        at == 0
+            || !matches!(t[at - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b':' | b'.')
+    })
 }
 
 /// Where a script in a string sits: the string's first byte (a script is
@@ -225,6 +237,18 @@ pub fn joined(items: Vec<Value>, sep: &str, sep_span: Span, span: Span) -> Value
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Valkey's `server.call` is Lua for Redis where `server` is a name
+    /// of its own, not the end of a longer one.
+    #[test]
+    fn server_call_is_lua_only_as_a_global() {
+        assert!(looks_lua(b"return server.call('GET', 'k')"));
+        assert!(looks_lua(b"x = 1\nserver.pcall('DEL', 'k')"));
+        assert!(!looks_lua(
+            b"exited in: :gen_server.call(:does_not_exist, :hello)"
+        ));
+        assert!(!looks_lua(b"my_server.call(1)"));
+    }
 
     #[test]
     fn touching_pieces_join_unless_kept_apart() {
