@@ -212,21 +212,14 @@ fn a_script_a_base_class_reads_from_the_file_its_subclass_names_is_linked() {
 }
 
 #[test]
-fn a_script_a_package_reads_through_a_helper_of_another_module_is_linked() {
-    // `fixtures/coverage/python-package-data`: `Counter.BUMP =
-    // resource_text(f"{LUA_DIR}/count_up.lua")`, the helper in a module that
-    // names no Redis (`importlib.resources.files(..).joinpath(name)`), and
-    // `LUA_DIR` a name of the class body; `TRIM = opened(path)`, a helper
-    // that reads `open(path)`. Each is registered into a field in
-    // `__init__` and run as `self.field(keys, args)` in another method:
-    // the selection follows the field to the helper's module, and each
-    // read's path is filled in by its call.
+fn a_script_a_helper_reads_by_a_bare_path_is_linked() {
+    // `fixtures/coverage/python-package-data`: `TRIM = opened(path)`, a
+    // helper that reads `open(path)`, its path filled in by the call;
+    // registered into a field in `__init__` and run as `self.field(keys,
+    // args)` in another method.
     assert_eq!(
         linked_calls("python-package-data"),
-        [
-            "tally/counter.py:24 count_up 1 [tl:{<*>}:count]",
-            "tally/counter.py:27 log_cap 1 [tl:{<*>}:log]",
-        ]
+        ["tally/counter.py:18 log_cap 1 [tl:{<*>}:log]"]
     );
 }
 

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::facts::{
     closure_body, definer_key, hash_reply_parts, FileFacts, Op, ScriptSource, Seg, Template, Value,
-    NEW, RECEIVER,
+    NEW,
 };
 use crate::link::normalize_name;
 
@@ -155,16 +155,6 @@ fn refs_of(v: &Value, cx: RefCx<'_>, out: &mut Refs) {
             Value::Op {
                 op: Op::Field(f), ..
             } => {
-                let field = [format!(".{f}")];
-                return add_ref(out, &field, cx.within(&field));
-            }
-            // `self.f` in a method is the field `f` its type sets, as a
-            // projection of the receiver (`link::flow::receiver_field`).
-            Value::Param {
-                index: RECEIVER,
-                name: f,
-                ..
-            } if f != "self" => {
                 let field = [format!(".{f}")];
                 return add_ref(out, &field, cx.within(&field));
             }
@@ -434,19 +424,16 @@ fn templates(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<TemplateNames> {
 fn defs(fcx: &FileCx<'_>, pf: &Prefilter) -> Vec<DefNames> {
     let facts = fcx.facts;
     let mut out = Vec::new();
-    for c in &facts.consts {
+    // A field its type's constructors set (`.name`) is read through a
+    // value of the type, never by its name alone.
+    for c in facts.consts.iter().filter(|c| !c.name.starts_with('.')) {
         if let Some(needle) = definer_key(&c.name) {
             let mut refs = Refs::new();
             refs_of(&c.value, fcx.at(Some(&c.module)), &mut refs);
-            // A field its type's constructors set (`.name`, its needle
-            // `.name`) is read through a value of the type, never by its
-            // name alone: no carrier, but what a read of it needs is what
-            // its value looks up.
-            let field = c.name.starts_with('.');
             out.push(DefNames {
                 needle,
-                keyish: !field,
-                marked: !field && holds_key_literal(&c.value, pf),
+                keyish: true,
+                marked: holds_key_literal(&c.value, pf),
                 reply: false,
                 refs: refs.sealed(),
             });
