@@ -153,15 +153,7 @@ end
     };
     let at = lua.commands[0].span.start as usize;
     assert_eq!(&src[at..at + 10], "redis.call");
-    let calls: Vec<String> = f
-        .script_calls
-        .iter()
-        .map(|c| {
-            let k: Vec<String> = c.keys.iter().map(show).collect();
-            let a: Vec<String> = c.args.iter().map(show).collect();
-            format!("{} [{}] [{}]", show(&c.script), k.join(", "), a.join(", "))
-        })
-        .collect();
+    let calls = script_calls(&f);
     assert_eq!(
         calls,
         ["@sha [q:{$id}] [wait]", "ENQUEUE [q:{$id}] [wait, 1]",]
@@ -392,14 +384,18 @@ class Gate
 end
 "##;
     let f = facts(src);
-    let calls: Vec<String> = f
-        .script_calls
+    let calls = script_calls(&f);
+    assert_eq!(calls, ["SCRIPT [g:{$id}] [1]", "SCRIPT [] [2]"]);
+}
+
+/// Each script call as `SCRIPT [keys] [args]`.
+fn script_calls(f: &FileFacts) -> Vec<String> {
+    f.script_calls
         .iter()
         .map(|c| {
             let k: Vec<String> = c.keys.iter().map(show).collect();
             let a: Vec<String> = c.args.iter().map(show).collect();
             format!("{} [{}] [{}]", show(&c.script), k.join(", "), a.join(", "))
         })
-        .collect();
-    assert_eq!(calls, ["SCRIPT [g:{$id}] [1]", "SCRIPT [] [2]"]);
+        .collect()
 }
