@@ -324,16 +324,31 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
             keys = keys.or_else(gone);
             args = args.or_else(gone);
         }
-        for p in &argv.pairs {
-            let slot = match self.pair_key(*p).as_deref() {
-                Some("keys") => &mut keys,
-                Some("argv") => &mut args,
-                _ => continue,
-            };
-            *slot = p.child_by_field_id(F.value).map(|v| self.value(v, 0));
-        }
+        self.keyword_lists(argv, &mut keys, &mut args);
         let (keys, args) = (Seq::of(keys), Seq::of(args));
         self.push_run(n, script, keys, args);
+    }
+
+    /// The `keys:` and `argv:` lists a call passes by keyword, in place of
+    /// what `keys` and `args` held; `keys:` alone (Ruby 3.1) passes a local
+    /// the value does not show here, its items unknown.
+    fn keyword_lists(
+        &mut self,
+        argv: &Argv<'_>,
+        keys: &mut Option<Value>,
+        args: &mut Option<Value>,
+    ) {
+        for p in &argv.pairs {
+            let slot = match self.pair_key(*p).as_deref() {
+                Some("keys") => &mut *keys,
+                Some("argv") => &mut *args,
+                _ => continue,
+            };
+            *slot = Some(match p.child_by_field_id(F.value) {
+                Some(v) => self.value(v, 0),
+                None => Value::unknown(self.label(*p), self.span(*p)),
+            });
+        }
     }
 
     /// Whether a call on `recv` has the shape of a script object's run: a
@@ -359,19 +374,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         }
         let script = self.value(recv, 0);
         let (mut keys, mut args) = (None, None);
-        for p in &argv.pairs {
-            let slot = match self.pair_key(*p).as_deref() {
-                Some("keys") => &mut keys,
-                Some("argv") => &mut args,
-                _ => continue,
-            };
-            // `keys:` alone (Ruby 3.1) passes a local the value does not
-            // show here: its items unknown.
-            *slot = Some(match p.child_by_field_id(F.value) {
-                Some(v) => self.value(v, 0),
-                None => Value::unknown(self.label(*p), self.span(*p)),
-            });
-        }
+        self.keyword_lists(argv, &mut keys, &mut args);
         self.push_run(n, script, Seq::of(keys), Seq::of(args));
     }
 
