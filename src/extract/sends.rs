@@ -123,6 +123,7 @@ pub(crate) fn script_call(
         open_keys: keys.open,
         open_args: args.open,
         keys_from: keys.from,
+        args_from: args.from,
         span,
         func,
         returned: false,

@@ -477,6 +477,11 @@ pub struct ScriptCall {
     /// The collection those keys come from, when the code shows it
     /// (`for k in keys { inv.key(k); }` gives `keys`).
     pub keys_from: Option<Value>,
+    /// The collection the args come from, when they are not listed
+    /// (`argv: params[:argv]`): where the link follows it to one list,
+    /// that list's items are the args.
+    #[serde(default)]
+    pub args_from: Option<Value>,
     pub span: Span,
     /// The enclosing function: an index into `FileFacts::functions`.
     pub func: Option<usize>,

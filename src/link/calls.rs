@@ -29,6 +29,7 @@ mod uses;
 mod wrappers;
 
 pub(super) use index::{index_functions, FnIndex};
+pub(super) use keywords::defs as keywords_defs;
 
 /// How numkeys is given at a call site.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +109,8 @@ pub(super) struct Proto {
     /// A `Script` invocation's args, and whether more are added unseen.
     argv: Vec<Value>,
     argv_open: bool,
+    /// The collection the args come from when they are not listed.
+    argv_from: Option<Value>,
     span: Span,
     /// The command or invocation this came from, for de-duplication.
     origin: Span,
@@ -159,7 +162,7 @@ fn proto_has_params(p: &Proto) -> bool {
     has_params(&p.script, 0)
         || p.numkeys.as_ref().is_some_and(|n| has_params(n, 0))
         || p.items.iter().chain(&p.tail).any(|v| has_params(v, 0))
-        || p.argv.iter().any(|v| has_params(v, 0))
+        || p.argv.iter().chain(&p.argv_from).any(|v| has_params(v, 0))
 }
 
 fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
@@ -172,6 +175,7 @@ fn bind(p: &Proto, args: Args<'_>, span: Span, file: FileId) -> Proto {
         keys_only: p.keys_only,
         argv: p.argv.iter().map(|v| substitute(v, args, 0)).collect(),
         argv_open: p.argv_open,
+        argv_from: p.argv_from.as_ref().map(|v| substitute(v, args, 0)),
         span,
         origin: p.origin,
         file,

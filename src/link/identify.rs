@@ -338,6 +338,15 @@ pub(super) fn identify(
     depth: usize,
 ) -> Option<ScriptId> {
     if let Some(id) = direct(v, speaker, file, lk, depth) {
+        // A name only a script written in another speaker's code goes by
+        // (`take_lua` here, `take_script` there): where this speaker's own
+        // definitions make the value a script, that is the one it runs.
+        let s = &lk.model.scripts[id];
+        if s.speaker != speaker && !s.is_file && depth == 0 && followable(v) {
+            if let Some(own) = followed(v, speaker, file, lk, depth) {
+                return Some(own);
+            }
+        }
         return Some(id);
     }
     // A string that is one value's text (`"#{script}"`) names what the
@@ -347,15 +356,19 @@ pub(super) fn identify(
             return identify(x, speaker, file, lk, depth);
         }
     }
-    let followable = match v {
-        Value::Call { .. } | Value::Op { .. } | Value::Const { .. } => true,
-        Value::Param { index, name, .. } => *index == crate::facts::RECEIVER && name != "self",
-        _ => false,
-    };
-    if depth > 0 || !followable {
+    if depth > 0 || !followable(v) {
         return None;
     }
     followed(v, speaker, file, lk, depth)
+}
+
+/// A value the definitions of the code base may explain.
+fn followable(v: &Value) -> bool {
+    match v {
+        Value::Call { .. } | Value::Op { .. } | Value::Const { .. } => true,
+        Value::Param { index, name, .. } => *index == crate::facts::RECEIVER && name != "self",
+        _ => false,
+    }
 }
 
 /// Which script every value `v` comes to through the definitions of the

@@ -19,6 +19,7 @@ use crate::keyshape::is_key_like;
 use crate::source::SourceMap;
 
 pub mod argv;
+mod built;
 pub mod calls;
 mod classes;
 mod definers;
@@ -274,19 +275,32 @@ pub struct LinkInput<'a> {
 /// Links all facts into a [`Model`]: first the commands whose name a
 /// definition gives are named (`named.rs`), then the facts are linked.
 pub fn link(input: &LinkInput<'_>) -> Model {
-    let Some(facts) = named::settle(input) else {
+    let named = named::settle(input);
+    let named_input = named.as_deref().map(|facts| input.with_facts(facts));
+    let input = named_input.as_ref().unwrap_or(input);
+    let Some(facts) = built::commands(input) else {
         return link_named(input);
     };
-    link_named(&LinkInput {
-        sources: input.sources,
-        facts: &facts,
-        speakers: input.speakers.clone(),
-        file_speaker: input.file_speaker.clone(),
-        speaker_dirs: input.speaker_dirs.clone(),
-        contract: input.contract,
-        memo: input.memo,
-        definers: input.definers,
-    })
+    link_named(&input.with_facts(&facts))
+}
+
+impl<'a> LinkInput<'a> {
+    /// The same input over other facts.
+    fn with_facts<'b>(&self, facts: &'b [(FileId, std::sync::Arc<FileFacts>)]) -> LinkInput<'b>
+    where
+        'a: 'b,
+    {
+        LinkInput {
+            sources: self.sources,
+            facts,
+            speakers: self.speakers.clone(),
+            file_speaker: self.file_speaker.clone(),
+            speaker_dirs: self.speaker_dirs.clone(),
+            contract: self.contract,
+            memo: self.memo,
+            definers: self.definers,
+        }
+    }
 }
 
 /// [`link`], every command named.

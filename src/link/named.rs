@@ -108,7 +108,7 @@ fn settled(
 
 /// The name a pending command's value comes to: one literal Redis command
 /// name, upper-cased, with the span of the literal.
-fn name_of(r: &Resolver<'_>, v: &Value, at: At<'_>) -> Option<(String, Span)> {
+pub(super) fn name_of(r: &Resolver<'_>, v: &Value, at: At<'_>) -> Option<(String, Span)> {
     let mut found: Option<(String, Span)> = None;
     for (file, leaf) in follow(r, v, at) {
         // A constant stands for itself in the flow; its literal is the name.

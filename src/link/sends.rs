@@ -90,7 +90,7 @@ fn function_name<'a>(
 }
 
 /// The names of the sender functions.
-fn sender_names<'a>(
+pub(super) fn sender_names<'a>(
     input: &'a LinkInput<'_>,
     senders: &HashSet<(FileId, usize, usize)>,
 ) -> HashSet<&'a str> {
@@ -105,7 +105,7 @@ fn sender_names<'a>(
 }
 
 /// `(file, function, parameter)`: the parameters functions send to Redis.
-fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, usize)> {
+pub(super) fn senders(input: &LinkInput<'_>, fns: &FnIndex<'_>) -> HashSet<(FileId, usize, usize)> {
     let mut out: HashSet<(FileId, usize, usize)> = HashSet::default();
     for (file, facts) in input.facts {
         for s in &facts.sends {

@@ -317,6 +317,13 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
                     _ => {}
                 }
             }
+        } else if args.is_none() && argv.pairs.is_empty() && !is_list(keys.as_ref()) {
+            // `evalsha(sha, params)`: redis-rb takes a hash there for its
+            // `keys:` and `argv:`, or an array for the keys alone, as the
+            // value is at run time; which ARGV it passes is not shown.
+            args = keys
+                .as_ref()
+                .map(|k| Value::unknown(k.describe(), k.span()));
         } else if let Some(r) = rest.first() {
             // Past the arguments listed, a splat's: what a sequence there
             // holds is unknown.
@@ -625,4 +632,9 @@ fn dispatch(args: &[Value], span: Span) -> Value {
     };
     let call = vec![receiver, args[0].clone(), list];
     crate::facts::op(crate::facts::Op::Dispatch, call, span)
+}
+
+/// A list the code writes out.
+fn is_list(v: Option<&Value>) -> bool {
+    matches!(v, None | Some(Value::List { .. }))
 }

@@ -49,6 +49,7 @@ pub(super) fn protos(
                 keys_only: true,
                 argv: sc.args.clone(),
                 argv_open: sc.open_args,
+                argv_from: sc.args_from.clone(),
                 returned: sc.returned,
                 ..Proto::at(sc.span, file, speaker, sc.script.clone())
             },
@@ -69,6 +70,7 @@ impl Proto {
             keys_only: false,
             argv: Vec::new(),
             argv_open: false,
+            argv_from: None,
             span,
             origin: span,
             file,

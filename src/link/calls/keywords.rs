@@ -72,9 +72,41 @@ pub(super) fn call_targets<'a>(
             return found;
         }
     }
-    // No function takes the names (Python's `**kwargs`, Ruby's trailing
-    // options hash): the call as its positional arguments say.
+    // No function takes the names: they are one map, passed in the next
+    // position (Ruby's trailing options hash, Python's `**kwargs`), else
+    // the call is as its positional arguments say.
+    let gathered = targets(fns, speaker, &call.path, call.args.len() + 1, file);
+    if !gathered.is_empty() {
+        return gathered;
+    }
     targets(fns, speaker, &call.path, call.args.len(), file)
+}
+
+/// `cached_eval(redis, script, sha, keys: [k], argv: [v])` to `def
+/// cached_eval(redis, script, sha, params)`: the names no parameter takes,
+/// as one map after the positional arguments, where the function has a
+/// parameter there.
+fn gathered<'c>(call: &'c CallFact, def: &FunctionDef) -> Cow<'c, [Value]> {
+    if def.params.len() <= call.args.len() {
+        return Cow::Borrowed(&call.args);
+    }
+    let pairs = call
+        .named
+        .iter()
+        .map(|(name, v)| {
+            let key = Value::Atom {
+                name: name.clone(),
+                span: v.span(),
+            };
+            (key, v.clone())
+        })
+        .collect();
+    let mut all = call.args.clone();
+    all.push(Value::Map {
+        pairs,
+        span: call.span,
+    });
+    Cow::Owned(all)
 }
 
 /// What `call` passes the function `target` ([`arranged`], or its
@@ -91,11 +123,11 @@ pub(super) fn passed<'c, 'a>(
         return Some(Cow::Borrowed(&call.args));
     }
     let def = defs.get_or_init(|| self::defs(input)).get(&file)?.get(f)?;
-    Some(arranged(call, def).unwrap_or(Cow::Borrowed(&call.args)))
+    Some(arranged(call, def).unwrap_or_else(|| gathered(call, def)))
 }
 
 /// The definitions of the functions of `input`'s files, by target.
-pub(super) fn defs<'a>(input: &'a LinkInput<'_>) -> HashMap<FileId, &'a [FunctionDef]> {
+pub(in crate::link) fn defs<'a>(input: &'a LinkInput<'_>) -> HashMap<FileId, &'a [FunctionDef]> {
     input
         .facts
         .iter()

@@ -86,6 +86,11 @@ pub(super) fn use_of(
             .map(|(v, r)| r.unwrap_or_else(|| v.clone()))
             .collect()
     };
+    let shifted = count_from_tail(p, &tail);
+    let (p, tail) = match &shifted {
+        Some(q) => (q, std::borrow::Cow::Borrowed(&q.tail[..])),
+        None => (p, tail),
+    };
     let (mut flat, complete) = flatten(&p.items, &tail, p.open);
     let cx = Ctx {
         speaker: p.speaker,
@@ -100,7 +105,7 @@ pub(super) fn use_of(
         && tail.len() >= 2;
     let (keys, keys_complete, args, args_complete): (Vec<Arg>, bool, Vec<Value>, bool) =
         if p.keys_only {
-            let argv = crate::link::argv::flat_args(&p.argv, p.argv_open);
+            let argv = argv_of(resolver, p);
             (
                 flat.into_iter().map(arg).collect(),
                 complete,
@@ -150,10 +155,54 @@ pub(super) fn use_of(
     }
 }
 
+/// A script invocation's args: those listed, else the one list the
+/// collection they come from follows to (`argv: params[:argv]`, the map
+/// bound from a caller).
+fn argv_of(resolver: &Resolver<'_>, p: &Proto) -> (Vec<Value>, bool) {
+    let from = p
+        .argv_from
+        .as_ref()
+        .filter(|_| p.argv.is_empty() && p.argv_open);
+    let list = from.and_then(|v| match v {
+        Value::List { .. } => Some(v.clone()),
+        _ => returned_list(resolver, p, v),
+    });
+    match list {
+        Some(list) => flatten(&[], &[list], false),
+        None => crate::link::argv::flat_args(&p.argv, p.argv_open),
+    }
+}
+
+/// `["EVALSHA", sha | arguments]` with `arguments` bound to `[2, k1, k2,
+/// v]`: a command list sends its items in order, so where nothing is
+/// written between the script and an appended collection, numkeys is that
+/// collection's first item and the keys and args follow it. `None` when
+/// the command writes numkeys, or the collection shows no first item.
+fn count_from_tail(p: &Proto, tail: &[Value]) -> Option<Proto> {
+    if p.keys_only || p.numkeys.is_some() || !p.items.is_empty() || tail.is_empty() {
+        return None;
+    }
+    let (flat, complete) = flatten(&[], tail, p.open);
+    let (numkeys, items) = flat.split_first()?;
+    Some(Proto {
+        numkeys: Some(numkeys.clone()),
+        items: items.to_vec(),
+        tail: Vec::new(),
+        open: !complete,
+        ..p.clone()
+    })
+}
+
 /// A collection a function of the code base returns (`self.getKeys([..])`
-/// returning `list(map(f, keys))`), followed to the one list it comes to.
+/// returning `list(map(f, keys))`), or a map's entry (`params[:keys]`,
+/// the map bound from a caller), followed to the one list it comes to.
 fn returned_list(resolver: &Resolver<'_>, p: &Proto, v: &Value) -> Option<Value> {
-    let Value::Call { .. } = v else {
+    let (Value::Call { .. }
+    | Value::Op {
+        op: Op::Lookup | Op::Field(_),
+        ..
+    }) = v
+    else {
         return None;
     };
     let at = crate::link::flow::At {

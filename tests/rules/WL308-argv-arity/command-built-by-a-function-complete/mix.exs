@@ -1,0 +1,4 @@
+defmodule Q.MixProject do
+  use Mix.Project
+  def project, do: [app: :q, deps: [{:redix, "~> 1.0"}]]
+end
