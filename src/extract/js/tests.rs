@@ -320,3 +320,29 @@ fn a_command_registered_from_another_module_runs_its_export() {
         assert_eq!((c.args.len(), c.tail.len()), (2, 2), "{src}");
     }
 }
+
+/// Node's `createHash("sha1").update(text).digest("hex")` is the SHA1 of
+/// the text, the name `EVALSHA` runs it by; another algorithm is not.
+#[test]
+fn a_sha1_digest_of_node_crypto_is_the_sha_of_its_text() {
+    let f = facts(
+        Lang::JavaScript,
+        "const crypto = require('crypto');\nconst LUA = 'return redis.call(\"GET\", KEYS[1])';\nconst SHA = crypto.createHash('sha1').update(LUA, 'utf8').digest('hex');\nconst MD5 = crypto.createHash('md5').update(LUA).digest('hex');\n",
+    );
+    let value = |name: &str| &f.consts.iter().find(|c| c.name == name).expect(name).value;
+    let Value::Op { op, args, .. } = value("SHA") else {
+        panic!("{:?}", value("SHA"));
+    };
+    assert_eq!(op, &crate::facts::Op::Sha1);
+    assert!(
+        matches!(args[0], Value::ScriptRef { index: 0, .. }),
+        "{args:?}"
+    );
+    assert!(!matches!(
+        value("MD5"),
+        Value::Op {
+            op: crate::facts::Op::Sha1,
+            ..
+        }
+    ));
+}

@@ -293,7 +293,10 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
             return Value::unknown(self.short_label(n), span);
         };
         let func = self.local_method(func).unwrap_or(func);
-        if let Some(text) = self.script_load(func, &args) {
+        if let Some(text) = self
+            .script_load(func, &args)
+            .or_else(|| self.sha1_digest(func))
+        {
             let text = self.value(text, d + 1);
             return crate::facts::sha1(text, span);
         }
@@ -516,6 +519,32 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         let t = self.plain_string(*sub)?;
         t.eq_ignore_ascii_case("load")
             .then(|| args.get(1).copied())?
+    }
+
+    /// Node's `createHash("sha1").update(text).digest("hex")` (the
+    /// encoding of `update` aside): `text`, whose SHA1 the chain computes,
+    /// the name `EVALSHA` runs the script by.
+    pub(super) fn sha1_digest<'n>(&mut self, func: Node<'n>) -> Option<Node<'n>> {
+        let (updated, method, _) = self.member(func)?;
+        if method != "digest" || updated.kind() != "call_expression" {
+            return None;
+        }
+        let (update, text) = self.invocation(updated)?;
+        let (created, method, _) = self.member(update)?;
+        if method != "update" || created.kind() != "call_expression" {
+            return None;
+        }
+        let (create, algorithm) = self.invocation(created)?;
+        let name = match create.kind() {
+            "identifier" => self.text(create),
+            _ => self.member(create)?.1,
+        };
+        let sha1 = name == "createHash"
+            && algorithm
+                .first()
+                .and_then(|a| self.plain_string(*a))
+                .is_some_and(|a| a.eq_ignore_ascii_case("sha1"));
+        sha1.then(|| text.first().copied())?
     }
 
     /// A string or template literal's text when it has no interpolation.
