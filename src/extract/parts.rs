@@ -142,15 +142,30 @@ fn global(t: &[u8], name: &[u8]) -> bool {
 
 /// Where a script in a string sits: the string's first byte (a script is
 /// made once per string) and span, and the binding it is assigned to
-/// (name, span, whether local), if any; and whether the host asks more
-/// of a text than [`looks_lua`] (`strict`): text that only quotes
-/// `KEYS[n]` (an error message, a listing) and does not parse as Lua
-/// calls no Redis, and is then no script.
+/// (name, span, whether local), if any; and what the host asks of a text
+/// beyond [`looks_lua`] ([`Asks`]).
 pub struct ScriptSite {
     pub start: usize,
     pub span: Span,
     pub binding: Option<(String, Span, bool)>,
-    pub strict: bool,
+    pub asks: Asks,
+}
+
+/// What a host asks of a string's text, beyond [`looks_lua`], before it
+/// holds a script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asks {
+    /// Nothing more.
+    Looks,
+    /// Text that does not parse as Lua is a script only where it calls
+    /// Redis: text that only quotes `KEYS[n]` (an error message, a
+    /// listing) is none.
+    Parses,
+    /// A format's text before its verbs are filled (`fmt.Sprintf`): a
+    /// script only where it parses as it stands, its verbs as names; a verb
+    /// where Lua needs a statement is code still to come, and the text as
+    /// written is no script (nor a syntax error).
+    Template,
 }
 
 /// The script in a string whose decoded text is `decoded` and template
@@ -168,8 +183,11 @@ pub fn inline_script(
         return Some(*i);
     }
     let lua = embedded_lua(parsers, decoded, site.span.file)?;
-    if site.strict && !lua.errors.is_empty() && !calls_redis(&decoded.text) {
-        return None;
+    let fails = !lua.errors.is_empty();
+    match site.asks {
+        Asks::Parses if fails && !calls_redis(&decoded.text) => return None,
+        Asks::Template if fails => return None,
+        _ => {}
     }
     let (name, name_span, local) = match site.binding {
         Some((name, span, local)) => (Some(name), span, local),
@@ -190,7 +208,7 @@ pub fn inline_script(
 
 /// The value of a string whose first byte is `start` and whose `parts`
 /// are read: the script it is when its text looks like Lua for Redis
-/// ([`inline_script`], named by `binding`, `strict` as the host reads
+/// ([`inline_script`], named by `binding`, `asks` as the host reads
 /// Lua), else its template.
 pub fn string_value(
     parsers: &mut Parsers,
@@ -199,7 +217,7 @@ pub fn string_value(
     binding: Option<&(String, Span, bool)>,
     (start, span): (usize, Span),
     parts: Parts,
-    strict: bool,
+    asks: Asks,
 ) -> Value {
     let (template, decoded) = parts.finish(span);
     if looks_lua(&decoded.text) {
@@ -207,7 +225,7 @@ pub fn string_value(
             start,
             span,
             binding: binding.cloned(),
-            strict,
+            asks,
         };
         if let Some(index) = inline_script(parsers, scripts, made, site, &decoded, &template) {
             return Value::ScriptRef { index, span };

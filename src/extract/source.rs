@@ -232,10 +232,15 @@ impl<'s, 'p> Base<'s, 'p> {
     /// The value of the string whose first byte is `start`, at `span`,
     /// its `parts` read ([`parts::string_value`]): a script named by the
     /// binding being read, else its template.
-    pub(crate) fn string_value(&mut self, at: (usize, Span), parts: Parts, strict: bool) -> Value {
+    pub(crate) fn string_value(
+        &mut self,
+        at: (usize, Span),
+        parts: Parts,
+        asks: crate::extract::parts::Asks,
+    ) -> Value {
         let (scripts, made) = (&mut self.facts.scripts, &mut self.scripts_at);
         let binding = self.binding.as_ref();
-        parts::string_value(self.parsers, scripts, made, binding, at, parts, strict)
+        parts::string_value(self.parsers, scripts, made, binding, at, parts, asks)
     }
 
     /// A `return` of the function being walked gives `v` (at the top

@@ -19,27 +19,26 @@ use super::flow::{follow, At};
 use super::sends::{sender_names, senders};
 use super::SpeakerId;
 use super::{LinkInput, Resolver};
-use crate::facts::{CallFact, Command, FileFacts, FileId, FunctionDef, Sink, Value};
+use crate::facts::{Command, FileFacts, FileId, FunctionDef, Sink, Span, Value};
 use crate::hash::HashMap;
 
-/// Items spliced from nested appended lists, at most this many levels.
-const MAX_SPLICE: usize = 16;
-
 /// The facts with the commands built by a function of the code base and
-/// handed to a sender added to each calling file; `None` when no call
-/// hands one (the facts stand as they are).
+/// handed to a sender, or to a client (`Redix.command(conn,
+/// evalsha_command(args))`), added to each file that hands them; `None`
+/// when none is (the facts stand as they are).
 pub(super) fn commands(input: &LinkInput<'_>) -> Option<Vec<(FileId, Arc<FileFacts>)>> {
     let any = |p: fn(&FileFacts) -> bool| input.facts.iter().any(|(_, f)| p(f));
-    if !any(|f| !f.sends.is_empty()) || !any(|f| f.calls.iter().any(|c| c.args.iter().any(built))) {
+    if !any(|f| !f.sends.is_empty())
+        || !any(|f| {
+            f.calls.iter().any(|c| c.args.iter().any(built))
+                || f.sends.iter().any(|s| built(&s.command))
+        })
+    {
         return None;
     }
     let fns = index_functions(input);
     let senders = senders(input, &fns);
     let names = sender_names(input, &senders);
-    let senders = &senders;
-    if names.is_empty() {
-        return None;
-    }
     let defs = super::calls::keywords_defs(input);
     let r = Resolver::new(input);
     let mut out = input.facts.to_vec();
@@ -48,7 +47,27 @@ pub(super) fn commands(input: &LinkInput<'_>) -> Option<Vec<(FileId, Arc<FileFac
         let Some(sp) = input.file_speaker.get(*file as usize).copied().flatten() else {
             continue;
         };
+        let at = |func: Option<usize>| At {
+            speaker: sp,
+            file: *file,
+            module: func
+                .and_then(|f| facts.functions.get(f))
+                .map_or("", |f| f.module.as_str()),
+            this: None,
+        };
+        let lists = |v: &Value| returns_list(&fns, &defs, sp, v, *file);
         let mut more = Vec::new();
+        // Handed to a client: sent.
+        for s in facts.sends.iter().filter(|s| lists(&s.command)) {
+            more.extend(command(
+                &r,
+                &s.command,
+                at(s.func),
+                (s.span, s.func),
+                Sink::Client,
+            ));
+        }
+        // Handed to a function of the code base that sends that argument.
         for c in &facts.calls {
             if !c.path.last().is_some_and(|n| names.contains(n.as_str())) {
                 continue;
@@ -56,26 +75,20 @@ pub(super) fn commands(input: &LinkInput<'_>) -> Option<Vec<(FileId, Arc<FileFac
             let sent: Vec<usize> = targets(&fns, sp, &c.path, c.args.len(), *file)
                 .into_iter()
                 .flat_map(|(tf, ti)| {
+                    let senders = &senders;
                     (0..c.args.len()).filter(move |j| senders.contains(&(tf, ti, *j)))
                 })
                 .collect();
             for (j, a) in c.args.iter().enumerate() {
-                if !sent.contains(&j) || !returns_list(&fns, &defs, sp, a, *file) {
+                if !sent.contains(&j) || !lists(a) {
                     continue;
                 }
-                let module = c
-                    .func
-                    .and_then(|f| facts.functions.get(f))
-                    .map_or("", |f| f.module.as_str());
-                let at = At {
-                    speaker: sp,
-                    file: *file,
-                    module,
-                    this: None,
+                let sink = Sink::Call {
+                    path: c.path.clone(),
+                    arg: j,
+                    arity: c.args.len(),
                 };
-                if let Some(cmd) = command(&r, a, at, c, j) {
-                    more.push(cmd);
-                }
+                more.extend(command(&r, a, at(c.func), (c.span, c.func), sink));
             }
         }
         if !more.is_empty() {
@@ -113,14 +126,21 @@ fn returns_list(
     !found.is_empty() && found.into_iter().all(lists)
 }
 
-/// The command `arg` (argument `j` of `c`) comes to: one list whose first
-/// item is one literal Redis command name.
-fn command(r: &Resolver<'_>, arg: &Value, at: At<'_>, c: &CallFact, j: usize) -> Option<Command> {
+/// The command `arg` comes to, handed on at `span` in the function
+/// `func` to `sink`: one list whose first item is one literal Redis
+/// command name.
+fn command(
+    r: &Resolver<'_>,
+    arg: &Value,
+    at: At<'_>,
+    (span, func): (Span, Option<usize>),
+    sink: Sink,
+) -> Option<Command> {
     let mut leaves = follow(r, arg, at);
     let (Some((_, Value::List { items, tail, .. })), None) = (leaves.pop(), leaves.pop()) else {
         return None;
     };
-    let (items, tail) = splice(items, tail);
+    let (items, tail) = super::lists::splice(items, tail);
     let (head, args) = items.split_first()?;
     let (name, name_span) = super::named::name_of(r, head, at)?;
     Some(Command {
@@ -130,34 +150,8 @@ fn command(r: &Resolver<'_>, arg: &Value, at: At<'_>, c: &CallFact, j: usize) ->
         args: args.to_vec(),
         open_tail: false,
         tail,
-        span: c.span,
-        func: c.func,
-        sink: Sink::Call {
-            path: c.path.clone(),
-            arg: j,
-            arity: c.args.len(),
-        },
+        span,
+        func,
+        sink,
     })
-}
-
-/// `[a] ++ [b | rest]`: one list `[a, b | rest]`, as the wire sends it.
-fn splice(mut items: Vec<Value>, mut tail: Vec<Value>) -> (Vec<Value>, Vec<Value>) {
-    for _ in 0..MAX_SPLICE {
-        match tail.as_slice() {
-            [Value::List { .. }, ..] => {
-                let Value::List {
-                    items: more,
-                    tail: rest,
-                    ..
-                } = tail.remove(0)
-                else {
-                    break;
-                };
-                items.extend(more);
-                tail.splice(0..0, rest);
-            }
-            _ => break,
-        }
-    }
-    (items, tail)
 }

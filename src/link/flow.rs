@@ -635,6 +635,26 @@ fn reply(
     depth: usize,
     out: &mut Vec<(FileId, Value)>,
 ) {
+    // A command list a function of the code base builds
+    // (`script_command(["LOAD", body])`): the one list it comes to.
+    let built;
+    let command = match command {
+        Value::Call { .. } => {
+            let mut lists = Vec::new();
+            step(r, command, at, depth + 1, &mut lists);
+            let [(_, Value::List { items, tail, span })] = lists.as_slice() else {
+                return leaf(out, at.file, v.clone());
+            };
+            let (items, tail) = super::lists::splice(items.clone(), tail.clone());
+            built = Value::List {
+                items,
+                tail,
+                span: *span,
+            };
+            &built
+        }
+        _ => command,
+    };
     let Value::List { items, tail, .. } = command else {
         return leaf(out, at.file, v.clone());
     };

@@ -87,3 +87,28 @@ pub(super) fn literal_count(v: &Value) -> Option<(u32, Span)> {
         _ => None,
     }
 }
+
+/// Items spliced from nested appended lists, at most this many levels.
+const MAX_SPLICE: usize = 16;
+
+/// `[a] ++ [b | rest]`: one list `[a, b | rest]`, as the wire sends it.
+pub(super) fn splice(mut items: Vec<Value>, mut tail: Vec<Value>) -> (Vec<Value>, Vec<Value>) {
+    for _ in 0..MAX_SPLICE {
+        match tail.as_slice() {
+            [Value::List { .. }, ..] => {
+                let Value::List {
+                    items: more,
+                    tail: rest,
+                    ..
+                } = tail.remove(0)
+                else {
+                    break;
+                };
+                items.extend(more);
+                tail.splice(0..0, rest);
+            }
+            _ => break,
+        }
+    }
+    (items, tail)
+}

@@ -306,6 +306,23 @@ impl FileNames {
                 add_ref(&mut seeds, path, fcx.in_fn(c.func).within(path));
             }
         }
+        // A command list a function of the file builds (`defp cmd(args),
+        // do: ["EVAL"] ++ args`) handed to another function is sent where
+        // that function sends it (`Store.run(cmd([..]))`, `link::built`).
+        let builders: HashSet<&str> = facts
+            .commands
+            .iter()
+            .filter(|c| c.sink == crate::facts::Sink::Held)
+            .filter_map(|c| facts.functions.get(c.func?))
+            .map(|d| d.name.as_str())
+            .collect();
+        let builds = |v: &Value| {
+            matches!(v, Value::Call { path, .. }
+                if path.last().is_some_and(|l| builders.contains(l.as_str())))
+        };
+        for c in facts.calls.iter().filter(|c| c.args.iter().any(builds)) {
+            add_ref(&mut seeds, &c.path, fcx.in_fn(c.func).within(&c.path));
+        }
         let lua_commands = facts.scripts.iter().flat_map(|s| match &s.source {
             ScriptSource::Inline(lua) => lua.commands.as_slice(),
             ScriptSource::File { .. } => &[],

@@ -300,7 +300,14 @@ impl<'s, 't, 'p> Cx<'s, 't, 'p> {
         span: Span,
     ) -> Option<Value> {
         let at = client_command_arg(path)?;
-        let list = args.get(at).filter(|a| a.kind() == "list")?;
+        let arg = args.get(at)?;
+        if arg.kind() == "call" {
+            // A list a function of the code base builds
+            // (`script_command(["LOAD", body])`): the link reads its words.
+            let built = self.value(*arg, env, depth + 1);
+            return matches!(built, Value::Call { .. }).then(|| op(Op::Reply, vec![built], span));
+        }
+        let list = Some(arg).filter(|a| a.kind() == "list")?;
         let list_span = self.span(*list);
         let items: Vec<Node<'_>> = named_children(*list)
             .into_iter()

@@ -486,6 +486,11 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
             None => return,
         };
+        // `fmt.Sprintf` is no function of the code base; its format is read
+        // where its value is (a template, its verbs holes), not here.
+        if path == ["fmt", "Sprintf"] {
+            return;
+        }
         let nodes = self.arg_nodes(n);
         let args = self.call_args(&path, &nodes, self.span(n), 0);
         self.push_call(n, path, args, receiver);

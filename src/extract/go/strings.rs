@@ -6,7 +6,7 @@
 
 use tree_sitter::Node;
 
-use crate::extract::parts::Parts;
+use crate::extract::parts::{Asks, Parts};
 use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Value};
 use crate::parse::children;
@@ -70,7 +70,12 @@ impl<'s, 'p> Cx<'s, 'p> {
             }
         }
         let at = (n.start_byte(), self.span(n));
-        self.base.string_value(at, parts, false)
+        // A `fmt.Sprintf` format is filled before it is sent.
+        let asks = match self.verbs {
+            true => Asks::Template,
+            false => Asks::Looks,
+        };
+        self.base.string_value(at, parts, asks)
     }
 
     /// One literal's text, appended to `parts`.

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::extract::parts::Parts;
+use crate::extract::parts::{Asks, Parts};
 use crate::extract::source::{OnePass, Source};
 use crate::facts::Value;
 use crate::parse::children;
@@ -87,7 +87,11 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // A piece a template is filled with (`key="KEYS[1]"`) is a script
         // only if it parses as one or calls Redis.
         let piece = self.is_format_piece(n);
-        self.base.string_value(at, parts, piece)
+        let asks = match piece {
+            true => Asks::Parses,
+            false => Asks::Looks,
+        };
+        self.base.string_value(at, parts, asks)
     }
 
     /// Whether a string literal is an argument of `.format(..)`.

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::extract::parts::Parts;
+use crate::extract::parts::{Asks, Parts};
 use crate::extract::source::{OnePass, Source};
 use crate::facts::{Seg, Span, Template, Value};
 use crate::parse::{children, walk};
@@ -103,7 +103,7 @@ impl<'s, 'r, 'p> Cx<'s, 'r, 'p> {
         // Text that only quotes `KEYS[n]` and does not parse as Lua is no
         // script (`strict`).
         let at = (n.start_byte(), self.span(n));
-        self.base.string_value(at, parts, true)
+        self.base.string_value(at, parts, Asks::Parses)
     }
 
     /// One literal's pieces (a `string`, a `heredoc_body`, a delimited
